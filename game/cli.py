@@ -1,0 +1,114 @@
+"""The ``town`` command.  Each subcommand lives in the layer it belongs to and is imported lazily,
+so ``town llm check`` never loads Textual and ``town --help`` is instant."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+
+def _add_llm_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("language model")
+    g.add_argument("--llm-url", default=None,
+                   help="OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama). "
+                        "Default: $TOWN_LLM_URL, else the embedded llama-server. "
+                        "The API key, if any, comes from $TOWN_LLM_API_KEY.")
+    g.add_argument("--model", default=None,
+                   help="model name (default: $TOWN_MODEL, else the embedded default model)")
+    g.add_argument("--embed-url", default=None,
+                   help="OpenAI-compatible base URL for embeddings (default: $TOWN_EMBED_URL, "
+                        "else --llm-url if given, else the embedded embedding server)")
+    g.add_argument("--record", default=None, metavar="FILE",
+                   help="record every model request and answer to FILE (JSON lines)")
+    g.add_argument("--replay", default=None, metavar="FILE",
+                   help="answer every model request from a recording; no model is used")
+
+
+# name -> (module, function); each function takes the parsed args and returns an exit code
+_HANDLERS = {
+    "setup": ("game.llm.install", "cli_setup"),
+    "llm.check": ("game.llm.check", "cli_check"),
+    "play": ("game.ui.app", "cli_play"),
+    "run": ("game.engine.headless", "cli_run"),
+    "import-ville": ("game.world.ville", "cli_import_ville"),
+    "interview": ("game.engine.interview", "cli_interview"),
+    "report": ("game.engine.report", "cli_report"),
+    "map": ("game.world.dump", "cli_dump_map"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="town", description="A generative-agents town in your terminal.")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("setup", help="install the embedded model server and weights (idempotent)")
+    p.add_argument("--for-tests", action="store_true",
+                   help="install what the test suite needs (small test model, embeddings, server)")
+    p.add_argument("--no-default-model", action="store_true",
+                   help="skip the default 1.1 GB chat model")
+    p.set_defaults(handler="setup")
+
+    p = sub.add_parser("llm", help="language model tools")
+    lsub = p.add_subparsers(dest="llm_command", required=True)
+    c = lsub.add_parser("check", help="reach the model, make one structured call and one embedding")
+    c.add_argument("--json", action="store_true")
+    _add_llm_flags(c)
+    c.set_defaults(handler="llm.check")
+
+    p = sub.add_parser("play", help="play a town (default: the default town)")
+    p.add_argument("town", nargs="?", default=None, help="a town directory/TMX or a save file")
+    p.add_argument("--small", action="store_true", help="play with the small cast")
+    p.add_argument("--saves", default=None, help="folder for saves (default: ./saves)")
+    _add_llm_flags(p)
+    p.set_defaults(handler="play")
+
+    p = sub.add_parser("run", help="run a town headless")
+    p.add_argument("town", help="a town directory/TMX or a save file")
+    p.add_argument("--until", required=True, help='game time to stop at, e.g. "day 2 08:00"')
+    p.add_argument("--save", default=None, help="write the town to this save file at the end")
+    p.add_argument("--small", action="store_true", help="run the small cast")
+    p.add_argument("--json", action="store_true", help="print the accounting as JSON")
+    _add_llm_flags(p)
+    p.set_defaults(handler="run")
+
+    p = sub.add_parser("import-ville", help="import the original Generative Agents Smallville")
+    p.add_argument("src", help="a checkout of the original repository (or ../shared/the_ville)")
+    p.add_argument("out", help="folder to write the town into")
+    p.add_argument("--base", default="base_the_ville_n25",
+                   help="which base simulation's residents (default: base_the_ville_n25)")
+    p.set_defaults(handler="import-ville")
+
+    p = sub.add_parser("interview", help="ask a resident of a saved town questions")
+    p.add_argument("save")
+    p.add_argument("name")
+    p.add_argument("questions", nargs="+")
+    p.add_argument("--remember", action="store_true", help="let the resident remember the interview")
+    _add_llm_flags(p)
+    p.set_defaults(handler="interview")
+
+    p = sub.add_parser("report", help="report on a saved town")
+    p.add_argument("save")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler="report")
+
+    p = sub.add_parser("map", help="print a town's map as text")
+    p.add_argument("town", nargs="?", default=None)
+    p.set_defaults(handler="map")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    module_name, func_name = _HANDLERS[args.handler]
+    try:
+        module = importlib.import_module(module_name)
+        func = getattr(module, func_name)
+    except (ImportError, AttributeError) as e:
+        print(f"town: '{args.handler}' is not available in this build ({e})", file=sys.stderr)
+        return 2
+    try:
+        return int(func(args) or 0)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,132 @@
+"""The contract between the model layer and everything above it.
+
+The minds and the engine talk to a language model only through the ``LLM`` protocol below.
+The product implements it with ``game.llm.client.ModelClient`` (a real OpenAI-compatible
+server behind a priority scheduler); tests may implement it with a fake that is clearly named
+as such and lives under ``tests/``.  The product never falls back to a fake.
+
+Every structured answer is a pydantic model: the JSON schema sent to the server is generated
+from it, and the answer is validated into it (repaired or asked again a bounded number of times).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import AsyncIterator, Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class Priority(enum.IntEnum):
+    """Lower runs first.  What the player waits for jumps the queue."""
+
+    PLAYER = 0  # a resident answering the player, an interview
+    REACT = 1  # reacting to something salient, dialogue between residents
+    PLAN = 2  # day plans, decompositions
+    REFLECT = 3  # reflection, identity summaries
+    SCORE = 4  # importance scores, other bookkeeping
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str  # "system" | "user" | "assistant"
+    content: str
+
+
+@dataclass(frozen=True)
+class CallTag:
+    """Who asked and why: used for accounting and for recording."""
+
+    purpose: str  # e.g. "plan_day", "decompose", "importance", "react", "dialogue", "reflect"
+    resident: str | None = None
+    priority: Priority = Priority.PLAN
+
+
+@dataclass
+class Usage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    failures: int = 0
+    retries: int = 0
+
+    def add(self, other: "Usage") -> None:
+        self.calls += other.calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.latency_s += other.latency_s
+        self.failures += other.failures
+        self.retries += other.retries
+
+
+@dataclass
+class ModelStatus:
+    """What the UI's model status line shows."""
+
+    url: str = ""
+    model: str = ""
+    in_flight: int = 0
+    queued: int = 0
+    tokens_per_s: float = 0.0
+    last_error: str | None = None
+    reachable: bool = True
+    by_purpose: dict[str, Usage] = field(default_factory=dict)
+
+
+class LLMError(Exception):
+    """Base of every model-layer failure.  Its message is fit to show a player."""
+
+
+class ModelUnavailable(LLMError):
+    """The server cannot be reached (dead, not started, network)."""
+
+
+class ModelTimeout(LLMError):
+    """The server did not answer in time."""
+
+
+class BadAnswer(LLMError):
+    """The model answered, but not in the requested shape, even after repair and retries."""
+
+    def __init__(self, message: str, raw: str = "") -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+@runtime_checkable
+class LLM(Protocol):
+    async def complete(
+        self,
+        messages: list[Message],
+        schema: type[T],
+        tag: CallTag,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.7,
+    ) -> T:
+        """One chat completion constrained to ``schema``'s JSON schema, validated into it.
+
+        Raises ``BadAnswer`` after bounded repair/retry, ``ModelUnavailable`` or
+        ``ModelTimeout`` on transport failure (after bounded retries with backoff)."""
+        ...
+
+    def stream(
+        self,
+        messages: list[Message],
+        tag: CallTag,
+        *,
+        max_tokens: int = 256,
+        temperature: float = 0.7,
+    ) -> AsyncIterator[str]:
+        """Free text, yielded piece by piece as the model writes it (dialogue shown live)."""
+        ...
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """One unit-length vector per text (cached by text)."""
+        ...
+
+    def status(self) -> ModelStatus: ...
