@@ -1,0 +1,421 @@
+"""``ModelClient``: the real ``LLM``, talking to any OpenAI-compatible server over HTTP.
+
+One priority scheduler sits in front of the server (as many requests in flight as it has slots);
+transport failures are retried with exponential backoff and then reported as ``ModelUnavailable``
+or ``ModelTimeout``; answers that do not validate are repaired or asked again a bounded number of
+times and then reported as ``BadAnswer``.  Nothing here ever invents an answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any, AsyncIterator, Protocol, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from .accounting import Accounting
+from .answers import AnswerError, parse_answer, response_format
+from .api import (
+    BadAnswer,
+    CallTag,
+    LLMError,
+    Message,
+    ModelStatus,
+    ModelTimeout,
+    ModelUnavailable,
+)
+from .config import LLMConfig
+from .scheduler import PriorityScheduler
+
+T = TypeVar("T", bound=BaseModel)
+log = logging.getLogger(__name__)
+
+_RETRY_STATUS = {408, 425, 429, 500, 502, 503, 504}
+_EMBED_TAG = CallTag(purpose="embed")
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int | None
+
+    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class _Transient(Exception):
+    """A failure worth retrying (connection refused, dropped, 503 while loading...)."""
+
+    def __init__(self, message: str, *, timeout: bool = False) -> None:
+        super().__init__(message)
+        self.timeout = timeout
+
+
+def _messages(messages: list[Message]) -> list[dict[str, str]]:
+    out = []
+    for m in messages:
+        if m.role not in ("system", "user", "assistant"):
+            raise ValueError(f"message role '{m.role}' is not system, user or assistant")
+        out.append({"role": m.role, "content": m.content})
+    return out
+
+
+def _server_message(resp: httpx.Response) -> str:
+    try:
+        data = resp.json()
+    except ValueError:
+        return resp.text[:300].strip()
+    err = data.get("error") if isinstance(data, dict) else None
+    if isinstance(err, dict):
+        return str(err.get("message") or err)[:300]
+    if err:
+        return str(err)[:300]
+    return json.dumps(data)[:300]
+
+
+class ModelClient:
+    """The real model layer.  Use ``async with ModelClient(...) as llm`` or call ``aclose()``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str | None = None,
+        *,
+        api_key: str | None = None,
+        slots: int | None = None,
+        timeout_s: float = 300.0,
+        connect_timeout_s: float = 10.0,
+        transport_retries: int = 3,
+        backoff_s: float = 0.5,
+        answer_retries: int = 2,
+        embedder: Embedder | None = None,
+        accounting: Accounting | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.timeout_s = timeout_s
+        self.transport_retries = max(0, transport_retries)
+        self.backoff_s = backoff_s
+        self.answer_retries = max(0, answer_retries)
+        self.embedder = embedder
+        self.accounting = accounting or Accounting()
+        self._slots_fixed = slots is not None
+        self.scheduler = PriorityScheduler(slots or 4)
+        self.last_error: str | None = None
+        self.reachable = True
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._http = httpx.AsyncClient(
+            headers=headers,
+            timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
+            transport=transport,
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
+        )
+
+    @classmethod
+    def from_config(cls, config: LLMConfig, *, base_url: str | None = None,
+                    embedder: Embedder | None = None, **kw: Any) -> "ModelClient":
+        url = base_url or config.llm_url
+        if not url:
+            raise LLMError("no model server URL: pass --llm-url, set TOWN_LLM_URL, "
+                           "or use open_llm() to start the embedded server")
+        return cls(
+            url,
+            config.model,
+            api_key=config.api_key,
+            slots=config.slots,
+            timeout_s=config.timeout_s,
+            connect_timeout_s=config.connect_timeout_s,
+            transport_retries=config.transport_retries,
+            backoff_s=config.backoff_s,
+            answer_retries=config.answer_retries,
+            embedder=embedder,
+            **kw,
+        )
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    async def __aenter__(self) -> "ModelClient":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+        if self.embedder is not None:
+            await self.embedder.aclose()
+
+    @property
+    def _root(self) -> str:
+        """The server root (llama-server serves /health and /props there, not under /v1)."""
+        return self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+
+    async def connect(self) -> None:
+        """Reach the server once: learn the model name and (llama-server) the number of slots.
+
+        Raises ``ModelUnavailable`` with the URL when nothing answers."""
+        try:
+            resp = await self._http.get(f"{self.base_url}/models")
+        except httpx.HTTPError as e:
+            self._fail(f"cannot reach the model server at {self.base_url}: {type(e).__name__}: {e}")
+            raise ModelUnavailable(self.last_error) from None
+        if resp.status_code in (401, 403):
+            raise LLMError(f"the model server at {self.base_url} refused the request "
+                           f"(HTTP {resp.status_code}): check TOWN_LLM_API_KEY")
+        if resp.status_code == 200:
+            try:
+                models = [m.get("id") for m in resp.json().get("data", []) if isinstance(m, dict)]
+            except (ValueError, AttributeError):
+                models = []
+            if self.model is None and models:
+                self.model = models[0]
+        if not self._slots_fixed:
+            try:
+                props = await self._http.get(f"{self._root}/props", timeout=5.0)
+                if props.status_code == 200:
+                    total = int(props.json().get("total_slots") or 0)
+                    if total > 0:
+                        self.scheduler.resize(total)
+            except (httpx.HTTPError, ValueError, TypeError, AttributeError):
+                pass  # not llama-server: keep the configured default
+        self.reachable = True
+
+    def _fail(self, message: str) -> None:
+        self.last_error = message
+        log.warning("%s", message)
+
+    # --- one HTTP request with retries ----------------------------------------------------
+
+    async def _post_once(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+        url = f"{self.base_url}{path}"
+        try:
+            resp = await self._http.post(url, json=payload)
+        except httpx.TimeoutException as e:
+            kind = "connect" if isinstance(e, httpx.ConnectTimeout) else "answer"
+            raise _Transient(f"the model server at {self.base_url} did not {kind} in time "
+                             f"({type(e).__name__})", timeout=kind == "answer") from None
+        except httpx.TransportError as e:
+            raise _Transient(f"lost the model server at {self.base_url}: "
+                             f"{type(e).__name__}: {e or 'connection closed'}") from None
+        if resp.status_code == 200:
+            try:
+                return resp.json()
+            except ValueError:
+                raise _Transient(f"the model server at {self.base_url} sent a broken reply") from None
+        msg = _server_message(resp)
+        if resp.status_code in _RETRY_STATUS:
+            raise _Transient(f"the model server at {self.base_url} answered HTTP "
+                             f"{resp.status_code}: {msg}")
+        if resp.status_code in (401, 403):
+            raise LLMError(f"the model server at {self.base_url} refused the request "
+                           f"(HTTP {resp.status_code}): check TOWN_LLM_API_KEY")
+        raise LLMError(f"the model server at {self.base_url} rejected the request "
+                       f"(HTTP {resp.status_code}): {msg}")
+
+    async def _post(self, path: str, payload: dict[str, Any], tag: CallTag) -> tuple[dict[str, Any], float, int]:
+        """POST with a scheduler slot, retrying transient failures.  Returns (json, seconds, retries)."""
+        retries = 0
+        while True:
+            async with self.scheduler.slot(tag.priority):
+                t0 = time.monotonic()
+                try:
+                    data = await self._post_once(path, payload)
+                except _Transient as e:
+                    err = e
+                else:
+                    self.reachable = True
+                    return data, time.monotonic() - t0, retries
+            # the slot is free while we back off
+            if err.timeout or retries >= self.transport_retries:
+                self._fail(str(err))
+                self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True, retries=retries)
+                if err.timeout:
+                    raise ModelTimeout(f"{err} (limit {self.timeout_s:.0f} s)") from None
+                self.reachable = False
+                raise ModelUnavailable(f"{err} (tried {retries + 1} times)") from None
+            await asyncio.sleep(self.backoff_s * (2 ** retries))
+            retries += 1
+
+    # --- the LLM protocol -----------------------------------------------------------------
+
+    def _payload(self, messages: list[dict[str, str]], max_tokens: int, temperature: float) -> dict[str, Any]:
+        payload: dict[str, Any] = {"messages": messages, "max_tokens": max_tokens,
+                                   "temperature": temperature}
+        if self.model:
+            payload["model"] = self.model
+        return payload
+
+    async def complete(
+        self,
+        messages: list[Message],
+        schema: type[T],
+        tag: CallTag,
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.7,
+    ) -> T:
+        convo = _messages(messages)
+        fmt = response_format(schema)
+        answer_retries = 0
+        transport_retries = 0
+        last_text = ""
+        while True:
+            payload = self._payload(convo, max_tokens, temperature)
+            payload["response_format"] = fmt
+            data, seconds, retried = await self._post("/chat/completions", payload, tag)
+            transport_retries += retried
+            try:
+                choice = data["choices"][0]
+                text = choice["message"].get("content") or ""
+                finish = choice.get("finish_reason")
+            except (KeyError, IndexError, TypeError, AttributeError):
+                self.accounting.record(tag, latency_s=seconds, failed=True)
+                raise LLMError(f"the model server at {self.base_url} sent a reply without an answer: "
+                               f"{json.dumps(data)[:200]}") from None
+            usage = data.get("usage") or {}
+            timings = data.get("timings") or {}
+            gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
+            last_text = text
+            try:
+                value, _repaired = parse_answer(text, schema)
+            except AnswerError as e:
+                feedback = e.feedback
+                if finish == "length":
+                    feedback = (f"the answer was cut off at {max_tokens} tokens; "
+                                f"answer again, shorter ({e.feedback})")
+                if answer_retries >= self.answer_retries:
+                    self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
+                                           completion_tokens=usage.get("completion_tokens", 0),
+                                           latency_s=seconds, failed=True,
+                                           retries=transport_retries, generation_s=gen_s)
+                    self.last_error = (f"{tag.purpose}: bad answer after {answer_retries + 1} "
+                                       f"tries: {feedback}")
+                    raise BadAnswer(f"the model's answer to '{tag.purpose}' did not fit "
+                                    f"{schema.__name__} after {answer_retries + 1} tries: {feedback}",
+                                    raw=text) from None
+                self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
+                                       completion_tokens=usage.get("completion_tokens", 0),
+                                       latency_s=seconds, retries=transport_retries,
+                                       generation_s=gen_s)
+                transport_retries = 0
+                answer_retries += 1
+                convo = convo + [
+                    {"role": "assistant", "content": text},
+                    {"role": "user", "content": f"That answer cannot be used: {feedback}. "
+                                                "Answer again with only the JSON object."},
+                ]
+                continue
+            self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
+                                   completion_tokens=usage.get("completion_tokens", 0),
+                                   latency_s=seconds, retries=transport_retries + answer_retries,
+                                   generation_s=gen_s)
+            return value
+
+    async def stream(
+        self,
+        messages: list[Message],
+        tag: CallTag,
+        *,
+        max_tokens: int = 256,
+        temperature: float = 0.7,
+    ) -> AsyncIterator[str]:
+        payload = self._payload(_messages(messages), max_tokens, temperature)
+        payload["stream"] = True
+        payload["stream_options"] = {"include_usage": True}
+        retries = 0
+        while True:
+            started = False
+            pieces = 0
+            usage: dict[str, Any] = {}
+            timings: dict[str, Any] = {}
+            async with self.scheduler.slot(tag.priority):
+                t0 = time.monotonic()
+                try:
+                    async with self._http.stream("POST", f"{self.base_url}/chat/completions",
+                                                 json=payload) as resp:
+                        if resp.status_code != 200:
+                            await resp.aread()
+                            msg = _server_message(resp)
+                            if resp.status_code in _RETRY_STATUS:
+                                raise _Transient(f"the model server at {self.base_url} answered "
+                                                 f"HTTP {resp.status_code}: {msg}")
+                            raise LLMError(f"the model server at {self.base_url} rejected the "
+                                           f"request (HTTP {resp.status_code}): {msg}")
+                        async for line in resp.aiter_lines():
+                            if not line.startswith("data:"):
+                                continue
+                            body = line[5:].strip()
+                            if body == "[DONE]":
+                                break
+                            try:
+                                chunk = json.loads(body)
+                            except ValueError:
+                                continue
+                            if chunk.get("usage"):
+                                usage = chunk["usage"]
+                            if chunk.get("timings"):
+                                timings = chunk["timings"]
+                            for choice in chunk.get("choices") or []:
+                                piece = (choice.get("delta") or {}).get("content")
+                                if piece:
+                                    started = True
+                                    pieces += 1
+                                    yield piece
+                except httpx.TimeoutException as e:
+                    self._fail(f"the model server at {self.base_url} stopped answering "
+                               f"({type(e).__name__})")
+                    self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True)
+                    raise ModelTimeout(self.last_error or "timeout") from None
+                except (httpx.TransportError, _Transient) as e:
+                    msg = str(e) if isinstance(e, _Transient) else (
+                        f"lost the model server at {self.base_url}: {type(e).__name__}: "
+                        f"{e or 'connection closed'}")
+                    if started or retries >= self.transport_retries:
+                        self._fail(msg)
+                        self.reachable = False
+                        self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
+                                               retries=retries)
+                        raise ModelUnavailable(msg + (" in the middle of an answer" if started else
+                                                      f" (tried {retries + 1} times)")) from None
+                    err_msg = msg
+                else:
+                    self.reachable = True
+                    gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
+                    self.accounting.record(
+                        tag, prompt_tokens=usage.get("prompt_tokens", 0),
+                        completion_tokens=usage.get("completion_tokens", pieces),
+                        latency_s=time.monotonic() - t0, retries=retries, generation_s=gen_s)
+                    return
+            log.info("retrying stream after: %s", err_msg)
+            await asyncio.sleep(self.backoff_s * (2 ** retries))
+            retries += 1
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        if self.embedder is None:
+            raise LLMError("no embedding model is configured: run `town setup` or pass --embed-url")
+        t0 = time.monotonic()
+        try:
+            vectors = await self.embedder.embed(list(texts))
+        except LLMError as e:
+            self.last_error = str(e)
+            self.accounting.record(_EMBED_TAG, latency_s=time.monotonic() - t0, failed=True)
+            raise
+        self.accounting.record(_EMBED_TAG, latency_s=time.monotonic() - t0)
+        return vectors
+
+    def status(self) -> ModelStatus:
+        return ModelStatus(
+            url=self.base_url,
+            model=self.model or "",
+            in_flight=self.scheduler.in_flight,
+            queued=self.scheduler.queued,
+            tokens_per_s=round(self.accounting.tokens_per_s(), 2),
+            last_error=self.last_error,
+            reachable=self.reachable,
+            by_purpose=self.accounting.by_purpose(),
+        )

@@ -1,0 +1,157 @@
+"""Where the model lives and how to talk to it: resolved once from flags and the environment.
+
+Order of precedence: command-line flag, then environment variable, then the embedded default.
+The API key only ever comes from ``TOWN_LLM_API_KEY``; it is kept out of ``repr``, ``to_dict`` and
+every log line, recording and save.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+DEFAULT_MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+TEST_MODEL_NAME = "smollm2-135m-instruct-q4_1"
+
+
+def town_home(env: Mapping[str, str] | None = None) -> Path:
+    """The cache folder for the server binary, the weights and the embedding model."""
+    env = os.environ if env is None else env
+    home = env.get("TOWN_HOME")
+    if home:
+        return Path(home).expanduser()
+    xdg = env.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "town"
+
+
+def _clean_url(url: str | None) -> str | None:
+    if url is None:
+        return None
+    url = url.strip().rstrip("/")
+    if not url:
+        return None
+    if not (url.startswith("http://") or url.startswith("https://")):
+        raise ValueError(f"model URL '{url}' must start with http:// or https://")
+    return url
+
+
+def _float_env(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"${name}='{raw}' is not a number") from None
+    if value <= 0:
+        raise ValueError(f"${name}='{raw}' must be greater than zero")
+    return value
+
+
+def _int_env(env: Mapping[str, str], name: str, default: int | None) -> int | None:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"${name}='{raw}' is not a whole number") from None
+    if value <= 0:
+        raise ValueError(f"${name}='{raw}' must be at least 1")
+    return value
+
+
+@dataclass
+class LLMConfig:
+    """Everything needed to open the model layer.
+
+    ``llm_url`` None means: start the embedded llama-server from the cache (``town setup``).
+    ``embed_url`` None means: the in-process MiniLM encoder (installed by ``town setup``), unless
+    ``llm_url`` is set and ``embed_via_llm`` is true.
+    """
+
+    llm_url: str | None = None
+    model: str | None = None
+    embed_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    record: str | None = None
+    replay: str | None = None
+    home: Path = field(default_factory=town_home)
+    slots: int | None = None  # parallel requests; None: ask the server (llama-server /props), else 4
+    timeout_s: float = 300.0  # one request, from the moment it is sent (not counting the queue)
+    connect_timeout_s: float = 10.0
+    transport_retries: int = 3  # retries after a transport failure, with exponential backoff
+    backoff_s: float = 0.5
+    answer_retries: int = 2  # re-asks after an answer that does not validate
+    embed_via_llm: bool = False  # use {llm_url}/embeddings when no embed_url is set
+    use_test_model: bool = False  # embedded server with the small SmolLM2 (tests)
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "LLMConfig":
+        env = os.environ if env is None else env
+        cfg = cls(
+            llm_url=_clean_url(env.get("TOWN_LLM_URL")),
+            model=(env.get("TOWN_MODEL") or None),
+            embed_url=_clean_url(env.get("TOWN_EMBED_URL")),
+            api_key=(env.get("TOWN_LLM_API_KEY") or None),
+            home=town_home(env),
+            slots=_int_env(env, "TOWN_LLM_SLOTS", None),
+            timeout_s=_float_env(env, "TOWN_LLM_TIMEOUT", 300.0),
+            embed_via_llm=env.get("TOWN_EMBED_VIA_LLM", "") not in ("", "0", "false", "no"),
+        )
+        for key, value in overrides.items():
+            if not hasattr(cfg, key):
+                raise TypeError(f"LLMConfig has no setting '{key}'")
+            setattr(cfg, key, value)
+        return cfg
+
+    @classmethod
+    def from_args(cls, args: Any, env: Mapping[str, str] | None = None) -> "LLMConfig":
+        """Flags from ``game.cli._add_llm_flags`` win over the environment."""
+        cfg = cls.from_env(env)
+        url = getattr(args, "llm_url", None)
+        if url:
+            cfg.llm_url = _clean_url(url)
+        model = getattr(args, "model", None)
+        if model:
+            cfg.model = model
+        embed_url = getattr(args, "embed_url", None)
+        if embed_url:
+            cfg.embed_url = _clean_url(embed_url)
+        cfg.record = getattr(args, "record", None) or None
+        cfg.replay = getattr(args, "replay", None) or None
+        if cfg.record and cfg.replay:
+            raise ValueError("--record and --replay cannot be used together")
+        return cfg
+
+    # --- derived ------------------------------------------------------------------------
+
+    @property
+    def embedded(self) -> bool:
+        """True when the game starts its own llama-server."""
+        return self.llm_url is None and self.replay is None
+
+    def headers(self) -> dict[str, str]:
+        """HTTP headers for the model server (the only place the key is used)."""
+        if self.api_key:
+            return {"Authorization": f"Bearer {self.api_key}"}
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Safe to log and to save: never contains the API key."""
+        return {
+            "llm_url": self.llm_url,
+            "model": self.model,
+            "embed_url": self.embed_url,
+            "api_key_set": bool(self.api_key),
+            "record": self.record,
+            "replay": self.replay,
+            "home": str(self.home),
+            "slots": self.slots,
+            "timeout_s": self.timeout_s,
+        }

@@ -1,0 +1,235 @@
+"""Record every model request and answer of a run, and replay a run with no model at all.
+
+A recording is a JSON-lines file: a header line, then one line per answered request::
+
+    {"format": "town-llm-recording", "version": 1}
+    {"kind": "complete", "key": "<sha256>", "tag": {...}, "request": {...}, "answer": {...}}
+    {"kind": "stream",   "key": "...", "tag": {...}, "request": {...}, "pieces": ["Hel", "lo"]}
+    {"kind": "embed",    "key": "...", "text": "...", "vector": [...]}
+
+The key is a hash of what was asked (messages, schema, limits; for embeddings the text), not of
+where it was asked, so a run recorded against one server replays anywhere.  Requests hold no URL
+and no API key.  When one request was asked several times its answers are replayed in the order
+they were recorded (the last one again if asked more often than recorded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import threading
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, AsyncIterator, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .answers import strict_schema
+from .api import LLM, BadAnswer, CallTag, LLMError, Message, ModelStatus, Usage
+
+T = TypeVar("T", bound=BaseModel)
+
+FORMAT = "town-llm-recording"
+VERSION = 1
+
+
+class NotRecorded(LLMError):
+    """A replay was asked something the recording does not hold."""
+
+
+def _request(kind: str, messages: list[Message], schema: type[BaseModel] | None,
+             max_tokens: int, temperature: float) -> dict[str, Any]:
+    req: dict[str, Any] = {
+        "kind": kind,
+        "messages": [{"role": m.role, "content": m.content} for m in messages],
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+    }
+    if schema is not None:
+        req["schema_name"] = schema.__name__
+        req["schema"] = strict_schema(schema)
+    return req
+
+
+def request_key(request: dict[str, Any]) -> str:
+    blob = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def embed_key(text: str) -> str:
+    return hashlib.sha256(("embed\0" + text).encode("utf-8")).hexdigest()
+
+
+def _tag(tag: CallTag) -> dict[str, Any]:
+    return {"purpose": tag.purpose, "resident": tag.resident, "priority": int(tag.priority)}
+
+
+class RecordingLLM:
+    """Wraps a real ``LLM`` and appends every answered request to ``path``."""
+
+    def __init__(self, inner: LLM, path: str | os.PathLike[str]) -> None:
+        self.inner = inner
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        self._fh = open(self.path, "a", encoding="utf-8")
+        self._lock = threading.Lock()
+        if new:
+            self._write({"format": FORMAT, "version": VERSION})
+
+    def __getattr__(self, name: str) -> Any:
+        # accounting, connect(), scheduler... of the wrapped client
+        return getattr(self.inner, name)
+
+    def _write(self, row: dict[str, Any]) -> None:
+        line = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            self._fh.write(line + "\n")
+            self._fh.flush()
+
+    async def complete(self, messages: list[Message], schema: type[T], tag: CallTag, *,
+                       max_tokens: int = 512, temperature: float = 0.7) -> T:
+        value = await self.inner.complete(messages, schema, tag, max_tokens=max_tokens,
+                                          temperature=temperature)
+        req = _request("complete", messages, schema, max_tokens, temperature)
+        self._write({"kind": "complete", "key": request_key(req), "tag": _tag(tag),
+                     "request": req, "answer": value.model_dump(mode="json")})
+        return value
+
+    async def stream(self, messages: list[Message], tag: CallTag, *, max_tokens: int = 256,
+                     temperature: float = 0.7) -> AsyncIterator[str]:
+        pieces: list[str] = []
+        async for piece in self.inner.stream(messages, tag, max_tokens=max_tokens,
+                                             temperature=temperature):
+            pieces.append(piece)
+            yield piece
+        req = _request("stream", messages, None, max_tokens, temperature)
+        self._write({"kind": "stream", "key": request_key(req), "tag": _tag(tag),
+                     "request": req, "pieces": pieces})
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        vectors = await self.inner.embed(texts)
+        for text, vec in zip(texts, vectors):
+            self._write({"kind": "embed", "key": embed_key(text), "text": text,
+                         "vector": [round(float(x), 7) for x in vec]})
+        return vectors
+
+    def status(self) -> ModelStatus:
+        return self.inner.status()
+
+    async def aclose(self) -> None:
+        with self._lock:
+            if not self._fh.closed:
+                self._fh.close()
+        closer = getattr(self.inner, "aclose", None)
+        if closer is not None:
+            await closer()
+
+    async def __aenter__(self) -> "RecordingLLM":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
+
+
+class ReplayLLM:
+    """Answers from a recording; never talks to a model.  Unknown requests raise ``NotRecorded``."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._answers: dict[str, list[dict[str, Any]]] = {}
+        self._next: dict[str, int] = {}
+        self._vectors: dict[str, list[float]] = {}
+        self.calls = 0
+        self.by_purpose: dict[str, Usage] = {}
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            lines = self.path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            raise LLMError(f"recording '{self.path}' does not exist") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise LLMError(f"recording '{self.path}' cannot be read: {e}") from None
+        if not lines:
+            raise LLMError(f"recording '{self.path}' is empty")
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("format") != FORMAT:
+            raise LLMError(f"'{self.path}' is not a model recording (first line is not a "
+                           f"{FORMAT} header)")
+        if head.get("version") != VERSION:
+            raise LLMError(f"recording '{self.path}' has version {head.get('version')}, "
+                           f"this game reads version {VERSION}")
+        for n, line in enumerate(lines[1:], start=2):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                kind = row["kind"]
+                key = row["key"]
+            except (ValueError, KeyError, TypeError):
+                raise LLMError(f"recording '{self.path}', line {n}: not a recorded answer") from None
+            if kind == "embed":
+                self._vectors[key] = row["vector"]
+            elif kind in ("complete", "stream"):
+                self._answers.setdefault(key, []).append(row)
+            else:
+                raise LLMError(f"recording '{self.path}', line {n}: unknown kind '{kind}'")
+
+    def _take(self, key: str, tag: CallTag, what: str) -> dict[str, Any]:
+        rows = self._answers.get(key)
+        if not rows:
+            raise NotRecorded(f"recording '{self.path}' has no answer for this {what} "
+                              f"(purpose '{tag.purpose}', resident {tag.resident!r}): the run "
+                              f"asked something the recorded run did not")
+        i = self._next.get(key, 0)
+        self._next[key] = i + 1
+        self.calls += 1
+        self.by_purpose.setdefault(tag.purpose, Usage()).calls += 1
+        return rows[min(i, len(rows) - 1)]
+
+    async def complete(self, messages: list[Message], schema: type[T], tag: CallTag, *,
+                       max_tokens: int = 512, temperature: float = 0.7) -> T:
+        req = _request("complete", messages, schema, max_tokens, temperature)
+        row = self._take(request_key(req), tag, "structured request")
+        try:
+            return schema.model_validate(row["answer"])
+        except (ValidationError, KeyError) as e:
+            raise BadAnswer(f"recording '{self.path}': the recorded answer no longer fits "
+                            f"{schema.__name__}: {e}", raw=json.dumps(row.get("answer"))) from None
+
+    async def stream(self, messages: list[Message], tag: CallTag, *, max_tokens: int = 256,
+                     temperature: float = 0.7) -> AsyncIterator[str]:
+        req = _request("stream", messages, None, max_tokens, temperature)
+        row = self._take(request_key(req), tag, "streamed request")
+        for piece in row.get("pieces", []):
+            await asyncio.sleep(0)
+            yield piece
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            vec = self._vectors.get(embed_key(text))
+            if vec is None:
+                raise NotRecorded(f"recording '{self.path}' has no embedding for the text "
+                                  f"{text[:60]!r}")
+            out.append(list(vec))
+        return out
+
+    def status(self) -> ModelStatus:
+        return ModelStatus(url=f"replay:{self.path}", model="(recording)", reachable=True,
+                           by_purpose={k: Usage(**asdict(v)) for k, v in self.by_purpose.items()})
+
+    async def aclose(self) -> None:
+        return None
+
+    async def __aenter__(self) -> "ReplayLLM":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None

@@ -1,0 +1,70 @@
+import asyncio
+
+import pytest
+
+from game.llm.scheduler import PriorityScheduler
+
+
+async def test_never_more_in_flight_than_slots_and_priority_order():
+    sched = PriorityScheduler(2)
+    peak = 0
+    done: list[tuple[int, int]] = []
+
+    async def job(prio: int, n: int) -> None:
+        nonlocal peak
+        async with sched.slot(prio):
+            peak = max(peak, sched.in_flight)
+            await asyncio.sleep(0.005)
+            done.append((prio, n))
+
+    blockers = [asyncio.create_task(job(9, i)) for i in range(2)]
+    await asyncio.sleep(0)
+    jobs = [asyncio.create_task(job(p, i)) for i, p in enumerate([3, 1, 2, 0, 1])]
+    await asyncio.gather(*blockers, *jobs)
+    assert peak == 2
+    after = [p for p, _ in done[2:]]
+    assert after == sorted(after)
+    assert sched.in_flight == 0 and sched.queued == 0
+
+
+async def test_same_priority_is_first_come_first_served():
+    sched = PriorityScheduler(1)
+    order = []
+
+    async def job(n):
+        async with sched.slot(1):
+            order.append(n)
+            await asyncio.sleep(0)
+
+    await asyncio.gather(*(job(n) for n in range(6)))
+    assert order == list(range(6))
+
+
+async def test_cancelled_waiter_does_not_leak_a_slot():
+    sched = PriorityScheduler(1)
+    await sched.acquire(0)
+    waiter = asyncio.create_task(sched.acquire(1))
+    await asyncio.sleep(0)
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    sched.release()
+    assert sched.in_flight == 0
+    async with sched.slot(0):
+        assert sched.in_flight == 1
+
+
+async def test_resize_wakes_waiters():
+    sched = PriorityScheduler(1)
+    await sched.acquire(0)
+    waiter = asyncio.create_task(sched.acquire(0))
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    sched.resize(2)
+    await asyncio.wait_for(waiter, 1)
+    assert sched.in_flight == 2
+
+
+def test_bad_slot_count():
+    with pytest.raises(ValueError):
+        PriorityScheduler(0)
