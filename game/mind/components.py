@@ -1,0 +1,192 @@
+"""Context components, in the spirit of Concordia: each renders one section of a prompt.
+
+A prompt's context is assembled from a list of components; a new aspect of a resident (a mood,
+a relationship ledger, a goal) is one new component.  A component may ``prepare`` (async: e.g.
+retrieve memories, which may embed a query) and then ``render`` a short text; empty sections are
+left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from game.mind.view import WorldView, hhmm
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.mind.mind import Mind
+
+
+@dataclass
+class Context:
+    mind: "Mind"
+    now: datetime
+    view: WorldView | None = None
+    focus: str = ""  # what the prompt is about: the retrieval query for relevant memories
+    about: Sequence[str] = ()  # people the prompt is about (dialogue, reactions)
+    notes: dict = field(default_factory=dict)
+
+
+class Component:
+    title: str = ""
+
+    async def prepare(self, ctx: Context) -> None:  # noqa: B027 - optional hook
+        return None
+
+    def render(self, ctx: Context) -> str:
+        raise NotImplementedError
+
+
+class Identity(Component):
+    """Who the resident is: the innate brief and the cached daily identity summary."""
+
+    title = "You are"
+
+    def render(self, ctx: Context) -> str:
+        m = ctx.mind
+        text = m.persona.brief()
+        if m.identity and m.identity != text:
+            text += "\n" + m.identity
+        return text
+
+
+class Yesterday(Component):
+    title = "Yesterday"
+
+    def render(self, ctx: Context) -> str:
+        return ctx.mind.yesterday
+
+
+class Situation(Component):
+    """Where and when: the time, the place, what is around."""
+
+    title = "Now"
+
+    def render(self, ctx: Context) -> str:
+        v = ctx.view
+        parts = [f"It is {v.now_text if v and v.now_text else ctx.now.strftime('%A %H:%M')}."]
+        if v and (v.here_text or v.here):
+            parts.append(f"{ctx.mind.persona.first_name} is at {v.here_text or v.here}.")
+        cur = ctx.mind.current
+        if cur is not None:
+            parts.append(f"{ctx.mind.persona.first_name} is {cur.description}.")
+        return " ".join(parts)
+
+
+class Nearby(Component):
+    title = "Around"
+
+    def __init__(self, limit: int = 6) -> None:
+        self.limit = limit
+
+    def render(self, ctx: Context) -> str:
+        if not ctx.view:
+            return ""
+        return "\n".join(f"- {t}" for t in ctx.view.nearby[: self.limit])
+
+
+class Plan(Component):
+    """Today's plan in broad strokes, marking the block in progress."""
+
+    title = "Today's plan"
+
+    def render(self, ctx: Context) -> str:
+        plan = ctx.mind.plan
+        if plan is None:
+            return ""
+        _, minute = ctx.mind.day_and_minute(ctx.now)
+        lines = []
+        for b in plan.blocks:
+            mark = "  <- now" if b.start <= minute < b.end else ""
+            lines.append(f"{b.text()}{mark}")
+        return "\n".join(lines)
+
+
+class Thoughts(Component):
+    """The resident's own recent thoughts (whispers from the inner voice), most recent last."""
+
+    title = "Your own thoughts (act on them)"
+
+    def __init__(self, limit: int = 3) -> None:
+        self.limit = limit
+
+    def render(self, ctx: Context) -> str:
+        recs = ctx.mind.memory.recent(self.limit, kinds=("whisper",))
+        return "\n".join(f"- {r.text}" for r in recs)
+
+
+class RecentObservations(Component):
+    title = "Recently"
+
+    def __init__(self, limit: int = 5) -> None:
+        self.limit = limit
+
+    def render(self, ctx: Context) -> str:
+        recs = ctx.mind.memory.recent(self.limit, kinds=("observation", "conversation", "player"))
+        return "\n".join(f"- {r.text}" for r in recs)
+
+
+class RelevantMemories(Component):
+    """Memories retrieved for the prompt's focus (recency, importance, relevance)."""
+
+    title = "You remember"
+
+    def __init__(self, k: int = 6, token_budget: int = 220,
+                 query: Callable[[Context], str] | None = None) -> None:
+        self.k = k
+        self.token_budget = token_budget
+        self.query = query
+
+    async def prepare(self, ctx: Context) -> None:
+        q = self.query(ctx) if self.query else ctx.focus
+        recs = await ctx.mind.recall(q, ctx.now, k=self.k, token_budget=self.token_budget)
+        ctx.notes[id(self)] = recs
+
+    def render(self, ctx: Context) -> str:
+        recs = ctx.notes.get(id(self), [])
+        return "\n".join(f"- {r.text}" for r in recs)
+
+
+class Relationships(Component):
+    """What the resident knows of the people the prompt is about."""
+
+    title = "People"
+
+    def render(self, ctx: Context) -> str:
+        rel = ctx.mind.persona.relationships
+        out = []
+        for name in ctx.about:
+            for k, v in rel.items():
+                if k == name or k.split()[0] == name.split()[0]:
+                    out.append(f"- {k}: {v}")
+                    break
+        return "\n".join(out)
+
+
+class Needs(Component):
+    """Bodily needs from the lifestyle, by rule: hunger around meal times, tiredness near bed."""
+
+    title = "Needs"
+
+    def render(self, ctx: Context) -> str:
+        p = ctx.mind.persona
+        _, minute = ctx.mind.day_and_minute(ctx.now)
+        out = []
+        for name, t in p.meals:
+            if 0 <= minute - t <= 60:
+                out.append(f"{p.first_name} is hungry: it is time for {name}.")
+        if 0 <= p.sleep - minute <= 45:
+            out.append(f"{p.first_name} is getting tired: bed time is {hhmm(p.sleep)}.")
+        return " ".join(out)
+
+
+async def assemble(components: Sequence[Component], ctx: Context) -> str:
+    for c in components:
+        await c.prepare(ctx)
+    sections = []
+    for c in components:
+        text = c.render(ctx).strip()
+        if text:
+            sections.append(f"{c.title}:\n{text}" if c.title else text)
+    return "\n\n".join(sections)

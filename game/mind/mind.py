@@ -1,0 +1,827 @@
+"""One resident's mind: memory, retrieval, reflection, planning, reacting and dialogue.
+
+The architecture of Park et al. 2023 on a call budget (see docs/MIND.md):
+
+* every decision is a coroutine that returns plain data; the model is asked only where no rule
+  serves (sleeping, walking, routine sights, the first morning are rules);
+* each call asks for a lot: a whole day plan, a whole 1-2 hour block of 5-15 minute actions with
+  places and emoji, many importance scores at once, a reflection in two calls;
+* a decision that fails (server down, bad answer) degrades to the lifestyle routine or to
+  "continue", records the error in ``last_error``/``stats`` and never raises ``LLMError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+from typing import Any, Awaitable, Callable, Sequence
+
+from pydantic import BaseModel, Field, create_model
+
+from game.llm.api import LLM, CallTag, LLMError, Priority
+from game.mind import prompting
+from game.mind.components import (Component, Context, Identity, Needs, Nearby, Plan, RecentObservations,
+                                  Relationships, RelevantMemories, Situation, Thoughts, Yesterday, assemble)
+from game.mind.memory import MemoryStream, Record, Weights
+from game.mind.persona import Persona
+from game.mind.places import find_in, resolve_place
+from game.mind.schemas import (AnswerText, DayPlanAnswer, DecomposeAnswer, IdentityAnswer, ImportanceAnswer,
+                               InsightsAnswer, LineAnswer, QuestionsAnswer, ReactAnswer, StepItem, clean_text,
+                               pick_emoji)
+from game.mind.view import Action, Conversation, DayPlan, Line, PlanBlock, Reaction, WorldView, hhmm
+
+log = logging.getLogger(__name__)
+
+Embedder = Callable[[list[str]], Awaitable[list[list[float]]]]
+
+
+@dataclass
+class MindConfig:
+    reflect_threshold: float = 150.0
+    importance_batch: int = 10  # score this many new memories in one call
+    importance_max_wait_min: int = 90  # ... or whatever is pending once the oldest is this old
+    dedupe_minutes: int = 60  # the same sight within this many minutes refreshes, not re-stores
+    max_block_min: int = 120  # hour blocks longer than this are decomposed in parts
+    max_reacts_per_day: int = 16
+    max_lines_per_day: int = 30
+    max_turns_per_speaker: int = 4  # per conversation
+    react_cooldown_min: int = 30  # the same sight is not reacted to twice within this
+    retrieve_k: int = 6
+    memory_tokens: int = 220
+    places_in_prompt: int = 40
+    weights: Weights = field(default_factory=Weights)
+
+
+# -------------------------------------------------------------------------- rules
+_ROUTINE_MARKERS = ("is sleeping", "is asleep", "is idle", " wall", "floor", "is empty", "is walking",
+                    "is standing", "is off", "is closed")
+
+
+def rule_importance(text: str) -> float | None:
+    """Importance by rule for routine sights, or None when the model should score it."""
+    t = " " + text.lower()
+    if any(m in t for m in ("is sleeping", "is asleep", "is idle", " wall", " floor", "is empty")):
+        return 1.0
+    if t.rstrip().endswith((" is idle", " is off", " is closed", "is walking", "is standing")):
+        return 2.0
+    return None
+
+
+_EMOJI_RULES = (
+    (("sleep", "nap", "bed"), "😴"), (("breakfast", "lunch", "dinner", "eat", "meal", "snack"), "🍽"),
+    (("coffee", "tea"), "☕"), (("cook", "bake", "bread"), "🍳"), (("walk", "go to", "head"), "🚶"),
+    (("read", "study", "book", "library"), "📚"), (("write", "paper", "essay"), "📝"),
+    (("talk", "chat", "meet", "conversation"), "💬"), (("shop", "buy", "store"), "🛒"),
+    (("paint", "draw", "art"), "🎨"), (("music", "piano", "guitar", "sing"), "🎵"),
+    (("work", "office", "job"), "💼"), (("wash", "shower", "bath", "brush"), "🚿"),
+    (("garden", "plant", "flower"), "🌱"), (("campaign", "election", "mayor", "vote"), "📣"),
+    (("party", "celebrat"), "🎉"), (("clean", "tidy"), "🧹"), (("computer", "code", "email"), "💻"),
+)
+
+
+def emoji_for(text: str) -> str:
+    t = text.lower()
+    for words, e in _EMOJI_RULES:
+        if any(w in t for w in words):
+            return e
+    return "🙂"
+
+
+# ------------------------------------------------------------------- plan shaping
+def shape_plan(items: Sequence[tuple[int, int, str]], start: int, end: int,
+               max_block: int = 120) -> tuple[PlanBlock, ...]:
+    """Blocks that cover ``start``..``end`` (minutes) exactly: sorted, clipped, gaps and overlaps
+    mended by moving boundaries, long blocks cut into parts of at most ``max_block`` minutes."""
+    if end <= start:
+        return ()
+    rows = []
+    for s, e, a in items:
+        a = clean_text(a, 120) or "free time"
+        if e <= s:
+            e = s + 60
+        s, e = max(s, start), min(e, end)
+        if e > s:
+            rows.append((s, e, a))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    if not rows:
+        return ()
+    fixed: list[list] = []
+    for s, e, a in rows:
+        if fixed and s < fixed[-1][1]:  # overlap: the later block starts where the earlier ends
+            s = fixed[-1][1]
+            if e <= s:
+                continue
+        if fixed and s > fixed[-1][1]:  # gap: the earlier block runs on
+            fixed[-1][1] = s
+        fixed.append([s, e, a])
+    fixed[0][0] = start
+    fixed[-1][1] = end
+    out: list[PlanBlock] = []
+    for s, e, a in fixed:
+        n = max(1, -(-(e - s) // max_block))
+        step = (e - s) / n
+        for i in range(n):
+            bs = s + round(i * step)
+            be = e if i == n - 1 else s + round((i + 1) * step)
+            out.append(PlanBlock(bs, be, a))
+    return tuple(out)
+
+
+def fit_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[str, int, Any]]:
+    """Durations that fill ``span`` minutes: extra steps dropped, the last one stretched or cut."""
+    out: list[tuple[str, int, Any]] = []
+    used = 0
+    for desc, minutes, extra in steps:
+        if used >= span:
+            break
+        m = max(1, min(int(minutes), span - used))
+        out.append((desc, m, extra))
+        used += m
+    if out and used < span:
+        desc, m, extra = out[-1]
+        out[-1] = (desc, m + span - used, extra)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _with_place_enum(base: type[BaseModel], allowed: tuple[str, ...]) -> type[BaseModel]:
+    """``base`` whose ``place`` fields carry the allowed addresses as a JSON-schema enum (the server
+    then writes one of them); validation itself stays lenient and the mind resolves the place."""
+    extra = {"enum": list(allowed)}
+    if base is DecomposeAnswer:
+        step = create_model("Step", __base__=StepItem,
+                            place=(str, Field(json_schema_extra=extra)))
+        return create_model("DecomposeAnswer", __base__=DecomposeAnswer,
+                            steps=(list[step], Field(min_length=1, max_length=12)))  # type: ignore[valid-type]
+    if base is ReactAnswer:
+        return create_model("ReactAnswer", __base__=ReactAnswer,
+                            place=(str, Field(default="", json_schema_extra={"enum": list(allowed) + [""]})))
+    raise TypeError(base)
+
+
+# ---------------------------------------------------------------------------- mind
+class Mind:
+    def __init__(self, spec: object, llm: LLM, embedder: Embedder | Any | None = None, *,
+                 config: MindConfig | None = None, now: datetime | None = None) -> None:
+        self.persona = Persona.from_spec(spec)
+        self.llm = llm
+        self.config = config or MindConfig()
+        self._embedder = embedder
+        self.memory = MemoryStream(weights=self.config.weights)
+        self.identity: str = ""
+        self.identity_date: date | None = None
+        self.yesterday: str = ""
+        self.plan: DayPlan | None = None
+        self.plan_date: date | None = None
+        self.queue: list[Action] = []  # decomposed actions still to come in the current block
+        self.queue_block: tuple[date, int] | None = None
+        self.current: Action | None = None
+        self.replan_reason: str | None = None
+        self.last_reflection: datetime | None = None
+        self.first_date: date | None = None
+        self.last_error: str | None = None
+        self.stats: Counter[str] = Counter()
+        self.calls: Counter[tuple[str, str]] = Counter()  # (date iso, purpose) -> model calls
+        self._reacted: dict[str, datetime] = {}
+        self._lines_today: Counter[str] = Counter()
+        self._emb_cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._scoring: set[int] = set()
+        self._plan_lock = asyncio.Lock()
+        if now is not None:
+            self.seed(now)
+
+    @property
+    def name(self) -> str:
+        return self.persona.name
+
+    # ------------------------------------------------------------------ basics
+    def seed(self, now: datetime) -> None:
+        """Store the spec's seed memories (importance by rule: 5), once, at the start of the town."""
+        if self.first_date is None:
+            self.first_date = now.date()
+        if len(self.memory) == 0:
+            for text in self.persona.seed_memories:
+                self.memory.add("observation", text, now, importance=5)
+            for who, what in self.persona.relationships.items():
+                self.memory.add("observation", f"{who}: {what}", now, importance=5)
+
+    def day_and_minute(self, now: datetime) -> tuple[date, int]:
+        """The plan day ``now`` belongs to and minutes since that day's midnight (a bed time after
+        midnight keeps the small hours in the previous day, as minutes past 24:00)."""
+        m = now.hour * 60 + now.minute
+        d = now.date()
+        p = self.persona
+        if m < p.wake and p.sleep > 24 * 60 and m + 24 * 60 < p.sleep:
+            return d - timedelta(days=1), m + 24 * 60
+        return d, m
+
+    def asleep_at(self, now: datetime) -> bool:
+        _, m = self.day_and_minute(now)
+        return m < self.persona.wake or m >= self.persona.sleep
+
+    def day_number(self, now: datetime) -> int:
+        d, _ = self.day_and_minute(now)
+        if self.first_date is None:
+            self.first_date = d
+        return (d - self.first_date).days + 1
+
+    async def _complete(self, name: str, schema: type[BaseModel], purpose: str, priority: Priority,
+                        now: datetime, max_tokens: int, temperature: float = 0.7, **values: object):
+        messages = prompting.render(name, **values)
+        d, _ = self.day_and_minute(now)
+        self.calls[(d.isoformat(), purpose)] += 1
+        return await self.llm.complete(messages, schema, CallTag(purpose, self.name, priority),
+                                       max_tokens=max_tokens, temperature=temperature)
+
+    def _fail(self, what: str, e: Exception) -> None:
+        self.last_error = f"{self.name}: {what}: {e}"
+        self.stats[f"error_{what}"] += 1
+        log.warning("%s", self.last_error)
+
+    def calls_on(self, day: date) -> dict[str, int]:
+        return {p: n for (d, p), n in self.calls.items() if d == day.isoformat()}
+
+    # ------------------------------------------------------------- embeddings
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """Embeddings for ``texts``; cached by text; one call for all that are missing."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._emb_cache]
+        if missing:
+            if self._embedder is None:
+                vecs = await self.llm.embed(missing)
+            elif hasattr(self._embedder, "embed"):
+                vecs = await self._embedder.embed(missing)
+            else:
+                res = self._embedder(missing)
+                vecs = await res if inspect.isawaitable(res) else res
+            if len(vecs) != len(missing):
+                raise LLMError(f"the embedder returned {len(vecs)} vectors for {len(missing)} texts")
+            for t, v in zip(missing, vecs):
+                self._emb_cache[t] = list(v)
+            while len(self._emb_cache) > 4096:
+                self._emb_cache.popitem(last=False)
+        return [self._emb_cache[t] for t in texts]
+
+    async def ensure_embedded(self) -> None:
+        ids = self.memory.unembedded()
+        for i in range(0, len(ids), 64):
+            chunk = ids[i:i + 64]
+            vecs = await self.embed([self.memory.text(r) for r in chunk])
+            for r, v in zip(chunk, vecs):
+                self.memory.set_embedding(r, v)
+
+    async def recall(self, query: str, now: datetime, *, k: int | None = None,
+                     token_budget: int | None = None, kinds: Sequence[str] | None = None) -> list[Record]:
+        """Retrieve memories for ``query`` (relevance falls back to recency and importance alone
+        when embeddings are unavailable)."""
+        qv = None
+        try:
+            await self.ensure_embedded()
+            if query:
+                qv = (await self.embed([query]))[0]
+        except LLMError as e:
+            self._fail("embed", e)
+        return self.memory.retrieve(qv, now, k=k or self.config.retrieve_k,
+                                    token_budget=token_budget or self.config.memory_tokens, kinds=kinds)
+
+    # ------------------------------------------------------------ observation
+    async def observe(self, now: datetime, percepts: list[str]) -> list[int]:
+        """Store what the resident perceives; routine sights by rule, the rest scored in batches."""
+        self.seed(now)
+        new = []
+        since = now - timedelta(minutes=self.config.dedupe_minutes)
+        for raw in percepts:
+            text = clean_text(raw, 300)
+            if not text:
+                continue
+            old = self.memory.find_recent_text(text, since)
+            if old is not None:
+                self.memory.touch([old], now)
+                self.stats["seen_again"] += 1
+                continue
+            imp = rule_importance(text)
+            if imp is not None:
+                self.stats["importance_rule"] += 1
+            new.append(self.memory.add("observation", text, now, importance=imp))
+        await self.score_pending(now)
+        return new
+
+    async def score_pending(self, now: datetime, force: bool = False) -> int:
+        """One importance call for the memories waiting to be scored, when enough have gathered."""
+        pending = [i for i in self.memory.unscored() if i not in self._scoring]
+        if not pending:
+            return 0
+        oldest = self.memory.get(pending[0]).created
+        due = (len(pending) >= self.config.importance_batch
+               or now - oldest >= timedelta(minutes=self.config.importance_max_wait_min))
+        if not (due or force):
+            return 0
+        batch = pending[:30]
+        self._scoring.update(batch)
+        try:
+            items = "\n".join(f"{n}. {self.memory.text(r)}" for n, r in enumerate(batch, 1))
+            ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
+                                       max_tokens=8 + 4 * len(batch), temperature=0.2,
+                                       who=self.persona.brief(), items=items, n=len(batch))
+            scores = list(ans.scores)
+            for n, r in enumerate(batch):
+                self.memory.set_importance(r, scores[n] if n < len(scores) else 3)
+            if len(scores) != len(batch):
+                self.stats["importance_count_mismatch"] += 1
+            self.stats["importance_scored"] += len(batch)
+        except LLMError as e:
+            self._fail("importance", e)
+            for r in batch:  # keep the provisional score rather than asking again and again
+                self.memory.set_importance(r, self.memory.get(r).importance)
+        finally:
+            self._scoring.difference_update(batch)
+        return len(batch)
+
+    def whisper(self, now: datetime, text: str) -> int:
+        """The inner voice: stored as the resident's own thought (importance 8); flags a re-plan."""
+        self.seed(now)
+        text = clean_text(text, 300)
+        rid = self.memory.add("whisper", text, now, importance=8)
+        self.replan_reason = f"a thought: {text}"
+        self.stats["whispers"] += 1
+        return rid
+
+    def hear_player(self, now: datetime, speaker: str, text: str) -> int:
+        return self.memory.add("player", f"{speaker} said to me: {clean_text(text, 300)}", now)
+
+    def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]:
+        """Store a finished conversation: each line others said, and a summary of one's own part."""
+        self.seed(now)
+        ids = []
+        others = [p for p in conversation.participants if p != self.name]
+        kind = "player" if conversation.with_player else "conversation"
+        mine = []
+        for speaker, text in conversation.lines:
+            text = clean_text(text, 300)
+            if not text:
+                continue
+            if speaker == self.name:
+                mine.append(text)
+            else:
+                ids.append(self.memory.add(kind, f"{speaker} told me: {text}", now))
+        if mine:
+            with_whom = ", ".join(others) or "someone"
+            ids.append(self.memory.add("conversation", clean_text(
+                f"I talked with {with_whom}; I said: " + " ".join(mine), 400), now))
+        return ids
+
+    # ----------------------------------------------------------------- identity
+    async def ensure_identity(self, now: datetime) -> str:
+        """The identity summary (core traits, occupation, feeling about progress), refreshed daily."""
+        d, _ = self.day_and_minute(now)
+        if self.identity_date == d and self.identity:
+            return self.identity
+        self.identity_date = d
+        first = self.persona.first_name
+        recs: dict[int, Record] = {}
+        for q in (f"{first}'s core characteristics", f"{first}'s current daily occupation",
+                  f"{first}'s feeling about his recent progress in life"):
+            for r in await self.recall(q, now, k=4, token_budget=120):
+                recs[r.id] = r
+        memories = "\n".join(f"- {r.text}" for r in sorted(recs.values(), key=lambda r: r.id)) or "- (nothing yet)"
+        try:
+            ans = await self._complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
+                                       max_tokens=120, brief=self.persona.brief(), first=first,
+                                       name=self.name, memories=memories, date=now.strftime("%A %B %d"))
+            self.identity = ans.summary
+        except LLMError as e:
+            self._fail("identity", e)
+            self.identity = ""
+        return self.identity
+
+    # ----------------------------------------------------------------- planning
+    def _context_components(self, *extra: Component) -> list[Component]:
+        return [Identity(), *extra]
+
+    async def plan_day(self, now: datetime, view: WorldView | None = None) -> DayPlan:
+        """The day in broad strokes, wake to bed (one call; the identity refresh is one more)."""
+        async with self._plan_lock:
+            return await self._plan_day(now, view)
+
+    async def _plan_day(self, now: datetime, view: WorldView | None) -> DayPlan:
+        self.seed(now)
+        d, minute = self.day_and_minute(now)
+        p = self.persona
+        if self.plan is not None and self.plan_date != d:
+            self.yesterday = clean_text("Planned: " + "; ".join(
+                f"{hhmm(b.start)} {b.activity}" for b in self.plan.blocks[:8]), 400)
+        await self.ensure_identity(now)
+        start = max(p.wake, min(minute, p.sleep - 60)) if self.plan_date == d else p.wake
+        ctx = Context(self, now, view, focus=f"{p.first_name}'s plans for today")
+        context = await assemble([Identity(), Yesterday(), Thoughts(),
+                                  RelevantMemories(k=5, token_budget=150)], ctx)
+        try:
+            ans = await self._complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
+                                       max_tokens=420, context=context, date=now.strftime("%A %B %d"),
+                                       first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
+                                       start=hhmm(start))
+            blocks = shape_plan([(i.start_hour * 60, i.end_hour * 60, i.activity) for i in ans.plan],
+                                start, p.sleep, self.config.max_block_min)
+            source = "model"
+        except LLMError as e:
+            self._fail("plan_day", e)
+            blocks, source = (), "routine"
+        if not blocks:
+            blocks, source = self.routine_blocks(start), "routine"
+        if self.plan is not None and self.plan_date == d:  # keep what was already lived today
+            kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity)
+                         for b in self.plan.blocks if b.start < start)
+            blocks = kept + blocks
+        self.plan = DayPlan(day=self.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks, source=source)
+        self.plan_date = d
+        self.queue, self.queue_block = [], None
+        self.replan_reason = None
+        self.memory.add("plan", clean_text(f"My plan for {now.strftime('%A')}: " + "; ".join(
+            f"{hhmm(b.start)} {b.activity}" for b in blocks), 500), now, importance=5)
+        return self.plan
+
+    async def replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
+        """Revise the rest of today from now (one call) after a whisper or an important event."""
+        async with self._plan_lock:
+            return await self._replan(now, view, news)
+
+    async def _replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
+        d, minute = self.day_and_minute(now)
+        p = self.persona
+        if self.plan is None or self.plan_date != d:
+            return await self._plan_day(now, view)
+        start = min(max(minute, p.wake), p.sleep)
+        if p.sleep - start < 15:
+            self.replan_reason = None
+            return self.plan
+        ctx = Context(self, now, view, focus=news)
+        context = await assemble([Identity(), Plan(), Thoughts(), RelevantMemories(k=4, token_budget=120)], ctx)
+        try:
+            ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=360,
+                                       context=context, news=news, time=hhmm(minute), first=p.first_name,
+                                       bed=hhmm(p.sleep), start=hhmm(start))
+            # a block that started before now counts from now
+            items = [(max(i.start_hour * 60, start), i.end_hour * 60, i.activity) for i in ans.plan]
+            new = shape_plan(items, start, p.sleep, self.config.max_block_min)
+        except LLMError as e:
+            self._fail("replan", e)
+            new = ()
+        self.replan_reason = None
+        if not new:
+            return self.plan
+        kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity)
+                     for b in self.plan.blocks if b.start < start)
+        self.plan = DayPlan(day=self.plan.day, wake=self.plan.wake, bed=self.plan.bed, blocks=kept + new,
+                            source=self.plan.source)
+        self.queue, self.queue_block = [], None
+        self.stats["replans"] += 1
+        self.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
+            f"{hhmm(b.start)} {b.activity}" for b in new), 500), now, importance=5)
+        return self.plan
+
+    async def next_action(self, now: datetime, view: WorldView | None = None) -> Action:
+        """The action to do from ``now``: from the decomposed queue (no call), else one call that
+        decomposes the current 1-2 hour block into 5-15 minute actions.  Never raises LLMError."""
+        self.seed(now)
+        if self.asleep_at(now):
+            self.current = self.routine_action(now, view)
+            return self.current
+        d, minute = self.day_and_minute(now)
+        try:
+            if self.plan is None or self.plan_date != d:
+                await self.plan_day(now, view)
+            elif self.replan_reason:
+                await self.replan(now, view, self.replan_reason)
+        except LLMError as e:  # pragma: no cover - plan_day handles its own errors
+            self._fail("plan", e)
+        async with self._plan_lock:
+            act = self._from_queue(now)
+            if act is None:
+                act = await self._decompose(now, view)
+        self.current = act
+        return act
+
+    def _from_queue(self, now: datetime) -> Action | None:
+        while self.queue:
+            a = self.queue[0]
+            end = a.end() or now
+            if end <= now:
+                self.queue.pop(0)
+                continue
+            if a.start is not None and a.start > now + timedelta(minutes=1):
+                return None
+            self.queue.pop(0)
+            left = max(1, round((end - now).total_seconds() / 60))
+            return Action(a.description, a.emoji, a.address, left, a.object_state, now, a.source)
+        return None
+
+    async def _decompose(self, now: datetime, view: WorldView | None) -> Action:
+        d, minute = self.day_and_minute(now)
+        plan = self.plan
+        block = plan.block_at(minute) if plan else None
+        if block is None:
+            return self.routine_action(now, view)
+        span = block.end - minute
+        if span < 5:  # the block is all but over: bridge to the next one by rule
+            return self.routine_action(now, view)
+        allowed = tuple(view.allowed) if view and view.allowed else ()
+        fallback = self._fallback_place(view)
+        shown = allowed[: self.config.places_in_prompt]
+        schema = _with_place_enum(DecomposeAnswer, shown) if shown else DecomposeAnswer
+        ctx = Context(self, now, view, focus=block.activity)
+        context = await assemble([Identity(), Plan(), Thoughts(), Needs(),
+                                  RelevantMemories(k=4, token_budget=120)], ctx)
+        places = "\n".join(shown) or (view.known_places if view else "") or fallback
+        try:
+            ans = await self._complete("decompose", schema, "decompose", Priority.PLAN, now, max_tokens=480,
+                                       context=context, places=places, start=hhmm(minute),
+                                       end=hhmm(block.end), first=self.persona.first_name,
+                                       activity=block.activity, span=span)
+        except LLMError as e:
+            self._fail("decompose", e)
+            return self.routine_action(now, view)
+        steps = []
+        for s in ans.steps:
+            desc = s.action or block.activity
+            steps.append((desc, s.minutes, s))
+        actions = []
+        t = now
+        for desc, minutes, s in fit_steps(steps, span):
+            choice = resolve_place(s.place, allowed, fallback) if allowed else None
+            if choice is not None and choice.fallback:
+                self.stats["place_fallback"] += 1
+            elif choice is not None and not choice.exact:
+                self.stats["place_fuzzy"] += 1
+            addr = choice.address if choice else (s.place or fallback)
+            emoji = pick_emoji(s.emoji, emoji_for(desc))
+            if emoji != (s.emoji or "").replace("\ufe0f", ""):
+                self.stats["emoji_fixed"] += 1
+            state = clean_text(s.object_state, 40) or None
+            if state and state.lower() in ("none", "null", "n/a", "-", "same", "unchanged"):
+                state = None
+            actions.append(Action(desc, emoji, addr, minutes, state, t, "model"))
+            t += timedelta(minutes=minutes)
+        self.queue = actions[1:]
+        self.queue_block = (d, block.start)
+        return actions[0]
+
+    def _fallback_place(self, view: WorldView | None) -> str:
+        return self.persona.home or (view.here if view else "")
+
+    # ------------------------------------------------------------------ routine
+    def routine_blocks(self, start: int | None = None) -> tuple[PlanBlock, ...]:
+        """A plain day from the lifestyle: morning, meals, work, evening at home."""
+        p = self.persona
+        start = p.wake if start is None else start
+        rows: list[tuple[int, int, str]] = [(p.wake, p.wake + 60, "getting ready for the day")]
+        if p.workplace:
+            rows.append((max(p.work_start, p.wake + 60), p.work_end, "working"))
+        for name, t in p.meals:
+            rows.append((t, t + 45, f"having {name}"))
+        rows.append((p.work_end, p.sleep, "relaxing at home"))
+        return shape_plan(rows, start, p.sleep, self.config.max_block_min)
+
+    def routine_action(self, now: datetime, view: WorldView | None = None) -> Action:
+        """What the resident does by rule (no model): sleep, meals, work, home.  Used on the first
+        morning until the day plan arrives and whenever a decision is pending or has failed."""
+        p = self.persona
+        _, m = self.day_and_minute(now)
+        allowed = tuple(view.allowed) if view else ()
+        home = p.home or (view.here if view else "")
+
+        def at(base: str, words: tuple[str, ...]) -> str:
+            return find_in(allowed, base, words) or base or (view.here if view else "")
+
+        if m < p.wake or m >= p.sleep:
+            until = p.wake if m < p.wake else p.wake + 24 * 60
+            return Action("sleeping", "😴", at(home, ("bed",)), max(5, min(60, until - m)), None, now, "routine")
+        if m < p.wake + 30:
+            return Action("getting ready for the day", "🚿", at(home, ("bathroom", "shower", "sink")),
+                          max(5, p.wake + 30 - m), None, now, "routine")
+        for name, t in p.meals:
+            if t <= m < t + 30:
+                work_meal = p.workplace and p.work_start <= m < p.work_end and name == "lunch"
+                place = at(p.workplace if work_meal else home, ("kitchen", "table", "dining"))
+                return Action(f"having {name}", "🍽", place, max(5, t + 30 - m), None, now, "routine")
+        nxt = min([t for _, t in p.meals if t > m] + [p.sleep])
+        if p.workplace and p.work_start <= m < p.work_end:
+            end = min(p.work_end, nxt)
+            return Action("working", "💼", at(p.workplace, ("desk", "counter", "office")),
+                          max(5, min(60, end - m)), None, now, "routine")
+        if p.workplace and m < p.work_start:
+            nxt = min(nxt, p.work_start)
+        return Action("spending time at home", "🏠", at(home, ("living", "couch", "sofa", "room")),
+                      max(5, min(60, nxt - m)), None, now, "routine")
+
+    # ------------------------------------------------------------------ reacting
+    async def react(self, now: datetime, percept_text: str, view: WorldView | None = None) -> Reaction:
+        """Decide whether something salient changes what the resident does: continue, react (a new
+        action now; the rest of the block is decomposed again afterwards) or talk to someone."""
+        text = clean_text(percept_text, 300)
+        d, _ = self.day_and_minute(now)
+        if not text or self.asleep_at(now):
+            return Reaction("continue", reason="asleep" if text else "nothing")
+        last = self._reacted.get(text)
+        if last is not None and now - last < timedelta(minutes=self.config.react_cooldown_min):
+            self.stats["react_cooldown"] += 1
+            return Reaction("continue", reason="already considered")
+        if self.calls_on(d).get("react", 0) >= self.config.max_reacts_per_day:
+            self.stats["react_budget"] += 1
+            return Reaction("continue", reason="budget")
+        self._reacted[text] = now
+        allowed = tuple(view.allowed) if view and view.allowed else ()
+        shown = allowed[: self.config.places_in_prompt]
+        schema = _with_place_enum(ReactAnswer, shown) if shown else ReactAnswer
+        people = tuple(view.people_here) if view else ()
+        ctx = Context(self, now, view, focus=text, about=people)
+        context = await assemble([Identity(), Situation(), Plan(), Thoughts(), Relationships(),
+                                  RelevantMemories(k=4, token_budget=120)], ctx)
+        try:
+            ans = await self._complete("react", schema, "react", Priority.REACT, now, max_tokens=120,
+                                       context=context, places="\n".join(shown) or "(where you are)",
+                                       people=", ".join(people) or "nobody", first=self.persona.first_name,
+                                       percept=text)
+        except LLMError as e:
+            self._fail("react", e)
+            return Reaction("continue", reason="error")
+        if ans.decision == "talk":
+            who = _match_name(ans.talk_to, people)
+            if who is None and len(people) == 1:
+                who = people[0]
+            if who is not None and who != self.name:
+                self.stats["react_talk"] += 1
+                return Reaction("talk", with_whom=who, reason=text)
+            self.stats["react_talk_nobody"] += 1
+            return Reaction("continue", reason="nobody to talk to")
+        if ans.decision == "react" and ans.new_action:
+            here = view.here if view else ""
+            choice = resolve_place(ans.place, allowed, here or self._fallback_place(view)) if allowed else None
+            if choice is not None and choice.fallback:
+                self.stats["place_fallback"] += 1
+            addr = choice.address if choice else (here or self._fallback_place(view))
+            act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
+                         max(5, min(60, ans.minutes)), None, now, "reaction")
+            # re-plan from now: the reaction first, the rest of the block decomposed afresh after it
+            self.queue, self.queue_block = [], None
+            self.current = act
+            self.stats["react_react"] += 1
+            self.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,
+                            importance=5)
+            return Reaction("react", new_action=act, reason=text)
+        return Reaction("continue", reason="model")
+
+    # ------------------------------------------------------------------ dialogue
+    async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str]) -> Line:
+        """The resident's next line, conditioned on what it remembers of the listeners and on the talk
+        so far.  Works for any number of participants.  Ends by rule when the talk runs long."""
+        listeners = [n for n in listener_names if n != self.name]
+        d, _ = self.day_and_minute(now)
+        mine = sum(1 for s, _ in conversation.lines if s == self.name)
+        if not conversation.with_player and (
+                mine >= self.config.max_turns_per_speaker
+                or self._lines_today[d.isoformat()] >= self.config.max_lines_per_day):
+            self.stats["dialogue_rule_end"] += 1
+            return Line("Well, I should get going. See you later!", end=True, source="rule")
+        last = conversation.lines[-1][1] if conversation.lines else ""
+        focus = " ".join(listeners) + (": " + last if last else "")
+        ctx = Context(self, now, None, focus=focus, about=listeners)
+        context = await assemble([Identity(), Situation(), Thoughts(), Relationships(),
+                                  RelevantMemories(k=5, token_budget=160)], ctx)
+        priority = Priority.PLAYER if conversation.with_player else Priority.REACT
+        try:
+            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=110,
+                                       context=context, transcript=conversation.transcript() or "(nothing yet)",
+                                       first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
+        except LLMError as e:
+            self._fail("dialogue", e)
+            return Line("", end=True, source="error")
+        self._lines_today[d.isoformat()] += 1
+        text = ans.say
+        if not text:
+            return Line("", end=True)
+        return Line(text, end=bool(ans.end_conversation))
+
+    async def answer(self, now: datetime, question: str, asker: str = "An interviewer",
+                     remember: bool = False) -> str:
+        """Answer a question in the resident's voice (interviews; the player asking)."""
+        q = clean_text(question, 300)
+        ctx = Context(self, now, None, focus=q)
+        context = await assemble([Identity(), Plan(), Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
+        ans = await self._complete("answer", AnswerText, "interview", Priority.PLAYER, now, max_tokens=160,
+                                   context=context, asker=asker, first=self.persona.first_name, question=q)
+        if remember:
+            self.memory.add("player", f"{asker} asked me: {q}", now)
+        return ans.answer
+
+    # ---------------------------------------------------------------- reflection
+    def reflection_due(self) -> bool:
+        return self.memory.importance_since(self.last_reflection) >= self.config.reflect_threshold
+
+    async def reflect_if_due(self, now: datetime) -> list[str]:
+        """When the importance of what happened since the last reflection passes the threshold:
+        salient questions (one call), retrieval for each, insights citing their evidence (one call)."""
+        if not self.reflection_due():
+            return []
+        self.last_reflection = now
+        name = self.name
+        recent = self.memory.recent(60)
+        items = "\n".join(f"- {r.text}" for r in recent[-40:])
+        try:
+            qa = await self._complete("questions", QuestionsAnswer, "reflect", Priority.REFLECT, now,
+                                      max_tokens=120, name=name, items=items)
+        except LLMError as e:
+            self._fail("reflect", e)
+            return []
+        evidence: dict[int, Record] = {}
+        for q in qa.questions[:3]:
+            for r in await self.recall(q, now, k=5, token_budget=200, kinds=None):
+                evidence.setdefault(r.id, r)
+        if not evidence:
+            return []
+        numbered = sorted(evidence.values(), key=lambda r: r.created)[:15]
+        listing = "\n".join(f"{n}. {r.text}" for n, r in enumerate(numbered, 1))
+        try:
+            ia = await self._complete("insights", InsightsAnswer, "reflect", Priority.REFLECT, now,
+                                      max_tokens=260, name=name, items=listing)
+        except LLMError as e:
+            self._fail("reflect", e)
+            return []
+        made = []
+        for ins in ia.insights:
+            ids = []
+            for n in ins.evidence:
+                if 1 <= n <= len(numbered):
+                    ids.append(numbered[n - 1].id)
+                else:
+                    self.stats["evidence_dropped"] += 1
+            ids = list(dict.fromkeys(ids))
+            if not ins.insight or not ids:
+                self.stats["insight_dropped"] += 1
+                continue
+            self.memory.add("reflection", ins.insight, now, evidence=ids)
+            made.append(ins.insight)
+        self.stats["reflections"] += len(made)
+        return made
+
+    # --------------------------------------------------------------------- saves
+    def to_state(self) -> dict:
+        """Plain data for a save.  ``state["memory"]`` holds one row per record (embedding as float32
+        bytes); everything else is JSON-serialisable."""
+        return {
+            "persona": self.persona.to_dict(),
+            "identity": self.identity,
+            "identity_date": self.identity_date.isoformat() if self.identity_date else None,
+            "yesterday": self.yesterday,
+            "plan": self.plan.to_dict() if self.plan else None,
+            "plan_date": self.plan_date.isoformat() if self.plan_date else None,
+            "queue": [a.to_dict() for a in self.queue],
+            "current": self.current.to_dict() if self.current else None,
+            "replan_reason": self.replan_reason,
+            "last_reflection": self.last_reflection.isoformat() if self.last_reflection else None,
+            "first_date": self.first_date.isoformat() if self.first_date else None,
+            "stats": dict(self.stats),
+            "calls": [[d, p, n] for (d, p), n in self.calls.items()],
+            "memory": self.memory.to_rows(),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict, llm: LLM, embedder: Embedder | Any | None = None, *,
+                   config: MindConfig | None = None) -> "Mind":
+        m = cls(Persona.from_dict(state["persona"]), llm, embedder, config=config)
+        m.memory = MemoryStream.from_rows(state.get("memory", []), weights=m.config.weights)
+        m.identity = state.get("identity", "")
+        m.identity_date = _date(state.get("identity_date"))
+        m.yesterday = state.get("yesterday", "")
+        m.plan = DayPlan.from_dict(state["plan"]) if state.get("plan") else None
+        m.plan_date = _date(state.get("plan_date"))
+        m.queue = [Action.from_dict(a) for a in state.get("queue", [])]
+        m.current = Action.from_dict(state["current"]) if state.get("current") else None
+        m.replan_reason = state.get("replan_reason")
+        lr = state.get("last_reflection")
+        m.last_reflection = datetime.fromisoformat(lr) if lr else None
+        m.first_date = _date(state.get("first_date"))
+        m.stats = Counter(state.get("stats", {}))
+        m.calls = Counter({(d, p): n for d, p, n in state.get("calls", [])})
+        return m
+
+
+def _date(s: str | None) -> date | None:
+    return date.fromisoformat(s) if s else None
+
+
+def _match_name(raw: str, people: Sequence[str]) -> str | None:
+    r = clean_text(raw, 60).lower()
+    if not r:
+        return None
+    for p in people:
+        if p.lower() == r:
+            return p
+    for p in people:
+        parts = p.lower().split()
+        if r in parts or parts[0] in r.split():
+            return p
+    return None

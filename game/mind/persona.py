@@ -1,0 +1,151 @@
+"""Who a resident is, read from a ``ResidentSpec``-like object (or a plain dict).
+
+The mind never imports the world, so this reads attributes or keys by name and tolerates the
+usual spellings of times ("7:00", "07:00", "7am", 7, 7.5, ``datetime.time``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+
+
+def _get(obj: object, key: str, default=None):
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def to_minutes(value: object, default: int) -> int:
+    """Minutes after midnight from the usual spellings of a time of day."""
+    if value is None:
+        return default
+    if isinstance(value, _dt.time):
+        return value.hour * 60 + value.minute
+    if isinstance(value, (int, float)):
+        return int(round(float(value) * 60)) if float(value) <= 30 else int(value)
+    s = str(value).strip().lower()
+    m = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?\s*(am|pm)?", s)
+    if not m:
+        return default
+    h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+    if ap == "pm" and h < 12:
+        h += 12
+    if ap == "am" and h == 12:
+        h = 0
+    if h > 30 or mi > 59:
+        return default
+    return h * 60 + mi
+
+
+@dataclass
+class Persona:
+    name: str
+    age: int | None = None
+    traits: str = ""
+    background: str = ""
+    currently: str = ""
+    wake: int = 7 * 60
+    sleep: int = 23 * 60  # may be past midnight: stored as > 24*60 then
+    meals: list[tuple[str, int]] = field(default_factory=lambda: [("breakfast", 7 * 60 + 30),
+                                                                  ("lunch", 12 * 60 + 30),
+                                                                  ("dinner", 18 * 60 + 30)])
+    home: str = ""
+    workplace: str = ""
+    work_start: int = 9 * 60
+    work_end: int = 17 * 60
+    daily: str = ""
+    seed_memories: list[str] = field(default_factory=list)
+    relationships: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def first_name(self) -> str:
+        return self.name.split()[0] if self.name else self.name
+
+    def brief(self) -> str:
+        """The innate part of the identity: name, age, traits, background, what they are up to."""
+        age = f" (age {self.age})" if self.age else ""
+        parts = [f"{self.name}{age}."]
+        if self.traits:
+            parts.append(f"Traits: {self.traits}.")
+        if self.background:
+            parts.append(self.background)
+        if self.currently:
+            parts.append(self.currently)
+        return " ".join(p.strip() for p in parts if p.strip())
+
+    @staticmethod
+    def from_spec(spec: object) -> "Persona":
+        if isinstance(spec, Persona):
+            return spec
+        name = str(_get(spec, "name", "") or "").strip()
+        if not name:
+            raise ValueError("resident spec: 'name' is missing or empty")
+        traits = _get(spec, "traits", "")
+        if isinstance(traits, (list, tuple)):
+            traits = ", ".join(str(t) for t in traits)
+        life = _get(spec, "lifestyle", None)
+        if isinstance(life, str):
+            life_text = life
+            life = None
+        else:
+            life_text = ""
+        wake = to_minutes(_get(life, "wake", None), 7 * 60)
+        sleep = to_minutes(_get(life, "sleep", None), 23 * 60)
+        if sleep <= wake:
+            sleep += 24 * 60
+        meals_raw = _get(life, "meals", None)
+        meals: list[tuple[str, int]] = []
+        if isinstance(meals_raw, dict):
+            meals = [(str(k), to_minutes(v, 12 * 60)) for k, v in meals_raw.items()]
+        elif isinstance(meals_raw, (list, tuple)):
+            names = ["breakfast", "lunch", "dinner", "supper", "snack"]
+            for i, v in enumerate(meals_raw):
+                mname = _get(v, "name", None) if not isinstance(v, (str, int, float)) else None
+                mtime = _get(v, "time", None) if mname is not None else v
+                meals.append((str(mname or names[min(i, len(names) - 1)]), to_minutes(mtime, 12 * 60)))
+        p = Persona(name=name)
+        if meals:
+            p.meals = sorted(meals, key=lambda m: m[1])
+        age = _get(spec, "age", None)
+        try:
+            p.age = int(age) if age is not None else None
+        except (TypeError, ValueError):
+            p.age = None
+        p.traits = str(traits or "")
+        p.background = str(_get(spec, "background", "") or "")
+        p.currently = str(_get(spec, "currently", "") or "")
+        if life_text:
+            p.background = (p.background + " Lifestyle: " + life_text).strip()
+        p.wake, p.sleep = wake, sleep
+        p.home = str(_get(spec, "home", "") or "")
+        p.workplace = str(_get(spec, "workplace", "") or "")
+        p.work_start = to_minutes(_get(life, "work_start", None), 9 * 60)
+        p.work_end = to_minutes(_get(life, "work_end", None), 17 * 60)
+        daily = _get(spec, "daily", None) or _get(spec, "daily_requirements", None) or ""
+        if isinstance(daily, (list, tuple)):
+            daily = "; ".join(str(d) for d in daily)
+        p.daily = str(daily)
+        seeds = _get(spec, "seed_memories", None) or _get(spec, "memories", None) or []
+        if isinstance(seeds, str):
+            seeds = [s.strip() for s in re.split(r"[;\n]", seeds) if s.strip()]
+        p.seed_memories = [str(s) for s in seeds]
+        rel = _get(spec, "relationships", None) or {}
+        p.relationships = {str(k): str(v) for k, v in dict(rel).items()} if isinstance(rel, dict) else {}
+        return p
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "age": self.age, "traits": self.traits, "background": self.background,
+                "currently": self.currently, "wake": self.wake, "sleep": self.sleep,
+                "meals": [list(m) for m in self.meals], "home": self.home, "workplace": self.workplace,
+                "work_start": self.work_start, "work_end": self.work_end, "daily": self.daily,
+                "seed_memories": list(self.seed_memories), "relationships": dict(self.relationships)}
+
+    @staticmethod
+    def from_dict(d: dict) -> "Persona":
+        d = dict(d)
+        d["meals"] = [(str(n), int(t)) for n, t in d.get("meals", [])]
+        return Persona(**d)

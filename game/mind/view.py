@@ -1,0 +1,139 @@
+"""Plain data that crosses the engine <-> mind boundary.
+
+The engine builds a ``WorldView`` from the world (the mind never imports the world) and gets back
+``Action``, ``DayPlan``, ``Reaction`` and ``Line`` values.  Everything here is plain data: safe to
+log, compare in tests and serialise into a save.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class WorldView:
+    """What one resident knows of the world right now, as the engine tells it."""
+
+    now_text: str = ""  # "Monday, Day 1, 07:30"
+    here: str = ""  # address the resident stands at, "Lin house:kitchen"
+    here_text: str = ""  # "the kitchen of the Lin house"
+    known_places: str = ""  # SpatialMemory.describe_known(): one place per line
+    allowed: tuple[str, ...] = ()  # addresses this resident may choose for an action
+    nearby: tuple[str, ...] = ()  # "Maria Lopez is reading a book" ...
+    people_here: tuple[str, ...] = ()  # names of the people within talking range
+
+    @staticmethod
+    def make(**kw) -> "WorldView":
+        for key in ("allowed", "nearby", "people_here"):
+            if key in kw and kw[key] is not None:
+                kw[key] = tuple(kw[key])
+        return WorldView(**kw)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One 5-15 minute step of a resident's day."""
+
+    description: str  # "brewing coffee", plain text
+    emoji: str  # one wide emoji, no variation selector
+    address: str  # one of the allowed addresses (validated by the mind)
+    duration_min: int  # 1..120
+    object_state: str | None = None  # new state of the object at ``address``, if it changes
+    start: datetime | None = None
+    source: Literal["model", "routine", "rule", "reaction"] = "model"
+
+    def end(self) -> datetime | None:
+        from datetime import timedelta
+
+        return None if self.start is None else self.start + timedelta(minutes=self.duration_min)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["start"] = self.start.isoformat() if self.start else None
+        return d
+
+    @staticmethod
+    def from_dict(d: dict) -> "Action":
+        d = dict(d)
+        d["start"] = datetime.fromisoformat(d["start"]) if d.get("start") else None
+        return Action(**d)
+
+
+@dataclass(frozen=True)
+class PlanBlock:
+    """A broad stroke of the day: from ``start`` to ``end`` minutes after midnight."""
+
+    start: int
+    end: int
+    activity: str
+
+    def text(self) -> str:
+        return f"{hhmm(self.start)}-{hhmm(self.end)} {self.activity}"
+
+
+@dataclass(frozen=True)
+class DayPlan:
+    day: int  # 1-based game day
+    wake: int  # minutes after midnight
+    bed: int  # minutes after midnight (may be > 24*60 for after midnight)
+    blocks: tuple[PlanBlock, ...]
+    source: Literal["model", "routine"] = "model"
+
+    def block_at(self, minute: int) -> PlanBlock | None:
+        for b in self.blocks:
+            if b.start <= minute < b.end:
+                return b
+        return None
+
+    def text(self) -> str:
+        return "\n".join(b.text() for b in self.blocks)
+
+    def to_dict(self) -> dict:
+        return {"day": self.day, "wake": self.wake, "bed": self.bed, "source": self.source,
+                "blocks": [[b.start, b.end, b.activity] for b in self.blocks]}
+
+    @staticmethod
+    def from_dict(d: dict) -> "DayPlan":
+        return DayPlan(day=int(d["day"]), wake=int(d["wake"]), bed=int(d["bed"]),
+                       source=d.get("source", "model"),
+                       blocks=tuple(PlanBlock(int(s), int(e), str(a)) for s, e, a in d["blocks"]))
+
+
+@dataclass(frozen=True)
+class Reaction:
+    kind: Literal["continue", "react", "talk"]
+    with_whom: str | None = None  # for "talk": the person to talk to
+    new_action: Action | None = None  # for "react" (and optionally "talk")
+    reason: str = ""
+
+
+@dataclass
+class Conversation:
+    """A conversation in progress.  ``lines`` are (speaker, text) pairs in order."""
+
+    id: str
+    participants: list[str]
+    place: str = ""
+    lines: list[tuple[str, str]] = field(default_factory=list)
+    started: datetime | None = None
+    with_player: bool = False
+
+    def add(self, speaker: str, text: str) -> None:
+        self.lines.append((speaker, text))
+
+    def transcript(self, last: int = 12) -> str:
+        return "\n".join(f"{s}: {t}" for s, t in self.lines[-last:])
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str  # plain text
+    end: bool = False  # the speaker ends the conversation with this line
+    source: Literal["model", "rule", "error"] = "model"
+
+
+def hhmm(minute: int) -> str:
+    minute = int(minute) % (24 * 60)
+    return f"{minute // 60:02d}:{minute % 60:02d}"

@@ -1,0 +1,137 @@
+"""Retrieval maths of the memory stream (pure numpy, no model)."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+
+import numpy as np
+import pytest
+
+from game.mind.memory import MemoryStream, Weights, estimate_tokens
+
+T0 = datetime(2026, 2, 13, 8, 0)
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.asarray(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_recency_decays_099_per_hour_since_last_access_and_scores_are_minmax_weighted():
+    m = MemoryStream(weights=Weights(1.0, 0.0, 0.0))
+    a = m.add("observation", "a", T0, importance=5, embedding=unit(1, 0))
+    b = m.add("observation", "b", T0 + timedelta(hours=10), importance=5, embedding=unit(1, 0))
+    c = m.add("observation", "c", T0 + timedelta(hours=5), importance=5, embedding=unit(1, 0))
+    now = T0 + timedelta(hours=20)
+    s = m.scores(None, now)
+    rec = np.array([0.99 ** 20, 0.99 ** 10, 0.99 ** 15])
+    expect = (rec - rec.min()) / (rec.max() - rec.min())
+    assert np.allclose(s[[a, b, c]], expect)
+    assert s[b] == pytest.approx(1.0) and s[a] == pytest.approx(0.0)
+
+
+def test_importance_and_relevance_terms_and_weights():
+    m = MemoryStream(weights=Weights(0.0, 2.0, 1.0))
+    m.add("observation", "x", T0, importance=2, embedding=unit(1, 0))
+    m.add("observation", "y", T0, importance=10, embedding=unit(0, 1))
+    m.add("observation", "z", T0, importance=6, embedding=unit(1, 1))
+    s = m.scores(unit(1, 0), T0)
+    rel = np.array([1.0, 0.0, np.sqrt(0.5)])
+    imp = np.array([0.0, 1.0, 0.5])
+    assert np.allclose(s, 2.0 * imp + 1.0 * rel, atol=1e-6)
+
+
+def test_retrieve_orders_best_first_respects_k_kinds_and_token_budget_and_refreshes_access():
+    m = MemoryStream()
+    ids = [m.add("observation", f"memory number {i} " + "word " * i, T0, importance=1 + i % 10,
+                 embedding=unit(1, i / 10)) for i in range(20)]
+    r = m.retrieve(unit(1, 0), T0 + timedelta(hours=3), k=5)
+    assert len(r) == 5
+    s = m.scores(unit(1, 0), T0 + timedelta(hours=3))
+    # refreshed records were accessed at the query time
+    assert all(x.last_access == T0 + timedelta(hours=3) for x in m.retrieve(None, T0 + timedelta(hours=3), k=3))
+    budget = 30
+    r = m.retrieve(unit(1, 0), T0 + timedelta(hours=4), k=20, token_budget=budget, refresh=False)
+    assert sum(estimate_tokens(x.text) for x in r) <= budget
+    assert r, "something fits the budget"
+    m.add("reflection", "a reflection", T0, importance=5, evidence=[ids[0], ids[1], 999],
+          embedding=unit(0, 1))
+    only = m.retrieve(unit(1, 0), T0, k=5, kinds=["reflection"])
+    assert [x.kind for x in only] == ["reflection"]
+    assert only[0].evidence == (ids[0], ids[1])  # an id that does not exist is dropped
+    assert len(s) == 20
+
+
+def test_access_refresh_changes_later_recency():
+    m = MemoryStream(weights=Weights(1.0, 0.0, 0.0))
+    a = m.add("observation", "old", T0, importance=5)
+    b = m.add("observation", "newer", T0 + timedelta(hours=1), importance=5)
+    assert m.retrieve(None, T0 + timedelta(hours=5), k=1, refresh=False)[0].id == b
+    m.touch([a], T0 + timedelta(hours=6))
+    assert m.retrieve(None, T0 + timedelta(hours=7), k=1)[0].id == a
+
+
+def test_storage_grows_by_doubling_and_keeps_data():
+    m = MemoryStream(capacity=4)
+    for i in range(9):
+        m.add("observation", f"r{i}", T0, importance=i + 1, embedding=unit(1, i))
+    assert m._cap == 16 and len(m) == 9
+    assert m.get(8).text == "r8" and m.get(3).importance == 4
+    assert np.allclose(m._emb[8], unit(1, 8), atol=1e-6)
+
+
+def test_rows_round_trip_with_float32_embeddings():
+    m = MemoryStream()
+    m.add("observation", "seen a cat", T0, importance=3, embedding=unit(1, 2, 3))
+    m.add("whisper", "run for mayor", T0 + timedelta(minutes=5), importance=8)
+    m.add("reflection", "likes cats", T0 + timedelta(hours=1), importance=6, evidence=[0],
+          embedding=unit(3, 2, 1))
+    m.touch([0], T0 + timedelta(hours=2))
+    rows = m.to_rows()
+    assert isinstance(rows[0]["embedding"], bytes) and len(rows[0]["embedding"]) == 3 * 4
+    assert rows[1]["embedding"] is None
+    m2 = MemoryStream.from_rows(rows)
+    assert [m2.get(i) for i in range(3)] == [m.get(i) for i in range(3)]
+    assert np.allclose(m2.scores(unit(1, 1, 1), T0 + timedelta(hours=3)),
+                       m.scores(unit(1, 1, 1), T0 + timedelta(hours=3)))
+    with pytest.raises(ValueError, match="without gaps"):
+        MemoryStream.from_rows(rows[1:])
+
+
+def test_bad_kind_and_bad_dimension_are_refused():
+    m = MemoryStream()
+    with pytest.raises(ValueError, match="kind"):
+        m.add("dream", "x", T0)
+    m.add("observation", "x", T0, embedding=[1.0, 0.0])
+    with pytest.raises(ValueError, match="size"):
+        m.add("observation", "y", T0, embedding=[1.0, 0.0, 0.0])
+
+
+def test_importance_is_clamped_and_summed_since():
+    m = MemoryStream()
+    m.add("observation", "a", T0, importance=42)
+    m.add("observation", "b", T0 + timedelta(hours=1), importance=-3)
+    m.add("observation", "c", T0 + timedelta(hours=2))  # provisional
+    assert [m.get(i).importance for i in range(3)] == [10.0, 1.0, 3.0]
+    assert m.unscored() == [2]
+    assert m.importance_since(None) == 14.0
+    assert m.importance_since(T0) == 4.0
+
+
+def test_retrieval_is_fast_at_100k_records():
+    rng = np.random.default_rng(0)
+    m = MemoryStream(capacity=128)
+    dim = 384
+    vecs = rng.standard_normal((100_000, dim)).astype(np.float32)
+    for i in range(100_000):
+        m.add("observation", f"r{i}", T0 + timedelta(seconds=10 * i), importance=1 + i % 10, embedding=vecs[i])
+    q = rng.standard_normal(dim)
+    now = T0 + timedelta(days=12)
+    m.retrieve(q, now, k=10)  # warm up
+    t = time.perf_counter()
+    for _ in range(5):
+        r = m.retrieve(q, now, k=10, token_budget=300)
+    per = (time.perf_counter() - t) / 5
+    assert len(r) == 10
+    assert per < 0.25, f"retrieval over 100k records took {per * 1000:.0f} ms"
