@@ -155,3 +155,49 @@ class LLMConfig:
             "slots": self.slots,
             "timeout_s": self.timeout_s,
         }
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where ``town setup`` puts things inside the cache folder."""
+
+    home: Path
+
+    @property
+    def bin_dir(self) -> Path:
+        return self.home / "bin"
+
+    @property
+    def server_bin(self) -> Path:
+        override = os.environ.get("TOWN_LLAMA_SERVER")
+        if override:
+            return Path(override).expanduser()
+        return self.bin_dir / "llama-server"
+
+    @property
+    def models(self) -> Path:
+        return self.home / "models"
+
+    @property
+    def default_model(self) -> Path:
+        return self.models / f"{DEFAULT_MODEL_NAME}.gguf"
+
+    @property
+    def test_model(self) -> Path:
+        return self.models / f"{TEST_MODEL_NAME}.gguf"
+
+    @property
+    def minilm(self) -> Path:
+        return self.models / "all-MiniLM-L6-v2"
+
+    @property
+    def embed_cache(self) -> Path:
+        return self.home / "embeddings.sqlite"
+
+    @property
+    def stamps(self) -> Path:
+        return self.home / "stamps"
+
+    @property
+    def logs(self) -> Path:
+        return self.home / "logs"
