@@ -1,0 +1,95 @@
+"""``open_llm``: the one way the game opens its model layer.
+
+    async with open_llm(config, progress=print) as llm:
+        answer = await llm.complete(...)
+
+- ``--replay FILE``: a ``ReplayLLM``; no model at all.
+- ``--llm-url`` / ``TOWN_LLM_URL``: a ``ModelClient`` for that server.
+- neither: starts the embedded llama-server with the installed model (``town setup``), or raises
+  ``LLMError`` saying how to get one.
+- ``--record FILE`` wraps the client in a ``RecordingLLM``.
+Embeddings: ``--embed-url`` / ``TOWN_EMBED_URL`` if given, else the built-in MiniLM encoder
+(``TOWN_EMBED_VIA_LLM=1`` sends them to the chat server's ``/v1/embeddings`` instead).
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from .api import LLMError
+from .client import ModelClient
+from .config import DEFAULT_MODEL_NAME, TEST_MODEL_NAME, LLMConfig, Paths
+from .embed import CachedEmbedder, MiniLMEncoder, RemoteEmbedder
+from .record import RecordingLLM, ReplayLLM
+from .server import EmbeddedServer, Progress
+
+
+def make_embedder(config: LLMConfig) -> Any:
+    paths = Paths(config.home)
+    if config.embed_url:
+        inner: Any = RemoteEmbedder(config.embed_url, api_key=config.api_key)
+    elif config.llm_url and config.embed_via_llm:
+        inner = RemoteEmbedder(config.llm_url, config.model, api_key=config.api_key)
+    else:
+        if not (paths.minilm / "model.safetensors").is_file():
+            raise LLMError(f"the embedding model is not installed in '{paths.minilm}': run "
+                           f"`town setup` (or pass --embed-url)")
+        inner = MiniLMEncoder(paths.minilm)
+    return CachedEmbedder(inner, path=paths.embed_cache)
+
+
+def embedded_server(config: LLMConfig) -> EmbeddedServer:
+    paths = Paths(config.home)
+    model = paths.test_model if config.use_test_model else paths.default_model
+    if not paths.server_bin.is_file():
+        raise LLMError(f"no model server is installed ('{paths.server_bin}' is missing): run "
+                       f"`town setup`, or pass --llm-url to use another OpenAI-compatible server")
+    if not model.is_file():
+        raise LLMError(f"the model '{model.name}' is not installed in '{paths.models}': run "
+                       f"`town setup`, or pass --llm-url to use another server")
+    threads = os.environ.get("TOWN_LLM_THREADS")
+    return EmbeddedServer(
+        paths.server_bin, model,
+        parallel=config.slots or 4,
+        threads=int(threads) if threads and threads.isdigit() else None,
+        alias=TEST_MODEL_NAME if config.use_test_model else DEFAULT_MODEL_NAME,
+        log_path=paths.logs / "llama-server.log",
+    )
+
+
+@asynccontextmanager
+async def open_llm(config: LLMConfig, progress: Progress | None = None) -> AsyncIterator[Any]:
+    """The game's ``LLM`` for this config; everything it started is stopped on exit."""
+    if config.replay:
+        async with ReplayLLM(config.replay) as replay:
+            yield replay
+        return
+    server: EmbeddedServer | None = None
+    embedder = make_embedder(config)
+    client: ModelClient | None = None
+    try:
+        if config.llm_url:
+            client = ModelClient.from_config(config, embedder=embedder)
+        else:
+            server = embedded_server(config)
+            await server.start(progress)
+            client = ModelClient.from_config(config, base_url=server.url, embedder=embedder)
+            client.server = server  # type: ignore[attr-defined]
+        await client.connect()
+        if config.record:
+            recorder = RecordingLLM(client, config.record)
+            try:
+                yield recorder
+            finally:
+                recorder._fh.close()
+        else:
+            yield client
+    finally:
+        if client is not None:
+            await client.aclose()
+        else:
+            await embedder.aclose()
+        if server is not None:
+            server.stop()
