@@ -1,0 +1,176 @@
+"""Test doubles for the engine tests: a FakeLLM that answers every schema the mind asks for,
+deterministically from the request's content (with random latency, so timing varies between
+runs while the answers do not), and a small hand-built town on the real world classes."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import re
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from game.llm.accounting import Accounting
+from game.llm.api import CallTag, ModelStatus
+from game.world.objects import ObjectStates
+from game.world.residents import Lifestyle, ResidentSpec
+from game.world.town import Tile, Town
+from game.world.tree import AreaTree
+
+W, H = 24, 12
+
+
+def _h(text: str) -> int:
+    return int(hashlib.sha256(text.encode()).hexdigest()[:12], 16)
+
+
+def _enums(schema_json: dict) -> list[list[str]]:
+    out: list[list[str]] = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "enum" in node and all(isinstance(x, str) for x in node["enum"]):
+                out.append([x for x in node["enum"] if x])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(schema_json)
+    return out
+
+
+class FakeLLM:
+    """Answers from the request's content only; ``jitter`` seconds of random latency per call."""
+
+    def __init__(self, jitter: float = 0.003, latency_seed: int | None = None, talk: bool = True) -> None:
+        self.accounting = Accounting()
+        self.jitter = jitter
+        self._lat = random.Random(latency_seed)
+        self.talk = talk
+        self.calls: list[tuple[str, str | None]] = []
+        self.prompts: list[str] = []
+
+    async def _wait(self) -> None:
+        if self.jitter:
+            await asyncio.sleep(self._lat.random() * self.jitter)
+        else:
+            await asyncio.sleep(0)
+
+    async def complete(self, messages, schema, tag: CallTag, *, max_tokens=512, temperature=0.7):
+        text = "\n".join(m.content for m in messages)
+        self.calls.append((tag.purpose, tag.resident))
+        self.prompts.append(text)
+        self.accounting.record(tag, prompt_tokens=len(text) // 4, completion_tokens=20, latency_s=0.01)
+        await self._wait()
+        k = _h(text)
+        name = schema.__name__
+        enums = _enums(schema.model_json_schema())
+        places = enums[0] if enums else []
+        place = places[k % len(places)] if places else ""
+        if name == "ImportanceAnswer":
+            n = len(re.findall(r"(?m)^\d+\. ", messages[-1].content)) or 1
+            data = {"scores": [3 + (k >> i) % 6 for i in range(n)]}
+        elif name == "DayPlanAnswer":
+            data = {"plan": [{"start_hour": 7, "end_hour": 9, "activity": "breakfast and reading"},
+                             {"start_hour": 9, "end_hour": 12, "activity": "work"},
+                             {"start_hour": 12, "end_hour": 13, "activity": "lunch"},
+                             {"start_hour": 13, "end_hour": 18, "activity": "work"},
+                             {"start_hour": 18, "end_hour": 22, "activity": "relaxing at home"}]}
+        elif name == "DecomposeAnswer":
+            data = {"steps": [{"action": f"task {(k >> s) % 97}", "minutes": 10 + (k >> s) % 3 * 5,
+                               "place": places[(k >> s) % len(places)] if places else "",
+                               "emoji": "\u2615", "object_state": ""} for s in range(3)]}
+        elif name == "ReactAnswer":
+            people = re.findall(r"(?mi)^.*people[^:\n]*:\s*(.+)$", text)
+            fire = "fire" in messages[-1].content.lower()
+            if fire:
+                data = {"decision": "react", "new_action": "putting out the fire", "place": place,
+                        "emoji": "\U0001F692", "minutes": 10}
+            elif self.talk and k % 2 == 0:
+                who = people[-1].split(",")[0].strip() if people else ""
+                data = {"decision": "talk", "talk_to": who}
+            else:
+                data = {"decision": "continue"}
+        elif name == "LineAnswer":
+            n = text.count("\n")
+            data = {"say": f"Hello, this is line {k % 1000}.", "end_conversation": (k % 3 == 0) and n > 0}
+        elif name == "QuestionsAnswer":
+            data = {"questions": ["What matters most to me?"]}
+        elif name == "InsightsAnswer":
+            data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
+        elif name == "IdentityAnswer":
+            data = {"summary": "A steady person who likes routine."}
+        elif name == "AnswerText":
+            data = {"answer": "I am doing fine, thank you."}
+        else:
+            raise AssertionError(f"FakeLLM does not know {name}")
+        return schema.model_validate(data)
+
+    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+        for piece in ("Well, ", "hello ", "there."):
+            await self._wait()
+            yield piece
+
+    async def embed(self, texts):
+        out = []
+        for t in texts:
+            rng = np.random.default_rng(_h(t))
+            v = rng.normal(size=16)
+            out.append((v / np.linalg.norm(v)).tolist())
+        await self._wait()
+        return out
+
+    def status(self) -> ModelStatus:
+        return ModelStatus(url="fake", model="fake")
+
+
+def _spec(name, home, work, glyph, colour, spawn):
+    return ResidentSpec(
+        name=name, age=30, traits=["kind", "curious"], background=f"{name} lives in Testville.",
+        currently="working on a project", lifestyle=Lifestyle(wake="06:30", sleep="22:30",
+                                                              meals={"breakfast": "07:00", "lunch": "12:00"}),
+        home=home, workplace=work, seed_memories=[f"{name} likes coffee."], glyph=glyph, colour=colour,
+        spawn=spawn)
+
+
+def make_town() -> Town:
+    """Three rooms on top (Lin kitchen, Lin bedroom, cafe), a street below; doors at y=4."""
+    grid = np.ones((H, W), dtype=bool)
+    grid[0, :] = False
+    grid[:, 0] = False
+    grid[:, W - 1] = False
+    grid[H - 1, :] = False
+    for x in (6, 12):
+        grid[1:5, x] = False
+    grid[5, 1:W - 1] = False
+    for x in (3, 9, 16):
+        grid[5, x] = True  # doors
+    tree = AreaTree(W, H, "Testville")
+    rooms = {("Lin house", "kitchen"): range(1, 6), ("Lin house", "bedroom"): range(7, 12),
+             ("Cafe", "counter"): range(13, W - 1)}
+    for (sector, arena), xs in rooms.items():
+        tiles = [(x, y) for x in xs for y in range(1, 5)]
+        tree.add_sector(sector, tiles)
+        tree.add_arena(sector, arena, tiles)
+    tree.add_sector("Main street", [(x, y) for x in range(1, W - 1) for y in range(6, H - 1)])
+    tree.add_arena("Main street", "road", [(x, y) for x in range(1, W - 1) for y in range(6, H - 1)])
+    tree.add_object_tiles("stove", "stove", [(2, 1)])
+    tree.add_object_tiles("bed", "bed", [(9, 1), (10, 1)])
+    tree.add_object_tiles("coffee machine", "coffee machine", [(15, 1)])
+    tree.finish()
+    tiles = [[Tile("." if grid[y, x] else "#", "#ffffff", "#000000", bool(grid[y, x]),
+                   "floor" if grid[y, x] else "wall") for x in range(W)] for y in range(H)]
+    specs = [
+        _spec("Ann Lin", "Lin house:bedroom", "Cafe:counter", "A", "#ff0000", (8, 2)),
+        _spec("Bob Lin", "Lin house:bedroom", "Lin house:kitchen", "B", "#00ff00", (10, 3)),
+        _spec("Cara Diaz", "Cafe:counter", "Cafe:counter", "C", "#0000ff", (17, 2)),
+    ]
+    town = Town(name="Testville", path=Path("testville.tmx"), width=W, height=H, tiles=tiles, tree=tree,
+                residents=specs, small_cast=["Ann Lin", "Bob Lin"],
+                spawn={s.name: s.spawn for s in specs}, objects=ObjectStates(tree.all_objects()), grid=grid,
+                start=datetime(2026, 3, 2, 7, 0), seconds_per_step=10)
+    return town

@@ -1,0 +1,79 @@
+"""The tick loop on the real world and mind classes with a FakeLLM."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from engine_fakes import FakeLLM
+
+from game.engine.engine import Engine
+
+
+async def run(engine: Engine, ticks: int) -> list:
+    out = []
+    for _ in range(ticks):
+        await engine.wait_ready()
+        out.append(engine.step())
+    return out
+
+
+def fingerprint(engine: Engine, results: list) -> list:
+    fp = [(r.step, r.clock, r.moves, r.bubbles, r.utterances, r.object_changes,
+           [(l.kind, l.text) for l in r.log]) for r in results]
+    fp.append(sorted((n, r.pos, r.action.description if r.action else None)
+                     for n, r in engine.residents.items()))
+    return fp
+
+
+async def test_residents_move_and_decide(fake_town_loader):
+    llm = FakeLLM()
+    e = Engine.new(fake_town_loader, llm, lockstep=True)
+    assert e.clock.text() == "Day 1, 07:00:00"
+    results = await run(e, 200)
+    assert any(r.moves for r in results), "nobody moved in 200 ticks"
+    assert any(r.bubbles for r in results)
+    purposes = {p for p, _ in llm.calls}
+    assert {"plan_day", "decompose"} <= purposes, purposes
+    assert all(r.plan is not None for r in e.residents.values())
+    assert not e.errors, e.errors
+    # at most one job per resident, always
+    assert len(e.jobs) <= len(e.residents)
+
+
+async def test_same_answers_same_town_whatever_the_timing(fake_town_loader):
+    fps = []
+    for lat_seed in (1, 2):
+        e = Engine.new(fake_town_loader, FakeLLM(jitter=0.004, latency_seed=lat_seed), lockstep=True)
+        fps.append(fingerprint(e, await run(e, 300)))
+    assert fps[0] == fps[1]
+
+
+async def test_step_never_awaits_the_model(fake_town_loader):
+    """In real-time mode step() returns while every decision is still unanswered."""
+    e = Engine.new(fake_town_loader, FakeLLM(jitter=10.0), lockstep=False)
+    for _ in range(30):
+        r = e.step()
+    assert r.waiting_on_model == len(e.residents)  # all still thinking, the clock ran anyway
+    assert e.step_no == 30
+    await e.aclose()
+
+
+async def test_lockstep_waits_for_due_decisions(fake_town_loader):
+    e = Engine.new(fake_town_loader, FakeLLM(jitter=0.05), lockstep=True)
+    for _ in range(e.decision_ticks + 3):
+        e.step()
+    first_due = min(j.ready_at for j in e.jobs.values())
+    assert e.blocked and e.step_no == first_due  # stalled at the boundary
+    await e.wait_ready()
+    assert not e.blocked
+    e.step()
+    assert e.step_no == first_due + 1
+    await e.aclose()
+
+
+def test_engine_does_not_import_textual():
+    code = "import sys, game.engine, game.engine.engine, game.engine.save, game.engine.headless; " \
+           "print('textual' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
