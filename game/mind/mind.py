@@ -78,7 +78,7 @@ _EMOJI_RULES = (
     (("read", "study", "book", "library"), "📚"), (("write", "paper", "essay"), "📝"),
     (("talk", "chat", "meet", "conversation"), "💬"), (("shop", "buy", "store"), "🛒"),
     (("paint", "draw", "art"), "🎨"), (("music", "piano", "guitar", "sing"), "🎵"),
-    (("work", "office", "job"), "💼"), (("wash", "shower", "bath", "brush"), "🚿"),
+    (("work", "office", "job", "serv", "customer", "shift"), "💼"), (("wash", "shower", "bath", "brush"), "🚿"),
     (("garden", "plant", "flower"), "🌱"), (("campaign", "election", "mayor", "vote"), "📣"),
     (("party", "celebrat"), "🎉"), (("clean", "tidy"), "🧹"), (("computer", "code", "email"), "💻"),
 )
@@ -230,9 +230,9 @@ class Mind:
             self.first_date = d
         return (d - self.first_date).days + 1
 
-    async def _complete(self, name: str, schema: type[BaseModel], purpose: str, priority: Priority,
-                        now: datetime, max_tokens: int, temperature: float = 0.7, **values: object):
-        messages = prompting.render(name, **values)
+    async def _complete(self, template: str, schema: type[BaseModel], purpose: str, priority: Priority,
+                        now: datetime, /, max_tokens: int, temperature: float = 0.7, **values: object):
+        messages = prompting.render(template, **values)
         d, _ = self.day_and_minute(now)
         self.calls[(d.isoformat(), purpose)] += 1
         return await self.llm.complete(messages, schema, CallTag(purpose, self.name, priority),

@@ -33,7 +33,7 @@ def load(name: str) -> tuple[string.Template, string.Template]:
     return string.Template(system.strip()), string.Template(user.strip())
 
 
-def render(name: str, **values: object) -> list[Message]:
+def render(name: str, /, **values: object) -> list[Message]:
     system, user = load(name)
     vals = {k: ("" if v is None else str(v)) for k, v in values.items()}
     try:

@@ -1,0 +1,257 @@
+"""The mind's decisions on a scripted FakeLLM: budget rules, validation and degradation."""
+
+from __future__ import annotations
+
+import ast
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from game.llm.api import BadAnswer, ModelUnavailable
+from game.mind import Mind, MindConfig
+from game.mind.mind import fit_steps, rule_importance, shape_plan
+from game.mind.view import Conversation, PlanBlock
+
+from .conftest import ALLOWED, DAY1, SPEC
+from .fakes import FakeLLM
+
+PLAN = {"plan": [{"start_hour": 6, "end_hour": 8, "activity": "wake up and have breakfast"},
+                 {"start_hour": 8, "end_hour": 12, "activity": "open and run Hobbs Cafe"},
+                 {"start_hour": 12, "end_hour": 13, "activity": "lunch"},
+                 {"start_hour": 14, "end_hour": 20, "activity": "decorate the cafe for the party"}]}
+STEPS = {"steps": [
+    {"action": "brewing coffee", "minutes": 10, "place": "Hobbs Cafe:cafe:coffee machine", "emoji": "☕",
+     "object_state": "brewing"},
+    {"action": "serving customers", "minutes": 15, "place": "the counter at Hobbs", "emoji": "x",
+     "object_state": ""},
+    {"action": "wiping tables", "minutes": 15, "place": "the moon", "emoji": "🧹\ufe0f", "object_state": "none"},
+]}
+
+
+def make(script=None, **cfg) -> tuple[Mind, FakeLLM]:
+    llm = FakeLLM({"identity": [{"summary": "Isabella is warm and runs the cafe."}], "plan_day": [PLAN],
+                   "decompose": [STEPS], "importance": [lambda msgs: {"scores": [7] * 40}], **(script or {})})
+    return Mind(SPEC, llm, config=MindConfig(**cfg), now=DAY1), llm
+
+
+# ------------------------------------------------------------------ plan shaping
+def test_shape_plan_covers_the_waking_day_without_gaps_or_overlaps():
+    blocks = shape_plan([(8 * 60, 12 * 60, "work"), (7 * 60, 9 * 60, "breakfast"), (14 * 60, 26 * 60, "late"),
+                         (13 * 60, 13 * 60, "empty")], 6 * 60, 22 * 60, max_block=120)
+    assert blocks[0].start == 6 * 60 and blocks[-1].end == 22 * 60
+    for a, b in zip(blocks, blocks[1:]):
+        assert a.end == b.start
+    assert all(b.end - b.start <= 120 for b in blocks)
+    assert "work" in {b.activity for b in blocks} and "late" in {b.activity for b in blocks}
+    assert shape_plan([], 360, 1320) == () and shape_plan([(1, 2, "x")], 600, 500) == ()
+
+
+def test_fit_steps_fills_the_span_exactly():
+    assert [m for _, m, _ in fit_steps([("a", 10, 0), ("b", 15, 0)], 40)] == [10, 30]
+    assert [m for _, m, _ in fit_steps([("a", 30, 0), ("b", 30, 0), ("c", 30, 0)], 45)] == [30, 15]
+
+
+def test_rule_importance_for_routine_sights():
+    assert rule_importance("Klaus Mueller is sleeping") == 1
+    assert rule_importance("the bed is idle") == 1
+    assert rule_importance("Klaus Mueller is shouting about a fire") is None
+
+
+# ------------------------------------------------------------------ planning
+async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
+    mind, llm = make()
+    now = DAY1.replace(hour=8)
+    a1 = await mind.next_action(now, view)
+    assert llm.purposes() == ["identity", "plan_day", "decompose"]
+    assert mind.plan.blocks[0].start == 6 * 60 and mind.plan.blocks[-1].end == 22 * 60
+    assert a1.description == "brewing coffee" and a1.emoji == "☕" and a1.object_state == "brewing"
+    assert a1.address == "Hobbs Cafe:cafe:coffee machine"
+    a2 = await mind.next_action(now + timedelta(minutes=10), view)
+    assert a2.address == "Hobbs Cafe:cafe:counter" and a2.emoji == "💼"  # bad emoji replaced by rule
+    a3 = await mind.next_action(now + timedelta(minutes=25), view)
+    assert a3.address in ALLOWED and a3.object_state is None and a3.emoji == "🧹"
+    assert mind.stats["place_fallback"] == 1 and mind.stats["place_fuzzy"] == 1
+    assert a3.duration_min == 120 - 25  # the last step stretches to the end of the 2-hour block
+    assert llm.purposes().count("decompose") == 1
+    await mind.next_action(now + timedelta(hours=2), view)  # next block: one more decomposition
+    assert llm.purposes().count("decompose") == 2
+    assert llm.purposes().count("plan_day") == 1 and llm.purposes().count("identity") == 1
+
+
+async def test_sleep_is_a_rule_and_routine_never_calls(view):
+    mind, llm = make()
+    a = await mind.next_action(DAY1.replace(hour=3), view)
+    assert a.description == "sleeping" and a.address == "Isabella's apartment:bedroom:bed"
+    assert llm.calls == []
+    r = mind.routine_action(DAY1.replace(hour=10), view)
+    assert r.description == "working" and r.address.startswith("Hobbs Cafe") and r.source == "routine"
+    assert mind.routine_action(DAY1.replace(hour=12, minute=10), view).description == "having lunch"
+    assert mind.routine_action(DAY1.replace(hour=20), view).address.startswith("Isabella's apartment")
+    assert mind.routine_action(DAY1.replace(hour=23), view).description == "sleeping"
+    assert llm.calls == []
+
+
+async def test_model_failure_degrades_to_routine_and_records_the_error(view):
+    mind, llm = make({"plan_day": [ModelUnavailable("down")], "decompose": [BadAnswer("junk")]})
+    a = await mind.next_action(DAY1.replace(hour=9), view)
+    assert a.source == "routine" and mind.plan.source == "routine"
+    assert mind.plan.blocks[0].start == 6 * 60 and mind.plan.blocks[-1].end == 22 * 60
+    assert "decompose" in mind.last_error and mind.stats["error_plan_day"] == 1
+
+
+async def test_whisper_flags_a_replan_that_keeps_the_past_and_changes_the_future(view):
+    mind, llm = make({"replan": [{"plan": [{"start_hour": 10, "end_hour": 22, "activity": "campaign for mayor"}]}]})
+    await mind.next_action(DAY1.replace(hour=8), view)
+    mind.whisper(DAY1.replace(hour=10), "I will run for mayor")
+    assert mind.replan_reason
+    await mind.next_action(DAY1.replace(hour=10), view)
+    assert llm.purposes()[-2:] == ["replan", "decompose"]
+    acts = [b.activity for b in mind.plan.blocks]
+    assert acts[0] == "wake up and have breakfast" and acts[-1] == "campaign for mayor"
+    assert mind.plan.block_at(9 * 60).activity == "open and run Hobbs Cafe"
+    assert mind.replan_reason is None
+    assert mind.memory.recent(1, kinds=["whisper"])[0].importance == 8
+
+
+# ------------------------------------------------------------------ importance
+async def test_importance_is_batched_and_rules_skip_routine_sights():
+    mind, llm = make(importance_batch=4)
+    now = DAY1.replace(hour=9)
+    await mind.observe(now, ["Klaus Mueller is sleeping", "Klaus Mueller is sleeping", "a fire at the park"])
+    assert llm.calls == [] and mind.stats["seen_again"] == 1 and mind.stats["importance_rule"] == 1
+    await mind.observe(now, ["a new poster", "a dog barking", "music from the park"])
+    assert llm.purposes() == ["importance"]
+    assert len(mind.memory.unscored()) == 0
+    prompt = llm.calls[0][1][1].content
+    assert "1. a fire at the park" in prompt and "4. music from the park" in prompt
+    assert mind.memory.get(mind.memory.find_recent_text("a dog barking", now)).importance == 7
+
+
+async def test_importance_waits_for_a_batch_but_not_forever():
+    mind, llm = make(importance_batch=10, importance_max_wait_min=60)
+    await mind.observe(DAY1.replace(hour=9), ["a cat in the garden"])
+    await mind.observe(DAY1.replace(hour=9, minute=30), ["a bird"])
+    assert llm.calls == []
+    await mind.observe(DAY1.replace(hour=10, minute=5), ["a car"])
+    assert llm.purposes() == ["importance"]
+
+
+# ------------------------------------------------------------------ reflection
+async def test_reflection_threshold_and_evidence_must_be_real():
+    script = {"reflect": [{"questions": ["What does Isabella care about?"]},
+                          {"insights": [{"insight": "Isabella cares about her party", "evidence": [1, 2, 77]},
+                                        {"insight": "an invented claim", "evidence": [99]}]}]}
+    mind, llm = make(script, reflect_threshold=40)  # the two seed memories count 10
+    now = DAY1.replace(hour=11)
+    for i in range(3):
+        mind.memory.add("observation", f"Isabella invited guest {i} to the party", now, importance=9)
+    assert not mind.reflection_due()
+    assert await mind.reflect_if_due(now) == []
+    mind.memory.add("observation", "Isabella bought party decorations", now, importance=9)
+    assert mind.reflection_due()
+    made = await mind.reflect_if_due(now + timedelta(minutes=1))
+    assert made == ["Isabella cares about her party"]
+    assert mind.stats["evidence_dropped"] == 2 and mind.stats["insight_dropped"] == 1
+    rec = mind.memory.recent(1, kinds=["reflection"])[0]
+    assert len(rec.evidence) == 2
+    for e in rec.evidence:
+        assert mind.memory.get(e).kind != "reflection" and e < rec.id
+    assert not mind.reflection_due()  # the counter restarted
+
+
+# ------------------------------------------------------------------ reacting
+async def test_react_budget_cooldown_and_replan_from_now(view):
+    react = {"decision": "react", "talk_to": "", "new_action": "run to the park to see the fire",
+             "place": "Johnson Park:park:bench", "emoji": "🏃", "minutes": 90}
+    mind, llm = make({"react": [react]}, max_reacts_per_day=2)
+    now = DAY1.replace(hour=8)
+    await mind.next_action(now, view)
+    assert mind.queue
+    r = await mind.react(now + timedelta(minutes=3), "smoke is rising from Johnson Park", view)
+    assert r.kind == "react" and r.new_action.address == "Johnson Park:park:bench"
+    assert r.new_action.duration_min == 60 and mind.queue == []
+    assert "smoke" in mind.memory.recent(1, kinds=["plan"])[0].text
+    again = await mind.react(now + timedelta(minutes=5), "smoke is rising from Johnson Park", view)
+    assert again.kind == "continue" and again.reason == "already considered"
+    await mind.react(now + timedelta(minutes=6), "something else", view)
+    spent = await mind.react(now + timedelta(minutes=7), "a third thing", view)
+    assert spent.reason == "budget" and llm.purposes().count("react") == 2
+    asleep = await mind.react(DAY1.replace(hour=23), "a noise", view)
+    assert asleep.kind == "continue"
+
+
+async def test_react_talk_needs_someone_present(view):
+    from dataclasses import replace
+    mind, llm = make({"react": [{"decision": "talk", "talk_to": "klaus", "new_action": "", "place": "",
+                                 "emoji": "", "minutes": 5}]})
+    v = replace(view, people_here=("Klaus Mueller",))
+    r = await mind.react(DAY1.replace(hour=9), "Klaus Mueller walks in", v)
+    assert r.kind == "talk" and r.with_whom == "Klaus Mueller"
+    r = await mind.react(DAY1.replace(hour=9, minute=1), "Nobody", view)
+    assert r.kind == "continue"
+
+
+# ------------------------------------------------------------------ dialogue
+async def test_dialogue_lines_end_and_caps_and_group_talk():
+    lines = [{"say": "Hi Klaus and Maria!", "end_conversation": False},
+             {"say": "", "end_conversation": False}]
+    mind, llm = make({"dialogue": lines}, max_turns_per_speaker=2)
+    conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"])
+    now = DAY1.replace(hour=9)
+    line = await mind.say(now, conv, ["Klaus Mueller", "Maria Lopez"])
+    assert line.text == "Hi Klaus and Maria!" and not line.end
+    prompt = llm.calls[-1][1][1].content
+    assert "Klaus, Maria" not in prompt and "Klaus Mueller, Maria Lopez" in prompt
+    assert "a regular at the cafe" in prompt  # the relationship of a listener is in context
+    conv.add("Isabella Rodriguez", line.text)
+    empty = await mind.say(now, conv, ["Klaus Mueller", "Maria Lopez"])
+    assert empty.end and empty.text == ""
+    conv.add("Isabella Rodriguez", "more")
+    capped = await mind.say(now, conv, ["Klaus Mueller"])
+    assert capped.end and capped.source == "rule" and llm.purposes().count("dialogue") == 2
+
+
+async def test_conversation_is_remembered_by_the_listener():
+    mind, _ = make()
+    conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])
+    conv.add("Klaus Mueller", "The library closes early on Friday.")
+    conv.add("Isabella Rodriguez", "Thanks for telling me!")
+    ids = mind.remember_conversation(DAY1.replace(hour=9), conv)
+    assert len(ids) == 2
+    got = await mind.recall("library closes early", DAY1.replace(hour=15), k=1)
+    assert "library" in got[0].text and got[0].kind == "conversation"
+
+
+# ------------------------------------------------------------------ saves and imports
+async def test_state_round_trip(view):
+    mind, llm = make()
+    await mind.next_action(DAY1.replace(hour=8), view)
+    mind.whisper(DAY1.replace(hour=8, minute=5), "I love this town")
+    st = mind.to_state()
+    import json
+    json.dumps({k: v for k, v in st.items() if k != "memory"})
+    m2 = Mind.from_state(st, llm)
+    assert m2.plan == mind.plan and m2.queue == mind.queue and m2.identity == mind.identity
+    assert len(m2.memory) == len(mind.memory) and m2.replan_reason == mind.replan_reason
+    assert m2.calls == mind.calls
+
+
+def test_the_mind_imports_no_textual_world_engine_or_ui():
+    root = Path(__file__).resolve().parents[2] / "game" / "mind"
+    bad = ("textual", "game.world", "game.engine", "game.ui", "rich")
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for n in names:
+                assert not n.startswith(bad), f"{path.name} imports {n}"
+
+
+def test_spec_without_a_name_is_refused_clearly():
+    with pytest.raises(ValueError, match="name"):
+        Mind({"age": 3}, FakeLLM())

@@ -1,0 +1,62 @@
+"""Validation of what the model writes: places, numbers, text, emoji, persona times."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from game.mind.persona import Persona, to_minutes
+from game.mind.places import resolve_place
+from game.mind.schemas import (DecomposeAnswer, ImportanceAnswer, InsightsAnswer, LineAnswer, clean_text,
+                               pick_emoji)
+
+from .conftest import ALLOWED, SPEC
+
+
+@pytest.mark.parametrize("raw, want, exact, fallback", [
+    ("Hobbs Cafe:cafe:counter", "Hobbs Cafe:cafe:counter", True, False),
+    ("hobbs cafe: cafe: counter", "Hobbs Cafe:cafe:counter", True, False),
+    ("coffee machine", "Hobbs Cafe:cafe:coffee machine", False, False),
+    ("the bench in Johnson Park", "Johnson Park:park:bench", False, False),
+    ("the notice board at the town hall", "Town Hall:hall:notice board", False, False),
+    ("Mars", "Isabella's apartment:kitchen:stove", False, True),
+    ("", "Isabella's apartment:kitchen:stove", False, True),
+])
+def test_resolve_place(raw, want, exact, fallback):
+    c = resolve_place(raw, ALLOWED, "Isabella's apartment:kitchen:stove")
+    assert (c.address, c.exact, c.fallback) == (want, exact, fallback)
+
+
+def test_unknown_fallback_becomes_a_sensible_allowed_place():
+    c = resolve_place("Atlantis", ALLOWED, "Isabella's apartment")
+    assert c.fallback and c.address.startswith("Isabella's apartment:")
+
+
+def test_numbers_are_clamped_and_text_is_plain():
+    a = ImportanceAnswer.model_validate({"scores": [0, 11, "7", 4.6, "junk"]})
+    assert a.scores == [1, 10, 7, 5, 3]
+    d = DecomposeAnswer.model_validate({"steps": [{"action": "x\x1b[31m red\u202e", "minutes": 500,
+                                                    "place": "p", "emoji": "e", "object_state": ""}]})
+    assert d.steps[0].minutes == 60 and d.steps[0].action == "x [31m red"
+    assert LineAnswer.model_validate({"say": "[b]hi[/b]\n\n  there", "end_conversation": True}).say == \
+        "[b]hi[/b] there"
+    assert len(clean_text("w " * 500, 50)) == 50
+    with pytest.raises(ValidationError):
+        DecomposeAnswer.model_validate({"steps": []})
+    i = InsightsAnswer.model_validate({"insights": [{"insight": "a", "evidence": [1, "x", 5000]}]})
+    assert i.insights[0].evidence == [1, -1, 999]
+
+
+def test_emoji_is_one_wide_char_without_variation_selector():
+    assert pick_emoji("☕️", "🙂") == "☕"
+    assert pick_emoji("❤️", "🙂") == "🙂"  # U+2764 is narrow: not a wide emoji
+    assert pick_emoji("👩‍🍳", "🙂") == "👩"
+    assert pick_emoji("coffee", "🙂") == "🙂"
+
+
+def test_persona_reads_times_in_many_spellings():
+    assert to_minutes("7am", 0) == 420 and to_minutes("07:30", 0) == 450 and to_minutes(6.5, 0) == 390
+    assert to_minutes("12am", 5) == 0 and to_minutes("nonsense", 5) == 5
+    p = Persona.from_spec({**SPEC, "lifestyle": {"wake": "7:00", "sleep": "1:00", "meals": ["8:00", "13:00"]}})
+    assert p.wake == 420 and p.sleep == 25 * 60 and p.meals == [("breakfast", 480), ("lunch", 780)]
+    assert Persona.from_dict(p.to_dict()) == p
