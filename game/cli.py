@@ -32,8 +32,9 @@ _HANDLERS = {
     "play": ("game.ui.app", "cli_play"),
     "run": ("game.engine.headless", "cli_run"),
     "import-ville": ("game.world.ville", "cli_import_ville"),
-    "interview": ("game.engine.interview", "cli_interview"),
-    "report": ("game.engine.report", "cli_report"),
+    "interview": ("game.measure.interview", "cli_interview"),
+    "report": ("game.measure.report", "cli_report"),
+    "bench": ("game.measure.bench", "cli_bench"),
     "map": ("game.world.dump", "cli_dump_map"),
 }
 
@@ -91,6 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("save")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler="report")
+
+    p = sub.add_parser("bench", help="run the benchmarks and print the figures")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quick", action="store_true", help="smaller sizes, for a fast look")
+    p.add_argument("--only", default=None, help="comma-separated benchmark names")
+    p.set_defaults(handler="bench")
 
     p = sub.add_parser("map", help="print a town's map as text")
     p.add_argument("town", nargs="?", default=None)
