@@ -1,0 +1,150 @@
+"""Player commands: visitor, moving, talking, whispering, embodying, changing an object."""
+
+from __future__ import annotations
+
+import pytest
+from engine_fakes import FakeLLM
+
+from game.engine.engine import PLAYER, CommandError, Engine
+from game.engine.events import (
+    Embody, EndConversation, EnterAsVisitor, MovePlayer, Release, SayToResident, SetObjectState, Whisper,
+)
+
+
+async def ticks(e: Engine, n: int) -> list:
+    out = []
+    for _ in range(n):
+        await e.wait_ready()
+        out.append(e.step())
+    return out
+
+
+def memories(e: Engine, name: str) -> list[str]:
+    return [r.text for r in e.minds[name].memory.recent(200)]
+
+
+@pytest.fixture
+async def engine(fake_town_loader):
+    e = Engine.new(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    yield e
+    await e.aclose()
+
+
+async def test_visitor_enters_moves_and_is_perceived(engine):
+    e = engine
+    pos = e.submit(EnterAsVisitor("Zed", "a travelling tinker with a squeaky cart"))
+    assert e.positions()[PLAYER] == pos
+    r = e.step()
+    assert any(m.who == PLAYER for m in r.moves)
+    # walk the avatar next to Cara in the cafe: through the street and the cafe door at x=16
+    cara = e.residents["Cara Diaz"]
+    cara.path = []
+    e.player.pos = (16, 6)
+    assert e.submit(MovePlayer(0, -1)) == (16, 5)
+    assert e.submit(MovePlayer(0, -1)) == (16, 4)
+    assert e.submit(MovePlayer(-4, 0)) == (16, 4), "moved into a wall"
+    assert e.submit(MovePlayer(1, 0)) == (17, 4)
+    await ticks(e, 30)
+    seen = " ".join(memories(e, "Cara Diaz")) + " ".join(e.residents["Cara Diaz"].obs_buffer)
+    assert "Zed" in seen and "tinker" in seen, seen
+
+
+async def test_move_without_a_body_is_refused(engine):
+    with pytest.raises(CommandError, match="visitor"):
+        engine.submit(MovePlayer(1, 0))
+
+
+async def test_talk_to_a_resident_who_answers_and_remembers(engine):
+    e = engine
+    await ticks(e, 3)
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    cara = e.residents["Cara Diaz"]
+    e.player.pos = cara.pos
+    with pytest.raises(CommandError, match="no resident"):
+        e.submit(SayToResident("Nobody", "hi"))
+    cid = e.submit(SayToResident("Cara", "Have you heard the bridge is closed?"))
+    res = await ticks(e, 3)
+    lines = [u for r in res for u in r.utterances if u.speaker == "Cara Diaz" and u.final]
+    assert lines and lines[0].conversation_id == cid and lines[0].listener == "Zed"
+    assert cara.conversation == cid and not cara.path
+    assert e.talks[cid].conv.lines[0] == ("Zed", "Have you heard the bridge is closed?")
+    e.submit(EndConversation("Cara Diaz"))
+    assert cara.conversation is None and cid not in e.talks
+    assert any("bridge is closed" in m for m in memories(e, "Cara Diaz"))
+    assert any(p == "dialogue" and who == "Cara Diaz" for p, who in e.llm.calls)
+
+
+async def test_too_far_to_talk(engine):
+    e = engine
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    e.player.pos = (20, 10)
+    e.residents["Ann Lin"].pos = (2, 2)
+    with pytest.raises(CommandError, match="too far"):
+        e.submit(SayToResident("Ann Lin", "hello"))
+
+
+async def test_whisper_is_stored_as_own_thought_and_replans(engine):
+    e = engine
+    await ticks(e, 20)
+    n_before = sum(1 for p, who in e.llm.calls if who == "Bob Lin")
+    e.submit(Whisper("Bob Lin", "I will run for mayor"))
+    assert any("run for mayor" in m for m in memories(e, "Bob Lin"))
+    assert e.jobs["Bob Lin"].kind == "next"
+    assert e.minds["Bob Lin"].replan_reason
+    await ticks(e, 10)
+    after = [p for p, who in e.llm.calls if who == "Bob Lin"][n_before:]
+    assert "replan" in after or "plan_day" in after, after
+
+
+async def test_embody_and_release(engine):
+    e = engine
+    await ticks(e, 10)
+    e.submit(Embody("Ann Lin"))
+    ann = e.residents["Ann Lin"]
+    assert "Ann Lin" not in e.jobs and e.embodied == "Ann Lin"
+    calls_before = sum(1 for p, who in e.llm.calls if who == "Ann Lin" and p in ("decompose", "react", "plan_day"))
+    start = ann.pos
+    moved = [e.submit(MovePlayer(1, 0)) for _ in range(2)]
+    assert moved[-1] != start and ann.pos == moved[-1]
+    # the player speaks for Ann to Bob; Bob answers Ann
+    bob = e.residents["Bob Lin"]
+    bob.pos = (ann.pos[0] + 1, ann.pos[1])
+    bob.path = []
+    cid = e.submit(SayToResident("Bob Lin", "Bob, I found a lost cat."))
+    res = await ticks(e, 200)
+    assert any(u.speaker == "Bob Lin" for r in res for u in r.utterances)
+    assert ann.pos == moved[-1], "an embodied resident must not walk on its own"
+    # its mind did not decide while embodied ...
+    calls = sum(1 for p, who in e.llm.calls if who == "Ann Lin" and p in ("decompose", "react", "plan_day"))
+    assert calls == calls_before
+    # ... but kept perceiving and remembering
+    assert any("Bob Lin" in m for m in memories(e, "Ann Lin"))
+    assert any("lost cat" in m for m in memories(e, "Bob Lin"))
+    assert cid not in e.talks  # the silent player ended it after a while, or Bob ended it
+    e.submit(Release())
+    assert e.embodied is None and e.jobs["Ann Lin"].kind == "next"
+    await ticks(e, 30)
+    assert ann.action.description not in ("walking around", "gathering their thoughts")
+    with pytest.raises(CommandError):
+        e.submit(Release())
+
+
+async def test_object_change_makes_nearby_residents_react(engine):
+    e = engine
+    await ticks(e, 8)
+    bob = e.residents["Bob Lin"]
+    e.submit(Embody("Bob Lin"))
+    bob.pos = (3, 3)  # in the Lin kitchen
+    e.submit(Release())
+    address = e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
+    assert address == "Lin house:kitchen:stove"
+    assert e.town.objects.get(address) == "on fire"
+    res = await ticks(e, 40)
+    changes = [c for r in res[:1] for c in r.object_changes]
+    assert changes and changes[0].state == "on fire" and changes[0].by == "player"
+    reacts = [l for r in res for l in r.log if l.kind == "react" and l.who == "Bob Lin"]
+    assert reacts and "fire" in reacts[0].text
+    with pytest.raises(CommandError, match="no object"):
+        e.submit(SetObjectState("the spaceship is on fire"))
+    with pytest.raises(CommandError, match="say what"):
+        e.submit(SetObjectState("fire!"))
