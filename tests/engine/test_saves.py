@@ -1,0 +1,268 @@
+"""Saves: round trip, atomicity, refusing bad files, and forks that continue identically."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from engine_fakes import FakeLLM
+
+from game.engine import save as save_mod
+from game.engine.engine import Engine
+from game.engine.events import EnterAsVisitor, SaveTown, SayToResident, SetObjectState, Whisper
+from game.engine.save import SaveError
+from game.llm.record import RecordingLLM, ReplayLLM
+
+HERE = Path(__file__).parent
+
+
+async def ticks(e: Engine, n: int) -> list:
+    out = []
+    for _ in range(n):
+        await e.wait_ready()
+        out.append(e.step())
+    return out
+
+
+def state(e: Engine) -> dict:
+    """Everything that must survive a save, as comparable plain data."""
+    out = {"clock": e.clock.to_dict(), "step": e.step_no, "rng": e.rng.getstate(), "embodied": e.embodied,
+           "player": None if e.player is None else (e.player.name, e.player.description, tuple(e.player.pos)),
+           "objects": e.town.objects.to_dict(), "talks": {k: (t.conv.participants, t.conv.lines, t.turn)
+                                                          for k, t in e.talks.items()},
+           "jobs": sorted((j.resident, j.kind, j.ready_at, json.dumps(j.args), j.observations)
+                          for j in e.jobs.values())}
+    for n, r in e.residents.items():
+        mind = e.minds[n]
+        out[n] = {
+            "pos": tuple(r.pos), "path": [tuple(p) for p in r.path],
+            "action": r.action.to_dict() if r.action else None,
+            "plan": r.plan.to_dict() if r.plan else None, "conversation": r.conversation,
+            "seen": r.seen, "obs": r.obs_buffer, "salient": r.salient,
+            "memory": [(m.id, m.kind, m.text, m.created, round(m.importance, 4)) for m in mind.memory.recent(10**6)],
+            "mind_plan": mind.plan.to_dict() if mind.plan else None, "queue": [a.to_dict() for a in mind.queue],
+            "spatial": e.spatial[n].to_dict(),
+        }
+    return out
+
+
+async def settle(e: Engine) -> None:
+    """Let the decisions in flight finish (they change their minds as they go) before comparing."""
+    tasks = [j.task for j in e.jobs.values() if j.task is not None]
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def fingerprint(results: list) -> list:
+    return [(r.step, r.clock, r.moves, r.bubbles, r.utterances, r.object_changes,
+             [(l.kind, l.text) for l in r.log]) for r in results]
+
+
+async def busy_town(town_dir, tmp_path) -> Engine:
+    e = Engine.new(town_dir, FakeLLM(), lockstep=True, seed=7)
+    await ticks(e, 90)
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
+    e.submit(Whisper("Bob Lin", "I should open a bakery"))
+    cara = e.residents["Cara Diaz"]
+    e.player.pos = cara.pos
+    e.submit(SayToResident("Cara Diaz", "Good morning!"))
+    await ticks(e, 4)
+    e.step()  # leave some decisions in flight
+    assert e.jobs, "the test wants pending decisions in the save"
+    return e
+
+
+async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "a.save"
+    assert e.submit(SaveTown(str(path))) == str(path)
+    before = state(e)
+    f = Engine.load(path, FakeLLM())
+    after = state(f)
+    for key in before:
+        assert after[key] == before[key], key
+    assert f.save_path == str(path)
+    info = Engine.describe_save(path)
+    assert info["town"] == "Testville" and info["clock"] == e.clock.text()
+    assert info["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
+    # embeddings are stored as float32 blobs
+    db = sqlite3.connect(path)
+    blob = db.execute("SELECT embedding FROM memories WHERE embedding IS NOT NULL LIMIT 1").fetchone()[0]
+    assert isinstance(blob, bytes) and len(blob) == 16 * 4
+    assert db.execute("SELECT count(*) FROM pending").fetchone()[0] == len(e.jobs)
+    db.close()
+    raw = path.read_bytes()
+    assert b"pickle" not in raw and b"\x80\x04\x95" not in raw  # no pickle protocol-4 frames
+    await e.aclose()
+    await f.aclose()
+
+
+async def test_no_api_key_in_a_save(fake_town_loader, tmp_path, monkeypatch):
+    secret = "sk-test-THIS-MUST-NOT-BE-SAVED"
+    monkeypatch.setenv("TOWN_LLM_API_KEY", secret)
+    llm = FakeLLM()
+    llm.api_key = secret
+    e = Engine.new(fake_town_loader, llm, lockstep=True)
+    await ticks(e, 20)
+    e.save(tmp_path / "k.save")
+    assert secret.encode() not in (tmp_path / "k.save").read_bytes()
+    await e.aclose()
+
+
+async def test_forks_continue_identically_on_the_same_answers(fake_town_loader, tmp_path):
+    """Load one save twice; the first fork records its model answers, the second replays them."""
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "fork.save"
+    e.save(path)
+    await e.aclose()
+    rec = tmp_path / "answers.jsonl"
+    recorder = RecordingLLM(FakeLLM(latency_seed=1, jitter=0.004), rec)
+    a = Engine.load(path, recorder)
+    res_a = await ticks(a, 400)
+    await settle(a)
+    recorder._fh.close()
+    replay = ReplayLLM(rec)
+    b = Engine.load(path, replay)
+    res_b = await ticks(b, 400)
+    await settle(b)
+    assert not a.errors and not b.errors, (a.errors, b.errors)
+    assert fingerprint(res_a) == fingerprint(res_b)
+    assert state(a) == state(b)
+    assert any(r.moves for r in res_a) and any(r.bubbles for r in res_a)
+    assert replay.calls >= 5  # the fork really ran on answers, not on rules alone
+    await a.aclose()
+    await b.aclose()
+
+
+async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "fork2.save"
+    e.save(path)
+    await e.aclose()
+    runs = []
+    for lat in (3, 4):
+        f = Engine.load(path, FakeLLM(latency_seed=lat, jitter=0.004))
+        fp = fingerprint(await ticks(f, 300))
+        await settle(f)
+        runs.append((fp, state(f)))
+        await f.aclose()
+    assert runs[0] == runs[1]
+
+
+async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, monkeypatch):
+    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    await ticks(e, 20)
+    path = tmp_path / "t.save"
+    e.save(path)
+    old = path.read_bytes()
+    await ticks(e, 20)
+
+    def crash(tmp, final):
+        raise RuntimeError("power cut")
+    monkeypatch.setattr(save_mod, "_before_replace", crash)
+    with pytest.raises(RuntimeError):
+        e.save(path)
+    assert path.read_bytes() == old
+    assert Engine.load(path, FakeLLM()).step_no == 20
+    assert [p.name for p in tmp_path.iterdir()] == ["t.save"] or all(
+        not p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    await e.aclose()
+
+
+def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path):
+    """A real crash: the process dies (os._exit) after writing the new data, before the rename."""
+    path = tmp_path / "c.save"
+    script = textwrap.dedent(f"""
+        import asyncio, os, sys
+        sys.path.insert(0, {str(HERE)!r})
+        from engine_fakes import FakeLLM, make_town
+        from game.engine import save, wiring
+        from game.engine.engine import Engine
+        wiring.load_world = lambda p: make_town()
+        async def main():
+            e = Engine.new({str(fake_town_loader)!r}, FakeLLM(), lockstep=True)
+            for _ in range(15):
+                await e.wait_ready(); e.step()
+            e.save({str(path)!r})
+            for _ in range(15):
+                await e.wait_ready(); e.step()
+            save._before_replace = lambda tmp, final: os._exit(9)
+            e.save({str(path)!r})
+        asyncio.run(main())
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], cwd=HERE.parent.parent, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 9, proc.stderr
+    leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers, "the crash should have happened with the new file written"
+    f = Engine.load(path, FakeLLM())
+    assert f.step_no == 15
+
+
+def test_bad_files_are_refused_with_a_clear_message(fake_town_loader, tmp_path):
+    missing = tmp_path / "nope.save"
+    with pytest.raises(SaveError, match="does not exist"):
+        Engine.load(missing, FakeLLM())
+    garbage = tmp_path / "garbage.save"
+    garbage.write_bytes(os.urandom(4096))
+    with pytest.raises(SaveError, match="not a town save"):
+        Engine.load(garbage, FakeLLM())
+    foreign = tmp_path / "foreign.save"
+    db = sqlite3.connect(foreign)
+    db.execute("CREATE TABLE songs (title TEXT)")
+    db.commit()
+    db.close()
+    with pytest.raises(SaveError, match="not a town save"):
+        Engine.load(foreign, FakeLLM())
+    with pytest.raises(SaveError, match="folder"):
+        Engine.load(tmp_path, FakeLLM())
+
+
+async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
+    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    await ticks(e, 10)
+    good = tmp_path / "good.save"
+    e.save(good)
+    await e.aclose()
+    newer = tmp_path / "newer.save"
+    newer.write_bytes(good.read_bytes())
+    db = sqlite3.connect(newer)
+    db.execute("UPDATE meta SET value = '99' WHERE key = 'version'")
+    db.commit()
+    db.close()
+    with pytest.raises(SaveError, match="newer version"):
+        Engine.load(newer, FakeLLM())
+    cut = tmp_path / "cut.save"
+    data = good.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(SaveError, match=r"cut\.save"):
+        Engine.load(cut, FakeLLM())
+    broken = tmp_path / "broken.save"
+    broken.write_bytes(good.read_bytes())
+    db = sqlite3.connect(broken)
+    db.execute("DELETE FROM residents WHERE name = 'Bob Lin'")
+    db.commit()
+    db.close()
+    with pytest.raises(SaveError, match="broken.save"):
+        Engine.load(broken, FakeLLM())
+
+
+async def test_autosave_and_listing(fake_town_loader, tmp_path):
+    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    await ticks(e, 5)
+    auto = save_mod.Autosave(e, tmp_path / "saves", every_s=0)
+    p = auto.maybe()
+    assert p and Path(p).name == "autosave-testville.save"
+    (tmp_path / "saves" / "junk.save").write_text("not a save")
+    listed = save_mod.list_saves(tmp_path / "saves")
+    assert {Path(x["path"]).name for x in listed} == {"autosave-testville.save", "junk.save"}
+    assert any("error" in x for x in listed)
+    assert e.save_path is None  # an autosave does not change where the player saves
+    await e.aclose()
