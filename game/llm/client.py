@@ -187,7 +187,7 @@ class ModelClient:
 
     def _fail(self, message: str) -> None:
         self.last_error = message
-        log.warning("%s", message)
+        log.info("%s", message)
 
     # --- one HTTP request with retries ----------------------------------------------------
 

@@ -103,6 +103,7 @@ class LLMConfig:
             slots=_int_env(env, "TOWN_LLM_SLOTS", None),
             timeout_s=_float_env(env, "TOWN_LLM_TIMEOUT", 300.0),
             embed_via_llm=env.get("TOWN_EMBED_VIA_LLM", "") not in ("", "0", "false", "no"),
+            use_test_model=env.get("TOWN_LLM_TEST_MODEL", "") not in ("", "0", "false", "no"),
         )
         for key, value in overrides.items():
             if not hasattr(cfg, key):

@@ -1,0 +1,128 @@
+"""``town llm check [--json]``: is the model layer working?  One structured call, one embedding.
+
+Exit code 0 only when the server answered a schema-constrained chat request with a valid value
+and the embedder returned a unit vector.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import sys
+import time
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .api import CallTag, LLMError, Message, Priority
+
+
+class Fruit(BaseModel):
+    name: str = Field(max_length=40)
+    colour: str = Field(max_length=40)
+
+
+PROMPT = [
+    Message("system", "You answer with one JSON object and nothing else."),
+    Message("user", 'Name one fruit and its colour. Example: {"name": "plum", "colour": "purple"}'),
+]
+
+
+async def run_check(config: Any, progress: Any = None) -> dict[str, Any]:
+    from .session import open_llm
+
+    report: dict[str, Any] = {"ok": False, "url": None, "model": None,
+                              "embedded": config.embedded, "errors": []}
+    t0 = time.monotonic()
+    try:
+        async with open_llm(config, progress=progress) as llm:
+            report["startup_s"] = round(time.monotonic() - t0, 2)
+            st = llm.status()
+            report["url"], report["model"] = st.url, st.model
+            chat: dict[str, Any] = {"ok": False}
+            try:
+                t1 = time.monotonic()
+                answer = await llm.complete(PROMPT, Fruit, CallTag("check", None, Priority.PLAYER),
+                                            max_tokens=60, temperature=0.2)
+                acc = llm.accounting
+                chat.update(ok=True, latency_s=round(time.monotonic() - t1, 2),
+                            answer=answer.model_dump(),
+                            prompt_tokens=acc.total.prompt_tokens,
+                            completion_tokens=acc.total.completion_tokens,
+                            tokens_per_s=round(acc.tokens_per_s(), 1),
+                            tries=acc.total.calls)
+            except LLMError as e:
+                chat["error"] = str(e)
+                report["errors"].append(f"chat: {e}")
+            report["chat"] = chat
+            emb: dict[str, Any] = {"ok": False}
+            try:
+                t2 = time.monotonic()
+                texts = ["The baker opens her shop at dawn.", "At sunrise the bakery opens."]
+                cached = getattr(llm, "embedder", None)
+                inner = getattr(cached, "inner", None)  # time the encoder, not the cache
+                vecs = await (inner.embed(texts) if inner is not None else llm.embed(texts))
+                norm = math.sqrt(sum(x * x for x in vecs[0]))
+                cos = sum(a * b for a, b in zip(vecs[0], vecs[1]))
+                emb.update(ok=abs(norm - 1.0) < 1e-3, size=len(vecs[0]),
+                           latency_s=round(time.monotonic() - t2, 3), similarity=round(cos, 3),
+                           model=getattr(getattr(llm, "embedder", None), "name", None))
+                if not emb["ok"]:
+                    report["errors"].append(f"embed: the vector is not unit length ({norm:.4f})")
+            except LLMError as e:
+                emb["error"] = str(e)
+                report["errors"].append(f"embed: {e}")
+            report["embed"] = emb
+    except LLMError as e:
+        report["errors"].append(str(e))
+    report["ok"] = not report["errors"] and report.get("chat", {}).get("ok") and \
+        report.get("embed", {}).get("ok")
+    report["ok"] = bool(report["ok"])
+    return report
+
+
+def _print(report: dict[str, Any]) -> None:
+    print(f"model:      {report.get('model') or '-'}")
+    print(f"url:        {report.get('url') or '-'}" + ("  (embedded llama-server)" if report.get("embedded") else ""))
+    if "startup_s" in report:
+        print(f"startup:    {report['startup_s']} s")
+    chat = report.get("chat") or {}
+    if chat.get("ok"):
+        print(f"chat:       ok in {chat['latency_s']} s, {chat['prompt_tokens']} prompt + "
+              f"{chat['completion_tokens']} completion tokens, {chat['tokens_per_s']} tokens/s, "
+              f"answer {json.dumps(chat['answer'])}")
+    elif chat:
+        print(f"chat:       FAILED: {chat.get('error')}")
+    emb = report.get("embed") or {}
+    if emb.get("ok"):
+        print(f"embedding:  ok, size {emb['size']}, {emb['latency_s']} s ({emb.get('model')}), "
+              f"similarity of two paraphrases {emb['similarity']}")
+    elif emb:
+        print(f"embedding:  FAILED: {emb.get('error', 'not unit length')}")
+    for err in report["errors"]:
+        if not err.startswith(("chat:", "embed:")):
+            print(f"error:      {err}")
+    print("result:     " + ("ok" if report["ok"] else "FAILED"))
+
+
+def cli_check(args: Any) -> int:
+    from .config import LLMConfig
+
+    try:
+        config = LLMConfig.from_args(args)
+    except ValueError as e:
+        print(f"town llm check: {e}", file=sys.stderr)
+        return 2
+    if config.replay:
+        print("town llm check: --replay uses no model, so there is nothing to check", file=sys.stderr)
+        return 2
+    config.record = None
+    as_json = bool(getattr(args, "json", False))
+    progress = None if as_json else (lambda msg: print(f"  {msg}", file=sys.stderr, flush=True))
+    report = asyncio.run(run_check(config, progress))
+    if as_json:
+        print(json.dumps(report, indent=1))
+    else:
+        _print(report)
+    return 0 if report["ok"] else 1
