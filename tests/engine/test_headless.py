@@ -1,0 +1,59 @@
+"""`town run` without a screen: runs, reports the accounting, writes a save that continues."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+
+from engine_fakes import FakeLLM
+
+from game.engine.engine import Engine
+from game.engine.headless import cli_run, run_headless
+
+
+async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, capsys):
+    save = tmp_path / "run.save"
+    out = io.StringIO()
+    rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 09:00", save=str(save),
+                            out=out)
+    text = out.getvalue()
+    assert rc == 0, capsys.readouterr().err
+    assert "per resident-day, by purpose:" in text and "decompose" in text and "TOTAL" in text
+    assert "Day 1, 08:00:00" in text  # hourly progress
+    e = Engine.load(save, FakeLLM())
+    assert e.clock.text() == "Day 1, 09:00:00"
+    out2 = io.StringIO()
+    rc = await run_headless(FakeLLM(jitter=0), str(save), until="day 1 09:30", save=str(save), out=out2,
+                            as_json=True)
+    assert rc == 0
+    report = json.loads(out2.getvalue())
+    assert report["clock"] == "Day 1, 09:30:00" and report["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
+    assert report["per_resident_day"]["total"]["calls"] > 0
+    assert Engine.describe_save(save)["clock"] == "Day 1, 09:30:00"
+
+
+async def test_small_cast(fake_town_loader, tmp_path):
+    out = io.StringIO()
+    rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 07:10", save=None,
+                            small=True, out=out, as_json=True)
+    assert rc == 0
+    assert json.loads(out.getvalue())["residents"] == ["Ann Lin", "Bob Lin"]
+
+
+async def test_bad_until_and_bad_town_are_clear_messages(fake_town_loader, tmp_path, capsys):
+    rc = await run_headless(FakeLLM(), str(fake_town_loader), until="tomorrow", save=None)
+    assert rc == 2 and "day N HH:MM" in capsys.readouterr().err
+    rc = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 06:00", save=None)
+    assert rc == 2 and "is not after" in capsys.readouterr().err
+    rc = await run_headless(FakeLLM(), str(tmp_path / "no-such-town"), until="day 2", save=None)
+    err = capsys.readouterr().err
+    assert rc == 2 and "no-such-town" in err and "Traceback" not in err
+
+
+def test_cli_run_with_a_missing_recording(tmp_path, capsys):
+    args = argparse.Namespace(town=str(tmp_path), until="day 2", save=None, small=False, json=False,
+                              llm_url=None, model=None, embed_url=None, record=None,
+                              replay=str(tmp_path / "missing.jsonl"))
+    assert cli_run(args) == 1
+    assert "missing.jsonl" in capsys.readouterr().err
