@@ -776,6 +776,12 @@ class Engine:
             return
         conv = talk.conv
         listeners = [p for p in conv.participants if p != job.resident]
+        if not line.text.strip():
+            if getattr(line, "source", "") == "error":
+                why = getattr(self.minds[job.resident], "last_error", None) or "the model failed"
+                self._error(f"{job.resident} could not answer: {why}", res)
+            self._end_talk(cid, now, res, reason=f"{job.resident} had nothing more to say")
+            return
         conv.add(job.resident, line.text)
         talk.turn += 1
         talk.last_at = now
@@ -958,6 +964,8 @@ class Engine:
             self._cancel(r.name)
         job = self._ask(r, "say", now, {"conversation": cid})
         job.ready_at = self.step_no + 1  # the player waits for this one: due at the next boundary
+        # the reply so far (nothing yet): the screen can show that the resident is answering
+        out.utterances.append(Utterance(cid, r.name, speaker, "", final=False))
         self._launch()
         return cid
 
