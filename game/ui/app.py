@@ -1,0 +1,722 @@
+"""``town play``: the Textual app.
+
+The engine runs in one async worker on the app's loop: it calls ``engine.step()`` at the chosen
+speed and awaits between ticks, so the model calls (asyncio tasks started by the engine) progress
+while the screen stays responsive.  Each tick becomes one ``Ticked`` message.  Every failure of a
+worker or a model call is reported in one place (``_report_error``): a notification and the
+model status line; the town keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.worker import Worker, WorkerState
+
+from game.engine.events import (
+    Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, Release, SayToResident,
+    SetObjectState, TickResult, Whisper,
+)
+from game.llm.api import LLMError
+from game.ui.commands import TownCommands
+from game.ui.host import GameHost, RealHost, ResidentCard, list_saves
+from game.ui.mapview import PLAYER, Actor, MapView
+from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
+from game.ui.text import clean
+from game.ui.widgets import (
+    SPEEDS, ClockBar, EngineFailed, ModelLine, ResidentPanel, Ticked, TownLog,
+)
+
+# seconds between ticks at each speed; "max" runs as fast as decisions allow
+TICK_DELAY = {"normal": 0.5, "fast": 0.1, "max": 0.0}
+MAX_WAITING_DELAY = 0.05  # at "max", how often to look again while a decision is pending
+
+
+class MainScreen(Screen[None]):
+    """The map, the side panel (selected resident + town log), the clock and the model line."""
+
+    BINDINGS = [
+        Binding("up,w", "move(0,-1)", "Walk", show=False, priority=True),
+        Binding("down,s", "move(0,1)", "Walk", show=False, priority=True),
+        Binding("left,a", "move(-1,0)", "Walk", show=False, priority=True),
+        Binding("right,d", "move(1,0)", "Walk", show=False, priority=True),
+        Binding("tab", "select(1)", "Next", priority=True),
+        Binding("shift+tab", "select(-1)", "Prev", show=False, priority=True),
+    ]
+
+    def __init__(self, engine: Any) -> None:
+        super().__init__()
+        self.engine = engine
+
+    def compose(self) -> ComposeResult:
+        yield ClockBar(getattr(self.engine.town, "name", "town"), id="clock")
+        with Horizontal(id="body"):
+            yield MapView(self.engine.town, id="map")
+            with Vertical(id="side"):
+                with VerticalScroll(id="panel-scroll") as scroll:
+                    scroll.border_title = "resident"
+                    yield ResidentPanel(id="panel")
+                yield TownLog(id="log")
+        yield ModelLine(id="model")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.app.main_ready()  # type: ignore[attr-defined]
+
+    def action_move(self, dx: int, dy: int) -> None:
+        self.app.move_player(dx, dy)  # type: ignore[attr-defined]
+
+    def action_select(self, step: int) -> None:
+        self.app.select_step(step)  # type: ignore[attr-defined]
+
+    @on(MapView.ActorClicked)
+    def _clicked(self, event: MapView.ActorClicked) -> None:
+        if event.name != PLAYER:
+            self.app.select(event.name)  # type: ignore[attr-defined]
+
+
+class TownApp(App[int]):
+    CSS_PATH = "town.tcss"
+    TITLE = "Town"
+    COMMANDS = App.COMMANDS | {TownCommands}
+    BINDINGS = [
+        Binding("v", "visitor", "Visit"),
+        Binding("t", "talk", "Talk"),
+        Binding("x", "whisper", "Whisper"),
+        Binding("b", "embody", "Embody"),
+        Binding("o", "object", "Object"),
+        Binding("f", "follow", "Camera"),
+        Binding("space", "toggle_pause", "Pause"),
+        Binding("1", "speed('pause')", "Pause", show=False),
+        Binding("2", "speed('normal')", "Normal", show=False),
+        Binding("3", "speed('fast')", "Fast", show=False),
+        Binding("4", "speed('max')", "Max", show=False),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+l", "load", "Load"),
+        Binding("question_mark,h", "help", "Help"),
+        Binding("q", "quit_town", "Quit"),
+    ]
+
+    def __init__(self, host: GameHost, saves_dir: Path, *, autosave_s: float = 300.0,
+                 tick_delay: dict[str, float] | None = None, speed: str = "normal") -> None:
+        super().__init__()
+        self.host = host
+        self.saves_dir = Path(saves_dir)
+        self.autosave_s = autosave_s
+        self.tick_delay = dict(TICK_DELAY, **(tick_delay or {}))
+        self.speed = speed
+        self.llm: Any = None
+        self.engine: Any = None
+        self.save_path: Path | None = host.start_save
+        self.visitor: str | None = None
+        self.embodied: str | None = None
+        self.talk: TalkScreen | None = None
+        self.last_clock = ""
+        self.last_waiting = 0
+        self.last_error: str | None = None
+        self.ticks = 0
+        self.panel_dirty = True
+        self.first_move_at: float | None = None
+        self.started_at = time.monotonic()
+        self.residents: dict[str, Any] = {}
+        self._town_closing = asyncio.Event()
+        self._town_wake = asyncio.Event()
+        self._town_thread = threading.get_ident()
+        self._town_engine_worker: Worker[None] | None = None
+        self.exit_code = 0
+
+    # --- start-up --------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self._town_thread = threading.get_ident()
+        self.push_screen(StartScreen())
+        self.model_session()
+        self.set_interval(0.5, self._poll)
+        if self.autosave_s > 0:
+            self.set_interval(self.autosave_s, self._autosave)
+
+    def progress(self, *args: Any, **kwargs: Any) -> None:
+        """The model layer's progress callback: any mix of a text and a fraction in [0, 1]."""
+        stage = " ".join(clean(a, single_line=True) for a in args if isinstance(a, str)) or \
+            str(kwargs.get("stage") or kwargs.get("message") or "")
+        fracs = [float(a) for a in args if isinstance(a, (int, float)) and not isinstance(a, bool)]
+        frac = kwargs.get("fraction", fracs[0] if fracs else None)
+        if frac is not None and frac > 1:
+            frac = frac / 100.0
+        if threading.get_ident() != self._town_thread:
+            self.call_from_thread(self._show_progress, stage, frac)
+        else:
+            self._show_progress(stage, frac)
+
+    def _show_progress(self, stage: str, fraction: float | None) -> None:
+        if isinstance(self.screen, StartScreen):
+            self.screen.set_progress(stage or "starting…", fraction)
+
+    @work(group="model", exit_on_error=False)
+    async def model_session(self) -> None:
+        """Holds the model (and the embedded server) open for the app's whole life."""
+        self.progress("starting the language model…", None)
+        async with self.host.open_llm(self.progress) as llm:
+            self.llm = llm
+            if self.save_path is not None:
+                self.progress(f"loading {self.save_path.name}…", None)
+                engine = await self.host.load_engine(self.save_path, llm)
+            else:
+                self.progress("building the town…", None)
+                engine = await self.host.new_engine(llm)
+            self.install_engine(engine)
+            await self._town_closing.wait()
+
+    def install_engine(self, engine: Any) -> None:
+        self.engine = engine
+        self.residents = {r.name: r for r in getattr(engine.town, "residents", [])}
+        self.visitor = None
+        self.embodied = None
+        self.selected_name = None
+        self.last_clock = _clock_text(engine)
+        screen = MainScreen(engine)
+        if isinstance(self.screen, (StartScreen, MainScreen)):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def main_ready(self) -> None:
+        mv = self.map_view
+        if mv is None:
+            return
+        actors = []
+        for name, pos in self.engine.positions().items():
+            actors.append(self._actor(name, pos))
+            if name == PLAYER:
+                self.visitor = self.visitor or "you"
+        mv.set_actors(actors)
+        self._update_clock()
+        self.panel_dirty = True
+        self._poll()
+        self.start_engine()
+
+    def _actor(self, name: str, pos: tuple[int, int]) -> Actor:
+        if name == PLAYER:
+            return Actor(PLAYER, "@", "bright_white", tuple(pos))
+        spec = self.residents.get(name)
+        glyph = clean(getattr(spec, "glyph", "") or name[:1], single_line=True)[:1] or "?"
+        return Actor(name, glyph, getattr(spec, "colour", "") or "white", tuple(pos))
+
+    # --- the engine worker -----------------------------------------------------------------------
+
+    def start_engine(self) -> None:
+        self._town_engine_worker = self.run_engine()
+
+    @work(group="engine", exclusive=True, exit_on_error=False)
+    async def run_engine(self) -> None:
+        engine = self.engine
+        while engine is self.engine:
+            speed = self.speed
+            if speed == "pause" and self.talk is None:
+                self._town_wake.clear()
+                await self._town_wake.wait()
+                continue
+            if speed == "pause":  # a conversation keeps the clock going so replies arrive
+                speed = "normal"
+            try:
+                result = engine.step()
+            except LLMError as e:  # a model failure: shown, and the town goes on
+                self.post_message(EngineFailed(e, "model"))
+                await asyncio.sleep(self.tick_delay["normal"])
+                continue
+            self.post_message(Ticked(result))
+            if speed == "max":
+                await asyncio.sleep(MAX_WAITING_DELAY if result.waiting_on_model else 0.001)
+            else:
+                await asyncio.sleep(self.tick_delay[speed])
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        where = event.worker.group
+        self._report_error(error, where)
+        if where == "engine" and self.engine is not None:
+            self.set_speed("pause")
+            self.start_engine()  # waits, paused, until the player resumes
+        elif where == "model" and isinstance(self.screen, StartScreen):
+            self.screen.set_error(str(error))
+
+    def on_engine_failed(self, message: EngineFailed) -> None:
+        self._report_error(message.error, message.where)
+
+    def _report_error(self, error: BaseException | None, where: str) -> None:
+        """The one place where failures are shown: a notification and the status line."""
+        text = clean(f"{type(error).__name__}: {error}" if error is not None else "unknown error",
+                     single_line=True)
+        self.last_error = text
+        label = {"engine": "The town stopped", "model": "The model failed"}.get(where, "Error")
+        self.notify(text, title=label + (" (paused: space resumes)" if where == "engine" else ""),
+                    severity="error", timeout=8)
+        log = self.town_log
+        if log is not None:
+            log.add(self.last_clock, LogLine("error", text))
+        self._poll()
+
+    # --- ticks -------------------------------------------------------------------------------------
+
+    def on_ticked(self, message: Ticked) -> None:
+        r: TickResult = message.result
+        self.ticks += 1
+        self.last_clock = r.clock
+        self.last_waiting = r.waiting_on_model
+        mv, log = self.map_view, self.town_log
+        if mv is None or log is None:
+            return
+        sel = self.selected_name
+        for m in r.moves:
+            if m.who not in mv.actors:
+                mv.add_actor(self._actor(m.who, m.dst))
+            else:
+                mv.move(m.who, m.dst)
+            if m.who != PLAYER and self.first_move_at is None:
+                self.first_move_at = time.monotonic()
+            if m.who == sel:
+                self.panel_dirty = True
+        for b in r.bubbles:
+            mv.set_bubble(b.who, b.emoji)
+            if b.who == sel:
+                self.panel_dirty = True
+        for u in r.utterances:
+            shown = self.talk is not None and self.talk.on_utterance(u)
+            if u.final:
+                log.add(r.clock, LogLine("conversation", f"(to {u.listener}) {u.text}", u.speaker))
+            del shown
+        for c in r.object_changes:
+            log.add(r.clock, LogLine("object", f"{c.address} is now {c.state}", c.by))
+        for line in r.log:
+            log.add(r.clock, line)
+            if line.who == sel:
+                self.panel_dirty = True
+        if self.visitor and PLAYER not in mv.actors:
+            self._place_visitor()
+        self._update_clock()
+
+    def _update_clock(self) -> None:
+        bar = self.clock_bar
+        if bar is None:
+            return
+        bar.clock = self.last_clock
+        bar.speed = self.speed
+        bar.controlled = self.embodied or self.visitor
+        bar.waiting = self.last_waiting
+        mv = self.map_view
+        bar.follow = mv.follow if mv is not None and mv.follow not in (None, self.controlled) else None
+        bar.update_bar()
+
+    def _poll(self) -> None:
+        """Twice a second: the model status line and (if anything changed) the side panel."""
+        model = self.model_line
+        if model is not None:
+            status = None
+            if self.llm is not None:
+                try:
+                    status = self.llm.status()
+                except Exception as e:  # the status call itself failing is worth showing
+                    self.last_error = clean(str(e), single_line=True)
+            model.show(status, None if status is None or status.last_error else self.last_error)
+        if self.panel_dirty:
+            self.refresh_panel()
+
+    def refresh_panel(self) -> None:
+        panel = self.resident_panel
+        if panel is None:
+            return
+        self.panel_dirty = False
+        name = self.selected_name
+        if name is None or self.engine is None:
+            panel.show(None)
+            return
+        try:
+            card = ResidentCard.of(name, self.engine.inspect(name))
+        except Exception as e:
+            self._report_error(e, "inspect")
+            return
+        spec = self.residents.get(name)
+        panel.show(card, getattr(spec, "glyph", ""), getattr(spec, "colour", ""))
+
+    # --- widgets of the main screen ------------------------------------------------------------
+
+    def _q(self, selector: str, kind: type) -> Any:
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                try:
+                    return screen.query_one(selector, kind)
+                except Exception:
+                    return None
+        return None
+
+    @property
+    def map_view(self) -> MapView | None:
+        return self._q("#map", MapView)
+
+    @property
+    def town_log(self) -> TownLog | None:
+        return self._q("#log", TownLog)
+
+    @property
+    def clock_bar(self) -> ClockBar | None:
+        return self._q("#clock", ClockBar)
+
+    @property
+    def model_line(self) -> ModelLine | None:
+        return self._q("#model", ModelLine)
+
+    @property
+    def resident_panel(self) -> ResidentPanel | None:
+        return self._q("#panel", ResidentPanel)
+
+    # --- who is who ------------------------------------------------------------------------------
+
+    selected_name: str | None = None
+
+    @property
+    def controlled(self) -> str | None:
+        """The actor the arrow keys move: the embodied resident, else the visitor."""
+        if self.embodied:
+            return self.embodied
+        return PLAYER if self.visitor else None
+
+    @property
+    def speaker_name(self) -> str:
+        return self.embodied or self.visitor or "you"
+
+    def resident_names(self) -> list[str]:
+        return sorted(self.residents)
+
+    def select(self, name: str | None, *, follow: bool = True) -> None:
+        self.selected_name = name
+        mv = self.map_view
+        if mv is not None:
+            mv.selected = name
+            if follow and name is not None and self.controlled is None:
+                mv.follow = name
+        self.panel_dirty = True
+        self.refresh_panel()
+        self._update_clock()
+
+    def select_step(self, step: int) -> None:
+        names = self.resident_names()
+        if not names:
+            return
+        cur = self.selected_name
+        i = names.index(cur) + step if cur in names else (0 if step > 0 else -1)
+        self.select(names[i % len(names)])
+
+    def go_to(self, name: str) -> None:
+        self.select(name, follow=False)
+        mv = self.map_view
+        if mv is not None:
+            mv.follow = name
+            self._update_clock()
+
+    def _pos(self, name: str | None) -> tuple[int, int] | None:
+        mv = self.map_view
+        if mv is None or name not in mv.actors:
+            return None
+        return mv.actors[name].pos  # type: ignore[index]
+
+    def neighbours(self) -> list[str]:
+        """Residents next to (or on) the controlled actor's tile, nearest first."""
+        me = self.controlled
+        p = self._pos(me)
+        mv = self.map_view
+        if p is None or mv is None:
+            return []
+        near = []
+        for name, a in mv.actors.items():
+            if name in (me, PLAYER):
+                continue
+            d = max(abs(a.pos[0] - p[0]), abs(a.pos[1] - p[1]))
+            if d <= 1:
+                near.append((d, name))
+        return [n for _, n in sorted(near)]
+
+    # --- ways to play ------------------------------------------------------------------------------
+
+    def submit(self, command: Any) -> bool:
+        if self.engine is None:
+            self.notify("The town is still starting.", severity="warning")
+            return False
+        try:
+            self.engine.submit(command)
+        except Exception as e:  # a refused command is shown, not raised
+            self._report_error(e, "command")
+            return False
+        return True
+
+    def move_player(self, dx: int, dy: int) -> None:
+        who = self.controlled
+        if who is None:
+            self.notify("You are watching. Press v to walk into town, or b to embody a resident.",
+                        timeout=3)
+            return
+        mv = self.map_view
+        pos = self._pos(who)
+        if mv is None or pos is None:
+            return
+        dst = (pos[0] + dx, pos[1] + dy)
+        if not mv.walkable(dst):
+            self.bell()
+            return
+        if self.submit(MovePlayer(dx, dy)):
+            mv.move(who, dst)  # drawn now; the engine's Move at the next tick is the truth
+            mv.follow = who
+
+    def action_visitor(self) -> None:
+        if self.engine is None:
+            return
+        if self.visitor:
+            self.notify(f"You are already in town as {self.visitor}.")
+            return
+
+        def done(result: tuple[str, str] | None) -> None:
+            if result is None:
+                return
+            name, about = result
+            if self.submit(EnterAsVisitor(name, about)):
+                self.visitor = name
+                self._place_visitor()
+                self.notify(f"{name} walks into town. Arrows/WASD walk, t talks.")
+
+        self.push_screen(VisitorScreen(), done)
+
+    def _place_visitor(self) -> None:
+        mv = self.map_view
+        if mv is None:
+            return
+        pos = self.engine.positions().get(PLAYER)
+        if pos is not None:
+            mv.add_actor(self._actor(PLAYER, pos))
+        if self.embodied is None:
+            mv.controlled = PLAYER
+            mv.follow = PLAYER
+        self._update_clock()
+
+    def action_talk(self) -> None:
+        if self.controlled is None:
+            self.notify("Walk in first (v), or embody a resident (b), then stand next to someone.")
+            return
+        near = self.neighbours()
+        if not near:
+            self.notify("No one is next to you. Walk up to a resident (x whispers from anywhere).")
+            return
+        who = self.selected_name if self.selected_name in near else near[0]
+        self.open_talk(who)
+
+    def open_talk(self, resident: str) -> None:
+        self.talk = TalkScreen(self.speaker_name, resident)
+        self._town_wake.set()
+
+        def closed(_: Any) -> None:
+            self.talk = None
+
+        self.push_screen(self.talk, closed)
+
+    def say_to(self, resident: str, text: str) -> None:
+        self.submit(SayToResident(resident, text))
+
+    def end_conversation(self, resident: str) -> None:
+        self.submit(EndConversation(resident))
+
+    def action_whisper(self) -> None:
+        name = self.selected_name
+        if name is None:
+            self.notify("Select a resident first (Tab, click, or ctrl+p → Whisper to …).")
+            return
+        self.ask_whisper(name)
+
+    def ask_whisper(self, name: str) -> None:
+        def done(text: str | None) -> None:
+            if text and self.submit(Whisper(name, text)):
+                self.notify(f"{name} hears a thought: “{text}”")
+
+        self.push_screen(AskScreen(f"Whisper to {name}",
+                                   "e.g. you will run for mayor",
+                                   f"{name} takes these words as their own thought."), done)
+
+    def action_embody(self) -> None:
+        if self.embodied:
+            self.release()
+            return
+        if self.selected_name is None:
+            self.notify("Select a resident to embody first (Tab or click).")
+            return
+        self.embody(self.selected_name)
+
+    def embody(self, name: str) -> None:
+        if self.embodied == name:
+            return
+        if self.embodied:
+            self.release()
+        if self.submit(Embody(name)):
+            self.embodied = name
+            mv = self.map_view
+            if mv is not None:
+                mv.controlled = name
+                mv.follow = name
+                mv.refresh()
+            self.select(name, follow=False)
+            self.notify(f"You are {name} now. Arrows walk, t talks, b hands {name} back.")
+
+    def release(self) -> None:
+        if not self.embodied:
+            self.notify("You are not embodying anyone.")
+            return
+        name = self.embodied
+        if self.submit(Release()):
+            self.embodied = None
+            mv = self.map_view
+            if mv is not None:
+                mv.controlled = self.controlled
+                mv.follow = self.controlled
+                mv.refresh()
+                for n in (name,):
+                    if n in mv.actors:
+                        mv._invalidate(mv.actors[n].pos[1])
+            self._update_clock()
+            self.notify(f"{name} is their own again.")
+
+    def action_object(self) -> None:
+        def done(text: str | None) -> None:
+            if text and self.submit(SetObjectState(text)):
+                self.notify(f"The world changes: {text}")
+
+        self.push_screen(AskScreen("Change the world", "the stove in the Lin kitchen is on fire",
+                                   "Say what is now true of an object; people nearby will notice."), done)
+
+    def action_follow(self) -> None:
+        mv = self.map_view
+        if mv is None:
+            return
+        if mv.follow == self.selected_name or self.selected_name is None:
+            mv.follow = self.controlled
+        else:
+            mv.follow = self.selected_name
+        self._update_clock()
+
+    # --- time ---------------------------------------------------------------------------------------
+
+    def set_speed(self, speed: str) -> None:
+        if speed not in SPEEDS:
+            return
+        self.speed = speed
+        self._town_wake.set()
+        self._update_clock()
+
+    def action_speed(self, speed: str) -> None:
+        self.set_speed(speed)
+
+    def action_toggle_pause(self) -> None:
+        if self.speed == "pause":
+            self.set_speed(getattr(self, "_resume_speed", "normal"))
+        else:
+            self._town_resume_speed = self.speed
+            self.set_speed("pause")
+
+    # --- files --------------------------------------------------------------------------------------
+
+    def default_save_path(self) -> Path:
+        if self.save_path is not None:
+            return self.save_path
+        name = clean(getattr(self.engine.town, "name", "town"), single_line=True) or "town"
+        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-") or "town"
+        return self.saves_dir / f"{safe}.sqlite"
+
+    def save_to(self, path: Path, *, quiet: bool = False) -> bool:
+        if self.engine is None:
+            return False
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.engine.save(path)
+        except Exception as e:
+            self._report_error(e, "save")
+            return False
+        self.save_path = path
+        if not quiet:
+            self.notify(f"Saved to {path}")
+        return True
+
+    def action_save(self) -> None:
+        if self.engine is not None:
+            self.save_to(self.default_save_path())
+
+    def ask_save_as(self) -> None:
+        def done(name: str | None) -> None:
+            if name:
+                safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-.") or "town"
+                if not safe.endswith(".sqlite"):
+                    safe += ".sqlite"
+                self.save_to(self.saves_dir / safe)
+
+        self.push_screen(AskScreen("Save as", "a name for this save", f"in {self.saves_dir}"), done)
+
+    def _autosave(self) -> None:
+        if self.engine is not None:
+            self.save_to(self.default_save_path(), quiet=True)
+
+    def action_load(self) -> None:
+        if self.llm is None:
+            return
+
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.load_save(path)
+
+        self.push_screen(LoadScreen(list_saves(self.host, self.saves_dir)), done)
+
+    @work(group="load", exclusive=True, exit_on_error=False)
+    async def load_save(self, path: Path) -> None:
+        self.notify(f"Loading {path.name}…", timeout=2)
+        old_speed = self.speed
+        self.engine = None  # stops the engine loop at its next turn
+        self._town_wake.set()
+        engine = await self.host.load_engine(path, self.llm)
+        self.save_path = path
+        self.speed = old_speed
+        self.install_engine(engine)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    async def action_quit_town(self) -> None:
+        """Quit, saving first (the save is where `town play SAVE` continues)."""
+        if self.engine is not None:
+            self.save_to(self.default_save_path(), quiet=True)
+        self._town_closing.set()
+        self.exit(self.exit_code)
+
+
+def _clock_text(engine: Any) -> str:
+    clock = getattr(engine, "clock", None)
+    if clock is None:
+        return ""
+    text = getattr(clock, "text", None)
+    return clean(text() if callable(text) else text or "", single_line=True)
+
+
+def cli_play(args: Any) -> int:
+    """`town play [TOWN_OR_SAVE] [--small] [--saves DIR]` plus the model flags."""
+    saves = Path(getattr(args, "saves", None) or "saves")
+    town = getattr(args, "town", None)
+    if town and not Path(town).exists():
+        print(f"town play: {town}: no such town folder, map or save file")
+        return 2
+    app = TownApp(RealHost(args), saves)
+    code = app.run()
+    return int(code or 0)

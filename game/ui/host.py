@@ -1,0 +1,153 @@
+"""How the app gets a model and an engine: the one place that knows the layers below.
+
+``TownApp`` asks a ``GameHost`` for an LLM (an async context manager, started with a progress
+callback) and for engines (new or loaded).  ``RealHost`` uses ``game.llm`` and ``game.engine``;
+the tests use a fake host with a fake engine (under tests/ui/).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncContextManager, Callable, Protocol
+
+Progress = Callable[..., None]
+
+
+@dataclass
+class ResidentCard:
+    """What the side panel shows for one resident (built from ``engine.inspect(name)``)."""
+
+    name: str
+    action: str = ""
+    emoji: str = ""
+    place: str = ""
+    plan: list[str] = field(default_factory=list)
+    recent: list[str] = field(default_factory=list)
+    retrieved: list[str] = field(default_factory=list)
+    relationships: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, name: str, data: Any) -> "ResidentCard":
+        """From a dataclass/object with those attributes, or a dict with those keys."""
+
+        def get(key: str, default: Any) -> Any:
+            if isinstance(data, dict):
+                v = data.get(key, default)
+            else:
+                v = getattr(data, key, default)
+            return default if v is None else v
+
+        rel = get("relationships", {})
+        if not isinstance(rel, dict):
+            rel = {str(k): str(v) for k, v in rel}
+        return cls(
+            name=name,
+            action=str(get("action", "")),
+            emoji=str(get("emoji", "")),
+            place=str(get("place", "")),
+            plan=[str(p) for p in get("plan", [])],
+            recent=[str(p) for p in get("recent", [])],
+            retrieved=[str(p) for p in get("retrieved", [])],
+            relationships={str(k): str(v) for k, v in rel.items()},
+        )
+
+
+@dataclass
+class SaveInfo:
+    path: Path
+    town: str
+    clock: str
+    residents: list[str]
+    error: str | None = None  # set when the file could not be read as a save
+
+
+class GameHost(Protocol):
+    def open_llm(self, progress: Progress) -> AsyncContextManager[Any]: ...
+
+    async def new_engine(self, llm: Any) -> Any: ...
+
+    async def load_engine(self, path: Path, llm: Any) -> Any: ...
+
+    def describe_save(self, path: Path) -> SaveInfo: ...
+
+    @property
+    def start_save(self) -> Path | None: ...
+
+
+async def maybe_await(value: Any) -> Any:
+    if inspect.isawaitable(value):
+        return await value
+    return value
+
+
+def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:
+    """Every save in ``folder`` (newest first), each described or marked unreadable."""
+    if not folder.is_dir():
+        return []
+    files = sorted(
+        (p for p in folder.iterdir() if p.is_file() and p.suffix in {".sqlite", ".db", ".save", ".town"}),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    out = []
+    for p in files:
+        try:
+            out.append(host.describe_save(p))
+        except Exception as e:  # one bad file must not hide the others
+            out.append(SaveInfo(p, "?", "?", [], error=f"{p.name}: {e}"))
+    return out
+
+
+class RealHost:
+    """The product: the model from ``game.llm`` and engines from ``game.engine``."""
+
+    def __init__(self, args: Any) -> None:
+        self.args = args
+        town = getattr(args, "town", None)
+        self.small = bool(getattr(args, "small", False))
+        self.town_path: Path | None = None
+        self._start_save: Path | None = None
+        if town:
+            p = Path(town)
+            if p.is_file() and p.suffix in {".sqlite", ".db", ".save", ".town"}:
+                self._start_save = p
+            else:
+                self.town_path = p
+
+    @property
+    def start_save(self) -> Path | None:
+        return self._start_save
+
+    def open_llm(self, progress: Progress) -> AsyncContextManager[Any]:
+        from game.llm.config import LLMConfig, open_llm
+
+        config = LLMConfig.from_args(self.args)
+        return open_llm(config, progress=progress)
+
+    async def new_engine(self, llm: Any) -> Any:
+        from game.engine import Engine
+
+        town = self.town_path if self.town_path is not None else _default_town()
+        return await maybe_await(Engine.new(town, llm, small=self.small))
+
+    async def load_engine(self, path: Path, llm: Any) -> Any:
+        from game.engine import Engine
+
+        return await maybe_await(Engine.load(path, llm))
+
+    def describe_save(self, path: Path) -> SaveInfo:
+        from game.engine import Engine
+
+        d = Engine.describe_save(path)
+        return SaveInfo(path, str(d.get("town", "?")), str(d.get("clock", "?")),
+                        [str(r) for r in d.get("residents", [])])
+
+
+def _default_town() -> Path | None:
+    try:
+        from game.world import default_town_path  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return default_town_path()

@@ -1,0 +1,268 @@
+"""The town map: a character grid drawn with Textual's Line API.
+
+Each map row is composed once into a ``Strip`` (tiles, then emoji bubbles, then the people on it)
+and kept in a per-row cache.  A move or a new bubble invalidates only the rows it touches and
+refreshes only those lines; scrolling re-crops cached strips and never re-composes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from game.ui.text import bubble_emoji, clean
+
+Pos = tuple[int, int]
+_SKIP = None  # the second cell of a wide character
+PLAYER = "player"
+
+
+@dataclass
+class Actor:
+    name: str
+    glyph: str
+    colour: str
+    pos: Pos
+    emoji: str | None = None
+
+
+def _safe_style(fg: str | None = None, bg: str | None = None, **kw: Any) -> Style:
+    try:
+        return Style(color=fg or None, bgcolor=bg or None, **kw)
+    except Exception:  # a colour rich cannot parse: keep the other half
+        try:
+            return Style(bgcolor=bg or None, **kw)
+        except Exception:
+            return Style(**kw)
+
+
+def _one_cell(glyph: str, default: str = "?") -> str:
+    g = clean(glyph, single_line=True)[:1] or default
+    return g if cell_len(g) == 1 else default
+
+
+class MapView(ScrollView, can_focus=True):
+    """The town as a grid of coloured glyphs, with people and their emoji bubbles on top."""
+
+    DEFAULT_CSS = """
+    MapView { background: $background; scrollbar-size: 1 1; }
+    """
+
+    follow: reactive[str | None] = reactive(None, init=False)
+    selected: reactive[str | None] = reactive(None, init=False)
+
+    class ActorClicked(Message):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+    def __init__(self, town: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.town = town
+        self.map_width = int(town.width)
+        self.map_height = int(town.height)
+        self._style_cache: dict[tuple[str, str], Style] = {}
+        self._base: list[list[tuple[str, Style]]] = [self._base_row(y) for y in range(self.map_height)]
+        self._rows: dict[int, Strip] = {}
+        self.actors: dict[str, Actor] = {}
+        self._at_row: dict[int, set[str]] = {}
+        self.controlled: str | None = None
+        self.renders = 0  # rows composed (for tests and the benchmark)
+        self.virtual_size = Size(self.map_width, self.map_height)
+
+    # --- the map -----------------------------------------------------------------------------
+
+    def _tile_style(self, fg: str, bg: str) -> Style:
+        key = (fg or "", bg or "")
+        style = self._style_cache.get(key)
+        if style is None:
+            style = self._style_cache[key] = _safe_style(fg, bg)
+        return style
+
+    def _base_row(self, y: int) -> list[tuple[str, Style]]:
+        row = self.town.tiles[y]
+        out = []
+        for x in range(self.map_width):
+            t = row[x]
+            out.append((_one_cell(getattr(t, "glyph", " "), " "),
+                        self._tile_style(getattr(t, "fg", ""), getattr(t, "bg", ""))))
+        return out
+
+    def walkable(self, pos: Pos) -> bool:
+        x, y = pos
+        if not (0 <= x < self.map_width and 0 <= y < self.map_height):
+            return False
+        return bool(getattr(self.town.tiles[y][x], "walkable", False))
+
+    # --- people ---------------------------------------------------------------------------------
+
+    def set_actors(self, actors: Iterable[Actor]) -> None:
+        for a in list(self.actors.values()):
+            self._invalidate(a.pos[1])
+        self.actors = {}
+        self._at_row = {}
+        for a in actors:
+            self.actors[a.name] = a
+            self._at_row.setdefault(a.pos[1], set()).add(a.name)
+            self._invalidate(a.pos[1])
+
+    def add_actor(self, actor: Actor) -> None:
+        if actor.name in self.actors:
+            self.move(actor.name, actor.pos)
+            return
+        self.actors[actor.name] = actor
+        self._at_row.setdefault(actor.pos[1], set()).add(actor.name)
+        self._invalidate(actor.pos[1])
+
+    def remove_actor(self, name: str) -> None:
+        a = self.actors.pop(name, None)
+        if a is not None:
+            self._at_row.get(a.pos[1], set()).discard(name)
+            self._invalidate(a.pos[1])
+
+    def move(self, name: str, dst: Pos) -> None:
+        a = self.actors.get(name)
+        if a is None or a.pos == tuple(dst):
+            return
+        self._at_row.get(a.pos[1], set()).discard(name)
+        self._invalidate(a.pos[1])
+        a.pos = (int(dst[0]), int(dst[1]))
+        self._at_row.setdefault(a.pos[1], set()).add(name)
+        self._invalidate(a.pos[1])
+        if name == self.follow:
+            self.center_on(a.pos)
+
+    def set_bubble(self, name: str, emoji: str | None) -> None:
+        a = self.actors.get(name)
+        if a is None:
+            return
+        e = bubble_emoji(emoji)
+        if e != a.emoji:
+            a.emoji = e
+            self._invalidate(a.pos[1])
+
+    def actor_at(self, pos: Pos) -> str | None:
+        """Who is drawn at (or whose bubble covers) ``pos``."""
+        best = None
+        for name in self._at_row.get(pos[1], ()):
+            a = self.actors[name]
+            if a.pos[0] == pos[0]:
+                return name
+            if a.emoji and a.pos[0] + 1 <= pos[0] <= a.pos[0] + 2:
+                best = name
+        return best
+
+    def watch_selected(self, old: str | None, new: str | None) -> None:
+        for n in (old, new):
+            if n in self.actors:
+                self._invalidate(self.actors[n].pos[1])
+
+    def watch_follow(self, new: str | None) -> None:
+        if new in self.actors:
+            self.center_on(self.actors[new].pos, force=True)
+
+    def center_on(self, pos: Pos, *, force: bool = False) -> None:
+        """Scroll so ``pos`` is in view; recentre only when it leaves the middle half."""
+        w, h = self.scrollable_content_region.size
+        if w <= 0 or h <= 0:
+            self.call_after_refresh(self.center_on, pos, force=True)
+            return
+        sx, sy = self.scroll_offset
+        x, y = pos
+        inside = sx + w // 4 <= x < sx + w - w // 4 and sy + h // 4 <= y < sy + h - h // 4
+        if force or not inside:
+            self.scroll_to(max(0, x - w // 2), max(0, y - h // 2), animate=False, immediate=True)
+
+    # --- rendering ----------------------------------------------------------------------------------
+
+    def _invalidate(self, y: int) -> None:
+        if self._rows.pop(y, None) is not None:
+            if self.is_mounted:
+                self.refresh_line(y)
+
+    def _compose_row(self, y: int) -> Strip:
+        self.renders += 1
+        cells: list[tuple[str, Style] | None] = list(self._base[y])
+        width = self.map_width
+        names = sorted(self._at_row.get(y, ()))  # a fixed order, so overlaps draw the same way
+        for name in names:  # bubbles first, people on top
+            a = self.actors[name]
+            x = a.pos[0]
+            if a.emoji and x + 2 < width:
+                bg = self._base[y][x + 1][1].bgcolor
+                cells[x + 1] = (a.emoji, Style(bgcolor=bg))
+                cells[x + 2] = _SKIP
+        for name in names:
+            a = self.actors[name]
+            x = a.pos[0]
+            if not 0 <= x < width:
+                continue
+            bg = self._base[y][x][1].bgcolor
+            if name == self.selected:
+                style = _safe_style(a.colour, None, bold=True, reverse=True)
+            elif name == self.controlled:
+                style = _safe_style(a.colour, None, bold=True, underline=True) + Style(bgcolor=bg)
+            else:
+                style = _safe_style(a.colour, None, bold=True) + Style(bgcolor=bg)
+            cells[x] = (a.glyph, style)
+        # a wide character needs its second cell; an orphaned second cell shows the tile again
+        segments: list[Segment] = []
+        run_text: list[str] = []
+        run_style: Style | None = None
+        i = 0
+        while i < width:
+            c = cells[i]
+            if c is _SKIP:
+                c = self._base[y][i]
+                step = 1
+            elif cell_len(c[0]) == 2:
+                if i + 1 < width and cells[i + 1] is _SKIP:
+                    step = 2
+                else:
+                    c = (" ", c[1])
+                    step = 1
+            else:
+                step = 1
+            if c[1] is not run_style and c[1] != run_style:
+                if run_text:
+                    segments.append(Segment("".join(run_text), run_style))
+                run_text, run_style = [], c[1]
+            run_text.append(c[0])
+            i += step
+        if run_text:
+            segments.append(Segment("".join(run_text), run_style))
+        return Strip(segments, width)
+
+    def row_strip(self, y: int) -> Strip:
+        strip = self._rows.get(y)
+        if strip is None:
+            strip = self._rows[y] = self._compose_row(y)
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        sx, sy = self.scroll_offset
+        row = sy + y
+        width = self.scrollable_content_region.width
+        if not 0 <= row < self.map_height:
+            return Strip.blank(width, self.rich_style)
+        return self.row_strip(row).crop_extend(sx, sx + width, self.rich_style)
+
+    def render_frame(self) -> list[Strip]:
+        """Every map row (for the benchmark): composes the rows that changed since last time."""
+        return [self.row_strip(y) for y in range(self.map_height)]
+
+    def on_click(self, event: events.Click) -> None:
+        sx, sy = self.scroll_offset
+        name = self.actor_at((event.x + sx, event.y + sy))
+        if name is not None:
+            self.post_message(self.ActorClicked(name))

@@ -1,0 +1,272 @@
+"""Screens: the start screen (model server starting), and the modal dialogues."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, RichLog, Static
+
+from game.engine.events import Utterance
+from game.ui.host import SaveInfo
+from game.ui.text import clean, plain
+
+
+class StartScreen(Screen[None]):
+    """Shown while the model server starts and the town loads."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="start-box"):
+            yield Static(Text("Town", style="bold"), id="start-title")
+            yield Static(Text("A generative-agents town in your terminal", style="italic"))
+            yield Label("starting…", id="start-stage")
+            yield ProgressBar(total=None, show_eta=False, id="start-progress")
+            yield Static("", id="start-error")
+        yield Footer()
+
+    stage: str = "starting…"
+    fraction: float | None = None
+    error: str | None = None
+
+    def on_mount(self) -> None:
+        self.set_progress(self.stage, self.fraction)
+        if self.error:
+            self.set_error(self.error)
+
+    def set_progress(self, stage: str, fraction: float | None) -> None:
+        self.stage, self.fraction = stage, fraction
+        if not self.is_mounted:
+            return
+        self.query_one("#start-stage", Label).update(plain(stage, single_line=True))
+        bar = self.query_one("#start-progress", ProgressBar)
+        if fraction is None:
+            bar.update(total=None)
+        else:
+            bar.update(total=100, progress=max(0.0, min(1.0, fraction)) * 100)
+
+    def set_error(self, message: str) -> None:
+        self.error = message
+        if not self.is_mounted:
+            return
+        t = Text(end="")
+        t.append("Could not start: ", style="bold red")
+        t.append(plain(message))
+        t.append("\n\nPress q to quit.", style="dim")
+        self.query_one("#start-error", Static).update(t)
+
+
+class _Dialog(ModalScreen[Any]):
+    BINDINGS = [Binding("escape", "cancel", "Close")]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class VisitorScreen(_Dialog):
+    """Enter the town as a visitor: a name and one line about you."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text("Walk into town", style="bold"))
+            yield Input(placeholder="your name", id="visitor-name", max_length=40)
+            yield Input(placeholder="one line about you (who you are, why you came)", id="visitor-about",
+                        max_length=200)
+            yield Label("", id="visitor-error", classes="error")
+            yield Label(Text("enter: walk in   esc: cancel", style="dim"))
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        name = clean(self.query_one("#visitor-name", Input).value, single_line=True).strip()
+        about = clean(self.query_one("#visitor-about", Input).value, single_line=True).strip()
+        if event.input.id == "visitor-name" and name and not about:
+            self.query_one("#visitor-about", Input).focus()
+            return
+        if not name:
+            self.query_one("#visitor-error", Label).update("Please give a name.")
+            self.query_one("#visitor-name", Input).focus()
+            return
+        self.dismiss((name, about or "a visitor"))
+
+
+class AskScreen(_Dialog):
+    """One line of free text (whisper, object state, save name)."""
+
+    def __init__(self, title: str, placeholder: str, hint: str = "", value: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.placeholder = placeholder
+        self.hint = hint
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(plain(self.title_text, "bold", single_line=True))
+            if self.hint:
+                yield Label(plain(self.hint, "dim"))
+            yield Input(value=self.value, placeholder=self.placeholder, id="ask-input", max_length=300)
+            yield Label(Text("enter: send   esc: cancel", style="dim"))
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        text = clean(event.value, single_line=True).strip()
+        if text:
+            self.dismiss(text)
+
+
+class TalkScreen(_Dialog):
+    """A conversation with one resident; their reply appears as it is written."""
+
+    BINDINGS = [Binding("escape", "cancel", "End conversation")]
+
+    def __init__(self, speaker: str, resident: str) -> None:
+        super().__init__()
+        self.speaker = speaker
+        self.resident = resident
+        self.partial: dict[str, str] = {}  # conversation/speaker -> text so far
+        self.lines: list[tuple[str, str]] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog talk"):
+            t = Text(end="")
+            t.append("Talking with ", style="bold")
+            t.append(plain(self.resident, "bold", single_line=True))
+            t.append("  (as ", style="dim")
+            t.append(plain(self.speaker, "dim", single_line=True))
+            t.append(")", style="dim")
+            yield Label(t)
+            yield RichLog(markup=False, wrap=True, id="talk-log")
+            yield Static("", id="talk-partial")
+            yield Input(placeholder=f"say something to {clean(self.resident, single_line=True)}…",
+                        id="talk-input", max_length=300)
+            yield Label(Text("enter: say   esc: end the conversation", style="dim"))
+
+    def _line(self, who: str, text: str) -> Text:
+        t = Text(end="")
+        t.append(plain(who, "bold cyan" if who == self.resident else "bold", single_line=True))
+        t.append(": ")
+        t.append(plain(text))
+        return t
+
+    @on(Input.Submitted)
+    def _submit(self, event: Input.Submitted) -> None:
+        text = clean(event.value, single_line=True).strip()
+        if not text:
+            return
+        event.input.value = ""
+        self.add_line(self.speaker, text)
+        self.app.say_to(self.resident, text)  # type: ignore[attr-defined]
+        self.query_one("#talk-partial", Static).update(
+            Text(f"{clean(self.resident, single_line=True)} is thinking…", style="italic dim"))
+
+    def add_line(self, who: str, text: str) -> None:
+        self.lines.append((who, text))
+        self.query_one("#talk-log", RichLog).write(self._line(who, text))
+
+    def on_utterance(self, u: Utterance) -> bool:
+        """Show ``u`` if it belongs to this conversation; True when it did."""
+        if u.speaker == self.speaker:
+            return u.speaker != self.resident and self.resident in (u.listener or "")
+        if u.speaker != self.resident:
+            return False
+        partial = self.query_one("#talk-partial", Static)
+        if u.final:
+            self.partial.pop(u.conversation_id, None)
+            partial.update("")
+            self.add_line(u.speaker, u.text)
+        else:
+            self.partial[u.conversation_id] = u.text
+            partial.update(self._line(u.speaker, u.text + "▌"))
+        return True
+
+    def action_cancel(self) -> None:
+        self.app.end_conversation(self.resident)  # type: ignore[attr-defined]
+        self.dismiss(None)
+
+
+class LoadScreen(_Dialog):
+    """Saves in the saves folder with town, day, time and residents."""
+
+    def __init__(self, saves: list[SaveInfo]) -> None:
+        super().__init__()
+        self.saves = saves
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog load"):
+            yield Label(Text("Load a town", style="bold"))
+            if not self.saves:
+                yield Label(Text("No saves yet (ctrl+s saves this town).", style="dim"))
+            table: DataTable[Any] = DataTable(cursor_type="row", id="load-table")
+            yield table
+            yield Label(Text("enter: load   esc: cancel", style="dim"))
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("file", "town", "time", "residents")
+        for i, s in enumerate(self.saves):
+            if s.error:
+                table.add_row(plain(s.path.name), plain("unreadable", "red"), plain(s.error, "red"),
+                              "", key=str(i))
+                continue
+            who = ", ".join(s.residents[:4]) + (f" +{len(s.residents) - 4}" if len(s.residents) > 4 else "")
+            table.add_row(plain(s.path.name), plain(s.town), plain(s.clock),
+                          plain(f"{len(s.residents)}: {who}"), key=str(i))
+        table.focus()
+
+    @on(DataTable.RowSelected)
+    def _chosen(self, event: DataTable.RowSelected) -> None:
+        s = self.saves[int(event.row_key.value or 0)]
+        if s.error:
+            self.notify(s.error, severity="error")
+            return
+        self.dismiss(s.path)
+
+
+HELP = [
+    ("Walking in", [
+        ("v", "enter the town as a visitor (name + one line about you)"),
+        ("arrows / w a s d", "walk (the visitor, or the resident you embody)"),
+        ("t", "talk to the resident next to you"),
+    ]),
+    ("Minds", [
+        ("x", "whisper to the selected resident (their inner voice)"),
+        ("b", "embody the selected resident / hand it back"),
+        ("o", "change an object's state in words"),
+    ]),
+    ("Looking", [
+        ("tab / shift+tab", "select the next / previous resident"),
+        ("click", "select the resident under the mouse"),
+        ("f", "camera: follow the selected resident / you"),
+        ("ctrl+p", "command palette: go to, whisper to, embody anyone; save, load"),
+    ]),
+    ("Time and files", [
+        ("space", "pause / resume"),
+        ("1 2 3 4", "pause, normal, fast, as fast as decisions allow"),
+        ("ctrl+s / ctrl+l", "save / load"),
+        ("q", "quit (saves first)"),
+    ]),
+]
+
+
+class HelpScreen(_Dialog):
+    def compose(self) -> ComposeResult:
+        t = Text(end="")
+        for title, keys in HELP:
+            t.append(title + "\n", style="bold underline")
+            for key, what in keys:
+                t.append(f"  {key:<18}", style="bold")
+                t.append(what + "\n")
+            t.append("\n")
+        t.append("esc closes this.", style="dim")
+        with Vertical(classes="dialog help"):
+            with VerticalScroll():
+                yield Static(t)
+            yield Button("Close", id="help-close")
+
+    @on(Button.Pressed, "#help-close")
+    def _close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,176 @@
+"""The panels around the map: clock bar, resident panel, town log, model status line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import RichLog, Static
+
+from game.engine.events import LogLine, TickResult
+from game.ui.host import ResidentCard
+from game.ui.text import clean, plain
+
+SPEEDS = ("pause", "normal", "fast", "max")
+SPEED_LABEL = {"pause": "⏸ paused", "normal": "▶ normal", "fast": "⏩ fast", "max": "⏭ as fast as decisions allow"}
+
+
+class Ticked(Message):
+    """One engine tick (posted by the engine worker, once per ``engine.step()``)."""
+
+    def __init__(self, result: TickResult) -> None:
+        super().__init__()
+        self.result = result
+
+
+class EngineFailed(Message):
+    """The engine worker or a model call failed; shown once, in one place."""
+
+    def __init__(self, error: BaseException, where: str) -> None:
+        super().__init__()
+        self.error = error
+        self.where = where
+
+
+class ClockBar(Static):
+    """Town name, day and time, speed, who the player controls, decisions pending."""
+
+    DEFAULT_CSS = "ClockBar { height: 1; dock: top; background: $panel; color: $text; padding: 0 1; }"
+
+    def __init__(self, town_name: str, **kw: Any) -> None:
+        super().__init__("", **kw)
+        self.town_name = clean(town_name, single_line=True)
+        self.clock = ""
+        self.speed = "normal"
+        self.controlled: str | None = None
+        self.waiting = 0
+        self.follow: str | None = None
+
+    def update_bar(self) -> None:
+        t = Text(end="")
+        t.append(f" {self.town_name} ", style="bold reverse")
+        t.append("  ")
+        t.append(clean(self.clock, single_line=True) or "…", style="bold")
+        t.append("   ")
+        t.append(SPEED_LABEL.get(self.speed, self.speed))
+        t.append("   ")
+        if self.controlled:
+            t.append("you: ", style="dim")
+            t.append(clean(self.controlled, single_line=True), style="bold")
+        else:
+            t.append("watching (v to walk in)", style="dim")
+        if self.follow:
+            t.append("   camera: ", style="dim")
+            t.append(clean(self.follow, single_line=True))
+        if self.waiting:
+            t.append(f"   thinking: {self.waiting}", style="italic")
+        self.update(t)
+
+
+class ResidentPanel(Static):
+    """Everything about the selected resident."""
+
+    DEFAULT_CSS = "ResidentPanel { padding: 0 1; }"
+
+    def show(self, card: ResidentCard | None, glyph: str = "", colour: str = "") -> None:
+        t = Text(end="")
+        if card is None:
+            t.append("No one selected.\n\n", style="bold")
+            t.append("Tab selects the next resident; click one on the map; ctrl+p to go to anyone.",
+                     style="dim")
+            self.update(t)
+            return
+        if glyph:
+            t.append(glyph + " ", style=f"bold {colour}" if colour else "bold")
+        t.append(clean(card.name, single_line=True) + "\n", style="bold underline")
+        t.append(plain(card.emoji + " " if card.emoji else "", single_line=True))
+        t.append(plain(card.action or "(no action yet)", single_line=True))
+        t.append("\n")
+        if card.place:
+            t.append("at ", style="dim")
+            t.append(plain(card.place, single_line=True))
+            t.append("\n")
+        self._section(t, "Today's plan", card.plan)
+        self._section(t, "Recent memories", card.recent)
+        self._section(t, "Recalled", card.retrieved)
+        if card.relationships:
+            t.append("\nRelationships\n", style="bold")
+            for who, what in card.relationships.items():
+                t.append("• ")
+                t.append(plain(who, "bold", single_line=True))
+                t.append(": ")
+                t.append(plain(what, single_line=True))
+                t.append("\n")
+        self.update(t)
+
+    @staticmethod
+    def _section(t: Text, title: str, lines: list[str], limit: int = 12) -> None:
+        if not lines:
+            return
+        t.append(f"\n{title}\n", style="bold")
+        for line in lines[:limit]:
+            t.append("• ")
+            t.append(plain(line, single_line=True))
+            t.append("\n")
+        if len(lines) > limit:
+            t.append(f"  … {len(lines) - limit} more\n", style="dim")
+
+
+LOG_STYLE = {
+    "conversation": "cyan",
+    "reflection": "magenta",
+    "whisper": "yellow",
+    "object": "bold red",
+    "plan": "green",
+    "react": "bright_blue",
+    "system": "dim",
+    "error": "bold red",
+}
+
+
+class TownLog(RichLog):
+    """Notable events: conversations, reflections, whispers, object changes."""
+
+    DEFAULT_CSS = "TownLog { scrollbar-size-vertical: 1; }"
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(markup=False, highlight=False, wrap=True, max_lines=1000, **kw)
+        self.lines_written = 0
+
+    def add(self, clock: str, line: LogLine) -> None:
+        t = Text(end="")
+        if clock:
+            t.append(clean(clock, single_line=True).split(",")[-1].strip() + " ", style="dim")
+        t.append(f"{line.kind:<5} "[:6], style=LOG_STYLE.get(line.kind, ""))
+        if line.who:
+            t.append(plain(line.who, "bold", single_line=True))
+            t.append(": ")
+        t.append(plain(line.text))
+        self.write(t)
+        self.lines_written += 1
+
+
+class ModelLine(Static):
+    """Calls in flight, queue, tokens/s, last error."""
+
+    DEFAULT_CSS = "ModelLine { height: 1; background: $panel; padding: 0 1; }"
+
+    def show(self, status: Any, error: str | None = None) -> None:
+        t = Text(end="", no_wrap=True, overflow="ellipsis")
+        if status is None:
+            t.append("model: starting…", style="dim")
+            self.update(t)
+            return
+        ok = bool(getattr(status, "reachable", True))
+        t.append("● " if ok else "✖ ", style="green" if ok else "bold red")
+        model = clean(getattr(status, "model", "") or "model", single_line=True)
+        t.append(model, style="bold")
+        t.append(f"  in flight {getattr(status, 'in_flight', 0)}")
+        t.append(f"  queued {getattr(status, 'queued', 0)}")
+        t.append(f"  {getattr(status, 'tokens_per_s', 0.0):.1f} tok/s")
+        err = error or getattr(status, "last_error", None)
+        if err:
+            t.append("  last error: ", style="bold red")
+            t.append(plain(err, "red", single_line=True))
+        self.update(t)
