@@ -1,0 +1,232 @@
+"""Walking: shortest paths on the walkable grid (4-neighbour, one tile per step).
+
+Paths have no length limit.  Each destination's distance field (a breadth-first search from it
+over the whole grid) is computed once and cached (LRU), so the many queries an engine makes to the
+same places (beds, desks, the cafe counter) cost only the length of the path.  Connected
+components are labelled up front, so an impossible query fails at once.  Occupied tiles can be
+avoided with an A* that uses the cached distance field as its (exact) heuristic.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import OrderedDict, deque
+from typing import Iterable
+
+import numpy as np
+
+from .errors import NoPath
+
+Pos = tuple[int, int]
+
+
+class PathFinder:
+    def __init__(self, grid: np.ndarray, cache_size: int = 512) -> None:
+        grid = np.asarray(grid, dtype=bool)
+        self.height, self.width = grid.shape
+        self.grid = grid
+        w, h = self.width, self.height
+        walk = grid.ravel().tolist()
+        self._walk = walk
+        nbrs: list[tuple[int, ...]] = [()] * (w * h)
+        for i, ok in enumerate(walk):
+            if not ok:
+                continue
+            x, y = i % w, i // w
+            n = []
+            if y > 0 and walk[i - w]:
+                n.append(i - w)
+            if x > 0 and walk[i - 1]:
+                n.append(i - 1)
+            if x < w - 1 and walk[i + 1]:
+                n.append(i + 1)
+            if y < h - 1 and walk[i + w]:
+                n.append(i + w)
+            nbrs[i] = tuple(n)
+        self._nbrs = nbrs
+        # connected components
+        comp = [-1] * (w * h)
+        c = 0
+        for i, ok in enumerate(walk):
+            if ok and comp[i] < 0:
+                comp[i] = c
+                dq = deque([i])
+                while dq:
+                    j = dq.popleft()
+                    for k in nbrs[j]:
+                        if comp[k] < 0:
+                            comp[k] = c
+                            dq.append(k)
+                c += 1
+        self._comp = comp
+        self.components = c
+        self._cache: OrderedDict[object, list[int]] = OrderedDict()
+        self._cache_size = cache_size
+
+    # ---- basics ---------------------------------------------------------------------------
+    def walkable(self, pos: Pos) -> bool:
+        x, y = pos
+        return 0 <= x < self.width and 0 <= y < self.height and self._walk[y * self.width + x]
+
+    def reachable(self, a: Pos, b: Pos) -> bool:
+        if not (self.walkable(a) and self.walkable(b)):
+            return False
+        w = self.width
+        return self._comp[a[1] * w + a[0]] == self._comp[b[1] * w + b[0]]
+
+    def component_size(self, pos: Pos) -> int:
+        if not self.walkable(pos):
+            return 0
+        c = self._comp[pos[1] * self.width + pos[0]]
+        return sum(1 for v in self._comp if v == c)
+
+    def _index(self, pos: Pos, what: str) -> int:
+        if not self.walkable(pos):
+            raise NoPath(f"{what} {pos} is not a walkable tile")
+        return pos[1] * self.width + pos[0]
+
+    # ---- distance fields ------------------------------------------------------------------
+    def _field(self, targets: tuple[int, ...]) -> list[int]:
+        key = targets[0] if len(targets) == 1 else targets
+        f = self._cache.get(key)
+        if f is not None:
+            self._cache.move_to_end(key)
+            return f
+        dist = [-1] * (self.width * self.height)
+        dq = deque()
+        for t in targets:
+            if dist[t] < 0:
+                dist[t] = 0
+                dq.append(t)
+        nbrs = self._nbrs
+        pop, push = dq.popleft, dq.append
+        while dq:
+            j = pop()
+            d = dist[j] + 1
+            for k in nbrs[j]:
+                if dist[k] < 0:
+                    dist[k] = d
+                    push(k)
+        self._cache[key] = dist
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return dist
+
+    def distance_field(self, target: Pos) -> np.ndarray:
+        """Steps from every tile to ``target`` as an int array [h, w] (-1: cannot get there)."""
+        t = self._index(target, "target")
+        return np.array(self._field((t,)), dtype=np.int32).reshape(self.height, self.width)
+
+    def distance(self, a: Pos, b: Pos) -> int:
+        """Steps on the shortest path from a to b; raises NoPath."""
+        ia, ib = self._index(a, "start"), self._index(b, "destination")
+        if self._comp[ia] != self._comp[ib]:
+            raise NoPath(f"no path from {a} to {b}")
+        return self._field((ib,))[ia]
+
+    def _walk_down(self, ia: int, dist: list[int]) -> list[Pos]:
+        w = self.width
+        out = []
+        cur = ia
+        d = dist[cur]
+        nbrs = self._nbrs
+        while d > 0:
+            for k in nbrs[cur]:
+                if dist[k] == d - 1:
+                    cur = k
+                    break
+            d -= 1
+            out.append((cur % w, cur // w))
+        return out
+
+    # ---- paths ----------------------------------------------------------------------------
+    def path(self, a: Pos, b: Pos, avoid: Iterable[Pos] | None = None) -> list[Pos]:
+        """Shortest path from a to b: the tiles stepped on, excluding a, including b.
+
+        ``[]`` when a == b.  Raises :class:`NoPath` when a or b is not walkable or they are not
+        connected.  ``avoid`` (e.g. tiles occupied by others) is avoided when a path around them
+        exists; when none does, the plain shortest path is returned (others move on)."""
+        ia, ib = self._index(a, "start"), self._index(b, "destination")
+        if ia == ib:
+            return []
+        if self._comp[ia] != self._comp[ib]:
+            raise NoPath(f"no path from {a} to {b}")
+        dist = self._field((ib,))
+        if avoid:
+            w = self.width
+            blocked = {p[1] * w + p[0] for p in avoid if self.walkable(p)}
+            blocked.discard(ib)
+            blocked.discard(ia)
+            plain = self._walk_down(ia, dist)
+            if blocked and any(p[1] * w + p[0] in blocked for p in plain):
+                around = self._astar(ia, ib, dist, blocked)
+                if around is not None:
+                    return around
+            return plain
+        return self._walk_down(ia, dist)
+
+    def path_to_any(self, a: Pos, targets: Iterable[Pos]) -> list[Pos]:
+        """Shortest path from a to the nearest of ``targets`` (e.g. the tiles of an arena)."""
+        ia = self._index(a, "start")
+        ts = tuple(sorted({p[1] * self.width + p[0] for p in targets if self.walkable(p)}))
+        if not ts:
+            raise NoPath("none of the destination tiles is walkable")
+        if ia in ts:
+            return []
+        dist = self._field(ts)
+        if dist[ia] < 0:
+            raise NoPath(f"no path from {a} to any of {len(ts)} destination tiles")
+        return self._walk_down(ia, dist)
+
+    def _astar(self, ia: int, ib: int, h: list[int], blocked: set[int]) -> list[Pos] | None:
+        w = self.width
+        g = {ia: 0}
+        came: dict[int, int] = {}
+        heap = [(h[ia], 0, ia)]
+        nbrs = self._nbrs
+        limit = 4 * len(h)
+        while heap and limit:
+            limit -= 1
+            _, gc, cur = heapq.heappop(heap)
+            if cur == ib:
+                out = []
+                while cur != ia:
+                    out.append((cur % w, cur // w))
+                    cur = came[cur]
+                out.reverse()
+                return out
+            if gc > g.get(cur, 1 << 30):
+                continue
+            for k in nbrs[cur]:
+                if k in blocked:
+                    continue
+                ng = gc + 1
+                if ng < g.get(k, 1 << 30):
+                    g[k] = ng
+                    came[k] = cur
+                    heapq.heappush(heap, (ng + h[k], ng, k))
+        return None
+
+    def nearest_walkable(self, pos: Pos) -> Pos:
+        """The walkable tile nearest to ``pos`` (itself if walkable); raises NoPath if none."""
+        x0, y0 = pos
+        if self.walkable(pos):
+            return pos
+        for r in range(1, max(self.width, self.height) + 1):
+            best = None
+            for dy in range(-r, r + 1):
+                for dx in (-r, r) if abs(dy) != r else range(-r, r + 1):
+                    p = (x0 + dx, y0 + dy)
+                    if self.walkable(p):
+                        d = dx * dx + dy * dy
+                        if best is None or d < best[0]:
+                            best = (d, p)
+            if best:
+                return best[1]
+        raise NoPath("the map has no walkable tile")
+
+    def farthest_from(self, a: Pos) -> tuple[Pos, int]:
+        """The tile farthest (in steps) from a, and its distance."""
+        dist = self._field((self._index(a, "start"),))
+        i = max(range(len(dist)), key=dist.__getitem__)
+        return (i % self.width, i // self.width), dist[i]

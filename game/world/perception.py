@@ -1,0 +1,93 @@
+"""Perception: what a resident sees around it.
+
+A resident sees within a square of ``radius`` tiles, only in the area it is in (its arena; on the
+street, the street), the nearest first, at most ``bandwidth`` things; a :class:`Perceiver`
+remembers what each resident perceived last time so the same sight is not reported again until it
+changes (a person doing something else, an object changing state) or leaves view and comes back.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .town import Town
+
+Pos = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Percept:
+    kind: Literal["person", "object"]
+    subject: str  # a person's name, or an object's address
+    address: str  # where it is
+    text: str  # "Klaus Mueller is writing his paper at the desk in the library"
+    distance: float
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.subject, self.text)
+
+
+def perceive(observer: str, pos: Pos, town: "Town", actors: dict[str, Pos], radius: int = 8,
+             bandwidth: int = 8, doing: dict[str, str] | None = None,
+             recent: set | None = None) -> list[Percept]:
+    """What ``observer`` standing at ``pos`` notices now, nearest first.
+
+    ``actors``: name -> tile of everyone in the town (residents and the player; the observer is
+    skipped).  ``doing``: name -> what they are doing ("reading a book").  ``recent``: keys
+    (:attr:`Percept.key`) to leave out because they were just perceived."""
+    tree = town.tree
+    here = tree.arena_at(pos)
+    x0, y0 = pos
+    out: list[Percept] = []
+    doing = doing or {}
+    for name, p in actors.items():
+        if name == observer:
+            continue
+        if max(abs(p[0] - x0), abs(p[1] - y0)) > radius or tree.arena_at(p) != here:
+            continue
+        where = tree.address_at(p)
+        act = doing.get(name)
+        place = tree.describe(where)
+        text = f"{name} is {act} ({place})" if act else f"{name} is in {place}"
+        out.append(Percept("person", name, where, text, math.dist(pos, p)))
+    # objects in the observer's arena within the radius
+    if here.count(":") == 1:
+        sector, arena = here.split(":")
+        for obj in tree.objects(sector, arena):
+            addr = f"{here}:{obj}"
+            d = min((math.dist(pos, t) for t in tree.tiles_of(addr)
+                     if max(abs(t[0] - x0), abs(t[1] - y0)) <= radius), default=None)
+            if d is None:
+                continue
+            state = town.objects.get(addr)
+            text = f"{tree.describe(addr)} is {state}"
+            out.append(Percept("object", addr, addr, text, d))
+    out.sort(key=lambda q: (q.distance, q.kind, q.subject))
+    out = out[:bandwidth]
+    if recent:
+        out = [q for q in out if q.key not in recent]
+    return out
+
+
+class Perceiver:
+    """Perception with memory: each call returns only what is new to that observer."""
+
+    def __init__(self, town: "Town", radius: int = 8, bandwidth: int = 8) -> None:
+        self.town = town
+        self.radius = radius
+        self.bandwidth = bandwidth
+        self._last: dict[str, set] = {}
+
+    def perceive(self, observer: str, pos: Pos, actors: dict[str, Pos],
+                 doing: dict[str, str] | None = None) -> list[Percept]:
+        seen = perceive(observer, pos, self.town, actors, self.radius, self.bandwidth, doing)
+        last = self._last.get(observer, set())
+        self._last[observer] = {q.key for q in seen}
+        return [q for q in seen if q.key not in last]
+
+    def forget(self, observer: str) -> None:
+        self._last.pop(observer, None)

@@ -1,0 +1,255 @@
+"""The environment as a tree: world -> sector -> arena -> object.
+
+An :data:`Address` is a string ``"sector"``, ``"sector:arena"`` or ``"sector:arena:object"``.
+The empty address ``""`` is the open town (streets, outside every sector).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Iterable
+
+import numpy as np
+
+Pos = tuple[int, int]  # (x, y)
+Address = str
+
+_STOP = {"the", "a", "an", "in", "of", "at", "on", "to", "and", "is", "by", "for", "with", "near",
+         "from", "into", "inside", "s", "its", "it", "room"}
+
+
+def split(address: Address) -> tuple[str, ...]:
+    return tuple(address.split(":")) if address else ()
+
+
+def join(*parts: str) -> Address:
+    return ":".join(p for p in parts if p)
+
+
+def _words(text: str) -> list[str]:
+    text = text.lower().replace("\u2019", "'")
+    text = re.sub(r"'s\b", "", text)
+    return [w for w in re.findall(r"[a-z0-9]+", text)]
+
+
+def _stem(w: str) -> str:
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def _keywords(text: str) -> set[str]:
+    return {_stem(w) for w in _words(text) if w not in _STOP}
+
+
+def with_article(name: str, article: str | None = None) -> str:
+    """``"kitchen"`` -> ``"the kitchen"``; ``"Isabella's apartment"`` stays as it is."""
+    if article is not None:
+        return f"{article} {name}".strip()
+    low = name.lower()
+    if low.startswith(("the ", "a ", "an ")) or name[:1].isupper() or name[:1].isdigit():
+        return name  # a proper name ("Hobbs Cafe", "Priya's room"); set 'article' to override
+    return f"the {name}"
+
+
+class AreaTree:
+    """Sectors, arenas and objects of a town with the tiles each one covers.
+
+    Built once at load time; per-tile lookups are numpy arrays, so ``address_at`` is O(1).
+    """
+
+    def __init__(self, width: int, height: int, town_name: str = "the town") -> None:
+        self.width = width
+        self.height = height
+        self.town_name = town_name
+        self._sector_at = np.full((height, width), -1, dtype=np.int32)
+        self._arena_at = np.full((height, width), -1, dtype=np.int32)
+        self._object_at = np.full((height, width), -1, dtype=np.int32)
+        self._sectors: list[str] = []
+        self._arenas: list[tuple[str, str]] = []
+        self._objects: list[tuple[str, str, str]] = []
+        self._tiles: dict[Address, list[Pos]] = {}
+        self._children: dict[Address, list[str]] = defaultdict(list)
+        self.kind: dict[Address, str] = {}  # object address -> kind ("bed")
+        self.props: dict[Address, dict] = {}  # extra properties of any area/object
+        self._kw: dict[Address, set[str]] | None = None
+
+    # ---- building -------------------------------------------------------------------------
+    def add_sector(self, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
+        name = name.strip()
+        if name not in self._tiles:
+            self._sectors.append(name)
+            self._children[""].append(name)
+            self._tiles[name] = []
+        i = self._sectors.index(name)
+        for x, y in tiles:
+            self._sector_at[y, x] = i
+        self.props.setdefault(name, {}).update(props or {})
+        self._kw = None
+
+    def add_arena(self, sector: str, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
+        addr = join(sector, name)
+        if addr not in self._tiles:
+            self._arenas.append((sector, name))
+            self._children[sector].append(name)
+            self._tiles[addr] = []
+        i = self._arenas.index((sector, name))
+        for x, y in tiles:
+            self._arena_at[y, x] = i
+        self.props.setdefault(addr, {}).update(props or {})
+        self._kw = None
+
+    def add_object_tiles(self, label: str, kind: str, tiles: Iterable[Pos], props: dict | None = None) -> int:
+        """Place an object; its sector and arena come from each tile.  Returns tiles placed."""
+        n = 0
+        for x, y in tiles:
+            a = self._arena_at[y, x]
+            if a < 0:
+                continue
+            sector, arena = self._arenas[a]
+            key = (sector, arena, label)
+            addr = join(*key)
+            if addr not in self._tiles:
+                self._objects.append(key)
+                self._children[join(sector, arena)].append(label)
+                self._tiles[addr] = []
+                self.kind[addr] = kind or label
+                self._index_obj = None
+            self._object_at[y, x] = self._obj_index(key)
+            self.props.setdefault(addr, {}).update(props or {})
+            n += 1
+        self._kw = None
+        return n
+
+    def _obj_index(self, key: tuple[str, str, str]) -> int:
+        idx = getattr(self, "_index_obj", None)
+        if idx is None or len(idx) != len(self._objects):
+            idx = {k: i for i, k in enumerate(self._objects)}
+            self._index_obj = idx
+        return idx[key]
+
+    def finish(self) -> None:
+        """Compute the tile lists (after all areas are added)."""
+        for addr in self._tiles:
+            self._tiles[addr] = []
+        s, a, o = self._sector_at, self._arena_at, self._object_at
+        for y, x in zip(*np.nonzero(s >= 0)):
+            self._tiles[self._sectors[s[y, x]]].append((int(x), int(y)))
+        for y, x in zip(*np.nonzero(a >= 0)):
+            self._tiles[join(*self._arenas[a[y, x]])].append((int(x), int(y)))
+        for y, x in zip(*np.nonzero(o >= 0)):
+            self._tiles[join(*self._objects[o[y, x]])].append((int(x), int(y)))
+        # drop areas that lost all their tiles (painted over by a later area)
+        for addr in [k for k, v in self._tiles.items() if not v]:
+            self._drop(addr)
+
+    def _drop(self, addr: Address) -> None:
+        parts = split(addr)
+        del self._tiles[addr]
+        parent = join(*parts[:-1])
+        if parts[-1] in self._children.get(parent, []):
+            self._children[parent].remove(parts[-1])
+
+    # ---- queries ----------------------------------------------------------------------------
+    def __contains__(self, address: Address) -> bool:
+        return address == "" or address in self._tiles
+
+    def sectors(self) -> list[str]:
+        return list(self._children[""])
+
+    def arenas(self, sector: str) -> list[str]:
+        return list(self._children.get(sector, []))
+
+    def objects(self, sector: str, arena: str) -> list[str]:
+        return list(self._children.get(join(sector, arena), []))
+
+    def all_arenas(self) -> list[Address]:
+        return [join(s, a) for s in self.sectors() for a in self.arenas(s)]
+
+    def all_objects(self) -> list[Address]:
+        return [join(s, a, o) for s in self.sectors() for a in self.arenas(s) for o in self.objects(s, a)]
+
+    def children(self, address: Address) -> list[str]:
+        return list(self._children.get(address, []))
+
+    def address_at(self, pos: Pos) -> Address:
+        """The most precise address of a tile: object, else arena, else sector, else ``""``."""
+        x, y = pos
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return ""
+        o = self._object_at[y, x]
+        if o >= 0:
+            return join(*self._objects[o])
+        a = self._arena_at[y, x]
+        if a >= 0:
+            return join(*self._arenas[a])
+        s = self._sector_at[y, x]
+        return self._sectors[s] if s >= 0 else ""
+
+    def arena_at(self, pos: Pos) -> Address:
+        """``"sector:arena"`` (or ``"sector"``, or ``""``) of a tile, objects left out."""
+        x, y = pos
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return ""
+        a = self._arena_at[y, x]
+        if a >= 0:
+            return join(*self._arenas[a])
+        s = self._sector_at[y, x]
+        return self._sectors[s] if s >= 0 else ""
+
+    def tiles_of(self, address: Address) -> list[Pos]:
+        """Tiles of an address (a list, do not modify).  Unknown address -> ``KeyError``."""
+        if address not in self._tiles:
+            raise KeyError(f"no place called {address!r} in {self.town_name}")
+        return self._tiles[address]
+
+    def describe(self, address: Address) -> str:
+        """Natural language: ``"the stove in the kitchen of the Lin house"``."""
+        parts = split(address)
+        if not parts:
+            return f"the streets of {self.town_name}"
+        if address not in self._tiles:
+            raise KeyError(f"no place called {address!r} in {self.town_name}")
+        phr = [with_article(p, self.props.get(join(*parts[: i + 1]), {}).get("article"))
+               for i, p in enumerate(parts)]
+        if len(phr) == 1:
+            return phr[0]
+        if len(phr) == 2:
+            return f"{phr[1]} of {phr[0]}"
+        return f"{phr[2]} in {phr[1]} of {phr[0]}"
+
+    def _keywords(self) -> dict[Address, set[str]]:
+        if self._kw is None:
+            kw = {}
+            for addr in self._tiles:
+                kw[addr] = _keywords(addr.replace(":", " ")) | _keywords(self.kind.get(addr, ""))
+            self._kw = kw
+        return self._kw
+
+    def find(self, words: str, among: Iterable[Address] | None = None) -> Address | None:
+        """The address that best matches free words ("the stove in the Lin kitchen"), or None.
+
+        Scores by keywords matched (the object's name counting most), then prefers the
+        more specific place, then the one with fewest unmatched words."""
+        q = _keywords(words)
+        if not q:
+            return None
+        text = " ".join(_words(words))
+        cands = self._keywords() if among is None else {
+            a: self._keywords()[a] for a in among if a in self._tiles}
+        best, best_key = None, None
+        for addr, kw in cands.items():
+            hit = q & kw
+            if not hit:
+                continue
+            parts = split(addr)
+            # the last part (the thing itself) named in full counts extra
+            last = " ".join(_words(parts[-1]))
+            full = 2 if last and re.search(rf"\b{re.escape(last)}\b", text) else 0
+            key = (len(hit) + full, -len(kw - q), len(parts))
+            if best_key is None or key > best_key:
+                best, best_key = addr, key
+        return best
