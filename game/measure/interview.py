@@ -1,0 +1,308 @@
+"""Interviews: a resident answers questions in character, as at one moment of the town.
+
+``town interview SAVE NAME "question" ... [--remember]`` loads a save, and the resident answers
+each question from its identity, today's plan, its reflections and the memories retrieved for the
+question (retrieval here does not refresh the memories' last access, so an interview leaves the
+town as it was).  Only with ``--remember`` is the interview stored in the resident's memory and
+the save written back.
+
+The prompt lists the people the resident knows (its relationships, and everyone it has seen,
+talked with or heard of in its memories) and says that anyone else is unknown, so an interview
+about a stranger gets "I don't know them" rather than an invention.  Residents of the town that the
+question names and the resident never met are listed as such, explicitly.
+
+The UI can call ``await interview(engine_or_mind, question, llm, name=...)`` too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Annotated, Any, Sequence
+
+from pydantic import BaseModel, BeforeValidator, Field
+
+from game.llm.api import LLM, CallTag, LLMError, Message, Priority
+from game.measure import prompting
+from game.measure.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
+
+PURPOSE = "interview"
+MEMORY_K = 8
+MEMORY_TOKENS = 320
+REFLECTIONS = 3
+
+
+def _clean(value: object, max_len: int = 600) -> str:
+    s = "" if value is None else str(value)
+    s = "".join(ch if ch >= " " or ch in "\t" else " " for ch in s)
+    s = " ".join(s.split())
+    return s[: max_len - 1].rstrip() + "\u2026" if len(s) > max_len else s
+
+
+class InterviewAnswer(BaseModel):
+    """The resident's answer, plain text."""
+
+    answer: Annotated[str, BeforeValidator(lambda v: _clean(v, 600)), Field(min_length=1, max_length=600)]
+
+
+@dataclass
+class InterviewContext:
+    """Everything the prompt is made of (kept for tests and for showing in the UI)."""
+
+    name: str
+    now: datetime
+    now_text: str
+    known: list[str]
+    strangers: list[str]
+    memories: list[str]
+    reflections: list[str]
+    plan: list[str]
+    doing: str = ""
+    sections: dict[str, str] = field(default_factory=dict)
+
+
+class InterviewError(Exception):
+    """An interview that cannot be held (unknown resident, ...); the message says why."""
+
+
+# ----------------------------------------------------------------------------- who is known
+
+
+def known_people(name: str, rows: Sequence[MemoryRow], relationships: dict[str, str],
+                 candidates: Sequence[str] = ()) -> list[str]:
+    """The people ``name`` knows: its relationships, the speakers and partners of its conversations,
+    and every candidate (the town's residents, the visitor) its memories mention."""
+    known: dict[str, None] = {}
+    for who in relationships:
+        known[who] = None
+    for r in rows:
+        src = source_of(r)
+        if src:
+            known[src] = None
+        for p in talked_with(r):
+            known[p] = None
+    others = [c for c in candidates if c != name and c not in known]
+    if others:
+        for r in rows:
+            for c in mentioned(r.text, others):
+                known[c] = None
+            others = [c for c in others if c not in known]
+            if not others:
+                break
+    known.pop(name, None)
+    # a relationship written with the first name only stands for the resident of that name
+    out = []
+    for k in known:
+        full = next((c for c in candidates if c != k and c.split()[0] == k), None)
+        out.append(full or k)
+    return sorted(dict.fromkeys(out))
+
+
+def strangers_named(question: str, candidates: Sequence[str], known: Sequence[str], name: str) -> list[str]:
+    """Residents of the town that ``question`` names and the resident has never met."""
+    ks = set(known)
+    return [c for c in mentioned(question, [c for c in candidates if c != name]) if c not in ks]
+
+
+# ----------------------------------------------------------------------------- the prompt
+
+
+def _resolve(target: Any, name: str | None) -> tuple[Any, Any | None, str]:
+    """(mind, engine or None, resident name) for an engine (with ``name``) or a mind."""
+    minds = getattr(target, "minds", None)
+    if isinstance(minds, dict):
+        if not name:
+            raise InterviewError("which resident? (an engine was given without a name)")
+        full = match_resident(name, list(minds))
+        return minds[full], target, full
+    mind = target
+    return mind, None, mind.persona.name
+
+
+def match_resident(name: str, names: Sequence[str]) -> str:
+    """The resident called ``name`` (full name or an unambiguous first name, any case)."""
+    want = " ".join(name.split()).lower()
+    for n in names:
+        if n.lower() == want:
+            return n
+    firsts = [n for n in names if n.split()[0].lower() == want]
+    if len(firsts) == 1:
+        return firsts[0]
+    listing = ", ".join(sorted(names)) or "(nobody)"
+    if len(firsts) > 1:
+        raise InterviewError(f"'{name}' is ambiguous: {', '.join(firsts)}")
+    raise InterviewError(f"no resident called '{name}' in this town; residents: {listing}")
+
+
+async def _retrieve(mind: Any, query: str, now: datetime, k: int, budget: int,
+                    kinds: Sequence[str] | None = None) -> list[Any]:
+    """Memories for ``query`` without refreshing their last access (the town stays as it was)."""
+    qv = None
+    try:
+        await mind.ensure_embedded()  # embeddings are a cache of the text: no change to the town
+        if query:
+            qv = (await mind.embed([query]))[0]
+    except LLMError:
+        qv = None  # relevance then falls back to recency and importance, as the mind itself does
+    return mind.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds, refresh=False)
+
+
+def _plan_lines(mind: Any, now: datetime) -> list[str]:
+    plan = mind.plan
+    _, minute = mind.day_and_minute(now)
+    if plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0]):
+        blocks = plan.blocks
+    else:
+        blocks = mind.routine_blocks()  # the resident's usual day (its lifestyle), before a plan is made
+    out = []
+    for b in blocks:
+        out.append(b.text() + ("  <- now" if b.start <= minute < b.end else ""))
+    return out
+
+
+async def build_context(mind: Any, question: str, now: datetime, *, now_text: str = "",
+                        candidates: Sequence[str] = (), doing: str = "") -> InterviewContext:
+    name = mind.persona.name
+    rows = rows_of_mind(name, mind)
+    known = known_people(name, rows, mind.persona.relationships, candidates)
+    strangers = strangers_named(question, candidates, known, name)
+    recs = await _retrieve(mind, question, now, MEMORY_K, MEMORY_TOKENS)
+    refl = [r.text for r in mind.memory.recent(REFLECTIONS, kinds=("reflection",))]
+    for r in await _retrieve(mind, question, now, 2, 120, kinds=("reflection",)):
+        if r.text not in refl:
+            refl.append(r.text)
+    memories = [r.text for r in recs if r.text not in refl]
+    cur = getattr(mind, "current", None)
+    doing = doing or (cur.description if cur is not None else "")
+    ctx = InterviewContext(name=name, now=now, now_text=now_text or now.strftime("%A %H:%M"), known=known,
+                           strangers=strangers, memories=memories, reflections=refl,
+                           plan=_plan_lines(mind, now), doing=doing)
+    first = mind.persona.first_name
+    rel = mind.persona.relationships
+    who = mind.persona.brief()
+    if getattr(mind, "identity", "") and mind.identity != who:
+        who += "\n" + mind.identity
+    people = []
+    for p in known:
+        note = rel.get(p) or rel.get(p.split()[0])
+        people.append(f"- {p}: {note}" if note else f"- {p}")
+    s = ctx.sections
+    s["You are"] = who
+    s["Now"] = f"It is {ctx.now_text}." + (f" {first} is {doing}." if doing else "")
+    s["Today's plan"] = "\n".join(ctx.plan)
+    s["People you know"] = "\n".join(people) or f"(nobody yet: {first} knows no one by name)"
+    if strangers:
+        s["People you have never met (you know nothing about them)"] = "\n".join(f"- {p}" for p in strangers)
+    s["Your thoughts and reflections"] = "\n".join(f"- {t}" for t in refl)
+    s["You remember"] = "\n".join(f"- {t}" for t in memories)
+    return ctx
+
+
+def messages_for(mind: Any, ctx: InterviewContext, question: str, asker: str = "The interviewer") -> list[Message]:
+    context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
+    return prompting.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
+                            question=_clean(question, 400), asker=asker)
+
+
+async def interview(target: Any, question: str, llm: LLM | None = None, *, name: str | None = None,
+                    asker: str = "An interviewer", remember: bool = False, now: datetime | None = None) -> str:
+    """The resident's answer to ``question``, in character, as at ``now`` (default: the engine's clock,
+    or the mind's latest memory).  ``target`` is an ``Engine`` (give ``name``) or a ``Mind``.
+
+    Nothing in the town changes unless ``remember`` (then the question and the answer are stored in
+    the resident's memory).  Raises ``LLMError`` when the model fails, ``InterviewError`` on bad input."""
+    mind, engine, full = _resolve(target, name)
+    llm = llm or mind.llm
+    question = _clean(question, 400)
+    if not question:
+        raise InterviewError("the question is empty")
+    now_text = ""
+    candidates: list[str] = []
+    if engine is not None:
+        now = now or engine.clock.now
+        clock = engine.clock
+        now_text = clock.long_text() if hasattr(clock, "long_text") else clock.text()
+        candidates = sorted(engine.minds)
+        player = getattr(engine, "player", None)
+        if player is not None:
+            candidates.append(player.name)
+    if now is None:
+        n = len(mind.memory)
+        now = mind.memory.get(n - 1).created if n else datetime.now()
+    ctx = await build_context(mind, question, now, now_text=now_text, candidates=candidates)
+    msgs = messages_for(mind, ctx, question, asker)
+    ans = await llm.complete(msgs, InterviewAnswer, CallTag(PURPOSE, full, Priority.PLAYER),
+                             max_tokens=160, temperature=0.5)
+    if remember:
+        mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {ans.answer}", 600), now)
+    return ans.answer
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def _err(msg: str) -> None:
+    print(f"town interview: {msg}", file=sys.stderr)
+
+
+def cli_interview(args: Any) -> int:
+    from game.llm.config import LLMConfig
+
+    try:
+        config = LLMConfig.from_args(args)
+    except ValueError as e:
+        _err(str(e))
+        return 2
+    return asyncio.run(_main(args, config))
+
+
+async def _main(args: Any, config: Any) -> int:
+    from game.engine.save import SaveError
+    from game.engine.wiring import TownError
+    from game.llm.session import open_llm
+
+    try:
+        from game.engine.save import describe_save
+
+        describe_save(args.save)  # a clear message for a missing or foreign file before the model starts
+    except SaveError as e:
+        _err(str(e))
+        return 2
+    try:
+        async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
+            return await run_interview(llm, args.save, args.name, list(args.questions),
+                                       remember=bool(args.remember))
+    except (SaveError, TownError) as e:
+        _err(str(e))
+        return 2
+    except LLMError as e:
+        _err(str(e))
+        return 1
+
+
+async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str], *, remember: bool = False,
+                        out: Any = None) -> int:
+    from game.engine.engine import Engine
+
+    out = out or sys.stdout
+    engine = Engine.load(save, llm, lockstep=True)
+    try:
+        try:
+            full = match_resident(name, list(engine.minds))
+        except InterviewError as e:
+            _err(str(e))
+            return 2
+        print(f"{full}, {engine.clock.text()} ({save})", file=out)
+        for q in questions:
+            if not q.strip():
+                continue
+            answer = await interview(engine, q, llm, name=full, remember=remember)
+            print(f"\nQ: {q}\nA: {answer}", file=out, flush=True)
+        if remember:
+            engine.save(save)
+            print(f"\n{full} will remember this interview (saved to {save})", file=out)
+    finally:
+        await engine.aclose()
+    return 0

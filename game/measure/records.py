@@ -1,0 +1,160 @@
+"""Memory records as plain rows, read from a save or a live mind, and what their text says.
+
+The mind stores what others said as ``"<speaker> told me: ..."`` (conversations) or ``"<speaker>
+said to me: ..."`` (the player), its own part of a talk as ``"I talked with A, B; I said: ..."``,
+sights of people as ``"<name> is <doing>"`` and its seed relationships as ``"<name>: <text>"``.
+These helpers read those shapes back; everything else here is pure data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    resident: str
+    id: int
+    kind: str
+    text: str
+    created: datetime
+    importance: float = 3.0
+    evidence: tuple[int, ...] = ()
+
+
+@dataclass
+class SaveData:
+    """What the measurements read from one save (read-only, no model, no world)."""
+
+    path: str
+    meta: dict
+    residents: list[str]
+    memories: list[MemoryRow]
+    conversations: list[dict] = field(default_factory=list)  # finished and active talks
+    accounting: dict | None = None
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    engine_state: dict[str, dict] = field(default_factory=dict)
+
+    @property
+    def clock_text(self) -> str:
+        return str(self.meta.get("clock_text", ""))
+
+    @property
+    def now(self) -> datetime | None:
+        clock = self.meta.get("clock") or {}
+        try:
+            from datetime import timedelta
+
+            start = datetime.fromisoformat(clock["start"])
+            return start + timedelta(seconds=float(clock["seconds_per_step"]) * int(clock.get("step", 0)))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    @property
+    def start(self) -> datetime | None:
+        try:
+            return datetime.fromisoformat((self.meta.get("clock") or {})["start"])
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def _row_from(resident: str, data: dict) -> MemoryRow:
+    ev = data.get("evidence") or "[]"
+    ev = json.loads(ev) if isinstance(ev, str) else list(ev)
+    return MemoryRow(resident=resident, id=int(data["id"]), kind=str(data.get("kind", "")),
+                     text=str(data.get("text", "")), created=datetime.fromisoformat(str(data["created"])),
+                     importance=float(data.get("importance", 3.0)), evidence=tuple(int(e) for e in ev))
+
+
+def read_save(path: str | Path) -> SaveData:
+    """Read the parts of a save the measurements need.  Raises ``SaveError`` (a clear message)."""
+    from game.engine.save import SaveError, _open
+
+    db, meta = _open(path)
+    try:
+        residents = [str(n) for n in meta.get("residents", [])]
+        rows: list[MemoryRow] = []
+        for resident, data in db.execute("SELECT resident, data FROM memories ORDER BY resident, id"):
+            rows.append(_row_from(resident, json.loads(data)))
+        convs = []
+        for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
+            d = json.loads(data)
+            d["active"] = bool(active)
+            convs.append(d)
+        acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
+        positions, eng = {}, {}
+        for name, x, y, e in db.execute("SELECT name, x, y, engine_state FROM residents"):
+            positions[name] = (int(x), int(y))
+            eng[name] = json.loads(e)
+    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError) as e:
+        raise SaveError(f"save '{path}' is damaged or incomplete ({type(e).__name__}: {e})") from None
+    finally:
+        db.close()
+    return SaveData(path=str(path), meta=meta, residents=residents, memories=rows, conversations=convs,
+                    accounting=json.loads(acc_row[0]) if acc_row else None, positions=positions,
+                    engine_state=eng)
+
+
+def rows_of_mind(name: str, mind: Any) -> list[MemoryRow]:
+    """The memory of a live ``Mind`` as rows (no copy of the embeddings)."""
+    mem = mind.memory
+    return [MemoryRow(name, r.id, r.kind, r.text, r.created, r.importance, tuple(r.evidence))
+            for r in (mem.get(i) for i in range(len(mem)))]
+
+
+def rows_of_engine(engine: Any) -> list[MemoryRow]:
+    out: list[MemoryRow] = []
+    for name in sorted(engine.minds):
+        out.extend(rows_of_mind(name, engine.minds[name]))
+    return out
+
+
+# ------------------------------------------------------------------------- reading the text
+
+_TOLD = re.compile(r"^(?P<who>[^:]{1,60}?) (?:told me|said to me|asked me)\s*:", re.I)
+_TALKED = re.compile(r"^I talked with (?P<who>.+?); I said:", re.I)
+
+
+def source_of(row: MemoryRow) -> str | None:
+    """Who this record came from: the speaker of a line heard in a conversation, else None."""
+    if row.kind not in ("conversation", "player"):
+        return None
+    m = _TOLD.match(row.text)
+    return m.group("who").strip() if m else None
+
+
+def talked_with(row: MemoryRow) -> list[str]:
+    """The partners of a conversation the resident took part in (its own summary record)."""
+    if row.kind != "conversation":
+        return []
+    m = _TALKED.match(row.text)
+    if not m:
+        return []
+    return [n.strip() for n in m.group("who").split(",") if n.strip() and n.strip() != "someone"]
+
+
+def name_pattern(name: str) -> re.Pattern:
+    """A word-bounded, case-insensitive pattern for a full name or its first name."""
+    first = name.split()[0] if name.split() else name
+    alts = [re.escape(name)] + ([re.escape(first)] if first != name and len(first) > 2 else [])
+    return re.compile(r"(?<![\w])(?:" + "|".join(alts) + r")(?![\w])", re.I)
+
+
+def mentioned(text: str, names: Sequence[str]) -> list[str]:
+    """Which of ``names`` (full or first name) appear in ``text``."""
+    return [n for n in names if name_pattern(n).search(text)]
+
+
+def by_resident(rows: Iterable[MemoryRow]) -> dict[str, list[MemoryRow]]:
+    out: dict[str, list[MemoryRow]] = {}
+    for r in rows:
+        out.setdefault(r.resident, []).append(r)
+    for v in out.values():
+        v.sort(key=lambda r: (r.created, r.id))
+    return out

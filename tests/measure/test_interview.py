@@ -1,0 +1,100 @@
+"""Interview prompt assembly and the unknown-person rule, with FakeLLM."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from measure_fakes import FakeLLM
+
+from game.engine.engine import Engine
+from game.measure.interview import (InterviewError, build_context, interview, known_people, match_resident,
+                                    messages_for, run_interview)
+from game.measure.records import MemoryRow
+
+
+def row(resident, i, kind, text, hour=8):
+    return MemoryRow(resident, i, kind, text, datetime(2026, 3, 2, hour, 0))
+
+
+def test_known_people_from_relationships_talks_and_sights():
+    rows = [row("Ada Ito", 0, "conversation", "Cy Moss told me: hello"),
+            row("Ada Ito", 1, "conversation", "I talked with Dan Poe; I said: hi"),
+            row("Ada Ito", 2, "observation", "Eve Ray is reading a book"),
+            row("Ada Ito", 3, "observation", "the stove is idle")]
+    known = known_people("Ada Ito", rows, {"Ben": "brother"},
+                         ["Ada Ito", "Ben Ito", "Cy Moss", "Dan Poe", "Eve Ray", "Fay Lu"])
+    assert known == ["Ben Ito", "Cy Moss", "Dan Poe", "Eve Ray"]  # Fay Lu is never mentioned
+
+
+def test_match_resident():
+    names = ["Ada Ito", "Ben Ito", "Ada Lane"]
+    assert match_resident("ben", names) == "Ben Ito"
+    assert match_resident("ada lane", names) == "Ada Lane"
+    with pytest.raises(InterviewError, match="ambiguous"):
+        match_resident("Ada", names)
+    with pytest.raises(InterviewError, match="no resident called 'Zed'"):
+        match_resident("Zed", names)
+
+
+async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
+    llm = FakeLLM()
+    e = Engine.new(measureville, llm, lockstep=True)
+    mind = e.minds["Ada Ito"]
+    mind.memory.add("reflection", "I care a lot about the cafe", e.clock.now, importance=7)
+    mind.whisper(e.clock.now, "I want to throw a party at the cafe on Friday")
+    ctx = await build_context(mind, "What do you think of Cy Moss and Ben?", e.clock.now,
+                              now_text="Monday 07:00", candidates=sorted(e.minds))
+    assert ctx.known == ["Ben Ito"]  # her brother; Cy Moss is in no memory of hers
+    assert ctx.strangers == ["Cy Moss"]
+    assert ctx.reflections == ["I care a lot about the cafe"]
+    assert any(p.endswith("<- now") for p in ctx.plan)  # the routine day, before a plan is made
+    msgs = messages_for(mind, ctx, "What do you think of Cy Moss and Ben?")
+    system, user = msgs[0].content, msgs[1].content
+    assert "only know the people listed" in system and "don't know" in system
+    assert "People you know:\n- Ben Ito: her brother" in user
+    assert "never met" in user and "- Cy Moss" in user
+    assert "party at the cafe" in user  # the whisper is a memory it can retrieve
+    assert "Today's plan:" in user
+    assert user.rstrip().endswith("What do you think of Cy Moss and Ben?")
+    await e.aclose()
+
+
+async def test_interview_does_not_change_the_mind_unless_asked(measureville):
+    llm = FakeLLM()
+    e = Engine.new(measureville, llm, lockstep=True)
+    mind = e.minds["Ben Ito"]
+    before = mind.memory.to_rows()
+    ans = await interview(e, "Do you know Zed Quill?", llm, name="Ben")
+    assert ans == "I don't know anyone called Zed Quill."
+    after = mind.memory.to_rows()
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "embedding"} for r in rows]  # noqa: E731
+    assert strip(after) == strip(before)  # no new memory, no refreshed last access
+    assert llm.calls[-1] == ("interview", "Ben Ito")
+    n = len(mind.memory)
+    await interview(e, "How are you?", llm, name="Ben Ito", remember=True)
+    assert len(mind.memory) == n + 1 and "How are you?" in mind.memory.get(n).text
+    await e.aclose()
+
+
+async def test_run_interview_on_a_save_leaves_it_unchanged(measureville, tmp_path):
+    import io
+
+    llm = FakeLLM()
+    e = Engine.new(measureville, llm, lockstep=True)
+    for _ in range(30):
+        await e.wait_ready()
+        e.step()
+    save = tmp_path / "t.save"
+    e.save(save)
+    await e.aclose()
+    data = save.read_bytes()
+    out = io.StringIO()
+    code = await run_interview(FakeLLM(), str(save), "ada", ["Who is Zed Quill?", "What will you do at 6pm today?"],
+                               out=out)
+    assert code == 0
+    assert save.read_bytes() == data
+    text = out.getvalue()
+    assert "Ada Ito" in text and "I don't know anyone called Zed Quill." in text
+    code = await run_interview(FakeLLM(), str(save), "ada", ["Hello?"], remember=True, out=io.StringIO())
+    assert code == 0 and save.read_bytes() != data
