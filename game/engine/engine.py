@@ -196,12 +196,11 @@ class Engine:
                                  start=start)
 
     @classmethod
-    def load(cls, save_path: str | Path, llm: Any, *, lockstep: bool | None = None) -> "Engine":
+    def load(cls, save_path: str | Path, llm: Any, *, lockstep: bool = False) -> "Engine":
         from game.engine import save
 
         engine = save.load_engine(cls, save_path, llm)
-        if lockstep is not None:
-            engine.lockstep = lockstep
+        engine.lockstep = lockstep
         return engine
 
     def save(self, path: str | Path | None = None) -> str:
@@ -268,6 +267,7 @@ class Engine:
 
     def inspect(self, name: str) -> ResidentView:
         r = self._resident(name)
+        name = r.name
         mind = self.minds[name]
         recent: list[str] = []
         mem = getattr(mind, "memory", None)
@@ -276,12 +276,16 @@ class Engine:
                 recent = [rec.text for rec in mem.recent(8)]
             except Exception:  # the panel must never break the game
                 recent = []
-        rel = getattr(mind, "relationships", None)
-        if rel is None:
-            spec = getattr(mind, "spec", None)
-            rel = getattr(spec, "relationships", {}) or {}
-        retrieved = list(getattr(mind, "last_retrieved", []) or r.recalled)
-        retrieved = [getattr(x, "text", x) for x in retrieved]
+        persona = getattr(mind, "persona", None)
+        rel = dict(getattr(persona, "relationships", {}) or {})
+        retrieved: list[str] = []
+        if mem is not None and hasattr(mem, "recent"):
+            try:  # what it last recalled: records whose last access is later than their creation
+                recs = [m for m in mem.recent(400) if m.last_access > m.created]
+                recs.sort(key=lambda m: (m.last_access, m.id), reverse=True)
+                retrieved = [m.text for m in recs[:6]]
+            except Exception:
+                retrieved = []
         plan = r.plan.text().splitlines() if r.plan is not None else []
         act = r.action
         return ResidentView(
@@ -360,6 +364,13 @@ class Engine:
                             duration_min=action.duration_min, object_state=action.object_state,
                             start=now, source=action.source)
         old = r.action
+        if old is not None and old.object_state and old.address in self.town.objects:
+            # the object goes back to idle when the one who changed it moves on
+            objects = self.town.objects
+            if objects.get(old.address) == old.object_state and objects.changed_by(old.address) == r.name:
+                objects.set(old.address, "idle", r.name)
+                (res if res is not None else self._out).object_changes.append(
+                    ObjectChange(old.address, "idle", r.name))
         r.action = action
         r.needs_decision = False
         r.path = self._path_to(r.pos, action.address)

@@ -124,12 +124,12 @@ async def test_forks_continue_identically_on_the_same_answers(fake_town_loader, 
     await e.aclose()
     rec = tmp_path / "answers.jsonl"
     recorder = RecordingLLM(FakeLLM(latency_seed=1, jitter=0.004), rec)
-    a = Engine.load(path, recorder)
+    a = Engine.load(path, recorder, lockstep=True)
     res_a = await ticks(a, 400)
     await settle(a)
     recorder._fh.close()
     replay = ReplayLLM(rec)
-    b = Engine.load(path, replay)
+    b = Engine.load(path, replay, lockstep=True)
     res_b = await ticks(b, 400)
     await settle(b)
     assert not a.errors and not b.errors, (a.errors, b.errors)
@@ -148,7 +148,7 @@ async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_
     await e.aclose()
     runs = []
     for lat in (3, 4):
-        f = Engine.load(path, FakeLLM(latency_seed=lat, jitter=0.004))
+        f = Engine.load(path, FakeLLM(latency_seed=lat, jitter=0.004), lockstep=True)
         fp = fingerprint(await ticks(f, 300))
         await settle(f)
         runs.append((fp, state(f)))

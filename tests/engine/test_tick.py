@@ -77,3 +77,32 @@ def test_engine_does_not_import_textual():
            "print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+async def test_inspect_and_snapshot(fake_town_loader):
+    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    await run(e, 120)
+    v = e.inspect("Ann")  # a first name is enough
+    assert v.name == "Ann Lin" and v.action and v.emoji and v.place
+    assert v.plan and all(isinstance(x, str) for x in v.plan)
+    assert v.recent and all(isinstance(x, str) for x in v.recent + v.retrieved)
+    assert isinstance(v.relationships, dict) and not v.embodied
+    snap = e.snapshot()
+    assert {m.who for m in snap.moves} == set(e.residents)
+    assert all(m.src == m.dst == e.positions()[m.who] for m in snap.moves)
+    await e.aclose()
+
+
+async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
+    from game.mind.view import Action
+
+    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    bob = e.residents["Bob Lin"]
+    now = e.clock.now
+    e._set_action(bob, Action("cooking", "\U0001F373", "Lin house:kitchen:stove", 10, "cooking", now), None, now)
+    assert e.town.objects.get("Lin house:kitchen:stove") == "cooking"
+    e._set_action(bob, Action("eating", "\U0001F37D", "Lin house:kitchen", 10, None, now), None, now)
+    assert e.town.objects.get("Lin house:kitchen:stove") == "idle"
+    r = e.step()
+    assert [(c.state, c.by) for c in r.object_changes] == [("cooking", "Bob Lin"), ("idle", "Bob Lin")]
+    await e.aclose()
