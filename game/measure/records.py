@@ -40,6 +40,8 @@ class SaveData:
     accounting: dict | None = None
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
     engine_state: dict[str, dict] = field(default_factory=dict)
+    relationships: dict[str, dict[str, str]] = field(default_factory=dict)  # from each persona
+    actions: dict[str, str] = field(default_factory=dict)  # what each resident is doing at the save
 
     @property
     def clock_text(self) -> str:
@@ -88,17 +90,22 @@ def read_save(path: str | Path) -> SaveData:
             d["active"] = bool(active)
             convs.append(d)
         acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
-        positions, eng = {}, {}
-        for name, x, y, e in db.execute("SELECT name, x, y, engine_state FROM residents"):
+        positions, eng, rel, actions = {}, {}, {}, {}
+        for name, x, y, action, e, mstate in db.execute(
+                "SELECT name, x, y, action, engine_state, mind_state FROM residents"):
             positions[name] = (int(x), int(y))
             eng[name] = json.loads(e)
+            persona = (json.loads(mstate) or {}).get("persona") or {}
+            rel[name] = {str(k): str(v) for k, v in (persona.get("relationships") or {}).items()}
+            act = json.loads(action) if action else None
+            actions[name] = str(act.get("description", "")) if isinstance(act, dict) else ""
     except (sqlite3.DatabaseError, ValueError, KeyError, TypeError) as e:
         raise SaveError(f"save '{path}' is damaged or incomplete ({type(e).__name__}: {e})") from None
     finally:
         db.close()
     return SaveData(path=str(path), meta=meta, residents=residents, memories=rows, conversations=convs,
                     accounting=json.loads(acc_row[0]) if acc_row else None, positions=positions,
-                    engine_state=eng)
+                    engine_state=eng, relationships=rel, actions=actions)
 
 
 def rows_of_mind(name: str, mind: Any) -> list[MemoryRow]:
