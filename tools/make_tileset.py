@@ -40,7 +40,7 @@ def make(out: Path) -> None:
         x0, y0 = (i % COLUMNS) * TILE_PX, (i // COLUMNS) * TILE_PX
         if t.bg:
             draw.rectangle([x0, y0, x0 + TILE_PX - 1, y0 + TILE_PX - 1], fill=t.bg)
-        if t.kind == "wall":  # draw box-drawing walls as lines so they join across tiles
+        if t.kind == "wall" and t.variant.isdigit():  # draw box-drawing walls as lines so they join across tiles
             m = int(t.variant)
             c = (x0 + TILE_PX // 2, y0 + TILE_PX // 2)
             wd = 3

@@ -83,7 +83,10 @@ FURNITURE_GLYPHS: dict[str, tuple[str, str]] = {
 }
 FURNITURE = [TileKind(k, g, fg, "", True) for k, (g, fg) in FURNITURE_GLYPHS.items()]
 
-ALL = GROUND + WALLS + FURNITURE
+# added later; appended so the ids of the tiles above never change
+EXTRA = [TileKind("wall", "█", "#6b6258", WALL_BG, False, "solid")]
+
+ALL = GROUND + WALLS + FURNITURE + EXTRA
 INDEX = {t.key: i for i, t in enumerate(ALL)}  # tileset id of each kind
 
 

@@ -240,13 +240,22 @@ def load_town(path: str | Path | None = None, *, residents: bool = True) -> Town
     return town
 
 
-def _place_residents(town: Town, res_path: Path) -> None:
-    tree, pf = town.tree, town.paths
-    # the main walkable region: the largest connected component
-    comp_sizes = Counter(pf._comp[i] for i in range(len(pf._comp)) if pf._comp[i] >= 0)
+def main_component(town: Town) -> int:
+    """The town's main walkable region: the connected component holding most tiles of sectors
+    (not simply the largest: the Ville has more open land outside its walls than inside)."""
+    pf = town.paths
+    sec = (town.tree._sector_at >= 0).ravel().tolist()
+    comp_sizes = Counter(c for c, s in zip(pf._comp, sec) if c >= 0 and s)
+    if not comp_sizes:
+        comp_sizes = Counter(c for c in pf._comp if c >= 0)
     if not comp_sizes:
         raise MapError(town.path, "the map has no walkable tile")
-    main = comp_sizes.most_common(1)[0][0]
+    return comp_sizes.most_common(1)[0][0]
+
+
+def _place_residents(town: Town, res_path: Path) -> None:
+    tree, pf = town.tree, town.paths
+    main = main_component(town)
 
     def in_main(p: Pos) -> bool:
         return pf._comp[p[1] * town.width + p[0]] == main

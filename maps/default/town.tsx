@@ -1,6 +1,6 @@
 <?xml version="1.0" encoding="UTF-8"?>
-<tileset version="1.10" tiledversion="1.10.2" name="town" tilewidth="16" tileheight="16" tilecount="96" columns="16">
- <image source="town.png" width="256" height="96"/>
+<tileset version="1.10" tiledversion="1.10.2" name="town" tilewidth="16" tileheight="16" tilecount="97" columns="16">
+ <image source="town.png" width="256" height="112"/>
  <tile id="0">
   <properties>
    <property name="kind" value="grass"/>
@@ -800,6 +800,15 @@
    <property name="glyph" value="•"/>
    <property name="fg" value="#d0c0a0"/>
    <property name="walkable" type="bool" value="true"/>
+  </properties>
+ </tile>
+ <tile id="96">
+  <properties>
+   <property name="kind" value="wall"/>
+   <property name="glyph" value="█"/>
+   <property name="fg" value="#6b6258"/>
+   <property name="bg" value="#4a4038"/>
+   <property name="walkable" type="bool" value="false"/>
   </properties>
  </tile>
 </tileset>
