@@ -198,6 +198,28 @@ class EmbeddedServer:
                                            f"{timeout_s:.0f} s; log: {self.log_path}")
                 await asyncio.sleep(0.25)
 
+    def start_sync(self, timeout_s: float = 120.0) -> None:
+        """Launch and wait for ``/health`` without an event loop (test fixtures, scripts)."""
+        self._launch()
+        t0 = time.monotonic()
+        with httpx.Client(timeout=2.0) as http:
+            while True:
+                assert self.proc is not None
+                code = self.proc.poll()
+                if code is not None:
+                    self.stop()
+                    raise ModelUnavailable(f"the model server stopped while starting (exit code "
+                                           f"{code}):\n{self.log_tail()}")
+                try:
+                    if http.get(f"{self.root}/health").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() - t0 > timeout_s:
+                    self.stop()
+                    raise ModelUnavailable(f"the model server did not become ready in {timeout_s:.0f} s")
+                time.sleep(0.2)
+
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 

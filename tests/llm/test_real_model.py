@@ -1,0 +1,135 @@
+"""The client against a real llama-server running SmolLM2-135M (small, fast, and often wrong)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+from pydantic import BaseModel, Field
+
+from game.llm.api import BadAnswer, CallTag, Message, ModelUnavailable, Priority
+from game.llm.client import ModelClient
+from game.llm.embed import RemoteEmbedder
+
+from .conftest import HAVE_SERVER, SKIP_REASON, make_server
+
+pytestmark = [pytest.mark.real_model, pytest.mark.skipif(not HAVE_SERVER, reason=SKIP_REASON)]
+
+
+class Fruit(BaseModel):
+    name: str = Field(max_length=30)
+    colour: str = Field(max_length=30)
+    sweet: bool
+
+
+class Story(BaseModel):
+    text: str = Field(min_length=2000)  # cannot be finished before the kill
+
+
+class Day(BaseModel):
+    steps: list[str] = Field(min_length=1, max_length=4)
+
+
+ASK = [Message("system", "You answer with one JSON object."),
+       Message("user", 'Describe one fruit. Example: {"name": "plum", "colour": "purple", "sweet": true}')]
+
+
+async def test_structured_output(small_server):
+    async with ModelClient(small_server.url, backoff_s=0.05) as llm:
+        await llm.connect()
+        assert llm.model == "smollm2-test"
+        assert llm.scheduler.slots == 2  # learned from /props
+        fruit = await llm.complete(ASK, Fruit, CallTag("test", "Ada"), max_tokens=80, temperature=0.2)
+        assert isinstance(fruit, Fruit) and fruit.name
+        plan = await llm.complete([Message("user", "List the steps of your morning as JSON.")], Day,
+                                  CallTag("plan_day", "Ada", Priority.PLAN), max_tokens=120)
+        assert 1 <= len(plan.steps) <= 4
+        acc = llm.accounting.to_dict()
+    row = [r for r in acc["by_resident_purpose"] if r["purpose"] == "test"][0]
+    assert row["resident"] == "Ada" and row["prompt_tokens"] > 10 and row["completion_tokens"] > 3
+
+
+async def test_too_small_token_budget_is_a_bad_answer_not_a_crash(small_server):
+    # 3 tokens cannot hold the object: repair and re-ask run for real, then BadAnswer
+    async with ModelClient(small_server.url, answer_retries=1) as llm:
+        with pytest.raises(BadAnswer) as e:
+            await llm.complete(ASK, Fruit, CallTag("test"), max_tokens=3)
+        assert llm.accounting.total.calls == 2
+    assert "cut off" in str(e.value)
+
+
+async def test_stream(small_server):
+    async with ModelClient(small_server.url) as llm:
+        pieces = [p async for p in llm.stream([Message("user", "Say hello to your neighbour.")],
+                                              CallTag("dialogue", "Ada", Priority.PLAYER),
+                                              max_tokens=24)]
+        total = llm.accounting.total
+    assert len(pieces) >= 2 and "".join(pieces).strip()
+    assert total.completion_tokens >= len(pieces) - 1 and total.prompt_tokens > 0
+
+
+async def test_parallel_requests_share_the_slots(small_server):
+    async with ModelClient(small_server.url) as llm:
+        await llm.connect()
+        results = await asyncio.gather(*(
+            llm.complete(ASK, Fruit, CallTag("test", f"r{i}"), max_tokens=60) for i in range(4)))
+        assert llm.scheduler.in_flight == 0
+    assert len(results) == 4
+
+
+async def test_embeddings_endpoint_of_llama_server(tmp_path):
+    server = make_server(tmp_path, embeddings=True, parallel=1)
+    server.extra_args = ["--pooling", "mean"]
+    server.start_sync()
+    try:
+        emb = RemoteEmbedder(server.url)
+        v = np.asarray(await emb.embed(["the baker", "the bakery", "a rocket launch"]))
+        await emb.aclose()
+    finally:
+        server.stop()
+    assert v.shape[0] == 3 and v.shape[1] >= 64
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)
+
+
+async def test_server_killed_mid_request_then_back(tmp_path):
+    server = make_server(tmp_path, parallel=1)
+    server.start_sync()
+    port = server.port
+    try:
+        async with ModelClient(server.url, transport_retries=2, backoff_s=0.05) as llm:
+            pieces = []
+            with pytest.raises(ModelUnavailable) as e:
+                async for piece in llm.stream([Message("user", "Tell me a very long story.")],
+                                              CallTag("dialogue"), max_tokens=400):
+                    pieces.append(piece)
+                    if len(pieces) == 3:
+                        server.kill()
+            assert "middle of an answer" in str(e.value) and str(port) in str(e.value)
+            assert llm.status().reachable is False
+            with pytest.raises(ModelUnavailable, match="tried 3 times"):
+                await llm.complete(ASK, Fruit, CallTag("test"), max_tokens=40)
+            # the server comes back on the same port: the same client recovers
+            server = make_server(tmp_path, port=port, parallel=1)
+            server.start_sync()
+            fruit = await llm.complete(ASK, Fruit, CallTag("test"), max_tokens=80)
+            assert isinstance(fruit, Fruit)
+            assert llm.status().reachable is True
+    finally:
+        server.stop()
+
+
+async def test_complete_in_flight_when_the_server_dies(tmp_path):
+    server = make_server(tmp_path, parallel=1)
+    server.start_sync()
+    try:
+        async with ModelClient(server.url, transport_retries=1, backoff_s=0.05) as llm:
+            task = asyncio.create_task(llm.complete(
+                [Message("user", "Write a long story.")], Story, CallTag("test"),
+                max_tokens=1500))
+            await asyncio.sleep(0.3)
+            server.kill()
+            with pytest.raises(ModelUnavailable):
+                await task
+    finally:
+        server.stop()
