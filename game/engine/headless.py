@@ -37,6 +37,13 @@ def cli_run(args: Any) -> int:
 async def _main(args: Any, config: Any) -> int:
     from game.llm.session import open_llm
 
+    import signal
+
+    task = asyncio.current_task()
+    try:  # SIGTERM stops the run like Ctrl-C: the town is saved and the report printed
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    except (NotImplementedError, RuntimeError, AttributeError):
+        pass
     try:
         async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
             return await run_headless(llm, args.town, until=args.until, save=args.save,
@@ -83,9 +90,11 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     waited = 0.0
     next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
     errors = 0
+    last_print = time.monotonic()
     log = sys.stderr if as_json else out
     print(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
           f"from {engine.clock.text()} to {until}", file=log, flush=True)
+    interrupted = False
     try:
         while engine.clock.now < stop:
             if engine.blocked:
@@ -97,11 +106,16 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 if line.kind == "error":
                     errors += 1
                     print(f"  ! {line.text}", file=sys.stderr)
-            if engine.clock.now >= next_report:
-                next_report += timedelta(hours=1)
+            if engine.clock.now >= next_report or time.monotonic() - last_print >= 30:
+                if engine.clock.now >= next_report:
+                    next_report += timedelta(hours=1)
+                last_print = time.monotonic()
                 calls = _total_calls(llm)
                 print(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
                       f"real {time.monotonic() - t0:.0f}s", file=log, flush=True)
+    except asyncio.CancelledError:
+        interrupted = True
+        print(f"interrupted at {engine.clock.text()}", file=sys.stderr)
     finally:
         if save:
             try:
@@ -116,7 +130,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
         print(json.dumps(report, indent=2), file=out)
     else:
         print(format_report(report), file=out)
-    return 0
+    return 130 if interrupted else 0
 
 
 def _total_calls(llm: Any) -> int:

@@ -57,3 +57,18 @@ def test_cli_run_with_a_missing_recording(tmp_path, capsys):
                               replay=str(tmp_path / "missing.jsonl"))
     assert cli_run(args) == 1
     assert "missing.jsonl" in capsys.readouterr().err
+
+
+async def test_interrupted_run_still_saves(fake_town_loader, tmp_path):
+    import asyncio
+
+    save = tmp_path / "int.save"
+    task = asyncio.ensure_future(run_headless(FakeLLM(jitter=100.0), str(fake_town_loader), until="day 2",
+                                              save=str(save), out=io.StringIO()))
+    await asyncio.sleep(0.3)
+    task.cancel()
+    assert await task == 130
+    info = Engine.describe_save(save)
+    assert info["clock"].startswith("Day 1")
+    e = Engine.load(save, FakeLLM())
+    assert e.jobs  # the unanswered decisions were kept, to be asked again
