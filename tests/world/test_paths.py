@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from game.world import NoPath, PathFinder
+
+
+def _check_path(pf: PathFinder, a, b, path):
+    assert path[-1] == b
+    prev = a
+    for p in path:
+        assert abs(p[0] - prev[0]) + abs(p[1] - prev[1]) == 1  # one tile per step
+        assert pf.walkable(p)
+        prev = p
+
+
+def test_small_grid_paths():
+    g = np.array([[1, 1, 1, 1],
+                  [0, 0, 0, 1],
+                  [1, 1, 1, 1]], dtype=bool)
+    pf = PathFinder(g)
+    p = pf.path((0, 0), (0, 2))
+    _check_path(pf, (0, 0), (0, 2), p)
+    assert len(p) == 8 == pf.distance((0, 0), (0, 2))
+    assert pf.path((1, 0), (1, 0)) == []
+    with pytest.raises(NoPath):
+        pf.path((0, 0), (0, 1))  # a wall
+    assert pf.nearest_walkable((1, 1)) in {(1, 0), (1, 2)}
+
+
+def test_disconnected():
+    g = np.array([[1, 0, 1]], dtype=bool)
+    pf = PathFinder(g)
+    assert pf.components == 2
+    assert not pf.reachable((0, 0), (2, 0))
+    with pytest.raises(NoPath):
+        pf.path((0, 0), (2, 0))
+
+
+def test_avoid_occupied_tiles():
+    g = np.ones((3, 5), dtype=bool)
+    pf = PathFinder(g)
+    plain = pf.path((0, 1), (4, 1))
+    assert plain == [(1, 1), (2, 1), (3, 1), (4, 1)]
+    around = pf.path((0, 1), (4, 1), avoid={(2, 1)})
+    _check_path(pf, (0, 1), (4, 1), around)
+    assert (2, 1) not in around and len(around) == 6
+    # no way around: the plain path (the other one will move on)
+    corridor = PathFinder(np.ones((1, 5), dtype=bool))
+    assert corridor.path((0, 0), (4, 0), avoid={(2, 0)}) == [(1, 0), (2, 0), (3, 0), (4, 0)]
+
+
+def test_longest_shortest_path_on_default_map(town):
+    pf = town.paths
+    start = town.spawn["Grace Okafor"]
+    # double sweep: the tile farthest from the farthest tile (a lower bound of the diameter)
+    far, _ = pf.farthest_from(start)
+    other, d = pf.farthest_from(far)
+    assert d > 150  # the original's BFS gave up after 150 steps
+    path = pf.path(far, other)
+    assert len(path) == d == pf.distance(other, far)
+    _check_path(pf, far, other, path)
+
+
+def test_every_home_reachable_from_everywhere(town):
+    pf = town.paths
+    walk = np.argwhere(town.grid)
+    assert pf.components == 1, "the default town is one walkable region"
+    assert len(walk) == pf.component_size(tuple(int(v) for v in walk[0][::-1]))
+    for r in town.residents:
+        home = town.walkable_tiles_of(r.home)
+        assert home
+        # from the far corner of the map
+        path = pf.path_to_any((0, 0), home)
+        assert path and path[-1] in home
+        if r.workplace:
+            assert pf.path_to_any(town.spawn[r.name], town.walkable_tiles_of(r.workplace))
+
+
+def test_paths_are_cached_and_fast(town):
+    import time
+    pf = town.paths
+    a, b = town.spawn["Grace Okafor"], town.spawn["Priya Raman"]
+    pf.path(a, b)
+    t = time.perf_counter()
+    for _ in range(200):
+        pf.path(a, b)
+    assert (time.perf_counter() - t) / 200 < 0.005
