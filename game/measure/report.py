@@ -1,0 +1,305 @@
+"""``town report SAVE [--json]``: what happened in a saved town, measured.
+
+- who knows what: every whisper in the save is a seeded piece of information, traced through the
+  memory streams (keywords: the whisper's most distinctive words); more can be named with
+  ``--track "name=keyword, keyword"`` (when the command has that flag) or ``$TOWN_TRACK``
+  (``"party=valentine, party; election=mayor, vote"``);
+- relationships: who knows whom, the density at the start and at the end of the run, and per hour;
+- attendance: who was where, from the position log ``SAVE.positions.jsonl`` beside the save when one
+  was written (saves themselves hold only the positions at the moment of saving);
+- the model's calls, tokens and latency per resident-day by purpose, from the save's accounting.
+
+Printed as rich tables (every name and text from the town is shown as plain text, never markup),
+or as one JSON object with ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections import Counter
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Sequence
+
+from game.measure.records import SaveData, read_save
+from game.measure.relations import PositionLog, density_over_time, graph
+from game.measure.spread import Info, track
+
+_STOP = set("""a about above after again all also am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most my
+myself no nor not now of off on once only or other our ours out over own same she should so some such
+than that the their theirs them then there these they this those through to too under until up very was
+we were what when where which while who whom why will with would you your yours yourself today tonight
+tomorrow want think going get got make really should shall them told said like well one""".split())
+
+
+def whisper_infos(data: SaveData, limit: int = 6, named: Sequence[Info] = ()) -> list[Info]:
+    """One piece of information per distinct whisper: its three most distinctive words (the ones
+    fewest records of the whole save contain), two of which a record must carry.  A whisper that a
+    ``named`` piece of information already matches is left to it."""
+    texts = [r.text.lower() for r in data.memories]
+    infos, seen = [], set()
+    for r in sorted((r for r in data.memories if r.kind == "whisper"), key=lambda r: r.created):
+        if any(i.matches(r.text) for i in named):
+            continue
+        words = [w for w in re.findall(r"[a-z][a-z']+", r.text.lower()) if len(w) > 3 and w not in _STOP]
+        words = list(dict.fromkeys(w.rstrip("'s") if w.endswith("'s") else w for w in words))
+        if not words:
+            continue
+        df = {w: sum(1 for t in texts if w in t) for w in words}
+        kws = sorted(words, key=lambda w: (df[w], words.index(w)))[:3]
+        key = tuple(sorted(kws))
+        if key in seen:
+            continue
+        seen.add(key)
+        short = " ".join(r.text.split()[:8]) + ("\u2026" if len(r.text.split()) > 8 else "")
+        infos.append(Info(name=f"whisper to {r.resident}: {short}", keywords=tuple(kws),
+                          min_match=min(2, len(kws))))
+        if len(infos) >= limit:
+            break
+    return infos
+
+
+def parse_track(spec: str | Sequence[str] | None) -> list[Info]:
+    """``"party=valentine, party; election=mayor, vote"`` (or a list of ``name=keywords``)."""
+    if not spec:
+        return []
+    items = spec if isinstance(spec, (list, tuple)) else str(spec).split(";")
+    out = []
+    for item in items:
+        item = item.strip()
+        if not item:
+            continue
+        name, _, kws = item.partition("=")
+        out.append(Info.parse(name.strip(), kws.strip() or None))
+    return out
+
+
+def _per(u: dict, resident_days: float) -> dict:
+    rd = resident_days if resident_days > 0 else float("nan")
+    calls = int(u.get("calls", 0))
+    pt, ct = int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0))
+    lat = float(u.get("latency_s", 0.0))
+    return {"calls": round(calls / rd, 2), "prompt_tokens": round(pt / rd, 1),
+            "completion_tokens": round(ct / rd, 1), "tokens": round((pt + ct) / rd, 1),
+            "latency_s": round(lat / rd, 2), "mean_latency_s": round(lat / calls, 3) if calls else 0.0,
+            "failures": round(int(u.get("failures", 0)) / rd, 2),
+            "totals": {"calls": calls, "prompt_tokens": pt, "completion_tokens": ct, "latency_s": round(lat, 2)}}
+
+
+def usage(data: SaveData, game_days: float) -> dict:
+    acc = data.accounting
+    n = len(data.residents)
+    resident_days = n * game_days
+    if not acc:
+        return {"available": False, "resident_days": round(resident_days, 4),
+                "why": "the save holds no accounting (a replayed run, or a model layer that keeps none)"}
+    by_purpose: dict[str, Counter] = {}
+    by_resident: dict[str, Counter] = {}
+    for row in acc.get("by_resident_purpose", []):
+        c = Counter({k: row.get(k, 0) for k in ("calls", "prompt_tokens", "completion_tokens", "latency_s",
+                                               "failures", "retries")})
+        by_purpose.setdefault(row["purpose"], Counter()).update(c)
+        by_resident.setdefault(row.get("resident") or "-", Counter()).update(c)
+    total = Counter()
+    for c in by_purpose.values():
+        total.update(c)
+    return {
+        "available": True, "resident_days": round(resident_days, 4),
+        "by_purpose": {p: _per(c, resident_days) for p, c in sorted(by_purpose.items())},
+        "total": _per(total, resident_days),
+        "by_resident": {r: _per(c, game_days) for r, c in sorted(by_resident.items())},  # per game day
+        "by_day": acc.get("by_day", {}),
+    }
+
+
+def _positions_log(save: str) -> Path:
+    return Path(str(save) + ".positions.jsonl")
+
+
+def attendance_report(data: SaveData, at: str | None = None, window: tuple[datetime, datetime] | None = None,
+                      log_path: str | Path | None = None) -> dict:
+    path = Path(log_path) if log_path else _positions_log(data.path)
+    if not path.exists():
+        return {"available": False, "log": None,
+                "why": f"no position log ('{path.name}' beside the save): saves hold only where everyone "
+                       f"is at the moment of saving; run with game.measure.run (or bench/spread_run.py) "
+                       f"to keep one",
+                "now": {n: list(p) for n, p in sorted(data.positions.items())}}
+    try:
+        log = PositionLog.read(path)
+    except ValueError as e:
+        return {"available": False, "log": str(path), "why": str(e)}
+    try:
+        from game.engine.wiring import load_world
+
+        town = load_world(data.meta["town_path"])
+    except Exception as e:  # the town folder moved: the log is still there, the places are not
+        return {"available": False, "log": str(path), "why": f"the town cannot be loaded for place names: {e}"}
+    lo, hi = window or (datetime.min, datetime.max)
+    places: dict[str, dict[str, dict]] = {}
+    minutes = log.every * float((data.meta.get("clock") or {}).get("seconds_per_step", 10)) / 60.0
+    for t, pos in log.samples:
+        if not (lo <= t <= hi):
+            continue
+        for name, p in pos.items():
+            place = town.tree.arena_at(p) or "(outside)"
+            if at and not place.lower().startswith(at.lower()):
+                continue
+            d = places.setdefault(place, {}).setdefault(name, {"first": t, "last": t, "samples": 0})
+            d["last"] = t
+            d["samples"] += 1
+    out = {}
+    for place, who in sorted(places.items()):
+        out[place] = {n: {"first": d["first"].isoformat(), "last": d["last"].isoformat(),
+                          "minutes": round(d["samples"] * minutes, 1)} for n, d in sorted(who.items())}
+    return {"available": True, "log": str(path), "samples": len(log.samples), "at": at, "places": out}
+
+
+def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at: str | None = None,
+                 step: timedelta = timedelta(hours=1)) -> dict:
+    data = read_save(save)
+    start, now = data.start, data.now
+    if start is None or now is None:
+        from game.engine.save import SaveError
+
+        raise SaveError(f"save '{save}' is damaged (its clock cannot be read)")
+    game_days = max((now - start).total_seconds() / 86400.0, 1e-9)
+    residents = data.residents
+    rel = data.relationships or None
+    g_start = graph(data.memories, residents, until=start, relationships=rel, start=start)
+    g_end = graph(data.memories, residents, relationships=rel, start=start)
+    curve = density_over_time(data.memories, residents, start, now, step, relationships=rel)
+    named = parse_track(track_spec) + parse_track(os.environ.get("TOWN_TRACK"))
+    infos = named + whisper_infos(data, named=named)
+    spreads = [track(data.memories, info, residents).to_dict(start, now, step) for info in infos]
+    convs = [c for c in data.conversations if not c.get("active")]
+    return {
+        "save": str(save), "town": data.meta.get("town_name", ""), "clock": data.clock_text,
+        "start": start.isoformat(), "now": now.isoformat(), "game_days": round(game_days, 4),
+        "residents": residents, "memories": len(data.memories),
+        "memories_by_kind": dict(sorted(Counter(r.kind for r in data.memories).items())),
+        "conversations": {"finished_kept": len(convs), "active": len(data.conversations) - len(convs),
+                          "lines": sum(len(c.get("lines", [])) for c in data.conversations)},
+        "relationships": {"start": {k: v for k, v in g_start.to_dict().items() if k != "ties"},
+                          "end": {k: v for k, v in g_end.to_dict().items() if k != "ties"},
+                          "curve": [[t.isoformat(), round(d, 4)] for t, d in curve],
+                          "ties": g_end.to_dict()["ties"]},
+        "spread": spreads,
+        "attendance": attendance_report(data, at=at),
+        "usage": usage(data, game_days),
+    }
+
+
+# ------------------------------------------------------------------------------ printing
+
+
+def bar_rows(curve: Sequence[tuple[str, float]], total: float, width: int = 30) -> list[tuple[str, str, str]]:
+    """(time label, bar, value) for a terminal plot; the bar is plain text."""
+    out = []
+    for t, v in curve:
+        n = 0 if total <= 0 else int(round(width * v / total))
+        label = t[5:16].replace("T", " ") if len(t) >= 16 else t
+        out.append((label, "\u2588" * n + "\u00b7" * (width - n), f"{v:g}"))
+    return out
+
+
+def render(report: dict, console: Any) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    T = lambda s: Text(str(s))  # noqa: E731 - names and texts from the town are plain text, never markup
+    console.print(Text(f"{report['town']} — {report['clock']} ({report['save']})", style="bold"))
+    console.print(T(f"{len(report['residents'])} residents, {report['game_days']} game days, "
+                    f"{report['memories']} memories "
+                    + ", ".join(f"{k} {v}" for k, v in report["memories_by_kind"].items())
+                    + f"; conversations kept {report['conversations']['finished_kept']}, "
+                    f"lines {report['conversations']['lines']}"))
+    rel = report["relationships"]
+    t = Table(title="Relationships (who knows whom)")
+    for c in ("", "edges", "density", "directed density"):
+        t.add_column(c, justify="right" if c else "left")
+    for k in ("start", "end"):
+        t.add_row(k, str(rel[k]["edges"]), f"{rel[k]['density']:.3f}", f"{rel[k]['directed_density']:.3f}")
+    console.print(t)
+    ties = [x for x in rel["ties"] if x["knows"] and (x["talks"] or x["lines_heard"])]
+    if ties:
+        t = Table(title="Ties made by talking (from memory)")
+        for c in ("who", "knows", "talks", "lines heard", "seen", "last"):
+            t.add_column(c)
+        for x in sorted(ties, key=lambda x: (-x["talks"], x["from"], x["to"]))[:25]:
+            t.add_row(T(x["from"]), T(x["to"]), str(x["talks"]), str(x["lines_heard"]), str(x["seen"]),
+                      T((x["last"] or "")[5:16].replace("T", " ")))
+        console.print(t)
+    for sp in report["spread"]:
+        t = Table(title=Text(f"Who knows: {sp['name']}  (keywords: {', '.join(sp['keywords'])}; "
+                             f"{sp['needed']} needed)"))
+        for c in ("resident", "learned", "how", "from", "record"):
+            t.add_column(c, overflow="fold")
+        for x in sp["learned"]:
+            t.add_row(T(x["resident"]), T(x["at"][5:16].replace("T", " ")), T(x["how"]), T(x["source"] or ""),
+                      T(x["text"][:90]))
+        console.print(t)
+        console.print(T(f"{sp['knew']} of {sp['residents']} knew it ({sp['share']:.0%}); never heard: "
+                        f"{', '.join(sp['never']) or 'nobody'}"))
+        plot = Table(title="spread over time (residents who knew it)", show_header=False, box=None)
+        for label, bar, v in bar_rows(sp["curve"], sp["residents"]):
+            plot.add_row(T(label), Text(bar, style="green"), T(v))
+        console.print(plot)
+    if not report["spread"]:
+        console.print(T("Who knows what: no whisper in this save and nothing named to track "
+                        "($TOWN_TRACK=\"name=keyword, keyword\")."))
+    plot = Table(title="relationship density over time", show_header=False, box=None)
+    for label, bar, v in bar_rows(rel["curve"], 1.0):
+        plot.add_row(T(label), Text(bar, style="cyan"), T(v))
+    console.print(plot)
+    att = report["attendance"]
+    if att.get("available"):
+        t = Table(title=f"Attendance ({att['samples']} samples from {Path(att['log']).name})")
+        for c in ("place", "who", "first", "last", "minutes"):
+            t.add_column(c)
+        for place, who in att["places"].items():
+            for n, d in who.items():
+                t.add_row(T(place), T(n), T(d["first"][5:16].replace("T", " ")),
+                          T(d["last"][5:16].replace("T", " ")), str(d["minutes"]))
+        console.print(t)
+    else:
+        console.print(T(f"Attendance: {att['why']}"))
+    u = report["usage"]
+    if u.get("available"):
+        t = Table(title=f"Model use per resident-day ({u['resident_days']} resident-days)")
+        for c in ("purpose", "calls", "tokens", "prompt", "completion", "latency s", "s/call", "failures"):
+            t.add_column(c, justify="left" if c == "purpose" else "right")
+        rows = dict(u["by_purpose"])
+        rows["TOTAL"] = u["total"]
+        for p, x in rows.items():
+            t.add_row(T(p), str(x["calls"]), str(x["tokens"]), str(x["prompt_tokens"]),
+                      str(x["completion_tokens"]), str(x["latency_s"]), str(x["mean_latency_s"]),
+                      str(x["failures"]))
+        console.print(t)
+    else:
+        console.print(T(f"Model use: {u['why']}"))
+
+
+def cli_report(args: Any) -> int:
+    from game.engine.save import SaveError
+
+    try:
+        report = build_report(args.save, track_spec=getattr(args, "track", None), at=getattr(args, "at", None))
+    except SaveError as e:
+        print(f"town report: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"town report: {e}", file=sys.stderr)
+        return 2
+    if getattr(args, "json", False):
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    from rich.console import Console
+
+    render(report, Console())
+    return 0

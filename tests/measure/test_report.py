@@ -1,0 +1,82 @@
+"""The report's JSON shape on a small save produced by the engine with FakeLLM."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from measure_fakes import FakeLLM
+
+from game.engine.engine import Engine
+from game.measure.report import build_report, cli_report, render
+from game.measure.run import measured_run, save_with_positions
+
+
+@pytest.fixture
+async def small_save(measureville, tmp_path):
+    llm = FakeLLM()
+    e = Engine.new(measureville, llm, lockstep=True)
+    until = e.clock.now + timedelta(hours=3)
+    res = await measured_run(e, until, whispers=[("Ada Ito", "I will throw a Valentine party at the cafe")],
+                             every=6)
+    path = str(tmp_path / "run.save")
+    save_with_positions(res, path)
+    await e.aclose()
+    return path
+
+
+async def test_report_json_shape(small_save):
+    r = build_report(small_save, track_spec="party=valentine, party")
+    json.dumps(r)  # plain data
+    assert set(r) >= {"save", "town", "clock", "start", "now", "game_days", "residents", "relationships",
+                      "spread", "attendance", "usage", "memories", "conversations"}
+    assert r["town"] == "Measureville" and r["residents"] == ["Ada Ito", "Ben Ito", "Cy Moss"]
+    assert r["game_days"] == pytest.approx(3 / 24, abs=1e-3)
+    rel = r["relationships"]
+    assert rel["start"]["edges"] == 1  # Ada and Ben are siblings from the start
+    assert rel["end"]["density"] >= rel["start"]["density"]
+    assert len(rel["curve"]) == 4  # 07:00 .. 10:00
+    names = [s["name"] for s in r["spread"]]
+    assert names == ["party"]  # the whisper it matches is not tracked twice
+    party = r["spread"][0]
+    assert party["seeded"] == ["Ada Ito"] and party["learned"][0]["how"] == "whisper"
+    assert party["curve"][0][1] >= 1 and party["curve"][-1][1] == party["knew"]
+    assert r["attendance"]["available"] and r["attendance"]["samples"] > 100
+    assert sum(len(v) for v in r["attendance"]["places"].values()) >= 3
+    u = r["usage"]
+    assert u["available"] and u["resident_days"] == pytest.approx(3 * 3 / 24, abs=1e-3)
+    assert u["total"]["totals"]["calls"] > 0
+    assert u["by_purpose"]["plan_day"]["calls"] > 0
+    assert u["total"]["mean_latency_s"] == pytest.approx(0.5)
+
+
+async def test_report_renders_names_as_plain_text(small_save, capsys):
+    from rich.console import Console
+
+    r = build_report(small_save)
+    assert r["spread"][0]["name"].startswith("whisper to Ada Ito: I will throw")
+    r["spread"][0]["learned"][0]["text"] = "[bold]not markup[/bold]"
+    console = Console(record=True, width=160)
+    render(r, console)
+    out = console.export_text()
+    assert "[bold]not markup[/bold]" in out
+    assert "Relationships" in out and "Model use per resident-day" in out and "\u2588" in out
+
+
+def test_cli_report_bad_file(tmp_path, capsys):
+    p = tmp_path / "x.save"
+    p.write_text("not a save")
+    assert cli_report(SimpleNamespace(save=str(p), json=True)) == 2
+    err = capsys.readouterr().err
+    assert "x.save" in err and "not a town save" in err and "Traceback" not in err
+
+
+def test_measure_imports_without_textual():
+    code = ("import sys, game.measure, game.measure.interview, game.measure.report, game.measure.spread, "
+            "game.measure.relations, game.measure.bench, game.measure.run; print('textual' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
