@@ -393,7 +393,9 @@ class Engine:
         walk = sorted({t for t in tiles if grid[t[1], t[0]]})
         if src in tiles:
             return []
-        if walk:
+        if walk and address.count(":") == 1:
+            dst = self.rng.choice(walk)  # somewhere in the room (the RNG is saved: forks agree)
+        elif walk:
             dst = min(walk, key=lambda t: (chebyshev(src, t), t))
         else:
             dst = self.paths.nearest_walkable(sorted(tiles)[0])
@@ -409,7 +411,8 @@ class Engine:
         if address not in objects or objects.get(address) == state:
             return
         objects.set(address, state, by)
-        self.object_news[address] = now
+        if by not in self.residents:  # news: what the player or the world did, not everyday use
+            self.object_news[address] = now
         res.object_changes.append(ObjectChange(address, state, by))
         res.log.append(LogLine("object", f"{self._describe(address)} is now {state}", by))
 
