@@ -129,6 +129,41 @@ class MemoryStream:
             self.set_embedding(i, embedding)
         return i
 
+    def add_many(self, kind: str, texts: Sequence[str], created: Sequence[datetime],
+                 importance: Sequence[float], embeddings: np.ndarray | None = None) -> range:
+        """Store many scored records at once (bulk loads, benchmarks); returns their ids."""
+        if kind not in KINDS:
+            raise ValueError(f"memory record kind {kind!r} is not one of {', '.join(KINDS)}")
+        n = len(texts)
+        if not (len(created) == len(importance) == n):
+            raise ValueError("add_many: texts, created and importance must have the same length")
+        i0 = self._n
+        self._grow(i0 + n)
+        hours = np.fromiter((game_hours(t) for t in created), dtype=np.float64, count=n)
+        self._created[i0:i0 + n] = hours
+        self._access[i0:i0 + n] = hours
+        self._imp[i0:i0 + n] = np.clip(np.asarray(importance, dtype=np.float32), 1.0, 10.0)
+        self._scored[i0:i0 + n] = True
+        self._kind[i0:i0 + n] = KINDS.index(kind)
+        self._text.extend(" ".join(str(t).split()) for t in texts)
+        self._evidence.extend(() for _ in range(n))
+        self._n += n
+        if embeddings is not None:
+            e = np.asarray(embeddings, dtype=np.float32)
+            if e.shape[0] != n:
+                raise ValueError("add_many: one embedding per text is needed")
+            if self._dim is None:
+                self._dim = int(e.shape[1])
+                self._emb = np.zeros((self._cap, self._dim), dtype=np.float32)
+            if e.shape[1] != self._dim:
+                raise ValueError(f"embedding of size {e.shape[1]} does not match the stream's size {self._dim}")
+            norms = np.linalg.norm(e, axis=1, keepdims=True)
+            norms[norms == 0] = 1.0
+            assert self._emb is not None
+            self._emb[i0:i0 + n] = e / norms
+            self._has_emb[i0:i0 + n] = True
+        return range(i0, i0 + n)
+
     def set_embedding(self, rid: int, vec: Sequence[float] | np.ndarray) -> None:
         v = np.asarray(vec, dtype=np.float32).reshape(-1)
         if self._dim is None:

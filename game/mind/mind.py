@@ -178,6 +178,7 @@ class Mind:
         self.yesterday: str = ""
         self.plan: DayPlan | None = None
         self.plan_date: date | None = None
+        self.last_raw_plan: list[tuple[int, int, str]] = []  # the model's own blocks, before shaping
         self.queue: list[Action] = []  # decomposed actions still to come in the current block
         self.queue_block: tuple[date, int] | None = None
         self.current: Action | None = None
@@ -424,8 +425,8 @@ class Mind:
                                        max_tokens=420, context=context, date=now.strftime("%A %B %d"),
                                        first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
                                        start=hhmm(start))
-            blocks = shape_plan([(i.start_hour * 60, i.end_hour * 60, i.activity) for i in ans.plan],
-                                start, p.sleep, self.config.max_block_min)
+            self.last_raw_plan = [(i.start_hour * 60, i.end_hour * 60, i.activity) for i in ans.plan]
+            blocks = shape_plan(self.last_raw_plan, start, p.sleep, self.config.max_block_min)
             source = "model"
         except LLMError as e:
             self._fail("plan_day", e)
@@ -700,7 +701,7 @@ class Mind:
             self._fail("dialogue", e)
             return Line("", end=True, source="error")
         self._lines_today[d.isoformat()] += 1
-        text = ans.say
+        text = _strip_speaker(ans.say, [self.name, self.persona.first_name])
         if not text:
             return Line("", end=True)
         return Line(text, end=bool(ans.end_conversation))
@@ -807,6 +808,15 @@ class Mind:
         m.stats = Counter(state.get("stats", {}))
         m.calls = Counter({(d, p): n for d, p, n in state.get("calls", [])})
         return m
+
+
+def _strip_speaker(text: str, names: Sequence[str]) -> str:
+    """A line without a leading "Name:" (small models often write the speaker's name first)."""
+    t = text.strip()
+    for n in names:
+        if n and t.lower().startswith(n.lower() + ":"):
+            t = t[len(n) + 1:].strip()
+    return t.strip('"').strip()
 
 
 def _date(s: str | None) -> date | None:

@@ -9,6 +9,7 @@ share words are similar.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from typing import Any
 
@@ -40,6 +41,7 @@ class FakeLLM:
         self.calls: list[tuple[CallTag, list[Message], str]] = []
         self.embedded: list[str] = []
         self.embed_calls = 0
+        self.tokens: list[tuple[str, int, int]] = []  # (purpose, prompt, completion) estimates
 
     def purposes(self) -> list[str]:
         return [t.purpose for t, _, _ in self.calls]
@@ -56,7 +58,10 @@ class FakeLLM:
             raise a
         if callable(a):
             a = a(messages)
-        return schema.model_validate(a)
+        value = schema.model_validate(a)
+        prompt = sum(len(m.content) for m in messages) // 4 + 8 * len(messages)
+        self.tokens.append((tag.purpose, prompt, len(json.dumps(a, ensure_ascii=False)) // 4 + 1))
+        return value
 
     async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
         raise AssertionError("FakeLLM.stream is not scripted")

@@ -121,11 +121,13 @@ def test_importance_is_clamped_and_summed_since():
 
 def test_retrieval_is_fast_at_100k_records():
     rng = np.random.default_rng(0)
-    m = MemoryStream(capacity=128)
     dim = 384
-    vecs = rng.standard_normal((100_000, dim)).astype(np.float32)
-    for i in range(100_000):
-        m.add("observation", f"r{i}", T0 + timedelta(seconds=10 * i), importance=1 + i % 10, embedding=vecs[i])
+    m = MemoryStream(capacity=100_000)
+    vecs = rng.random((100_000, dim), dtype=np.float32) - 0.5
+    n = 100_000
+    ids = m.add_many("observation", [f"r{i}" for i in range(n)], [T0 + timedelta(seconds=10 * i) for i in range(n)],
+                     [1 + i % 10 for i in range(n)], vecs)
+    assert len(m) == n and ids[-1] == n - 1 and m._cap >= n
     q = rng.standard_normal(dim)
     now = T0 + timedelta(days=12)
     m.retrieve(q, now, k=10)  # warm up

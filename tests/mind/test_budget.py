@@ -1,0 +1,70 @@
+"""A whole resident-day on scripted answers: the call and token budget holds (<= 100 calls and
+<= 40k tokens per resident per game day) and the resident is never left without an action."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from game.mind import Mind
+
+from .day import run_day
+from .fakes import FakeLLM
+from .scenarios import DAY1, ISABELLA, KLAUS, TOWN
+
+PLAN = {"plan": [{"start_hour": h, "end_hour": h + 2, "activity": a} for h, a in (
+    (6, "wake up and have breakfast"), (8, "open the cafe and serve breakfast"), (10, "serve customers"),
+    (12, "lunch and plan the party"), (14, "decorate the cafe"), (16, "serve afternoon customers"),
+    (18, "dinner"), (20, "read at home"))]}
+
+
+def steps(msgs):
+    return {"steps": [{"action": f"step {i} of the work at the cafe", "minutes": 15, "place": TOWN[3 + i % 3],
+                       "emoji": "☕", "object_state": ""} for i in range(6)]}
+
+
+def script():
+    return {
+        "identity": [{"summary": "Isabella is warm and outgoing. She runs Hobbs Cafe. She is excited about "
+                                 "the Valentine's Day party."}],
+        "plan_day": [PLAN],
+        "decompose": [steps],
+        "importance": [lambda msgs: {"scores": [4] * 30}],
+        "react": [{"decision": "continue", "talk_to": "", "new_action": "", "place": "", "emoji": "",
+                   "minutes": 10}],
+        "dialogue": [{"say": "That sounds lovely, see you at the party then!", "end_conversation": False}],
+        "reflect": [{"questions": ["What is Isabella excited about?", "Who does Isabella see often?"]},
+                    {"insights": [{"insight": "Isabella is excited about her party", "evidence": [1, 2]}]}],
+    }
+
+
+async def test_a_resident_day_stays_within_the_budget():
+    llm = FakeLLM(script())
+    mind, partner = Mind(ISABELLA, llm, now=DAY1), Mind(KLAUS, llm, now=DAY1)
+    out = await run_day(mind, partner)
+    calls = out["calls"]
+    total = sum(calls.values())
+    assert total <= 100, calls
+    assert calls["plan_day"] == 1 and calls["identity"] == 1
+    assert 6 <= calls["decompose"] <= 12, calls  # one per 1-2 hour block of the waking day
+    assert calls["importance"] <= 20, calls
+    assert calls.get("react", 0) == out["reacts_asked"] == 4
+    mine = Counter()
+    for purpose, p, c in llm.tokens:
+        mine[purpose] += p + c
+    isabella_tokens = sum(p + c for (purpose, p, c), (tag, _, _) in zip(llm.tokens, llm.calls)
+                          if tag.resident == "Isabella Rodriguez")
+    assert isabella_tokens <= 40_000, (isabella_tokens, dict(mine))
+    assert out["stats"].get("reflections", 0) >= 1
+
+
+async def test_every_moment_of_the_day_has_an_action():
+    llm = FakeLLM(script())
+    mind = Mind(ISABELLA, llm, now=DAY1)
+    from .scenarios import cafe_view
+    view = cafe_view()
+    t = DAY1
+    while t < DAY1.replace(hour=23, minute=59):
+        a = await mind.next_action(t, view)
+        assert a.duration_min >= 1 and a.address in TOWN and a.emoji
+        from datetime import timedelta
+        t += timedelta(minutes=a.duration_min)
