@@ -595,7 +595,9 @@ class Engine:
         talk = self.talks.get(job.args["conversation"])
         if talk is None:
             raise asyncio.CancelledError
-        conv = talk.conv
+        c = talk.conv  # a copy: the talk may go on (the player) while this line is written
+        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+                            started=c.started, with_player=c.with_player)
         listeners = [p for p in conv.participants if p != job.resident]
         priority = Priority.PLAYER if conv.with_player else Priority.REACT
         stream = getattr(mind, "say_stream", None)

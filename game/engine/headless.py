@@ -97,9 +97,15 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     interrupted = False
     try:
         while engine.clock.now < stop:
-            if engine.blocked:
+            while engine.blocked:
                 w0 = time.monotonic()
-                await engine.wait_ready()
+                try:
+                    await asyncio.wait_for(engine.wait_ready(), timeout=30)
+                except asyncio.TimeoutError:  # still thinking: say so (the decisions keep running)
+                    print(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
+                          f"in flight, {_total_calls(llm)} calls so far, real {time.monotonic() - t0:.0f}s",
+                          file=log, flush=True)
+                    last_print = time.monotonic()
                 waited += time.monotonic() - w0
             res = engine.step()
             for line in res.log:
