@@ -148,3 +148,26 @@ async def test_object_change_makes_nearby_residents_react(engine):
         e.submit(SetObjectState("the spaceship is on fire"))
     with pytest.raises(CommandError, match="say what"):
         e.submit(SetObjectState("fire!"))
+
+
+async def test_real_time_reply_arrives_by_poll_while_paused(fake_town_loader):
+    import asyncio
+
+    e = Engine.new(fake_town_loader, FakeLLM(jitter=0.01), lockstep=False)
+    for _ in range(3):
+        e.step()
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    e.player.pos = e.residents["Bob Lin"].pos
+    e.submit(SayToResident("Bob Lin", "Lovely weather."))
+    first = e.poll()
+    assert [(u.speaker, u.final) for u in first.utterances] == [("Zed", True), ("Bob Lin", False)]
+    assert first.utterances[1].text == ""
+    step_before = e.step_no
+    got = []
+    for _ in range(200):
+        await asyncio.sleep(0.005)
+        got += [u for u in e.poll().utterances if u.speaker == "Bob Lin" and u.final]
+        if got:
+            break
+    assert got and got[0].text and e.step_no == step_before  # answered with the clock stopped
+    await e.aclose()
