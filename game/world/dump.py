@@ -15,6 +15,15 @@ def cli_dump_map(args) -> int:
     except MapError as e:
         print(f"town map: {e}", file=sys.stderr)
         return 1
+    try:
+        _print(town)
+    except BrokenPipeError:  # `town map | head`
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _print(town) -> None:
     rows = [list(r) for r in town.render_rows()]
     for r in town.residents:
         x, y = town.spawn[r.name]
@@ -28,4 +37,4 @@ def cli_dump_map(args) -> int:
               f"({len(set(tree.kind.values()))} kinds), {len(town.residents)} residents\n")
     for r in town.residents:
         out.write(f"  {r.glyph}  {r.name} ({r.age}), home: {tree.describe(r.home)}\n")
-    return 0
+    out.flush()
