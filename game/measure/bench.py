@@ -1,0 +1,330 @@
+"""``town bench [--json] [--quick] [--only names]``: the game's benchmarks in one place.
+
+- ``retrieval``: one retrieval (k=10) over 100k memories of one mind's memory stream (384-d)
+- ``save_load``: save and load of a 25-resident town with 10k memories each (engine saves)
+- ``tick``: engine time per tick, outside model waits (an instant benchmark model from bench/)
+- ``render``: frame render time of the largest map with 25 residents and bubbles (game.ui MapView)
+- ``paths``: path queries per second on the largest map (game.world PathFinder)
+
+Each is short (seconds; ``--quick`` smaller still): the CPU may be shared.  Figures are wall-clock
+medians on this machine; docs/BENCHMARKS.md keeps the latest with the machine and the command.
+Nothing here imports Textual at import time (``render`` imports the UI inside the function).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+DIM = 384  # all-MiniLM-L6-v2
+
+
+def machine() -> dict:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    return {"nproc": os.cpu_count(), "usable_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count(), "cpu": cpu or platform.processor(), "python": platform.python_version(),
+            "numpy": np.__version__, "load_1min": round(load, 2) if load is not None else None,
+            "when": datetime.now().strftime("%Y-%m-%d %H:%M")}
+
+
+def _median_ms(fn: Callable[[], Any], n: int) -> tuple[float, float]:
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), min(times)
+
+
+def _unit_rows(rng: np.random.Generator, n: int, dim: int = DIM) -> np.ndarray:
+    v = rng.standard_normal((n, dim)).astype(np.float32)
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    return v
+
+
+def _fill(stream: Any, n: int, start: datetime, rng: np.random.Generator) -> None:
+    vecs = _unit_rows(rng, n)
+    kinds = ("observation", "observation", "observation", "conversation", "plan", "reflection")
+    imps = rng.integers(1, 11, size=n)
+    for i in range(n):
+        stream.add(kinds[i % len(kinds)], f"memory number {i} about something seen at the park",
+                   start + timedelta(seconds=20 * i), importance=float(imps[i]), embedding=vecs[i])
+
+
+# ------------------------------------------------------------------------------- benchmarks
+
+
+def bench_retrieval(quick: bool) -> dict:
+    from game.mind.memory import MemoryStream
+
+    n = 20_000 if quick else 100_000
+    rng = np.random.default_rng(1)
+    m = MemoryStream(capacity=n)
+    start = datetime(2026, 3, 2, 6, 0)
+    t = time.perf_counter()
+    _fill(m, n, start, rng)
+    build = time.perf_counter() - t
+    now = start + timedelta(seconds=20 * n)
+    queries = _unit_rows(rng, 30)
+    it = iter(range(10**9))
+    med, best = _median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10, token_budget=400), 30)
+    kinds_med, _ = _median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10,
+                                                 kinds=("reflection",)), 15)
+    return {"memories": n, "dim": DIM, "retrieve_ms_median": round(med, 2), "retrieve_ms_best": round(best, 2),
+            "retrieve_one_kind_ms_median": round(kinds_med, 2), "add_per_s": round(n / build)}
+
+
+def _town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
+    """A copy of the default town (or ``base``) with ``residents`` residents (clones get new names)."""
+    base = base or ROOT / "maps" / "default"
+    dst = folder / "benchtown"
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(base, dst)
+    data = json.loads((dst / "residents.json").read_text())
+    specs = list(data["residents"])
+    out = []
+    for i in range(residents):
+        s = dict(specs[i % len(specs)])
+        if i >= len(specs):
+            first, *rest = s["name"].split()
+            s["name"] = f"{first}{i // len(specs) + 1} {' '.join(rest)}".strip()
+            s["spawn"] = None
+        out.append(s)
+    data["residents"] = out
+    (dst / "residents.json").write_text(json.dumps(data))
+    return dst
+
+
+def bench_save_load(quick: bool) -> dict:
+    from game.engine.engine import Engine
+
+    n_res, n_mem = 25, (1_000 if quick else 10_000)
+    rng = np.random.default_rng(2)
+    with tempfile.TemporaryDirectory(prefix="town-bench-") as tmp:
+        folder = Path(tmp)
+        town = _town_with(n_res, folder)
+        e = Engine.new(town, None, lockstep=True)
+        start = e.clock.now
+        for mind in e.minds.values():
+            _fill(mind.memory, n_mem, start - timedelta(days=60), rng)
+        path = folder / "bench.save"
+        gc.collect()
+        t = time.perf_counter()
+        e.save(path)
+        save_s = time.perf_counter() - t
+        size = path.stat().st_size
+        del e
+        gc.collect()
+        t = time.perf_counter()
+        e2 = Engine.load(path, None)
+        load_s = time.perf_counter() - t
+        total = sum(len(m.memory) for m in e2.minds.values())
+    return {"residents": n_res, "memories_each": n_mem, "memories_loaded": total, "dim": DIM,
+            "save_s": round(save_s, 2), "load_s": round(load_s, 2), "file_mb": round(size / 2**20, 1)}
+
+
+def _bench_double() -> Any:
+    path = ROOT / "bench" / "fake_llm.py"
+    if not path.is_file():
+        raise RuntimeError(f"the tick benchmark needs the repository's {path} (a benchmark double)")
+    spec = importlib.util.spec_from_file_location("town_bench_fake_llm", path)
+    mod = importlib.util.module_from_spec(spec)
+    assert spec and spec.loader
+    spec.loader.exec_module(mod)
+    return mod.FakeInstantLLM()
+
+
+def bench_tick(quick: bool) -> dict:
+    from game.engine.engine import Engine
+
+    ticks = 120 if quick else 360
+    n_res = 25
+    with tempfile.TemporaryDirectory(prefix="town-bench-") as tmp:
+        town = _town_with(n_res, Path(tmp))
+        llm = _bench_double()
+        e = Engine.new(town, llm, lockstep=True)
+        # start at 08:00, when everyone is up and deciding
+        e.clock.step = e.clock.steps_until(e.clock.now.replace(hour=8, minute=0))
+
+        async def run() -> tuple[list[float], float]:
+            steps = []
+            t0 = time.perf_counter()
+            for _ in range(ticks):
+                if e.blocked:
+                    await e.wait_ready()
+                t = time.perf_counter()
+                e.step()
+                steps.append((time.perf_counter() - t) * 1000)
+                await asyncio.sleep(0)
+            total = time.perf_counter() - t0
+            await e.aclose()
+            return steps, total
+
+        steps, total = asyncio.run(run())
+    return {"residents": n_res, "ticks": ticks, "step_ms_median": round(statistics.median(steps), 3),
+            "step_ms_p95": round(sorted(steps)[int(0.95 * len(steps))], 3),
+            "all_cpu_ms_per_tick": round(1000 * total / ticks, 3), "model_calls": llm.calls,
+            "note": "step_ms: Engine.step() alone; all_cpu: step + the minds' decision tasks "
+                    "(prompts, retrieval, parsing) with an instant model"}
+
+
+def _largest_town() -> Any:
+    from game.world import load_town
+
+    env = os.environ.get("TOWN_BENCH_MAP")
+    cands = [Path(env)] if env else sorted(p.parent for p in (ROOT / "maps").glob("*/town.tmx"))
+    best, area = None, -1
+    for c in cands:
+        try:
+            t = load_town(c)
+        except Exception:
+            continue
+        if t.width * t.height > area:
+            best, area = t, t.width * t.height
+    if best is None:
+        raise RuntimeError("no town map found under maps/ (or $TOWN_BENCH_MAP)")
+    return best
+
+
+def bench_render(quick: bool) -> dict:
+    try:
+        from game.ui.mapview import Actor, MapView  # lazily: game.measure never imports Textual itself
+    except ImportError as e:
+        raise RuntimeError(f"game.ui.mapview is not available ({e})") from None
+    town = _largest_town()
+    rng = np.random.default_rng(3)
+    walk = np.argwhere(town.grid)
+    view = MapView(town)
+    actors = []
+    emojis = ["\u2615", "\U0001F4DA", "\U0001F373", "\U0001F4AC", "\U0001F634"]
+    for i in range(25):
+        y, x = walk[rng.integers(len(walk))]
+        actors.append(Actor(f"r{i}", chr(65 + i), "#ffcc00", (int(x), int(y)), emojis[i % len(emojis)]))
+    view.set_actors(actors)
+    n = 10 if quick else 30
+
+    def full() -> None:
+        view._rows.clear()
+        view.render_frame()
+
+    full_med, full_best = _median_ms(full, n)
+
+    def moves() -> None:
+        for a in actors:
+            x, y = a.pos
+            view.move(a.name, (x + 1 if x + 1 < town.width else x - 1, y))
+        view.render_frame()
+
+    inc_med, inc_best = _median_ms(moves, n * 3)
+    return {"map": f"{town.name} {town.width}x{town.height}", "actors": 25,
+            "full_frame_ms_median": round(full_med, 2), "full_frame_ms_best": round(full_best, 2),
+            "frame_after_25_moves_ms_median": round(inc_med, 3),
+            "note": "MapView.render_frame(): composing the map rows (Strips); the terminal write is not included"}
+
+
+def bench_paths(quick: bool) -> dict:
+    from game.world.paths import PathFinder
+
+    town = _largest_town()
+    pf = PathFinder(town.grid, cache_size=0) if "cache_size" in PathFinder.__init__.__code__.co_varnames \
+        else PathFinder(town.grid)
+    rng = np.random.default_rng(4)
+    walk = [tuple(map(int, p[::-1])) for p in np.argwhere(town.grid)]
+    pairs = []
+    while len(pairs) < (50 if quick else 200):
+        a, b = walk[rng.integers(len(walk))], walk[rng.integers(len(walk))]
+        if a != b and pf.reachable(a, b):
+            pairs.append((a, b))
+    t = time.perf_counter()
+    steps = 0
+    for a, b in pairs:
+        steps += len(pf.path(a, b))
+    dt = time.perf_counter() - t
+    return {"map": f"{town.name} {town.width}x{town.height}", "queries": len(pairs),
+            "queries_per_s": round(len(pairs) / dt, 1), "mean_path_len": round(steps / len(pairs), 1),
+            "note": "random reachable pairs, no path cache"}
+
+
+BENCHMARKS: dict[str, Callable[[bool], dict]] = {
+    "retrieval": bench_retrieval, "save_load": bench_save_load, "tick": bench_tick,
+    "render": bench_render, "paths": bench_paths,
+}
+
+
+def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[str], None] | None = None) -> dict:
+    names = only or list(BENCHMARKS)
+    results: dict[str, dict] = {}
+    for name in names:
+        if progress:
+            progress(name)
+        t = time.perf_counter()
+        try:
+            r = BENCHMARKS[name](quick)
+        except Exception as e:  # one broken layer must not hide the other figures
+            r = {"error": f"{type(e).__name__}: {e}"}
+        r["seconds"] = round(time.perf_counter() - t, 1)
+        results[name] = r
+    return {"machine": machine(), "quick": quick,
+            "command": "town bench" + (" --quick" if quick else "") + (f" --only {','.join(only)}" if only else ""),
+            "results": results}
+
+
+def cli_bench(args: Any) -> int:
+    only = None
+    if getattr(args, "only", None):
+        only = [x.strip() for x in str(args.only).split(",") if x.strip()]
+        bad = [x for x in only if x not in BENCHMARKS]
+        if bad:
+            print(f"town bench: unknown benchmark {', '.join(bad)}; known: {', '.join(BENCHMARKS)}",
+                  file=sys.stderr)
+            return 2
+    as_json = bool(getattr(args, "json", False))
+    out = run(only, bool(getattr(args, "quick", False)),
+              progress=lambda n: print(f"running {n} ...", file=sys.stderr, flush=True))
+    if as_json:
+        print(json.dumps(out, indent=2))
+        return 1 if any("error" in r for r in out["results"].values()) else 0
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    c = Console()
+    m = out["machine"]
+    c.print(Text(f"{m['cpu']}, nproc {m['nproc']}, load {m['load_1min']}, Python {m['python']}, "
+                 f"numpy {m['numpy']} ({m['when']})"))
+    t = Table(title=out["command"])
+    t.add_column("benchmark")
+    t.add_column("figures")
+    t.add_column("s", justify="right")
+    for name, r in out["results"].items():
+        figs = ", ".join(f"{k} {v}" for k, v in r.items() if k not in ("seconds", "note"))
+        t.add_row(Text(name), Text(figs), str(r["seconds"]))
+    c.print(t)
+    return 1 if any("error" in r for r in out["results"].values()) else 0
