@@ -208,8 +208,9 @@ def _write(db: sqlite3.Connection, e: Any, wiring: Any) -> None:
 # ------------------------------------------------------------------------------- reading
 
 
-def _open(path: str | Path) -> tuple[sqlite3.Connection, dict]:
-    """Open a save read-only and check it; returns (connection, meta)."""
+def _open(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, dict]:
+    """Open a save read-only and check it; returns (connection, meta).  ``check``: run SQLite's
+    integrity check (reads the whole file; the load screen's listing skips it)."""
     p = Path(path)
     if not p.exists():
         raise SaveError(f"save '{p}' does not exist")
@@ -223,11 +224,12 @@ def _open(path: str | Path) -> tuple[sqlite3.Connection, dict]:
     if head != b"SQLite format 3\x00":
         raise SaveError(f"'{p}' is not a town save (it is not an SQLite file; damaged or foreign)")
     try:
-        db = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
-        ok = db.execute("PRAGMA quick_check").fetchone()
-        if not ok or ok[0] != "ok":
-            db.close()
-            raise SaveError(f"save '{p}' is damaged (SQLite check: {ok[0] if ok else 'no answer'})")
+        db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
+        if check:
+            ok = db.execute("PRAGMA quick_check").fetchone()
+            if not ok or ok[0] != "ok":
+                db.close()
+                raise SaveError(f"save '{p}' is damaged (SQLite check: {ok[0] if ok else 'no answer'})")
         rows = db.execute("SELECT key, value FROM meta").fetchall()
     except SaveError:
         raise
@@ -257,7 +259,7 @@ def _open(path: str | Path) -> tuple[sqlite3.Connection, dict]:
 
 def describe_save(path: str | Path) -> dict:
     """What the load screen lists: town, clock text, residents (cheap: only the meta table)."""
-    db, meta = _open(path)
+    db, meta = _open(path, check=False)
     db.close()
     return {"path": str(path), "town": meta.get("town_name", ""), "clock": meta.get("clock_text", ""),
             "residents": list(meta.get("residents", [])), "saved_at": meta.get("saved_at", ""),

@@ -266,3 +266,13 @@ async def test_autosave_and_listing(fake_town_loader, tmp_path):
     assert any("error" in x for x in listed)
     assert e.save_path is None  # an autosave does not change where the player saves
     await e.aclose()
+
+
+async def test_odd_file_names_save_and_load(fake_town_loader, tmp_path):
+    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    await ticks(e, 5)
+    path = tmp_path / "my town? #1 50%.save"
+    e.save(path)
+    assert Engine.load(path, FakeLLM()).step_no == 5
+    assert Engine.describe_save(path)["clock"] == e.clock.text()
+    await e.aclose()
