@@ -379,13 +379,13 @@ def park(b: Builder, x0: int, y0: int, w: int, h: int) -> None:
     # trees around the edge (spaced so they never block a way)
     for x in range(x0, x0 + w, 3):
         for y in (y0, y0 + h - 1):
-            if b.ground[y, x] == T.tile_id("grass"):
+            if b.ground[y, x] in (T.tile_id("grass"), T.tile_id("grass", "plain")):
                 b.set_ground(x, y, "tree")
 
 
 def trees(b: Builder, rng: random.Random, n: int) -> None:
     """Sprinkle trees on open grass, never next to anything but grass."""
-    grass = T.tile_id("grass")
+    grass = {T.tile_id("grass"), T.tile_id("grass", "plain")}
     placed = 0
     tries = 0
     sector_tiles = set()
@@ -396,7 +396,7 @@ def trees(b: Builder, rng: random.Random, n: int) -> None:
         x, y = rng.randrange(1, W - 1), rng.randrange(1, H - 1)
         if (x, y) in sector_tiles:
             continue
-        if all(b.ground[y + dy, x + dx] == grass and b.furn[y + dy, x + dx] < 0
+        if all(b.ground[y + dy, x + dx] in grass and b.furn[y + dy, x + dx] < 0
                for dx in (-1, 0, 1) for dy in (-1, 0, 1)):
             b.set_ground(x, y, "tree")
             placed += 1
@@ -408,7 +408,7 @@ def make(out: Path) -> None:
     rng = random.Random(7)
     for y in range(H):
         for x in range(W):
-            if rng.random() < 0.35:
+            if rng.random() < 0.8:
                 b.set_ground(x, y, "grass", "plain")
     b.roads(xs=[38, 80], ys=[25, 53])
     for name, bed1, bed2, hobby, at in HOUSES:
@@ -444,7 +444,7 @@ def make(out: Path) -> None:
                "stone", SUPPLY_LEGEND, lot=(4, 70, 24, 12))
     park(b, 44, 31, 35, 21)
     b.finish_walls()
-    trees(b, random.Random(11), 70)
+    trees(b, random.Random(11), 260)
     # town edge: a row of hedges with gaps is not needed; leave the grass open
     out.mkdir(parents=True, exist_ok=True)
     write_tmx(out / "town.tmx", b.ground, b.furn, b.sectors, b.arenas, b.objects,

@@ -29,7 +29,7 @@ FLOOR_BG = {"wood": "#33251a", "tile": "#26262e", "carpet": "#2e1a1f", "stone": 
 
 GROUND = [
     TileKind("grass", ",", "#4f8a3a", GRASS_BG, True),
-    TileKind("grass", ".", "#3f7a2e", GRASS_BG, True, "plain"),
+    TileKind("grass", " ", "#3f7a2e", GRASS_BG, True, "plain"),
     TileKind("flowers", "*", "#e07aa8", GRASS_BG, True),
     TileKind("tree", "♣", "#58b04a", GRASS_BG, False),
     TileKind("hedge", "%", "#3e7a36", GRASS_BG, False),

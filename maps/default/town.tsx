@@ -13,7 +13,7 @@
  <tile id="1">
   <properties>
    <property name="kind" value="grass"/>
-   <property name="glyph" value="."/>
+   <property name="glyph" value=" "/>
    <property name="fg" value="#3f7a2e"/>
    <property name="bg" value="#1f3b1a"/>
    <property name="walkable" type="bool" value="true"/>
