@@ -1,0 +1,78 @@
+"""Every answer schema of the game (found, not listed by hand) and checks on accepted values."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel
+
+# C0/C1 controls (ESC, NUL, BEL, CR...), bidi overrides and lone surrogates: never in plain text
+UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+PLACES = ("Lin house:bedroom", "Lin house:kitchen", "Lin house:kitchen:stove", "Cafe:counter",
+          "Cafe:counter:coffee machine")
+
+
+def _models_in(module: Any) -> list[type[BaseModel]]:
+    out = []
+    for v in vars(module).values():
+        if isinstance(v, type) and issubclass(v, BaseModel) and v is not BaseModel \
+                and v.__module__ == module.__name__:
+            out.append(v)
+    return out
+
+
+def answer_schemas() -> list[type[BaseModel]]:
+    """Every pydantic model in game.mind.schemas and game.measure (if present), plus the variants
+    the mind builds at run time (places as a JSON-schema enum)."""
+    from game.mind import schemas
+    from game.mind.mind import _with_place_enum
+
+    found = _models_in(schemas)
+    try:
+        import game.measure as measure
+        for info in pkgutil.iter_modules(measure.__path__):
+            try:
+                mod = importlib.import_module(f"game.measure.{info.name}")
+            except Exception:  # a module being written: skip it, the others still count
+                continue
+            found += _models_in(mod)
+    except ImportError:
+        pass
+    found.append(_with_place_enum(schemas.DecomposeAnswer, PLACES))
+    found.append(_with_place_enum(schemas.ReactAnswer, PLACES))
+    return found
+
+
+def unsafe_strings(value: Any, path: str = "") -> list[str]:
+    """Where a value (a pydantic model, dict, list...) holds text that is not plain."""
+    out: list[str] = []
+    if isinstance(value, BaseModel):
+        for k in type(value).model_fields:
+            out += unsafe_strings(getattr(value, k), f"{path}.{k}")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out += unsafe_strings(v, f"{path}.{k}")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            out += unsafe_strings(v, f"{path}[{i}]")
+    elif isinstance(value, str) and UNSAFE.search(value):
+        out.append(f"{path}={value[:60]!r}")
+    return out
+
+
+def table(counts: Counter, title: str) -> str:
+    """Counts as a small text table: rows are fault classes, columns outcomes."""
+    classes = sorted({c for c, _ in counts})
+    outcomes = sorted({o for _, o in counts})
+    lines = [title, "  " + "class".ljust(16) + "".join(o.rjust(18) for o in outcomes) + "total".rjust(8)]
+    for c in classes:
+        row = [counts[(c, o)] for o in outcomes]
+        lines.append("  " + c.ljust(16) + "".join(str(n).rjust(18) for n in row) + str(sum(row)).rjust(8))
+    tot = [sum(counts[(c, o)] for c in classes) for o in outcomes]
+    lines.append("  " + "ALL".ljust(16) + "".join(str(n).rjust(18) for n in tot) + str(sum(tot)).rjust(8))
+    return "\n".join(lines)

@@ -1,0 +1,292 @@
+"""Saves, part 2: bad files get a clear message, saves are data, and hold no API key.
+
+Every damaged, foreign or unknown file is offered to ``Engine.load``, ``Engine.describe_save`` and
+``list_saves`` (the load screen): each must either load or raise ``SaveError`` with a one-line
+message that names the file; anything else is a crash.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import shutil
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import pytest
+
+from game.engine.engine import Engine
+from game.engine.save import SaveError, list_saves
+from game.llm.client import ModelClient
+from game.llm.config import LLMConfig
+
+from .answers import table
+from .fakes import FakeEmbedder, FakeTownLLM, valid_instance
+from .town_engine import busy_engine, ticks
+from .townfiles import write_town
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _png() -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (4, 4), (200, 0, 0)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _sqlite(path: Path, sql: str) -> None:
+    db = sqlite3.connect(path)
+    db.executescript(sql)
+    db.commit()
+    db.close()
+
+
+def _edit(good: Path, path: Path, sql: str) -> None:
+    shutil.copyfile(good, path)
+    _sqlite(path, sql)
+
+
+def variants(good: Path, folder: Path, rng: random.Random, n_random: int) -> list[tuple[str, Path]]:
+    """(fault class, file) pairs made from a good save."""
+    data = good.read_bytes()
+    out: list[tuple[str, Path]] = []
+    k = 0
+
+    def put(cls: str, content: bytes | None = None, name: str | None = None) -> Path:
+        nonlocal k
+        k += 1
+        p = folder / (name or f"v{k:04d}.save")
+        if content is not None:
+            p.write_bytes(content)
+        out.append((cls, p))
+        return p
+
+    for cut in sorted({0, 1, 15, 16, 17, 99, 100, 512, 1024, 4095, 4096, 4097, len(data) // 2, len(data) - 1}
+                      | {rng.randrange(len(data)) for _ in range(n_random // 3)}):
+        put("truncated", data[:cut])
+    for _ in range(n_random):
+        b = bytearray(data)
+        for _ in range(rng.choice((1, 1, 2, 5, 20, 200))):
+            i = rng.randrange(len(b))
+            b[i] ^= 1 << rng.randrange(8)
+        put("bit flips", bytes(b))
+    for _ in range(n_random // 3):
+        b = bytearray(data)
+        start = rng.randrange(len(b))
+        for i in range(start, min(len(b), start + rng.choice((16, 256, 4096)))):
+            b[i] = rng.randrange(256)
+        put("garbage run", bytes(b))
+    for i in range(0, min(len(data), 100)):
+        b = bytearray(data)
+        b[i] ^= 0xFF
+        put("header byte", bytes(b))
+    put("empty", b"")
+    put("foreign", _png(), "picture.save")
+    put("foreign", b"just some notes\nnot a save\n", "notes.save")
+    put("foreign", json.dumps({"format": "town-save", "version": 1}).encode(), "json.save")
+    put("foreign", b"PK\x03\x04" + bytes(100), "archive.save")
+    put("foreign", b"SQLite format 3\x00" + bytes(84), "fakehead.save")
+    p = put("foreign", None, "other_app.save")
+    _sqlite(p, "CREATE TABLE notes (id INTEGER, body TEXT); INSERT INTO notes VALUES (1, 'hi');")
+    p = put("foreign", None, "other_meta.save")
+    _sqlite(p, "CREATE TABLE meta (key TEXT, value TEXT); INSERT INTO meta VALUES ('format', '\"x\"');")
+    edits = {
+        "newer format": "UPDATE meta SET value = '99' WHERE key = 'version';",
+        "older format": "UPDATE meta SET value = '0' WHERE key = 'version';",
+        "version text": "UPDATE meta SET value = '\"one\"' WHERE key = 'version';",
+        "meta not JSON": "UPDATE meta SET value = '{{{' WHERE key = 'clock';",
+        "meta wrong type": "UPDATE meta SET value = '[1, 2]' WHERE key = 'clock';",
+        "residents wrong type": "UPDATE meta SET value = '7' WHERE key = 'residents';",
+        "rng wrong": "UPDATE meta SET value = '\"x\"' WHERE key = 'rng';",
+        "town gone": "UPDATE meta SET value = '\"/nonexistent/town\"' WHERE key = 'town_path';",
+        "no residents table": "DROP TABLE residents;",
+        "no memories table": "DROP TABLE memories;",
+        "memory data not JSON": "UPDATE memories SET data = 'garbage';",
+        "memory data a list": "UPDATE memories SET data = '[1,2,3]';",
+        "engine state a list": "UPDATE residents SET engine_state = '[]';",
+        "mind state a list": "UPDATE residents SET mind_state = '[]';",
+        "mind state wrong types": "UPDATE residents SET mind_state = json_set(mind_state, '$.stats', 5);",
+        "action wrong": "UPDATE residents SET action = '{\"x\": 1}';",
+        "position text": "UPDATE residents SET x = 'left';",
+        "position off map": "UPDATE residents SET x = 100000;",
+        "embedding bytes": "UPDATE memories SET embedding = X'0102';",
+        "pending garbage": "INSERT INTO pending VALUES (999, 'Ann Lin', 'next', 'yesterday', 1, '{', '[]');",
+        "objects wrong": "UPDATE objects SET state = x'00ff';",
+        "conversation garbage": "INSERT INTO conversations VALUES ('x', 1, '{\"id\": 5}');",
+        "resident unknown": "UPDATE residents SET name = 'Zed Nobody' WHERE name = 'Ann Lin';",
+        "meta emptied": "DELETE FROM meta;",
+    }
+    for cls, sql in edits.items():
+        p = put(cls, None)
+        _edit(good, p, sql)
+    out.append(("missing file", folder / "nothing-here.save"))
+    d = folder / "a-folder.save"
+    d.mkdir()
+    out.append(("folder", d))
+    return out
+
+
+def _clear(msg: str, path: Path) -> str | None:
+    """None if ``msg`` is a clear message for ``path``, else what is wrong with it."""
+    if path.name not in msg:
+        return "does not name the file"
+    if "Traceback" in msg or "\n" in msg.strip():
+        return "not one line"
+    if len(msg) > 400:
+        return "too long"
+    return None
+
+
+async def run_files(tmp_path: Path, n_random: int, seed: int) -> tuple[Counter, list[str]]:
+    e = await busy_engine(tmp_path, 120, seed=seed)
+    good = tmp_path / "good.save"
+    e.save(good)
+    await e.aclose()
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    counts: Counter = Counter()
+    problems: list[str] = []
+    for cls, path in variants(good, folder, random.Random(seed), n_random):
+        for what, fn in (("load", lambda p: Engine.load(p, FakeTownLLM(), lockstep=True)),
+                         ("describe", Engine.describe_save)):
+            try:
+                got = fn(path)
+            except SaveError as err:
+                counts[(cls, "SaveError")] += 1
+                why = _clear(str(err), path)
+                if why:
+                    problems.append(f"{cls} {path.name} {what}: message {why}: {err}")
+                continue
+            except Exception as err:  # noqa: BLE001
+                counts[(cls, "CRASH")] += 1
+                problems.append(f"{cls} {path.name} {what}: {type(err).__name__}: {str(err)[:120]}")
+                continue
+            counts[(cls, "loaded")] += 1
+            if what == "load":
+                try:  # what loads must also play on
+                    await ticks(got, 3)
+                except Exception as err:  # noqa: BLE001
+                    counts[(cls, "CRASH after load")] += 1
+                    problems.append(f"{cls} {path.name} loaded, then step() raised "
+                                    f"{type(err).__name__}: {str(err)[:120]}")
+                await got.aclose()
+    try:
+        rows = list_saves(folder)
+        assert all(("error" in r) or r.get("town") for r in rows)
+    except Exception as err:  # noqa: BLE001
+        problems.append(f"list_saves crashed on the folder: {type(err).__name__}: {err}")
+    problems.sort(key=lambda p: ("message" in p, p))
+    return counts, problems
+
+
+async def test_bad_save_files(tmp_path):
+    counts, problems = await run_files(tmp_path, 60, seed=1)
+    print("\n" + table(counts, "bad save files: outcome of load and describe"))
+    assert counts[("newer format", "SaveError")] == 2 and counts[("older format", "SaveError")] == 2
+    assert not problems, "\n".join(problems[:30])
+
+
+@pytest.mark.slow
+async def test_bad_save_files_many(tmp_path):
+    counts, problems = await run_files(tmp_path, 600, seed=2)
+    print("\n" + table(counts, "bad save files (slow): outcome of load and describe"))
+    assert not problems, "\n".join(problems[:30])
+
+
+async def test_newer_format_message(tmp_path):
+    e = await busy_engine(tmp_path, 10)
+    good = tmp_path / "good.save"
+    e.save(good)
+    await e.aclose()
+    newer = tmp_path / "newer.save"
+    _edit(good, newer, "UPDATE meta SET value = '2' WHERE key = 'version';")
+    with pytest.raises(SaveError, match=r"newer version of the game.*update the game"):
+        Engine.load(newer, FakeTownLLM())
+
+
+# ------------------------------------------------------------------------ saves are data
+
+SAVE_CODE = ("game/engine/save.py", "game/engine/wiring.py", "game/engine/engine.py", "game/mind/mind.py",
+             "game/mind/memory.py", "game/mind/view.py", "game/mind/persona.py", "game/world/spatial.py",
+             "game/world/objects.py", "game/world/clock.py", "game/llm/accounting.py")
+PICKLE_WORDS = re.compile(r"\b(pickle|cPickle|marshal|shelve|dill|cloudpickle|joblib|__reduce__|__getstate__)\b")
+
+
+def test_save_code_uses_no_pickle():
+    hits = []
+    for rel in SAVE_CODE:
+        p = ROOT / rel
+        if not p.exists():
+            continue
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            if PICKLE_WORDS.search(line):
+                hits.append(f"{rel}:{n}: {line.strip()}")
+    assert not hits, hits
+
+
+async def test_save_file_is_plain_sqlite(tmp_path):
+    e = await busy_engine(tmp_path, 200)
+    path = tmp_path / "plain.save"
+    e.save(path)
+    await e.aclose()
+    raw = path.read_bytes()
+    assert raw.startswith(b"SQLite format 3\x00")
+    for marker in (b"\x80\x04\x95", b"\x80\x05\x95", b"cbuiltins", b"copy_reg", b"__reduce__"):
+        assert marker not in raw, marker
+    db = sqlite3.connect(path)
+    try:
+        blobs = 0
+        for (table_name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            cols = db.execute(f"PRAGMA table_info({table_name})").fetchall()
+            for _, col, ctype, *_ in cols:
+                assert ctype.upper() in ("TEXT", "INTEGER", "BLOB", "REAL"), (table_name, col, ctype)
+            for row in db.execute(f"SELECT * FROM {table_name}"):
+                for col, value in zip((c[1] for c in cols), row):
+                    if isinstance(value, bytes):
+                        blobs += 1
+                        assert (table_name, col) == ("memories", "embedding"), (table_name, col)
+                        assert len(value) % 4 == 0 and not value.startswith(b"\x80")
+                    elif isinstance(value, str) and value[:1] in "[{\"" and value not in ("",):
+                        json.loads(value)  # JSON text, nothing else
+        assert blobs > 0, "the busy town should have embedded memories"
+    finally:
+        db.close()
+
+
+async def test_save_holds_no_api_key(tmp_path, monkeypatch):
+    marker = "sk-FAULTS-MARKER-7f3a9c1e"
+    monkeypatch.setenv("TOWN_LLM_API_KEY", marker)
+    monkeypatch.setenv("TOWN_LLM_URL", "http://fault.test/v1")
+    config = LLMConfig.from_env()
+    assert config.api_key == marker
+    seen_auth: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen_auth.append(request.headers.get("authorization", ""))
+        body = json.loads(request.content)
+        schema = body["response_format"]["json_schema"]["schema"]
+        content = json.dumps(valid_instance(schema))
+        return httpx.Response(200, json={"choices": [{"index": 0, "finish_reason": "stop",
+                                                      "message": {"role": "assistant", "content": content}}],
+                                         "usage": {"prompt_tokens": 1, "completion_tokens": 1}})
+
+    llm = ModelClient.from_config(config, embedder=FakeEmbedder(), transport=httpx.MockTransport(handler))
+    e = Engine.new(write_town(tmp_path / "town"), llm, lockstep=True)
+    try:
+        await ticks(e, 90)
+        assert seen_auth and all(a == f"Bearer {marker}" for a in seen_auth), "the key must reach the server"
+        path = tmp_path / "keyless.save"
+        e.save(path)
+        raw = path.read_bytes()
+        for form in (marker.encode(), marker.encode("utf-16-le"), marker[3:].encode()):
+            assert form not in raw, "the API key is in the save"
+        assert marker not in json.dumps(Engine.describe_save(path))
+    finally:
+        await e.aclose()
+        await llm.aclose()
