@@ -27,12 +27,12 @@ class RunResult:
 
 
 async def measured_run(engine: Any, until: datetime, *, whispers: Sequence[tuple[str, str]] = (),
-                       every: int = 6, on_tick: Any = None) -> RunResult:
+                       every: int = 6, on_tick: Any = None, log: PositionLog | None = None) -> RunResult:
     """Step ``engine`` (made lockstep) until its clock reaches ``until``; whisper first."""
     engine.lockstep = True
     for name, text in whispers:
         engine.submit(Whisper(name, text))
-    log = PositionLog(every=every)
+    log = log if log is not None else PositionLog(every=every)
     log.sample(engine, force=True)
     t0 = time.monotonic()
     waited = 0.0

@@ -1,0 +1,75 @@
+"""A recorded run replays identically twice (and as it ran), and a fork from its middle goes on live."""
+
+from __future__ import annotations
+
+from measure_fakes import FakeLLM
+
+from game.engine.engine import Engine
+from game.engine.events import Whisper
+from game.llm.record import RecordingLLM
+from game.measure.replay import ReplayTape, fingerprint
+
+TICKS = 150
+WHISPER = Whisper("Ada Ito", "I will throw a Valentine party at the cafe")
+
+
+async def _record(town, path) -> list:
+    rec = RecordingLLM(FakeLLM(), path)
+    e = Engine.new(town, rec, lockstep=True)
+    e.submit(WHISPER)
+    out = []
+    for _ in range(TICKS):
+        await e.wait_ready()
+        out.append(e.step())
+    await e.aclose()
+    await rec.aclose()
+    return out
+
+
+async def test_replay_twice_identical_and_fork(measureville, tmp_path):
+    rec_path = tmp_path / "run.jsonl"
+    live = await _record(measureville, rec_path)
+    assert any(r.utterances for r in live), "the recorded run had no conversation"
+    tapes = []
+    for _ in range(2):
+        tape = ReplayTape(str(measureville), str(rec_path), commands=[(0, WHISPER)])
+        first = tape.open()
+        assert first.step == 0 and len(first.moves) == 3
+        await tape.advance(TICKS)
+        assert tape.end == TICKS
+        tapes.append(tape)
+    assert fingerprint(tapes[0].results) == fingerprint(tapes[1].results) == fingerprint(live)
+
+    tape = tapes[0]
+    # a frame anywhere is the whole picture: the positions after every move up to it
+    mid = 97
+    pos = {m.who: m.dst for m in tape.frame(0).moves}
+    for r in tape.results_between(0, mid):
+        pos.update({m.who: m.dst for m in r.moves})
+    f = tape.frame(mid)
+    assert {m.who: m.dst for m in f.moves} == pos and f.clock == live[mid - 1].clock
+    assert tape.step_at("day 1 07:10") == 60  # 10 s a tick from 07:00
+
+    # fork from the middle: a live engine with a new model goes on from there
+    fresh = FakeLLM()
+    e = await tape.fork(mid, fresh, tmp_path / "fork.save", lockstep=True)
+    assert e.step_no == mid and e.clock.text() == live[mid - 1].clock
+    for _ in range(40):
+        await e.wait_ready()
+        e.step()
+    assert e.step_no == mid + 40 and fresh.calls, "the fork did not ask its live model"
+    await e.aclose()
+    for t in tapes:
+        await t.aclose()
+
+
+async def test_replay_of_a_different_run_says_what_is_missing(measureville, tmp_path):
+    rec_path = tmp_path / "run.jsonl"
+    await _record(measureville, rec_path)
+    tape = ReplayTape(str(measureville), str(rec_path))  # without the whisper: other requests
+    tape.open()
+    await tape.advance(TICKS)
+    e = tape._engine
+    errors = list(e.errors) + [m.last_error or "" for m in e.minds.values()]
+    assert any("has no answer" in x or "no embedding" in x for x in errors), errors
+    await tape.aclose()
