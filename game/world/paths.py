@@ -1,8 +1,9 @@
 """Walking: shortest paths on the walkable grid (4-neighbour, one tile per step).
 
-Paths have no length limit.  Each destination's distance field (a breadth-first search from it
-over the whole grid) is computed once and cached (LRU), so the many queries an engine makes to the
-same places (beds, desks, the cafe counter) cost only the length of the path.  Connected
+Paths have no length limit.  A destination asked for once is reached by A* (Manhattan heuristic);
+a destination asked for again gets its distance field (a breadth-first search from it over the
+whole grid) computed once and cached (LRU), so the many queries an engine makes to the same places
+(beds, desks, the cafe counter) cost only the length of the path.  Connected
 components are labelled up front, so an impossible query fails at once.  Occupied tiles can be
 avoided with an A* that uses the cached distance field as its (exact) heuristic.
 """
@@ -61,6 +62,7 @@ class PathFinder:
         self._comp = comp
         self.components = c
         self._cache: OrderedDict[object, list[int]] = OrderedDict()
+        self._asked: dict[int, int] = {}  # destinations asked once (not yet worth a field)
         self._cache_size = cache_size
 
     # ---- basics ---------------------------------------------------------------------------
@@ -145,28 +147,51 @@ class PathFinder:
 
         ``[]`` when a == b.  Raises :class:`NoPath` when a or b is not walkable or they are not
         connected.  ``avoid`` (e.g. tiles occupied by others) is avoided when a path around them
-        exists; when none does, the plain shortest path is returned (others move on)."""
+        exists; when none does, the plain shortest path is returned (others move on).
+
+        A destination asked for the first time is reached with an A* search (Manhattan
+        heuristic, a few hundred tiles expanded); from the second time on its whole distance field
+        is computed once and cached, and paths to it cost only their length."""
         ia, ib = self._index(a, "start"), self._index(b, "destination")
         if ia == ib:
             return []
         if self._comp[ia] != self._comp[ib]:
             raise NoPath(f"no path from {a} to {b}")
-        dist = self._field((ib,))
+        w = self.width
+        blocked: set[int] = set()
         if avoid:
-            w = self.width
             blocked = {p[1] * w + p[0] for p in avoid if self.walkable(p)}
             blocked.discard(ib)
             blocked.discard(ia)
-            plain = self._walk_down(ia, dist)
-            if blocked and any(p[1] * w + p[0] in blocked for p in plain):
-                around = self._astar(ia, ib, dist, blocked)
+        dist = self._cache.get(ib)
+        if dist is None:
+            n = self._asked.get(ib, 0) + 1
+            if n >= 2:
+                dist = self._field((ib,))
+            else:
+                if len(self._asked) > 8192:
+                    self._asked.clear()
+                self._asked[ib] = n
+        else:
+            self._cache.move_to_end(ib)
+        if dist is None:
+            if blocked:
+                around = self._astar(ia, ib, None, blocked)
                 if around is not None:
                     return around
-            return plain
-        return self._walk_down(ia, dist)
+            return self._astar(ia, ib, None, set())
+        plain = self._walk_down(ia, dist)
+        if blocked and any(p[1] * w + p[0] in blocked for p in plain):
+            around = self._astar(ia, ib, dist, blocked)
+            if around is not None:
+                return around
+        return plain
 
     def path_to_any(self, a: Pos, targets: Iterable[Pos]) -> list[Pos]:
-        """Shortest path from a to the nearest of ``targets`` (e.g. the tiles of an arena)."""
+        """Shortest path from a to the nearest of ``targets`` (e.g. the tiles of an arena).
+
+        One distance field per set of targets is cached, so sending many residents to the same
+        place is cheap."""
         ia = self._index(a, "start")
         ts = tuple(sorted({p[1] * self.width + p[0] for p in targets if self.walkable(p)}))
         if not ts:
@@ -178,16 +203,19 @@ class PathFinder:
             raise NoPath(f"no path from {a} to any of {len(ts)} destination tiles")
         return self._walk_down(ia, dist)
 
-    def _astar(self, ia: int, ib: int, h: list[int], blocked: set[int]) -> list[Pos] | None:
+    def _astar(self, ia: int, ib: int, h: list[int] | None, blocked: set[int]) -> list[Pos] | None:
+        """A* from ia to ib around ``blocked``; heuristic: the exact field ``h`` or Manhattan."""
         w = self.width
+        bx, by = ib % w, ib // w
         g = {ia: 0}
         came: dict[int, int] = {}
-        heap = [(h[ia], 0, ia)]
+        h0 = h[ia] if h is not None else abs(ia % w - bx) + abs(ia // w - by)
+        heap = [(h0, 0, ia)]
         nbrs = self._nbrs
-        limit = 4 * len(h)
-        while heap and limit:
-            limit -= 1
-            _, gc, cur = heapq.heappop(heap)
+        push, pop = heapq.heappush, heapq.heappop
+        while heap:
+            _, neg, cur = pop(heap)
+            gc = -neg
             if cur == ib:
                 out = []
                 while cur != ia:
@@ -195,16 +223,17 @@ class PathFinder:
                     cur = came[cur]
                 out.reverse()
                 return out
-            if gc > g.get(cur, 1 << 30):
+            if gc > g[cur]:
                 continue
+            ng = gc + 1
             for k in nbrs[cur]:
                 if k in blocked:
                     continue
-                ng = gc + 1
                 if ng < g.get(k, 1 << 30):
                     g[k] = ng
                     came[k] = cur
-                    heapq.heappush(heap, (ng + h[k], ng, k))
+                    hk = h[k] if h is not None else abs(k % w - bx) + abs(k // w - by)
+                    push(heap, (ng + hk, -ng, k))
         return None
 
     def nearest_walkable(self, pos: Pos) -> Pos:

@@ -87,3 +87,22 @@ def test_paths_are_cached_and_fast(town):
     for _ in range(200):
         pf.path(a, b)
     assert (time.perf_counter() - t) / 200 < 0.005
+
+
+def test_first_query_astar_then_cached_field(town):
+    pf = type(town.paths)(town.grid)
+    a, b = town.spawn["Grace Okafor"], town.spawn["Marcus Bell"]
+    ib = b[1] * pf.width + b[0]
+    first = pf.path(a, b)
+    assert ib not in pf._cache  # one-off: A*, no field
+    second = pf.path(a, b)
+    assert ib in pf._cache and len(first) == len(second) == pf.distance(a, b)
+    occupied = {second[len(second) // 2]}
+    around = pf.path(a, b, avoid=occupied)
+    assert not occupied & set(around) and around[-1] == b
+    # uncached destination with occupants: A* around them as well
+    c = town.spawn["Priya Raman"]
+    p = pf.path(a, c)
+    fresh = type(town.paths)(town.grid)
+    q = fresh.path(a, c, avoid={p[len(p) // 2]})
+    assert p[len(p) // 2] not in q and q[-1] == c
