@@ -26,6 +26,7 @@ from . import tiles as T
 from .errors import MapError
 from .tmxwrite import PNG_NAME, Area, write_tmx, write_tsx
 from .town import default_town_path, load_town
+from .tree import _keywords
 
 ASSETS = Path("environment/frontend_server/static_dirs/assets/the_ville")
 STORAGE = Path("environment/frontend_server/storage")
@@ -138,6 +139,28 @@ def _relationships(name: str, others: list[str], statements: list[str]) -> dict[
     return {o: "; ".join(v) for o, v in rel.items()}
 
 
+def infer_workplace(learned: str, plan: str, homes: set[str], arenas_of: dict[str, list[str]]) -> str | None:
+    """The place a resident's own words say they work or study: a non-residential sector named in
+    their background ("a cafe owner of Hobbs Cafe"), narrowed to an arena their words name
+    ("goes to the library at Oak Hill College")."""
+    words = _keywords(learned)
+    best = None
+    for sector in arenas_of:
+        if sector in homes:
+            continue
+        kw = _keywords(sector)
+        if kw and kw <= words and (best is None or len(kw) > len(_keywords(best))):
+            best = sector
+    if best is None:
+        return None
+    arenas = arenas_of[best]
+    if len(arenas) == 1:
+        return f"{best}:{arenas[0]}"
+    said = _keywords(plan + " " + learned)
+    named = [a for a in arenas if _keywords(a) and _keywords(a) <= said]
+    return f"{best}:{named[0]}" if len(named) == 1 else best
+
+
 def import_ville(src: str | Path, out: str | Path, base: str = "base_the_ville_n25") -> dict:
     """Write a town folder; returns counts (sectors, arenas, objects, residents)."""
     src, out = Path(src), Path(out)
@@ -202,8 +225,10 @@ def import_ville(src: str | Path, out: str | Path, base: str = "base_the_ville_n
     png = default_town_path() / PNG_NAME
     if png.is_file():
         shutil.copyfile(png, out / PNG_NAME)
-    residents = _import_residents(src, base, sorted(sectors), {f"{s}:{a}" for s, a in arenas},
-                                  {f"{s}:{a}:{o}" for s, a, o in objects})
+    arenas_of: dict[str, list[str]] = {}
+    for s_, a_ in arenas:
+        arenas_of.setdefault(s_, []).append(a_)
+    residents = _import_residents(src, base, sorted(sectors), {f"{s}:{a}" for s, a in arenas}, arenas_of)
     (out / "residents.json").write_text(json.dumps(residents, indent=2, ensure_ascii=False) + "\n",
                                         encoding="utf-8")
     return {"sectors": len(sectors), "arenas": len(arenas), "objects": len(objects),
@@ -219,7 +244,8 @@ def _load_json(path: Path):
         raise MapError(path, f"not valid JSON ({e.msg}, line {e.lineno})") from None
 
 
-def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str], objects: set[str]) -> dict:
+def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str],
+                      arenas_of: dict[str, list[str]]) -> dict:
     sim = src / STORAGE / base
     if not sim.is_dir():
         have = sorted(p.name for p in (src / STORAGE).glob("base_*")) if (src / STORAGE).is_dir() else []
@@ -239,10 +265,18 @@ def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str]
     small = [n.strip() for n in _load_json(src / STORAGE / "base_the_ville_isabella_maria_klaus/reverie/meta.json")
              .get("persona_names", [])] if (src / STORAGE / "base_the_ville_isabella_maria_klaus").is_dir() else []
     small = [n for n in small if n in names] or names[:5]
+    homes = set()
+    scratch = {}
+    for n in names:
+        p = sim / "personas" / n / "bootstrap_memory" / "scratch.json"
+        scratch[n] = _load_json(p)
+        parts = (scratch[n].get("living_area") or "").split(":")
+        if len(parts) >= 2:
+            homes.add(parts[1].strip())
     residents = []
     for i, n in enumerate(names):
         bm = sim / "personas" / n / "bootstrap_memory"
-        sc = _load_json(bm / "scratch.json")
+        sc = scratch[n]
         home = (sc.get("living_area") or "").split(":")
         if home and home[0] == "the Ville":
             home = home[1:]
@@ -267,7 +301,8 @@ def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str]
             "background": sc.get("learned") or f"{n} lives in the Ville.",
             "currently": sc.get("currently") or f"{n} is going about their day.",
             "lifestyle": parse_lifestyle(sc.get("lifestyle") or ""),
-            "home": home_addr, "workplace": None,
+            "home": home_addr,
+            "workplace": infer_workplace(sc.get("learned") or "", sc.get("daily_plan_req") or "", homes, arenas_of),
             "daily_requirements": _sentences(sc.get("daily_plan_req") or ""),
             "seed_memories": statements,
             "relationships": _relationships(n, names, statements),

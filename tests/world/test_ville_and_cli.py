@@ -62,6 +62,10 @@ def test_residents_resolve_to_places(ville):
     assert any("Valentine" in m for m in isabella.seed_memories)
     assert isabella.lifestyle.wake == "06:00" and isabella.lifestyle.sleep == "23:00"
     assert "Maria Lopez" in town.resident("Klaus Mueller").relationships
+    assert isabella.workplace == "Hobbs Cafe:cafe"
+    assert town.resident("Klaus Mueller").workplace == "Oak Hill College:library"
+    assert town.resident("John Lin").workplace == "The Willows Market and Pharmacy:store"
+    assert town.resident("Adam Smith").workplace is None
     # every home reachable from every other resident's start
     pf = town.paths
     for r in town.residents:
