@@ -658,6 +658,7 @@ class Engine:
 
     def _error(self, text: str, res: TickResult) -> None:
         self.errors.append(text)
+        del self.errors[:-200]
         res.log.append(LogLine("error", text))
         if self.on_error is not None:
             self.on_error(text)

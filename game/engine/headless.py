@@ -106,7 +106,8 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                           f"in flight, {_total_calls(llm)} calls so far, real {time.monotonic() - t0:.0f}s",
                           file=log, flush=True)
                     last_print = time.monotonic()
-                waited += time.monotonic() - w0
+                finally:
+                    waited += time.monotonic() - w0
             res = engine.step()
             for line in res.log:
                 if line.kind == "error":
