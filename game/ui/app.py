@@ -27,6 +27,7 @@ from game.engine.events import (
     Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, Release, SayToResident,
     SetObjectState, TickResult, Whisper,
 )
+from game.engine import CommandError
 from game.llm.api import LLMError
 from game.ui.commands import TownCommands
 from game.ui.host import GameHost, RealHost, ResidentCard, list_saves
@@ -38,8 +39,11 @@ from game.ui.widgets import (
 )
 
 # seconds between ticks at each speed; "max" runs as fast as decisions allow
+SAVE_SUFFIX = ".save"
 TICK_DELAY = {"normal": 0.5, "fast": 0.1, "max": 0.0}
-MAX_WAITING_DELAY = 0.05  # at "max", how often to look again while a decision is pending
+MAX_WAIT = 5.0  # at "max", the longest the clock waits for the next answer before ticking anyway
+MAX_MIN_DELAY = 0.01  # at "max", at most 100 ticks a second, so keys and frames stay smooth
+PAUSED_POLL = 0.1  # while paused, how often to collect replies and command results
 
 
 class MainScreen(Screen[None]):
@@ -179,7 +183,11 @@ class TownApp(App[int]):
 
     def install_engine(self, engine: Any) -> None:
         self.engine = engine
-        self.residents = {r.name: r for r in getattr(engine.town, "residents", [])}
+        here = engine.positions()
+        self.residents = {r.name: r for r in getattr(engine.town, "residents", []) if r.name in here}
+        for name in here:  # a resident with no spec still gets a glyph
+            if name != PLAYER and name not in self.residents:
+                self.residents[name] = None
         self.visitor = None
         self.embodied = None
         self.selected_name = None
@@ -198,8 +206,13 @@ class TownApp(App[int]):
         for name, pos in self.engine.positions().items():
             actors.append(self._actor(name, pos))
             if name == PLAYER:
-                self.visitor = self.visitor or "you"
+                player = getattr(self.engine, "player", None)
+                self.visitor = getattr(player, "name", None) or "you"
+                mv.controlled = PLAYER
+                mv.follow = PLAYER
         mv.set_actors(actors)
+        for b in self.engine.snapshot().bubbles:  # what everyone is doing now
+            mv.set_bubble(b.who, b.emoji)
         self._update_clock()
         self.panel_dirty = True
         self._poll()
@@ -222,12 +235,15 @@ class TownApp(App[int]):
         engine = self.engine
         while engine is self.engine:
             speed = self.speed
-            if speed == "pause" and self.talk is None:
+            if speed == "pause":
+                # the clock stands still; replies and command results still arrive
+                self.post_message(Ticked(engine.poll()))
                 self._town_wake.clear()
-                await self._town_wake.wait()
+                try:
+                    await asyncio.wait_for(self._town_wake.wait(), PAUSED_POLL)
+                except asyncio.TimeoutError:
+                    pass
                 continue
-            if speed == "pause":  # a conversation keeps the clock going so replies arrive
-                speed = "normal"
             try:
                 result = engine.step()
             except LLMError as e:  # a model failure: shown, and the town goes on
@@ -236,7 +252,13 @@ class TownApp(App[int]):
                 continue
             self.post_message(Ticked(result))
             if speed == "max":
-                await asyncio.sleep(MAX_WAITING_DELAY if result.waiting_on_model else 0.001)
+                if result.waiting_on_model:  # as fast as decisions allow: wait for the next answer
+                    try:
+                        await asyncio.wait_for(engine.wait_any(), MAX_WAIT)
+                    except asyncio.TimeoutError:
+                        pass
+                else:
+                    await asyncio.sleep(MAX_MIN_DELAY)
             else:
                 await asyncio.sleep(self.tick_delay[speed])
 
@@ -257,14 +279,20 @@ class TownApp(App[int]):
 
     def _report_error(self, error: BaseException | None, where: str) -> None:
         """The one place where failures are shown: a notification and the status line."""
-        text = clean(f"{type(error).__name__}: {error}" if error is not None else "unknown error",
-                     single_line=True)
+        if isinstance(error, LLMError):
+            text = str(error)
+        else:
+            text = f"{type(error).__name__}: {error}" if error is not None else "unknown error"
+        self.show_error(text, where)
+
+    def show_error(self, text: str, where: str, *, log_it: bool = True) -> None:
+        text = clean(text, single_line=True)
         self.last_error = text
         label = {"engine": "The town stopped", "model": "The model failed"}.get(where, "Error")
         self.notify(text, title=label + (" (paused: space resumes)" if where == "engine" else ""),
                     severity="error", timeout=8)
         log = self.town_log
-        if log is not None:
+        if log is not None and log_it:
             log.add(self.last_clock, LogLine("error", text))
         self._poll()
 
@@ -301,6 +329,8 @@ class TownApp(App[int]):
             log.add(r.clock, LogLine("object", f"{c.address} is now {c.state}", c.by))
         for line in r.log:
             log.add(r.clock, line)
+            if line.kind == "error":  # a failed decision: the resident carries on with its routine
+                self.show_error(line.text, "model", log_it=False)
             if line.who == sel:
                 self.panel_dirty = True
         if self.visitor and PLAYER not in mv.actors:
@@ -455,9 +485,13 @@ class TownApp(App[int]):
             return False
         try:
             self.engine.submit(command)
-        except Exception as e:  # a refused command is shown, not raised
+        except CommandError as e:  # the player asked for something that cannot be done now
+            self.notify(clean(str(e), single_line=True), severity="warning", timeout=5)
+            return False
+        except Exception as e:  # anything else is a failure, shown in the one place
             self._report_error(e, "command")
             return False
+        self._town_wake.set()  # a paused screen collects the result at once
         return True
 
     def move_player(self, dx: int, dy: int) -> None:
@@ -475,7 +509,8 @@ class TownApp(App[int]):
             self.bell()
             return
         if self.submit(MovePlayer(dx, dy)):
-            mv.move(who, dst)  # drawn now; the engine's Move at the next tick is the truth
+            # the engine moves the player at once: draw it now, not at the next tick
+            mv.move(who, self.engine.positions().get(who, dst))
             mv.follow = who
 
     def action_visitor(self) -> None:
@@ -636,7 +671,7 @@ class TownApp(App[int]):
             return self.save_path
         name = clean(getattr(self.engine.town, "name", "town"), single_line=True) or "town"
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-") or "town"
-        return self.saves_dir / f"{safe}.sqlite"
+        return self.saves_dir / f"{safe}{SAVE_SUFFIX}"
 
     def save_to(self, path: Path, *, quiet: bool = False) -> bool:
         if self.engine is None:
@@ -660,8 +695,8 @@ class TownApp(App[int]):
         def done(name: str | None) -> None:
             if name:
                 safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-.") or "town"
-                if not safe.endswith(".sqlite"):
-                    safe += ".sqlite"
+                if not safe.endswith(SAVE_SUFFIX):
+                    safe += SAVE_SUFFIX
                 self.save_to(self.saves_dir / safe)
 
         self.push_screen(AskScreen("Save as", "a name for this save", f"in {self.saves_dir}"), done)
@@ -698,6 +733,13 @@ class TownApp(App[int]):
         """Quit, saving first (the save is where `town play SAVE` continues)."""
         if self.engine is not None:
             self.save_to(self.default_save_path(), quiet=True)
+            engine, self.engine = self.engine, None
+            aclose = getattr(engine, "aclose", None)
+            if aclose is not None:
+                try:
+                    await asyncio.wait_for(aclose(), 5)
+                except Exception:
+                    pass
         self._town_closing.set()
         self.exit(self.exit_code)
 

@@ -27,6 +27,9 @@ class ResidentCard:
     recent: list[str] = field(default_factory=list)
     retrieved: list[str] = field(default_factory=list)
     relationships: dict[str, str] = field(default_factory=dict)
+    embodied: bool = False
+    conversation: str | None = None
+    thinking: bool = False
 
     @classmethod
     def of(cls, name: str, data: Any) -> "ResidentCard":
@@ -51,6 +54,9 @@ class ResidentCard:
             recent=[str(p) for p in get("recent", [])],
             retrieved=[str(p) for p in get("retrieved", [])],
             relationships={str(k): str(v) for k, v in rel.items()},
+            embodied=bool(get("embodied", False)),
+            conversation=get("conversation", None),
+            thinking=bool(get("thinking", False)),
         )
 
 
@@ -76,6 +82,15 @@ class GameHost(Protocol):
     def start_save(self) -> Path | None: ...
 
 
+def is_sqlite(path: Path) -> bool:
+    """Saves are SQLite files; towns are folders or .tmx maps."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 async def maybe_await(value: Any) -> Any:
     if inspect.isawaitable(value):
         return await value
@@ -87,7 +102,7 @@ def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:
     if not folder.is_dir():
         return []
     files = sorted(
-        (p for p in folder.iterdir() if p.is_file() and p.suffix in {".sqlite", ".db", ".save", ".town"}),
+        (p for p in folder.iterdir() if p.is_file() and p.suffix == ".save"),
         key=lambda p: p.stat().st_mtime,
         reverse=True,
     )
@@ -111,7 +126,7 @@ class RealHost:
         self._start_save: Path | None = None
         if town:
             p = Path(town)
-            if p.is_file() and p.suffix in {".sqlite", ".db", ".save", ".town"}:
+            if is_sqlite(p):
                 self._start_save = p
             else:
                 self.town_path = p

@@ -262,7 +262,10 @@ class MapView(ScrollView, can_focus=True):
         return [self.row_strip(y) for y in range(self.map_height)]
 
     def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:  # on the border or a scrollbar
+            return
         sx, sy = self.scroll_offset
-        name = self.actor_at((event.x + sx, event.y + sy))
+        name = self.actor_at((offset.x + sx, offset.y + sy))
         if name is not None:
             self.post_message(self.ActorClicked(name))

@@ -62,6 +62,7 @@ class StartScreen(Screen[None]):
 
 class _Dialog(ModalScreen[Any]):
     BINDINGS = [Binding("escape", "cancel", "Close")]
+    AUTO_FOCUS = "Input"
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -191,6 +192,8 @@ class TalkScreen(_Dialog):
 class LoadScreen(_Dialog):
     """Saves in the saves folder with town, day, time and residents."""
 
+    AUTO_FOCUS = "DataTable"
+
     def __init__(self, saves: list[SaveInfo]) -> None:
         super().__init__()
         self.saves = saves
@@ -253,6 +256,8 @@ HELP = [
 
 
 class HelpScreen(_Dialog):
+    AUTO_FOCUS = "Button"
+
     def compose(self) -> ComposeResult:
         t = Text(end="")
         for title, keys in HELP:

@@ -46,6 +46,7 @@ class ClockBar(Static):
         self.controlled: str | None = None
         self.waiting = 0
         self.follow: str | None = None
+        self._last = ""
 
     def update_bar(self) -> None:
         t = Text(end="")
@@ -65,7 +66,9 @@ class ClockBar(Static):
             t.append(clean(self.follow, single_line=True))
         if self.waiting:
             t.append(f"   thinking: {self.waiting}", style="italic")
-        self.update(t)
+        if t.plain != self._last:
+            self._last = t.plain
+            self.update(t, layout=False)  # one line, fixed height: no layout pass per tick
 
 
 class ResidentPanel(Static):
@@ -91,6 +94,15 @@ class ResidentPanel(Static):
             t.append("at ", style="dim")
             t.append(plain(card.place, single_line=True))
             t.append("\n")
+        flags = []
+        if card.embodied:
+            flags.append("you are embodying them")
+        if card.conversation:
+            flags.append("in a conversation")
+        if card.thinking:
+            flags.append("thinking…")
+        if flags:
+            t.append(" · ".join(flags) + "\n", style="italic")
         self._section(t, "Today's plan", card.plan)
         self._section(t, "Recent memories", card.recent)
         self._section(t, "Recalled", card.retrieved)
@@ -156,6 +168,8 @@ class ModelLine(Static):
 
     DEFAULT_CSS = "ModelLine { height: 1; background: $panel; padding: 0 1; }"
 
+    _last = ""
+
     def show(self, status: Any, error: str | None = None) -> None:
         t = Text(end="", no_wrap=True, overflow="ellipsis")
         if status is None:
@@ -173,4 +187,6 @@ class ModelLine(Static):
         if err:
             t.append("  last error: ", style="bold red")
             t.append(plain(err, "red", single_line=True))
-        self.update(t)
+        if t.plain != self._last:
+            self._last = t.plain
+            self.update(t, layout=False)

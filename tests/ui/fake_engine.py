@@ -1,13 +1,15 @@
 """A small fake engine and host for the UI tests (tests only: the product never uses these).
 
-FakeEngine follows the engine contract the UI relies on (docs/INTERFACES.md, game/ui section):
-``town``, ``positions()``, ``clock.text()``, ``step() -> TickResult``, ``submit(command)``,
-``save(path)``, ``inspect(name)``, ``Engine.describe_save(path)``.  Its residents walk fixed
-routes; a resident spoken to answers over the next ticks in streamed pieces.
+FakeEngine follows the engine contract the UI relies on (docs/INTERFACES.md, game/ui section) and
+the real engine's behaviour: ``submit`` acts at once (raising ``CommandError`` for what cannot be
+done) and its events come with the next ``step()`` or ``poll()``; ``poll()`` never moves the clock.
+Its residents walk fixed routes; a resident spoken to answers word by word, one word per
+``step()``/``poll()``, as ``Utterance(final=False)`` pieces and then the whole line.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from game.engine.events import (
     Bubble, Embody, EndConversation, EnterAsVisitor, LogLine, Move, MovePlayer, ObjectChange,
     Release, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
 )
+from game.engine import CommandError
 from game.llm.api import ModelStatus
 
 MAP = [
@@ -111,7 +114,6 @@ class FakeEngine:
         for spec in self.town.residents:
             self.pos[spec.name] = ROUTES.get(spec.name, ((1, 1), (1, 1)))[0]
         self.commands: list[Any] = []
-        self.pending: list[Any] = []
         self.reply = reply
         self.waiting = waiting
         self.embodied: str | None = None
@@ -119,11 +121,15 @@ class FakeEngine:
         self.objects: dict[str, str] = {}
         self.whispers: list[tuple[str, str]] = []
         self.memories: dict[str, list[str]] = {s.name: [] for s in self.town.residents}
-        self._speech: list[tuple[str, str, str, int]] = []  # (resident, listener, conv id, start step)
+        self._speech: list[list[Any]] = []  # [resident, listener, conv id, words said so far]
         self.fail_next_step: BaseException | None = None
         self.steps = 0
         self.saved: list[Path] = []
         self.visitor_spawn = (10, 7)
+        self._out = TickResult(step=0, clock="")
+        self.polls = 0
+        self.waited_any = 0
+        self.closed = False
 
     # --- the contract ----------------------------------------------------------------------------
 
@@ -131,10 +137,33 @@ class FakeEngine:
         return dict(self.pos)
 
     def submit(self, command: Any) -> None:
-        if isinstance(command, EnterAsVisitor):  # the visitor is placed at once, at the spawn tile
-            self.pos["player"] = self.visitor_spawn
         self.commands.append(command)
-        self.pending.append(command)
+        self._apply(command, self._out)
+
+    def _take_out(self) -> TickResult:
+        r, self._out = self._out, TickResult(step=self.clock.step, clock="")
+        r.step, r.clock, r.waiting_on_model = self.clock.step, self.clock.text(), self.waiting
+        return r
+
+    def poll(self) -> TickResult:
+        self.polls += 1
+        r = self._take_out()
+        self._speak(r)
+        return r
+
+    def snapshot(self) -> TickResult:
+        r = TickResult(step=self.clock.step, clock=self.clock.text())
+        for name, p in sorted(self.pos.items()):
+            r.moves.append(Move(name, p, p))
+        r.bubbles.append(Bubble(self.town.residents[0].name, "📖", "reading"))
+        return r
+
+    async def wait_any(self) -> None:
+        self.waited_any += 1
+        await asyncio.sleep(0.01)
+
+    async def aclose(self) -> None:
+        self.closed = True
 
     def _walkable(self, p: tuple[int, int]) -> bool:
         x, y = p
@@ -146,10 +175,7 @@ class FakeEngine:
             raise e
         self.clock.step += 1
         self.steps += 1
-        r = TickResult(step=self.clock.step, clock=self.clock.text(), waiting_on_model=self.waiting)
-        for cmd in self.pending:
-            self._apply(cmd, r)
-        self.pending.clear()
+        r = self._take_out()
         for spec in self.town.residents:
             name = spec.name
             if name == self.embodied or any(s[0] == name for s in self._speech):
@@ -168,9 +194,13 @@ class FakeEngine:
             if self.clock.step % 5 == 1:
                 i = (self.clock.step // 5 + len(name)) % len(EMOJI)
                 r.bubbles.append(Bubble(name, EMOJI[i], f"doing thing {i}"))
+        self._speak(r)
+        return r
+
+    def _speak(self, r: TickResult) -> None:
         for item in list(self._speech):
-            resident, listener, conv, start = item
-            n = self.clock.step - start
+            resident, listener, conv, n = item
+            item[3] += 1
             words = self.reply.split(" ")
             if n < len(words):
                 r.utterances.append(Utterance(conv, resident, listener, " ".join(words[:n + 1]), final=False))
@@ -178,16 +208,19 @@ class FakeEngine:
                 r.utterances.append(Utterance(conv, resident, listener, self.reply, final=True))
                 self.memories[resident].append(f"talked with {listener}")
                 self._speech.remove(item)
-        return r
 
     def _apply(self, cmd: Any, r: TickResult) -> None:
         if isinstance(cmd, EnterAsVisitor):
+            if self.visitor:
+                raise CommandError(f"{self.visitor} is already in town")
             self.visitor = cmd.name
+            self.pos["player"] = self.visitor_spawn
+            r.moves.append(Move("player", self.visitor_spawn, self.visitor_spawn))
             r.log.append(LogLine("system", f"{cmd.name} arrives: {cmd.description}", cmd.name))
         elif isinstance(cmd, MovePlayer):
             who = self.embodied or ("player" if self.visitor else None)
             if who is None:
-                return
+                raise CommandError("enter the town as a visitor or take over a resident first")
             src = self.pos[who]
             dst = (src[0] + cmd.dx, src[1] + cmd.dy)
             if self._walkable(dst):
@@ -195,15 +228,24 @@ class FakeEngine:
                 r.moves.append(Move(who, src, dst))
         elif isinstance(cmd, SayToResident):
             speaker = self.embodied or self.visitor or "player"
+            me = self.pos[self.embodied or "player"]
+            them = self.pos[cmd.resident]
+            if max(abs(me[0] - them[0]), abs(me[1] - them[1])) > 4:
+                raise CommandError(f"{cmd.resident} is too far away to hear you; walk closer")
             r.utterances.append(Utterance(f"c{self.clock.step}", speaker, cmd.resident, cmd.text))
-            self._speech.append((cmd.resident, speaker, f"c{self.clock.step}", self.clock.step))
+            self._speech.append([cmd.resident, speaker, f"c{self.clock.step}", 0])
         elif isinstance(cmd, Whisper):
             self.whispers.append((cmd.resident, cmd.text))
             self.memories[cmd.resident].append(f"thought: {cmd.text}")
             r.log.append(LogLine("whisper", cmd.text, cmd.resident))
         elif isinstance(cmd, Embody):
+            if self.embodied:
+                raise CommandError(f"you are already {self.embodied}; release them first")
             self.embodied = cmd.resident
+            r.bubbles.append(Bubble(cmd.resident, "🚶", "walking around"))
         elif isinstance(cmd, Release):
+            if not self.embodied:
+                raise CommandError("you are not controlling anyone")
             self.embodied = None
         elif isinstance(cmd, SetObjectState):
             self.objects["kitchen:stove"] = cmd.description
@@ -220,6 +262,8 @@ class FakeEngine:
             "recent": list(reversed(self.memories[name]))[:5] or ["saw the morning light"],
             "retrieved": ["the cafe opens at 8"],
             "relationships": {o.name: "a neighbour" for o in self.town.residents if o.name != name},
+            "embodied": name == self.embodied,
+            "thinking": False,
         }
 
     def save(self, path: str | Path) -> None:
