@@ -212,13 +212,17 @@ def load_tmx(path: str | Path) -> RawMap:
                 raise MapError(path, f"two object layers are named '{lname}'")
             objs = []
             for o in layer:
-                pts = None
-                if getattr(o, "points", None):
-                    pts = [(float(px) / tw, float(py) / th) for px, py in o.points]
-                objs.append(RawObject(
-                    name=(o.name or "").strip(),
-                    x=float(o.x) / tw, y=float(o.y) / th,
-                    width=float(o.width or 0) / tw, height=float(o.height or 0) / th,
-                    points=pts, properties=dict(o.properties or {})))
+                try:
+                    pts = None
+                    if getattr(o, "points", None):
+                        pts = [(float(px) / tw, float(py) / th) for px, py in o.points]
+                    objs.append(RawObject(
+                        name=str(o.name or "").strip(),
+                        x=float(o.x) / tw, y=float(o.y) / th,
+                        width=float(o.width or 0) / tw, height=float(o.height or 0) / th,
+                        points=pts, properties=dict(o.properties or {})))
+                except (TypeError, ValueError):
+                    raise MapError(path, f"object {o.name!r} in layer '{lname}' has a position or size "
+                                         f"that is not a number") from None
             raw.object_layers[lname] = objs
     return raw

@@ -188,3 +188,22 @@ def test_cli_prints_one_clean_line(copy):
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and "town.tmx" in r.stderr and "not valid XML" in r.stderr
     assert r.stdout == ""
+
+
+def _first_cell(t: str, new: str) -> str:
+    i = t.index('<data encoding="csv">\n') + len('<data encoding="csv">\n')
+    return t[:i] + new + t[t.index(",", i):]
+
+
+@pytest.mark.parametrize("label,mutate,words", [
+    ("unknown gid", lambda t: _first_cell(t, "9999"), ["(0, 0)", "glyph"]),
+    ("not a number", lambda t: _first_cell(t, "x"), ["cannot read the map"]),
+    ("wrong size", lambda t: t.replace('width="120"', 'width="121"', 1), ["not 121x84"]),
+    ("no tileset", lambda t: t.replace('<tileset firstgid="1" source="town.tsx"/>', ""), ["glyph"]),
+    ("foreign layer names", lambda t: t.replace('name="ground"', 'name="Tile Layer 1"', 1), ["missing tile layer 'ground'"]),
+    ("bad object position", lambda t: t.replace('<object id="1" name="Okafor house" x="', '<object id="1" name="Okafor house" x="abc', 1), ["abc"]),
+    ("truncated", lambda t: t[: len(t) // 2], ["not valid XML"]),
+])
+def test_mutated_maps(copy, label, mutate, words):
+    _edit(copy / "town.tmx", mutate)
+    _fails(copy, "town.tmx", *words)
