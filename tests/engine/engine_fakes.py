@@ -96,8 +96,8 @@ class FakeLLM:
             else:
                 data = {"decision": "continue"}
         elif name == "LineAnswer":
-            n = text.count("\n")
-            data = {"say": f"Hello, this is line {k % 1000}.", "end_conversation": (k % 3 == 0) and n > 0}
+            said = text.count("Hello, this is line")  # lines so far in the transcript
+            data = {"say": f"Hello, this is line {k % 1000}.", "end_conversation": said >= 3 and k % 2 == 0}
         elif name == "QuestionsAnswer":
             data = {"questions": ["What matters most to me?"]}
         elif name == "InsightsAnswer":

@@ -106,3 +106,29 @@ async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
     r = e.step()
     assert [(c.state, c.by) for c in r.object_changes] == [("cooking", "Bob Lin"), ("idle", "Bob Lin")]
     await e.aclose()
+
+
+async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
+    from game.engine.events import TickResult
+
+    e = Engine.new(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    await run(e, 3)
+    for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (16, 2))):
+        e.residents[name].pos = pos
+        e.residents[name].path = []
+    out = TickResult(step=0, clock="")
+    assert e._start_talk("Ann Lin", "Bob Lin", e.clock.now, out)
+    assert e._start_talk("Cara Diaz", "Ann", e.clock.now, out)  # joins the talk in progress
+    cid = e.residents["Ann Lin"].conversation
+    assert cid and e.residents["Cara Diaz"].conversation == cid
+    assert e.talks[cid].conv.participants == ["Ann Lin", "Bob Lin", "Cara Diaz"]
+    res = await run(e, 80)
+    said = [u.speaker for r in res for u in r.utterances if u.conversation_id == cid]
+    assert said[:3] == ["Ann Lin", "Bob Lin", "Cara Diaz"]  # round robin
+    assert cid not in e.talks
+    for name in ("Ann Lin", "Bob Lin", "Cara Diaz"):
+        texts = [m.text for m in e.minds[name].memory.recent(100)]
+        others = {"Ann Lin", "Bob Lin", "Cara Diaz"} - {name}
+        assert any(t.startswith(f"{o} told me") for t in texts for o in others), (name, texts[-5:])
+        assert e.residents[name].conversation is None
+    await e.aclose()
