@@ -887,17 +887,32 @@ class Engine:
         return hits[0] if len(hits) == 1 else None
 
     def _entrance(self) -> Pos:
+        """Where a visitor walks in: the town's ``spawn["player"]`` if it has one, else the walkable
+        tile on the map's edge (or, failing that, anywhere) that the residents can reach, nearest the
+        middle of the bottom edge, as if arriving by the road."""
         spawn = getattr(self.town, "spawn", {}) or {}
         for key in ("player", "visitor", "entrance"):
             if key in spawn:
                 return tuple(spawn[key])  # type: ignore[return-value]
         grid = self.town.grid
         h, w = grid.shape
-        edge = [(x, y) for y in range(h) for x in range(w)
-                if (x in (0, w - 1) or y in (0, h - 1)) and grid[y, x]]
-        if edge:
-            return min(edge, key=lambda p: (p[1], p[0]))
-        return self.paths.nearest_walkable((w // 2, h // 2))
+        homes = [r.pos for r in self.residents.values()]
+
+        def reachable(p: Pos) -> bool:
+            try:
+                return any(self.paths.reachable(p, q) for q in homes[:3])
+            except Exception:
+                return True
+        target = (w // 2, h - 1)
+        ys, xs = grid.nonzero()
+        tiles = [(int(x), int(y)) for y, x in zip(ys, xs)]
+        edge = [p for p in tiles if p[0] in (0, w - 1) or p[1] in (0, h - 1)]
+        for pool in (edge, tiles):
+            pool = sorted(pool, key=lambda p: (abs(p[0] - target[0]) + abs(p[1] - target[1]), p))
+            for p in pool:
+                if reachable(p):
+                    return p
+        return self.paths.nearest_walkable(target)
 
     def _enter(self, c: EnterAsVisitor, out: TickResult) -> Pos:
         name = " ".join(c.name.split())
