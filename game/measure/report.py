@@ -297,7 +297,10 @@ def cli_report(args: Any) -> int:
         print(f"town report: {e}", file=sys.stderr)
         return 2
     if getattr(args, "json", False):
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        try:
+            print(json.dumps(report, indent=2, ensure_ascii=False))
+        except BrokenPipeError:  # `town report --json | head`
+            sys.stderr.close()
         return 0
     from rich.console import Console
 
