@@ -157,7 +157,7 @@ def _with_place_enum(base: type[BaseModel], allowed: tuple[str, ...]) -> type[Ba
         step = create_model("Step", __base__=StepItem,
                             place=(str, Field(json_schema_extra=extra)))
         return create_model("DecomposeAnswer", __base__=DecomposeAnswer,
-                            steps=(list[step], Field(min_length=1, max_length=12)))  # type: ignore[valid-type]
+                            steps=(list[step], Field(min_length=1, max_length=8)))  # type: ignore[valid-type]
     if base is ReactAnswer:
         return create_model("ReactAnswer", __base__=ReactAnswer,
                             place=(str, Field(default="", json_schema_extra={"enum": list(allowed) + [""]})))
@@ -391,7 +391,7 @@ class Mind:
         memories = "\n".join(f"- {r.text}" for r in sorted(recs.values(), key=lambda r: r.id)) or "- (nothing yet)"
         try:
             ans = await self._complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
-                                       max_tokens=120, brief=self.persona.brief(), first=first,
+                                       max_tokens=100, brief=self.persona.brief(), first=first,
                                        name=self.name, memories=memories, date=now.strftime("%A %B %d"))
             self.identity = ans.summary
         except LLMError as e:
@@ -422,10 +422,12 @@ class Mind:
                                   RelevantMemories(k=5, token_budget=150)], ctx)
         try:
             ans = await self._complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
-                                       max_tokens=420, context=context, date=now.strftime("%A %B %d"),
+                                       max_tokens=260, context=context, date=now.strftime("%A %B %d"),
                                        first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
                                        start=hhmm(start))
-            self.last_raw_plan = [(i.start_hour * 60, i.end_hour * 60, i.activity) for i in ans.plan]
+            self.last_raw_plan = ans.blocks()
+            if len(self.last_raw_plan) < len(ans.plan):
+                self.stats["plan_lines_unreadable"] += len(ans.plan) - len(self.last_raw_plan)
             blocks = shape_plan(self.last_raw_plan, start, p.sleep, self.config.max_block_min)
             source = "model"
         except LLMError as e:
@@ -462,11 +464,11 @@ class Mind:
         ctx = Context(self, now, view, focus=news)
         context = await assemble([Identity(), Plan(), Thoughts(), RelevantMemories(k=4, token_budget=120)], ctx)
         try:
-            ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=360,
+            ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=220,
                                        context=context, news=news, time=hhmm(minute), first=p.first_name,
                                        bed=hhmm(p.sleep), start=hhmm(start))
             # a block that started before now counts from now
-            items = [(max(i.start_hour * 60, start), i.end_hour * 60, i.activity) for i in ans.plan]
+            items = [(max(s, start), e, a) for s, e, a in ans.blocks()]
             new = shape_plan(items, start, p.sleep, self.config.max_block_min)
         except LLMError as e:
             self._fail("replan", e)
@@ -538,7 +540,7 @@ class Mind:
                                   RelevantMemories(k=4, token_budget=120)], ctx)
         places = "\n".join(shown) or (view.known_places if view else "") or fallback
         try:
-            ans = await self._complete("decompose", schema, "decompose", Priority.PLAN, now, max_tokens=480,
+            ans = await self._complete("decompose", schema, "decompose", Priority.PLAN, now, max_tokens=360,
                                        context=context, places=places, start=hhmm(minute),
                                        end=hhmm(block.end), first=self.persona.first_name,
                                        activity=block.activity, span=span)
@@ -561,7 +563,7 @@ class Mind:
             emoji = pick_emoji(s.emoji, emoji_for(desc))
             if emoji != (s.emoji or "").replace("\ufe0f", ""):
                 self.stats["emoji_fixed"] += 1
-            state = clean_text(s.object_state, 40) or None
+            state = clean_text(s.state, 30) or None
             if state and state.lower() in ("none", "null", "n/a", "-", "same", "unchanged"):
                 state = None
             actions.append(Action(desc, emoji, addr, minutes, state, t, "model"))
@@ -642,7 +644,7 @@ class Mind:
         context = await assemble([Identity(), Situation(), Plan(), Thoughts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120)], ctx)
         try:
-            ans = await self._complete("react", schema, "react", Priority.REACT, now, max_tokens=120,
+            ans = await self._complete("react", schema, "react", Priority.REACT, now, max_tokens=100,
                                        context=context, places="\n".join(shown) or "(where you are)",
                                        people=", ".join(people) or "nobody", first=self.persona.first_name,
                                        percept=text)
@@ -694,7 +696,7 @@ class Mind:
                                   RelevantMemories(k=5, token_budget=160)], ctx)
         priority = Priority.PLAYER if conversation.with_player else Priority.REACT
         try:
-            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=110,
+            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=80,
                                        context=context, transcript=conversation.transcript() or "(nothing yet)",
                                        first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
         except LLMError as e:
@@ -712,7 +714,7 @@ class Mind:
         q = clean_text(question, 300)
         ctx = Context(self, now, None, focus=q)
         context = await assemble([Identity(), Plan(), Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
-        ans = await self._complete("answer", AnswerText, "interview", Priority.PLAYER, now, max_tokens=160,
+        ans = await self._complete("answer", AnswerText, "interview", Priority.PLAYER, now, max_tokens=110,
                                    context=context, asker=asker, first=self.persona.first_name, question=q)
         if remember:
             self.memory.add("player", f"{asker} asked me: {q}", now)
@@ -733,7 +735,7 @@ class Mind:
         items = "\n".join(f"- {r.text}" for r in recent[-40:])
         try:
             qa = await self._complete("questions", QuestionsAnswer, "reflect", Priority.REFLECT, now,
-                                      max_tokens=120, name=name, items=items)
+                                      max_tokens=90, name=name, items=items)
         except LLMError as e:
             self._fail("reflect", e)
             return []
@@ -747,7 +749,7 @@ class Mind:
         listing = "\n".join(f"{n}. {r.text}" for n, r in enumerate(numbered, 1))
         try:
             ia = await self._complete("insights", InsightsAnswer, "reflect", Priority.REFLECT, now,
-                                      max_tokens=260, name=name, items=listing)
+                                      max_tokens=200, name=name, items=listing)
         except LLMError as e:
             self._fail("reflect", e)
             return []

@@ -54,62 +54,89 @@ class ImportanceAnswer(BaseModel):
     scores: list[Score] = Field(max_length=40)
 
 
-class PlanItem(BaseModel):
-    start_hour: Hour
-    end_hour: Hour
-    activity: ShortText
+_PLAN_LINE = re.compile(r"^\s*(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)?\s*(?:-|to|\u2013)\s*(\d{1,2})(?:[:.](\d{2}))?"
+                        r"\s*(am|pm)?\s*[:,.)-]?\s+(.+)$", re.I)
+
+
+def parse_plan_line(line: str) -> tuple[int, int, str] | None:
+    """ "8-12 bake bread" -> (480, 720, "bake bread"); also "8:30-10 ...", "8am to 10am ..."."""
+    m = _PLAN_LINE.match(line or "")
+    if not m:
+        return None
+    h1, m1, ap1, h2, m2, ap2, text = m.groups()
+
+    def minutes(h: str, mm: str | None, ap: str | None) -> int:
+        hour = int(h)
+        if ap and ap.lower() == "pm" and hour < 12:
+            hour += 12
+        return hour * 60 + int(mm or 0)
+
+    a, b = minutes(h1, m1, ap1), minutes(h2, m2, ap2)
+    if a > 26 * 60 or b > 26 * 60:
+        return None
+    if b <= a and b + 24 * 60 - a <= 8 * 60:  # "22-1 party" runs past midnight
+        b += 24 * 60
+    text = clean_text(text, 80)
+    return (a, b, text) if text and b > a else None
 
 
 class DayPlanAnswer(BaseModel):
-    plan: list[PlanItem] = Field(min_length=1, max_length=14)
+    """Blocks as compact lines, "START-END activity" in whole hours: fewer tokens than objects."""
+
+    plan: list[Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)]] = Field(min_length=1,
+                                                                                        max_length=12)
+
+    def blocks(self) -> list[tuple[int, int, str]]:
+        return [b for b in (parse_plan_line(x) for x in self.plan) if b is not None]
 
 
 class StepItem(BaseModel):
-    action: ShortText
+    action: Annotated[str, BeforeValidator(_text(60)), Field(max_length=60)]
     minutes: Minutes
     place: Annotated[str, BeforeValidator(_text(160))]
-    emoji: Annotated[str, BeforeValidator(_text(16))]
-    object_state: Annotated[str, BeforeValidator(_text(40))] = ""
+    emoji: Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)]
+    state: Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)] = ""
 
 
 class DecomposeAnswer(BaseModel):
-    steps: list[StepItem] = Field(min_length=1, max_length=12)
+    steps: list[StepItem] = Field(min_length=1, max_length=8)
 
 
 class ReactAnswer(BaseModel):
     decision: Literal["continue", "react", "talk"]
-    talk_to: Annotated[str, BeforeValidator(_text(60))] = ""
-    new_action: ShortText = ""
+    talk_to: Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)] = ""
+    new_action: Annotated[str, BeforeValidator(_text(60)), Field(max_length=60)] = ""
     place: Annotated[str, BeforeValidator(_text(160))] = ""
-    emoji: Annotated[str, BeforeValidator(_text(16))] = ""
+    emoji: Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)] = ""
     minutes: Minutes = 10
 
 
 class LineAnswer(BaseModel):
-    say: Annotated[str, BeforeValidator(_text(300))]
+    say: Annotated[str, BeforeValidator(_text(200)), Field(max_length=200)]
     end_conversation: bool = False
 
 
 class QuestionsAnswer(BaseModel):
-    questions: list[ShortText] = Field(min_length=1, max_length=3)
+    questions: list[Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)]] = Field(
+        min_length=1, max_length=3)
 
 
 class Insight(BaseModel):
-    insight: LongText
+    insight: Annotated[str, BeforeValidator(_text(150)), Field(max_length=150)]
     evidence: list[Annotated[int, BeforeValidator(_clamp(-1, 999, -1))]] = Field(default_factory=list,
-                                                                                   max_length=10)
+                                                                                   max_length=5)
 
 
 class InsightsAnswer(BaseModel):
-    insights: list[Insight] = Field(min_length=1, max_length=5)
+    insights: list[Insight] = Field(min_length=1, max_length=3)
 
 
 class IdentityAnswer(BaseModel):
-    summary: LongText
+    summary: Annotated[str, BeforeValidator(_text(300)), Field(max_length=300)]
 
 
 class AnswerText(BaseModel):
-    answer: LongText
+    answer: Annotated[str, BeforeValidator(_text(300)), Field(max_length=300)]
 
 
 # -------------------------------------------------------------------------------- emoji

@@ -42,13 +42,23 @@ class RoundedEmbeddings:
         return [[round(float(x), 7) for x in v] for v in await self.inner.embed(texts)]
 
 
+def _minds(out: dict) -> list:
+    found = []
+    for v in out.values():
+        for x in (v if isinstance(v, list) else [v]):
+            if hasattr(x, "last_error") and hasattr(x, "memory"):
+                found.append(x)
+    return found
+
+
 async def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--url", default="http://127.0.0.1:8377/v1")
+    ap.add_argument("--timeout", type=float, default=1500.0, help="seconds per request (shared, slow server)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args(argv)
     names = args.names or list(SCENARIOS)
-    cfg = LLMConfig(llm_url=args.url)
+    cfg = LLMConfig(llm_url=args.url, timeout_s=args.timeout)
     client = ModelClient.from_config(cfg, embedder=make_embedder(cfg))
     await client.connect()
     FIXTURES.mkdir(parents=True, exist_ok=True)
@@ -59,14 +69,17 @@ async def main(argv: list[str]) -> int:
         rec = RecordingLLM(client, path)
         t = time.monotonic()
         try:
-            await SCENARIOS[name](RoundedEmbeddings(rec))
+            out = await SCENARIOS[name](RoundedEmbeddings(rec))
         finally:
             with rec._lock:
                 rec._fh.close()
-        print(f"{name}: recorded in {time.monotonic() - t:.0f} s -> {path}", flush=True)
+        errors = [m.last_error for m in _minds(out) if m.last_error]
+        print(f"{name}: recorded in {time.monotonic() - t:.0f} s -> {path}"
+              + (f"; ERRORS: {errors}" if errors else ""), flush=True)
 
     try:
-        await asyncio.gather(*(one(n) for n in names))
+        for n in names:  # one at a time: the shared server is slow
+            await one(n)
     finally:
         print(client.accounting.to_dict() if hasattr(client.accounting, "to_dict") else "", flush=True)
         await client.aclose()

@@ -64,6 +64,9 @@ def cafe_view(people: tuple[str, ...] = ()) -> WorldView:
                      allowed=TOWN, nearby=tuple(f"{p} is in the cafe" for p in people), people_here=people)
 
 
+IDENTITY = ("Isabella is friendly and outgoing. She runs Hobbs Cafe in Smallville. She is excited about "
+            "the Valentine's Day party she is planning.")
+
 CAMPAIGN_WORDS = ("mayor", "campaign", "election", "vote", "poster", "flyer", "speech", "candidate")
 
 
@@ -73,18 +76,17 @@ async def whisper_mayor(llm: Any) -> dict:
     view = cafe_view()
     plan0 = await mind.plan_day(DAY1.replace(hour=6), view)
     raw0 = list(mind.last_raw_plan)
-    a0 = await mind.next_action(DAY1.replace(hour=9), view)
-    before = [a0] + list(mind.queue)
     mind.whisper(DAY1.replace(hour=10), "I have decided to run for mayor of Smallville. The election is "
                                         "next month, so I must start my campaign today.")
     a1 = await mind.next_action(DAY1.replace(hour=10), view)
     after = [a1] + list(mind.queue)
-    return {"mind": mind, "plan0": plan0, "raw0": raw0, "plan1": mind.plan, "before": before, "after": after}
+    return {"mind": mind, "plan0": plan0, "raw0": raw0, "plan1": mind.plan, "after": after}
 
 
 async def react_fire(llm: Any) -> dict:
     """Isabella works in the cafe; the kitchen stove catches fire; she reacts and re-plans."""
     mind = Mind(ISABELLA, llm, now=DAY1)
+    mind.identity, mind.identity_date = IDENTITY, DAY1.date()  # cached from the morning
     view = cafe_view()
     t = DAY1.replace(hour=8)
     a0 = await mind.next_action(t, view)
@@ -107,7 +109,7 @@ async def news_talk(llm: Any) -> dict:
     for who in (klaus, isa):
         who.current = None
     conv = Conversation("news", [klaus.name, isa.name], place="Hobbs Cafe:cafe", started=t)
-    speakers = [klaus, isa, klaus, isa]
+    speakers = [klaus, isa, klaus]
     for n, sp in enumerate(speakers):
         other = isa if sp is klaus else klaus
         line = await sp.say(t + timedelta(minutes=n), conv, [other.name])

@@ -11,7 +11,7 @@ from .day import run_day
 from .fakes import FakeLLM
 from .scenarios import DAY1, ISABELLA, KLAUS, TOWN
 
-PLAN = {"plan": [{"start_hour": h, "end_hour": h + 2, "activity": a} for h, a in (
+PLAN = {"plan": [f"{h}-{h + 2} {a}" for h, a in (
     (6, "wake up and have breakfast"), (8, "open the cafe and serve breakfast"), (10, "serve customers"),
     (12, "lunch and plan the party"), (14, "decorate the cafe"), (16, "serve afternoon customers"),
     (18, "dinner"), (20, "read at home"))]}
@@ -19,7 +19,7 @@ PLAN = {"plan": [{"start_hour": h, "end_hour": h + 2, "activity": a} for h, a in
 
 def steps(msgs):
     return {"steps": [{"action": f"step {i} of the work at the cafe", "minutes": 15, "place": TOWN[3 + i % 3],
-                       "emoji": "☕", "object_state": ""} for i in range(6)]}
+                       "emoji": "☕", "state": ""} for i in range(6)]}
 
 
 def script():

@@ -16,16 +16,14 @@ from game.mind.view import Conversation, PlanBlock
 from .conftest import ALLOWED, DAY1, SPEC
 from .fakes import FakeLLM
 
-PLAN = {"plan": [{"start_hour": 6, "end_hour": 8, "activity": "wake up and have breakfast"},
-                 {"start_hour": 8, "end_hour": 12, "activity": "open and run Hobbs Cafe"},
-                 {"start_hour": 12, "end_hour": 13, "activity": "lunch"},
-                 {"start_hour": 14, "end_hour": 20, "activity": "decorate the cafe for the party"}]}
+PLAN = {"plan": ["6-8 wake up and have breakfast", "8-12 open and run Hobbs Cafe", "12-13 lunch",
+                 "14-20 decorate the cafe for the party", "nonsense without hours"]}
 STEPS = {"steps": [
     {"action": "brewing coffee", "minutes": 10, "place": "Hobbs Cafe:cafe:coffee machine", "emoji": "☕",
-     "object_state": "brewing"},
+     "state": "brewing"},
     {"action": "serving customers", "minutes": 15, "place": "the counter at Hobbs", "emoji": "x",
-     "object_state": ""},
-    {"action": "wiping tables", "minutes": 15, "place": "the moon", "emoji": "🧹\ufe0f", "object_state": "none"},
+     "state": ""},
+    {"action": "wiping tables", "minutes": 15, "place": "the moon", "emoji": "🧹\ufe0f", "state": "none"},
 ]}
 
 
@@ -101,7 +99,7 @@ async def test_model_failure_degrades_to_routine_and_records_the_error(view):
 
 
 async def test_whisper_flags_a_replan_that_keeps_the_past_and_changes_the_future(view):
-    mind, llm = make({"replan": [{"plan": [{"start_hour": 10, "end_hour": 22, "activity": "campaign for mayor"}]}]})
+    mind, llm = make({"replan": [{"plan": ["10-22 campaign for mayor"]}]})
     await mind.next_action(DAY1.replace(hour=8), view)
     mind.whisper(DAY1.replace(hour=10), "I will run for mayor")
     assert mind.replan_reason

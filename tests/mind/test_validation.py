@@ -36,7 +36,7 @@ def test_numbers_are_clamped_and_text_is_plain():
     a = ImportanceAnswer.model_validate({"scores": [0, 11, "7", 4.6, "junk"]})
     assert a.scores == [1, 10, 7, 5, 3]
     d = DecomposeAnswer.model_validate({"steps": [{"action": "x\x1b[31m red\u202e", "minutes": 500,
-                                                    "place": "p", "emoji": "e", "object_state": ""}]})
+                                                    "place": "p", "emoji": "e", "state": ""}]})
     assert d.steps[0].minutes == 60 and d.steps[0].action == "x [31m red"
     assert LineAnswer.model_validate({"say": "[b]hi[/b]\n\n  there", "end_conversation": True}).say == \
         "[b]hi[/b] there"
@@ -45,6 +45,16 @@ def test_numbers_are_clamped_and_text_is_plain():
         DecomposeAnswer.model_validate({"steps": []})
     i = InsightsAnswer.model_validate({"insights": [{"insight": "a", "evidence": [1, "x", 5000]}]})
     assert i.insights[0].evidence == [1, -1, 999]
+
+
+@pytest.mark.parametrize("line, want", [
+    ("7-8 wake up", (420, 480, "wake up")), ("8:30-10 work", (510, 600, "work")),
+    ("8am to 1pm shop", (480, 780, "shop")), ("22-1 party", (1320, 1500, "party")),
+    ("12-12 nothing", None), ("breakfast", None), ("40-41 x", None),
+])
+def test_plan_lines_are_parsed(line, want):
+    from game.mind.schemas import parse_plan_line
+    assert parse_plan_line(line) == want
 
 
 def test_emoji_is_one_wide_char_without_variation_selector():

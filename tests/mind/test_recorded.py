@@ -1,0 +1,102 @@
+"""The mind on REAL model answers, recorded once from Qwen2.5-Coder-1.5B-Instruct (Q4_K_M, llama.cpp)
+with MiniLM embeddings (``python -m tests.mind.record``) and replayed here with ``ReplayLLM``.
+
+A replay answers only the exact requests that were recorded, so these tests also pin the prompts:
+a change to a template or to the context a decision sees shows up as ``NotRecorded`` and the
+fixture must be recorded again."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from game.llm.record import ReplayLLM
+
+from .scenarios import CAMPAIGN_WORDS, SCENARIOS, TOWN
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mind"
+
+
+async def replay(name: str) -> dict:
+    path = FIXTURES / f"{name}.jsonl"
+    if not path.exists():
+        pytest.fail(f"fixture {path} is missing: record it with `python -m tests.mind.record {name}`")
+    return await SCENARIOS[name](ReplayLLM(path))
+
+
+def mentions(texts, words=CAMPAIGN_WORDS) -> bool:
+    return any(w in t.lower() for t in texts for w in words)
+
+
+async def test_the_day_plan_covers_the_whole_waking_day():
+    out = await replay("whisper_mayor")
+    plan, raw = out["plan0"], out["raw0"]
+    mind = out["mind"]
+    assert plan.source == "model" and len(plan.blocks) >= 4
+    # what the model itself wrote spans the day (within an hour at each end) ...
+    assert min(s for s, _, _ in raw) <= mind.persona.wake + 60
+    assert max(e for _, e, _ in raw) >= mind.persona.sleep - 60
+    # ... and the shaped plan covers wake to bed exactly, without gaps
+    assert plan.blocks[0].start == mind.persona.wake and plan.blocks[-1].end == mind.persona.sleep
+    assert all(a.end == b.start for a, b in zip(plan.blocks, plan.blocks[1:]))
+
+
+async def test_a_whisper_makes_the_resident_act_on_it():
+    out = await replay("whisper_mayor")
+    before = [b.activity for b in out["plan0"].blocks]
+    after = [b.activity for b in out["plan1"].blocks if b.start >= 10 * 60]
+    assert not mentions(before), before
+    assert mentions(after), after  # the rest of the day now holds the campaign
+    acts = [a.description for a in out["after"]]
+    assert all(a.address in TOWN for a in out["after"])
+    assert mentions(acts) or mentions(after[:1]), acts
+
+
+async def test_plans_change_after_a_reaction():
+    out = await replay("react_fire")
+    r = out["reaction"]
+    assert r.kind == "react" and r.new_action is not None
+    assert r.new_action.address in TOWN
+    assert any(w in r.new_action.description.lower() for w in ("fire", "stove", "extinguish", "put out"))
+    before = [a.description for a in out["before"]]
+    after = [a.description for a in out["after"]]
+    assert after and after != before[1:1 + len(after)]
+    assert any("fire" in t.lower() for t in (rec.text for rec in out["mind"].memory.recent(3, kinds=["plan"])))
+
+
+async def test_news_told_in_a_conversation_is_retrieved_later_by_the_listener():
+    out = await replay("news_talk")
+    conv = out["conversation"]
+    assert any("library" in t.lower() for s, t in conv.lines if s == "Klaus Mueller")
+    recalled = out["recalled"]
+    top = recalled[0]
+    assert top.kind == "conversation" and "Klaus Mueller told me" in top.text and "library" in top.text.lower()
+    isa = out["isabella"]
+    assert top.created < isa.memory.recent(1)[0].created + timedelta(hours=8)
+
+
+async def test_reflections_cite_real_records():
+    out = await replay("reflect_day")
+    mind = out["mind"]
+    assert out["insights"], "the reflection made insights"
+    refl = [mind.memory.get(i) for i in range(len(mind.memory)) if mind.memory.get(i).kind == "reflection"]
+    assert refl
+    for r in refl:
+        assert r.evidence
+        for e in r.evidence:
+            src = mind.memory.get(e)  # raises KeyError for an invented id
+            assert src.id < r.id and src.kind != "reflection"
+    scores = out["scores"]
+    assert scores["Klaus Mueller is sleeping"] == 1.0  # by rule, no model
+    assert scores["Maria Lopez told Isabella she has a crush on Klaus Mueller"] > \
+        scores["Isabella is brushing her teeth"]
+
+
+async def test_three_residents_talk_in_turn():
+    out = await replay("group_talk")
+    conv = out["conversation"]
+    assert [s for s, _ in conv.lines] == ["Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"]
+    for _, text in conv.lines:
+        assert text and not text.startswith(("Maria:", "Klaus:", "Isabella:"))
