@@ -46,7 +46,7 @@ OBJECT_NEWS = timedelta(minutes=30)  # an object change stays salient this long
 TALK_RANGE = 4  # tiles (Chebyshev) within which two can talk
 MAX_TALK_LINES = 8  # lines in a conversation between residents
 TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk within this
-PLAYER_SILENCE = timedelta(minutes=5)  # a resident stops waiting for the player's answer after this
+PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
 
 
 class CommandError(Exception):
@@ -774,9 +774,14 @@ class Engine:
                 continue
             speaker = talk.next_speaker()
             if self._controlled(speaker):
-                # the player speaks for it; a resident does not wait for ever
+                # the player speaks for it; a resident does not wait for ever, nor for one who left
                 since = talk.last_at or talk.conv.started or now
-                if now - since >= PLAYER_SILENCE:
+                actors = self._actors()
+                here = actors.get(speaker)
+                others = [actors[p] for p in talk.conv.participants if p != speaker and p in actors]
+                if here is not None and others and min(chebyshev(here, q) for q in others) > TALK_RANGE + 2:
+                    self._end_talk(cid, now, self._out, reason=f"{speaker} walked away")
+                elif now - since >= PLAYER_SILENCE:
                     self._end_talk(cid, now, self._out, reason=f"{speaker} said nothing more")
                 continue
             if speaker in self.jobs:

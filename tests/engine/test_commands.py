@@ -68,6 +68,8 @@ async def test_talk_to_a_resident_who_answers_and_remembers(engine):
     assert lines and lines[0].conversation_id == cid and lines[0].listener == "Zed"
     assert cara.conversation == cid and not cara.path
     assert e.talks[cid].conv.lines[0] == ("Zed", "Have you heard the bridge is closed?")
+    await ticks(e, 60)  # ten game minutes: Cara still waits for the player's next words
+    assert cara.conversation == cid
     e.submit(EndConversation("Cara Diaz"))
     assert cara.conversation is None and cid not in e.talks
     assert any("bridge is closed" in m for m in memories(e, "Cara Diaz"))
@@ -171,3 +173,17 @@ async def test_real_time_reply_arrives_by_poll_while_paused(fake_town_loader):
             break
     assert got and got[0].text and e.step_no == step_before  # answered with the clock stopped
     await e.aclose()
+
+
+async def test_walking_away_ends_the_talk(engine):
+    e = engine
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    ann = e.residents["Ann Lin"]
+    e.player.pos = ann.pos
+    cid = e.submit(SayToResident("Ann Lin", "Hello"))
+    await ticks(e, 3)
+    assert ann.conversation == cid
+    e.player.pos = (20, 10)
+    res = await ticks(e, 2)
+    assert ann.conversation is None
+    assert any("walked away" in l.text for r in res for l in r.log)
