@@ -19,7 +19,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, AsyncIterator, Awaitable, Callable, Sequence
 
 from pydantic import BaseModel, Field, create_model
 
@@ -533,7 +533,7 @@ class Mind:
             return self.routine_action(now, view)
         allowed = tuple(view.allowed) if view and view.allowed else ()
         fallback = self._fallback_place(view)
-        shown = allowed[: self.config.places_in_prompt]
+        shown = self.places_for(view)
         schema = _with_place_enum(DecomposeAnswer, shown) if shown else DecomposeAnswer
         ctx = Context(self, now, view, focus=block.activity)
         context = await assemble([Identity(), Plan(), Thoughts(), Needs(),
@@ -571,6 +571,24 @@ class Mind:
         self.queue = actions[1:]
         self.queue_block = (d, block.start)
         return actions[0]
+
+    def places_for(self, view: WorldView | None) -> tuple[str, ...]:
+        """The allowed addresses offered to the model, most useful first, at most
+        ``config.places_in_prompt``: everything in the home, the workplace and the current sector,
+        then other areas (sector:arena), then the rest."""
+        if view is None or not view.allowed:
+            return ()
+        p = self.persona
+        here_sector = view.here.split(":")[0] if view.here else ""
+        roots = [r for r in (p.home, p.workplace, here_sector) if r]
+
+        def rank(a: str) -> int:
+            if any(a == r or a.startswith(r + ":") for r in roots):
+                return 0
+            return 1 if a.count(":") == 1 else 2
+
+        ordered = sorted(view.allowed, key=rank)  # stable: keeps the engine's order within a rank
+        return tuple(ordered[: self.config.places_in_prompt])
 
     def _fallback_place(self, view: WorldView | None) -> str:
         return self.persona.home or (view.here if view else "")
@@ -637,7 +655,7 @@ class Mind:
             return Reaction("continue", reason="budget")
         self._reacted[text] = now
         allowed = tuple(view.allowed) if view and view.allowed else ()
-        shown = allowed[: self.config.places_in_prompt]
+        shown = self.places_for(view)
         schema = _with_place_enum(ReactAnswer, shown) if shown else ReactAnswer
         people = tuple(view.people_here) if view else ()
         ctx = Context(self, now, view, focus=text, about=people)
@@ -678,10 +696,7 @@ class Mind:
         return Reaction("continue", reason="model")
 
     # ------------------------------------------------------------------ dialogue
-    async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str]) -> Line:
-        """The resident's next line, conditioned on what it remembers of the listeners and on the talk
-        so far.  Works for any number of participants.  Ends by rule when the talk runs long."""
-        listeners = [n for n in listener_names if n != self.name]
+    def _talk_ran_long(self, now: datetime, conversation: Conversation) -> Line | None:
         d, _ = self.day_and_minute(now)
         mine = sum(1 for s, _ in conversation.lines if s == self.name)
         if not conversation.with_player and (
@@ -689,12 +704,27 @@ class Mind:
                 or self._lines_today[d.isoformat()] >= self.config.max_lines_per_day):
             self.stats["dialogue_rule_end"] += 1
             return Line("Well, I should get going. See you later!", end=True, source="rule")
+        return None
+
+    async def _talk_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
         last = conversation.lines[-1][1] if conversation.lines else ""
         focus = " ".join(listeners) + (": " + last if last else "")
         ctx = Context(self, now, None, focus=focus, about=listeners)
-        context = await assemble([Identity(), Situation(), Thoughts(), Relationships(),
-                                  RelevantMemories(k=5, token_budget=160)], ctx)
-        priority = Priority.PLAYER if conversation.with_player else Priority.REACT
+        return await assemble([Identity(), Situation(), Thoughts(), Relationships(),
+                               RelevantMemories(k=5, token_budget=160)], ctx)
+
+    async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                  priority: Priority | None = None) -> Line:
+        """The resident's next line, conditioned on what it remembers of the listeners and on the talk
+        so far.  Works for any number of participants.  Ends by rule when the talk runs long."""
+        listeners = [n for n in listener_names if n != self.name]
+        d, _ = self.day_and_minute(now)
+        ended = self._talk_ran_long(now, conversation)
+        if ended is not None:
+            return ended
+        context = await self._talk_context(now, conversation, listeners)
+        if priority is None:
+            priority = Priority.PLAYER if conversation.with_player else Priority.REACT
         try:
             ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=80,
                                        context=context, transcript=conversation.transcript() or "(nothing yet)",
@@ -707,6 +737,37 @@ class Mind:
         if not text:
             return Line("", end=True)
         return Line(text, end=bool(ans.end_conversation))
+
+    async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                         priority: Priority | None = None) -> AsyncIterator[str | Line]:
+        """Like ``say`` but the text comes piece by piece (free text, for the player to watch); the
+        last item yielded is the finished, cleaned ``Line``."""
+        listeners = [n for n in listener_names if n != self.name]
+        d, _ = self.day_and_minute(now)
+        ended = self._talk_ran_long(now, conversation)
+        if ended is not None:
+            yield ended
+            return
+        context = await self._talk_context(now, conversation, listeners)
+        if priority is None:
+            priority = Priority.PLAYER if conversation.with_player else Priority.REACT
+        messages = prompting.render("dialogue_stream", context=context,
+                                    transcript=conversation.transcript() or "(nothing yet)",
+                                    first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
+        self.calls[(d.isoformat(), "dialogue")] += 1
+        text = ""
+        try:
+            async for piece in self.llm.stream(messages, CallTag("dialogue", self.name, priority), max_tokens=80):
+                text += piece
+                yield piece
+        except LLMError as e:
+            self._fail("dialogue", e)
+            yield Line(_strip_speaker(clean_text(text, 300), [self.name, self.persona.first_name]),
+                       end=True, source="error")
+            return
+        self._lines_today[d.isoformat()] += 1
+        line = _strip_speaker(clean_text(text, 300), [self.name, self.persona.first_name])
+        yield Line(line, end=not line or _says_goodbye(line))
 
     async def answer(self, now: datetime, question: str, asker: str = "An interviewer",
                      remember: bool = False) -> str:
@@ -810,6 +871,14 @@ class Mind:
         m.stats = Counter(state.get("stats", {}))
         m.calls = Counter({(d, p): n for d, p, n in state.get("calls", [])})
         return m
+
+
+_GOODBYES = ("goodbye", "good bye", "bye", "see you", "talk later", "take care", "have a good")
+
+
+def _says_goodbye(text: str) -> bool:
+    t = text.lower()
+    return any(g in t for g in _GOODBYES)
 
 
 def _strip_speaker(text: str, names: Sequence[str]) -> str:

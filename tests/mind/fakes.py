@@ -64,8 +64,18 @@ class FakeLLM:
         return value
 
     async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
-        raise AssertionError("FakeLLM.stream is not scripted")
-        yield ""  # pragma: no cover
+        """Scripted under "stream:<purpose>": a str split on "|" into pieces, or an exception."""
+        self.calls.append((tag, messages, "stream"))
+        answers = self.script.get("stream:" + tag.purpose)
+        if not answers:
+            raise AssertionError(f"FakeLLM: no scripted stream for purpose {tag.purpose!r}")
+        i = self.used.get("stream:" + tag.purpose, 0)
+        self.used["stream:" + tag.purpose] = i + 1
+        a = answers[min(i, len(answers) - 1)]
+        if isinstance(a, Exception):
+            raise a
+        for piece in a.split("|"):
+            yield piece
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         self.embed_calls += 1

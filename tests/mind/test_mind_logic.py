@@ -210,6 +210,24 @@ async def test_dialogue_lines_end_and_caps_and_group_talk():
     assert capped.end and capped.source == "rule" and llm.purposes().count("dialogue") == 2
 
 
+async def test_say_stream_yields_pieces_then_a_clean_line():
+    mind, llm = make({"stream:dialogue": ["Isabella: Hi| there,| see you| later!"]})
+    conv = Conversation("p", ["Isabella Rodriguez", "Visitor"], with_player=True)
+    out = [x async for x in mind.say_stream(DAY1.replace(hour=9), conv, ["Visitor"])]
+    assert out[:-1] == ["Isabella: Hi", " there,", " see you", " later!"]
+    assert out[-1].text == "Hi there, see you later!" and out[-1].end
+    assert llm.calls[-1][0].priority == 0  # the player's conversation jumps the queue
+
+
+async def test_places_offered_put_home_work_and_here_first(view):
+    from dataclasses import replace
+    mind, _ = make(places_in_prompt=4)
+    v = replace(view, allowed=("Johnson Park:park", "Zoo:cage:lion", "Hobbs Cafe:cafe:counter",
+                               "Town Hall:hall", "Isabella's apartment:kitchen:stove"))
+    assert mind.places_for(v) == ("Hobbs Cafe:cafe:counter", "Isabella's apartment:kitchen:stove",
+                                  "Johnson Park:park", "Town Hall:hall")
+
+
 async def test_conversation_is_remembered_by_the_listener():
     mind, _ = make()
     conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])
