@@ -193,6 +193,7 @@ class Mind:
         self._emb_cache: OrderedDict[str, list[float]] = OrderedDict()
         self._scoring: set[int] = set()
         self._plan_lock = asyncio.Lock()
+        self._plan_failed_at: datetime | None = None
         if now is not None:
             self.seed(now)
 
@@ -432,6 +433,7 @@ class Mind:
             source = "model"
         except LLMError as e:
             self._fail("plan_day", e)
+            self._plan_failed_at = now
             blocks, source = (), "routine"
         if not blocks:
             blocks, source = self.routine_blocks(start), "routine"
@@ -472,6 +474,8 @@ class Mind:
             new = shape_plan(items, start, p.sleep, self.config.max_block_min)
         except LLMError as e:
             self._fail("replan", e)
+            if self.plan.source == "routine":
+                self._plan_failed_at = now
             new = ()
         self.replan_reason = None
         if not new:
@@ -479,7 +483,8 @@ class Mind:
         kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity)
                      for b in self.plan.blocks if b.start < start)
         self.plan = DayPlan(day=self.plan.day, wake=self.plan.wake, bed=self.plan.bed, blocks=kept + new,
-                            source=self.plan.source)
+                            source="model")
+        self._plan_failed_at = None
         self.queue, self.queue_block = [], None
         self.stats["replans"] += 1
         self.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
@@ -497,6 +502,9 @@ class Mind:
         try:
             if self.plan is None or self.plan_date != d:
                 await self.plan_day(now, view)
+            elif self.plan.source == "routine" and self._plan_failed_at is not None \
+                    and now - self._plan_failed_at >= timedelta(hours=1):
+                await self.replan(now, view, "the day so far went by routine")  # the model is back?
             elif self.replan_reason:
                 await self.replan(now, view, self.replan_reason)
         except LLMError as e:  # pragma: no cover - plan_day handles its own errors

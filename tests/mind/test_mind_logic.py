@@ -96,6 +96,12 @@ async def test_model_failure_degrades_to_routine_and_records_the_error(view):
     assert a.source == "routine" and mind.plan.source == "routine"
     assert mind.plan.blocks[0].start == 6 * 60 and mind.plan.blocks[-1].end == 22 * 60
     assert "decompose" in mind.last_error and mind.stats["error_plan_day"] == 1
+    # an hour later the model is asked again for the rest of the day
+    llm.script["replan"] = [{"plan": ["10-22 get the party ready"]}]
+    llm.script["decompose"] = [STEPS]
+    a = await mind.next_action(DAY1.replace(hour=10, minute=5), view)
+    assert mind.plan.source == "model" and mind.plan.block_at(11 * 60).activity == "get the party ready"
+    assert a.source == "model" and llm.purposes()[-2:] == ["replan", "decompose"]
 
 
 async def test_whisper_flags_a_replan_that_keeps_the_past_and_changes_the_future(view):
