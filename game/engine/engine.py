@@ -609,8 +609,9 @@ class Engine:
                     line = piece
                     break
                 text += piece
-                self._out.utterances.append(
-                    Utterance(conv.id, job.resident, ", ".join(listeners), text, final=False))
+                if not self.lockstep:  # pieces arrive when they arrive: only for the screen
+                    self._out.utterances.append(
+                        Utterance(conv.id, job.resident, ", ".join(listeners), text, final=False))
             return line if line is not None else Line(text=text.strip())
         kwargs = {}
         try:

@@ -111,6 +111,8 @@ class FakeLLM:
         return schema.model_validate(data)
 
     async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+        self.calls.append((tag.purpose, tag.resident))
+        self.accounting.record(tag, prompt_tokens=20, completion_tokens=3, latency_s=0.01)
         for piece in ("Well, ", "hello ", "there."):
             await self._wait()
             yield piece

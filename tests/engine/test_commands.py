@@ -165,13 +165,18 @@ async def test_real_time_reply_arrives_by_poll_while_paused(fake_town_loader):
     assert [(u.speaker, u.final) for u in first.utterances] == [("Zed", True), ("Bob Lin", False)]
     assert first.utterances[1].text == ""
     step_before = e.step_no
-    got = []
+    got, pieces = [], []
     for _ in range(200):
         await asyncio.sleep(0.005)
-        got += [u for u in e.poll().utterances if u.speaker == "Bob Lin" and u.final]
+        us = [u for u in e.poll().utterances if u.speaker == "Bob Lin"]
+        pieces += [u.text for u in us if not u.final]
+        got += [u for u in us if u.final]
         if got:
             break
     assert got and got[0].text and e.step_no == step_before  # answered with the clock stopped
+    # the reply streams (Mind.say_stream): the text so far, growing, then the final line
+    assert len(pieces) >= 2 and all(b.startswith(a) for a, b in zip(pieces, pieces[1:]))
+    assert got[0].text.startswith(pieces[-1].strip()[:5])
     await e.aclose()
 
 
