@@ -150,6 +150,20 @@ class ReplayTape:
         i = bisect.bisect_left(self._times, when)
         return self.base_step + min(i, len(self._times) - 1)
 
+    def position_samples(self, every: int = 6) -> list[tuple[datetime, dict[str, tuple[int, int]]]]:
+        """Where everyone was every ``every`` steps of the tape (for ``relations.attendance``): the
+        position history that saves do not keep, rebuilt from the replay."""
+        if not self._keys:
+            raise ValueError("the replay is not open")
+        pos = dict(self._keys[0].positions)
+        out = [(self._times[0], dict(pos))]
+        for i, res in enumerate(self.results, start=1):
+            for m in res.moves:
+                pos[m.who] = m.dst
+            if i % max(1, every) == 0 or i == len(self.results):
+                out.append((self._times[i], dict(pos)))
+        return out
+
     # -------------------------------------------------------------------- forking
     async def fork(self, step: int, llm: Any, save_path: str | Path, *, lockstep: bool = False) -> Any:
         """A live town from ``step`` on: the run replayed afresh to ``step`` (so the tape itself is
