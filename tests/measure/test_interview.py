@@ -98,3 +98,28 @@ async def test_run_interview_on_a_save_leaves_it_unchanged(measureville, tmp_pat
     assert "Ada Ito" in text and "I don't know anyone called Zed Quill." in text
     code = await run_interview(FakeLLM(), str(save), "ada", ["Hello?"], remember=True, out=io.StringIO())
     assert code == 0 and save.read_bytes() != data
+
+
+async def test_town_interview_command_replays_a_recorded_interview(measureville, tmp_path, capsys):
+    """`town interview SAVE NAME Q --replay FILE`: the command line end to end, with no model."""
+    import asyncio
+    import io
+
+    from game.cli import main
+    from game.llm.record import RecordingLLM
+
+    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    save = tmp_path / "t.save"
+    e.save(save)
+    await e.aclose()
+    rec = tmp_path / "interview.jsonl"
+    recorder = RecordingLLM(FakeLLM(), rec)
+    out = io.StringIO()
+    assert await run_interview(recorder, str(save), "Cy", ["Who is Zed Quill?"], out=out) == 0
+    await recorder.aclose()
+    code = await asyncio.to_thread(main, ["interview", str(save), "Cy", "Who is Zed Quill?", "--replay", str(rec)])
+    assert code == 0
+    got = capsys.readouterr().out
+    assert "Cy Moss, Day 1, 07:00:00" in got and "A: I don't know anyone called Zed Quill." in got
+    code = await asyncio.to_thread(main, ["interview", str(save), "Nobody", "Hi?", "--replay", str(rec)])
+    assert code == 2 and "no resident called 'Nobody'" in capsys.readouterr().err
