@@ -112,7 +112,7 @@ def usage(data: SaveData, game_days: float) -> dict:
         "available": True, "resident_days": round(resident_days, 4),
         "by_purpose": {p: _per(c, resident_days) for p, c in sorted(by_purpose.items())},
         "total": _per(total, resident_days),
-        "by_resident": {r: _per(c, game_days) for r, c in sorted(by_resident.items())},  # per game day
+        "by_resident_per_game_day": {r: _per(c, game_days) for r, c in sorted(by_resident.items())},
         "by_day": acc.get("by_day", {}),
     }
 
@@ -280,6 +280,12 @@ def render(report: dict, console: Any) -> None:
             t.add_row(T(p), str(x["calls"]), str(x["tokens"]), str(x["prompt_tokens"]),
                       str(x["completion_tokens"]), str(x["latency_s"]), str(x["mean_latency_s"]),
                       str(x["failures"]))
+        console.print(t)
+        t = Table(title="Model use per resident, per game day")
+        for c in ("resident", "calls", "tokens", "latency s", "failures"):
+            t.add_column(c, justify="left" if c == "resident" else "right")
+        for who, x in u["by_resident_per_game_day"].items():
+            t.add_row(T(who), str(x["calls"]), str(x["tokens"]), str(x["latency_s"]), str(x["failures"]))
         console.print(t)
     else:
         console.print(T(f"Model use: {u['why']}"))

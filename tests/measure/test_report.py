@@ -65,6 +65,7 @@ async def test_report_renders_names_as_plain_text(small_save, capsys):
     out = console.export_text()
     assert "[bold]not markup[/bold]" in out
     assert "Relationships" in out and "Model use per resident-day" in out and "\u2588" in out
+    assert "Model use per resident, per game day" in out and "Cy Moss" in out
 
 
 def test_cli_report_bad_file(tmp_path, capsys):
