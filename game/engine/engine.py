@@ -431,14 +431,6 @@ class Engine:
                 else "visiting"
         return out
 
-    def _person_text(self, name: str) -> str:
-        if self.player is not None and name == self.player.name:
-            return f"{name} ({self.player.description}) is here"
-        r = self.residents.get(name)
-        if r is None or r.action is None:
-            return f"{name} is here"
-        return f"{name} is {r.action.description}"
-
     def _look(self, r: Resident, now: datetime) -> None:
         percepts = self._perceive(r.name, r.pos, self.town, self._actors(), PERCEIVE_RADIUS,
                                   PERCEIVE_BANDWIDTH, doing=self._doing())

@@ -6,7 +6,6 @@ tick loop itself depends only on the plain data in ``game.mind.view`` and ``game
 
 from __future__ import annotations
 
-import inspect
 from datetime import datetime
 from pathlib import Path
 from typing import Any
