@@ -295,14 +295,20 @@ async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str]
             _err(str(e))
             return 2
         print(f"{full}, {engine.clock.text()} ({save})", file=out)
+        failed = 0
         for q in questions:
             if not q.strip():
                 continue
-            answer = await interview(engine, q, llm, name=full, remember=remember)
+            try:
+                answer = await interview(engine, q, llm, name=full, remember=remember)
+            except LLMError as e:  # one question the model could not answer: say so, ask the next
+                failed += 1
+                print(f"\nQ: {q}\n(no answer: {e})", file=out, flush=True)
+                continue
             print(f"\nQ: {q}\nA: {answer}", file=out, flush=True)
-        if remember:
+        if remember and failed < len(questions):
             engine.save(save)
             print(f"\n{full} will remember this interview (saved to {save})", file=out)
     finally:
         await engine.aclose()
-    return 0
+    return 1 if failed else 0

@@ -123,3 +123,25 @@ async def test_town_interview_command_replays_a_recorded_interview(measureville,
     assert "Cy Moss, Day 1, 07:00:00" in got and "A: I don't know anyone called Zed Quill." in got
     code = await asyncio.to_thread(main, ["interview", str(save), "Nobody", "Hi?", "--replay", str(rec)])
     assert code == 2 and "no resident called 'Nobody'" in capsys.readouterr().err
+
+
+async def test_a_question_the_model_fails_is_reported_and_the_rest_answered(measureville, tmp_path):
+    import io
+
+    from game.llm.api import ModelTimeout
+
+    class FakeSlowLLM(FakeLLM):
+        async def complete(self, messages, schema, tag, **kw):
+            if "burning" in messages[-1].content:
+                raise ModelTimeout("the model server did not answer in time")
+            return await super().complete(messages, schema, tag, **kw)
+
+    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    save = tmp_path / "t.save"
+    e.save(save)
+    await e.aclose()
+    out = io.StringIO()
+    code = await run_interview(FakeSlowLLM(), str(save), "Ben", ["Your toast is burning!", "Who are you?"], out=out)
+    text = out.getvalue()
+    assert code == 1
+    assert "(no answer: the model server did not answer in time)" in text and "A: Let me think. Who are you?" in text
