@@ -84,8 +84,11 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
     path = tmp_path / "a.save"
     assert e.submit(SaveTown(str(path))) == str(path)
     before = state(e)
-    f = Engine.load(path, FakeLLM())
+    llm2 = FakeLLM()
+    f = Engine.load(path, llm2)
     after = state(f)
+    assert llm2.accounting.to_dict()["by_resident_purpose"] == e.llm.accounting.to_dict()["by_resident_purpose"]
+    assert llm2.accounting.total.calls == e.llm.accounting.total.calls > 0
     for key in before:
         assert after[key] == before[key], key
     assert f.save_path == str(path)
