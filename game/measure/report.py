@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
-from game.measure.spread import Info, track
+from game.measure.spread import Info, said_in, track
 
 _STOP = set("""a about above after again all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have
@@ -176,7 +176,11 @@ def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at
     curve = density_over_time(data.memories, residents, start, now, step, relationships=rel)
     named = parse_track(track_spec) + parse_track(os.environ.get("TOWN_TRACK"))
     infos = named + whisper_infos(data, named=named)
-    spreads = [track(data.memories, info, residents).to_dict(start, now, step) for info in infos]
+    spreads = []
+    for info in infos:
+        d = track(data.memories, info, residents).to_dict(start, now, step)
+        d["said"] = said_in(data.conversations, info)
+        spreads.append(d)
     convs = [c for c in data.conversations if not c.get("active")]
     return {
         "save": str(save), "town": data.meta.get("town_name", ""), "clock": data.clock_text,
@@ -246,6 +250,10 @@ def render(report: dict, console: Any) -> None:
         console.print(t)
         console.print(T(f"{sp['knew']} of {sp['residents']} knew it ({sp['share']:.0%}); never heard: "
                         f"{', '.join(sp['never']) or 'nobody'}"))
+        for d in sp.get("said", [])[:10]:
+            when = (d["started"] or "")[5:16].replace("T", " ")
+            console.print(T(f"  said: {d['speaker']} to {', '.join(d['to']) or 'nobody'} (talk of {when}): "
+                            f"{d['text'][:100]}"))
         plot = Table(title="spread over time (residents who knew it)", show_header=False, box=None)
         for label, bar, v in bar_rows(sp["curve"], sp["residents"]):
             plot.add_row(T(label), Text(bar, style="green"), T(v))

@@ -177,3 +177,18 @@ def track_saves(paths: Sequence[str], info: Info) -> Spread:
         for r in data.memories:
             seen.setdefault((r.resident, r.id, r.text), r)
     return track(seen.values(), info, sorted(names))
+
+
+def said_in(conversations: Iterable[dict], info: Info) -> list[dict]:
+    """Lines of the saved conversations (the engine keeps the latest ones) that carry ``info``: who
+    said it, to whom, in which talk and when it started (the engine stores no time per line)."""
+    out = []
+    for c in conversations:
+        people = list(c.get("participants", []))
+        for n, pair in enumerate(c.get("lines", [])):
+            speaker, text = str(pair[0]), str(pair[1])
+            if info.matches(text):
+                out.append({"conversation": c.get("id", ""), "started": c.get("started"), "line": n,
+                            "speaker": speaker, "to": [p for p in people if p != speaker], "text": text})
+    out.sort(key=lambda d: (d["started"] or "", d["line"]))
+    return out

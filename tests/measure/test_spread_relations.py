@@ -8,7 +8,7 @@ import pytest
 
 from game.measure.records import MemoryRow
 from game.measure.relations import PositionLog, attendance, density_over_time, graph
-from game.measure.spread import Info, track
+from game.measure.spread import Info, said_in, track
 
 T0 = datetime(2026, 3, 2, 8, 0)
 PEOPLE = ["Ada Ito", "Ben Ito", "Cy Moss", "Dee Park"]
@@ -105,3 +105,13 @@ def test_attendance_and_position_log(tmp_path):
     (tmp_path / "bad.jsonl").write_text("hello\n")
     with pytest.raises(ValueError, match="not a position log"):
         PositionLog.read(tmp_path / "bad.jsonl")
+
+
+def test_lines_that_carry_it_in_saved_conversations():
+    convs = [{"id": "t2", "participants": ["Ben Ito", "Cy Moss"], "started": "2026-03-02T10:00:00",
+              "lines": [["Cy Moss", "Morning"], ["Ben Ito", "Ada throws a Valentine party!"]]},
+             {"id": "t1", "participants": ["Ada Ito", "Ben Ito"], "started": "2026-03-02T09:00:00",
+              "lines": [["Ada Ito", "Come to my Valentine's party"]]}]
+    got = said_in(convs, Info.parse("party", "valentine, party"))
+    assert [(d["speaker"], d["to"], d["conversation"]) for d in got] == [
+        ("Ada Ito", ["Ben Ito"], "t1"), ("Ben Ito", ["Cy Moss"], "t2")]
