@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import deque
 from typing import Any, AsyncIterator, Protocol, TypeVar
 
 import httpx
@@ -108,6 +109,8 @@ class ModelClient:
         self.scheduler = PriorityScheduler(slots or 4)
         self.last_error: str | None = None
         self.reachable = True
+        # llama-server's per-request timings (prompt_n, prompt_ms, predicted_n, predicted_ms)
+        self.timings: deque[tuple[int, float, int, float]] = deque(maxlen=256)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.AsyncClient(
             headers=headers,
@@ -279,6 +282,10 @@ class ModelClient:
                                f"{json.dumps(data)[:200]}") from None
             usage = data.get("usage") or {}
             timings = data.get("timings") or {}
+            if timings:
+                self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
+                                     int(timings.get("predicted_n", 0)),
+                                     float(timings.get("predicted_ms", 0))))
             gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
             last_text = text
             try:
