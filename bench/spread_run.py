@@ -33,6 +33,7 @@ def main() -> int:
     ap.add_argument("--track", default=None, help='"name=keyword, keyword; ..."')
     ap.add_argument("--save", required=True)
     ap.add_argument("--every", type=int, default=6, help="ticks between position samples")
+    ap.add_argument("--start", default=None, help='start a new town at this time of day 1, e.g. "07:30"')
     _add_llm_flags(ap)
     args = ap.parse_args()
     from game.llm.config import LLMConfig
@@ -56,7 +57,18 @@ async def run(args, config) -> int:
         name, _, text = w.partition("=")
         whispers.append((name.strip(), text.strip()))
     async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
-        engine = open_engine(llm, args.town, small=args.small)
+        if args.start:
+            from datetime import datetime
+
+            from game.engine.engine import Engine
+            from game.world import load_town
+
+            day1 = load_town(args.town).start
+            hh, mm = (int(x) for x in args.start.split(":"))
+            engine = Engine.new(args.town, llm, small=args.small, lockstep=True,
+                                start=datetime(day1.year, day1.month, day1.day, hh, mm))
+        else:
+            engine = open_engine(llm, args.town, small=args.small)
         until = parse_until(args.until, engine.clock.start)
         state = {"next": engine.clock.now.replace(minute=0, second=0) + timedelta(hours=1), "t0": time.monotonic()}
         holder = {}

@@ -267,13 +267,13 @@ def render(report: dict, console: Any) -> None:
     console.print(plot)
     att = report["attendance"]
     if att.get("available"):
-        t = Table(title=f"Attendance ({att['samples']} samples from {Path(att['log']).name})")
-        for c in ("place", "who", "first", "last", "minutes"):
-            t.add_column(c)
+        t = Table(title=f"Attendance ({att['samples']} samples from {Path(att['log']).name}): minutes at each place")
+        for c in ("place", "who (minutes, first seen)"):
+            t.add_column(c, overflow="fold")
         for place, who in att["places"].items():
-            for n, d in who.items():
-                t.add_row(T(place), T(n), T(d["first"][5:16].replace("T", " ")),
-                          T(d["last"][5:16].replace("T", " ")), str(d["minutes"]))
+            cell = ", ".join(f"{n} {d['minutes']:g} ({d['first'][11:16]})"
+                             for n, d in sorted(who.items(), key=lambda kv: -kv[1]["minutes"]))
+            t.add_row(T(place), T(cell))
         console.print(t)
     else:
         console.print(T(f"Attendance: {att['why']}"))
