@@ -6,6 +6,10 @@
 - ``render``: frame render time of the largest map with 25 residents and bubbles (game.ui MapView)
 - ``paths``: path queries per second on the largest map (game.world PathFinder)
 
+``$TOWN_BENCH_MAP`` names the map for ``render`` and ``paths`` (default: the largest under maps/);
+``$TOWN_BENCH_TOWN`` the town folder for ``save_load`` and ``tick`` (default: maps/default, its
+residents cloned up to 25).
+
 Each is short (seconds; ``--quick`` smaller still): the CPU may be shared.  Figures are wall-clock
 medians on this machine; docs/BENCHMARKS.md keeps the latest with the machine and the command.
 Nothing here imports Textual at import time (``render`` imports the UI inside the function).
@@ -102,7 +106,7 @@ def bench_retrieval(quick: bool) -> dict:
 
 def _town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
     """A copy of the default town (or ``base``) with ``residents`` residents (clones get new names)."""
-    base = base or ROOT / "maps" / "default"
+    base = base or Path(os.environ.get("TOWN_BENCH_TOWN") or ROOT / "maps" / "default")
     dst = folder / "benchtown"
     if dst.exists():
         shutil.rmtree(dst)
