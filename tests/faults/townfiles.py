@@ -76,15 +76,20 @@ def _resident(name: str, glyph: str, home: str, work: str | None) -> dict:
     }
 
 
-def residents_data() -> dict:
+EXTRA = [("Dan Roe", "D", "Lin house:kitchen", "Cafe:counter"), ("Eve Kim", "E", "Cafe:counter", None),
+         ("Finn Oak", "F", "Lin house:bedroom", "Cafe:counter"), ("Gia Park", "G", "Cafe:counter", "Lin house:kitchen"),
+         ("Hal Moss", "H", "Lin house:kitchen", None)]
+
+
+def residents_data(n: int = 3, seconds_per_step: float = 60) -> dict:
+    """The fault town's residents: the first three always, up to ``n`` (max 8) in all."""
+    people = [_resident("Ann Lin", "A", "Lin house:bedroom", "Cafe:counter"),
+              _resident("Bob Lin", "B", "Lin house:bedroom", "Lin house:kitchen"),
+              _resident("Cara Diaz", "C", "Cafe:counter", "Cafe:counter")]
+    people += [_resident(*x) for x in EXTRA[: max(0, n - 3)]]
     return {
-        "format": 1, "town": "Faultville", "start": "2026-03-02T06:00:00", "seconds_per_step": 60,
-        "small_cast": ["Ann Lin", "Bob Lin"],
-        "residents": [
-            _resident("Ann Lin", "A", "Lin house:bedroom", "Cafe:counter"),
-            _resident("Bob Lin", "B", "Lin house:bedroom", "Lin house:kitchen"),
-            _resident("Cara Diaz", "C", "Cafe:counter", "Cafe:counter"),
-        ],
+        "format": 1, "town": "Faultville", "start": "2026-03-02T06:00:00", "seconds_per_step": seconds_per_step,
+        "small_cast": ["Ann Lin", "Bob Lin"], "residents": people,
     }
 
 
