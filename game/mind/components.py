@@ -9,7 +9,7 @@ left out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from game.mind.view import WorldView, hhmm
@@ -113,6 +113,7 @@ class Thoughts(Component):
 
     def render(self, ctx: Context) -> str:
         recs = ctx.mind.memory.recent(self.limit, kinds=("whisper",))
+        recs = [r for r in recs if ctx.now - r.created <= timedelta(days=1)]  # today's, not old news
         return "\n".join(f"- {r.text}" for r in recs)
 
 

@@ -523,9 +523,7 @@ class Mind:
             if end <= now:
                 self.queue.pop(0)
                 continue
-            if a.start is not None and a.start > now + timedelta(minutes=1):
-                return None
-            self.queue.pop(0)
+            self.queue.pop(0)  # (an action due later starts now: the previous one ended early)
             left = max(1, round((end - now).total_seconds() / 60))
             return Action(a.description, a.emoji, a.address, left, a.object_state, now, a.source)
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import time
 from pathlib import Path
@@ -23,7 +24,7 @@ from game.llm.session import make_embedder
 
 from .scenarios import SCENARIOS
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mind"
+FIXTURES = Path(os.environ.get("TOWN_MIND_FIXTURES") or Path(__file__).resolve().parents[1] / "fixtures" / "mind")
 
 
 class RoundedEmbeddings:
@@ -55,6 +56,7 @@ async def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--url", default="http://127.0.0.1:8377/v1")
     ap.add_argument("--timeout", type=float, default=1500.0, help="seconds per request (shared, slow server)")
+    ap.add_argument("--parallel", action="store_true", help="record the scenarios at the same time")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args(argv)
     names = args.names or list(SCENARIOS)
@@ -78,8 +80,11 @@ async def main(argv: list[str]) -> int:
               + (f"; ERRORS: {errors}" if errors else ""), flush=True)
 
     try:
-        for n in names:  # one at a time: the shared server is slow
-            await one(n)
+        if args.parallel:
+            await asyncio.gather(*(one(n) for n in names))
+        else:
+            for n in names:  # one at a time: the shared server is slow
+                await one(n)
     finally:
         print(client.accounting.to_dict() if hasattr(client.accounting, "to_dict") else "", flush=True)
         await client.aclose()
