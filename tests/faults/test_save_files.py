@@ -290,3 +290,39 @@ async def test_save_holds_no_api_key(tmp_path, monkeypatch):
     finally:
         await e.aclose()
         await llm.aclose()
+
+
+# ------------------------------------------------------------------------ the command line
+
+async def test_town_run_refuses_bad_files_with_a_message(tmp_path, capsys):
+    """``town run BAD --until ...`` exits 2 with one line on stderr, never a traceback."""
+    from game.engine.headless import run_headless
+
+    e = await busy_engine(tmp_path, 20)
+    good = tmp_path / "good.save"
+    e.save(good)
+    await e.aclose()
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    picked = {}
+    for cls, path in variants(good, folder, random.Random(5), 6):
+        picked.setdefault(cls, path)
+    results = {}
+    for cls, path in sorted(picked.items()):
+        capsys.readouterr()
+        try:
+            code = await run_headless(FakeTownLLM(), str(path), until="day 1 07:00", save=None)
+        except Exception as err:  # noqa: BLE001
+            results[cls] = f"CRASH {type(err).__name__}: {err}"
+            continue
+        err_text = capsys.readouterr().err
+        results[cls] = (code, err_text.strip()[:160])
+    print("\n" + "\n".join(f"  {k}: {v}" for k, v in results.items()))
+    crashes = {k: v for k, v in results.items() if isinstance(v, str)}
+    assert not crashes, crashes
+    misread = {k: t for k, (c, t) in results.items() if "TMX" in t or "town folder" in t}
+    for cls, (code, text) in results.items():
+        if code != 0:
+            assert code == 2 and text.startswith("town run:") and "Traceback" not in text, (cls, text)
+    # a damaged .save must be reported as a damaged save, not read as a map
+    assert not misread, misread
