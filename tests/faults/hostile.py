@@ -48,7 +48,8 @@ UNKNOWN = ("Atlantis:palace:throne", "../../etc/passwd", "Nowhere", "", ":", "::
            "C:\\Windows\\system32", "the moon", "Klaus Mueller", "Everyone", "ALL", "null", "None",
            "Ann Lin, Bob Lin, Cara Diaz, Dan", "player", "🙂", "x" * 500)
 NUMBERS: tuple[Any, ...] = (-1, 0, 11, 99, 10**6, -10**9, 2.5, 1e308, "7", "ten", True, None, [], {})
-RAW_NUMBERS = ("1e999", "-1e999", "NaN", "Infinity", "-Infinity", "1" + "0" * 400, "-0", "0x10", "1_000")
+RAW_NUMBERS = ("1e999", "-1e999", "NaN", "Infinity", "-Infinity", "1" + "0" * 400, "-0", "0x10", "1_000",
+               "9" * 5000)  # more digits than Python's int parsing allows (4300)
 
 
 def _leaves(obj: Any, path: tuple = ()) -> list[tuple]:

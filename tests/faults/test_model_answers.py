@@ -304,3 +304,101 @@ async def test_minds_on_hostile_model_many():
     counts, problems, sent = await run_minds(2000, seed=11)
     print("\n" + table(counts, "Mind decisions on a hostile model (slow)"))
     assert not problems, "\n".join(problems[:30])
+
+
+# ------------------------------------------------------------------------ odd reply envelopes
+
+ODD_REPLIES = {
+    "content a number": {"choices": [{"message": {"content": 42}, "finish_reason": "stop"}]},
+    "content a list": {"choices": [{"message": {"content": ["a", "b"]}, "finish_reason": "stop"}]},
+    "content an object": {"choices": [{"message": {"content": {"say": "hi"}}, "finish_reason": "stop"}]},
+    "content null": {"choices": [{"message": {"content": None}, "finish_reason": "stop"}]},
+    "no message": {"choices": [{"finish_reason": "stop"}]},
+    "message a string": {"choices": [{"message": "hi"}]},
+    "choices empty": {"choices": []},
+    "choices null": {"choices": None},
+    "usage a string": {"choices": [{"message": {"content": '{"say": "hi"}'}}], "usage": "lots"},
+    "timings a list": {"choices": [{"message": {"content": '{"say": "hi"}'}}], "timings": [1, 2]},
+    "top level list": [1, 2, 3],
+    "top level string": "hello",
+    "error object": {"error": {"message": "context length exceeded"}},
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD_REPLIES))
+async def test_odd_reply_envelopes(case):
+    """The server answers HTTP 200 with a body that is not a normal chat completion."""
+    from game.llm.api import CallTag, Message
+    from game.mind.schemas import LineAnswer
+
+    body = ODD_REPLIES[case]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=body)
+
+    client = ModelClient("http://fault.test/v1", "fake", transport=httpx.MockTransport(handler),
+                         answer_retries=1, transport_retries=0, backoff_s=0.0)
+    try:
+        try:
+            value = await client.complete([Message("user", "hi")], LineAnswer, CallTag("fault"))
+        except LLMError as e:
+            assert "fault.test" in str(e) or "LineAnswer" in str(e), str(e)
+        else:
+            assert isinstance(value, LineAnswer) and not unsafe_strings(value)
+        assert client.scheduler.in_flight == 0
+    finally:
+        await client.aclose()
+
+
+async def test_html_error_page_with_200():
+    from game.llm.api import CallTag, Message
+    from game.mind.schemas import LineAnswer
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, text="<html><body>502 Bad Gateway</body></html>")
+
+    client = ModelClient("http://fault.test/v1", "fake", transport=httpx.MockTransport(handler),
+                         transport_retries=1, backoff_s=0.0)
+    try:
+        with pytest.raises(LLMError, match="fault.test"):
+            await client.complete([Message("user", "hi")], LineAnswer, CallTag("fault"))
+    finally:
+        await client.aclose()
+
+
+ODD_CHUNKS = {
+    "chunk a list": ["[1, 2]"],
+    "chunk a string": ['"hello"'],
+    "choices a dict": ['{"choices": {"delta": "x"}}'],
+    "choice a string": ['{"choices": ["x"]}'],
+    "delta a string": ['{"choices": [{"delta": "x"}]}'],
+    "content a number": ['{"choices": [{"delta": {"content": 5}}]}'],
+    "usage a string": ['{"choices": [], "usage": "lots"}'],
+    "escapes in pieces": ['{"choices": [{"delta": {"content": "\\u001b[2J\\u001b]52;c;eA==\\u0007hi"}}]}'],
+    "not JSON": ["{{{", "data data"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD_CHUNKS))
+async def test_odd_stream_chunks(case):
+    """A streamed answer whose events are not the usual shape: pieces or a clear LLMError."""
+    from game.llm.api import CallTag, Message
+
+    events = "".join(f"data: {c}\n\n" for c in ODD_CHUNKS[case]) + "data: [DONE]\n\n"
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=events.encode(), headers={"content-type": "text/event-stream"})
+
+    client = ModelClient("http://fault.test/v1", "fake", transport=httpx.MockTransport(handler),
+                         transport_retries=0, backoff_s=0.0)
+    try:
+        pieces = []
+        try:
+            async for p in client.stream([Message("user", "hi")], CallTag("dialogue")):
+                pieces.append(p)
+        except LLMError:
+            pass
+        assert all(isinstance(p, str) for p in pieces), pieces
+        assert client.scheduler.in_flight == 0
+    finally:
+        await client.aclose()
