@@ -143,7 +143,8 @@ class TownApp(App[int]):
 
     def on_mount(self) -> None:
         self._town_thread = threading.get_ident()
-        self.push_screen(StartScreen())
+        self.start_screen = StartScreen()
+        self.push_screen(self.start_screen)
         self.model_session()
         self.set_interval(0.5, self._poll)
         if self.autosave_s > 0:
@@ -163,8 +164,7 @@ class TownApp(App[int]):
             self._show_progress(stage, frac)
 
     def _show_progress(self, stage: str, fraction: float | None) -> None:
-        if isinstance(self.screen, StartScreen):
-            self.screen.set_progress(stage or "starting…", fraction)
+        self.start_screen.set_progress(stage or "starting…", fraction)
 
     @work(group="model", exit_on_error=False)
     async def model_session(self) -> None:
@@ -271,8 +271,8 @@ class TownApp(App[int]):
         if where == "engine" and self.engine is not None:
             self.set_speed("pause")
             self.start_engine()  # waits, paused, until the player resumes
-        elif where == "model" and isinstance(self.screen, StartScreen):
-            self.screen.set_error(str(error))
+        elif where == "model" and self.engine is None:
+            self.start_screen.set_error(str(error))
 
     def on_engine_failed(self, message: EngineFailed) -> None:
         self._report_error(message.error, message.where)

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, RichLog, Static
@@ -34,16 +35,19 @@ class StartScreen(Screen[None]):
     error: str | None = None
 
     def on_mount(self) -> None:
-        self.set_progress(self.stage, self.fraction)
+        # after the first refresh: the bar's own mount would undo an earlier update
+        self.call_after_refresh(self.set_progress, self.stage, self.fraction)
         if self.error:
             self.set_error(self.error)
 
     def set_progress(self, stage: str, fraction: float | None) -> None:
         self.stage, self.fraction = stage, fraction
-        if not self.is_mounted:
+        try:
+            label = self.query_one("#start-stage", Label)
+            bar = self.query_one("#start-progress", ProgressBar)
+        except NoMatches:  # not composed yet, or already replaced by the town
             return
-        self.query_one("#start-stage", Label).update(plain(stage, single_line=True))
-        bar = self.query_one("#start-progress", ProgressBar)
+        label.update(plain(stage, single_line=True))
         if fraction is None:
             bar.update(total=None)
         else:
@@ -51,13 +55,15 @@ class StartScreen(Screen[None]):
 
     def set_error(self, message: str) -> None:
         self.error = message
-        if not self.is_mounted:
+        try:
+            target = self.query_one("#start-error", Static)
+        except NoMatches:
             return
         t = Text(end="")
         t.append("Could not start: ", style="bold red")
         t.append(plain(message))
         t.append("\n\nPress q to quit.", style="dim")
-        self.query_one("#start-error", Static).update(t)
+        target.update(t)
 
 
 class _Dialog(ModalScreen[Any]):

@@ -74,7 +74,7 @@ async def test_model_failure_at_start_is_shown_not_raised(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await until(pilot, lambda: app.last_error is not None)
         assert isinstance(app.screen, StartScreen)
-        assert "port in use" in app.screen.error
+        assert "port in use" in app.start_screen.error
         await pilot.press("q")
     assert app.return_code == 0
 
