@@ -19,6 +19,9 @@ from typing import Any
 from game.llm.api import LLMError, Usage
 
 
+NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
+
+
 def _err(msg: str) -> None:
     print(f"town run: {msg}", file=sys.stderr)
 
@@ -113,6 +116,8 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 if line.kind == "error":
                     errors += 1
                     print(f"  ! {line.text}", file=sys.stderr)
+                elif line.kind in NOTABLE:
+                    print(f"  {res.clock}  {line.text}", file=log)
             if engine.clock.now >= next_report or time.monotonic() - last_print >= 30:
                 if engine.clock.now >= next_report:
                     next_report += timedelta(hours=1)
