@@ -28,6 +28,7 @@ from game.engine.events import (
     SetObjectState, TickResult, Whisper,
 )
 from game.engine import CommandError
+from game.engine.engine import TALK_RANGE
 from game.llm.api import LLMError
 from game.ui.commands import TownCommands
 from game.ui.host import GameHost, RealHost, ResidentCard, list_saves
@@ -462,7 +463,7 @@ class TownApp(App[int]):
         return mv.actors[name].pos  # type: ignore[index]
 
     def neighbours(self) -> list[str]:
-        """Residents next to (or on) the controlled actor's tile, nearest first."""
+        """Residents within talking range of the controlled actor, nearest first."""
         me = self.controlled
         p = self._pos(me)
         mv = self.map_view
@@ -473,7 +474,7 @@ class TownApp(App[int]):
             if name in (me, PLAYER):
                 continue
             d = max(abs(a.pos[0] - p[0]), abs(a.pos[1] - p[1]))
-            if d <= 1:
+            if d <= TALK_RANGE:
                 near.append((d, name))
         return [n for _, n in sorted(near)]
 

@@ -125,7 +125,7 @@ class FakeEngine:
         self.fail_next_step: BaseException | None = None
         self.steps = 0
         self.saved: list[Path] = []
-        self.visitor_spawn = (10, 7)
+        self.visitor_spawn = (36, 12)
         self._out = TickResult(step=0, clock="")
         self.polls = 0
         self.waited_any = 0

@@ -111,6 +111,7 @@ async def test_max_speed_waits_for_decisions(tmp_path):
 
 async def test_visitor_walks_in_and_walls_stop_them(tmp_path):
     eng = FakeEngine()
+    eng.visitor_spawn = (10, 7)
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
@@ -374,7 +375,7 @@ async def test_keys_answer_at_once_while_the_model_is_busy(tmp_path, key):
         app.set_speed("fast")
         await until(pilot, lambda: eng.steps > 5)
         if key == "right":
-            done = lambda: app.map_view.actors["player"].pos == (11, 7)  # noqa: E731
+            done = lambda: app.map_view.actors["player"].pos == (37, 12)  # noqa: E731
         else:
             done = lambda: app.selected_name == "Isabella Rodriguez"  # noqa: E731
         t0 = time.perf_counter()

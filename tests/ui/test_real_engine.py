@@ -1,0 +1,158 @@
+"""The screen on the real Engine and the real default town (the model is the engine tests'
+deterministic FakeLLM, tests/engine/engine_fakes.py): walk to a resident, talk, whisper, embody
+and release, set an object's state, save, quit, load and continue."""
+
+from __future__ import annotations
+
+import sys
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from engine_fakes import FakeLLM  # noqa: E402
+
+from game.engine import Engine  # noqa: E402
+from game.engine.events import Embody, Release, SayToResident, SetObjectState, Whisper  # noqa: E402
+from game.ui.app import MainScreen, TownApp  # noqa: E402
+from game.ui.host import RealHost  # noqa: E402
+from game.ui.screens import AskScreen, LoadScreen, TalkScreen, VisitorScreen  # noqa: E402
+from game.world import default_town_path  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not default_town_path().exists(), reason="no default town")
+
+KEY = {(1, 0): "right", (-1, 0): "left", (0, 1): "down", (0, -1): "up"}
+
+
+class FakeModelHost(RealHost):
+    """RealHost (real Engine.new/load/describe_save) with the FakeLLM instead of a model server."""
+
+    def __init__(self, town: str | None = None) -> None:
+        super().__init__(SimpleNamespace(town=town, small=False))
+        self.llm = FakeLLM(jitter=0.001)
+
+    @asynccontextmanager
+    async def _open(self, progress):
+        progress("fake model ready")
+        yield self.llm
+
+    def open_llm(self, progress):
+        return self._open(progress)
+
+
+async def until(pilot, cond, timeout: float = 10.0) -> None:
+    t0 = time.monotonic()
+    while not cond():
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+async def ready(app, pilot) -> None:
+    await until(pilot, lambda: isinstance(app.screen, MainScreen) and app.map_view is not None
+                and app.map_view.actors)
+
+
+async def test_play_the_real_engine_end_to_end(tmp_path):
+    saves = tmp_path / "saves"
+    app = TownApp(FakeModelHost(), saves, speed="pause", autosave_s=0)
+    submitted = []
+    async with app.run_test(size=(140, 44)) as pilot:
+        await ready(app, pilot)
+        engine: Engine = app.engine
+        real_submit = engine.submit
+
+        def spy(cmd):
+            submitted.append(cmd)
+            return real_submit(cmd)
+
+        engine.submit = spy  # type: ignore[method-assign]
+        # the visitor walks in, and walks up to the nearest resident along a real path
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
+        await pilot.press(*"Ada", "enter", *"a painter passing through", "enter")
+        await until(pilot, lambda: "player" in app.map_view.actors)
+        me = engine.positions()["player"]
+        target = min((n for n in engine.residents), key=lambda n: engine.paths.distance(me, engine.residents[n].pos))
+        path = engine.paths.path(me, engine.residents[target].pos)[:-1]
+        for step in path:
+            cur = engine.positions()["player"]
+            await pilot.press(KEY[(step[0] - cur[0], step[1] - cur[1])])
+        assert engine.positions()["player"] == (path[-1] if path else me)
+        assert app.map_view.actors["player"].pos == engine.positions()["player"]
+        # talk: the reply streams in from the (fake) model through the engine
+        app.select(target, follow=False)
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TalkScreen))
+        await pilot.press(*"hello, who are you?", "enter")
+        assert SayToResident(target, "hello, who are you?") in submitted
+        talk = app.screen
+        await until(pilot, lambda: any(w == target for w, _ in talk.lines))
+        reply = [t for w, t in talk.lines if w == target][0]
+        assert reply.strip()
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        # whisper to someone else, anywhere
+        other = sorted(n for n in engine.residents if n != target)[0]
+        app.select(other)
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, AskScreen))
+        await pilot.press(*"you will run for mayor", "enter")
+        assert Whisper(other, "you will run for mayor") in submitted
+        # embody a third, walk it, hand it back
+        third = sorted(n for n in engine.residents if n not in (target, other))[0]
+        app.select(third)
+        await pilot.press("b")
+        assert Embody(third) in submitted and engine.embodied == third
+        before = engine.residents[third].pos
+        for key in ("right", "left", "down", "up"):
+            await pilot.press(key)
+            if engine.residents[third].pos != before:
+                break
+        assert app.map_view.actors[third].pos == engine.residents[third].pos
+        await pilot.press("b")
+        assert Release() in submitted and engine.embodied is None
+        # set an object's state in words
+        sector = engine.town.tree.sectors()[0]
+        arena = engine.town.tree.arenas(sector)[0]
+        obj = engine.town.tree.objects(sector, arena)[0]
+        address = f"{sector}:{arena}:{obj}"
+        words = f"{engine.town.tree.describe(address)} is on fire"
+        await pilot.press("o")
+        await until(pilot, lambda: isinstance(app.screen, AskScreen))
+        await pilot.press(*words, "enter")
+        assert SetObjectState(words) in submitted
+        await until(pilot, lambda: "on fire" in "\n".join(str(s.text) for s in app.town_log.lines))
+        # the clock runs; residents move on screen
+        app.set_speed("fast")
+        step0 = engine.step_no
+        await until(pilot, lambda: engine.step_no > step0 + 20)
+        app.set_speed("pause")
+        await pilot.pause(0.3)  # the last ticks' messages drain
+        drawn = {n: a.pos for n, a in app.map_view.actors.items()}
+        assert drawn == engine.positions()
+        clock = engine.clock.text()
+        await pilot.press("ctrl+s")
+        await pilot.press("q")
+    saved = saves / "Millbrook.save"
+    assert saved.exists()
+    info = Engine.describe_save(saved)
+    assert info["clock"] == clock and len(info["residents"]) == len(engine.residents)
+
+    # load it again from the start screen and continue
+    app2 = TownApp(FakeModelHost(str(saved)), saves, speed="pause", autosave_s=0)
+    async with app2.run_test(size=(140, 44)) as pilot:
+        await ready(app2, pilot)
+        assert app2.engine.clock.text() == clock
+        assert app2.visitor == "Ada"
+        await pilot.press("ctrl+l")
+        await until(pilot, lambda: isinstance(app2.screen, LoadScreen))
+        assert app2.screen.saves[0].town == "Millbrook"
+        await pilot.press("escape")
+        app2.set_speed("fast")
+        n = app2.engine.step_no
+        await until(pilot, lambda: app2.engine.step_no > n + 5)
+        await pilot.press("q")
