@@ -134,7 +134,7 @@ async def level(llm, n: int, calls: int, prompt_tokens: int, answer_tokens: int,
         "generated_tokens_per_s": round(c_tok / wall, 1),
         "request_prompt_tokens_per_s": round(statistics.mean(pp), 1) if pp else None,
         "request_gen_tokens_per_s": round(statistics.mean(tg), 1) if tg else None,
-        "latency_s_mean": round(statistics.mean(latencies), 1),
+        "latency_s_mean_incl_queue": round(statistics.mean(latencies), 1),
         **util,
     }
 
@@ -171,7 +171,7 @@ async def main(args) -> dict:
         out["url"], out["model"] = llm.base_url, llm.model
         out.update(await bench_embed(llm))
         for i, n in enumerate(levels):
-            calls = args.calls if n == 1 else max(args.calls, n * 2)
+            calls = args.calls or (2 if n == 1 else 2 * n)
             print(f"  level parallel={n}: {calls} calls...", file=sys.stderr, flush=True)
             row = await level(llm, n, calls, args.prompt_tokens, args.answer_tokens, seed=1000 * i)
             print("  " + json.dumps(row), file=sys.stderr, flush=True)
@@ -184,7 +184,8 @@ if __name__ == "__main__":
     ap.add_argument("--llm-url", default=None)
     ap.add_argument("--test-model", action="store_true", help="embedded SmolLM2-135M instead of Qwen")
     ap.add_argument("--parallel", default="1,4", help="levels of parallelism (default 1,4)")
-    ap.add_argument("--calls", type=int, default=3, help="calls at parallel=1 (N>1: max(calls, 2N))")
+    ap.add_argument("--calls", type=int, default=0,
+                    help="calls per level (default: 2 at parallel=1, 2N at parallel=N)")
     ap.add_argument("--prompt-tokens", type=int, default=900)
     ap.add_argument("--answer-tokens", type=int, default=120)
     a = ap.parse_args()

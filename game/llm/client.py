@@ -230,6 +230,11 @@ class ModelClient:
                     data = await self._post_once(path, payload)
                 except _Transient as e:
                     err = e
+                except LLMError as e:  # refused (4xx): retrying will not help
+                    self.last_error = str(e)
+                    self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
+                                           retries=retries)
+                    raise
                 else:
                     self.reachable = True
                     return data, time.monotonic() - t0, retries
