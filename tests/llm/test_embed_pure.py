@@ -14,8 +14,6 @@ from game.llm.config import Paths, town_home
 from game.llm.embed import CachedEmbedder, MiniLMEncoder, RemoteEmbedder, WordPiece, read_safetensors
 
 MINILM = Paths(town_home()).minilm
-needs_minilm = pytest.mark.skipif(not (MINILM / "model.safetensors").is_file(),
-                                  reason="embedding model not installed (run `town setup --for-tests`)")
 
 
 def test_read_safetensors(tmp_path):
@@ -48,16 +46,21 @@ def test_wordpiece_small_vocab():
     assert len(tok.encode("hello " * 100, max_len=8)) == 8
 
 
-@needs_minilm
-def test_minilm_tokens_match_bert_uncased():
-    enc = MiniLMEncoder(MINILM)
+@pytest.fixture(scope="module")
+def minilm():
+    if not (MINILM / "model.safetensors").is_file():
+        pytest.skip("embedding model not installed (run `town setup --for-tests`)")
+    return MiniLMEncoder(MINILM)
+
+
+def test_minilm_tokens_match_bert_uncased(minilm):
+    enc = minilm
     # the well-known bert-base-uncased ids
     assert enc.tokenizer.encode("Hello, World!") == [101, 7592, 1010, 2088, 999, 102]
 
 
-@needs_minilm
-async def test_minilm_vectors_are_unit_and_semantic():
-    enc = MiniLMEncoder(MINILM)
+async def test_minilm_vectors_are_unit_and_semantic(minilm):
+    enc = minilm
     texts = ["The stove in the kitchen is on fire.", "There is a fire in the kitchen.",
              "Klaus is reading a book in the library.", ""]
     v = np.asarray(await enc.embed(texts))
