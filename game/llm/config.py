@@ -76,6 +76,7 @@ class LLMConfig:
     llm_url: str | None = None
     model: str | None = None
     embed_url: str | None = None
+    embed_model: str | None = None  # model name for a remote /v1/embeddings (TOWN_EMBED_MODEL)
     api_key: str | None = field(default=None, repr=False)
     record: str | None = None
     replay: str | None = None
@@ -98,6 +99,7 @@ class LLMConfig:
             llm_url=_clean_url(env.get("TOWN_LLM_URL")),
             model=(env.get("TOWN_MODEL") or None),
             embed_url=_clean_url(env.get("TOWN_EMBED_URL")),
+            embed_model=(env.get("TOWN_EMBED_MODEL") or None),
             api_key=(env.get("TOWN_LLM_API_KEY") or None),
             home=town_home(env),
             slots=_int_env(env, "TOWN_LLM_SLOTS", None),
@@ -149,6 +151,7 @@ class LLMConfig:
             "llm_url": self.llm_url,
             "model": self.model,
             "embed_url": self.embed_url,
+            "embed_model": self.embed_model,
             "api_key_set": bool(self.api_key),
             "record": self.record,
             "replay": self.replay,
