@@ -567,6 +567,14 @@ class Engine:
 
     async def _run_job(self, job: Job) -> Any:
         mind = self.minds[job.resident]
+        stats = getattr(mind, "stats", None)
+        fails_before = _failures(stats)
+        result, insights = await self._run_mind(job, mind)
+        # the mind carries on by rule when the model fails; the screen and the run still say so
+        failed = _failures(stats) > fails_before
+        return result, insights, (getattr(mind, "last_error", None) if failed else None)
+
+    async def _run_mind(self, job: Job, mind: Any) -> tuple[Any, list[str]]:
         insights: list[str] = []
         if job.observations:
             await mind.observe(job.now, list(job.observations))
@@ -632,7 +640,9 @@ class Engine:
             if err is not None:
                 self._job_failed(job, err, res)
                 continue
-            result, insights = task.result()
+            result, insights, model_error = task.result()
+            if model_error:
+                self._error(f"model: {model_error}", res)
             for ins in insights:
                 res.log.append(LogLine("reflection", f"{job.resident} realises: {ins}", job.resident))
             self._apply(job, result, res)
@@ -1091,6 +1101,16 @@ class Engine:
             t.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _failures(stats: Any) -> int:
+    """How many failures a mind has counted (its ``stats`` has one ``error_<what>`` entry each)."""
+    if not stats:
+        return 0
+    try:
+        return sum(int(n) for k, n in stats.items() if str(k).startswith("error_"))
+    except (TypeError, ValueError, AttributeError):
+        return 0
 
 
 def _view_to_dict(v: WorldView) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from game.llm.accounting import Accounting
-from game.llm.api import CallTag, ModelStatus
+from game.llm.api import CallTag, ModelStatus, ModelTimeout
 from game.world.objects import ObjectStates
 from game.world.residents import Lifestyle, ResidentSpec
 from game.world.town import Tile, Town
@@ -46,8 +46,10 @@ def _enums(schema_json: dict) -> list[list[str]]:
 class FakeLLM:
     """Answers from the request's content only; ``jitter`` seconds of random latency per call."""
 
-    def __init__(self, jitter: float = 0.003, latency_seed: int | None = None, talk: bool = True) -> None:
+    def __init__(self, jitter: float = 0.003, latency_seed: int | None = None, talk: bool = True,
+                 fail: tuple[str, ...] = ()) -> None:
         self.accounting = Accounting()
+        self.fail = fail  # purposes answered with ModelTimeout
         self.jitter = jitter
         self._lat = random.Random(latency_seed)
         self.talk = talk
@@ -66,6 +68,8 @@ class FakeLLM:
         self.prompts.append(text)
         self.accounting.record(tag, prompt_tokens=len(text) // 4, completion_tokens=20, latency_s=0.01)
         await self._wait()
+        if tag.purpose in self.fail:
+            raise ModelTimeout(f"the fake model timed out on {tag.purpose}")
         k = _h(text)
         name = schema.__name__
         enums = _enums(schema.model_json_schema())

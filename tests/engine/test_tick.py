@@ -132,3 +132,13 @@ async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
         assert any(t.startswith(f"{o} told me") for t in texts for o in others), (name, texts[-5:])
         assert e.residents[name].conversation is None
     await e.aclose()
+
+
+async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
+    e = Engine.new(fake_town_loader, FakeLLM(fail=("plan_day", "decompose")), lockstep=True)
+    results = await run(e, 60)
+    errors = [l.text for r in results for l in r.log if l.kind == "error"]
+    assert errors and all(t.startswith("model: ") for t in errors) and "timed out" in errors[0]
+    assert e.errors
+    assert all(r.action is not None for r in e.residents.values())  # the routine carries them
+    assert any(r.moves or r.bubbles for r in results)
