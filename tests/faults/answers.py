@@ -76,3 +76,20 @@ def table(counts: Counter, title: str) -> str:
     tot = [sum(counts[(c, o)] for c in classes) for o in outcomes]
     lines.append("  " + "ALL".ljust(16) + "".join(str(n).rjust(18) for n in tot) + str(sum(tot)).rjust(8))
     return "\n".join(lines)
+
+
+_KIND = re.compile(r"\b\w+(?:Error|Exception)\b|unsafe text|not one line|does not name|does not mention|"
+                   r"not one wide emoji|too long|not an allowed place|message [a-z ]+")
+
+
+def summary(problems: list[str], each: int = 2) -> str:
+    """Problems grouped by kind (the exception or check that failed): count and first examples."""
+    groups: dict[str, list[str]] = {}
+    for p in problems:
+        m = _KIND.search(p)
+        groups.setdefault(m.group(0) if m else p[:40], []).append(p)
+    lines = []
+    for kind, ps in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        lines.append(f"{len(ps)} x {kind}:")
+        lines += [f"    {p[:300]}" for p in ps[:each]]
+    return "\n".join(lines)

@@ -28,7 +28,7 @@ from game.llm.answers import AnswerError, parse_answer
 from game.llm.api import BadAnswer, LLMError
 from game.llm.client import ModelClient
 
-from .answers import PLACES, UNSAFE, answer_schemas, table, unsafe_strings
+from .answers import PLACES, UNSAFE, answer_schemas, summary, table, unsafe_strings
 from .fakes import FakeEmbedder, valid_answer, valid_instance
 from .hostile import CLASSES, hostile_answers, hostile_text
 
@@ -75,14 +75,14 @@ def test_parse_answer_hostile():
     counts, problems = run_parse(DEFAULT_PER_CLASS)
     print("\n" + table(counts, "parse_answer: hostile answers per fault class"))
     assert sum(counts.values()) >= 1000
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 @pytest.mark.slow
 def test_parse_answer_hostile_many():
     counts, problems = run_parse(SLOW_PER_CLASS, seed=7)
     print("\n" + table(counts, "parse_answer (slow): hostile answers per fault class"))
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 # ------------------------------------------------------------------------ 2. ModelClient
@@ -149,14 +149,14 @@ async def test_model_client_hostile():
     # the re-ask path really ran: some answers were refused then fixed, some refused twice
     assert sum(n for (c, o), n in counts.items() if o == "after re-ask") > 0
     assert sum(n for (c, o), n in counts.items() if o == "BadAnswer") > 0
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 @pytest.mark.slow
 async def test_model_client_hostile_many():
     counts, problems, _ = await run_client(SLOW_PER_CLASS, seed=9)
     print("\n" + table(counts, "ModelClient (slow): hostile answers per fault class"))
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 # ------------------------------------------------------------------------ 3. the minds
@@ -172,6 +172,15 @@ class HostileServer:
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
+        if body.get("stream"):  # free text, piece by piece: garbage of a random class, cut in three
+            cls = self.rng.choice(CLASSES)
+            self.sent[f"stream {cls}"] += 1
+            text = hostile_text(cls, {"say": "Hello there, neighbour."}, self.rng)
+            cuts = sorted(self.rng.randrange(len(text) + 1) for _ in range(2))
+            pieces = [text[: cuts[0]], text[cuts[0]: cuts[1]], text[cuts[1]:]]
+            events = "".join("data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": p}}]}) + "\n\n"
+                             for p in pieces if p) + "data: [DONE]\n\n"
+            return httpx.Response(200, content=events.encode(), headers={"content-type": "text/event-stream"})
         schema = body["response_format"]["json_schema"]["schema"]
         base = valid_instance(schema, self.rng)
         if self.rng.random() < self.good:
@@ -218,7 +227,8 @@ async def run_minds(decisions: int, seed: int = 3) -> tuple[Counter, list[str], 
                           known_places="\n".join(PLACES), allowed=PLACES,
                           nearby=("Bob Lin is cooking",), people_here=("Bob Lin",))
     fallback = ("Lin house:bedroom", "Lin house:kitchen", "")
-    kinds = ("plan_day", "next_action", "react", "say", "observe", "reflect", "identity", "answer", "replan")
+    kinds = ("plan_day", "next_action", "react", "say", "observe", "reflect", "identity", "answer", "replan",
+             "say_stream")
     try:
         mind = Mind(_spec(), client, config=MindConfig(reflect_threshold=20.0, importance_batch=3),
                     now=datetime(2026, 3, 2, 6, 0))
@@ -259,6 +269,14 @@ async def run_minds(decisions: int, seed: int = 3) -> tuple[Counter, list[str], 
                     line = await mind.say(t, conv, ["Bob Lin"])
                     if UNSAFE.search(line.text) or len(line.text) > 2000:
                         problems.append(f"{where}: line {line.text[:60]!r}")
+                elif kind == "say_stream" and hasattr(mind, "say_stream"):
+                    conv = Conversation(id=f"c{i}", participants=[mind.name, "Zed"], place="Cafe:counter",
+                                        lines=[("Zed", "Hi! [bold]\x1b[31m")], started=t, with_player=True)
+                    last = None
+                    async for item in mind.say_stream(t, conv, ["Zed"]):
+                        last = item
+                    if last is None or not hasattr(last, "text") or UNSAFE.search(last.text):
+                        problems.append(f"{where}: the streamed line ends with {last!r}")
                 elif kind == "observe":
                     await mind.observe(t, [f"Bob Lin is baking bread {i}", f"the oven is hot {i}",
                                            f"Cara Diaz is singing {i}"])
@@ -296,14 +314,14 @@ async def test_minds_on_hostile_model():
     print("\n" + table(counts, "Mind decisions on a hostile model"))
     print("  answers sent by class: " + ", ".join(f"{k} {v}" for k, v in sorted(sent.items())))
     assert sum(sent.values()) >= 300
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 @pytest.mark.slow
 async def test_minds_on_hostile_model_many():
     counts, problems, sent = await run_minds(2000, seed=11)
     print("\n" + table(counts, "Mind decisions on a hostile model (slow)"))
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 # ------------------------------------------------------------------------ odd reply envelopes

@@ -24,7 +24,7 @@ from game.engine.save import SaveError, list_saves
 from game.llm.client import ModelClient
 from game.llm.config import LLMConfig
 
-from .answers import table
+from .answers import summary, table
 from .fakes import FakeEmbedder, FakeTownLLM, valid_instance
 from .town_engine import busy_engine, ticks
 from .townfiles import write_town
@@ -189,14 +189,14 @@ async def test_bad_save_files(tmp_path):
     counts, problems = await run_files(tmp_path, 60, seed=1)
     print("\n" + table(counts, "bad save files: outcome of load and describe"))
     assert counts[("newer format", "SaveError")] == 2 and counts[("older format", "SaveError")] == 2
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 @pytest.mark.slow
 async def test_bad_save_files_many(tmp_path):
     counts, problems = await run_files(tmp_path, 600, seed=2)
     print("\n" + table(counts, "bad save files (slow): outcome of load and describe"))
-    assert not problems, "\n".join(problems[:30])
+    assert not problems, summary(problems)
 
 
 async def test_newer_format_message(tmp_path):
