@@ -134,14 +134,15 @@ class RelevantMemories(Component):
     title = "You remember"
 
     def __init__(self, k: int = 6, token_budget: int = 220,
-                 query: Callable[[Context], str] | None = None) -> None:
+                 query: Callable[[Context], str] | None = None, kinds: Sequence[str] | None = None) -> None:
         self.k = k
         self.token_budget = token_budget
         self.query = query
+        self.kinds = kinds
 
     async def prepare(self, ctx: Context) -> None:
         q = self.query(ctx) if self.query else ctx.focus
-        recs = await ctx.mind.recall(q, ctx.now, k=self.k, token_budget=self.token_budget)
+        recs = await ctx.mind.recall(q, ctx.now, k=self.k, token_budget=self.token_budget, kinds=self.kinds)
         ctx.notes[id(self)] = recs
 
     def render(self, ctx: Context) -> str:

@@ -57,6 +57,9 @@ class MindConfig:
     weights: Weights = field(default_factory=Weights)
 
 
+# what "You remember" shows when the plan is already in the context
+MEMORY_KINDS = ("observation", "conversation", "whisper", "reflection", "player")
+
 # -------------------------------------------------------------------------- rules
 _ROUTINE_MARKERS = ("is sleeping", "is asleep", "is idle", " wall", "floor", "is empty", "is walking",
                     "is standing", "is off", "is closed")
@@ -157,7 +160,7 @@ def _with_place_enum(base: type[BaseModel], allowed: tuple[str, ...]) -> type[Ba
         step = create_model("Step", __base__=StepItem,
                             place=(str, Field(json_schema_extra=extra)))
         return create_model("DecomposeAnswer", __base__=DecomposeAnswer,
-                            steps=(list[step], Field(min_length=1, max_length=8)))  # type: ignore[valid-type]
+                            steps=(list[step], Field(min_length=1, max_length=6)))  # type: ignore[valid-type]
     if base is ReactAnswer:
         return create_model("ReactAnswer", __base__=ReactAnswer,
                             place=(str, Field(default="", json_schema_extra={"enum": list(allowed) + [""]})))
@@ -325,9 +328,9 @@ class Mind:
         batch = pending[:30]
         self._scoring.update(batch)
         try:
-            items = "\n".join(f"{n}. {self.memory.text(r)}" for n, r in enumerate(batch, 1))
+            items = "\n".join(f"- {self.memory.text(r)}" for r in batch)
             ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
-                                       max_tokens=8 + 4 * len(batch), temperature=0.2,
+                                       max_tokens=10 + 4 * len(batch), temperature=0.2,
                                        who=self.persona.brief(), items=items, n=len(batch))
             scores = list(ans.scores)
             for n, r in enumerate(batch):
@@ -464,7 +467,8 @@ class Mind:
             self.replan_reason = None
             return self.plan
         ctx = Context(self, now, view, focus=news)
-        context = await assemble([Identity(), Plan(), Thoughts(), RelevantMemories(k=4, token_budget=120)], ctx)
+        context = await assemble([Identity(), Plan(), Thoughts(),
+                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=220,
                                        context=context, news=news, time=hhmm(minute), first=p.first_name,
@@ -543,7 +547,7 @@ class Mind:
         schema = _with_place_enum(DecomposeAnswer, shown) if shown else DecomposeAnswer
         ctx = Context(self, now, view, focus=block.activity)
         context = await assemble([Identity(), Plan(), Thoughts(), Needs(),
-                                  RelevantMemories(k=4, token_budget=120)], ctx)
+                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         places = "\n".join(shown) or (view.known_places if view else "") or fallback
         try:
             ans = await self._complete("decompose", schema, "decompose", Priority.PLAN, now, max_tokens=360,
@@ -666,7 +670,7 @@ class Mind:
         people = tuple(view.people_here) if view else ()
         ctx = Context(self, now, view, focus=text, about=people)
         context = await assemble([Identity(), Situation(), Plan(), Thoughts(), Relationships(),
-                                  RelevantMemories(k=4, token_budget=120)], ctx)
+                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("react", schema, "react", Priority.REACT, now, max_tokens=100,
                                        context=context, places="\n".join(shown) or "(where you are)",

@@ -48,10 +48,30 @@ ShortText = Annotated[str, BeforeValidator(_text(120)), Field(max_length=120)]
 LongText = Annotated[str, BeforeValidator(_text(400)), Field(max_length=400)]
 
 
-class ImportanceAnswer(BaseModel):
-    """One score per numbered memory, in order."""
+RATINGS = {"routine": 1, "minor": 3, "notable": 5, "important": 7, "huge": 9}
 
-    scores: list[Score] = Field(max_length=40)
+
+def _rating(v: object) -> str:
+    t = str(v).strip().lower()
+    if t in RATINGS:
+        return t
+    try:  # a number where a word was asked for
+        n = float(t)
+    except ValueError:
+        return "minor"
+    return min(RATINGS, key=lambda k: abs(RATINGS[k] - n))
+
+
+class ImportanceAnswer(BaseModel):
+    """One rating word per memory, in order.  Words, not numbers: a small model asked for numbers
+    for a numbered list tends to count (1, 2, 3...); words map to 1, 3, 5, 7, 9."""
+
+    ratings: list[Annotated[Literal["routine", "minor", "notable", "important", "huge"],
+                            BeforeValidator(_rating)]] = Field(max_length=40)
+
+    @property
+    def scores(self) -> list[int]:
+        return [RATINGS[r] for r in self.ratings]
 
 
 _PLAN_LINE = re.compile(r"^\s*(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)?\s*(?:-|to|\u2013)\s*(\d{1,2})(?:[:.](\d{2}))?"
@@ -99,7 +119,7 @@ class StepItem(BaseModel):
 
 
 class DecomposeAnswer(BaseModel):
-    steps: list[StepItem] = Field(min_length=1, max_length=8)
+    steps: list[StepItem] = Field(min_length=1, max_length=6)
 
 
 class ReactAnswer(BaseModel):

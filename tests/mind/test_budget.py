@@ -28,7 +28,7 @@ def script():
                                  "the Valentine's Day party."}],
         "plan_day": [PLAN],
         "decompose": [steps],
-        "importance": [lambda msgs: {"scores": [4] * 30}],
+        "importance": [lambda msgs: {"ratings": ["notable"] * 30}],
         "react": [{"decision": "continue", "talk_to": "", "new_action": "", "place": "", "emoji": "",
                    "minutes": 10}],
         "dialogue": [{"say": "That sounds lovely, see you at the party then!", "end_conversation": False}],

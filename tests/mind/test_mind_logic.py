@@ -29,7 +29,7 @@ STEPS = {"steps": [
 
 def make(script=None, **cfg) -> tuple[Mind, FakeLLM]:
     llm = FakeLLM({"identity": [{"summary": "Isabella is warm and runs the cafe."}], "plan_day": [PLAN],
-                   "decompose": [STEPS], "importance": [lambda msgs: {"scores": [7] * 40}], **(script or {})})
+                   "decompose": [STEPS], "importance": [lambda msgs: {"ratings": ["important"] * 40}], **(script or {})})
     return Mind(SPEC, llm, config=MindConfig(**cfg), now=DAY1), llm
 
 
@@ -128,7 +128,7 @@ async def test_importance_is_batched_and_rules_skip_routine_sights():
     assert llm.purposes() == ["importance"]
     assert len(mind.memory.unscored()) == 0
     prompt = llm.calls[0][1][1].content
-    assert "1. a fire at the park" in prompt and "4. music from the park" in prompt
+    assert "- a fire at the park" in prompt and "- music from the park" in prompt
     assert mind.memory.get(mind.memory.find_recent_text("a dog barking", now)).importance == 7
 
 

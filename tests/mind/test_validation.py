@@ -33,8 +33,8 @@ def test_unknown_fallback_becomes_a_sensible_allowed_place():
 
 
 def test_numbers_are_clamped_and_text_is_plain():
-    a = ImportanceAnswer.model_validate({"scores": [0, 11, "7", 4.6, "junk"]})
-    assert a.scores == [1, 10, 7, 5, 3]
+    a = ImportanceAnswer.model_validate({"ratings": ["huge", "Routine", "7", 4.6, "junk", 0]})
+    assert a.scores == [9, 1, 7, 5, 3, 1]
     d = DecomposeAnswer.model_validate({"steps": [{"action": "x\x1b[31m red\u202e", "minutes": 500,
                                                     "place": "p", "emoji": "e", "state": ""}]})
     assert d.steps[0].minutes == 60 and d.steps[0].action == "x [31m red"
