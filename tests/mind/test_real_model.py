@@ -43,7 +43,9 @@ def server(tmp_path_factory):
 async def test_every_decision_returns_valid_plain_data_from_a_real_server(server):
     async with ModelClient(server.url, backoff_s=0.05, answer_retries=1) as llm:
         await llm.connect()
-        mind = Mind(ISABELLA, llm, fake_embed, now=DAY1, config=MindConfig(importance_batch=3))
+        # 30-minute blocks keep each decomposition short (the CI machine is small)
+        mind = Mind(ISABELLA, llm, fake_embed, now=DAY1, config=MindConfig(importance_batch=3, max_block_min=30))
+        mind.identity, mind.identity_date = "Isabella runs Hobbs Cafe.", DAY1.date()
         view = cafe_view(("Klaus Mueller",))
         t = DAY1.replace(hour=9)
         a = await mind.next_action(t, view)
