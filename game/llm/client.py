@@ -88,7 +88,7 @@ class ModelClient:
         *,
         api_key: str | None = None,
         slots: int | None = None,
-        timeout_s: float = 300.0,
+        timeout_s: float = 600.0,
         connect_timeout_s: float = 10.0,
         transport_retries: int = 3,
         backoff_s: float = 0.5,

@@ -82,7 +82,7 @@ class LLMConfig:
     replay: str | None = None
     home: Path = field(default_factory=town_home)
     slots: int | None = None  # parallel requests; None: ask the server (llama-server /props), else 4
-    timeout_s: float = 300.0  # one request, from the moment it is sent (not counting the queue)
+    timeout_s: float = 600.0  # one request, from the moment it is sent (not counting the queue)
     connect_timeout_s: float = 10.0
     transport_retries: int = 3  # retries after a transport failure, with exponential backoff
     backoff_s: float = 0.5
@@ -103,7 +103,7 @@ class LLMConfig:
             api_key=(env.get("TOWN_LLM_API_KEY") or None),
             home=town_home(env),
             slots=_int_env(env, "TOWN_LLM_SLOTS", None),
-            timeout_s=_float_env(env, "TOWN_LLM_TIMEOUT", 300.0),
+            timeout_s=_float_env(env, "TOWN_LLM_TIMEOUT", 600.0),
             embed_via_llm=env.get("TOWN_EMBED_VIA_LLM", "") not in ("", "0", "false", "no"),
             use_test_model=env.get("TOWN_LLM_TEST_MODEL", "") not in ("", "0", "false", "no"),
         )
