@@ -760,6 +760,13 @@ def cli_play(args: Any) -> int:
     if town and not Path(town).exists():
         print(f"town play: {town}: no such town folder, map or save file")
         return 2
+    try:
+        from game.llm.config import LLMConfig
+
+        LLMConfig.from_args(args)  # bad flags are reported here, before the screen starts
+    except ValueError as e:
+        print(f"town play: {e}")
+        return 2
     app = TownApp(RealHost(args), saves)
     code = app.run()
     return int(code or 0)

@@ -136,7 +136,8 @@ class RealHost:
         return self._start_save
 
     def open_llm(self, progress: Progress) -> AsyncContextManager[Any]:
-        from game.llm.config import LLMConfig, open_llm
+        from game.llm.config import LLMConfig
+        from game.llm.session import open_llm
 
         config = LLMConfig.from_args(self.args)
         return open_llm(config, progress=progress)

@@ -146,7 +146,7 @@ class TalkScreen(_Dialog):
             t.append(plain(self.speaker, "dim", single_line=True))
             t.append(")", style="dim")
             yield Label(t)
-            yield RichLog(markup=False, wrap=True, id="talk-log")
+            yield RichLog(markup=False, wrap=True, min_width=20, id="talk-log")
             yield Static("", id="talk-partial")
             yield Input(placeholder=f"say something to {clean(self.resident, single_line=True)}…",
                         id="talk-input", max_length=300)

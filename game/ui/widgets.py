@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from rich.text import Text
@@ -141,25 +142,40 @@ LOG_STYLE = {
 }
 
 
+LOG_LABEL = {
+    "conversation": "talk",
+    "reflection": "think",
+    "whisper": "voice",
+    "object": "world",
+    "plan": "plan",
+    "react": "react",
+    "system": "town",
+    "error": "error",
+}
+
+
 class TownLog(RichLog):
     """Notable events: conversations, reflections, whispers, object changes."""
 
     DEFAULT_CSS = "TownLog { scrollbar-size-vertical: 1; }"
 
     def __init__(self, **kw: Any) -> None:
-        super().__init__(markup=False, highlight=False, wrap=True, max_lines=1000, **kw)
+        super().__init__(markup=False, highlight=False, wrap=True, max_lines=1000, min_width=20, **kw)
         self.lines_written = 0
+        self.history: deque[str] = deque(maxlen=1000)  # the plain text of what was written
 
     def add(self, clock: str, line: LogLine) -> None:
         t = Text(end="")
         if clock:
             t.append(clean(clock, single_line=True).split(",")[-1].strip() + " ", style="dim")
-        t.append(f"{line.kind:<5} "[:6], style=LOG_STYLE.get(line.kind, ""))
-        if line.who:
-            t.append(plain(line.who, "bold", single_line=True))
+        t.append(f"{LOG_LABEL.get(line.kind, line.kind)[:5]:<5} ", style=LOG_STYLE.get(line.kind, ""))
+        who = clean(line.who or "", single_line=True)
+        if who and not clean(line.text).startswith(who):
+            t.append(who, style="bold")
             t.append(": ")
         t.append(plain(line.text))
         self.write(t)
+        self.history.append(t.plain)
         self.lines_written += 1
 
 

@@ -125,7 +125,7 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*words, "enter")
         assert SetObjectState(words) in submitted
-        await until(pilot, lambda: "on fire" in "\n".join(str(s.text) for s in app.town_log.lines))
+        await until(pilot, lambda: any("on fire" in h for h in app.town_log.history))
         # the clock runs; residents move on screen
         app.set_speed("fast")
         step0 = engine.step_no
@@ -156,3 +156,23 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         n = app2.engine.step_no
         await until(pilot, lambda: app2.engine.step_no > n + 5)
         await pilot.press("q")
+
+
+async def test_real_host_opens_the_model_layer_from_the_flags():
+    """RealHost.open_llm goes through game.llm (here --replay: no server needed)."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "mind" / "whisper_mayor.jsonl"
+    if not fixture.exists():
+        pytest.skip("no recorded fixture")
+    args = SimpleNamespace(town=None, small=False, llm_url=None, model=None, embed_url=None,
+                           record=None, replay=str(fixture))
+    async with RealHost(args).open_llm(lambda *a: None) as llm:
+        status = llm.status()
+        assert hasattr(status, "in_flight") and hasattr(status, "queued")
+
+
+def test_real_host_tells_saves_from_towns(tmp_path):
+    save = tmp_path / "x.save"
+    save.write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
+    assert RealHost(SimpleNamespace(town=str(save), small=False)).start_save == save
+    host = RealHost(SimpleNamespace(town=str(default_town_path()), small=True))
+    assert host.start_save is None and host.town_path == default_town_path() and host.small
