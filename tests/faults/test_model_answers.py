@@ -37,10 +37,12 @@ SLOW_PER_CLASS = 40
 
 
 def _reply(content: str) -> httpx.Response:
-    return httpx.Response(200, json={
+    # ASCII JSON, as a server sends it: a lone surrogate travels as a "\\udcff" escape
+    body = json.dumps({
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                      "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5}})
+    return httpx.Response(200, content=body.encode("ascii"), headers={"content-type": "application/json"})
 
 
 # ------------------------------------------------------------------------ 1. parse_answer
@@ -337,6 +339,10 @@ ODD_REPLIES = {
     "choices null": {"choices": None},
     "usage a string": {"choices": [{"message": {"content": '{"say": "hi"}'}}], "usage": "lots"},
     "timings a list": {"choices": [{"message": {"content": '{"say": "hi"}'}}], "timings": [1, 2]},
+    "usage values text": {"choices": [{"message": {"content": '{"say": "hi"}'}}],
+                          "usage": {"prompt_tokens": "many", "completion_tokens": None},
+                          "timings": {"predicted_ms": "slow", "prompt_n": [], "predicted_n": 1e999}},
+    "deeply nested": {"choices": [{"message": {"content": '{"say": "hi"}'}}], "x": [[[[[[[[[[[[1]]]]]]]]]]]]},
     "top level list": [1, 2, 3],
     "top level string": "hello",
     "error object": {"error": {"message": "context length exceeded"}},
@@ -352,7 +358,7 @@ async def test_odd_reply_envelopes(case):
     body = ODD_REPLIES[case]
 
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, json=body)
+        return httpx.Response(200, content=json.dumps(body).encode(), headers={"content-type": "application/json"})
 
     client = ModelClient("http://fault.test/v1", "fake", transport=httpx.MockTransport(handler),
                          answer_retries=1, transport_retries=0, backoff_s=0.0)
@@ -392,6 +398,7 @@ ODD_CHUNKS = {
     "delta a string": ['{"choices": [{"delta": "x"}]}'],
     "content a number": ['{"choices": [{"delta": {"content": 5}}]}'],
     "usage a string": ['{"choices": [], "usage": "lots"}'],
+    "usage values text": ['{"choices": [], "usage": {"prompt_tokens": "x"}, "timings": {"predicted_ms": "y"}}'],
     "escapes in pieces": ['{"choices": [{"delta": {"content": "\\u001b[2J\\u001b]52;c;eA==\\u0007hi"}}]}'],
     "not JSON": ["{{{", "data data"],
 }
