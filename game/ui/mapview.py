@@ -181,7 +181,10 @@ class MapView(ScrollView, can_focus=True):
         x, y = pos
         inside = sx + w // 4 <= x < sx + w - w // 4 and sy + h // 4 <= y < sy + h - h // 4
         if force or not inside:
-            self.scroll_to(max(0, x - w // 2), max(0, y - h // 2), animate=False, immediate=True)
+            tx = min(max(0, x - w // 2), max(0, self.map_width - w))
+            ty = min(max(0, y - h // 2), max(0, self.map_height - h))
+            if (tx, ty) != (sx, sy):  # at the map's edge the camera cannot move: no repaint
+                self.scroll_to(tx, ty, animate=False, immediate=True)
 
     # --- rendering ----------------------------------------------------------------------------------
 
