@@ -13,7 +13,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-# CSI / OSC / other escape sequences, then any remaining C0/C1 control character but newline/tab.
+# CSI / OSC / other escape sequences, then any remaining control character but newline/tab.
 _ESCAPES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI ... final byte
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL or ST
@@ -21,7 +21,9 @@ _ESCAPES = re.compile(
     r"|\x1b[@-Z\\-_]?"  # lone two-byte escapes (or a bare ESC)
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
 )
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0/C1 controls, bidi overrides and isolates (they reorder the rest of the line on screen) and
+# lone surrogates (a terminal write of them fails)
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def clean(text: object, *, single_line: bool = False) -> str:
