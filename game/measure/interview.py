@@ -17,6 +17,7 @@ The UI can call ``await interview(engine_or_mind, question, llm, name=...)`` too
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -149,13 +150,36 @@ async def _retrieve(mind: Any, query: str, now: datetime, k: int, budget: int,
     return mind.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds, refresh=False)
 
 
-def _plan_lines(mind: Any, now: datetime) -> list[str]:
+_TIME = re.compile(r"\b(?:(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b|(\d{1,2}):(\d{2})\b|(noon|midday|midnight))", re.I)
+
+
+def time_asked(question: str) -> int | None:
+    """Minutes after midnight of a time of day the question names ("6pm", "18:30", "noon"), or None."""
+    m = _TIME.search(question)
+    if not m:
+        return None
+    if m.group(6):
+        return 0 if m.group(6).lower() == "midnight" else 12 * 60
+    if m.group(1):
+        h, mi = int(m.group(1)), int(m.group(2) or 0)
+        if not 1 <= h <= 12 or mi > 59:
+            return None
+        h = h % 12 + (12 if m.group(3).lower() == "p" else 0)
+        return h * 60 + mi
+    h, mi = int(m.group(4)), int(m.group(5))
+    return h * 60 + mi if h < 24 and mi < 60 else None
+
+
+def _blocks(mind: Any, now: datetime) -> tuple:
     plan = mind.plan
-    _, minute = mind.day_and_minute(now)
     if plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0]):
-        blocks = plan.blocks
-    else:
-        blocks = mind.routine_blocks()  # the resident's usual day (its lifestyle), before a plan is made
+        return plan.blocks
+    return mind.routine_blocks()  # the resident's usual day (its lifestyle), before a plan is made
+
+
+def _plan_lines(mind: Any, now: datetime) -> list[str]:
+    _, minute = mind.day_and_minute(now)
+    blocks = _blocks(mind, now)
     out = []
     for b in blocks:
         out.append(b.text() + ("  <- now" if b.start <= minute < b.end else ""))
@@ -192,6 +216,13 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
     s["You are"] = who
     s["Now"] = f"It is {ctx.now_text}." + (f" {first} is {doing}." if doing else "")
     s["Today's plan"] = "\n".join(ctx.plan)
+    asked = time_asked(question)
+    if asked is not None:
+        block = next((b for b in _blocks(mind, now) if b.start <= asked < b.end
+                      or b.start <= asked + 24 * 60 < b.end), None)
+        hh = f"{asked // 60:02d}:{asked % 60:02d}"
+        s["Today's plan"] += (f"\nAt {hh} today {first}'s plan is: {block.activity}." if block
+                              else f"\nAt {hh} today {first} has nothing planned (asleep or free).")
     s["People you know"] = "\n".join(people) or f"(nobody yet: {first} knows no one by name)"
     if strangers:
         s["People you have never met (you know nothing about them)"] = "\n".join(f"- {p}" for p in strangers)

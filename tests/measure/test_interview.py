@@ -145,3 +145,22 @@ async def test_a_question_the_model_fails_is_reported_and_the_rest_answered(meas
     text = out.getvalue()
     assert code == 1
     assert "(no answer: the model server did not answer in time)" in text and "A: Let me think. Who are you?" in text
+
+
+def test_time_asked():
+    from game.measure.interview import time_asked
+
+    assert time_asked("What will you be doing at 6pm today?") == 18 * 60
+    assert time_asked("and at 6:30 p.m.?") == 18 * 60 + 30
+    assert time_asked("at 12am") == 0 and time_asked("at 12pm") == 12 * 60
+    assert time_asked("at 18:15?") == 18 * 60 + 15 and time_asked("around noon") == 12 * 60
+    assert time_asked("How are you?") is None and time_asked("at 13pm") is None
+
+
+async def test_a_time_in_the_question_points_at_the_plan(measureville):
+    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    mind = e.minds["Ada Ito"]
+    ctx = await build_context(mind, "What will you be doing at 6pm today?", e.clock.now, candidates=sorted(e.minds))
+    block = next(b for b in mind.routine_blocks() if b.start <= 18 * 60 < b.end)
+    assert ctx.sections["Today's plan"].endswith(f"At 18:00 today Ada's plan is: {block.activity}.")
+    await e.aclose()
