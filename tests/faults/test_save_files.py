@@ -326,3 +326,15 @@ async def test_town_run_refuses_bad_files_with_a_message(tmp_path, capsys):
             assert code == 2 and text.startswith("town run:") and "Traceback" not in text, (cls, text)
     # a damaged .save must be reported as a damaged save, not read as a map
     assert not misread, misread
+
+
+def test_play_treats_a_damaged_save_as_a_save(tmp_path):
+    """``town play BROKEN.save`` must try to load it (and say it is damaged), not read it as a map."""
+    from types import SimpleNamespace
+
+    from game.ui.host import RealHost
+
+    for content in (b"", b"\x89PNG\r\n\x1a\n" + bytes(50), b"SQLite format 3"):
+        p = tmp_path / "broken.save"
+        p.write_bytes(content)
+        assert RealHost(SimpleNamespace(town=str(p), small=False)).start_save == p, content
