@@ -37,6 +37,7 @@ class FakeInstantLLM:
         self.dim = dim
         self.calls = 0
         self._schemas: dict[type, list[str]] = {}
+        self._items: dict[type, dict] = {}
 
     async def complete(self, messages, schema, tag, *, max_tokens=512, temperature=0.7):
         self.calls += 1
@@ -48,17 +49,28 @@ class FakeInstantLLM:
             places = self._schemas[schema] = _enum(schema.model_json_schema())
         place = places[k % len(places)] if places else ""
         name = schema.__name__
+        fields = schema.model_fields
         if name == "ImportanceAnswer":
             n = max(1, sum(1 for line in text.splitlines() if line[:1].isdigit()))
-            data = {"scores": [2 + (k >> i) % 7 for i in range(n)]}
+            if "ratings" in fields:
+                words = ("routine", "minor", "notable", "important", "huge")
+                data = {"ratings": [words[(k >> i) % 5] for i in range(n)]}
+            else:
+                data = {"scores": [2 + (k >> i) % 7 for i in range(n)]}
         elif name == "DayPlanAnswer":
-            data = {"plan": [{"start_hour": h, "end_hour": h + 2, "activity": a} for h, a in
-                             ((7, "breakfast"), (9, "work"), (11, "work"), (13, "lunch and a walk"),
-                              (15, "work"), (17, "visiting a friend"), (19, "dinner"), (21, "reading"))]}
+            blocks = ((7, "breakfast"), (9, "work"), (11, "work"), (13, "lunch and a walk"), (15, "work"),
+                      (17, "visiting a friend"), (19, "dinner"), (21, "reading"))
+            item = self._items.get(schema)
+            if item is None:
+                item = self._items[schema] = schema.model_json_schema()["properties"]["plan"].get("items", {})
+            if item.get("type") == "string":
+                data = {"plan": [f"{h}-{h + 2} {a}" for h, a in blocks]}
+            else:
+                data = {"plan": [{"start_hour": h, "end_hour": h + 2, "activity": a} for h, a in blocks]}
         elif name == "DecomposeAnswer":
             data = {"steps": [{"action": f"step {(k >> s) % 50}", "minutes": 15,
                                "place": places[(k >> s) % len(places)] if places else "", "emoji": "\u2615",
-                               "object_state": ""} for s in range(4)]}
+                               "state": "", "object_state": ""} for s in range(4)]}
         elif name == "ReactAnswer":
             data = {"decision": ("talk", "continue", "continue")[k % 3], "talk_to": "",
                     "new_action": "", "place": place}

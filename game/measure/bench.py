@@ -177,6 +177,8 @@ def bench_tick(quick: bool) -> dict:
         # start at 08:00, when everyone is up and deciding
         e.clock.step = e.clock.steps_until(e.clock.now.replace(hour=8, minute=0))
 
+        errors: list[str] = []
+
         async def run() -> tuple[list[float], float]:
             steps = []
             t0 = time.perf_counter()
@@ -188,6 +190,7 @@ def bench_tick(quick: bool) -> dict:
                 steps.append((time.perf_counter() - t) * 1000)
                 await asyncio.sleep(0)
             total = time.perf_counter() - t0
+            errors.extend(e.errors)
             await e.aclose()
             return steps, total
 
@@ -195,6 +198,7 @@ def bench_tick(quick: bool) -> dict:
     return {"residents": n_res, "ticks": ticks, "step_ms_median": round(statistics.median(steps), 3),
             "step_ms_p95": round(sorted(steps)[int(0.95 * len(steps))], 3),
             "all_cpu_ms_per_tick": round(1000 * total / ticks, 3), "model_calls": llm.calls,
+            "engine_errors": len(errors),
             "note": "step_ms: Engine.step() alone; all_cpu: step + the minds' decision tasks "
                     "(prompts, retrieval, parsing) with an instant model"}
 

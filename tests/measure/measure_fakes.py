@@ -63,19 +63,26 @@ class FakeLLM:
         enums = _enums(schema.model_json_schema())
         places = enums[0] if enums else []
         place = places[k % len(places)] if places else ""
+        fields = schema.model_fields
         if name == "ImportanceAnswer":
             n = len(re.findall(r"(?m)^\d+\. ", messages[-1].content)) or 1
-            data = {"scores": [3 + (k >> i) % 6 for i in range(n)]}
+            if "ratings" in fields:  # rating words (the mind's current schema)
+                words = ("routine", "minor", "notable", "important", "huge")
+                data = {"ratings": [words[(k >> i) % 5] for i in range(n)]}
+            else:
+                data = {"scores": [3 + (k >> i) % 6 for i in range(n)]}
         elif name == "DayPlanAnswer":
-            data = {"plan": [{"start_hour": 7, "end_hour": 9, "activity": "breakfast and reading"},
-                             {"start_hour": 9, "end_hour": 12, "activity": "work"},
-                             {"start_hour": 12, "end_hour": 13, "activity": "lunch"},
-                             {"start_hour": 13, "end_hour": 18, "activity": "work"},
-                             {"start_hour": 18, "end_hour": 22, "activity": "going to the party at the cafe"}]}
+            blocks = [(7, 9, "breakfast and reading"), (9, 12, "work"), (12, 13, "lunch"), (13, 18, "work"),
+                      (18, 22, "going to the party at the cafe")]
+            item = schema.model_json_schema()["properties"]["plan"].get("items", {})
+            if item.get("type") == "string":  # compact lines "7-9 breakfast"
+                data = {"plan": [f"{a}-{b} {act}" for a, b, act in blocks]}
+            else:
+                data = {"plan": [{"start_hour": a, "end_hour": b, "activity": act} for a, b, act in blocks]}
         elif name == "DecomposeAnswer":
             data = {"steps": [{"action": f"task {(k >> s) % 97}", "minutes": 10 + (k >> s) % 3 * 5,
                                "place": places[(k >> s) % len(places)] if places else "",
-                               "emoji": "\u2615", "object_state": ""} for s in range(3)]}
+                               "emoji": "\u2615", "state": "", "object_state": ""} for s in range(3)]}
         elif name == "ReactAnswer":
             people = re.findall(r"(?mi)^.*people[^:\n]*:\s*(.+)$", text)
             if self.talk:

@@ -21,6 +21,7 @@ async def _record(town, path) -> list:
     for _ in range(TICKS):
         await e.wait_ready()
         out.append(e.step())
+    assert not e.errors, e.errors[:3]  # FakeLLM must answer every schema the mind asks for
     await e.aclose()
     await rec.aclose()
     return out
