@@ -363,6 +363,14 @@ class TownApp(App[int]):
             model.show(status, None if status is None or status.last_error else self.last_error)
         if self.panel_dirty:
             self.refresh_panel()
+        talk = self.talk
+        if talk is not None and talk.started and not talk.ended and self.engine is not None:
+            try:
+                card = ResidentCard.of(talk.resident, self.engine.inspect(talk.resident))
+            except Exception:
+                card = None
+            if card is not None and card.conversation is None:
+                talk.ended_by_town()
 
     def refresh_panel(self) -> None:
         panel = self.resident_panel
@@ -718,17 +726,27 @@ class TownApp(App[int]):
 
     @work(group="load", exclusive=True, exit_on_error=False)
     async def load_save(self, path: Path) -> None:
+        """Load ``path``; the current town keeps running until the save has loaded (a bad save
+        is reported and changes nothing)."""
         self.notify(f"Loading {path.name}…", timeout=2)
-        old_speed = self.speed
-        self.engine = None  # stops the engine loop at its next turn
-        self._town_wake.set()
         engine = await self.host.load_engine(path, self.llm)
+        old, self.engine = self.engine, engine  # the old engine loop stops at its next turn
+        self._town_wake.set()
         self.save_path = path
-        self.speed = old_speed
         self.install_engine(engine)
+        aclose = getattr(old, "aclose", None)
+        if aclose is not None:
+            try:
+                await asyncio.wait_for(aclose(), 5)
+            except Exception as e:  # the old town's decisions are dropped either way
+                self._report_error(e, "load")
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        """ctrl+q (Textual's quit) saves first too."""
+        await self.action_quit_town()
 
     async def action_quit_town(self) -> None:
         """Quit, saving first (the save is where `town play SAVE` continues)."""

@@ -136,6 +136,8 @@ class TalkScreen(_Dialog):
         self.resident = resident
         self.partial: dict[str, str] = {}  # conversation/speaker -> text so far
         self.lines: list[tuple[str, str]] = []
+        self.started = False  # a line was said
+        self.ended = False  # the town ended it (the resident left, the reply failed)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog talk"):
@@ -165,6 +167,8 @@ class TalkScreen(_Dialog):
         if not text:
             return
         event.input.value = ""
+        self.started = True
+        self.ended = False
         self.add_line(self.speaker, text)
         self.app.say_to(self.resident, text)  # type: ignore[attr-defined]
         self.query_one("#talk-partial", Static).update(
@@ -190,8 +194,19 @@ class TalkScreen(_Dialog):
             partial.update(self._line(u.speaker, u.text + "▌"))
         return True
 
+    def ended_by_town(self) -> None:
+        """The engine ended the conversation (shown once; saying more starts a new one)."""
+        if self.ended:
+            return
+        self.ended = True
+        self.partial.clear()
+        self.query_one("#talk-partial", Static).update("")
+        self.query_one("#talk-log", RichLog).write(
+            Text(f"(the conversation with {clean(self.resident, single_line=True)} has ended)", style="dim italic"))
+
     def action_cancel(self) -> None:
-        self.app.end_conversation(self.resident)  # type: ignore[attr-defined]
+        if self.started and not self.ended:
+            self.app.end_conversation(self.resident)  # type: ignore[attr-defined]
         self.dismiss(None)
 
 

@@ -130,6 +130,7 @@ class FakeEngine:
         self.polls = 0
         self.waited_any = 0
         self.closed = False
+        self.talking: dict[str, str] = {}  # resident -> conversation id, until it ends
 
     # --- the contract ----------------------------------------------------------------------------
 
@@ -234,6 +235,7 @@ class FakeEngine:
                 raise CommandError(f"{cmd.resident} is too far away to hear you; walk closer")
             r.utterances.append(Utterance(f"c{self.clock.step}", speaker, cmd.resident, cmd.text))
             self._speech.append([cmd.resident, speaker, f"c{self.clock.step}", 0])
+            self.talking.setdefault(cmd.resident, f"c{self.clock.step}")
         elif isinstance(cmd, Whisper):
             self.whispers.append((cmd.resident, cmd.text))
             self.memories[cmd.resident].append(f"thought: {cmd.text}")
@@ -251,7 +253,9 @@ class FakeEngine:
             self.objects["kitchen:stove"] = cmd.description
             r.object_changes.append(ObjectChange("Lin house:kitchen:stove", "on fire", "player"))
         elif isinstance(cmd, EndConversation):
-            pass
+            if cmd.resident not in self.talking:
+                raise CommandError(f"you are not talking with {cmd.resident}")
+            del self.talking[cmd.resident]
 
     def inspect(self, name: str) -> dict[str, Any]:
         return {
@@ -263,6 +267,7 @@ class FakeEngine:
             "retrieved": ["the cafe opens at 8"],
             "relationships": {o.name: "a neighbour" for o in self.town.residents if o.name != name},
             "embodied": name == self.embodied,
+            "conversation": self.talking.get(name),
             "thinking": False,
         }
 

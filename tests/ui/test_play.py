@@ -386,3 +386,46 @@ async def test_keys_answer_at_once_while_the_model_is_busy(tmp_path, key):
             assert time.perf_counter() - t0 < 1.0, "the key did not answer within a second"
         elapsed = time.perf_counter() - t0
         assert elapsed < 0.3, f"key to state took {elapsed * 1000:.0f} ms"
+
+
+async def test_a_bad_save_is_reported_and_the_town_goes_on(tmp_path):
+    eng = FakeEngine()
+    app = make_app(tmp_path, eng, speed="normal")
+    bad = tmp_path / "broken.save"
+    bad.write_text("not a save")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+        app.load_save(bad)
+        await until(pilot, lambda: app.last_error is not None)
+        assert app.engine is eng
+        steps = eng.steps
+        await until(pilot, lambda: eng.steps > steps + 2)
+
+
+async def test_ctrl_q_saves_too(tmp_path):
+    eng = FakeEngine()
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+        await pilot.press("ctrl+q")
+    assert eng.saved and eng.closed
+
+
+async def test_talk_ended_by_the_town_is_shown(tmp_path):
+    eng = FakeEngine(reply="Sorry, I must go.")
+    eng.visitor_spawn = (6, 2)
+    eng.pos["Isabella Rodriguez"] = (5, 2)
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+        await enter_visitor(app, pilot)
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TalkScreen))
+        talk = app.screen
+        await pilot.press(*"hi", "enter")
+        await until(pilot, lambda: len(talk.lines) == 2)
+        assert not talk.ended
+        eng.talking.clear()  # the engine ends the conversation (the resident walked off)
+        await until(pilot, lambda: talk.ended)
+        await pilot.press("escape")
+        assert EndConversation("Isabella Rodriguez") not in eng.commands  # nothing left to end
