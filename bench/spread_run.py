@@ -6,7 +6,7 @@ where everyone was, save every game hour, then print the report.
         --track "party=valentine, party" --save /tmp/runs/spread.save --llm-url http://127.0.0.1:8377/v1 \
         --record /tmp/runs/spread.jsonl
 
-The save is written every game hour (with SAVE.positions.jsonl beside it), so a run cut short
+The save is written every game hour (``--save-every`` minutes) (with SAVE.positions.jsonl beside it), so a run cut short
 still leaves a report to read: ``town report /tmp/runs/spread.save``.
 """
 
@@ -33,6 +33,7 @@ def main() -> int:
     ap.add_argument("--track", default=None, help='"name=keyword, keyword; ..."')
     ap.add_argument("--save", required=True)
     ap.add_argument("--every", type=int, default=6, help="ticks between position samples")
+    ap.add_argument("--save-every", type=int, default=60, help="game minutes between saves (default 60)")
     ap.add_argument("--start", default=None, help='start a new town at this time of day 1, e.g. "07:30"')
     _add_llm_flags(ap)
     args = ap.parse_args()
@@ -70,7 +71,8 @@ async def run(args, config) -> int:
         else:
             engine = open_engine(llm, args.town, small=args.small)
         until = parse_until(args.until, engine.clock.start)
-        state = {"next": engine.clock.now.replace(minute=0, second=0) + timedelta(hours=1), "t0": time.monotonic()}
+        every = timedelta(minutes=max(1, args.save_every))
+        state = {"next": engine.clock.now + every, "t0": time.monotonic()}
         holder = {}
 
         def on_tick(e, res):
@@ -78,7 +80,7 @@ async def run(args, config) -> int:
                 if line.kind in ("conversation", "whisper", "error", "reflection"):
                     print(f"  {e.clock.text()} [{line.kind}] {line.text}", file=sys.stderr, flush=True)
             if e.clock.now >= state["next"]:
-                state["next"] += timedelta(hours=1)
+                state["next"] += every
                 r = holder.get("partial")
                 e.save(args.save)
                 if r is not None:
