@@ -338,3 +338,40 @@ def test_play_treats_a_damaged_save_as_a_save(tmp_path):
         p = tmp_path / "broken.save"
         p.write_bytes(content)
         assert RealHost(SimpleNamespace(town=str(p), small=False)).start_save == p, content
+
+
+async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypatch):
+    """Disk full at the last moment, a folder that is a file, a target that is a folder: a clear
+    SaveError, the previous save intact, no temporary file left behind."""
+    import errno
+
+    from game.engine import save as save_mod
+
+    e = await busy_engine(tmp_path, 30)
+    try:
+        good = tmp_path / "keep.save"
+        e.save(good)
+        before = good.read_bytes()
+
+        def disk_full(tmp, path):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        monkeypatch.setattr(save_mod, "_before_replace", disk_full)
+        e.step_no += 1
+        with pytest.raises(SaveError, match=r"keep\.save.*No space left"):
+            e.save(good)
+        monkeypatch.setattr(save_mod, "_before_replace", None)
+        assert good.read_bytes() == before
+        assert not list(tmp_path.glob(".keep.save.*.tmp"))
+        Engine.load(good, FakeTownLLM())
+
+        blocker = tmp_path / "afile"
+        blocker.write_text("x")
+        with pytest.raises(SaveError, match="afile"):
+            e.save(blocker / "x.save")
+        folder = tmp_path / "adir.save"
+        folder.mkdir()
+        with pytest.raises(SaveError, match="adir.save"):
+            e.save(folder)
+        assert folder.is_dir()
+    finally:
+        await e.aclose()
