@@ -427,3 +427,26 @@ async def test_odd_stream_chunks(case):
         assert client.scheduler.in_flight == 0
     finally:
         await client.aclose()
+
+
+ADVERSARIAL = {
+    "braces": "{" * 100_000, "quotes": '"' * 100_000, "fences": "```" * 33_000,
+    "commas": '{"a":1' + "," * 100_000 + "}", "20k keys": "{" + ",".join(f'"k{i}":{i}' for i in range(20_000)) + "}",
+    "nested 900": '{"steps":' + "[" * 900 + "]" * 900 + "}", "spaces": " " * 100_000 + "{",
+    "backslashes": '"' + "\\" * 100_000, "json fences": "```json\n" * 20_000,
+}
+
+
+@pytest.mark.parametrize("case", sorted(ADVERSARIAL))
+def test_parser_stays_fast_on_adversarial_text(case):
+    """No input makes the repair code slow (quadratic scans would stall a decision)."""
+    import time
+
+    from game.mind.schemas import DecomposeAnswer
+
+    t0 = time.perf_counter()
+    try:
+        parse_answer(ADVERSARIAL[case], DecomposeAnswer)
+    except AnswerError:
+        pass
+    assert time.perf_counter() - t0 < 2.0
