@@ -151,6 +151,15 @@ class TownApp(App[int]):
         if self.autosave_s > 0:
             self.set_interval(self.autosave_s, self._autosave)
 
+    GAME_ACTIONS = frozenset({"visitor", "talk", "whisper", "embody", "object", "follow", "toggle_pause",
+                              "speed", "save", "load"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys are hidden (and do nothing) until a town is running."""
+        if action in self.GAME_ACTIONS and self.engine is None:
+            return False
+        return True
+
     def progress(self, *args: Any, **kwargs: Any) -> None:
         """The model layer's progress callback: any mix of a text and a fraction in [0, 1]."""
         stage = " ".join(clean(a, single_line=True) for a in args if isinstance(a, str)) or \
@@ -184,6 +193,7 @@ class TownApp(App[int]):
 
     def install_engine(self, engine: Any) -> None:
         self.engine = engine
+        self.refresh_bindings()
         here = engine.positions()
         self.residents = {r.name: r for r in getattr(engine.town, "residents", []) if r.name in here}
         for name in here:  # a resident with no spec still gets a glyph
@@ -272,7 +282,9 @@ class TownApp(App[int]):
         if where == "engine" and self.engine is not None:
             self.set_speed("pause")
             self.start_engine()  # waits, paused, until the player resumes
-        elif where == "model" and self.engine is None:
+        elif where == "model" and self.engine is None:  # the town never started
+            self.exit_code = 1
+            self.start_screen.set_progress("stopped", 0.0)
             self.start_screen.set_error(str(error))
 
     def on_engine_failed(self, message: EngineFailed) -> None:
@@ -289,7 +301,10 @@ class TownApp(App[int]):
     def show_error(self, text: str, where: str, *, log_it: bool = True) -> None:
         text = clean(text, single_line=True)
         self.last_error = text
-        label = {"engine": "The town stopped", "model": "The model failed"}.get(where, "Error")
+        if where == "model" and self.engine is None:
+            label = "Could not start"
+        else:
+            label = {"engine": "The town stopped", "model": "The model failed"}.get(where, "Error")
         self.notify(text, title=label + (" (paused: space resumes)" if where == "engine" else ""),
                     severity="error", timeout=8)
         log = self.town_log
@@ -760,7 +775,7 @@ class TownApp(App[int]):
                 except Exception:
                     pass
         self._town_closing.set()
-        self.exit(self.exit_code)
+        self.exit(return_code=self.exit_code)
 
 
 def _clock_text(engine: Any) -> str:
@@ -786,5 +801,5 @@ def cli_play(args: Any) -> int:
         print(f"town play: {e}")
         return 2
     app = TownApp(RealHost(args), saves)
-    code = app.run()
-    return int(code or 0)
+    app.run()
+    return int(app.return_code or 0)
