@@ -56,6 +56,7 @@ async def ready(app, pilot) -> None:
                 and app.map_view.actors)
 
 
+@pytest.mark.slow
 async def test_play_the_real_engine_end_to_end(tmp_path):
     saves = tmp_path / "saves"
     app = TownApp(FakeModelHost(), saves, speed="pause", autosave_s=0)
