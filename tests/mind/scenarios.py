@@ -131,7 +131,7 @@ async def news_talk(llm: Any) -> dict:
 
 async def reflect_day(llm: Any) -> dict:
     """Isabella's morning fills her memory; the importance passes the threshold; she reflects."""
-    mind = Mind(ISABELLA, llm, now=DAY1, config=MindConfig(reflect_threshold=60, importance_batch=10))
+    mind = Mind(ISABELLA, llm, now=DAY1, config=MindConfig(reflect_threshold=25, importance_batch=10))
     t = DAY1.replace(hour=8)
     sights = [
         "Isabella invited Klaus Mueller to the Valentine's Day party at Hobbs Cafe",
