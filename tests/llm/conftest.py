@@ -22,7 +22,7 @@ SKIP_REASON = (f"llama-server or the test model is not installed under {PATHS.ho
 def make_server(tmp_dir: Path, *, port: int | None = None, embeddings: bool = False,
                 parallel: int = 2) -> EmbeddedServer:
     return EmbeddedServer(PATHS.server_bin, PATHS.test_model, parallel=parallel,
-                          ctx_per_slot=1024, embeddings=embeddings, threads=2,
+                          ctx_per_slot=1024, embeddings=embeddings, threads=1,
                           alias="smollm2-test", log_path=tmp_dir / "llama-server.log", port=port)
 
 
