@@ -51,6 +51,7 @@ class MindConfig:
     max_lines_per_day: int = 30
     max_turns_per_speaker: int = 4  # per conversation
     react_cooldown_min: int = 30  # the same sight is not reacted to twice within this
+    told_floor: float = 5.0  # what someone said to the resident is at least "notable" once scored
     retrieve_k: int = 6
     memory_tokens: int = 220
     places_in_prompt: int = 40
@@ -195,6 +196,7 @@ class Mind:
         self._lines_today: Counter[str] = Counter()
         self._emb_cache: OrderedDict[str, list[float]] = OrderedDict()
         self._scoring: set[int] = set()
+        self._floor: dict[int, float] = {}  # record id -> least importance once scored
         self._plan_lock = asyncio.Lock()
         self._plan_failed_at: datetime | None = None
         if now is not None:
@@ -334,7 +336,8 @@ class Mind:
                                        who=self.persona.brief(), items=items, n=len(batch))
             scores = list(ans.scores)
             for n, r in enumerate(batch):
-                self.memory.set_importance(r, scores[n] if n < len(scores) else 3)
+                score = scores[n] if n < len(scores) else 3
+                self.memory.set_importance(r, max(score, self._floor.pop(r, 1)))
             if len(scores) != len(batch):
                 self.stats["importance_count_mismatch"] += 1
             self.stats["importance_scored"] += len(batch)
@@ -372,7 +375,9 @@ class Mind:
             if speaker == self.name:
                 mine.append(text)
             else:
-                ids.append(self.memory.add(kind, f"{speaker} told me: {text}", now))
+                rid = self.memory.add(kind, f"{speaker} told me: {text}", now)
+                self._floor[rid] = self.config.told_floor
+                ids.append(rid)
         if mine:
             with_whom = ", ".join(others) or "someone"
             ids.append(self.memory.add("conversation", clean_text(

@@ -241,6 +241,9 @@ async def test_conversation_is_remembered_by_the_listener():
     conv.add("Isabella Rodriguez", "Thanks for telling me!")
     ids = mind.remember_conversation(DAY1.replace(hour=9), conv)
     assert len(ids) == 2
+    mind.llm.script["importance"] = [{"ratings": ["routine", "routine"]}]
+    await mind.score_pending(DAY1.replace(hour=9), force=True)
+    assert [mind.memory.get(i).importance for i in ids] == [5.0, 1.0]  # told to me: at least notable
     got = await mind.recall("library closes early", DAY1.replace(hour=15), k=1)
     assert "library" in got[0].text and got[0].kind == "conversation"
 

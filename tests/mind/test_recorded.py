@@ -71,11 +71,14 @@ async def test_news_told_in_a_conversation_is_retrieved_later_by_the_listener():
     out = await replay("news_talk")
     conv = out["conversation"]
     assert any("library" in t.lower() for s, t in conv.lines if s == "Klaus Mueller")
-    recalled = out["recalled"]
-    top = recalled[0]
-    assert top.kind == "conversation" and "Klaus Mueller told me" in top.text and "library" in top.text.lower()
+    recalled = out["recalled"]  # Isabella's top 3 for "the library", seven game hours later
+    told = [r for r in recalled if r.kind == "conversation" and r.text.startswith("Klaus Mueller told me")
+            and "library" in r.text.lower()]
+    assert told, [r.text for r in recalled]
+    # the model rated Klaus's news "routine"; what someone told her is at least "notable" by rule
+    assert told[0].importance >= 5
     isa = out["isabella"]
-    assert top.created < isa.memory.recent(1)[0].created + timedelta(hours=8)
+    assert isa.memory.recent(1)[0].created - told[0].created >= timedelta(hours=2)
 
 
 async def test_reflections_cite_real_records():
