@@ -138,6 +138,8 @@ def _clear(msg: str, path: Path) -> str | None:
         return "does not name the file"
     if "Traceback" in msg or "\n" in msg.strip():
         return "not one line"
+    if any(not ch.isprintable() for ch in msg):
+        return "holds control characters"
     if len(msg) > 400:
         return "too long"
     return None
