@@ -92,6 +92,7 @@ class EmbeddedServer:
         ctx_per_slot: int = 2048,
         embeddings: bool = False,
         threads: int | None = None,
+        threads_batch: int | None = None,
         alias: str | None = None,
         log_path: Path | None = None,
         port: int | None = None,
@@ -103,6 +104,7 @@ class EmbeddedServer:
         self.ctx_per_slot = ctx_per_slot
         self.embeddings = embeddings
         self.threads = threads
+        self.threads_batch = threads_batch
         self.alias = alias or self.model.stem
         self.log_path = log_path
         self.port = port
@@ -129,6 +131,8 @@ class EmbeddedServer:
         ]
         if self.threads:
             cmd += ["-t", str(self.threads)]
+        if self.threads_batch:
+            cmd += ["-tb", str(self.threads_batch)]
         if self.embeddings:
             cmd += ["--embeddings"]
         return cmd + self.extra_args

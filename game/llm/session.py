@@ -41,18 +41,26 @@ def make_embedder(config: LLMConfig) -> Any:
     return CachedEmbedder(inner, path=paths.embed_cache)
 
 
-def default_threads() -> int:
-    """Generation threads for the embedded server: ``TOWN_LLM_THREADS``, else all cores but one.
-
-    The game itself (ticks, screen, embeddings) needs a core.  Measured on a busy 2-core machine,
-    llama.cpp with 2 threads generated 5.6 tokens/s and with 1 thread 24 tokens/s: its threads
-    spin at barriers, so oversubscribing the CPU costs far more than one thread less."""
-    raw = os.environ.get("TOWN_LLM_THREADS", "").strip()
+def _threads_env(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
     if raw:
         if not raw.isdigit() or int(raw) < 1:
-            raise LLMError(f"TOWN_LLM_THREADS='{raw}' must be a whole number of at least 1")
+            raise LLMError(f"{name}='{raw}' must be a whole number of at least 1")
         return int(raw)
-    return max(1, (os.cpu_count() or 2) - 1)
+    return default
+
+
+def default_threads() -> tuple[int, int]:
+    """(generation threads, prompt threads) for the embedded server.
+
+    Generation: ``TOWN_LLM_THREADS``, else all cores but one, since the game itself (ticks, screen,
+    embeddings) needs a core.  Measured on a busy 2-core machine, llama.cpp generated 5.6 tokens/s
+    with 2 threads and 24 with 1: its threads spin at a barrier after every small step, so
+    oversubscribing the CPU costs far more than one thread less.  Prompt processing works in big
+    batches and keeps every core: ``TOWN_LLM_THREADS_BATCH``, else all cores."""
+    cores = os.cpu_count() or 2
+    return (_threads_env("TOWN_LLM_THREADS", max(1, cores - 1)),
+            _threads_env("TOWN_LLM_THREADS_BATCH", cores))
 
 
 def embedded_server(config: LLMConfig) -> EmbeddedServer:
@@ -64,11 +72,12 @@ def embedded_server(config: LLMConfig) -> EmbeddedServer:
     if not model.is_file():
         raise LLMError(f"the model '{model.name}' is not installed in '{paths.models}': run "
                        f"`town setup`, or pass --llm-url to use another server")
-    threads = default_threads()
+    threads, threads_batch = default_threads()
     return EmbeddedServer(
         paths.server_bin, model,
         parallel=config.slots or 4,
         threads=threads,
+        threads_batch=threads_batch,
         alias=TEST_MODEL_NAME if config.use_test_model else DEFAULT_MODEL_NAME,
         log_path=paths.logs / "llama-server.log",
     )
