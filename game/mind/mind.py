@@ -475,11 +475,14 @@ class Mind:
         context = await assemble([Identity(), Plan(), Thoughts(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
-            ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=220,
+            ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
                                        context=context, news=news, time=hhmm(minute), first=p.first_name,
                                        bed=hhmm(p.sleep), start=hhmm(start))
             # a block that started before now counts from now
-            items = [(max(s, start), e, a) for s, e, a in ans.blocks()]
+            items = [(max(s, start), e, a) for s, e, a in ans.blocks() if e > start]
+            if items:  # where the model's new plan stops early, the old plan carries on
+                last = max(e for _, e, _ in items)
+                items += [(max(b.start, last), b.end, b.activity) for b in self.plan.blocks if b.end > last]
             new = shape_plan(items, start, p.sleep, self.config.max_block_min)
         except LLMError as e:
             self._fail("replan", e)

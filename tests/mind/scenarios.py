@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game.mind import Mind, MindConfig
-from game.mind.view import Conversation, WorldView
+from game.mind.mind import shape_plan
+from game.mind.view import Conversation, DayPlan, WorldView
 
 DAY1 = datetime(2026, 2, 13, 0, 0)  # a Friday
 
@@ -73,15 +74,19 @@ CAMPAIGN_WORDS = ("mayor", "campaign", "election", "vote", "poster", "flyer", "s
 async def whisper_mayor(llm: Any) -> dict:
     """Isabella plans her day; her inner voice tells her to run for mayor; her plan changes."""
     mind = Mind(ISABELLA, llm, now=DAY1)
-    mind.identity, mind.identity_date = IDENTITY, DAY1.date()  # (recorded: fewer calls to a slow server)
+    # planned at wake-up (cached here: fewer calls to a slow shared server; react_fire records a plan)
+    mind.identity, mind.identity_date = IDENTITY, DAY1.date()
+    mind.plan = plan0 = DayPlan(day=1, wake=360, bed=1320, blocks=shape_plan([
+        (360, 480, "wake up and have breakfast"), (480, 720, "run Hobbs Cafe"),
+        (720, 780, "lunch"), (780, 1020, "decorate the cafe for the party"), (1020, 1320, "dinner and rest")],
+        360, 1320))
+    mind.plan_date = DAY1.date()
     view = cafe_view()
-    plan0 = await mind.plan_day(DAY1.replace(hour=6), view)
-    raw0 = list(mind.last_raw_plan)
     mind.whisper(DAY1.replace(hour=10), "I have decided to run for mayor of Smallville. The election is "
                                         "next month, so I must start my campaign today.")
     a1 = await mind.next_action(DAY1.replace(hour=10), view)
     after = [a1] + list(mind.queue)
-    return {"mind": mind, "plan0": plan0, "raw0": raw0, "plan1": mind.plan, "after": after}
+    return {"mind": mind, "plan0": plan0, "plan1": mind.plan, "after": after}
 
 
 async def react_fire(llm: Any) -> dict:
@@ -91,13 +96,14 @@ async def react_fire(llm: Any) -> dict:
     view = cafe_view()
     t = DAY1.replace(hour=8)
     a0 = await mind.next_action(t, view)
+    plan0, raw0 = mind.plan, list(mind.last_raw_plan)
     before = [a0] + list(mind.queue)
     r = await mind.react(t + timedelta(minutes=5), "the stove in the kitchen of Hobbs Cafe is on fire", view)
     after: list = []
     if r.kind == "react" and r.new_action is not None:
         end = r.new_action.end()
         after = [await mind.next_action(end, view)] + list(mind.queue)
-    return {"mind": mind, "before": before, "reaction": r, "after": after}
+    return {"mind": mind, "plan0": plan0, "raw0": raw0, "before": before, "reaction": r, "after": after}
 
 
 async def news_talk(llm: Any) -> dict:

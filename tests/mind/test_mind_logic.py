@@ -118,6 +118,16 @@ async def test_whisper_flags_a_replan_that_keeps_the_past_and_changes_the_future
     assert mind.memory.recent(1, kinds=["whisper"])[0].importance == 8
 
 
+async def test_a_short_replan_keeps_the_old_plan_after_it(view):
+    mind, llm = make({"replan": [{"plan": ["10-12 make campaign posters", ">// junk"]}]})
+    await mind.next_action(DAY1.replace(hour=8), view)
+    mind.whisper(DAY1.replace(hour=10), "I will run for mayor")
+    await mind.next_action(DAY1.replace(hour=10), view)
+    assert mind.plan.block_at(11 * 60).activity == "make campaign posters"
+    assert mind.plan.block_at(12 * 60 + 30).activity == "lunch"  # the old plan carries on
+    assert mind.plan.blocks[-1].end == 22 * 60 and mind.stats["replans"] == 1
+
+
 # ------------------------------------------------------------------ importance
 async def test_importance_is_batched_and_rules_skip_routine_sights():
     mind, llm = make(importance_batch=4)

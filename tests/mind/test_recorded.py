@@ -31,7 +31,7 @@ def mentions(texts, words=CAMPAIGN_WORDS) -> bool:
 
 
 async def test_the_day_plan_covers_the_whole_waking_day():
-    out = await replay("whisper_mayor")
+    out = await replay("react_fire")
     plan, raw = out["plan0"], out["raw0"]
     mind = out["mind"]
     assert plan.source == "model" and len(plan.blocks) >= 4
