@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import sqlite3
 import struct
 import threading
@@ -27,6 +28,8 @@ import httpx
 import numpy as np
 
 from .api import LLMError, ModelUnavailable
+
+log = logging.getLogger(__name__)
 
 MINILM_DIR = "all-MiniLM-L6-v2"
 MINILM_FILES = ("model.safetensors", "tokenizer.json", "config.json")
@@ -388,11 +391,26 @@ class CachedEmbedder:
         self._db: sqlite3.Connection | None = None
         self.hits = 0
         self.misses = 0
+        self.disk_error: str | None = None
         if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path), check_same_thread=False)
-            self._db.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB)")
-            self._db.commit()
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=2.0)
+                self._db.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB)")
+                self._db.commit()
+            except (OSError, sqlite3.Error) as e:
+                self._disk_failed(e)
+
+    def _disk_failed(self, e: Exception) -> None:
+        # the disk cache only saves time: without it every vector is still computed for real
+        self.disk_error = f"embedding cache disabled: {e}"
+        log.info("%s", self.disk_error)
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+        self._db = None
 
     def _key(self, text: str) -> str:
         return hashlib.sha256(f"{self.name}\0{text}".encode("utf-8")).hexdigest()
@@ -410,7 +428,11 @@ class CachedEmbedder:
         for i, key in enumerate(keys):
             vec = self._mem.get(key)
             if vec is None and self._db is not None:
-                row = self._db.execute("SELECT v FROM vec WHERE key=?", (key,)).fetchone()
+                try:
+                    row = self._db.execute("SELECT v FROM vec WHERE key=?", (key,)).fetchone()
+                except sqlite3.Error as e:
+                    self._disk_failed(e)
+                    row = None
                 if row is not None:
                     vec = np.frombuffer(row[0], np.float32).tolist()
                     self._remember(key, vec)
@@ -430,8 +452,11 @@ class CachedEmbedder:
                     out[i] = vec
                 rows.append((key, np.asarray(vec, np.float32).tobytes()))
             if self._db is not None:
-                self._db.executemany("INSERT OR REPLACE INTO vec VALUES (?, ?)", rows)
-                self._db.commit()
+                try:
+                    self._db.executemany("INSERT OR REPLACE INTO vec VALUES (?, ?)", rows)
+                    self._db.commit()
+                except sqlite3.Error as e:
+                    self._disk_failed(e)
             self.dim = len(vecs[0]) if vecs else self.dim
         return out  # type: ignore[return-value]
 

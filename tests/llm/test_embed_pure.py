@@ -130,3 +130,14 @@ async def test_remote_embedder_errors():
     emb = RemoteEmbedder("http://e/v1", retries=1, backoff_s=0.001, transport=httpx.MockTransport(down))
     with pytest.raises(ModelUnavailable, match="http://e/v1"):
         await emb.embed(["a"])
+
+
+async def test_unusable_disk_cache_still_gives_real_vectors(tmp_path):
+    bad = tmp_path / "not-a-db.sqlite"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    inner = CountingEmbedder()
+    cache = CachedEmbedder(inner, path=bad)
+    assert await cache.embed(["ab"]) == [[2.0, 1.0]]
+    assert cache.disk_error and "embedding cache disabled" in cache.disk_error
+    assert inner.seen == ["ab"]
+    await cache.aclose()
