@@ -97,6 +97,7 @@ class EmbeddedServer:
         log_path: Path | None = None,
         port: int | None = None,
         extra_args: list[str] | None = None,
+        keep_log: bool = True,
     ) -> None:
         self.binary = Path(binary)
         self.model = Path(model)
@@ -109,6 +110,8 @@ class EmbeddedServer:
         self.log_path = log_path
         self.port = port
         self.extra_args = extra_args or []
+        self.keep_log = keep_log
+        self.failed = False
         self.proc: subprocess.Popen[bytes] | None = None
         self._log_fh = None
 
@@ -178,6 +181,7 @@ class EmbeddedServer:
                 assert self.proc is not None
                 code = self.proc.poll()
                 if code is not None:
+                    self.failed = True
                     self.stop()
                     tail = self.log_tail()
                     raise ModelUnavailable(
@@ -197,6 +201,7 @@ class EmbeddedServer:
                     say(msg)
                     last = msg
                 if elapsed > timeout_s:
+                    self.failed = True
                     self.stop()
                     raise ModelUnavailable(f"the model server did not become ready in "
                                            f"{timeout_s:.0f} s; log: {self.log_path}")
@@ -211,6 +216,7 @@ class EmbeddedServer:
                 assert self.proc is not None
                 code = self.proc.poll()
                 if code is not None:
+                    self.failed = True
                     self.stop()
                     raise ModelUnavailable(f"the model server stopped while starting (exit code "
                                            f"{code}):\n{self.log_tail()}")
@@ -220,6 +226,7 @@ class EmbeddedServer:
                 except httpx.HTTPError:
                     pass
                 if time.monotonic() - t0 > timeout_s:
+                    self.failed = True
                     self.stop()
                     raise ModelUnavailable(f"the model server did not become ready in {timeout_s:.0f} s")
                 time.sleep(0.2)
@@ -249,6 +256,12 @@ class EmbeddedServer:
         if self._log_fh is not None:
             self._log_fh.close()
             self._log_fh = None
+            crashed = proc is not None and proc.returncode not in (0, -signal.SIGTERM, -signal.SIGKILL, None)
+            if not self.keep_log and not self.failed and not crashed and self.log_path is not None:
+                try:
+                    self.log_path.unlink()
+                except OSError:
+                    pass
 
     def kill(self) -> None:
         """Kill hard (tests: the server dying in the middle of a request)."""

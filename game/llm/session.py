@@ -80,7 +80,9 @@ def embedded_server(config: LLMConfig) -> EmbeddedServer:
         threads=threads,
         threads_batch=threads_batch,
         alias=TEST_MODEL_NAME if config.use_test_model else DEFAULT_MODEL_NAME,
-        log_path=paths.logs / "llama-server.log",
+        # one log per game process (two games at once must not share one); kept only on failure
+        log_path=paths.logs / f"llama-server-{os.getpid()}.log",
+        keep_log=False,
     )
 
 

@@ -58,3 +58,22 @@ def test_check_fails_with_exit_1_and_json(tmp_path, monkeypatch, capsys):
 def test_check_refuses_replay(capsys):
     assert main(["llm", "check", "--replay", "x.jsonl"]) == 2
     assert "nothing to check" in capsys.readouterr().err
+
+
+async def test_server_that_dies_while_starting_is_reported_with_its_log(tmp_path):
+    from game.llm.server import EmbeddedServer
+
+    fake_bin = tmp_path / "llama-server"
+    fake_bin.write_text("#!/bin/sh\necho 'error: this CPU cannot run me' >&2\nexit 3\n")
+    fake_bin.chmod(0o755)
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF")
+    log = tmp_path / "logs" / "server.log"
+    server = EmbeddedServer(fake_bin, model, log_path=log, keep_log=False)
+    seen: list[str] = []
+    with pytest.raises(ModelUnavailable) as e:
+        await server.start(seen.append, timeout_s=10)
+    assert "exit code 3" in str(e.value) and "cannot run me" in str(e.value)
+    assert seen and "starting the model server" in seen[0]
+    assert log.exists()  # kept because it failed
+    assert not server.alive()
