@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.llm.api import BadAnswer, CallTag, LLMError, Message, Priority  # noqa: E402
-from game.llm.config import LLMConfig, Paths  # noqa: E402
+from game.llm.config import LLMConfig  # noqa: E402
 from game.llm.session import open_llm  # noqa: E402
 
 NAMES = ["Isabella", "Klaus", "Maria", "Tom", "Ayesha", "Sam", "Jennifer", "Carlos", "Yuriko", "Eddy"]

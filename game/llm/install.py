@@ -59,14 +59,6 @@ def _say(msg: str) -> None:
     print(msg, flush=True)
 
 
-def _sha256(path: Path, say: Say | None = None) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(1 << 22):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def _stamp_ok(paths: Paths, name: str, expect: dict[str, Any]) -> bool:
     stamp = paths.stamps / f"{name}.json"
     try:
