@@ -17,8 +17,9 @@ def _add_llm_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--model", default=None,
                    help="model name (default: $TOWN_MODEL, else the embedded default model)")
     g.add_argument("--embed-url", default=None,
-                   help="OpenAI-compatible base URL for embeddings (default: $TOWN_EMBED_URL, "
-                        "else --llm-url if given, else the embedded embedding server)")
+                   help="OpenAI-compatible base URL for embeddings (default: $TOWN_EMBED_URL, else the "
+                        "built-in all-MiniLM-L6-v2 encoder, also with --llm-url, so a town keeps one "
+                        "vector space; TOWN_EMBED_VIA_LLM=1 sends them to the chat server instead)")
     g.add_argument("--record", default=None, metavar="FILE",
                    help="record every model request and answer to FILE (JSON lines)")
     g.add_argument("--replay", default=None, metavar="FILE",
