@@ -61,6 +61,7 @@ class InterviewContext:
     reflections: list[str]
     plan: list[str]
     doing: str = ""
+    hint: str = ""  # for a question about a time of day: what the plan says then (repeated after it)
     sections: dict[str, str] = field(default_factory=dict)
 
 
@@ -221,8 +222,9 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
         block = next((b for b in _blocks(mind, now) if b.start <= asked < b.end
                       or b.start <= asked + 24 * 60 < b.end), None)
         hh = f"{asked // 60:02d}:{asked % 60:02d}"
-        s["Today's plan"] += (f"\nAt {hh} today {first}'s plan is: {block.activity}." if block
-                              else f"\nAt {hh} today {first} has nothing planned (asleep or free).")
+        ctx.hint = (f"At {hh} today {first}'s plan is: {block.activity}." if block
+                    else f"At {hh} today {first} has nothing planned (asleep or free).")
+        s["Today's plan"] += "\n" + ctx.hint
     s["People you know"] = "\n".join(people) or f"(nobody yet: {first} knows no one by name)"
     if strangers:
         s["People you have never met (you know nothing about them)"] = "\n".join(f"- {p}" for p in strangers)
@@ -233,8 +235,9 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
 
 def messages_for(mind: Any, ctx: InterviewContext, question: str, asker: str = "The interviewer") -> list[Message]:
     context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
+    hint = f"\n(Today is {ctx.now:%A}. {ctx.hint})" if ctx.hint else ""
     return prompting.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
-                            question=_clean(question, 400), asker=asker)
+                            question=_clean(question, 400), asker=asker, hint=hint)
 
 
 async def interview(target: Any, question: str, llm: LLM | None = None, *, name: str | None = None,

@@ -163,4 +163,6 @@ async def test_a_time_in_the_question_points_at_the_plan(measureville):
     ctx = await build_context(mind, "What will you be doing at 6pm today?", e.clock.now, candidates=sorted(e.minds))
     block = next(b for b in mind.routine_blocks() if b.start <= 18 * 60 < b.end)
     assert ctx.sections["Today's plan"].endswith(f"At 18:00 today Ada's plan is: {block.activity}.")
+    user = messages_for(mind, ctx, "What will you be doing at 6pm today?")[1].content
+    assert user.endswith(f"6pm today?\n(Today is Monday. At 18:00 today Ada's plan is: {block.activity}.)")
     await e.aclose()
