@@ -159,6 +159,12 @@ def _by_purpose(llm: Any) -> dict[str, Usage]:
     return dict(getattr(llm, "by_purpose", {}) or {})
 
 
+# Purposes that are counted and shown but are not chat-model calls, so they stay out of the budget
+# total: embeddings come from the local encoder (or a separate embedding server) and cost no
+# generation.
+NOT_MODEL_CALLS = frozenset({"embed"})
+
+
 def make_report(llm: Any, engine: Any, start: datetime, real_s: float, waited_s: float, errors: int,
                 save: str | None) -> dict:
     game_days = max((engine.clock.now - start).total_seconds() / 86400.0, 1e-9)
@@ -167,15 +173,17 @@ def make_report(llm: Any, engine: Any, start: datetime, real_s: float, waited_s:
     rows = {}
     total = Usage()
     for purpose, u in sorted(_by_purpose(llm).items()):
-        total.add(u)
         rows[purpose] = _per(u, resident_days)
+        if purpose not in NOT_MODEL_CALLS:
+            total.add(u)
     acc = getattr(llm, "accounting", None)
     return {
         "town": getattr(engine.town, "name", ""), "residents": sorted(engine.residents),
         "clock": engine.clock.text(), "game_days": round(game_days, 4),
         "resident_days": round(resident_days, 4), "real_seconds": round(real_s, 1),
         "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
-        "per_resident_day": {"by_purpose": rows, "total": _per(total, resident_days)},
+        "per_resident_day": {"by_purpose": rows, "total": _per(total, resident_days),
+                             "total_excludes": sorted(NOT_MODEL_CALLS)},
         "totals": asdict(total), "save": save,
         "accounting": acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None,
     }
@@ -199,7 +207,7 @@ def format_report(r: dict) -> str:
              f"  {'purpose':<14}{'calls':>8}{'tokens':>10}{'prompt':>10}{'complet.':>10}"
              f"{'latency s':>11}{'s/call':>8}"]
     rows = dict(r["per_resident_day"]["by_purpose"])
-    rows["TOTAL"] = r["per_resident_day"]["total"]
+    rows["TOTAL (chat)"] = r["per_resident_day"]["total"]
     for purpose, u in rows.items():
         lines.append(f"  {purpose:<14}{u['calls']:>8}{u['tokens']:>10}{u['prompt_tokens']:>10}"
                      f"{u['completion_tokens']:>10}{u['latency_s']:>11}{u['mean_latency_s']:>8}")
