@@ -472,8 +472,8 @@ class Mind:
             self.replan_reason = None
             return self.plan
         ctx = Context(self, now, view, focus=news)
-        context = await assemble([Identity(), Plan(), Thoughts(),
-                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        # no old plan in this context: a small model copies it instead of changing it
+        context = await assemble([Identity(), RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
                                        context=context, news=news, time=hhmm(minute), first=p.first_name,

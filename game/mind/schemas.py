@@ -80,7 +80,8 @@ _PLAN_LINE = re.compile(r"^\s*(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm)?\s*(?:-|to|\u2
 
 def parse_plan_line(line: str) -> tuple[int, int, str] | None:
     """ "8-12 bake bread" -> (480, 720, "bake bread"); also "8:30-10 ...", "8am to 10am ..."."""
-    m = _PLAN_LINE.match(line or "")
+    line = (line or "").replace("<- now", "")  # a marker of the context, copied back
+    m = _PLAN_LINE.match(line)
     if not m:
         return None
     h1, m1, ap1, h2, m2, ap2, text = m.groups()
