@@ -341,8 +341,8 @@ class TownApp(App[int]):
             if u.final:
                 log.add(r.clock, LogLine("conversation", f"(to {u.listener}) {u.text}", u.speaker))
             del shown
-        for c in r.object_changes:
-            log.add(r.clock, LogLine("object", f"{c.address} is now {c.state}", c.by))
+        # object changes reach the log through the engine's own LogLine, which names the object in
+        # words ("the stove in the kitchen of the Okafor house"); the map needs nothing from them
         for line in r.log:
             log.add(r.clock, line)
             if line.kind == "error":  # a failed decision: the resident carries on with its routine

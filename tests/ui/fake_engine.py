@@ -252,6 +252,9 @@ class FakeEngine:
         elif isinstance(cmd, SetObjectState):
             self.objects["kitchen:stove"] = cmd.description
             r.object_changes.append(ObjectChange("Lin house:kitchen:stove", "on fire", "player"))
+            # like the real engine: every change is also a worded log line
+            r.log.append(LogLine("object", "the stove in the kitchen of the Lin house is now on fire",
+                                 "player"))
         elif isinstance(cmd, EndConversation):
             if cmd.resident not in self.talking:
                 raise CommandError(f"you are not talking with {cmd.resident}")

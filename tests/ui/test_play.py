@@ -239,7 +239,8 @@ async def test_set_an_object_on_fire(tmp_path):
         await pilot.press("enter")
         assert SetObjectState("the stove in the Lin kitchen is on fire") in eng.commands
         await until(pilot, lambda: app.town_log.lines_written > 0)
-        assert any("Lin house:kitchen:stove is now on fire" in h for h in app.town_log.history)
+        fire = [h for h in app.town_log.history if "is now on fire" in h]
+        assert len(fire) == 1 and "the stove in the kitchen of the Lin house" in fire[0], fire
 
 
 async def test_refused_command_is_a_warning_not_a_crash(tmp_path):
