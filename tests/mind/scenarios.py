@@ -86,7 +86,14 @@ async def whisper_mayor(llm: Any) -> dict:
                                         "next month, so I must start my campaign today.")
     a1 = await mind.next_action(DAY1.replace(hour=10), view)
     after = [a1] + list(mind.queue)
-    return {"mind": mind, "plan0": plan0, "plan1": mind.plan, "after": after}
+    plan1 = mind.plan
+    later = []  # the first block that names the campaign, decomposed when its time comes
+    for b in plan1.blocks:
+        if b.start > 10 * 60 and any(w in b.activity.lower() for w in CAMPAIGN_WORDS):
+            a2 = await mind.next_action(DAY1 + timedelta(minutes=b.start), view)
+            later = [a2] + list(mind.queue)
+            break
+    return {"mind": mind, "plan0": plan0, "plan1": plan1, "after": after, "later": later}
 
 
 async def react_fire(llm: Any) -> dict:
