@@ -171,6 +171,9 @@ def time_asked(question: str) -> int | None:
     return h * 60 + mi if h < 24 and mi < 60 else None
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
 def _blocks(mind: Any, now: datetime) -> tuple:
     plan = mind.plan
     if plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0]):
@@ -199,6 +202,9 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
         if r.text not in refl:
             refl.append(r.text)
     memories = [r.text for r in recs if r.text not in refl]
+    if time_asked(question) is not None:  # "at 6pm today": what is planned for other days only confuses
+        others = [d for d in _WEEKDAYS if d != f"{now:%A}".lower() and d not in question.lower()]
+        memories = [t for t in memories if not any(re.search(rf"\b{d}\b", t.lower()) for d in others)]
     cur = getattr(mind, "current", None)
     doing = doing or (cur.description if cur is not None else "")
     ctx = InterviewContext(name=name, now=now, now_text=now_text or now.strftime("%A %H:%M"), known=known,
@@ -235,7 +241,8 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
 
 def messages_for(mind: Any, ctx: InterviewContext, question: str, asker: str = "The interviewer") -> list[Message]:
     context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
-    hint = f"\n(Today is {ctx.now:%A}. {ctx.hint})" if ctx.hint else ""
+    hint = (f"\n(Today is {ctx.now:%A}. {ctx.hint} Plans for other days are not for today.)"
+            if ctx.hint else "")
     return prompting.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
                             question=_clean(question, 400), asker=asker, hint=hint)
 

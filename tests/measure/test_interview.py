@@ -160,9 +160,14 @@ def test_time_asked():
 async def test_a_time_in_the_question_points_at_the_plan(measureville):
     e = Engine.new(measureville, FakeLLM(), lockstep=True)
     mind = e.minds["Ada Ito"]
+    mind.memory.add("observation", "the book club meets on Tuesday at 6pm", e.clock.now, importance=9)
+    mind.memory.add("observation", "the dance class is today at 6pm", e.clock.now, importance=9)
     ctx = await build_context(mind, "What will you be doing at 6pm today?", e.clock.now, candidates=sorted(e.minds))
     block = next(b for b in mind.routine_blocks() if b.start <= 18 * 60 < b.end)
     assert ctx.sections["Today's plan"].endswith(f"At 18:00 today Ada's plan is: {block.activity}.")
     user = messages_for(mind, ctx, "What will you be doing at 6pm today?")[1].content
-    assert user.endswith(f"6pm today?\n(Today is Monday. At 18:00 today Ada's plan is: {block.activity}.)")
+    assert user.endswith(f"6pm today?\n(Today is Monday. At 18:00 today Ada's plan is: {block.activity}. "
+                         f"Plans for other days are not for today.)")
+    assert "the dance class is today at 6pm" in ctx.memories
+    assert not any("Tuesday" in m for m in ctx.memories)  # another day's plan is left out
     await e.aclose()
