@@ -279,7 +279,10 @@ def render(report: dict, console: Any) -> None:
         console.print(T(f"Attendance: {att['why']}"))
     u = report["usage"]
     if u.get("available"):
-        t = Table(title=f"Model use per resident-day ({u['resident_days']} resident-days)")
+        hours = report["game_days"] * 24
+        note = (f"; a short run: {hours:.1f} game hours scaled to a day, and the first hours hold the day "
+                f"plans" if hours < 12 else "")
+        t = Table(title=f"Model use per resident-day ({u['resident_days']} resident-days{note})")
         for c in ("purpose", "calls", "tokens", "prompt", "completion", "latency s", "s/call", "failures"):
             t.add_column(c, justify="left" if c == "purpose" else "right")
         rows = dict(u["by_purpose"])
