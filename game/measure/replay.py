@@ -47,6 +47,7 @@ class ReplayTape:
     small: bool = False
     seed: int = 0
     commands: Sequence[tuple[int, Command]] = ()  # (step after which it was submitted, command)
+    start_time: datetime | None = None  # a new town started at another time than its own (Engine.new start=)
     results: list[TickResult] = field(default_factory=list, init=False, repr=False)
     _engine: Any = field(default=None, init=False, repr=False)
     _keys: list[_Key] = field(default_factory=list, init=False, repr=False)
@@ -64,7 +65,8 @@ class ReplayTape:
         if is_save(self.start):
             e = Engine.load(self.start, llm, lockstep=True)
         else:
-            e = Engine.new(self.start, llm, small=self.small, seed=self.seed, lockstep=True)
+            e = Engine.new(self.start, llm, small=self.small, seed=self.seed, lockstep=True,
+                           start=self.start_time)
         return e
 
     def _submit_due(self, e: Any) -> None:
