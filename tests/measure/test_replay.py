@@ -85,3 +85,38 @@ async def test_replay_of_a_different_run_says_what_is_missing(measureville, tmp_
     errors = list(e.errors) + [m.last_error or "" for m in e.minds.values()]
     assert any("has no answer" in x or "no embedding" in x for x in errors), errors
     await tape.aclose()
+
+
+RECORD_SCRIPT = """
+import asyncio, sys
+sys.path.insert(0, {here!r})
+from pathlib import Path
+from game.engine import wiring
+from measure_fakes import make_town
+wiring.load_world = lambda p: make_town()
+import test_replay as t
+from game.measure.replay import fingerprint
+live = asyncio.run(t._record(Path({town!r}), {rec!r}))
+Path({fp!r}).write_text(repr(fingerprint(live)))
+"""
+
+
+async def test_a_run_recorded_in_another_process_replays_identically(measureville, tmp_path):
+    """Another process has another string-hash seed: nothing in a request may depend on it."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = str(Path(__file__).parent)
+    rec, fp = str(tmp_path / "run.jsonl"), tmp_path / "fp.txt"
+    code = RECORD_SCRIPT.format(here=here, town=str(measureville), rec=rec, fp=str(fp))
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(Path(here).parents[1]),
+                   capture_output=True, timeout=120)
+    tape = ReplayTape(str(measureville), rec, commands=[(0, WHISPER)])
+    tape.open()
+    await tape.advance(TICKS)
+    assert not tape._engine.errors, tape._engine.errors[:2]
+    assert repr(fingerprint(tape.results)) == fp.read_text()
+    await tape.aclose()
