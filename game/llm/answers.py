@@ -159,6 +159,14 @@ def parse_answer(text: str, schema: type[T]) -> tuple[T, bool]:
             if first_error is None:
                 first_error = f"the answer is not valid JSON ({e.msg} at character {e.pos})"
             continue
+        except RecursionError:  # "[[[[..." deeper than Python's stack
+            if first_error is None:
+                first_error = "the answer is nested too deeply to read"
+            continue
+        except ValueError:  # a number with more digits than Python converts (4300)
+            if first_error is None:
+                first_error = "the answer holds a number too long to read"
+            continue
         data = _wrap_for(schema, data)
         try:
             return schema.model_validate(data), n > 0 or cand != text.strip()
@@ -166,6 +174,11 @@ def parse_answer(text: str, schema: type[T]) -> tuple[T, bool]:
             # JSON but the wrong shape: this is the most useful feedback
             if shape_error is None:
                 shape_error = f"the JSON does not match the schema: {_short_errors(e)}"
+        except (TypeError, ArithmeticError, RecursionError) as e:
+            # a validator that raised instead of refusing (pydantic passes these through): the
+            # answer is still just a bad answer to the caller
+            if shape_error is None:
+                shape_error = f"the JSON does not match the schema ({type(e).__name__}: {e})"
     if not text.strip():
         raise AnswerError("the answer was empty")
     raise AnswerError(shape_error or first_error or "no JSON object found in the answer")
