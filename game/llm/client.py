@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from collections import deque
 from typing import Any, AsyncIterator, Protocol, TypeVar
@@ -56,13 +57,42 @@ class _Transient(Exception):
         self.timeout = timeout
 
 
+def _utf8(text: str) -> str:
+    """``text`` as it can be sent: lone surrogates (from a JSON "\\ud800" escape in an earlier
+    answer, or a player's odd input) cannot be encoded as UTF-8 and would fail the whole request."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _messages(messages: list[Message]) -> list[dict[str, str]]:
     out = []
     for m in messages:
         if m.role not in ("system", "user", "assistant"):
             raise ValueError(f"message role '{m.role}' is not system, user or assistant")
-        out.append({"role": m.role, "content": m.content})
+        out.append({"role": m.role, "content": _utf8(m.content)})
     return out
+
+
+def _as_text(content: Any) -> str:
+    """The message content as text, whatever type an odd server put there."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (dict, list)):
+        return json.dumps(content)
+    return str(content)
+
+
+def _numbers(value: Any) -> dict[str, float]:
+    """A ``usage``/``timings`` object reduced to its finite numbers (an odd server may send text)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
 
 
 def _server_message(resp: httpx.Response) -> str:
@@ -208,7 +238,7 @@ class ModelClient:
         if resp.status_code == 200:
             try:
                 return resp.json()
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise _Transient(f"the model server at {self.base_url} sent a broken reply") from None
         msg = _server_message(resp)
         if resp.status_code in _RETRY_STATUS:
@@ -279,14 +309,14 @@ class ModelClient:
             transport_retries += retried
             try:
                 choice = data["choices"][0]
-                text = choice["message"].get("content") or ""
+                text = _as_text(choice["message"].get("content"))
                 finish = choice.get("finish_reason")
             except (KeyError, IndexError, TypeError, AttributeError):
                 self.accounting.record(tag, latency_s=seconds, failed=True)
                 raise LLMError(f"the model server at {self.base_url} sent a reply without an answer: "
                                f"{json.dumps(data)[:200]}") from None
-            usage = data.get("usage") or {}
-            timings = data.get("timings") or {}
+            usage = _numbers(data.get("usage"))
+            timings = _numbers(data.get("timings"))
             if timings:
                 self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
                                      int(timings.get("predicted_n", 0)),
@@ -317,7 +347,7 @@ class ModelClient:
                 transport_retries = 0
                 answer_retries += 1
                 convo = convo + [
-                    {"role": "assistant", "content": text},
+                    {"role": "assistant", "content": _utf8(text[:2000])},
                     {"role": "user", "content": f"That answer cannot be used: {feedback}. "
                                                 "Answer again with only the JSON object."},
                 ]
@@ -366,15 +396,19 @@ class ModelClient:
                                 break
                             try:
                                 chunk = json.loads(body)
-                            except ValueError:
+                            except (ValueError, RecursionError):
                                 continue
-                            if chunk.get("usage"):
-                                usage = chunk["usage"]
-                            if chunk.get("timings"):
-                                timings = chunk["timings"]
-                            for choice in chunk.get("choices") or []:
-                                piece = (choice.get("delta") or {}).get("content")
-                                if piece:
+                            if not isinstance(chunk, dict):
+                                continue
+                            if isinstance(chunk.get("usage"), dict):
+                                usage = _numbers(chunk["usage"])
+                            if isinstance(chunk.get("timings"), dict):
+                                timings = _numbers(chunk["timings"])
+                            choices = chunk.get("choices")
+                            for choice in choices if isinstance(choices, list) else []:
+                                delta = choice.get("delta") if isinstance(choice, dict) else None
+                                piece = delta.get("content") if isinstance(delta, dict) else None
+                                if piece and isinstance(piece, str):
                                     started = True
                                     pieces += 1
                                     yield piece
