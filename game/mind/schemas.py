@@ -14,7 +14,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2066-\u2069]")
+# controls, zero-width space, bidi overrides/isolates, and lone surrogates (JSON "\ud800" escapes
+# decode to them; they cannot be written as UTF-8: to a save, a terminal or the next request)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def clean_text(value: object, max_len: int = 300) -> str:
@@ -30,10 +32,16 @@ def clean_text(value: object, max_len: int = 300) -> str:
 def _clamp(lo: int, hi: int, default: int):
     def f(v: object) -> int:
         try:
-            x = int(round(float(v)))  # type: ignore[arg-type]
+            x = float(v)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             return default
-        return max(lo, min(hi, x))
+        except OverflowError:  # an integer too big for a float: past one end or the other
+            return hi if v > 0 else lo  # type: ignore[operator]
+        if x != x:  # NaN
+            return default
+        if x in (float("inf"), float("-inf")):  # 1e999, Infinity
+            return hi if x > 0 else lo
+        return max(lo, min(hi, int(round(x))))
     return f
 
 
