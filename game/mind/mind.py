@@ -19,9 +19,9 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
-from typing import Any, AsyncIterator, Awaitable, Callable, Sequence
+from typing import Annotated, Any, AsyncIterator, Awaitable, Callable, Sequence
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, BeforeValidator, Field, create_model
 
 from game.llm.api import LLM, CallTag, LLMError, Priority
 from game.mind import prompting
@@ -77,7 +77,7 @@ def rule_importance(text: str) -> float | None:
 
 
 _EMOJI_RULES = (
-    (("sleep", "nap", "bed"), "😴"), (("breakfast", "lunch", "dinner", "eat", "meal", "snack"), "🍽"),
+    (("sleep", "nap", "bed"), "😴"), (("breakfast", "lunch", "dinner", "eat", "meal", "snack"), "🍴"),
     (("coffee", "tea"), "☕"), (("cook", "bake", "bread"), "🍳"), (("walk", "go to", "head"), "🚶"),
     (("read", "study", "book", "library"), "📚"), (("write", "paper", "essay"), "📝"),
     (("talk", "chat", "meet", "conversation"), "💬"), (("shop", "buy", "store"), "🛒"),
@@ -157,14 +157,16 @@ def _with_place_enum(base: type[BaseModel], allowed: tuple[str, ...]) -> type[Ba
     """``base`` whose ``place`` fields carry the allowed addresses as a JSON-schema enum (the server
     then writes one of them); validation itself stays lenient and the mind resolves the place."""
     extra = {"enum": list(allowed)}
+    # cleaned like every other text field: a server that ignores the enum may send anything
+    place = Annotated[str, BeforeValidator(lambda v: clean_text(v, 160))]
     if base is DecomposeAnswer:
         step = create_model("Step", __base__=StepItem,
-                            place=(str, Field(json_schema_extra=extra)))
+                            place=(place, Field(json_schema_extra=extra)))
         return create_model("DecomposeAnswer", __base__=DecomposeAnswer,
                             steps=(list[step], Field(min_length=1, max_length=6)))  # type: ignore[valid-type]
     if base is ReactAnswer:
         return create_model("ReactAnswer", __base__=ReactAnswer,
-                            place=(str, Field(default="", json_schema_extra={"enum": list(allowed) + [""]})))
+                            place=(place, Field(default="", json_schema_extra={"enum": list(allowed) + [""]})))
     raise TypeError(base)
 
 
@@ -645,7 +647,7 @@ class Mind:
             if t <= m < t + 30:
                 work_meal = p.workplace and p.work_start <= m < p.work_end and name == "lunch"
                 place = at(p.workplace if work_meal else home, ("kitchen", "table", "dining"))
-                return Action(f"having {name}", "🍽", place, max(5, t + 30 - m), None, now, "routine")
+                return Action(f"having {name}", "🍴", place, max(5, t + 30 - m), None, now, "routine")
         nxt = min([t for _, t in p.meals if t > m] + [p.sleep])
         if p.workplace and p.work_start <= m < p.work_end:
             end = min(p.work_end, nxt)
