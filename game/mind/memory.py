@@ -171,6 +171,8 @@ class MemoryStream:
             self._emb = np.zeros((self._cap, self._dim), dtype=np.float32)
         if v.shape[0] != self._dim:
             raise ValueError(f"embedding of size {v.shape[0]} does not match the stream's size {self._dim}")
+        if not np.all(np.isfinite(v)):  # a NaN/inf vector would blind every retrieval: no relevance
+            v = np.zeros_like(v)
         norm = float(np.linalg.norm(v))
         assert self._emb is not None
         self._emb[rid] = v / norm if norm > 0 else v
