@@ -37,7 +37,9 @@ REFLECTIONS = 3
 
 def _clean(value: object, max_len: int = 600) -> str:
     s = "" if value is None else str(value)
-    s = "".join(ch if ch >= " " or ch in "\t" else " " for ch in s)
+    # C0 and C1 controls (ESC, the 8-bit CSI), bidi overrides and lone surrogates: never plain text
+    s = "".join(" " if ch < " " or "\x7f" <= ch <= "\x9f" or "\u202a" <= ch <= "\u202e"
+                or "\u2066" <= ch <= "\u2069" or "\ud800" <= ch <= "\udfff" else ch for ch in s)
     s = " ".join(s.split())
     return s[: max_len - 1].rstrip() + "\u2026" if len(s) > max_len else s
 
