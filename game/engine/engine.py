@@ -49,6 +49,16 @@ TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk with
 PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
 
 
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def player_text(text: object) -> str:
+    """What the player typed, as plain one-line text: control characters (escape sequences lose
+    their ESC), bidi overrides and lone surrogates dropped, whitespace collapsed.  It is stored in
+    minds, saved and shown, and a lone surrogate cannot be written to a save or a terminal."""
+    return " ".join(_UNPRINTABLE.sub(" ", "" if text is None else str(text)).split())
+
+
 class CommandError(Exception):
     """A player command that cannot be done now; the message is fit to show the player."""
 
@@ -923,7 +933,7 @@ class Engine:
         return self.paths.nearest_walkable(target)
 
     def _enter(self, c: EnterAsVisitor, out: TickResult) -> Pos:
-        name = " ".join(c.name.split())
+        name = player_text(c.name)
         if not name:
             raise CommandError("the visitor needs a name")
         if name in self.residents:
@@ -931,7 +941,7 @@ class Engine:
         if self.player is not None:
             raise CommandError(f"{self.player.name} is already in town")
         pos = self._entrance()
-        self.player = Player(name=name, description=" ".join(c.description.split()), pos=pos)
+        self.player = Player(name=name, description=player_text(c.description), pos=pos)
         out.moves.append(Move(PLAYER, pos, pos))
         out.log.append(LogLine("system", f"{name} walks into town", name))
         return pos
@@ -974,7 +984,7 @@ class Engine:
             raise CommandError("you cannot talk to yourself")
         if chebyshev(pos, r.pos) > TALK_RANGE:
             raise CommandError(f"{r.name} is too far away to hear you; walk closer")
-        text = " ".join(str(c.text).split())
+        text = player_text(c.text)
         if not text:
             raise CommandError("say something")
         cid = r.conversation
@@ -1011,7 +1021,7 @@ class Engine:
 
     def _whisper(self, c: Whisper, now: datetime, out: TickResult) -> None:
         r = self._resident(c.resident)
-        text = " ".join(str(c.text).split())
+        text = player_text(c.text)
         if not text:
             raise CommandError("whisper something")
         res = self.minds[r.name].whisper(now, text)
@@ -1064,7 +1074,7 @@ class Engine:
         return r.name
 
     def _set_object_words(self, words: str, now: datetime, out: TickResult) -> str:
-        text = " ".join(words.split()).rstrip(".!")
+        text = player_text(words).rstrip(".!")
         m = re.match(r"^(?P<obj>.+?)\s+(?:is|are)\s+(?:now\s+)?(?P<state>.+)$", text, re.I)
         if not m:
             raise CommandError("say what and how, e.g. 'the stove in the Lin kitchen is on fire'")
