@@ -59,9 +59,10 @@ async def _main(args: Any, config: Any) -> int:
 
 def open_engine(llm: Any, town_or_save: str, *, small: bool) -> Any:
     from game.engine.engine import Engine
-    from game.engine.save import is_save
+    from game.engine.save import SUFFIX, is_save
 
-    if is_save(town_or_save):
+    # a damaged .save is still a save: Engine.load says what is wrong with it (not "not a map")
+    if is_save(town_or_save) or str(town_or_save).endswith(SUFFIX):
         return Engine.load(town_or_save, llm, lockstep=True)
     return Engine.new(town_or_save, llm, small=small, lockstep=True)
 
