@@ -126,7 +126,8 @@ class RealHost:
         self._start_save: Path | None = None
         if town:
             p = Path(town)
-            if is_sqlite(p):
+            if is_sqlite(p) or (p.suffix == ".save" and p.is_file()):
+                # a damaged .save is still a save: loading it says what is wrong with it
                 self._start_save = p
             else:
                 self.town_path = p
