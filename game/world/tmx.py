@@ -111,6 +111,8 @@ def _precheck(path: Path) -> ET.Element:
         root = ET.parse(path).getroot()
     except ET.ParseError as e:
         raise MapError(path, f"not a Tiled TMX file (not valid XML: {e})") from None
+    except (LookupError, ValueError) as e:  # e.g. <?xml encoding="UTF--18"?>: an unknown encoding
+        raise MapError(path, f"not a Tiled TMX file (not readable XML: {e})") from None
     except OSError as e:
         raise MapError(path, f"cannot read the map ({e.strerror or e})") from None
     if root.tag != "map":
@@ -137,6 +139,8 @@ def _precheck(path: Path) -> ET.Element:
                 troot = ET.parse(tsx).getroot()
             except ET.ParseError as e:
                 raise MapError(tsx, f"not a Tiled tileset (not valid XML: {e})") from None
+            except (LookupError, ValueError) as e:
+                raise MapError(tsx, f"not a Tiled tileset (not readable XML: {e})") from None
             _check_props(tsx, troot)
     for layer in root.iter("layer"):
         lname = layer.get("name", "?")

@@ -66,6 +66,8 @@ CASES: list[tuple[str, str, str | None, object, str]] = [
     ("xml truncated", "not valid XML", tf.tmx_text()[:300], None, "town.tmx"),
     ("xml garbage", "not valid XML", "<map><<<>>>", None, "town.tmx"),
     ("xml empty", "not valid XML", "", None, "town.tmx"),
+    ("xml unknown encoding", "XML", tf.tmx_text().replace('encoding="UTF-8"', 'encoding="UTF--18"', 1), None,
+     "town.tmx"),  # found by the slow fuzz: LookupError
     ("not a map", "root element", "<?xml version='1.0'?><html><body/></html>", None, "town.tmx"),
     ("binary", "XML", "\x89PNG\r\n\x1a\n\x00\x00", None, "town.tmx"),
     ("missing ground", "ground", tf.tmx_text(drop_layer="ground"), None, "town.tmx"),
