@@ -25,7 +25,7 @@ from game.engine.save import SaveError, list_saves
 from .fakes import FakeTownLLM
 from .town_engine import busy_engine
 
-DEFAULT_ROUNDS = 50
+DEFAULT_ROUNDS = 100
 SLOW_ROUNDS = 400
 
 
