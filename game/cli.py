@@ -92,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="report on a saved town")
     p.add_argument("save")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--track", action="append", default=None, metavar='"NAME=keyword, keyword"',
+                   help="follow a named piece of information through the memories (repeatable; "
+                        "every whisper in the save is followed anyway)")
+    p.add_argument("--at", default=None, metavar="PLACE",
+                   help="attendance only for places whose name starts with PLACE")
     p.set_defaults(handler="report")
 
     p = sub.add_parser("bench", help="run the benchmarks and print the figures")
