@@ -355,7 +355,7 @@ class Engine:
     # ------------------------------------------------------------------ movement and actions
 
     def _move(self, r: Resident, res: TickResult) -> None:
-        if not r.path or r.conversation or r.name == self.embodied:
+        if not r.path or r.name == self.embodied:  # (in a talk, only the walk over to the other)
             return
         nxt = r.path.pop(0)
         if not self.town.grid[nxt[1], nxt[0]]:
@@ -566,7 +566,17 @@ class Engine:
         for job in sorted(pending, key=lambda j: (j.resident, j.seq)):
             job.task = loop.create_task(self._run_job(job), name=f"town:{job.kind}:{job.resident}")
 
-    def _cancel(self, name: str) -> None:
+    def _cancel(self, name: str, *, hard: bool = False) -> None:
+        """Stop caring about ``name``'s job.  In lockstep a job already started is not cancelled but
+        dropped: it runs to the end (what it did to the mind, observations stored, memories touched,
+        happens whatever the timing) and its answer is thrown away at its own boundary, so a run
+        and its replay stay identical.  ``hard``: cancel now even so (the player is waiting)."""
+        job = self.jobs.get(name)
+        if job is None:
+            return
+        if self.lockstep and not hard and job.task is not None:
+            job.args["dropped"] = True
+            return
         job = self.jobs.pop(name, None)
         if job is not None:
             if job.task is not None and not job.task.done():
@@ -647,15 +657,19 @@ class Engine:
             if task.cancelled():
                 continue
             err = task.exception()
+            if err is not None and job.args.get("dropped"):
+                continue
             if err is not None:
                 self._job_failed(job, err, res)
                 continue
             result, insights, model_error = task.result()
-            if model_error:
+            dropped = bool(job.args.get("dropped"))
+            if model_error and not dropped:
                 self._error(f"model: {model_error}", res)
             for ins in insights:
                 res.log.append(LogLine("reflection", f"{job.resident} realises: {ins}", job.resident))
-            self._apply(job, result, res)
+            if not dropped:
+                self._apply(job, result, res)
 
     def _job_failed(self, job: Job, err: BaseException, res: TickResult) -> None:
         r = self.residents[job.resident]
@@ -701,7 +715,7 @@ class Engine:
         if rx.kind == "continue" or r.conversation:
             return
         if rx.kind == "talk" and rx.with_whom:
-            if self._start_talk(r.name, rx.with_whom, now, res):
+            if self._start_talk(r.name, rx.with_whom, now, res, reach=PERCEIVE_RADIUS):
                 return
         if rx.new_action is not None:
             res.log.append(LogLine("react", f"{r.name} reacts: {rx.new_action.description}", r.name))
@@ -720,7 +734,10 @@ class Engine:
         act = r.action.description.lower() if r.action else ""
         return "sleep" not in act
 
-    def _start_talk(self, a: str, with_whom: str, now: datetime, res: TickResult) -> bool:
+    def _start_talk(self, a: str, with_whom: str, now: datetime, res: TickResult,
+                    reach: int = TALK_RANGE) -> bool:
+        """Start a conversation of ``a`` with the named people within ``reach`` tiles (a resident who
+        decided to talk to someone it sees walks over to them first)."""
         ra = self.residents[a]
         wanted = [w.strip() for w in with_whom.split(",") if w.strip()]
         others: list[str] = []
@@ -729,7 +746,7 @@ class Engine:
             if name is None or name == a or not self._free_to_talk(name):
                 continue
             pos = self._actors().get(name)
-            if pos is None or chebyshev(pos, ra.pos) > TALK_RANGE:
+            if pos is None or chebyshev(pos, ra.pos) > reach:
                 continue
             last = ra.last_talk.get(name)
             if last is not None and now - last < TALK_COOLDOWN:
@@ -752,8 +769,31 @@ class Engine:
         self.talks[cid] = Talk(conv=conv, max_lines=MAX_TALK_LINES if not with_player else 40)
         for n in conv.participants:
             self._enter_talk(n, cid, conv, now, res)
+        self._approach(ra, others)
         res.log.append(LogLine("conversation", f"{a} starts talking with {', '.join(others)}", a))
         return True
+
+    def _approach(self, r: Resident, others: list[str]) -> None:
+        """Walk ``r`` up to the nearest of ``others`` when it is beyond talking range."""
+        actors = self._actors()
+        spots = [actors[o] for o in others if o in actors]
+        if not spots:
+            return
+        target = min(spots, key=lambda p: (chebyshev(p, r.pos), p))
+        if chebyshev(target, r.pos) <= TALK_RANGE:
+            return
+        try:
+            path = list(self.paths.path(r.pos, self.paths.nearest_walkable(target)))
+        except Exception:  # NoPath: talk from where it stands
+            return
+        steps: list[Pos] = []
+        for p in path:
+            if p == target:
+                break
+            steps.append(p)
+            if chebyshev(p, target) <= 1:
+                break
+        r.path = steps
 
     def _join_talk(self, name: str, talk: Talk, now: datetime, res: TickResult) -> bool:
         talk.conv.participants.append(name)
@@ -1011,7 +1051,7 @@ class Engine:
         talk.turn = conv.participants.index(r.name)
         job = self.jobs.get(r.name)
         if job is not None:
-            self._cancel(r.name)
+            self._cancel(r.name, hard=True)  # the player is waiting for the answer
         job = self._ask(r, "say", now, {"conversation": cid})
         job.ready_at = self.step_no + 1  # the player waits for this one: due at the next boundary
         # the reply so far (nothing yet): the screen can show that the resident is answering
@@ -1030,7 +1070,7 @@ class Engine:
         out.log.append(LogLine("whisper", f"inner voice to {r.name}: {text}", r.name))
         if r.name != self.embodied and not r.conversation:
             if r.name in self.jobs and self.jobs[r.name].kind != "say":
-                self._cancel(r.name)
+                self._cancel(r.name, hard=True)  # a player's command
             r.needs_decision = True
             r.salient = []
             if r.name not in self.jobs:
@@ -1044,7 +1084,7 @@ class Engine:
         if r.conversation:
             self._end_talk(r.conversation, now, out, reason=f"{r.name} was taken over")
         if r.name in self.jobs:
-            self._cancel(r.name)
+            self._cancel(r.name, hard=True)
         self.embodied = r.name
         r.path = []
         r.salient = []
@@ -1062,7 +1102,7 @@ class Engine:
         if r.conversation:
             self._end_talk(r.conversation, now, out, reason=f"{r.name} was released")
         if r.name in self.jobs and self.jobs[r.name].kind != "say":
-            self._cancel(r.name)
+            self._cancel(r.name, hard=True)
         r.needs_decision = True
         r.action = Action(description="gathering their thoughts", emoji="\U0001F4AD",
                           address=self._address_at(r.pos), duration_min=1, start=now, source="rule")

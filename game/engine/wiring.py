@@ -144,8 +144,10 @@ def world_view(engine: Any, name: str) -> WorldView:
     nearby = [text for key, text in sorted(r.seen.items()) if key.startswith("person:")]
     from game.engine.engine import TALK_RANGE, chebyshev
 
+    # those it can talk to: within talking range, or in view (it walks over to them)
+    in_view = {key.split(":", 1)[1] for key in r.seen if key.startswith("person:")}
     people = sorted(n for n, p in engine._actors().items()
-                    if n != name and chebyshev(p, r.pos) <= TALK_RANGE)
+                    if n != name and (chebyshev(p, r.pos) <= TALK_RANGE or n in in_view))
     clock = engine.clock
     now_text = clock.long_text() if hasattr(clock, "long_text") else clock.text()
     return WorldView.make(now_text=now_text, here=here, here_text=engine._describe(here),

@@ -91,15 +91,26 @@ class Plan(Component):
 
     title = "Today's plan"
 
+    def __init__(self, before: int = 1, after: int = 4) -> None:
+        self.before, self.after = before, after  # blocks shown around the one in progress
+
     def render(self, ctx: Context) -> str:
         plan = ctx.mind.plan
         if plan is None:
             return ""
         _, minute = ctx.mind.day_and_minute(ctx.now)
-        lines = []
-        for b in plan.blocks:
+        blocks = list(plan.blocks)
+        now_i = next((i for i, b in enumerate(blocks) if b.start <= minute < b.end), None)
+        if now_i is None:
+            now_i = next((i for i, b in enumerate(blocks) if b.start > minute), len(blocks))
+        lo, hi = max(0, now_i - self.before), min(len(blocks), now_i + self.after + 1)
+        lines = ["..."] if lo > 0 else []
+        for i in range(lo, hi):
+            b = blocks[i]
             mark = "  <- now" if b.start <= minute < b.end else ""
             lines.append(f"{b.text()}{mark}")
+        if hi < len(blocks):
+            lines.append("...")
         return "\n".join(lines)
 
 

@@ -48,6 +48,7 @@ class MindConfig:
     dedupe_minutes: int = 60  # the same sight within this many minutes refreshes, not re-stores
     max_block_min: int = 120  # hour blocks longer than this are decomposed in parts
     max_reacts_per_day: int = 16
+    max_talks_per_day: int = 5  # conversations a resident starts (or has had) in a day before it stops starting more
     max_lines_per_day: int = 30
     max_turns_per_speaker: int = 4  # per conversation
     react_cooldown_min: int = 30  # the same sight is not reacted to twice within this
@@ -251,6 +252,16 @@ class Mind:
         self.last_error = f"{self.name}: {what}: {e}"
         self.stats[f"error_{what}"] += 1
         log.warning("%s", self.last_error)
+
+    def talks_on(self, day: date) -> int:
+        """Conversations with other residents the resident has had on ``day`` (from its memory)."""
+        n = 0
+        for rec in reversed(self.memory.recent(64, kinds=["conversation"])):
+            if rec.created.date() < day:
+                break
+            if rec.created.date() == day and rec.text.startswith("I talked with"):
+                n += 1
+        return n
 
     def calls_on(self, day: date) -> dict[str, int]:
         return {p: n for (d, p), n in self.calls.items() if d == day.isoformat()}
@@ -689,6 +700,16 @@ class Mind:
         except LLMError as e:
             self._fail("react", e)
             return Reaction("continue", reason="error")
+        if ans.decision == "react" and _means_talk(ans, people):
+            # a small model often picks "react" with someone in talk_to and "tell Rosa about ...":
+            # that is a wish to talk, and the talk is what should happen
+            self.stats["react_as_talk"] += 1
+            ans = ans.model_copy(update={"decision": "talk"})
+        if ans.decision == "react" and ans.new_action.strip().lower().rstrip(".") in _NOTHING:
+            ans = ans.model_copy(update={"decision": "continue"})
+        if ans.decision == "talk" and self.talks_on(d) >= self.config.max_talks_per_day:
+            self.stats["react_talk_enough"] += 1
+            return Reaction("continue", reason="talked enough today")
         if ans.decision == "talk":
             who = _match_name(ans.talk_to, people)
             if who is None and len(people) == 1:
@@ -697,15 +718,19 @@ class Mind:
                 self.stats["react_talk"] += 1
                 return Reaction("talk", with_whom=who, reason=text)
             self.stats["react_talk_nobody"] += 1
-            return Reaction("continue", reason="nobody to talk to")
+            if not ans.new_action:
+                return Reaction("continue", reason="nobody to talk to")
+            ans = ans.model_copy(update={"decision": "react"})  # nobody here: do what it said instead
         if ans.decision == "react" and ans.new_action:
             here = view.here if view else ""
             choice = resolve_place(ans.place, allowed, here or self._fallback_place(view)) if allowed else None
             if choice is not None and choice.fallback:
                 self.stats["place_fallback"] += 1
             addr = choice.address if choice else (here or self._fallback_place(view))
+            # the state of the thing it acts on ("off" for a dripping tap, "put out" for a fire)
+            state = ans.state if ans.state and addr.count(":") >= 2 else None
             act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
-                         max(5, min(60, ans.minutes)), None, now, "reaction")
+                         max(5, min(60, ans.minutes)), state, now, "reaction")
             # re-plan from now: the reaction first, the rest of the block decomposed afresh after it
             self.queue, self.queue_block = [], None
             self.current = act
@@ -794,7 +819,8 @@ class Mind:
         """Answer a question in the resident's voice (interviews; the player asking)."""
         q = clean_text(question, 300)
         ctx = Context(self, now, None, focus=q)
-        context = await assemble([Identity(), Plan(), Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
+        whole_day = Plan(before=99, after=99)  # "what will you do at 6pm?" needs all of it
+        context = await assemble([Identity(), whole_day, Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
         ans = await self._complete("answer", AnswerText, "interview", Priority.PLAYER, now, max_tokens=110,
                                    context=context, asker=asker, first=self.persona.first_name, question=q)
         if remember:
@@ -912,6 +938,24 @@ def _strip_speaker(text: str, names: Sequence[str]) -> str:
 
 def _date(s: str | None) -> date | None:
     return date.fromisoformat(s) if s else None
+
+
+_NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "keep doing the same thing")
+_TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak", "discuss", "invite",
+               "mention", "share", "hello", "hi ", "conversation", "let him know", "let her know")
+
+
+def _means_talk(ans: Any, people: Sequence[str]) -> bool:
+    """A "react" answer that names someone nearby in talk_to and whose action is talking to them
+    (or says nothing else to do)."""
+    who = _match_name(ans.talk_to, people) if ans.talk_to else None
+    if who is None:
+        return False
+    act = (ans.new_action or "").lower()
+    if not act:
+        return True
+    first = who.split()[0].lower()
+    return any(w in act for w in _TALK_WORDS) or first in act.split()
 
 
 def _match_name(raw: str, people: Sequence[str]) -> str | None:

@@ -116,7 +116,33 @@ class DayPlanAnswer(BaseModel):
                                                                                         max_length=12)
 
     def blocks(self) -> list[tuple[int, int, str]]:
-        return [b for b in (parse_plan_line(x) for x in self.plan) if b is not None]
+        ranges = [b for b in (parse_plan_line(x) for x in self.plan) if b is not None]
+        if len(ranges) * 2 >= len(self.plan):
+            return ranges
+        starts = parse_start_times(self.plan)  # "07-30 talk to Klaus": clock times, not ranges
+        return starts if len(starts) > len(ranges) else ranges
+
+
+_START_LINE = re.compile(r"^\s*(\d{1,2})[-:.h](\d{2})\s*[:,.)-]?\s+(.+)$")
+
+
+def parse_start_times(lines: list[str]) -> list[tuple[int, int, str]]:
+    """Lines that give when each activity starts ("07-30 talk to Klaus", "8:00 open the shop"): each
+    runs until the next one starts, the last for an hour.  Only when the times go forward."""
+    found: list[tuple[int, str]] = []
+    for line in lines:
+        m = _START_LINE.match((line or "").replace("<- now", ""))
+        if not m:
+            continue
+        h, mm, text = int(m.group(1)), int(m.group(2)), clean_text(m.group(3), 80)
+        if h > 26 or mm >= 60 or not text:
+            continue
+        t = h * 60 + mm
+        if found and t <= found[-1][0]:
+            continue
+        found.append((t, text))
+    return [(t, nxt[0] if nxt else t + 60, text)
+            for (t, text), nxt in zip(found, [*found[1:], None])]
 
 
 class StepItem(BaseModel):
@@ -138,6 +164,7 @@ class ReactAnswer(BaseModel):
     place: Annotated[str, BeforeValidator(_text(160))] = ""
     emoji: Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)] = ""
     minutes: Minutes = 10
+    state: Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)] = ""
 
 
 class LineAnswer(BaseModel):

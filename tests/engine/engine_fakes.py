@@ -77,7 +77,8 @@ class FakeLLM:
         place = places[k % len(places)] if places else ""
         if name == "ImportanceAnswer":
             n = len(re.findall(r"(?m)^\d+\. ", messages[-1].content)) or 1
-            data = {"scores": [3 + (k >> i) % 6 for i in range(n)]}
+            words = ("routine", "minor", "notable", "important", "huge")
+            data = {"ratings": [words[(k >> i) % 5] for i in range(n)]}
         elif name == "DayPlanAnswer":
             data = {"plan": [{"start_hour": 7, "end_hour": 9, "activity": "breakfast and reading"},
                              {"start_hour": 9, "end_hour": 12, "activity": "work"},

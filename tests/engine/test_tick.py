@@ -142,3 +142,26 @@ async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
     assert e.errors
     assert all(r.action is not None for r in e.residents.values())  # the routine carries them
     assert any(r.moves or r.bubbles for r in results)
+
+
+async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_loader):
+    """Seen six tiles down the street (beyond talking range): the talk starts, the one who started it
+    walks up to the other, and they talk."""
+    from game.engine.engine import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
+    from game.engine.events import TickResult
+
+    e = Engine.new(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    await run(e, 3)
+    for name, pos in (("Ann Lin", (2, 7)), ("Bob Lin", (8, 7))):
+        e.residents[name].pos = pos
+        e.residents[name].path = []
+    out = TickResult(step=0, clock="")
+    assert not e._start_talk("Ann Lin", "Bob Lin", e.clock.now, out)  # the player's reach: too far
+    assert e._start_talk("Ann Lin", "Bob Lin", e.clock.now, out, reach=PERCEIVE_RADIUS)
+    ann, bob = e.residents["Ann Lin"], e.residents["Bob Lin"]
+    assert ann.conversation and ann.conversation == bob.conversation and ann.path
+    assert chebyshev(ann.pos, bob.pos) > TALK_RANGE
+    res = await run(e, 12)
+    assert chebyshev(ann.pos, bob.pos) <= 1 and bob.pos == (8, 7)
+    assert any(u.conversation_id for r in res for u in r.utterances)
+    await e.aclose()

@@ -70,7 +70,8 @@ class FakeLLM:
                 words = ("routine", "minor", "notable", "important", "huge")
                 data = {"ratings": [words[(k >> i) % 5] for i in range(n)]}
             else:
-                data = {"scores": [3 + (k >> i) % 6 for i in range(n)]}
+                words = ("routine", "minor", "notable", "important", "huge")
+                data = {"ratings": [words[(k >> i) % 5] for i in range(n)]}
         elif name == "DayPlanAnswer":
             blocks = [(7, 9, "breakfast and reading"), (9, 12, "work"), (12, 13, "lunch"), (13, 18, "work"),
                       (18, 22, "going to the party at the cafe")]

@@ -206,6 +206,50 @@ async def test_react_talk_needs_someone_present(view):
     assert r.kind == "continue"
 
 
+async def test_react_naming_someone_to_tell_is_a_talk_and_other_reacts_stay_reacts(view):
+    """A small model often answers "react" with talk_to set and an action of telling: that is a talk.
+    "react" with someone named but another errand stays a reaction; "react" to do "continue" is a
+    continue."""
+    from dataclasses import replace
+    ask_rosa = {"decision": "react", "talk_to": "Klaus Mueller", "new_action": "tell Klaus about the party",
+                "place": "", "emoji": "", "minutes": 5}
+    errand = {"decision": "react", "talk_to": "Klaus Mueller", "new_action": "taking a shower",
+              "place": "Hobbs Cafe:cafe:counter", "emoji": "", "minutes": 5}
+    same = {"decision": "react", "talk_to": "", "new_action": "continue", "place": "", "emoji": "", "minutes": 5}
+    mind, llm = make({"react": [ask_rosa, errand, same]})
+    v = replace(view, people_here=("Klaus Mueller",))
+    r = await mind.react(DAY1.replace(hour=9), "Klaus Mueller is reading", v)
+    assert r.kind == "talk" and r.with_whom == "Klaus Mueller"
+    r = await mind.react(DAY1.replace(hour=9, minute=1), "Klaus Mueller is writing", v)
+    assert r.kind == "react" and r.new_action.description == "taking a shower"
+    r = await mind.react(DAY1.replace(hour=9, minute=2), "Klaus Mueller is eating", v)
+    assert r.kind == "continue"
+
+
+async def test_a_resident_stops_starting_talks_after_enough_conversations_today(view):
+    from dataclasses import replace
+    talk = {"decision": "talk", "talk_to": "Klaus Mueller", "new_action": "", "place": "", "emoji": "",
+            "minutes": 5}
+    mind, llm = make({"react": [talk] * 3}, max_talks_per_day=2)
+    v = replace(view, people_here=("Klaus Mueller",))
+    t = DAY1.replace(hour=9)
+    for i in range(2):
+        mind.remember_conversation(t, Conversation(f"c{i}", [mind.name, "Klaus Mueller"],
+                                                   lines=[(mind.name, "Hello!"), ("Klaus Mueller", "Hi.")]))
+    assert mind.talks_on(t.date()) == 2
+    r = await mind.react(t + timedelta(minutes=1), "Klaus Mueller is reading", v)
+    assert r.kind == "continue" and r.reason == "talked enough today"
+    assert mind.talks_on((t + timedelta(days=1)).date()) == 0  # a new day, new talks
+
+
+async def test_a_reaction_can_set_the_state_of_what_it_acts_on(view):
+    out = {"decision": "react", "talk_to": "", "new_action": "putting out the fire", "emoji": "",
+           "place": "Hobbs Cafe:cafe:coffee machine", "minutes": 10, "state": "put out"}
+    mind, llm = make({"react": [out]})
+    r = await mind.react(DAY1.replace(hour=9), "the coffee machine is on fire", view)
+    assert r.kind == "react" and r.new_action.object_state == "put out"
+
+
 # ------------------------------------------------------------------ dialogue
 async def test_dialogue_lines_end_and_caps_and_group_talk():
     lines = [{"say": "Hi Klaus and Maria!", "end_conversation": False},

@@ -57,6 +57,19 @@ def test_plan_lines_are_parsed(line, want):
     assert parse_plan_line(line) == want
 
 
+def test_a_plan_written_as_start_times_is_read_as_start_times():
+    """Qwen 1.5B once answered "06-01 wake up", "07-30 talk to Klaus", ...: clock times, not ranges.
+    Each activity then runs until the next one starts; times that go backwards are dropped."""
+    from game.mind.schemas import DayPlanAnswer
+    a = DayPlanAnswer(plan=["07-00 wake up", "07-30 breakfast", "bad line", "09-00 open the cafe",
+                            "08-00 backwards", "13-30 lunch"])
+    assert a.blocks() == [(420, 450, "wake up"), (450, 540, "breakfast"), (540, 810, "open the cafe"),
+                          (810, 870, "lunch")]
+    # ranges win when most lines are ranges
+    assert DayPlanAnswer(plan=["7-8 wake", "8-12 work", "13-30 odd"]).blocks() == [(420, 480, "wake"),
+                                                                                 (480, 720, "work")]
+
+
 def test_emoji_is_one_wide_char_without_variation_selector():
     assert pick_emoji("☕️", "🙂") == "☕"
     assert pick_emoji("❤️", "🙂") == "🙂"  # U+2764 is narrow: not a wide emoji
