@@ -92,6 +92,11 @@ async def run(args, config) -> int:
         holder["partial"] = log = PositionLog(every=args.every)
         result = await measured_run(engine, until, whispers=whispers, on_tick=on_tick, log=log)
         save_with_positions(result, args.save)
+        if config.record:
+            from game.engine.manifest import write_engine_manifest
+
+            write_engine_manifest(config.record, engine, start=args.town, small=args.small,
+                                  start_time=engine.clock.start if args.start else None)
         await engine.aclose()
         print(f"ran {result.ticks} ticks in {result.real_s:.0f} s ({result.waited_s:.0f} s waiting on the model); "
               f"errors {len(result.errors)}", file=sys.stderr)

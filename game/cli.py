@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a town (default: the default town)")
     p.add_argument("town", nargs="?", default=None, help="a town directory/TMX or a save file")
     p.add_argument("--small", action="store_true", help="play with the small cast")
+    p.add_argument("--watch", default=None, metavar="RECORDING",
+                   help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
+                        "from any moment); needs no model until you fork")
     p.add_argument("--saves", default=None, help="folder for saves (default: ./saves)")
     _add_llm_flags(p)
     p.set_defaults(handler="play")

@@ -188,6 +188,9 @@ class Engine:
         self.save_path: str | None = None
         self.errors: list[str] = []
         self.on_error: Callable[[str], None] | None = None
+        # (step, command) of every player command done since this engine was made or loaded: with
+        # a recording of the model's answers, what a replay needs to make the same town again
+        self.command_log: list[tuple[int, Command]] = []
         # events waiting for the next TickResult (from commands and streamed replies)
         self._out = TickResult(step=0, clock="")
         self._stream_seen: dict[str, str] = {}
@@ -901,6 +904,12 @@ class Engine:
         """Do a player command now; its events come with the next ``step()``/``poll()``.
 
         Raises ``CommandError`` (a message fit for the player) when it cannot be done."""
+        result = self._submit(command)
+        if not isinstance(command, SaveTown):
+            self.command_log.append((self.step_no, command))
+        return result
+
+    def _submit(self, command: Command) -> Any:
         now = self.clock.now
         out = self._out
         if isinstance(command, EnterAsVisitor):

@@ -51,7 +51,7 @@ async def _main(args: Any, config: Any) -> int:
         async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
             return await run_headless(llm, args.town, until=args.until, save=args.save,
                                       small=bool(getattr(args, "small", False)),
-                                      as_json=bool(getattr(args, "json", False)))
+                                      as_json=bool(getattr(args, "json", False)), record=config.record)
     except LLMError as e:
         _err(str(e))
         return 1
@@ -68,7 +68,7 @@ def open_engine(llm: Any, town_or_save: str, *, small: bool) -> Any:
 
 
 async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | None, small: bool = False,
-                       as_json: bool = False, out: Any = None) -> int:
+                       as_json: bool = False, out: Any = None, record: str | None = None) -> int:
     """Run to ``until`` and report; returns an exit code (messages, never tracebacks, on bad input)."""
     from game.engine.save import SaveError
     from game.engine.wiring import TownError
@@ -130,6 +130,13 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
         interrupted = True
         print(f"interrupted at {engine.clock.text()}", file=sys.stderr)
     finally:
+        if record:  # what a replay needs besides the model's answers (game.engine.manifest)
+            try:
+                from game.engine.manifest import write_engine_manifest
+
+                write_engine_manifest(record, engine, start=town_or_save, small=small)
+            except OSError as e:
+                _err(f"could not write the run's manifest beside {record}: {e}")
         if save:
             try:
                 engine.save(save)

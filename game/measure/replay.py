@@ -194,3 +194,15 @@ def fingerprint(results: Sequence[TickResult]) -> list[tuple]:
     """Plain data that two replays of one run must share (for tests and `town` tools)."""
     return [(r.step, r.clock, tuple(r.moves), tuple(r.bubbles), tuple(replace(u) for u in r.utterances),
              tuple(r.object_changes), tuple((x.kind, x.text, x.who) for x in r.log)) for r in results]
+
+
+def tape_of(recording: str | Path) -> tuple[ReplayTape, int]:
+    """The tape of a recorded run and the step where the run ended, from its manifest (raises
+    ``ManifestError`` with what is missing)."""
+    from game.engine.manifest import ManifestError, RunManifest
+
+    m = RunManifest.load(recording)
+    if not Path(m.start).exists():
+        raise ManifestError(f"the run started from {m.start}, which is not there any more")
+    return ReplayTape(m.start, m.recording, small=m.small, seed=m.seed, commands=list(m.commands),
+                      start_time=m.start_time), m.end_step

@@ -31,7 +31,7 @@ from game.engine import CommandError
 from game.engine.engine import TALK_RANGE
 from game.llm.api import LLMError
 from game.ui.commands import TownCommands
-from game.ui.host import GameHost, RealHost, ResidentCard, list_saves
+from game.ui.host import GameHost, RealHost, ResidentCard, list_saves, maybe_await
 from game.ui.mapview import PLAYER, Actor, MapView
 from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
 from game.ui.text import clean
@@ -108,6 +108,12 @@ class TownApp(App[int]):
         Binding("4", "speed('max')", "Max", show=False),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+l", "load", "Load"),
+        Binding("left_square_bracket", "jump(-10)", "-10 min", show=False),
+        Binding("right_square_bracket", "jump(10)", "+10 min", show=False),
+        Binding("left_curly_bracket", "jump(-60)", "-1 h", show=False),
+        Binding("right_curly_bracket", "jump(60)", "+1 h", show=False),
+        Binding("g", "go_to_time", "Go to"),
+        Binding("n", "fork", "Fork"),
         Binding("question_mark,h", "help", "Help"),
         Binding("q", "quit_town", "Quit"),
     ]
@@ -139,6 +145,8 @@ class TownApp(App[int]):
         self._town_thread = threading.get_ident()
         self._town_engine_worker: Worker[None] | None = None
         self.exit_code = 0
+        self._fork_wanted = asyncio.Event()  # watching a recording: the player asked for a live town
+        self._fork_path: Path | None = None
 
     # --- start-up --------------------------------------------------------------------------------
 
@@ -153,10 +161,21 @@ class TownApp(App[int]):
 
     GAME_ACTIONS = frozenset({"visitor", "talk", "whisper", "embody", "object", "follow", "toggle_pause",
                               "speed", "save", "load"})
+    LIVE_ACTIONS = frozenset({"visitor", "talk", "whisper", "embody", "object", "save", "load"})
+    REPLAY_ACTIONS = frozenset({"jump", "go_to_time", "fork"})
+
+    @property
+    def replaying(self) -> bool:
+        return bool(getattr(self.engine, "is_replay", False))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys are hidden (and do nothing) until a town is running."""
+        """The game's keys are hidden (and do nothing) until a town is running; a recorded run being
+        watched has its own keys (jump, go to, fork) instead of the ones that change a town."""
         if action in self.GAME_ACTIONS and self.engine is None:
+            return False
+        if action in self.REPLAY_ACTIONS and not self.replaying:
+            return False
+        if action in self.LIVE_ACTIONS and self.replaying:
             return False
         return True
 
@@ -174,14 +193,39 @@ class TownApp(App[int]):
             self._show_progress(stage, frac)
 
     def _show_progress(self, stage: str, fraction: float | None) -> None:
-        self.start_screen.set_progress(stage or "starting…", fraction)
+        if self.start_screen.is_attached:
+            self.start_screen.set_progress(stage or "starting…", fraction)
+        elif stage:  # forking a watched run: the map is on screen already
+            self.notify(stage, timeout=3)
 
     @work(group="model", exit_on_error=False)
     async def model_session(self) -> None:
-        """Holds the model (and the embedded server) open for the app's whole life."""
+        """Holds the model (and the embedded server) open for the app's whole life.  Watching a
+        recorded run needs no model: it is started only when the player forks a live town."""
+        watch = getattr(self.host, "watch_engine", None)
+        if watch is not None and getattr(self.host, "watch", None):
+            self.progress("replaying the recorded run…", None)
+            self.install_engine(await maybe_await(watch()))
+            await self._fork_wanted.wait()
         self.progress("starting the language model…", None)
         async with self.host.open_llm(self.progress) as llm:
             self.llm = llm
+            if self._fork_path is not None and self.replaying:
+                watched = self.engine
+                self.progress(f"forking a live town at {_clock_text(watched)}…", None)
+                engine = await watched.fork(llm, self._fork_path)
+                self.save_path = self._fork_path
+                old, self.engine = self.engine, engine
+                self._town_wake.set()
+                self.install_engine(engine)
+                self.notify(f"A live town from {_clock_text(engine)}, saved as {self._fork_path.name}",
+                            title="Forked")
+                try:
+                    await asyncio.wait_for(old.aclose(), 5)
+                except Exception as e:  # the replay is dropped either way
+                    self._report_error(e, "fork")
+                await self._town_closing.wait()
+                return
             if self.save_path is not None:
                 self.progress(f"loading {self.save_path.name}…", None)
                 engine = await self.host.load_engine(self.save_path, llm)
@@ -256,7 +300,10 @@ class TownApp(App[int]):
                     pass
                 continue
             try:
-                result = engine.step()
+                if getattr(engine, "is_replay", False):
+                    result = await engine.step_async()
+                else:
+                    result = engine.step()
             except LLMError as e:  # a model failure: shown, and the town goes on
                 self.post_message(EngineFailed(e, "model"))
                 await asyncio.sleep(self.tick_delay["normal"])
@@ -361,6 +408,7 @@ class TownApp(App[int]):
         bar.speed = self.speed
         bar.controlled = self.embodied or self.visitor
         bar.waiting = self.last_waiting
+        bar.replay = self.replaying
         mv = self.map_view
         bar.follow = mv.follow if mv is not None and mv.follow not in (None, self.controlled) else None
         bar.update_bar()
@@ -698,7 +746,7 @@ class TownApp(App[int]):
         return self.saves_dir / f"{safe}{SAVE_SUFFIX}"
 
     def save_to(self, path: Path, *, quiet: bool = False) -> bool:
-        if self.engine is None:
+        if self.engine is None or self.replaying:  # a recording is not a town to save: fork it
             return False
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -756,6 +804,53 @@ class TownApp(App[int]):
             except Exception as e:  # the old town's decisions are dropped either way
                 self._report_error(e, "load")
 
+    # --- watching a recorded run ------------------------------------------------------------------
+
+    def action_jump(self, minutes: int) -> None:
+        engine = self.engine
+        if not self.replaying:
+            return
+        self.seek(engine.at + int(minutes) * engine.steps_per_minute())
+
+    def action_go_to_time(self) -> None:
+        def done(text: str | None) -> None:
+            if not text or not self.replaying:
+                return
+            try:
+                step = self.engine.step_at(text)
+            except ValueError as e:
+                self.notify(clean(str(e), single_line=True), title="Not a time", severity="warning")
+                return
+            self.seek(step)
+
+        self.push_screen(AskScreen("Go to", "a time: 14:30, or day 1 09:00", "in the recorded run"), done)
+
+    @work(group="seek", exclusive=True, exit_on_error=False)
+    async def seek(self, step: int) -> None:
+        """Jump the watched run to ``step`` (backwards too): the whole picture at once."""
+        engine = self.engine
+        if not getattr(engine, "is_replay", False):
+            return
+        before = engine.at
+        frame = await engine.seek(step)
+        if engine is not self.engine:
+            return
+        log = self.town_log
+        if log is not None and frame.step != before:
+            log.add(frame.clock, LogLine("system", f"jumped to {frame.clock}"))
+        self.post_message(Ticked(frame))
+
+    def action_fork(self) -> None:
+        """A live town from the moment on screen: saved under saves/, then run by the model."""
+        if not self.replaying or self._fork_wanted.is_set():
+            return
+        self.set_speed("pause")
+        stamp = "".join(c if c.isalnum() else "-" for c in _clock_text(self.engine)).strip("-").lower()
+        self.saves_dir.mkdir(parents=True, exist_ok=True)
+        self._fork_path = self.saves_dir / f"fork-{stamp or 'run'}{SAVE_SUFFIX}"
+        self.notify("Forking: starting the model…", timeout=4)
+        self._fork_wanted.set()
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -793,6 +888,17 @@ def cli_play(args: Any) -> int:
     if town and not Path(town).exists():
         print(f"town play: {town}: no such town folder, map or save file")
         return 2
+    watch = getattr(args, "watch", None)
+    if watch:  # a recorded run that cannot be watched is said here, before the screen starts
+        from game.engine.manifest import ManifestError, RunManifest
+
+        try:
+            m = RunManifest.load(watch)
+            if not Path(m.start).exists():
+                raise ManifestError(f"the run started from {m.start}, which is not there any more")
+        except ManifestError as e:
+            print(f"town play: {e}")
+            return 2
     try:
         from game.llm.config import LLMConfig
 

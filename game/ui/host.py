@@ -120,6 +120,7 @@ class RealHost:
 
     def __init__(self, args: Any) -> None:
         self.args = args
+        self.watch: str | None = getattr(args, "watch", None)  # a recorded run to watch
         town = getattr(args, "town", None)
         self.small = bool(getattr(args, "small", False))
         self.town_path: Path | None = None
@@ -142,6 +143,12 @@ class RealHost:
 
         config = LLMConfig.from_args(self.args)
         return open_llm(config, progress=progress)
+
+    def watch_engine(self) -> Any:
+        """The recorded run to watch (no model needed): a ``game.measure.watch.WatchEngine``."""
+        from game.measure.watch import WatchEngine
+
+        return WatchEngine.of_recording(self.watch)
 
     async def new_engine(self, llm: Any) -> Any:
         from game.engine import Engine

@@ -47,6 +47,7 @@ class ClockBar(Static):
         self.controlled: str | None = None
         self.waiting = 0
         self.follow: str | None = None
+        self.replay = False  # watching a recorded run
         self._last = ""
 
     def update_bar(self) -> None:
@@ -57,7 +58,10 @@ class ClockBar(Static):
         t.append("   ")
         t.append(SPEED_LABEL.get(self.speed, self.speed))
         t.append("   ")
-        if self.controlled:
+        if self.replay:
+            t.append("REPLAY", style="bold reverse")
+            t.append("  [ ] ±10 min  { } ±1 h  g go to  n fork", style="dim")
+        elif self.controlled:
             t.append("you: ", style="dim")
             t.append(clean(self.controlled, single_line=True), style="bold")
         else:

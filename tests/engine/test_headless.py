@@ -33,6 +33,30 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert Engine.describe_save(save)["clock"] == "Day 1, 09:30:00"
 
 
+async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town_loader, tmp_path):
+    from game.engine.manifest import RunManifest
+    from game.llm.record import RecordingLLM
+    from game.measure.replay import fingerprint, tape_of
+
+    rec_path = tmp_path / "run.jsonl"
+    rec = RecordingLLM(FakeLLM(jitter=0), rec_path)
+    rc = await run_headless(rec, str(fake_town_loader), until="day 1 07:20", save=str(tmp_path / "r.save"),
+                            small=True, out=io.StringIO(), record=str(rec_path))
+    await rec.aclose()
+    assert rc == 0
+    m = RunManifest.load(rec_path)
+    assert m.small and m.end_step == 120 and m.end_clock == "Day 1, 07:20:00" and m.commands == []
+    tape, end = tape_of(rec_path)
+    tape.open()
+    first = await tape.advance(end)
+    tape2, _ = tape_of(rec_path)
+    tape2.open()
+    assert fingerprint(await tape2.advance(end)) == fingerprint(first)
+    assert not tape._engine.errors  # every answer was in the recording
+    await tape.aclose()
+    await tape2.aclose()
+
+
 async def test_small_cast(fake_town_loader, tmp_path):
     out = io.StringIO()
     rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 07:10", save=None,
