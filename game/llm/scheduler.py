@@ -2,6 +2,10 @@
 
 ``async with scheduler.slot(priority):`` waits until fewer than ``slots`` requests are in flight
 and no more urgent (lower ``Priority``) or older request of the same priority is waiting.
+
+``reserve`` slots are kept for the most urgent work (priority 0: what the player waits for): the
+town's own planning never fills the server, so a resident's reply to the player starts at once
+instead of queueing behind a minute of day plans.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from typing import AsyncIterator
 
 
 class PriorityScheduler:
-    def __init__(self, slots: int = 4) -> None:
+    def __init__(self, slots: int = 4, reserve: int = 1) -> None:
         if slots < 1:
             raise ValueError("the scheduler needs at least one slot")
         self.slots = slots
+        self.reserve = max(0, int(reserve))
         self.in_flight = 0
         self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
@@ -33,16 +38,27 @@ class PriorityScheduler:
         self.slots = slots
         self._wake()
 
+    def limit(self, priority: int) -> int:
+        """How many requests may be in flight when one of ``priority`` starts."""
+        if priority <= 0:
+            return self.slots
+        return max(1, self.slots - self.reserve)
+
     def _wake(self) -> None:
-        while self.in_flight < self.slots and self._heap:
-            _, _, fut = heapq.heappop(self._heap)
+        while self._heap:
+            prio, _, fut = self._heap[0]
             if fut.done():  # cancelled while waiting
+                heapq.heappop(self._heap)
                 continue
+            if self.in_flight >= self.limit(prio):
+                break  # the most urgent waiting request cannot start yet; nor can any after it
+            heapq.heappop(self._heap)
             self.in_flight += 1
             fut.set_result(None)
 
     async def acquire(self, priority: int) -> None:
-        if self.in_flight < self.slots and not any(not f.done() for _, _, f in self._heap):
+        if self.in_flight < self.limit(priority) and not any(
+                not f.done() and p <= priority for p, _, f in self._heap):
             self.in_flight += 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -68,3 +68,24 @@ async def test_resize_wakes_waiters():
 def test_bad_slot_count():
     with pytest.raises(ValueError):
         PriorityScheduler(0)
+
+
+async def test_a_slot_is_kept_for_the_player():
+    """The town's own work fills at most slots - 1; a reply to the player starts at once, and the
+    queued planning goes on as slots free up."""
+    s = PriorityScheduler(4, reserve=1)
+    for _ in range(3):
+        await s.acquire(2)
+    waiting = asyncio.ensure_future(s.acquire(2))
+    await asyncio.sleep(0)
+    assert s.in_flight == 3 and not waiting.done()
+    await asyncio.wait_for(s.acquire(0), 0.1)  # the player's request: no wait
+    assert s.in_flight == 4 and not waiting.done()
+    s.release()  # the player's reply ends: still only three for planning
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    s.release()  # a plan ends: the queued one starts
+    await asyncio.wait_for(waiting, 0.1)
+    assert s.in_flight == 3
+    one = PriorityScheduler(1, reserve=1)  # one slot: nothing can be kept back
+    await asyncio.wait_for(one.acquire(3), 0.1)
