@@ -946,16 +946,21 @@ _TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak",
 
 
 def _means_talk(ans: Any, people: Sequence[str]) -> bool:
-    """A "react" answer that names someone nearby in talk_to and whose action is talking to them
-    (or says nothing else to do)."""
-    who = _match_name(ans.talk_to, people) if ans.talk_to else None
-    if who is None:
-        return False
+    """A "react" answer that is a wish to talk to someone nearby: it names them in talk_to and its
+    action is talking to them (or nothing else), or its action is telling, asking, ... someone who
+    is named in it or is the only one there ("telling everyone I see about the party")."""
     act = (ans.new_action or "").lower()
-    if not act:
+    talky = any(w in act for w in _TALK_WORDS)
+    who = _match_name(ans.talk_to, people) if ans.talk_to else None
+    if who is not None:
+        return not act or talky or who.split()[0].lower() in act.split()
+    if not talky or not people:
+        return False
+    named = [p for p in people if p.split()[0].lower() in act.split()]
+    if len(named) == 1 or len(people) == 1:
+        ans.talk_to = named[0] if named else people[0]
         return True
-    first = who.split()[0].lower()
-    return any(w in act for w in _TALK_WORDS) or first in act.split()
+    return False
 
 
 def _match_name(raw: str, people: Sequence[str]) -> str | None:

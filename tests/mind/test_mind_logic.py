@@ -216,7 +216,11 @@ async def test_react_naming_someone_to_tell_is_a_talk_and_other_reacts_stay_reac
     errand = {"decision": "react", "talk_to": "Klaus Mueller", "new_action": "taking a shower",
               "place": "Hobbs Cafe:cafe:counter", "emoji": "", "minutes": 5}
     same = {"decision": "react", "talk_to": "", "new_action": "continue", "place": "", "emoji": "", "minutes": 5}
-    mind, llm = make({"react": [ask_rosa, errand, same]})
+    tell_all = {"decision": "react", "talk_to": "", "new_action": "telling everyone I see about the party",
+                "place": "", "emoji": "", "minutes": 5}
+    watch = {"decision": "react", "talk_to": "", "new_action": "waiting for Klaus to finish",
+             "place": "Hobbs Cafe:cafe:counter", "emoji": "", "minutes": 5}
+    mind, llm = make({"react": [ask_rosa, errand, same, tell_all, watch]})
     v = replace(view, people_here=("Klaus Mueller",))
     r = await mind.react(DAY1.replace(hour=9), "Klaus Mueller is reading", v)
     assert r.kind == "talk" and r.with_whom == "Klaus Mueller"
@@ -224,6 +228,10 @@ async def test_react_naming_someone_to_tell_is_a_talk_and_other_reacts_stay_reac
     assert r.kind == "react" and r.new_action.description == "taking a shower"
     r = await mind.react(DAY1.replace(hour=9, minute=2), "Klaus Mueller is eating", v)
     assert r.kind == "continue"
+    r = await mind.react(DAY1.replace(hour=9, minute=3), "Klaus Mueller is drinking coffee", v)
+    assert r.kind == "talk" and r.with_whom == "Klaus Mueller"  # telling: the only one there
+    r = await mind.react(DAY1.replace(hour=9, minute=4), "Klaus Mueller is paying", v)
+    assert r.kind == "react"  # named, but not a talk
 
 
 async def test_a_resident_stops_starting_talks_after_enough_conversations_today(view):

@@ -1,0 +1,129 @@
+"""How soon the game answers a player, on a real model: the real app (headless Textual), the real
+engine and town, and the model the flags name (default: the embedded llama-server, started here).
+
+    .venv/bin/python bench/play_latency.py [--small] [--talks 3] [--json OUT] [--llm-url URL]
+
+Measured, from the moment this script starts (as ``town play`` would, model already set up):
+
+- first move: until the first resident moves on the map (the screen is up, the model server started
+  and the town built; residents walk their lifestyle routine while their day plans are written);
+- first words: the visitor, standing next to a resident while the others are planning their day,
+  says a line; the time until the first words of the resident's reply are on screen, and until the
+  reply is complete.  Repeated with ``--talks`` residents.
+
+Prints one line per figure and, with --json, writes them to a file.  Not a test: a measurement.
+"""
+
+from __future__ import annotations
+
+import time
+
+T0 = time.monotonic()  # before any of the game is imported, as a `town play` process starts
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+async def measure(args: argparse.Namespace) -> dict:
+    from game.cli import _add_llm_flags  # noqa: F401  (the flags are parsed in main)
+    from game.engine.events import EndConversation, EnterAsVisitor, SayToResident
+    from game.ui.app import MainScreen, TownApp
+    from game.ui.host import RealHost
+    from game.ui.widgets import Ticked
+
+    host = RealHost(args)
+    saves = Path(args.saves)
+    app = TownApp(host, saves, autosave_s=0, speed="normal")
+    heard: dict[str, tuple[float | None, float | None]] = {}
+    original = TownApp.on_ticked
+
+    def on_ticked(self, message: Ticked) -> None:  # note when a reply's first words and end arrive
+        for u in message.result.utterances:
+            if u.speaker in heard and u.text.strip():
+                first, done = heard[u.speaker]
+                now = time.monotonic()
+                heard[u.speaker] = (first or now, now if u.final else done)
+        original(self, message)
+
+    TownApp.on_ticked = on_ticked  # type: ignore[method-assign]
+    out: dict = {"model": None, "first_move_s": None, "talks": []}
+    async with app.run_test(size=(160, 48)) as pilot:
+        while app.first_move_at is None:
+            if time.monotonic() - T0 > 300:
+                raise SystemExit("no resident moved in 300 s")
+            await pilot.pause(0.05)
+        out["first_move_s"] = round(app.first_move_at - T0, 2)
+        print(f"first resident moving: {out['first_move_s']:.2f} s after start", flush=True)
+        status = app.llm.status()
+        out["model"] = getattr(status, "model", None)
+        engine = app.engine
+        assert isinstance(app.screen, MainScreen)
+        engine.submit(EnterAsVisitor("Mara", "a traveller asking for directions"))
+        grid = engine.town.grid
+        asked: list[str] = []
+        for _ in range(args.talks):
+            free = [n for n, r in sorted(engine.residents.items())
+                    if n not in asked and not r.conversation and "sleep" not in
+                    (r.action.description.lower() if r.action else "")]
+            if not free:
+                break
+            name = free[0]
+            asked.append(name)
+            x, y = engine.residents[name].pos
+            spot = next(((x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
+                         if grid[y + dy, x + dx]), (x, y))
+            engine.player.pos = spot  # the visitor stands next to them (walking there is not measured)
+            busy = engine.llm.status()
+            heard[name] = (None, None)
+            t = time.monotonic()
+            engine.submit(SayToResident(name, "Hello! I'm new in town. What are you up to today?"))
+            while heard[name][1] is None and time.monotonic() - t < 240:
+                await pilot.pause(0.02)
+            first, done = heard.pop(name)
+            row = {"resident": name, "first_words_s": round(first - t, 2) if first else None,
+                   "reply_s": round(done - t, 2) if done else None,
+                   "in_flight_when_asked": getattr(busy, "in_flight", None),
+                   "queued_when_asked": getattr(busy, "queued", None)}
+            out["talks"].append(row)
+            print(f"  {name}: first words {row['first_words_s']} s, whole reply {row['reply_s']} s "
+                  f"(the model had {row['in_flight_when_asked']} in flight, {row['queued_when_asked']} queued)",
+                  flush=True)
+            try:
+                engine.submit(EndConversation(name))
+            except Exception:
+                pass
+            await pilot.pause(1.0)
+        firsts = [r["first_words_s"] for r in out["talks"] if r["first_words_s"] is not None]
+        if firsts:
+            out["first_words_median_s"] = round(statistics.median(firsts), 2)
+            print(f"first words of a reply: median {out['first_words_median_s']} s over {len(firsts)}", flush=True)
+        app.exit()
+    return out
+
+
+def main() -> int:
+    from game.cli import _add_llm_flags
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("town", nargs="?", default=None)
+    ap.add_argument("--small", action="store_true")
+    ap.add_argument("--talks", type=int, default=3)
+    ap.add_argument("--saves", default="/tmp/town-latency-saves")
+    ap.add_argument("--json", default=None, metavar="OUT")
+    _add_llm_flags(ap)
+    args = ap.parse_args()
+    args.watch = None
+    out = asyncio.run(measure(args))
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
