@@ -59,7 +59,7 @@ async def measure(args: argparse.Namespace) -> dict:
                 raise SystemExit("no resident moved in 300 s")
             await pilot.pause(0.05)
         out["first_move_s"] = round(app.first_move_at - T0, 2)
-        print(f"first resident moving: {out['first_move_s']:.2f} s after start", flush=True)
+        print(f"first resident moving: {out['first_move_s']:.2f} s after start", file=sys.stderr, flush=True)
         status = app.llm.status()
         out["model"] = getattr(status, "model", None)
         engine = app.engine
@@ -79,30 +79,36 @@ async def measure(args: argparse.Namespace) -> dict:
             spot = next(((x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
                          if grid[y + dy, x + dx]), (x, y))
             engine.player.pos = spot  # the visitor stands next to them (walking there is not measured)
-            busy = engine.llm.status()
-            heard[name] = (None, None)
-            t = time.monotonic()
-            engine.submit(SayToResident(name, "Hello! I'm new in town. What are you up to today?"))
-            while heard[name][1] is None and time.monotonic() - t < 240:
-                await pilot.pause(0.02)
-            first, done = heard.pop(name)
-            row = {"resident": name, "first_words_s": round(first - t, 2) if first else None,
-                   "reply_s": round(done - t, 2) if done else None,
-                   "in_flight_when_asked": getattr(busy, "in_flight", None),
-                   "queued_when_asked": getattr(busy, "queued", None)}
-            out["talks"].append(row)
-            print(f"  {name}: first words {row['first_words_s']} s, whole reply {row['reply_s']} s "
-                  f"(the model had {row['in_flight_when_asked']} in flight, {row['queued_when_asked']} queued)",
-                  flush=True)
+            for turn, line in enumerate(("Hello! I'm new in town. What are you up to today?",
+                                         "Nice to meet you. Where can I get a good coffee around here?"), 1):
+                busy = engine.llm.status()
+                heard[name] = (None, None)
+                t = time.monotonic()
+                engine.submit(SayToResident(name, line))
+                while heard[name][1] is None and time.monotonic() - t < 240:
+                    await pilot.pause(0.02)
+                first, done = heard.pop(name)
+                row = {"resident": name, "turn": turn, "first_words_s": round(first - t, 2) if first else None,
+                       "reply_s": round(done - t, 2) if done else None,
+                       "in_flight_when_asked": getattr(busy, "in_flight", None),
+                       "queued_when_asked": getattr(busy, "queued", None)}
+                out["talks"].append(row)
+                print(f"  {name}, turn {turn}: first words {row['first_words_s']} s, whole reply "
+                      f"{row['reply_s']} s (the model had {row['in_flight_when_asked']} in flight, "
+                      f"{row['queued_when_asked']} queued)", file=sys.stderr, flush=True)
+                await pilot.pause(0.5)
             try:
                 engine.submit(EndConversation(name))
             except Exception:
                 pass
             await pilot.pause(1.0)
-        firsts = [r["first_words_s"] for r in out["talks"] if r["first_words_s"] is not None]
-        if firsts:
-            out["first_words_median_s"] = round(statistics.median(firsts), 2)
-            print(f"first words of a reply: median {out['first_words_median_s']} s over {len(firsts)}", flush=True)
+        for turn in (1, 2):
+            firsts = [r["first_words_s"] for r in out["talks"] if r["first_words_s"] is not None
+                      and r["turn"] == turn]
+            if firsts:
+                out[f"first_words_median_s_turn{turn}"] = round(statistics.median(firsts), 2)
+                print(f"first words of a reply, turn {turn}: median {statistics.median(firsts):.2f} s "
+                      f"over {len(firsts)}", file=sys.stderr, flush=True)
         app.exit()
     return out
 

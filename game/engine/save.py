@@ -117,6 +117,7 @@ def save_engine(engine: Any, path: str | Path) -> None:
     except OSError as e:
         raise SaveError(f"cannot save to '{path}': the folder cannot be made ({e.strerror})") from None
     tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    _drop_stale(folder, path.name)
     try:
         if tmp.exists():
             tmp.unlink()
@@ -143,6 +144,25 @@ def save_engine(engine: Any, path: str | Path) -> None:
     except BaseException:
         _drop(tmp)
         raise
+
+
+def _drop_stale(folder: Path, name: str) -> None:
+    """Remove half-written saves of ``name`` left by a process killed while saving (its PID is gone);
+    a save being written by a live process is left alone."""
+    try:
+        leftovers = list(folder.glob(f".{name}.*.tmp"))
+    except OSError:
+        return
+    for tmp in leftovers:
+        pid = tmp.name[len(name) + 2:-len(".tmp")]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            _drop(tmp)
+        except (PermissionError, OSError):
+            pass  # someone else's live process
 
 
 def _drop(tmp: Path) -> None:
