@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -781,6 +782,11 @@ class Mind:
         text = _strip_speaker(ans.say, [self.name, self.persona.first_name])
         if not text:
             return Line("", end=True)
+        if not conversation.with_player and _repeats(text, [t for _, t in conversation.lines]):
+            # a small model's talk goes round in circles ("let's go and meet Felix right away!"):
+            # the line that says again what was said ends it, and is not said
+            self.stats["talk_in_circles"] += 1
+            return Line("", end=True)
         return Line(text, end=bool(ans.end_conversation))
 
     async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
@@ -960,6 +966,22 @@ def _means_talk(ans: Any, people: Sequence[str]) -> bool:
     if len(named) == 1 or len(people) == 1:
         ans.talk_to = named[0] if named else people[0]
         return True
+    return False
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9']+", text.lower()) if len(w) > 2}
+
+
+def _repeats(text: str, earlier: Sequence[str], overlap: float = 0.75) -> bool:
+    """True when ``text`` says nearly the same words as one of the ``earlier`` lines."""
+    mine = _words(text)
+    if not mine:
+        return False
+    for other in earlier:
+        theirs = _words(other)
+        if theirs and len(mine & theirs) / len(mine | theirs) >= overlap:
+            return True
     return False
 
 

@@ -342,3 +342,17 @@ def test_the_mind_imports_no_textual_world_engine_or_ui():
 def test_spec_without_a_name_is_refused_clearly():
     with pytest.raises(ValueError, match="name"):
         Mind({"age": 3}, FakeLLM())
+
+
+async def test_a_talk_that_goes_round_in_circles_ends():
+    """Qwen 1.5B's residents repeat each other ("let's go and meet Felix right away!"): the line that
+    says again what was said ends the talk and is not said; with the player it is said anyway."""
+    again = {"say": "Okay, let's go and meet Felix Adeyemi right away!", "end_conversation": False}
+    mind, llm = make({"dialogue": [again, again]})
+    lines = [("Klaus Mueller", "Sure, let's go and meet Felix Adeyemi right away!")]
+    conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"], lines=list(lines))
+    line = await mind.say(DAY1.replace(hour=9), conv, ["Klaus Mueller"])
+    assert line.text == "" and line.end and mind.stats["talk_in_circles"] == 1
+    conv = Conversation("c2", ["Isabella Rodriguez", "Ada"], lines=list(lines), with_player=True)
+    line = await mind.say(DAY1.replace(hour=9, minute=5), conv, ["Ada"])
+    assert line.text.startswith("Okay")
