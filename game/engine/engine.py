@@ -569,15 +569,16 @@ class Engine:
         for job in sorted(pending, key=lambda j: (j.resident, j.seq)):
             job.task = loop.create_task(self._run_job(job), name=f"town:{job.kind}:{job.resident}")
 
-    def _cancel(self, name: str, *, hard: bool = False) -> None:
+    def _cancel(self, name: str) -> None:
         """Stop caring about ``name``'s job.  In lockstep a job already started is not cancelled but
         dropped: it runs to the end (what it did to the mind, observations stored, memories touched,
         happens whatever the timing) and its answer is thrown away at its own boundary, so a run
-        and its replay stay identical.  ``hard``: cancel now even so (the player is waiting)."""
+        and its replay stay identical (its lane is free again from that boundary on).  In real
+        time it is cancelled at once."""
         job = self.jobs.get(name)
         if job is None:
             return
-        if self.lockstep and not hard and job.task is not None:
+        if self.lockstep and job.task is not None:
             job.args["dropped"] = True
             return
         job = self.jobs.pop(name, None)
@@ -845,7 +846,9 @@ class Engine:
             r = self.residents.get(speaker)
             if r is None or r.conversation != cid:
                 continue
-            self._ask(r, "say", now, {"conversation": cid})
+            job = self._ask(r, "say", now, {"conversation": cid})
+            if talk.conv.with_player:
+                job.ready_at = self.step_no + 1  # the player is waiting: due at the next boundary
 
     def _apply_line(self, job: Job, line: Line, res: TickResult, now: datetime) -> None:
         cid = job.args["conversation"]
@@ -1059,12 +1062,14 @@ class Engine:
         # the resident(s) answer next; the one addressed speaks first
         talk.turn = conv.participants.index(r.name)
         job = self.jobs.get(r.name)
-        if job is not None:
-            self._cancel(r.name, hard=True)  # the player is waiting for the answer
-        job = self._ask(r, "say", now, {"conversation": cid})
-        job.ready_at = self.step_no + 1  # the player waits for this one: due at the next boundary
+        if job is not None and not (job.kind == "say" and job.args.get("conversation") == cid):
+            self._cancel(r.name)
         # the reply so far (nothing yet): the screen can show that the resident is answering
         out.utterances.append(Utterance(cid, r.name, speaker, "", final=False))
+        if r.name in self.jobs:
+            return cid  # lockstep: its dropped job ends at its boundary, then the talk asks for the reply
+        job = self._ask(r, "say", now, {"conversation": cid})
+        job.ready_at = self.step_no + 1  # the player waits for this one: due at the next boundary
         self._launch()
         return cid
 
@@ -1079,7 +1084,7 @@ class Engine:
         out.log.append(LogLine("whisper", f"inner voice to {r.name}: {text}", r.name))
         if r.name != self.embodied and not r.conversation:
             if r.name in self.jobs and self.jobs[r.name].kind != "say":
-                self._cancel(r.name, hard=True)  # a player's command
+                self._cancel(r.name)
             r.needs_decision = True
             r.salient = []
             if r.name not in self.jobs:
@@ -1093,7 +1098,7 @@ class Engine:
         if r.conversation:
             self._end_talk(r.conversation, now, out, reason=f"{r.name} was taken over")
         if r.name in self.jobs:
-            self._cancel(r.name, hard=True)
+            self._cancel(r.name)
         self.embodied = r.name
         r.path = []
         r.salient = []
@@ -1111,7 +1116,7 @@ class Engine:
         if r.conversation:
             self._end_talk(r.conversation, now, out, reason=f"{r.name} was released")
         if r.name in self.jobs and self.jobs[r.name].kind != "say":
-            self._cancel(r.name, hard=True)
+            self._cancel(r.name)
         r.needs_decision = True
         r.action = Action(description="gathering their thoughts", emoji="\U0001F4AD",
                           address=self._address_at(r.pos), duration_min=1, start=now, source="rule")

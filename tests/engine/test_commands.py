@@ -63,7 +63,7 @@ async def test_talk_to_a_resident_who_answers_and_remembers(engine):
     with pytest.raises(CommandError, match="no resident"):
         e.submit(SayToResident("Nobody", "hi"))
     cid = e.submit(SayToResident("Cara", "Have you heard the bridge is closed?"))
-    res = await ticks(e, 3)
+    res = await ticks(e, 8)  # lockstep: a decision Cara had started ends at its tick first
     lines = [u for r in res for u in r.utterances if u.speaker == "Cara Diaz" and u.final]
     assert lines and lines[0].conversation_id == cid and lines[0].listener == "Zed"
     assert cara.conversation == cid and not cara.path
@@ -103,7 +103,10 @@ async def test_embody_and_release(engine):
     await ticks(e, 10)
     e.submit(Embody("Ann Lin"))
     ann = e.residents["Ann Lin"]
-    assert "Ann Lin" not in e.jobs and e.embodied == "Ann Lin"
+    # a decision already started is dropped (lockstep): it ends at its own tick, its answer unused
+    assert e.embodied == "Ann Lin" and ("Ann Lin" not in e.jobs or e.jobs["Ann Lin"].args.get("dropped"))
+    await ticks(e, 7)
+    assert "Ann Lin" not in e.jobs
     calls_before = sum(1 for p, who in e.llm.calls if who == "Ann Lin" and p in ("decompose", "react", "plan_day"))
     start = ann.pos
     moved = [e.submit(MovePlayer(1, 0)) for _ in range(2)]
