@@ -356,3 +356,13 @@ async def test_a_talk_that_goes_round_in_circles_ends():
     conv = Conversation("c2", ["Isabella Rodriguez", "Ada"], lines=list(lines), with_player=True)
     line = await mind.say(DAY1.replace(hour=9, minute=5), conv, ["Ada"])
     assert line.text.startswith("Okay")
+
+
+async def test_talk_with_nobody_there_but_an_action_is_that_action(view):
+    """Alone by a burning stove, the model once answered "talk" to Klaus (not there) with "turn off the
+    stove": the action is what it meant."""
+    out = {"decision": "talk", "talk_to": "Klaus Mueller", "new_action": "turning off the stove",
+           "place": "Hobbs Cafe:cafe:counter", "emoji": "", "minutes": 5, "state": "off"}
+    mind, llm = make({"react": [out]})
+    r = await mind.react(DAY1.replace(hour=9), "the stove is on fire", view)
+    assert r.kind == "react" and r.new_action.description == "turning off the stove"
