@@ -109,7 +109,7 @@ async def measure(args: argparse.Namespace) -> dict:
                 out[f"first_words_median_s_turn{turn}"] = round(statistics.median(firsts), 2)
                 print(f"first words of a reply, turn {turn}: median {statistics.median(firsts):.2f} s "
                       f"over {len(firsts)}", file=sys.stderr, flush=True)
-        app.exit()
+        await app.action_quit_town()  # as the q key: the engine's decisions are cancelled first
     return out
 
 
