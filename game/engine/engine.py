@@ -1062,7 +1062,7 @@ class Engine:
         # the resident(s) answer next; the one addressed speaks first
         talk.turn = conv.participants.index(r.name)
         job = self.jobs.get(r.name)
-        if job is not None and not (job.kind == "say" and job.args.get("conversation") == cid):
+        if job is not None:  # a reply being written is asked again with the new line
             self._cancel(r.name)
         # the reply so far (nothing yet): the screen can show that the resident is answering
         out.utterances.append(Utterance(cid, r.name, speaker, "", final=False))
