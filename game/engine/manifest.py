@@ -42,6 +42,21 @@ def command_from_dict(d: dict) -> Command:
     return cls(**d)
 
 
+def code_fingerprint() -> str:
+    """A short hash of what decides which questions a run asks (the engine, the minds, their prompt
+    templates and answer schemas): a recording replays exactly only under the same fingerprint."""
+    import hashlib
+
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for folder in ("engine", "mind"):
+        for f in sorted((root / folder).rglob("*")):
+            if f.suffix in (".py", ".txt") and "__pycache__" not in f.parts:
+                h.update(f.relative_to(root).as_posix().encode())
+                h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def write_manifest(recording: str | Path, *, start: str | Path, small: bool, seed: int,
                    commands: Sequence[tuple[int, Command]], end_step: int, end_clock: str = "",
                    start_time: datetime | None = None) -> Path:
@@ -55,7 +70,7 @@ def write_manifest(recording: str | Path, *, start: str | Path, small: bool, see
     data = {"format": MANIFEST_FORMAT, "version": 1, "start": str(Path(start).resolve()), "small": bool(small),
             "seed": int(seed), "start_time": start_time.isoformat() if start_time else None,
             "commands": [[int(at), command_to_dict(c)] for at, c in commands],
-            "end_step": int(end_step), "end_clock": end_clock}
+            "end_step": int(end_step), "end_clock": end_clock, "code": code_fingerprint()}
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
     os.replace(tmp, path)
@@ -84,6 +99,11 @@ class RunManifest:
     commands: list[tuple[int, Command]] = field(default_factory=list)
     end_step: int = 0
     end_clock: str = ""
+    code: str = ""  # the code fingerprint of the run ("" for manifests written before it existed)
+
+    @property
+    def same_code(self) -> bool:
+        return self.code == code_fingerprint()
 
     @classmethod
     def load(cls, recording: str | Path) -> "RunManifest":
@@ -106,7 +126,8 @@ class RunManifest:
                        seed=int(d.get("seed", 0)),
                        start_time=datetime.fromisoformat(d["start_time"]) if d.get("start_time") else None,
                        commands=[(int(at), command_from_dict(c)) for at, c in d.get("commands", [])],
-                       end_step=int(d.get("end_step", 0)), end_clock=str(d.get("end_clock", "")))
+                       end_step=int(d.get("end_step", 0)), end_clock=str(d.get("end_clock", "")),
+                       code=str(d.get("code", "")))
         except ManifestError:
             raise
         except (ValueError, KeyError, TypeError) as e:

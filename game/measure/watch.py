@@ -43,12 +43,20 @@ class WatchEngine:
         self.clock = _Clock(self)
         self.lockstep = True
         self._lock = asyncio.Lock()
+        self.warning: str | None = None  # said on screen when the watch starts
 
     @classmethod
     def of_recording(cls, recording: str | Path) -> "WatchEngine":
         """Raises ``ManifestError`` (a message) when the run cannot be watched."""
+        from game.engine.manifest import RunManifest
+
         tape, end = tape_of(recording)
-        return cls(tape, end)
+        w = cls(tape, end)
+        if not RunManifest.load(recording).same_code:
+            w.warning = ("this run was recorded by another version of the game's engine or minds: the "
+                         "replay follows it until the first question this version asks differently, "
+                         "then shows errors")
+        return w
 
     # ---------------------------------------------------------------- watching
     @property

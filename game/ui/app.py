@@ -205,7 +205,10 @@ class TownApp(App[int]):
         watch = getattr(self.host, "watch_engine", None)
         if watch is not None and getattr(self.host, "watch", None):
             self.progress("replaying the recorded run…", None)
-            self.install_engine(await maybe_await(watch()))
+            watched = await maybe_await(watch())
+            self.install_engine(watched)
+            if getattr(watched, "warning", None):
+                self.notify(clean(watched.warning), title="Another version", severity="warning", timeout=12)
             await self._fork_wanted.wait()
         self.progress("starting the language model…", None)
         async with self.host.open_llm(self.progress) as llm:
@@ -423,7 +426,10 @@ class TownApp(App[int]):
                     status = self.llm.status()
                 except Exception as e:  # the status call itself failing is worth showing
                     self.last_error = clean(str(e), single_line=True)
-            model.show(status, None if status is None or status.last_error else self.last_error)
+            idle = ("no model: watching a recording (n forks a live town)" if self.replaying
+                    else "model: starting…")
+            model.show(status, None if status is not None and status.last_error else self.last_error,
+                       idle_text=idle)
         if self.panel_dirty:
             self.refresh_panel()
         talk = self.talk

@@ -190,10 +190,13 @@ class ModelLine(Static):
 
     _last = ""
 
-    def show(self, status: Any, error: str | None = None) -> None:
+    def show(self, status: Any, error: str | None = None, *, idle_text: str = "model: starting…") -> None:
         t = Text(end="", no_wrap=True, overflow="ellipsis")
         if status is None:
-            t.append("model: starting…", style="dim")
+            t.append(idle_text, style="dim")
+            if error:
+                t.append("   last error: ", style="dim")
+                t.append(clean(error, single_line=True), style="red")
             self.update(t)
             return
         ok = bool(getattr(status, "reachable", True))

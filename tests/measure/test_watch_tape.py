@@ -40,6 +40,7 @@ async def test_watch_a_recorded_run_seek_and_fork(measureville, tmp_path):
     assert m.end_step == TICKS and [(at, type(c).__name__) for at, c in m.commands] == [(3, "Whisper")]
 
     w = WatchEngine.of_recording(rec)
+    assert m.same_code and w.warning is None  # recorded by this very code
     assert w.at == 0 and set(w.positions()) == {"Ada Ito", "Ben Ito", "Cy Moss"}
     watched = [await w.step_async() for _ in range(TICKS + 5)]  # five past the end: the clock stands
     assert fingerprint(watched[:TICKS]) == fingerprint(live)
@@ -84,6 +85,9 @@ def test_a_run_that_cannot_be_watched_says_why(tmp_path, measureville):
                                               "commands": [], "end_step": 3}))
     with pytest.raises(ManifestError, match="not there"):
         tape_of(rec)
+    manifest_path(rec).write_text(json.dumps({"format": "town-run", "version": 1, "start": str(measureville),
+                                              "commands": [], "end_step": 3, "code": "0123"}))
+    assert not RunManifest.load(rec).same_code  # made by another version: the watch screen says so
     manifest_path(rec).write_text(json.dumps({"format": "town-run", "version": 1, "start": str(measureville),
                                               "commands": [[0, {"type": "Teleport"}]], "end_step": 3}))
     with pytest.raises(ManifestError, match="unknown command"):
