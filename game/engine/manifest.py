@@ -105,6 +105,12 @@ class RunManifest:
     def same_code(self) -> bool:
         return self.code == code_fingerprint()
 
+    def check_start(self) -> "RunManifest":
+        """Raise ``ManifestError`` when the town or save the run started from is gone."""
+        if not Path(self.start).exists():
+            raise ManifestError(f"the run started from {self.start}, which is not there any more")
+        return self
+
     @classmethod
     def load(cls, recording: str | Path) -> "RunManifest":
         import json

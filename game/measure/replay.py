@@ -196,13 +196,12 @@ def fingerprint(results: Sequence[TickResult]) -> list[tuple]:
              tuple(r.object_changes), tuple((x.kind, x.text, x.who) for x in r.log)) for r in results]
 
 
-def tape_of(recording: str | Path) -> tuple[ReplayTape, int]:
-    """The tape of a recorded run and the step where the run ended, from its manifest (raises
-    ``ManifestError`` with what is missing)."""
-    from game.engine.manifest import ManifestError, RunManifest
+def tape_of(recording: Any) -> tuple[ReplayTape, int]:
+    """The tape of a recorded run (its path, or its loaded ``RunManifest``) and the step where the
+    run ended (raises ``ManifestError`` with what is missing)."""
+    from game.engine.manifest import RunManifest
 
-    m = RunManifest.load(recording)
-    if not Path(m.start).exists():
-        raise ManifestError(f"the run started from {m.start}, which is not there any more")
+    m = recording if isinstance(recording, RunManifest) else RunManifest.load(recording)
+    m.check_start()
     return ReplayTape(m.start, m.recording, small=m.small, seed=m.seed, commands=list(m.commands),
                       start_time=m.start_time), m.end_step

@@ -50,9 +50,9 @@ class WatchEngine:
         """Raises ``ManifestError`` (a message) when the run cannot be watched."""
         from game.engine.manifest import RunManifest
 
-        tape, end = tape_of(recording)
-        w = cls(tape, end)
-        if not RunManifest.load(recording).same_code:
+        manifest = RunManifest.load(recording)
+        w = cls(*tape_of(manifest))
+        if not manifest.same_code:
             w.warning = ("this run was recorded by another version of the game's engine or minds: the "
                          "replay follows it until the first question this version asks differently, "
                          "then shows errors")

@@ -701,11 +701,12 @@ class Mind:
         except LLMError as e:
             self._fail("react", e)
             return Reaction("continue", reason="error")
-        if ans.decision == "react" and _means_talk(ans, people):
+        meant = _talk_meant(ans, people) if ans.decision == "react" else None
+        if meant is not None:
             # a small model often picks "react" with someone in talk_to and "tell Rosa about ...":
             # that is a wish to talk, and the talk is what should happen
             self.stats["react_as_talk"] += 1
-            ans = ans.model_copy(update={"decision": "talk"})
+            ans = ans.model_copy(update={"decision": "talk", "talk_to": meant})
         if ans.decision == "react" and ans.new_action.strip().lower().rstrip(".") in _NOTHING:
             ans = ans.model_copy(update={"decision": "continue"})
         if ans.decision == "talk" and self.talks_on(d) >= self.config.max_talks_per_day:
@@ -951,22 +952,22 @@ _TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak",
                "mention", "share", "hello", "hi ", "conversation", "let him know", "let her know")
 
 
-def _means_talk(ans: Any, people: Sequence[str]) -> bool:
-    """A "react" answer that is a wish to talk to someone nearby: it names them in talk_to and its
-    action is talking to them (or nothing else), or its action is telling, asking, ... someone who
-    is named in it or is the only one there ("telling everyone I see about the party")."""
+def _talk_meant(ans: Any, people: Sequence[str]) -> str | None:
+    """Whom a "react" answer means to talk to, if it is a wish to talk to someone nearby: it names
+    them in talk_to and its action is talking to them (or nothing else), or its action is telling,
+    asking, ... someone who is named in it or is the only one there ("telling everyone I see about
+    the party").  None when it is not a talk."""
     act = (ans.new_action or "").lower()
     talky = any(w in act for w in _TALK_WORDS)
     who = _match_name(ans.talk_to, people) if ans.talk_to else None
     if who is not None:
-        return not act or talky or who.split()[0].lower() in act.split()
+        return who if (not act or talky or who.split()[0].lower() in act.split()) else None
     if not talky or not people:
-        return False
+        return None
     named = [p for p in people if p.split()[0].lower() in act.split()]
-    if len(named) == 1 or len(people) == 1:
-        ans.talk_to = named[0] if named else people[0]
-        return True
-    return False
+    if len(named) == 1:
+        return named[0]
+    return people[0] if len(people) == 1 else None
 
 
 def _words(text: str) -> set[str]:

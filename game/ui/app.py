@@ -899,9 +899,7 @@ def cli_play(args: Any) -> int:
         from game.engine.manifest import ManifestError, RunManifest
 
         try:
-            m = RunManifest.load(watch)
-            if not Path(m.start).exists():
-                raise ManifestError(f"the run started from {m.start}, which is not there any more")
+            RunManifest.load(watch).check_start()
         except ManifestError as e:
             print(f"town play: {e}")
             return 2
