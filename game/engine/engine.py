@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from game.engine.events import (
     Bubble, Command, EndConversation, Embody, EnterAsVisitor, LogLine, Move, MovePlayer, ObjectChange,
-    Pos, Release, SaveTown, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
+    OpenTalk, Pos, Release, SaveTown, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
 )
 from game.llm.api import LLMError, Priority
 from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
@@ -128,6 +128,7 @@ class Talk:
     max_lines: int = MAX_TALK_LINES
     ended: bool = False
     last_at: datetime | None = None  # when the last line was said (to drop a talk the player left)
+    listened: dict[str, int] = field(default_factory=dict)  # resident -> lines when it got ready
 
     def next_speaker(self) -> str:
         return self.conv.participants[self.turn % len(self.conv.participants)]
@@ -180,6 +181,8 @@ class Engine:
         self.player: Player | None = None
         self.embodied: str | None = None
         self.talks: dict[str, Talk] = {}
+        # resident -> its ``listen`` task still running when the player spoke: the reply waits for it
+        self._listening: dict[str, asyncio.Task] = {}
         self.finished_talks: list[Conversation] = []  # kept for saves and the report (bounded)
         self.jobs: dict[str, Job] = {}  # resident -> its one job in flight
         self._seq = 0
@@ -613,9 +616,30 @@ class Engine:
             result = await mind.react(job.now, job.args["percept"], view)
         elif job.kind == "say":
             result = await self._say(job, mind)
+        elif job.kind == "listen":
+            result = await self._listen(job, mind)
         return result, insights
 
+    async def _listen(self, job: Job, mind: Any) -> bool:
+        talk = self.talks.get(job.args["conversation"])
+        if talk is None:
+            return False
+        c = talk.conv
+        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+                            started=c.started, with_player=c.with_player)
+        return bool(await mind.listen(job.now, conv, [p for p in conv.participants if p != job.resident]))
+
     async def _say(self, job: Job, mind: Any) -> Line:
+        listening = self._listening.pop(job.resident, None)
+        if listening is not None and not listening.done():
+            try:  # the beginning of the reply is being made: wait for it, never cancel it
+                await asyncio.shield(listening)
+            except asyncio.CancelledError:
+                if not listening.done():
+                    self._listening[job.resident] = listening  # the next reply waits for it
+                raise
+            except Exception:  # noqa: BLE001 - it only saves time; the reply goes on without it
+                pass
         talk = self.talks.get(job.args["conversation"])
         if talk is None:
             raise asyncio.CancelledError
@@ -650,7 +674,7 @@ class Engine:
         if self.lockstep:
             done = [j for j in done if j.ready_at <= self.step_no]
         if only_player:
-            done = [j for j in done if j.kind == "say" and
+            done = [j for j in done if j.kind in ("say", "listen") and
                     (t := self.talks.get(j.args.get("conversation", ""))) is not None and t.conv.with_player]
         for job in sorted(done, key=lambda j: (j.ready_at, j.resident, j.seq)):
             if self.jobs.get(job.resident) is not job:
@@ -840,6 +864,8 @@ class Engine:
                     self._end_talk(cid, now, self._out, reason=f"{speaker} walked away")
                 elif now - since >= PLAYER_SILENCE:
                     self._end_talk(cid, now, self._out, reason=f"{speaker} said nothing more")
+                elif talk.conv.with_player:
+                    self._get_ready(talk, now)
                 continue
             if speaker in self.jobs:
                 continue  # its line is being written
@@ -919,6 +945,8 @@ class Engine:
             return self._enter(command, out)
         if isinstance(command, MovePlayer):
             return self._move_player(command, out)
+        if isinstance(command, OpenTalk):
+            return self._player_opens(command, now, out)
         if isinstance(command, SayToResident):
             return self._player_says(command, now, out)
         if isinstance(command, EndConversation):
@@ -1029,16 +1057,15 @@ class Engine:
             return self.player.name, self.player.pos
         raise CommandError("enter the town as a visitor or take over a resident first")
 
-    def _player_says(self, c: SayToResident, now: datetime, out: TickResult) -> str:
+    def _player_talk(self, resident: str, now: datetime, out: TickResult) -> tuple[str, Resident, Talk]:
+        """The conversation of the player (visitor or embodied resident) with ``resident``: the one
+        going on, else a new one (a talk the resident was in with others is interrupted)."""
         speaker, pos = self._speaker()
-        r = self._resident(c.resident)
+        r = self._resident(resident)
         if r.name == speaker:
             raise CommandError("you cannot talk to yourself")
         if chebyshev(pos, r.pos) > TALK_RANGE:
             raise CommandError(f"{r.name} is too far away to hear you; walk closer")
-        text = player_text(c.text)
-        if not text:
-            raise CommandError("say something")
         cid = r.conversation
         talk = self.talks.get(cid) if cid else None
         if talk is None or speaker not in talk.conv.participants:
@@ -1049,12 +1076,43 @@ class Engine:
             conv = Conversation(id=cid, participants=[r.name, speaker], place=self._address_at(r.pos),
                                 started=now, with_player=True)
             talk = Talk(conv=conv, max_lines=40)
+            talk.turn = 1  # the player speaks first
+            talk.last_at = now
             self.talks[cid] = talk
             for n in conv.participants:
                 self._enter_talk(n, cid, conv, now, out)
             out.log.append(LogLine("conversation", f"{speaker} talks to {r.name}", speaker))
-        assert cid is not None
+        return speaker, r, talk
+
+    def _player_opens(self, c: OpenTalk, now: datetime, out: TickResult) -> str:
+        """The player turns to a resident to talk.  The resident stops and listens, and its mind
+        makes the beginning of its reply prompt now (``listen``), while the player types."""
+        _, r, talk = self._player_talk(c.resident, now, out)
+        self._get_ready(talk, now)
+        self._launch()
+        return talk.conv.id
+
+    def _get_ready(self, talk: Talk, now: datetime) -> None:
+        """While the player is to speak, the residents in the talk make the beginning of their next
+        reply (``Mind.listen``): once when it opens and once after each line, as soon as their lane
+        is free."""
+        n = len(talk.conv.lines)
+        for name in talk.conv.participants:
+            r = self.residents.get(name)
+            if (r is None or self._controlled(name) or name in self.jobs or talk.listened.get(name) == n
+                    or not hasattr(self.minds[name], "listen")):
+                continue
+            talk.listened[name] = n
+            job = self._ask(r, "listen", now, {"conversation": talk.conv.id})
+            job.ready_at = self.step_no + 1
+
+    def _player_says(self, c: SayToResident, now: datetime, out: TickResult) -> str:
+        text = player_text(c.text)
+        if not text:
+            raise CommandError("say something")
+        speaker, r, talk = self._player_talk(c.resident, now, out)
         conv = talk.conv
+        cid = conv.id
         listeners = [p for p in conv.participants if p != speaker]
         conv.add(speaker, text)
         talk.last_at = now
@@ -1062,7 +1120,11 @@ class Engine:
         # the resident(s) answer next; the one addressed speaks first
         talk.turn = conv.participants.index(r.name)
         job = self.jobs.get(r.name)
-        if job is not None:  # a reply being written is asked again with the new line
+        if job is not None and job.kind == "listen" and job.task is not None:
+            # still making the beginning of its reply: the reply starts as soon as that is done
+            self._listening[r.name] = job.task
+            del self.jobs[r.name]
+        elif job is not None:  # a reply being written is asked again with the new line
             self._cancel(r.name)
         # the reply so far (nothing yet): the screen can show that the resident is answering
         out.utterances.append(Utterance(cid, r.name, speaker, "", final=False))
@@ -1161,6 +1223,8 @@ class Engine:
     async def aclose(self) -> None:
         """Cancel every job in flight (on quit); a save made before keeps them as pending."""
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]
+        tasks += [t for t in self._listening.values() if not t.done()]
+        self._listening.clear()
         for t in tasks:
             t.cancel()
         if tasks:

@@ -79,6 +79,14 @@ class MovePlayer:
 
 
 @dataclass(frozen=True)
+class OpenTalk:
+    """The player turns to a resident to talk: the conversation begins (the resident stops and
+    listens) before the first line is typed."""
+
+    resident: str
+
+
+@dataclass(frozen=True)
 class SayToResident:
     resident: str
     text: str
@@ -116,6 +124,6 @@ class SaveTown:
 
 
 Command = Union[
-    EnterAsVisitor, MovePlayer, SayToResident, EndConversation, Whisper, Embody, Release,
+    EnterAsVisitor, MovePlayer, OpenTalk, SayToResident, EndConversation, Whisper, Embody, Release,
     SetObjectState, SaveTown,
 ]

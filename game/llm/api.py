@@ -130,3 +130,12 @@ class LLM(Protocol):
         ...
 
     def status(self) -> ModelStatus: ...
+
+
+@runtime_checkable
+class Prefills(Protocol):
+    """An optional capability of an ``LLM``: evaluate a prompt's beginning ahead of time so that a
+    later request starting with it answers sooner (``ModelClient.prefill``).  Returns whether the
+    server was asked (False where it keeps no prompt cache, or in a replay)."""
+
+    async def prefill(self, messages: list[Message], tag: CallTag) -> bool: ...

@@ -136,6 +136,9 @@ class ModelClient:
         self.embedder = embedder
         self.accounting = accounting or Accounting()
         self._slots_fixed = slots is not None
+        # whether the server keeps evaluated prompts for later requests that begin the same way
+        # (llama-server does, in its slots and its prompt cache): then ``prefill`` is worth a call
+        self.caches_prompts = False
         self.scheduler = PriorityScheduler(slots or 4)
         self.last_error: str | None = None
         self.reachable = True
@@ -214,6 +217,7 @@ class ModelClient:
                     total = int(props.json().get("total_slots") or 0)
                     if total > 0:
                         self.scheduler.resize(total)
+                        self.caches_prompts = True  # llama-server keeps evaluated prompts
             except (httpx.HTTPError, ValueError, TypeError, AttributeError):
                 pass  # not llama-server: keep the configured default
         self.reachable = True
@@ -431,6 +435,10 @@ class ModelClient:
                     err_msg = msg
                 else:
                     self.reachable = True
+                    if timings:
+                        self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
+                                             int(timings.get("predicted_n", 0)),
+                                             float(timings.get("predicted_ms", 0))))
                     gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
                     self.accounting.record(
                         tag, prompt_tokens=usage.get("prompt_tokens", 0),
@@ -440,6 +448,23 @@ class ModelClient:
             log.info("retrying stream after: %s", err_msg)
             await asyncio.sleep(self.backoff_s * (2 ** retries))
             retries += 1
+
+    async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
+        """Have the server evaluate ``messages`` now and keep them cached, so that a later request
+        that begins with them only evaluates what follows (the player's words) and answers in about
+        a second instead of after the whole prompt.  A one-token completion whose text is thrown
+        away; sent only to a server known to keep prompt caches (llama-server).  Returns whether it
+        was sent.  Raises ``LLMError`` like any request."""
+        if not self.caches_prompts:
+            return False
+        payload = self._payload(_messages(messages), 1, 0.0)
+        payload["cache_prompt"] = True
+        data, seconds, retried = await self._post("/chat/completions", payload, tag)
+        usage = _numbers(data.get("usage"))
+        self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
+                               completion_tokens=usage.get("completion_tokens", 0),
+                               latency_s=seconds, retries=retried)
+        return True
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         if self.embedder is None:

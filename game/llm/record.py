@@ -109,6 +109,11 @@ class RecordingLLM:
         self._write({"kind": "stream", "key": request_key(req), "tag": _tag(tag),
                      "request": req, "pieces": pieces})
 
+    async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
+        """Passed on (nothing to record: its answer is never used)."""
+        inner = getattr(self.inner, "prefill", None)
+        return bool(await inner(messages, tag)) if inner is not None else False
+
     async def embed(self, texts: list[str]) -> list[list[float]]:
         vectors = await self.inner.embed(texts)
         for text, vec in zip(texts, vectors):
@@ -210,6 +215,10 @@ class ReplayLLM:
         for piece in row.get("pieces", []):
             await asyncio.sleep(0)
             yield piece
+
+    async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
+        """Nothing to do: a replay has no server to warm."""
+        return False
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         out = []

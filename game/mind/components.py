@@ -8,6 +8,8 @@ left out.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -46,9 +48,20 @@ class Identity(Component):
     def render(self, ctx: Context) -> str:
         m = ctx.mind
         text = m.persona.brief()
-        if m.identity and m.identity != text:
+        if m.identity and not _mostly_within(m.identity, text):
             text += "\n" + m.identity
         return text
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def _mostly_within(summary: str, brief: str, share: float = 0.75) -> bool:
+    """Whether ``summary`` mostly repeats ``brief`` (a small model often restates the seed): then it
+    adds nothing to a prompt but tokens.  Words of three letters or more are compared."""
+    said = {w for w in _WORD.findall(summary.lower()) if len(w) > 2}
+    known = {w for w in _WORD.findall(brief.lower()) if len(w) > 2}
+    return bool(said) and len(said & known) / len(said) >= share
 
 
 class Yesterday(Component):

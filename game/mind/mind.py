@@ -24,13 +24,13 @@ from typing import Annotated, Any, AsyncIterator, Awaitable, Callable, Sequence
 
 from pydantic import BaseModel, BeforeValidator, Field, create_model
 
-from game.llm.api import LLM, CallTag, LLMError, Priority
+from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.mind import prompting
 from game.mind.components import (Component, Context, Identity, Needs, Nearby, Plan, RecentObservations,
                                   Relationships, RelevantMemories, Situation, Thoughts, Yesterday, assemble)
 from game.mind.memory import MemoryStream, Record, Weights
 from game.mind.persona import Persona
-from game.mind.places import find_in, resolve_place
+from game.mind.places import find_in, format_places, resolve_place
 from game.mind.schemas import (AnswerText, DayPlanAnswer, DecomposeAnswer, IdentityAnswer, ImportanceAnswer,
                                InsightsAnswer, LineAnswer, QuestionsAnswer, ReactAnswer, StepItem, clean_text,
                                pick_emoji)
@@ -198,6 +198,9 @@ class Mind:
         self.calls: Counter[tuple[str, str]] = Counter()  # (date iso, purpose) -> model calls
         self._reacted: dict[str, datetime] = {}
         self._lines_today: Counter[str] = Counter()
+        # conversation id -> the reply prompt's context, held for a conversation with the player so
+        # that every reply begins the same way and the server's cached prompt serves them all
+        self._held: OrderedDict[str, str] = OrderedDict()
         self._emb_cache: OrderedDict[str, list[float]] = OrderedDict()
         self._scoring: set[int] = set()
         self._floor: dict[int, float] = {}  # record id -> least importance once scored
@@ -347,7 +350,7 @@ class Mind:
             items = "\n".join(f"- {self.memory.text(r)}" for r in batch)
             ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
                                        max_tokens=10 + 4 * len(batch), temperature=0.2,
-                                       who=self.persona.brief(), items=items, n=len(batch))
+                                       who=self.persona.short(), items=items, n=len(batch))
             scores = list(ans.scores)
             for n, r in enumerate(batch):
                 score = scores[n] if n < len(scores) else 3
@@ -530,7 +533,7 @@ class Mind:
                 await self.plan_day(now, view)
             elif self.plan.source == "routine" and self._plan_failed_at is not None \
                     and now - self._plan_failed_at >= timedelta(hours=1):
-                await self.replan(now, view, "the day so far went by routine")  # the model is back?
+                await self.replan(now, view, "a day that went by routine so far")  # the model is back?
             elif self.replan_reason:
                 await self.replan(now, view, self.replan_reason)
         except LLMError as e:  # pragma: no cover - plan_day handles its own errors
@@ -570,7 +573,7 @@ class Mind:
         ctx = Context(self, now, view, focus=block.activity)
         context = await assemble([Identity(), Plan(), Thoughts(), Needs(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
-        places = "\n".join(shown) or (view.known_places if view else "") or fallback
+        places = format_places(shown) or (view.known_places if view else "") or fallback
         try:
             ans = await self._complete("decompose", schema, "decompose", Priority.PLAN, now, max_tokens=360,
                                        context=context, places=places, start=hhmm(minute),
@@ -695,7 +698,7 @@ class Mind:
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("react", schema, "react", Priority.REACT, now, max_tokens=100,
-                                       context=context, places="\n".join(shown) or "(where you are)",
+                                       context=context, places=format_places(shown) or "(where you are)",
                                        people=", ".join(people) or "nobody", first=self.persona.first_name,
                                        percept=text)
         except LLMError as e:
@@ -790,28 +793,98 @@ class Mind:
             return Line("", end=True)
         return Line(text, end=bool(ans.end_conversation))
 
+    async def _held_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
+        """The context of every reply in ``conversation``: made once (who the resident is, where,
+        what it remembers of the listeners) and held until the conversation is over."""
+        held = self._held.get(conversation.id)
+        if held is None:
+            held = await self._talk_context(now, conversation, listeners)
+            self._held[conversation.id] = held
+            while len(self._held) > 4:  # conversations long over
+                self._held.popitem(last=False)
+        return held
+
+    def _reply_messages(self, context: str, transcript: str, listeners: list[str], recall: str = "") -> list:
+        return prompting.render("dialogue_stream", context=context, transcript=transcript or "(nothing yet)",
+                                recall=recall, first=self.persona.first_name,
+                                listeners=", ".join(listeners) or "someone")
+
+    async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str]) -> bool:
+        """The player is about to speak to this resident (a talk just opened, or the resident's own
+        line was just said).  The reply prompt's context is made now (once per conversation, then
+        held) and, where the server keeps prompt caches, the prompt up to the player's next words is
+        evaluated now with one prefill call while the player types: the first words of the reply
+        then come after evaluating only the new line, not the whole prompt.  Returns whether the
+        server was asked.  A failure is logged, never raised: this only saves time."""
+        listeners = [n for n in listener_names if n != self.name]
+        try:
+            context = await self._held_context(now, conversation, listeners)
+        except LLMError as e:
+            self._fail("listen", e)
+            return False
+        prefill = getattr(self.llm, "prefill", None)
+        if prefill is None:
+            return False
+        # the prompt up to the cut is how the next reply's prompt begins: the talk so far, the next
+        # line still to come
+        cut = "\x00"
+        so_far = conversation.transcript()
+        system, user = self._reply_messages(context, f"{so_far}\n{cut}" if so_far else cut, listeners)
+        head = Message("user", user.content[:user.content.index(cut)])
+        try:
+            sent = bool(await prefill([system, head],
+                                      CallTag("prefill", self.name, Priority.PLAYER)))
+        except LLMError as e:
+            self._fail("prefill", e)
+            return False
+        if sent:
+            d, _ = self.day_and_minute(now)
+            self.calls[(d.isoformat(), "prefill")] += 1
+        return sent
+
+    async def _recall_now(self, now: datetime, conversation: Conversation, held: str) -> str:
+        """Memories that the last line brings up and the held context does not show (the player asks
+        about the bakery: what the resident heard about it), as a short section after the talk."""
+        last = conversation.lines[-1] if conversation.lines else None
+        if last is None or last[0] == self.name:
+            return ""
+        recs = await self.recall(last[1], now, k=3, token_budget=70, kinds=MEMORY_KINDS)
+        new = [r.text for r in recs if f"- {r.text}\n" not in held + "\n"]
+        if not new:
+            return ""
+        return f"\n{self.persona.first_name} recalls:\n" + "\n".join(f"- {t}" for t in new) + "\n"
+
     async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                          priority: Priority | None = None) -> AsyncIterator[str | Line]:
         """Like ``say`` but the text comes piece by piece (free text, for the player to watch); the
-        last item yielded is the finished, cleaned ``Line``."""
+        last item yielded is the finished, cleaned ``Line``.  The prompt begins with a context held
+        for the whole conversation (see ``listen``); what the last line brings to mind comes after
+        the talk so far."""
         listeners = [n for n in listener_names if n != self.name]
         d, _ = self.day_and_minute(now)
         ended = self._talk_ran_long(now, conversation)
         if ended is not None:
             yield ended
             return
-        context = await self._talk_context(now, conversation, listeners)
+        held = await self._held_context(now, conversation, listeners)
+        recall = await self._recall_now(now, conversation, held)
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
-        messages = prompting.render("dialogue_stream", context=context,
-                                    transcript=conversation.transcript() or "(nothing yet)",
-                                    first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
+        messages = self._reply_messages(held, conversation.transcript(), listeners, recall)
         self.calls[(d.isoformat(), "dialogue")] += 1
         text = ""
+        sent = 0  # characters of the cleaned reply already yielded
+        names = [self.name, self.persona.first_name]
         try:
             async for piece in self.llm.stream(messages, CallTag("dialogue", self.name, priority), max_tokens=80):
                 text += piece
-                yield piece
+                lead = _speaker_lead(text, names)
+                if lead is None:
+                    continue  # it may still turn out to be "Rosa: ": not shown until it is known
+                shown = text[lead:]
+                if len(shown) > sent:
+                    yield shown[sent:]
+                    sent = len(shown)
         except LLMError as e:
             self._fail("dialogue", e)
             yield Line(_strip_speaker(clean_text(text, 300), [self.name, self.persona.first_name]),
@@ -902,6 +975,7 @@ class Mind:
             "first_date": self.first_date.isoformat() if self.first_date else None,
             "stats": dict(self.stats),
             "calls": [[d, p, n] for (d, p), n in self.calls.items()],
+            "held": dict(self._held),
             "memory": self.memory.to_rows(),
         }
 
@@ -923,6 +997,8 @@ class Mind:
         m.first_date = _date(state.get("first_date"))
         m.stats = Counter(state.get("stats", {}))
         m.calls = Counter({(d, p): n for d, p, n in state.get("calls", [])})
+        held = state.get("held") or {}
+        m._held = OrderedDict((str(k), str(v)) for k, v in held.items()) if isinstance(held, dict) else OrderedDict()
         return m
 
 
@@ -941,6 +1017,26 @@ def _strip_speaker(text: str, names: Sequence[str]) -> str:
         if n and t.lower().startswith(n.lower() + ":"):
             t = t[len(n) + 1:].strip()
     return t.strip('"').strip()
+
+
+def _speaker_lead(text: str, names: Sequence[str]) -> int | None:
+    """How many leading characters of a reply still being written are not words to show: spaces,
+    the speaker's own name ("Rosa: ") and an opening quote.  None while that cannot be told yet."""
+    t = text.lstrip()
+    skip = len(text) - len(t)
+    low = t.lower()
+    for n in sorted((n for n in names if n), key=len, reverse=True):
+        head = n.lower() + ":"
+        if low.startswith(head):
+            skip += len(head)
+            t = t[len(head):]
+            break
+        if head.startswith(low):
+            return None  # "Ro", "Rosa" ... may yet be the name
+    rest = t.lstrip(' "\u201c')
+    if not rest:
+        return None
+    return skip + len(t) - len(rest)
 
 
 def _date(s: str | None) -> date | None:

@@ -41,6 +41,11 @@ def to_minutes(value: object, default: int) -> int:
     return h * 60 + mi
 
 
+def _first_sentence(text: str) -> str:
+    m = re.match(r"(.+?[.!?])(\s|$)", text.strip(), re.S)
+    return m.group(1) if m else text.strip()
+
+
 @dataclass
 class Persona:
     name: str
@@ -75,6 +80,16 @@ class Persona:
             parts.append(self.background)
         if self.currently:
             parts.append(self.currently)
+        return " ".join(p.strip() for p in parts if p.strip())
+
+    def short(self) -> str:
+        """Who they are in a line or two (name, age, traits, the first sentence of the background
+        and of what they are up to): enough to judge what matters to them."""
+        age = f" (age {self.age})" if self.age else ""
+        parts = [f"{self.name}{age}."]
+        if self.traits:
+            parts.append(f"Traits: {self.traits}.")
+        parts += [_first_sentence(self.background), _first_sentence(self.currently)]
         return " ".join(p.strip() for p in parts if p.strip())
 
     @staticmethod

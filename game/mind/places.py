@@ -93,3 +93,27 @@ def find_in(allowed: tuple[str, ...] | list[str], under: str, words: tuple[str, 
             if (not under or a.startswith(under)) and w in a.split(":")[-1].lower():
                 return a
     return None
+
+
+def format_places(addresses: tuple[str, ...] | list[str]) -> str:
+    """The addresses as a compact list for a prompt, one line per area: ``"Lin house: kitchen
+    (stove, table); bathroom"``.  About half the characters of one address per line; the answer's
+    schema still holds the full addresses, so the model writes one of them whole."""
+    sectors: dict[str, dict[str, list[str]]] = {}
+    for a in addresses:
+        parts = [p.strip() for p in a.split(":")]
+        arenas = sectors.setdefault(parts[0], {})
+        if len(parts) >= 2:
+            things = arenas.setdefault(parts[1], [])
+            rest = ":".join(parts[2:])
+            if rest and rest not in things:
+                things.append(rest)
+    lines = []
+    for sector, arenas in sectors.items():
+        if not arenas:
+            lines.append(sector)
+            continue
+        rooms = "; ".join(f"{arena} ({', '.join(things)})" if things else arena
+                          for arena, things in arenas.items())
+        lines.append(f"{sector}: {rooms}")
+    return "\n".join(lines)

@@ -24,7 +24,7 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from game.engine.events import (
-    Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, Release, SayToResident,
+    Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, OpenTalk, Release, SayToResident,
     SetObjectState, TickResult, Whisper,
 )
 from game.engine import CommandError
@@ -633,7 +633,11 @@ class TownApp(App[int]):
         self.open_talk(who)
 
     def open_talk(self, resident: str) -> None:
+        # the conversation begins now: the resident stops to listen and gets its reply ready
+        if not self.submit(OpenTalk(resident)):
+            return
         self.talk = TalkScreen(self.speaker_name, resident)
+        self.talk.started = True
         self._town_wake.set()
 
         def closed(_: Any) -> None:

@@ -195,3 +195,104 @@ async def test_walking_away_ends_the_talk(engine):
     res = await ticks(e, 2)
     assert ann.conversation is None
     assert any("walked away" in l.text for r in res for l in r.log)
+
+
+class PrefillingLLM(FakeLLM):
+    """The engine's FakeLLM that also takes prefills, slowly, as llama-server would (tests only)."""
+
+    def __init__(self, *a, prefill_s: float = 0.0, **kw) -> None:
+        super().__init__(*a, **kw)
+        self.prefill_s = prefill_s
+        self.prefilled: list[str] = []
+        self.prefills_done = 0
+        self.streamed: list[str] = []
+
+    async def prefill(self, messages, tag) -> bool:
+        import asyncio
+        self.calls.append((tag.purpose, tag.resident))
+        self.prefilled.append(messages[-1].content)
+        await asyncio.sleep(self.prefill_s)
+        self.prefills_done += 1
+        return True
+
+    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+        self.streamed.append(messages[-1].content)
+        async for piece in super().stream(messages, tag, max_tokens=max_tokens, temperature=temperature):
+            yield piece
+
+
+async def test_opening_a_talk_stops_the_resident_and_gets_its_reply_ready(fake_town_loader):
+    from game.engine.events import OpenTalk
+    e = Engine.new(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
+    await ticks(e, 3)
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    cara = e.residents["Cara Diaz"]
+    e.player.pos = (cara.pos[0] + 5, cara.pos[1])
+    with pytest.raises(CommandError, match="too far"):
+        e.submit(OpenTalk("Cara"))
+    e.player.pos = cara.pos
+    await ticks(e, 6)  # a decision Cara had started ends at its tick
+    cid = e.submit(OpenTalk("Cara"))
+    assert cara.conversation == cid and not cara.path and "talking with Zed" in cara.action.description
+    assert not e.talks[cid].conv.lines
+    for _ in range(30):  # (a decision Cara had started is dropped at its tick: then she gets ready)
+        await ticks(e, 1)
+        if e.llm.prefilled and "Cara Diaz" not in e.jobs:
+            break
+    assert "Cara Diaz" not in e.jobs and len(e.llm.prefilled) == 1
+    assert e.llm.prefilled[0].rstrip().endswith("Conversation so far:")
+    await ticks(e, 30)  # the player takes their time: Cara waits, saying nothing, asking nothing
+    assert cara.conversation == cid and len(e.llm.prefilled) == 1
+    assert not [p for p, w in e.llm.calls if p == "dialogue"]
+    e.submit(SayToResident("Cara", "Have you heard the bridge is closed?"))
+    res = await ticks(e, 4)
+    assert [u.text for r in res for u in r.utterances if u.speaker == "Cara Diaz" and u.final]
+    assert e.llm.streamed[0].startswith(e.llm.prefilled[0])  # the reply began as prepared
+    await ticks(e, 2)  # after her line she gets ready for the next, the talk so far included
+    assert len(e.llm.prefilled) == 2 and "Zed: Have you heard the bridge is closed?" in e.llm.prefilled[1]
+    e.submit(SayToResident("Cara", "They say it will take a week."))
+    await ticks(e, 4)
+    assert e.llm.streamed[1].startswith(e.llm.prefilled[1])
+    e.submit(EndConversation("Cara"))
+    assert any("bridge is closed" in m for m in memories(e, "Cara Diaz"))
+    await e.aclose()
+
+
+async def test_a_talk_opened_and_left_without_a_word_leaves_no_memory(fake_town_loader):
+    from game.engine.events import OpenTalk
+    e = Engine.new(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    bob = e.residents["Bob Lin"]
+    e.player.pos = bob.pos
+    before = len(memories(e, "Bob Lin"))
+    cid = e.submit(OpenTalk("Bob Lin"))
+    await ticks(e, 2)
+    e.submit(EndConversation("Bob Lin"))
+    assert bob.conversation is None and cid not in e.talks
+    assert not any("Zed" in m and "talk" in m for m in memories(e, "Bob Lin")[:len(memories(e, "Bob Lin")) - before])
+    await e.aclose()
+
+
+async def test_a_line_said_while_the_resident_still_listens_waits_for_it_in_real_time(fake_town_loader):
+    import asyncio
+
+    from game.engine.events import OpenTalk
+    llm = PrefillingLLM(jitter=0.002, prefill_s=0.3)
+    e = Engine.new(fake_town_loader, llm, lockstep=False)
+    for _ in range(3):
+        e.step()
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    e.player.pos = e.residents["Bob Lin"].pos
+    e.submit(OpenTalk("Bob Lin"))
+    await asyncio.sleep(0.05)
+    e.submit(SayToResident("Bob Lin", "Lovely weather."))  # typed before the prefill is done
+    got = []
+    for _ in range(400):
+        await asyncio.sleep(0.005)
+        got += [u for u in e.poll().utterances if u.speaker == "Bob Lin" and u.final]
+        if got:
+            break
+    assert got and got[0].text
+    # the prefill was not cancelled by the line, and the reply was asked only after it
+    assert llm.prefills_done == 1 and llm.streamed and llm.streamed[0].startswith(llm.prefilled[0])
+    await e.aclose()

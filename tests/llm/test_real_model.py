@@ -69,6 +69,28 @@ async def test_stream(small_server):
     assert total.completion_tokens >= len(pieces) - 1 and total.prompt_tokens > 0
 
 
+async def test_a_prefilled_beginning_is_not_evaluated_again(small_server):
+    """llama-server keeps an evaluated prompt: a later request beginning the same way evaluates
+    only what follows (its own timings say how many prompt tokens it evaluated)."""
+    import uuid
+    head = (f"Session {uuid.uuid4()}. You are Ada, who runs the bakery in a small town. " * 6).strip()
+    async with ModelClient(small_server.url) as llm:
+        assert await llm.prefill([Message("system", "You write one line of a talk."),
+                                  Message("user", head)], CallTag("prefill", "Ada", Priority.PLAYER)) is False
+        await llm.connect()  # now it knows the server keeps prompt caches
+        assert llm.caches_prompts
+        sent = await llm.prefill([Message("system", "You write one line of a talk."), Message("user", head)],
+                                 CallTag("prefill", "Ada", Priority.PLAYER))
+        prefill_usage = llm.accounting.by_purpose()["prefill"]
+        _ = [p async for p in llm.stream([Message("system", "You write one line of a talk."),
+                                          Message("user", head + "\nBo: Good morning! Any bread left?")],
+                                         CallTag("dialogue", "Ada", Priority.PLAYER), max_tokens=8)]
+        evaluated = llm.timings[-1][0] if llm.timings else None
+    assert sent and prefill_usage.calls == 1 and prefill_usage.prompt_tokens > 100
+    # a cold prompt would evaluate all of it (over 100 tokens); the warm one only the new line
+    assert evaluated is not None and evaluated < 40, evaluated
+
+
 async def test_parallel_requests_share_the_slots(small_server):
     async with ModelClient(small_server.url) as llm:
         await llm.connect()

@@ -282,9 +282,68 @@ async def test_say_stream_yields_pieces_then_a_clean_line():
     mind, llm = make({"stream:dialogue": ["Isabella: Hi| there,| see you| later!"]})
     conv = Conversation("p", ["Isabella Rodriguez", "Visitor"], with_player=True)
     out = [x async for x in mind.say_stream(DAY1.replace(hour=9), conv, ["Visitor"])]
-    assert out[:-1] == ["Isabella: Hi", " there,", " see you", " later!"]
+    # the speaker's own name in front is not shown, not even while it is being written
+    assert out[:-1] == ["Hi", " there,", " see you", " later!"]
     assert out[-1].text == "Hi there, see you later!" and out[-1].end
     assert llm.calls[-1][0].priority == 0  # the player's conversation jumps the queue
+    mind, _ = make({"stream:dialogue": ['Isa|bella|: "|Sure|, come in.']})
+    out = [x async for x in mind.say_stream(DAY1.replace(hour=9), conv, ["Visitor"])]
+    assert out[:-1] == ["Sure", ", come in."] and out[-1].text == "Sure, come in."
+    mind, _ = make({"stream:dialogue": ["Is| it| raining?"]})  # a start like the name that is not it
+    out = [x async for x in mind.say_stream(DAY1.replace(hour=9), conv, ["Visitor"])]
+    assert "".join(out[:-1]) == "Is it raining?"
+
+
+class PrefillingFake(FakeLLM):
+    """A FakeLLM that, like llama-server, takes a prefill (tests only)."""
+
+    def __init__(self, *a, **kw) -> None:
+        super().__init__(*a, **kw)
+        self.prefilled: list[list] = []
+
+    async def prefill(self, messages, tag) -> bool:
+        self.calls.append((tag, messages, "prefill"))
+        self.prefilled.append(messages)
+        return True
+
+
+async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
+    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
+                          "stream:dialogue": ["Good morning!", "The party is on Friday at five."]})
+    mind = Mind(SPEC, llm, now=DAY1)
+    now = DAY1.replace(hour=9)
+    conv = Conversation("p1", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    assert await mind.listen(now, conv, ["Mara"]) is True
+    (system, head), = llm.prefilled
+    assert llm.calls[-1][0].purpose == "prefill" and llm.calls[-1][0].priority == 0
+    assert head.content.rstrip().endswith("Conversation so far:")
+    conv.add("Mara", "Hello, I'm new in town.")
+    _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]
+    conv.add("Isabella Rodriguez", "Good morning!")
+    mind.memory.add("observation", "Maria Lopez said the party at Hobbs Cafe moved to Saturday", now,
+                    importance=8)
+    conv.add("Mara", "Is there a party at the cafe this week?")
+    _ = [x async for x in mind.say_stream(now + timedelta(minutes=2), conv, ["Mara"])]
+    replies = [m for t, m, kind in llm.calls if kind == "stream"]
+    for messages in replies:  # the same beginning each turn: the server's cached prompt serves them
+        assert messages[0].content == system.content
+        assert messages[1].content.startswith(head.content)
+    # what the player's line brings to mind comes after the talk, not in the held beginning
+    tail = replies[1][1].content[len(head.content):]
+    assert "Isabella recalls:" in tail and "moved to Saturday" in tail
+    assert "Isabella recalls:" not in replies[0][1].content  # nothing new came to mind then
+    assert mind.calls_on(DAY1.date()).get("prefill") == 1
+    # a save keeps the held beginning: a reply after loading begins the same way
+    again = Mind.from_state(mind.to_state(), llm)
+    assert again._held == mind._held
+
+
+async def test_listening_without_a_prompt_cache_asks_nothing():
+    mind, llm = make()
+    now = DAY1.replace(hour=9)
+    conv = Conversation("p1", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    assert await mind.listen(now, conv, ["Mara"]) is False
+    assert "prefill" not in llm.purposes()
 
 
 async def test_places_offered_put_home_work_and_here_first(view):

@@ -83,3 +83,39 @@ def test_persona_reads_times_in_many_spellings():
     p = Persona.from_spec({**SPEC, "lifestyle": {"wake": "7:00", "sleep": "1:00", "meals": ["8:00", "13:00"]}})
     assert p.wake == 420 and p.sleep == 25 * 60 and p.meals == [("breakfast", 480), ("lunch", 780)]
     assert Persona.from_dict(p.to_dict()) == p
+
+
+def test_places_are_listed_compactly_and_lose_no_address():
+    from game.mind.places import format_places
+    addrs = ("Lin house:kitchen", "Lin house:kitchen:stove", "Lin house:kitchen:kitchen table",
+             "Lin house:bathroom", "Park:lawn", "Lin house:garden:bench", "Market")
+    text = format_places(addrs)
+    assert text.splitlines() == [
+        "Lin house: kitchen (stove, kitchen table); bathroom; garden (bench)",
+        "Park: lawn",
+        "Market",
+    ]
+    assert len(text) < len("\n".join(addrs)) * 0.75
+    # every part of every address is still there to be read
+    for a in addrs:
+        assert all(part in text for part in a.split(":"))
+    assert format_places(()) == ""
+
+
+def test_an_identity_summary_that_restates_the_brief_is_left_out_of_prompts():
+    from game.mind.components import _mostly_within
+    brief = ("Hank Brody (age 52). Traits: gruff, practical, proud. Hank Brody owns Brody's Supply Store, "
+             "which his father opened forty years ago. He lives with his daughter Rosa.")
+    assert _mostly_within("Hank Brody is gruff, practical and proud. He owns Brody's Supply Store.", brief)
+    assert not _mostly_within("Hank feels hopeful: the debate went well and Rosa told him about the "
+                              "new bakery stall in Willow Park.", brief)
+    assert not _mostly_within("", brief)
+
+
+def test_the_short_identity_keeps_the_first_sentences():
+    from game.mind.persona import Persona
+    p = Persona("Grace Okafor", 58, "warm, stubborn", "Grace has been the mayor for eight years. Before "
+                "that she taught civics.", "She runs for a third term. The debate is on Wednesday.")
+    assert p.short() == ("Grace Okafor (age 58). Traits: warm, stubborn. Grace has been the mayor for "
+                         "eight years. She runs for a third term.")
+    assert len(p.short()) < len(p.brief())
