@@ -8,8 +8,10 @@ Measured, from the moment this script starts (as ``town play`` would, model alre
 - first move: until the first resident moves on the map (the screen is up, the model server started
   and the town built; residents walk their lifestyle routine while their day plans are written);
 - first words: the visitor, standing next to a resident while the others are planning their day,
-  says a line; the time until the first words of the resident's reply are on screen, and until the
-  reply is complete.  Repeated with ``--talks`` residents.
+  opens a talk (the t key), types a line (``--typing-cps`` characters a second, 5 by default: about
+  60 words a minute; 0: at once) and says it; the time from saying it until the first words of the
+  resident's reply are on screen, and until the reply is complete.  A second line follows once the
+  reply is there, typed at the same speed.  Repeated with ``--talks`` residents.
 
 Prints one line per figure and, with --json, writes them to a file.  Not a test: a measurement.
 """
@@ -32,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 async def measure(args: argparse.Namespace) -> dict:
     from game.cli import _add_llm_flags  # noqa: F401  (the flags are parsed in main)
-    from game.engine.events import EndConversation, EnterAsVisitor, SayToResident
+    from game.engine.events import EndConversation, EnterAsVisitor, OpenTalk, SayToResident
     from game.ui.app import MainScreen, TownApp
     from game.ui.host import RealHost
     from game.ui.widgets import Ticked
@@ -79,8 +81,11 @@ async def measure(args: argparse.Namespace) -> dict:
             spot = next(((x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
                          if grid[y + dy, x + dx]), (x, y))
             engine.player.pos = spot  # the visitor stands next to them (walking there is not measured)
+            engine.submit(OpenTalk(name))  # the t key: the talk opens, the player starts typing
             for turn, line in enumerate(("Hello! I'm new in town. What are you up to today?",
                                          "Nice to meet you. Where can I get a good coffee around here?"), 1):
+                typing = len(line) / args.typing_cps if args.typing_cps > 0 else 0.0
+                await pilot.pause(typing)
                 busy = engine.llm.status()
                 heard[name] = (None, None)
                 t = time.monotonic()
@@ -88,7 +93,8 @@ async def measure(args: argparse.Namespace) -> dict:
                 while heard[name][1] is None and time.monotonic() - t < 240:
                     await pilot.pause(0.02)
                 first, done = heard.pop(name)
-                row = {"resident": name, "turn": turn, "first_words_s": round(first - t, 2) if first else None,
+                row = {"resident": name, "turn": turn, "typing_s": round(typing, 1),
+                       "first_words_s": round(first - t, 2) if first else None,
                        "reply_s": round(done - t, 2) if done else None,
                        "in_flight_when_asked": getattr(busy, "in_flight", None),
                        "queued_when_asked": getattr(busy, "queued", None)}
@@ -120,6 +126,8 @@ def main() -> int:
     ap.add_argument("town", nargs="?", default=None)
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--talks", type=int, default=3)
+    ap.add_argument("--typing-cps", type=float, default=5.0,
+                    help="characters a second the player types (0: the line is there at once)")
     ap.add_argument("--saves", default="/tmp/town-latency-saves")
     ap.add_argument("--json", default=None, metavar="OUT")
     _add_llm_flags(ap)

@@ -18,7 +18,7 @@ from typing import Any
 
 from game.engine.events import (
     Bubble, Embody, EndConversation, EnterAsVisitor, LogLine, Move, MovePlayer, ObjectChange,
-    Release, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
+    OpenTalk, Release, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
 )
 from game.engine import CommandError
 from game.llm.api import ModelStatus
@@ -227,6 +227,12 @@ class FakeEngine:
             if self._walkable(dst):
                 self.pos[who] = dst
                 r.moves.append(Move(who, src, dst))
+        elif isinstance(cmd, OpenTalk):
+            me = self.pos[self.embodied or "player"]
+            them = self.pos[cmd.resident]
+            if max(abs(me[0] - them[0]), abs(me[1] - them[1])) > 4:
+                raise CommandError(f"{cmd.resident} is too far away to hear you; walk closer")
+            self.talking.setdefault(cmd.resident, f"c{self.clock.step}")
         elif isinstance(cmd, SayToResident):
             speaker = self.embodied or self.visitor or "player"
             me = self.pos[self.embodied or "player"]
