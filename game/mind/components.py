@@ -9,7 +9,6 @@ left out.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Callable, Sequence
