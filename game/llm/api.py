@@ -121,8 +121,10 @@ class LLM(Protocol):
         *,
         max_tokens: int = 256,
         temperature: float = 0.7,
+        stop: tuple[str, ...] = (),
     ) -> AsyncIterator[str]:
-        """Free text, yielded piece by piece as the model writes it (dialogue shown live)."""
+        """Free text, yielded piece by piece as the model writes it (dialogue shown live); the
+        model stops at any of ``stop`` (not included)."""
         ...
 
     async def embed(self, texts: list[str]) -> list[list[float]]:

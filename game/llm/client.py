@@ -369,8 +369,11 @@ class ModelClient:
         *,
         max_tokens: int = 256,
         temperature: float = 0.7,
+        stop: tuple[str, ...] = (),
     ) -> AsyncIterator[str]:
         payload = self._payload(_messages(messages), max_tokens, temperature)
+        if stop:
+            payload["stop"] = list(stop)
         payload["stream"] = True
         payload["stream_options"] = {"include_usage": True}
         retries = 0

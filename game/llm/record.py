@@ -40,13 +40,15 @@ class NotRecorded(LLMError):
 
 
 def _request(kind: str, messages: list[Message], schema: type[BaseModel] | None,
-             max_tokens: int, temperature: float) -> dict[str, Any]:
+             max_tokens: int, temperature: float, stop: tuple[str, ...] = ()) -> dict[str, Any]:
     req: dict[str, Any] = {
         "kind": kind,
         "messages": [{"role": m.role, "content": m.content} for m in messages],
         "max_tokens": max_tokens,
         "temperature": temperature,
     }
+    if stop:
+        req["stop"] = list(stop)
     if schema is not None:
         req["schema_name"] = schema.__name__
         req["schema"] = strict_schema(schema)
@@ -99,13 +101,13 @@ class RecordingLLM:
         return value
 
     async def stream(self, messages: list[Message], tag: CallTag, *, max_tokens: int = 256,
-                     temperature: float = 0.7) -> AsyncIterator[str]:
+                     temperature: float = 0.7, stop: tuple[str, ...] = ()) -> AsyncIterator[str]:
         pieces: list[str] = []
         async for piece in self.inner.stream(messages, tag, max_tokens=max_tokens,
-                                             temperature=temperature):
+                                             temperature=temperature, stop=stop):
             pieces.append(piece)
             yield piece
-        req = _request("stream", messages, None, max_tokens, temperature)
+        req = _request("stream", messages, None, max_tokens, temperature, stop)
         self._write({"kind": "stream", "key": request_key(req), "tag": _tag(tag),
                      "request": req, "pieces": pieces})
 
@@ -209,8 +211,8 @@ class ReplayLLM:
                             f"{schema.__name__}: {e}", raw=json.dumps(row.get("answer"))) from None
 
     async def stream(self, messages: list[Message], tag: CallTag, *, max_tokens: int = 256,
-                     temperature: float = 0.7) -> AsyncIterator[str]:
-        req = _request("stream", messages, None, max_tokens, temperature)
+                     temperature: float = 0.7, stop: tuple[str, ...] = ()) -> AsyncIterator[str]:
+        req = _request("stream", messages, None, max_tokens, temperature, stop)
         row = self._take(request_key(req), tag, "streamed request")
         for piece in row.get("pieces", []):
             await asyncio.sleep(0)

@@ -874,9 +874,12 @@ class Mind:
         self.calls[(d.isoformat(), "dialogue")] += 1
         text = ""
         sent = 0  # characters of the cleaned reply already yielded
-        names = [self.name, self.persona.first_name]
+        # a name in front is not to be shown: its own, or (the small model's slip) a listener's
+        names = [self.name, self.persona.first_name] + [n for who in listeners for n in (who, who.split()[0])]
         try:
-            async for piece in self.llm.stream(messages, CallTag("dialogue", self.name, priority), max_tokens=80):
+            # one line: what a small model adds after it ("This answer reflects ...") is not said
+            async for piece in self.llm.stream(messages, CallTag("dialogue", self.name, priority), max_tokens=80,
+                                               stop=("\n",)):
                 text += piece
                 lead = _speaker_lead(text, names)
                 if lead is None:
@@ -887,11 +890,11 @@ class Mind:
                     sent = len(shown)
         except LLMError as e:
             self._fail("dialogue", e)
-            yield Line(_strip_speaker(clean_text(text, 300), [self.name, self.persona.first_name]),
+            yield Line(_strip_speaker(clean_text(text, 300), names),
                        end=True, source="error")
             return
         self._lines_today[d.isoformat()] += 1
-        line = _strip_speaker(clean_text(text, 300), [self.name, self.persona.first_name])
+        line = _strip_speaker(clean_text(text, 300), names)
         yield Line(line, end=not line or _says_goodbye(line))
 
     async def answer(self, now: datetime, question: str, asker: str = "An interviewer",

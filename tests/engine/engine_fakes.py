@@ -115,7 +115,7 @@ class FakeLLM:
             raise AssertionError(f"FakeLLM does not know {name}")
         return schema.model_validate(data)
 
-    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7, stop=()):
         self.calls.append((tag.purpose, tag.resident))
         self.accounting.record(tag, prompt_tokens=20, completion_tokens=3, latency_s=0.01)
         for piece in ("Well, ", "hello ", "there."):

@@ -215,9 +215,9 @@ class PrefillingLLM(FakeLLM):
         self.prefills_done += 1
         return True
 
-    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7, stop=()):
         self.streamed.append(messages[-1].content)
-        async for piece in super().stream(messages, tag, max_tokens=max_tokens, temperature=temperature):
+        async for piece in super().stream(messages, tag, max_tokens=max_tokens, temperature=temperature, stop=stop):
             yield piece
 
 

@@ -114,7 +114,7 @@ class FakeTownLLM:
                                completion_tokens=20, latency_s=0.0)
         return schema.model_validate(valid_instance(strict_schema(schema), self.rng))
 
-    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7, stop=()):
         for piece in ("Well, ", "hello ", "there."):
             yield piece
 

@@ -69,6 +69,14 @@ async def test_stream(small_server):
     assert total.completion_tokens >= len(pieces) - 1 and total.prompt_tokens > 0
 
 
+async def test_a_stream_stops_at_a_stop_string(small_server):
+    async with ModelClient(small_server.url) as llm:
+        text = "".join([p async for p in llm.stream(
+            [Message("user", "Write a short poem of six lines about the sea, one line each.")],
+            CallTag("dialogue", "Ada", Priority.PLAYER), max_tokens=60, temperature=0.0, stop=("\n",))])
+    assert text.strip() and "\n" not in text.strip()
+
+
 async def test_a_prefilled_beginning_is_not_evaluated_again(small_server):
     """llama-server keeps an evaluated prompt: a later request beginning the same way evaluates
     only what follows (its own timings say how many prompt tokens it evaluated)."""

@@ -124,7 +124,7 @@ class FakeLLM:
                 return f"I don't know anyone called {a}."
         return f"Let me think. {q.strip()}"
 
-    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7, stop=()):
         for piece in ("Well, ", "hello."):
             yield piece
 

@@ -63,7 +63,7 @@ class FakeLLM:
         self.tokens.append((tag.purpose, prompt, len(json.dumps(a, ensure_ascii=False)) // 4 + 1))
         return value
 
-    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7):
+    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7, stop=()):
         """Scripted under "stream:<purpose>": a str split on "|" into pieces, or an exception."""
         self.calls.append((tag, messages, "stream"))
         answers = self.script.get("stream:" + tag.purpose)

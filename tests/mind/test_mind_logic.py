@@ -289,6 +289,9 @@ async def test_say_stream_yields_pieces_then_a_clean_line():
     mind, _ = make({"stream:dialogue": ['Isa|bella|: "|Sure|, come in.']})
     out = [x async for x in mind.say_stream(DAY1.replace(hour=9), conv, ["Visitor"])]
     assert out[:-1] == ["Sure", ", come in."] and out[-1].text == "Sure, come in."
+    mind, _ = make({"stream:dialogue": ["Visitor|: Welcome| in!"]})  # the listener's name: a slip
+    out = [x async for x in mind.say_stream(DAY1.replace(hour=9), conv, ["Visitor"])]
+    assert out[:-1] == [" Welcome"[1:], " in!"] and out[-1].text == "Welcome in!"
     mind, _ = make({"stream:dialogue": ["Is| it| raining?"]})  # a start like the name that is not it
     out = [x async for x in mind.say_stream(DAY1.replace(hour=9), conv, ["Visitor"])]
     assert "".join(out[:-1]) == "Is it raining?"
