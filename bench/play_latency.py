@@ -115,6 +115,10 @@ async def measure(args: argparse.Namespace) -> dict:
                 out[f"first_words_median_s_turn{turn}"] = round(statistics.median(firsts), 2)
                 print(f"first words of a reply, turn {turn}: median {statistics.median(firsts):.2f} s "
                       f"over {len(firsts)}", file=sys.stderr, flush=True)
+        use = getattr(engine.llm.status(), "by_purpose", {}) or {}
+        out["prefill"] = {k: round(float(getattr(use.get("prefill"), k, 0) or 0), 2)
+                          for k in ("calls", "prompt_tokens", "latency_s")}
+        print(f"prefill calls: {out['prefill']}", file=sys.stderr, flush=True)
         await app.action_quit_town()  # as the q key: the engine's decisions are cancelled first
     return out
 

@@ -258,10 +258,10 @@ class ModelClient:
         """POST with a scheduler slot, retrying transient failures.  Returns (json, seconds, retries)."""
         retries = 0
         while True:
-            async with self.scheduler.slot(tag.priority):
+            async with self.scheduler.slot(tag.priority) as number:
                 t0 = time.monotonic()
                 try:
-                    data = await self._post_once(path, payload)
+                    data = await self._post_once(path, self._pinned(payload, number))
                 except _Transient as e:
                     err = e
                 except LLMError as e:  # refused (4xx): retrying will not help
@@ -282,6 +282,12 @@ class ModelClient:
                 raise ModelUnavailable(f"{err} (tried {retries + 1} times)") from None
             await asyncio.sleep(self.backoff_s * (2 ** retries))
             retries += 1
+
+    def _pinned(self, payload: dict[str, Any], number: int) -> dict[str, Any]:
+        """The request pinned to server slot ``number`` (llama-server only: see the scheduler)."""
+        if not self.caches_prompts or number >= self.scheduler.slots:
+            return payload
+        return {**payload, "id_slot": number}
 
     # --- the LLM protocol -----------------------------------------------------------------
 
@@ -382,11 +388,11 @@ class ModelClient:
             pieces = 0
             usage: dict[str, Any] = {}
             timings: dict[str, Any] = {}
-            async with self.scheduler.slot(tag.priority):
+            async with self.scheduler.slot(tag.priority) as number:
                 t0 = time.monotonic()
                 try:
                     async with self._http.stream("POST", f"{self.base_url}/chat/completions",
-                                                 json=payload) as resp:
+                                                 json=self._pinned(payload, number)) as resp:
                         if resp.status_code != 200:
                             await resp.aread()
                             msg = _server_message(resp)

@@ -6,6 +6,12 @@ and no more urgent (lower ``Priority``) or older request of the same priority is
 ``reserve`` slots are kept for the most urgent work (priority 0: what the player waits for): the
 town's own planning never fills the server, so a resident's reply to the player starts at once
 instead of queueing behind a minute of day plans.
+
+Each request in flight holds a slot number (``slot()`` yields it): the most urgent work takes the
+lowest free number, the town's own work the highest, so slot 0 is free for the player whenever
+nothing of the player's is in flight.  The client can pin requests to those server slots
+(llama-server's ``id_slot``): llama-server fills each batch from its slots in order, so with a
+small batch the prompt in slot 0 is evaluated before the others' (docs/MODEL.md).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ class PriorityScheduler:
         self.in_flight = 0
         self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
+        self._held: dict[int, int] = {}  # slot number in use -> the priority that holds it
 
     @property
     def queued(self) -> int:
@@ -39,9 +46,14 @@ class PriorityScheduler:
         self._wake()
 
     def limit(self, priority: int) -> int:
-        """How many requests may be in flight when one of ``priority`` starts."""
+        """How many requests may be in flight when one of ``priority`` starts.  While the player
+        waits on a request (priority 0 in flight), the town starts none of its own: a new prompt
+        would be evaluated beside the player's and slow its every step (requests already in
+        flight go on)."""
         if priority <= 0:
             return self.slots
+        if any(p <= 0 for p in self._held.values()):
+            return 0
         return max(1, self.slots - self.reserve)
 
     def _wake(self) -> None:
@@ -56,11 +68,12 @@ class PriorityScheduler:
             self.in_flight += 1
             fut.set_result(None)
 
-    async def acquire(self, priority: int) -> None:
+    async def acquire(self, priority: int) -> int:
+        """Wait for a slot; returns its number (see ``slot``)."""
         if self.in_flight < self.limit(priority) and not any(
                 not f.done() and p <= priority for p, _, f in self._heap):
             self.in_flight += 1
-            return
+            return self._number(priority)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._heap, (int(priority), next(self._seq), fut))
         try:
@@ -70,17 +83,29 @@ class PriorityScheduler:
                 # the slot was granted just as we were cancelled: hand it on
                 self.release()
             raise
+        return self._number(priority)
 
-    def release(self) -> None:
+    def _number(self, priority: int) -> int:
+        free = [n for n in range(max(self.slots, len(self._held) + 1)) if n not in self._held]
+        n = free[0] if priority <= 0 else free[-1]
+        self._held[n] = int(priority)
+        return n
+
+    def release(self, number: int | None = None) -> None:
+        """Give a slot back (its number, as ``acquire`` returned it)."""
         self.in_flight -= 1
         if self.in_flight < 0:
             raise RuntimeError("scheduler slot released twice")
+        if number is not None:
+            self._held.pop(number, None)
         self._wake()
 
     @asynccontextmanager
-    async def slot(self, priority: int) -> AsyncIterator[None]:
-        await self.acquire(priority)
+    async def slot(self, priority: int) -> AsyncIterator[int]:
+        """``async with scheduler.slot(priority) as number:`` the request may run; ``number`` is
+        the server slot it may use (lowest free for the player's work, highest for the town's)."""
+        number = await self.acquire(priority)
         try:
-            yield
+            yield number
         finally:
-            self.release()
+            self.release(number)

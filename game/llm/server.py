@@ -93,6 +93,7 @@ class EmbeddedServer:
         embeddings: bool = False,
         threads: int | None = None,
         threads_batch: int | None = None,
+        batch: int | None = None,
         alias: str | None = None,
         log_path: Path | None = None,
         port: int | None = None,
@@ -103,6 +104,7 @@ class EmbeddedServer:
         self.model = Path(model)
         self.parallel = parallel
         self.ctx_per_slot = ctx_per_slot
+        self.batch = batch
         self.embeddings = embeddings
         self.threads = threads
         self.threads_batch = threads_batch
@@ -136,6 +138,8 @@ class EmbeddedServer:
             cmd += ["-t", str(self.threads)]
         if self.threads_batch:
             cmd += ["-tb", str(self.threads_batch)]
+        if self.batch:  # small batches: slot 0 (the player's) is evaluated first in each one
+            cmd += ["-b", str(self.batch), "-ub", str(self.batch)]
         if self.embeddings:
             cmd += ["--embeddings"]
         return cmd + self.extra_args

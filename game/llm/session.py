@@ -79,6 +79,10 @@ def embedded_server(config: LLMConfig) -> EmbeddedServer:
         parallel=config.slots or 4,
         threads=threads,
         threads_batch=threads_batch,
+        # llama-server fills a batch from its slots in order: with 128-token batches the player's
+        # prompt (slot 0) waits for at most one batch of the town's, not for all of their prompts
+        # (a 390-token prompt beside three 700-token ones: 14 s instead of 62 s, 2026-11-22)
+        batch=128,
         alias=TEST_MODEL_NAME if config.use_test_model else DEFAULT_MODEL_NAME,
         # one log per game process (two games at once must not share one); kept only on failure
         log_path=paths.logs / f"llama-server-{os.getpid()}.log",

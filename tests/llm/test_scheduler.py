@@ -79,9 +79,9 @@ async def test_a_slot_is_kept_for_the_player():
     waiting = asyncio.ensure_future(s.acquire(2))
     await asyncio.sleep(0)
     assert s.in_flight == 3 and not waiting.done()
-    await asyncio.wait_for(s.acquire(0), 0.1)  # the player's request: no wait
+    player = await asyncio.wait_for(s.acquire(0), 0.1)  # the player's request: no wait
     assert s.in_flight == 4 and not waiting.done()
-    s.release()  # the player's reply ends: still only three for planning
+    s.release(player)  # the player's reply ends: still only three for planning
     await asyncio.sleep(0)
     assert not waiting.done()
     s.release()  # a plan ends: the queued one starts
@@ -89,3 +89,31 @@ async def test_a_slot_is_kept_for_the_player():
     assert s.in_flight == 3
     one = PriorityScheduler(1, reserve=1)  # one slot: nothing can be kept back
     await asyncio.wait_for(one.acquire(3), 0.1)
+
+
+async def test_slot_numbers_keep_slot_zero_for_the_player():
+    sched = PriorityScheduler(4, reserve=1)
+    town = [await sched.acquire(2) for _ in range(3)]  # the town fills what it may
+    assert sorted(town) == [1, 2, 3]
+    player = await sched.acquire(0)
+    assert player == 0
+    sched.release(player)
+    sched.release(town[0])
+    again = await sched.acquire(2)  # the town takes the highest free number, never the player's
+    assert again == town[0]
+    for n in town[1:] + [again]:
+        sched.release(n)
+    async with sched.slot(0) as a, sched.slot(0) as b:  # two of the player's at once: 0, then 1
+        assert (a, b) == (0, 1)
+    assert sched.in_flight == 0
+
+
+async def test_the_town_starts_nothing_new_while_the_player_waits():
+    sched = PriorityScheduler(4, reserve=1)
+    town = await sched.acquire(2)
+    async with sched.slot(0):
+        later = asyncio.create_task(sched.acquire(2))
+        await asyncio.sleep(0.01)
+        assert not later.done() and sched.in_flight == 2  # the town's request in flight goes on
+    assert await asyncio.wait_for(later, 1) == 2  # and the waiting one starts when the player's ends
+    sched.release(town)
