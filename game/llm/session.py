@@ -79,10 +79,12 @@ def embedded_server(config: LLMConfig) -> EmbeddedServer:
         parallel=config.slots or 4,
         threads=threads,
         threads_batch=threads_batch,
-        # llama-server fills a batch from its slots in order: with 128-token batches the player's
-        # prompt (slot 0) waits for at most one batch of the town's, not for all of their prompts
-        # (a 390-token prompt beside three 700-token ones: 14 s instead of 62 s, 2026-11-22)
-        batch=128,
+        # llama-server fills a batch from its slots in order: with small batches the player's
+        # prompt (slot 0) waits for at most one short batch of the town's, not for all of their
+        # prompts (a 390-token prompt beside three 700-token ones: 14 s with 128-token batches
+        # instead of 62 s with the default 2048); 32 gave the player's first words soonest
+        # (bench/play_latency.py medians 3.2/2.3 s; 128: 6.5/2.5 s; 16: 3.4/2.8 s, 2026-11-22)
+        batch=32,
         alias=TEST_MODEL_NAME if config.use_test_model else DEFAULT_MODEL_NAME,
         # one log per game process (two games at once must not share one); kept only on failure
         log_path=paths.logs / f"llama-server-{os.getpid()}.log",
