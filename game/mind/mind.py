@@ -381,6 +381,7 @@ class Mind:
     def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]:
         """Store a finished conversation: each line others said, and a summary of one's own part."""
         self.seed(now)
+        self._held.pop(conversation.id, None)  # its replies' context is not needed any more
         ids = []
         others = [p for p in conversation.participants if p != self.name]
         kind = "player" if conversation.with_player else "conversation"

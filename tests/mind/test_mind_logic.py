@@ -339,6 +339,8 @@ async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
     # a save keeps the held beginning: a reply after loading begins the same way
     again = Mind.from_state(mind.to_state(), llm)
     assert again._held == mind._held
+    mind.remember_conversation(now + timedelta(minutes=3), conv)  # over: its held context goes
+    assert conv.id not in mind._held
 
 
 async def test_listening_without_a_prompt_cache_asks_nothing():
