@@ -108,6 +108,10 @@ def _server_message(resp: httpx.Response) -> str:
     return json.dumps(data)[:300]
 
 
+# seconds after a request of the player's during which the town starts none of its own (see
+# PriorityScheduler): longer than the pause between two prefills while the player types
+PLAYER_LINGER_S = 3.0
+
 class ModelClient:
     """The real model layer.  Use ``async with ModelClient(...) as llm`` or call ``aclose()``."""
 
@@ -218,6 +222,9 @@ class ModelClient:
                     if total > 0:
                         self.scheduler.resize(total)
                         self.caches_prompts = True  # llama-server keeps evaluated prompts
+                        # a talk with the player is then a run of short requests (prefills while
+                        # they type, the reply): the town waits between them too
+                        self.scheduler.linger = PLAYER_LINGER_S
             except (httpx.HTTPError, ValueError, TypeError, AttributeError):
                 pass  # not llama-server: keep the configured default
         self.reachable = True
@@ -258,7 +265,7 @@ class ModelClient:
         """POST with a scheduler slot, retrying transient failures.  Returns (json, seconds, retries)."""
         retries = 0
         while True:
-            async with self.scheduler.slot(tag.priority) as number:
+            async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
                     data = await self._post_once(path, self._pinned(payload, number))
@@ -388,7 +395,7 @@ class ModelClient:
             pieces = 0
             usage: dict[str, Any] = {}
             timings: dict[str, Any] = {}
-            async with self.scheduler.slot(tag.priority) as number:
+            async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
                     async with self._http.stream("POST", f"{self.base_url}/chat/completions",

@@ -7,9 +7,16 @@ and no more urgent (lower ``Priority``) or older request of the same priority is
 town's own planning never fills the server, so a resident's reply to the player starts at once
 instead of queueing behind a minute of day plans.
 
+While the player waits on a request (priority 0 in flight), and for ``linger`` seconds after one
+ends, the town starts none of its own: a conversation with the player is a run of short requests
+(the reply context evaluated while they type, the reply), and a town prompt started between two of
+them would share every batch of the next with it.
+
 Each request in flight holds a slot number (``slot()`` yields it): the most urgent work takes the
 lowest free number, the town's own work the highest, so slot 0 is free for the player whenever
-nothing of the player's is in flight.  The client can pin requests to those server slots
+nothing of the player's is in flight.  Urgent work with a ``key`` (the resident it is for) goes back
+to the slot its key last had, if that is free: two residents answering the player keep their own
+evaluated prompts.  The client can pin requests to those server slots
 (llama-server's ``id_slot``): llama-server fills each batch from its slots in order, so with a
 small batch the prompt in slot 0 is evaluated before the others' (docs/MODEL.md).
 """
@@ -19,20 +26,26 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import time
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 
 class PriorityScheduler:
-    def __init__(self, slots: int = 4, reserve: int = 1) -> None:
+    def __init__(self, slots: int = 4, reserve: int = 1, linger: float = 0.0,
+                 clock: "Callable[[], float]" = time.monotonic) -> None:
         if slots < 1:
             raise ValueError("the scheduler needs at least one slot")
         self.slots = slots
         self.reserve = max(0, int(reserve))
+        self.linger = max(0.0, float(linger))
+        self._clock = clock
+        self._player_until = float("-inf")  # the town waits until then (a player's request just ended)
         self.in_flight = 0
         self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
         self._held: dict[int, int] = {}  # slot number in use -> the priority that holds it
+        self._keyed: dict[str, int] = {}  # key of urgent work -> the slot number it last had
 
     @property
     def queued(self) -> int:
@@ -52,7 +65,7 @@ class PriorityScheduler:
         flight go on)."""
         if priority <= 0:
             return self.slots
-        if any(p <= 0 for p in self._held.values()):
+        if any(p <= 0 for p in self._held.values()) or self._clock() < self._player_until:
             return 0
         return max(1, self.slots - self.reserve)
 
@@ -68,12 +81,12 @@ class PriorityScheduler:
             self.in_flight += 1
             fut.set_result(None)
 
-    async def acquire(self, priority: int) -> int:
+    async def acquire(self, priority: int, key: str | None = None) -> int:
         """Wait for a slot; returns its number (see ``slot``)."""
         if self.in_flight < self.limit(priority) and not any(
                 not f.done() and p <= priority for p, _, f in self._heap):
             self.in_flight += 1
-            return self._number(priority)
+            return self._number(priority, key)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._heap, (int(priority), next(self._seq), fut))
         try:
@@ -83,11 +96,17 @@ class PriorityScheduler:
                 # the slot was granted just as we were cancelled: hand it on
                 self.release()
             raise
-        return self._number(priority)
+        return self._number(priority, key)
 
-    def _number(self, priority: int) -> int:
+    def _number(self, priority: int, key: str | None = None) -> int:
         free = [n for n in range(max(self.slots, len(self._held) + 1)) if n not in self._held]
-        n = free[0] if priority <= 0 else free[-1]
+        if priority > 0:
+            n = free[-1]
+        else:
+            n = self._keyed.get(key, free[0]) if key is not None else free[0]
+            n = n if n in free else free[0]
+            if key is not None:
+                self._keyed[key] = n
         self._held[n] = int(priority)
         return n
 
@@ -97,14 +116,21 @@ class PriorityScheduler:
         if self.in_flight < 0:
             raise RuntimeError("scheduler slot released twice")
         if number is not None:
-            self._held.pop(number, None)
+            held = self._held.pop(number, None)
+            if held is not None and held <= 0 and self.linger > 0:
+                self._player_until = self._clock() + self.linger
+                try:  # the town's waiting requests are looked at again once the pause is over
+                    asyncio.get_running_loop().call_later(self.linger + 0.02, self._wake)
+                except RuntimeError:  # no loop (released from plain code): the next release wakes them
+                    pass
         self._wake()
 
     @asynccontextmanager
-    async def slot(self, priority: int) -> AsyncIterator[int]:
+    async def slot(self, priority: int, key: str | None = None) -> AsyncIterator[int]:
         """``async with scheduler.slot(priority) as number:`` the request may run; ``number`` is
-        the server slot it may use (lowest free for the player's work, highest for the town's)."""
-        number = await self.acquire(priority)
+        the server slot it may use (lowest free for the player's work, or the one ``key`` last
+        had; highest for the town's)."""
+        number = await self.acquire(priority, key)
         try:
             yield number
         finally:

@@ -117,3 +117,52 @@ async def test_the_town_starts_nothing_new_while_the_player_waits():
         assert not later.done() and sched.in_flight == 2  # the town's request in flight goes on
     assert await asyncio.wait_for(later, 1) == 2  # and the waiting one starts when the player's ends
     sched.release(town)
+
+
+async def test_the_town_waits_a_moment_after_the_players_request_for_the_next_one():
+    now = [100.0]
+    sched = PriorityScheduler(4, reserve=1, linger=3.0, clock=lambda: now[0])
+    async with sched.slot(0):  # the player's prefill while they type
+        pass
+    later = asyncio.create_task(sched.acquire(2))
+    await asyncio.sleep(0.01)
+    assert not later.done()  # the player is still typing: the town waits
+    async with sched.slot(0):  # their next prefill (or reply) starts at once
+        pass
+    now[0] += 2.0
+    sched._wake()
+    await asyncio.sleep(0.01)
+    assert not later.done()  # 2 s after the last of the player's requests: still waiting
+    now[0] += 1.5
+    sched._wake()  # (the scheduler's own timer does this once the pause is over)
+    assert await asyncio.wait_for(later, 1) == 3
+    sched.release(3)
+
+
+async def test_the_pause_after_the_players_request_ends_by_itself():
+    sched = PriorityScheduler(4, reserve=1, linger=0.05)
+    async with sched.slot(0):
+        pass
+    t = asyncio.get_running_loop().time()
+    number = await asyncio.wait_for(sched.acquire(2), 1)  # woken by the scheduler's timer
+    assert asyncio.get_running_loop().time() - t >= 0.04
+    sched.release(number)
+
+
+async def test_the_players_work_for_a_resident_goes_back_to_that_residents_slot():
+    sched = PriorityScheduler(4, reserve=1)
+    rosa = await sched.acquire(0, "Rosa")
+    hank = await sched.acquire(0, "Hank")
+    assert (rosa, hank) == (0, 1)
+    sched.release(rosa)
+    sched.release(hank)
+    # Hank's next request finds slot 0 free, but his own evaluated prompt is in slot 1
+    assert await sched.acquire(0, "Hank") == 1
+    assert await sched.acquire(0, "Rosa") == 0
+    assert await sched.acquire(0, "Ines") == 2  # her slot was never hers: the lowest free
+    sched.release(0)
+    sched.release(1)
+    sched.release(2)
+    town = await sched.acquire(2, "Hank")  # the town's work keeps to the highest slots
+    assert town == 3
+    sched.release(town)
