@@ -8,8 +8,9 @@ Measured, from the moment this script starts (as ``town play`` would, model alre
 - first move: until the first resident moves on the map (the screen is up, the model server started
   and the town built; residents walk their lifestyle routine while their day plans are written);
 - first words: the visitor, standing next to a resident while the others are planning their day,
-  opens a talk (the t key), types a line (``--typing-cps`` characters a second, 5 by default: about
-  60 words a minute; 0: at once) and says it; the time from saying it until the first words of the
+  opens a talk (the t key), types a line key by key into the talk's input (``--typing-cps``
+  characters a second, 5 by default: about 60 words a minute; the screen tells the town what is
+  typed as it does in play) and says it (enter); the time from saying it until the first words of the
   resident's reply are on screen, and until the reply is complete.  A second line follows once the
   reply is there, typed at the same speed.  Repeated with ``--talks`` residents.
 
@@ -34,8 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 async def measure(args: argparse.Namespace) -> dict:
     from game.cli import _add_llm_flags  # noqa: F401  (the flags are parsed in main)
-    from game.engine.events import EndConversation, EnterAsVisitor, OpenTalk, SayToResident
+    from textual.widgets import Input
+
+    from game.engine.events import EnterAsVisitor
     from game.ui.app import MainScreen, TownApp
+    from game.ui.screens import TalkScreen
     from game.ui.host import RealHost
     from game.ui.widgets import Ticked
 
@@ -81,15 +85,21 @@ async def measure(args: argparse.Namespace) -> dict:
             spot = next(((x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
                          if grid[y + dy, x + dx]), (x, y))
             engine.player.pos = spot  # the visitor stands next to them (walking there is not measured)
-            engine.submit(OpenTalk(name))  # the t key: the talk opens, the player starts typing
+            app.open_talk(name)  # the t key: the talk opens, the player starts typing
+            while not (isinstance(app.screen, TalkScreen) and app.screen.query("#talk-input")):
+                await pilot.pause(0.02)
+            box = app.screen.query_one("#talk-input", Input)
             for turn, line in enumerate(("Hello! I'm new in town. What are you up to today?",
                                          "Nice to meet you. Where can I get a good coffee around here?"), 1):
                 typing = len(line) / args.typing_cps if args.typing_cps > 0 else 0.0
-                await pilot.pause(typing)
+                began = time.monotonic()
+                for i, ch in enumerate(line, 1):  # key by key, into the talk's input, as a player types
+                    box.insert_text_at_cursor(ch)
+                    await pilot.pause(max(0.0, began + i * typing / len(line) - time.monotonic()))
                 busy = engine.llm.status()
                 heard[name] = (None, None)
                 t = time.monotonic()
-                engine.submit(SayToResident(name, line))
+                await pilot.press("enter")
                 while heard[name][1] is None and time.monotonic() - t < 240:
                     await pilot.pause(0.02)
                 first, done = heard.pop(name)
@@ -103,10 +113,7 @@ async def measure(args: argparse.Namespace) -> dict:
                       f"{row['reply_s']} s (the model had {row['in_flight_when_asked']} in flight, "
                       f"{row['queued_when_asked']} queued)", file=sys.stderr, flush=True)
                 await pilot.pause(0.5)
-            try:
-                engine.submit(EndConversation(name))
-            except Exception:
-                pass
+            await pilot.press("escape")  # the conversation ends
             await pilot.pause(1.0)
         for turn in (1, 2):
             firsts = [r["first_words_s"] for r in out["talks"] if r["first_words_s"] is not None

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from game.engine.events import (
     Bubble, Command, EndConversation, Embody, EnterAsVisitor, LogLine, Move, MovePlayer, ObjectChange,
-    OpenTalk, Pos, Release, SaveTown, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
+    OpenTalk, Pos, Release, SaveTown, SayToResident, SetObjectState, TickResult, Typing, Utterance, Whisper,
 )
 from game.llm.api import LLMError, Priority
 from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
@@ -128,7 +128,8 @@ class Talk:
     max_lines: int = MAX_TALK_LINES
     ended: bool = False
     last_at: datetime | None = None  # when the last line was said (to drop a talk the player left)
-    listened: dict[str, int] = field(default_factory=dict)  # resident -> lines when it got ready
+    listened: dict[str, tuple[int, str]] = field(default_factory=dict)  # resident -> (lines, typed) it got ready for
+    typed: str = ""  # what the player has typed so far of their next line (a hint, see ``Typing``)
 
     def next_speaker(self) -> str:
         return self.conv.participants[self.turn % len(self.conv.participants)]
@@ -183,6 +184,8 @@ class Engine:
         self.talks: dict[str, Talk] = {}
         # resident -> its ``listen`` task still running when the player spoke: the reply waits for it
         self._listening: dict[str, asyncio.Task] = {}
+        # set when a reply to the player has new words: a screen between ticks polls at once
+        self.heard = asyncio.Event()
         self.finished_talks: list[Conversation] = []  # kept for saves and the report (bounded)
         self.jobs: dict[str, Job] = {}  # resident -> its one job in flight
         self._seq = 0
@@ -627,7 +630,11 @@ class Engine:
         c = talk.conv
         conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
                             started=c.started, with_player=c.with_player)
-        return bool(await mind.listen(job.now, conv, [p for p in conv.participants if p != job.resident]))
+        listeners = [p for p in conv.participants if p != job.resident]
+        typed = str(job.args.get("typed") or "")
+        if typed:  # what the player has typed so far: the reply's own prompt, nearly
+            return bool(await mind.listen(job.now, conv, listeners, typed=(str(job.args["typed_by"]), typed)))
+        return bool(await mind.listen(job.now, conv, listeners))
 
     async def _say(self, job: Job, mind: Any) -> Line:
         listening = self._listening.pop(job.resident, None)
@@ -660,6 +667,8 @@ class Engine:
                 if not self.lockstep:  # pieces arrive when they arrive: only for the screen
                     self._out.utterances.append(
                         Utterance(conv.id, job.resident, ", ".join(listeners), text, final=False))
+                    self.heard.set()
+            self.heard.set()  # the whole line: applied by the next poll
             return line if line is not None else Line(text=text.strip())
         kwargs = {}
         try:
@@ -904,8 +913,11 @@ class Engine:
         conv = talk.conv
         for name in conv.participants:
             job = self.jobs.get(name)
-            if job is not None and job.kind == "say" and job.args.get("conversation") == cid:
-                self._cancel(name)
+            if job is not None and job.kind in ("say", "listen") and job.args.get("conversation") == cid:
+                self._cancel(name)  # (a reply made ready for a talk that is over serves nothing)
+            listening = self._listening.pop(name, None)
+            if listening is not None and not listening.done():
+                listening.cancel()
             r = self.residents.get(name)
             if r is None:
                 continue
@@ -947,6 +959,8 @@ class Engine:
             return self._move_player(command, out)
         if isinstance(command, OpenTalk):
             return self._player_opens(command, now, out)
+        if isinstance(command, Typing):
+            return self._player_types(command, now)
         if isinstance(command, SayToResident):
             return self._player_says(command, now, out)
         if isinstance(command, EndConversation):
@@ -1094,17 +1108,36 @@ class Engine:
 
     def _get_ready(self, talk: Talk, now: datetime) -> None:
         """While the player is to speak, the residents in the talk make the beginning of their next
-        reply (``Mind.listen``): once when it opens and once after each line, as soon as their lane
-        is free."""
+        reply (``Mind.listen``): when it opens, after each line, and again with what the player has
+        typed so far (``Typing``), each time as soon as their lane is free (so a burst of typing
+        asks once, with the newest text)."""
         n = len(talk.conv.lines)
+        state = (n, talk.typed)
+        speaker = talk.next_speaker()
         for name in talk.conv.participants:
             r = self.residents.get(name)
-            if (r is None or self._controlled(name) or name in self.jobs or talk.listened.get(name) == n
+            if (r is None or self._controlled(name) or name in self.jobs or talk.listened.get(name) == state
                     or not hasattr(self.minds[name], "listen")):
                 continue
-            talk.listened[name] = n
-            job = self._ask(r, "listen", now, {"conversation": talk.conv.id})
+            talk.listened[name] = state
+            args = {"conversation": talk.conv.id}
+            if talk.typed and self._controlled(speaker):
+                args.update(typed=talk.typed, typed_by=speaker)
+            job = self._ask(r, "listen", now, args)
             job.ready_at = self.step_no + 1
+
+    def _player_types(self, c: Typing, now: datetime) -> None:
+        """The player is typing ``c.text`` to ``c.resident``: the resident gets its reply ready from
+        it.  Ignored when there is no talk to type into (the screen sends these while typing)."""
+        name = self._match_name(c.resident)
+        r = self.residents.get(name) if name else None
+        talk = self.talks.get(r.conversation) if r is not None and r.conversation else None
+        if talk is None or talk.ended or not talk.conv.with_player or not self._controlled(talk.next_speaker()):
+            return None
+        talk.typed = player_text(c.text)
+        self._get_ready(talk, now)
+        self._launch()
+        return None
 
     def _player_says(self, c: SayToResident, now: datetime, out: TickResult) -> str:
         text = player_text(c.text)
@@ -1115,6 +1148,7 @@ class Engine:
         cid = conv.id
         listeners = [p for p in conv.participants if p != speaker]
         conv.add(speaker, text)
+        talk.typed = ""
         talk.last_at = now
         out.utterances.append(Utterance(cid, speaker, ", ".join(listeners), text, final=True))
         # the resident(s) answer next; the one addressed speaks first

@@ -87,6 +87,16 @@ class OpenTalk:
 
 
 @dataclass(frozen=True)
+class Typing:
+    """What the player has typed so far of their next line to a resident (sent now and then while
+    they type): the resident's mind gets its reply ready from it.  A hint only: ignored when there
+    is no talk with that resident."""
+
+    resident: str
+    text: str
+
+
+@dataclass(frozen=True)
 class SayToResident:
     resident: str
     text: str
@@ -124,6 +134,6 @@ class SaveTown:
 
 
 Command = Union[
-    EnterAsVisitor, MovePlayer, OpenTalk, SayToResident, EndConversation, Whisper, Embody, Release,
+    EnterAsVisitor, MovePlayer, OpenTalk, Typing, SayToResident, EndConversation, Whisper, Embody, Release,
     SetObjectState, SaveTown,
 ]

@@ -33,7 +33,7 @@ def command_from_dict(d: dict) -> Command:
     from game.engine import events
 
     kinds = {c.__name__: c for c in (events.EnterAsVisitor, events.MovePlayer, events.OpenTalk,
-                                     events.SayToResident,
+                                     events.Typing, events.SayToResident,
                                      events.EndConversation, events.Whisper, events.Embody,
                                      events.Release, events.SetObjectState)}
     d = dict(d)

@@ -62,6 +62,7 @@ class MindConfig:
 
 # what "You remember" shows when the plan is already in the context
 MEMORY_KINDS = ("observation", "conversation", "whisper", "reflection", "player")
+TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 
 # -------------------------------------------------------------------------- rules
 _ROUTINE_MARKERS = ("is sleeping", "is asleep", "is idle", " wall", "floor", "is empty", "is walking",
@@ -805,36 +806,57 @@ class Mind:
                 self._held.popitem(last=False)
         return held
 
-    def _reply_messages(self, context: str, transcript: str, listeners: list[str], recall: str = "") -> list:
-        return prompting.render("dialogue_stream", context=context, transcript=transcript or "(nothing yet)",
-                                recall=recall, first=self.persona.first_name,
-                                listeners=", ".join(listeners) or "someone")
+    def _reply_messages(self, context: str, lines: Sequence[tuple[str, str]], listeners: list[str],
+                        recall: str = "", last: tuple[str, str] | None = None) -> list:
+        """The reply prompt: the held context, the talk so far, what the line to answer brings to
+        mind (``recall``), the instruction, and last that line (``last``, else the last of ``lines``
+        when someone else said it).  The line to answer comes last so that a prompt made while the
+        player was still typing it (``listen``) is the reply's own up to the player's newest words,
+        and the reply evaluates little more than the words typed after it."""
+        lines = list(lines)[-TALK_LINES:]
+        if last is None and lines and lines[-1][0] != self.name:
+            last = lines.pop()
+        elif last is not None:
+            lines = lines[-(TALK_LINES - 1):]
+        values = dict(context=context, first=self.persona.first_name, listeners=", ".join(listeners) or "someone",
+                      talk="\n".join(f"{s}: {t}" for s, t in lines) or "(nothing yet)",
+                      recall=f"\n{recall}" if recall else "")
+        if last is None:  # nothing to answer: the resident speaks first
+            return prompting.render("dialogue_stream_open", **values)
+        return prompting.render("dialogue_stream", **values, speaker=last[0], last=f"{last[0]}: {last[1]}")
 
-    async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str]) -> bool:
-        """The player is about to speak to this resident (a talk just opened, or the resident's own
-        line was just said).  The reply prompt's context is made now (once per conversation, then
-        held) and, where the server keeps prompt caches, the prompt up to the player's next words is
-        evaluated now with one prefill call while the player types: the first words of the reply
-        then come after evaluating only the new line, not the whole prompt.  Returns whether the
-        server was asked.  A failure is logged, never raised: this only saves time."""
+    async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                     typed: tuple[str, str] | None = None) -> bool:
+        """The player is about to speak to this resident (a talk just opened, the resident's own line
+        was just said, or the player is typing: ``typed`` is who types and the words so far).  The
+        reply prompt's context is made now (once per conversation, then held) and, where the server
+        keeps prompt caches, as much of the reply's prompt as is known is evaluated now with one
+        prefill call while the player types: the talk so far, and with ``typed`` what those words
+        bring to mind and the words themselves.  The first words of the reply then come after
+        evaluating only what the player typed last.  Returns whether the server was asked.  A
+        failure is logged, never raised: this only saves time."""
         listeners = [n for n in listener_names if n != self.name]
         try:
             context = await self._held_context(now, conversation, listeners)
+            recall = await self._recall_for(typed[1], now, context) if typed and typed[1] else ""
         except LLMError as e:
             self._fail("listen", e)
             return False
         prefill = getattr(self.llm, "prefill", None)
         if prefill is None:
             return False
-        # the prompt up to the cut is how the next reply's prompt begins: the talk so far, the next
-        # line still to come
-        cut = "\x00"
-        so_far = conversation.transcript()
-        system, user = self._reply_messages(context, f"{so_far}\n{cut}" if so_far else cut, listeners)
-        head = Message("user", user.content[:user.content.index(cut)])
+        if typed and typed[1]:
+            # the whole prompt as it would be if the player said this now: if they type on, only
+            # the new words are left to evaluate
+            messages = self._reply_messages(context, conversation.lines, listeners, recall, last=typed)
+        else:
+            # the prompt up to the cut is how the next reply's prompt begins: the talk so far, then
+            # what the next line brings to mind, the instruction and the line, still to come
+            cut = "\x00"
+            system, user = self._reply_messages(context, conversation.lines, listeners, cut, last=("?", "?"))
+            messages = [system, Message("user", user.content[:user.content.index(cut)])]
         try:
-            sent = bool(await prefill([system, head],
-                                      CallTag("prefill", self.name, Priority.PLAYER)))
+            sent = bool(await prefill(messages, CallTag("prefill", self.name, Priority.PLAYER)))
         except LLMError as e:
             self._fail("prefill", e)
             return False
@@ -843,17 +865,22 @@ class Mind:
             self.calls[(d.isoformat(), "prefill")] += 1
         return sent
 
+    async def _recall_for(self, said: str, now: datetime, held: str) -> str:
+        """Memories that a line brings up and the held context does not show (the player asks about
+        the bakery: what the resident heard about it), as a short section before that line."""
+        recs = await self.recall(said, now, k=3, token_budget=70, kinds=MEMORY_KINDS)
+        # in the order they happened: the same memories are the same words, whatever their scores
+        # (as the player types on, the prompt made so far stays the reply's own)
+        new = [r.text for r in sorted(recs, key=lambda r: (r.created, r.id)) if f"- {r.text}\n" not in held + "\n"]
+        if not new:
+            return ""
+        return f"{self.persona.first_name} recalls:\n" + "\n".join(f"- {t}" for t in new) + "\n"
+
     async def _recall_now(self, now: datetime, conversation: Conversation, held: str) -> str:
-        """Memories that the last line brings up and the held context does not show (the player asks
-        about the bakery: what the resident heard about it), as a short section after the talk."""
         last = conversation.lines[-1] if conversation.lines else None
         if last is None or last[0] == self.name:
             return ""
-        recs = await self.recall(last[1], now, k=3, token_budget=70, kinds=MEMORY_KINDS)
-        new = [r.text for r in recs if f"- {r.text}\n" not in held + "\n"]
-        if not new:
-            return ""
-        return f"\n{self.persona.first_name} recalls:\n" + "\n".join(f"- {t}" for t in new) + "\n"
+        return await self._recall_for(last[1], now, held)
 
     async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                          priority: Priority | None = None) -> AsyncIterator[str | Line]:
@@ -871,7 +898,7 @@ class Mind:
         recall = await self._recall_now(now, conversation, held)
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
-        messages = self._reply_messages(held, conversation.transcript(), listeners, recall)
+        messages = self._reply_messages(held, conversation.lines, listeners, recall)
         self.calls[(d.isoformat(), "dialogue")] += 1
         text = ""
         sent = 0  # characters of the cleaned reply already yielded

@@ -24,7 +24,7 @@ from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from game.engine.events import (
-    Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, OpenTalk, Release, SayToResident,
+    Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, OpenTalk, Release, SayToResident, Typing,
     SetObjectState, TickResult, Whisper,
 )
 from game.engine import CommandError
@@ -321,7 +321,23 @@ class TownApp(App[int]):
                 else:
                     await asyncio.sleep(MAX_MIN_DELAY)
             else:
-                await asyncio.sleep(self.tick_delay[speed])
+                await self._rest(engine, self.tick_delay[speed])
+
+    async def _rest(self, engine: Any, seconds: float) -> None:
+        """Wait for the next tick; the words of a reply to the player are shown as they come, not
+        at the next tick (the engine's ``heard`` event: collected with ``poll``)."""
+        heard = getattr(engine, "heard", None)
+        if heard is None:
+            await asyncio.sleep(seconds)
+            return
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            try:
+                await asyncio.wait_for(heard.wait(), left)
+            except asyncio.TimeoutError:
+                return
+            heard.clear()
+            self.post_message(Ticked(engine.poll()))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state != WorkerState.ERROR:
@@ -644,6 +660,17 @@ class TownApp(App[int]):
             self.talk = None
 
         self.push_screen(self.talk, closed)
+
+    def typing(self, resident: str, text: str) -> None:
+        """What the player has typed so far (a hint to the town; nothing to tell the player)."""
+        if self.engine is None:
+            return
+        try:
+            self.engine.submit(Typing(resident, text))
+        except CommandError:
+            pass
+        except Exception as e:  # noqa: BLE001 - a failure, shown in the one place
+            self._report_error(e, "command")
 
     def say_to(self, resident: str, text: str) -> None:
         self.submit(SayToResident(resident, text))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.text import Text
@@ -138,6 +139,10 @@ class TalkScreen(_Dialog):
         self.lines: list[tuple[str, str]] = []
         self.started = False  # a line was said
         self.ended = False  # the town ended it (the resident left, the reply failed)
+        # what is typed goes to the town now and then, so the resident gets its reply ready
+        self._typed_at = 0.0  # when the input last changed
+        self._sent = ""  # the text last sent
+        self._sent_at = 0.0
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog talk"):
@@ -154,6 +159,30 @@ class TalkScreen(_Dialog):
                         id="talk-input", max_length=300)
             yield Label(Text("enter: say   esc: end the conversation", style="dim"))
 
+    TYPING_PAUSE = 0.3  # seconds without a key: what is typed is sent
+    TYPING_EVERY = 1.0  # and at least this often while typing goes on
+
+    def on_mount(self) -> None:
+        self.set_interval(0.25, self._send_typed)
+
+    @on(Input.Changed, "#talk-input")
+    def _typing(self, event: Input.Changed) -> None:
+        self._typed_at = time.monotonic()
+
+    def _send_typed(self) -> None:
+        """Tell the town what the player has typed so far, after a short pause or now and then
+        while they type on (never on every key: each is a request to the model)."""
+        try:
+            text = clean(self.query_one("#talk-input", Input).value, single_line=True).strip()
+        except NoMatches:
+            return
+        now = time.monotonic()
+        if not text or text == self._sent or self.ended:
+            return
+        if now - self._typed_at >= self.TYPING_PAUSE or now - self._sent_at >= self.TYPING_EVERY:
+            self._sent, self._sent_at = text, now
+            self.app.typing(self.resident, text)  # type: ignore[attr-defined]
+
     def _line(self, who: str, text: str) -> Text:
         t = Text(end="")
         t.append(plain(who, "bold cyan" if who == self.resident else "bold", single_line=True))
@@ -167,6 +196,7 @@ class TalkScreen(_Dialog):
         if not text:
             return
         event.input.value = ""
+        self._sent = ""
         self.started = True
         self.ended = False
         self.add_line(self.speaker, text)

@@ -240,7 +240,7 @@ async def test_opening_a_talk_stops_the_resident_and_gets_its_reply_ready(fake_t
         if e.llm.prefilled and "Cara Diaz" not in e.jobs:
             break
     assert "Cara Diaz" not in e.jobs and len(e.llm.prefilled) == 1
-    assert e.llm.prefilled[0].rstrip().endswith("Conversation so far:")
+    assert e.llm.prefilled[0].rstrip().endswith("Conversation so far:\n(nothing yet)")
     await ticks(e, 30)  # the player takes their time: Cara waits, saying nothing, asking nothing
     assert cara.conversation == cid and len(e.llm.prefilled) == 1
     assert not [p for p, w in e.llm.calls if p == "dialogue"]
@@ -295,4 +295,65 @@ async def test_a_line_said_while_the_resident_still_listens_waits_for_it_in_real
     assert got and got[0].text
     # the prefill was not cancelled by the line, and the reply was asked only after it
     assert llm.prefills_done == 1 and llm.streamed and llm.streamed[0].startswith(llm.prefilled[0])
+    await e.aclose()
+
+
+async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(fake_town_loader):
+    import asyncio
+
+    from game.engine.events import OpenTalk, Typing
+    llm = PrefillingLLM(jitter=0.002, prefill_s=0.2)
+    e = Engine.new(fake_town_loader, llm, lockstep=False)
+    for _ in range(3):
+        e.step()
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    e.submit(Typing("Bob Lin", "Hello"))  # no talk yet: a hint for nobody, not an error
+    assert not llm.prefilled
+    e.player.pos = e.residents["Bob Lin"].pos
+    e.submit(OpenTalk("Bob Lin"))
+    await asyncio.sleep(0.02)
+    # typed while the first prefill runs: one more prefill, with the newest words only
+    e.submit(Typing("Bob Lin", "Have you"))
+    e.submit(Typing("Bob Lin", "Have you heard"))
+    e.submit(Typing("Bob Lin", "Have you heard the \x1b[31mbridge"))
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        e.step()
+        if llm.prefills_done >= 2 and "Bob Lin" not in e.jobs:
+            break
+    assert len(llm.prefilled) == 2 and llm.prefilled[1].endswith(
+        "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the [31mbridge")
+    for _ in range(5):  # nothing new typed: nothing more asked
+        await asyncio.sleep(0.01)
+        e.step()
+    assert len(llm.prefilled) == 2
+    e.submit(SayToResident("Bob Lin", "Have you heard the [31mbridge is closed?"))
+    got = []
+    for _ in range(400):
+        await asyncio.sleep(0.005)
+        got += [u for u in e.poll().utterances if u.speaker == "Bob Lin" and u.final]
+        if got:
+            break
+    assert got and llm.streamed[0].startswith(llm.prefilled[1][:llm.prefilled[1].index("bridge") + 6])
+    assert e.talks[e.residents["Bob Lin"].conversation].typed == ""
+    await e.aclose()
+
+
+async def test_a_talk_that_ends_stops_getting_its_reply_ready(fake_town_loader):
+    import asyncio
+
+    from game.engine.events import OpenTalk
+    llm = PrefillingLLM(jitter=0.002, prefill_s=0.5)
+    e = Engine.new(fake_town_loader, llm, lockstep=False)
+    for _ in range(3):
+        e.step()
+    e.submit(EnterAsVisitor("Zed", "a tinker"))
+    e.player.pos = e.residents["Bob Lin"].pos
+    e.submit(OpenTalk("Bob Lin"))
+    await asyncio.sleep(0.05)
+    assert e.jobs["Bob Lin"].kind == "listen" and len(llm.prefilled) == 1
+    e.submit(EndConversation("Bob Lin"))  # the player walks off before saying a word
+    assert "Bob Lin" not in e.jobs or e.jobs["Bob Lin"].kind != "listen"
+    await asyncio.sleep(0.6)
+    assert llm.prefills_done == 0  # the prefill was given up, not waited for
     await e.aclose()

@@ -319,7 +319,7 @@ async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
     assert await mind.listen(now, conv, ["Mara"]) is True
     (system, head), = llm.prefilled
     assert llm.calls[-1][0].purpose == "prefill" and llm.calls[-1][0].priority == 0
-    assert head.content.rstrip().endswith("Conversation so far:")
+    assert head.content.rstrip().endswith("Conversation so far:\n(nothing yet)")
     conv.add("Mara", "Hello, I'm new in town.")
     _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]
     conv.add("Isabella Rodriguez", "Good morning!")
@@ -328,11 +328,13 @@ async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
     conv.add("Mara", "Is there a party at the cafe this week?")
     _ = [x async for x in mind.say_stream(now + timedelta(minutes=2), conv, ["Mara"])]
     replies = [m for t, m, kind in llm.calls if kind == "stream"]
+    assert replies[0][1].content.startswith(head.content)  # the reply began as prepared
+    held = head.content[:head.content.index("Conversation so far:")]
     for messages in replies:  # the same beginning each turn: the server's cached prompt serves them
         assert messages[0].content == system.content
-        assert messages[1].content.startswith(head.content)
-    # what the player's line brings to mind comes after the talk, not in the held beginning
-    tail = replies[1][1].content[len(head.content):]
+        assert messages[1].content.startswith(held)
+    # what the player's line brings to mind comes after the talk so far, not in the held beginning
+    tail = replies[1][1].content[len(held):]
     assert "Isabella recalls:" in tail and "moved to Saturday" in tail
     assert "Isabella recalls:" not in replies[0][1].content  # nothing new came to mind then
     assert mind.calls_on(DAY1.date()).get("prefill") == 1
@@ -341,6 +343,58 @@ async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
     assert again._held == mind._held
     mind.remember_conversation(now + timedelta(minutes=3), conv)  # over: its held context goes
     assert conv.id not in mind._held
+
+
+async def test_listening_to_what_the_player_types_prepares_the_reply_prompt_up_to_the_newest_words():
+    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
+                          "stream:dialogue": ["Good morning!", "Yes, on Saturday now.", "Saturday!"]})
+    mind = Mind(SPEC, llm, now=DAY1)
+    now = DAY1.replace(hour=9)
+    conv = Conversation("p1", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    conv.add("Mara", "Hello, I'm new in town.")
+    _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]
+    conv.add("Isabella Rodriguez", "Good morning!")
+    mind.memory.add("observation", "Maria Lopez said the party at Hobbs Cafe moved to Saturday", now,
+                    importance=8)  # heard after the talk's context was made
+    # the player has typed part of their line: what it brings to mind and the words so far
+    assert await mind.listen(now, conv, ["Mara"], typed=("Mara", "Is there a party at")) is True
+    (_, typed_user), = llm.prefilled
+    assert typed_user.content.index("Isabella recalls:") < typed_user.content.index("Mara: Is there a party at")
+    assert "moved to Saturday" in typed_user.content
+    # they say more than they had typed: the reply's prompt begins as the prefill did, up to the
+    # words typed then (only the rest of the line and the instruction are new)
+    conv.add("Mara", "Is there a party at the cafe this week?")
+    _ = [x async for x in mind.say_stream(now + timedelta(minutes=1), conv, ["Mara"])]
+    reply = [m for t, m, kind in llm.calls if kind == "stream"][-1][1].content
+    upto = typed_user.content.index("Mara: Is there a party at") + len("Mara: Is there a party at")
+    assert reply[:upto] == typed_user.content[:upto]
+    assert reply.index("Isabella recalls:") < reply.index("Mara: Is there a party at the cafe this week?")
+    assert "Good morning!" in reply[:reply.index("Isabella recalls:")]  # the talk so far comes first
+    # they said exactly what they had typed: the prefill was the reply's whole prompt
+    conv.add("Isabella Rodriguez", "Yes, on Saturday now.")
+    assert await mind.listen(now, conv, ["Mara"], typed=("Mara", "Saturday then?")) is True
+    conv.add("Mara", "Saturday then?")
+    _ = [x async for x in mind.say_stream(now + timedelta(minutes=2), conv, ["Mara"])]
+    last = [m for t, m, kind in llm.calls if kind == "stream"][-1]
+    assert [m.content for m in last] == [m.content for m in llm.prefilled[-1]]
+
+
+async def test_a_reply_prompt_ends_with_the_line_to_answer_or_asks_the_resident_to_speak_first():
+    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
+                          "stream:dialogue": ["Hello there, stranger!", "Fine, thanks."]})
+    mind = Mind(SPEC, llm, now=DAY1)
+    now = DAY1.replace(hour=9)
+    conv = Conversation("p2", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]  # she speaks first
+    conv.add("Isabella Rodriguez", "Hello there, stranger!")
+    conv.add("Mara", "Hi! How are you?")
+    _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]
+    first, second = [m[1].content for t, m, kind in llm.calls if kind == "stream"]
+    assert first.endswith("Write what Isabella says to Mara now: only the words Isabella says.")
+    assert "(nothing yet)" in first
+    assert second.endswith("Write Isabella's answer to what Mara says now: only the words Isabella says.\n"
+                           "Mara: Hi! How are you?")
+    assert "Isabella Rodriguez: Hello there, stranger!" in second
 
 
 async def test_listening_without_a_prompt_cache_asks_nothing():

@@ -12,7 +12,7 @@ from fake_engine import FakeEngine, FakeHost
 
 from game.engine.events import (
     Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, Release, SayToResident,
-    SetObjectState, TickResult, Whisper,
+    SetObjectState, TickResult, Utterance, Whisper,
 )
 from game.llm.api import ModelUnavailable
 from game.ui.app import MainScreen, TownApp
@@ -178,6 +178,43 @@ async def test_talk_to_a_neighbour_reply_streams_in(tmp_path):
         assert EndConversation("Isabella Rodriguez") in eng.commands
         assert isinstance(app.screen, MainScreen)
         assert app.talk is None
+
+
+async def test_what_is_typed_reaches_the_town_now_and_then_not_on_every_key(tmp_path):
+    from game.engine.events import Typing
+    eng = FakeEngine(reply="Hello there.")
+    eng.visitor_spawn = (6, 2)
+    eng.pos["Isabella Rodriguez"] = (5, 2)
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+        await enter_visitor(app, pilot)
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TalkScreen))
+        await pilot.press(*"is the cafe open")
+        await until(pilot, lambda: Typing("Isabella Rodriguez", "is the cafe open") in eng.commands)
+        typed = [c for c in eng.commands if isinstance(c, Typing)]
+        assert len(typed) < len("is the cafe open") / 2, typed  # a pause or a second, not a key
+        await pilot.pause(0.6)
+        assert [c for c in eng.commands if isinstance(c, Typing)] == typed  # nothing new: nothing sent
+        await pilot.press("enter")
+        assert SayToResident("Isabella Rodriguez", "is the cafe open") in eng.commands
+
+
+async def test_a_replys_words_are_shown_as_they_come_not_at_the_next_tick(tmp_path):
+    eng = FakeEngine()
+    eng.heard = asyncio.Event()  # as the real engine's: set when a reply to the player has new words
+    host = FakeHost(engine=eng)
+    app = TownApp(host, tmp_path / "saves", tick_delay={"normal": 60.0}, speed="normal", autosave_s=0)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+        await until(pilot, lambda: eng.steps >= 1)
+        await pilot.pause(0.2)
+        steps, ticks = eng.steps, app.ticks
+        eng._out.utterances.append(Utterance("c1", "Isabella Rodriguez", "Ada", "Well", final=False))
+        eng.heard.set()
+        await until(pilot, lambda: app.ticks > ticks, timeout=2.0)  # the next tick is a minute away
+        assert eng.steps == steps and not eng._out.utterances  # collected by a poll; the clock stood
 
 
 async def test_talk_with_no_one_near_explains(tmp_path):
