@@ -73,6 +73,13 @@ async def measure(args: argparse.Namespace) -> dict:
         engine.submit(EnterAsVisitor("Mara", "a traveller asking for directions"))
         grid = engine.town.grid
         asked: list[str] = []
+
+        def town_calls() -> int:  # the town's own requests finished so far (not the player's)
+            use = engine.llm.status().by_purpose or {}
+            return sum(int(getattr(u, "calls", 0)) for p, u in use.items() if p not in ("prefill", "dialogue"))
+
+        talk_s = 0.0
+        town_before = town_calls()
         for _ in range(args.talks):
             free = [n for n, r in sorted(engine.residents.items())
                     if n not in asked and not r.conversation and "sleep" not in
@@ -85,6 +92,7 @@ async def measure(args: argparse.Namespace) -> dict:
             spot = next(((x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
                          if grid[y + dy, x + dx]), (x, y))
             engine.player.pos = spot  # the visitor stands next to them (walking there is not measured)
+            opened = time.monotonic()
             app.open_talk(name)  # the t key: the talk opens, the player starts typing
             while not (isinstance(app.screen, TalkScreen) and app.screen.query("#talk-input")):
                 await pilot.pause(0.02)
@@ -114,7 +122,14 @@ async def measure(args: argparse.Namespace) -> dict:
                       f"{row['queued_when_asked']} queued)", file=sys.stderr, flush=True)
                 await pilot.pause(0.5)
             await pilot.press("escape")  # the conversation ends
+            talk_s += time.monotonic() - opened
             await pilot.pause(1.0)
+        # what the town got done meanwhile: it starts nothing new while the player talks (types,
+        # waits on a reply) and for a moment after, so this is the price of the figures above
+        out["talking_s"] = round(talk_s, 1)
+        out["town_calls_while_talking"] = town_calls() - town_before
+        print(f"the town finished {out['town_calls_while_talking']} of its own requests in the "
+              f"{out['talking_s']} s of talks", file=sys.stderr, flush=True)
         for turn in (1, 2):
             firsts = [r["first_words_s"] for r in out["talks"] if r["first_words_s"] is not None
                       and r["turn"] == turn]

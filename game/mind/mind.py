@@ -63,6 +63,7 @@ class MindConfig:
 # what "You remember" shows when the plan is already in the context
 MEMORY_KINDS = ("observation", "conversation", "whisper", "reflection", "player")
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
+BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._recall_for)
 
 # -------------------------------------------------------------------------- rules
 _ROUTINE_MARKERS = ("is sleeping", "is asleep", "is idle", " wall", "floor", "is empty", "is walking",
@@ -202,6 +203,9 @@ class Mind:
         # conversation id -> the reply prompt's context, held for a conversation with the player so
         # that every reply begins the same way and the server's cached prompt serves them all
         self._held: OrderedDict[str, str] = OrderedDict()
+        # what the line being said in a conversation brought to mind so far: (conversation id,
+        # lines before it) -> memories, in the order they came (see ``_recall_for``)
+        self._brought: dict[tuple[str, int], list[str]] = {}
         self._emb_cache: OrderedDict[str, list[float]] = OrderedDict()
         self._scoring: set[int] = set()
         self._floor: dict[int, float] = {}  # record id -> least importance once scored
@@ -383,6 +387,8 @@ class Mind:
         """Store a finished conversation: each line others said, and a summary of one's own part."""
         self.seed(now)
         self._held.pop(conversation.id, None)  # its replies' context is not needed any more
+        for key in [k for k in self._brought if k[0] == conversation.id]:
+            del self._brought[key]
         ids = []
         others = [p for p in conversation.participants if p != self.name]
         kind = "player" if conversation.with_player else "conversation"
@@ -836,14 +842,15 @@ class Mind:
         evaluating only what the player typed last.  Returns whether the server was asked.  A
         failure is logged, never raised: this only saves time."""
         listeners = [n for n in listener_names if n != self.name]
+        prefill = getattr(self.llm, "prefill", None)
         try:
             context = await self._held_context(now, conversation, listeners)
-            recall = await self._recall_for(typed[1], now, context) if typed and typed[1] else ""
+            if prefill is None:
+                return False
+            recall = (await self._recall_for(typed[1], now, context, (conversation.id, len(conversation.lines)))
+                      if typed and typed[1] else "")
         except LLMError as e:
             self._fail("listen", e)
-            return False
-        prefill = getattr(self.llm, "prefill", None)
-        if prefill is None:
             return False
         if typed and typed[1]:
             # the whole prompt as it would be if the player said this now: if they type on, only
@@ -865,13 +872,26 @@ class Mind:
             self.calls[(d.isoformat(), "prefill")] += 1
         return sent
 
-    async def _recall_for(self, said: str, now: datetime, held: str) -> str:
+    async def _recall_for(self, said: str, now: datetime, held: str, line: tuple[str, int] | None = None) -> str:
         """Memories that a line brings up and the held context does not show (the player asks about
-        the bakery: what the resident heard about it), as a short section before that line."""
+        the bakery: what the resident heard about it), as a short section before that line.
+
+        ``line`` names the line (conversation id, lines before it) while the player is still
+        typing it: what each version of it brings to mind is kept, and what a later version adds
+        comes after it (at most ``BROUGHT_MAX`` memories), so the section grows at its end instead
+        of changing as the words do, and the prompt made while they typed stays the reply's own."""
         recs = await self.recall(said, now, k=3, token_budget=70, kinds=MEMORY_KINDS)
-        # in the order they happened: the same memories are the same words, whatever their scores
-        # (as the player types on, the prompt made so far stays the reply's own)
         new = [r.text for r in sorted(recs, key=lambda r: (r.created, r.id)) if f"- {r.text}\n" not in held + "\n"]
+        if line is not None:
+            brought = self._brought.setdefault(line, [])
+            for t in new:
+                if t not in brought and len(brought) < BROUGHT_MAX:
+                    brought.append(t)
+            new = list(brought)
+            for key in [k for k in self._brought if k[0] == line[0] and k[1] < line[1]]:
+                del self._brought[key]  # the lines before it are said
+            while len(self._brought) > 4:  # (conversations long over)
+                del self._brought[next(iter(self._brought))]
         if not new:
             return ""
         return f"{self.persona.first_name} recalls:\n" + "\n".join(f"- {t}" for t in new) + "\n"
@@ -880,7 +900,8 @@ class Mind:
         last = conversation.lines[-1] if conversation.lines else None
         if last is None or last[0] == self.name:
             return ""
-        return await self._recall_for(last[1], now, held)
+        line = (conversation.id, len(conversation.lines) - 1)
+        return await self._recall_for(last[1], now, held, line if line in self._brought else None)
 
     async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                          priority: Priority | None = None) -> AsyncIterator[str | Line]:

@@ -379,6 +379,32 @@ async def test_listening_to_what_the_player_types_prepares_the_reply_prompt_up_t
     assert [m.content for m in last] == [m.content for m in llm.prefilled[-1]]
 
 
+async def test_what_a_line_brings_to_mind_as_it_is_typed_only_grows_at_its_end():
+    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
+                          "stream:dialogue": ["The one on Oak Street."]})
+    mind = Mind(SPEC, llm, now=DAY1)
+    now = DAY1.replace(hour=9)
+    conv = Conversation("p3", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    assert await mind.listen(now, conv, ["Mara"]) is True
+    mind.memory.add("observation", "the library closes early on Mondays", now, importance=6)
+    for where in ("Oak Street", "the market", "the station"):
+        mind.memory.add("observation", f"the bakery at {where} sells warm bread", now, importance=6)
+    await mind.listen(now, conv, ["Mara"], typed=("Mara", "where is the bakery"))
+    first = llm.prefilled[-1][1].content
+    assert "warm bread" in first
+    await mind.listen(now, conv, ["Mara"], typed=("Mara", "where is the bakery and is the library open"))
+    second = llm.prefilled[-1][1].content
+    section = first[first.index("Isabella recalls:"):first.index("Write Isabella")].rstrip("\n")
+    assert second.startswith(first[:first.index(section) + len(section)])  # kept, in its place
+    assert "library closes early" in second[first.index(section) + len(section):]  # what is new comes after
+    conv.add("Mara", "where is the bakery and is the library open?")
+    _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]
+    reply = [m for t, m, kind in llm.calls if kind == "stream"][-1][1].content
+    assert reply.startswith(second[:second.index("Mara: where is the bakery and is the library open")])
+    mind.remember_conversation(now, conv)
+    assert not mind._brought
+
+
 async def test_a_reply_prompt_ends_with_the_line_to_answer_or_asks_the_resident_to_speak_first():
     llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
                           "stream:dialogue": ["Hello there, stranger!", "Fine, thanks."]})
