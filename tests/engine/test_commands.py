@@ -322,7 +322,8 @@ async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(f
         if llm.prefills_done >= 2 and "Bob Lin" not in e.jobs:
             break
     assert len(llm.prefilled) == 2 and llm.prefilled[1].endswith(
-        "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the [31mbridge")
+        "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the [31mbridge"
+        "\n(Bob answers in Bob's own words)")
     for _ in range(5):  # nothing new typed: nothing more asked
         await asyncio.sleep(0.01)
         e.step()

@@ -419,8 +419,20 @@ async def test_a_reply_prompt_ends_with_the_line_to_answer_or_asks_the_resident_
     assert first.endswith("Write what Isabella says to Mara now: only the words Isabella says.")
     assert "(nothing yet)" in first
     assert second.endswith("Write Isabella's answer to what Mara says now: only the words Isabella says.\n"
-                           "Mara: Hi! How are you?")
+                           "Mara: Hi! How are you?\n(Isabella answers in Isabella's own words)")
     assert "Isabella Rodriguez: Hello there, stranger!" in second
+
+
+async def test_a_reply_that_begins_with_the_name_of_someone_the_resident_knows_is_shown_without_it():
+    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
+                          "stream:dialogue": ["Klaus Mueller: He studies at the cafe every day."]})
+    mind = Mind(SPEC, llm, now=DAY1)
+    now = DAY1.replace(hour=9)
+    conv = Conversation("p4", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    conv.add("Mara", "Who is the man with the books?")
+    out = [x async for x in mind.say_stream(now, conv, ["Mara"])]
+    shown = "".join(x for x in out if isinstance(x, str))
+    assert shown == "He studies at the cafe every day." and out[-1].text == shown
 
 
 async def test_listening_without_a_prompt_cache_asks_nothing():
