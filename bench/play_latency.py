@@ -12,7 +12,7 @@ Measured, from the moment this script starts (as ``town play`` would, model alre
   characters a second, 5 by default: about 60 words a minute; the screen tells the town what is
   typed as it does in play) and says it (enter); the time from saying it until the first words of the
   resident's reply are on screen, and until the reply is complete.  A second line follows once the
-  reply is there, typed at the same speed.  Repeated with ``--talks`` residents.
+  reply is there and read (``--read-s``, 4 s), typed at the same speed.  Repeated with ``--talks`` residents.
 
 Prints one line per figure and, with --json, writes them to a file.  Not a test: a measurement.
 """
@@ -120,7 +120,7 @@ async def measure(args: argparse.Namespace) -> dict:
                 print(f"  {name}, turn {turn}: first words {row['first_words_s']} s, whole reply "
                       f"{row['reply_s']} s (the model had {row['in_flight_when_asked']} in flight, "
                       f"{row['queued_when_asked']} queued)", file=sys.stderr, flush=True)
-                await pilot.pause(0.5)
+                await pilot.pause(args.read_s)  # the player reads the reply before typing on
             await pilot.press("escape")  # the conversation ends
             talk_s += time.monotonic() - opened
             await pilot.pause(1.0)
@@ -154,6 +154,8 @@ def main() -> int:
     ap.add_argument("--talks", type=int, default=3)
     ap.add_argument("--typing-cps", type=float, default=5.0,
                     help="characters a second the player types (0: the line is there at once)")
+    ap.add_argument("--read-s", type=float, default=4.0,
+                    help="seconds the player reads a reply before typing the next line")
     ap.add_argument("--saves", default="/tmp/town-latency-saves")
     ap.add_argument("--json", default=None, metavar="OUT")
     _add_llm_flags(ap)

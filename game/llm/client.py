@@ -109,8 +109,9 @@ def _server_message(resp: httpx.Response) -> str:
 
 
 # seconds after a request of the player's during which the town starts none of its own (see
-# PriorityScheduler): longer than the pause between two prefills while the player types
-PLAYER_LINGER_S = 3.0
+# PriorityScheduler): longer than the pause between two prefills while the player types, and than
+# most pauses to read a reply before typing the next line
+PLAYER_LINGER_S = 8.0
 
 class ModelClient:
     """The real model layer.  Use ``async with ModelClient(...) as llm`` or call ``aclose()``."""
