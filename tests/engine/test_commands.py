@@ -273,11 +273,12 @@ async def test_a_talk_opened_and_left_without_a_word_leaves_no_memory(fake_town_
     await e.aclose()
 
 
-async def test_a_line_said_while_the_resident_still_listens_waits_for_it_in_real_time(fake_town_loader):
+async def _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s: float):
+    """Real time: Zed the visitor stands at Bob Lin's side and opens a talk (the t key)."""
     import asyncio
 
     from game.engine.events import OpenTalk
-    llm = PrefillingLLM(jitter=0.002, prefill_s=0.3)
+    llm = PrefillingLLM(jitter=0.002, prefill_s=prefill_s)
     e = Engine.new(fake_town_loader, llm, lockstep=False)
     for _ in range(3):
         e.step()
@@ -285,13 +286,24 @@ async def test_a_line_said_while_the_resident_still_listens_waits_for_it_in_real
     e.player.pos = e.residents["Bob Lin"].pos
     e.submit(OpenTalk("Bob Lin"))
     await asyncio.sleep(0.05)
-    e.submit(SayToResident("Bob Lin", "Lovely weather."))  # typed before the prefill is done
-    got = []
+    return e, llm
+
+
+async def _bobs_reply(e) -> list:
+    import asyncio
+    got: list = []
     for _ in range(400):
         await asyncio.sleep(0.005)
         got += [u for u in e.poll().utterances if u.speaker == "Bob Lin" and u.final]
         if got:
             break
+    return got
+
+
+async def test_a_line_said_while_the_resident_still_listens_waits_for_it_in_real_time(fake_town_loader):
+    e, llm = await _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s=0.3)
+    e.submit(SayToResident("Bob Lin", "Lovely weather."))  # typed before the prefill is done
+    got = await _bobs_reply(e)
     assert got and got[0].text
     # the prefill was not cancelled by the line, and the reply was asked only after it
     assert llm.prefills_done == 1 and llm.streamed and llm.streamed[0].startswith(llm.prefilled[0])
@@ -301,17 +313,9 @@ async def test_a_line_said_while_the_resident_still_listens_waits_for_it_in_real
 async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(fake_town_loader):
     import asyncio
 
-    from game.engine.events import OpenTalk, Typing
-    llm = PrefillingLLM(jitter=0.002, prefill_s=0.2)
-    e = Engine.new(fake_town_loader, llm, lockstep=False)
-    for _ in range(3):
-        e.step()
-    e.submit(EnterAsVisitor("Zed", "a tinker"))
-    e.submit(Typing("Bob Lin", "Hello"))  # no talk yet: a hint for nobody, not an error
-    assert not llm.prefilled
-    e.player.pos = e.residents["Bob Lin"].pos
-    e.submit(OpenTalk("Bob Lin"))
-    await asyncio.sleep(0.02)
+    from game.engine.events import Typing
+    e, llm = await _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s=0.2)
+    e.submit(Typing("Ann Lin", "Hello"))  # no talk with her: a hint for nobody, not an error
     # typed while the first prefill runs: one more prefill, with the newest words only
     e.submit(Typing("Bob Lin", "Have you"))
     e.submit(Typing("Bob Lin", "Have you heard"))
@@ -324,17 +328,13 @@ async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(f
     assert len(llm.prefilled) == 2 and llm.prefilled[1].endswith(
         "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the [31mbridge"
         "\n(Bob answers in Bob's own words)")
+    assert not [t for t, r in llm.calls if r == "Ann Lin" and t == "prefill"]
     for _ in range(5):  # nothing new typed: nothing more asked
         await asyncio.sleep(0.01)
         e.step()
     assert len(llm.prefilled) == 2
     e.submit(SayToResident("Bob Lin", "Have you heard the [31mbridge is closed?"))
-    got = []
-    for _ in range(400):
-        await asyncio.sleep(0.005)
-        got += [u for u in e.poll().utterances if u.speaker == "Bob Lin" and u.final]
-        if got:
-            break
+    got = await _bobs_reply(e)
     assert got and llm.streamed[0].startswith(llm.prefilled[1][:llm.prefilled[1].index("bridge") + 6])
     assert e.talks[e.residents["Bob Lin"].conversation].typed == ""
     await e.aclose()
@@ -342,16 +342,7 @@ async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(f
 
 async def test_a_talk_that_ends_stops_getting_its_reply_ready(fake_town_loader):
     import asyncio
-
-    from game.engine.events import OpenTalk
-    llm = PrefillingLLM(jitter=0.002, prefill_s=0.5)
-    e = Engine.new(fake_town_loader, llm, lockstep=False)
-    for _ in range(3):
-        e.step()
-    e.submit(EnterAsVisitor("Zed", "a tinker"))
-    e.player.pos = e.residents["Bob Lin"].pos
-    e.submit(OpenTalk("Bob Lin"))
-    await asyncio.sleep(0.05)
+    e, llm = await _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s=0.5)
     assert e.jobs["Bob Lin"].kind == "listen" and len(llm.prefilled) == 1
     e.submit(EndConversation("Bob Lin"))  # the player walks off before saying a word
     assert "Bob Lin" not in e.jobs or e.jobs["Bob Lin"].kind != "listen"
