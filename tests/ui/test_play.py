@@ -50,6 +50,23 @@ async def enter_visitor(app: TownApp, pilot, name: str = "Ada", about: str = "a 
     await until(pilot, lambda: isinstance(app.screen, MainScreen))
 
 
+def beside_isabella(reply: str) -> FakeEngine:
+    """A town where the visitor walks in next to Isabella, who answers ``reply``."""
+    eng = FakeEngine(reply=reply)
+    eng.visitor_spawn = (6, 2)  # next to Isabella at (5, 2)
+    eng.pos["Isabella Rodriguez"] = (5, 2)
+    return eng
+
+
+async def open_talk(app: TownApp, pilot) -> TalkScreen:
+    """Walk in as the visitor and open a talk with the resident beside them (the t key)."""
+    await main_screen(app, pilot)
+    await enter_visitor(app, pilot)
+    await pilot.press("t")
+    await until(pilot, lambda: isinstance(app.screen, TalkScreen))
+    return app.screen
+
+
 async def test_start_screen_shows_model_progress_then_the_town(tmp_path):
     app = make_app(tmp_path)
     seen = []
@@ -147,16 +164,10 @@ async def test_moving_without_an_avatar_says_how(tmp_path):
 
 
 async def test_talk_to_a_neighbour_reply_streams_in(tmp_path):
-    eng = FakeEngine(reply="Welcome to Hobbs Cafe, friend!")
-    eng.visitor_spawn = (6, 2)  # next to Isabella at (5, 2)
-    eng.pos["Isabella Rodriguez"] = (5, 2)
+    eng = beside_isabella("Welcome to Hobbs Cafe, friend!")
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
-        await main_screen(app, pilot)
-        await enter_visitor(app, pilot)
-        await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, TalkScreen))
-        talk = app.screen
+        talk = await open_talk(app, pilot)
         assert talk.resident == "Isabella Rodriguez"
         partials = []
         orig = talk.on_utterance
@@ -182,15 +193,10 @@ async def test_talk_to_a_neighbour_reply_streams_in(tmp_path):
 
 async def test_what_is_typed_reaches_the_town_now_and_then_not_on_every_key(tmp_path):
     from game.engine.events import Typing
-    eng = FakeEngine(reply="Hello there.")
-    eng.visitor_spawn = (6, 2)
-    eng.pos["Isabella Rodriguez"] = (5, 2)
+    eng = beside_isabella("Hello there.")
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
-        await main_screen(app, pilot)
-        await enter_visitor(app, pilot)
-        await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, TalkScreen))
+        await open_talk(app, pilot)
         await pilot.press(*"is the cafe open")
         await until(pilot, lambda: Typing("Isabella Rodriguez", "is the cafe open") in eng.commands)
         typed = [c for c in eng.commands if isinstance(c, Typing)]
@@ -451,16 +457,10 @@ async def test_ctrl_q_saves_too(tmp_path):
 
 
 async def test_talk_ended_by_the_town_is_shown(tmp_path):
-    eng = FakeEngine(reply="Sorry, I must go.")
-    eng.visitor_spawn = (6, 2)
-    eng.pos["Isabella Rodriguez"] = (5, 2)
+    eng = beside_isabella("Sorry, I must go.")
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
-        await main_screen(app, pilot)
-        await enter_visitor(app, pilot)
-        await pilot.press("t")
-        await until(pilot, lambda: isinstance(app.screen, TalkScreen))
-        talk = app.screen
+        talk = await open_talk(app, pilot)
         await pilot.press(*"hi", "enter")
         await until(pilot, lambda: len(talk.lines) == 2)
         assert not talk.ended
