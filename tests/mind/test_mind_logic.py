@@ -310,12 +310,18 @@ class PrefillingFake(FakeLLM):
         return True
 
 
-async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
+def talk_with_mara(replies: list[str], cid: str) -> tuple:
+    """Isabella's mind on a server that keeps prompt caches, in a talk with the player Mara that has
+    just opened at 09:00; her streamed lines are ``replies``."""
     llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
-                          "stream:dialogue": ["Good morning!", "The party is on Friday at five."]})
+                          "stream:dialogue": replies})
     mind = Mind(SPEC, llm, now=DAY1)
     now = DAY1.replace(hour=9)
-    conv = Conversation("p1", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    return mind, llm, now, Conversation(cid, ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+
+
+async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
+    mind, llm, now, conv = talk_with_mara(["Good morning!", "The party is on Friday at five."], "p1")
     assert await mind.listen(now, conv, ["Mara"]) is True
     (system, head), = llm.prefilled
     assert llm.calls[-1][0].purpose == "prefill" and llm.calls[-1][0].priority == 0
@@ -346,11 +352,7 @@ async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
 
 
 async def test_listening_to_what_the_player_types_prepares_the_reply_prompt_up_to_the_newest_words():
-    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
-                          "stream:dialogue": ["Good morning!", "Yes, on Saturday now.", "Saturday!"]})
-    mind = Mind(SPEC, llm, now=DAY1)
-    now = DAY1.replace(hour=9)
-    conv = Conversation("p1", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    mind, llm, now, conv = talk_with_mara(["Good morning!", "Yes, on Saturday now.", "Saturday!"], "p1")
     conv.add("Mara", "Hello, I'm new in town.")
     _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]
     conv.add("Isabella Rodriguez", "Good morning!")
@@ -380,11 +382,7 @@ async def test_listening_to_what_the_player_types_prepares_the_reply_prompt_up_t
 
 
 async def test_what_a_line_brings_to_mind_as_it_is_typed_only_grows_at_its_end():
-    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
-                          "stream:dialogue": ["The one on Oak Street."]})
-    mind = Mind(SPEC, llm, now=DAY1)
-    now = DAY1.replace(hour=9)
-    conv = Conversation("p3", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    mind, llm, now, conv = talk_with_mara(["The one on Oak Street."], "p3")
     assert await mind.listen(now, conv, ["Mara"]) is True
     mind.memory.add("observation", "the library closes early on Mondays", now, importance=6)
     for where in ("Oak Street", "the market", "the station"):
@@ -406,11 +404,7 @@ async def test_what_a_line_brings_to_mind_as_it_is_typed_only_grows_at_its_end()
 
 
 async def test_a_reply_prompt_ends_with_the_line_to_answer_or_asks_the_resident_to_speak_first():
-    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
-                          "stream:dialogue": ["Hello there, stranger!", "Fine, thanks."]})
-    mind = Mind(SPEC, llm, now=DAY1)
-    now = DAY1.replace(hour=9)
-    conv = Conversation("p2", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    mind, llm, now, conv = talk_with_mara(["Hello there, stranger!", "Fine, thanks."], "p2")
     _ = [x async for x in mind.say_stream(now, conv, ["Mara"])]  # she speaks first
     conv.add("Isabella Rodriguez", "Hello there, stranger!")
     conv.add("Mara", "Hi! How are you?")
@@ -424,11 +418,7 @@ async def test_a_reply_prompt_ends_with_the_line_to_answer_or_asks_the_resident_
 
 
 async def test_a_reply_that_begins_with_the_name_of_someone_the_resident_knows_is_shown_without_it():
-    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
-                          "stream:dialogue": ["Klaus Mueller: He studies at the cafe every day."]})
-    mind = Mind(SPEC, llm, now=DAY1)
-    now = DAY1.replace(hour=9)
-    conv = Conversation("p4", ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
+    mind, llm, now, conv = talk_with_mara(["Klaus Mueller: He studies at the cafe every day."], "p4")
     conv.add("Mara", "Who is the man with the books?")
     out = [x async for x in mind.say_stream(now, conv, ["Mara"])]
     shown = "".join(x for x in out if isinstance(x, str))
