@@ -28,6 +28,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.measure import prompting
 from game.measure.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
+from game.text import one_line
 
 PURPOSE = "interview"
 MEMORY_K = 8
@@ -36,12 +37,7 @@ REFLECTIONS = 3
 
 
 def _clean(value: object, max_len: int = 600) -> str:
-    s = "" if value is None else str(value)
-    # C0 and C1 controls (ESC, the 8-bit CSI), bidi overrides and lone surrogates: never plain text
-    s = "".join(" " if ch < " " or "\x7f" <= ch <= "\x9f" or "\u202a" <= ch <= "\u202e"
-                or "\u2066" <= ch <= "\u2069" or "\ud800" <= ch <= "\udfff" else ch for ch in s)
-    s = " ".join(s.split())
-    return s[: max_len - 1].rstrip() + "\u2026" if len(s) > max_len else s
+    return one_line(value, max_len)
 
 
 class InterviewAnswer(BaseModel):

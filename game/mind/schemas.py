@@ -14,19 +14,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-# controls, zero-width space, bidi overrides/isolates, and lone surrogates (JSON "\ud800" escapes
-# decode to them; they cannot be written as UTF-8: to a save, a terminal or the next request)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
+from game.text import one_line
 
 def clean_text(value: object, max_len: int = 300) -> str:
-    """Plain, single-line text: control and bidi characters removed, whitespace collapsed, capped."""
-    s = "" if value is None else str(value)
-    s = _CONTROL.sub(" ", s)
-    s = " ".join(s.split())
-    if len(s) > max_len:
-        s = s[: max_len - 1].rstrip() + "\u2026"
-    return s
+    """Plain, single-line text (``game.text.one_line``): no escapes or controls, capped."""
+    return one_line(value, max_len)
 
 
 def _clamp(lo: int, hi: int, default: int):

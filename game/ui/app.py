@@ -35,6 +35,7 @@ from game.ui.host import GameHost, RealHost, ResidentCard, list_saves, maybe_awa
 from game.ui.mapview import PLAYER, Actor, MapView
 from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
 from game.ui.text import clean
+from game.text import one_line
 from game.ui.widgets import (
     SPEEDS, ClockBar, EngineFailed, ModelLine, ResidentPanel, Ticked, TownLog,
 )
@@ -117,6 +118,15 @@ class TownApp(App[int]):
         Binding("question_mark,h", "help", "Help"),
         Binding("q", "quit_town", "Quit"),
     ]
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification, the app's and its screens', is plain text: a whisper, a name, an
+        object sentence, a server's error or a path is shown as written, never parsed as markup
+        (``[@click=app.quit]`` is just letters) and never with terminal escapes. ``markup`` is
+        accepted for Textual's signature and ignored."""
+        super().notify(clean(message, max_len=2000), title=one_line(title, 200), severity=severity,
+                       timeout=timeout, markup=False)
 
     def __init__(self, host: GameHost, saves_dir: Path, *, autosave_s: float = 300.0,
                  tick_delay: dict[str, float] | None = None, speed: str = "normal") -> None:

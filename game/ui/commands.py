@@ -6,6 +6,9 @@ from functools import partial
 from typing import Any, Callable, Iterator
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+from game.text import one_line
 
 
 class TownCommands(Provider):
@@ -29,11 +32,23 @@ class TownCommands(Provider):
 
     async def discover(self) -> Hits:
         for title, callback, help_text in self._commands():
-            yield DiscoveryHit(title, callback, help=help_text)
+            yield DiscoveryHit(Content(one_line(title)), callback, text=one_line(title), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, callback, help_text in self._commands():
+            title = one_line(title)
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+                yield Hit(score, _highlight(matcher, title), callback, text=title, help=help_text)
+
+
+def _highlight(matcher: Any, title: str) -> Content:
+    """The title with the query's letters marked, as plain Content: Textual's own ``highlight``
+    parses the title as markup, and titles hold residents' names."""
+    content = Content(title)
+    _, offsets = matcher.fuzzy_search.match(matcher.query, title)
+    for offset in offsets:
+        if not title[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
