@@ -240,32 +240,37 @@ class MemoryStream:
     # ---------------------------------------------------------------- retrieval
     def scores(self, query: Sequence[float] | np.ndarray | None, now: datetime,
                kinds: Iterable[str] | None = None, weights: Weights | None = None) -> np.ndarray:
-        """Retrieval score of every record (``-inf`` for records outside ``kinds``)."""
+        """Retrieval score of every record (``-inf`` for records outside ``kinds``).
+
+        Written for 100k records in a few milliseconds: float32 throughout, one matrix-vector
+        product for relevance, and no masked copies when every record counts (the usual case)."""
         n = self._n
         w = weights or self.weights
         if n == 0:
-            return np.zeros(0, dtype=np.float64)
-        hours = np.maximum(game_hours(now) - self._access[:n], 0.0)
-        recency = np.power(self.decay, hours)
-        importance = self._imp[:n].astype(np.float64)
+            return np.zeros(0, dtype=np.float32)
+        mask: np.ndarray | None = None
+        if kinds is not None:
+            ks = np.array([KINDS.index(k) for k in kinds], dtype=np.int8)
+            mask = np.isin(self._kind[:n], ks)
+        # recency = decay ** hours since last access, as exp(hours * ln decay)
+        hours = np.float32(game_hours(now)) - self._access[:n].astype(np.float32)
+        np.maximum(hours, 0.0, out=hours)
+        recency = np.exp(hours * np.float32(np.log(self.decay)), dtype=np.float32)
+        score = _minmax(recency, mask, w.recency)
+        score += _minmax(self._imp[:n], mask, w.importance)
         if query is not None and self._emb is not None:
             q = np.asarray(query, dtype=np.float32).reshape(-1)
             if q.shape[0] != self._dim:
                 raise ValueError(f"query embedding of size {q.shape[0]} does not match {self._dim}")
             qn = float(np.linalg.norm(q))
             if qn > 0:
-                q = q / qn
-            relevance = (self._emb[:n] @ q).astype(np.float64)
-            relevance[~self._has_emb[:n]] = 0.0
+                q = q / np.float32(qn)
+            relevance = self._emb[:n] @ q  # a record not yet embedded has a zero row: relevance 0
         else:
-            relevance = np.zeros(n, dtype=np.float64)
-        mask = np.ones(n, dtype=bool)
-        if kinds is not None:
-            ks = np.array([KINDS.index(k) for k in kinds], dtype=np.int8)
-            mask = np.isin(self._kind[:n], ks)
-        score = (w.recency * _minmax(recency, mask) + w.importance * _minmax(importance, mask)
-                 + w.relevance * _minmax(relevance, mask))
-        score[~mask] = -np.inf
+            relevance = np.zeros(n, dtype=np.float32)
+        score += _minmax(relevance, mask, w.relevance)
+        if mask is not None:
+            score[~mask] = -np.inf
         return score
 
     def retrieve(self, query: Sequence[float] | np.ndarray | None, now: datetime, *, k: int = 10,
@@ -279,10 +284,11 @@ class MemoryStream:
         ex = list(exclude)
         if ex:
             s[np.asarray(ex, dtype=np.int64)] = -np.inf
-        k = max(0, min(int(k), int(np.isfinite(s).sum())))
+        finite = s.size if (kinds is None and not ex) else int(np.isfinite(s).sum())
+        k = max(0, min(int(k), finite))
         if k == 0:
             return []
-        top = np.argpartition(-s, k - 1)[:k] if k < s.size else np.arange(s.size)
+        top = np.argpartition(s, s.size - k)[s.size - k:] if k < s.size else np.arange(s.size)
         top = top[np.argsort(-s[top], kind="stable")]
         chosen: list[int] = []
         used = 0
@@ -347,14 +353,26 @@ def clamp_importance(x: float) -> float:
     return float(min(10.0, max(1.0, v)))
 
 
-def _minmax(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(x, dtype=np.float64)
-    if not mask.any():
+def _minmax(x: np.ndarray, mask: np.ndarray | None, weight: float = 1.0) -> np.ndarray:
+    """``weight * (x - min) / (max - min)`` over the records in ``mask`` (all when None), float32;
+    0 outside the mask; a flat ``x`` scores 0.5 (0 when it is all zeros)."""
+    x = np.asarray(x, dtype=np.float32)
+    sub = x if mask is None else x[mask]
+    out = np.zeros(x.shape, dtype=np.float32)
+    if sub.size == 0:
         return out
-    sub = x[mask]
     lo, hi = float(sub.min()), float(sub.max())
     if hi - lo < 1e-12:
-        out[mask] = 0.5 if hi != 0 else 0.0
+        fill = np.float32(weight * (0.5 if hi != 0 else 0.0))
+        if mask is None:
+            out[:] = fill
+        else:
+            out[mask] = fill
         return out
-    out[mask] = (sub - lo) / (hi - lo)
+    scale = np.float32(weight / (hi - lo))
+    if mask is None:
+        np.subtract(x, np.float32(lo), out=out)
+        out *= scale
+    else:
+        out[mask] = (sub - np.float32(lo)) * scale
     return out
