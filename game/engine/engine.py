@@ -32,6 +32,7 @@ from game.engine.events import (
 )
 from game.llm.api import LLMError, Priority
 from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
+from game.text import one_line
 
 PLAYER = "player"  # the key of the visitor's avatar in positions()
 
@@ -49,14 +50,11 @@ TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk with
 PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
 
 
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
 def player_text(text: object) -> str:
-    """What the player typed, as plain one-line text: control characters (escape sequences lose
-    their ESC), bidi overrides and lone surrogates dropped, whitespace collapsed.  It is stored in
+    """What the player typed, as plain one-line text (``game.text.one_line``: escape sequences,
+    controls, bidi overrides and lone surrogates dropped, whitespace collapsed).  It is stored in
     minds, saved and shown, and a lone surrogate cannot be written to a save or a terminal."""
-    return " ".join(_UNPRINTABLE.sub(" ", "" if text is None else str(text)).split())
+    return one_line(text)
 
 
 class CommandError(Exception):

@@ -326,16 +326,20 @@ async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(f
         if llm.prefills_done >= 2 and "Bob Lin" not in e.jobs:
             break
     assert len(llm.prefilled) == 2 and llm.prefilled[1].endswith(
-        "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the [31mbridge"
+        "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the bridge"  # the whole escape sequence goes
         "\n(Bob answers in Bob's own words)")
     assert not [t for t, r in llm.calls if r == "Ann Lin" and t == "prefill"]
     for _ in range(5):  # nothing new typed: nothing more asked
         await asyncio.sleep(0.01)
         e.step()
     assert len(llm.prefilled) == 2
-    e.submit(SayToResident("Bob Lin", "Have you heard the [31mbridge is closed?"))
+    e.submit(SayToResident("Bob Lin", "Have you heard the bridge is closed?"))
     got = await _bobs_reply(e)
-    assert got and llm.streamed[0].startswith(llm.prefilled[1][:llm.prefilled[1].index("bridge") + 6])
+    # the reply's prompt is the prefilled one; what the whole line brings to mind may only grow
+    # the recalled section at its end, and the line follows
+    ready = llm.prefilled[1]
+    assert got and llm.streamed[0].startswith(ready[:ready.index("\n\nWrite Bob's answer")])
+    assert llm.streamed[0].endswith("Zed: Have you heard the bridge is closed?\n(Bob answers in Bob's own words)")
     assert e.talks[e.residents["Bob Lin"].conversation].typed == ""
     await e.aclose()
 
