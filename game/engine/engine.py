@@ -30,6 +30,7 @@ from game.engine.events import (
     Bubble, Command, EndConversation, Embody, EnterAsVisitor, LogLine, Move, MovePlayer, ObjectChange,
     OpenTalk, Pos, Release, SaveTown, SayToResident, SetObjectState, TickResult, Typing, Utterance, Whisper,
 )
+from game.engine.ledger import DecisionLedger, is_model_led, share
 from game.llm.api import LLMError, Priority
 from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
 from game.text import one_line
@@ -149,6 +150,8 @@ class ResidentView:
     embodied: bool
     conversation: str | None
     thinking: bool
+    source: str = ""  # where the current action came from: model, reaction, talk, routine, rule
+    lead: float | None = None  # this resident's model-led share of its waking time so far
 
 
 def chebyshev(a: Pos, b: Pos) -> int:
@@ -188,6 +191,7 @@ class Engine:
         self.jobs: dict[str, Job] = {}  # resident -> its one job in flight
         self._seq = 0
         self._talk_seq = 0
+        self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/ledger.py)
         self.object_news: dict[str, datetime] = {}  # address -> when it changed
         self.save_path: str | None = None
         self.errors: list[str] = []
@@ -309,7 +313,9 @@ class Engine:
             name=name, action=act.description if act else "", emoji=act.emoji if act else "",
             place=self._describe(self._address_at(r.pos)), pos=r.pos, plan=plan, recent=recent,
             retrieved=[str(x) for x in retrieved], relationships=dict(rel), embodied=self.embodied == name,
-            conversation=r.conversation, thinking=name in self.jobs)
+            conversation=r.conversation, thinking=name in self.jobs,
+            source="talk" if r.conversation else (act.source if act else ""),
+            lead=share(self.ledger.residents[name].totals()) if name in self.ledger.residents else None)
 
     # ------------------------------------------------------------------ the tick
 
@@ -337,9 +343,23 @@ class Engine:
         for r in self.residents.values():
             self._decide(r, now, res)
         self._run_talks(now)
+        self._count_lead(now)
         self._launch()
         res.waiting_on_model = len(self.jobs)
         return res
+
+    def _count_lead(self, now: datetime) -> None:
+        """One tick of each waking resident's time in the ledger, by where its action came from
+        (a talk's lines are the model's); the embodied resident is the player's, not counted."""
+        secs = self.clock.seconds_per_step
+        day = self.clock.day
+        for r in self.residents.values():
+            if r.name == self.embodied:
+                continue
+            act = r.action
+            source = "talk" if r.conversation else (act.source if act else "none")
+            asleep = act is not None and not r.conversation and "sleep" in act.description.lower()
+            self.ledger.tick(r.name, now, day, source=source, seconds=secs, asleep=asleep)
 
     def poll(self) -> TickResult:
         """Events that arrived without a tick (streamed replies, commands): for a paused screen.
@@ -390,6 +410,8 @@ class Engine:
                     ObjectChange(old.address, "idle", r.name))
         r.action = action
         r.needs_decision = False
+        if is_model_led(action.source):
+            self.ledger.answered(r.name, now)
         r.path = self._path_to(r.pos, action.address)
         target = res if res is not None else self._out
         if old is None or (old.emoji, old.description) != (action.emoji, action.description):
@@ -513,6 +535,8 @@ class Engine:
         ended = r.action_ended(now)
         if ended and not r.needs_decision:
             r.needs_decision = True
+        if r.needs_decision or r.salient:
+            self.ledger.need(name, now)
         busy = name in self.jobs
         if busy:
             if ended:  # keep busy with the routine while the model thinks
@@ -844,6 +868,7 @@ class Engine:
             self._cancel(name)
         r.conversation = cid
         r.path = []
+        self.ledger.answered(name, now)  # to talk was the model's decision (or the player's)
         others = [p for p in conv.participants if p != name]
         act = Action(description=f"talking with {', '.join(others)}", emoji="\U0001F4AC",
                      address=self._address_at(r.pos), duration_min=10, start=now, source="rule")
@@ -1196,6 +1221,7 @@ class Engine:
         self.embodied = r.name
         r.path = []
         r.salient = []
+        self.ledger.drop(r.name)
         r.action = Action(description="walking around", emoji="\U0001F6B6", address=self._address_at(r.pos),
                           duration_min=60 * 24, start=now, source="rule")
         out.bubbles.append(Bubble(r.name, r.action.emoji, r.action.description))

@@ -16,6 +16,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from game.engine.ledger import format_lead, lead_since, mind_counts
 from game.llm.api import LLMError, Usage
 
 
@@ -185,6 +186,7 @@ def make_report(llm: Any, engine: Any, start: datetime, real_s: float, waited_s:
         if purpose not in NOT_MODEL_CALLS:
             total.add(u)
     acc = getattr(llm, "accounting", None)
+    start_day = (start.date() - engine.clock.start.date()).days + 1
     return {
         "town": getattr(engine.town, "name", ""), "residents": sorted(engine.residents),
         "clock": engine.clock.text(), "game_days": round(game_days, 4),
@@ -194,6 +196,8 @@ def make_report(llm: Any, engine: Any, start: datetime, real_s: float, waited_s:
                              "total_excludes": sorted(NOT_MODEL_CALLS)},
         "totals": asdict(total), "save": save,
         "accounting": acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None,
+        "model_led": engine.ledger.summary(since=lead_since(start, start_day)),
+        "rules_and_fallbacks": mind_counts(engine.minds.values()),
     }
 
 
@@ -219,6 +223,8 @@ def format_report(r: dict) -> str:
     for purpose, u in rows.items():
         lines.append(f"  {purpose:<14}{u['calls']:>8}{u['tokens']:>10}{u['prompt_tokens']:>10}"
                      f"{u['completion_tokens']:>10}{u['latency_s']:>11}{u['mean_latency_s']:>8}")
+    if r.get("model_led"):
+        lines += format_lead(r["model_led"], r.get("rules_and_fallbacks"))
     if r.get("save"):
         lines.append(f"saved to {r['save']}")
     return "\n".join(lines)

@@ -17,6 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from game.engine.ledger import DecisionLedger
+
 FORMAT = "town-save"
 VERSION = 1
 SUFFIX = ".save"
@@ -187,6 +189,7 @@ def _write(db: sqlite3.Connection, e: Any, wiring: Any) -> None:
         "talk_seq": e._talk_seq, "decision_ticks": e.decision_ticks, "lockstep": e.lockstep,
         "small": bool(getattr(e, "small", False)), "player": player, "embodied": e.embodied,
         "residents": sorted(e.residents), "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "ledger": e.ledger.to_dict(),
     }
     db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
     for name, r in sorted(e.residents.items()):
@@ -380,6 +383,7 @@ def _read(cls: type, db: sqlite3.Connection, meta: dict, path: Path, llm: Any, w
     e._seq = int(meta["seq"])
     e._talk_seq = int(meta["talk_seq"])
     e.embodied = meta.get("embodied")
+    e.ledger = DecisionLedger.from_dict(meta.get("ledger"))  # older saves have none: counting starts now
     p = meta.get("player")
     if p:
         e.player = Player(name=p["name"], description=p["description"], pos=tuple(p["pos"]))

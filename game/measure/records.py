@@ -42,6 +42,7 @@ class SaveData:
     engine_state: dict[str, dict] = field(default_factory=dict)
     relationships: dict[str, dict[str, str]] = field(default_factory=dict)  # from each persona
     actions: dict[str, str] = field(default_factory=dict)  # what each resident is doing at the save
+    mind_stats: dict[str, dict[str, int]] = field(default_factory=dict)  # each mind's rule/fallback counts
 
     @property
     def clock_text(self) -> str:
@@ -90,12 +91,15 @@ def read_save(path: str | Path) -> SaveData:
             d["active"] = bool(active)
             convs.append(d)
         acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
-        positions, eng, rel, actions = {}, {}, {}, {}
+        positions, eng, rel, actions, stats = {}, {}, {}, {}, {}
         for name, x, y, action, e, mstate in db.execute(
                 "SELECT name, x, y, action, engine_state, mind_state FROM residents"):
             positions[name] = (int(x), int(y))
             eng[name] = json.loads(e)
-            persona = (json.loads(mstate) or {}).get("persona") or {}
+            mind_state = json.loads(mstate) or {}
+            persona = mind_state.get("persona") or {}
+            st = mind_state.get("stats")
+            stats[name] = {str(k): int(v) for k, v in st.items()} if isinstance(st, dict) else {}
             rel[name] = {str(k): str(v) for k, v in (persona.get("relationships") or {}).items()}
             act = json.loads(action) if action else None
             actions[name] = str(act.get("description", "")) if isinstance(act, dict) else ""
@@ -105,7 +109,7 @@ def read_save(path: str | Path) -> SaveData:
         db.close()
     return SaveData(path=str(path), meta=meta, residents=residents, memories=rows, conversations=convs,
                     accounting=json.loads(acc_row[0]) if acc_row else None, positions=positions,
-                    engine_state=eng, relationships=rel, actions=actions)
+                    engine_state=eng, relationships=rel, actions=actions, mind_stats=stats)
 
 
 def rows_of_mind(name: str, mind: Any) -> list[MemoryRow]:

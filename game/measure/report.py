@@ -22,8 +22,10 @@ import sys
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Sequence
 
+from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
 from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
 from game.measure.spread import Info, said_in, track
@@ -196,6 +198,9 @@ def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at
         "spread": spreads,
         "attendance": attendance_report(data, at=at),
         "usage": usage(data, game_days),
+        "model_led": DecisionLedger.from_dict(data.meta.get("ledger")).summary(
+            since=lead_since(start, 1)),
+        "rules_and_fallbacks": mind_counts(SimpleNamespace(stats=s) for s in data.mind_stats.values()),
     }
 
 
@@ -300,6 +305,8 @@ def render(report: dict, console: Any) -> None:
         console.print(t)
     else:
         console.print(T(f"Model use: {u['why']}"))
+    for line in format_lead(report["model_led"], report.get("rules_and_fallbacks")):
+        console.print(T(line))
 
 
 def cli_report(args: Any) -> int:

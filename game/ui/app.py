@@ -429,6 +429,14 @@ class TownApp(App[int]):
             self._place_visitor()
         self._update_clock()
 
+    def _town_lead(self) -> float | None:
+        """The town's model-led share over the last two game hours (None until counted)."""
+        ledger = getattr(self.engine, "ledger", None)
+        clock = getattr(self.engine, "clock", None)
+        if ledger is None or clock is None:
+            return None
+        return ledger.share_now(clock.day, hours=2, now=clock.now)
+
     def _update_clock(self) -> None:
         bar = self.clock_bar
         if bar is None:
@@ -437,6 +445,7 @@ class TownApp(App[int]):
         bar.speed = self.speed
         bar.controlled = self.embodied or self.visitor
         bar.waiting = self.last_waiting
+        bar.lead = self._town_lead()
         bar.replay = self.replaying
         mv = self.map_view
         bar.follow = mv.follow if mv is not None and mv.follow not in (None, self.controlled) else None

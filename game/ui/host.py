@@ -30,6 +30,8 @@ class ResidentCard:
     embodied: bool = False
     conversation: str | None = None
     thinking: bool = False
+    source: str = ""  # where the current action came from (see game/engine/ledger.py)
+    lead: float | None = None  # model-led share of this resident's waking time
 
     @classmethod
     def of(cls, name: str, data: Any) -> "ResidentCard":
@@ -57,6 +59,8 @@ class ResidentCard:
             embodied=bool(get("embodied", False)),
             conversation=get("conversation", None),
             thinking=bool(get("thinking", False)),
+            source=str(get("source", "")),
+            lead=_float_or_none(get("lead", None)),
         )
 
 
@@ -175,3 +179,10 @@ def _default_town() -> Path | None:
     except ImportError:
         return None
     return default_town_path()
+
+
+def _float_or_none(v: Any) -> float | None:
+    try:
+        return None if v is None else float(v)
+    except (TypeError, ValueError):
+        return None

@@ -46,6 +46,7 @@ class ClockBar(Static):
         self.speed = "normal"
         self.controlled: str | None = None
         self.waiting = 0
+        self.lead: float | None = None  # the town's model-led share over the last game hours
         self.follow: str | None = None
         self.replay = False  # watching a recorded run
         self._last = ""
@@ -71,9 +72,30 @@ class ClockBar(Static):
             t.append(clean(self.follow, single_line=True))
         if self.waiting:
             t.append(f"   thinking: {self.waiting}", style="italic")
+        if self.lead is not None and not self.replay:
+            t.append("   model-led ", style="dim")
+            t.append(f"{self.lead:.0%}", style="bold" if self.lead >= 0.8 else "bold yellow")
         if t.plain != self._last:
             self._last = t.plain
             self.update(t, layout=False)  # one line, fixed height: no layout pass per tick
+
+
+MODEL_LED = ("model", "reaction", "talk")
+
+
+def source_words(source: str, thinking: bool) -> str:
+    """Where the resident's current action came from, in the panel's words."""
+    if source == "model":
+        return "decided by the model"
+    if source == "reaction":
+        return "a reaction the model chose"
+    if source == "talk":
+        return "talking (the model's words)"
+    if source == "routine":
+        return "on routine: waiting for the model" if thinking else "on routine (rule-based)"
+    if source == "rule":
+        return "by rule (a short step between decisions)"
+    return ""
 
 
 class ResidentPanel(Static):
@@ -108,6 +130,12 @@ class ResidentPanel(Static):
             flags.append("thinking…")
         if flags:
             t.append(" · ".join(flags) + "\n", style="italic")
+        why = source_words(card.source, card.thinking)
+        if why:
+            t.append(why, style="dim" if card.source in MODEL_LED else "yellow")
+            if card.lead is not None:
+                t.append(f" · {card.lead:.0%} of their day led by the model", style="dim")
+            t.append("\n")
         self._section(t, "Today's plan", card.plan)
         self._section(t, "Recent memories", card.recent)
         self._section(t, "Recalled", card.retrieved)

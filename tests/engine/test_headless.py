@@ -21,6 +21,7 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert rc == 0, capsys.readouterr().err
     assert "per resident-day, by purpose:" in text and "decompose" in text and "TOTAL" in text
     assert "Day 1, 08:00:00" in text  # hourly progress
+    assert "model-led share" in text and "decision lag p50" in text
     e = Engine.load(save, FakeLLM())
     assert e.clock.text() == "Day 1, 09:00:00"
     out2 = io.StringIO()
@@ -30,6 +31,9 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     report = json.loads(out2.getvalue())
     assert report["clock"] == "Day 1, 09:30:00" and report["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
     assert report["per_resident_day"]["total"]["calls"] > 0
+    lead = report["model_led"]
+    assert 0 < lead["model_led_share"] <= 1 and set(lead["by_resident"]) == set(report["residents"])
+    assert {"decision_lag_p50_min", "decision_lag_p90_min"} <= set(lead)
     assert Engine.describe_save(save)["clock"] == "Day 1, 09:30:00"
 
 

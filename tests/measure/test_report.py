@@ -32,6 +32,8 @@ async def small_save(measureville, tmp_path):
 
 async def test_report_json_shape(small_save):
     r = build_report(small_save, track_spec="party=valentine, party")
+    assert r["model_led"]["model_led_share"] is not None and r["model_led"]["by_resident"]
+    assert isinstance(r["rules_and_fallbacks"], dict)
     json.dumps(r)  # plain data
     assert set(r) >= {"save", "town", "clock", "start", "now", "game_days", "residents", "relationships",
                       "spread", "attendance", "usage", "memories", "conversations"}

@@ -177,3 +177,30 @@ def test_real_host_tells_saves_from_towns(tmp_path):
     assert RealHost(SimpleNamespace(town=str(save), small=False)).start_save == save
     host = RealHost(SimpleNamespace(town=str(default_town_path()), small=True))
     assert host.start_save is None and host.town_path == default_town_path() and host.small
+
+
+async def test_the_status_line_shows_the_model_led_share_and_the_panel_the_source(tmp_path):
+    """How much of the town the model leads is on screen: the share on the status line, and in
+    the resident panel where the current action came from."""
+    from game.ui.widgets import ClockBar, ResidentPanel
+
+    app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await ready(app, pilot)
+        engine: Engine = app.engine
+        name = sorted(engine.residents)[0]
+        app.select(name, follow=False)
+        app.set_speed("fast")
+        await until(pilot, lambda: engine.ledger.share_now(engine.clock.day, now=engine.clock.now) is not None
+                    and engine.residents[name].action is not None, timeout=20)
+        app.set_speed("pause")
+        await pilot.pause(0.3)
+        app._update_clock()
+        app.refresh_panel()
+        await pilot.pause(0.05)
+        bar = app.screen.query_one(ClockBar)
+        assert "model-led" in bar._last and "%" in bar._last, bar._last
+        panel = str(app.screen.query_one(ResidentPanel).render())
+        assert any(w in panel for w in ("decided by the model", "on routine", "by rule", "a reaction",
+                                        "talking (the model's words)")), panel
+        await pilot.press("q")

@@ -1,0 +1,88 @@
+"""The model-led share and the decision lag: the ledger on its own, then counted by the engine."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from engine_fakes import FakeLLM
+
+from game.engine.engine import Engine
+from game.engine.ledger import DecisionLedger, percentile, share
+
+T0 = datetime(2026, 3, 2, 6, 50)
+
+
+def test_share_counts_waking_seconds_by_source_and_not_sleep():
+    led = DecisionLedger()
+    for i in range(60):  # 10 min of routine, then 20 min led by the model, asleep for an hour
+        now = T0 + timedelta(seconds=10 * i)
+        led.tick("Ann", now, 1, source="routine", seconds=10)
+    for i in range(120):
+        led.tick("Ann", T0 + timedelta(minutes=10, seconds=10 * i), 1, source="model", seconds=10)
+    for i in range(360):
+        led.tick("Ann", T0 + timedelta(minutes=30, seconds=10 * i), 1, source="routine", seconds=10,
+                 asleep=True)
+    s = led.summary()
+    assert s["model_led_share"] == round(20 / 30, 3)
+    assert s["by_resident"]["Ann"]["waking_min_by_source"] == {"model": 20.0, "routine": 10.0}
+    # from 07:00 on, only what came after 07:00 counts (the hour keys "day:HH")
+    assert led.summary(since="1:07")["model_led_share"] == 1.0
+
+
+def test_lag_runs_from_the_first_need_to_the_model_answer_and_survives_a_save():
+    led = DecisionLedger()
+    led.need("Ann", T0)
+    led.need("Ann", T0 + timedelta(minutes=5))  # still the same need: the first time counts
+    led.answered("Ann", T0 + timedelta(minutes=12))
+    led.answered("Ann", T0 + timedelta(minutes=20))  # no need open: nothing counted
+    led.need("Bob", T0)
+    led.drop("Bob")  # the player took Bob over
+    led.answered("Bob", T0 + timedelta(hours=3))
+    s = led.summary()
+    assert s["decision_lag_p50_min"] == 12.0 and s["decisions"] == 1
+    again = DecisionLedger.from_dict(led.to_dict())
+    assert again.summary() == s
+    # damaged saved data is left out, never fatal
+    assert DecisionLedger.from_dict({"Ann": {"seconds": {"x": 1, "1:07": {"model": -1, "rule": 5}},
+                                             "lags_min": ["a", 3], "need_since": "nope"}, 5: {}}
+                                    ).summary()["by_resident"]["Ann"]["decision_lag_p50_min"] == 3.0
+    assert DecisionLedger.from_dict("garbage").summary()["model_led_share"] is None
+
+
+def test_percentiles_and_share_edges():
+    assert percentile([], 0.5) is None and percentile([4.0], 0.9) == 4.0
+    assert percentile([1, 2, 3, 4], 0.5) == 2.5
+    assert share({}) is None and share({"rule": 5.0, "talk": 5.0}) == 0.5
+
+
+async def _run(e: Engine, ticks: int) -> None:
+    for _ in range(ticks):
+        await e.wait_ready()
+        e.step()
+
+
+async def test_a_model_that_keeps_up_leads_and_one_that_fails_leaves_the_routine(fake_town_loader):
+    fast = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    await _run(fast, 300)
+    led = fast.ledger.summary()
+    assert led["model_led_share"] is not None and led["model_led_share"] > 0.5, led
+    assert led["decisions"] > 0 and led["decision_lag_p50_min"] is not None
+    down = Engine.new(fake_town_loader, FakeLLM(fail=("plan_day", "decompose", "react")), lockstep=True)
+    await _run(down, 300)
+    led_down = down.ledger.summary()
+    assert led_down["model_led_share"] is not None and led_down["model_led_share"] < 0.2, led_down
+    assert led_down["waking_min_by_source"].get("routine", 0) > 0
+    await fast.aclose()
+    await down.aclose()
+
+
+async def test_the_ledger_is_saved_with_the_town(fake_town_loader, tmp_path):
+    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    await _run(e, 120)
+    before = e.ledger.summary()
+    path = tmp_path / "t.save"
+    e.save(path)
+    back = Engine.load(path, FakeLLM())
+    assert back.ledger.summary() == before
+    await e.aclose()
+    await back.aclose()
