@@ -359,6 +359,7 @@ def clamp_importance(x: float) -> float:
 def _minmax(x: np.ndarray, mask: np.ndarray | None, weight: float = 1.0) -> np.ndarray:
     """``weight * (x - min) / (max - min)`` over the records in ``mask`` (all when None), as
     float64; 0 outside the mask; a flat ``x`` scores ``weight * 0.5`` (0 when it is all zeros)."""
+    x = np.asarray(x, dtype=np.float64)  # float32 relevance too: the best record scores exactly 1
     sub = x if mask is None else x[mask]
     out = np.zeros(x.shape, dtype=np.float64)
     if sub.size == 0:
