@@ -8,6 +8,13 @@ import importlib
 import sys
 
 
+def _add_pace_policy(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pace-policy", choices=("lead", "clock"), default=None,
+                   help="when the model falls behind: lead (default) slows the clock to a pace the model "
+                        "can lead, shown on the status line; clock keeps the clock's rate and residents "
+                        "live by their routine until answers come (env TOWN_PACE_POLICY)")
+
+
 def _add_llm_flags(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("language model")
     g.add_argument("--llm-url", default=None,
@@ -65,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
                         "from any moment); needs no model until you fork")
     p.add_argument("--saves", default=None, help="folder for saves (default: ./saves)")
+    _add_pace_policy(p)
     _add_llm_flags(p)
     p.set_defaults(handler="play")
 
@@ -74,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", default=None, help="write the town to this save file at the end")
     p.add_argument("--small", action="store_true", help="run the small cast")
     p.add_argument("--json", action="store_true", help="print the accounting as JSON")
+    p.add_argument("--pace", choices=("lockstep", "normal", "fast"), default="lockstep",
+                   help="lockstep: every decision is waited for (default); normal/fast: the game's own "
+                        "clock rates, as in play, with the pace policy")
+    _add_pace_policy(p)
     _add_llm_flags(p)
     p.set_defaults(handler="run")
 

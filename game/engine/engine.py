@@ -348,6 +348,10 @@ class Engine:
         res.waiting_on_model = len(self.jobs)
         return res
 
+    def backlog_min(self) -> float:
+        """Game minutes the oldest open decision of a resident (not the embodied one) has waited."""
+        return self.ledger.backlog_min(self.clock.now, skip=[self.embodied] if self.embodied else ())
+
     def _count_lead(self, now: datetime) -> None:
         """One tick of each waking resident's time in the ledger, by where its action came from
         (a talk's lines are the model's); the embodied resident is the player's, not counted."""

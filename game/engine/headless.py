@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game.engine.ledger import format_lead, lead_since, mind_counts
+from game.engine.pace import TICK_DELAY, Governor, policy_from_env
 from game.llm.api import LLMError, Usage
 
 
@@ -32,13 +33,14 @@ def cli_run(args: Any) -> int:
 
     try:
         config = LLMConfig.from_args(args)
+        policy = policy_from_env(getattr(args, "pace_policy", None))
     except ValueError as e:
         _err(str(e))
         return 2
-    return asyncio.run(_main(args, config))
+    return asyncio.run(_main(args, config, policy))
 
 
-async def _main(args: Any, config: Any) -> int:
+async def _main(args: Any, config: Any, policy: str = "lead") -> int:
     from game.llm.session import open_llm
 
     import signal
@@ -52,7 +54,8 @@ async def _main(args: Any, config: Any) -> int:
         async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
             return await run_headless(llm, args.town, until=args.until, save=args.save,
                                       small=bool(getattr(args, "small", False)),
-                                      as_json=bool(getattr(args, "json", False)), record=config.record)
+                                      as_json=bool(getattr(args, "json", False)), record=config.record,
+                                      pace=getattr(args, "pace", None) or "lockstep", pace_policy=policy)
     except LLMError as e:
         _err(str(e))
         return 1
@@ -69,8 +72,13 @@ def open_engine(llm: Any, town_or_save: str, *, small: bool) -> Any:
 
 
 async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | None, small: bool = False,
-                       as_json: bool = False, out: Any = None, record: str | None = None) -> int:
-    """Run to ``until`` and report; returns an exit code (messages, never tracebacks, on bad input)."""
+                       as_json: bool = False, out: Any = None, record: str | None = None,
+                       pace: str = "lockstep", pace_policy: str = "lead") -> int:
+    """Run to ``until`` and report; returns an exit code (messages, never tracebacks, on bad input).
+
+    ``pace``: "lockstep" waits for every due decision (the same answers give the same town);
+    "normal" and "fast" run the clock at the game's own rates with the pace policy
+    (game/engine/pace.py), so play conditions can be measured without a terminal."""
     from game.engine.save import SaveError
     from game.engine.wiring import TownError
     from game.world.clock import parse_until
@@ -89,7 +97,12 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     if stop <= engine.clock.now:
         _err(f"--until {until!r} is not after the town's time ({engine.clock.text()})")
         return 2
-    engine.lockstep = True
+    if pace not in ("lockstep", *TICK_DELAY):
+        _err(f"--pace {pace!r} is not one of: lockstep, {', '.join(TICK_DELAY)}")
+        return 2
+    engine.lockstep = pace == "lockstep"
+    governor = Governor(pace_policy)
+    slowed = 0.0
     start_time = engine.clock.now
     t0 = time.monotonic()
     waited = 0.0
@@ -98,7 +111,8 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     last_print = time.monotonic()
     log = sys.stderr if as_json else out
     print(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
-          f"from {engine.clock.text()} to {until}", file=log, flush=True)
+          f"from {engine.clock.text()} to {until} ({pace}"
+          + (f", pace policy {pace_policy})" if pace != "lockstep" else ")"), file=log, flush=True)
     interrupted = False
     try:
         while engine.clock.now < stop:
@@ -114,6 +128,11 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 finally:
                     waited += time.monotonic() - w0
             res = engine.step()
+            if pace != "lockstep":  # the game's own clock rate, slowed by the pace policy
+                base = TICK_DELAY[pace]
+                delay = governor.delay(base, engine.backlog_min())
+                slowed += delay - base
+                await asyncio.sleep(delay)
             for line in res.log:
                 if line.kind == "error":
                     errors += 1
@@ -125,7 +144,10 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                     next_report += timedelta(hours=1)
                 last_print = time.monotonic()
                 calls = _total_calls(llm)
+                lead = engine.ledger.share_now(engine.clock.day, hours=1, now=engine.clock.now)
                 print(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
+                      f"model-led {'n/a' if lead is None else f'{lead:.0%}'}"
+                      f"{'  ' + governor.label() if governor.label() else ''}  "
                       f"real {time.monotonic() - t0:.0f}s", file=log, flush=True)
     except asyncio.CancelledError:
         interrupted = True
@@ -147,6 +169,8 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
         await engine.aclose()
     elapsed = time.monotonic() - t0
     report = make_report(llm, engine, start_time, elapsed, waited, errors, save)
+    report["pace"] = {"pace": pace, "policy": pace_policy if pace != "lockstep" else None,
+                      "seconds_slowed_for_the_model": round(slowed, 1)}
     if as_json:
         print(json.dumps(report, indent=2), file=out)
     else:
@@ -223,6 +247,10 @@ def format_report(r: dict) -> str:
     for purpose, u in rows.items():
         lines.append(f"  {purpose:<14}{u['calls']:>8}{u['tokens']:>10}{u['prompt_tokens']:>10}"
                      f"{u['completion_tokens']:>10}{u['latency_s']:>11}{u['mean_latency_s']:>8}")
+    if r.get("pace") and r["pace"].get("policy"):
+        p = r["pace"]
+        lines.append(f"pace {p['pace']}, policy {p['policy']}: the clock waited "
+                     f"{p['seconds_slowed_for_the_model']} s for the model")
     if r.get("model_led"):
         lines += format_lead(r["model_led"], r.get("rules_and_fallbacks"))
     if r.get("save"):

@@ -114,6 +114,13 @@ class DecisionLedger:
         """The need went away without a model answer (the player took the resident over)."""
         self._r(name).need_since = None
 
+    def backlog_min(self, now: datetime, skip: Iterable[str] = ()) -> float:
+        """Game minutes the oldest open decision has waited (0 when none is open)."""
+        skip = set(skip)
+        oldest = min((r.need_since for n, r in self.residents.items()
+                      if r.need_since is not None and n not in skip), default=None)
+        return 0.0 if oldest is None else max(0.0, (now - oldest).total_seconds() / 60.0)
+
     # ------------------------------------------------------------------ figures
 
     def summary(self, since: str | None = None) -> dict:

@@ -30,6 +30,7 @@ from game.engine.events import (
 from game.engine import CommandError
 from game.engine.engine import TALK_RANGE
 from game.llm.api import LLMError
+from game.engine.pace import TICK_DELAY as PACE_DELAY, Governor, policy_from_env
 from game.ui.commands import TownCommands
 from game.ui.host import GameHost, RealHost, ResidentCard, list_saves, maybe_await
 from game.ui.mapview import PLAYER, Actor, MapView
@@ -42,7 +43,7 @@ from game.ui.widgets import (
 
 # seconds between ticks at each speed; "max" runs as fast as decisions allow
 SAVE_SUFFIX = ".save"
-TICK_DELAY = {"normal": 0.5, "fast": 0.1, "max": 0.0}
+TICK_DELAY = dict(PACE_DELAY, max=0.0)
 MAX_WAIT = 5.0  # at "max", the longest the clock waits for the next answer before ticking anyway
 MAX_MIN_DELAY = 0.01  # at "max", at most 100 ticks a second, so keys and frames stay smooth
 PAUSED_POLL = 0.1  # while paused, how often to collect replies and command results
@@ -129,8 +130,10 @@ class TownApp(App[int]):
                        timeout=timeout, markup=False)
 
     def __init__(self, host: GameHost, saves_dir: Path, *, autosave_s: float = 300.0,
-                 tick_delay: dict[str, float] | None = None, speed: str = "normal") -> None:
+                 tick_delay: dict[str, float] | None = None, speed: str = "normal",
+                 pace_policy: str = "lead") -> None:
         super().__init__()
+        self.governor = Governor(pace_policy)  # slows the clock when the model falls behind (game/engine/pace.py)
         self.host = host
         self.saves_dir = Path(saves_dir)
         self.autosave_s = autosave_s
@@ -331,7 +334,8 @@ class TownApp(App[int]):
                 else:
                     await asyncio.sleep(MAX_MIN_DELAY)
             else:
-                await self._rest(engine, self.tick_delay[speed])
+                backlog = engine.backlog_min() if hasattr(engine, "backlog_min") else 0.0
+                await self._rest(engine, self.governor.delay(self.tick_delay[speed], backlog))
 
     async def _rest(self, engine: Any, seconds: float) -> None:
         """Wait for the next tick; the words of a reply to the player are shown as they come, not
@@ -446,6 +450,7 @@ class TownApp(App[int]):
         bar.controlled = self.embodied or self.visitor
         bar.waiting = self.last_waiting
         bar.lead = self._town_lead()
+        bar.slowed = self.governor.label() if self.speed in ("normal", "fast") else ""
         bar.replay = self.replaying
         mv = self.map_view
         bar.follow = mv.follow if mv is not None and mv.follow not in (None, self.controlled) else None
@@ -960,6 +965,11 @@ def cli_play(args: Any) -> int:
     except ValueError as e:
         print(f"town play: {e}")
         return 2
-    app = TownApp(RealHost(args), saves)
+    try:
+        policy = policy_from_env(getattr(args, "pace_policy", None))
+    except ValueError as e:
+        print(f"town play: {e}")
+        return 2
+    app = TownApp(RealHost(args), saves, pace_policy=policy)
     app.run()
     return int(app.return_code or 0)

@@ -47,6 +47,7 @@ class ClockBar(Static):
         self.controlled: str | None = None
         self.waiting = 0
         self.lead: float | None = None  # the town's model-led share over the last game hours
+        self.slowed = ""  # the pace governor's words when the clock waits for the model
         self.follow: str | None = None
         self.replay = False  # watching a recorded run
         self._last = ""
@@ -75,6 +76,8 @@ class ClockBar(Static):
         if self.lead is not None and not self.replay:
             t.append("   model-led ", style="dim")
             t.append(f"{self.lead:.0%}", style="bold" if self.lead >= 0.8 else "bold yellow")
+        if self.slowed and not self.replay:
+            t.append(f"   {self.slowed}", style="italic yellow")
         if t.plain != self._last:
             self._last = t.plain
             self.update(t, layout=False)  # one line, fixed height: no layout pass per tick

@@ -86,3 +86,36 @@ async def test_the_ledger_is_saved_with_the_town(fake_town_loader, tmp_path):
     assert back.ledger.summary() == before
     await e.aclose()
     await back.aclose()
+
+
+def test_the_governor_slows_the_clock_only_when_the_model_falls_behind_and_only_when_asked():
+    from game.engine.pace import Governor, policy_from_env
+
+    lead = Governor("lead", max_lag_min=10, slowest=12)
+    assert lead.delay(0.5, 4.0) == 0.5 and lead.label() == ""
+    assert lead.delay(0.5, 30.0) == 1.5 and lead.label() == "slowed x3 for the model"
+    assert lead.delay(0.5, 10_000.0) == 0.5 * 12  # bounded: the screen keeps ticking
+    clock = Governor("clock")
+    assert clock.delay(0.5, 10_000.0) == 0.5 and clock.label() == ""
+    assert policy_from_env("clock") == "clock"
+    import pytest
+    with pytest.raises(ValueError, match="not one of"):
+        policy_from_env("sometimes")
+
+
+async def test_a_headless_run_at_play_pace_is_not_lockstep_and_reports_its_pace(fake_town_loader):
+    import io
+    import json
+
+    from game.engine.headless import run_headless
+
+    out = io.StringIO()
+    rc = await run_headless(FakeLLM(jitter=0.3, latency_seed=3), str(fake_town_loader), until="day 1 07:03",
+                            save=None, out=out, as_json=True, pace="fast", pace_policy="lead")
+    assert rc == 0
+    report = json.loads(out.getvalue())
+    assert report["pace"]["pace"] == "fast" and report["pace"]["policy"] == "lead"
+    assert report["model_led"]["model_led_share"] is not None
+    assert report["real_seconds"] >= 18 * 0.1 * 0.9  # 18 ticks of 10 s at 0.1 s each, at least
+    bad = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 07:03", save=None, pace="warp")
+    assert bad == 2

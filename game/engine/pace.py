@@ -1,0 +1,64 @@
+"""How fast the clock runs in play, and what happens when the model falls behind.
+
+The game's own clock rates: at "normal" a tick (10 game seconds) every 0.5 real seconds, at "fast"
+every 0.1 s. A town asks for decisions faster than a small model on two cores can give them, and a
+resident whose decision has not come lives by its rule-based routine meanwhile. The town must not
+silently turn into its routine, so the player chooses, as a setting (``--pace-policy``, or
+``TOWN_PACE_POLICY``), what gives:
+
+- ``lead`` (the default): the clock slows to a pace the model can lead. While the oldest open
+  decision has waited more than ``max_lag_min`` game minutes, each tick waits longer, in proportion
+  to the wait, up to ``slowest`` times the chosen rate; the status line says so ("slowed x3 for
+  the model"). The player keeps walking and talking meanwhile; only the town's clock waits.
+- ``clock``: the clock keeps its rate and the routine fills in; the status line's model-led share
+  and the resident panel show how much of the town the model leads.
+
+The same governor paces ``town run --pace normal|fast`` and the screen, so what is measured
+headless is what a player sees.
+"""
+
+from __future__ import annotations
+
+import os
+
+TICK_DELAY = {"normal": 0.5, "fast": 0.1}  # real seconds per tick at the game's own rates
+POLICIES = ("lead", "clock")
+DEFAULT_POLICY = "lead"
+MAX_LAG_MIN = 10.0  # game minutes an open decision may wait before the clock slows
+SLOWEST = 12.0  # at most this many times slower than the chosen rate
+
+
+def policy_from_env(value: str | None = None) -> str:
+    """The pace policy from a flag's value or ``TOWN_PACE_POLICY``; a clear error for anything else."""
+    v = (value or os.environ.get("TOWN_PACE_POLICY") or DEFAULT_POLICY).strip().lower()
+    if v not in POLICIES:
+        raise ValueError(f"pace policy {v!r} is not one of: {', '.join(POLICIES)}")
+    return v
+
+
+class Governor:
+    """Turns the chosen rate and the model's backlog into the real seconds before the next tick."""
+
+    def __init__(self, policy: str = DEFAULT_POLICY, *, max_lag_min: float = MAX_LAG_MIN,
+                 slowest: float = SLOWEST) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"pace policy {policy!r} is not one of: {', '.join(POLICIES)}")
+        self.policy = policy
+        self.max_lag_min = max(0.1, float(max_lag_min))
+        self.slowest = max(1.0, float(slowest))
+        self.factor = 1.0  # how much slower than the chosen rate the clock runs now (for the screen)
+
+    def delay(self, base_s: float, backlog_min: float) -> float:
+        """Seconds to wait before the next tick at a base rate of ``base_s``, given that the oldest
+        open decision has waited ``backlog_min`` game minutes."""
+        if self.policy != "lead" or backlog_min <= self.max_lag_min:
+            self.factor = 1.0
+        else:
+            self.factor = min(self.slowest, backlog_min / self.max_lag_min)
+        return base_s * self.factor
+
+    def label(self) -> str:
+        """A few words for the status line ("" at full rate)."""
+        if self.factor <= 1.0:
+            return ""
+        return f"slowed x{self.factor:.0f} for the model" if self.factor >= 1.5 else "slowed for the model"
