@@ -2,7 +2,9 @@
 
 Order of precedence: command-line flag, then environment variable, then the embedded default.
 The API key only ever comes from ``TOWN_LLM_API_KEY``; it is kept out of ``repr``, ``to_dict`` and
-every log line, recording and save.
+every log line, recording and save.  It is sent only to the host it was given for (the chat
+server's): an embedding server elsewhere gets its own key, ``TOWN_EMBED_API_KEY``, or none
+(``embed_key()``), since a key handed to one provider must never reach another.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 DEFAULT_MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 TEST_MODEL_NAME = "smollm2-135m-instruct-q4_1"
@@ -36,6 +39,22 @@ def _clean_url(url: str | None) -> str | None:
     if not (url.startswith("http://") or url.startswith("https://")):
         raise ValueError(f"model URL '{url}' must start with http:// or https://")
     return url
+
+
+def same_origin(a: str | None, b: str | None) -> bool:
+    """Whether two URLs name the same scheme, host and port (the unit a key is given for)."""
+    if not a or not b:
+        return False
+    ua, ub = urlsplit(a), urlsplit(b)
+
+    def port(u: Any) -> int | None:
+        try:
+            return u.port or {"http": 80, "https": 443}.get(u.scheme)
+        except ValueError:
+            return None
+
+    return (ua.scheme.lower(), (ua.hostname or "").lower(), port(ua)) == \
+        (ub.scheme.lower(), (ub.hostname or "").lower(), port(ub))
 
 
 def _float_env(env: Mapping[str, str], name: str, default: float) -> float:
@@ -77,7 +96,8 @@ class LLMConfig:
     model: str | None = None
     embed_url: str | None = None
     embed_model: str | None = None  # model name for a remote /v1/embeddings (TOWN_EMBED_MODEL)
-    api_key: str | None = field(default=None, repr=False)
+    api_key: str | None = field(default=None, repr=False)  # the chat server's (TOWN_LLM_API_KEY)
+    embed_api_key: str | None = field(default=None, repr=False)  # the embedding server's
     record: str | None = None
     replay: str | None = None
     home: Path = field(default_factory=town_home)
@@ -101,6 +121,7 @@ class LLMConfig:
             embed_url=_clean_url(env.get("TOWN_EMBED_URL")),
             embed_model=(env.get("TOWN_EMBED_MODEL") or None),
             api_key=(env.get("TOWN_LLM_API_KEY") or None),
+            embed_api_key=(env.get("TOWN_EMBED_API_KEY") or None),
             home=town_home(env),
             slots=_int_env(env, "TOWN_LLM_SLOTS", None),
             timeout_s=_float_env(env, "TOWN_LLM_TIMEOUT", 600.0),
@@ -145,6 +166,16 @@ class LLMConfig:
             return {"Authorization": f"Bearer {self.api_key}"}
         return {}
 
+    def embed_key(self, url: str | None) -> str | None:
+        """The key to send to the embedding server at ``url``: ``TOWN_EMBED_API_KEY`` when set,
+        else the chat key only when ``url`` is the chat server's own host (scheme, host, port),
+        else none.  The chat key never goes to another host."""
+        if self.embed_api_key:
+            return self.embed_api_key
+        if self.api_key and same_origin(url, self.llm_url):
+            return self.api_key
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """Safe to log and to save: never contains the API key."""
         return {
@@ -153,6 +184,7 @@ class LLMConfig:
             "embed_url": self.embed_url,
             "embed_model": self.embed_model,
             "api_key_set": bool(self.api_key),
+            "embed_api_key_set": bool(self.embed_api_key),
             "record": self.record,
             "replay": self.replay,
             "home": str(self.home),

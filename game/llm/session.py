@@ -29,10 +29,11 @@ from .server import EmbeddedServer, Progress
 def make_embedder(config: LLMConfig) -> Any:
     paths = Paths(config.home)
     if config.embed_url:
-        inner: Any = RemoteEmbedder(config.embed_url, config.embed_model, api_key=config.api_key)
+        inner: Any = RemoteEmbedder(config.embed_url, config.embed_model,
+                                    api_key=config.embed_key(config.embed_url))
     elif config.llm_url and config.embed_via_llm:
         inner = RemoteEmbedder(config.llm_url, config.embed_model or config.model,
-                               api_key=config.api_key)
+                               api_key=config.embed_key(config.llm_url))
     else:
         if not (paths.minilm / "model.safetensors").is_file():
             raise LLMError(f"the embedding model is not installed in '{paths.minilm}': run "
