@@ -9,7 +9,6 @@ resident-day by purpose, from the model layer's accounting, and writes the save.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 from dataclasses import asdict
@@ -17,13 +16,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game.llm.api import LLMError, Usage
+from game.text import dumps, echo, one_line
 
 
 NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
 
 
 def _err(msg: str) -> None:
-    print(f"town run: {msg}", file=sys.stderr)
+    echo(f"town run: {msg}", file=sys.stderr)
 
 
 def cli_run(args: Any) -> int:
@@ -48,7 +48,7 @@ async def _main(args: Any, config: Any) -> int:
     except (NotImplementedError, RuntimeError, AttributeError):
         pass
     try:
-        async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
+        async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
             return await run_headless(llm, args.town, until=args.until, save=args.save,
                                       small=bool(getattr(args, "small", False)),
                                       as_json=bool(getattr(args, "json", False)), record=config.record)
@@ -96,7 +96,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     errors = 0
     last_print = time.monotonic()
     log = sys.stderr if as_json else out
-    print(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
+    echo(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
           f"from {engine.clock.text()} to {until}", file=log, flush=True)
     interrupted = False
     try:
@@ -106,7 +106,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 try:
                     await asyncio.wait_for(engine.wait_ready(), timeout=30)
                 except asyncio.TimeoutError:  # still thinking: say so (the decisions keep running)
-                    print(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
+                    echo(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
                           f"in flight, {_total_calls(llm)} calls so far, real {time.monotonic() - t0:.0f}s",
                           file=log, flush=True)
                     last_print = time.monotonic()
@@ -116,19 +116,19 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
             for line in res.log:
                 if line.kind == "error":
                     errors += 1
-                    print(f"  ! {line.text}", file=sys.stderr)
+                    echo(f"  ! {one_line(line.text)}", file=sys.stderr)
                 elif line.kind in NOTABLE:
-                    print(f"  {res.clock}  {line.text}", file=log)
+                    echo(f"  {res.clock}  {one_line(line.text)}", file=log)
             if engine.clock.now >= next_report or time.monotonic() - last_print >= 30:
                 if engine.clock.now >= next_report:
                     next_report += timedelta(hours=1)
                 last_print = time.monotonic()
                 calls = _total_calls(llm)
-                print(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
+                echo(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
                       f"real {time.monotonic() - t0:.0f}s", file=log, flush=True)
     except asyncio.CancelledError:
         interrupted = True
-        print(f"interrupted at {engine.clock.text()}", file=sys.stderr)
+        echo(f"interrupted at {engine.clock.text()}", file=sys.stderr)
     finally:
         if record:  # what a replay needs besides the model's answers (game.engine.manifest)
             try:
@@ -147,9 +147,9 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     elapsed = time.monotonic() - t0
     report = make_report(llm, engine, start_time, elapsed, waited, errors, save)
     if as_json:
-        print(json.dumps(report, indent=2), file=out)
+        echo(dumps(report, indent=2), file=out)
     else:
-        print(format_report(report), file=out)
+        echo(format_report(report), file=out)
     return 130 if interrupted else 0
 
 

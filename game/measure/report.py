@@ -15,7 +15,6 @@ or as one JSON object with ``--json``.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -27,6 +26,7 @@ from typing import Any, Sequence
 from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
 from game.measure.spread import Info, said_in, track
+from game.text import clean, dumps, echo, one_line
 
 _STOP = set("""a about above after again all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have
@@ -216,8 +216,9 @@ def render(report: dict, console: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    T = lambda s: Text(str(s))  # noqa: E731 - names and texts from the town are plain text, never markup
-    console.print(Text(f"{report['town']} — {report['clock']} ({report['save']})", style="bold"))
+    # names and texts from the town are plain text: never markup, never terminal escapes
+    T = lambda s: Text(clean(s))  # noqa: E731
+    console.print(Text(clean(f"{report['town']} — {report['clock']} ({report['save']})"), style="bold"))
     console.print(T(f"{len(report['residents'])} residents, {report['game_days']} game days, "
                     f"{report['memories']} memories "
                     + ", ".join(f"{k} {v}" for k, v in report["memories_by_kind"].items())
@@ -240,8 +241,8 @@ def render(report: dict, console: Any) -> None:
                       T((x["last"] or "")[5:16].replace("T", " ")))
         console.print(t)
     for sp in report["spread"]:
-        t = Table(title=Text(f"Who knows: {sp['name']}  (keywords: {', '.join(sp['keywords'])}; "
-                             f"{sp['needed']} needed)"))
+        t = Table(title=T(f"Who knows: {sp['name']}  (keywords: {', '.join(sp['keywords'])}; "
+                          f"{sp['needed']} needed)"))
         for c in ("resident", "learned", "how", "from", "record"):
             t.add_column(c, overflow="fold")
         for x in sp["learned"]:
@@ -267,7 +268,8 @@ def render(report: dict, console: Any) -> None:
     console.print(plot)
     att = report["attendance"]
     if att.get("available"):
-        t = Table(title=f"Attendance ({att['samples']} samples from {Path(att['log']).name}): minutes at each place")
+        t = Table(title=T(f"Attendance ({att['samples']} samples from {Path(att['log']).name}): "
+                          f"minutes at each place"))
         for c in ("place", "who (minutes, first seen)"):
             t.add_column(c, overflow="fold")
         for place, who in att["places"].items():
@@ -308,14 +310,14 @@ def cli_report(args: Any) -> int:
     try:
         report = build_report(args.save, track_spec=getattr(args, "track", None), at=getattr(args, "at", None))
     except SaveError as e:
-        print(f"town report: {e}", file=sys.stderr)
+        echo(f"town report: {one_line(e)}", file=sys.stderr)
         return 2
     except ValueError as e:
-        print(f"town report: {e}", file=sys.stderr)
+        echo(f"town report: {one_line(e)}", file=sys.stderr)
         return 2
     if getattr(args, "json", False):
         try:
-            print(json.dumps(report, indent=2, ensure_ascii=False))
+            echo(dumps(report, indent=2))
         except BrokenPipeError:  # `town report --json | head`
             sys.stderr.close()
         return 0
