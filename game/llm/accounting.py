@@ -38,14 +38,21 @@ class Accounting:
         failed: bool = False,
         retries: int = 0,
         generation_s: float | None = None,
+        cached_tokens: int = 0,
     ) -> None:
+        """One call.  ``cached_tokens``: prompt tokens the server served from its cache (so not
+        evaluated); the evaluated tokens are the rest of the prompt plus the completion."""
+        prompt_tokens, completion_tokens = int(prompt_tokens), int(completion_tokens)
+        cached = max(0, min(int(cached_tokens), prompt_tokens))
         u = Usage(
             calls=1,
-            prompt_tokens=int(prompt_tokens),
-            completion_tokens=int(completion_tokens),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
             latency_s=float(latency_s),
             failures=1 if failed else 0,
             retries=int(retries),
+            cached_tokens=cached,
+            evaluated_tokens=prompt_tokens - cached + completion_tokens,
         )
         key = (tag.resident or _NOBODY, tag.purpose)
         with self._lock:
@@ -92,14 +99,23 @@ class Accounting:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Accounting":
         acc = cls()
-        fields = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries")
         for row in data.get("by_resident_purpose", []):
             key = (row.get("resident") or _NOBODY, row["purpose"])
-            acc.by_key[key] = Usage(**{f: row.get(f, 0) for f in fields})
+            acc.by_key[key] = usage_from(row)
         for day, u in data.get("by_day", {}).items():
-            acc.by_day[int(day)] = Usage(**{f: u.get(f, 0) for f in fields})
-        t = data.get("total", {})
-        acc.total = Usage(**{f: t.get(f, 0) for f in fields})
+            acc.by_day[int(day)] = usage_from(u)
+        acc.total = usage_from(data.get("total", {}))
         if acc.by_day:
             acc.day = max(acc.by_day)
         return acc
+
+
+def usage_from(row: dict[str, Any]) -> Usage:
+    """A ``Usage`` from its plain form.  Accounting written before evaluated tokens were counted
+    has no ``evaluated_tokens``: it knew nothing of a cache, so every token sent counts."""
+    fields = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries",
+              "cached_tokens")
+    u = Usage(**{f: row.get(f, 0) or 0 for f in fields})
+    u.evaluated_tokens = int(row.get("evaluated_tokens",
+                                     u.prompt_tokens - u.cached_tokens + u.completion_tokens) or 0)
+    return u
