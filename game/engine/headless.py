@@ -2,8 +2,8 @@
 
 It runs the same engine in lockstep "as fast as decisions allow": it steps until the clock has to
 wait for a decision whose answer has not come, then awaits it (the other residents' decisions go
-to the model server together meanwhile).  At the end it prints calls, tokens and latency per
-resident-day by purpose, from the model layer's accounting, and writes the save.
+to the model server together meanwhile).  At the end it prints the call budget (chat calls and
+tokens per resident per whole game day, ``game.llm.accounting.budget``) and writes the save.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from game.llm.api import LLMError, Usage
+from game.llm.api import LLMError
 from game.text import dumps, echo, one_line
 
 
@@ -90,6 +89,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
         return 2
     engine.lockstep = True
     start_time = engine.clock.now
+    baseline = _accounting(llm)  # a continued save's earlier usage is not this run's
     t0 = time.monotonic()
     waited = 0.0
     next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
@@ -145,7 +145,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 save = None
         await engine.aclose()
     elapsed = time.monotonic() - t0
-    report = make_report(llm, engine, start_time, elapsed, waited, errors, save)
+    report = make_report(llm, engine, start_time, elapsed, waited, errors, save, baseline=baseline)
     if as_json:
         echo(dumps(report, indent=2), file=out)
     else:
@@ -160,65 +160,38 @@ def _total_calls(llm: Any) -> int:
     return int(getattr(llm, "calls", 0))
 
 
-def _by_purpose(llm: Any) -> dict[str, Usage]:
+def _accounting(llm: Any) -> dict | None:
     acc = getattr(llm, "accounting", None)
-    if acc is not None:
-        return acc.by_purpose()
-    return dict(getattr(llm, "by_purpose", {}) or {})
-
-
-# Purposes that are counted and shown but are not chat-model calls, so they stay out of the budget
-# total: embeddings come from the local encoder (or a separate embedding server) and cost no
-# generation.
-NOT_MODEL_CALLS = frozenset({"embed"})
+    return acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None
 
 
 def make_report(llm: Any, engine: Any, start: datetime, real_s: float, waited_s: float, errors: int,
-                save: str | None) -> dict:
-    game_days = max((engine.clock.now - start).total_seconds() / 86400.0, 1e-9)
-    n = max(1, len(engine.residents))
-    resident_days = n * game_days
-    rows = {}
-    total = Usage()
-    for purpose, u in sorted(_by_purpose(llm).items()):
-        rows[purpose] = _per(u, resident_days)
-        if purpose not in NOT_MODEL_CALLS:
-            total.add(u)
-    acc = getattr(llm, "accounting", None)
+                save: str | None, baseline: dict | None = None) -> dict:
+    """The run's figures; the call budget as ``game.llm.accounting.budget`` defines it (chat calls
+    per resident per whole game day, worst resident beside the average, tokens evaluated beside
+    tokens sent), the same definition ``town report`` uses."""
+    from game.llm.accounting import budget
+
+    acc = _accounting(llm)
+    game_days = (engine.clock.now - start).total_seconds() / 86400.0
+    b = budget(acc, list(engine.residents), start=start, end=engine.clock.now,
+               first_date=engine.clock.start.date(), baseline=baseline)
     return {
         "town": getattr(engine.town, "name", ""), "residents": sorted(engine.residents),
-        "clock": engine.clock.text(), "game_days": round(game_days, 4),
-        "resident_days": round(resident_days, 4), "real_seconds": round(real_s, 1),
+        "clock": engine.clock.text(), "from": start.isoformat(), "game_days": round(game_days, 4),
+        "real_seconds": round(real_s, 1),
         "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
-        "per_resident_day": {"by_purpose": rows, "total": _per(total, resident_days),
-                             "total_excludes": sorted(NOT_MODEL_CALLS)},
-        "totals": asdict(total), "save": save,
-        "accounting": acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None,
+        "budget": b, "save": save, "accounting": acc,
     }
 
 
-def _per(u: Usage, resident_days: float) -> dict:
-    return {"calls": round(u.calls / resident_days, 2),
-            "tokens": round((u.prompt_tokens + u.completion_tokens) / resident_days, 1),
-            "prompt_tokens": round(u.prompt_tokens / resident_days, 1),
-            "completion_tokens": round(u.completion_tokens / resident_days, 1),
-            "latency_s": round(u.latency_s / resident_days, 2),
-            "mean_latency_s": round(u.latency_s / u.calls, 3) if u.calls else 0.0,
-            "failures": round(u.failures / resident_days, 2)}
-
-
 def format_report(r: dict) -> str:
+    from game.llm.accounting import format_budget
+
     lines = [f"{r['town']}: {len(r['residents'])} residents, now {r['clock']}; "
-             f"{r['game_days']} game days ({r['resident_days']} resident-days) in {r['real_seconds']} s "
-             f"({r['seconds_waiting_on_model']} s waiting on the model); errors: {r['errors']}",
-             "per resident-day, by purpose:",
-             f"  {'purpose':<14}{'calls':>8}{'tokens':>10}{'prompt':>10}{'complet.':>10}"
-             f"{'latency s':>11}{'s/call':>8}"]
-    rows = dict(r["per_resident_day"]["by_purpose"])
-    rows["TOTAL (chat)"] = r["per_resident_day"]["total"]
-    for purpose, u in rows.items():
-        lines.append(f"  {purpose:<14}{u['calls']:>8}{u['tokens']:>10}{u['prompt_tokens']:>10}"
-                     f"{u['completion_tokens']:>10}{u['latency_s']:>11}{u['mean_latency_s']:>8}")
+             f"{r['game_days']} game days in {r['real_seconds']} s "
+             f"({r['seconds_waiting_on_model']} s waiting on the model); errors: {r['errors']}"]
+    lines += format_budget(r["budget"])
     if r.get("save"):
         lines.append(f"saved to {r['save']}")
     return "\n".join(lines)

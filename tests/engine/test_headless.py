@@ -19,7 +19,9 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
                             out=out)
     text = out.getvalue()
     assert rc == 0, capsys.readouterr().err
-    assert "per resident-day, by purpose:" in text and "decompose" in text and "TOTAL" in text
+    # two hours of one day: figures for those hours as they came, never scaled up to a day
+    assert "covers no whole game day" in text and "day 1 07:00-09:00 (2.0 game hours, part of the day only)" in text
+    assert "worst: " in text and "evaluated" in text
     assert "Day 1, 08:00:00" in text  # hourly progress
     e = Engine.load(save, FakeLLM())
     assert e.clock.text() == "Day 1, 09:00:00"
@@ -29,7 +31,16 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert rc == 0
     report = json.loads(out2.getvalue())
     assert report["clock"] == "Day 1, 09:30:00" and report["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
-    assert report["per_resident_day"]["total"]["calls"] > 0
+    b = report["budget"]
+    assert b["per_resident_day"] is None and b["whole_days"] == []
+    [day1] = b["per_covered_day"]
+    assert (day1["from"], day1["to"], day1["whole"]) == ("09:00", "09:30", False)
+    # only this run's calls: the continued save's earlier ones are not counted again
+    run_calls = day1["totals"]["calls"]
+    all_calls = sum(r["calls"] for r in report["accounting"]["by_day_resident_purpose"]
+                    if r["purpose"] != "embed")
+    assert 0 < run_calls < all_calls
+    assert day1["average"]["calls"] == round(run_calls / 3, 2)
     assert Engine.describe_save(save)["clock"] == "Day 1, 09:30:00"
 
 
