@@ -160,6 +160,7 @@ class ModelClient:
         embedder: Embedder | None = None,
         accounting: Accounting | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        cache_prompt: bool | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -173,6 +174,10 @@ class ModelClient:
         # whether the server keeps evaluated prompts for later requests that begin the same way
         # (llama-server does, in its slots and its prompt cache): then ``prefill`` is worth a call
         self.caches_prompts = False
+        # llama-server's request field ``cache_prompt`` (``ServerFlags.cache_prompt``): None leaves
+        # it to the server (on by default); sent only to llama-server (``/props`` answered)
+        self.cache_prompt = cache_prompt
+        self._llama_server = False
         self.scheduler = PriorityScheduler(slots or 4)
         self.last_error: str | None = None
         self.reachable = True
@@ -204,6 +209,7 @@ class ModelClient:
             backoff_s=config.backoff_s,
             answer_retries=config.answer_retries,
             embedder=embedder,
+            cache_prompt=config.server.cache_prompt,
             **kw,
         )
 
@@ -251,7 +257,9 @@ class ModelClient:
                     total = int(props.json().get("total_slots") or 0)
                     if total > 0:
                         self.scheduler.resize(total)
-                        self.caches_prompts = True  # llama-server keeps evaluated prompts
+                        self._llama_server = True
+                        # llama-server keeps evaluated prompts (unless told not to)
+                        self.caches_prompts = self.cache_prompt is not False
                         # a talk with the player is then a run of short requests (prefills while
                         # they type, the reply): the town waits between them too
                         self.scheduler.linger = PLAYER_LINGER_S
@@ -333,6 +341,8 @@ class ModelClient:
                                    "temperature": temperature}
         if self.model:
             payload["model"] = self.model
+        if self.cache_prompt is not None and self._llama_server:
+            payload["cache_prompt"] = self.cache_prompt
         return payload
 
     async def complete(
