@@ -75,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", default=None, help="write the town to this save file at the end")
     p.add_argument("--small", action="store_true", help="run the small cast")
     p.add_argument("--json", action="store_true", help="print the accounting as JSON")
+    p.add_argument("--pace", choices=("lockstep", "normal", "fast"), default="lockstep",
+                   help="lockstep (default): the clock waits for every due decision; normal, fast: "
+                        "the game's own clock rates, decisions arrive when the model answers and "
+                        "residents keep their routine meanwhile, as in play")
     _add_llm_flags(p)
     p.set_defaults(handler="run")
 

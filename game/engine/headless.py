@@ -20,6 +20,13 @@ from game.text import dumps, echo, one_line
 
 NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
 
+# ``--pace``: real seconds between ticks.  "normal" and "fast" are the game's own clock rates (the
+# same as ``game.ui.app.TICK_DELAY``, which a test holds them to): the engine runs in real time,
+# decisions arrive when they arrive and residents live on their routine meanwhile, as in play, so
+# play conditions can be measured without a terminal.  "lockstep" (None) waits for every due
+# decision: the same town whatever the model's speed.
+PACES: dict[str, float | None] = {"lockstep": None, "normal": 0.5, "fast": 0.1}
+
 
 def _err(msg: str) -> None:
     echo(f"town run: {msg}", file=sys.stderr)
@@ -50,7 +57,8 @@ async def _main(args: Any, config: Any) -> int:
         async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
             return await run_headless(llm, args.town, until=args.until, save=args.save,
                                       small=bool(getattr(args, "small", False)),
-                                      as_json=bool(getattr(args, "json", False)), record=config.record)
+                                      as_json=bool(getattr(args, "json", False)), record=config.record,
+                                      pace=getattr(args, "pace", None) or "lockstep")
     except LLMError as e:
         _err(str(e))
         return 1
@@ -67,13 +75,19 @@ def open_engine(llm: Any, town_or_save: str, *, small: bool) -> Any:
 
 
 async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | None, small: bool = False,
-                       as_json: bool = False, out: Any = None, record: str | None = None) -> int:
-    """Run to ``until`` and report; returns an exit code (messages, never tracebacks, on bad input)."""
+                       as_json: bool = False, out: Any = None, record: str | None = None,
+                       pace: str = "lockstep") -> int:
+    """Run to ``until`` at ``pace`` (``PACES``) and report; returns an exit code (messages, never
+    tracebacks, on bad input)."""
     from game.engine.save import SaveError
     from game.engine.wiring import TownError
     from game.world.clock import parse_until
 
     out = out or sys.stdout
+    if pace not in PACES:
+        _err(f"--pace {pace!r} is not one of {', '.join(PACES)}")
+        return 2
+    tick_delay = PACES[pace]
     try:
         engine = open_engine(llm, town_or_save, small=small)
     except (SaveError, TownError) as e:
@@ -87,7 +101,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     if stop <= engine.clock.now:
         _err(f"--until {until!r} is not after the town's time ({engine.clock.text()})")
         return 2
-    engine.lockstep = True
+    engine.lockstep = tick_delay is None
     start_time = engine.clock.now
     baseline = _accounting(llm)  # a continued save's earlier usage is not this run's
     t0 = time.monotonic()
@@ -97,7 +111,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     last_print = time.monotonic()
     log = sys.stderr if as_json else out
     echo(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
-          f"from {engine.clock.text()} to {until}", file=log, flush=True)
+          f"from {engine.clock.text()} to {until}, pace {pace}", file=log, flush=True)
     interrupted = False
     try:
         while engine.clock.now < stop:
@@ -113,6 +127,8 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 finally:
                     waited += time.monotonic() - w0
             res = engine.step()
+            if tick_delay:  # the game's clock rate: the model answers in real time meanwhile
+                await asyncio.sleep(tick_delay)
             for line in res.log:
                 if line.kind == "error":
                     errors += 1
@@ -146,6 +162,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
         await engine.aclose()
     elapsed = time.monotonic() - t0
     report = make_report(llm, engine, start_time, elapsed, waited, errors, save, baseline=baseline)
+    report["pace"] = pace
     if as_json:
         echo(dumps(report, indent=2), file=out)
     else:
@@ -190,7 +207,8 @@ def format_report(r: dict) -> str:
 
     lines = [f"{r['town']}: {len(r['residents'])} residents, now {r['clock']}; "
              f"{r['game_days']} game days in {r['real_seconds']} s "
-             f"({r['seconds_waiting_on_model']} s waiting on the model); errors: {r['errors']}"]
+             f"({r['seconds_waiting_on_model']} s waiting on the model, pace {r.get('pace', 'lockstep')}); "
+             f"errors: {r['errors']}"]
     lines += format_budget(r["budget"])
     if r.get("save"):
         lines.append(f"saved to {r['save']}")

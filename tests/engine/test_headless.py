@@ -107,3 +107,31 @@ async def test_interrupted_run_still_saves(fake_town_loader, tmp_path):
     assert info["clock"].startswith("Day 1")
     e = Engine.load(save, FakeLLM())
     assert e.jobs  # the unanswered decisions were kept, to be asked again
+
+
+async def test_pace_runs_at_the_games_own_clock_rate(fake_town_loader):
+    """--pace fast: 0.1 s a tick whatever the model does; the clock never waits for a decision (the
+    residents keep their routine until it comes).  Lockstep with the same slow model waits."""
+    runs = {}
+    for pace in ("fast", "lockstep"):
+        out = io.StringIO()
+        rc = await run_headless(FakeLLM(jitter=1.0, latency_seed=4), str(fake_town_loader), until="day 1 07:02",
+                                save=None, out=out, as_json=True, pace=pace)
+        assert rc == 0
+        runs[pace] = json.loads(out.getvalue())
+    fast, lock = runs["fast"], runs["lockstep"]
+    assert fast["pace"] == "fast" and fast["clock"] == lock["clock"] == "Day 1, 07:02:00"
+    assert fast["seconds_waiting_on_model"] == 0 and fast["real_seconds"] >= 12 * 0.1 - 0.05  # 12 ticks
+    assert lock["seconds_waiting_on_model"] > 0
+
+
+async def test_a_bad_pace_is_a_clear_message(fake_town_loader, capsys):
+    rc = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 08:00", save=None, pace="slow")
+    assert rc == 2 and "--pace 'slow'" in capsys.readouterr().err
+
+
+def test_the_paces_are_the_games_clock_rates():
+    from game.engine.headless import PACES
+    from game.ui.app import TICK_DELAY
+
+    assert {k: v for k, v in PACES.items() if v is not None} == {k: TICK_DELAY[k] for k in ("normal", "fast")}
