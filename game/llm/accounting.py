@@ -135,11 +135,12 @@ class Accounting:
 def usage_from(row: dict[str, Any]) -> Usage:
     """A ``Usage`` from its plain form.  Accounting written before evaluated tokens were counted
     has no ``evaluated_tokens``: it knew nothing of a cache, so every token sent counts."""
-    fields = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries",
+    names = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries",
               "cached_tokens")
-    u = Usage(**{f: row.get(f, 0) or 0 for f in fields})
-    u.evaluated_tokens = int(row.get("evaluated_tokens",
-                                     u.prompt_tokens - u.cached_tokens + u.completion_tokens) or 0)
+    u = Usage(**{f: (0 if row.get(f) is None else row[f]) for f in names})
+    evaluated = row.get("evaluated_tokens")
+    u.evaluated_tokens = (u.prompt_tokens - u.cached_tokens + u.completion_tokens
+                          if evaluated is None else evaluated)
     return u
 
 
