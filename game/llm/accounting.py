@@ -136,7 +136,7 @@ def usage_from(row: dict[str, Any]) -> Usage:
     """A ``Usage`` from its plain form.  Accounting written before evaluated tokens were counted
     has no ``evaluated_tokens``: it knew nothing of a cache, so every token sent counts."""
     names = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries",
-              "cached_tokens")
+             "cached_tokens")
     u = Usage(**{f: (0 if row.get(f) is None else row[f]) for f in names})
     evaluated = row.get("evaluated_tokens")
     u.evaluated_tokens = (u.prompt_tokens - u.cached_tokens + u.completion_tokens
