@@ -250,10 +250,10 @@ def format_budget(b: dict[str, Any]) -> list[str]:
         return [f"calls per resident-day: not available ({b.get('why')})"]
 
     def row(label: str, x: dict) -> str:
-        return (f"  {label:<22}{x['calls']:>8}{x['prompt_tokens_sent']:>10}{x['tokens_evaluated']:>11}"
+        return (f"  {label:<22}{x['calls']:>8}{x['prompt_tokens_sent']:>13}{x['tokens_evaluated']:>11}"
                 f"{x['completion_tokens']:>10}{x['mean_latency_s']:>8}{x['failures']:>9}")
 
-    head = (f"  {'':<22}{'calls':>8}{'sent':>10}{'evaluated':>11}{'complet.':>10}{'s/call':>8}"
+    head = (f"  {'':<22}{'calls':>8}{'prompt sent':>13}{'evaluated':>11}{'complet.':>10}{'s/call':>8}"
             f"{'failures':>9}")
     lines: list[str] = []
     pr = b.get("per_resident_day")
@@ -264,6 +264,7 @@ def format_budget(b: dict[str, Any]) -> list[str]:
                   f"+ completion):", head, row("average", pr["average"])]
         if pr["worst"]:
             lines.append(row(f"worst: {pr['worst']['resident']}", pr["worst"]))
+        lines.append("  by purpose (average):")
         for p, x in pr["by_purpose"].items():
             lines.append(row(f"  {p}", x))
     else:
