@@ -20,13 +20,14 @@ def _add_llm_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-url", default=None,
                    help="OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama). "
                         "Default: $TOWN_LLM_URL, else the embedded llama-server. "
-                        "The API key, if any, comes from $TOWN_LLM_API_KEY.")
+                        "The API key, if any, comes from $TOWN_LLM_API_KEY and goes to this host only.")
     g.add_argument("--model", default=None,
                    help="model name (default: $TOWN_MODEL, else the embedded default model)")
     g.add_argument("--embed-url", default=None,
                    help="OpenAI-compatible base URL for embeddings (default: $TOWN_EMBED_URL, else the "
                         "built-in all-MiniLM-L6-v2 encoder, also with --llm-url, so a town keeps one "
-                        "vector space; TOWN_EMBED_VIA_LLM=1 sends them to the chat server instead)")
+                        "vector space; TOWN_EMBED_VIA_LLM=1 sends them to the chat server instead); "
+                        "its API key, if any, comes from $TOWN_EMBED_API_KEY")
     g.add_argument("--record", default=None, metavar="FILE",
                    help="record every model request and answer to FILE (JSON lines)")
     g.add_argument("--replay", default=None, metavar="FILE",

@@ -46,3 +46,27 @@ def clean(text: object, *, single_line: bool = False, max_len: int | None = None
 def one_line(text: object, max_len: int | None = None) -> str:
     """``clean(text, single_line=True, max_len=max_len)``: for names, titles, log lines, errors."""
     return clean(text, single_line=True, max_len=max_len)
+
+
+def echo(text: object = "", *, file: object = None, flush: bool = False) -> None:
+    """Print ``clean(text)``: how every headless command (``town run``, ``town llm check``,
+    ``town report``, ``town interview``...) writes to a terminal, since what it prints holds names,
+    answers and server error text from outside (``file`` defaults to stdout)."""
+    import sys
+
+    print(clean(text), file=file if file is not None else sys.stdout, flush=flush)
+
+
+def _escape_char(m: "re.Match[str]") -> str:
+    return "\\u%04x" % ord(m.group(0))
+
+
+def dumps(obj: object, **kw: object) -> str:
+    """``json.dumps`` for a terminal: the text keeps its letters (``ensure_ascii=False``) but every
+    character ``clean`` would remove (C1 controls such as the 8-bit CSI, bidi overrides, lone
+    surrogates) is written as a ``\\uXXXX`` escape, so the JSON reads back the same and the raw
+    character never reaches the screen (``json`` itself escapes only C0 controls)."""
+    import json
+
+    kw.setdefault("ensure_ascii", False)
+    return _CONTROLS.sub(_escape_char, json.dumps(obj, **kw))  # type: ignore[arg-type]

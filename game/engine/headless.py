@@ -2,30 +2,37 @@
 
 It runs the same engine in lockstep "as fast as decisions allow": it steps until the clock has to
 wait for a decision whose answer has not come, then awaits it (the other residents' decisions go
-to the model server together meanwhile).  At the end it prints calls, tokens and latency per
-resident-day by purpose, from the model layer's accounting, and writes the save.
+to the model server together meanwhile).  At the end it prints the call budget (chat calls and
+tokens per resident per whole game day, ``game.llm.accounting.budget``) and writes the save.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
-from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
 from game.engine.ledger import format_lead, lead_since, mind_counts
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env
-from game.llm.api import LLMError, Usage
+from game.llm.api import LLMError
+from game.text import dumps, echo, one_line
 
 
 NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
 
+# ``--pace``: real seconds between ticks.  "normal" and "fast" are the game's own clock rates
+# (``game.engine.pace.TICK_DELAY``, which the screen uses too): the engine runs in real time,
+# decisions arrive when they arrive, and the pace policy decides what gives when the model falls
+# behind (the clock slows, or residents live on their routine meanwhile), as in play, so play
+# conditions can be measured without a terminal.  "lockstep" (None) waits for every due decision:
+# the same town whatever the model's speed.
+PACES: dict[str, float | None] = {"lockstep": None, **TICK_DELAY}
+
 
 def _err(msg: str) -> None:
-    print(f"town run: {msg}", file=sys.stderr)
+    echo(f"town run: {msg}", file=sys.stderr)
 
 
 def cli_run(args: Any) -> int:
@@ -51,7 +58,7 @@ async def _main(args: Any, config: Any, policy: str = "lead") -> int:
     except (NotImplementedError, RuntimeError, AttributeError):
         pass
     try:
-        async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
+        async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
             return await run_headless(llm, args.town, until=args.until, save=args.save,
                                       small=bool(getattr(args, "small", False)),
                                       as_json=bool(getattr(args, "json", False)), record=config.record,
@@ -74,16 +81,17 @@ def open_engine(llm: Any, town_or_save: str, *, small: bool) -> Any:
 async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | None, small: bool = False,
                        as_json: bool = False, out: Any = None, record: str | None = None,
                        pace: str = "lockstep", pace_policy: str = "lead") -> int:
-    """Run to ``until`` and report; returns an exit code (messages, never tracebacks, on bad input).
-
-    ``pace``: "lockstep" waits for every due decision (the same answers give the same town);
-    "normal" and "fast" run the clock at the game's own rates with the pace policy
-    (game/engine/pace.py), so play conditions can be measured without a terminal."""
+    """Run to ``until`` at ``pace`` (``PACES``) with ``pace_policy`` (game/engine/pace.py) and
+    report; returns an exit code (messages, never tracebacks, on bad input)."""
     from game.engine.save import SaveError
     from game.engine.wiring import TownError
     from game.world.clock import parse_until
 
     out = out or sys.stdout
+    if pace not in PACES:
+        _err(f"--pace {pace!r} is not one of {', '.join(PACES)}")
+        return 2
+    tick_delay = PACES[pace]
     try:
         engine = open_engine(llm, town_or_save, small=small)
     except (SaveError, TownError) as e:
@@ -97,22 +105,20 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     if stop <= engine.clock.now:
         _err(f"--until {until!r} is not after the town's time ({engine.clock.text()})")
         return 2
-    if pace not in ("lockstep", *TICK_DELAY):
-        _err(f"--pace {pace!r} is not one of: lockstep, {', '.join(TICK_DELAY)}")
-        return 2
-    engine.lockstep = pace == "lockstep"
+    engine.lockstep = tick_delay is None
     governor = Governor(pace_policy)
     slowed = 0.0
     start_time = engine.clock.now
+    baseline = _accounting(llm)  # a continued save's earlier usage is not this run's
     t0 = time.monotonic()
     waited = 0.0
     next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
     errors = 0
     last_print = time.monotonic()
     log = sys.stderr if as_json else out
-    print(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
-          f"from {engine.clock.text()} to {until} ({pace}"
-          + (f", pace policy {pace_policy})" if pace != "lockstep" else ")"), file=log, flush=True)
+    echo(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
+          f"from {engine.clock.text()} to {until}, pace {pace}"
+          + (f", pace policy {pace_policy}" if tick_delay else ""), file=log, flush=True)
     interrupted = False
     try:
         while engine.clock.now < stop:
@@ -121,37 +127,36 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 try:
                     await asyncio.wait_for(engine.wait_ready(), timeout=30)
                 except asyncio.TimeoutError:  # still thinking: say so (the decisions keep running)
-                    print(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
+                    echo(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
                           f"in flight, {_total_calls(llm)} calls so far, real {time.monotonic() - t0:.0f}s",
                           file=log, flush=True)
                     last_print = time.monotonic()
                 finally:
                     waited += time.monotonic() - w0
             res = engine.step()
-            if pace != "lockstep":  # the game's own clock rate, slowed by the pace policy
-                base = TICK_DELAY[pace]
-                delay = governor.delay(base, engine.backlog_min())
-                slowed += delay - base
+            if tick_delay:  # the game's clock rate, slowed by the pace policy when the model lags
+                delay = governor.delay(tick_delay, engine.backlog_min())
+                slowed += delay - tick_delay
                 await asyncio.sleep(delay)
             for line in res.log:
                 if line.kind == "error":
                     errors += 1
-                    print(f"  ! {line.text}", file=sys.stderr)
+                    echo(f"  ! {one_line(line.text)}", file=sys.stderr)
                 elif line.kind in NOTABLE:
-                    print(f"  {res.clock}  {line.text}", file=log)
+                    echo(f"  {res.clock}  {one_line(line.text)}", file=log)
             if engine.clock.now >= next_report or time.monotonic() - last_print >= 30:
                 if engine.clock.now >= next_report:
                     next_report += timedelta(hours=1)
                 last_print = time.monotonic()
                 calls = _total_calls(llm)
                 lead = engine.ledger.share_now(engine.clock.day, hours=1, now=engine.clock.now)
-                print(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
-                      f"model-led {'n/a' if lead is None else f'{lead:.0%}'}"
-                      f"{'  ' + governor.label() if governor.label() else ''}  "
+                echo(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
+                     f"model-led {'n/a' if lead is None else f'{lead:.0%}'}"
+                     f"{'  ' + governor.label() if governor.label() else ''}  "
                       f"real {time.monotonic() - t0:.0f}s", file=log, flush=True)
     except asyncio.CancelledError:
         interrupted = True
-        print(f"interrupted at {engine.clock.text()}", file=sys.stderr)
+        echo(f"interrupted at {engine.clock.text()}", file=sys.stderr)
     finally:
         if record:  # what a replay needs besides the model's answers (game.engine.manifest)
             try:
@@ -168,13 +173,14 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 save = None
         await engine.aclose()
     elapsed = time.monotonic() - t0
-    report = make_report(llm, engine, start_time, elapsed, waited, errors, save)
-    report["pace"] = {"pace": pace, "policy": pace_policy if pace != "lockstep" else None,
-                      "seconds_slowed_for_the_model": round(slowed, 1)}
+    report = make_report(llm, engine, start_time, elapsed, waited, errors, save, baseline=baseline)
+    report["pace"] = pace
+    report["pace_policy"] = pace_policy if tick_delay else None
+    report["seconds_slowed_for_the_model"] = round(slowed, 1)
     if as_json:
-        print(json.dumps(report, indent=2), file=out)
+        echo(dumps(report, indent=2), file=out)
     else:
-        print(format_report(report), file=out)
+        echo(format_report(report), file=out)
     return 130 if interrupted else 0
 
 
@@ -185,72 +191,45 @@ def _total_calls(llm: Any) -> int:
     return int(getattr(llm, "calls", 0))
 
 
-def _by_purpose(llm: Any) -> dict[str, Usage]:
+def _accounting(llm: Any) -> dict | None:
     acc = getattr(llm, "accounting", None)
-    if acc is not None:
-        return acc.by_purpose()
-    return dict(getattr(llm, "by_purpose", {}) or {})
-
-
-# Purposes that are counted and shown but are not chat-model calls, so they stay out of the budget
-# total: embeddings come from the local encoder (or a separate embedding server) and cost no
-# generation.
-NOT_MODEL_CALLS = frozenset({"embed"})
+    return acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None
 
 
 def make_report(llm: Any, engine: Any, start: datetime, real_s: float, waited_s: float, errors: int,
-                save: str | None) -> dict:
-    game_days = max((engine.clock.now - start).total_seconds() / 86400.0, 1e-9)
-    n = max(1, len(engine.residents))
-    resident_days = n * game_days
-    rows = {}
-    total = Usage()
-    for purpose, u in sorted(_by_purpose(llm).items()):
-        rows[purpose] = _per(u, resident_days)
-        if purpose not in NOT_MODEL_CALLS:
-            total.add(u)
-    acc = getattr(llm, "accounting", None)
+                save: str | None, baseline: dict | None = None) -> dict:
+    """The run's figures; the call budget as ``game.llm.accounting.budget`` defines it (chat calls
+    per resident per whole game day, worst resident beside the average, tokens evaluated beside
+    tokens sent), the same definition ``town report`` uses."""
+    from game.llm.accounting import budget
+
+    acc = _accounting(llm)
+    game_days = (engine.clock.now - start).total_seconds() / 86400.0
     start_day = (start.date() - engine.clock.start.date()).days + 1
+    b = budget(acc, list(engine.residents), start=start, end=engine.clock.now,
+               first_date=engine.clock.start.date(), baseline=baseline)
     return {
         "town": getattr(engine.town, "name", ""), "residents": sorted(engine.residents),
-        "clock": engine.clock.text(), "game_days": round(game_days, 4),
-        "resident_days": round(resident_days, 4), "real_seconds": round(real_s, 1),
+        "clock": engine.clock.text(), "from": start.isoformat(), "game_days": round(game_days, 4),
+        "real_seconds": round(real_s, 1),
         "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
-        "per_resident_day": {"by_purpose": rows, "total": _per(total, resident_days),
-                             "total_excludes": sorted(NOT_MODEL_CALLS)},
-        "totals": asdict(total), "save": save,
-        "accounting": acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None,
+        "budget": b, "save": save, "accounting": acc,
         "model_led": engine.ledger.summary(since=lead_since(start, start_day)),
         "rules_and_fallbacks": mind_counts(engine.minds.values()),
     }
 
 
-def _per(u: Usage, resident_days: float) -> dict:
-    return {"calls": round(u.calls / resident_days, 2),
-            "tokens": round((u.prompt_tokens + u.completion_tokens) / resident_days, 1),
-            "prompt_tokens": round(u.prompt_tokens / resident_days, 1),
-            "completion_tokens": round(u.completion_tokens / resident_days, 1),
-            "latency_s": round(u.latency_s / resident_days, 2),
-            "mean_latency_s": round(u.latency_s / u.calls, 3) if u.calls else 0.0,
-            "failures": round(u.failures / resident_days, 2)}
-
-
 def format_report(r: dict) -> str:
+    from game.llm.accounting import format_budget
+
     lines = [f"{r['town']}: {len(r['residents'])} residents, now {r['clock']}; "
-             f"{r['game_days']} game days ({r['resident_days']} resident-days) in {r['real_seconds']} s "
-             f"({r['seconds_waiting_on_model']} s waiting on the model); errors: {r['errors']}",
-             "per resident-day, by purpose:",
-             f"  {'purpose':<14}{'calls':>8}{'tokens':>10}{'prompt':>10}{'complet.':>10}"
-             f"{'latency s':>11}{'s/call':>8}"]
-    rows = dict(r["per_resident_day"]["by_purpose"])
-    rows["TOTAL (chat)"] = r["per_resident_day"]["total"]
-    for purpose, u in rows.items():
-        lines.append(f"  {purpose:<14}{u['calls']:>8}{u['tokens']:>10}{u['prompt_tokens']:>10}"
-                     f"{u['completion_tokens']:>10}{u['latency_s']:>11}{u['mean_latency_s']:>8}")
-    if r.get("pace") and r["pace"].get("policy"):
-        p = r["pace"]
-        lines.append(f"pace {p['pace']}, policy {p['policy']}: the clock waited "
-                     f"{p['seconds_slowed_for_the_model']} s for the model")
+             f"{r['game_days']} game days in {r['real_seconds']} s "
+             f"({r['seconds_waiting_on_model']} s waiting on the model, pace {r.get('pace', 'lockstep')}); "
+             f"errors: {r['errors']}"]
+    lines += format_budget(r["budget"])
+    if r.get("pace_policy"):
+        lines.append(f"pace policy {r['pace_policy']}: the clock waited "
+                     f"{r.get('seconds_slowed_for_the_model', 0)} s for the model")
     if r.get("model_led"):
         lines += format_lead(r["model_led"], r.get("rules_and_fallbacks"))
     if r.get("save"):

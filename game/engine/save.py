@@ -419,12 +419,9 @@ def _read(cls: type, db: sqlite3.Connection, meta: dict, path: Path, llm: Any, w
         e.jobs[job.resident] = job  # its task is started by the first step() (the answer is re-asked)
     acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
     acc = getattr(llm, "accounting", None)
-    if acc_row and acc is not None and hasattr(type(acc), "from_dict"):
+    if acc_row and acc is not None and hasattr(type(acc), "from_dict") and hasattr(acc, "restore"):
         # the loaded town's usage carries on (what the session spent on another town is not its)
-        restored = type(acc).from_dict(json.loads(acc_row[0]))
-        acc.by_key = restored.by_key
-        acc.by_day = restored.by_day
-        acc.total = restored.total
+        acc.restore(type(acc).from_dict(json.loads(acc_row[0])))
         acc.set_day(e.clock.day)
     e.save_path = str(path)
     return e

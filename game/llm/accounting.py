@@ -1,9 +1,12 @@
-"""Who spent the model's time: calls, tokens and latency per (resident, purpose) and per game day."""
+"""Who spent the model's time: calls, tokens and latency per (resident, purpose) and per game day,
+and the one definition of the call budget, "calls per resident-day" (``budget``), that ``town run``,
+``town report`` and the docs all use."""
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import asdict
+from dataclasses import asdict, fields
+from datetime import date, datetime, time as dtime, timedelta
 from threading import Lock
 from time import monotonic
 from typing import Any
@@ -21,12 +24,22 @@ class Accounting:
         self.day: int = 1
         self.by_key: dict[tuple[str, str], Usage] = {}
         self.by_day: dict[int, Usage] = {}
+        # (day, resident, purpose): what the budget is made of (``budget``)
+        self.by_day_key: dict[tuple[int, str, str], Usage] = {}
         self.total = Usage()
         # recent (time, completion tokens, generation seconds) for the status line's tokens/s
         self._recent: deque[tuple[float, int, float]] = deque(maxlen=32)
 
     def set_day(self, day: int) -> None:
         self.day = int(day)
+
+    def restore(self, other: "Accounting") -> None:
+        """Take ``other``'s counts (a loaded town's usage carries on)."""
+        with self._lock:
+            self.by_key = other.by_key
+            self.by_day = other.by_day
+            self.by_day_key = other.by_day_key
+            self.total = other.total
 
     def record(
         self,
@@ -38,19 +51,27 @@ class Accounting:
         failed: bool = False,
         retries: int = 0,
         generation_s: float | None = None,
+        cached_tokens: int = 0,
     ) -> None:
+        """One call.  ``cached_tokens``: prompt tokens the server served from its cache (so not
+        evaluated); the evaluated tokens are the rest of the prompt plus the completion."""
+        prompt_tokens, completion_tokens = int(prompt_tokens), int(completion_tokens)
+        cached = max(0, min(int(cached_tokens), prompt_tokens))
         u = Usage(
             calls=1,
-            prompt_tokens=int(prompt_tokens),
-            completion_tokens=int(completion_tokens),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
             latency_s=float(latency_s),
             failures=1 if failed else 0,
             retries=int(retries),
+            cached_tokens=cached,
+            evaluated_tokens=prompt_tokens - cached + completion_tokens,
         )
         key = (tag.resident or _NOBODY, tag.purpose)
         with self._lock:
             self.by_key.setdefault(key, Usage()).add(u)
             self.by_day.setdefault(self.day, Usage()).add(u)
+            self.by_day_key.setdefault((self.day, *key), Usage()).add(u)
             self.total.add(u)
             if completion_tokens and not failed:
                 gen = generation_s if generation_s and generation_s > 0 else latency_s
@@ -85,21 +106,175 @@ class Accounting:
                 for (r, p), u in sorted(self.by_key.items())
             ]
             days = {str(d): asdict(u) for d, u in sorted(self.by_day.items())}
+            day_rows = [
+                {"day": d, "resident": None if r == _NOBODY else r, "purpose": p, **asdict(u)}
+                for (d, r, p), u in sorted(self.by_day_key.items())
+            ]
             total = asdict(self.total)
         return {"total": total, "by_resident_purpose": rows, "by_day": days,
+                "by_day_resident_purpose": day_rows,
                 "tokens_per_s": round(self.tokens_per_s(), 2)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Accounting":
         acc = cls()
-        fields = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries")
         for row in data.get("by_resident_purpose", []):
             key = (row.get("resident") or _NOBODY, row["purpose"])
-            acc.by_key[key] = Usage(**{f: row.get(f, 0) for f in fields})
+            acc.by_key[key] = usage_from(row)
         for day, u in data.get("by_day", {}).items():
-            acc.by_day[int(day)] = Usage(**{f: u.get(f, 0) for f in fields})
-        t = data.get("total", {})
-        acc.total = Usage(**{f: t.get(f, 0) for f in fields})
+            acc.by_day[int(day)] = usage_from(u)
+        for row in data.get("by_day_resident_purpose", []):
+            key3 = (int(row["day"]), row.get("resident") or _NOBODY, row["purpose"])
+            acc.by_day_key[key3] = usage_from(row)
+        acc.total = usage_from(data.get("total", {}))
         if acc.by_day:
             acc.day = max(acc.by_day)
         return acc
+
+
+def usage_from(row: dict[str, Any]) -> Usage:
+    """A ``Usage`` from its plain form.  Accounting written before evaluated tokens were counted
+    has no ``evaluated_tokens``: it knew nothing of a cache, so every token sent counts."""
+    names = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries",
+             "cached_tokens")
+    u = Usage(**{f: (0 if row.get(f) is None else row[f]) for f in names})
+    evaluated = row.get("evaluated_tokens")
+    u.evaluated_tokens = (u.prompt_tokens - u.cached_tokens + u.completion_tokens
+                          if evaluated is None else evaluated)
+    return u
+
+
+# ------------------------------------------------------------------------------ the budget
+
+# Purposes counted and shown but not chat-model calls: embeddings come from the local encoder (or a
+# separate embedding server) and generate nothing, so they stay out of the call budget.
+NOT_CHAT = frozenset({"embed"})
+DEFINITION = ("chat calls (embeddings apart) per resident per whole game day (00:00-24:00) the run "
+              "covers; the average over all residents (calls made for nobody in particular "
+              "included) and the worst resident; tokens sent (prompt) beside tokens evaluated by "
+              "the server (prompt tokens not served from its cache, plus completion)")
+
+
+def _figures(rows: dict[tuple[int, str, str], Usage], days: list[int], residents: list[str]) -> dict:
+    """Chat figures over ``days``, per resident per day: the average and each resident's."""
+    n_days = max(1, len(days))
+    per_res: dict[str, Usage] = {r: Usage() for r in residents}
+    by_purpose: dict[str, Usage] = {}
+    total = Usage()
+    for (d, r, p), u in rows.items():
+        if d not in days or p in NOT_CHAT:
+            continue
+        total.add(u)
+        by_purpose.setdefault(p, Usage()).add(u)
+        if r != _NOBODY:
+            per_res.setdefault(r, Usage()).add(u)
+    share = max(1, len(residents)) * n_days
+
+    def per(u: Usage, k: float) -> dict:
+        return {"calls": round(u.calls / k, 2), "prompt_tokens_sent": round(u.prompt_tokens / k, 1),
+                "completion_tokens": round(u.completion_tokens / k, 1),
+                "tokens_evaluated": round(u.evaluated_tokens / k, 1),
+                "cached_tokens": round(u.cached_tokens / k, 1),
+                "failures": round(u.failures / k, 2),
+                "mean_latency_s": round(u.latency_s / u.calls, 3) if u.calls else 0.0}
+
+    by_res = {r: per(u, n_days) for r, u in sorted(per_res.items())}
+    worst = max(by_res.items(), key=lambda kv: (kv[1]["calls"], kv[1]["tokens_evaluated"]), default=None)
+    worst_tokens = max(by_res.items(), key=lambda kv: kv[1]["tokens_evaluated"], default=None)
+    return {"days": list(days), "average": per(total, share),
+            "worst": {"resident": worst[0], **worst[1]} if worst else None,
+            "worst_tokens": {"resident": worst_tokens[0], **worst_tokens[1]} if worst_tokens else None,
+            "by_purpose": {p: per(u, share) for p, u in sorted(by_purpose.items())},
+            "by_resident": by_res,
+            "totals": {"calls": total.calls, "prompt_tokens_sent": total.prompt_tokens,
+                       "completion_tokens": total.completion_tokens,
+                       "tokens_evaluated": total.evaluated_tokens}}
+
+
+def _day_rows(acc: dict[str, Any] | None) -> dict[tuple[int, str, str], Usage]:
+    out: dict[tuple[int, str, str], Usage] = {}
+    for row in (acc or {}).get("by_day_resident_purpose", []):
+        out.setdefault((int(row["day"]), row.get("resident") or _NOBODY, row["purpose"]),
+                       Usage()).add(usage_from(row))
+    return out
+
+
+def budget(acc: dict[str, Any] | None, residents: list[str], *, start: datetime, end: datetime,
+           first_date: date, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The call budget of a run from ``start`` to ``end`` (game times; day 1 is ``first_date``), from
+    an accounting's plain form (``Accounting.to_dict``) less ``baseline`` (the accounting when the
+    run began, for a run that continued a save).
+
+    The figure per resident-day comes only from whole game days (00:00-24:00) inside the run, never
+    from a partial day scaled up: a day's calls are not spread evenly (plans in the morning,
+    reflections in the evening). A run with no whole day gets figures per covered day instead,
+    each with the hours it covers."""
+    residents = sorted(residents)
+    if not acc or "by_day_resident_purpose" not in acc:
+        return {"available": False, "definition": DEFINITION,
+                "why": "no accounting per game day and resident (a replayed run, or a save written "
+                       "before the game kept it)"}
+    rows = _day_rows(acc)
+    for key, u in _day_rows(baseline).items():  # what the run itself spent
+        mine = rows.get(key)
+        if mine is not None:
+            rows[key] = Usage(**{f.name: getattr(mine, f.name) - getattr(u, f.name) for f in fields(Usage)})
+    covered = []
+    one_day = timedelta(days=1)
+    d = (start.date() - first_date).days + 1
+    while True:
+        d0 = datetime.combine(first_date + timedelta(days=d - 1), dtime())
+        if d0 >= end:
+            break
+        lo, hi = max(start, d0), min(end, d0 + one_day)
+        if hi > lo:
+            covered.append({"day": d, "from": lo.strftime("%H:%M"),
+                            "to": "24:00" if hi == d0 + one_day else hi.strftime("%H:%M"),
+                            "hours": round((hi - lo).total_seconds() / 3600, 2),
+                            "whole": lo == d0 and hi == d0 + one_day})
+        d += 1
+    whole = [c["day"] for c in covered if c["whole"]]
+    out: dict[str, Any] = {"available": True, "definition": DEFINITION, "residents": len(residents),
+                           "whole_days": whole, "covered": covered}
+    out["per_resident_day"] = _figures(rows, whole, residents) if whole else None
+    out["per_covered_day"] = [{**c, **_figures(rows, [c["day"]], residents)} for c in covered]
+    if not whole:
+        out["note"] = ("the run covers no whole game day (00:00-24:00): the figures are per covered "
+                       "part of a day, as they came, not scaled up to a day")
+    return out
+
+
+def format_budget(b: dict[str, Any]) -> list[str]:
+    """The budget as plain lines for a terminal (``town run``, ``town report``)."""
+    if not b.get("available"):
+        return [f"calls per resident-day: not available ({b.get('why')})"]
+
+    def row(label: str, x: dict) -> str:
+        return (f"  {label:<22}{x['calls']:>8}{x['prompt_tokens_sent']:>13}{x['tokens_evaluated']:>11}"
+                f"{x['completion_tokens']:>10}{x['mean_latency_s']:>8}{x['failures']:>9}")
+
+    head = (f"  {'':<22}{'calls':>8}{'prompt sent':>13}{'evaluated':>11}{'complet.':>10}{'s/call':>8}"
+            f"{'failures':>9}")
+    lines: list[str] = []
+    pr = b.get("per_resident_day")
+    if pr:
+        days = ", ".join(str(d) for d in pr["days"])
+        lines += [f"chat calls per resident-day, from {len(pr['days'])} whole game day(s) (day {days}; "
+                  f"embeddings apart; tokens sent = prompt, evaluated = not from the server's cache "
+                  f"+ completion):", head, row("average", pr["average"])]
+        if pr["worst"]:
+            lines.append(row(f"worst: {pr['worst']['resident']}", pr["worst"]))
+        lines.append("  by purpose (average):")
+        for p, x in pr["by_purpose"].items():
+            lines.append(row(f"  {p}", x))
+    else:
+        lines.append(f"calls per resident-day: {b['note']}")
+    for c in b["per_covered_day"]:
+        if c["whole"] and pr:
+            continue
+        lines += [f"day {c['day']} {c['from']}-{c['to']} ({c['hours']} game hours, "
+                  f"{'whole day' if c['whole'] else 'part of the day only'}): chat calls per resident "
+                  f"in those hours", head, row("average", c["average"])]
+        if c["worst"]:
+            lines.append(row(f"worst: {c['worst']['resident']}", c["worst"]))
+    return lines

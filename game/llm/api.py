@@ -47,17 +47,26 @@ class CallTag:
 
 @dataclass
 class Usage:
+    """Calls and tokens.  ``prompt_tokens`` are the tokens *sent* (the whole prompt);
+    ``cached_tokens`` the part of them the server took from its prompt cache instead of evaluating;
+    ``evaluated_tokens`` what the server really computed: prompt tokens not served from cache plus
+    completion tokens (equal to prompt + completion where a server says nothing of its cache)."""
+
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
     failures: int = 0
     retries: int = 0
+    cached_tokens: int = 0
+    evaluated_tokens: int = 0
 
     def add(self, other: "Usage") -> None:
         self.calls += other.calls
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
+        self.cached_tokens += other.cached_tokens
+        self.evaluated_tokens += other.evaluated_tokens
         self.latency_s += other.latency_s
         self.failures += other.failures
         self.retries += other.retries

@@ -7,13 +7,14 @@ and the embedder returned a unit vector.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import sys
 import time
 from typing import Any
 
 from pydantic import BaseModel, Field
+
+from game.text import dumps, echo, one_line
 
 from .api import CallTag, LLMError, Message, Priority
 
@@ -83,27 +84,27 @@ async def run_check(config: Any, progress: Any = None) -> dict[str, Any]:
 
 
 def _print(report: dict[str, Any]) -> None:
-    print(f"model:      {report.get('model') or '-'}")
-    print(f"url:        {report.get('url') or '-'}" + ("  (embedded llama-server)" if report.get("embedded") else ""))
+    echo(f"model:      {report.get('model') or '-'}")
+    echo(f"url:        {report.get('url') or '-'}" + ("  (embedded llama-server)" if report.get("embedded") else ""))
     if "startup_s" in report:
-        print(f"startup:    {report['startup_s']} s")
+        echo(f"startup:    {report['startup_s']} s")
     chat = report.get("chat") or {}
     if chat.get("ok"):
-        print(f"chat:       ok in {chat['latency_s']} s, {chat['prompt_tokens']} prompt + "
+        echo(f"chat:       ok in {chat['latency_s']} s, {chat['prompt_tokens']} prompt + "
               f"{chat['completion_tokens']} completion tokens, {chat['tokens_per_s']} tokens/s, "
-              f"answer {json.dumps(chat['answer'])}")
+              f"answer {dumps(chat['answer'])}")
     elif chat:
-        print(f"chat:       FAILED: {chat.get('error')}")
+        echo(f"chat:       FAILED: {one_line(chat.get('error'))}")
     emb = report.get("embed") or {}
     if emb.get("ok"):
-        print(f"embedding:  ok, size {emb['size']}, {emb['latency_s']} s ({emb.get('model')}), "
+        echo(f"embedding:  ok, size {emb['size']}, {emb['latency_s']} s ({emb.get('model')}), "
               f"similarity of two paraphrases {emb['similarity']}")
     elif emb:
-        print(f"embedding:  FAILED: {emb.get('error', 'not unit length')}")
+        echo(f"embedding:  FAILED: {one_line(emb.get('error', 'not unit length'))}")
     for err in report["errors"]:
         if not err.startswith(("chat:", "embed:")):
-            print(f"error:      {err}")
-    print("result:     " + ("ok" if report["ok"] else "FAILED"))
+            echo(f"error:      {one_line(err)}")
+    echo("result:     " + ("ok" if report["ok"] else "FAILED"))
 
 
 def cli_check(args: Any) -> int:
@@ -112,17 +113,17 @@ def cli_check(args: Any) -> int:
     try:
         config = LLMConfig.from_args(args)
     except ValueError as e:
-        print(f"town llm check: {e}", file=sys.stderr)
+        echo(f"town llm check: {e}", file=sys.stderr)
         return 2
     if config.replay:
-        print("town llm check: --replay uses no model, so there is nothing to check", file=sys.stderr)
+        echo("town llm check: --replay uses no model, so there is nothing to check", file=sys.stderr)
         return 2
     config.record = None
     as_json = bool(getattr(args, "json", False))
-    progress = None if as_json else (lambda msg: print(f"  {msg}", file=sys.stderr, flush=True))
+    progress = None if as_json else (lambda msg: echo(f"  {msg}", file=sys.stderr, flush=True))
     report = asyncio.run(run_check(config, progress))
     if as_json:
-        print(json.dumps(report, indent=1))
+        echo(dumps(report, indent=1))
     else:
         _print(report)
     return 0 if report["ok"] else 1

@@ -95,6 +95,35 @@ def _numbers(value: Any) -> dict[str, float]:
             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
 
 
+def token_counts(usage: Any, timings: Any, *, completion_default: int = 0) -> dict[str, int]:
+    """Tokens sent, completed and served from the server's prompt cache, from a reply's ``usage``
+    and (llama-server) ``timings``: the keyword arguments of ``Accounting.record``.
+
+    llama-server reports ``timings.prompt_n`` (prompt tokens it evaluated) and ``timings.cache_n``
+    (taken from its cache); vLLM and OpenAI report ``usage.prompt_tokens_details.cached_tokens``.
+    A server that says nothing of a cache is taken to have evaluated the whole prompt."""
+    u, t = _numbers(usage), _numbers(timings)
+    details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
+    cached_detail = _numbers(details).get("cached_tokens")
+    evaluated = t.get("prompt_n")
+    cache_n = t.get("cache_n")
+    sent = u.get("prompt_tokens")
+    if sent is None:
+        sent = (evaluated or 0) + (cache_n or 0)
+    sent = max(0, int(sent))
+    if evaluated is not None:
+        cached = sent - int(evaluated)
+    elif cache_n is not None:
+        cached = int(cache_n)
+    elif cached_detail is not None:
+        cached = int(cached_detail)
+    else:
+        cached = 0
+    completion = u.get("completion_tokens", t.get("predicted_n", completion_default))
+    return {"prompt_tokens": sent, "completion_tokens": max(0, int(completion)),
+            "cached_tokens": max(0, min(cached, sent))}
+
+
 def _server_message(resp: httpx.Response) -> str:
     try:
         data = resp.json()
@@ -131,6 +160,7 @@ class ModelClient:
         embedder: Embedder | None = None,
         accounting: Accounting | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        cache_prompt: bool | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -144,6 +174,10 @@ class ModelClient:
         # whether the server keeps evaluated prompts for later requests that begin the same way
         # (llama-server does, in its slots and its prompt cache): then ``prefill`` is worth a call
         self.caches_prompts = False
+        # llama-server's request field ``cache_prompt`` (``ServerFlags.cache_prompt``): None leaves
+        # it to the server (on by default); sent only to llama-server (``/props`` answered)
+        self.cache_prompt = cache_prompt
+        self._llama_server = False
         self.scheduler = PriorityScheduler(slots or 4)
         self.last_error: str | None = None
         self.reachable = True
@@ -175,6 +209,7 @@ class ModelClient:
             backoff_s=config.backoff_s,
             answer_retries=config.answer_retries,
             embedder=embedder,
+            cache_prompt=config.server.cache_prompt,
             **kw,
         )
 
@@ -222,7 +257,9 @@ class ModelClient:
                     total = int(props.json().get("total_slots") or 0)
                     if total > 0:
                         self.scheduler.resize(total)
-                        self.caches_prompts = True  # llama-server keeps evaluated prompts
+                        self._llama_server = True
+                        # llama-server keeps evaluated prompts (unless told not to)
+                        self.caches_prompts = self.cache_prompt is not False
                         # a talk with the player is then a run of short requests (prefills while
                         # they type, the reply): the town waits between them too
                         self.scheduler.linger = PLAYER_LINGER_S
@@ -304,6 +341,8 @@ class ModelClient:
                                    "temperature": temperature}
         if self.model:
             payload["model"] = self.model
+        if self.cache_prompt is not None and self._llama_server:
+            payload["cache_prompt"] = self.cache_prompt
         return payload
 
     async def complete(
@@ -333,8 +372,8 @@ class ModelClient:
                 self.accounting.record(tag, latency_s=seconds, failed=True)
                 raise LLMError(f"the model server at {self.base_url} sent a reply without an answer: "
                                f"{json.dumps(data)[:200]}") from None
-            usage = _numbers(data.get("usage"))
             timings = _numbers(data.get("timings"))
+            tokens = token_counts(data.get("usage"), data.get("timings"))
             if timings:
                 self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
                                      int(timings.get("predicted_n", 0)),
@@ -349,18 +388,14 @@ class ModelClient:
                     feedback = (f"the answer was cut off at {max_tokens} tokens; "
                                 f"answer again, shorter ({e.feedback})")
                 if answer_retries >= self.answer_retries:
-                    self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
-                                           completion_tokens=usage.get("completion_tokens", 0),
-                                           latency_s=seconds, failed=True,
+                    self.accounting.record(tag, **tokens, latency_s=seconds, failed=True,
                                            retries=transport_retries, generation_s=gen_s)
                     self.last_error = (f"{tag.purpose}: bad answer after {answer_retries + 1} "
                                        f"tries: {feedback}")
                     raise BadAnswer(f"the model's answer to '{tag.purpose}' did not fit "
                                     f"{schema.__name__} after {answer_retries + 1} tries: {feedback}",
                                     raw=text) from None
-                self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
-                                       completion_tokens=usage.get("completion_tokens", 0),
-                                       latency_s=seconds, retries=transport_retries,
+                self.accounting.record(tag, **tokens, latency_s=seconds, retries=transport_retries,
                                        generation_s=gen_s)
                 transport_retries = 0
                 answer_retries += 1
@@ -370,9 +405,7 @@ class ModelClient:
                                                 "Answer again with only the JSON object."},
                 ]
                 continue
-            self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
-                                   completion_tokens=usage.get("completion_tokens", 0),
-                                   latency_s=seconds, retries=transport_retries + answer_retries,
+            self.accounting.record(tag, **tokens, latency_s=seconds, retries=transport_retries + answer_retries,
                                    generation_s=gen_s)
             return value
 
@@ -394,8 +427,9 @@ class ModelClient:
         while True:
             started = False
             pieces = 0
-            usage: dict[str, Any] = {}
+            usage: Any = {}
             timings: dict[str, Any] = {}
+            raw_timings: Any = None
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
@@ -422,9 +456,10 @@ class ModelClient:
                             if not isinstance(chunk, dict):
                                 continue
                             if isinstance(chunk.get("usage"), dict):
-                                usage = _numbers(chunk["usage"])
-                            if isinstance(chunk.get("timings"), dict):
-                                timings = _numbers(chunk["timings"])
+                                usage = chunk["usage"]
+                            if isinstance(chunk.get("timings"), dict):  # llama-server: the last chunk
+                                raw_timings = chunk["timings"]
+                                timings = _numbers(raw_timings)
                             choices = chunk.get("choices")
                             for choice in choices if isinstance(choices, list) else []:
                                 delta = choice.get("delta") if isinstance(choice, dict) else None
@@ -458,8 +493,7 @@ class ModelClient:
                                              float(timings.get("predicted_ms", 0))))
                     gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
                     self.accounting.record(
-                        tag, prompt_tokens=usage.get("prompt_tokens", 0),
-                        completion_tokens=usage.get("completion_tokens", pieces),
+                        tag, **token_counts(usage, raw_timings, completion_default=pieces),
                         latency_s=time.monotonic() - t0, retries=retries, generation_s=gen_s)
                     return
             log.info("retrying stream after: %s", err_msg)
@@ -477,9 +511,7 @@ class ModelClient:
         payload = self._payload(_messages(messages), 1, 0.0)
         payload["cache_prompt"] = True
         data, seconds, retried = await self._post("/chat/completions", payload, tag)
-        usage = _numbers(data.get("usage"))
-        self.accounting.record(tag, prompt_tokens=usage.get("prompt_tokens", 0),
-                               completion_tokens=usage.get("completion_tokens", 0),
+        self.accounting.record(tag, **token_counts(data.get("usage"), data.get("timings")),
                                latency_s=seconds, retries=retried)
         return True
 

@@ -2,7 +2,9 @@
 
 Order of precedence: command-line flag, then environment variable, then the embedded default.
 The API key only ever comes from ``TOWN_LLM_API_KEY``; it is kept out of ``repr``, ``to_dict`` and
-every log line, recording and save.
+every log line, recording and save.  It is sent only to the host it was given for (the chat
+server's): an embedding server elsewhere gets its own key, ``TOWN_EMBED_API_KEY``, or none
+(``embed_key()``), since a key handed to one provider must never reach another.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 DEFAULT_MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 TEST_MODEL_NAME = "smollm2-135m-instruct-q4_1"
@@ -36,6 +39,22 @@ def _clean_url(url: str | None) -> str | None:
     if not (url.startswith("http://") or url.startswith("https://")):
         raise ValueError(f"model URL '{url}' must start with http:// or https://")
     return url
+
+
+def same_origin(a: str | None, b: str | None) -> bool:
+    """Whether two URLs name the same scheme, host and port (the unit a key is given for)."""
+    if not a or not b:
+        return False
+    ua, ub = urlsplit(a), urlsplit(b)
+
+    def port(u: Any) -> int | None:
+        try:
+            return u.port or {"http": 80, "https": 443}.get(u.scheme)
+        except ValueError:
+            return None
+
+    return (ua.scheme.lower(), (ua.hostname or "").lower(), port(ua)) == \
+        (ub.scheme.lower(), (ub.hostname or "").lower(), port(ub))
 
 
 def _float_env(env: Mapping[str, str], name: str, default: float) -> float:
@@ -64,6 +83,104 @@ def _int_env(env: Mapping[str, str], name: str, default: int | None) -> int | No
     return value
 
 
+def _bool_env(env: Mapping[str, str], name: str) -> bool | None:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return None
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"${name}='{raw}' is not 1/0, true/false, yes/no or on/off")
+
+
+def _count_env(env: Mapping[str, str], name: str, default: int | None, *, zero_ok: bool = False) -> int | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or (int(raw) < 1 and not zero_ok):
+        raise ValueError(f"${name}='{raw}' must be a whole number of at least {0 if zero_ok else 1}")
+    return int(raw)
+
+
+def default_generation_threads() -> int:
+    """All cores but one: the game itself (ticks, screen, embeddings) needs a core.  Measured on a
+    busy 2-core machine, llama.cpp generated 5.6 tokens/s with 2 threads and 24 with 1: its threads
+    spin at a barrier after every small step, so oversubscribing the CPU costs far more than one
+    thread less."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@dataclass
+class ServerFlags:
+    """How the embedded llama-server is started (and the one request field that goes with it).
+
+    The defaults are the shipped values; each has a setting so that values can be chosen from
+    measurements of the town's own requests (``bench/server_flags.py``) without a code change.
+    ``None`` leaves a flag to llama-server."""
+
+    threads: int = field(default_factory=default_generation_threads)  # -t (TOWN_LLM_THREADS)
+    threads_batch: int | None = None  # -tb (TOWN_LLM_THREADS_BATCH; 0/None: the same as -t)
+    # llama-server fills a batch from its slots in order: with small batches the player's prompt
+    # (slot 0) waits for at most one short batch of the town's, not for all of their prompts (a
+    # 390-token prompt beside three 700-token ones: 14 s with 128-token batches instead of 62 s
+    # with the default 2048); 32 gave the player's first words soonest (bench/play_latency.py
+    # medians 3.2/2.3 s; 128: 6.5/2.5 s; 16: 3.4/2.8 s, 2026-11-22)
+    batch: int | None = 32  # -b (TOWN_LLM_BATCH)
+    ubatch: int | None = 32  # -ub (TOWN_LLM_UBATCH)
+    slots: int = 4  # --parallel (TOWN_LLM_SLOTS)
+    ctx_per_slot: int = 2048  # -c is slots x this (TOWN_LLM_CTX_PER_SLOT)
+    cache_ram_mib: int | None = None  # --cache-ram, host-memory prompt cache (TOWN_LLM_CACHE_RAM)
+    cache_prompt: bool | None = None  # the request field cache_prompt (TOWN_LLM_CACHE_PROMPT)
+
+    ENV = {"threads": "TOWN_LLM_THREADS", "threads_batch": "TOWN_LLM_THREADS_BATCH",
+           "batch": "TOWN_LLM_BATCH", "ubatch": "TOWN_LLM_UBATCH", "slots": "TOWN_LLM_SLOTS",
+           "ctx_per_slot": "TOWN_LLM_CTX_PER_SLOT", "cache_ram_mib": "TOWN_LLM_CACHE_RAM",
+           "cache_prompt": "TOWN_LLM_CACHE_PROMPT"}
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "ServerFlags":
+        env = os.environ if env is None else env
+        f = cls()
+        f.threads = _count_env(env, "TOWN_LLM_THREADS", f.threads) or f.threads
+        f.threads_batch = _count_env(env, "TOWN_LLM_THREADS_BATCH", f.threads_batch, zero_ok=True) or None
+        f.batch = _count_env(env, "TOWN_LLM_BATCH", f.batch)
+        f.ubatch = _count_env(env, "TOWN_LLM_UBATCH", f.ubatch)
+        f.slots = _count_env(env, "TOWN_LLM_SLOTS", f.slots) or f.slots
+        f.ctx_per_slot = _count_env(env, "TOWN_LLM_CTX_PER_SLOT", f.ctx_per_slot) or f.ctx_per_slot
+        f.cache_ram_mib = _count_env(env, "TOWN_LLM_CACHE_RAM", f.cache_ram_mib, zero_ok=True)
+        f.cache_prompt = _bool_env(env, "TOWN_LLM_CACHE_PROMPT")
+        if f.batch and f.ubatch and f.ubatch > f.batch:
+            raise ValueError(f"$TOWN_LLM_UBATCH={f.ubatch} cannot be larger than the batch ({f.batch})")
+        return f
+
+    def args(self) -> list[str]:
+        """The llama-server arguments these flags stand for (not the model, host or port)."""
+        out = ["--parallel", str(self.slots), "-c", str(self.slots * self.ctx_per_slot),
+               "-t", str(self.threads)]
+        if self.threads_batch:
+            out += ["-tb", str(self.threads_batch)]
+        if self.batch:
+            out += ["-b", str(self.batch)]
+        if self.ubatch:
+            out += ["-ub", str(self.ubatch)]
+        if self.cache_ram_mib is not None:
+            out += ["--cache-ram", str(self.cache_ram_mib)]
+        return out
+
+    def env(self) -> dict[str, str]:
+        """The settings as environment variables (to start another process with these flags)."""
+        out = {}
+        for name, var in self.ENV.items():
+            value = getattr(self, name)
+            if value is not None:
+                out[var] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.ENV}
+
+
 @dataclass
 class LLMConfig:
     """Everything needed to open the model layer.
@@ -77,7 +194,8 @@ class LLMConfig:
     model: str | None = None
     embed_url: str | None = None
     embed_model: str | None = None  # model name for a remote /v1/embeddings (TOWN_EMBED_MODEL)
-    api_key: str | None = field(default=None, repr=False)
+    api_key: str | None = field(default=None, repr=False)  # the chat server's (TOWN_LLM_API_KEY)
+    embed_api_key: str | None = field(default=None, repr=False)  # the embedding server's
     record: str | None = None
     replay: str | None = None
     home: Path = field(default_factory=town_home)
@@ -89,6 +207,7 @@ class LLMConfig:
     answer_retries: int = 2  # re-asks after an answer that does not validate
     embed_via_llm: bool = False  # use {llm_url}/embeddings when no embed_url is set
     use_test_model: bool = False  # embedded server with the small SmolLM2 (tests)
+    server: ServerFlags = field(default_factory=ServerFlags)  # the embedded server's flags
 
     # --- construction -------------------------------------------------------------------
 
@@ -101,11 +220,13 @@ class LLMConfig:
             embed_url=_clean_url(env.get("TOWN_EMBED_URL")),
             embed_model=(env.get("TOWN_EMBED_MODEL") or None),
             api_key=(env.get("TOWN_LLM_API_KEY") or None),
+            embed_api_key=(env.get("TOWN_EMBED_API_KEY") or None),
             home=town_home(env),
             slots=_int_env(env, "TOWN_LLM_SLOTS", None),
             timeout_s=_float_env(env, "TOWN_LLM_TIMEOUT", 600.0),
             embed_via_llm=env.get("TOWN_EMBED_VIA_LLM", "") not in ("", "0", "false", "no"),
             use_test_model=env.get("TOWN_LLM_TEST_MODEL", "") not in ("", "0", "false", "no"),
+            server=ServerFlags.from_env(env),
         )
         for key, value in overrides.items():
             if not hasattr(cfg, key):
@@ -145,6 +266,16 @@ class LLMConfig:
             return {"Authorization": f"Bearer {self.api_key}"}
         return {}
 
+    def embed_key(self, url: str | None) -> str | None:
+        """The key to send to the embedding server at ``url``: ``TOWN_EMBED_API_KEY`` when set,
+        else the chat key only when ``url`` is the chat server's own host (scheme, host, port),
+        else none.  The chat key never goes to another host."""
+        if self.embed_api_key:
+            return self.embed_api_key
+        if self.api_key and same_origin(url, self.llm_url):
+            return self.api_key
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """Safe to log and to save: never contains the API key."""
         return {
@@ -153,11 +284,13 @@ class LLMConfig:
             "embed_url": self.embed_url,
             "embed_model": self.embed_model,
             "api_key_set": bool(self.api_key),
+            "embed_api_key_set": bool(self.embed_api_key),
             "record": self.record,
             "replay": self.replay,
             "home": str(self.home),
             "slots": self.slots,
             "timeout_s": self.timeout_s,
+            "server": self.server.to_dict(),
         }
 
 

@@ -56,7 +56,7 @@ class SetupError(Exception):
 
 
 def _say(msg: str) -> None:
-    print(msg, flush=True)
+    echo(msg, flush=True)
 
 
 def _stamp_ok(paths: Paths, name: str, expect: dict[str, Any]) -> bool:
@@ -344,10 +344,10 @@ def cli_setup(args: Any) -> int:
         setup(home, for_tests=bool(getattr(args, "for_tests", False)),
               default_model=not getattr(args, "no_default_model", False))
     except SetupError as e:
-        print(f"town setup failed: {e}", file=sys.stderr)
+        echo(f"town setup failed: {e}", file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"town setup failed: {e.strerror or e} ({e.filename or home})", file=sys.stderr)
+        echo(f"town setup failed: {e.strerror or e} ({e.filename or home})", file=sys.stderr)
         return 1
     print(f"town setup: done in {time.monotonic() - t0:.1f} s", flush=True)
     return 0

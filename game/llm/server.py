@@ -18,11 +18,14 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import httpx
 
 from .api import ModelUnavailable
+
+if TYPE_CHECKING:
+    from .config import ServerFlags
 
 Progress = Callable[[str], None]
 
@@ -83,6 +86,13 @@ def _install_handlers() -> None:
 class EmbeddedServer:
     """One llama-server process.  ``await start(progress)``; ``stop()``; ``url``."""
 
+    @classmethod
+    def with_flags(cls, binary: Path, model: Path, flags: "ServerFlags", **kw: Any) -> "EmbeddedServer":
+        """A server started with ``flags`` (``LLMConfig.server``)."""
+        return cls(binary, model, parallel=flags.slots, ctx_per_slot=flags.ctx_per_slot,
+                   threads=flags.threads, threads_batch=flags.threads_batch, batch=flags.batch,
+                   ubatch=flags.ubatch, cache_ram_mib=flags.cache_ram_mib, **kw)
+
     def __init__(
         self,
         binary: Path,
@@ -94,6 +104,8 @@ class EmbeddedServer:
         threads: int | None = None,
         threads_batch: int | None = None,
         batch: int | None = None,
+        ubatch: int | None = None,
+        cache_ram_mib: int | None = None,
         alias: str | None = None,
         log_path: Path | None = None,
         port: int | None = None,
@@ -105,6 +117,8 @@ class EmbeddedServer:
         self.parallel = parallel
         self.ctx_per_slot = ctx_per_slot
         self.batch = batch
+        self.ubatch = ubatch if ubatch is not None else batch  # -ub: the batch unless said
+        self.cache_ram_mib = cache_ram_mib
         self.embeddings = embeddings
         self.threads = threads
         self.threads_batch = threads_batch
@@ -139,7 +153,11 @@ class EmbeddedServer:
         if self.threads_batch:
             cmd += ["-tb", str(self.threads_batch)]
         if self.batch:  # small batches: slot 0 (the player's) is evaluated first in each one
-            cmd += ["-b", str(self.batch), "-ub", str(self.batch)]
+            cmd += ["-b", str(self.batch)]
+        if self.ubatch:
+            cmd += ["-ub", str(self.ubatch)]
+        if self.cache_ram_mib is not None:  # llama-server's host-memory prompt cache (MiB; 0: off)
+            cmd += ["--cache-ram", str(self.cache_ram_mib)]
         if self.embeddings:
             cmd += ["--embeddings"]
         return cmd + self.extra_args

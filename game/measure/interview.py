@@ -27,6 +27,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.measure import prompting
+from game.text import clean, echo, one_line
 from game.measure.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.text import one_line
 
@@ -283,7 +284,7 @@ async def interview(target: Any, question: str, llm: LLM | None = None, *, name:
 
 
 def _err(msg: str) -> None:
-    print(f"town interview: {msg}", file=sys.stderr)
+    echo(f"town interview: {one_line(msg)}", file=sys.stderr)
 
 
 def cli_interview(args: Any) -> int:
@@ -310,7 +311,7 @@ async def _main(args: Any, config: Any) -> int:
         _err(str(e))
         return 2
     try:
-        async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
+        async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
             return await run_interview(llm, args.save, args.name, list(args.questions),
                                        remember=bool(args.remember))
     except (SaveError, TownError) as e:
@@ -333,7 +334,7 @@ async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str]
         except InterviewError as e:
             _err(str(e))
             return 2
-        print(f"{full}, {engine.clock.text()} ({save})", file=out)
+        echo(f"{one_line(full)}, {engine.clock.text()} ({one_line(save)})", file=out)
         failed = 0
         for q in questions:
             if not q.strip():
@@ -342,12 +343,12 @@ async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str]
                 answer = await interview(engine, q, llm, name=full, remember=remember)
             except LLMError as e:  # one question the model could not answer: say so, ask the next
                 failed += 1
-                print(f"\nQ: {q}\n(no answer: {e})", file=out, flush=True)
+                echo(f"\nQ: {one_line(q)}\n(no answer: {one_line(e)})", file=out, flush=True)
                 continue
-            print(f"\nQ: {q}\nA: {answer}", file=out, flush=True)
+            echo(f"\nQ: {one_line(q)}\nA: {clean(answer)}", file=out, flush=True)
         if remember and failed < len(questions):
             engine.save(save)
-            print(f"\n{full} will remember this interview (saved to {save})", file=out)
+            echo(f"\n{one_line(full)} will remember this interview (saved to {save})", file=out)
     finally:
         await engine.aclose()
     return 1 if failed else 0

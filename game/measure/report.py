@@ -7,7 +7,9 @@
 - relationships: who knows whom, the density at the start and at the end of the run, and per hour;
 - attendance: who was where, from the position log ``SAVE.positions.jsonl`` beside the save when one
   was written (saves themselves hold only the positions at the moment of saving);
-- the model's calls, tokens and latency per resident-day by purpose, from the save's accounting.
+- the model's use: the call budget (chat calls per resident per whole game day, worst resident
+  beside the average, tokens evaluated beside tokens sent; ``game.llm.accounting.budget``, the
+  same figure ``town run`` prints) and the whole run's totals by purpose.
 
 Printed as rich tables (every name and text from the town is shown as plain text, never markup),
 or as one JSON object with ``--json``.
@@ -15,7 +17,6 @@ or as one JSON object with ``--json``.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -29,6 +30,7 @@ from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_cou
 from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
 from game.measure.spread import Info, said_in, track
+from game.text import clean, dumps, echo, one_line
 
 _STOP = set("""a about above after again all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have
@@ -81,42 +83,37 @@ def parse_track(spec: str | Sequence[str] | None) -> list[Info]:
     return out
 
 
-def _per(u: dict, resident_days: float) -> dict:
-    rd = resident_days if resident_days > 0 else float("nan")
-    calls = int(u.get("calls", 0))
-    pt, ct = int(u.get("prompt_tokens", 0)), int(u.get("completion_tokens", 0))
-    lat = float(u.get("latency_s", 0.0))
-    return {"calls": round(calls / rd, 2), "prompt_tokens": round(pt / rd, 1),
-            "completion_tokens": round(ct / rd, 1), "tokens": round((pt + ct) / rd, 1),
-            "latency_s": round(lat / rd, 2), "mean_latency_s": round(lat / calls, 3) if calls else 0.0,
-            "failures": round(int(u.get("failures", 0)) / rd, 2),
-            "totals": {"calls": calls, "prompt_tokens": pt, "completion_tokens": ct, "latency_s": round(lat, 2)}}
+def usage(data: SaveData) -> dict:
+    """The model's use in the saved town: the call budget as ``game.llm.accounting.budget`` defines
+    it (the same figure ``town run`` prints: chat calls per resident per whole game day, the worst
+    resident beside the average, tokens evaluated beside tokens sent), and the whole run's totals by
+    purpose (counts, not scaled to anything)."""
+    from game.llm.accounting import NOT_CHAT, budget, usage_from
+    from game.llm.api import Usage
 
-
-def usage(data: SaveData, game_days: float) -> dict:
     acc = data.accounting
-    n = len(data.residents)
-    resident_days = n * game_days
     if not acc:
-        return {"available": False, "resident_days": round(resident_days, 4),
+        return {"available": False,
                 "why": "the save holds no accounting (a replayed run, or a model layer that keeps none)"}
-    by_purpose: dict[str, Counter] = {}
-    by_resident: dict[str, Counter] = {}
+    out = budget(acc, list(data.residents), start=data.start, end=data.now, first_date=data.start.date())
+    by_purpose: dict[str, Usage] = {}
     for row in acc.get("by_resident_purpose", []):
-        c = Counter({k: row.get(k, 0) for k in ("calls", "prompt_tokens", "completion_tokens", "latency_s",
-                                               "failures", "retries")})
-        by_purpose.setdefault(row["purpose"], Counter()).update(c)
-        by_resident.setdefault(row.get("resident") or "-", Counter()).update(c)
-    total = Counter()
-    for c in by_purpose.values():
-        total.update(c)
-    return {
-        "available": True, "resident_days": round(resident_days, 4),
-        "by_purpose": {p: _per(c, resident_days) for p, c in sorted(by_purpose.items())},
-        "total": _per(total, resident_days),
-        "by_resident_per_game_day": {r: _per(c, game_days) for r, c in sorted(by_resident.items())},
-        "by_day": acc.get("by_day", {}),
-    }
+        by_purpose.setdefault(row["purpose"], Usage()).add(usage_from(row))
+    chat = Usage()
+    for p, u in by_purpose.items():
+        if p not in NOT_CHAT:
+            chat.add(u)
+
+    def plain(u: Usage) -> dict:
+        return {"calls": u.calls, "prompt_tokens_sent": u.prompt_tokens, "completion_tokens": u.completion_tokens,
+                "tokens_evaluated": u.evaluated_tokens, "cached_tokens": u.cached_tokens,
+                "failures": u.failures, "latency_s": round(u.latency_s, 2),
+                "mean_latency_s": round(u.latency_s / u.calls, 3) if u.calls else 0.0}
+
+    out["available"] = True
+    out["run_totals"] = {"by_purpose": {p: plain(u) for p, u in sorted(by_purpose.items())},
+                         "chat": plain(chat), "chat_excludes": sorted(NOT_CHAT)}
+    return out
 
 
 def _positions_log(save: str) -> Path:
@@ -197,7 +194,7 @@ def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at
                           "ties": g_end.to_dict()["ties"]},
         "spread": spreads,
         "attendance": attendance_report(data, at=at),
-        "usage": usage(data, game_days),
+        "usage": usage(data),
         "model_led": DecisionLedger.from_dict(data.meta.get("ledger")).summary(
             since=lead_since(start, 1)),
         "rules_and_fallbacks": mind_counts(SimpleNamespace(stats=s) for s in data.mind_stats.values()),
@@ -221,8 +218,9 @@ def render(report: dict, console: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    T = lambda s: Text(str(s))  # noqa: E731 - names and texts from the town are plain text, never markup
-    console.print(Text(f"{report['town']} — {report['clock']} ({report['save']})", style="bold"))
+    # names and texts from the town are plain text: never markup, never terminal escapes
+    T = lambda s: Text(clean(s))  # noqa: E731
+    console.print(Text(clean(f"{report['town']} — {report['clock']} ({report['save']})"), style="bold"))
     console.print(T(f"{len(report['residents'])} residents, {report['game_days']} game days, "
                     f"{report['memories']} memories "
                     + ", ".join(f"{k} {v}" for k, v in report["memories_by_kind"].items())
@@ -245,8 +243,8 @@ def render(report: dict, console: Any) -> None:
                       T((x["last"] or "")[5:16].replace("T", " ")))
         console.print(t)
     for sp in report["spread"]:
-        t = Table(title=Text(f"Who knows: {sp['name']}  (keywords: {', '.join(sp['keywords'])}; "
-                             f"{sp['needed']} needed)"))
+        t = Table(title=T(f"Who knows: {sp['name']}  (keywords: {', '.join(sp['keywords'])}; "
+                          f"{sp['needed']} needed)"))
         for c in ("resident", "learned", "how", "from", "record"):
             t.add_column(c, overflow="fold")
         for x in sp["learned"]:
@@ -272,7 +270,8 @@ def render(report: dict, console: Any) -> None:
     console.print(plot)
     att = report["attendance"]
     if att.get("available"):
-        t = Table(title=f"Attendance ({att['samples']} samples from {Path(att['log']).name}): minutes at each place")
+        t = Table(title=T(f"Attendance ({att['samples']} samples from {Path(att['log']).name}): "
+                          f"minutes at each place"))
         for c in ("place", "who (minutes, first seen)"):
             t.add_column(c, overflow="fold")
         for place, who in att["places"].items():
@@ -284,24 +283,18 @@ def render(report: dict, console: Any) -> None:
         console.print(T(f"Attendance: {att['why']}"))
     u = report["usage"]
     if u.get("available"):
-        hours = report["game_days"] * 24
-        note = (f"; a short run: {hours:.1f} game hours scaled to a day, and the first hours hold the day "
-                f"plans" if hours < 12 else "")
-        t = Table(title=f"Model use per resident-day ({u['resident_days']} resident-days{note})")
-        for c in ("purpose", "calls", "tokens", "prompt", "completion", "latency s", "s/call", "failures"):
+        from game.llm.accounting import format_budget
+
+        for line in format_budget(u):
+            console.print(T(line))
+        t = Table(title="Model use over the whole run (totals, not per day)")
+        for c in ("purpose", "calls", "sent", "evaluated", "completion", "s/call", "failures"):
             t.add_column(c, justify="left" if c == "purpose" else "right")
-        rows = dict(u["by_purpose"])
-        rows["TOTAL"] = u["total"]
+        rows = dict(u["run_totals"]["by_purpose"])
+        rows["TOTAL (chat)"] = u["run_totals"]["chat"]
         for p, x in rows.items():
-            t.add_row(T(p), str(x["calls"]), str(x["tokens"]), str(x["prompt_tokens"]),
-                      str(x["completion_tokens"]), str(x["latency_s"]), str(x["mean_latency_s"]),
-                      str(x["failures"]))
-        console.print(t)
-        t = Table(title="Model use per resident, per game day")
-        for c in ("resident", "calls", "tokens", "latency s", "failures"):
-            t.add_column(c, justify="left" if c == "resident" else "right")
-        for who, x in u["by_resident_per_game_day"].items():
-            t.add_row(T(who), str(x["calls"]), str(x["tokens"]), str(x["latency_s"]), str(x["failures"]))
+            t.add_row(T(p), str(x["calls"]), str(x["prompt_tokens_sent"]), str(x["tokens_evaluated"]),
+                      str(x["completion_tokens"]), str(x["mean_latency_s"]), str(x["failures"]))
         console.print(t)
     else:
         console.print(T(f"Model use: {u['why']}"))
@@ -315,14 +308,14 @@ def cli_report(args: Any) -> int:
     try:
         report = build_report(args.save, track_spec=getattr(args, "track", None), at=getattr(args, "at", None))
     except SaveError as e:
-        print(f"town report: {e}", file=sys.stderr)
+        echo(f"town report: {one_line(e)}", file=sys.stderr)
         return 2
     except ValueError as e:
-        print(f"town report: {e}", file=sys.stderr)
+        echo(f"town report: {one_line(e)}", file=sys.stderr)
         return 2
     if getattr(args, "json", False):
         try:
-            print(json.dumps(report, indent=2, ensure_ascii=False))
+            echo(dumps(report, indent=2))
         except BrokenPipeError:  # `town report --json | head`
             sys.stderr.close()
         return 0

@@ -19,7 +19,9 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
                             out=out)
     text = out.getvalue()
     assert rc == 0, capsys.readouterr().err
-    assert "per resident-day, by purpose:" in text and "decompose" in text and "TOTAL" in text
+    # two hours of one day: figures for those hours as they came, never scaled up to a day
+    assert "covers no whole game day" in text and "day 1 07:00-09:00 (2.0 game hours, part of the day only)" in text
+    assert "worst: " in text and "evaluated" in text
     assert "Day 1, 08:00:00" in text  # hourly progress
     assert "model-led share" in text and "decision lag p50" in text
     e = Engine.load(save, FakeLLM())
@@ -30,7 +32,16 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert rc == 0
     report = json.loads(out2.getvalue())
     assert report["clock"] == "Day 1, 09:30:00" and report["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
-    assert report["per_resident_day"]["total"]["calls"] > 0
+    b = report["budget"]
+    assert b["per_resident_day"] is None and b["whole_days"] == []
+    [day1] = b["per_covered_day"]
+    assert (day1["from"], day1["to"], day1["whole"]) == ("09:00", "09:30", False)
+    # only this run's calls: the continued save's earlier ones are not counted again
+    run_calls = day1["totals"]["calls"]
+    all_calls = sum(r["calls"] for r in report["accounting"]["by_day_resident_purpose"]
+                    if r["purpose"] != "embed")
+    assert 0 < run_calls < all_calls
+    assert day1["average"]["calls"] == round(run_calls / 3, 2)
     lead = report["model_led"]
     assert 0 < lead["model_led_share"] <= 1 and set(lead["by_resident"]) == set(report["residents"])
     assert {"decision_lag_p50_min", "decision_lag_p90_min"} <= set(lead)
@@ -100,3 +111,31 @@ async def test_interrupted_run_still_saves(fake_town_loader, tmp_path):
     assert info["clock"].startswith("Day 1")
     e = Engine.load(save, FakeLLM())
     assert e.jobs  # the unanswered decisions were kept, to be asked again
+
+
+async def test_pace_runs_at_the_games_own_clock_rate(fake_town_loader):
+    """--pace fast: 0.1 s a tick whatever the model does; the clock never waits for a decision (the
+    residents keep their routine until it comes).  Lockstep with the same slow model waits."""
+    runs = {}
+    for pace in ("fast", "lockstep"):
+        out = io.StringIO()
+        rc = await run_headless(FakeLLM(jitter=1.0, latency_seed=4), str(fake_town_loader), until="day 1 07:02",
+                                save=None, out=out, as_json=True, pace=pace)
+        assert rc == 0
+        runs[pace] = json.loads(out.getvalue())
+    fast, lock = runs["fast"], runs["lockstep"]
+    assert fast["pace"] == "fast" and fast["clock"] == lock["clock"] == "Day 1, 07:02:00"
+    assert fast["seconds_waiting_on_model"] == 0 and fast["real_seconds"] >= 12 * 0.1 - 0.05  # 12 ticks
+    assert lock["seconds_waiting_on_model"] > 0
+
+
+async def test_a_bad_pace_is_a_clear_message(fake_town_loader, capsys):
+    rc = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 08:00", save=None, pace="slow")
+    assert rc == 2 and "--pace 'slow'" in capsys.readouterr().err
+
+
+def test_the_paces_are_the_games_clock_rates():
+    from game.engine.headless import PACES
+    from game.ui.app import TICK_DELAY
+
+    assert {k: v for k, v in PACES.items() if v is not None} == {k: TICK_DELAY[k] for k in ("normal", "fast")}

@@ -10,6 +10,7 @@ connection refusals, dropped connections, timeouts and half-written streams.  On
   "drop"   reads the request and closes the connection (a server killed mid-request)
   "cut"    streams: sends a few pieces, then closes the connection (killed mid-answer)
   "503"    HTTP 503 "Loading model"
+  "error"  HTTP ``error_status`` (400) with ``error_body`` as the error message (hostile text tests)
 ``stop()`` closes the listening socket and every open connection (the server is gone: the next
 request is refused); ``start()`` brings it back on the same port.
 """
@@ -37,6 +38,8 @@ class LiveServer:
         self.delay = 0.2
         self.rng = random.Random(seed)
         self.requests = 0
+        self.error_status = 400
+        self.error_body = "bad request"
         self.answered = 0
         self._server: asyncio.base_events.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
@@ -112,6 +115,10 @@ class LiveServer:
                     return
                 if mode == "503":
                     await self._send(writer, 503, b'{"error": {"message": "Loading model"}}')
+                    continue
+                if mode == "error":
+                    body = json.dumps({"error": {"message": self.error_body}}, ensure_ascii=False)
+                    await self._send(writer, self.error_status, body.encode("utf-8", "replace"))
                     continue
                 if mode == "slow":
                     await asyncio.sleep(self.delay)

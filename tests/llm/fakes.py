@@ -19,9 +19,14 @@ def chat_reply(content: str, *, prompt_tokens: int = 10, completion_tokens: int 
 
 class FakeServer:
     """Scripted answers in order; each item is a str (answer), an int (HTTP status) or an
-    exception instance to raise in the transport.  Every request is kept in ``requests``."""
+    exception instance to raise in the transport, or a dict (the whole JSON reply, e.g. with
+    ``timings``).  ``final_chunk``: the last streamed event (usage, llama-server's timings).  Every
+    request is kept in ``requests``."""
 
-    def __init__(self, script: list[Any], *, sse: list[str] | None = None) -> None:
+    def __init__(self, script: list[Any], *, sse: list[str] | None = None,
+                 final_chunk: dict[str, Any] | None = None) -> None:
+        self.final_chunk = final_chunk or {"choices": [],
+                                           "usage": {"prompt_tokens": 7, "completion_tokens": 3}}
         self.script = list(script)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[httpx.Headers] = []
@@ -47,12 +52,14 @@ class FakeServer:
             for piece in item.split("|"):
                 chunk = {"choices": [{"delta": {"content": piece}, "index": 0}]}
                 lines.append(f"data: {json.dumps(chunk)}\n\n")
-            lines.append('data: {"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": 3}}\n\n')
+            lines.append(f"data: {json.dumps(self.final_chunk)}\n\n")
             lines.append("data: [DONE]\n\n")
             return httpx.Response(200, content="".join(lines).encode(),
                                   headers={"content-type": "text/event-stream"})
         if callable(item):
             item = item(body)
+        if isinstance(item, dict):
+            return httpx.Response(200, json=item)
         return httpx.Response(200, json=chat_reply(item))
 
     def transport(self) -> httpx.MockTransport:

@@ -38,3 +38,19 @@ def test_record_and_replay_together_is_refused():
     args = argparse.Namespace(record="a", replay="b")
     with pytest.raises(ValueError, match="together"):
         LLMConfig.from_args(args, {})
+
+
+def test_the_chat_key_goes_only_to_its_own_host():
+    env = {"TOWN_LLM_URL": "https://chat.example.com/v1", "TOWN_LLM_API_KEY": "sk-chat"}
+    cfg = LLMConfig.from_env(env)
+    # another host, another port or another scheme is another party: no key at all
+    assert cfg.embed_key("https://embed.example.org/v1") is None
+    assert cfg.embed_key("https://chat.example.com:8443/v1") is None
+    assert cfg.embed_key("http://chat.example.com/v1") is None
+    # the chat server itself (TOWN_EMBED_VIA_LLM, or an embed URL on the same host) gets the chat key
+    assert cfg.embed_key("https://CHAT.example.com:443/other/v1") == "sk-chat"
+    # a separate embedding key is used for the embedding server, wherever it is
+    cfg = LLMConfig.from_env({**env, "TOWN_EMBED_API_KEY": "sk-embed"})
+    assert cfg.embed_key("https://embed.example.org/v1") == "sk-embed"
+    assert "sk-embed" not in repr(cfg) and "sk-embed" not in str(cfg.to_dict())
+    assert cfg.to_dict()["embed_api_key_set"] is True

@@ -27,6 +27,10 @@ class Story(BaseModel):
     text: str = Field(min_length=2000)  # cannot be finished before the kill
 
 
+class Flag(BaseModel):  # a one-field answer the grammar finishes in a few tokens
+    ok: bool
+
+
 class Day(BaseModel):
     steps: list[str] = Field(min_length=1, max_length=4)
 
@@ -163,3 +167,22 @@ async def test_complete_in_flight_when_the_server_dies(tmp_path):
                 await task
     finally:
         server.stop()
+
+
+async def test_tokens_served_from_the_cache_are_not_counted_as_evaluated(small_server):
+    """The same long prompt twice for one resident (pinned to one slot): the second time llama-server
+    takes nearly all of it from its cache, and the accounting says so (timings.prompt_n/cache_n)."""
+    memories = "\n".join(f"- At {7 + i % 10}:00 Ada saw the baker open the shop number {i}." for i in range(40))
+    msgs = [Message("system", "You answer with one JSON object."),
+            Message("user", f"Memories:\n{memories}\nWas the shop open? Answer as JSON.")]
+    async with ModelClient(small_server.url) as llm:
+        await llm.connect()
+        await llm.complete(msgs, Flag, CallTag("plan_day", "Ada", Priority.PLAN), max_tokens=20, temperature=0)
+        first = llm.accounting.by_purpose()["plan_day"]
+        await llm.complete(msgs, Flag, CallTag("decompose", "Ada", Priority.PLAN), max_tokens=20, temperature=0)
+        second = llm.accounting.by_purpose()["decompose"]
+    assert first.calls == second.calls == 1
+    assert first.prompt_tokens > 300 and first.cached_tokens < first.prompt_tokens // 2
+    assert second.prompt_tokens == first.prompt_tokens
+    assert second.cached_tokens > second.prompt_tokens // 2, (first, second)
+    assert second.evaluated_tokens == second.prompt_tokens - second.cached_tokens + second.completion_tokens

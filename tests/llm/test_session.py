@@ -77,3 +77,37 @@ async def test_server_that_dies_while_starting_is_reported_with_its_log(tmp_path
     assert seen and "starting the model server" in seen[0]
     assert log.exists()  # kept because it failed
     assert not server.alive()
+
+
+@pytest.mark.parametrize("env, embed_host, expected", [
+    # the chat key must not leave for another host
+    ({"TOWN_EMBED_URL": "http://embed.other:9/v1"}, "embed.other", None),
+    ({"TOWN_EMBED_URL": "http://embed.other:9/v1", "TOWN_EMBED_API_KEY": "sk-embed"}, "embed.other",
+     "Bearer sk-embed"),
+    ({"TOWN_EMBED_VIA_LLM": "1"}, "chat.host", "Bearer sk-chat"),
+])
+async def test_embedding_requests_carry_only_their_own_key(tmp_path, monkeypatch, env, embed_host, expected):
+    """The embedder open_llm builds, driven through a real request (a mock transport records what
+    reaches the embedding server's host)."""
+    import httpx
+
+    import game.llm.session as session
+    from game.llm.embed import RemoteEmbedder
+
+    seen = []
+
+    def handler(request):
+        seen.append((request.url.host, request.headers.get("authorization")))
+        return httpx.Response(200, json={"data": [{"index": 0, "embedding": [1.0, 0.0]}]})
+
+    class RecordedRemoteEmbedder(RemoteEmbedder):  # the real embedder on a recording transport
+        def __init__(self, *a, **kw):
+            super().__init__(*a, transport=httpx.MockTransport(handler), **kw)
+
+    monkeypatch.setattr(session, "RemoteEmbedder", RecordedRemoteEmbedder)
+    cfg = LLMConfig.from_env({"TOWN_HOME": str(tmp_path), "TOWN_LLM_URL": "http://chat.host:8080/v1",
+                              "TOWN_LLM_API_KEY": "sk-chat", **env})
+    embedder = session.make_embedder(cfg)
+    await embedder.embed(["hello"])
+    await embedder.aclose()
+    assert seen == [(embed_host, expected)]

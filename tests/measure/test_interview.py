@@ -171,3 +171,30 @@ async def test_a_time_in_the_question_points_at_the_plan(measureville):
     assert "the dance class is today at 6pm" in ctx.memories
     assert not any("Tuesday" in m for m in ctx.memories)  # another day's plan is left out
     await e.aclose()
+
+
+async def test_interview_output_is_plain_text(measureville, tmp_path):
+    """A hostile question and a model error full of terminal escapes print as plain letters."""
+    import io
+    import re
+
+    from game.llm.api import LLMError
+
+    class FailingWithEscapes(FakeLLM):  # a server whose error text is hostile
+        async def complete(self, *a, **kw):
+            raise LLMError("rejected: \x1b[2J\x1b]52;c;ZWNobw==\x07 \x9b31m \u202eevil [bold]x[/bold]")
+
+        async def stream(self, *a, **kw):
+            raise LLMError("rejected: \x1b[2J\x1b]0;owned\x07")
+            yield ""  # pragma: no cover - an async generator that fails at once
+
+    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    save = tmp_path / "t.save"
+    e.save(save)
+    await e.aclose()
+    out = io.StringIO()
+    code = await run_interview(FailingWithEscapes(), str(save), "ada", ["Who \x1b[31mare\x1b[0m you?\x07"],
+                               out=out)
+    text = out.getvalue()
+    assert code == 1 and "no answer" in text and "[bold]x[/bold]" in text
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), repr(text)

@@ -51,10 +51,12 @@ async def test_report_json_shape(small_save):
     assert r["attendance"]["available"] and r["attendance"]["samples"] > 100
     assert sum(len(v) for v in r["attendance"]["places"].values()) >= 3
     u = r["usage"]
-    assert u["available"] and u["resident_days"] == pytest.approx(3 * 3 / 24, abs=1e-3)
-    assert u["total"]["totals"]["calls"] > 0
-    assert u["by_purpose"]["plan_day"]["calls"] > 0
-    assert u["total"]["mean_latency_s"] == pytest.approx(0.5)
+    assert u["available"] and u["whole_days"] == [] and u["per_resident_day"] is None  # 3 hours
+    [day1] = u["per_covered_day"]
+    assert day1["hours"] == 3.0 and day1["average"]["calls"] > 0 and day1["worst"]["resident"] in r["residents"]
+    assert u["run_totals"]["chat"]["calls"] == day1["totals"]["calls"]
+    assert u["run_totals"]["by_purpose"]["plan_day"]["calls"] > 0
+    assert u["run_totals"]["chat"]["mean_latency_s"] == pytest.approx(0.5)
 
 
 async def test_report_renders_names_as_plain_text(small_save, capsys):
@@ -67,8 +69,8 @@ async def test_report_renders_names_as_plain_text(small_save, capsys):
     render(r, console)
     out = console.export_text()
     assert "[bold]not markup[/bold]" in out
-    assert "Relationships" in out and "Model use per resident-day" in out and "\u2588" in out
-    assert "Model use per resident, per game day" in out and "Cy Moss" in out
+    assert "Relationships" in out and "covers no whole game day" in out and "\u2588" in out
+    assert "Model use over the whole run" in out and "worst: " in out
 
 
 def test_cli_report_bad_file(tmp_path, capsys):
