@@ -120,6 +120,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
           f"from {engine.clock.text()} to {until}, pace {pace}"
           + (f", pace policy {pace_policy}" if tick_delay else ""), file=log, flush=True)
     interrupted = False
+    save_failed = False
     try:
         while engine.clock.now < stop:
             while engine.blocked:
@@ -171,6 +172,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
             except SaveError as e:
                 _err(str(e))
                 save = None
+                save_failed = True
         await engine.aclose()
     elapsed = time.monotonic() - t0
     report = make_report(llm, engine, start_time, elapsed, waited, errors, save, baseline=baseline)
@@ -181,7 +183,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
         echo(dumps(report, indent=2), file=out)
     else:
         echo(format_report(report), file=out)
-    return 130 if interrupted else 0
+    return 130 if interrupted else 1 if save_failed else 0
 
 
 def _total_calls(llm: Any) -> int:

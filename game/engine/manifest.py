@@ -65,16 +65,15 @@ def write_manifest(recording: str | Path, *, start: str | Path, small: bool, see
     (a town folder or a save), the cast, the seed, the player's commands and where it ended.  Plain
     JSON, written atomically."""
     import json
-    import os
+
+    from game.engine import atomic
 
     path = manifest_path(recording)
     data = {"format": MANIFEST_FORMAT, "version": 1, "start": str(Path(start).resolve()), "small": bool(small),
             "seed": int(seed), "start_time": start_time.isoformat() if start_time else None,
             "commands": [[int(at), command_to_dict(c)] for at, c in commands],
             "end_step": int(end_step), "end_clock": end_clock, "code": code_fingerprint()}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic.write_text(path, json.dumps(data, indent=1, ensure_ascii=False))  # fsynced; no leftovers
     return path
 
 

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from game.engine import atomic
 from game.engine.ledger import DecisionLedger
 
 FORMAT = "town-save"
@@ -43,6 +44,7 @@ CREATE TABLE accounting (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NU
 
 # a test sets this to simulate a crash after the data is written and before the rename
 _before_replace = None
+_max_pages: int | None = None  # tests: a tiny SQLite page limit makes the real "disk is full" happen
 
 
 class SaveError(Exception):
@@ -93,19 +95,6 @@ def _conv_from(d: dict) -> Any:
                         with_player=bool(d.get("with_player")))
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 # ------------------------------------------------------------------------------- writing
 
 
@@ -118,60 +107,51 @@ def save_engine(engine: Any, path: str | Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SaveError(f"cannot save to '{path}': the folder cannot be made ({e.strerror})") from None
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
-    _drop_stale(folder, path.name)
     try:
-        if tmp.exists():
-            tmp.unlink()
-        db = sqlite3.connect(tmp)
-        try:
-            # a private temporary file: no journal, no syncs per statement (nine CREATE TABLEs each
-            # synced took most of a save's time); it is fsynced once below, before the rename
-            db.execute("PRAGMA journal_mode = OFF")
-            db.execute("PRAGMA synchronous = OFF")
-            db.executescript(SCHEMA)
-            _write(db, engine, wiring)
-            db.commit()
-        finally:
-            db.close()
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
-        if _before_replace is not None:
-            _before_replace(tmp, path)
-        os.replace(tmp, path)
-        _fsync_dir(folder)
+        with atomic.temp_beside(path) as tmp:
+            db = sqlite3.connect(tmp)
+            try:
+                # a private temporary file: no journal, no syncs per statement (nine CREATE TABLEs
+                # each synced took most of a save's time); it is fsynced once, before the rename
+                db.execute("PRAGMA journal_mode = OFF")
+                db.execute("PRAGMA synchronous = OFF")
+                if _max_pages is not None:  # tests: SQLite's own limit, the real disk-full path
+                    db.execute(f"PRAGMA max_page_count = {int(_max_pages)}")
+                db.executescript(SCHEMA)
+                _write(db, engine, wiring)
+                db.commit()
+            finally:
+                db.close()
+            if _before_replace is not None:
+                _before_replace(tmp, path)
+            atomic.replace(tmp, path)
+    except sqlite3.Error as e:
+        raise SaveError(_sqlite_words(path, e)) from None
     except OSError as e:
-        _drop(tmp)
-        raise SaveError(f"cannot save to '{path}': {e.strerror or e}") from None
-    except BaseException:
-        _drop(tmp)
-        raise
+        raise SaveError(_os_words(path, e)) from None
 
 
-def _drop_stale(folder: Path, name: str) -> None:
-    """Remove half-written saves of ``name`` left by a process killed while saving (its PID is gone);
-    a save being written by a live process is left alone."""
-    try:
-        leftovers = list(folder.glob(f".{name}.*.tmp"))
-    except OSError:
-        return
-    for tmp in leftovers:
-        pid = tmp.name[len(name) + 2:-len(".tmp")]
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            _drop(tmp)
-        except (PermissionError, OSError):
-            pass  # someone else's live process
+def _os_words(path: Path, e: OSError) -> str:
+    import errno
+
+    why = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+           errno.EROFS: "the folder is read-only", errno.EACCES: "no permission to write there",
+           errno.EPERM: "no permission to write there",
+           errno.ENOENT: "the folder is gone"}.get(e.errno or 0, e.strerror or str(e))
+    return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
 
 
-def _drop(tmp: Path) -> None:
-    try:
-        tmp.unlink()
-    except OSError:
-        pass
+def _sqlite_words(path: Path, e: sqlite3.Error) -> str:
+    text = str(e)
+    if "full" in text:
+        why = "the disk is full"
+    elif "readonly" in text or "read-only" in text:
+        why = "the folder is read-only"
+    elif "unable to open" in text:
+        why = "the file cannot be made there (is the folder gone or read-only?)"
+    else:
+        why = f"the database said: {text}"
+    return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
 
 
 def _write(db: sqlite3.Connection, e: Any, wiring: Any) -> None:

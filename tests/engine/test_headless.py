@@ -139,3 +139,16 @@ def test_the_paces_are_the_games_clock_rates():
     from game.ui.app import TICK_DELAY
 
     assert {k: v for k, v in PACES.items() if v is not None} == {k: TICK_DELAY[k] for k in ("normal", "fast")}
+
+
+async def test_a_full_disk_at_the_end_of_a_run_is_a_message_a_report_and_exit_1(fake_town_loader, tmp_path,
+                                                                                 monkeypatch, capsys):
+    from game.engine import save as save_mod
+
+    monkeypatch.setattr(save_mod, "_max_pages", 3)  # SQLite's own "database or disk is full"
+    out = io.StringIO()
+    rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 07:20",
+                            save=str(tmp_path / "r.save"), out=out)
+    err = capsys.readouterr().err
+    assert rc == 1 and "the disk is full" in err and "Traceback" not in err
+    assert "model-led share" in out.getvalue()  # the report is printed all the same

@@ -359,7 +359,7 @@ async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypat
             raise OSError(errno.ENOSPC, "No space left on device")
         monkeypatch.setattr(save_mod, "_before_replace", disk_full)
         e.step_no += 1
-        with pytest.raises(SaveError, match=r"keep\.save.*No space left"):
+        with pytest.raises(SaveError, match=r"keep\.save.*the disk is full.*save it elsewhere"):
             e.save(good)
         monkeypatch.setattr(save_mod, "_before_replace", None)
         assert good.read_bytes() == before
@@ -375,5 +375,68 @@ async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypat
         with pytest.raises(SaveError, match="adir.save"):
             e.save(folder)
         assert folder.is_dir()
+    finally:
+        await e.aclose()
+
+
+async def test_the_real_disk_full_path_is_a_save_error_and_loses_nothing(tmp_path, monkeypatch):
+    """SQLite's own page limit makes SQLite itself fail with "database or disk is full" while the
+    town is being written (the path a full disk takes; before, sqlite3.OperationalError escaped)."""
+    from game.engine import save as save_mod
+
+    e = await busy_engine(tmp_path, 30)
+    try:
+        good = tmp_path / "full.save"
+        e.save(good)
+        before = good.read_bytes()
+        monkeypatch.setattr(save_mod, "_max_pages", 3)
+        with pytest.raises(SaveError, match=r"full\.save.*the disk is full.*not lost"):
+            e.save(good)
+        monkeypatch.setattr(save_mod, "_max_pages", None)
+        assert good.read_bytes() == before and not list(tmp_path.glob(".full.save.*"))
+        # a read-only place, and a save folder that vanished meanwhile
+        def read_only(tmp, path):
+            import errno
+            raise OSError(errno.EROFS, "Read-only file system")
+        monkeypatch.setattr(save_mod, "_before_replace", read_only)
+        with pytest.raises(SaveError, match="read-only"):
+            e.save(good)
+        monkeypatch.setattr(save_mod, "_before_replace", None)
+        gone = tmp_path / "gone"
+        gone.mkdir()
+        gone.rmdir()
+        e.save(gone / "again.save")  # made again: nothing to lose
+        assert (gone / "again.save").exists()
+    finally:
+        await e.aclose()
+
+
+async def test_no_stray_temporary_files_whatever_the_pids(tmp_path):
+    """A writer killed mid-save leaves its temporary file; the next save removes it even when the
+    dead writer's PID now belongs to a live process (here: this one, and PID 1). A temporary file
+    a live writer still holds is left alone."""
+    import fcntl
+    import os
+
+    e = await busy_engine(tmp_path, 10)
+    try:
+        target = tmp_path / "town.save"
+        dead = [tmp_path / f".town.save.{os.getpid()}.tmp", tmp_path / ".town.save.1.tmp",
+                tmp_path / ".town.save.1-deadbeef.tmp"]
+        for p in dead:
+            p.write_bytes(b"half a save")
+        live = tmp_path / ".town.save.424242-cafe0000.tmp"
+        live.write_bytes(b"being written")
+        fd = os.open(live, os.O_RDONLY)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            e.save(target)
+            assert not any(p.exists() for p in dead)
+            assert live.exists()
+        finally:
+            os.close(fd)
+        e.save(target)
+        assert not live.exists()
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".town")) == []
     finally:
         await e.aclose()
