@@ -1,0 +1,296 @@
+"""`town experiment`: scenario files checked with clear messages, a whole small experiment on a fake
+model giving the paper's table, and a rerun from its recording giving the same table with no model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from game.experiment.runner import prepare, run_experiment
+from game.experiment.scenario import ScenarioError, load_scenario, parse_scenario
+from game.experiment.table import format_table
+
+MINIMAL = """
+name = "t"
+[town]
+map = "measureville"
+[run]
+until = "day 1 08:00"
+"""
+
+
+def _write(tmp_path: Path, text: str, name: str = "s.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def _error(tmp_path: Path, text: str) -> str:
+    p = _write(tmp_path, text)
+    with pytest.raises(ScenarioError) as e:
+        prepare(load_scenario(p), tmp_path / "out")
+    msg = str(e.value)
+    assert msg.startswith(str(p)), msg  # the file is named
+    return msg
+
+
+def test_a_minimal_scenario_is_read_with_its_defaults(measureville):
+    s = load_scenario(_write(measureville.parent, MINIMAL))
+    assert s.town.cast == "all" and s.run.pace == "lockstep" and s.seed == [] and s.run.until == "day 1 08:00"
+    assert s.town_path() == measureville.resolve()  # relative to the file
+
+
+@pytest.mark.parametrize("text, key, words", [
+    ("name = 't'\n[run]\nuntil = 'day 1 08:00'\n", "town", "is missing"),
+    (MINIMAL.replace('until = "day 1 08:00"', ""), "run.until", "is missing"),
+    (MINIMAL.replace("day 1 08:00", "tomorrow"), "run.until", "is not a game time"),
+    (MINIMAL.replace("day 1 08:00", "day 1 25:00"), "run.until", "is not a time of day"),
+    (MINIMAL.replace("day 1 08:00", "day 0 08:00"), "run.until", "days count from 1"),
+    (MINIMAL + "pace = 'fast'\n", "run.pace", "'lockstep' or 'play'"),
+    (MINIMAL + "sample_every = 'often'\n", "run.sample_every", "integer"),
+    (MINIMAL + "unti = 'day 1 09:00'\n", "run.unti", "not a key of a scenario"),
+    (MINIMAL.replace('map = "measureville"', 'map = "measureville"\nsave = "x.save"'), "town",
+     "exactly one of"),
+    (MINIMAL.replace('map = "measureville"', 'map = "measureville"\nstart = "7am"'), "town.start",
+     "not a time of day"),
+    (MINIMAL + "[[seed]]\nkind = 'thought'\ntext = 'hi'\n", "seed[0]", "needs 'resident'"),
+    (MINIMAL + "[[seed]]\nkind = 'rumour'\nresident = 'Ada'\ntext = 'hi'\n", "seed[0].kind", "'thought'"),
+    (MINIMAL + "[[seed]]\nkind = 'thought'\nresident = 'Ada'\ntext = '  '\n", "seed[0].text", "is empty"),
+    (MINIMAL + "[[seed]]\nkind = 'thought'\nresident = 'Ada'\ntext = 'x'\nat = 'day 1 09:00'\n", "seed[0].at",
+     "not before run.until"),
+    (MINIMAL + "[[question]]\nask = 'hm?'\nabout = 'party'\n", "question[0].about", "no info named 'party'"),
+    (MINIMAL + "[[info]]\nname = 'p'\nkeywords = []\n", "info[0].keywords", "at least 1"),
+    (MINIMAL + "[attendance]\nplace = 'Cafe'\nstart = 'day 1 09:00'\nend = 'day 1 08:00'\n", "attendance",
+     "'end' must be after 'start'"),
+])
+def test_bad_scenarios_name_the_file_the_key_and_the_problem(measureville, text, key, words):
+    msg = _error(measureville.parent, text)
+    assert key in msg and words in msg, msg
+
+
+def test_not_toml_and_missing_file(tmp_path):
+    with pytest.raises(ScenarioError, match="not valid TOML"):
+        load_scenario(_write(tmp_path, "name = \n"))
+    with pytest.raises(ScenarioError, match="cannot be read"):
+        load_scenario(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize("extra, key, words", [
+    ("[[seed]]\nkind = 'thought'\nresident = 'Zed Zorro'\ntext = 'x'\n", "seed[0].resident",
+     "no resident called 'Zed Zorro'"),
+    ("[[seed]]\nkind = 'object'\ntext = 'the piano is out of tune'\n", "seed[0].text", "no object"),
+    ("[attendance]\nplace = 'Town Hall'\nstart = 'day 1 07:00'\nend = 'day 1 08:00'\n", "attendance.place",
+     "no place called 'Town Hall'"),
+])
+def test_names_and_places_are_checked_against_the_town(measureville, extra, key, words):
+    msg = _error(measureville.parent, MINIMAL + extra)
+    assert key in msg and words in msg, msg
+
+
+def test_a_named_cast_must_live_in_the_town_and_seeds_must_be_in_the_cast(measureville):
+    msg = _error(measureville.parent, MINIMAL.replace('map = "measureville"',
+                                                      'map = "measureville"\ncast = ["Ada Ito", "Max"]'))
+    assert "town.cast[1]" in msg and "no resident called 'Max'" in msg
+    msg = _error(measureville.parent, MINIMAL.replace('map = "measureville"', 'map = "measureville"\ncast = "small"')
+                 + "[[seed]]\nkind = 'memory'\nresident = 'Cy Moss'\ntext = 'x'\n")
+    assert "seed[0].resident" in msg and "no resident called 'Cy Moss'" in msg
+
+
+def test_the_start_and_the_end_must_make_a_run(measureville):
+    msg = _error(measureville.parent, MINIMAL.replace('map = "measureville"',
+                                                      'map = "measureville"\nstart = "09:00"'))
+    assert "run.until" in msg and "is not after the start" in msg
+
+
+def test_a_missing_town(tmp_path):
+    msg = _error(tmp_path, MINIMAL.replace("measureville", "elsewhere"))
+    assert "town.map" in msg and "does not exist" in msg
+
+
+def test_pure_parse_lists_every_problem():
+    with pytest.raises(ScenarioError) as e:
+        parse_scenario({"name": "x", "town": {"map": 3}, "run": {"until": "day 1 8:00", "pace": 1}}, "mem.toml")
+    msg = str(e.value)
+    assert msg.startswith("mem.toml:") and "town.map" in msg and "run.pace" in msg
+
+
+SMALL = """
+name = "Measureville: a party"
+[town]
+map = "measureville"
+start = "07:00"
+[run]
+until = "day 1 08:00"
+sample_every = 3
+save_every = 20
+[[seed]]
+kind = "thought"
+resident = "Ada"
+text = "I am throwing a party at the Cafe tonight and I will tell everyone."
+[[seed]]
+kind = "memory"
+resident = "Cy Moss"
+text = "The council elects a new treasurer next week."
+importance = 6
+at = "day 1 07:05"
+[[seed]]
+kind = "object"
+text = "the stove is on fire"
+at = "day 1 07:10"
+[[seed]]
+kind = "player"
+resident = "Ben Ito"
+text = "Hello Ben, lovely morning."
+visitor = "Vera"
+at = "day 1 07:15"
+[[info]]
+name = "party"
+keywords = ["party", "cafe"]
+paper = "party"
+[[info]]
+name = "treasurer"
+keywords = ["treasurer"]
+paper = "candidacy"
+[[question]]
+ask = "Did you hear about a party at the Cafe?"
+about = "party"
+[[question]]
+ask = "Do you know anything about a treasurer?"
+about = "treasurer"
+[[question]]
+ask = "Tell me about yourself."
+[attendance]
+place = "Cafe"
+start = "day 1 07:30"
+end = "day 1 08:00"
+invited = "party"
+"""
+
+
+async def _experiment(town_dir: Path, llm, out: Path, **kw) -> dict:
+    scenario = load_scenario(_write(town_dir.parent, SMALL, "small.toml"))
+    return await run_experiment(prepare(scenario, out), llm, out, progress=None, **kw)
+
+
+async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_the_same(measureville, tmp_path):
+    from measure_fakes import FakeLLM
+
+    from game.llm.record import RecordingLLM, ReplayLLM
+
+    rec = tmp_path / "out" / "recording.jsonl"
+    rec.parent.mkdir()
+    llm = RecordingLLM(FakeLLM(), rec)
+    result = await _experiment(measureville, llm, tmp_path / "out", record=str(rec))
+    await llm.aclose()
+
+    assert result["errors"] == [] and result["ticks"] == 360 and result["residents"] == ["Ada Ito", "Ben Ito", "Cy Moss"]
+    assert [s["seed"] for s in result["seeded"]] == [0, 1, 2, 3]
+    assert "Vera to Ben Ito" in result["seeded"][3]["what"] and "stove" in result["seeded"][2]["what"]
+    party, treasurer = result["diffusion"]
+    assert party["start"] == 1 and party["knew"][0]["resident"] == "Ada Ito" and party["knew"][0]["how"] == "whisper"
+    assert party["by_memory"] >= 2  # the fake's talk spreads "a party at the cafe"
+    assert treasurer["by_memory"] == 1 and treasurer["knew"][0]["resident"] == "Cy Moss"
+    # every resident answered every question; the fake echoes the question, so it "states" the facts:
+    # backed by a memory for those who carry it, invented for the others
+    answers = result["answers"]
+    assert len(answers) == 9
+    for a in answers:
+        if a["about"] == "treasurer":
+            assert a["verdict"] == ("knows" if a["resident"] == "Cy Moss" else "invented"), a
+            assert a["backed"] == (a["resident"] == "Cy Moss")
+        elif a["about"] is None:
+            assert a["verdict"] == "unscored"
+    cy = next(a for a in answers if a["about"] == "treasurer" and a["resident"] == "Cy Moss")
+    assert cy["how"] == "saw" and "treasurer" in cy["memory"]
+    h = result["hallucination"]
+    assert h["scored"] == 6 and h["invented"] == sum(a["verdict"] == "invented" for a in answers) >= 2
+    assert 0 <= result["density"]["start"] <= result["density"]["end"] <= 1
+    att = result["attendance"]
+    assert att["place"] == "Cafe" and att["observed"] and set(att["invited_came"]) <= set(att["invited"])
+    assert result["model_use"]["available"] and result["model_use"]["calls_per_resident_day"] > 0
+    assert "interview" not in [p for p in result["model_use"]["by_purpose"] if p not in ("interview",)]
+    assert result["model_led"]["samples"] > 0
+    table = format_table(result)
+    for words in ("Park et al. 2023", "knew of party (interviews)", "4% -> 48%", "0.167 -> 0.74",
+                  "5 of 12 invited", "1.3%", "invented answers", "chat calls per resident-day", "model-led"):
+        assert words in table, table
+    out = tmp_path / "out"
+    assert (out / "town.save").is_file() and (out / "town.save.positions.jsonl").is_file()
+    assert json.loads((out / "result.json").read_text())["scenario"] == "Measureville: a party"
+    assert (Path(str(rec) + ".usage.json")).is_file()
+    assert not Path(str(rec) + ".run.json").exists()  # a seeded memory: `town play --watch` could not redo it
+
+    # the same scenario from the recording, with no model: the same town, answers and table
+    async with ReplayLLM(rec) as replay:
+        again = await _experiment(measureville, replay, tmp_path / "again", replay=str(rec))
+    assert again["errors"] == []
+    assert format_table(again) == format_table(result).replace(
+        f"{result['model_use']['calls_per_resident_day']:g}", f"{result['model_use']['calls_per_resident_day']:g} (recorded run)"
+    ).replace(f"{result['model_use']['tokens_per_resident_day']:,}",
+              f"{result['model_use']['tokens_per_resident_day']:,} (recorded run)")
+    for k in ("answers", "diffusion", "density", "attendance", "hallucination", "model_led", "seeded"):
+        assert again[k] == result[k], k
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_shipped_small_scenario_validates_against_the_default_town(tmp_path):
+    p = prepare(load_scenario(ROOT / "scenarios" / "millbrook-small.toml"), tmp_path)
+    assert p.cast == ["Grace Okafor", "Hank Brody", "Ines Moreau", "Rosa Brody", "Samuel Okafor"]
+    assert p.start is not None and f"{p.start:%H:%M}" == "07:00"
+
+
+async def test_the_paper_scenario_imports_smallville_validates_and_starts(tmp_path):
+    from measure_fakes import FakeLLM
+
+    scenario = load_scenario(ROOT / "scenarios" / "smallville-valentine.toml")
+    if not scenario.town_path().is_dir():
+        pytest.skip(f"the original Smallville is not at {scenario.town_path()}")
+    p = prepare(scenario, tmp_path)
+    assert len(p.cast) == 25 and "Isabella Rodriguez" in p.cast and "Sam Moore" in p.cast
+    short = scenario.model_copy(update={"run": scenario.run.model_copy(update={"until": "day 1 06:03"})})
+    p.scenario = short
+    result = await run_experiment(p, FakeLLM(), tmp_path, progress=None)
+    assert result["errors"] == [] and result["ticks"] == 18 and len(result["residents"]) == 25
+    # Isabella; Sam and his wife Jennifer, whose first memories in the original data say he is running
+    assert [[x["resident"] for x in d["knew"] if x["at"] <= "2023-02-13T06:00:00"] for d in result["diffusion"]] \
+        == [["Isabella Rodriguez"], ["Jennifer Moore", "Sam Moore"]]
+    assert [d["start"] for d in result["diffusion"]] == [1, 2]
+    assert len(result["answers"]) == 50 and result["attendance"]["place"] == "Hobbs Cafe"
+    assert not result["attendance"]["observed"]  # the party is tomorrow
+    assert "(the run did not reach the event)" in format_table(result)
+
+
+def test_the_command_replays_a_recording_and_refuses_a_bad_scenario(measureville, tmp_path, capsys):
+    import asyncio
+
+    from measure_fakes import FakeLLM
+
+    from game.cli import main
+    from game.llm.record import RecordingLLM
+
+    rec = tmp_path / "rec.jsonl"
+
+    async def record() -> dict:
+        llm = RecordingLLM(FakeLLM(), rec)
+        try:
+            return await _experiment(measureville, llm, tmp_path / "first", record=str(rec))
+        finally:
+            await llm.aclose()
+    first = asyncio.run(record())
+    scenario = str(measureville.parent / "small.toml")
+    assert main(["experiment", scenario, "--replay", str(rec), "--out", str(tmp_path / "cli")]) == 0
+    out, err = capsys.readouterr()
+    assert format_table(first).split("\n")[0] in out and "4% -> 48%" in out
+    assert "100%" in err and "ETA" in err  # the progress bar, on stderr
+    assert main(["experiment", scenario, "--replay", str(rec), "--json", "--out", str(tmp_path / "j")]) == 0
+    assert json.loads(capsys.readouterr().out)["answers"] == first["answers"]
+
+    bad = _write(tmp_path, MINIMAL.replace("day 1 08:00", "day 1 8am"), "bad.toml")
+    assert main(["experiment", str(bad), "--replay", str(rec)]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "run.until" in err and "Traceback" not in err
