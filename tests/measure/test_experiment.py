@@ -294,3 +294,19 @@ def test_the_command_replays_a_recording_and_refuses_a_bad_scenario(measureville
     assert main(["experiment", str(bad), "--replay", str(rec)]) == 2
     err = capsys.readouterr().err
     assert str(bad) in err and "run.until" in err and "Traceback" not in err
+
+
+async def test_play_pace_runs_on_the_clock_and_cannot_be_replayed(measureville, tmp_path, capsys):
+    from measure_fakes import FakeLLM
+
+    from game.cli import main
+
+    text = MINIMAL.replace('until = "day 1 08:00"', 'until = "day 1 07:05"\npace = "play"\nticks_per_second = 500')
+    scenario = load_scenario(_write(measureville.parent, text + "[[question]]\nask = 'How are you?'\n", "play.toml"))
+    result = await run_experiment(prepare(scenario, tmp_path / "o"), FakeLLM(), tmp_path / "o", progress=None)
+    assert result["pace"] == "play" and result["ticks"] == 30 and result["errors"] == []
+    assert len(result["answers"]) == 3 and result["hallucination"]["scored"] == 0
+    rec = tmp_path / "r.jsonl"
+    rec.write_text("")
+    assert main(["experiment", str(measureville.parent / "play.toml"), "--replay", str(rec)]) == 2
+    assert "cannot be replayed" in capsys.readouterr().err
