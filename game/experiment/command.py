@@ -55,13 +55,23 @@ async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int
     from game.llm.api import LLMError
     from game.llm.session import open_llm
 
+    import signal
+
+    task = asyncio.current_task()
+    try:  # SIGTERM stops it like Ctrl-C: the town so far is saved (the runner's finally)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    except (NotImplementedError, RuntimeError, AttributeError):
+        pass
     try:
         async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
             result = await run_experiment(prepared, llm, out_dir, progress=sys.stderr,
                                           record=config.record, replay=config.replay)
     except LLMError as e:
-        _err(str(e))
+        _err(f"{e} (the town so far is in {out_dir / 'town.save'}, if the run had started)")
         return 1
+    except asyncio.CancelledError:
+        _err(f"interrupted; the town so far is in {out_dir / 'town.save'} (`town report` reads it)")
+        return 130
     if as_json:
         print(json.dumps(result, indent=1))
     else:

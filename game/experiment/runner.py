@@ -23,6 +23,9 @@ from game.experiment.score import KNOWS, INVENTED, UNSCORED, Verdict, expected_i
 
 NOT_CHAT = frozenset({"embed", "interview"})  # not counted as the town's own chat calls
 INTERVIEW_LANES = 4
+# action sources the model decided (a step of its plan, a reaction); the others are the routine
+# (no plan, or the model failed) and the engine's rules (talking, gathering one's thoughts)
+MODEL_LED = ("model", "reaction")
 
 
 @dataclass
@@ -194,13 +197,13 @@ def _apply_seed(engine: Any, seed: Any, now: datetime, talks: list[tuple[datetim
     from game.engine.events import EnterAsVisitor, MovePlayer, SayToResident, SetObjectState, Whisper
     from game.measure.interview import match_resident
 
-    if seed.kind == "thought":
-        engine.submit(Whisper(seed.resident, seed.text))
-        return f"inner voice to {seed.resident}: {seed.text}"
     if seed.kind == "object":
         address = engine.submit(SetObjectState(seed.text))
         return f"object {address}: {seed.text}"
     name = match_resident(seed.resident, list(engine.residents))
+    if seed.kind == "thought":
+        engine.submit(Whisper(name, seed.text))
+        return f"inner voice to {name}: {seed.text}"
     if seed.kind == "memory":
         engine.minds[name].memory.add("observation", seed.text, now, importance=seed.importance)
         return f"memory of {name}: {seed.text}"
@@ -236,13 +239,11 @@ def _end_talks(engine: Any, now: datetime, talks: list[tuple[datetime, str]]) ->
 
 async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | None) -> tuple[RunState, Any]:
     """Seed and run the town to ``run.until``; saves it (with its position log) as it goes."""
-    from game.engine.engine import CommandError
     from game.measure.relations import PositionLog
 
     sc = p.scenario
     until = resolve_time(sc.run.until, p.day1)
-    play = sc.run.pace == "play"
-    engine.lockstep = not play
+    engine.lockstep = sc.run.pace != "play"
     start = engine.clock.now
     seeds = sorted(((resolve_time(s.at, p.day1) if s.at else start, n, s) for n, s in enumerate(sc.seed)),
                    key=lambda x: (x[0], x[1]))
@@ -250,9 +251,6 @@ async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | N
     st = RunState()
     talks: list[tuple[datetime, str]] = []
     save_path = out_dir / "town.save"
-    save_every = timedelta(minutes=sc.run.save_every)
-    next_save = start + save_every
-    interval = 1.0 / sc.run.ticks_per_second
     t0 = time.monotonic()
 
     def sample(force: bool = False) -> None:
@@ -265,6 +263,27 @@ async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | N
                     st.led[src] = st.led.get(src, 0) + 1
 
     sample(force=True)
+    try:
+        await _steps(engine, p, st, log, seeds, talks, until, save_path, bar, sample)
+    finally:  # also when interrupted: the town and where everyone was are kept
+        sample(force=True)
+        st.real_s = time.monotonic() - t0
+        engine.save(save_path)
+        log.write(str(save_path) + ".positions.jsonl")
+        if bar:
+            bar.done()
+    return st, log
+
+
+async def _steps(engine: Any, p: Prepared, st: RunState, log: Any, seeds: list, talks: list,
+                 until: datetime, save_path: Path, bar: ProgressBar | None, sample: Any) -> None:
+    from game.engine.engine import CommandError
+
+    sc = p.scenario
+    play = sc.run.pace == "play"
+    save_every = timedelta(minutes=sc.run.save_every)
+    next_save = engine.clock.now + save_every
+    interval = 1.0 / sc.run.ticks_per_second
     while engine.clock.now < until:
         now = engine.clock.now
         while seeds and seeds[0][0] <= now:
@@ -298,13 +317,6 @@ async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | N
             bar.update(engine.clock.now, engine.clock.text(), f"thinking {len(engine.jobs)}")
         if play:
             await asyncio.sleep(max(0.0, interval - (time.monotonic() - tick0)))
-    sample(force=True)
-    st.real_s = time.monotonic() - t0
-    engine.save(save_path)
-    log.write(str(save_path) + ".positions.jsonl")
-    if bar:
-        bar.done()
-    return st, log
 
 
 # ------------------------------------------------------------------------------ measuring
@@ -440,7 +452,7 @@ def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tupl
                           "share": _share(len(invented), len(scored))},
         "model_use": usage,
         "model_led": {"samples": total_samples, "by_source": dict(sorted(st.led.items())),
-                      "share": _share(st.led.get("model", 0), total_samples)},
+                      "share": _share(sum(st.led.get(k, 0) for k in MODEL_LED), total_samples)},
     }
 
 

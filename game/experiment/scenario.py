@@ -292,7 +292,8 @@ def cast_names(scenario: Scenario, town: Any) -> list[str]:
     if cast == "small":
         small = set(getattr(town, "small_cast", []) or [])
         return sorted(n for n in everyone if n in small) or everyone
-    return sorted(cast)
+    where = scenario.path or "<scenario>"
+    return sorted({_resident(name, everyone, f"town.cast[{n}]", where) for n, name in enumerate(cast)})
 
 
 def _resident(name: str, names: list[str], key: str, where: str) -> str:
@@ -308,10 +309,6 @@ def check_against(scenario: Scenario, town: Any, cast: list[str] | None = None) 
     """Check the names and places against the town; returns the cast.  ``ScenarioError`` when a
     resident, a place or an object is not there."""
     where = scenario.path or "<scenario>"
-    everyone = sorted(s.name for s in town.residents)
-    if isinstance(scenario.town.cast, list):
-        for n, name in enumerate(scenario.town.cast):
-            _resident(name, everyone, f"town.cast[{n}]", where)
     names = cast if cast is not None else cast_names(scenario, town)
     for n, s in enumerate(scenario.seed):
         if s.resident:

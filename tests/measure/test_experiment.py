@@ -310,3 +310,31 @@ async def test_play_pace_runs_on_the_clock_and_cannot_be_replayed(measureville, 
     rec.write_text("")
     assert main(["experiment", str(measureville.parent / "play.toml"), "--replay", str(rec)]) == 2
     assert "cannot be replayed" in capsys.readouterr().err
+
+
+async def test_a_named_cast_with_first_names_and_a_scenario_that_continues_a_save(measureville, tmp_path):
+    from measure_fakes import FakeLLM
+
+    text = MINIMAL.replace('map = "measureville"', 'map = "measureville"\ncast = ["ada", "Cy Moss"]') \
+        .replace("day 1 08:00", "day 1 07:10")
+    scenario = load_scenario(_write(measureville.parent, text + "[[question]]\nask = 'How are you?'\n"))
+    p = prepare(scenario, tmp_path / "a")
+    assert p.cast == ["Ada Ito", "Cy Moss"]
+    first = await run_experiment(p, FakeLLM(), tmp_path / "a", progress=None)
+    assert first["residents"] == ["Ada Ito", "Cy Moss"] and first["errors"] == [] and len(first["answers"]) == 2
+
+    save = tmp_path / "a" / "town.save"
+    text = f'name = "more"\n[town]\nsave = "{save}"\n[run]\nuntil = "day 1 07:20"\n' \
+           "[[seed]]\nkind = 'thought'\nresident = 'Cy'\ntext = 'I will paint the cafe blue.'\n"
+    scenario = load_scenario(_write(tmp_path, text, "more.toml"))
+    p = prepare(scenario, tmp_path / "b")
+    assert p.is_save and p.cast == ["Ada Ito", "Cy Moss"]
+    more = await run_experiment(p, FakeLLM(), tmp_path / "b", progress=None)
+    assert more["start"].endswith("07:10:00") and more["end"].endswith("07:20:00") and more["ticks"] == 60
+    assert more["seeded"][0]["what"] == "inner voice to Cy Moss: I will paint the cafe blue."
+
+    with pytest.raises(ScenarioError, match="seed\\[0\\].at: day 1 07:00 is before the start"):
+        prepare(load_scenario(_write(tmp_path, text.replace("text = 'I", "at = 'day 1 07:00'\ntext = 'I"),
+                                     "early.toml")), tmp_path / "c")
+    with pytest.raises(ScenarioError, match="town: 'cast' is for a new town"):
+        load_scenario(_write(tmp_path, text.replace("[run]", "cast = 'small'\n[run]"), "cast.toml"))
