@@ -196,6 +196,8 @@ class Scenario(_Strict):
             if q.about and q.about not in names:
                 raise ValueError(f"question[{n}].about: no info named '{q.about}' (infos: "
                                  f"{', '.join(names) or 'none'})")
+            if q.about:
+                _not_an_echo(n, q, next(i for i in self.info if i.name == q.about))
         if self.attendance and self.attendance.invited and self.attendance.invited not in names:
             raise ValueError(f"attendance.invited: no info named '{self.attendance.invited}'")
         if self.attendance and _order(self.attendance.end) <= _order(self.attendance.start):
@@ -214,6 +216,22 @@ class Scenario(_Strict):
         raw = self.town.map or self.town.save or self.town.ville or ""
         p = Path(raw).expanduser()
         return (p if p.is_absolute() else (self.folder / p)).resolve()
+
+
+def _not_an_echo(n: int, q: Question, info: InfoSpec) -> None:
+    """An answer that only repeats the question must not count as knowing: fewer of the expected
+    words than are needed may appear in the question itself."""
+    from game.experiment.score import expected_info
+    from game.measure.spread import Info
+
+    base = Info(info.name, Info.parse(info.name, info.keywords).keywords, info.needed)
+    facts = expected_info(base, q.expect, q.needed)
+    given = [k for k in facts.keywords if Info(k, (k,), 1).matches(q.ask)]
+    if len(given) >= facts.needed:
+        raise ValueError(f"question[{n}]: the question itself says {', '.join(repr(g) for g in given)}, "
+                         f"and {facts.needed} of the expected words are needed, so an answer that only "
+                         f"repeats the question would count as knowing: add to 'expect' a fact the "
+                         f"question does not give away (who, where)")
 
 
 def _order(t: str) -> tuple[int, int, int]:

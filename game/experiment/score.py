@@ -21,17 +21,38 @@ from game.measure.spread import Info, Learned
 
 KNOWS, DOES_NOT_KNOW, INVENTED, UNSCORED = "knows", "does not know", "invented", "unscored"
 
+_CONTRACTIONS = ((r"\bi'm\b", "i am"), (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"),
+                 (r"n't\b", " not"), (r"\bi've\b", "i have"))
 _DENIAL = re.compile(
-    r"\b(?:i\s+(?:do\s+not|don'?t|did\s+not|didn'?t|have\s+not|haven'?t|never|am\s+not|'m\s+not)\s+"
-    r"(?:know|heard|hear|aware|sure|seen|been\s+told|recall|remember)"
-    r"|(?:no|not\s+any)\s+idea|not\s+that\s+i\s+know|i\s+have\s+no\s+(?:idea|knowledge|memory)"
-    r"|nobody\s+(?:has\s+)?(?:told|mentioned)|no\s*one\s+(?:has\s+)?(?:told|mentioned)"
-    r"|i\s+know\s+nothing|haven'?t\s+heard|have\s+not\s+heard)", re.I)
+    r"\b(?:i\s+(?:do|did|have|had|am|was|could|can)\s+not\s+(?:\w+\s+)?"
+    r"(?:know|heard|hear|aware|sure|seen|told|recall|remember|familiar)"
+    r"|i\s+(?:have\s+)?never\s+(?:heard|knew|been\s+told)"
+    r"|(?:no|not\s+any)\s+idea|not\s+that\s+i\s+(?:know|am\s+aware)"
+    r"|i\s+have\s+no\s+(?:idea|knowledge|memory|information)"
+    r"|(?:nobody|no\s*one)\s+(?:has\s+)?(?:told|mentioned)|i\s+know\s+nothing"
+    r"|(?:have|has)\s+not\s+(?:heard|been\s+told))", re.I)
+_SENTENCE = re.compile(r"(?<=[.;!?])\s+|,?\s+but\s+")
+
+
+def _plain(text: str) -> str:
+    text = text.lower().replace("\u2019", "'")
+    for pattern, repl in _CONTRACTIONS:
+        text = re.sub(pattern, repl, text)
+    return text
 
 
 def denies(answer: str) -> bool:
-    """The answer says it does not know ("I don't know", "I haven't heard", "no idea")."""
-    return bool(_DENIAL.search(answer.replace("\u2019", "'")))
+    """The answer says it does not know ("I don't know", "I haven't heard", "no idea", "I'm not
+    aware"); contractions are spelled out first, so "I'm not sure" and "I am not sure" are one."""
+    return bool(_DENIAL.search(_plain(answer)))
+
+
+def states(answer: str, facts: Info) -> bool:
+    """The answer states the facts in a sentence that does not deny knowing and is not a question:
+    "Sam is running for mayor; I don't know if he will win" states it, "I haven't heard of Sam
+    running for mayor" and "No idea. Is Sam running for mayor?" do not."""
+    kept = [s for s in _SENTENCE.split(answer) if s.strip() and not denies(s) and not s.rstrip().endswith("?")]
+    return facts.matches(" ".join(kept))
 
 
 @dataclass
@@ -68,8 +89,7 @@ def score_answer(resident: str, question: str, answer: str, about: str | None, f
         v.how, v.source, v.memory, v.learned_at = backing.how, backing.source, backing.text, backing.at.isoformat()
     if facts is None:
         return v
-    states = facts.matches(answer) and not denies(answer)
-    if not states:
+    if not states(answer, facts):
         v.verdict = DOES_NOT_KNOW
     else:
         v.verdict = KNOWS if backing is not None else INVENTED

@@ -63,6 +63,9 @@ def test_a_minimal_scenario_is_read_with_its_defaults(measureville):
      "not before run.until"),
     (MINIMAL + "[[question]]\nask = 'hm?'\nabout = 'party'\n", "question[0].about", "no info named 'party'"),
     (MINIMAL + "[[info]]\nname = 'p'\nkeywords = []\n", "info[0].keywords", "at least 1"),
+    (MINIMAL + "[[info]]\nname = 'p'\nkeywords = ['valentine', 'party']\n"
+     "[[question]]\nask = 'Did you hear of a Valentine party?'\nabout = 'p'\n", "question[0]",
+     "would count as knowing"),
     (MINIMAL + "[attendance]\nplace = 'Cafe'\nstart = 'day 1 09:00'\nend = 'day 1 08:00'\n", "attendance",
      "'end' must be after 'start'"),
 ])
@@ -155,11 +158,12 @@ name = "treasurer"
 keywords = ["treasurer"]
 paper = "candidacy"
 [[question]]
-ask = "Did you hear about a party at the Cafe?"
+ask = "Did you hear about a party?"
 about = "party"
 [[question]]
-ask = "Do you know anything about a treasurer?"
+ask = "Who will be the new treasurer?"
 about = "treasurer"
+expect = ["treasurer", "cy"]
 [[question]]
 ask = "Tell me about yourself."
 [attendance]
@@ -170,19 +174,36 @@ invited = "party"
 """
 
 
+def answering_fake():
+    """The measure tests' FakeLLM, answering interviews the way the scoring must tell apart: about
+    the party from what it remembers (or "I haven't heard of any party"), about the treasurer always
+    with the same claim (true for Cy Moss, who was given the memory; invented for the others)."""
+    from measure_fakes import FakeLLM
+
+    class AnsweringFake(FakeLLM):
+        def _interview(self, user: str) -> str:
+            question = user.rsplit("asks", 1)[-1]
+            if "treasurer" in question:
+                return "I heard Cy will be the new treasurer."
+            if "party" in question:
+                remembered = user.split("You remember:", 1)[-1].splitlines()
+                hit = next((ln[2:] for ln in remembered if "party" in ln.lower()), None)
+                return f"Yes: {hit}" if hit else "No, I haven't heard of any party."
+            return "I am well, thank you."
+    return AnsweringFake()
+
+
 async def _experiment(town_dir: Path, llm, out: Path, **kw) -> dict:
     scenario = load_scenario(_write(town_dir.parent, SMALL, "small.toml"))
     return await run_experiment(prepare(scenario, out), llm, out, progress=None, **kw)
 
 
 async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_the_same(measureville, tmp_path):
-    from measure_fakes import FakeLLM
-
     from game.llm.record import RecordingLLM, ReplayLLM
 
     rec = tmp_path / "out" / "recording.jsonl"
     rec.parent.mkdir()
-    llm = RecordingLLM(FakeLLM(), rec)
+    llm = RecordingLLM(answering_fake(), rec)
     result = await _experiment(measureville, llm, tmp_path / "out", record=str(rec))
     await llm.aclose()
 
@@ -193,20 +214,25 @@ async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_th
     assert party["start"] == 1 and party["knew"][0]["resident"] == "Ada Ito" and party["knew"][0]["how"] == "whisper"
     assert party["by_memory"] >= 2  # the fake's talk spreads "a party at the cafe"
     assert treasurer["by_memory"] == 1 and treasurer["knew"][0]["resident"] == "Cy Moss"
-    # every resident answered every question; the fake echoes the question, so it "states" the facts:
-    # backed by a memory for those who carry it, invented for the others
+    # every resident answered every question: the treasurer claim is backed by a memory for Cy Moss
+    # only (invented for the others); the party is known by those who remember it
     answers = result["answers"]
     assert len(answers) == 9
     for a in answers:
         if a["about"] == "treasurer":
             assert a["verdict"] == ("knows" if a["resident"] == "Cy Moss" else "invented"), a
             assert a["backed"] == (a["resident"] == "Cy Moss")
-        elif a["about"] is None:
+        elif a["about"] == "party":
+            assert a["verdict"] == ("knows" if a["answer"].startswith("Yes") else "does not know"), a
+            assert a["verdict"] != "knows" or a["backed"], a
+        else:
             assert a["verdict"] == "unscored"
+    assert any(a["about"] == "party" and a["verdict"] == "knows" for a in answers)
+    assert party["by_interview"] == sum(a["about"] == "party" and a["verdict"] == "knows" for a in answers)
     cy = next(a for a in answers if a["about"] == "treasurer" and a["resident"] == "Cy Moss")
     assert cy["how"] == "saw" and "treasurer" in cy["memory"]
     h = result["hallucination"]
-    assert h["scored"] == 6 and h["invented"] == sum(a["verdict"] == "invented" for a in answers) >= 2
+    assert h["scored"] == 6 and h["invented"] == 2 and h["share"] == round(2 / 6, 4)
     assert 0 <= result["density"]["start"] <= result["density"]["end"] <= 1
     att = result["attendance"]
     assert att["place"] == "Cafe" and att["observed"] and set(att["invited_came"]) <= set(att["invited"])
@@ -214,7 +240,7 @@ async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_th
     assert "interview" not in [p for p in result["model_use"]["by_purpose"] if p not in ("interview",)]
     assert result["model_led"]["samples"] > 0
     table = format_table(result)
-    for words in ("Park et al. 2023", "knew of party (interviews)", "4% -> 48%", "0.167 -> 0.74",
+    for words in ("Park et al. 2023", "knew of party (interviews)", "knows [learned: told by Ada Ito at 07:", "4% -> 48%", "0.167 -> 0.74",
                   "5 of 12 invited", "1.3%", "invented answers", "chat calls per resident-day", "model-led"):
         assert words in table, table
     out = tmp_path / "out"
@@ -338,3 +364,26 @@ async def test_a_named_cast_with_first_names_and_a_scenario_that_continues_a_sav
                                      "early.toml")), tmp_path / "c")
     with pytest.raises(ScenarioError, match="town: 'cast' is for a new town"):
         load_scenario(_write(tmp_path, text.replace("[run]", "cast = 'small'\n[run]"), "cast.toml"))
+
+
+@pytest.mark.parametrize("answer, verdict", [
+    ("Yes, Isabella is hosting a Valentine's Day party at Hobbs Cafe.", "knows"),
+    ("Sam Moore is running for mayor; I don't know if he will win. Isabella's party is at Hobbs Cafe.", "knows"),
+    ("Isabella told me about her party, but I'm not sure I will go.", "knows"),
+    ("I haven't heard of any party at Hobbs Cafe.", "does not know"),
+    ("I\u2019m not aware of a party Isabella is throwing.", "does not know"),
+    ("No idea. Is Isabella throwing a party?", "does not know"),  # a question of its own states nothing
+    ("I am going to the library.", "does not know"),
+])
+def test_scoring_an_answer(answer, verdict):
+    from datetime import datetime
+
+    from game.experiment.score import score_answer
+    from game.measure.spread import Info, Learned
+
+    facts = Info.parse("party", ["party", "isabella", "hobbs"])
+    backing = Learned("Ana", datetime(2023, 2, 13, 9), "told", "Isabella Rodriguez", 4, "Isabella told me: a party")
+    v = score_answer("Ana", "Did you know there is a party?", answer, "party", facts, backing)
+    assert v.verdict == verdict and v.backed and v.source == "Isabella Rodriguez"
+    alone = score_answer("Ana", "Did you know there is a party?", answer, "party", facts, None)
+    assert alone.verdict == {"knows": "invented"}.get(verdict, verdict) and not alone.backed
