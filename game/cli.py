@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("experiment", help="run a scenario file, interview everyone, print the paper's table")
     p.add_argument("scenario", help="a scenario file (TOML; see docs/MEASURE.md and scenarios/)")
     p.add_argument("--out", default=None, metavar="DIR",
-                   help="folder for the save, the recording and result.json (default: runs/<scenario>)")
+                   help="folder for the save, the recording and result.json (default: runs/<scenario>-<date>-<time>)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _add_llm_flags(p)
     p.set_defaults(handler="experiment")

@@ -3,7 +3,7 @@
 
 The town, the recording (``OUT/recording.jsonl`` unless ``--record`` names another file),
 ``OUT/result.json`` and the town's save (``OUT/town.save`` with its position log) are written to
-``--out`` (default ``runs/<scenario name>``).  ``--replay RECORDING`` reruns the scenario on that
+``--out`` (default ``runs/<scenario file name>-<date>-<time>``).  ``--replay RECORDING`` reruns the scenario on that
 recording with no model and prints the same table.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,13 @@ def cli_experiment(args: Any) -> int:
 
     try:
         scenario = load_scenario(args.scenario)
-        out_dir = Path(args.out) if getattr(args, "out", None) else Path("runs") / Path(args.scenario).stem
+        if getattr(args, "out", None):
+            out_dir = Path(args.out)
+        else:
+            out_dir = Path("runs") / f"{Path(args.scenario).stem}-{datetime.now():%Y%m%d-%H%M%S}"
+        if (out_dir / "result.json").exists():
+            _err(f"--out: '{out_dir}' already holds an experiment (result.json); choose another folder")
+            return 2
         if args.replay and scenario.run.pace != "lockstep":
             raise ScenarioError(f"{scenario.path}: run.pace: a 'play' run depends on how fast the model "
                                 f"answered and cannot be replayed; use pace = \"lockstep\"")
@@ -36,8 +43,10 @@ def cli_experiment(args: Any) -> int:
             return 2
         if not args.replay and not args.record:
             args.record = str(out_dir / "recording.jsonl")
-        if args.record:
-            Path(args.record).parent.mkdir(parents=True, exist_ok=True)
+        if args.record and Path(args.record).is_file() and Path(args.record).stat().st_size:
+            # a recording grows by appending: a second run in it would replay as neither run
+            _err(f"--record: '{args.record}' already holds a recording; choose another file or --out")
+            return 2
         prepared = prepare(scenario, out_dir)
         config = LLMConfig.from_args(args)
     except ScenarioError as e:

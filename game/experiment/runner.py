@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from game.experiment.scenario import (Scenario, ScenarioError, cast_names, check_against, place_tiles,
                                       resolve_time)
-from game.experiment.score import KNOWS, INVENTED, UNSCORED, Verdict, expected_info, score_answer
+from game.experiment.score import INVENTED, KNOWS, NO_ANSWER, UNSCORED, Verdict, expected_info, score_answer
 
 NOT_CHAT = frozenset({"embed", "interview"})  # not counted as the town's own chat calls
 INTERVIEW_LANES = 4
@@ -78,6 +78,7 @@ def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
         cast = list(data.residents)
         day1 = data.start or town.start
         start = None
+        first = data.now or day1
     else:
         try:
             town = load_world(src)
@@ -89,8 +90,8 @@ def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
         if scenario.town.start:
             hh, mm = (int(x) for x in scenario.town.start.split(":"))
             start = datetime(day1.year, day1.month, day1.day, hh, mm)
+        first = start or town.start
     check_against(scenario, town, cast)
-    first = start or (data.now if saved and data.now else town.start)  # type: ignore[possibly-undefined]
     until = resolve_time(scenario.run.until, day1)
     if until <= first:
         raise ScenarioError(f"{where}: run.until: {scenario.run.until} is not after the start "
@@ -343,8 +344,9 @@ def model_use(llm: Any, resident_days: float) -> dict:
             "failures": total.failures, "by_purpose": by}
 
 
-async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | None) -> list[tuple[str, str, str]]:
-    """(resident, question, answer) for every resident and question, a few residents at a time."""
+async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | None) -> list[tuple[str, str, str | None]]:
+    """(resident, question, answer or None when the model failed) for every resident and question, a
+    few residents at a time."""
     from game.llm.api import LLMError
     from game.measure.interview import interview
 
@@ -354,14 +356,16 @@ async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | N
     done = [0]
     total = len(names) * len(questions)
 
-    async def one(name: str) -> list[tuple[str, str, str]]:
+    async def one(name: str) -> list[tuple[str, str, str | None]]:
         out = []
         async with lanes:
             for q in questions:
                 try:
-                    ans = await interview(engine, q, llm, name=name)
-                except LLMError as e:
-                    ans = f"(no answer: {e})"
+                    ans: str | None = await interview(engine, q, llm, name=name)
+                except LLMError as e:  # counted apart: a failed call is neither knowing nor not
+                    ans = None
+                    if bar:
+                        bar.say(f"  ! {name} gave no answer to {q!r}: {e}")
                 out.append((name, q, ans))
                 done[0] += 1
                 if bar and bar.out is not None:
@@ -372,7 +376,7 @@ async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | N
     return [x for r in results for x in r]
 
 
-def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tuple[str, str, str]],
+def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tuple[str, str, str | None]],
             usage: dict, start: datetime) -> dict:
     """Everything the table shows, as plain data (also the ``--json`` output)."""
     from game.measure.records import rows_of_engine
@@ -434,7 +438,7 @@ def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tupl
                "uninvited_came": sorted(set(came) - set(invited)), "seen": there,
                "observed": bool(log.samples and log.samples[0][0] <= hi and log.samples[-1][0] >= lo)}
 
-    scored = [v for v in verdicts if v.verdict != UNSCORED]
+    scored = [v for v in verdicts if v.verdict not in (UNSCORED, NO_ANSWER)]
     invented = [v for v in scored if v.verdict == INVENTED]
     total_samples = sum(st.led.values())
     return {
@@ -449,6 +453,7 @@ def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tupl
         "attendance": att,
         "answers": [v.to_dict() for v in verdicts],
         "hallucination": {"invented": len(invented), "scored": len(scored), "answers": len(verdicts),
+                          "no_answer": sum(v.verdict == NO_ANSWER for v in verdicts),
                           "share": _share(len(invented), len(scored))},
         "model_use": usage,
         "model_led": {"samples": total_samples, "by_source": dict(sorted(st.led.items())),
@@ -471,8 +476,6 @@ def usage_path(recording: str | Path) -> Path:
 async def run_experiment(p: Prepared, llm: Any, out_dir: Path, *, progress: TextIO | None = sys.stderr,
                          record: str | None = None, replay: str | None = None) -> dict:
     """Run, save, interview and measure; writes ``OUT/result.json`` and returns the result."""
-    from game.llm.api import LLMError
-
     out_dir.mkdir(parents=True, exist_ok=True)
     engine = open_engine(p, llm)
     start = engine.clock.now
@@ -483,10 +486,7 @@ async def run_experiment(p: Prepared, llm: Any, out_dir: Path, *, progress: Text
               f"residents, {engine.clock.text()} to {p.scenario.run.until} ({p.scenario.run.pace}); "
               f"output in {out_dir}", file=progress, flush=True)
     try:
-        try:
-            st, log = await run_town(p, engine, out_dir, bar)
-        except LLMError:
-            raise
+        st, log = await run_town(p, engine, out_dir, bar)
         resident_days = len(engine.residents) * max((engine.clock.now - start).total_seconds(), 0) / 86400
         usage = model_use(llm, resident_days)
         if replay:

@@ -202,6 +202,10 @@ class Scenario(_Strict):
             raise ValueError(f"attendance.invited: no info named '{self.attendance.invited}'")
         if self.attendance and _order(self.attendance.end) <= _order(self.attendance.start):
             raise ValueError("attendance: 'end' must be after 'start'")
+        asks = [q.ask for q in self.question]
+        for n, ask in enumerate(asks):
+            if asks.index(ask) != n:
+                raise ValueError(f"question[{n}]: the same question as question[{asks.index(ask)}]")
         for n, s in enumerate(self.seed):
             if s.at and _order(s.at) >= _order(self.run.until):
                 raise ValueError(f"seed[{n}].at: {s.at} is not before run.until ({self.run.until})")
@@ -245,8 +249,7 @@ def _loc(loc: tuple) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part in ("function-after", "literal['all','small']", "list[function-after[_text(), str]]") \
-                or str(part).startswith(("function-", "literal[", "list[")):
+        elif str(part).startswith(("function-", "literal[", "list[")):
             continue  # pydantic's names for the branches of a union, not keys of the file
         else:
             out += ("." if out else "") + str(part)

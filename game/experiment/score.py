@@ -20,6 +20,7 @@ from typing import Sequence
 from game.measure.spread import Info, Learned
 
 KNOWS, DOES_NOT_KNOW, INVENTED, UNSCORED = "knows", "does not know", "invented", "unscored"
+NO_ANSWER = "no answer"  # the model failed: counted apart, neither knowing nor not
 
 _CONTRACTIONS = ((r"\bi'm\b", "i am"), (r"\bcan't\b", "can not"), (r"\bwon't\b", "will not"),
                  (r"n't\b", " not"), (r"\bi've\b", "i have"))
@@ -80,14 +81,14 @@ def expected_info(info: Info, expect: Sequence[str] | None, needed: int = 0) -> 
     return Info(base.name, base.keywords, needed)
 
 
-def score_answer(resident: str, question: str, answer: str, about: str | None, facts: Info | None,
+def score_answer(resident: str, question: str, answer: str | None, about: str | None, facts: Info | None,
                  backing: Learned | None) -> Verdict:
-    """One answer's verdict (see the module docstring)."""
-    v = Verdict(resident=resident, question=question, answer=answer, about=about, verdict=UNSCORED,
-                backed=backing is not None)
+    """One answer's verdict (see the module docstring); ``answer`` None: the model gave none."""
+    v = Verdict(resident=resident, question=question, answer=answer or "", about=about,
+                verdict=UNSCORED if answer is not None else NO_ANSWER, backed=backing is not None)
     if backing is not None:
         v.how, v.source, v.memory, v.learned_at = backing.how, backing.source, backing.text, backing.at.isoformat()
-    if facts is None:
+    if facts is None or answer is None:
         return v
     if not states(answer, facts):
         v.verdict = DOES_NOT_KNOW

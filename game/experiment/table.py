@@ -50,7 +50,8 @@ def rows(result: dict) -> list[tuple[str, str, str]]:
                     f"{len(att['invited_came'])} of {len(att['invited'])} invited{extra}{seen}",
                     PAPER["attendance"]))
     h = result["hallucination"]
-    out.append(("invented answers", f"{_pct(h['share'])} ({h['invented']} of {h['scored']} scored)"
+    failed = f"; {h['no_answer']} not answered" if h.get("no_answer") else ""
+    out.append(("invented answers", f"{_pct(h['share'])} ({h['invented']} of {h['scored']} scored{failed})"
                 if h["scored"] else "- (no scored questions)", PAPER["hallucination"]))
     u = result["model_use"]
     if u.get("available"):
@@ -79,6 +80,9 @@ def format_table(result: dict) -> str:
     lines += ["", "answers (verdict, backed by a memory?):"]
     for a in result["answers"]:
         if a["verdict"] == "unscored":
+            continue
+        if a["verdict"] == "no answer":
+            lines.append(f"  {a['resident']}: no answer (the model failed) - {a['question'][:60]}")
             continue
         backing = (f"learned: {a['how']}" + (f" by {a['source']}" if a["source"] else "")
                    + f" at {a['learned_at'][11:16]}") if a["backed"] else "no memory"

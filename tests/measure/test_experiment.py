@@ -62,6 +62,7 @@ def test_a_minimal_scenario_is_read_with_its_defaults(measureville):
     (MINIMAL + "[[seed]]\nkind = 'thought'\nresident = 'Ada'\ntext = 'x'\nat = 'day 1 09:00'\n", "seed[0].at",
      "not before run.until"),
     (MINIMAL + "[[question]]\nask = 'hm?'\nabout = 'party'\n", "question[0].about", "no info named 'party'"),
+    (MINIMAL + "[[question]]\nask = 'hm?'\n[[question]]\nask = 'hm?'\n", "question[1]", "same question as question[0]"),
     (MINIMAL + "[[info]]\nname = 'p'\nkeywords = []\n", "info[0].keywords", "at least 1"),
     (MINIMAL + "[[info]]\nname = 'p'\nkeywords = ['valentine', 'party']\n"
      "[[question]]\nask = 'Did you hear of a Valentine party?'\nabout = 'p'\n", "question[0]",
@@ -316,6 +317,11 @@ def test_the_command_replays_a_recording_and_refuses_a_bad_scenario(measureville
     assert main(["experiment", scenario, "--replay", str(rec), "--json", "--out", str(tmp_path / "j")]) == 0
     assert json.loads(capsys.readouterr().out)["answers"] == first["answers"]
 
+    assert main(["experiment", scenario, "--replay", str(rec), "--out", str(tmp_path / "cli")]) == 2
+    assert "already holds an experiment" in capsys.readouterr().err
+    assert main(["experiment", scenario, "--record", str(rec), "--out", str(tmp_path / "new")]) == 2
+    assert "already holds a recording" in capsys.readouterr().err
+
     bad = _write(tmp_path, MINIMAL.replace("day 1 08:00", "day 1 8am"), "bad.toml")
     assert main(["experiment", str(bad), "--replay", str(rec)]) == 2
     err = capsys.readouterr().err
@@ -387,3 +393,25 @@ def test_scoring_an_answer(answer, verdict):
     assert v.verdict == verdict and v.backed and v.source == "Isabella Rodriguez"
     alone = score_answer("Ana", "Did you know there is a party?", answer, "party", facts, None)
     assert alone.verdict == {"knows": "invented"}.get(verdict, verdict) and not alone.backed
+
+
+async def test_a_failed_interview_is_counted_apart(measureville, tmp_path):
+    from game.llm.api import ModelTimeout
+
+    class Failing(type(answering_fake())):
+        async def complete(self, messages, schema, tag, **kw):
+            if tag.purpose == "interview" and tag.resident == "Ben Ito":
+                raise ModelTimeout("the fake model timed out")
+            return await super().complete(messages, schema, tag, **kw)
+
+    text = MINIMAL.replace("day 1 08:00", "day 1 07:05") + (
+        "[[info]]\nname = 'treasurer'\nkeywords = ['treasurer']\n"
+        "[[question]]\nask = 'Who will be the new treasurer?'\nabout = 'treasurer'\nexpect = ['treasurer', 'cy']\n")
+    scenario = load_scenario(_write(measureville.parent, text))
+    result = await run_experiment(prepare(scenario, tmp_path / "o"), Failing(), tmp_path / "o", progress=None)
+    ben = next(a for a in result["answers"] if a["resident"] == "Ben Ito")
+    assert ben["verdict"] == "no answer" and ben["answer"] == ""
+    h = result["hallucination"]
+    assert h == {"invented": 2, "scored": 2, "answers": 3, "no_answer": 1, "share": 1.0}
+    table = format_table(result)
+    assert "1 not answered" in table and "Ben Ito: no answer (the model failed)" in table
