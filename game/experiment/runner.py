@@ -53,7 +53,7 @@ def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
         if not src.is_dir():
             raise ScenarioError(f"{where}: town.ville: '{src}' is not a folder (a checkout of the original "
                                 f"Generative Agents repository, or ../shared/the_ville)")
-        dest = out_dir / "town"
+        dest = (out_dir / "town").resolve()
         try:
             import_ville(src, dest, scenario.town.ville_base)
         except MapError as e:
