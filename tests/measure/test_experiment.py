@@ -415,3 +415,28 @@ async def test_a_failed_interview_is_counted_apart(measureville, tmp_path):
     assert h == {"invented": 2, "scored": 2, "answers": 3, "no_answer": 1, "share": 1.0}
     table = format_table(result)
     assert "1 not answered" in table and "Ben Ito: no answer (the model failed)" in table
+
+
+async def test_a_recorded_experiment_of_commands_can_be_watched(measureville, tmp_path):
+    from game.llm.record import RecordingLLM
+    from game.measure.replay import fingerprint, tape_of
+
+    text = MINIMAL.replace("day 1 08:00", "day 1 07:20").replace('map = "measureville"', 'map = "measureville"\ncast = "small"') \
+        + "[[seed]]\nkind = 'thought'\nresident = 'Ada'\ntext = 'I will paint the cafe blue.'\nat = 'day 1 07:05'\n"
+    scenario = load_scenario(_write(measureville.parent, text))
+    rec = tmp_path / "rec.jsonl"
+    llm = RecordingLLM(answering_fake(), rec)
+    result = await run_experiment(prepare(scenario, tmp_path / "o"), llm, tmp_path / "o", progress=None,
+                                  record=str(rec))
+    await llm.aclose()
+    assert result["residents"] == ["Ada Ito", "Ben Ito"] and result["ticks"] == 120
+    tape, end = tape_of(rec)  # the manifest beside the recording: the whisper at its step
+    tape.open()
+    first = await tape.advance(end)
+    assert end == 120 and not tape._engine.errors
+    assert any("inner voice to Ada Ito" in line.text for r in first for line in r.log)
+    tape2, _ = tape_of(rec)
+    tape2.open()
+    assert fingerprint(await tape2.advance(end)) == fingerprint(first)
+    await tape.aclose()
+    await tape2.aclose()
