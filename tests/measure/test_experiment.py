@@ -440,3 +440,23 @@ async def test_a_recorded_experiment_of_commands_can_be_watched(measureville, tm
     assert fingerprint(await tape2.advance(end)) == fingerprint(first)
     await tape.aclose()
     await tape2.aclose()
+
+
+async def test_the_shipped_small_scenario_on_the_default_town_replays_to_the_same_table(tmp_path):
+    """The whole small scenario on Millbrook on the fake model, then again from its recording: the
+    same table (this caught the recorder handing the run full-precision vectors and the replay
+    rounded ones, which reordered near-equal memories)."""
+    from game.llm.record import RecordingLLM, ReplayLLM
+
+    scenario = load_scenario(ROOT / "scenarios" / "millbrook-small.toml")
+    rec = tmp_path / "rec.jsonl"
+    llm = RecordingLLM(answering_fake(), rec)
+    first = await run_experiment(prepare(scenario, tmp_path / "a"), llm, tmp_path / "a", progress=None,
+                                 record=str(rec))
+    await llm.aclose()
+    assert first["errors"] == [] and first["ticks"] == 2340 and len(first["answers"]) == 15
+    async with ReplayLLM(rec) as replay:
+        again = await run_experiment(prepare(scenario, tmp_path / "b"), replay, tmp_path / "b", progress=None,
+                                     replay=str(rec))
+    assert again["errors"] == []
+    assert format_table(again).replace(" (recorded run)", "") == format_table(first)
