@@ -44,6 +44,7 @@ _HANDLERS = {
     "interview": ("game.measure.interview", "cli_interview"),
     "report": ("game.measure.report", "cli_report"),
     "bench": ("game.measure.bench", "cli_bench"),
+    "experiment": ("game.experiment.command", "cli_experiment"),
     "map": ("game.world.dump", "cli_dump_map"),
 }
 
@@ -114,6 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--at", default=None, metavar="PLACE",
                    help="attendance only for places whose name starts with PLACE")
     p.set_defaults(handler="report")
+
+    p = sub.add_parser("experiment", help="run a scenario file, interview everyone, print the paper's table")
+    p.add_argument("scenario", help="a scenario file (TOML; see docs/MEASURE.md and scenarios/)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="folder for the save, the recording and result.json (default: runs/<scenario>-<date>-<time>)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_llm_flags(p)
+    p.set_defaults(handler="experiment")
 
     p = sub.add_parser("bench", help="run the benchmarks and print the figures")
     p.add_argument("--json", action="store_true")

@@ -117,10 +117,12 @@ class RecordingLLM:
         return bool(await inner(messages, tag)) if inner is not None else False
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        vectors = await self.inner.embed(texts)
+        # the run goes on with the vectors as recorded (7 decimals), so that its replay weighs the
+        # memories exactly as it did: full-precision vectors here and rounded ones in the replay
+        # flip the order of near-equal memories and the replay asks other questions
+        vectors = [[round(float(x), 7) for x in vec] for vec in await self.inner.embed(texts)]
         for text, vec in zip(texts, vectors):
-            self._write({"kind": "embed", "key": embed_key(text), "text": text,
-                         "vector": [round(float(x), 7) for x in vec]})
+            self._write({"kind": "embed", "key": embed_key(text), "text": text, "vector": vec})
         return vectors
 
     def status(self) -> ModelStatus:

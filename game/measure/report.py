@@ -126,7 +126,7 @@ def attendance_report(data: SaveData, at: str | None = None, window: tuple[datet
     if not path.exists():
         return {"available": False, "log": None,
                 "why": f"no position log ('{path.name}' beside the save): saves hold only where everyone "
-                       f"is at the moment of saving; run with game.measure.run (or bench/spread_run.py) "
+                       f"is at the moment of saving; run with game.measure.run (or `town experiment`) "
                        f"to keep one",
                 "now": {n: list(p) for n, p in sorted(data.positions.items())}}
     try:

@@ -1,0 +1,90 @@
+"""``town experiment SCENARIO [--llm-url URL] [--model M] [--record FILE] [--replay FILE] [--json]
+[--out DIR]``: run a scenario file end to end and print the paper's table.
+
+The town, the recording (``OUT/recording.jsonl`` unless ``--record`` names another file),
+``OUT/result.json`` and the town's save (``OUT/town.save`` with its position log) are written to
+``--out`` (default ``runs/<scenario file name>-<date>-<time>``).  ``--replay RECORDING`` reruns the scenario on that
+recording with no model and prints the same table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+
+def _err(msg: str) -> None:
+    print(f"town experiment: {msg}", file=sys.stderr)
+
+
+def cli_experiment(args: Any) -> int:
+    from game.experiment.runner import prepare
+    from game.experiment.scenario import ScenarioError, load_scenario
+    from game.llm.config import LLMConfig
+
+    try:
+        scenario = load_scenario(args.scenario)
+        if getattr(args, "out", None):
+            out_dir = Path(args.out)
+        else:
+            out_dir = Path("runs") / f"{Path(args.scenario).stem}-{datetime.now():%Y%m%d-%H%M%S}"
+        if (out_dir / "result.json").exists():
+            _err(f"--out: '{out_dir}' already holds an experiment (result.json); choose another folder")
+            return 2
+        if args.replay and scenario.run.pace != "lockstep":
+            raise ScenarioError(f"{scenario.path}: run.pace: a 'play' run depends on how fast the model "
+                                f"answered and cannot be replayed; use pace = \"lockstep\"")
+        if args.replay and not Path(args.replay).is_file():
+            _err(f"--replay: '{args.replay}' does not exist")
+            return 2
+        if not args.replay and not args.record:
+            args.record = str(out_dir / "recording.jsonl")
+        if args.record and Path(args.record).is_file() and Path(args.record).stat().st_size:
+            # a recording grows by appending: a second run in it would replay as neither run
+            _err(f"--record: '{args.record}' already holds a recording; choose another file or --out")
+            return 2
+        prepared = prepare(scenario, out_dir)
+        config = LLMConfig.from_args(args)
+    except ScenarioError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as e:
+        _err(str(e))
+        return 2
+    return asyncio.run(_main(prepared, config, out_dir, bool(args.json)))
+
+
+async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int:
+    from game.experiment.runner import run_experiment
+    from game.experiment.table import format_table
+    from game.llm.api import LLMError
+    from game.llm.session import open_llm
+
+    import signal
+
+    task = asyncio.current_task()
+    try:  # SIGTERM stops it like Ctrl-C: the town so far is saved (the runner's finally)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    except (NotImplementedError, RuntimeError, AttributeError):
+        pass
+    try:
+        async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
+            result = await run_experiment(prepared, llm, out_dir, progress=sys.stderr,
+                                          record=config.record, replay=config.replay)
+    except LLMError as e:
+        _err(f"{e} (the town so far is in {out_dir / 'town.save'}, if the run had started)")
+        return 1
+    except asyncio.CancelledError:
+        _err(f"interrupted; the town so far is in {out_dir / 'town.save'} (`town report` reads it)")
+        return 130
+    if as_json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(format_table(result))
+        print(f"\nsaved: {result['save']}, {out_dir / 'result.json'}"
+              + (f", recording {config.record}" if config.record else ""))
+    return 0
