@@ -17,15 +17,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.engine.ledger import lead_since
 from game.experiment.scenario import (Scenario, ScenarioError, cast_names, check_against, place_tiles,
                                       resolve_time)
 from game.experiment.score import INVENTED, KNOWS, NO_ANSWER, UNSCORED, Verdict, expected_info, score_answer
 
 NOT_CHAT = frozenset({"embed", "interview"})  # not counted as the town's own chat calls
 INTERVIEW_LANES = 4
-# action sources the model decided (a step of its plan, a reaction); the others are the routine
-# (no plan, or the model failed) and the engine's rules (talking, gathering one's thoughts)
-MODEL_LED = ("model", "reaction")
 
 
 @dataclass
@@ -456,8 +454,11 @@ def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tupl
                           "no_answer": sum(v.verdict == NO_ANSWER for v in verdicts),
                           "share": _share(len(invented), len(scored))},
         "model_use": usage,
-        "model_led": {"samples": total_samples, "by_source": dict(sorted(st.led.items())),
-                      "share": _share(sum(st.led.get(k, 0) for k in MODEL_LED), total_samples)},
+        # the engine's own ledger (game/engine/ledger.py): waking minutes by where the action came
+        # from, talks included, and the decision lag; the samples' counts stay as a cross-check
+        "model_led": dict(engine.ledger.summary(since=lead_since(start, 1)),
+                          samples=total_samples, by_source=dict(sorted(st.led.items())),
+                          share=engine.ledger.summary(since=lead_since(start, 1))["model_led_share"]),
     }
 
 

@@ -61,8 +61,11 @@ def rows(result: dict) -> list[tuple[str, str, str]]:
     else:
         out.append(("model use", u.get("why", "not available"), ""))
     led = result["model_led"]
-    out.append(("model-led actions", f"{_pct(led['share'])} of {led['samples']} resident samples"
-                if led["samples"] else "-", ""))
+    out.append(("model-led share", f"{_pct(led['share'])} of waking resident-minutes"
+                if led.get("share") is not None else "-", ""))
+    if led.get("decision_lag_p50_min") is not None:
+        out.append(("decision lag p50 / p90", f"{led['decision_lag_p50_min']:g} / "
+                    f"{led['decision_lag_p90_min']:g} game min", ""))
     return out
 
 
