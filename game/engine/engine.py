@@ -17,23 +17,26 @@ See docs/ENGINE.md.
 from __future__ import annotations
 
 import asyncio
-import inspect
-import json
 import random
 import re
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
 
+from game.engine import save as saves
+from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.events import (
     Bubble, Command, EndConversation, Embody, EnterAsVisitor, LogLine, Move, MovePlayer, ObjectChange,
-    OpenTalk, Pos, Release, SaveTown, SayToResident, SetObjectState, TickResult, Typing, Utterance, Whisper,
+    OpenTalk, Release, SaveTown, SayToResident, SetObjectState, TickResult, Typing, Utterance, Whisper,
 )
-from game.llm.api import LLMError, Priority
+from game.engine.state import (
+    MAX_TALK_LINES, PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState,
+)
+from game.errors import GameError
+from game.llm.api import LLM, LLMError, Priority
 from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
 
-PLAYER = "player"  # the key of the visitor's avatar in positions()
+__all__ = ["PLAYER", "CommandError", "Engine", "Job", "Player", "Resident", "ResidentView", "Talk"]
 
 # tuning (all game-time based, so they do not depend on the machine)
 PERCEIVE_EVERY = 3  # ticks between two looks around, per resident (staggered)
@@ -44,7 +47,6 @@ OBSERVE_MAX_AGE = timedelta(minutes=30)  # ... or once the oldest has waited thi
 REACT_COOLDOWN = timedelta(hours=2)  # do not react to the same person twice within this
 OBJECT_NEWS = timedelta(minutes=30)  # an object change stays salient this long
 TALK_RANGE = 4  # tiles (Chebyshev) within which two can talk
-MAX_TALK_LINES = 8  # lines in a conversation between residents
 TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk within this
 PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
 
@@ -59,98 +61,8 @@ def player_text(text: object) -> str:
     return " ".join(_UNPRINTABLE.sub(" ", "" if text is None else str(text)).split())
 
 
-class CommandError(Exception):
+class CommandError(GameError):
     """A player command that cannot be done now; the message is fit to show the player."""
-
-
-@dataclass
-class Player:
-    name: str
-    description: str
-    pos: Pos
-
-
-@dataclass
-class Resident:
-    name: str
-    pos: Pos
-    action: Action | None = None
-    path: list[Pos] = field(default_factory=list)
-    plan: DayPlan | None = None
-    needs_decision: bool = True
-    conversation: str | None = None
-    seen: dict[str, str] = field(default_factory=dict)  # percept key -> text last seen
-    obs_buffer: list[str] = field(default_factory=list)
-    obs_since: datetime | None = None
-    salient: list[str] = field(default_factory=list)  # salient percept texts waiting for a react
-    reacted: dict[str, datetime] = field(default_factory=dict)  # subject -> last reaction time
-    last_talk: dict[str, datetime] = field(default_factory=dict)
-    recalled: list[str] = field(default_factory=list)
-
-    def action_ended(self, now: datetime) -> bool:
-        if self.action is None:
-            return True
-        end = self.action.end()
-        return end is None or (now >= end and not self.path)
-
-
-@dataclass
-class Job:
-    """One model-backed piece of work for one resident (see the module docstring)."""
-
-    seq: int
-    resident: str
-    kind: str  # "plan" | "next" | "react" | "say" | "observe"
-    now: datetime
-    ready_at: int  # tick at whose boundary it is applied (lockstep); asked-at tick + decision_ticks
-    args: dict = field(default_factory=dict)  # JSON-ready: what the decision needs to be re-asked
-    observations: list[str] = field(default_factory=list)
-    task: asyncio.Task | None = None
-
-    def to_row(self) -> dict:
-        return {"seq": self.seq, "resident": self.resident, "kind": self.kind,
-                "now": self.now.isoformat(), "ready_at": self.ready_at,
-                "args": json.dumps(self.args), "observations": json.dumps(self.observations)}
-
-    @staticmethod
-    def from_row(r: dict) -> "Job":
-        return Job(seq=int(r["seq"]), resident=r["resident"], kind=r["kind"],
-                   now=datetime.fromisoformat(r["now"]), ready_at=int(r["ready_at"]),
-                   args=json.loads(r["args"]), observations=json.loads(r["observations"]))
-
-
-@dataclass
-class Talk:
-    """A conversation the engine runs: whose turn it is, who is in it."""
-
-    conv: Conversation
-    turn: int = 0  # index into conv.participants of the next speaker
-    max_lines: int = MAX_TALK_LINES
-    ended: bool = False
-    last_at: datetime | None = None  # when the last line was said (to drop a talk the player left)
-    listened: dict[str, tuple[int, str]] = field(default_factory=dict)  # resident -> (lines, typed) it got ready for
-    typed: str = ""  # what the player has typed so far of their next line (a hint, see ``Typing``)
-
-    def next_speaker(self) -> str:
-        return self.conv.participants[self.turn % len(self.conv.participants)]
-
-
-@dataclass
-class ResidentView:
-    """One resident as the side panel shows it (plain data)."""
-
-    name: str
-    action: str
-    emoji: str
-    place: str
-    pos: Pos
-    plan: list[str]
-    recent: list[str]
-    retrieved: list[str]
-    relationships: dict[str, str]
-    embodied: bool
-    conversation: str | None
-    thinking: bool
 
 
 def chebyshev(a: Pos, b: Pos) -> int:
@@ -160,10 +72,12 @@ def chebyshev(a: Pos, b: Pos) -> int:
 class Engine:
     """See the module docstring.  Build with ``Engine.new`` or ``Engine.load``."""
 
-    def __init__(self, *, town: Any, town_path: str, minds: dict[str, Any], clock: Any, llm: Any,
-                 pathfinder: Any, perceive: Callable[..., list], spatial: dict[str, Any],
+    is_replay = False  # (see game.engine.api.EngineView)
+
+    def __init__(self, *, town: TownMap, town_path: str, minds: dict[str, MindPort], clock: Clock, llm: LLM,
+                 pathfinder: Paths, perceive: Callable[..., list], spatial: dict[str, PlaceMemory],
                  positions: dict[str, Pos], seed: int = 0, lockstep: bool = False,
-                 decision_ticks: int = 6) -> None:
+                 decision_ticks: int = 6, small: bool = False) -> None:
         self.town = town
         self.town_path = str(town_path)
         self.minds = minds
@@ -176,6 +90,7 @@ class Engine:
         self.rng = random.Random(seed)
         self.lockstep = lockstep
         self.decision_ticks = max(1, int(decision_ticks))
+        self.small = small  # the small cast (kept in the save, for a replay of it)
         self.step_no = 0
         self.residents: dict[str, Resident] = {
             name: Resident(name=name, pos=positions[name]) for name in sorted(minds)}
@@ -204,39 +119,55 @@ class Engine:
         if accounting is not None and hasattr(accounting, "set_day"):
             accounting.set_day(self.clock.day)
 
-    # ------------------------------------------------------------------ construction
-
-    @classmethod
-    def new(cls, town_path: str | Path, llm: Any, *, small: bool = False, seed: int = 0,
-            lockstep: bool = False, start: datetime | None = None) -> "Engine":
-        from game.engine import wiring
-
-        return wiring.new_engine(cls, town_path, llm, small=small, seed=seed, lockstep=lockstep,
-                                 start=start)
-
-    @classmethod
-    def load(cls, save_path: str | Path, llm: Any, *, lockstep: bool = False) -> "Engine":
-        from game.engine import save
-
-        engine = save.load_engine(cls, save_path, llm)
-        engine.lockstep = lockstep
-        return engine
+    # ------------------------------------------------------------------ saving
 
     def save(self, path: str | Path | None = None) -> str:
-        from game.engine import save
-
+        """Write the town to ``path`` (or its own save path) atomically; returns the path."""
         target = str(path or self.save_path or "")
         if not target:
             raise CommandError("no save file given and this town has none yet")
-        save.save_engine(self, target)
+        saves.write_state(self.state(), target)
         self.save_path = target
         return target
 
-    @staticmethod
-    def describe_save(path: str | Path) -> dict:
-        from game.engine import save
+    def state(self) -> TownState:
+        """The whole town as data (``game.engine.state.TownState``): what a save holds.  It refers to
+        the live residents, talks and jobs: write it before the next tick."""
+        accounting = getattr(self.llm, "accounting", None)
+        minds, memories = {}, {}
+        for name in sorted(self.residents):
+            mind_state = dict(self.minds[name].to_state())
+            memories[name] = list(mind_state.pop("memory", None) or [])
+            minds[name] = mind_state
+        version, internal, gauss = self.rng.getstate()
+        return TownState(
+            town_path=self.town_path, town_name=getattr(self.town, "name", ""), clock=self.clock.to_dict(),
+            clock_text=self.clock.text(), seed=self.seed, rng=[version, list(internal), gauss],
+            step_no=self.step_no, seq=self._seq, talk_seq=self._talk_seq, decision_ticks=self.decision_ticks,
+            lockstep=self.lockstep, small=self.small, player=self.player, embodied=self.embodied,
+            residents=dict(self.residents), minds=minds, memories=memories,
+            spatial={n: sm.to_dict() for n, sm in self.spatial.items()}, objects=self.town.objects.to_dict(),
+            object_news=dict(self.object_news), talks=dict(self.talks), finished_talks=list(self.finished_talks),
+            jobs=sorted(self.jobs.values(), key=lambda j: j.seq),
+            accounting=accounting.to_dict() if accounting is not None and hasattr(accounting, "to_dict") else None)
 
-        return save.describe_save(path)
+    def restore(self, state: TownState) -> None:
+        """Take on the engine's part of a saved town (the minds, map and clock were built from it)."""
+        rng = random.Random()
+        rng.setstate((state.rng[0], tuple(state.rng[1]), state.rng[2]))
+        self.rng = rng
+        self.step_no = state.step_no
+        self._seq = state.seq
+        self._talk_seq = state.talk_seq
+        self.embodied = state.embodied
+        self.player = state.player
+        self.residents.update(state.residents)
+        self.town.objects.load_dict(state.objects)
+        self.object_news = dict(state.object_news)
+        self.talks = dict(state.talks)
+        self.finished_talks = list(state.finished_talks)
+        # their tasks are started by the first step() (the answers are asked again)
+        self.jobs = {job.resident: job for job in state.jobs}
 
     # ------------------------------------------------------------------ what the UI reads
 
@@ -288,23 +219,18 @@ class Engine:
         r = self._resident(name)
         name = r.name
         mind = self.minds[name]
-        recent: list[str] = []
-        mem = getattr(mind, "memory", None)
-        if mem is not None and hasattr(mem, "recent"):
-            try:
-                recent = [rec.text for rec in mem.recent(8)]
-            except Exception:  # the panel must never break the game
-                recent = []
-        persona = getattr(mind, "persona", None)
-        rel = dict(getattr(persona, "relationships", {}) or {})
-        retrieved: list[str] = []
-        if mem is not None and hasattr(mem, "recent"):
-            try:  # what it last recalled: records whose last access is later than their creation
-                recs = [m for m in mem.recent(400) if m.last_access > m.created]
-                recs.sort(key=lambda m: (m.last_access, m.id), reverse=True)
-                retrieved = [m.text for m in recs[:6]]
-            except Exception:
-                retrieved = []
+        mem = mind.memory
+        try:
+            recent = [rec.text for rec in mem.recent(8)]
+        except Exception:  # the panel must never break the game
+            recent = []
+        rel = dict(mind.persona.relationships or {})
+        try:  # what it last recalled: records whose last access is later than their creation
+            recs = [m for m in mem.recent(400) if m.last_access > m.created]
+            recs.sort(key=lambda m: (m.last_access, m.id), reverse=True)
+            retrieved = [m.text for m in recs[:6]]
+        except Exception:
+            retrieved = []
         plan = r.plan.text().splitlines() if r.plan is not None else []
         act = r.action
         return ResidentView(
@@ -493,7 +419,7 @@ class Engine:
         sm = self.spatial.get(name)
         if sm is None or sm.knows(address):
             return
-        if hasattr(sm, "observe_area") and address.count(":") <= 1:
+        if address.count(":") <= 1:
             sm.observe_area(self.town.tree, address)
         else:
             sm.learn(address)
@@ -501,9 +427,26 @@ class Engine:
     # ------------------------------------------------------------------ decisions
 
     def world_view(self, name: str) -> WorldView:
-        from game.engine import wiring
-
-        return wiring.world_view(self, name)
+        """What ``name`` knows of the world now, as its mind is told it."""
+        r = self.residents[name]
+        tree = self.town.tree
+        try:
+            here = tree.arena_at(r.pos)
+        except Exception:
+            here = ""
+        sm = self.spatial.get(name)
+        known = ""
+        allowed: list[str] = []
+        if sm is not None:
+            known = sm.describe_known()
+            allowed = [a for a in sm.addresses() if a.count(":") >= 1 and a in tree]
+        nearby = [text for key, text in sorted(r.seen.items()) if key.startswith("person:")]
+        # those it can talk to: within talking range, or in view (it walks over to them)
+        in_view = {key.split(":", 1)[1] for key in r.seen if key.startswith("person:")}
+        people = sorted(n for n, p in self._actors().items()
+                        if n != name and (chebyshev(p, r.pos) <= TALK_RANGE or n in in_view))
+        return WorldView.make(now_text=self.clock.long_text(), here=here, here_text=self._describe(here),
+                              known_places=known, allowed=allowed, nearby=nearby, people_here=people)
 
     def _decide(self, r: Resident, now: datetime, res: TickResult) -> None:
         name = r.name
@@ -555,7 +498,7 @@ class Engine:
         assert r.name not in self.jobs, f"{r.name} already has a job in flight"
         self._seq += 1
         obs, r.obs_buffer, r.obs_since = r.obs_buffer, [], None
-        if kind in ("plan", "next", "react"):
+        if kind in ("next", "react"):
             args = dict(args)
             args["view"] = _view_to_dict(self.world_view(r.name))
         job = Job(seq=self._seq, resident=r.name, kind=kind, now=now,
@@ -597,23 +540,20 @@ class Engine:
 
     async def _run_job(self, job: Job) -> Any:
         mind = self.minds[job.resident]
-        stats = getattr(mind, "stats", None)
-        fails_before = _failures(stats)
+        fails_before = _failures(mind.stats)
         result, insights = await self._run_mind(job, mind)
         # the mind carries on by rule when the model fails; the screen and the run still say so
-        failed = _failures(stats) > fails_before
-        return result, insights, (getattr(mind, "last_error", None) if failed else None)
+        failed = _failures(mind.stats) > fails_before
+        return result, insights, (mind.last_error if failed else None)
 
-    async def _run_mind(self, job: Job, mind: Any) -> tuple[Any, list[str]]:
+    async def _run_mind(self, job: Job, mind: MindPort) -> tuple[Any, list[str]]:
         insights: list[str] = []
         if job.observations:
             await mind.observe(job.now, list(job.observations))
             insights = list(await mind.reflect_if_due(job.now) or [])
         view = _view_from_dict(job.args["view"]) if "view" in job.args else None
         result: Any = None
-        if job.kind == "plan":
-            result = await mind.plan_day(job.now, view)
-        elif job.kind == "next":
+        if job.kind == "next":
             result = await mind.next_action(job.now, view)
         elif job.kind == "react":
             result = await mind.react(job.now, job.args["percept"], view)
@@ -623,7 +563,7 @@ class Engine:
             result = await self._listen(job, mind)
         return result, insights
 
-    async def _listen(self, job: Job, mind: Any) -> bool:
+    async def _listen(self, job: Job, mind: MindPort) -> bool:
         talk = self.talks.get(job.args["conversation"])
         if talk is None:
             return False
@@ -636,7 +576,7 @@ class Engine:
             return bool(await mind.listen(job.now, conv, listeners, typed=(str(job.args["typed_by"]), typed)))
         return bool(await mind.listen(job.now, conv, listeners))
 
-    async def _say(self, job: Job, mind: Any) -> Line:
+    async def _say(self, job: Job, mind: MindPort) -> Line:
         listening = self._listening.pop(job.resident, None)
         if listening is not None and not listening.done():
             try:  # the beginning of the reply is being made: wait for it, never cancel it
@@ -655,11 +595,10 @@ class Engine:
                             started=c.started, with_player=c.with_player)
         listeners = [p for p in conv.participants if p != job.resident]
         priority = Priority.PLAYER if conv.with_player else Priority.REACT
-        stream = getattr(mind, "say_stream", None)
-        if stream is not None and conv.with_player:
+        if conv.with_player:
             text = ""
             line: Line | None = None
-            async for piece in stream(job.now, conv, listeners, priority=priority):
+            async for piece in mind.say_stream(job.now, conv, listeners, priority=priority):
                 if isinstance(piece, Line):
                     line = piece
                     break
@@ -670,13 +609,7 @@ class Engine:
                     self.heard.set()
             self.heard.set()  # the whole line: applied by the next poll
             return line if line is not None else Line(text=text.strip())
-        kwargs = {}
-        try:
-            if "priority" in inspect.signature(mind.say).parameters:
-                kwargs["priority"] = priority
-        except (TypeError, ValueError):
-            pass
-        return await mind.say(job.now, conv, listeners, **kwargs)
+        return await mind.say(job.now, conv, listeners, priority=priority)
 
     def _apply_finished(self, res: TickResult, *, only_player: bool = False) -> None:
         done = [j for j in self.jobs.values() if j.task is not None and j.task.done()]
@@ -715,7 +648,7 @@ class Engine:
         if job.kind == "say":
             self._end_talk(job.args.get("conversation", ""), self.clock.now, res,
                            reason="the conversation broke off")
-        elif job.kind in ("plan", "next", "react"):
+        elif job.kind in ("next", "react"):
             # no answer: the resident carries on with its routine (rule-based, not a fake answer)
             r.needs_decision = False
             self._routine(r, self.clock.now, res)
@@ -732,16 +665,14 @@ class Engine:
         now = self.clock.now
         if job.resident == self.embodied and job.kind != "say":
             return  # the player drives it now: its mind's decisions are dropped
-        plan = getattr(self.minds[r.name], "plan", None)
+        plan = self.minds[r.name].plan
         if isinstance(plan, DayPlan) and plan is not r.plan:
             if r.plan is None or r.plan.day != plan.day:
                 res.log.append(LogLine("plan", f"{r.name} planned day {plan.day}", r.name))
             else:
                 res.log.append(LogLine("plan", f"{r.name} changed their plan", r.name))
             r.plan = plan
-        if job.kind == "plan":
-            r.needs_decision = True  # the first action of the plan comes next
-        elif job.kind == "next":
+        if job.kind == "next":
             self._set_action(r, result, res, now)
         elif job.kind == "react":
             self._apply_reaction(r, result, res, now)
@@ -893,8 +824,8 @@ class Engine:
         conv = talk.conv
         listeners = [p for p in conv.participants if p != job.resident]
         if not line.text.strip():
-            if getattr(line, "source", "") == "error":
-                why = getattr(self.minds[job.resident], "last_error", None) or "the model failed"
+            if line.source == "error":
+                why = self.minds[job.resident].last_error or "the model failed"
                 self._error(f"{job.resident} could not answer: {why}", res)
             self._end_talk(cid, now, res, reason=f"{job.resident} had nothing more to say")
             return
@@ -1116,8 +1047,7 @@ class Engine:
         speaker = talk.next_speaker()
         for name in talk.conv.participants:
             r = self.residents.get(name)
-            if (r is None or self._controlled(name) or name in self.jobs or talk.listened.get(name) == state
-                    or not hasattr(self.minds[name], "listen")):
+            if r is None or self._controlled(name) or name in self.jobs or talk.listened.get(name) == state:
                 continue
             talk.listened[name] = state
             args = {"conversation": talk.conv.id}
@@ -1174,9 +1104,7 @@ class Engine:
         text = player_text(c.text)
         if not text:
             raise CommandError("whisper something")
-        res = self.minds[r.name].whisper(now, text)
-        if inspect.isawaitable(res):
-            raise CommandError("internal: mind.whisper must not be a coroutine")
+        self.minds[r.name].whisper(now, text)
         out.log.append(LogLine("whisper", f"inner voice to {r.name}: {text}", r.name))
         if r.name != self.embodied and not r.conversation:
             if r.name in self.jobs and self.jobs[r.name].kind != "say":

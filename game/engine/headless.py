@@ -16,6 +16,9 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from game.engine.build import open_engine
+from game.engine.save import SaveError
+from game.errors import GameError
 from game.llm.api import LLMError, Usage
 
 
@@ -57,27 +60,15 @@ async def _main(args: Any, config: Any) -> int:
         return 1
 
 
-def open_engine(llm: Any, town_or_save: str, *, small: bool) -> Any:
-    from game.engine.engine import Engine
-    from game.engine.save import SUFFIX, is_save
-
-    # a damaged .save is still a save: Engine.load says what is wrong with it (not "not a map")
-    if is_save(town_or_save) or str(town_or_save).endswith(SUFFIX):
-        return Engine.load(town_or_save, llm, lockstep=True)
-    return Engine.new(town_or_save, llm, small=small, lockstep=True)
-
-
 async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | None, small: bool = False,
                        as_json: bool = False, out: Any = None, record: str | None = None) -> int:
     """Run to ``until`` and report; returns an exit code (messages, never tracebacks, on bad input)."""
-    from game.engine.save import SaveError
-    from game.engine.wiring import TownError
     from game.world.clock import parse_until
 
     out = out or sys.stdout
     try:
-        engine = open_engine(llm, town_or_save, small=small)
-    except (SaveError, TownError) as e:
+        engine = open_engine(town_or_save, llm, small=small, lockstep=True)
+    except GameError as e:
         _err(str(e))
         return 2
     try:

@@ -127,14 +127,14 @@ def _town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
 
 
 def bench_save_load(quick: bool) -> dict:
-    from game.engine.engine import Engine
+    from game.engine.build import load_engine, new_engine
 
     n_res, n_mem = 25, (1_000 if quick else 10_000)
     rng = np.random.default_rng(2)
     with tempfile.TemporaryDirectory(prefix="town-bench-") as tmp:
         folder = Path(tmp)
         town = _town_with(n_res, folder)
-        e = Engine.new(town, None, lockstep=True)
+        e = new_engine(town, None, lockstep=True)
         start = e.clock.now
         for mind in e.minds.values():
             _fill(mind.memory, n_mem, start - timedelta(days=60), rng)
@@ -147,7 +147,7 @@ def bench_save_load(quick: bool) -> dict:
         del e
         gc.collect()
         t = time.perf_counter()
-        e2 = Engine.load(path, None)
+        e2 = load_engine(path, None)
         load_s = time.perf_counter() - t
         total = sum(len(m.memory) for m in e2.minds.values())
     return {"residents": n_res, "memories_each": n_mem, "memories_loaded": total, "dim": DIM,
@@ -166,14 +166,14 @@ def _bench_double() -> Any:
 
 
 def bench_tick(quick: bool) -> dict:
-    from game.engine.engine import Engine
+    from game.engine.build import load_engine, new_engine
 
     ticks = 120 if quick else 360
     n_res = 25
     with tempfile.TemporaryDirectory(prefix="town-bench-") as tmp:
         town = _town_with(n_res, Path(tmp))
         llm = _bench_double()
-        e = Engine.new(town, llm, lockstep=True)
+        e = new_engine(town, llm, lockstep=True)
         # start at 08:00, when everyone is up and deciding
         e.clock.step = e.clock.steps_until(e.clock.now.replace(hour=8, minute=0))
 

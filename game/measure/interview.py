@@ -299,7 +299,7 @@ def cli_interview(args: Any) -> int:
 
 async def _main(args: Any, config: Any) -> int:
     from game.engine.save import SaveError
-    from game.engine.wiring import TownError
+    from game.engine.build import TownError
     from game.llm.session import open_llm
 
     try:
@@ -323,10 +323,10 @@ async def _main(args: Any, config: Any) -> int:
 
 async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str], *, remember: bool = False,
                         out: Any = None) -> int:
-    from game.engine.engine import Engine
+    from game.engine.build import load_engine
 
     out = out or sys.stdout
-    engine = Engine.load(save, llm, lockstep=True)
+    engine = load_engine(save, llm, lockstep=True)
     try:
         try:
             full = match_resident(name, list(engine.minds))

@@ -31,7 +31,7 @@ from game.engine import CommandError
 from game.engine.engine import TALK_RANGE
 from game.llm.api import LLMError
 from game.ui.commands import TownCommands
-from game.ui.host import GameHost, RealHost, ResidentCard, list_saves, maybe_await
+from game.ui.host import GameHost, RealHost, list_saves, maybe_await
 from game.ui.mapview import PLAYER, Actor, MapView
 from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
 from game.ui.text import clean
@@ -461,7 +461,7 @@ class TownApp(App[int]):
         talk = self.talk
         if talk is not None and talk.started and not talk.ended and self.engine is not None:
             try:
-                card = ResidentCard.of(talk.resident, self.engine.inspect(talk.resident))
+                card = self.engine.inspect(talk.resident)
             except Exception:
                 card = None
             if card is not None and card.conversation is None:
@@ -477,7 +477,7 @@ class TownApp(App[int]):
             panel.show(None)
             return
         try:
-            card = ResidentCard.of(name, self.engine.inspect(name))
+            card = self.engine.inspect(name)
         except Exception as e:
             self._report_error(e, "inspect")
             return

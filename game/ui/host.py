@@ -8,56 +8,11 @@ the tests use a fake host with a fake engine (under tests/ui/).
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, AsyncContextManager, Callable, Protocol
 
 Progress = Callable[..., None]
-
-
-@dataclass
-class ResidentCard:
-    """What the side panel shows for one resident (built from ``engine.inspect(name)``)."""
-
-    name: str
-    action: str = ""
-    emoji: str = ""
-    place: str = ""
-    plan: list[str] = field(default_factory=list)
-    recent: list[str] = field(default_factory=list)
-    retrieved: list[str] = field(default_factory=list)
-    relationships: dict[str, str] = field(default_factory=dict)
-    embodied: bool = False
-    conversation: str | None = None
-    thinking: bool = False
-
-    @classmethod
-    def of(cls, name: str, data: Any) -> "ResidentCard":
-        """From a dataclass/object with those attributes, or a dict with those keys."""
-
-        def get(key: str, default: Any) -> Any:
-            if isinstance(data, dict):
-                v = data.get(key, default)
-            else:
-                v = getattr(data, key, default)
-            return default if v is None else v
-
-        rel = get("relationships", {})
-        if not isinstance(rel, dict):
-            rel = {str(k): str(v) for k, v in rel}
-        return cls(
-            name=name,
-            action=str(get("action", "")),
-            emoji=str(get("emoji", "")),
-            place=str(get("place", "")),
-            plan=[str(p) for p in get("plan", [])],
-            recent=[str(p) for p in get("recent", [])],
-            retrieved=[str(p) for p in get("retrieved", [])],
-            relationships={str(k): str(v) for k, v in rel.items()},
-            embodied=bool(get("embodied", False)),
-            conversation=get("conversation", None),
-            thinking=bool(get("thinking", False)),
-        )
 
 
 @dataclass
@@ -151,20 +106,20 @@ class RealHost:
         return WatchEngine.of_recording(self.watch)
 
     async def new_engine(self, llm: Any) -> Any:
-        from game.engine import Engine
+        from game.engine import new_engine
 
         town = self.town_path if self.town_path is not None else _default_town()
-        return await maybe_await(Engine.new(town, llm, small=self.small))
+        return new_engine(town, llm, small=self.small)
 
     async def load_engine(self, path: Path, llm: Any) -> Any:
-        from game.engine import Engine
+        from game.engine import load_engine
 
-        return await maybe_await(Engine.load(path, llm))
+        return load_engine(path, llm)
 
     def describe_save(self, path: Path) -> SaveInfo:
-        from game.engine import Engine
+        from game.engine.save import describe_save
 
-        d = Engine.describe_save(path)
+        d = describe_save(path)
         return SaveInfo(path, str(d.get("town", "?")), str(d.get("clock", "?")),
                         [str(r) for r in d.get("residents", [])])
 

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.widgets import RichLog, Static
 
 from game.engine.events import LogLine, TickResult
-from game.ui.host import ResidentCard
+from game.engine.state import ResidentView
 from game.ui.text import clean, plain
 
 SPEEDS = ("pause", "normal", "fast", "max")
@@ -81,7 +81,7 @@ class ResidentPanel(Static):
 
     DEFAULT_CSS = "ResidentPanel { padding: 0 1; }"
 
-    def show(self, card: ResidentCard | None, glyph: str = "", colour: str = "") -> None:
+    def show(self, card: ResidentView | None, glyph: str = "", colour: str = "") -> None:
         t = Text(end="")
         if card is None:
             t.append("No one selected.\n\n", style="bold")

@@ -9,6 +9,8 @@ import json
 from engine_fakes import FakeLLM
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
+from game.engine.save import describe_save
 from game.engine.headless import cli_run, run_headless
 
 
@@ -21,7 +23,7 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert rc == 0, capsys.readouterr().err
     assert "per resident-day, by purpose:" in text and "decompose" in text and "TOTAL" in text
     assert "Day 1, 08:00:00" in text  # hourly progress
-    e = Engine.load(save, FakeLLM())
+    e = load_engine(save, FakeLLM())
     assert e.clock.text() == "Day 1, 09:00:00"
     out2 = io.StringIO()
     rc = await run_headless(FakeLLM(jitter=0), str(save), until="day 1 09:30", save=str(save), out=out2,
@@ -30,7 +32,7 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     report = json.loads(out2.getvalue())
     assert report["clock"] == "Day 1, 09:30:00" and report["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
     assert report["per_resident_day"]["total"]["calls"] > 0
-    assert Engine.describe_save(save)["clock"] == "Day 1, 09:30:00"
+    assert describe_save(save)["clock"] == "Day 1, 09:30:00"
 
 
 async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town_loader, tmp_path):
@@ -92,7 +94,7 @@ async def test_interrupted_run_still_saves(fake_town_loader, tmp_path):
     await asyncio.sleep(0.3)
     task.cancel()
     assert await task == 130
-    info = Engine.describe_save(save)
+    info = describe_save(save)
     assert info["clock"].startswith("Day 1")
-    e = Engine.load(save, FakeLLM())
+    e = load_engine(save, FakeLLM())
     assert e.jobs  # the unanswered decisions were kept, to be asked again

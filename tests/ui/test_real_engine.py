@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_fakes import FakeLLM  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
+from game.engine.save import describe_save  # noqa: E402
 from game.engine.events import Embody, Release, SayToResident, SetObjectState, Whisper  # noqa: E402
 from game.ui.app import MainScreen, TownApp  # noqa: E402
 from game.ui.host import RealHost  # noqa: E402
@@ -140,7 +141,7 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await pilot.press("q")
     saved = saves / "Millbrook.save"
     assert saved.exists()
-    info = Engine.describe_save(saved)
+    info = describe_save(saved)
     assert info["clock"] == clock and len(info["residents"]) == len(engine.residents)
 
     # load it again from the start screen and continue
