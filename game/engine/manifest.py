@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from game.engine.events import Command
+from game.errors import GameError
 
 MANIFEST_FORMAT = "town-run"
 
@@ -86,7 +87,7 @@ def write_engine_manifest(recording: str | Path, engine: Any, *, start: str | Pa
                           end_clock=engine.clock.text(), start_time=start_time)
 
 
-class ManifestError(ValueError):
+class ManifestError(GameError, ValueError):
     """A recorded run that cannot be watched: what is missing or wrong, in words."""
 
 

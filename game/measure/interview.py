@@ -29,6 +29,7 @@ from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.measure import prompting
 from game.measure.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.text import one_line
+from game.errors import GameError
 
 PURPOSE = "interview"
 MEMORY_K = 8
@@ -63,7 +64,7 @@ class InterviewContext:
     sections: dict[str, str] = field(default_factory=dict)
 
 
-class InterviewError(Exception):
+class InterviewError(GameError):
     """An interview that cannot be held (unknown resident, ...); the message says why."""
 
 

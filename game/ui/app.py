@@ -29,6 +29,7 @@ from game.engine.events import (
 )
 from game.engine import CommandError
 from game.engine.engine import TALK_RANGE
+from game.errors import GameError
 from game.llm.api import LLMError
 from game.ui.commands import TownCommands
 from game.ui.host import GameHost, RealHost, list_saves, maybe_await
@@ -36,9 +37,8 @@ from game.ui.mapview import PLAYER, Actor, MapView
 from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
 from game.ui.text import clean
 from game.text import one_line
-from game.ui.widgets import (
-    SPEEDS, ClockBar, EngineFailed, ModelLine, ResidentPanel, Ticked, TownLog,
-)
+from game.ui.messages import EngineFailed, MainReady, Said, Select, SelectStep, TalkClosed, Ticked, Typed, Walk
+from game.ui.widgets import SPEEDS, ClockBar, ModelLine, ResidentPanel, TownLog
 
 # seconds between ticks at each speed; "max" runs as fast as decisions allow
 SAVE_SUFFIX = ".save"
@@ -77,18 +77,18 @@ class MainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.app.main_ready()  # type: ignore[attr-defined]
+        self.post_message(MainReady())
 
     def action_move(self, dx: int, dy: int) -> None:
-        self.app.move_player(dx, dy)  # type: ignore[attr-defined]
+        self.post_message(Walk(dx, dy))
 
     def action_select(self, step: int) -> None:
-        self.app.select_step(step)  # type: ignore[attr-defined]
+        self.post_message(SelectStep(step))
 
     @on(MapView.ActorClicked)
     def _clicked(self, event: MapView.ActorClicked) -> None:
         if event.name != PLAYER:
-            self.app.select(event.name)  # type: ignore[attr-defined]
+            self.post_message(Select(event.name))
 
 
 class TownApp(App[int]):
@@ -139,8 +139,7 @@ class TownApp(App[int]):
         self.llm: Any = None
         self.engine: Any = None
         self.save_path: Path | None = host.start_save
-        self.visitor: str | None = None
-        self.embodied: str | None = None
+        self.resume_speed = "normal"  # what space resumes at: the speed it paused
         self.talk: TalkScreen | None = None
         self.last_clock = ""
         self.last_waiting = 0
@@ -256,8 +255,6 @@ class TownApp(App[int]):
         for name in here:  # a resident with no spec still gets a glyph
             if name != PLAYER and name not in self.residents:
                 self.residents[name] = None
-        self.visitor = None
-        self.embodied = None
         self.selected_name = None
         self.last_clock = _clock_text(engine)
         screen = MainScreen(engine)
@@ -266,6 +263,7 @@ class TownApp(App[int]):
         else:
             self.push_screen(screen)
 
+    @on(MainReady)
     def main_ready(self) -> None:
         mv = self.map_view
         if mv is None:
@@ -273,12 +271,8 @@ class TownApp(App[int]):
         actors = []
         for name, pos in self.engine.positions().items():
             actors.append(self._actor(name, pos))
-            if name == PLAYER:
-                player = getattr(self.engine, "player", None)
-                self.visitor = getattr(player, "name", None) or "you"
-                mv.controlled = PLAYER
-                mv.follow = PLAYER
         mv.set_actors(actors)
+        mv.controlled = mv.follow = self.controlled  # a save may hold a visitor or an embodied resident
         for b in self.engine.snapshot().bubbles:  # what everyone is doing now
             mv.set_bubble(b.who, b.emoji)
         self._update_clock()
@@ -368,7 +362,7 @@ class TownApp(App[int]):
 
     def _report_error(self, error: BaseException | None, where: str) -> None:
         """The one place where failures are shown: a notification and the status line."""
-        if isinstance(error, LLMError):
+        if isinstance(error, GameError):  # the game's own failures say what happened in words
             text = str(error)
         else:
             text = f"{type(error).__name__}: {error}" if error is not None else "unknown error"
@@ -520,6 +514,18 @@ class TownApp(App[int]):
     selected_name: str | None = None
 
     @property
+    def embodied(self) -> str | None:
+        """The resident the player speaks and walks for: the engine's, never a copy (a loaded save
+        may hold one)."""
+        return self.engine.embodied if self.engine is not None else None
+
+    @property
+    def visitor(self) -> str | None:
+        """The visitor's name once the player walked in (the engine's)."""
+        player = self.engine.player if self.engine is not None else None
+        return player.name if player is not None else None
+
+    @property
     def controlled(self) -> str | None:
         """The actor the arrow keys move: the embodied resident, else the visitor."""
         if self.embodied:
@@ -598,6 +604,30 @@ class TownApp(App[int]):
         self._town_wake.set()  # a paused screen collects the result at once
         return True
 
+    @on(Walk)
+    def _walk(self, message: Walk) -> None:
+        self.move_player(message.dx, message.dy)
+
+    @on(SelectStep)
+    def _select_step(self, message: SelectStep) -> None:
+        self.select_step(message.step)
+
+    @on(Select)
+    def _select(self, message: Select) -> None:
+        self.select(message.name)
+
+    @on(Typed)
+    def _typed(self, message: Typed) -> None:
+        self.typing(message.resident, message.text)
+
+    @on(Said)
+    def _said(self, message: Said) -> None:
+        self.say_to(message.resident, message.text)
+
+    @on(TalkClosed)
+    def _talk_closed(self, message: TalkClosed) -> None:
+        self.end_conversation(message.resident)
+
     def move_player(self, dx: int, dy: int) -> None:
         who = self.controlled
         if who is None:
@@ -629,7 +659,6 @@ class TownApp(App[int]):
                 return
             name, about = result
             if self.submit(EnterAsVisitor(name, about)):
-                self.visitor = name
                 self._place_visitor()
                 self.notify(f"{name} walks into town. Arrows/WASD walk, t talks.")
 
@@ -719,7 +748,6 @@ class TownApp(App[int]):
         if self.embodied:
             self.release()
         if self.submit(Embody(name)):
-            self.embodied = name
             mv = self.map_view
             if mv is not None:
                 mv.controlled = name
@@ -734,7 +762,6 @@ class TownApp(App[int]):
             return
         name = self.embodied
         if self.submit(Release()):
-            self.embodied = None
             mv = self.map_view
             if mv is not None:
                 mv.controlled = self.controlled
@@ -778,9 +805,9 @@ class TownApp(App[int]):
 
     def action_toggle_pause(self) -> None:
         if self.speed == "pause":
-            self.set_speed(getattr(self, "_resume_speed", "normal"))
+            self.set_speed(self.resume_speed)
         else:
-            self._town_resume_speed = self.speed
+            self.resume_speed = self.speed
             self.set_speed("pause")
 
     # --- files --------------------------------------------------------------------------------------

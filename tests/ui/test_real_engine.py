@@ -178,3 +178,29 @@ def test_real_host_tells_saves_from_towns(tmp_path):
     assert RealHost(SimpleNamespace(town=str(save), small=False)).start_save == save
     host = RealHost(SimpleNamespace(town=str(default_town_path()), small=True))
     assert host.start_save is None and host.town_path == default_town_path() and host.small
+
+
+@pytest.mark.slow
+async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
+    """Regression: a town saved while the player embodied a resident, loaded again, showed no one
+    embodied while the engine still had them: b then said "you are already ..." and the resident
+    stayed frozen.  The screen shows what the engine holds, and b hands the resident back."""
+    from game.engine.build import new_engine
+
+    engine = new_engine(default_town_path(), FakeLLM(jitter=0.001), lockstep=True)
+    name = sorted(engine.residents)[0]
+    engine.submit(Embody(name))
+    saved = tmp_path / "saves" / "embodied.save"
+    engine.save(saved)
+    await engine.aclose()
+
+    app = TownApp(FakeModelHost(str(saved)), tmp_path / "saves", speed="pause", autosave_s=0)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await ready(app, pilot)
+        assert app.engine.embodied == name
+        assert app.controlled == name and app.map_view.controlled == name
+        assert name in str(app.clock_bar.render())
+        await pilot.press("b")  # hands the resident back
+        await until(pilot, lambda: app.engine.embodied is None)
+        assert app.controlled is None
+        await pilot.press("q")
