@@ -3,7 +3,7 @@
 A run recorded with ``--record FILE`` keeps every model request and answer in FILE; ``FILE.run.json``
 beside it says where the run started (a town folder or a save), the cast, the seed, the player's
 commands (with the step after which each was done) and where the run ended.  Plain JSON, written
-atomically when the run ends.  ``game.measure.replay`` turns the two into a tape to watch or fork.
+atomically when the run ends.  ``game.replay.tape`` turns the two into a tape to watch or fork.
 """
 
 from __future__ import annotations

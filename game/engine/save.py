@@ -379,13 +379,19 @@ def _resident(name: str, pos: tuple[int, int], action: dict | None, path: list, 
 # ------------------------------------------------------------------------------- autosave
 
 
+def save_files(folder: str | Path) -> list[Path]:
+    """The save files (``*.save``) in a folder, newest first; none when it is not a folder."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
+    return sorted(files, key=lambda q: q.stat().st_mtime, reverse=True)
+
+
 def list_saves(folder: str | Path) -> list[dict]:
     """Every readable save in a folder, newest first (unreadable ones listed with an 'error')."""
     out = []
-    folder = Path(folder)
-    if not folder.is_dir():
-        return out
-    for p in sorted(folder.glob(f"*{SUFFIX}"), key=lambda q: q.stat().st_mtime, reverse=True):
+    for p in save_files(folder):
         try:
             out.append(describe_save(p))
         except SaveError as err:
@@ -393,9 +399,15 @@ def list_saves(folder: str | Path) -> list[dict]:
     return out
 
 
+def save_name(words: str, *, keep: str = "-_") -> str:
+    """A file name for a save from a town's or the player's words: letters, digits and ``keep``,
+    anything else a dash, ending in ``.save`` ("town.save" when nothing is left)."""
+    stem = "".join(c if c.isalnum() or c in keep else "-" for c in words).strip("-.") or "town"
+    return stem if stem.endswith(SUFFIX) else stem + SUFFIX
+
+
 def autosave_path(folder: str | Path, town_name: str) -> Path:
-    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in town_name.lower()).strip("-") or "town"
-    return Path(folder) / f"autosave-{safe}{SUFFIX}"
+    return Path(folder) / ("autosave-" + save_name(town_name.lower()))
 
 
 class Autosave:

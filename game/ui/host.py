@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, AsyncContextManager, Callable, Protocol
 
+from game.engine.save import SUFFIX, is_save, save_files
+
 Progress = Callable[..., None]
 
 
@@ -37,15 +39,6 @@ class GameHost(Protocol):
     def start_save(self) -> Path | None: ...
 
 
-def is_sqlite(path: Path) -> bool:
-    """Saves are SQLite files; towns are folders or .tmx maps."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
-
-
 async def maybe_await(value: Any) -> Any:
     if inspect.isawaitable(value):
         return await value
@@ -54,15 +47,8 @@ async def maybe_await(value: Any) -> Any:
 
 def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:
     """Every save in ``folder`` (newest first), each described or marked unreadable."""
-    if not folder.is_dir():
-        return []
-    files = sorted(
-        (p for p in folder.iterdir() if p.is_file() and p.suffix == ".save"),
-        key=lambda p: p.stat().st_mtime,
-        reverse=True,
-    )
     out = []
-    for p in files:
+    for p in save_files(folder):
         try:
             out.append(host.describe_save(p))
         except Exception as e:  # one bad file must not hide the others
@@ -82,7 +68,7 @@ class RealHost:
         self._start_save: Path | None = None
         if town:
             p = Path(town)
-            if is_sqlite(p) or (p.suffix == ".save" and p.is_file()):
+            if is_save(p) or (p.suffix == SUFFIX and p.is_file()):
                 # a damaged .save is still a save: loading it says what is wrong with it
                 self._start_save = p
             else:
@@ -100,8 +86,8 @@ class RealHost:
         return open_llm(config, progress=progress)
 
     def watch_engine(self) -> Any:
-        """The recorded run to watch (no model needed): a ``game.measure.watch.WatchEngine``."""
-        from game.measure.watch import WatchEngine
+        """The recorded run to watch (no model needed): a ``game.replay.watch.WatchEngine``."""
+        from game.replay.watch import WatchEngine
 
         return WatchEngine.of_recording(self.watch)
 

@@ -215,7 +215,10 @@ class TalkScreen(_Dialog):
             return u.speaker != self.resident and self.resident in (u.listener or "")
         if u.speaker != self.resident:
             return False
-        partial = self.query_one("#talk-partial", Static)
+        try:
+            partial = self.query_one("#talk-partial", Static)
+        except NoMatches:  # the talk is being closed (or the app is): nothing left to show it on
+            return False
         if u.final:
             self.partial.pop(u.conversation_id, None)
             partial.update("")

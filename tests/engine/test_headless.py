@@ -38,7 +38,7 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
 async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town_loader, tmp_path):
     from game.engine.manifest import RunManifest
     from game.llm.record import RecordingLLM
-    from game.measure.replay import fingerprint, tape_of
+    from game.replay.tape import fingerprint, tape_of
 
     rec_path = tmp_path / "run.jsonl"
     rec = RecordingLLM(FakeLLM(jitter=0), rec_path)

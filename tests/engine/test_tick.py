@@ -148,7 +148,7 @@ async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
 async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_loader):
     """Seen six tiles down the street (beyond talking range): the talk starts, the one who started it
     walks up to the other, and they talk."""
-    from game.engine.engine import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
+    from game.engine.tuning import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
     from game.engine.events import TickResult
 
     e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)

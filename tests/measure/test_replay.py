@@ -8,7 +8,7 @@ from game.engine.engine import Engine
 from game.engine.build import load_engine, new_engine
 from game.engine.events import Whisper
 from game.llm.record import RecordingLLM
-from game.measure.replay import ReplayTape, fingerprint
+from game.replay.tape import ReplayTape, fingerprint
 
 TICKS = 150
 WHISPER = Whisper("Ada Ito", "I will throw a Valentine party at the cafe")
@@ -96,7 +96,7 @@ from game.engine import build
 from measure_fakes import make_town
 build.load_world = lambda p: make_town()
 import test_replay as t
-from game.measure.replay import fingerprint
+from game.replay.tape import fingerprint
 live = asyncio.run(t._record(Path({town!r}), {rec!r}))
 Path({fp!r}).write_text(repr(fingerprint(live)))
 """

@@ -13,8 +13,8 @@ from game.engine.build import load_engine, new_engine
 from game.engine.events import Whisper
 from game.llm.record import RecordingLLM
 from game.engine.manifest import ManifestError, RunManifest, manifest_path, write_engine_manifest
-from game.measure.replay import fingerprint, tape_of
-from game.measure.watch import WatchEngine
+from game.replay.tape import fingerprint, tape_of
+from game.replay.watch import WatchEngine
 
 TICKS = 120
 

@@ -45,7 +45,7 @@ def test_the_fake_engine_is_a_live_engine():
 
 
 def test_the_watched_recording_is_replayable():
-    from game.measure.watch import WatchEngine
+    from game.replay.watch import WatchEngine
 
     missing = sorted(n for n in _members(Replayable) if not hasattr(WatchEngine, n)
                      and n not in ("town", "clock", "player", "embodied", "heard", "at", "warning"))

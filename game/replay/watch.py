@@ -13,10 +13,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from game.engine.engine import CommandError
+from game.engine.commands import CommandError
 from game.engine.events import TickResult
 from game.engine.state import ResidentView
-from game.measure.replay import ReplayTape, tape_of
+from game.replay.tape import ReplayTape, tape_of
 
 
 class _Clock:
