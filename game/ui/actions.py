@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine.events import (
-    Embody, EnterAsVisitor, EndConversation, MovePlayer, OpenTalk, Release, SayToResident,
+    Command, Embody, EnterAsVisitor, EndConversation, MovePlayer, OpenTalk, Release, SayToResident,
     SetObjectState, Typing, Whisper,
 )
 from game.engine import CommandError
@@ -99,7 +99,7 @@ class PlayerActions:
                 near.append((d, name))
         return [n for _, n in sorted(near)]
 
-    def submit(self, command: Any) -> bool:
+    def submit(self, command: Command) -> bool:
         if self.engine is None:
             self.notify("The town is still starting.", severity="warning")
             return False

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, AsyncContextManager, Callable, Protocol
 
+from game.engine.api import EngineView, LiveEngine, Replayable
+from game.llm.api import LLM
+
 from game.engine.save import SUFFIX, is_save, save_files
 
 Progress = Callable[..., None]
@@ -27,11 +30,11 @@ class SaveInfo:
 
 
 class GameHost(Protocol):
-    def open_llm(self, progress: Progress) -> AsyncContextManager[Any]: ...
+    def open_llm(self, progress: Progress) -> AsyncContextManager[LLM]: ...
 
-    async def new_engine(self, llm: Any) -> Any: ...
+    async def new_engine(self, llm: LLM) -> EngineView: ...
 
-    async def load_engine(self, path: Path, llm: Any) -> Any: ...
+    async def load_engine(self, path: Path, llm: LLM) -> EngineView: ...
 
     def describe_save(self, path: Path) -> SaveInfo: ...
 
@@ -78,26 +81,26 @@ class RealHost:
     def start_save(self) -> Path | None:
         return self._start_save
 
-    def open_llm(self, progress: Progress) -> AsyncContextManager[Any]:
+    def open_llm(self, progress: Progress) -> AsyncContextManager[LLM]:
         from game.llm.config import LLMConfig
         from game.llm.session import open_llm
 
         config = LLMConfig.from_args(self.args)
         return open_llm(config, progress=progress)
 
-    def watch_engine(self) -> Any:
+    def watch_engine(self) -> Replayable:
         """The recorded run to watch (no model needed): a ``game.replay.watch.WatchEngine``."""
         from game.replay.watch import WatchEngine
 
         return WatchEngine.of_recording(self.watch)
 
-    async def new_engine(self, llm: Any) -> Any:
+    async def new_engine(self, llm: LLM) -> LiveEngine:
         from game.engine import new_engine
 
         town = self.town_path if self.town_path is not None else _default_town()
         return new_engine(town, llm, small=self.small)
 
-    async def load_engine(self, path: Path, llm: Any) -> Any:
+    async def load_engine(self, path: Path, llm: LLM) -> LiveEngine:
         from game.engine import load_engine
 
         return load_engine(path, llm)

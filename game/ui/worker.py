@@ -97,7 +97,7 @@ class EngineWorker:
             self.install_engine(engine)
             await self._town_closing.wait()
 
-    def install_engine(self, engine: Any) -> None:
+    def install_engine(self, engine: EngineView) -> None:
         self.engine = engine
         self.refresh_bindings()
         here = engine.positions()
