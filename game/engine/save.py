@@ -356,8 +356,10 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
             st.finished_talks.append(conv)
     for row in db.execute("SELECT seq, resident, kind, now, ready_at, args, observations FROM pending "
                           "ORDER BY seq"):
-        st.jobs.append(Job.from_row(dict(zip(("seq", "resident", "kind", "now", "ready_at", "args",
-                                               "observations"), row))))
+        job = Job.from_row(dict(zip(("seq", "resident", "kind", "now", "ready_at", "args", "observations"), row)))
+        if job.kind == "plan":  # an old save's day plan: the next action plans the day itself now
+            job.kind = "next"
+        st.jobs.append(job)
     acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
     st.accounting = json.loads(acc_row[0]) if acc_row else None
     return st

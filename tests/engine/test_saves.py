@@ -300,3 +300,24 @@ async def test_a_save_clears_what_a_killed_save_left_behind(fake_town_loader, tm
     e.save(tmp_path / "t.save")
     assert not stale.exists() and live.exists() and (tmp_path / "t.save").exists()
     await e.aclose()
+
+
+async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_town_loader, tmp_path):
+    """Jobs of kind "plan" are not made any more (the next action plans the day itself); a save
+    that still holds one loads it as a "next" job, and the town goes on."""
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    await ticks(e, 3)
+    assert e.jobs
+    path = tmp_path / "old.save"
+    e.save(path)
+    await e.aclose()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE pending SET kind = 'plan' WHERE seq = (SELECT MIN(seq) FROM pending)")
+    db.commit()
+    db.close()
+    loaded = load_engine(path, FakeLLM(), lockstep=True)
+    kinds = sorted(j.kind for j in loaded.jobs.values())
+    assert "plan" not in kinds and "next" in kinds
+    await ticks(loaded, 20)
+    assert loaded.step_no == e.step_no + 20 and not loaded.errors
+    await loaded.aclose()
