@@ -7,7 +7,6 @@ the tests use a fake host with a fake engine (under tests/ui/).
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, AsyncContextManager, Callable, Protocol
@@ -39,13 +38,16 @@ class GameHost(Protocol):
     def describe_save(self, path: Path) -> SaveInfo: ...
 
     @property
+    def watch(self) -> str | None:
+        """A recorded run to watch instead of a town (``town play --watch``), or None."""
+        ...
+
+    def watch_engine(self) -> Replayable:
+        """The recorded run, ready to watch (asked only when ``watch`` is set)."""
+        ...
+
+    @property
     def start_save(self) -> Path | None: ...
-
-
-async def maybe_await(value: Any) -> Any:
-    if inspect.isawaitable(value):
-        return await value
-    return value
 
 
 def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:

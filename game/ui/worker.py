@@ -21,7 +21,6 @@ from game.engine.api import EngineView
 from game.engine.events import LogLine, TickResult
 from game.errors import GameError
 from game.llm.api import LLMError
-from game.ui.host import maybe_await
 from game.ui.main_screen import MainScreen
 from game.ui.mapview import PLAYER, Actor
 from game.ui.messages import EngineFailed, Ticked
@@ -61,12 +60,11 @@ class EngineWorker:
     async def model_session(self) -> None:
         """Holds the model (and the embedded server) open for the app's whole life.  Watching a
         recorded run needs no model: it is started only when the player forks a live town."""
-        watch = getattr(self.host, "watch_engine", None)
-        if watch is not None and getattr(self.host, "watch", None):
+        if self.host.watch:
             self.progress("replaying the recorded run…", None)
-            watched = await maybe_await(watch())
+            watched = self.host.watch_engine()
             self.install_engine(watched)
-            if getattr(watched, "warning", None):
+            if watched.warning:
                 self.notify(clean(watched.warning), title="Another version", severity="warning", timeout=12)
             await self._fork_wanted.wait()
         self.progress("starting the language model…", None)

@@ -329,6 +329,10 @@ class FakeHost:
     fail_open: BaseException | None = None
     loaded: list[Path] = field(default_factory=list)
     llm: FakeLLM = field(default_factory=FakeLLM)
+    watch: str | None = None  # these tests watch no recording (tests/ui/test_watch_screen.py does)
+
+    def watch_engine(self) -> Any:
+        raise AssertionError("FakeHost has no recording to watch")
 
     @asynccontextmanager
     async def _open(self, progress: Any):
