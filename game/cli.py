@@ -43,7 +43,7 @@ _HANDLERS = {
     "import-ville": ("game.world.ville", "cli_import_ville"),
     "interview": ("game.measure.interview", "cli_interview"),
     "report": ("game.measure.report", "cli_report"),
-    "bench": ("game.measure.bench", "cli_bench"),
+    "bench": ("game.ui.bench", "cli_bench"),
     "experiment": ("game.experiment.command", "cli_experiment"),
     "map": ("game.world.dump", "cli_dump_map"),
 }

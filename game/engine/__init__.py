@@ -1,10 +1,17 @@
 """The engine: the tick loop, decision scheduling, player commands, saves, the headless run.
 
-No Textual here (the UI drives the engine from a worker).  See docs/ENGINE.md and docs/SAVES.md.
+No Textual here (the UI drives the engine from a worker).  ``state.py`` holds the engine's state as
+plain data, ``api.py`` its seams as Protocols, ``build.py`` makes an engine from a town or a save,
+``save.py`` reads and writes a saved town.  ``engine.py`` is the tick; its parts, one
+responsibility a module: ``walking.py``, ``perceiving.py``, ``lanes.py`` (decisions), ``talks.py``
+(conversations), ``commands.py`` (player commands); ``tuning.py`` their constants; ``events.py``
+what crosses to the UI; ``headless.py`` ``town run``; ``manifest.py`` what a recorded run needs to
+replay.  See docs/ENGINE.md and docs/SAVES.md.
 """
 
+from game.engine.build import TownError, load_engine, new_engine, open_engine
 from game.engine.engine import PLAYER, CommandError, Engine
 from game.engine.save import SaveError
-from game.engine.wiring import TownError
 
-__all__ = ["PLAYER", "CommandError", "Engine", "SaveError", "TownError"]
+__all__ = ["PLAYER", "CommandError", "Engine", "SaveError", "TownError", "load_engine", "new_engine",
+           "open_engine"]

@@ -14,8 +14,11 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+from game.engine.build import open_engine
 from game.engine.ledger import format_lead, lead_since, mind_counts
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env
+from game.engine.save import SaveError
+from game.errors import GameError
 from game.llm.api import LLMError
 from game.text import dumps, echo, one_line
 
@@ -68,23 +71,11 @@ async def _main(args: Any, config: Any, policy: str = "lead") -> int:
         return 1
 
 
-def open_engine(llm: Any, town_or_save: str, *, small: bool) -> Any:
-    from game.engine.engine import Engine
-    from game.engine.save import SUFFIX, is_save
-
-    # a damaged .save is still a save: Engine.load says what is wrong with it (not "not a map")
-    if is_save(town_or_save) or str(town_or_save).endswith(SUFFIX):
-        return Engine.load(town_or_save, llm, lockstep=True)
-    return Engine.new(town_or_save, llm, small=small, lockstep=True)
-
-
 async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | None, small: bool = False,
                        as_json: bool = False, out: Any = None, record: str | None = None,
                        pace: str = "lockstep", pace_policy: str = "lead") -> int:
     """Run to ``until`` at ``pace`` (``PACES``) with ``pace_policy`` (game/engine/pace.py) and
     report; returns an exit code (messages, never tracebacks, on bad input)."""
-    from game.engine.save import SaveError
-    from game.engine.wiring import TownError
     from game.world.clock import parse_until
 
     out = out or sys.stdout
@@ -93,8 +84,8 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
         return 2
     tick_delay = PACES[pace]
     try:
-        engine = open_engine(llm, town_or_save, small=small)
-    except (SaveError, TownError) as e:
+        engine = open_engine(town_or_save, llm, small=small, lockstep=True)
+    except GameError as e:
         _err(str(e))
         return 2
     try:

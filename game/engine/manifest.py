@@ -3,7 +3,7 @@
 A run recorded with ``--record FILE`` keeps every model request and answer in FILE; ``FILE.run.json``
 beside it says where the run started (a town folder or a save), the cast, the seed, the player's
 commands (with the step after which each was done) and where the run ended.  Plain JSON, written
-atomically when the run ends.  ``game.measure.replay`` turns the two into a tape to watch or fork.
+atomically when the run ends.  ``game.replay.tape`` turns the two into a tape to watch or fork.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from game.engine.events import Command
+from game.errors import GameError
 
 MANIFEST_FORMAT = "town-run"
 
@@ -85,7 +86,7 @@ def write_engine_manifest(recording: str | Path, engine: Any, *, start: str | Pa
                           end_clock=engine.clock.text(), start_time=start_time)
 
 
-class ManifestError(ValueError):
+class ManifestError(GameError, ValueError):
     """A recorded run that cannot be watched: what is missing or wrong, in words."""
 
 

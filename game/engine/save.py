@@ -1,5 +1,9 @@
 """Saves: one SQLite file per save, written atomically, never pickled.  See docs/SAVES.md.
 
+A save holds a ``TownState`` (game/engine/state.py): ``write_state`` writes one, ``read_state``
+reads one back.  This module knows the file format and nothing of the engine; the engine is built
+again from a ``TownState`` by ``game.engine.build``.
+
 A save is written to a temporary file in the same folder, flushed to disk (fsync) and then moved
 over the old file with ``os.replace``, so a crash during a save leaves the previous save intact.
 Loading checks that the file is a town save of a format this game reads, and refuses anything
@@ -9,16 +13,17 @@ else with a message that names the file and the problem.
 from __future__ import annotations
 
 import json
-import os
-import random
 import sqlite3
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Callable
 
 from game.engine import atomic
-from game.engine.ledger import DecisionLedger
+from game.engine.state import Job, Player, Resident, Talk, TownState
+from game.errors import GameError
+from game.mind.view import Action, Conversation, DayPlan
+from game.text import one_line
 
 FORMAT = "town-save"
 VERSION = 1
@@ -47,7 +52,7 @@ _before_replace = None
 _max_pages: int | None = None  # tests: a tiny SQLite page limit makes the real "disk is full" happen
 
 
-class SaveError(Exception):
+class SaveError(GameError):
     """A save that cannot be written or read; the message names the file and the problem."""
 
 
@@ -62,34 +67,16 @@ def _undt(s: str | None) -> datetime | None:
     return datetime.fromisoformat(s) if s else None
 
 
-def _rng_state(rng: random.Random) -> list:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from(state: list) -> random.Random:
-    rng = random.Random()
-    rng.setstate((state[0], tuple(state[1]), state[2]))
-    return rng
-
-
-def _action_dict(a: Any) -> dict | None:
-    return None if a is None else a.to_dict()
-
-
-def _conv_dict(talk: Any, active: bool) -> dict:
-    conv = talk.conv if hasattr(talk, "conv") else talk
+def _conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
     d = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
          "lines": [list(x) for x in conv.lines], "started": _dt(conv.started),
          "with_player": conv.with_player}
-    if hasattr(talk, "conv"):
-        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(getattr(talk, "last_at", None)))
+    if talk is not None:
+        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(talk.last_at))
     return d
 
 
-def _conv_from(d: dict) -> Any:
-    from game.mind.view import Conversation
-
+def _conv_from(d: dict) -> Conversation:
     return Conversation(id=d["id"], participants=list(d["participants"]), place=d.get("place", ""),
                         lines=[(s, t) for s, t in d["lines"]], started=_undt(d.get("started")),
                         with_player=bool(d.get("with_player")))
@@ -98,9 +85,9 @@ def _conv_from(d: dict) -> Any:
 # ------------------------------------------------------------------------------- writing
 
 
-def save_engine(engine: Any, path: str | Path) -> None:
-    from game.engine import wiring
-
+def write_state(state: TownState, path: str | Path) -> None:
+    """Write ``state`` to ``path`` atomically (see the module docstring and game/engine/atomic.py);
+    raises ``SaveError`` naming the file and what is wrong (a full disk, a read-only place...)."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     try:
@@ -118,7 +105,7 @@ def save_engine(engine: Any, path: str | Path) -> None:
                 if _max_pages is not None:  # tests: SQLite's own limit, the real disk-full path
                     db.execute(f"PRAGMA max_page_count = {int(_max_pages)}")
                 db.executescript(SCHEMA)
-                _write(db, engine, wiring)
+                _write(db, state)
                 db.commit()
             finally:
                 db.close()
@@ -154,72 +141,67 @@ def _sqlite_words(path: Path, e: sqlite3.Error) -> str:
     return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
 
 
-def _write(db: sqlite3.Connection, e: Any, wiring: Any) -> None:
-    town_path = e.town_path
+def _write(db: sqlite3.Connection, st: TownState) -> None:
+    town_path = st.town_path
     try:
         town_path = str(Path(town_path).resolve())
     except OSError:
         pass
-    player = None if e.player is None else {"name": e.player.name, "description": e.player.description,
-                                             "pos": list(e.player.pos)}
+    player = None if st.player is None else {"name": st.player.name, "description": st.player.description,
+                                              "pos": list(st.player.pos)}
     meta = {
         "format": FORMAT, "version": VERSION, "town_path": town_path,
-        "town_name": getattr(e.town, "name", ""), "clock": e.clock.to_dict(), "clock_text": e.clock.text(),
-        "rng": _rng_state(e.rng), "seed": e.seed, "step_no": e.step_no, "seq": e._seq,
-        "talk_seq": e._talk_seq, "decision_ticks": e.decision_ticks, "lockstep": e.lockstep,
-        "small": bool(getattr(e, "small", False)), "player": player, "embodied": e.embodied,
-        "residents": sorted(e.residents), "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "ledger": e.ledger.to_dict(),
+        "town_name": st.town_name, "clock": st.clock, "clock_text": st.clock_text,
+        "rng": st.rng, "seed": st.seed, "step_no": st.step_no, "seq": st.seq,
+        "talk_seq": st.talk_seq, "decision_ticks": st.decision_ticks, "lockstep": st.lockstep,
+        "small": st.small, "player": player, "embodied": st.embodied,
+        "residents": sorted(st.residents), "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "ledger": st.ledger,
     }
     db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
-    for name, r in sorted(e.residents.items()):
-        state, rows = wiring.mind_to_state(e.minds[name])
+    for name, r in sorted(st.residents.items()):
         eng = {
             "needs_decision": r.needs_decision, "conversation": r.conversation, "seen": r.seen,
             "obs_buffer": r.obs_buffer, "obs_since": _dt(r.obs_since), "salient": r.salient,
             "reacted": {k: _dt(v) for k, v in r.reacted.items()},
-            "last_talk": {k: _dt(v) for k, v in r.last_talk.items()}, "recalled": r.recalled,
+            "last_talk": {k: _dt(v) for k, v in r.last_talk.items()},
         }
         db.execute("INSERT INTO residents VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (
-            name, r.pos[0], r.pos[1], json.dumps(_action_dict(r.action)), json.dumps([list(p) for p in r.path]),
-            json.dumps(r.plan.to_dict() if r.plan is not None else None), json.dumps(eng),
-            json.dumps(state)))
-        for row in rows:
+            name, r.pos[0], r.pos[1], json.dumps(r.action.to_dict() if r.action is not None else None),
+            json.dumps([list(p) for p in r.path]), json.dumps(r.plan.to_dict() if r.plan is not None else None),
+            json.dumps(eng), json.dumps(st.minds[name])))
+        for row in st.memories.get(name, []):
             row = dict(row)
             emb = row.pop("embedding", None)
             db.execute("INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?)", (
                 name, int(row["id"]), str(row.get("kind", "")), str(row.get("text", "")),
                 str(row.get("created", "")), json.dumps(row), emb))
-        sm = e.spatial.get(name)
-        if sm is not None:
-            db.execute("INSERT INTO spatial VALUES (?, ?)", (name, json.dumps(sm.to_dict())))
-    for addr, v in sorted(e.town.objects.to_dict().items()):
+        if name in st.spatial:
+            db.execute("INSERT INTO spatial VALUES (?, ?)", (name, json.dumps(st.spatial[name])))
+    for addr, v in sorted(st.objects.items()):
         db.execute("INSERT INTO objects VALUES (?, ?, ?)", (addr, v["state"], v.get("by", "world")))
-    for addr, at in sorted(e.object_news.items()):
+    for addr, at in sorted(st.object_news.items()):
         db.execute("INSERT INTO object_news VALUES (?, ?)", (addr, _dt(at)))
-    for cid, talk in sorted(e.talks.items()):
-        db.execute("INSERT INTO conversations VALUES (?, 1, ?)", (cid, json.dumps(_conv_dict(talk, True))))
-    for i, conv in enumerate(e.finished_talks):
+    for cid, talk in sorted(st.talks.items()):
+        db.execute("INSERT INTO conversations VALUES (?, 1, ?)", (cid, json.dumps(_conv_dict(talk.conv, talk))))
+    for i, conv in enumerate(st.finished_talks):
         db.execute("INSERT INTO conversations VALUES (?, 0, ?)",
-                   (f"done:{i}:{conv.id}", json.dumps(_conv_dict(conv, False))))
-    for job in sorted(e.jobs.values(), key=lambda j: j.seq):
+                   (f"done:{i}:{conv.id}", json.dumps(_conv_dict(conv))))
+    for job in sorted(st.jobs, key=lambda j: j.seq):
         row = job.to_row()
         db.execute("INSERT INTO pending VALUES (?, ?, ?, ?, ?, ?, ?)", (
             row["seq"], row["resident"], row["kind"], row["now"], row["ready_at"], row["args"],
             row["observations"]))
-    acc = getattr(e.llm, "accounting", None)
-    if acc is not None and hasattr(acc, "to_dict"):
-        db.execute("INSERT INTO accounting VALUES (1, ?)", (json.dumps(acc.to_dict()),))
+    if st.accounting is not None:
+        db.execute("INSERT INTO accounting VALUES (1, ?)", (json.dumps(st.accounting),))
 
 
 # ------------------------------------------------------------------------------- reading
 
 
 def _one_line(e: BaseException, limit: int = 160) -> str:
-    """An error's text fit for a one-line message: damaged bytes quoted in it (control characters,
-    line breaks) dropped, capped."""
-    text = "".join(ch if ch.isprintable() else " " for ch in str(e))
-    return " ".join(text.split())[:limit]
+    """An error's text fit for a one-line message (damaged bytes quoted in it dropped), capped."""
+    return one_line(str(e), limit)
 
 
 def _open(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, dict]:
@@ -305,12 +287,11 @@ def is_save(path: str | Path) -> bool:
         return False
 
 
-def load_engine(cls: type, path: str | Path, llm: Any) -> Any:
-    from game.engine import wiring
-
+def read_state(path: str | Path) -> TownState:
+    """The town saved in ``path``; raises ``SaveError`` naming the file and the problem."""
     db, meta = _open(path)
     try:
-        return _read(cls, db, meta, Path(path), llm, wiring)
+        return _read(db, meta, Path(path))
     except SaveError:
         raise
     except (KeyError, ValueError, TypeError, IndexError, sqlite3.DatabaseError) as e:
@@ -319,104 +300,81 @@ def load_engine(cls: type, path: str | Path, llm: Any) -> Any:
         db.close()
 
 
-def _read(cls: type, db: sqlite3.Connection, meta: dict, path: Path, llm: Any, wiring: Any) -> Any:
-    from game.engine.engine import Job, Player, Talk
-    from game.mind.view import Action, DayPlan
-
-    town_path = meta["town_path"]
-    if not Path(town_path).exists():
-        raise SaveError(f"save '{path}' belongs to the town '{town_path}', which is not there any more")
-    try:
-        town = wiring.load_world(town_path)
-    except Exception as e:
-        raise SaveError(f"save '{path}': its town '{town_path}' cannot be loaded: {e}") from None
+def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
     names = list(meta["residents"])
-    specs = {s.name: s for s in town.residents}
-    missing = [n for n in names if n not in specs]
-    if missing:
-        raise SaveError(f"save '{path}': residents {', '.join(missing)} are not in the town '{town_path}'")
-    mem_rows: dict[str, list[dict]] = {n: [] for n in names}
+    p = meta.get("player")
+    st = TownState(
+        town_path=meta["town_path"], town_name=str(meta.get("town_name", "")), clock=meta["clock"],
+        clock_text=str(meta.get("clock_text", "")), seed=int(meta["seed"]), rng=meta["rng"],
+        step_no=int(meta["step_no"]), seq=int(meta["seq"]), talk_seq=int(meta["talk_seq"]),
+        decision_ticks=int(meta.get("decision_ticks", 6)), lockstep=bool(meta.get("lockstep", False)),
+        small=bool(meta.get("small", False)), embodied=meta.get("embodied"), ledger=meta.get("ledger"),
+        player=Player(name=p["name"], description=p["description"], pos=tuple(p["pos"])) if p else None)
+    st.memories = {n: [] for n in names}
     for resident, _id, _kind, _text, _created, data, emb in db.execute(
             "SELECT resident, id, kind, text, created, data, embedding FROM memories ORDER BY resident, id"):
         row = json.loads(data)
         row["embedding"] = emb
-        mem_rows.setdefault(resident, []).append(row)
-    minds, positions, rrows = {}, {}, {}
+        st.memories.setdefault(resident, []).append(row)
     for name, x, y, action, rpath, plan, eng, mstate in db.execute(
             "SELECT name, x, y, action, path, plan, engine_state, mind_state FROM residents"):
-        minds[name] = wiring.mind_from_state(specs[name], llm, json.loads(mstate), mem_rows.get(name, []))
-        positions[name] = (int(x), int(y))
-        rrows[name] = (json.loads(action), json.loads(rpath), json.loads(plan), json.loads(eng))
-    if sorted(minds) != sorted(names):
+        st.minds[name] = json.loads(mstate)
+        st.residents[name] = _resident(name, (int(x), int(y)), json.loads(action), json.loads(rpath),
+                                       json.loads(plan), json.loads(eng))
+    if sorted(st.residents) != sorted(names):
         raise SaveError(f"save '{path}' is incomplete: its residents table does not match its meta table")
-    spatial = {}
     for name, data in db.execute("SELECT resident, data FROM spatial"):
-        spatial[name] = wiring.spatial_from_dict(town, json.loads(data))
-    e = cls(town=town, town_path=town_path, minds=minds, clock=wiring.clock_from_dict(meta["clock"]), llm=llm,
-            pathfinder=wiring.pathfinder(town), perceive=wiring.perceive_fn(), spatial=spatial,
-            positions=positions, seed=int(meta["seed"]), lockstep=bool(meta.get("lockstep", False)),
-            decision_ticks=int(meta.get("decision_ticks", 6)))
-    e.small = bool(meta.get("small", False))
-    e.specs = {n: specs[n] for n in names}
-    e.rng = _rng_from(meta["rng"])
-    e.step_no = int(meta["step_no"])
-    e._seq = int(meta["seq"])
-    e._talk_seq = int(meta["talk_seq"])
-    e.embodied = meta.get("embodied")
-    e.ledger = DecisionLedger.from_dict(meta.get("ledger"))  # older saves have none: counting starts now
-    p = meta.get("player")
-    if p:
-        e.player = Player(name=p["name"], description=p["description"], pos=tuple(p["pos"]))
-    for name, (action, rpath, plan, eng) in rrows.items():
-        r = e.residents[name]
-        r.action = Action.from_dict(action) if action else None
-        r.path = [tuple(q) for q in rpath]
-        r.plan = DayPlan.from_dict(plan) if plan else None
-        r.needs_decision = bool(eng["needs_decision"])
-        r.conversation = eng.get("conversation")
-        r.seen = dict(eng.get("seen", {}))
-        r.obs_buffer = list(eng.get("obs_buffer", []))
-        r.obs_since = _undt(eng.get("obs_since"))
-        r.salient = list(eng.get("salient", []))
-        r.reacted = {k: _undt(v) for k, v in eng.get("reacted", {}).items()}
-        r.last_talk = {k: _undt(v) for k, v in eng.get("last_talk", {}).items()}
-        r.recalled = list(eng.get("recalled", []))
-    objs = {a: {"state": s, "by": b} for a, s, b in db.execute("SELECT address, state, by FROM objects")}
-    e.town.objects.load_dict(objs)
-    e.object_news = {a: _undt(t) for a, t in db.execute("SELECT address, at FROM object_news")}
+        st.spatial[name] = json.loads(data)
+    st.objects = {a: {"state": s, "by": b} for a, s, b in db.execute("SELECT address, state, by FROM objects")}
+    st.object_news = {a: _undt(t) for a, t in db.execute("SELECT address, at FROM object_news")}
     for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
         d = json.loads(data)
         conv = _conv_from(d)
         if active:
-            talk = Talk(conv=conv, turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)))
-            talk.last_at = _undt(d.get("last_at"))
-            e.talks[cid] = talk
+            st.talks[cid] = Talk(conv=conv, turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)),
+                                 last_at=_undt(d.get("last_at")))
         else:
-            e.finished_talks.append(conv)
+            st.finished_talks.append(conv)
     for row in db.execute("SELECT seq, resident, kind, now, ready_at, args, observations FROM pending "
                           "ORDER BY seq"):
         job = Job.from_row(dict(zip(("seq", "resident", "kind", "now", "ready_at", "args", "observations"), row)))
-        e.jobs[job.resident] = job  # its task is started by the first step() (the answer is re-asked)
+        if job.kind == "plan":  # an old save's day plan: the next action plans the day itself now
+            job.kind = "next"
+        st.jobs.append(job)
     acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
-    acc = getattr(llm, "accounting", None)
-    if acc_row and acc is not None and hasattr(type(acc), "from_dict") and hasattr(acc, "restore"):
-        # the loaded town's usage carries on (what the session spent on another town is not its)
-        acc.restore(type(acc).from_dict(json.loads(acc_row[0])))
-        acc.set_day(e.clock.day)
-    e.save_path = str(path)
-    return e
+    st.accounting = json.loads(acc_row[0]) if acc_row else None
+    return st
+
+
+def _resident(name: str, pos: tuple[int, int], action: dict | None, path: list, plan: dict | None,
+              eng: dict) -> Resident:
+    """One resident's engine state from its row (an old save's ``recalled`` is not read: unused)."""
+    return Resident(
+        name=name, pos=pos, action=Action.from_dict(action) if action else None,
+        path=[tuple(q) for q in path], plan=DayPlan.from_dict(plan) if plan else None,
+        needs_decision=bool(eng["needs_decision"]), conversation=eng.get("conversation"),
+        seen=dict(eng.get("seen", {})), obs_buffer=list(eng.get("obs_buffer", [])),
+        obs_since=_undt(eng.get("obs_since")), salient=list(eng.get("salient", [])),
+        reacted={k: _undt(v) for k, v in eng.get("reacted", {}).items()},
+        last_talk={k: _undt(v) for k, v in eng.get("last_talk", {}).items()})
 
 
 # ------------------------------------------------------------------------------- autosave
 
 
+def save_files(folder: str | Path) -> list[Path]:
+    """The save files (``*.save``) in a folder, newest first; none when it is not a folder."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
+    return sorted(files, key=lambda q: q.stat().st_mtime, reverse=True)
+
+
 def list_saves(folder: str | Path) -> list[dict]:
     """Every readable save in a folder, newest first (unreadable ones listed with an 'error')."""
     out = []
-    folder = Path(folder)
-    if not folder.is_dir():
-        return out
-    for p in sorted(folder.glob(f"*{SUFFIX}"), key=lambda q: q.stat().st_mtime, reverse=True):
+    for p in save_files(folder):
         try:
             out.append(describe_save(p))
         except SaveError as err:
@@ -424,24 +382,32 @@ def list_saves(folder: str | Path) -> list[dict]:
     return out
 
 
+def save_name(words: str, *, keep: str = "-_") -> str:
+    """A file name for a save from a town's or the player's words: letters, digits and ``keep``,
+    anything else a dash, ending in ``.save`` ("town.save" when nothing is left)."""
+    stem = "".join(c if c.isalnum() or c in keep else "-" for c in words).strip("-.") or "town"
+    return stem if stem.endswith(SUFFIX) else stem + SUFFIX
+
+
 def autosave_path(folder: str | Path, town_name: str) -> Path:
-    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in town_name.lower()).strip("-") or "town"
-    return Path(folder) / f"autosave-{safe}{SUFFIX}"
+    return Path(folder) / ("autosave-" + save_name(town_name.lower()))
 
 
 class Autosave:
-    """Saves the engine every ``every_s`` real seconds (call ``maybe()`` after steps) and on ``now()``."""
+    """Saves a town every ``every_s`` real seconds (call ``maybe()`` after steps) and on ``now()``.
+    ``state`` gives the town to save (``Engine.state``)."""
 
-    def __init__(self, engine: Any, folder: str | Path, every_s: float = 120.0) -> None:
-        self.engine = engine
+    def __init__(self, state: Callable[[], TownState], folder: str | Path, every_s: float = 120.0) -> None:
+        self.state = state
         self.folder = Path(folder)
         self.every_s = every_s
         self._last = time.monotonic()
         self.last_path: str | None = None
 
     def now(self) -> str:
-        path = str(autosave_path(self.folder, getattr(self.engine.town, "name", "town")))
-        save_engine(self.engine, path)  # the town's own save path stays as it is
+        state = self.state()
+        path = str(autosave_path(self.folder, state.town_name or "town"))
+        write_state(state, path)  # the town's own save path stays as it is
         self._last = time.monotonic()
         self.last_path = path
         return path

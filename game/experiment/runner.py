@@ -40,7 +40,7 @@ class Prepared:
 def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
     """Resolve and load the town, check the scenario against it.  Raises ``ScenarioError``."""
     from game.engine.save import SaveError, is_save
-    from game.engine.wiring import TownError, load_world
+    from game.engine.build import TownError, load_world
 
     where = scenario.path or "<scenario>"
     src = scenario.town_path()
@@ -102,12 +102,12 @@ def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
 
 def open_engine(p: Prepared, llm: Any) -> Any:
     """The engine of the scenario's town, in lockstep, with only the scenario's cast."""
-    from game.engine.engine import Engine
+    from game.engine.build import load_engine, new_engine
 
     if p.is_save:
-        return Engine.load(p.town_path, llm, lockstep=True)
+        return load_engine(p.town_path, llm, lockstep=True)
     small = p.scenario.town.cast == "small"
-    engine = Engine.new(p.town_path, llm, small=small, seed=p.scenario.town.seed, lockstep=True, start=p.start)
+    engine = new_engine(p.town_path, llm, small=small, seed=p.scenario.town.seed, lockstep=True, start=p.start)
     if isinstance(p.scenario.town.cast, list):
         _keep_only(engine, set(p.cast))
     return engine

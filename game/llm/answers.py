@@ -16,10 +16,12 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from game.errors import GameError
+
 T = TypeVar("T", bound=BaseModel)
 
 
-class AnswerError(ValueError):
+class AnswerError(GameError, ValueError):
     """The text could not be turned into the schema; ``feedback`` tells the model what went wrong."""
 
     def __init__(self, feedback: str) -> None:

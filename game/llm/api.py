@@ -17,6 +17,8 @@ from typing import AsyncIterator, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
+from game.errors import GameError
+
 T = TypeVar("T", bound=BaseModel)
 
 
@@ -86,7 +88,7 @@ class ModelStatus:
     by_purpose: dict[str, Usage] = field(default_factory=dict)
 
 
-class LLMError(Exception):
+class LLMError(GameError):
     """Base of every model-layer failure.  Its message is fit to show a player."""
 
 

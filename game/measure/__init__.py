@@ -1,5 +1,6 @@
 """Measuring the town: interviews, who knows what, relationships, attendance, reports, benchmarks.
 
 This package sits beside ``game.engine``: it reads saves and live engines/minds and never imports
-Textual (the frame-render benchmark imports the UI lazily, inside the benchmark function).
+the UI (the screen's own benchmark is ``game.ui.bench``).  Watching and forking a recorded run is
+a game feature of its own, ``game.replay``.
 """

@@ -3,7 +3,8 @@
 - ``retrieval``: one retrieval (k=10) over 100k memories of one mind's memory stream (384-d)
 - ``save_load``: save and load of a 25-resident town with 10k memories each (engine saves)
 - ``tick``: engine time per tick, outside model waits (an instant benchmark model from bench/)
-- ``render``: frame render time of the largest map with 25 residents and bubbles (game.ui MapView)
+- ``render`` (the screen's own, in ``game.ui.bench``; ``town bench`` runs it too): frame render time
+  of the largest map with 25 residents and bubbles (game.ui MapView)
 - ``paths``: path queries per second on the largest map (game.world PathFinder)
 
 ``$TOWN_BENCH_MAP`` names the map for ``render`` and ``paths`` (default: the largest under maps/);
@@ -12,7 +13,7 @@ residents cloned up to 25).
 
 Each is short (seconds; ``--quick`` smaller still): the CPU may be shared.  Figures are wall-clock
 medians on this machine; docs/BENCHMARKS.md keeps the latest with the machine and the command.
-Nothing here imports Textual at import time (``render`` imports the UI inside the function).
+Nothing here imports the UI: ``game.ui.bench`` adds its benchmark to these.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def machine() -> dict:
             "when": datetime.now().strftime("%Y-%m-%d %H:%M")}
 
 
-def _median_ms(fn: Callable[[], Any], n: int) -> tuple[float, float]:
+def median_ms(fn: Callable[[], Any], n: int) -> tuple[float, float]:
     times = []
     for _ in range(n):
         t = time.perf_counter()
@@ -97,8 +98,8 @@ def bench_retrieval(quick: bool) -> dict:
     now = start + timedelta(seconds=20 * n)
     queries = _unit_rows(rng, 30)
     it = iter(range(10**9))
-    med, best = _median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10, token_budget=400), 30)
-    kinds_med, _ = _median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10,
+    med, best = median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10, token_budget=400), 30)
+    kinds_med, _ = median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10,
                                                  kinds=("reflection",)), 15)
     return {"memories": n, "dim": DIM, "retrieve_ms_median": round(med, 2), "retrieve_ms_best": round(best, 2),
             "retrieve_one_kind_ms_median": round(kinds_med, 2), "add_per_s": round(n / build)}
@@ -127,14 +128,14 @@ def _town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
 
 
 def bench_save_load(quick: bool) -> dict:
-    from game.engine.engine import Engine
+    from game.engine.build import load_engine, new_engine
 
     n_res, n_mem = 25, (1_000 if quick else 10_000)
     rng = np.random.default_rng(2)
     with tempfile.TemporaryDirectory(prefix="town-bench-") as tmp:
         folder = Path(tmp)
         town = _town_with(n_res, folder)
-        e = Engine.new(town, None, lockstep=True)
+        e = new_engine(town, None, lockstep=True)
         start = e.clock.now
         for mind in e.minds.values():
             _fill(mind.memory, n_mem, start - timedelta(days=60), rng)
@@ -147,7 +148,7 @@ def bench_save_load(quick: bool) -> dict:
         del e
         gc.collect()
         t = time.perf_counter()
-        e2 = Engine.load(path, None)
+        e2 = load_engine(path, None)
         load_s = time.perf_counter() - t
         total = sum(len(m.memory) for m in e2.minds.values())
     return {"residents": n_res, "memories_each": n_mem, "memories_loaded": total, "dim": DIM,
@@ -166,14 +167,14 @@ def _bench_double() -> Any:
 
 
 def bench_tick(quick: bool) -> dict:
-    from game.engine.engine import Engine
+    from game.engine.build import load_engine, new_engine
 
     ticks = 120 if quick else 360
     n_res = 25
     with tempfile.TemporaryDirectory(prefix="town-bench-") as tmp:
         town = _town_with(n_res, Path(tmp))
         llm = _bench_double()
-        e = Engine.new(town, llm, lockstep=True)
+        e = new_engine(town, llm, lockstep=True)
         # start at 08:00, when everyone is up and deciding
         e.clock.step = e.clock.steps_until(e.clock.now.replace(hour=8, minute=0))
 
@@ -203,7 +204,7 @@ def bench_tick(quick: bool) -> dict:
                     "(prompts, retrieval, parsing) with an instant model"}
 
 
-def _largest_town() -> Any:
+def largest_town() -> Any:
     from game.world import load_town
 
     env = os.environ.get("TOWN_BENCH_MAP")
@@ -221,46 +222,10 @@ def _largest_town() -> Any:
     return best
 
 
-def bench_render(quick: bool) -> dict:
-    try:
-        from game.ui.mapview import Actor, MapView  # lazily: game.measure never imports Textual itself
-    except ImportError as e:
-        raise RuntimeError(f"game.ui.mapview is not available ({e})") from None
-    town = _largest_town()
-    rng = np.random.default_rng(3)
-    walk = np.argwhere(town.grid)
-    view = MapView(town)
-    actors = []
-    emojis = ["\u2615", "\U0001F4DA", "\U0001F373", "\U0001F4AC", "\U0001F634"]
-    for i in range(25):
-        y, x = walk[rng.integers(len(walk))]
-        actors.append(Actor(f"r{i}", chr(65 + i), "#ffcc00", (int(x), int(y)), emojis[i % len(emojis)]))
-    view.set_actors(actors)
-    n = 10 if quick else 30
-
-    def full() -> None:
-        view._rows.clear()
-        view.render_frame()
-
-    full_med, full_best = _median_ms(full, n)
-
-    def moves() -> None:
-        for a in actors:
-            x, y = a.pos
-            view.move(a.name, (x + 1 if x + 1 < town.width else x - 1, y))
-        view.render_frame()
-
-    inc_med, inc_best = _median_ms(moves, n * 3)
-    return {"map": f"{town.name} {town.width}x{town.height}", "actors": 25,
-            "full_frame_ms_median": round(full_med, 2), "full_frame_ms_best": round(full_best, 2),
-            "frame_after_25_moves_ms_median": round(inc_med, 3),
-            "note": "MapView.render_frame(): composing the map rows (Strips); the terminal write is not included"}
-
-
 def bench_paths(quick: bool) -> dict:
     from game.world.paths import PathFinder
 
-    town = _largest_town()
+    town = largest_town()
     pf = PathFinder(town.grid, cache_size=0) if "cache_size" in PathFinder.__init__.__code__.co_varnames \
         else PathFinder(town.grid)
     rng = np.random.default_rng(4)
@@ -281,20 +246,23 @@ def bench_paths(quick: bool) -> dict:
 
 
 BENCHMARKS: dict[str, Callable[[bool], dict]] = {
-    "retrieval": bench_retrieval, "save_load": bench_save_load, "tick": bench_tick,
-    "render": bench_render, "paths": bench_paths,
+    "retrieval": bench_retrieval, "save_load": bench_save_load, "tick": bench_tick, "paths": bench_paths,
 }
 
 
-def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[str], None] | None = None) -> dict:
-    names = only or list(BENCHMARKS)
+def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[str], None] | None = None,
+        benchmarks: dict[str, Callable[[bool], dict]] | None = None) -> dict:
+    """Run ``only`` (default: all) of ``benchmarks`` (default: this module's; ``town bench`` adds the
+    screen's own, ``game.ui.bench``)."""
+    benchmarks = BENCHMARKS if benchmarks is None else benchmarks
+    names = only or list(benchmarks)
     results: dict[str, dict] = {}
     for name in names:
         if progress:
             progress(name)
         t = time.perf_counter()
         try:
-            r = BENCHMARKS[name](quick)
+            r = benchmarks[name](quick)
         except Exception as e:  # one broken layer must not hide the other figures
             r = {"error": f"{type(e).__name__}: {e}"}
         r["seconds"] = round(time.perf_counter() - t, 1)
@@ -304,18 +272,19 @@ def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[
             "results": results}
 
 
-def cli_bench(args: Any) -> int:
+def cli_bench(args: Any, benchmarks: dict[str, Callable[[bool], dict]] | None = None) -> int:
+    benchmarks = BENCHMARKS if benchmarks is None else benchmarks
     only = None
     if getattr(args, "only", None):
         only = [x.strip() for x in str(args.only).split(",") if x.strip()]
-        bad = [x for x in only if x not in BENCHMARKS]
+        bad = [x for x in only if x not in benchmarks]
         if bad:
-            print(f"town bench: unknown benchmark {', '.join(bad)}; known: {', '.join(BENCHMARKS)}",
+            print(f"town bench: unknown benchmark {', '.join(bad)}; known: {', '.join(benchmarks)}",
                   file=sys.stderr)
             return 2
     as_json = bool(getattr(args, "json", False))
     out = run(only, bool(getattr(args, "quick", False)),
-              progress=lambda n: print(f"running {n} ...", file=sys.stderr, flush=True))
+              progress=lambda n: print(f"running {n} ...", file=sys.stderr, flush=True), benchmarks=benchmarks)
     if as_json:
         print(json.dumps(out, indent=2))
         return 1 if any("error" in r for r in out["results"].values()) else 0

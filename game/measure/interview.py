@@ -30,6 +30,7 @@ from game.measure import prompting
 from game.text import clean, echo, one_line
 from game.measure.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.text import one_line
+from game.errors import GameError
 
 PURPOSE = "interview"
 MEMORY_K = 8
@@ -64,7 +65,7 @@ class InterviewContext:
     sections: dict[str, str] = field(default_factory=dict)
 
 
-class InterviewError(Exception):
+class InterviewError(GameError):
     """An interview that cannot be held (unknown resident, ...); the message says why."""
 
 
@@ -300,7 +301,7 @@ def cli_interview(args: Any) -> int:
 
 async def _main(args: Any, config: Any) -> int:
     from game.engine.save import SaveError
-    from game.engine.wiring import TownError
+    from game.engine.build import TownError
     from game.llm.session import open_llm
 
     try:
@@ -324,10 +325,10 @@ async def _main(args: Any, config: Any) -> int:
 
 async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str], *, remember: bool = False,
                         out: Any = None) -> int:
-    from game.engine.engine import Engine
+    from game.engine.build import load_engine
 
     out = out or sys.stdout
-    engine = Engine.load(save, llm, lockstep=True)
+    engine = load_engine(save, llm, lockstep=True)
     try:
         try:
             full = match_resident(name, list(engine.minds))

@@ -134,7 +134,7 @@ def attendance_report(data: SaveData, at: str | None = None, window: tuple[datet
     except ValueError as e:
         return {"available": False, "log": str(path), "why": str(e)}
     try:
-        from game.engine.wiring import load_world
+        from game.engine.build import load_world
 
         town = load_world(data.meta["town_path"])
     except Exception as e:  # the town folder moved: the log is still there, the places are not

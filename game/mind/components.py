@@ -86,18 +86,6 @@ class Situation(Component):
         return " ".join(parts)
 
 
-class Nearby(Component):
-    title = "Around"
-
-    def __init__(self, limit: int = 6) -> None:
-        self.limit = limit
-
-    def render(self, ctx: Context) -> str:
-        if not ctx.view:
-            return ""
-        return "\n".join(f"- {t}" for t in ctx.view.nearby[: self.limit])
-
-
 class Plan(Component):
     """Today's plan in broad strokes, marking the block in progress."""
 
@@ -137,17 +125,6 @@ class Thoughts(Component):
     def render(self, ctx: Context) -> str:
         recs = ctx.mind.memory.recent(self.limit, kinds=("whisper",))
         recs = [r for r in recs if ctx.now - r.created <= timedelta(days=1)]  # today's, not old news
-        return "\n".join(f"- {r.text}" for r in recs)
-
-
-class RecentObservations(Component):
-    title = "Recently"
-
-    def __init__(self, limit: int = 5) -> None:
-        self.limit = limit
-
-    def render(self, ctx: Context) -> str:
-        recs = ctx.mind.memory.recent(self.limit, kinds=("observation", "conversation", "player"))
         return "\n".join(f"- {r.text}" for r in recs)
 
 

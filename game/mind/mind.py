@@ -26,8 +26,8 @@ from pydantic import BaseModel, BeforeValidator, Field, create_model
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.mind import prompting
-from game.mind.components import (Component, Context, Identity, Needs, Nearby, Plan, RecentObservations,
-                                  Relationships, RelevantMemories, Situation, Thoughts, Yesterday, assemble)
+from game.mind.components import (Component, Context, Identity, Needs, Plan, Relationships,
+                                  RelevantMemories, Situation, Thoughts, Yesterday, assemble)
 from game.mind.memory import MemoryStream, Record, Weights
 from game.mind.persona import Persona
 from game.mind.places import find_in, format_places, resolve_place
@@ -190,7 +190,6 @@ class Mind:
         self.plan_date: date | None = None
         self.last_raw_plan: list[tuple[int, int, str]] = []  # the model's own blocks, before shaping
         self.queue: list[Action] = []  # decomposed actions still to come in the current block
-        self.queue_block: tuple[date, int] | None = None
         self.current: Action | None = None
         self.replan_reason: str | None = None
         self.last_reflection: datetime | None = None
@@ -476,7 +475,7 @@ class Mind:
             blocks = kept + blocks
         self.plan = DayPlan(day=self.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks, source=source)
         self.plan_date = d
-        self.queue, self.queue_block = [], None
+        self.queue = []
         self.replan_reason = None
         self.memory.add("plan", clean_text(f"My plan for {now.strftime('%A')}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in blocks), 500), now, importance=5)
@@ -522,7 +521,7 @@ class Mind:
         self.plan = DayPlan(day=self.plan.day, wake=self.plan.wake, bed=self.plan.bed, blocks=kept + new,
                             source="model")
         self._plan_failed_at = None
-        self.queue, self.queue_block = [], None
+        self.queue = []
         self.stats["replans"] += 1
         self.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in new), 500), now, importance=5)
@@ -612,7 +611,6 @@ class Mind:
             actions.append(Action(desc, emoji, addr, minutes, state, t, "model"))
             t += timedelta(minutes=minutes)
         self.queue = actions[1:]
-        self.queue_block = (d, block.start)
         return actions[0]
 
     def places_for(self, view: WorldView | None) -> tuple[str, ...]:
@@ -745,7 +743,7 @@ class Mind:
             act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
                          max(5, min(60, ans.minutes)), state, now, "reaction")
             # re-plan from now: the reaction first, the rest of the block decomposed afresh after it
-            self.queue, self.queue_block = [], None
+            self.queue = []
             self.current = act
             self.stats["react_react"] += 1
             self.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,

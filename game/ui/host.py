@@ -7,61 +7,16 @@ the tests use a fake host with a fake engine (under tests/ui/).
 
 from __future__ import annotations
 
-import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, AsyncContextManager, Callable, Protocol
 
+from game.engine.api import EngineView, LiveEngine, Replayable
+from game.llm.api import LLM
+
+from game.engine.save import SUFFIX, is_save, save_files
+
 Progress = Callable[..., None]
-
-
-@dataclass
-class ResidentCard:
-    """What the side panel shows for one resident (built from ``engine.inspect(name)``)."""
-
-    name: str
-    action: str = ""
-    emoji: str = ""
-    place: str = ""
-    plan: list[str] = field(default_factory=list)
-    recent: list[str] = field(default_factory=list)
-    retrieved: list[str] = field(default_factory=list)
-    relationships: dict[str, str] = field(default_factory=dict)
-    embodied: bool = False
-    conversation: str | None = None
-    thinking: bool = False
-    source: str = ""  # where the current action came from (see game/engine/ledger.py)
-    lead: float | None = None  # model-led share of this resident's waking time
-
-    @classmethod
-    def of(cls, name: str, data: Any) -> "ResidentCard":
-        """From a dataclass/object with those attributes, or a dict with those keys."""
-
-        def get(key: str, default: Any) -> Any:
-            if isinstance(data, dict):
-                v = data.get(key, default)
-            else:
-                v = getattr(data, key, default)
-            return default if v is None else v
-
-        rel = get("relationships", {})
-        if not isinstance(rel, dict):
-            rel = {str(k): str(v) for k, v in rel}
-        return cls(
-            name=name,
-            action=str(get("action", "")),
-            emoji=str(get("emoji", "")),
-            place=str(get("place", "")),
-            plan=[str(p) for p in get("plan", [])],
-            recent=[str(p) for p in get("recent", [])],
-            retrieved=[str(p) for p in get("retrieved", [])],
-            relationships={str(k): str(v) for k, v in rel.items()},
-            embodied=bool(get("embodied", False)),
-            conversation=get("conversation", None),
-            thinking=bool(get("thinking", False)),
-            source=str(get("source", "")),
-            lead=_float_or_none(get("lead", None)),
-        )
 
 
 @dataclass
@@ -74,44 +29,31 @@ class SaveInfo:
 
 
 class GameHost(Protocol):
-    def open_llm(self, progress: Progress) -> AsyncContextManager[Any]: ...
+    def open_llm(self, progress: Progress) -> AsyncContextManager[LLM]: ...
 
-    async def new_engine(self, llm: Any) -> Any: ...
+    async def new_engine(self, llm: LLM) -> EngineView: ...
 
-    async def load_engine(self, path: Path, llm: Any) -> Any: ...
+    async def load_engine(self, path: Path, llm: LLM) -> EngineView: ...
 
     def describe_save(self, path: Path) -> SaveInfo: ...
+
+    @property
+    def watch(self) -> str | None:
+        """A recorded run to watch instead of a town (``town play --watch``), or None."""
+        ...
+
+    def watch_engine(self) -> Replayable:
+        """The recorded run, ready to watch (asked only when ``watch`` is set)."""
+        ...
 
     @property
     def start_save(self) -> Path | None: ...
 
 
-def is_sqlite(path: Path) -> bool:
-    """Saves are SQLite files; towns are folders or .tmx maps."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
-
-
-async def maybe_await(value: Any) -> Any:
-    if inspect.isawaitable(value):
-        return await value
-    return value
-
-
 def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:
     """Every save in ``folder`` (newest first), each described or marked unreadable."""
-    if not folder.is_dir():
-        return []
-    files = sorted(
-        (p for p in folder.iterdir() if p.is_file() and p.suffix == ".save"),
-        key=lambda p: p.stat().st_mtime,
-        reverse=True,
-    )
     out = []
-    for p in files:
+    for p in save_files(folder):
         try:
             out.append(host.describe_save(p))
         except Exception as e:  # one bad file must not hide the others
@@ -131,7 +73,7 @@ class RealHost:
         self._start_save: Path | None = None
         if town:
             p = Path(town)
-            if is_sqlite(p) or (p.suffix == ".save" and p.is_file()):
+            if is_save(p) or (p.suffix == SUFFIX and p.is_file()):
                 # a damaged .save is still a save: loading it says what is wrong with it
                 self._start_save = p
             else:
@@ -141,34 +83,34 @@ class RealHost:
     def start_save(self) -> Path | None:
         return self._start_save
 
-    def open_llm(self, progress: Progress) -> AsyncContextManager[Any]:
+    def open_llm(self, progress: Progress) -> AsyncContextManager[LLM]:
         from game.llm.config import LLMConfig
         from game.llm.session import open_llm
 
         config = LLMConfig.from_args(self.args)
         return open_llm(config, progress=progress)
 
-    def watch_engine(self) -> Any:
-        """The recorded run to watch (no model needed): a ``game.measure.watch.WatchEngine``."""
-        from game.measure.watch import WatchEngine
+    def watch_engine(self) -> Replayable:
+        """The recorded run to watch (no model needed): a ``game.replay.watch.WatchEngine``."""
+        from game.replay.watch import WatchEngine
 
         return WatchEngine.of_recording(self.watch)
 
-    async def new_engine(self, llm: Any) -> Any:
-        from game.engine import Engine
+    async def new_engine(self, llm: LLM) -> LiveEngine:
+        from game.engine import new_engine
 
         town = self.town_path if self.town_path is not None else _default_town()
-        return await maybe_await(Engine.new(town, llm, small=self.small))
+        return new_engine(town, llm, small=self.small)
 
-    async def load_engine(self, path: Path, llm: Any) -> Any:
-        from game.engine import Engine
+    async def load_engine(self, path: Path, llm: LLM) -> LiveEngine:
+        from game.engine import load_engine
 
-        return await maybe_await(Engine.load(path, llm))
+        return load_engine(path, llm)
 
     def describe_save(self, path: Path) -> SaveInfo:
-        from game.engine import Engine
+        from game.engine.save import describe_save
 
-        d = Engine.describe_save(path)
+        d = describe_save(path)
         return SaveInfo(path, str(d.get("town", "?")), str(d.get("clock", "?")),
                         [str(r) for r in d.get("residents", [])])
 
@@ -179,10 +121,3 @@ def _default_town() -> Path | None:
     except ImportError:
         return None
     return default_town_path()
-
-
-def _float_or_none(v: Any) -> float | None:
-    try:
-        return None if v is None else float(v)
-    except (TypeError, ValueError):
-        return None

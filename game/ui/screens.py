@@ -15,6 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, RichLog, Static
 
 from game.engine.events import Utterance
+from game.ui.messages import Said, TalkClosed, Typed
 from game.ui.host import SaveInfo
 from game.ui.text import clean, plain
 
@@ -181,7 +182,7 @@ class TalkScreen(_Dialog):
             return
         if now - self._typed_at >= self.TYPING_PAUSE or now - self._sent_at >= self.TYPING_EVERY:
             self._sent, self._sent_at = text, now
-            self.app.typing(self.resident, text)  # type: ignore[attr-defined]
+            self.post_message(Typed(self.resident, text))
 
     def _line(self, who: str, text: str) -> Text:
         t = Text(end="")
@@ -200,7 +201,7 @@ class TalkScreen(_Dialog):
         self.started = True
         self.ended = False
         self.add_line(self.speaker, text)
-        self.app.say_to(self.resident, text)  # type: ignore[attr-defined]
+        self.post_message(Said(self.resident, text))
         self.query_one("#talk-partial", Static).update(
             Text(f"{clean(self.resident, single_line=True)} is thinking…", style="italic dim"))
 
@@ -214,7 +215,10 @@ class TalkScreen(_Dialog):
             return u.speaker != self.resident and self.resident in (u.listener or "")
         if u.speaker != self.resident:
             return False
-        partial = self.query_one("#talk-partial", Static)
+        try:
+            partial = self.query_one("#talk-partial", Static)
+        except NoMatches:  # the talk is being closed (or the app is): nothing left to show it on
+            return False
         if u.final:
             self.partial.pop(u.conversation_id, None)
             partial.update("")
@@ -236,7 +240,7 @@ class TalkScreen(_Dialog):
 
     def action_cancel(self) -> None:
         if self.started and not self.ended:
-            self.app.end_conversation(self.resident)  # type: ignore[attr-defined]
+            self.post_message(TalkClosed(self.resident))
         self.dismiss(None)
 
 

@@ -6,32 +6,14 @@ from collections import deque
 from typing import Any
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import RichLog, Static
 
-from game.engine.events import LogLine, TickResult
-from game.ui.host import ResidentCard
+from game.engine.events import LogLine
+from game.engine.state import ResidentView
 from game.ui.text import clean, plain
 
 SPEEDS = ("pause", "normal", "fast", "max")
 SPEED_LABEL = {"pause": "⏸ paused", "normal": "▶ normal", "fast": "⏩ fast", "max": "⏭ as fast as decisions allow"}
-
-
-class Ticked(Message):
-    """One engine tick (posted by the engine worker, once per ``engine.step()``)."""
-
-    def __init__(self, result: TickResult) -> None:
-        super().__init__()
-        self.result = result
-
-
-class EngineFailed(Message):
-    """The engine worker or a model call failed; shown once, in one place."""
-
-    def __init__(self, error: BaseException, where: str) -> None:
-        super().__init__()
-        self.error = error
-        self.where = where
 
 
 class ClockBar(Static):
@@ -106,7 +88,7 @@ class ResidentPanel(Static):
 
     DEFAULT_CSS = "ResidentPanel { padding: 0 1; }"
 
-    def show(self, card: ResidentCard | None, glyph: str = "", colour: str = "") -> None:
+    def show(self, card: ResidentView | None, glyph: str = "", colour: str = "") -> None:
         t = Text(end="")
         if card is None:
             t.append("No one selected.\n\n", style="bold")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from game.errors import GameError
 
-class MapError(Exception):
+
+class MapError(GameError):
     """A town (map, tileset or residents file) that cannot be loaded.
 
     ``str(err)`` is one line for a person: the file and the problem, never a traceback.
@@ -17,5 +19,5 @@ class MapError(Exception):
         super().__init__(f"{self.path}: {problem}")
 
 
-class NoPath(Exception):
+class NoPath(GameError):
     """No walkable path between two tiles."""

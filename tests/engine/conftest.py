@@ -1,19 +1,19 @@
 import pytest
 
-from game.engine import wiring
+from game.engine import build
 from engine_fakes import make_town
 
 
 @pytest.fixture(autouse=True)
 def fake_town_loader(monkeypatch, tmp_path):
     """``Engine.new``/``load`` load the hand-built Testville for any path that names it."""
-    real = wiring.load_world
+    real = build.load_world
 
     def load(path):
         if str(path).endswith("testville"):
             return make_town()
         return real(path)
-    monkeypatch.setattr(wiring, "load_world", load)
+    monkeypatch.setattr(build, "load_world", load)
     town_dir = tmp_path / "testville"
     town_dir.mkdir()
     return town_dir

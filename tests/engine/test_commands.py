@@ -6,6 +6,7 @@ import pytest
 from engine_fakes import FakeLLM
 
 from game.engine.engine import PLAYER, CommandError, Engine
+from game.engine.build import load_engine, new_engine
 from game.engine.events import (
     Embody, EndConversation, EnterAsVisitor, MovePlayer, Release, SayToResident, SetObjectState, Whisper,
 )
@@ -25,7 +26,7 @@ def memories(e: Engine, name: str) -> list[str]:
 
 @pytest.fixture
 async def engine(fake_town_loader):
-    e = Engine.new(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
     yield e
     await e.aclose()
 
@@ -158,7 +159,7 @@ async def test_object_change_makes_nearby_residents_react(engine):
 async def test_real_time_reply_arrives_by_poll_while_paused(fake_town_loader):
     import asyncio
 
-    e = Engine.new(fake_town_loader, FakeLLM(jitter=0.01), lockstep=False)
+    e = new_engine(fake_town_loader, FakeLLM(jitter=0.01), lockstep=False)
     for _ in range(3):
         e.step()
     e.submit(EnterAsVisitor("Zed", "a tinker"))
@@ -223,7 +224,7 @@ class PrefillingLLM(FakeLLM):
 
 async def test_opening_a_talk_stops_the_resident_and_gets_its_reply_ready(fake_town_loader):
     from game.engine.events import OpenTalk
-    e = Engine.new(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
     await ticks(e, 3)
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     cara = e.residents["Cara Diaz"]
@@ -260,7 +261,7 @@ async def test_opening_a_talk_stops_the_resident_and_gets_its_reply_ready(fake_t
 
 async def test_a_talk_opened_and_left_without_a_word_leaves_no_memory(fake_town_loader):
     from game.engine.events import OpenTalk
-    e = Engine.new(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     bob = e.residents["Bob Lin"]
     e.player.pos = bob.pos
@@ -279,7 +280,7 @@ async def _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s: float):
 
     from game.engine.events import OpenTalk
     llm = PrefillingLLM(jitter=0.002, prefill_s=prefill_s)
-    e = Engine.new(fake_town_loader, llm, lockstep=False)
+    e = new_engine(fake_town_loader, llm, lockstep=False)
     for _ in range(3):
         e.step()
     e.submit(EnterAsVisitor("Zed", "a tinker"))

@@ -9,6 +9,8 @@ import json
 from engine_fakes import FakeLLM
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
+from game.engine.save import describe_save
 from game.engine.headless import cli_run, run_headless
 
 
@@ -24,7 +26,7 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert "worst: " in text and "evaluated" in text
     assert "Day 1, 08:00:00" in text  # hourly progress
     assert "model-led share" in text and "decision lag p50" in text
-    e = Engine.load(save, FakeLLM())
+    e = load_engine(save, FakeLLM())
     assert e.clock.text() == "Day 1, 09:00:00"
     out2 = io.StringIO()
     rc = await run_headless(FakeLLM(jitter=0), str(save), until="day 1 09:30", save=str(save), out=out2,
@@ -45,13 +47,13 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     lead = report["model_led"]
     assert 0 < lead["model_led_share"] <= 1 and set(lead["by_resident"]) == set(report["residents"])
     assert {"decision_lag_p50_min", "decision_lag_p90_min"} <= set(lead)
-    assert Engine.describe_save(save)["clock"] == "Day 1, 09:30:00"
+    assert describe_save(save)["clock"] == "Day 1, 09:30:00"
 
 
 async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town_loader, tmp_path):
     from game.engine.manifest import RunManifest
     from game.llm.record import RecordingLLM
-    from game.measure.replay import fingerprint, tape_of
+    from game.replay.tape import fingerprint, tape_of
 
     rec_path = tmp_path / "run.jsonl"
     rec = RecordingLLM(FakeLLM(jitter=0), rec_path)
@@ -107,9 +109,9 @@ async def test_interrupted_run_still_saves(fake_town_loader, tmp_path):
     await asyncio.sleep(0.3)
     task.cancel()
     assert await task == 130
-    info = Engine.describe_save(save)
+    info = describe_save(save)
     assert info["clock"].startswith("Day 1")
-    e = Engine.load(save, FakeLLM())
+    e = load_engine(save, FakeLLM())
     assert e.jobs  # the unanswered decisions were kept, to be asked again
 
 

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from engine_fakes import FakeLLM
 
+from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
 from game.engine.ledger import DecisionLedger, percentile, share
 
@@ -62,12 +63,12 @@ async def _run(e: Engine, ticks: int) -> None:
 
 
 async def test_a_model_that_keeps_up_leads_and_one_that_fails_leaves_the_routine(fake_town_loader):
-    fast = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    fast = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await _run(fast, 300)
     led = fast.ledger.summary()
     assert led["model_led_share"] is not None and led["model_led_share"] > 0.5, led
     assert led["decisions"] > 0 and led["decision_lag_p50_min"] is not None
-    down = Engine.new(fake_town_loader, FakeLLM(fail=("plan_day", "decompose", "react")), lockstep=True)
+    down = new_engine(fake_town_loader, FakeLLM(fail=("plan_day", "decompose", "react")), lockstep=True)
     await _run(down, 300)
     led_down = down.ledger.summary()
     assert led_down["model_led_share"] is not None and led_down["model_led_share"] < 0.2, led_down
@@ -77,12 +78,12 @@ async def test_a_model_that_keeps_up_leads_and_one_that_fails_leaves_the_routine
 
 
 async def test_the_ledger_is_saved_with_the_town(fake_town_loader, tmp_path):
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await _run(e, 120)
     before = e.ledger.summary()
     path = tmp_path / "t.save"
     e.save(path)
-    back = Engine.load(path, FakeLLM())
+    back = load_engine(path, FakeLLM())
     assert back.ledger.summary() == before
     await e.aclose()
     await back.aclose()

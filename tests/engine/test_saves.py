@@ -16,6 +16,8 @@ from engine_fakes import FakeLLM
 
 from game.engine import save as save_mod
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
+from game.engine.save import describe_save
 from game.engine.events import EnterAsVisitor, SaveTown, SayToResident, SetObjectState, Whisper
 from game.engine.save import SaveError
 from game.llm.record import RecordingLLM, ReplayLLM
@@ -65,7 +67,7 @@ def fingerprint(results: list) -> list:
 
 
 async def busy_town(town_dir, tmp_path) -> Engine:
-    e = Engine.new(town_dir, FakeLLM(), lockstep=True, seed=7)
+    e = new_engine(town_dir, FakeLLM(), lockstep=True, seed=7)
     await ticks(e, 90)
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
@@ -85,14 +87,14 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
     assert e.submit(SaveTown(str(path))) == str(path)
     before = state(e)
     llm2 = FakeLLM()
-    f = Engine.load(path, llm2)
+    f = load_engine(path, llm2)
     after = state(f)
     assert llm2.accounting.to_dict()["by_resident_purpose"] == e.llm.accounting.to_dict()["by_resident_purpose"]
     assert llm2.accounting.total.calls == e.llm.accounting.total.calls > 0
     for key in before:
         assert after[key] == before[key], key
     assert f.save_path == str(path)
-    info = Engine.describe_save(path)
+    info = describe_save(path)
     assert info["town"] == "Testville" and info["clock"] == e.clock.text()
     assert info["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
     # embeddings are stored as float32 blobs
@@ -112,7 +114,7 @@ async def test_no_api_key_in_a_save(fake_town_loader, tmp_path, monkeypatch):
     monkeypatch.setenv("TOWN_LLM_API_KEY", secret)
     llm = FakeLLM()
     llm.api_key = secret
-    e = Engine.new(fake_town_loader, llm, lockstep=True)
+    e = new_engine(fake_town_loader, llm, lockstep=True)
     await ticks(e, 20)
     e.save(tmp_path / "k.save")
     assert secret.encode() not in (tmp_path / "k.save").read_bytes()
@@ -127,12 +129,12 @@ async def test_forks_continue_identically_on_the_same_answers(fake_town_loader, 
     await e.aclose()
     rec = tmp_path / "answers.jsonl"
     recorder = RecordingLLM(FakeLLM(latency_seed=1, jitter=0.004), rec)
-    a = Engine.load(path, recorder, lockstep=True)
+    a = load_engine(path, recorder, lockstep=True)
     res_a = await ticks(a, 400)
     await settle(a)
     recorder._fh.close()
     replay = ReplayLLM(rec)
-    b = Engine.load(path, replay, lockstep=True)
+    b = load_engine(path, replay, lockstep=True)
     res_b = await ticks(b, 400)
     await settle(b)
     assert not a.errors and not b.errors, (a.errors, b.errors)
@@ -151,7 +153,7 @@ async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_
     await e.aclose()
     runs = []
     for lat in (3, 4):
-        f = Engine.load(path, FakeLLM(latency_seed=lat, jitter=0.004), lockstep=True)
+        f = load_engine(path, FakeLLM(latency_seed=lat, jitter=0.004), lockstep=True)
         fp = fingerprint(await ticks(f, 300))
         await settle(f)
         runs.append((fp, state(f)))
@@ -160,7 +162,7 @@ async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_
 
 
 async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, monkeypatch):
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await ticks(e, 20)
     path = tmp_path / "t.save"
     e.save(path)
@@ -173,7 +175,7 @@ async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tm
     with pytest.raises(RuntimeError):
         e.save(path)
     assert path.read_bytes() == old
-    assert Engine.load(path, FakeLLM()).step_no == 20
+    assert load_engine(path, FakeLLM()).step_no == 20
     assert [p.name for p in tmp_path.iterdir()] == ["t.save"] or all(
         not p.name.endswith(".tmp") for p in tmp_path.iterdir())
     await e.aclose()
@@ -186,11 +188,11 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
         import asyncio, os, sys
         sys.path.insert(0, {str(HERE)!r})
         from engine_fakes import FakeLLM, make_town
-        from game.engine import save, wiring
-        from game.engine.engine import Engine
-        wiring.load_world = lambda p: make_town()
+        from game.engine import build, save
+        from game.engine.build import new_engine
+        build.load_world = lambda p: make_town()
         async def main():
-            e = Engine.new({str(fake_town_loader)!r}, FakeLLM(), lockstep=True)
+            e = new_engine({str(fake_town_loader)!r}, FakeLLM(), lockstep=True)
             for _ in range(15):
                 await e.wait_ready(); e.step()
             e.save({str(path)!r})
@@ -205,31 +207,31 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
     assert proc.returncode == 9, proc.stderr
     leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     assert leftovers, "the crash should have happened with the new file written"
-    f = Engine.load(path, FakeLLM())
+    f = load_engine(path, FakeLLM())
     assert f.step_no == 15
 
 
 def test_bad_files_are_refused_with_a_clear_message(fake_town_loader, tmp_path):
     missing = tmp_path / "nope.save"
     with pytest.raises(SaveError, match="does not exist"):
-        Engine.load(missing, FakeLLM())
+        load_engine(missing, FakeLLM())
     garbage = tmp_path / "garbage.save"
     garbage.write_bytes(os.urandom(4096))
     with pytest.raises(SaveError, match="not a town save"):
-        Engine.load(garbage, FakeLLM())
+        load_engine(garbage, FakeLLM())
     foreign = tmp_path / "foreign.save"
     db = sqlite3.connect(foreign)
     db.execute("CREATE TABLE songs (title TEXT)")
     db.commit()
     db.close()
     with pytest.raises(SaveError, match="not a town save"):
-        Engine.load(foreign, FakeLLM())
+        load_engine(foreign, FakeLLM())
     with pytest.raises(SaveError, match="folder"):
-        Engine.load(tmp_path, FakeLLM())
+        load_engine(tmp_path, FakeLLM())
 
 
 async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await ticks(e, 10)
     good = tmp_path / "good.save"
     e.save(good)
@@ -241,12 +243,12 @@ async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
     db.commit()
     db.close()
     with pytest.raises(SaveError, match="newer version"):
-        Engine.load(newer, FakeLLM())
+        load_engine(newer, FakeLLM())
     cut = tmp_path / "cut.save"
     data = good.read_bytes()
     cut.write_bytes(data[: len(data) // 2])
     with pytest.raises(SaveError, match=r"cut\.save"):
-        Engine.load(cut, FakeLLM())
+        load_engine(cut, FakeLLM())
     broken = tmp_path / "broken.save"
     broken.write_bytes(good.read_bytes())
     db = sqlite3.connect(broken)
@@ -254,13 +256,13 @@ async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
     db.commit()
     db.close()
     with pytest.raises(SaveError, match="broken.save"):
-        Engine.load(broken, FakeLLM())
+        load_engine(broken, FakeLLM())
 
 
 async def test_autosave_and_listing(fake_town_loader, tmp_path):
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await ticks(e, 5)
-    auto = save_mod.Autosave(e, tmp_path / "saves", every_s=0)
+    auto = save_mod.Autosave(e.state, tmp_path / "saves", every_s=0)
     p = auto.maybe()
     assert p and Path(p).name == "autosave-testville.save"
     (tmp_path / "saves" / "junk.save").write_text("not a save")
@@ -272,12 +274,12 @@ async def test_autosave_and_listing(fake_town_loader, tmp_path):
 
 
 async def test_odd_file_names_save_and_load(fake_town_loader, tmp_path):
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await ticks(e, 5)
     path = tmp_path / "my town? #1 50%.save"
     e.save(path)
-    assert Engine.load(path, FakeLLM()).step_no == 5
-    assert Engine.describe_save(path)["clock"] == e.clock.text()
+    assert load_engine(path, FakeLLM()).step_no == 5
+    assert describe_save(path)["clock"] == e.clock.text()
     await e.aclose()
 
 
@@ -286,9 +288,30 @@ async def test_a_save_clears_what_a_killed_save_left_behind(fake_town_loader, tm
     it, whatever process has that PID now (the live-writer case: tests/faults/test_save_files.py)."""
     import os
 
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     stale = tmp_path / f".t.save.{os.getppid()}-0123abcd.tmp"  # a live PID: once kept for ever
     stale.write_bytes(b"half a save")
     e.save(tmp_path / "t.save")
     assert not stale.exists() and (tmp_path / "t.save").exists()
     await e.aclose()
+
+
+async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_town_loader, tmp_path):
+    """Jobs of kind "plan" are not made any more (the next action plans the day itself); a save
+    that still holds one loads it as a "next" job, and the town goes on."""
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    await ticks(e, 3)
+    assert e.jobs
+    path = tmp_path / "old.save"
+    e.save(path)
+    await e.aclose()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE pending SET kind = 'plan' WHERE seq = (SELECT MIN(seq) FROM pending)")
+    db.commit()
+    db.close()
+    loaded = load_engine(path, FakeLLM(), lockstep=True)
+    kinds = sorted(j.kind for j in loaded.jobs.values())
+    assert "plan" not in kinds and "next" in kinds
+    await ticks(loaded, 20)
+    assert loaded.step_no == e.step_no + 20 and not loaded.errors
+    await loaded.aclose()

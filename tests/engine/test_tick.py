@@ -8,6 +8,7 @@ import sys
 from engine_fakes import FakeLLM
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 
 
 async def run(engine: Engine, ticks: int) -> list:
@@ -28,7 +29,7 @@ def fingerprint(engine: Engine, results: list) -> list:
 
 async def test_residents_move_and_decide(fake_town_loader):
     llm = FakeLLM()
-    e = Engine.new(fake_town_loader, llm, lockstep=True)
+    e = new_engine(fake_town_loader, llm, lockstep=True)
     assert e.clock.text() == "Day 1, 07:00:00"
     results = await run(e, 200)
     assert any(r.moves for r in results), "nobody moved in 200 ticks"
@@ -44,14 +45,14 @@ async def test_residents_move_and_decide(fake_town_loader):
 async def test_same_answers_same_town_whatever_the_timing(fake_town_loader):
     fps = []
     for lat_seed in (1, 2):
-        e = Engine.new(fake_town_loader, FakeLLM(jitter=0.004, latency_seed=lat_seed), lockstep=True)
+        e = new_engine(fake_town_loader, FakeLLM(jitter=0.004, latency_seed=lat_seed), lockstep=True)
         fps.append(fingerprint(e, await run(e, 300)))
     assert fps[0] == fps[1]
 
 
 async def test_step_never_awaits_the_model(fake_town_loader):
     """In real-time mode step() returns while every decision is still unanswered."""
-    e = Engine.new(fake_town_loader, FakeLLM(jitter=10.0), lockstep=False)
+    e = new_engine(fake_town_loader, FakeLLM(jitter=10.0), lockstep=False)
     for _ in range(30):
         r = e.step()
     assert r.waiting_on_model == len(e.residents)  # all still thinking, the clock ran anyway
@@ -60,7 +61,7 @@ async def test_step_never_awaits_the_model(fake_town_loader):
 
 
 async def test_lockstep_waits_for_due_decisions(fake_town_loader):
-    e = Engine.new(fake_town_loader, FakeLLM(jitter=0.05), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(jitter=0.05), lockstep=True)
     for _ in range(e.decision_ticks + 3):
         e.step()
     first_due = min(j.ready_at for j in e.jobs.values())
@@ -80,7 +81,7 @@ def test_engine_does_not_import_textual():
 
 
 async def test_inspect_and_snapshot(fake_town_loader):
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await run(e, 120)
     v = e.inspect("Ann")  # a first name is enough
     assert v.name == "Ann Lin" and v.action and v.emoji and v.place
@@ -96,7 +97,7 @@ async def test_inspect_and_snapshot(fake_town_loader):
 async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
     from game.mind.view import Action
 
-    e = Engine.new(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     bob = e.residents["Bob Lin"]
     now = e.clock.now
     e._set_action(bob, Action("cooking", "\U0001F373", "Lin house:kitchen:stove", 10, "cooking", now), None, now)
@@ -111,7 +112,7 @@ async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
 async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
     from game.engine.events import TickResult
 
-    e = Engine.new(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (16, 2))):
         e.residents[name].pos = pos
@@ -135,7 +136,7 @@ async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
 
 
 async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
-    e = Engine.new(fake_town_loader, FakeLLM(fail=("plan_day", "decompose")), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(fail=("plan_day", "decompose")), lockstep=True)
     results = await run(e, 60)
     errors = [l.text for r in results for l in r.log if l.kind == "error"]
     assert errors and all(t.startswith("model: ") for t in errors) and "timed out" in errors[0]
@@ -147,10 +148,10 @@ async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
 async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_loader):
     """Seen six tiles down the street (beyond talking range): the talk starts, the one who started it
     walks up to the other, and they talk."""
-    from game.engine.engine import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
+    from game.engine.tuning import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
     from game.engine.events import TickResult
 
-    e = Engine.new(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (2, 7)), ("Bob Lin", (8, 7))):
         e.residents[name].pos = pos

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 from game.llm.client import ModelClient
 
 from .fakes import FakeEmbedder
@@ -34,7 +35,7 @@ async def test_town_carries_on_without_the_model(tmp_path):
     await srv.start()
     llm = ModelClient(srv.url, "live-fake", timeout_s=1.0, connect_timeout_s=0.5, transport_retries=1,
                       backoff_s=0.01, answer_retries=1, slots=2, embedder=FakeEmbedder())
-    e = Engine.new(town, llm, lockstep=True, seed=3)
+    e = new_engine(town, llm, lockstep=True, seed=3)
     try:
         up, down, back = Counter(), Counter(), Counter()
         logs_up, logs_down, logs_back = [], [], []
@@ -69,7 +70,7 @@ async def test_town_carries_on_without_the_model(tmp_path):
         assert all(mem_back[n] >= mem_down[n] for n in mem_up), (mem_down, mem_back)
         e.save(tmp_path / "back.save")
         for name in ("down.save", "back.save"):
-            again = Engine.load(tmp_path / name, llm, lockstep=True)
+            again = load_engine(tmp_path / name, llm, lockstep=True)
             assert sorted(again.residents) == sorted(e.residents)
             await again.aclose()
         print(f"after the model came back: actions by source {dict(back)}; memories {mem_back}")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 
 from .fakes import FakeTownLLM
 from .townfiles import residents_data, write_town
@@ -27,7 +28,7 @@ def rss_mb() -> float:
 async def play_days(tmp_path: Path, days: int) -> list[dict]:
     town = write_town(tmp_path / "town", residents=residents_data(8, seconds_per_step=10))
     llm = FakeTownLLM(seed=4)
-    e = Engine.new(town, llm, lockstep=True, seed=4)
+    e = new_engine(town, llm, lockstep=True, seed=4)
     rows = []
     try:
         for _ in range(days):
@@ -54,7 +55,7 @@ async def play_days(tmp_path: Path, days: int) -> list[dict]:
         t0 = time.perf_counter()
         e.save(path)
         rows.append({"save_s": round(time.perf_counter() - t0, 3), "save_kb": path.stat().st_size // 1024})
-        again = Engine.load(path, FakeTownLLM())
+        again = load_engine(path, FakeTownLLM())
         await again.aclose()
     finally:
         await e.aclose()

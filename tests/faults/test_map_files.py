@@ -1,6 +1,6 @@
 """Maps and residents files: everything malformed gets ``MapError`` naming the file and the problem.
 
-Each case starts from the good fault town (``townfiles``) and breaks one thing.  ``Engine.new``
+Each case starts from the good fault town (``townfiles``) and breaks one thing.  ``new_engine``
 turns ``MapError`` into its own ``TownError`` with the same message; both are checked.  A seeded
 fuzz of byte-level mutations of the map and of the residents file runs too: each mutant must
 load or raise ``MapError`` (a crash is anything else).
@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from game.engine.engine import Engine
-from game.engine.wiring import TownError
+from game.engine.build import load_engine, new_engine
+from game.engine.build import TownError
 from game.world import MapError, load_town
 
 from . import townfiles as tf
@@ -144,7 +145,7 @@ def test_broken_town(tmp_path, name, must, tmx, res, which):
     why = _check(err.value, folder, must, which)
     assert why is None, why
     with pytest.raises(TownError) as err2:
-        Engine.new(folder, FakeTownLLM())
+        new_engine(folder, FakeTownLLM())
     assert which in str(err2.value)
 
 
@@ -163,9 +164,9 @@ def test_missing_residents_file_and_town(tmp_path):
     town = load_town(folder / "town.tmx")  # a bare map loads, with nobody in it ...
     assert town.residents == []
     with pytest.raises(TownError, match="no residents"):  # ... and the engine says it is empty
-        Engine.new(folder / "town.tmx", FakeTownLLM())
+        new_engine(folder / "town.tmx", FakeTownLLM())
     with pytest.raises((MapError, TownError), match="nowhere"):
-        Engine.new(tmp_path / "nowhere", FakeTownLLM())
+        new_engine(tmp_path / "nowhere", FakeTownLLM())
 
 
 def test_huge_declared_size_is_refused_quickly(tmp_path):

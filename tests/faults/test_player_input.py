@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from game.engine.engine import CommandError, Engine
+from game.engine.build import load_engine, new_engine
 from game.engine.events import EnterAsVisitor, SayToResident, SetObjectState, Whisper
 from game.mind.schemas import clean_text
 from game.ui.text import clean, plain
@@ -103,7 +104,7 @@ def _town() -> Path:
 
 
 async def _play(name: str, talk: str, whisper: str, obj: str) -> None:
-    e = Engine.new(_town(), FakeTownLLM(), lockstep=False, seed=1)
+    e = new_engine(_town(), FakeTownLLM(), lockstep=False, seed=1)
     try:
         entered = True
         try:
@@ -135,7 +136,7 @@ async def _play(name: str, talk: str, whisper: str, obj: str) -> None:
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "input.save"
             e.save(path)
-            again = Engine.load(path, FakeTownLLM())
+            again = load_engine(path, FakeTownLLM())
             if entered:
                 assert again.player is not None and again.player.name == e.player.name
             assert again.town.objects.to_dict() == e.town.objects.to_dict()

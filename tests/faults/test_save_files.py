@@ -1,6 +1,6 @@
 """Saves, part 2: bad files get a clear message, saves are data, and hold no API key.
 
-Every damaged, foreign or unknown file is offered to ``Engine.load``, ``Engine.describe_save`` and
+Every damaged, foreign or unknown file is offered to ``load_engine``, ``describe_save`` and
 ``list_saves`` (the load screen): each must either load or raise ``SaveError`` with a one-line
 message that names the file; anything else is a crash.
 """
@@ -20,6 +20,8 @@ import httpx
 import pytest
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
+from game.engine.save import describe_save
 from game.engine.save import SaveError, list_saves
 from game.llm.client import ModelClient
 from game.llm.config import LLMConfig
@@ -155,8 +157,8 @@ async def run_files(tmp_path: Path, n_random: int, seed: int) -> tuple[Counter, 
     counts: Counter = Counter()
     problems: list[str] = []
     for cls, path in variants(good, folder, random.Random(seed), n_random):
-        for what, fn in (("load", lambda p: Engine.load(p, FakeTownLLM(), lockstep=True)),
-                         ("describe", Engine.describe_save)):
+        for what, fn in (("load", lambda p: load_engine(p, FakeTownLLM(), lockstep=True)),
+                         ("describe", describe_save)):
             try:
                 got = fn(path)
             except SaveError as err:
@@ -209,12 +211,12 @@ async def test_newer_format_message(tmp_path):
     newer = tmp_path / "newer.save"
     _edit(good, newer, "UPDATE meta SET value = '2' WHERE key = 'version';")
     with pytest.raises(SaveError, match=r"newer version of the game.*update the game"):
-        Engine.load(newer, FakeTownLLM())
+        load_engine(newer, FakeTownLLM())
 
 
 # ------------------------------------------------------------------------ saves are data
 
-SAVE_CODE = ("game/engine/save.py", "game/engine/wiring.py", "game/engine/engine.py", "game/mind/mind.py",
+SAVE_CODE = ("game/engine/save.py", "game/engine/build.py", "game/engine/engine.py", "game/mind/mind.py",
              "game/mind/memory.py", "game/mind/view.py", "game/mind/persona.py", "game/world/spatial.py",
              "game/world/objects.py", "game/world/clock.py", "game/llm/accounting.py")
 PICKLE_WORDS = re.compile(r"\b(pickle|cPickle|marshal|shelve|dill|cloudpickle|joblib|__reduce__|__getstate__)\b")
@@ -279,7 +281,7 @@ async def test_save_holds_no_api_key(tmp_path, monkeypatch):
                                          "usage": {"prompt_tokens": 1, "completion_tokens": 1}})
 
     llm = ModelClient.from_config(config, embedder=FakeEmbedder(), transport=httpx.MockTransport(handler))
-    e = Engine.new(write_town(tmp_path / "town"), llm, lockstep=True)
+    e = new_engine(write_town(tmp_path / "town"), llm, lockstep=True)
     try:
         await ticks(e, 90)
         assert seen_auth and all(a == f"Bearer {marker}" for a in seen_auth), "the key must reach the server"
@@ -288,7 +290,7 @@ async def test_save_holds_no_api_key(tmp_path, monkeypatch):
         raw = path.read_bytes()
         for form in (marker.encode(), marker.encode("utf-16-le"), marker[3:].encode()):
             assert form not in raw, "the API key is in the save"
-        assert marker not in json.dumps(Engine.describe_save(path))
+        assert marker not in json.dumps(describe_save(path))
     finally:
         await e.aclose()
         await llm.aclose()
@@ -364,7 +366,7 @@ async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypat
         monkeypatch.setattr(save_mod, "_before_replace", None)
         assert good.read_bytes() == before
         assert not list(tmp_path.glob(".keep.save.*.tmp"))
-        Engine.load(good, FakeTownLLM())
+        load_engine(good, FakeTownLLM())
 
         blocker = tmp_path / "afile"
         blocker.write_text("x")

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 from game.engine.save import SaveError, list_saves
 
 from .fakes import FakeTownLLM
@@ -82,7 +83,7 @@ async def kill_rounds(tmp_path: Path, rounds: int, seed: int) -> dict:
                 stats["no_file_yet"] += 1
             continue
         try:
-            loaded = Engine.load(path, FakeTownLLM(), lockstep=True)
+            loaded = load_engine(path, FakeTownLLM(), lockstep=True)
         except SaveError as err:
             stats["lost"] += 1
             stats["errors"].append(f"round {i}: {err}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 
 from .fakes import FakeTownLLM
 from .townfiles import write_town
@@ -20,6 +21,6 @@ async def ticks(e: Engine, n: int) -> list:
 
 async def busy_engine(folder: Path, n_ticks: int = 90, seed: int = 1) -> Engine:
     town = write_town(Path(folder) / "town")
-    e = Engine.new(town, FakeTownLLM(seed), lockstep=True, seed=seed)
+    e = new_engine(town, FakeTownLLM(seed), lockstep=True, seed=seed)
     await ticks(e, n_ticks)
     return e

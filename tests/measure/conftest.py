@@ -5,7 +5,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from game.engine import wiring  # noqa: E402
+from game.engine import build  # noqa: E402
 
 
 @pytest.fixture
@@ -13,13 +13,13 @@ def measureville(monkeypatch, tmp_path):
     """``Engine.new``/``load`` load the hand-built Measureville for any path that names it."""
     from measure_fakes import make_town
 
-    real = wiring.load_world
+    real = build.load_world
 
     def load(path):
         if str(path).endswith("measureville"):
             return make_town()
         return real(path)
-    monkeypatch.setattr(wiring, "load_world", load)
+    monkeypatch.setattr(build, "load_world", load)
     town_dir = tmp_path / "measureville"
     town_dir.mkdir()
     return town_dir

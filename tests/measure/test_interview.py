@@ -8,6 +8,7 @@ import pytest
 from measure_fakes import FakeLLM
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 from game.measure.interview import (InterviewError, build_context, interview, known_people, match_resident,
                                     messages_for, run_interview)
 from game.measure.records import MemoryRow
@@ -39,7 +40,7 @@ def test_match_resident():
 
 async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
     llm = FakeLLM()
-    e = Engine.new(measureville, llm, lockstep=True)
+    e = new_engine(measureville, llm, lockstep=True)
     mind = e.minds["Ada Ito"]
     mind.memory.add("reflection", "I care a lot about the cafe", e.clock.now, importance=7)
     mind.whisper(e.clock.now, "I want to throw a party at the cafe on Friday")
@@ -62,7 +63,7 @@ async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
 
 async def test_interview_does_not_change_the_mind_unless_asked(measureville):
     llm = FakeLLM()
-    e = Engine.new(measureville, llm, lockstep=True)
+    e = new_engine(measureville, llm, lockstep=True)
     mind = e.minds["Ben Ito"]
     before = mind.memory.to_rows()
     ans = await interview(e, "Do you know Zed Quill?", llm, name="Ben")
@@ -81,7 +82,7 @@ async def test_run_interview_on_a_save_leaves_it_unchanged(measureville, tmp_pat
     import io
 
     llm = FakeLLM()
-    e = Engine.new(measureville, llm, lockstep=True)
+    e = new_engine(measureville, llm, lockstep=True)
     for _ in range(30):
         await e.wait_ready()
         e.step()
@@ -108,7 +109,7 @@ async def test_town_interview_command_replays_a_recorded_interview(measureville,
     from game.cli import main
     from game.llm.record import RecordingLLM
 
-    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, FakeLLM(), lockstep=True)
     save = tmp_path / "t.save"
     e.save(save)
     await e.aclose()
@@ -136,7 +137,7 @@ async def test_a_question_the_model_fails_is_reported_and_the_rest_answered(meas
                 raise ModelTimeout("the model server did not answer in time")
             return await super().complete(messages, schema, tag, **kw)
 
-    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, FakeLLM(), lockstep=True)
     save = tmp_path / "t.save"
     e.save(save)
     await e.aclose()
@@ -158,7 +159,7 @@ def test_time_asked():
 
 
 async def test_a_time_in_the_question_points_at_the_plan(measureville):
-    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, FakeLLM(), lockstep=True)
     mind = e.minds["Ada Ito"]
     mind.memory.add("observation", "the book club meets on Tuesday at 6pm", e.clock.now, importance=9)
     mind.memory.add("observation", "the dance class is today at 6pm", e.clock.now, importance=9)
@@ -188,7 +189,7 @@ async def test_interview_output_is_plain_text(measureville, tmp_path):
             raise LLMError("rejected: \x1b[2J\x1b]0;owned\x07")
             yield ""  # pragma: no cover - an async generator that fails at once
 
-    e = Engine.new(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, FakeLLM(), lockstep=True)
     save = tmp_path / "t.save"
     e.save(save)
     await e.aclose()

@@ -20,13 +20,14 @@ pytestmark = [pytest.mark.real_model,
 
 async def test_interview_on_the_default_town_with_a_real_model(tmp_path):
     from game.engine.engine import Engine
+    from game.engine.build import load_engine, new_engine
     from game.llm.client import ModelClient
     from game.llm.server import EmbeddedServer
     from game.measure.interview import run_interview
 
     save = tmp_path / "start.save"
     town = Path(__file__).resolve().parents[2] / "maps" / "default"
-    Engine.new(town, None, small=True).save(save)
+    new_engine(town, None, small=True).save(save)
     before = save.read_bytes()
     server = EmbeddedServer(PATHS.server_bin, PATHS.test_model, parallel=1, ctx_per_slot=2048, threads=2,
                             alias="smollm2-test", log_path=tmp_path / "llama-server.log")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from measure_fakes import FakeLLM
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 from game.engine.events import Whisper
 from game.llm.record import RecordingLLM
-from game.measure.replay import ReplayTape, fingerprint
+from game.replay.tape import ReplayTape, fingerprint
 
 TICKS = 150
 WHISPER = Whisper("Ada Ito", "I will throw a Valentine party at the cafe")
@@ -15,7 +16,7 @@ WHISPER = Whisper("Ada Ito", "I will throw a Valentine party at the cafe")
 
 async def _record(town, path) -> list:
     rec = RecordingLLM(FakeLLM(), path)
-    e = Engine.new(town, rec, lockstep=True)
+    e = new_engine(town, rec, lockstep=True)
     e.submit(WHISPER)
     out = []
     for _ in range(TICKS):
@@ -91,11 +92,11 @@ RECORD_SCRIPT = """
 import asyncio, sys
 sys.path.insert(0, {here!r})
 from pathlib import Path
-from game.engine import wiring
+from game.engine import build
 from measure_fakes import make_town
-wiring.load_world = lambda p: make_town()
+build.load_world = lambda p: make_town()
 import test_replay as t
-from game.measure.replay import fingerprint
+from game.replay.tape import fingerprint
 live = asyncio.run(t._record(Path({town!r}), {rec!r}))
 Path({fp!r}).write_text(repr(fingerprint(live)))
 """

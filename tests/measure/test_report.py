@@ -12,6 +12,7 @@ import pytest
 from measure_fakes import FakeLLM
 
 from game.engine.engine import Engine
+from game.engine.build import load_engine, new_engine
 from game.measure.report import build_report, cli_report, render
 from game.measure.run import measured_run, save_with_positions
 
@@ -19,7 +20,7 @@ from game.measure.run import measured_run, save_with_positions
 @pytest.fixture
 async def small_save(measureville, tmp_path):
     llm = FakeLLM()
-    e = Engine.new(measureville, llm, lockstep=True)
+    e = new_engine(measureville, llm, lockstep=True)
     until = e.clock.now + timedelta(hours=3)
     res = await measured_run(e, until, whispers=[("Ada Ito", "I will throw a Valentine party at the cafe")],
                              every=6)

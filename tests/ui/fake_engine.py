@@ -1,6 +1,6 @@
 """A small fake engine and host for the UI tests (tests only: the product never uses these).
 
-FakeEngine follows the engine contract the UI relies on (docs/INTERFACES.md, game/ui section) and
+FakeEngine follows the engine contract the UI relies on (``game.engine.api.LiveEngine``) and
 the real engine's behaviour: ``submit`` acts at once (raising ``CommandError`` for what cannot be
 done) and its events come with the next ``step()`` or ``poll()``; ``poll()`` never moves the clock.
 Its residents walk fixed routes; a resident spoken to answers word by word, one word per
@@ -21,6 +21,7 @@ from game.engine.events import (
     OpenTalk, Release, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
 )
 from game.engine import CommandError
+from game.engine.state import Player, ResidentView
 from game.llm.api import ModelStatus
 
 MAP = [
@@ -106,6 +107,8 @@ EMOJI = ["☕", "📖", "🍳", "💤"]
 class FakeEngine:
     """A deterministic stand-in for game.engine.Engine (see module docstring)."""
 
+    is_replay = False
+
     def __init__(self, town: FakeTown | None = None, *, reply: str = "Hello there, welcome to town!",
                  waiting: int = 0) -> None:
         self.town = town or fake_town()
@@ -117,7 +120,8 @@ class FakeEngine:
         self.reply = reply
         self.waiting = waiting
         self.embodied: str | None = None
-        self.visitor: str | None = None
+        self.player: Player | None = None
+        self.heard = asyncio.Event()
         self.objects: dict[str, str] = {}
         self.whispers: list[tuple[str, str]] = []
         self.memories: dict[str, list[str]] = {s.name: [] for s in self.town.residents}
@@ -212,14 +216,14 @@ class FakeEngine:
 
     def _apply(self, cmd: Any, r: TickResult) -> None:
         if isinstance(cmd, EnterAsVisitor):
-            if self.visitor:
-                raise CommandError(f"{self.visitor} is already in town")
-            self.visitor = cmd.name
+            if self.player:
+                raise CommandError(f"{self.player.name} is already in town")
+            self.player = Player(cmd.name, cmd.description, self.visitor_spawn)
             self.pos["player"] = self.visitor_spawn
             r.moves.append(Move("player", self.visitor_spawn, self.visitor_spawn))
             r.log.append(LogLine("system", f"{cmd.name} arrives: {cmd.description}", cmd.name))
         elif isinstance(cmd, MovePlayer):
-            who = self.embodied or ("player" if self.visitor else None)
+            who = self.embodied or ("player" if self.player else None)
             if who is None:
                 raise CommandError("enter the town as a visitor or take over a resident first")
             src = self.pos[who]
@@ -234,7 +238,7 @@ class FakeEngine:
                 raise CommandError(f"{cmd.resident} is too far away to hear you; walk closer")
             self.talking.setdefault(cmd.resident, f"c{self.clock.step}")
         elif isinstance(cmd, SayToResident):
-            speaker = self.embodied or self.visitor or "player"
+            speaker = self.embodied or (self.player.name if self.player else "player")
             me = self.pos[self.embodied or "player"]
             them = self.pos[cmd.resident]
             if max(abs(me[0] - them[0]), abs(me[1] - them[1])) > 4:
@@ -266,26 +270,33 @@ class FakeEngine:
                 raise CommandError(f"you are not talking with {cmd.resident}")
             del self.talking[cmd.resident]
 
-    def inspect(self, name: str) -> dict[str, Any]:
-        return {
-            "action": "pacing up and down",
-            "emoji": "☕",
-            "place": f"the square at {self.pos[name]}",
-            "plan": ["07:00 wake up", "08:00 open the cafe", "12:00 lunch"],
-            "recent": list(reversed(self.memories[name]))[:5] or ["saw the morning light"],
-            "retrieved": ["the cafe opens at 8"],
-            "relationships": {o.name: "a neighbour" for o in self.town.residents if o.name != name},
-            "embodied": name == self.embodied,
-            "conversation": self.talking.get(name),
-            "thinking": False,
-        }
+    def lead(self) -> tuple[float | None, float]:
+        return None, 0.0
 
-    def save(self, path: str | Path) -> None:
-        path = Path(path)
+    def inspect(self, name: str) -> ResidentView:
+        return ResidentView(
+            name=name,
+            action="pacing up and down",
+            emoji="☕",
+            place=f"the square at {self.pos[name]}",
+            pos=self.pos[name],
+            plan=["07:00 wake up", "08:00 open the cafe", "12:00 lunch"],
+            recent=list(reversed(self.memories[name]))[:5] or ["saw the morning light"],
+            retrieved=["the cafe opens at 8"],
+            relationships={o.name: "a neighbour" for o in self.town.residents if o.name != name},
+            embodied=name == self.embodied,
+            conversation=self.talking.get(name),
+            thinking=False,
+        )
+
+    def save(self, path: str | Path | None = None) -> str:
+        path = Path(path or "")
         data = {"town": self.town.name, "clock": self.clock.text(), "step": self.clock.step,
-                "residents": [s.name for s in self.town.residents], "pos": self.pos}
+                "residents": [s.name for s in self.town.residents], "pos": self.pos,
+                "embodied": self.embodied}
         path.write_text(json.dumps(data))
         self.saved.append(path)
+        return str(path)
 
     @staticmethod
     def describe_save(path: Path) -> dict[str, Any]:
@@ -298,6 +309,7 @@ class FakeEngine:
         e = cls(fake_town(d["town"]))
         e.clock.step = d["step"]
         e.pos = {k: tuple(v) for k, v in d["pos"].items()}
+        e.embodied = d.get("embodied")  # like a real save: the player is still that resident
         return e
 
 
@@ -320,6 +332,10 @@ class FakeHost:
     fail_open: BaseException | None = None
     loaded: list[Path] = field(default_factory=list)
     llm: FakeLLM = field(default_factory=FakeLLM)
+    watch: str | None = None  # these tests watch no recording (tests/ui/test_watch_screen.py does)
+
+    def watch_engine(self) -> Any:
+        raise AssertionError("FakeHost has no recording to watch")
 
     @asynccontextmanager
     async def _open(self, progress: Any):

@@ -17,7 +17,7 @@ from game.engine.events import (
 from game.llm.api import ModelUnavailable
 from game.ui.app import MainScreen, TownApp
 from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
-from game.ui.widgets import Ticked
+from game.ui.messages import Ticked
 
 FAST = {"normal": 0.05, "fast": 0.02}
 
@@ -468,3 +468,17 @@ async def test_talk_ended_by_the_town_is_shown(tmp_path):
         await until(pilot, lambda: talk.ended)
         await pilot.press("escape")
         assert EndConversation("Isabella Rodriguez") not in eng.commands  # nothing left to end
+
+
+async def test_space_resumes_at_the_speed_it_paused(tmp_path):
+    """Regression: pausing kept the speed under one name and resuming read another, so space
+    always resumed at normal speed."""
+    app = make_app(tmp_path, FakeEngine(), speed="fast")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+        await pilot.press("space")
+        assert app.speed == "pause"
+        await pilot.press("space")
+        assert app.speed == "fast"
+        await pilot.press("4", "space", "space")
+        assert app.speed == "max"

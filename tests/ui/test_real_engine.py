@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_fakes import FakeLLM  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
+from game.engine.save import describe_save  # noqa: E402
 from game.engine.events import Embody, Release, SayToResident, SetObjectState, Whisper  # noqa: E402
 from game.ui.app import MainScreen, TownApp  # noqa: E402
 from game.ui.host import RealHost  # noqa: E402
@@ -140,7 +141,7 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await pilot.press("q")
     saved = saves / "Millbrook.save"
     assert saved.exists()
-    info = Engine.describe_save(saved)
+    info = describe_save(saved)
     assert info["clock"] == clock and len(info["residents"]) == len(engine.residents)
 
     # load it again from the start screen and continue
@@ -203,4 +204,27 @@ async def test_the_status_line_shows_the_model_led_share_and_the_panel_the_sourc
         panel = str(app.screen.query_one(ResidentPanel).render())
         assert any(w in panel for w in ("decided by the model", "on routine", "by rule", "a reaction",
                                         "talking (the model's words)")), panel
+@pytest.mark.slow
+async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
+    """Regression: a town saved while the player embodied a resident, loaded again, showed no one
+    embodied while the engine still had them: b then said "you are already ..." and the resident
+    stayed frozen.  The screen shows what the engine holds, and b hands the resident back."""
+    from game.engine.build import new_engine
+
+    engine = new_engine(default_town_path(), FakeLLM(jitter=0.001), lockstep=True)
+    name = sorted(engine.residents)[0]
+    engine.submit(Embody(name))
+    saved = tmp_path / "saves" / "embodied.save"
+    engine.save(saved)
+    await engine.aclose()
+
+    app = TownApp(FakeModelHost(str(saved)), tmp_path / "saves", speed="pause", autosave_s=0)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await ready(app, pilot)
+        assert app.engine.embodied == name
+        assert app.controlled == name and app.map_view.controlled == name
+        assert name in str(app.clock_bar.render())
+        await pilot.press("b")  # hands the resident back
+        await until(pilot, lambda: app.engine.embodied is None)
+        assert app.controlled is None
         await pilot.press("q")

@@ -24,7 +24,7 @@ from game.engine import Engine
 from game.ui.app import MainScreen, TownApp
 from game.ui.host import RealHost
 from game.ui.screens import AskScreen, TalkScreen, VisitorScreen
-from game.ui.widgets import Ticked
+from game.ui.messages import Ticked
 from game.world import default_town_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_fakes import FakeLLM  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
+from game.engine.build import load_engine, new_engine  # noqa: E402
 from game.engine.events import Whisper  # noqa: E402
 from game.engine.manifest import write_engine_manifest  # noqa: E402
 from game.llm.record import RecordingLLM  # noqa: E402
@@ -47,7 +48,7 @@ class WatchHost(RealHost):
 
 async def _record(path: Path) -> str:
     rec = RecordingLLM(FakeLLM(), path)
-    e = Engine.new(default_town_path(), rec, small=True, lockstep=True)
+    e = new_engine(default_town_path(), rec, small=True, lockstep=True)
     e.submit(Whisper("Rosa Brody", "Felix gives away free pastries on Saturday"))
     for _ in range(TICKS):
         await e.wait_ready()

@@ -13,9 +13,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from game.engine.engine import CommandError
+from game.engine.commands import CommandError
 from game.engine.events import TickResult
-from game.measure.replay import ReplayTape, tape_of
+from game.engine.state import ResidentView
+from game.replay.tape import ReplayTape, tape_of
 
 
 class _Clock:
@@ -40,6 +41,7 @@ class WatchEngine:
         self.player = None
         self.embodied = None
         self.jobs: dict = {}
+        self.heard = asyncio.Event()  # never set: a recording has no replies to the player
         self.clock = _Clock(self)
         self.lockstep = True
         self._lock = asyncio.Lock()
@@ -123,7 +125,10 @@ class WatchEngine:
     def poll(self) -> TickResult:
         return TickResult(step=self.at, clock=self.shown.clock)
 
-    def inspect(self, name: str) -> dict[str, Any]:
+    def lead(self) -> tuple[float | None, float]:
+        return None, 0.0  # a replay shows the recorded town; no decisions are waited for
+
+    def inspect(self, name: str) -> ResidentView:
         frame = self.tape.frame(self.at)
         pos = {m.who: m.dst for m in frame.moves}.get(name)
         bubble = next((b for b in frame.bubbles if b.who == name), None)
@@ -133,13 +138,14 @@ class WatchEngine:
                 place = self.town.tree.describe(self.town.tree.address_at(pos))
             except Exception:
                 place = ""
-        return {"action": bubble.text if bubble else "", "emoji": bubble.emoji if bubble else "",
-                "place": place, "plan": ["(a recorded run: fork it with n to see plans and memories)"]}
+        return ResidentView(name=name, action=bubble.text if bubble else "", emoji=bubble.emoji if bubble else "",
+                            place=place, pos=pos,
+                            plan=["(a recorded run: fork it with n to see plans and memories)"])
 
     def submit(self, command: Any) -> Any:
         raise CommandError("this is a recorded run: press n to fork a live town from here")
 
-    def save(self, path: Any = None) -> Any:
+    def save(self, path: str | Path | None = None) -> str:
         raise CommandError("a recorded run is not saved: fork it (n) for a live town you can save")
 
     async def wait_any(self) -> None:

@@ -47,7 +47,7 @@ class ReplayTape:
     small: bool = False
     seed: int = 0
     commands: Sequence[tuple[int, Command]] = ()  # (step after which it was submitted, command)
-    start_time: datetime | None = None  # a new town started at another time than its own (Engine.new start=)
+    start_time: datetime | None = None  # a new town started at another time than its own (new_engine start=)
     results: list[TickResult] = field(default_factory=list, init=False, repr=False)
     _engine: Any = field(default=None, init=False, repr=False)
     _keys: list[_Key] = field(default_factory=list, init=False, repr=False)
@@ -57,15 +57,15 @@ class ReplayTape:
 
     # -------------------------------------------------------------------- replaying
     def _new_engine(self) -> Any:
-        from game.engine.engine import Engine
+        from game.engine.build import load_engine, new_engine
         from game.engine.save import is_save
         from game.llm.record import ReplayLLM
 
         llm = ReplayLLM(self.recording)
         if is_save(self.start):
-            e = Engine.load(self.start, llm, lockstep=True)
+            e = load_engine(self.start, llm, lockstep=True)
         else:
-            e = Engine.new(self.start, llm, small=self.small, seed=self.seed, lockstep=True,
+            e = new_engine(self.start, llm, small=self.small, seed=self.seed, lockstep=True,
                            start=self.start_time)
         return e
 
@@ -170,7 +170,7 @@ class ReplayTape:
     async def fork(self, step: int, llm: Any, save_path: str | Path, *, lockstep: bool = False) -> Any:
         """A live town from ``step`` on: the run replayed afresh to ``step`` (so the tape itself is
         untouched), saved to ``save_path`` and loaded with ``llm``."""
-        from game.engine.engine import Engine
+        from game.engine.build import load_engine
 
         e = self._new_engine()
         try:
@@ -183,7 +183,7 @@ class ReplayTape:
             e.save(save_path)
         finally:
             await e.aclose()
-        return Engine.load(save_path, llm, lockstep=lockstep)
+        return load_engine(save_path, llm, lockstep=lockstep)
 
     async def aclose(self) -> None:
         if self._engine is not None:

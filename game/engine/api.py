@@ -1,0 +1,216 @@
+"""The engine's seams, as Protocols (like ``game.llm.api`` for the model).
+
+- ``EngineView``: what the screen reads and asks of a running town.  The live ``Engine``, the
+  watched recording (``game.replay.watch.WatchEngine``) and the UI tests' ``FakeEngine`` all satisfy
+  it, so the screen never asks "is this attribute there?".
+- ``LiveEngine``: a town that runs tick by tick (``Engine``, ``FakeEngine``).
+- ``Replayable``: what watching a recorded run adds (stepping a tape, seeking, forking).
+- ``MindPort``: what the engine needs of a resident's mind (``game.mind.Mind`` satisfies it); the
+  engine asks nothing else of a mind, and a test mind needs only these.
+- ``Paths``, ``Places``, ``PlaceMemory``, ``Objects``, ``TownMap``, ``Clock``: what the engine uses
+  of the world's parts (``game.world`` satisfies them; the engine does not import it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from game.engine.events import Command, TickResult
+from game.engine.state import Player, Pos, ResidentView
+from game.llm.api import Priority
+from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
+
+
+class Clock(Protocol):
+    now: datetime
+    start: datetime
+
+    @property
+    def day(self) -> int: ...
+
+    def tick(self) -> None: ...
+
+    def text(self) -> str: ...
+
+    def long_text(self) -> str: ...
+
+    def to_dict(self) -> dict: ...
+
+
+class Places(Protocol):
+    """The town's tree of places (``game.world.tree.AreaTree``)."""
+
+    def tiles_of(self, address: str) -> Iterable[Pos]: ...
+
+    def address_at(self, pos: Pos) -> str | None: ...
+
+    def arena_at(self, pos: Pos) -> str: ...
+
+    def describe(self, address: str) -> str: ...
+
+    def find(self, words: str) -> str | None: ...
+
+    def __contains__(self, address: object) -> bool: ...
+
+
+class Objects(Protocol):
+    """The states of the town's objects (``game.world.objects.ObjectStates``)."""
+
+    def __contains__(self, address: object) -> bool: ...
+
+    def get(self, address: str) -> str | None: ...
+
+    def set(self, address: str, state: str, by: str) -> None: ...
+
+    def changed_by(self, address: str) -> str | None: ...
+
+    def to_dict(self) -> dict[str, dict]: ...
+
+    def load_dict(self, data: dict[str, dict]) -> None: ...
+
+
+class Paths(Protocol):
+    """Path finding on the town's walkable tiles (``game.world.paths``)."""
+
+    def path(self, src: Pos, dst: Pos) -> Sequence[Pos]: ...
+
+    def nearest_walkable(self, pos: Pos) -> Pos: ...
+
+    def reachable(self, a: Pos, b: Pos) -> bool: ...
+
+
+class PlaceMemory(Protocol):
+    """The places one resident knows (``game.world.spatial.SpatialMemory``)."""
+
+    def knows(self, address: str) -> bool: ...
+
+    def learn(self, address: str) -> None: ...
+
+    def observe_area(self, tree: Any, address: str) -> None: ...
+
+    def describe_known(self) -> str: ...
+
+    def addresses(self) -> Iterable[str]: ...
+
+    def to_dict(self) -> dict: ...
+
+
+class TownMap(Protocol):
+    """A loaded town (``game.world.town.Town``): its grid of walkable tiles, places and objects."""
+
+    name: str
+    grid: Any  # numpy bool array [y, x]: True where one can walk
+    tree: Places
+    objects: Objects
+    spawn: Mapping[str, Any]
+    residents: Sequence[Any]
+
+
+class Memories(Protocol):
+    def recent(self, n: int) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class MindPort(Protocol):
+    """What the engine asks of a resident's mind; nothing else.  Every method is the mind's own
+    decision: the engine only asks, applies the answer at a tick boundary, and saves the state."""
+
+    plan: DayPlan | None
+    last_error: str | None
+    stats: Mapping[str, int]
+    memory: Memories
+    persona: Any  # .relationships: who it knows, in its own words
+
+    async def observe(self, now: datetime, percepts: list[str]) -> Any: ...
+
+    async def reflect_if_due(self, now: datetime) -> list[str]: ...
+
+    async def next_action(self, now: datetime, view: WorldView | None = None) -> Action: ...
+
+    async def react(self, now: datetime, percept_text: str, view: WorldView | None = None) -> Reaction: ...
+
+    async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                  priority: Priority | None = None) -> Line: ...
+
+    def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                   priority: Priority | None = None) -> AsyncIterator[str | Line]: ...
+
+    async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                     typed: tuple[str, str] | None = None) -> bool: ...
+
+    def routine_action(self, now: datetime, view: WorldView | None = None) -> Action: ...
+
+    def whisper(self, now: datetime, text: str) -> int: ...
+
+    def remember_conversation(self, now: datetime, conversation: Conversation) -> Any: ...
+
+    def to_state(self) -> dict: ...
+
+
+class ClockText(Protocol):
+    def text(self) -> str: ...
+
+
+@runtime_checkable
+class EngineView(Protocol):
+    """What the screen reads and asks of a running town (see the module docstring).
+
+    ``submit`` raises ``CommandError`` (a message for the player) for what cannot be done; its events
+    come with the next ``step()``/``poll()``.  ``poll()`` never moves the clock."""
+
+    town: Any  # the map the screen draws (name, tiles or grid, residents with glyph and colour)
+    clock: ClockText
+    player: Player | None  # the visitor, once the player walked in
+    embodied: str | None  # the resident the player speaks and walks for
+    heard: asyncio.Event  # set when a reply to the player has new words (a paused screen polls)
+    is_replay: bool
+
+    def positions(self) -> dict[str, Pos]: ...
+
+    def snapshot(self) -> TickResult: ...
+
+    def poll(self) -> TickResult: ...
+
+    async def wait_any(self) -> None: ...
+
+    def inspect(self, name: str) -> ResidentView: ...
+
+    def lead(self) -> tuple[float | None, float]:
+        """The town's model-led share over the last two game hours (None when nothing is counted,
+        as in a replay) and the game minutes its oldest open decision has waited (game/engine/ledger.py)."""
+        ...
+
+    def submit(self, command: Command) -> object: ...
+
+    def save(self, path: str | Path | None = None) -> str: ...
+
+    async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class LiveEngine(EngineView, Protocol):
+    """A town that runs: ``step`` advances it one tick (in lockstep, only when ``blocked`` is False)."""
+
+    def step(self) -> TickResult: ...
+
+
+@runtime_checkable
+class Replayable(EngineView, Protocol):
+    """A recorded run being watched: its own clock and keys (jump, go to a time, fork)."""
+
+    at: int  # the step on screen
+    warning: str | None
+
+    async def step_async(self) -> TickResult: ...
+
+    async def seek(self, step: int) -> TickResult: ...
+
+    def steps_per_minute(self) -> int: ...
+
+    def step_at(self, when: str) -> int: ...
+
+    async def fork(self, llm: Any, save_path: str | Path) -> EngineView: ...

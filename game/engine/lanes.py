@@ -1,0 +1,278 @@
+"""Lanes of decisions: one model-backed job per resident at a time (observations first, then the
+decision), started as asyncio tasks and applied at tick boundaries in a fixed order, so the same
+answers give the same town.  A part of ``Engine``; see its module docstring for lockstep."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from game.engine.events import LogLine, TickResult, Utterance
+from game.engine.api import MindPort
+from game.engine.state import Job, Resident
+from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS
+from game.llm.api import LLMError, Priority
+from game.mind.view import Conversation, DayPlan, Line, Reaction, WorldView
+
+
+class Lanes:
+    """Owns ``Engine.jobs`` and ``Resident.needs_decision``: who is asked what, and what comes of it."""
+
+    def _decide(self, r: Resident, now: datetime, res: TickResult) -> None:
+        name = r.name
+        if r.conversation:
+            return
+        if name == self.embodied:
+            self._maybe_observe(r, now, force=False)
+            return
+        ended = r.action_ended(now)
+        if ended and not r.needs_decision:
+            r.needs_decision = True
+        if r.needs_decision or r.salient:
+            self.ledger.need(name, now)
+        busy = name in self.jobs
+        if busy:
+            if ended:  # keep busy with the routine while the model thinks
+                self._routine(r, now, res)
+                r.needs_decision = True
+            return
+        if r.salient:
+            text = "; ".join(r.salient)
+            r.salient = []
+            self._ask(r, "react", now, {"percept": text})
+            return
+        if r.needs_decision:
+            # the mind plans the day itself when the next action needs a plan
+            self._ask(r, "next", now, {})
+            if ended:
+                self._routine(r, now, res)
+                r.needs_decision = True
+            return
+        self._maybe_observe(r, now, force=False)
+
+    def _routine(self, r: Resident, now: datetime, res: TickResult) -> None:
+        try:
+            act = self.minds[r.name].routine_action(now, self.world_view(r.name))
+        except Exception as e:  # the routine is rule-based; a failure here is a bug worth showing
+            self._error(f"{r.name}: routine action failed: {e}", res)
+            return
+        if r.action is None or r.action_ended(now) or act.description != r.action.description:
+            self._set_action(r, act, res, now)
+
+    def _maybe_observe(self, r: Resident, now: datetime, *, force: bool) -> None:
+        if r.name in self.jobs or not r.obs_buffer:
+            return
+        old = r.obs_since or now
+        if force or len(r.obs_buffer) >= OBSERVE_BATCH or now - old >= OBSERVE_MAX_AGE:
+            self._ask(r, "observe", now, {})
+
+    def _ask(self, r: Resident, kind: str, now: datetime, args: dict) -> Job:
+        assert r.name not in self.jobs, f"{r.name} already has a job in flight"
+        self._seq += 1
+        obs, r.obs_buffer, r.obs_since = r.obs_buffer, [], None
+        if kind in ("next", "react"):
+            args = dict(args)
+            args["view"] = _view_to_dict(self.world_view(r.name))
+        job = Job(seq=self._seq, resident=r.name, kind=kind, now=now,
+                  ready_at=self.step_no + self.decision_ticks, args=args, observations=obs)
+        self.jobs[r.name] = job
+        return job
+
+    def _launch(self) -> None:
+        """Create the tasks of jobs that have none yet (new ones, or ones restored from a save)."""
+        pending = [j for j in self.jobs.values() if j.task is None]
+        if not pending:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop yet (built outside asyncio): the first step() inside one starts them
+        for job in sorted(pending, key=lambda j: (j.resident, j.seq)):
+            job.task = loop.create_task(self._run_job(job), name=f"town:{job.kind}:{job.resident}")
+
+    def _cancel(self, name: str) -> None:
+        """Stop caring about ``name``'s job.  In lockstep a job already started is not cancelled but
+        dropped: it runs to the end (what it did to the mind, observations stored, memories touched,
+        happens whatever the timing) and its answer is thrown away at its own boundary, so a run
+        and its replay stay identical (its lane is free again from that boundary on).  In real
+        time it is cancelled at once."""
+        job = self.jobs.get(name)
+        if job is None:
+            return
+        if self.lockstep and job.task is not None:
+            job.args["dropped"] = True
+            return
+        job = self.jobs.pop(name, None)
+        if job is not None:
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+            # observations already handed to the job go back to the buffer: nothing is lost
+            r = self.residents[name]
+            r.obs_buffer = job.observations + r.obs_buffer
+
+    async def _run_job(self, job: Job) -> Any:
+        mind = self.minds[job.resident]
+        fails_before = _failures(mind.stats)
+        result, insights = await self._run_mind(job, mind)
+        # the mind carries on by rule when the model fails; the screen and the run still say so
+        failed = _failures(mind.stats) > fails_before
+        return result, insights, (mind.last_error if failed else None)
+
+    async def _run_mind(self, job: Job, mind: MindPort) -> tuple[Any, list[str]]:
+        insights: list[str] = []
+        if job.observations:
+            await mind.observe(job.now, list(job.observations))
+            insights = list(await mind.reflect_if_due(job.now) or [])
+        view = _view_from_dict(job.args["view"]) if "view" in job.args else None
+        result: Any = None
+        if job.kind == "next":
+            result = await mind.next_action(job.now, view)
+        elif job.kind == "react":
+            result = await mind.react(job.now, job.args["percept"], view)
+        elif job.kind == "say":
+            result = await self._say(job, mind)
+        elif job.kind == "listen":
+            result = await self._listen(job, mind)
+        return result, insights
+
+    async def _listen(self, job: Job, mind: MindPort) -> bool:
+        talk = self.talks.get(job.args["conversation"])
+        if talk is None:
+            return False
+        c = talk.conv
+        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+                            started=c.started, with_player=c.with_player)
+        listeners = [p for p in conv.participants if p != job.resident]
+        typed = str(job.args.get("typed") or "")
+        if typed:  # what the player has typed so far: the reply's own prompt, nearly
+            return bool(await mind.listen(job.now, conv, listeners, typed=(str(job.args["typed_by"]), typed)))
+        return bool(await mind.listen(job.now, conv, listeners))
+
+    async def _say(self, job: Job, mind: MindPort) -> Line:
+        listening = self._listening.pop(job.resident, None)
+        if listening is not None and not listening.done():
+            try:  # the beginning of the reply is being made: wait for it, never cancel it
+                await asyncio.shield(listening)
+            except asyncio.CancelledError:
+                if not listening.done():
+                    self._listening[job.resident] = listening  # the next reply waits for it
+                raise
+            except Exception:  # noqa: BLE001 - it only saves time; the reply goes on without it
+                pass
+        talk = self.talks.get(job.args["conversation"])
+        if talk is None:
+            raise asyncio.CancelledError
+        c = talk.conv  # a copy: the talk may go on (the player) while this line is written
+        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+                            started=c.started, with_player=c.with_player)
+        listeners = [p for p in conv.participants if p != job.resident]
+        priority = Priority.PLAYER if conv.with_player else Priority.REACT
+        if conv.with_player:
+            text = ""
+            line: Line | None = None
+            async for piece in mind.say_stream(job.now, conv, listeners, priority=priority):
+                if isinstance(piece, Line):
+                    line = piece
+                    break
+                text += piece
+                if not self.lockstep:  # pieces arrive when they arrive: only for the screen
+                    self._out.utterances.append(
+                        Utterance(conv.id, job.resident, ", ".join(listeners), text, final=False))
+                    self.heard.set()
+            self.heard.set()  # the whole line: applied by the next poll
+            return line if line is not None else Line(text=text.strip())
+        return await mind.say(job.now, conv, listeners, priority=priority)
+
+    def _apply_finished(self, res: TickResult, *, only_player: bool = False) -> None:
+        done = [j for j in self.jobs.values() if j.task is not None and j.task.done()]
+        if self.lockstep:
+            done = [j for j in done if j.ready_at <= self.step_no]
+        if only_player:
+            done = [j for j in done if j.kind in ("say", "listen") and
+                    (t := self.talks.get(j.args.get("conversation", ""))) is not None and t.conv.with_player]
+        for job in sorted(done, key=lambda j: (j.ready_at, j.resident, j.seq)):
+            if self.jobs.get(job.resident) is not job:
+                continue
+            del self.jobs[job.resident]
+            task = job.task
+            assert task is not None
+            if task.cancelled():
+                continue
+            err = task.exception()
+            if err is not None and job.args.get("dropped"):
+                continue
+            if err is not None:
+                self._job_failed(job, err, res)
+                continue
+            result, insights, model_error = task.result()
+            dropped = bool(job.args.get("dropped"))
+            if model_error and not dropped:
+                self._error(f"model: {model_error}", res)
+            for ins in insights:
+                res.log.append(LogLine("reflection", f"{job.resident} realises: {ins}", job.resident))
+            if not dropped:
+                self._apply(job, result, res)
+
+    def _job_failed(self, job: Job, err: BaseException, res: TickResult) -> None:
+        r = self.residents[job.resident]
+        kind = "model" if isinstance(err, LLMError) else type(err).__name__
+        self._error(f"{job.resident}: {job.kind} failed ({kind}): {err}", res)
+        if job.kind == "say":
+            self._end_talk(job.args.get("conversation", ""), self.clock.now, res,
+                           reason="the conversation broke off")
+        elif job.kind in ("next", "react"):
+            # no answer: the resident carries on with its routine (rule-based, not a fake answer)
+            r.needs_decision = False
+            self._routine(r, self.clock.now, res)
+
+    def _apply(self, job: Job, result: Any, res: TickResult) -> None:
+        r = self.residents[job.resident]
+        now = self.clock.now
+        if job.resident == self.embodied and job.kind != "say":
+            return  # the player drives it now: its mind's decisions are dropped
+        plan = self.minds[r.name].plan
+        if isinstance(plan, DayPlan) and plan is not r.plan:
+            if r.plan is None or r.plan.day != plan.day:
+                res.log.append(LogLine("plan", f"{r.name} planned day {plan.day}", r.name))
+            else:
+                res.log.append(LogLine("plan", f"{r.name} changed their plan", r.name))
+            r.plan = plan
+        if job.kind == "next":
+            self._set_action(r, result, res, now)
+        elif job.kind == "react":
+            self._apply_reaction(r, result, res, now)
+        elif job.kind == "say":
+            self._apply_line(job, result, res, now)
+
+    def _apply_reaction(self, r: Resident, rx: Reaction, res: TickResult, now: datetime) -> None:
+        if rx.kind == "continue" or r.conversation:
+            return
+        if rx.kind == "talk" and rx.with_whom:
+            if self._start_talk(r.name, rx.with_whom, now, res, reach=PERCEIVE_RADIUS):
+                return
+        if rx.new_action is not None:
+            res.log.append(LogLine("react", f"{r.name} reacts: {rx.new_action.description}", r.name))
+            self._set_action(r, rx.new_action, res, now)
+        else:
+            r.needs_decision = True
+
+
+def _failures(stats: Any) -> int:
+    """How many failures a mind has counted (its ``stats`` has one ``error_<what>`` entry each)."""
+    if not stats:
+        return 0
+    try:
+        return sum(int(n) for k, n in stats.items() if str(k).startswith("error_"))
+    except (TypeError, ValueError, AttributeError):
+        return 0
+
+
+def _view_to_dict(v: WorldView) -> dict:
+    return {"now_text": v.now_text, "here": v.here, "here_text": v.here_text,
+            "known_places": v.known_places, "allowed": list(v.allowed), "nearby": list(v.nearby),
+            "people_here": list(v.people_here)}
+
+
+def _view_from_dict(d: dict) -> WorldView:
+    return WorldView.make(**d)

@@ -1,0 +1,155 @@
+"""The engine's state as plain typed data: residents, the visitor, talks, decision jobs, a town.
+
+These dataclasses import no engine module: the tick loop (``game.engine.engine``) works on them,
+the save (``game.engine.save``) reads and writes a ``TownState`` made of them, and the screen reads
+``ResidentView`` and ``Player`` through ``game.engine.api.EngineView``.  Everything here is data
+that a save can hold; the live parts of a town (its map, minds, model, tasks) are not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from game.mind.view import Action, Conversation, DayPlan
+
+Pos = tuple[int, int]  # (x, y) in tiles
+PLAYER = "player"  # the key of the visitor's avatar in positions()
+
+MAX_TALK_LINES = 8  # lines in a conversation between residents
+
+# what a job asks of the resident's mind (see game/engine/lanes.py)
+JobKind = Literal["next", "react", "say", "listen", "observe"]
+
+
+@dataclass
+class Player:
+    """The visitor the player walks in as."""
+
+    name: str
+    description: str
+    pos: Pos
+
+
+@dataclass
+class Resident:
+    """What the engine keeps of one resident besides its mind: where it is, what it does, what it saw."""
+
+    name: str
+    pos: Pos
+    action: Action | None = None
+    path: list[Pos] = field(default_factory=list)
+    plan: DayPlan | None = None
+    needs_decision: bool = True
+    conversation: str | None = None
+    seen: dict[str, str] = field(default_factory=dict)  # percept key -> text last seen
+    obs_buffer: list[str] = field(default_factory=list)
+    obs_since: datetime | None = None
+    salient: list[str] = field(default_factory=list)  # salient percept texts waiting for a react
+    reacted: dict[str, datetime] = field(default_factory=dict)  # subject -> last reaction time
+    last_talk: dict[str, datetime] = field(default_factory=dict)
+
+    def action_ended(self, now: datetime) -> bool:
+        if self.action is None:
+            return True
+        end = self.action.end()
+        return end is None or (now >= end and not self.path)
+
+
+@dataclass
+class Job:
+    """One model-backed piece of work for one resident (see game/engine/engine.py)."""
+
+    seq: int
+    resident: str
+    kind: str  # one of JobKind
+    now: datetime
+    ready_at: int  # tick at whose boundary it is applied (lockstep); asked-at tick + decision_ticks
+    args: dict = field(default_factory=dict)  # JSON-ready: what the decision needs to be re-asked
+    observations: list[str] = field(default_factory=list)
+    task: asyncio.Task | None = None
+
+    def to_row(self) -> dict:
+        return {"seq": self.seq, "resident": self.resident, "kind": self.kind,
+                "now": self.now.isoformat(), "ready_at": self.ready_at,
+                "args": json.dumps(self.args), "observations": json.dumps(self.observations)}
+
+    @staticmethod
+    def from_row(r: dict) -> "Job":
+        return Job(seq=int(r["seq"]), resident=r["resident"], kind=r["kind"],
+                   now=datetime.fromisoformat(r["now"]), ready_at=int(r["ready_at"]),
+                   args=json.loads(r["args"]), observations=json.loads(r["observations"]))
+
+
+@dataclass
+class Talk:
+    """A conversation the engine runs: whose turn it is, who is in it."""
+
+    conv: Conversation
+    turn: int = 0  # index into conv.participants of the next speaker
+    max_lines: int = MAX_TALK_LINES
+    ended: bool = False
+    last_at: datetime | None = None  # when the last line was said (to drop a talk the player left)
+    listened: dict[str, tuple[int, str]] = field(default_factory=dict)  # resident -> (lines, typed) it got ready for
+    typed: str = ""  # what the player has typed so far of their next line (a hint, see ``Typing``)
+
+    def next_speaker(self) -> str:
+        return self.conv.participants[self.turn % len(self.conv.participants)]
+
+
+@dataclass
+class ResidentView:
+    """One resident as the side panel shows it (plain data; every engine's ``inspect`` gives one)."""
+
+    name: str
+    action: str = ""
+    emoji: str = ""
+    place: str = ""
+    pos: Pos | None = None
+    plan: list[str] = field(default_factory=list)
+    recent: list[str] = field(default_factory=list)
+    retrieved: list[str] = field(default_factory=list)
+    relationships: dict[str, str] = field(default_factory=dict)
+    embodied: bool = False
+    conversation: str | None = None
+    thinking: bool = False
+    source: str = ""  # where the current action came from: model, reaction, talk, routine, rule
+    lead: float | None = None  # this resident's model-led share of its waking time so far
+
+
+@dataclass
+class TownState:
+    """A whole town as data: what a save holds and what an engine is built again from.
+
+    The live parts are named, not held: the town by its path (loaded again from there), each mind
+    by its own state (``Mind.to_state`` without the memory) and its memory rows, each resident's
+    map of places by its dict, the clock by its dict."""
+
+    town_path: str
+    town_name: str
+    clock: dict
+    clock_text: str
+    seed: int
+    rng: list  # random.Random.getstate() as JSON-ready lists
+    step_no: int = 0
+    seq: int = 0  # the last job's number
+    talk_seq: int = 0  # the last conversation's number
+    decision_ticks: int = 6
+    lockstep: bool = False
+    small: bool = False
+    player: Player | None = None
+    embodied: str | None = None
+    residents: dict[str, Resident] = field(default_factory=dict)
+    minds: dict[str, dict] = field(default_factory=dict)  # resident -> mind state without its memory
+    memories: dict[str, list[dict]] = field(default_factory=dict)  # resident -> memory rows
+    spatial: dict[str, dict] = field(default_factory=dict)  # resident -> SpatialMemory.to_dict()
+    objects: dict[str, dict] = field(default_factory=dict)  # address -> {"state", "by"}
+    object_news: dict[str, datetime] = field(default_factory=dict)
+    talks: dict[str, Talk] = field(default_factory=dict)
+    finished_talks: list[Conversation] = field(default_factory=list)
+    jobs: list[Job] = field(default_factory=list)
+    accounting: dict | None = None
+    ledger: dict | None = None  # the model-led share and decision lag so far (DecisionLedger.to_dict)

@@ -1,0 +1,191 @@
+"""Conversations: residents who decide to talk walk up and take turns, one line per job; the player's
+talk waits for the player, and the residents get their reply ready while the player types.  A talk
+ends when it runs long, someone leaves or falls silent, and both remember it.  A part of ``Engine``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from game.engine.events import Bubble, LogLine, TickResult, Utterance
+from game.engine.state import MAX_TALK_LINES, Job, Resident, Talk
+from game.engine.tuning import PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
+from game.mind.view import Action, Conversation, Line
+
+
+class Talks:
+    """Owns ``Engine.talks``, ``finished_talks`` and ``Resident.conversation``/``last_talk``."""
+
+    def _free_to_talk(self, name: str) -> bool:
+        if self.player is not None and name == self.player.name:
+            return True
+        r = self.residents.get(name)
+        if r is None:
+            return False
+        act = r.action.description.lower() if r.action else ""
+        return "sleep" not in act
+
+    def _start_talk(self, a: str, with_whom: str, now: datetime, res: TickResult,
+                    reach: int = TALK_RANGE) -> bool:
+        """Start a conversation of ``a`` with the named people within ``reach`` tiles (a resident who
+        decided to talk to someone it sees walks over to them first)."""
+        ra = self.residents[a]
+        wanted = [w.strip() for w in with_whom.split(",") if w.strip()]
+        others: list[str] = []
+        for w in wanted:
+            name = self._match_name(w)
+            if name is None or name == a or not self._free_to_talk(name):
+                continue
+            pos = self._actors().get(name)
+            if pos is None or chebyshev(pos, ra.pos) > reach:
+                continue
+            last = ra.last_talk.get(name)
+            if last is not None and now - last < TALK_COOLDOWN:
+                continue
+            other = self.residents.get(name)
+            if other is not None and other.conversation:
+                talk = self.talks.get(other.conversation)
+                if talk is not None and not talk.conv.with_player and len(talk.conv.participants) < 4:
+                    return self._join_talk(a, talk, now, res)
+                continue
+            others.append(name)
+        if not others:
+            return False
+        with_player = self.player is not None and self.player.name in others or (
+            self.embodied is not None and self.embodied in others)
+        self._talk_seq += 1
+        cid = f"c{self._talk_seq}"
+        conv = Conversation(id=cid, participants=[a, *others], place=self._address_at(ra.pos),
+                            started=now, with_player=bool(with_player))
+        self.talks[cid] = Talk(conv=conv, max_lines=MAX_TALK_LINES if not with_player else 40)
+        for n in conv.participants:
+            self._enter_talk(n, cid, conv, now, res)
+        self._approach(ra, others)
+        res.log.append(LogLine("conversation", f"{a} starts talking with {', '.join(others)}", a))
+        return True
+
+    def _join_talk(self, name: str, talk: Talk, now: datetime, res: TickResult) -> bool:
+        talk.conv.participants.append(name)
+        self._enter_talk(name, talk.conv.id, talk.conv, now, res)
+        res.log.append(LogLine("conversation", f"{name} joins the conversation", name))
+        return True
+
+    def _enter_talk(self, name: str, cid: str, conv: Conversation, now: datetime, res: TickResult) -> None:
+        r = self.residents.get(name)
+        if r is None:
+            return  # the visitor
+        if self.jobs.get(name) is not None and self.jobs[name].kind != "say":
+            self._cancel(name)
+        r.conversation = cid
+        r.path = []
+        self.ledger.answered(name, now)  # to talk was the model's decision (or the player's)
+        others = [p for p in conv.participants if p != name]
+        act = Action(description=f"talking with {', '.join(others)}", emoji="\U0001F4AC",
+                     address=self._address_at(r.pos), duration_min=10, start=now, source="rule")
+        old = r.action
+        r.action = act
+        if old is None or old.description != act.description:
+            res.bubbles.append(Bubble(name, act.emoji, act.description))
+
+    def _controlled(self, name: str) -> bool:
+        return name == self.embodied or (self.player is not None and name == self.player.name)
+
+    def _run_talks(self, now: datetime) -> None:
+        for cid in sorted(self.talks):
+            talk = self.talks[cid]
+            if talk.ended:
+                continue
+            speaker = talk.next_speaker()
+            if self._controlled(speaker):
+                # the player speaks for it; a resident does not wait for ever, nor for one who left
+                since = talk.last_at or talk.conv.started or now
+                actors = self._actors()
+                here = actors.get(speaker)
+                others = [actors[p] for p in talk.conv.participants if p != speaker and p in actors]
+                if here is not None and others and min(chebyshev(here, q) for q in others) > TALK_RANGE + 2:
+                    self._end_talk(cid, now, self._out, reason=f"{speaker} walked away")
+                elif now - since >= PLAYER_SILENCE:
+                    self._end_talk(cid, now, self._out, reason=f"{speaker} said nothing more")
+                elif talk.conv.with_player:
+                    self._get_ready(talk, now)
+                continue
+            if speaker in self.jobs:
+                continue  # its line is being written
+            r = self.residents.get(speaker)
+            if r is None or r.conversation != cid:
+                continue
+            job = self._ask(r, "say", now, {"conversation": cid})
+            if talk.conv.with_player:
+                job.ready_at = self.step_no + 1  # the player is waiting: due at the next boundary
+
+    def _get_ready(self, talk: Talk, now: datetime) -> None:
+        """While the player is to speak, the residents in the talk make the beginning of their next
+        reply (``Mind.listen``): when it opens, after each line, and again with what the player has
+        typed so far (``Typing``), each time as soon as their lane is free (so a burst of typing
+        asks once, with the newest text)."""
+        n = len(talk.conv.lines)
+        state = (n, talk.typed)
+        speaker = talk.next_speaker()
+        for name in talk.conv.participants:
+            r = self.residents.get(name)
+            if r is None or self._controlled(name) or name in self.jobs or talk.listened.get(name) == state:
+                continue
+            talk.listened[name] = state
+            args = {"conversation": talk.conv.id}
+            if talk.typed and self._controlled(speaker):
+                args.update(typed=talk.typed, typed_by=speaker)
+            job = self._ask(r, "listen", now, args)
+            job.ready_at = self.step_no + 1
+
+    def _apply_line(self, job: Job, line: Line, res: TickResult, now: datetime) -> None:
+        cid = job.args["conversation"]
+        talk = self.talks.get(cid)
+        if talk is None or talk.ended:
+            return
+        conv = talk.conv
+        listeners = [p for p in conv.participants if p != job.resident]
+        if not line.text.strip():
+            if line.source == "error":
+                why = self.minds[job.resident].last_error or "the model failed"
+                self._error(f"{job.resident} could not answer: {why}", res)
+            self._end_talk(cid, now, res, reason=f"{job.resident} had nothing more to say")
+            return
+        conv.add(job.resident, line.text)
+        talk.turn += 1
+        talk.last_at = now
+        res.utterances.append(Utterance(cid, job.resident, ", ".join(listeners), line.text, final=True))
+        if line.end or len(conv.lines) >= talk.max_lines:
+            self._end_talk(cid, now, res)
+
+    def _end_talk(self, cid: str, now: datetime, res: TickResult, reason: str = "") -> None:
+        talk = self.talks.pop(cid, None)
+        if talk is None:
+            return
+        talk.ended = True
+        conv = talk.conv
+        for name in conv.participants:
+            job = self.jobs.get(name)
+            if job is not None and job.kind in ("say", "listen") and job.args.get("conversation") == cid:
+                self._cancel(name)  # (a reply made ready for a talk that is over serves nothing)
+            listening = self._listening.pop(name, None)
+            if listening is not None and not listening.done():
+                listening.cancel()
+            r = self.residents.get(name)
+            if r is None:
+                continue
+            r.conversation = None
+            for other in conv.participants:
+                if other != name:
+                    r.last_talk[other] = now
+            if conv.lines:
+                try:  # both (all) remember it: each line others said, and their own part
+                    self.minds[name].remember_conversation(now, conv)
+                except Exception as err:
+                    self._error(f"{name}: could not remember the conversation: {err}", res)
+            r.needs_decision = True  # re-plan from what was said
+            r.action = Action(description="thinking about the conversation", emoji="\U0001F4AD",
+                              address=self._address_at(r.pos), duration_min=1, start=now, source="rule")
+        self.finished_talks.append(conv)
+        del self.finished_talks[:-50]
+        who = ", ".join(conv.participants)
+        res.log.append(LogLine("conversation", f"conversation of {who} ended ({len(conv.lines)} lines)"
+                               + (f": {reason}" if reason else "")))

@@ -1,0 +1,22 @@
+"""The engine's tuning, in game time (so nothing depends on the machine), and tile distance."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from game.engine.state import Pos
+
+PERCEIVE_EVERY = 3  # ticks between two looks around, per resident (staggered)
+PERCEIVE_RADIUS = 6
+PERCEIVE_BANDWIDTH = 6
+OBSERVE_BATCH = 6  # flush buffered observations to the mind once this many are waiting
+OBSERVE_MAX_AGE = timedelta(minutes=30)  # ... or once the oldest has waited this long
+REACT_COOLDOWN = timedelta(hours=2)  # do not react to the same person twice within this
+OBJECT_NEWS = timedelta(minutes=30)  # an object change stays salient this long
+TALK_RANGE = 4  # tiles (Chebyshev) within which two can talk
+TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk within this
+PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
+
+
+def chebyshev(a: Pos, b: Pos) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))

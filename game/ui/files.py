@@ -1,0 +1,94 @@
+"""Files: saving (ctrl+s, save as, autosave, on quit) and loading a town (ctrl+l).  A recorded run
+being watched is not saved: it is forked (``game.ui.replay_controls``)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual import work
+
+from game.engine.save import save_name
+from game.ui.host import list_saves
+from game.ui.screens import AskScreen, LoadScreen
+from game.ui.text import clean
+
+
+class Files:
+    """Owns ``save_path`` (where ctrl+s writes) and the saves folder."""
+
+    def default_save_path(self) -> Path:
+        if self.save_path is not None:
+            return self.save_path
+        return self.saves_dir / save_name(clean(getattr(self.engine.town, "name", "town"), single_line=True))
+
+    def save_to(self, path: Path, *, quiet: bool = False) -> bool:
+        if self.engine is None or self.replaying:  # a recording is not a town to save: fork it
+            return False
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.engine.save(path)
+        except Exception as e:
+            self._report_error(e, "save")
+            return False
+        self.save_path = path
+        if not quiet:
+            self.notify(f"Saved to {path}")
+        return True
+
+    def action_save(self) -> None:
+        if self.engine is not None:
+            self.save_to(self.default_save_path())
+
+    def ask_save_as(self) -> None:
+        def done(name: str | None) -> None:
+            if name:
+                self.save_to(self.saves_dir / save_name(name, keep="-_."))
+
+        self.push_screen(AskScreen("Save as", "a name for this save", f"in {self.saves_dir}"), done)
+
+    def _autosave(self) -> None:
+        if self.engine is not None:
+            self.save_to(self.default_save_path(), quiet=True)
+
+    def action_load(self) -> None:
+        if self.llm is None:
+            return
+
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.load_save(path)
+
+        self.push_screen(LoadScreen(list_saves(self.host, self.saves_dir)), done)
+
+    @work(group="load", exclusive=True, exit_on_error=False)
+    async def load_save(self, path: Path) -> None:
+        """Load ``path``; the current town keeps running until the save has loaded (a bad save
+        is reported and changes nothing)."""
+        self.notify(f"Loading {path.name}…", timeout=2)
+        engine = await self.host.load_engine(path, self.llm)
+        old, self.engine = self.engine, engine  # the old engine loop stops at its next turn
+        self._town_wake.set()
+        self.save_path = path
+        self.install_engine(engine)
+        if old is not None:
+            try:
+                await asyncio.wait_for(old.aclose(), 5)
+            except Exception as e:  # the old town's decisions are dropped either way
+                self._report_error(e, "load")
+
+    async def action_quit(self) -> None:
+        """ctrl+q (Textual's quit) saves first too."""
+        await self.action_quit_town()
+
+    async def action_quit_town(self) -> None:
+        """Quit, saving first (the save is where `town play SAVE` continues)."""
+        if self.engine is not None:
+            self.save_to(self.default_save_path(), quiet=True)
+            engine, self.engine = self.engine, None
+            try:
+                await asyncio.wait_for(engine.aclose(), 5)
+            except Exception:  # quitting: the town's decisions in flight are dropped either way
+                pass
+        self._town_closing.set()
+        self.exit(return_code=self.exit_code)
