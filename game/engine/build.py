@@ -109,12 +109,12 @@ def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> E
         raise SaveError(f"save '{save_path}' is damaged or incomplete ({type(e).__name__}: "
                         f"{one_line(e, 160)})") from None
     acc = getattr(llm, "accounting", None)
-    if state.accounting is not None and acc is not None and hasattr(type(acc), "from_dict"):
+    if state.accounting is not None and acc is not None and hasattr(type(acc), "from_dict") and hasattr(acc, "restore"):
         # the loaded town's usage carries on (what the session spent on another town is not its)
-        restored = type(acc).from_dict(state.accounting)
-        acc.by_key = restored.by_key
-        acc.by_day = restored.by_day
-        acc.total = restored.total
+        try:
+            acc.restore(type(acc).from_dict(state.accounting))
+        except (KeyError, ValueError, TypeError, AttributeError):
+            pass  # damaged figures are not the town: it loads, and counting starts again now
         acc.set_day(engine.clock.day)
     engine.save_path = str(save_path)
     return engine

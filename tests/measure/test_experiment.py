@@ -419,7 +419,7 @@ async def test_a_failed_interview_is_counted_apart(measureville, tmp_path):
 
 async def test_a_recorded_experiment_of_commands_can_be_watched(measureville, tmp_path):
     from game.llm.record import RecordingLLM
-    from game.measure.replay import fingerprint, tape_of
+    from game.replay.tape import fingerprint, tape_of
 
     text = MINIMAL.replace("day 1 08:00", "day 1 07:20").replace('map = "measureville"', 'map = "measureville"\ncast = "small"') \
         + "[[seed]]\nkind = 'thought'\nresident = 'Ada'\ntext = 'I will paint the cafe blue.'\nat = 'day 1 07:05'\n"
