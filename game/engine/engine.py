@@ -21,7 +21,7 @@ import inspect
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
@@ -32,6 +32,7 @@ from game.engine.events import (
 )
 from game.llm.api import LLMError, Priority
 from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
+from game.world.states import describe as describe_state, match_state
 
 PLAYER = "player"  # the key of the visitor's avatar in positions()
 
@@ -382,6 +383,11 @@ class Engine:
             action = Action(description=action.description, emoji=action.emoji, address=action.address,
                             duration_min=action.duration_min, object_state=action.object_state,
                             start=now, source=action.source)
+        if action.object_state:  # a state of the object's vocabulary, else none (see _set_object)
+            aff = getattr(self.town, "affordances", None)
+            info = aff.info(action.address) if aff is not None else None
+            if info is not None and match_state(info, action.object_state) != action.object_state:
+                action = replace(action, object_state=match_state(info, action.object_state))
         old = r.action
         if old is not None and old.object_state and old.address in self.town.objects:
             # the object goes back to idle when the one who changed it moves on
@@ -427,13 +433,22 @@ class Engine:
 
     def _set_object(self, address: str, state: str, by: str, res: TickResult, now: datetime) -> None:
         objects = self.town.objects
-        if address not in objects or objects.get(address) == state:
+        if address not in objects:
+            return
+        aff = getattr(self.town, "affordances", None)
+        info = aff.info(address) if aff is not None else None
+        if info is not None:  # only a state of its kind's vocabulary (see game/world/states.py)
+            state = match_state(info, state) or ""
+            if not state:
+                return
+        if objects.get(address) == state:
             return
         objects.set(address, state, by)
         if by not in self.residents:  # news: what the player or the world did, not everyday use
             self.object_news[address] = now
         res.object_changes.append(ObjectChange(address, state, by))
-        res.log.append(LogLine("object", f"{self._describe(address)} is now {state}", by))
+        said = describe_state(info, state) if info is not None else state
+        res.log.append(LogLine("object", f"{self._describe(address)} is now {said}", by))
 
     # ------------------------------------------------------------------ perception
 
@@ -609,7 +624,10 @@ class Engine:
         if job.observations:
             await mind.observe(job.now, list(job.observations))
             insights = list(await mind.reflect_if_due(job.now) or [])
-        view = _view_from_dict(job.args["view"]) if "view" in job.args else None
+        from game.engine import wiring
+
+        view = wiring.with_ground(self, job.resident, _view_from_dict(job.args["view"])) \
+            if "view" in job.args else None
         result: Any = None
         if job.kind == "plan":
             result = await mind.plan_day(job.now, view)
@@ -1234,8 +1252,11 @@ class Engine:
             raise CommandError(f"no object in town matches '{obj}'")
         if address.count(":") < 2:
             raise CommandError(f"'{obj}' is a place, not an object; name something in it")
-        state = state[:40]
-        self._set_object(address, state, "player", out, now)
+        aff = getattr(self.town, "affordances", None)
+        info = aff.info(address) if aff is not None else None
+        if info is not None and match_state(info, state) is None:
+            raise CommandError(f"{self._describe(address)} can be: {', '.join(info.state_names())}")
+        self._set_object(address, state[:40], "player", out, now)
         return address
 
     # ------------------------------------------------------------------ world helpers

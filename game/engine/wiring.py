@@ -6,11 +6,13 @@ tick loop itself depends only on the plain data in ``game.mind.view`` and ``game
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from game.mind.view import WorldView
+from game.world.resolve import Grounder
 
 
 class TownError(Exception):
@@ -151,4 +153,24 @@ def world_view(engine: Any, name: str) -> WorldView:
     clock = engine.clock
     now_text = clock.long_text() if hasattr(clock, "long_text") else clock.text()
     return WorldView.make(now_text=now_text, here=here, here_text=engine._describe(here),
-                          known_places=known, allowed=allowed, nearby=nearby, people_here=people)
+                          known_places=known, allowed=allowed, nearby=nearby, people_here=people,
+                          ground=grounder(engine, name, allowed, here))
+
+
+def grounder(engine: Any, name: str, allowed: Any, here: str) -> Grounder | None:
+    """The world's place picker for one resident's decision (None for a town without affordances
+    or a resident that knows no place)."""
+    aff = getattr(engine.town, "affordances", None)
+    if aff is None or not allowed:
+        return None
+    spec = getattr(engine, "specs", {}).get(name) or getattr(engine.minds.get(name), "persona", None)
+    return Grounder(aff, allowed, home=getattr(spec, "home", "") or "",
+                    workplace=getattr(spec, "workplace", "") or "", here=here,
+                    objects=getattr(engine.town, "objects", None))
+
+
+def with_ground(engine: Any, name: str, view: WorldView | None) -> WorldView | None:
+    """A view read back from a job's plain data (or a save), with its place picker again."""
+    if view is None or view.ground is not None:
+        return view
+    return replace(view, ground=grounder(engine, name, view.allowed, view.here))
