@@ -99,6 +99,10 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     print(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
           f"from {engine.clock.text()} to {until}", file=log, flush=True)
     interrupted = False
+    from game.engine.actionlog import ActionLog, actions_log_path
+
+    actions = ActionLog()  # for the place-fit measure of `town report` (SAVE.actions.jsonl)
+    actions.sample(engine)
     try:
         while engine.clock.now < stop:
             while engine.blocked:
@@ -113,6 +117,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 finally:
                     waited += time.monotonic() - w0
             res = engine.step()
+            actions.sample(engine, res)
             for line in res.log:
                 if line.kind == "error":
                     errors += 1
@@ -143,6 +148,11 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
             except SaveError as e:
                 _err(str(e))
                 save = None
+        if save:
+            try:
+                actions.write(actions_log_path(save))
+            except OSError as e:
+                _err(f"could not write the run's action log beside {save}: {e}")
         await engine.aclose()
     elapsed = time.monotonic() - t0
     report = make_report(llm, engine, start_time, elapsed, waited, errors, save)

@@ -690,28 +690,38 @@ class Mind:
         allowed = tuple(view.allowed) if view else ()
         home = p.home or (view.here if view else "")
 
-        def at(base: str, words: tuple[str, ...]) -> str:
+        ground = view.ground if view is not None else None
+
+        def at(base: str, words: tuple[str, ...], activity: str = "") -> str:
+            if ground is not None and activity:  # the world knows where breakfast is had at home
+                hint = "home" if base == home else "work" if base and base == p.workplace else base
+                placed = ground.place(activity, hint)
+                if placed.fits:
+                    return placed.address
             return find_in(allowed, base, words) or base or (view.here if view else "")
 
         if m < p.wake or m >= p.sleep:
             until = p.wake if m < p.wake else p.wake + 24 * 60
-            return Action("sleeping", "😴", at(home, ("bed",)), max(5, min(60, until - m)), None, now, "routine")
+            return Action("sleeping", "😴", at(home, ("bed",), "sleeping"), max(5, min(60, until - m)), None, now,
+                          "routine")
         if m < p.wake + 30:
-            return Action("getting ready for the day", "🚿", at(home, ("bathroom", "shower", "sink")),
+            return Action("getting ready for the day", "🚿", at(home, ("bathroom", "shower", "sink"),
+                                                                 "getting ready for the day"),
                           max(5, p.wake + 30 - m), None, now, "routine")
         for name, t in p.meals:
             if t <= m < t + 30:
                 work_meal = p.workplace and p.work_start <= m < p.work_end and name == "lunch"
-                place = at(p.workplace if work_meal else home, ("kitchen", "table", "dining"))
+                place = at(p.workplace if work_meal else home, ("kitchen", "table", "dining"), f"having {name}")
                 return Action(f"having {name}", "🍴", place, max(5, t + 30 - m), None, now, "routine")
         nxt = min([t for _, t in p.meals if t > m] + [p.sleep])
         if p.workplace and p.work_start <= m < p.work_end:
             end = min(p.work_end, nxt)
-            return Action("working", "💼", at(p.workplace, ("desk", "counter", "office")),
+            return Action("working", "💼", at(p.workplace, ("desk", "counter", "office"), "working"),
                           max(5, min(60, end - m)), None, now, "routine")
         if p.workplace and m < p.work_start:
             nxt = min(nxt, p.work_start)
-        return Action("spending time at home", "🏠", at(home, ("living", "couch", "sofa", "room")),
+        return Action("spending time at home", "🏠", at(home, ("living", "couch", "sofa", "room"),
+                                                     "spending time at home"),
                       max(5, min(60, nxt - m)), None, now, "routine")
 
     # ------------------------------------------------------------------ reacting
