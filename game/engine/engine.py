@@ -727,9 +727,11 @@ class Engine:
                 self._apply(job, result, res)
 
     def _job_failed(self, job: Job, err: BaseException, res: TickResult) -> None:
-        r = self.residents[job.resident]
+        r = self.residents.get(job.resident)
         kind = "model" if isinstance(err, LLMError) else type(err).__name__
         self._error(f"{job.resident}: {job.kind} failed ({kind}): {err}", res)
+        if r is None:  # a job of someone not in town (a damaged save): nothing more to undo
+            return
         if job.kind == "say":
             self._end_talk(job.args.get("conversation", ""), self.clock.now, res,
                            reason="the conversation broke off")
@@ -914,7 +916,8 @@ class Engine:
             if getattr(line, "source", "") == "error":
                 why = getattr(self.minds[job.resident], "last_error", None) or "the model failed"
                 self._error(f"{job.resident} could not answer: {why}", res)
-            self._end_talk(cid, now, res, reason=f"{job.resident} had nothing more to say")
+            self._end_talk(cid, now, res, reason=getattr(line, "reason", "")
+                           or f"{job.resident} had nothing more to say")
             return
         conv.add(job.resident, line.text)
         talk.turn += 1

@@ -800,7 +800,9 @@ class Mind:
                 mine >= self.config.max_turns_per_speaker
                 or self._lines_today[d.isoformat()] >= self.config.max_lines_per_day):
             self.stats["dialogue_rule_end"] += 1
-            return Line("Well, I should get going. See you later!", end=True, source="rule")
+            # the talk ends as an event the town shows, not with a canned line passed off as the
+            # resident's own words
+            return Line("", end=True, source="rule", reason=f"{self.persona.first_name} took their leave")
         return None
 
     async def _talk_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:

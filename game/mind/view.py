@@ -148,6 +148,7 @@ class Line:
     text: str  # plain text
     end: bool = False  # the speaker ends the conversation with this line
     source: Literal["model", "rule", "error"] = "model"
+    reason: str = ""  # for a line with no text that ends the talk: why (an event, not words said)
 
 
 def hhmm(minute: int) -> str:
