@@ -560,8 +560,9 @@ class Mind:
         allowed = tuple(view.allowed) if view and view.allowed else ()
         fallback = self._fallback_place(view)
         ctx = Context(self, now, view, focus=block.activity)
-        context = await assemble([Identity(), Plan(), Thoughts(), Needs(),
-                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        # the block itself is in the task; around it, one block before and after is enough
+        context = await assemble([Identity(), Plan(before=1, after=1), Thoughts(), Needs(),
+                                  RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
                                        max_tokens=360, context=context, places=self._places_line(view),
