@@ -49,16 +49,7 @@ class ActionLog:
     @classmethod
     def read(cls, path: str | Path) -> "ActionLog":
         """Raises ``ValueError`` with a clear message for a file that is not an action log."""
-        try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise ValueError(f"action log '{path}' cannot be read: {e.strerror}") from None
-        try:
-            head = json.loads(lines[0]) if lines else {}
-        except ValueError:
-            head = {}
-        if not isinstance(head, dict) or head.get("format") != FORMAT:
-            raise ValueError(f"'{path}' is not an action log (no {FORMAT} header)")
+        _, lines = read_headed(path, FORMAT, "action log")
         log = cls()
         for n, line in enumerate(lines[1:], start=2):
             if not line.strip():
@@ -71,6 +62,22 @@ class ActionLog:
                 raise ValueError(f"action log '{path}', line {n}: not an action or object change") from None
             (log.actions if kind == "action" else log.objects).append(d)
         return log
+
+
+def read_headed(path: str | Path, fmt: str, what: str) -> tuple[dict, list[str]]:
+    """The header and the lines of a JSON-lines log whose first line is ``{"format": fmt, ...}``;
+    ``ValueError`` naming the file when it cannot be read or is something else."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ValueError(f"{what} '{path}' cannot be read: {e.strerror}") from None
+    try:
+        head = json.loads(lines[0]) if lines else {}
+    except ValueError:
+        head = {}
+    if not isinstance(head, dict) or head.get("format") != fmt:
+        raise ValueError(f"'{path}' is not a{'n' if what[0] in 'aeiou' else ''} {what} (no {fmt} header)")
+    return head, lines
 
 
 def actions_log_path(save: str | Path) -> Path:
