@@ -62,6 +62,8 @@ class MindConfig:
 
 # what "You remember" shows when the plan is already in the context
 MEMORY_KINDS = ("observation", "conversation", "whisper", "reflection", "player")
+_BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(ing)? asleep|sleep(ing)?|nap(ping)?)\b",
+                        re.I)
 PLACE_MEANING_MIN = 0.35  # cosine below which no option is near enough in meaning to an activity
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._recall_for)
@@ -762,6 +764,11 @@ class Mind:
             ans = ans.model_copy(update={"decision": "talk", "talk_to": meant})
         if ans.decision == "react" and ans.new_action.strip().lower().rstrip(".") in _NOTHING:
             ans = ans.model_copy(update={"decision": "continue"})
+        if ans.decision == "react" and _BED_WORDS.search(ans.new_action) and not self._near_bed_time(now):
+            # "going to wake up with Eli Moreau" at 16:16: waking or going to bed is not a reaction
+            # to a sight in the middle of the day
+            self.stats["react_absurd"] += 1
+            ans = ans.model_copy(update={"decision": "continue"})
         if ans.decision == "talk" and self.talks_on(d) >= self.config.max_talks_per_day:
             self.stats["react_talk_enough"] += 1
             return Reaction("continue", reason="talked enough today")
@@ -792,6 +799,12 @@ class Mind:
                             importance=5)
             return Reaction("react", new_action=act, reason=text)
         return Reaction("continue", reason="model")
+
+    def _near_bed_time(self, now: datetime) -> bool:
+        """Within an hour of waking or of bed time (or asleep): when sleep and waking make sense."""
+        _, m = self.day_and_minute(now)
+        p = self.persona
+        return m < p.wake + 60 or m >= p.sleep - 60
 
     # ------------------------------------------------------------------ dialogue
     def _talk_ran_long(self, now: datetime, conversation: Conversation) -> Line | None:

@@ -107,3 +107,14 @@ async def test_no_rule_fits_then_meaning_picks_among_the_area(town):
     assert mind.stats["place_fit"] + mind.stats["place_by_meaning"] + mind.stats["place_unfit"] == 1
     if mind.stats["place_fit"] == 0:
         assert llm.embed_calls >= 1  # the embeddings were asked
+
+
+async def test_waking_up_is_no_reaction_in_the_afternoon(town):
+    # "Grace Okafor reacts: going to wake up with Eli Moreau" at 16:16 (issue 16)
+    react = {"decision": "react", "new_action": "going to wake up with Eli Moreau", "place": "", "emoji": "⏰",
+             "minutes": 10, "state": ""}
+    mind, _ = mind_for(town, "Grace Okafor", [step("reading the paper")], react)
+    v = view_for(town, "Grace Okafor", here="Okafor house:living room")
+    await mind.next_action(DAY.replace(hour=16), v)
+    r = await mind.react(DAY.replace(hour=16, minute=16), "Eli Moreau is walking by", v)
+    assert r.kind == "continue" and mind.stats["react_absurd"] == 1
