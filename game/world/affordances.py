@@ -69,6 +69,7 @@ class KindInfo:
     affords: tuple[str, ...]
     rest: str = "idle"  # the name of the resting state, stored as "idle"
     states: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # state -> words meaning it
+    private: bool = False  # used at home only (a bed, a shower)
 
     def state_names(self) -> list[str]:
         return [self.rest, *self.states]
@@ -113,7 +114,7 @@ class KindTable:
 
 
 def _renamed(info: KindInfo, kind: str) -> KindInfo:
-    return KindInfo(kind, info.affords, info.rest, info.states)
+    return KindInfo(kind, info.affords, info.rest, info.states, info.private)
 
 
 def _csv(value: object) -> tuple[str, ...]:
@@ -123,7 +124,7 @@ def _csv(value: object) -> tuple[str, ...]:
 def _entry(kind: str, raw: dict) -> KindInfo:
     states = {str(s).lower(): tuple(str(w).lower() for w in (ws or [])) for s, ws in (raw.get("states") or {}).items()}
     return KindInfo(kind, tuple(str(a).lower() for a in raw.get("affords", [])), str(raw.get("rest", "idle")).lower(),
-                    states)
+                    states, bool(raw.get("private", False)))
 
 
 @lru_cache(maxsize=4)
@@ -140,7 +141,7 @@ def load_kinds(path: str | None = None) -> KindTable:
     for k, v in data.get("object", {}).items():
         e = _entry(k, v)
         objects[k] = KindInfo(k, e.affords, e.rest, {**e.states, **{s: w for s, w in common.items()
-                                                                     if s not in e.states}})
+                                                                     if s not in e.states}}, e.private)
     return KindTable(objects, {k: _entry(k, v) for k, v in data.get("area", {}).items()}, common)
 
 
@@ -170,7 +171,8 @@ class Affordances:
                 rest, states = named[0], {s: (s,) + base.states.get(s, ()) for s in named[1:]}
                 states.update({s: w for s, w in self.table.common.items() if s not in states})
             affords = _csv(props["affords"]) if props.get("affords") else base.affords
-            out = KindInfo(base.kind, affords, rest, states)
+            private = str(props.get("private", base.private)).lower() in ("true", "1", "yes")
+            out = KindInfo(base.kind, affords, rest, states, private)
         elif len(parts) == 2:
             base = self.table.area_kind(parts[1])
             if props.get("affords"):

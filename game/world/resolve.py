@@ -153,7 +153,31 @@ class Grounder:
         return best, best_s
 
     def place(self, activity: str, hint: str = "", block: str = "") -> Placed:
-        """The address where ``activity`` happens (see the module's docstring for the order)."""
+        """The address where ``activity`` happens (see the module's docstring for the order).
+        A private thing (a bed, a shower) is the resident's own: the same kind at home, in its own
+        room first ("waking up" in the neighbours' guest room is waking up at home)."""
+        placed = self._place(activity, hint, block)
+        info = self.aff.info(placed.address) if placed.address.count(":") >= 2 else None
+        if info is None or not info.private or not self.home:
+            return placed
+        own = self._own(info.kind, activity)
+        return Placed(own, True, placed.how) if own and own != placed.address else placed
+
+    def _own(self, kind: str, activity: str) -> str | None:
+        """The resident's own thing of ``kind`` (its room's, else its home's), if it has one."""
+        home_sector = split(self.home)[0]
+        mine = [a for a in self._within(home_sector) if a.count(":") >= 2
+                and self.tree.kind.get(a, split(a)[-1]) == kind]
+        if not mine:
+            return None
+        in_room = [a for a in mine if ":" in self.home and a.startswith(self.home + ":")]
+        if in_room:
+            return in_room[0]
+        if any(a for a in mine if self.aff.info(a) and self.aff.info(a).kind == "bed") and ":" in self.home:
+            return None  # someone else's bed in its house: none of its own to go to (no guessing)
+        return mine[0]
+
+    def _place(self, activity: str, hint: str, block: str) -> Placed:
         area = self.area_of(hint) if hint else None
         how = "area"
         if area is None:
