@@ -83,15 +83,21 @@ async def test_a_state_the_kind_has_is_kept_on_the_object_the_action_uses(town):
     assert town.tree.kind[second.address] == "dining table" and second.object_state is None
 
 
-async def test_a_reaction_puts_out_the_fire_on_the_stove(town):
-    react = {"decision": "react", "new_action": "putting out the fire", "place": "", "emoji": "🧯",
-             "minutes": 5, "state": "put out"}
+async def grace_reacts(town, new_action: str, state: str, here: str, hour: int, sight: str):
+    """Grace, reading the paper at ``here`` at ``hour``, notices ``sight``; the model says ``new_action``."""
+    react = {"decision": "react", "new_action": new_action, "place": "", "emoji": "🧯", "minutes": 5,
+             "state": state}
     mind, llm = mind_for(town, "Grace Okafor", [step("reading the paper")], react)
-    v = view_for(town, "Grace Okafor", here="Okafor house:kitchen")
-    await mind.next_action(DAY.replace(hour=7), v)
+    v = view_for(town, "Grace Okafor", here=here)
+    await mind.next_action(DAY.replace(hour=hour), v)
+    return mind, llm, await mind.react(DAY.replace(hour=hour, minute=16), sight, v)
+
+
+async def test_a_reaction_puts_out_the_fire_on_the_stove(town):
     town.objects.set("Okafor house:kitchen:stove", "on fire", "player")
     try:
-        r = await mind.react(DAY.replace(hour=7, minute=5), "the stove in the kitchen of the Okafor house is on fire", v)
+        mind, llm, r = await grace_reacts(town, "putting out the fire", "put out", "Okafor house:kitchen", 7,
+                                          "the stove in the kitchen of the Okafor house is on fire")
     finally:
         town.objects.reset("Okafor house:kitchen:stove")
     assert r.kind == "react" and r.new_action.address == "Okafor house:kitchen:stove"
@@ -111,10 +117,6 @@ async def test_no_rule_fits_then_meaning_picks_among_the_area(town):
 
 async def test_waking_up_is_no_reaction_in_the_afternoon(town):
     # "Grace Okafor reacts: going to wake up with Eli Moreau" at 16:16 (issue 16)
-    react = {"decision": "react", "new_action": "going to wake up with Eli Moreau", "place": "", "emoji": "⏰",
-             "minutes": 10, "state": ""}
-    mind, _ = mind_for(town, "Grace Okafor", [step("reading the paper")], react)
-    v = view_for(town, "Grace Okafor", here="Okafor house:living room")
-    await mind.next_action(DAY.replace(hour=16), v)
-    r = await mind.react(DAY.replace(hour=16, minute=16), "Eli Moreau is walking by", v)
+    mind, _, r = await grace_reacts(town, "going to wake up with Eli Moreau", "", "Okafor house:living room", 16,
+                                    "Eli Moreau is walking by")
     assert r.kind == "continue" and mind.stats["react_absurd"] == 1
