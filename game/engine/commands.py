@@ -17,6 +17,7 @@ from game.engine.tuning import TALK_RANGE, chebyshev
 from game.errors import GameError
 from game.mind.view import Action, Conversation
 from game.text import one_line
+from game.world.states import match_state
 
 def player_text(text: object) -> str:
     """What the player typed, as plain one-line text (``game.text.one_line``: escape sequences,
@@ -261,8 +262,11 @@ class PlayerCommands:
             raise CommandError(f"no object in town matches '{obj}'")
         if address.count(":") < 2:
             raise CommandError(f"'{obj}' is a place, not an object; name something in it")
-        state = state[:40]
-        self._set_object(address, state, "player", out, now)
+        aff = getattr(self.town, "affordances", None)
+        info = aff.info(address) if aff is not None else None
+        if info is not None and match_state(info, state) is None:
+            raise CommandError(f"{self._describe(address)} can be: {', '.join(info.state_names())}")
+        self._set_object(address, state[:40], "player", out, now)
         return address
 
 

@@ -14,6 +14,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import open_engine
 from game.engine.ledger import format_lead, lead_since, mind_counts
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env
@@ -112,6 +113,8 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
           + (f", pace policy {pace_policy}" if tick_delay else ""), file=log, flush=True)
     interrupted = False
     save_failed = False
+    actions = ActionLog()  # for the place-fit measure of `town report` (SAVE.actions.jsonl)
+    actions.sample(engine)
     try:
         while engine.clock.now < stop:
             while engine.blocked:
@@ -126,6 +129,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 finally:
                     waited += time.monotonic() - w0
             res = engine.step()
+            actions.sample(engine, res)
             if tick_delay:  # the game's clock rate, slowed by the pace policy when the model lags
                 delay = governor.delay(tick_delay, engine.backlog_min())
                 slowed += delay - tick_delay
@@ -164,6 +168,11 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 _err(str(e))
                 save = None
                 save_failed = True
+        if save:
+            try:
+                actions.write(actions_log_path(save))
+            except OSError as e:
+                _err(f"could not write the run's action log beside {save}: {e}")
         await engine.aclose()
     elapsed = time.monotonic() - t0
     report = make_report(llm, engine, start_time, elapsed, waited, errors, save, baseline=baseline)

@@ -124,7 +124,7 @@ class Lanes:
         if job.observations:
             await mind.observe(job.now, list(job.observations))
             insights = list(await mind.reflect_if_due(job.now) or [])
-        view = _view_from_dict(job.args["view"]) if "view" in job.args else None
+        view = self.with_ground(job.resident, _view_from_dict(job.args["view"])) if "view" in job.args else None
         result: Any = None
         if job.kind == "next":
             result = await mind.next_action(job.now, view)
@@ -215,9 +215,11 @@ class Lanes:
                 self._apply(job, result, res)
 
     def _job_failed(self, job: Job, err: BaseException, res: TickResult) -> None:
-        r = self.residents[job.resident]
+        r = self.residents.get(job.resident)
         kind = "model" if isinstance(err, LLMError) else type(err).__name__
         self._error(f"{job.resident}: {job.kind} failed ({kind}): {err}", res)
+        if r is None:  # a job of someone not in town (a damaged save): nothing more to undo
+            return
         if job.kind == "say":
             self._end_talk(job.args.get("conversation", ""), self.clock.now, res,
                            reason="the conversation broke off")

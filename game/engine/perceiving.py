@@ -4,13 +4,16 @@ places it sees are learnt; ``world_view`` tells its mind what it knows.  A part 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
+from typing import Sequence
 
 from game.engine.state import Pos, Resident
 from game.engine.tuning import (
     OBJECT_NEWS, PERCEIVE_BANDWIDTH, PERCEIVE_RADIUS, REACT_COOLDOWN, TALK_RANGE, chebyshev,
 )
 from game.mind.view import WorldView
+from game.world.resolve import Grounder
 
 
 class Perceiving:
@@ -97,4 +100,22 @@ class Perceiving:
         people = sorted(n for n, p in self._actors().items()
                         if n != name and (chebyshev(p, r.pos) <= TALK_RANGE or n in in_view))
         return WorldView.make(now_text=self.clock.long_text(), here=here, here_text=self._describe(here),
-                              known_places=known, allowed=allowed, nearby=nearby, people_here=people)
+                              known_places=known, allowed=allowed, nearby=nearby, people_here=people,
+                              ground=self.grounder(name, allowed, here))
+
+    def grounder(self, name: str, allowed: Sequence[str], here: str) -> Grounder | None:
+        """The world's place picker for one resident's decision (None for a town without
+        affordances, or a resident that knows no place): see game/world/resolve.py."""
+        aff = getattr(self.town, "affordances", None)
+        if aff is None or not allowed:
+            return None
+        persona = self.minds[name].persona if name in self.minds else None
+        return Grounder(aff, allowed, home=getattr(persona, "home", "") or "",
+                        workplace=getattr(persona, "workplace", "") or "", here=here,
+                        objects=getattr(self.town, "objects", None))
+
+    def with_ground(self, name: str, view: WorldView | None) -> WorldView | None:
+        """A view read back from a job's plain data (or a save), with its place picker again."""
+        if view is None or view.ground is not None:
+            return view
+        return replace(view, ground=self.grounder(name, view.allowed, view.here))

@@ -147,7 +147,8 @@ class Talks:
             if line.source == "error":
                 why = self.minds[job.resident].last_error or "the model failed"
                 self._error(f"{job.resident} could not answer: {why}", res)
-            self._end_talk(cid, now, res, reason=f"{job.resident} had nothing more to say")
+            self._end_talk(cid, now, res, reason=getattr(line, "reason", "")
+                           or f"{job.resident} had nothing more to say")
             return
         conv.add(job.resident, line.text)
         talk.turn += 1

@@ -3,6 +3,7 @@ and where a visitor walks in.  A part of ``Engine`` (see game/engine/engine.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from game.engine.events import Bubble, LogLine, Move, ObjectChange, TickResult
@@ -10,6 +11,7 @@ from game.engine.ledger import is_model_led
 from game.engine.state import Pos, Resident
 from game.engine.tuning import TALK_RANGE, chebyshev
 from game.mind.view import Action
+from game.world.states import describe as describe_state, match_state
 
 
 class Walking:
@@ -34,6 +36,11 @@ class Walking:
             action = Action(description=action.description, emoji=action.emoji, address=action.address,
                             duration_min=action.duration_min, object_state=action.object_state,
                             start=now, source=action.source)
+        if action.object_state:  # a state of the object's vocabulary, else none (see _set_object)
+            aff = getattr(self.town, "affordances", None)
+            info = aff.info(action.address) if aff is not None else None
+            if info is not None and match_state(info, action.object_state) != action.object_state:
+                action = replace(action, object_state=match_state(info, action.object_state))
         old = r.action
         if old is not None and old.object_state and old.address in self.town.objects:
             # the object goes back to idle when the one who changed it moves on
@@ -81,13 +88,22 @@ class Walking:
 
     def _set_object(self, address: str, state: str, by: str, res: TickResult, now: datetime) -> None:
         objects = self.town.objects
-        if address not in objects or objects.get(address) == state:
+        if address not in objects:
+            return
+        aff = getattr(self.town, "affordances", None)
+        info = aff.info(address) if aff is not None else None
+        if info is not None:  # only a state of its kind's vocabulary (see game/world/states.py)
+            state = match_state(info, state) or ""
+            if not state:
+                return
+        if objects.get(address) == state:
             return
         objects.set(address, state, by)
         if by not in self.residents:  # news: what the player or the world did, not everyday use
             self.object_news[address] = now
         res.object_changes.append(ObjectChange(address, state, by))
-        res.log.append(LogLine("object", f"{self._describe(address)} is now {state}", by))
+        said = describe_state(info, state) if info is not None else state
+        res.log.append(LogLine("object", f"{self._describe(address)} is now {said}", by))
 
     def _approach(self, r: Resident, others: list[str]) -> None:
         """Walk ``r`` up to the nearest of ``others`` when it is beyond talking range."""

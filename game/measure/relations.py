@@ -187,16 +187,9 @@ class PositionLog:
 
     @classmethod
     def read(cls, path: str | Path) -> "PositionLog":
-        try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise ValueError(f"position log '{path}' cannot be read: {e.strerror}") from None
-        try:
-            head = json.loads(lines[0]) if lines else {}
-        except ValueError:
-            head = {}
-        if head.get("format") != cls.FORMAT:
-            raise ValueError(f"'{path}' is not a position log (no {cls.FORMAT} header)")
+        from game.engine.actionlog import read_headed
+
+        head, lines = read_headed(path, cls.FORMAT, "position log")
         log = cls(every=int(head.get("every", 1)))
         for n, line in enumerate(lines[1:], start=2):
             try:

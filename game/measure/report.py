@@ -27,6 +27,7 @@ from types import SimpleNamespace
 from typing import Any, Sequence
 
 from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
+from game.measure.placefit import report_for as place_fit_report
 from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
 from game.measure.spread import Info, said_in, track
@@ -198,6 +199,7 @@ def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at
         "model_led": DecisionLedger.from_dict(data.meta.get("ledger")).summary(
             since=lead_since(start, 1)),
         "rules_and_fallbacks": mind_counts(SimpleNamespace(stats=s) for s in data.mind_stats.values()),
+        "place_fit": place_fit_report(save, data.meta.get("town_path")),
     }
 
 
@@ -281,6 +283,7 @@ def render(report: dict, console: Any) -> None:
         console.print(t)
     else:
         console.print(T(f"Attendance: {att['why']}"))
+    render_place_fit(report.get("place_fit") or {}, console)
     u = report["usage"]
     if u.get("available"):
         from game.llm.accounting import format_budget
@@ -300,6 +303,25 @@ def render(report: dict, console: Any) -> None:
         console.print(T(f"Model use: {u['why']}"))
     for line in format_lead(report["model_led"], report.get("rules_and_fallbacks")):
         console.print(T(line))
+
+
+def render_place_fit(pf: dict, console: Any) -> None:
+    """The place-fit measure: the share of actions in a place that fits, impossible object states."""
+    from rich.text import Text
+
+    if not pf.get("available"):
+        console.print(Text(f"Place fit: {pf.get('why', 'not measured')}"))
+        return
+    share = "n/a" if pf["share"] is None else f"{pf['share']:.0%}"
+    console.print(Text(f"Place fit: {share} of {pf['judged']} judged actions in a place that fits "
+                       f"({pf['unjudged']} not in the table); impossible object states: "
+                       f"{pf['impossible_states']} of {pf['object_changes']} changes"))
+    for src, x in pf["by_source"].items():
+        console.print(Text(f"  {src or '?'}: {x['fit']} of {x['judged']}"))
+    for m in pf["misfits"][:6]:
+        console.print(Text(f"  misfit: {m}"))
+    for m in pf["impossible_examples"][:6]:
+        console.print(Text(f"  impossible: {m}"))
 
 
 def cli_report(args: Any) -> int:

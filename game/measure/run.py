@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
+from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.events import Whisper
 from game.measure.relations import PositionLog
 
@@ -24,6 +25,7 @@ class RunResult:
     real_s: float
     waited_s: float
     errors: list[str] = field(default_factory=list)
+    actions: ActionLog | None = None  # what everyone did where (the place-fit measure)
 
 
 async def measured_run(engine: Any, until: datetime, *, whispers: Sequence[tuple[str, str]] = (),
@@ -34,6 +36,8 @@ async def measured_run(engine: Any, until: datetime, *, whispers: Sequence[tuple
         engine.submit(Whisper(name, text))
     log = log if log is not None else PositionLog(every=every)
     log.sample(engine, force=True)
+    actions = ActionLog()
+    actions.sample(engine)
     t0 = time.monotonic()
     waited = 0.0
     ticks = 0
@@ -46,14 +50,17 @@ async def measured_run(engine: Any, until: datetime, *, whispers: Sequence[tuple
         res = engine.step()
         ticks += 1
         log.sample(engine)
+        actions.sample(engine, res)
         errors.extend(line.text for line in res.log if line.kind == "error")
         if on_tick is not None:
             on_tick(engine, res)
     log.sample(engine, force=True)
-    return RunResult(engine, log, ticks, time.monotonic() - t0, waited, errors)
+    return RunResult(engine, log, ticks, time.monotonic() - t0, waited, errors, actions=actions)
 
 
 def save_with_positions(result: RunResult, path: str) -> str:
     result.engine.save(path)
     result.positions.write(str(path) + ".positions.jsonl")
+    if result.actions is not None:
+        result.actions.write(actions_log_path(path))
     return path

@@ -22,7 +22,7 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Annotated, Any, AsyncIterator, Awaitable, Callable, Sequence
 
-from pydantic import BaseModel, BeforeValidator, Field, create_model
+from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.mind import prompting
@@ -30,7 +30,7 @@ from game.mind.components import (Component, Context, Identity, Needs, Plan, Rel
                                   RelevantMemories, Situation, Thoughts, Yesterday, assemble)
 from game.mind.memory import MemoryStream, Record, Weights
 from game.mind.persona import Persona
-from game.mind.places import find_in, format_places, resolve_place
+from game.mind.places import find_in, resolve_place
 from game.mind.schemas import (AnswerText, DayPlanAnswer, DecomposeAnswer, IdentityAnswer, ImportanceAnswer,
                                InsightsAnswer, LineAnswer, QuestionsAnswer, ReactAnswer, StepItem, clean_text,
                                pick_emoji)
@@ -62,6 +62,9 @@ class MindConfig:
 
 # what "You remember" shows when the plan is already in the context
 MEMORY_KINDS = ("observation", "conversation", "whisper", "reflection", "player")
+_BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(ing)? asleep|sleep(ing)?|nap(ping)?)\b",
+                        re.I)
+PLACE_MEANING_MIN = 0.35  # cosine below which no option is near enough in meaning to an activity
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._recall_for)
 
@@ -154,24 +157,6 @@ def fit_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[st
         desc, m, extra = out[-1]
         out[-1] = (desc, m + span - used, extra)
     return out
-
-
-@lru_cache(maxsize=64)
-def _with_place_enum(base: type[BaseModel], allowed: tuple[str, ...]) -> type[BaseModel]:
-    """``base`` whose ``place`` fields carry the allowed addresses as a JSON-schema enum (the server
-    then writes one of them); validation itself stays lenient and the mind resolves the place."""
-    extra = {"enum": list(allowed)}
-    # cleaned like every other text field: a server that ignores the enum may send anything
-    place = Annotated[str, BeforeValidator(lambda v: clean_text(v, 160))]
-    if base is DecomposeAnswer:
-        step = create_model("Step", __base__=StepItem,
-                            place=(place, Field(json_schema_extra=extra)))
-        return create_model("DecomposeAnswer", __base__=DecomposeAnswer,
-                            steps=(list[step], Field(min_length=1, max_length=6)))  # type: ignore[valid-type]
-    if base is ReactAnswer:
-        return create_model("ReactAnswer", __base__=ReactAnswer,
-                            place=(place, Field(default="", json_schema_extra={"enum": list(allowed) + [""]})))
-    raise TypeError(base)
 
 
 # ---------------------------------------------------------------------------- mind
@@ -575,15 +560,14 @@ class Mind:
             return self.routine_action(now, view)
         allowed = tuple(view.allowed) if view and view.allowed else ()
         fallback = self._fallback_place(view)
-        shown = self.places_for(view)
-        schema = _with_place_enum(DecomposeAnswer, shown) if shown else DecomposeAnswer
         ctx = Context(self, now, view, focus=block.activity)
-        context = await assemble([Identity(), Plan(), Thoughts(), Needs(),
-                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
-        places = format_places(shown) or (view.known_places if view else "") or fallback
+        # the block itself is in the task; around it, one block before and after is enough
+        context = await assemble([Identity(), Plan(before=1, after=1), Thoughts(), Needs(),
+                                  RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
         try:
-            ans = await self._complete("decompose", schema, "decompose", Priority.PLAN, now, max_tokens=360,
-                                       context=context, places=places, start=hhmm(minute),
+            ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
+                                       max_tokens=360, context=context, places=self._places_line(view),
+                                       start=hhmm(minute),
                                        end=hhmm(block.end), first=self.persona.first_name,
                                        activity=block.activity, span=span)
         except LLMError as e:
@@ -596,22 +580,74 @@ class Mind:
         actions = []
         t = now
         for desc, minutes, s in fit_steps(steps, span):
-            choice = resolve_place(s.place, allowed, fallback) if allowed else None
-            if choice is not None and choice.fallback:
-                self.stats["place_fallback"] += 1
-            elif choice is not None and not choice.exact:
-                self.stats["place_fuzzy"] += 1
-            addr = choice.address if choice else (s.place or fallback)
+            addr, state = await self._ground(view, desc, s.place, s.state, block.activity, allowed, fallback)
             emoji = pick_emoji(s.emoji, emoji_for(desc))
             if emoji != (s.emoji or "").replace("\ufe0f", ""):
                 self.stats["emoji_fixed"] += 1
-            state = clean_text(s.state, 30) or None
-            if state and state.lower() in ("none", "null", "n/a", "-", "same", "unchanged"):
-                state = None
             actions.append(Action(desc, emoji, addr, minutes, state, t, "model"))
             t += timedelta(minutes=minutes)
         self.queue = actions[1:]
         return actions[0]
+
+    def _places_line(self, view: WorldView | None) -> str:
+        """The short list of areas the model may name (sectors it knows; home and work marked)."""
+        if view is not None and view.ground is not None:
+            return view.ground.places_text() or "home"
+        sectors = list(dict.fromkeys(a.split(":")[0] for a in self.places_for(view)))
+        return ", ".join(sectors[:12]) or "home"
+
+    async def _ground(self, view: WorldView | None, activity: str, hint: str, proposal: str, block: str,
+                      allowed: tuple[str, ...], fallback: str) -> tuple[str, str | None]:
+        """Where an action happens and the state it leaves its object in.  With the world's place
+        picker (``view.ground``) the world chooses by the town's affordances, and by meaning
+        (embeddings) when no rule fits; the state is one of that object's or nothing.  Without it
+        (a bare view) the hint is matched among the allowed addresses as written."""
+        proposal = clean_text(proposal, 30)
+        if proposal.lower() in ("none", "null", "n/a", "-", "same", "unchanged"):
+            proposal = ""
+        ground = view.ground if view is not None else None
+        if ground is not None:
+            placed = ground.place(activity, hint or "", block)
+            addr = placed.address
+            if placed.fits:
+                self.stats["place_fit"] += 1
+            else:
+                better = await self._place_by_meaning(ground, activity, hint or "", block)
+                self.stats["place_by_meaning" if better else "place_unfit"] += 1
+                addr = better or addr
+            state = ground.state(addr, proposal, activity)
+            if proposal and state is None:
+                self.stats["state_dropped"] += 1
+            return addr or fallback, state
+        choice = resolve_place(hint, allowed, fallback) if allowed else None
+        if choice is not None and choice.fallback:
+            self.stats["place_fallback"] += 1
+        elif choice is not None and not choice.exact:
+            self.stats["place_fuzzy"] += 1
+        addr = choice.address if choice else (hint or fallback)
+        return addr, (proposal or None) if addr.count(":") >= 2 else None
+
+    async def _place_by_meaning(self, ground: Any, activity: str, hint: str, block: str) -> str | None:
+        """The option whose affordances are nearest in meaning to the activity (cosine of the
+        embeddings the mind already uses for memories), if near enough; None when unavailable."""
+        options = list(ground.options(activity, hint, block))
+        if not options:
+            return None
+        try:
+            vecs = await self.embed([activity] + [t for _, t in options])
+        except Exception as e:  # noqa: BLE001 - no embeddings: the rule's choice stands
+            self.stats["place_embed_error"] += 1
+            log.debug("place by meaning failed: %s", e)
+            return None
+        q = vecs[0]
+        qn = sum(x * x for x in q) ** 0.5 or 1.0
+        best, best_s = None, PLACE_MEANING_MIN
+        for (addr, _), v in zip(options, vecs[1:]):
+            vn = sum(x * x for x in v) ** 0.5 or 1.0
+            sim = sum(a * b for a, b in zip(q, v)) / (qn * vn)
+            if sim > best_s:
+                best, best_s = addr, sim
+        return best
 
     def places_for(self, view: WorldView | None) -> tuple[str, ...]:
         """The allowed addresses offered to the model, most useful first, at most
@@ -655,28 +691,38 @@ class Mind:
         allowed = tuple(view.allowed) if view else ()
         home = p.home or (view.here if view else "")
 
-        def at(base: str, words: tuple[str, ...]) -> str:
+        ground = view.ground if view is not None else None
+
+        def at(base: str, words: tuple[str, ...], activity: str = "") -> str:
+            if ground is not None and activity:  # the world knows where breakfast is had at home
+                hint = "home" if base == home else "work" if base and base == p.workplace else base
+                placed = ground.place(activity, hint)
+                if placed.fits:
+                    return placed.address
             return find_in(allowed, base, words) or base or (view.here if view else "")
 
         if m < p.wake or m >= p.sleep:
             until = p.wake if m < p.wake else p.wake + 24 * 60
-            return Action("sleeping", "😴", at(home, ("bed",)), max(5, min(60, until - m)), None, now, "routine")
+            return Action("sleeping", "😴", at(home, ("bed",), "sleeping"), max(5, min(60, until - m)), None, now,
+                          "routine")
         if m < p.wake + 30:
-            return Action("getting ready for the day", "🚿", at(home, ("bathroom", "shower", "sink")),
+            return Action("getting ready for the day", "🚿", at(home, ("bathroom", "shower", "sink"),
+                                                                 "getting ready for the day"),
                           max(5, p.wake + 30 - m), None, now, "routine")
         for name, t in p.meals:
             if t <= m < t + 30:
                 work_meal = p.workplace and p.work_start <= m < p.work_end and name == "lunch"
-                place = at(p.workplace if work_meal else home, ("kitchen", "table", "dining"))
+                place = at(p.workplace if work_meal else home, ("kitchen", "table", "dining"), f"having {name}")
                 return Action(f"having {name}", "🍴", place, max(5, t + 30 - m), None, now, "routine")
         nxt = min([t for _, t in p.meals if t > m] + [p.sleep])
         if p.workplace and p.work_start <= m < p.work_end:
             end = min(p.work_end, nxt)
-            return Action("working", "💼", at(p.workplace, ("desk", "counter", "office")),
+            return Action("working", "💼", at(p.workplace, ("desk", "counter", "office"), "working"),
                           max(5, min(60, end - m)), None, now, "routine")
         if p.workplace and m < p.work_start:
             nxt = min(nxt, p.work_start)
-        return Action("spending time at home", "🏠", at(home, ("living", "couch", "sofa", "room")),
+        return Action("spending time at home", "🏠", at(home, ("living", "couch", "sofa", "room"),
+                                                     "spending time at home"),
                       max(5, min(60, nxt - m)), None, now, "routine")
 
     # ------------------------------------------------------------------ reacting
@@ -696,15 +742,13 @@ class Mind:
             return Reaction("continue", reason="budget")
         self._reacted[text] = now
         allowed = tuple(view.allowed) if view and view.allowed else ()
-        shown = self.places_for(view)
-        schema = _with_place_enum(ReactAnswer, shown) if shown else ReactAnswer
         people = tuple(view.people_here) if view else ()
         ctx = Context(self, now, view, focus=text, about=people)
         context = await assemble([Identity(), Situation(), Plan(), Thoughts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
-            ans = await self._complete("react", schema, "react", Priority.REACT, now, max_tokens=100,
-                                       context=context, places=format_places(shown) or "(where you are)",
+            ans = await self._complete("react", ReactAnswer, "react", Priority.REACT, now, max_tokens=100,
+                                       context=context, places=self._places_line(view),
                                        people=", ".join(people) or "nobody", first=self.persona.first_name,
                                        percept=text)
         except LLMError as e:
@@ -717,6 +761,11 @@ class Mind:
             self.stats["react_as_talk"] += 1
             ans = ans.model_copy(update={"decision": "talk", "talk_to": meant})
         if ans.decision == "react" and ans.new_action.strip().lower().rstrip(".") in _NOTHING:
+            ans = ans.model_copy(update={"decision": "continue"})
+        if ans.decision == "react" and _BED_WORDS.search(ans.new_action) and not self._near_bed_time(now):
+            # "going to wake up with Eli Moreau" at 16:16: waking or going to bed is not a reaction
+            # to a sight in the middle of the day
+            self.stats["react_absurd"] += 1
             ans = ans.model_copy(update={"decision": "continue"})
         if ans.decision == "talk" and self.talks_on(d) >= self.config.max_talks_per_day:
             self.stats["react_talk_enough"] += 1
@@ -734,12 +783,10 @@ class Mind:
             ans = ans.model_copy(update={"decision": "react"})  # nobody here: do what it said instead
         if ans.decision == "react" and ans.new_action:
             here = view.here if view else ""
-            choice = resolve_place(ans.place, allowed, here or self._fallback_place(view)) if allowed else None
-            if choice is not None and choice.fallback:
-                self.stats["place_fallback"] += 1
-            addr = choice.address if choice else (here or self._fallback_place(view))
-            # the state of the thing it acts on ("off" for a dripping tap, "put out" for a fire)
-            state = ans.state if ans.state and addr.count(":") >= 2 else None
+            # the place and the state of the thing it acts on ("off" for a dripping tap, a fire
+            # put out), both by the world when it can say
+            addr, state = await self._ground(view, ans.new_action, ans.place or here, ans.state,
+                                             text, allowed, here or self._fallback_place(view))
             act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
                          max(5, min(60, ans.minutes)), state, now, "reaction")
             # re-plan from now: the reaction first, the rest of the block decomposed afresh after it
@@ -751,6 +798,12 @@ class Mind:
             return Reaction("react", new_action=act, reason=text)
         return Reaction("continue", reason="model")
 
+    def _near_bed_time(self, now: datetime) -> bool:
+        """Within an hour of waking or of bed time (or asleep): when sleep and waking make sense."""
+        _, m = self.day_and_minute(now)
+        p = self.persona
+        return m < p.wake + 60 or m >= p.sleep - 60
+
     # ------------------------------------------------------------------ dialogue
     def _talk_ran_long(self, now: datetime, conversation: Conversation) -> Line | None:
         d, _ = self.day_and_minute(now)
@@ -759,7 +812,9 @@ class Mind:
                 mine >= self.config.max_turns_per_speaker
                 or self._lines_today[d.isoformat()] >= self.config.max_lines_per_day):
             self.stats["dialogue_rule_end"] += 1
-            return Line("Well, I should get going. See you later!", end=True, source="rule")
+            # the talk ends as an event the town shows, not with a canned line passed off as the
+            # resident's own words
+            return Line("", end=True, source="rule", reason=f"{self.persona.first_name} took their leave")
         return None
 
     async def _talk_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:

@@ -9,7 +9,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal, Protocol, Sequence
+
+
+class Ground(Protocol):
+    """What the mind asks the world about places (implemented by ``game.world.resolve.Grounder``;
+    the mind never imports the world)."""
+
+    def places_text(self, limit: int = 12) -> str: ...
+
+    def place(self, activity: str, hint: str = "", block: str = "") -> "Any": ...
+
+    def options(self, activity: str, hint: str = "", block: str = "", limit: int = 12) -> Sequence[tuple[str, str]]: ...
+
+    def state(self, address: str, proposal: str | None, activity: str = "") -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -23,6 +36,9 @@ class WorldView:
     allowed: tuple[str, ...] = ()  # addresses this resident may choose for an action
     nearby: tuple[str, ...] = ()  # "Maria Lopez is reading a book" ...
     people_here: tuple[str, ...] = ()  # names of the people within talking range
+    # the world's place picker for this resident (game.world.resolve.Grounder, see Ground below):
+    # the model names the activity and maybe the area, the world picks the object and its state
+    ground: "Ground | None" = field(default=None, compare=False, repr=False)
 
     @staticmethod
     def make(**kw) -> "WorldView":
@@ -132,6 +148,7 @@ class Line:
     text: str  # plain text
     end: bool = False  # the speaker ends the conversation with this line
     source: Literal["model", "rule", "error"] = "model"
+    reason: str = ""  # for a line with no text that ends the talk: why (an event, not words said)
 
 
 def hhmm(minute: int) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .affordances import Affordances
 from .clock import DEFAULT_START, Clock
 from .errors import MapError
 from .objects import ObjectStates
@@ -57,6 +58,11 @@ class Town:
     @cached_property
     def paths(self) -> PathFinder:
         return PathFinder(self.grid)
+
+    @cached_property
+    def affordances(self) -> Affordances:
+        """What each object and arena affords and the states each object can be in."""
+        return Affordances(self.tree)
 
     def resident(self, name: str) -> ResidentSpec:
         for r in self.residents:

@@ -161,6 +161,71 @@ def infer_workplace(learned: str, plan: str, homes: set[str], arenas_of: dict[st
     return f"{best}:{named[0]}" if len(named) == 1 else best
 
 
+# what a persona's occupation means it does at work, and where: (words of the background, the
+# activity, whether it is done out in town rather than at home); the first that matches counts
+_WORK = (
+    (r"\b(professor|teacher|lecturer)\b", "teach", "town"),
+    (r"\bstud(ent|ying)\b.*\b(literature|sociology|philosophy|history)\b", "research", "town"),
+    (r"\bstud(ent|ying)\b", "attend class", "town"),
+    (r"\b(actor|comedian|singer|musician|performer)\b", "perform", "town"),
+    (r"\bretired\b", "walk", "town"),
+    (r"\b(painter|paints|watercolou?r)\b", "paint", "home"),
+    (r"\b(software|programmer|engineer|developer)\b", "code", "home"),
+    (r"\b(writer|author|poet|novelist|journalist)\b", "write", "home"),
+    (r"\b(photographer|digital artist|animator|designer)\b", "edit photos", "home"),
+    (r"\b(mathematician|scientist|researcher)\b", "study", "home"),
+    (r"\b(lawyer|accountant)\b", "do paperwork", "home"),
+    (r"\b(philosopher|thinker)\b", "research", "town"),
+    (r"\b(housewife|homemaker|househusband|stay-at-home)\b", "cook", "home"),
+)
+
+
+def infer_workplace_by_persona(learned: str, home: str, arenas_of: dict[str, list[str]],
+                               objects: dict[str, list[str]]) -> str | None:
+    """Where a resident whose background names no workplace does its work: its occupation gives
+    an activity (a painter paints, a student attends class); the room whose things afford it most
+    is chosen (kinds.toml), at home first for work done at home (its own room first), else in a
+    public place of the town.  ``objects``: arena address -> object kinds in it."""
+    from .affordances import load_kinds, words_of
+
+    text = (learned or "").lower()
+    for pattern, activity, where in _WORK:
+        if re.search(pattern, text):
+            break
+    else:
+        return None
+    table = load_kinds()
+    want = set(words_of(activity))
+    home_sector = home.split(":")[0]
+
+    def fit(arena: str) -> float:
+        best = 0.0
+        for kind in objects.get(arena, []):
+            for phrase in table.object_kind(kind).affords:
+                have = set(words_of(phrase))
+                if have and want & have:
+                    best = max(best, len(want & have) / len(have))
+        info = table.area_kind(arena.split(":")[1])
+        for phrase in (info.affords if info else ()):
+            have = set(words_of(phrase))
+            if have and want & have:
+                best = max(best, 0.9 * len(want & have) / len(have))
+        return best
+
+    if where == "home":
+        rooms = [f"{home_sector}:{a}" for a in arenas_of.get(home_sector, [])]
+        rooms.sort(key=lambda a: a != home)  # its own room first
+    else:
+        rooms = [f"{s}:{a}" for s, arenas in arenas_of.items() if s != home_sector
+                 and not s.lower().endswith(("house", "apartment", "dorm for oak hill college", "co-living space"))
+                 for a in arenas]
+    scored = [(fit(a), -i, a) for i, a in enumerate(rooms)]
+    scored = [x for x in scored if x[0] > 0]
+    if scored:
+        return max(scored)[2]
+    return home if where == "home" and ":" in home else None  # works in its own room (no easel there)
+
+
 def import_ville(src: str | Path, out: str | Path, base: str = "base_the_ville_n25") -> dict:
     """Write a town folder; returns counts (sectors, arenas, objects, residents)."""
     src, out = Path(src), Path(out)
@@ -228,11 +293,31 @@ def import_ville(src: str | Path, out: str | Path, base: str = "base_the_ville_n
     arenas_of: dict[str, list[str]] = {}
     for s_, a_ in arenas:
         arenas_of.setdefault(s_, []).append(a_)
-    residents = _import_residents(src, base, sorted(sectors), {f"{s}:{a}" for s, a in arenas}, arenas_of)
+    kinds_in: dict[str, list[str]] = {}
+    for s_, a_, o_ in objects:
+        kinds_in.setdefault(f"{s_}:{a_}", []).append(o_)
+    residents = _import_residents(src, base, sorted(sectors), {f"{s}:{a}" for s, a in arenas}, arenas_of,
+                                  kinds_in)
     (out / "residents.json").write_text(json.dumps(residents, indent=2, ensure_ascii=False) + "\n",
                                         encoding="utf-8")
     return {"sectors": len(sectors), "arenas": len(arenas), "objects": len(objects),
             "object_kinds": len({o for _s, _a, o in objects}), "residents": len(residents["residents"])}
+
+
+def _workplace(sc: dict, home: str, homes: set[str], arenas_of: dict[str, list[str]],
+               kinds_in: dict[str, list[str]]) -> str | None:
+    """The workplace a background names (narrowed to a room), else the one its occupation implies."""
+    learned = sc.get("learned") or ""
+    named = infer_workplace(learned, sc.get("daily_plan_req") or "", homes, arenas_of)
+    if named and ":" in named:
+        return named
+    by_persona = infer_workplace_by_persona(learned, home, arenas_of, kinds_in)
+    if named and (by_persona is None or not by_persona.startswith(named + ":")):
+        # a sector named but no room: the room of that sector that fits the occupation, else the first
+        rooms = arenas_of.get(named, [])
+        inside = infer_workplace_by_persona(learned, home, {named: rooms}, kinds_in)
+        return inside or (f"{named}:{rooms[0]}" if rooms else named)
+    return by_persona
 
 
 def _load_json(path: Path):
@@ -245,7 +330,7 @@ def _load_json(path: Path):
 
 
 def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str],
-                      arenas_of: dict[str, list[str]]) -> dict:
+                      arenas_of: dict[str, list[str]], kinds_in: dict[str, list[str]] | None = None) -> dict:
     sim = src / STORAGE / base
     if not sim.is_dir():
         have = sorted(p.name for p in (src / STORAGE).glob("base_*")) if (src / STORAGE).is_dir() else []
@@ -302,7 +387,7 @@ def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str]
             "currently": sc.get("currently") or f"{n} is going about their day.",
             "lifestyle": parse_lifestyle(sc.get("lifestyle") or ""),
             "home": home_addr,
-            "workplace": infer_workplace(sc.get("learned") or "", sc.get("daily_plan_req") or "", homes, arenas_of),
+            "workplace": _workplace(sc, home_addr, homes, arenas_of, kinds_in or {}),
             "daily_requirements": _sentences(sc.get("daily_plan_req") or ""),
             "seed_memories": statements,
             "relationships": _relationships(n, names, statements),

@@ -27,6 +27,9 @@ def _h(text: str) -> int:
     return int(hashlib.sha256(text.encode()).hexdigest()[:12], 16)
 
 
+_ACTS = ("reading", "cooking", "having breakfast", "working", "resting", "writing notes", "washing up")
+
+
 def _enums(schema_json: dict) -> list[list[str]]:
     out: list[list[str]] = []
 
@@ -86,8 +89,11 @@ class FakeLLM:
                              {"start_hour": 13, "end_hour": 18, "activity": "work"},
                              {"start_hour": 18, "end_hour": 22, "activity": "relaxing at home"}]}
         elif name == "DecomposeAnswer":
-            data = {"steps": [{"action": f"task {(k >> s) % 97}", "minutes": 10 + (k >> s) % 3 * 5,
-                               "place": places[(k >> s) % len(places)] if places else "",
+            # the model names the activity and at most the area ("home", "work", ""): the world
+            # picks the object (fake activities the town's table knows, and some it does not)
+            data = {"steps": [{"action": _ACTS[(k >> s) % len(_ACTS)] if (k >> s) % 4 else f"task {(k >> s) % 97}",
+                               "minutes": 10 + (k >> s) % 3 * 5,
+                               "place": ("", "home", "work")[(k >> s) % 3],
                                "emoji": "\u2615", "object_state": ""} for s in range(3)]}
         elif name == "ReactAnswer":
             people = re.findall(r"(?mi)^.*people[^:\n]*:\s*(.+)$", text)
@@ -101,8 +107,9 @@ class FakeLLM:
             else:
                 data = {"decision": "continue"}
         elif name == "LineAnswer":
-            said = text.count("Hello, this is line")  # lines so far in the transcript
-            data = {"say": f"Hello, this is line {k % 1000}.", "end_conversation": said >= 3 and k % 2 == 0}
+            said = text.count("Hello, this is line")  # lines so far in the transcript (3-digit numbers:
+            # "line 66" would share 3 of 4 words with "line 666" and end the talk as going in circles)
+            data = {"say": f"Hello, this is line {k % 900 + 100}.", "end_conversation": said >= 3 and k % 2 == 0}
         elif name == "QuestionsAnswer":
             data = {"questions": ["What matters most to me?"]}
         elif name == "InsightsAnswer":

@@ -101,11 +101,11 @@ async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
     bob = e.residents["Bob Lin"]
     now = e.clock.now
     e._set_action(bob, Action("cooking", "\U0001F373", "Lin house:kitchen:stove", 10, "cooking", now), None, now)
-    assert e.town.objects.get("Lin house:kitchen:stove") == "cooking"
+    assert e.town.objects.get("Lin house:kitchen:stove") == "on"  # "cooking" is "on" for a stove
     e._set_action(bob, Action("eating", "\U0001F37D", "Lin house:kitchen", 10, None, now), None, now)
     assert e.town.objects.get("Lin house:kitchen:stove") == "idle"
     r = e.step()
-    assert [(c.state, c.by) for c in r.object_changes] == [("cooking", "Bob Lin"), ("idle", "Bob Lin")]
+    assert [(c.state, c.by) for c in r.object_changes] == [("on", "Bob Lin"), ("idle", "Bob Lin")]
     await e.aclose()
 
 

@@ -28,9 +28,8 @@ def _models_in(module: Any) -> list[type[BaseModel]]:
 
 def answer_schemas() -> list[type[BaseModel]]:
     """Every pydantic model in game.mind.schemas and game.measure (if present), plus the variants
-    the mind builds at run time (places as a JSON-schema enum)."""
+    the mind builds at run time (none since places are picked by the world)."""
     from game.mind import schemas
-    from game.mind.mind import _with_place_enum
 
     found = _models_in(schemas)
     try:
@@ -43,8 +42,6 @@ def answer_schemas() -> list[type[BaseModel]]:
             found += _models_in(mod)
     except ImportError:
         pass
-    found.append(_with_place_enum(schemas.DecomposeAnswer, PLACES))
-    found.append(_with_place_enum(schemas.ReactAnswer, PLACES))
     return found
 
 

@@ -25,6 +25,9 @@ def _h(text: str) -> int:
     return int(hashlib.sha256(text.encode()).hexdigest()[:12], 16)
 
 
+_ACTS = ("reading", "cooking", "having breakfast", "working", "resting", "writing notes", "washing up")
+
+
 def _enums(schema_json: dict) -> list[list[str]]:
     out: list[list[str]] = []
 
@@ -81,8 +84,11 @@ class FakeLLM:
             else:
                 data = {"plan": [{"start_hour": a, "end_hour": b, "activity": act} for a, b, act in blocks]}
         elif name == "DecomposeAnswer":
-            data = {"steps": [{"action": f"task {(k >> s) % 97}", "minutes": 10 + (k >> s) % 3 * 5,
-                               "place": places[(k >> s) % len(places)] if places else "",
+            # the model names the activity and at most the area ("home", "work", ""): the world
+            # picks the object (fake activities the town's table knows, and some it does not)
+            data = {"steps": [{"action": _ACTS[(k >> s) % len(_ACTS)] if (k >> s) % 4 else f"task {(k >> s) % 97}",
+                               "minutes": 10 + (k >> s) % 3 * 5,
+                               "place": ("", "home", "work")[(k >> s) % 3],
                                "emoji": "\u2615", "state": "", "object_state": ""} for s in range(3)]}
         elif name == "ReactAnswer":
             people = re.findall(r"(?mi)^.*people[^:\n]*:\s*(.+)$", text)

@@ -52,7 +52,8 @@ async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
     assert any(p.endswith("<- now") for p in ctx.plan)  # the routine day, before a plan is made
     msgs = messages_for(mind, ctx, "What do you think of Cy Moss and Ben?")
     system, user = msgs[0].content, msgs[1].content
-    assert "only know the people listed" in system and "don't know" in system
+    assert "only know the people listed" in system and "do not know them" in system
+    assert "Example" not in system and "Sam" not in system  # nothing to copy as an answer (issue 16)
     assert "People you know:\n- Ben Ito: her brother" in user
     assert "never met" in user and "- Cy Moss" in user
     assert "party at the cafe" in user  # the whisper is a memory it can retrieve

@@ -8,6 +8,9 @@ polls): the same keys at the same ticks ask the model the same questions, and th
 tests/fixtures/ui/journey.jsonl answers them all.  To record it again (after a prompt changes):
 
     TOWN_UI_RECORD=http://127.0.0.1:8377/v1 .venv/bin/python -m pytest tests/ui/test_recorded_play.py
+
+(``TOWN_UI_REKEY=1`` instead re-keys the recorded answers to changed prompts, in order by purpose,
+without a model: a stopgap until it is recorded again; such rows carry ``"rekeyed": true``.)
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from test_real_engine import KEY, ready, until  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ui" / "journey.jsonl"
 RECORD_URL = os.environ.get("TOWN_UI_RECORD")
+REKEY = os.environ.get("TOWN_UI_REKEY") == "1"  # until recorded again: see tests/mind/rekey.py
 pytestmark = [
     pytest.mark.skipif(not default_town_path().exists(), reason="no default town"),
     pytest.mark.skipif(not RECORD_URL and not FIXTURE.exists(), reason="no recorded journey"),
@@ -65,6 +69,16 @@ class RecordedModelHost(RealHost):
             finally:
                 await self.llm.aclose()
                 await client.aclose()
+        elif REKEY:  # answers recorded for older prompts, handed out by purpose (tests/mind/rekey.py)
+            from game.llm.config import LLMConfig
+            from game.llm.session import make_embedder
+            from tests.mind.rekey import RekeyLLM
+
+            self.llm = RekeyLLM(FIXTURE, make_embedder(LLMConfig()))
+            try:
+                yield self.llm
+            finally:
+                print(f"{FIXTURE}: {self.llm.write(FIXTURE)} answers re-keyed")
         else:
             self.llm = ReplayLLM(FIXTURE)
             yield self.llm

@@ -65,7 +65,26 @@ def test_residents_resolve_to_places(ville):
     assert isabella.workplace == "Hobbs Cafe:cafe"
     assert town.resident("Klaus Mueller").workplace == "Oak Hill College:library"
     assert town.resident("John Lin").workplace == "The Willows Market and Pharmacy:store"
-    assert town.resident("Adam Smith").workplace is None
+    # every resident has a workplace that fits its persona (issue 16: only 9 of 25 had one)
+    assert all(r.workplace and r.workplace in town.tree for r in town.residents)
+    expect = {"Adam Smith": "Oak Hill College:library",  # a philosopher researches
+              "Mei Lin": "Oak Hill College:classroom",  # a college professor teaches
+              "Maria Lopez": "Oak Hill College:classroom", "Ayesha Khan": "Oak Hill College:library",
+              "Francisco Lopez": "The Rose and Crown Pub:pub",  # an actor and comedian performs
+              "Sam Moore": "Johnson Park:park",  # a retired officer walks and tells stories
+              "Jane Moreno": "Moreno family's house:kitchen",  # a housewife cooks for her family
+              "Rajiv Patel": "artist's co-living space:Rajiv Patel's room",  # a painter, at his easel
+              "Ryan Park": "Ryan Park's apartment:main room",  # a software engineer, at his computer
+              "Tamara Taylor": "Tamara Taylor and Carmen Ortiz's house:Tamara Taylor's room",  # an author
+              "Carmen Ortiz": "Harvey Oak Supply Store:supply store"}
+    assert {n: town.resident(n).workplace for n in expect} == expect
+    # a workplace at home is in its own home; and the world's table says it affords the work there
+    aff = town.affordances
+    for n in ("Rajiv Patel", "Ryan Park", "Tamara Taylor", "Hailey Johnson", "Carlos Gomez"):
+        w = town.resident(n).workplace
+        assert w.split(":")[0] == town.resident(n).home.split(":")[0]
+        assert max(aff.fit(act, f"{w}:{o}") for o in town.tree.objects(*w.split(":"))
+                   for act in ("paint", "code", "write")) > 0, n
     # every home reachable from every other resident's start
     pf = town.paths
     for r in town.residents:

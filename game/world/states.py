@@ -1,0 +1,66 @@
+"""Object states from a vocabulary: a proposed change is one of the object's states or nothing.
+
+A model (or the player) proposes a state in free words ("brewing", "is on fire!", "turned off");
+each kind of object has its own short list of states (``kinds.toml``), and the proposal is matched
+to one of them or dropped.  So the fridge can be open or empty but never "browsing", and a fire
+goes out when someone puts it out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .affordances import KindInfo
+from .objects import IDLE
+
+_PUT_OUT = re.compile(r"\b(put(?:ting|s)? out|extinguish\w*|douse\w*|smother\w*|stop(?:s|ping|ped)? the fire)\b")
+_OFF_WORDS = ("idle", "off", "turned off", "switched off", "put out", "out", "extinguished", "normal", "free",
+              "closed", "done", "finished", "stopped", "fixed" )
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9-]+", (text or "").lower()))
+
+
+def _has(text: str, phrase: str) -> bool:
+    return bool(re.search(rf"(?<![a-z0-9-]){re.escape(phrase)}(?![a-z0-9-])", text))
+
+
+def match_state(info: KindInfo, proposal: str) -> str | None:
+    """The state of ``info``'s vocabulary that ``proposal`` means (``IDLE`` for its resting state),
+    or None when it means none of them.  Exact names first, then the longest phrase found in it."""
+    p = _norm(proposal)
+    if not p:
+        return None
+    rest = _norm(info.rest)
+    if p in (rest, IDLE):
+        return IDLE
+    for state in info.states:
+        if p == _norm(state):
+            return state
+    best: tuple[int, str] | None = None
+    for state, words in info.states.items():
+        for w in (state, *words):
+            w = _norm(w)
+            if w and _has(p, w) and (best is None or len(w) > best[0]):
+                best = (len(w), state)
+    rest_words = {rest, *_OFF_WORDS} - {_norm(s) for s in info.states}
+    for w in rest_words:
+        if w and _has(p, w) and (best is None or len(w) > best[0]):
+            best = (len(w), IDLE)
+    return best[1] if best else None
+
+
+def settle(info: KindInfo, current: str, proposal: str | None, activity: str = "") -> str | None:
+    """The state an action leaves its object in, or None for no change: a fire or a leak is put out
+    by an action that says so (whatever state it proposed); otherwise the proposal, matched."""
+    if current != IDLE and _PUT_OUT.search((activity or "").lower() + " " + (proposal or "").lower()):
+        return IDLE
+    if not proposal:
+        return None
+    return match_state(info, proposal)
+
+
+def describe(info: KindInfo, state: str) -> str:
+    """A state as people say it: the resting state by its own name ("off", "closed")."""
+    return info.rest if state == IDLE else state

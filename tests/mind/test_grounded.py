@@ -1,0 +1,122 @@
+"""The mind on a view with the world's place picker (issue 16): the model names the activity and
+maybe the area; the world picks the object and the state.  The prompts carry no places list and the
+answers' schemas no address enum."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+
+from game.llm.record import strict_schema
+from game.mind import Mind
+from game.mind.schemas import DecomposeAnswer, ReactAnswer
+from game.mind.view import WorldView
+from game.world import default_town_path, load_town
+from game.world.resolve import Grounder
+
+from .fakes import FakeLLM
+
+DAY = datetime(2026, 3, 2, 0, 0)
+
+
+@pytest.fixture(scope="module")
+def town():
+    return load_town(default_town_path())
+
+
+def view_for(town, name: str, here: str = "") -> WorldView:
+    r = town.resident(name)
+    known = tuple(a for a in town.spatial_seed(name).addresses() if ":" in a)
+    here = here or r.home
+    return WorldView(now_text="Monday", here=here, here_text=town.tree.describe(here), allowed=known,
+                     ground=Grounder(town.affordances, known, home=r.home, workplace=r.workplace or "",
+                                     here=here, objects=town.objects))
+
+
+def mind_for(town, name: str, steps: list[dict], react: dict | None = None) -> tuple[Mind, FakeLLM]:
+    spec = town.resident(name)
+    llm = FakeLLM({"identity": [{"summary": "A resident of Millbrook."}],
+                   "plan_day": [{"plan": ["6-9 breakfast and the morning at home", "9-12 work",
+                                          "12-13 lunch", "13-18 work", "18-22 evening at home"]}],
+                   "decompose": [{"steps": steps}], "react": [react or {"decision": "continue"}],
+                   "importance": [lambda msgs: {"ratings": ["minor"] * 40}]})
+    return Mind(spec, llm, now=DAY.replace(hour=6)), llm
+
+
+def step(action: str, place: str = "", state: str = "", minutes: int = 10) -> dict:
+    return {"action": action, "minutes": minutes, "place": place, "emoji": "🙂", "state": state}
+
+
+async def test_breakfast_in_the_bedroom_is_moved_to_the_kitchen_and_the_fridge_never_browses(town):
+    # what the embedded model wrote in play, recorded in the issue: breakfast "at Kenji and Aiko's
+    # bedroom", and states that are no state of the thing used
+    steps = [step("having breakfast", "Kenji and Aiko's bedroom"),
+             step("browsing the news", "Tanaka house:kitchen:fridge", "browsing"),
+             step("getting dressed", "Tanaka house:study:closet", "washing"),
+             step("taking a shower", "home", "waking up")]
+    mind, llm = mind_for(town, "Aiko Tanaka", steps)
+    v = view_for(town, "Aiko Tanaka")
+    first = await mind.next_action(DAY.replace(hour=7), v)
+    acts = [first] + mind.queue
+    assert acts[0].address.startswith("Tanaka house:kitchen") and acts[0].object_state is None
+    assert all(a.object_state is None for a in acts), [(a.address, a.object_state) for a in acts]
+    assert "fridge" not in acts[1].address  # browsing the news is not what a fridge is for
+    assert acts[3].address.endswith(":shower")
+    assert mind.stats["state_dropped"] == 3
+    # the prompt lost the places list: one short line of areas instead, and no enum in the schema
+    _, messages, _ = next(c for c in llm.calls if c[0].purpose == "decompose")
+    text = "\n".join(m.content for m in messages)
+    assert "Places Aiko knows: Tanaka house (home), Oakhill College library (work)" in text
+    assert "kitchen (" not in text and "Tanaka house:kitchen" not in text
+    assert "enum" not in json.dumps(strict_schema(DecomposeAnswer))
+    assert "enum" not in json.dumps(strict_schema(ReactAnswer)).replace('"enum": ["continue", "react", "talk"]', "")
+
+
+async def test_a_state_the_kind_has_is_kept_on_the_object_the_action_uses(town):
+    mind, _ = mind_for(town, "Grace Okafor", [step("cooking porridge", "home", "cooking"),
+                                              step("eating porridge", "", "on")])
+    first = await mind.next_action(DAY.replace(hour=7), view_for(town, "Grace Okafor"))
+    assert first.address == "Okafor house:kitchen:stove" and first.object_state == "on"
+    second = mind.queue[0]
+    assert town.tree.kind[second.address] == "dining table" and second.object_state is None
+
+
+async def grace_reacts(town, new_action: str, state: str, here: str, hour: int, sight: str):
+    """Grace, reading the paper at ``here`` at ``hour``, notices ``sight``; the model says ``new_action``."""
+    react = {"decision": "react", "new_action": new_action, "place": "", "emoji": "🧯", "minutes": 5,
+             "state": state}
+    mind, llm = mind_for(town, "Grace Okafor", [step("reading the paper")], react)
+    v = view_for(town, "Grace Okafor", here=here)
+    await mind.next_action(DAY.replace(hour=hour), v)
+    return mind, llm, await mind.react(DAY.replace(hour=hour, minute=16), sight, v)
+
+
+async def test_a_reaction_puts_out_the_fire_on_the_stove(town):
+    town.objects.set("Okafor house:kitchen:stove", "on fire", "player")
+    try:
+        mind, llm, r = await grace_reacts(town, "putting out the fire", "put out", "Okafor house:kitchen", 7,
+                                          "the stove in the kitchen of the Okafor house is on fire")
+    finally:
+        town.objects.reset("Okafor house:kitchen:stove")
+    assert r.kind == "react" and r.new_action.address == "Okafor house:kitchen:stove"
+    assert r.new_action.object_state == "idle"  # the fire is out
+    _, messages, _ = next(c for c in llm.calls if c[0].purpose == "react")
+    assert "Places Grace knows:" in messages[-1].content and "(stove" not in messages[-1].content
+
+
+async def test_no_rule_fits_then_meaning_picks_among_the_area(town):
+    mind, llm = mind_for(town, "Grace Okafor", [step("pondering the campaign slogans", "home")])
+    first = await mind.next_action(DAY.replace(hour=7), view_for(town, "Grace Okafor"))
+    assert first.address.startswith("Okafor house")
+    assert mind.stats["place_fit"] + mind.stats["place_by_meaning"] + mind.stats["place_unfit"] == 1
+    if mind.stats["place_fit"] == 0:
+        assert llm.embed_calls >= 1  # the embeddings were asked
+
+
+async def test_waking_up_is_no_reaction_in_the_afternoon(town):
+    # "Grace Okafor reacts: going to wake up with Eli Moreau" at 16:16 (issue 16)
+    mind, _, r = await grace_reacts(town, "going to wake up with Eli Moreau", "", "Okafor house:living room", 16,
+                                    "Eli Moreau is walking by")
+    assert r.kind == "continue" and mind.stats["react_absurd"] == 1
