@@ -41,7 +41,7 @@ async def measure(args: argparse.Namespace) -> dict:
     from game.ui.app import MainScreen, TownApp
     from game.ui.screens import TalkScreen
     from game.ui.host import RealHost
-    from game.ui.widgets import Ticked
+    from game.ui.messages import Ticked
 
     host = RealHost(args)
     saves = Path(args.saves)

@@ -104,11 +104,14 @@ def _count_env(env: Mapping[str, str], name: str, default: int | None, *, zero_o
 
 
 def default_generation_threads() -> int:
-    """All cores but one: the game itself (ticks, screen, embeddings) needs a core.  Measured on a
-    busy 2-core machine, llama.cpp generated 5.6 tokens/s with 2 threads and 24 with 1: its threads
-    spin at a barrier after every small step, so oversubscribing the CPU costs far more than one
-    thread less."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    """Every core.  Measured on a quiet 2-core machine with the embedded Qwen 1.5B (docs/MODEL.md,
+    "Server flags"): 16 recorded town requests, 4 at a time, went from 3.62 a minute with one
+    thread to 6.39 with two (32-token batches both), and the player's first words in the real app
+    (bench/play_latency.py) stayed at medians of 0.38-0.46 s.  (An older figure, 5.6 tokens/s with
+    2 threads against 24 with 1, was taken on a machine that other work kept busy: llama.cpp's
+    threads spin at a barrier after each small step, so a busy CPU costs far more than one thread
+    less.  On a shared machine set TOWN_LLM_THREADS=1.)"""
+    return max(1, os.cpu_count() or 2)
 
 
 @dataclass

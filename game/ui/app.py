@@ -88,6 +88,7 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
         self.engine: EngineView | None = None
         self.save_path: Path | None = host.start_save
         self.resume_speed = "normal"  # what space resumes at: the speed it paused
+        self.save_error = ""  # why the last save failed (the quit dialog shows it)
         self.talk: TalkScreen | None = None
         self.last_clock = ""
         self.last_waiting = 0

@@ -10,7 +10,7 @@ from textual import work
 
 from game.engine.save import save_name
 from game.ui.host import list_saves
-from game.ui.screens import AskScreen, LoadScreen
+from game.ui.screens import AskScreen, LoadScreen, QuitScreen
 from game.ui.text import clean
 
 
@@ -29,8 +29,10 @@ class Files:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.engine.save(path)
         except Exception as e:
+            self.save_error = clean(str(e), single_line=True)
             self._report_error(e, "save")
             return False
+        self.save_error = ""
         self.save_path = path
         if not quiet:
             self.notify(f"Saved to {path}")
@@ -82,9 +84,37 @@ class Files:
         await self.action_quit_town()
 
     async def action_quit_town(self) -> None:
-        """Quit, saving first (the save is where `town play SAVE` continues)."""
+        """Quit, saving first (the save is where `town play SAVE` continues).  When the save fails
+        the player chooses what happens (``QuitScreen``): the town is never lost silently."""
+        if self.engine is not None and not self.replaying and not self.save_to(self.default_save_path(), quiet=True):
+            self.push_screen(QuitScreen(self.save_error), self._quit_choice)
+            return
+        await self._close_and_exit()
+
+    async def _quit_choice(self, choice: str | None) -> None:
+        if choice == "retry":
+            await self.action_quit_town()
+        elif choice == "elsewhere":
+            def where(text: str | None) -> None:
+                if not text:
+                    self.push_screen(QuitScreen(self.save_error), self._quit_choice)
+                    return
+                target = Path(text).expanduser()
+                if target.is_dir() or text.endswith(("/", "\\")):
+                    target = target / self.default_save_path().name
+                if self.save_to(target, quiet=True):
+                    self.call_later(self._close_and_exit)
+                else:
+                    self.push_screen(QuitScreen(self.save_error), self._quit_choice)
+
+            self.push_screen(AskScreen("Save elsewhere", "a folder or a file, e.g. ~/town.save",
+                                       "where to write the town before quitting"), where)
+        elif choice == "discard":
+            await self._close_and_exit()
+        # "stay" (or esc): back to the town, nothing lost
+
+    async def _close_and_exit(self) -> None:
         if self.engine is not None:
-            self.save_to(self.default_save_path(), quiet=True)
             engine, self.engine = self.engine, None
             try:
                 await asyncio.wait_for(engine.aclose(), 5)

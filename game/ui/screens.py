@@ -76,6 +76,30 @@ class _Dialog(ModalScreen[Any]):
         self.dismiss(None)
 
 
+class QuitScreen(_Dialog):
+    """Quitting, the save failed: the town is still here, so say why and let the player choose
+    (retry, save elsewhere, quit without saving, or stay) instead of losing it silently."""
+
+    BINDINGS = [Binding("r", "choose('retry')", "Retry"), Binding("e", "choose('elsewhere')", "Save elsewhere"),
+                Binding("d", "choose('discard')", "Quit without saving"),
+                Binding("escape", "choose('stay')", "Back to the town")]
+    AUTO_FOCUS = None
+
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="quit-dialog"):
+            yield Label(Text("The town could not be saved", style="bold"))
+            yield Label(plain(self.error or "the save failed"), classes="error")
+            yield Label(Text("r: try again   e: save elsewhere   d: quit without saving   esc: back to the town",
+                             style="dim"))
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
 class VisitorScreen(_Dialog):
     """Enter the town as a visitor: a name and one line about you."""
 

@@ -19,7 +19,7 @@ from .fakes import FakeServer
 def test_defaults_are_the_shipped_values():
     f = ServerFlags.from_env({})
     assert (f.threads, f.threads_batch, f.batch, f.ubatch, f.slots, f.ctx_per_slot) == \
-        (max(1, (os.cpu_count() or 2) - 1), None, 32, 32, 4, 2048)
+        (max(1, os.cpu_count() or 2), None, 32, 32, 4, 2048)
     assert f.cache_ram_mib is None and f.cache_prompt is None
     assert f.args() == ["--parallel", "4", "-c", "8192", "-t", str(f.threads), "-b", "32", "-ub", "32"]
 

@@ -228,3 +228,51 @@ async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
         await until(pilot, lambda: app.engine.embodied is None)
         assert app.controlled is None
         await pilot.press("q")
+
+
+async def test_quit_with_a_failed_save_asks_instead_of_losing_the_town(tmp_path, monkeypatch):
+    """The disk is full when the player quits: the town stays, the player is asked (try again,
+    save elsewhere, quit without saving, back to the town), and saving elsewhere then quits."""
+    from game.engine import save as save_mod
+    from game.ui.screens import QuitScreen
+
+    app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
+    async with app.run_test(size=(140, 44), notifications=True) as pilot:
+        await ready(app, pilot)
+        monkeypatch.setattr(save_mod, "_max_pages", 3)  # SQLite's own "database or disk is full"
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+        assert "disk is full" in app.screen.error and app.is_running
+        await pilot.press("escape")  # back to the town: nothing lost
+        await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert app.engine is not None
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("r")  # still full: asked again
+        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+        monkeypatch.setattr(save_mod, "_max_pages", None)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, AskScreen) and bool(app.screen.query("Input")))
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        app.screen.query_one("Input").value = str(elsewhere)
+        await pilot.press("enter")
+        await until(pilot, lambda: not app.is_running, timeout=10)
+    assert app.return_code in (None, 0)
+    assert list(elsewhere.glob("*.save")), "the town was saved elsewhere before quitting"
+
+
+async def test_quit_without_saving_is_the_players_choice(tmp_path, monkeypatch):
+    from game.engine import save as save_mod
+    from game.ui.screens import QuitScreen
+
+    app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await ready(app, pilot)
+        monkeypatch.setattr(save_mod, "_max_pages", 3)
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("d")
+        await until(pilot, lambda: not app.is_running, timeout=10)
+    assert not list((tmp_path / "saves").glob("*.save"))
