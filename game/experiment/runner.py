@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.ledger import lead_since
 from game.experiment.scenario import (Scenario, ScenarioError, cast_names, check_against, place_tiles,
                                       resolve_time)
@@ -252,7 +253,10 @@ async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | N
     save_path = out_dir / "town.save"
     t0 = time.monotonic()
 
+    actions = ActionLog()  # every action begun, for the place-fit measure of `town report`
+
     def sample(force: bool = False) -> None:
+        actions.sample(engine)
         before = len(log.samples)
         log.sample(engine, force=force)
         if len(log.samples) > before:
@@ -269,6 +273,7 @@ async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | N
         st.real_s = time.monotonic() - t0
         engine.save(save_path)
         log.write(str(save_path) + ".positions.jsonl")
+        actions.write(actions_log_path(save_path))
         if bar:
             bar.done()
     return st, log

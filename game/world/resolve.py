@@ -19,6 +19,10 @@ from .objects import IDLE, ObjectStates
 from .states import settle
 from .tree import join, split
 
+# a trip and where it goes: "drive to Bluebell Cafe", "walking back home", "head over to the park"
+_TRIP = re.compile(r"\b(?:driv\w*|walk\w*|go(?:es|ing)?|head\w*|return\w*|com(?:e|es|ing)|commut\w*|"
+                   r"rid(?:e|es|ing)|bik\w*|cycl\w*|stroll\w*|travel\w*|hurr\w*|run(?:s|ning)?)\s+"
+                   r"(?:back\s+|over\s+|down\s+|up\s+)?(?:to(?:wards)?\s+)?(?P<rest>(?:the\s+)?[A-Za-z].*)$", re.I)
 _HOME = {"home", "house", "my home", "my house", "at home", "my place", "my room", "my flat", "my apartment"}
 _WORK = {"work", "workplace", "my work", "my workplace", "at work", "job", "the office", "my office", "office",
          "my job", "my shop", "my store"}
@@ -177,7 +181,21 @@ class Grounder:
             return None  # someone else's bed in its house: none of its own to go to (no guessing)
         return mine[0]
 
+    def destination(self, activity: str) -> str | None:
+        """Where a trip in ``activity`` goes ("drive to Bluebell Cafe", "walk back home"): the
+        place after "to"/"back", else None.  The model often names the place it sets off from."""
+        m = _TRIP.search(activity or "")
+        if m is None:
+            return None
+        rest = m.group("rest")
+        if _norm(rest).split()[:1] in (["home"], ["house"]) or _norm(rest) in _HOME:
+            return self.area_of("home")
+        return self.named_in(rest, whole=True)
+
     def _place(self, activity: str, hint: str, block: str) -> Placed:
+        trip = self.destination(activity)
+        if trip is not None:  # a trip happens where it goes, whatever place was named with it
+            hint = trip
         area = self.area_of(hint) if hint else None
         how = "area"
         if area is None:
@@ -198,17 +216,27 @@ class Grounder:
                 best, _ = self._best(activity, self._within(parts[0]))  # the rest of the building
                 if best is not None:
                     return Placed(best, True, how)
-            if how == "area":  # the model named the area and nothing there fits: still go there
-                return Placed(area, False, how)
-        scored = [(self._best(activity, self._within(r)), i) for i, r in enumerate(self._roots())]
-        scored = [(s, -i, a) for (a, s), i in scored if a is not None]
-        if scored:
-            return Placed(max(scored)[2], True, "near")
+            if how == "area":
+                # the model named an area where nothing fits the activity ("a shower" at the
+                # store): somewhere near that fits (home, work) wins; else it still goes there
+                near = self._near(activity)
+                return near if near is not None else Placed(area, False, how)
+        near = self._near(activity)
+        if near is not None:
+            return near
         best, _ = self._best(activity, self.known)
         if best is not None:
             return Placed(best, True, "known")
         fallback = self.here if self.here and ":" in self.here else (self.home or self.here)
         return Placed(fallback, False, "nowhere")
+
+    def _near(self, activity: str) -> "Placed | None":
+        """The best fitting place where it is, at home or at work, if any fits."""
+        scored = [(self._best(activity, self._within(r)), i) for i, r in enumerate(self._roots())]
+        scored = [(s, -i, a) for (a, s), i in scored if a is not None]
+        if scored:
+            return Placed(max(scored)[2], True, "near")
+        return None
 
     def options(self, activity: str, hint: str = "", block: str = "", limit: int = 12) -> list[tuple[str, str]]:
         """Places that could serve when no rule fits, with what each is for, for the mind to

@@ -158,3 +158,28 @@ def test_only_places_the_resident_knows(town):
     g = grounder(town, "Grace Okafor")
     for act in ("having breakfast", "sleeping", "pouring a pint", "playing darts", "swinging"):
         assert g.place(act).address in g.known or g.place(act).address == g.home
+
+
+def test_a_trip_happens_where_it_goes_and_a_named_place_that_cannot_serve_gives_way():
+    """Recorded on the embedded model (tests/fixtures/ui/journey.jsonl, 2026-11-24): "drive to
+    Bluebell Cafe" with the place "home", "drive back home" at the cafe, a shower and breakfast at
+    Hank's store.  A trip is placed where it goes; a named place with nothing for the activity
+    gives way to home or work when something there fits."""
+    from game.world import default_town_path, load_town
+    from game.world.resolve import Grounder
+
+    town = load_town(default_town_path())
+
+    def g(who):
+        r = town.resident(who)
+        return Grounder(town.affordances, town.spatial_seed(who).addresses(), home=r.home,
+                        workplace=r.workplace or "", here=r.home, objects=town.objects)
+
+    rosa, hank = g("Rosa Brody"), g("Hank Brody")
+    assert rosa.place("drive to Bluebell Cafe", "home").address.startswith("Bluebell Cafe")
+    assert rosa.place("drive back home", "Bluebell Cafe").address.startswith("Brody house")
+    shower = hank.place("shower", "Brody's Supply Store").address
+    assert shower.startswith("Brody house:") and "shower" in shower
+    assert hank.place("eat breakfast", "Brody's Supply Store").address.startswith("Brody house:")
+    # a named place that serves is kept
+    assert hank.place("stocking shelves", "Brody's Supply Store").address.startswith("Brody's Supply Store")
