@@ -126,7 +126,11 @@ class DecisionLedger:
     def summary(self, since: str | None = None) -> dict:
         """JSON-ready figures: the town's share and lag percentiles, and each resident's.
 
-        ``since`` is an hour key "day:HH" (e.g. "1:07"); lags are counted over the whole run."""
+        ``since`` is an hour key "day:HH" (e.g. "1:07"); lags are counted over the whole run.  A
+        run that ended before ``since`` (a game played until 06:40) is reported from its start."""
+        if since is not None and not any(_key_order(k) >= _key_order(since)
+                                         for r in self.residents.values() for k in r.seconds):
+            since = None
         town: dict[str, float] = {}
         lags: list[float] = []
         by: dict[str, dict] = {}

@@ -121,3 +121,10 @@ async def test_a_headless_run_at_play_pace_is_not_lockstep_and_reports_its_pace(
     assert report["real_seconds"] >= 18 * 0.1 * 0.9  # 18 ticks of 10 s at 0.1 s each, at least
     bad = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 07:03", save=None, pace="warp")
     assert bad == 2
+
+
+def test_a_run_that_ended_before_seven_is_reported_from_its_start():
+    led = DecisionLedger()
+    led.tick("Ann", T0, 1, source="model", seconds=10)  # 06:50 only
+    s = led.summary(since="1:07")
+    assert s["since"] is None and s["model_led_share"] == 1.0
