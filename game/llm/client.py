@@ -358,7 +358,6 @@ class ModelClient:
         fmt = response_format(schema)
         answer_retries = 0
         transport_retries = 0
-        last_text = ""
         while True:
             payload = self._payload(convo, max_tokens, temperature)
             payload["response_format"] = fmt
@@ -379,7 +378,6 @@ class ModelClient:
                                      int(timings.get("predicted_n", 0)),
                                      float(timings.get("predicted_ms", 0))))
             gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
-            last_text = text
             try:
                 value, _repaired = parse_answer(text, schema)
             except AnswerError as e:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from game.errors import GameError
+from game.text import echo
 
 from .config import Paths, town_home
 

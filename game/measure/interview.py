@@ -29,7 +29,6 @@ from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.measure import prompting
 from game.text import clean, echo, one_line
 from game.measure.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
-from game.text import one_line
 from game.errors import GameError
 
 PURPOSE = "interview"

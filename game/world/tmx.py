@@ -176,7 +176,7 @@ def _check_props(path: Path, root: ET.Element) -> None:
 def load_tmx(path: str | Path) -> RawMap:
     """Read a TMX file into a :class:`RawMap` (palette indices per tile layer, objects in tiles)."""
     path = Path(path)
-    root = _precheck(path)
+    _precheck(path)
     pytmx = _import_pytmx()
     try:
         tm = pytmx.TiledMap(str(path), allow_duplicate_names=False)
