@@ -1,0 +1,37 @@
+"""The mind's settings and the shared constants its parts use (call budgets, retrieval sizes).
+
+Their own module so that every part of the mind (planning, reacting, dialogue, ...) can import
+them without importing the ``Mind`` that is composed of those parts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable
+
+from game.mind.memory import Weights
+
+Embedder = Callable[[list[str]], Awaitable[list[list[float]]]]
+
+
+@dataclass
+class MindConfig:
+    reflect_threshold: float = 150.0
+    importance_batch: int = 10  # score this many new memories in one call
+    importance_max_wait_min: int = 90  # ... or whatever is pending once the oldest is this old
+    dedupe_minutes: int = 60  # the same sight within this many minutes refreshes, not re-stores
+    max_block_min: int = 120  # hour blocks longer than this are decomposed in parts
+    max_reacts_per_day: int = 16
+    max_talks_per_day: int = 5  # conversations a resident starts (or has had) in a day before it stops starting more
+    max_lines_per_day: int = 30
+    max_turns_per_speaker: int = 4  # per conversation
+    react_cooldown_min: int = 30  # the same sight is not reacted to twice within this
+    told_floor: float = 5.0  # what someone said to the resident is at least "notable" once scored
+    retrieve_k: int = 6
+    memory_tokens: int = 220
+    places_in_prompt: int = 40
+    weights: Weights = field(default_factory=Weights)
+
+
+# what "You remember" shows when the plan is already in the context
+MEMORY_KINDS = ("observation", "conversation", "whisper", "reflection", "player")

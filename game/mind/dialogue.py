@@ -1,0 +1,309 @@
+"""Dialogue: the resident's next line in a conversation (whole, or streamed for the player to
+watch), the context held for a whole conversation with the player and what the line being typed
+brings to mind (so the server's cached prompt serves every reply), and answering a question.
+
+A part of ``Mind`` (see mind.py): it owns the held contexts, what lines brought to mind and the
+count of lines said per day; the rules that end a talk running in circles live here too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, OrderedDict
+from datetime import datetime
+from typing import AsyncIterator, Sequence
+
+from game.llm.api import CallTag, LLMError, Message, Priority
+from game.mind import prompting
+from game.mind.components import (Context, Identity, Plan, Relationships, RelevantMemories, Situation, Thoughts,
+                                  assemble)
+from game.mind.config import MEMORY_KINDS
+from game.mind.schemas import AnswerText, LineAnswer, clean_text
+from game.mind.view import Conversation, Line
+
+TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
+BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._recall_for)
+
+
+class Talking:
+    """say, say_stream, listen and answer."""
+
+    def _init_talking(self) -> None:
+        self._lines_today: Counter[str] = Counter()
+        # conversation id -> the reply prompt's context, held for a conversation with the player so
+        # that every reply begins the same way and the server's cached prompt serves them all
+        self._held: OrderedDict[str, str] = OrderedDict()
+        # what the line being said in a conversation brought to mind so far: (conversation id,
+        # lines before it) -> memories, in the order they came (see ``_recall_for``)
+        self._brought: dict[tuple[str, int], list[str]] = {}
+
+    def _forget_talk(self, conversation_id: str) -> None:
+        """A conversation is over: its replies' context and what its lines brought to mind go."""
+        self._held.pop(conversation_id, None)  # its replies' context is not needed any more
+        for key in [k for k in self._brought if k[0] == conversation_id]:
+            del self._brought[key]
+
+    # ------------------------------------------------------------------ dialogue
+    def _talk_ran_long(self, now: datetime, conversation: Conversation) -> Line | None:
+        d, _ = self.day_and_minute(now)
+        mine = sum(1 for s, _ in conversation.lines if s == self.name)
+        if not conversation.with_player and (
+                mine >= self.config.max_turns_per_speaker
+                or self._lines_today[d.isoformat()] >= self.config.max_lines_per_day):
+            self.stats["dialogue_rule_end"] += 1
+            # the talk ends as an event the town shows, not with a canned line passed off as the
+            # resident's own words
+            return Line("", end=True, source="rule", reason=f"{self.persona.first_name} took their leave")
+        return None
+
+    async def _talk_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
+        last = conversation.lines[-1][1] if conversation.lines else ""
+        focus = " ".join(listeners) + (": " + last if last else "")
+        ctx = Context(self, now, None, focus=focus, about=listeners)
+        return await assemble([Identity(), Situation(), Thoughts(), Relationships(),
+                               RelevantMemories(k=5, token_budget=160)], ctx)
+
+    async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                  priority: Priority | None = None) -> Line:
+        """The resident's next line, conditioned on what it remembers of the listeners and on the talk
+        so far.  Works for any number of participants.  Ends by rule when the talk runs long."""
+        listeners = [n for n in listener_names if n != self.name]
+        d, _ = self.day_and_minute(now)
+        ended = self._talk_ran_long(now, conversation)
+        if ended is not None:
+            return ended
+        context = await self._talk_context(now, conversation, listeners)
+        if priority is None:
+            priority = Priority.PLAYER if conversation.with_player else Priority.REACT
+        try:
+            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=80,
+                                       context=context, transcript=conversation.transcript() or "(nothing yet)",
+                                       first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
+        except LLMError as e:
+            self._fail("dialogue", e)
+            return Line("", end=True, source="error")
+        self._lines_today[d.isoformat()] += 1
+        text = _strip_speaker(ans.say, [self.name, self.persona.first_name])
+        if not text:
+            return Line("", end=True)
+        if not conversation.with_player and _repeats(text, [t for _, t in conversation.lines]):
+            # a small model's talk goes round in circles ("let's go and meet Felix right away!"):
+            # the line that says again what was said ends it, and is not said
+            self.stats["talk_in_circles"] += 1
+            return Line("", end=True)
+        return Line(text, end=bool(ans.end_conversation))
+
+    async def _held_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
+        """The context of every reply in ``conversation``: made once (who the resident is, where,
+        what it remembers of the listeners) and held until the conversation is over."""
+        held = self._held.get(conversation.id)
+        if held is None:
+            held = await self._talk_context(now, conversation, listeners)
+            self._held[conversation.id] = held
+            while len(self._held) > 4:  # conversations long over
+                self._held.popitem(last=False)
+        return held
+
+    def _reply_messages(self, context: str, lines: Sequence[tuple[str, str]], listeners: list[str],
+                        recall: str = "", last: tuple[str, str] | None = None) -> list:
+        """The reply prompt: the held context, the talk so far, what the line to answer brings to
+        mind (``recall``), the instruction, then that line (``last``, else the last of ``lines`` when
+        someone else said it) and a short cue.  The line to answer comes nearly last so that a
+        prompt made while the player was still typing it (``listen``) is the reply's own up to the
+        player's newest words, and the reply evaluates little more than the words typed after them.
+        (The cue after it: without one, Qwen 1.5B echoed the player's first line in 5 of 40
+        replies; with "(Rosa answers in Rosa's own words)", 1 in 64.)"""
+        lines = list(lines)[-TALK_LINES:]
+        if last is None and lines and lines[-1][0] != self.name:
+            last = lines.pop()
+        elif last is not None:
+            lines = lines[-(TALK_LINES - 1):]
+        values = dict(context=context, first=self.persona.first_name, listeners=", ".join(listeners) or "someone",
+                      talk="\n".join(f"{s}: {t}" for s, t in lines) or "(nothing yet)",
+                      recall=f"\n{recall}" if recall else "")
+        if last is None:  # nothing to answer: the resident speaks first
+            return prompting.render("dialogue_stream_open", **values)
+        return prompting.render("dialogue_stream", **values, speaker=last[0], last=f"{last[0]}: {last[1]}")
+
+    async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                     typed: tuple[str, str] | None = None) -> bool:
+        """The player is about to speak to this resident (a talk just opened, the resident's own line
+        was just said, or the player is typing: ``typed`` is who types and the words so far).  The
+        reply prompt's context is made now (once per conversation, then held) and, where the server
+        keeps prompt caches, as much of the reply's prompt as is known is evaluated now with one
+        prefill call while the player types: the talk so far, and with ``typed`` what those words
+        bring to mind and the words themselves.  The first words of the reply then come after
+        evaluating only what the player typed last.  Returns whether the server was asked.  A
+        failure is logged, never raised: this only saves time."""
+        listeners = [n for n in listener_names if n != self.name]
+        prefill = getattr(self.llm, "prefill", None)
+        try:
+            context = await self._held_context(now, conversation, listeners)
+            if prefill is None:
+                return False
+            recall = (await self._recall_for(typed[1], now, context, (conversation.id, len(conversation.lines)))
+                      if typed and typed[1] else "")
+        except LLMError as e:
+            self._fail("listen", e)
+            return False
+        if typed and typed[1]:
+            # the whole prompt as it would be if the player said this now: if they type on, only
+            # the new words are left to evaluate
+            messages = self._reply_messages(context, conversation.lines, listeners, recall, last=typed)
+        else:
+            # the prompt up to the cut is how the next reply's prompt begins: the talk so far, then
+            # what the next line brings to mind, the instruction and the line, still to come
+            cut = "\x00"
+            system, user = self._reply_messages(context, conversation.lines, listeners, cut, last=("?", "?"))
+            messages = [system, Message("user", user.content[:user.content.index(cut)])]
+        try:
+            sent = bool(await prefill(messages, CallTag("prefill", self.name, Priority.PLAYER)))
+        except LLMError as e:
+            self._fail("prefill", e)
+            return False
+        if sent:
+            d, _ = self.day_and_minute(now)
+            self.calls[(d.isoformat(), "prefill")] += 1
+        return sent
+
+    async def _recall_for(self, said: str, now: datetime, held: str, line: tuple[str, int] | None = None) -> str:
+        """Memories that a line brings up and the held context does not show (the player asks about
+        the bakery: what the resident heard about it), as a short section before that line.
+
+        ``line`` names the line (conversation id, lines before it) while the player is still
+        typing it: what each version of it brings to mind is kept, and what a later version adds
+        comes after it (at most ``BROUGHT_MAX`` memories), so the section grows at its end instead
+        of changing as the words do, and the prompt made while they typed stays the reply's own."""
+        recs = await self.recall(said, now, k=3, token_budget=70, kinds=MEMORY_KINDS)
+        new = [r.text for r in sorted(recs, key=lambda r: (r.created, r.id)) if f"- {r.text}\n" not in held + "\n"]
+        if line is not None:
+            brought = self._brought.setdefault(line, [])
+            for t in new:
+                if t not in brought and len(brought) < BROUGHT_MAX:
+                    brought.append(t)
+            new = list(brought)
+            for key in [k for k in self._brought if k[0] == line[0] and k[1] < line[1]]:
+                del self._brought[key]  # the lines before it are said
+            while len(self._brought) > 4:  # (conversations long over)
+                del self._brought[next(iter(self._brought))]
+        if not new:
+            return ""
+        return f"{self.persona.first_name} recalls:\n" + "\n".join(f"- {t}" for t in new) + "\n"
+
+    async def _recall_now(self, now: datetime, conversation: Conversation, held: str) -> str:
+        last = conversation.lines[-1] if conversation.lines else None
+        if last is None or last[0] == self.name:
+            return ""
+        line = (conversation.id, len(conversation.lines) - 1)
+        return await self._recall_for(last[1], now, held, line if line in self._brought else None)
+
+    async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
+                         priority: Priority | None = None) -> AsyncIterator[str | Line]:
+        """Like ``say`` but the text comes piece by piece (free text, for the player to watch); the
+        last item yielded is the finished, cleaned ``Line``.  The prompt begins with a context held
+        for the whole conversation (see ``listen``); what the last line brings to mind comes after
+        the talk so far."""
+        listeners = [n for n in listener_names if n != self.name]
+        d, _ = self.day_and_minute(now)
+        ended = self._talk_ran_long(now, conversation)
+        if ended is not None:
+            yield ended
+            return
+        held = await self._held_context(now, conversation, listeners)
+        recall = await self._recall_now(now, conversation, held)
+        if priority is None:
+            priority = Priority.PLAYER if conversation.with_player else Priority.REACT
+        messages = self._reply_messages(held, conversation.lines, listeners, recall)
+        self.calls[(d.isoformat(), "dialogue")] += 1
+        text = ""
+        sent = 0  # characters of the cleaned reply already yielded
+        # a name in front is not to be shown: its own, or (the small model's slips) a listener's or
+        # that of someone it knows (copied from its memories: "Ines Moreau: runs the cafe")
+        known = list(listeners) + [str(n) for n in (getattr(self.persona, "relationships", None) or {})]
+        names = [self.name, self.persona.first_name] + [n for who in known if who for n in (who, who.split()[0])]
+        try:
+            # one line: what a small model adds after it ("This answer reflects ...") is not said
+            async for piece in self.llm.stream(messages, CallTag("dialogue", self.name, priority), max_tokens=80,
+                                               stop=("\n",)):
+                text += piece
+                lead = _speaker_lead(text, names)
+                if lead is None:
+                    continue  # it may still turn out to be "Rosa: ": not shown until it is known
+                shown = text[lead:]
+                if len(shown) > sent:
+                    yield shown[sent:]
+                    sent = len(shown)
+        except LLMError as e:
+            self._fail("dialogue", e)
+            yield Line(_strip_speaker(clean_text(text, 300), names),
+                       end=True, source="error")
+            return
+        self._lines_today[d.isoformat()] += 1
+        line = _strip_speaker(clean_text(text, 300), names)
+        yield Line(line, end=not line or _says_goodbye(line))
+
+    async def answer(self, now: datetime, question: str, asker: str = "An interviewer",
+                     remember: bool = False) -> str:
+        """Answer a question in the resident's voice (interviews; the player asking)."""
+        q = clean_text(question, 300)
+        ctx = Context(self, now, None, focus=q)
+        whole_day = Plan(before=99, after=99)  # "what will you do at 6pm?" needs all of it
+        context = await assemble([Identity(), whole_day, Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
+        ans = await self._complete("answer", AnswerText, "interview", Priority.PLAYER, now, max_tokens=110,
+                                   context=context, asker=asker, first=self.persona.first_name, question=q)
+        if remember:
+            self.memory.add("player", f"{asker} asked me: {q}", now)
+        return ans.answer
+
+
+_GOODBYES = ("goodbye", "good bye", "bye", "see you", "talk later", "take care", "have a good")
+
+
+def _says_goodbye(text: str) -> bool:
+    t = text.lower()
+    return any(g in t for g in _GOODBYES)
+
+
+def _strip_speaker(text: str, names: Sequence[str]) -> str:
+    """A line without a leading "Name:" (small models often write the speaker's name first)."""
+    t = text.strip()
+    for n in names:
+        if n and t.lower().startswith(n.lower() + ":"):
+            t = t[len(n) + 1:].strip()
+    return t.strip('"').strip()
+
+
+def _speaker_lead(text: str, names: Sequence[str]) -> int | None:
+    """How many leading characters of a reply still being written are not words to show: spaces,
+    the speaker's own name ("Rosa: ") and an opening quote.  None while that cannot be told yet."""
+    t = text.lstrip()
+    skip = len(text) - len(t)
+    low = t.lower()
+    for n in sorted((n for n in names if n), key=len, reverse=True):
+        head = n.lower() + ":"
+        if low.startswith(head):
+            skip += len(head)
+            t = t[len(head):]
+            break
+        if head.startswith(low):
+            return None  # "Ro", "Rosa" ... may yet be the name
+    rest = t.lstrip(' "\u201c')
+    if not rest:
+        return None
+    return skip + len(t) - len(rest)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9']+", text.lower()) if len(w) > 2}
+
+
+def _repeats(text: str, earlier: Sequence[str], overlap: float = 0.75) -> bool:
+    """True when ``text`` says nearly the same words as one of the ``earlier`` lines."""
+    mine = _words(text)
+    if not mine:
+        return False
+    for other in earlier:
+        theirs = _words(other)
+        if theirs and len(mine & theirs) / len(mine | theirs) >= overlap:
+            return True
+    return False

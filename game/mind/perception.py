@@ -1,0 +1,122 @@
+"""What the resident takes in: sights (routine ones scored by rule, the rest in batches by the
+model), the inner voice, what the player and other residents said to it.
+
+A part of ``Mind`` (see mind.py): it owns the bookkeeping of scoring in flight and the least
+importance of what others told the resident.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from game.llm.api import LLMError, Priority
+from game.mind.schemas import ImportanceAnswer, clean_text
+from game.mind.view import Conversation
+
+
+def rule_importance(text: str) -> float | None:
+    """Importance by rule for routine sights, or None when the model should score it."""
+    t = " " + text.lower()
+    if any(m in t for m in ("is sleeping", "is asleep", "is idle", " wall", " floor", "is empty")):
+        return 1.0
+    if t.rstrip().endswith((" is idle", " is off", " is closed", "is walking", "is standing")):
+        return 2.0
+    return None
+
+
+class Perceiving:
+    """Observing, scoring importance, whispers, remembering what was said."""
+
+    def _init_perceiving(self) -> None:
+        self._scoring: set[int] = set()
+        self._floor: dict[int, float] = {}  # record id -> least importance once scored
+
+    # ------------------------------------------------------------ observation
+    async def observe(self, now: datetime, percepts: list[str]) -> list[int]:
+        """Store what the resident perceives; routine sights by rule, the rest scored in batches."""
+        self.seed(now)
+        new = []
+        since = now - timedelta(minutes=self.config.dedupe_minutes)
+        for raw in percepts:
+            text = clean_text(raw, 300)
+            if not text:
+                continue
+            old = self.memory.find_recent_text(text, since)
+            if old is not None:
+                self.memory.touch([old], now)
+                self.stats["seen_again"] += 1
+                continue
+            imp = rule_importance(text)
+            if imp is not None:
+                self.stats["importance_rule"] += 1
+            new.append(self.memory.add("observation", text, now, importance=imp))
+        await self.score_pending(now)
+        return new
+
+    async def score_pending(self, now: datetime, force: bool = False) -> int:
+        """One importance call for the memories waiting to be scored, when enough have gathered."""
+        pending = [i for i in self.memory.unscored() if i not in self._scoring]
+        if not pending:
+            return 0
+        oldest = self.memory.get(pending[0]).created
+        due = (len(pending) >= self.config.importance_batch
+               or now - oldest >= timedelta(minutes=self.config.importance_max_wait_min))
+        if not (due or force):
+            return 0
+        batch = pending[:30]
+        self._scoring.update(batch)
+        try:
+            items = "\n".join(f"- {self.memory.text(r)}" for r in batch)
+            ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
+                                       max_tokens=10 + 4 * len(batch), temperature=0.2,
+                                       who=self.persona.short(), items=items, n=len(batch))
+            scores = list(ans.scores)
+            for n, r in enumerate(batch):
+                score = scores[n] if n < len(scores) else 3
+                self.memory.set_importance(r, max(score, self._floor.pop(r, 1)))
+            if len(scores) != len(batch):
+                self.stats["importance_count_mismatch"] += 1
+            self.stats["importance_scored"] += len(batch)
+        except LLMError as e:
+            self._fail("importance", e)
+            for r in batch:  # keep the provisional score rather than asking again and again
+                self.memory.set_importance(r, self.memory.get(r).importance)
+        finally:
+            self._scoring.difference_update(batch)
+        return len(batch)
+
+    def whisper(self, now: datetime, text: str) -> int:
+        """The inner voice: stored as the resident's own thought (importance 8); flags a re-plan."""
+        self.seed(now)
+        text = clean_text(text, 300)
+        rid = self.memory.add("whisper", text, now, importance=8)
+        self.replan_reason = f"a thought: {text}"
+        self.stats["whispers"] += 1
+        return rid
+
+    def hear_player(self, now: datetime, speaker: str, text: str) -> int:
+        return self.memory.add("player", f"{speaker} said to me: {clean_text(text, 300)}", now)
+
+    def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]:
+        """Store a finished conversation: each line others said, and a summary of one's own part."""
+        self.seed(now)
+        self._forget_talk(conversation.id)  # (dialogue.py)
+        ids = []
+        others = [p for p in conversation.participants if p != self.name]
+        kind = "player" if conversation.with_player else "conversation"
+        mine = []
+        for speaker, text in conversation.lines:
+            text = clean_text(text, 300)
+            if not text:
+                continue
+            if speaker == self.name:
+                mine.append(text)
+            else:
+                rid = self.memory.add(kind, f"{speaker} told me: {text}", now)
+                self._floor[rid] = self.config.told_floor
+                ids.append(rid)
+        if mine:
+            with_whom = ", ".join(others) or "someone"
+            ids.append(self.memory.add("conversation", clean_text(
+                f"I talked with {with_whom}; I said: " + " ".join(mine), 400), now))
+        return ids

@@ -1,0 +1,146 @@
+"""Reacting to something salient: continue, do something else now, or talk to someone (one call),
+with the rules that mend what a small model says (a "react" that is a wish to talk, going to bed
+at noon, "continue" written as an action).
+
+A part of ``Mind`` (see mind.py): it owns when each sight was last considered (the cool-down).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any, Sequence
+
+from game.llm.api import LLMError, Priority
+from game.mind.components import (Context, Identity, Plan, Relationships, RelevantMemories, Situation, Thoughts,
+                                  assemble)
+from game.mind.config import MEMORY_KINDS
+from game.mind.schemas import ReactAnswer, clean_text, pick_emoji
+from game.mind.shaping import emoji_for
+from game.mind.view import Action, Reaction, WorldView
+
+_BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(ing)? asleep|sleep(ing)?|nap(ping)?)\b",
+                        re.I)
+
+
+class Reacting:
+    """react() and its rules."""
+
+    def _init_reacting(self) -> None:
+        self._reacted: dict[str, datetime] = {}
+
+    # ------------------------------------------------------------------ reacting
+    async def react(self, now: datetime, percept_text: str, view: WorldView | None = None) -> Reaction:
+        """Decide whether something salient changes what the resident does: continue, react (a new
+        action now; the rest of the block is decomposed again afterwards) or talk to someone."""
+        text = clean_text(percept_text, 300)
+        d, _ = self.day_and_minute(now)
+        if not text or self.asleep_at(now):
+            return Reaction("continue", reason="asleep" if text else "nothing")
+        last = self._reacted.get(text)
+        if last is not None and now - last < timedelta(minutes=self.config.react_cooldown_min):
+            self.stats["react_cooldown"] += 1
+            return Reaction("continue", reason="already considered")
+        if self.calls_on(d).get("react", 0) >= self.config.max_reacts_per_day:
+            self.stats["react_budget"] += 1
+            return Reaction("continue", reason="budget")
+        self._reacted[text] = now
+        allowed = tuple(view.allowed) if view and view.allowed else ()
+        people = tuple(view.people_here) if view else ()
+        ctx = Context(self, now, view, focus=text, about=people)
+        context = await assemble([Identity(), Situation(), Plan(), Thoughts(), Relationships(),
+                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        try:
+            ans = await self._complete("react", ReactAnswer, "react", Priority.REACT, now, max_tokens=100,
+                                       context=context, places=self._places_line(view),
+                                       people=", ".join(people) or "nobody", first=self.persona.first_name,
+                                       percept=text)
+        except LLMError as e:
+            self._fail("react", e)
+            return Reaction("continue", reason="error")
+        meant = _talk_meant(ans, people) if ans.decision == "react" else None
+        if meant is not None:
+            # a small model often picks "react" with someone in talk_to and "tell Rosa about ...":
+            # that is a wish to talk, and the talk is what should happen
+            self.stats["react_as_talk"] += 1
+            ans = ans.model_copy(update={"decision": "talk", "talk_to": meant})
+        if ans.decision == "react" and ans.new_action.strip().lower().rstrip(".") in _NOTHING:
+            ans = ans.model_copy(update={"decision": "continue"})
+        if ans.decision == "react" and _BED_WORDS.search(ans.new_action) and not self._near_bed_time(now):
+            # "going to wake up with Eli Moreau" at 16:16: waking or going to bed is not a reaction
+            # to a sight in the middle of the day
+            self.stats["react_absurd"] += 1
+            ans = ans.model_copy(update={"decision": "continue"})
+        if ans.decision == "talk" and self.talks_on(d) >= self.config.max_talks_per_day:
+            self.stats["react_talk_enough"] += 1
+            return Reaction("continue", reason="talked enough today")
+        if ans.decision == "talk":
+            who = _match_name(ans.talk_to, people)
+            if who is None and len(people) == 1:
+                who = people[0]
+            if who is not None and who != self.name:
+                self.stats["react_talk"] += 1
+                return Reaction("talk", with_whom=who, reason=text)
+            self.stats["react_talk_nobody"] += 1
+            if not ans.new_action:
+                return Reaction("continue", reason="nobody to talk to")
+            ans = ans.model_copy(update={"decision": "react"})  # nobody here: do what it said instead
+        if ans.decision == "react" and ans.new_action:
+            here = view.here if view else ""
+            # the place and the state of the thing it acts on ("off" for a dripping tap, a fire
+            # put out), both by the world when it can say
+            addr, state = await self._ground(view, ans.new_action, ans.place or here, ans.state,
+                                             text, allowed, here or self._fallback_place(view))
+            act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
+                         max(5, min(60, ans.minutes)), state, now, "reaction")
+            # re-plan from now: the reaction first, the rest of the block decomposed afresh after it
+            self.queue = []
+            self.current = act
+            self.stats["react_react"] += 1
+            self.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,
+                            importance=5)
+            return Reaction("react", new_action=act, reason=text)
+        return Reaction("continue", reason="model")
+
+    def _near_bed_time(self, now: datetime) -> bool:
+        """Within an hour of waking or of bed time (or asleep): when sleep and waking make sense."""
+        _, m = self.day_and_minute(now)
+        p = self.persona
+        return m < p.wake + 60 or m >= p.sleep - 60
+
+
+_NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "keep doing the same thing")
+_TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak", "discuss", "invite",
+               "mention", "share", "hello", "hi ", "conversation", "let him know", "let her know")
+
+
+def _talk_meant(ans: Any, people: Sequence[str]) -> str | None:
+    """Whom a "react" answer means to talk to, if it is a wish to talk to someone nearby: it names
+    them in talk_to and its action is talking to them (or nothing else), or its action is telling,
+    asking, ... someone who is named in it or is the only one there ("telling everyone I see about
+    the party").  None when it is not a talk."""
+    act = (ans.new_action or "").lower()
+    talky = any(w in act for w in _TALK_WORDS)
+    who = _match_name(ans.talk_to, people) if ans.talk_to else None
+    if who is not None:
+        return who if (not act or talky or who.split()[0].lower() in act.split()) else None
+    if not talky or not people:
+        return None
+    named = [p for p in people if p.split()[0].lower() in act.split()]
+    if len(named) == 1:
+        return named[0]
+    return people[0] if len(people) == 1 else None
+
+
+def _match_name(raw: str, people: Sequence[str]) -> str | None:
+    r = clean_text(raw, 60).lower()
+    if not r:
+        return None
+    for p in people:
+        if p.lower() == r:
+            return p
+    for p in people:
+        parts = p.lower().split()
+        if r in parts or parts[0] in r.split():
+            return p
+    return None

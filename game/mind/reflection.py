@@ -1,0 +1,92 @@
+"""The resident's slower thinking: the daily identity summary and reflections (salient questions,
+then insights that cite the memories they rest on).
+
+A part of ``Mind`` (see mind.py); the identity and the time of the last reflection are the
+mind's saved state.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from game.llm.api import LLMError, Priority
+from game.mind.memory import Record
+from game.mind.schemas import IdentityAnswer, InsightsAnswer, QuestionsAnswer
+
+
+class Reflecting:
+    """The identity summary and reflection."""
+
+    # ----------------------------------------------------------------- identity
+    async def ensure_identity(self, now: datetime) -> str:
+        """The identity summary (core traits, occupation, feeling about progress), refreshed daily."""
+        d, _ = self.day_and_minute(now)
+        if self.identity_date == d and self.identity:
+            return self.identity
+        self.identity_date = d
+        first = self.persona.first_name
+        recs: dict[int, Record] = {}
+        for q in (f"{first}'s core characteristics", f"{first}'s current daily occupation",
+                  f"{first}'s feeling about his recent progress in life"):
+            for r in await self.recall(q, now, k=4, token_budget=120):
+                recs[r.id] = r
+        memories = "\n".join(f"- {r.text}" for r in sorted(recs.values(), key=lambda r: r.id)) or "- (nothing yet)"
+        try:
+            ans = await self._complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
+                                       max_tokens=100, brief=self.persona.brief(), first=first,
+                                       name=self.name, memories=memories, date=now.strftime("%A %B %d"))
+            self.identity = ans.summary
+        except LLMError as e:
+            self._fail("identity", e)
+            self.identity = ""
+        return self.identity
+
+    # ---------------------------------------------------------------- reflection
+    def reflection_due(self) -> bool:
+        return self.memory.importance_since(self.last_reflection) >= self.config.reflect_threshold
+
+    async def reflect_if_due(self, now: datetime) -> list[str]:
+        """When the importance of what happened since the last reflection passes the threshold:
+        salient questions (one call), retrieval for each, insights citing their evidence (one call)."""
+        if not self.reflection_due():
+            return []
+        self.last_reflection = now
+        name = self.name
+        recent = self.memory.recent(60)
+        items = "\n".join(f"- {r.text}" for r in recent[-40:])
+        try:
+            qa = await self._complete("questions", QuestionsAnswer, "reflect", Priority.REFLECT, now,
+                                      max_tokens=90, name=name, items=items)
+        except LLMError as e:
+            self._fail("reflect", e)
+            return []
+        evidence: dict[int, Record] = {}
+        for q in qa.questions[:3]:
+            for r in await self.recall(q, now, k=5, token_budget=200, kinds=None):
+                evidence.setdefault(r.id, r)
+        if not evidence:
+            return []
+        numbered = sorted(evidence.values(), key=lambda r: r.created)[:15]
+        listing = "\n".join(f"{n}. {r.text}" for n, r in enumerate(numbered, 1))
+        try:
+            ia = await self._complete("insights", InsightsAnswer, "reflect", Priority.REFLECT, now,
+                                      max_tokens=200, name=name, items=listing)
+        except LLMError as e:
+            self._fail("reflect", e)
+            return []
+        made = []
+        for ins in ia.insights:
+            ids = []
+            for n in ins.evidence:
+                if 1 <= n <= len(numbered):
+                    ids.append(numbered[n - 1].id)
+                else:
+                    self.stats["evidence_dropped"] += 1
+            ids = list(dict.fromkeys(ids))
+            if not ins.insight or not ids:
+                self.stats["insight_dropped"] += 1
+                continue
+            self.memory.add("reflection", ins.insight, now, evidence=ids)
+            made.append(ins.insight)
+        self.stats["reflections"] += len(made)
+        return made
