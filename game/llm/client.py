@@ -4,6 +4,9 @@ One priority scheduler sits in front of the server (as many requests in flight a
 transport failures are retried with exponential backoff and then reported as ``ModelUnavailable``
 or ``ModelTimeout``; answers that do not validate are repaired or asked again a bounded number of
 times and then reported as ``BadAnswer``.  Nothing here ever invents an answer.
+
+The wire format (messages as sent, reply fields, token counts, server errors) is in wire.py;
+this module is the retries, the re-asks and the accounting around each request.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import time
 from collections import deque
 from typing import Any, AsyncIterator, Protocol, TypeVar
@@ -32,11 +34,12 @@ from .api import (
 )
 from .config import LLMConfig
 from .scheduler import PriorityScheduler
+from .wire import (RETRY_STATUS, Transient, as_text, finite_numbers, server_message, token_counts, utf8,
+                   wire_messages)
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger(__name__)
 
-_RETRY_STATUS = {408, 425, 429, 500, 502, 503, 504}
 _EMBED_TAG = CallTag(purpose="embed")
 
 
@@ -48,93 +51,6 @@ class Embedder(Protocol):
 
     async def aclose(self) -> None: ...
 
-
-class _Transient(Exception):
-    """A failure worth retrying (connection refused, dropped, 503 while loading...)."""
-
-    def __init__(self, message: str, *, timeout: bool = False) -> None:
-        super().__init__(message)
-        self.timeout = timeout
-
-
-def _utf8(text: str) -> str:
-    """``text`` as it can be sent: lone surrogates (from a JSON "\\ud800" escape in an earlier
-    answer, or a player's odd input) cannot be encoded as UTF-8 and would fail the whole request."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
-
-
-def _messages(messages: list[Message]) -> list[dict[str, str]]:
-    out = []
-    for m in messages:
-        if m.role not in ("system", "user", "assistant"):
-            raise ValueError(f"message role '{m.role}' is not system, user or assistant")
-        out.append({"role": m.role, "content": _utf8(m.content)})
-    return out
-
-
-def _as_text(content: Any) -> str:
-    """The message content as text, whatever type an odd server put there."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, (dict, list)):
-        return json.dumps(content)
-    return str(content)
-
-
-def _numbers(value: Any) -> dict[str, float]:
-    """A ``usage``/``timings`` object reduced to its finite numbers (an odd server may send text)."""
-    if not isinstance(value, dict):
-        return {}
-    return {k: v for k, v in value.items()
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
-
-
-def token_counts(usage: Any, timings: Any, *, completion_default: int = 0) -> dict[str, int]:
-    """Tokens sent, completed and served from the server's prompt cache, from a reply's ``usage``
-    and (llama-server) ``timings``: the keyword arguments of ``Accounting.record``.
-
-    llama-server reports ``timings.prompt_n`` (prompt tokens it evaluated) and ``timings.cache_n``
-    (taken from its cache); vLLM and OpenAI report ``usage.prompt_tokens_details.cached_tokens``.
-    A server that says nothing of a cache is taken to have evaluated the whole prompt."""
-    u, t = _numbers(usage), _numbers(timings)
-    details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
-    cached_detail = _numbers(details).get("cached_tokens")
-    evaluated = t.get("prompt_n")
-    cache_n = t.get("cache_n")
-    sent = u.get("prompt_tokens")
-    if sent is None:
-        sent = (evaluated or 0) + (cache_n or 0)
-    sent = max(0, int(sent))
-    if evaluated is not None:
-        cached = sent - int(evaluated)
-    elif cache_n is not None:
-        cached = int(cache_n)
-    elif cached_detail is not None:
-        cached = int(cached_detail)
-    else:
-        cached = 0
-    completion = u.get("completion_tokens", t.get("predicted_n", completion_default))
-    return {"prompt_tokens": sent, "completion_tokens": max(0, int(completion)),
-            "cached_tokens": max(0, min(cached, sent))}
-
-
-def _server_message(resp: httpx.Response) -> str:
-    try:
-        data = resp.json()
-    except ValueError:
-        return resp.text[:300].strip()
-    err = data.get("error") if isinstance(data, dict) else None
-    if isinstance(err, dict):
-        return str(err.get("message") or err)[:300]
-    if err:
-        return str(err)[:300]
-    return json.dumps(data)[:300]
 
 
 # seconds after a request of the player's during which the town starts none of its own (see
@@ -279,19 +195,19 @@ class ModelClient:
             resp = await self._http.post(url, json=payload)
         except httpx.TimeoutException as e:
             kind = "connect" if isinstance(e, httpx.ConnectTimeout) else "answer"
-            raise _Transient(f"the model server at {self.base_url} did not {kind} in time "
+            raise Transient(f"the model server at {self.base_url} did not {kind} in time "
                              f"({type(e).__name__})", timeout=kind == "answer") from None
         except httpx.TransportError as e:
-            raise _Transient(f"lost the model server at {self.base_url}: "
+            raise Transient(f"lost the model server at {self.base_url}: "
                              f"{type(e).__name__}: {e or 'connection closed'}") from None
         if resp.status_code == 200:
             try:
                 return resp.json()
             except (ValueError, RecursionError):
-                raise _Transient(f"the model server at {self.base_url} sent a broken reply") from None
-        msg = _server_message(resp)
-        if resp.status_code in _RETRY_STATUS:
-            raise _Transient(f"the model server at {self.base_url} answered HTTP "
+                raise Transient(f"the model server at {self.base_url} sent a broken reply") from None
+        msg = server_message(resp)
+        if resp.status_code in RETRY_STATUS:
+            raise Transient(f"the model server at {self.base_url} answered HTTP "
                              f"{resp.status_code}: {msg}")
         if resp.status_code in (401, 403):
             raise LLMError(f"the model server at {self.base_url} refused the request "
@@ -307,7 +223,7 @@ class ModelClient:
                 t0 = time.monotonic()
                 try:
                     data = await self._post_once(path, self._pinned(payload, number))
-                except _Transient as e:
+                except Transient as e:
                     err = e
                 except LLMError as e:  # refused (4xx): retrying will not help
                     self.last_error = str(e)
@@ -334,6 +250,14 @@ class ModelClient:
             return payload
         return {**payload, "id_slot": number}
 
+    def _note_timings(self, timings: dict[str, float]) -> float | None:
+        """Keep llama-server's timings of one request (``self.timings``); returns its generation
+        seconds (None when the server sent none)."""
+        if timings:
+            self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
+                                 int(timings.get("predicted_n", 0)), float(timings.get("predicted_ms", 0))))
+        return (timings.get("predicted_ms") or 0) / 1000.0 or None
+
     # --- the LLM protocol -----------------------------------------------------------------
 
     def _payload(self, messages: list[dict[str, str]], max_tokens: int, temperature: float) -> dict[str, Any]:
@@ -354,7 +278,7 @@ class ModelClient:
         max_tokens: int = 512,
         temperature: float = 0.7,
     ) -> T:
-        convo = _messages(messages)
+        convo = wire_messages(messages)
         fmt = response_format(schema)
         answer_retries = 0
         transport_retries = 0
@@ -365,19 +289,15 @@ class ModelClient:
             transport_retries += retried
             try:
                 choice = data["choices"][0]
-                text = _as_text(choice["message"].get("content"))
+                text = as_text(choice["message"].get("content"))
                 finish = choice.get("finish_reason")
             except (KeyError, IndexError, TypeError, AttributeError):
                 self.accounting.record(tag, latency_s=seconds, failed=True)
                 raise LLMError(f"the model server at {self.base_url} sent a reply without an answer: "
                                f"{json.dumps(data)[:200]}") from None
-            timings = _numbers(data.get("timings"))
+            timings = finite_numbers(data.get("timings"))
             tokens = token_counts(data.get("usage"), data.get("timings"))
-            if timings:
-                self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
-                                     int(timings.get("predicted_n", 0)),
-                                     float(timings.get("predicted_ms", 0))))
-            gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
+            gen_s = self._note_timings(timings)
             try:
                 value, _repaired = parse_answer(text, schema)
             except AnswerError as e:
@@ -398,7 +318,7 @@ class ModelClient:
                 transport_retries = 0
                 answer_retries += 1
                 convo = convo + [
-                    {"role": "assistant", "content": _utf8(text[:2000])},
+                    {"role": "assistant", "content": utf8(text[:2000])},
                     {"role": "user", "content": f"That answer cannot be used: {feedback}. "
                                                 "Answer again with only the JSON object."},
                 ]
@@ -416,7 +336,7 @@ class ModelClient:
         temperature: float = 0.7,
         stop: tuple[str, ...] = (),
     ) -> AsyncIterator[str]:
-        payload = self._payload(_messages(messages), max_tokens, temperature)
+        payload = self._payload(wire_messages(messages), max_tokens, temperature)
         if stop:
             payload["stop"] = list(stop)
         payload["stream"] = True
@@ -435,9 +355,9 @@ class ModelClient:
                                                  json=self._pinned(payload, number)) as resp:
                         if resp.status_code != 200:
                             await resp.aread()
-                            msg = _server_message(resp)
-                            if resp.status_code in _RETRY_STATUS:
-                                raise _Transient(f"the model server at {self.base_url} answered "
+                            msg = server_message(resp)
+                            if resp.status_code in RETRY_STATUS:
+                                raise Transient(f"the model server at {self.base_url} answered "
                                                  f"HTTP {resp.status_code}: {msg}")
                             raise LLMError(f"the model server at {self.base_url} rejected the "
                                            f"request (HTTP {resp.status_code}): {msg}")
@@ -457,7 +377,7 @@ class ModelClient:
                                 usage = chunk["usage"]
                             if isinstance(chunk.get("timings"), dict):  # llama-server: the last chunk
                                 raw_timings = chunk["timings"]
-                                timings = _numbers(raw_timings)
+                                timings = finite_numbers(raw_timings)
                             choices = chunk.get("choices")
                             for choice in choices if isinstance(choices, list) else []:
                                 delta = choice.get("delta") if isinstance(choice, dict) else None
@@ -471,8 +391,8 @@ class ModelClient:
                                f"({type(e).__name__})")
                     self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True)
                     raise ModelTimeout(self.last_error or "timeout") from None
-                except (httpx.TransportError, _Transient) as e:
-                    msg = str(e) if isinstance(e, _Transient) else (
+                except (httpx.TransportError, Transient) as e:
+                    msg = str(e) if isinstance(e, Transient) else (
                         f"lost the model server at {self.base_url}: {type(e).__name__}: "
                         f"{e or 'connection closed'}")
                     if started or retries >= self.transport_retries:
@@ -485,11 +405,7 @@ class ModelClient:
                     err_msg = msg
                 else:
                     self.reachable = True
-                    if timings:
-                        self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
-                                             int(timings.get("predicted_n", 0)),
-                                             float(timings.get("predicted_ms", 0))))
-                    gen_s = (timings.get("predicted_ms") or 0) / 1000.0 or None
+                    gen_s = self._note_timings(timings)
                     self.accounting.record(
                         tag, **token_counts(usage, raw_timings, completion_default=pieces),
                         latency_s=time.monotonic() - t0, retries=retries, generation_s=gen_s)
@@ -506,7 +422,7 @@ class ModelClient:
         was sent.  Raises ``LLMError`` like any request."""
         if not self.caches_prompts:
             return False
-        payload = self._payload(_messages(messages), 1, 0.0)
+        payload = self._payload(wire_messages(messages), 1, 0.0)
         payload["cache_prompt"] = True
         data, seconds, retried = await self._post("/chat/completions", payload, tag)
         self.accounting.record(tag, **token_counts(data.get("usage"), data.get("timings")),

@@ -1,0 +1,107 @@
+"""What goes over the wire to an OpenAI-compatible server and what is read back from it, kept
+apart from the client's retries and re-asks: messages as they can be sent, reply fields read
+defensively (an odd server may send anything), token counts from ``usage``/``timings``, the
+server's own error text, and which failures are worth retrying.
+
+Pure functions and one exception; ``ModelClient`` (client.py) and the benchmarks use them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import httpx
+
+from .api import Message
+
+RETRY_STATUS = {408, 425, 429, 500, 502, 503, 504}
+
+
+class Transient(Exception):
+    """A failure worth retrying (connection refused, dropped, 503 while loading...)."""
+
+    def __init__(self, message: str, *, timeout: bool = False) -> None:
+        super().__init__(message)
+        self.timeout = timeout
+
+
+def utf8(text: str) -> str:
+    """``text`` as it can be sent: lone surrogates (from a JSON "\\ud800" escape in an earlier
+    answer, or a player's odd input) cannot be encoded as UTF-8 and would fail the whole request."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def wire_messages(messages: list[Message]) -> list[dict[str, str]]:
+    out = []
+    for m in messages:
+        if m.role not in ("system", "user", "assistant"):
+            raise ValueError(f"message role '{m.role}' is not system, user or assistant")
+        out.append({"role": m.role, "content": utf8(m.content)})
+    return out
+
+
+def as_text(content: Any) -> str:
+    """The message content as text, whatever type an odd server put there."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (dict, list)):
+        return json.dumps(content)
+    return str(content)
+
+
+def finite_numbers(value: Any) -> dict[str, float]:
+    """A ``usage``/``timings`` object reduced to its finite numbers (an odd server may send text)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
+
+
+def token_counts(usage: Any, timings: Any, *, completion_default: int = 0) -> dict[str, int]:
+    """Tokens sent, completed and served from the server's prompt cache, from a reply's ``usage``
+    and (llama-server) ``timings``: the keyword arguments of ``Accounting.record``.
+
+    llama-server reports ``timings.prompt_n`` (prompt tokens it evaluated) and ``timings.cache_n``
+    (taken from its cache); vLLM and OpenAI report ``usage.prompt_tokens_details.cached_tokens``.
+    A server that says nothing of a cache is taken to have evaluated the whole prompt."""
+    u, t = finite_numbers(usage), finite_numbers(timings)
+    details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
+    cached_detail = finite_numbers(details).get("cached_tokens")
+    evaluated = t.get("prompt_n")
+    cache_n = t.get("cache_n")
+    sent = u.get("prompt_tokens")
+    if sent is None:
+        sent = (evaluated or 0) + (cache_n or 0)
+    sent = max(0, int(sent))
+    if evaluated is not None:
+        cached = sent - int(evaluated)
+    elif cache_n is not None:
+        cached = int(cache_n)
+    elif cached_detail is not None:
+        cached = int(cached_detail)
+    else:
+        cached = 0
+    completion = u.get("completion_tokens", t.get("predicted_n", completion_default))
+    return {"prompt_tokens": sent, "completion_tokens": max(0, int(completion)),
+            "cached_tokens": max(0, min(cached, sent))}
+
+
+def server_message(resp: httpx.Response) -> str:
+    try:
+        data = resp.json()
+    except ValueError:
+        return resp.text[:300].strip()
+    err = data.get("error") if isinstance(data, dict) else None
+    if isinstance(err, dict):
+        return str(err.get("message") or err)[:300]
+    if err:
+        return str(err)[:300]
+    return json.dumps(data)[:300]
