@@ -4,6 +4,8 @@
 Smallville is imported into the output folder first).  ``run_experiment`` then does the rest with
 a model layer the caller opened (a live client, a recording one or a replay), so a rerun from the
 recording makes the same town, the same answers and the same table.
+
+What is measured after the run is in measuring.py; the progress bar in progress.py.
 """
 
 from __future__ import annotations
@@ -18,13 +20,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from game.engine.actionlog import ActionLog, actions_log_path
-from game.engine.ledger import lead_since
-from game.experiment.scenario import (Scenario, ScenarioError, cast_names, check_against, place_tiles,
-                                      resolve_time)
-from game.experiment.score import INVENTED, KNOWS, NO_ANSWER, UNSCORED, Verdict, expected_info, score_answer
-
-NOT_CHAT = frozenset({"embed", "interview"})  # not counted as the town's own chat calls
-INTERVIEW_LANES = 4
+from game.experiment.measuring import interview_all, measure, model_use
+from game.experiment.progress import ProgressBar
+from game.experiment.scenario import Scenario, ScenarioError, cast_names, check_against, resolve_time
 
 
 @dataclass
@@ -121,61 +119,6 @@ def _keep_only(engine: Any, keep: set[str]) -> None:
         for table in (engine.residents, engine.minds, engine.spatial, getattr(engine, "specs", {})):
             table.pop(name, None)
     engine.small = False
-
-
-# ------------------------------------------------------------------------------ progress
-
-
-class ProgressBar:
-    """A progress bar with an ETA on stderr, plain text: redrawn in place on a terminal, one line
-    every 5% otherwise (a log file stays readable)."""
-
-    def __init__(self, start: datetime, end: datetime, out: TextIO | None, width: int = 30) -> None:
-        self.start, self.end, self.out, self.width = start, end, out, width
-        self.t0 = time.monotonic()
-        self.tty = bool(out is not None and hasattr(out, "isatty") and out.isatty())
-        self._last_pct = -5
-        self._last_draw = 0.0
-
-    def update(self, now: datetime, clock_text: str, note: str = "") -> None:
-        if self.out is None:
-            return
-        total = max((self.end - self.start).total_seconds(), 1e-9)
-        frac = min(1.0, max(0.0, (now - self.start).total_seconds() / total))
-        pct = int(frac * 100)
-        t = time.monotonic()
-        if self.tty and t - self._last_draw < 0.2 and frac < 1.0:
-            return
-        if not self.tty and pct < self._last_pct + 5 and frac < 1.0:
-            return
-        self._last_pct, self._last_draw = pct, t
-        spent = t - self.t0
-        eta = f"ETA {_dur(spent * (1 - frac) / frac)}" if frac > 0.001 else "ETA ?"
-        n = int(round(self.width * frac))
-        line = (f"[{'#' * n}{'.' * (self.width - n)}] {pct:3d}%  {clock_text}  "
-                f"{_dur(spent)} spent, {eta}" + (f"  {note}" if note else ""))
-        if self.tty:
-            print("\r" + line + "\x1b[K", end="", file=self.out, flush=True)
-        else:
-            print(line, file=self.out, flush=True)
-
-    def say(self, text: str) -> None:
-        if self.out is None:
-            return
-        if self.tty:
-            print("\r\x1b[K" + text, file=self.out, flush=True)
-            self._last_draw = 0.0
-        else:
-            print(text, file=self.out, flush=True)
-
-    def done(self) -> None:
-        if self.out is not None and self.tty:
-            print(file=self.out, flush=True)
-
-
-def _dur(s: float) -> str:
-    s = int(max(0, s))
-    return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
 
 
 # ------------------------------------------------------------------------------ the run
@@ -321,154 +264,6 @@ async def _steps(engine: Any, p: Prepared, st: RunState, log: Any, seeds: list, 
             bar.update(engine.clock.now, engine.clock.text(), f"thinking {len(engine.jobs)}")
         if play:
             await asyncio.sleep(max(0.0, interval - (time.monotonic() - tick0)))
-
-
-# ------------------------------------------------------------------------------ measuring
-
-
-def model_use(llm: Any, resident_days: float) -> dict:
-    """The town's own chat calls and tokens per resident-day (embeddings and interviews apart)."""
-    acc = getattr(llm, "accounting", None)
-    if acc is None or not hasattr(acc, "by_purpose"):
-        return {"available": False, "why": "the model layer keeps no accounting (a replay)"}
-    from game.llm.api import Usage
-
-    total, by = Usage(), {}
-    for purpose, u in sorted(acc.by_purpose().items()):
-        by[purpose] = {"calls": u.calls, "tokens": u.prompt_tokens + u.completion_tokens,
-                       "latency_s": round(u.latency_s, 2)}
-        if purpose not in NOT_CHAT:
-            total.add(u)
-    rd = max(resident_days, 1e-9)
-    return {"available": True, "resident_days": round(resident_days, 4),
-            "chat_calls": total.calls, "tokens": total.prompt_tokens + total.completion_tokens,
-            "calls_per_resident_day": round(total.calls / rd, 1),
-            "tokens_per_resident_day": round((total.prompt_tokens + total.completion_tokens) / rd),
-            "failures": total.failures, "by_purpose": by}
-
-
-async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | None) -> list[tuple[str, str, str | None]]:
-    """(resident, question, answer or None when the model failed) for every resident and question, a
-    few residents at a time."""
-    from game.llm.api import LLMError
-    from game.measure.interview import interview
-
-    questions = [q.ask for q in p.scenario.question]
-    names = sorted(engine.residents)
-    lanes = asyncio.Semaphore(INTERVIEW_LANES)
-    done = [0]
-    total = len(names) * len(questions)
-
-    async def one(name: str) -> list[tuple[str, str, str | None]]:
-        out = []
-        async with lanes:
-            for q in questions:
-                try:
-                    ans: str | None = await interview(engine, q, llm, name=name)
-                except LLMError as e:  # counted apart: a failed call is neither knowing nor not
-                    ans = None
-                    if bar:
-                        bar.say(f"  ! {name} gave no answer to {q!r}: {e}")
-                out.append((name, q, ans))
-                done[0] += 1
-                if bar and bar.out is not None:
-                    bar.say(f"  interviewed {done[0]} of {total}: {name}")
-        return out
-
-    results = await asyncio.gather(*(one(n) for n in names))
-    return [x for r in results for x in r]
-
-
-def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tuple[str, str, str | None]],
-            usage: dict, start: datetime) -> dict:
-    """Everything the table shows, as plain data (also the ``--json`` output)."""
-    from game.measure.records import rows_of_engine
-    from game.measure.relations import attendance, graph
-    from game.measure.spread import Info, track
-
-    sc = p.scenario
-    residents = sorted(engine.residents)
-    n = len(residents)
-    end = engine.clock.now
-    rows = rows_of_engine(engine)
-    infos = {i.name: Info(i.name, Info.parse(i.name, i.keywords).keywords, i.needed) for i in sc.info}
-    spreads = {k: track(rows, info, residents) for k, info in infos.items()}
-    seeded_at = [(datetime.fromisoformat(x["at"]), sc.seed[x["seed"]].text) for x in st.seeded]
-
-    verdicts: list[Verdict] = []
-    for name, q_text, ans in answers:
-        q = next(q for q in sc.question if q.ask == q_text)
-        facts = backing = None
-        if q.about:
-            facts = expected_info(infos[q.about], q.expect, q.needed)
-            backing = next((x for x in spreads[q.about].learned if x.resident == name), None)
-        verdicts.append(score_answer(name, q_text, ans, q.about, facts, backing))
-
-    diffusion = []
-    for spec in sc.info:
-        sp = spreads[spec.name]
-        # "at the start": who carried it once its own seeds were in (the paper: 1 of 25, 4%)
-        when = max([t for t, text in seeded_at if infos[spec.name].matches(text)], default=start)
-        at_start = [x.resident for x in sp.learned if x.at <= when]
-        asked = [v for v in verdicts if v.about == spec.name]
-        said = sorted({v.resident for v in asked if v.verdict == KNOWS})
-        diffusion.append({
-            "info": spec.name, "keywords": list(infos[spec.name].keywords), "paper": spec.paper,
-            "residents": n, "start": len(at_start), "start_share": _share(len(at_start), n),
-            "by_memory": len(sp.learned), "by_memory_share": _share(len(sp.learned), n),
-            "by_interview": len(said) if asked else None,
-            "by_interview_share": _share(len(said), n) if asked else None,
-            "knew": [x.to_dict() for x in sp.learned], "said_they_knew": said,
-        })
-
-    rel = {name: dict(getattr(engine.minds[name].persona, "relationships", {}) or {}) for name in residents}
-    g0 = graph(rows, residents, until=start, relationships=rel, start=start)
-    g1 = graph(rows, residents, relationships=rel, start=start)
-
-    att = None
-    if sc.attendance is not None:
-        a = sc.attendance
-        address, tiles = place_tiles(engine.town, a.place, "attendance.place")
-        lo, hi = resolve_time(a.start, p.day1), resolve_time(a.end, p.day1)
-        there = attendance(log.samples, tiles, lo, hi)
-        if a.invited:
-            invited = sorted(x.resident for x in spreads[a.invited].learned if x.at <= lo)
-        else:
-            invited = list(residents)
-        came = sorted(r for r in there if r in set(residents))
-        att = {"place": address, "from": lo.isoformat(), "to": hi.isoformat(), "invited_by": a.invited,
-               "invited": invited, "came": came, "invited_came": sorted(set(invited) & set(came)),
-               "uninvited_came": sorted(set(came) - set(invited)), "seen": there,
-               "observed": bool(log.samples and log.samples[0][0] <= hi and log.samples[-1][0] >= lo)}
-
-    scored = [v for v in verdicts if v.verdict not in (UNSCORED, NO_ANSWER)]
-    invented = [v for v in scored if v.verdict == INVENTED]
-    total_samples = sum(st.led.values())
-    return {
-        "scenario": sc.name, "scenario_file": sc.path, "town": getattr(engine.town, "name", ""),
-        "residents": residents, "start": start.isoformat(), "end": end.isoformat(),
-        "game_days": round((end - start).total_seconds() / 86400, 4), "pace": sc.run.pace,
-        "ticks": st.ticks, "real_s": round(st.real_s, 1), "waited_s": round(st.waited_s, 1),
-        "errors": st.errors, "seeded": st.seeded,
-        "diffusion": diffusion,
-        "density": {"start": round(g0.density(), 4), "end": round(g1.density(), 4),
-                    "edges_start": len(g0.edges()), "edges_end": len(g1.edges())},
-        "attendance": att,
-        "answers": [v.to_dict() for v in verdicts],
-        "hallucination": {"invented": len(invented), "scored": len(scored), "answers": len(verdicts),
-                          "no_answer": sum(v.verdict == NO_ANSWER for v in verdicts),
-                          "share": _share(len(invented), len(scored))},
-        "model_use": usage,
-        # the engine's own ledger (game/engine/ledger.py): waking minutes by where the action came
-        # from, talks included, and the decision lag; the samples' counts stay as a cross-check
-        "model_led": dict(engine.ledger.summary(since=lead_since(start, 1)),
-                          samples=total_samples, by_source=dict(sorted(st.led.items())),
-                          share=engine.ledger.summary(since=lead_since(start, 1))["model_led_share"]),
-    }
-
-
-def _share(k: int, n: int) -> float | None:
-    return round(k / n, 4) if n else None
 
 
 # ------------------------------------------------------------------------------ the whole experiment
