@@ -1,4 +1,5 @@
-"""The import graph of ``game/`` holds: no cycle between its modules (imports inside functions
+"""No file under ``game/`` is over ``MAX_LINES`` lines (a longer one is split by responsibility,
+docs/ARCHITECTURE.md), and the import graph of ``game/`` holds: no cycle between its modules (imports inside functions
 included: a function-local import is still a dependency, only a later one), and the layers point
 down only: ui > engine > mind, world > llm; ``game/measure`` and ``game/replay`` sit beside the
 engine and never import the screen; only ``game/ui`` imports Textual.
@@ -14,6 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "game"
+MAX_LINES = 500  # issue 14: past this a module holds more than one responsibility
 
 # package -> the packages of the game it must never import (directly or inside a function)
 FORBIDDEN = {
@@ -168,3 +170,26 @@ def test_only_the_ui_imports_textual():
     bad = [f"{mod} imports {dep}" for mod, deps in graph().items() if not _within(mod, "game.ui")
            for dep in deps if dep.split(".")[0] == "textual"]
     assert bad == []
+
+
+def long_files(root: Path, limit: int = MAX_LINES) -> dict[str, int]:
+    """Files under ``root`` (source, templates, data; not caches) with more than ``limit`` lines."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts or path.suffix in (".pyc", ".pyo"):
+            continue
+        n = len(path.read_bytes().splitlines())
+        if n > limit:
+            out[str(path.relative_to(root))] = n
+    return out
+
+
+def test_a_long_file_is_found(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * 501)
+    (tmp_path / "pkg" / "short.txt").write_text("y\n" * 500)
+    assert long_files(tmp_path) == {"pkg/long.py": 501}
+
+
+def test_no_file_of_the_game_is_over_500_lines():
+    assert long_files(GAME) == {}
