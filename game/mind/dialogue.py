@@ -1,6 +1,6 @@
 """Dialogue: the resident's next line in a conversation (whole, or streamed for the player to
 watch), the context held for a whole conversation with the player and what the line being typed
-brings to mind (so the server's cached prompt serves every reply), and answering a question.
+brings to mind (so the server's cached prompt serves every reply).
 
 A part of ``Mind`` (see mind.py): it owns the held contexts, what lines brought to mind and the
 count of lines said per day; the rules that end a talk running in circles live here too.
@@ -15,10 +15,9 @@ from typing import AsyncIterator, Sequence
 
 from game.llm.api import CallTag, LLMError, Message, Priority
 from game.mind import prompting
-from game.mind.components import (Context, Identity, Plan, Relationships, RelevantMemories, Situation, Thoughts,
-                                  assemble)
+from game.mind.components import Context, Identity, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
-from game.mind.schemas import AnswerText, LineAnswer, clean_text
+from game.mind.schemas import LineAnswer, clean_text
 from game.mind.view import Conversation, Line
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
@@ -26,7 +25,7 @@ BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._reca
 
 
 class Talking:
-    """say, say_stream, listen and answer."""
+    """say, say_stream and listen."""
 
     def _init_talking(self) -> None:
         self._lines_today: Counter[str] = Counter()
@@ -241,19 +240,6 @@ class Talking:
         self._lines_today[d.isoformat()] += 1
         line = _strip_speaker(clean_text(text, 300), names)
         yield Line(line, end=not line or _says_goodbye(line))
-
-    async def answer(self, now: datetime, question: str, asker: str = "An interviewer",
-                     remember: bool = False) -> str:
-        """Answer a question in the resident's voice (interviews; the player asking)."""
-        q = clean_text(question, 300)
-        ctx = Context(self, now, None, focus=q)
-        whole_day = Plan(before=99, after=99)  # "what will you do at 6pm?" needs all of it
-        context = await assemble([Identity(), whole_day, Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
-        ans = await self._complete("answer", AnswerText, "interview", Priority.PLAYER, now, max_tokens=110,
-                                   context=context, asker=asker, first=self.persona.first_name, question=q)
-        if remember:
-            self.memory.add("player", f"{asker} asked me: {q}", now)
-        return ans.answer
 
 
 _GOODBYES = ("goodbye", "good bye", "bye", "see you", "talk later", "take care", "have a good")

@@ -12,9 +12,10 @@ The architecture of Park et al. 2023 on a call budget (see docs/MIND.md):
 ``Mind`` is composed of one part per responsibility, each in its own module: perception.py
 (observing, importance), reflection.py (identity, reflections), planning.py (day plan, replan,
 decompose), grounding.py (places), routine.py (the day by rule), reacting.py, dialogue.py (say,
-stream, listen, answer); embeddings.py is a collaborator that owns the embedding cache.  What
-stays here is what every part shares: the saved state, the plan day's clock, the one way to ask
-the model (``_complete``) and to record a failure (``_fail``), retrieval, and saves.
+stream, listen); interview.py answers a question (``answer``); embeddings.py is a collaborator
+that owns the embedding cache.  What stays here is what every part shares: the saved state, the
+plan day's clock, the one way to ask the model (``_complete``) and to record a failure
+(``_fail``), retrieval, and saves.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any, Sequence
 from pydantic import BaseModel
 
 from game.llm.api import LLM, CallTag, LLMError, Priority
-from game.mind import prompting
+from game.mind import interview, prompting
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.dialogue import Talking
 from game.mind.embeddings import EmbeddingCache
@@ -41,6 +42,7 @@ from game.mind.reflection import Reflecting
 from game.mind.routine import Routine
 from game.mind.shaping import emoji_for, fit_steps, shape_plan
 from game.mind.view import Action, DayPlan
+from game.text import one_line
 
 # (names other modules and tests import from here)
 __all__ = ["MEMORY_KINDS", "Embedder", "Mind", "MindConfig", "emoji_for", "fit_steps", "rule_importance",
@@ -165,6 +167,13 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Routine, Reacting, Talki
             self._fail("embed", e)
         return self.memory.retrieve(qv, now, k=k or self.config.retrieve_k,
                                     token_budget=token_budget or self.config.memory_tokens, kinds=kinds)
+
+    # --------------------------------------------------------------------- interviews
+    async def answer(self, now: datetime, question: str, asker: str = "An interviewer",
+                     remember: bool = False) -> str:
+        """Answer a question in the resident's voice (interviews; the player asking): the one
+        interview of the game (interview.py; ``town interview`` asks through it too)."""
+        return await interview.answer(self, one_line(question, 400), now, asker=asker, remember=remember)
 
     # --------------------------------------------------------------------- saves
     def to_state(self) -> dict:

@@ -183,10 +183,6 @@ class IdentityAnswer(BaseModel):
     summary: Annotated[str, BeforeValidator(_text(300)), Field(max_length=300)]
 
 
-class AnswerText(BaseModel):
-    answer: Annotated[str, BeforeValidator(_text(300)), Field(max_length=300)]
-
-
 # -------------------------------------------------------------------------------- emoji
 _VS = {"\ufe0e", "\ufe0f"}
 

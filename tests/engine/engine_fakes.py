@@ -116,7 +116,7 @@ class FakeLLM:
             data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
         elif name == "IdentityAnswer":
             data = {"summary": "A steady person who likes routine."}
-        elif name == "AnswerText":
+        elif name == "InterviewAnswer":
             data = {"answer": "I am doing fine, thank you."}
         else:
             raise AssertionError(f"FakeLLM does not know {name}")

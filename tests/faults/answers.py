@@ -27,21 +27,21 @@ def _models_in(module: Any) -> list[type[BaseModel]]:
 
 
 def answer_schemas() -> list[type[BaseModel]]:
-    """Every pydantic model in game.mind.schemas and game.measure (if present), plus the variants
-    the mind builds at run time (none since places are picked by the world)."""
-    from game.mind import schemas
-
-    found = _models_in(schemas)
-    try:
-        import game.measure as measure
-        for info in pkgutil.iter_modules(measure.__path__):
+    """Every pydantic model in the modules of game.mind (schemas.py, interview.py, ...) and of
+    game.measure (if present), plus the variants the mind builds at run time (none since places are
+    picked by the world)."""
+    found: list[type[BaseModel]] = []
+    for pkg in ("game.mind", "game.measure"):
+        try:
+            package = importlib.import_module(pkg)
+        except ImportError:
+            continue
+        for info in pkgutil.iter_modules(package.__path__):
             try:
-                mod = importlib.import_module(f"game.measure.{info.name}")
+                mod = importlib.import_module(f"{pkg}.{info.name}")
             except Exception:  # a module being written: skip it, the others still count
                 continue
             found += _models_in(mod)
-    except ImportError:
-        pass
     return found
 
 

@@ -107,8 +107,6 @@ class FakeLLM:
             data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
         elif name == "IdentityAnswer":
             data = {"summary": "A steady person who likes routine."}
-        elif name == "AnswerText":
-            data = {"answer": "I am doing fine, thank you."}
         elif name == "InterviewAnswer":
             data = {"answer": self._interview(messages[-1].content)}
         else:

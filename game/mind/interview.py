@@ -1,0 +1,223 @@
+"""Answering a question in character, as at one moment of the town: the one implementation of an
+interview, used by ``Mind.answer`` and by ``town interview``/``town experiment``
+(``game.measure.interview``, which picks the resident out of an engine and names the town's people).
+
+The resident answers from its identity, today's plan, its reflections and the memories retrieved
+for the question; retrieval here does not refresh the memories' last access, so an interview
+leaves the mind as it was.  Only with ``remember`` is the question and the answer stored.
+
+The prompt lists the people the resident knows (its relationships, and everyone it has seen,
+talked with or heard of in its memories) and says that anyone else is unknown, so a question
+about a stranger gets "I don't know them" rather than an invention.  People of the town that the
+question names and the resident never met (``candidates``) are listed as such, explicitly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Annotated, Any, Sequence
+
+from pydantic import BaseModel, BeforeValidator, Field
+
+from game.llm.api import LLM, CallTag, LLMError, Message, Priority
+from game.mind import prompting
+from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
+from game.text import one_line
+
+PURPOSE = "interview"
+MEMORY_K = 8
+MEMORY_TOKENS = 320
+REFLECTIONS = 3
+
+
+def _clean(value: object, max_len: int = 600) -> str:
+    return one_line(value, max_len)
+
+
+class InterviewAnswer(BaseModel):
+    """The resident's answer, plain text."""
+
+    answer: Annotated[str, BeforeValidator(lambda v: _clean(v, 600)), Field(min_length=1, max_length=600)]
+
+
+@dataclass
+class InterviewContext:
+    """Everything the prompt is made of (kept for tests and for showing in the UI)."""
+
+    name: str
+    now: datetime
+    now_text: str
+    known: list[str]
+    strangers: list[str]
+    memories: list[str]
+    reflections: list[str]
+    plan: list[str]
+    doing: str = ""
+    hint: str = ""  # for a question about a time of day: what the plan says then (repeated after it)
+    sections: dict[str, str] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------- who is known
+
+
+def known_people(name: str, rows: Sequence[MemoryRow], relationships: dict[str, str],
+                 candidates: Sequence[str] = ()) -> list[str]:
+    """The people ``name`` knows: its relationships, the speakers and partners of its conversations,
+    and every candidate (the town's residents, the visitor) its memories mention."""
+    known: dict[str, None] = {}
+    for who in relationships:
+        known[who] = None
+    for r in rows:
+        src = source_of(r)
+        if src:
+            known[src] = None
+        for p in talked_with(r):
+            known[p] = None
+    others = [c for c in candidates if c != name and c not in known]
+    if others:
+        for r in rows:
+            for c in mentioned(r.text, others):
+                known[c] = None
+            others = [c for c in others if c not in known]
+            if not others:
+                break
+    known.pop(name, None)
+    # a relationship written with the first name only stands for the resident of that name
+    out = []
+    for k in known:
+        full = next((c for c in candidates if c != k and c.split()[0] == k), None)
+        out.append(full or k)
+    return sorted(dict.fromkeys(out))
+
+
+def strangers_named(question: str, candidates: Sequence[str], known: Sequence[str], name: str) -> list[str]:
+    """Residents of the town that ``question`` names and the resident has never met."""
+    ks = set(known)
+    return [c for c in mentioned(question, [c for c in candidates if c != name]) if c not in ks]
+
+
+async def _retrieve(mind: Any, query: str, now: datetime, k: int, budget: int,
+                    kinds: Sequence[str] | None = None) -> list[Any]:
+    """Memories for ``query`` without refreshing their last access (the town stays as it was)."""
+    qv = None
+    try:
+        await mind.ensure_embedded()  # embeddings are a cache of the text: no change to the town
+        if query:
+            qv = (await mind.embed([query]))[0]
+    except LLMError:
+        qv = None  # relevance then falls back to recency and importance, as the mind itself does
+    return mind.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds, refresh=False)
+
+
+_TIME = re.compile(r"\b(?:(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b|(\d{1,2}):(\d{2})\b|(noon|midday|midnight))", re.I)
+
+
+def time_asked(question: str) -> int | None:
+    """Minutes after midnight of a time of day the question names ("6pm", "18:30", "noon"), or None."""
+    m = _TIME.search(question)
+    if not m:
+        return None
+    if m.group(6):
+        return 0 if m.group(6).lower() == "midnight" else 12 * 60
+    if m.group(1):
+        h, mi = int(m.group(1)), int(m.group(2) or 0)
+        if not 1 <= h <= 12 or mi > 59:
+            return None
+        h = h % 12 + (12 if m.group(3).lower() == "p" else 0)
+        return h * 60 + mi
+    h, mi = int(m.group(4)), int(m.group(5))
+    return h * 60 + mi if h < 24 and mi < 60 else None
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _blocks(mind: Any, now: datetime) -> tuple:
+    plan = mind.plan
+    if plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0]):
+        return plan.blocks
+    return mind.routine_blocks()  # the resident's usual day (its lifestyle), before a plan is made
+
+
+def _plan_lines(mind: Any, now: datetime) -> list[str]:
+    _, minute = mind.day_and_minute(now)
+    blocks = _blocks(mind, now)
+    out = []
+    for b in blocks:
+        out.append(b.text() + ("  <- now" if b.start <= minute < b.end else ""))
+    return out
+
+
+async def build_context(mind: Any, question: str, now: datetime, *, now_text: str = "",
+                        candidates: Sequence[str] = (), doing: str = "") -> InterviewContext:
+    name = mind.persona.name
+    rows = rows_of_mind(name, mind)
+    known = known_people(name, rows, mind.persona.relationships, candidates)
+    strangers = strangers_named(question, candidates, known, name)
+    recs = await _retrieve(mind, question, now, MEMORY_K, MEMORY_TOKENS)
+    refl = [r.text for r in mind.memory.recent(REFLECTIONS, kinds=("reflection",))]
+    for r in await _retrieve(mind, question, now, 2, 120, kinds=("reflection",)):
+        if r.text not in refl:
+            refl.append(r.text)
+    memories = [r.text for r in recs if r.text not in refl]
+    if time_asked(question) is not None:  # "at 6pm today": what is planned for other days only confuses
+        others = [d for d in _WEEKDAYS if d != f"{now:%A}".lower() and d not in question.lower()]
+        memories = [t for t in memories if not any(re.search(rf"\b{d}\b", t.lower()) for d in others)]
+    cur = getattr(mind, "current", None)
+    doing = doing or (cur.description if cur is not None else "")
+    ctx = InterviewContext(name=name, now=now, now_text=now_text or now.strftime("%A %H:%M"), known=known,
+                           strangers=strangers, memories=memories, reflections=refl,
+                           plan=_plan_lines(mind, now), doing=doing)
+    first = mind.persona.first_name
+    rel = mind.persona.relationships
+    who = mind.persona.brief()
+    if getattr(mind, "identity", "") and mind.identity != who:
+        who += "\n" + mind.identity
+    people = []
+    for p in known:
+        note = rel.get(p) or rel.get(p.split()[0])
+        people.append(f"- {p}: {note}" if note else f"- {p}")
+    s = ctx.sections
+    s["You are"] = who
+    s["Now"] = f"It is {ctx.now_text}." + (f" {first} is {doing}." if doing else "")
+    s["Today's plan"] = "\n".join(ctx.plan)
+    asked = time_asked(question)
+    if asked is not None:
+        block = next((b for b in _blocks(mind, now) if b.start <= asked < b.end
+                      or b.start <= asked + 24 * 60 < b.end), None)
+        hh = f"{asked // 60:02d}:{asked % 60:02d}"
+        ctx.hint = (f"At {hh} today {first}'s plan is: {block.activity}." if block
+                    else f"At {hh} today {first} has nothing planned (asleep or free).")
+        s["Today's plan"] += "\n" + ctx.hint
+    s["People you know"] = "\n".join(people) or f"(nobody yet: {first} knows no one by name)"
+    if strangers:
+        s["People you have never met (you know nothing about them)"] = "\n".join(f"- {p}" for p in strangers)
+    s["Your thoughts and reflections"] = "\n".join(f"- {t}" for t in refl)
+    s["You remember"] = "\n".join(f"- {t}" for t in memories)
+    return ctx
+
+
+def messages_for(mind: Any, ctx: InterviewContext, question: str, asker: str = "The interviewer") -> list[Message]:
+    context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
+    hint = (f"\n(Today is {ctx.now:%A}. {ctx.hint} Plans for other days are not for today.)"
+            if ctx.hint else "")
+    return prompting.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
+                            question=_clean(question, 400), asker=asker, hint=hint)
+
+
+async def answer(mind: Any, question: str, now: datetime, llm: LLM | None = None, *,
+                 asker: str = "An interviewer", remember: bool = False, now_text: str = "",
+                 candidates: Sequence[str] = ()) -> str:
+    """The answer of ``mind``'s resident to ``question`` (already cleaned) as at ``now``, with
+    ``llm`` (default: the mind's own).  Nothing changes unless ``remember`` (then the question and
+    the answer are stored in the resident's memory).  Raises ``LLMError`` when the model fails."""
+    llm = llm or mind.llm
+    ctx = await build_context(mind, question, now, now_text=now_text, candidates=candidates)
+    msgs = messages_for(mind, ctx, question, asker)
+    ans = await llm.complete(msgs, InterviewAnswer, CallTag(PURPOSE, mind.persona.name, Priority.PLAYER),
+                             max_tokens=160, temperature=0.5)
+    if remember:
+        mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {ans.answer}", 600), now)
+    return ans.answer
