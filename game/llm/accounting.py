@@ -85,17 +85,17 @@ class Accounting:
         return toks / secs if secs > 0 else 0.0
 
     def by_purpose(self) -> dict[str, Usage]:
-        out: dict[str, Usage] = {}
-        with self._lock:
-            for (_, purpose), u in self.by_key.items():
-                out.setdefault(purpose, Usage()).add(u)
-        return out
+        return self._summed(1)
 
     def by_resident(self) -> dict[str, Usage]:
+        return self._summed(0)
+
+    def _summed(self, part: int) -> dict[str, Usage]:
+        """The usage summed by one part of the (resident, purpose) key: 0 resident, 1 purpose."""
         out: dict[str, Usage] = {}
         with self._lock:
-            for (resident, _), u in self.by_key.items():
-                out.setdefault(resident, Usage()).add(u)
+            for key, u in self.by_key.items():
+                out.setdefault(key[part], Usage()).add(u)
         return out
 
     def to_dict(self) -> dict[str, Any]:

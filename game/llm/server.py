@@ -200,11 +200,8 @@ class EmbeddedServer:
         last = ""
         async with httpx.AsyncClient(timeout=2.0) as http:
             while True:
-                assert self.proc is not None
-                code = self.proc.poll()
+                code = self._exit_code()
                 if code is not None:
-                    self.failed = True
-                    self.stop()
                     tail = self.log_tail()
                     raise ModelUnavailable(
                         f"the model server stopped while starting (exit code {code})"
@@ -223,8 +220,7 @@ class EmbeddedServer:
                     say(msg)
                     last = msg
                 if elapsed > timeout_s:
-                    self.failed = True
-                    self.stop()
+                    self._give_up()
                     raise ModelUnavailable(f"the model server did not become ready in "
                                            f"{timeout_s:.0f} s; log: {self.log_path}")
                 await asyncio.sleep(0.25)
@@ -235,11 +231,8 @@ class EmbeddedServer:
         t0 = time.monotonic()
         with httpx.Client(timeout=2.0) as http:
             while True:
-                assert self.proc is not None
-                code = self.proc.poll()
+                code = self._exit_code()
                 if code is not None:
-                    self.failed = True
-                    self.stop()
                     raise ModelUnavailable(f"the model server stopped while starting (exit code "
                                            f"{code}):\n{self.log_tail()}")
                 try:
@@ -248,10 +241,23 @@ class EmbeddedServer:
                 except httpx.HTTPError:
                     pass
                 if time.monotonic() - t0 > timeout_s:
-                    self.failed = True
-                    self.stop()
+                    self._give_up()
                     raise ModelUnavailable(f"the model server did not become ready in {timeout_s:.0f} s")
                 time.sleep(0.2)
+
+    def _exit_code(self) -> int | None:
+        """The exit code of a server that stopped while starting (it is then given up: marked failed
+        and cleaned up), or None while it runs."""
+        assert self.proc is not None
+        code = self.proc.poll()
+        if code is not None:
+            self._give_up()
+        return code
+
+    def _give_up(self) -> None:
+        """Starting failed: no retry of this server, and nothing of it left running."""
+        self.failed = True
+        self.stop()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None

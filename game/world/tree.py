@@ -183,11 +183,7 @@ class AreaTree:
         o = self._object_at[y, x]
         if o >= 0:
             return join(*self._objects[o])
-        a = self._arena_at[y, x]
-        if a >= 0:
-            return join(*self._arenas[a])
-        s = self._sector_at[y, x]
-        return self._sectors[s] if s >= 0 else ""
+        return self.arena_at(pos)
 
     def arena_at(self, pos: Pos) -> Address:
         """``"sector:arena"`` (or ``"sector"``, or ``""``) of a tile, objects left out."""
