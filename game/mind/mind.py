@@ -11,24 +11,24 @@ The architecture of Park et al. 2023 on a call budget (see docs/MIND.md):
 
 ``Mind`` is composed of one part per responsibility, each in its own module: perception.py
 (observing, importance), reflection.py (identity, reflections), planning.py (day plan, replan,
-decompose), grounding.py (places), routine.py (the day by rule), reacting.py, dialogue.py (say,
-stream, listen); interview.py answers a question (``answer``); embeddings.py is a collaborator
-that owns the embedding cache.  What stays here is what every part shares: the saved state, the
-plan day's clock, the one way to ask the model (``_complete``) and to record a failure
-(``_fail``), retrieval, and saves.
+decompose), grounding.py (places), reacting.py, dialogue.py (say, stream, listen); routine.py
+(the day by rule) and interview.py (answering a question) are functions of the persona or of the
+mind; embeddings.py is a collaborator that owns the embedding cache.  What stays here is what
+every part shares: the saved state, the plan day's clock, the one way to ask the model
+(``_complete``) and to record a failure (``_fail``), retrieval, and saves.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter, OrderedDict
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any, Sequence
 
 from pydantic import BaseModel
 
 from game.llm.api import LLM, CallTag, LLMError, Priority
-from game.mind import interview, prompting
+from game.mind import interview, prompting, routine
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.dialogue import Talking
 from game.mind.embeddings import EmbeddingCache
@@ -39,9 +39,8 @@ from game.mind.persona import Persona
 from game.mind.planning import Planning
 from game.mind.reacting import Reacting
 from game.mind.reflection import Reflecting
-from game.mind.routine import Routine
 from game.mind.shaping import emoji_for, fit_steps, shape_plan
-from game.mind.view import Action, DayPlan
+from game.mind.view import Action, DayPlan, PlanBlock, WorldView
 from game.text import one_line
 
 # (names other modules and tests import from here)
@@ -51,7 +50,7 @@ __all__ = ["MEMORY_KINDS", "Embedder", "Mind", "MindConfig", "emoji_for", "fit_s
 log = logging.getLogger(__name__)
 
 
-class Mind(Perceiving, Reflecting, Planning, Grounding, Routine, Reacting, Talking):
+class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
     def __init__(self, spec: object, llm: LLM, embedder: Embedder | Any | None = None, *,
                  config: MindConfig | None = None, now: datetime | None = None) -> None:
         self.persona = Persona.from_spec(spec)
@@ -98,12 +97,7 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Routine, Reacting, Talki
     def day_and_minute(self, now: datetime) -> tuple[date, int]:
         """The plan day ``now`` belongs to and minutes since that day's midnight (a bed time after
         midnight keeps the small hours in the previous day, as minutes past 24:00)."""
-        m = now.hour * 60 + now.minute
-        d = now.date()
-        p = self.persona
-        if m < p.wake and p.sleep > 24 * 60 and m + 24 * 60 < p.sleep:
-            return d - timedelta(days=1), m + 24 * 60
-        return d, m
+        return routine.day_and_minute(self.persona, now)
 
     def asleep_at(self, now: datetime) -> bool:
         _, m = self.day_and_minute(now)
@@ -114,6 +108,14 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Routine, Reacting, Talki
         if self.first_date is None:
             self.first_date = d
         return (d - self.first_date).days + 1
+
+    def routine_blocks(self, start: int | None = None) -> tuple[PlanBlock, ...]:
+        """A plain day from the lifestyle (routine.py)."""
+        return routine.routine_blocks(self.persona, start, self.config.max_block_min)
+
+    def routine_action(self, now: datetime, view: WorldView | None = None) -> Action:
+        """What the resident does by rule, no model (routine.py)."""
+        return routine.routine_action(self.persona, now, view)
 
     async def _complete(self, template: str, schema: type[BaseModel], purpose: str, priority: Priority,
                         now: datetime, /, max_tokens: int, temperature: float = 0.7, **values: object):
