@@ -200,3 +200,28 @@ async def test_interview_output_is_plain_text(measureville, tmp_path):
     text = out.getvalue()
     assert code == 1 and "no answer" in text and "[bold]x[/bold]" in text
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", text), repr(text)
+
+
+async def test_mind_answer_is_the_same_interview(measureville):
+    """One interview (issue 14): ``Mind.answer`` asks exactly what ``interview`` asks of a mind (the
+    same prompt, schema and tag), and ``remember`` stores the same question and answer."""
+    llm = FakeLLM()
+    e = new_engine(measureville, llm, lockstep=True)
+    mind = e.minds["Ada Ito"]
+    now = e.clock.now
+    q = "What will you do at 6pm today?"
+    by_interview = await interview(mind, q, llm, asker="A visitor", now=now)
+    by_mind = await mind.answer(now, q, asker="A visitor")
+    assert by_mind == by_interview
+    (p1, m1), (p2, m2) = llm.prompts[-2:]
+    assert p1 == p2 == "interview" and llm.calls[-2] == llm.calls[-1] == ("interview", "Ada Ito")
+    assert [(m.role, m.content) for m in m1] == [(m.role, m.content) for m in m2]
+    assert "At 18:00 today" in m1[-1].content  # the interview's own prompt (the plan at the time asked)
+    n = len(mind.memory)
+    await interview(mind, q, llm, asker="A visitor", now=now, remember=True)
+    await mind.answer(now, q, asker="A visitor", remember=True)
+    assert len(mind.memory) == n + 2
+    a, b = mind.memory.get(n), mind.memory.get(n + 1)
+    assert a.text.startswith("A visitor asked me: " + q + " I answered: ")
+    assert b.text.startswith("A visitor asked me: " + q + " I answered: ")
+    await e.aclose()
