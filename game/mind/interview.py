@@ -10,6 +10,10 @@ The prompt lists the people the resident knows (its relationships, and everyone 
 talked with or heard of in its memories) and says that anyone else is unknown, so a question
 about a stranger gets "I don't know them" rather than an invention.  People of the town that the
 question names and the resident never met (``candidates``) are listed as such, explicitly.
+
+The template is ``interview.txt`` beside this module rather than among the mind's ``prompts/``
+(whose calls share one layout for the server's prompt cache): an interview is a one-off call with
+a system prompt of its own.
 """
 
 from __future__ import annotations
@@ -17,15 +21,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any, Sequence
 
 from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
-from game.mind import prompting
+from game.llm.prompts import PromptFolder
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.text import one_line
 
+_PROMPTS = PromptFolder(Path(__file__).parent)  # interview.txt
 PURPOSE = "interview"
 MEMORY_K = 8
 MEMORY_TOKENS = 320
@@ -203,7 +209,7 @@ def messages_for(mind: Any, ctx: InterviewContext, question: str, asker: str = "
     context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
     hint = (f"\n(Today is {ctx.now:%A}. {ctx.hint} Plans for other days are not for today.)"
             if ctx.hint else "")
-    return prompting.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
+    return _PROMPTS.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
                             question=_clean(question, 400), asker=asker, hint=hint)
 
 
