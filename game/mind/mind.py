@@ -26,8 +26,8 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.mind import prompting
-from game.mind.components import (Component, Context, Identity, Needs, Plan, Relationships,
-                                  RelevantMemories, Situation, Thoughts, Yesterday, assemble)
+from game.mind.components import (Component, Context, Needs, Plan, Relationships,
+                                  RelevantMemories, Situation, Thoughts, Yesterday, assemble, prompt_person)
 from game.mind.memory import MemoryStream, Record, Weights
 from game.mind.persona import Persona
 from game.mind.places import find_in, resolve_place
@@ -44,8 +44,8 @@ Embedder = Callable[[list[str]], Awaitable[list[list[float]]]]
 @dataclass
 class MindConfig:
     reflect_threshold: float = 150.0
-    importance_batch: int = 10  # score this many new memories in one call
-    importance_max_wait_min: int = 90  # ... or whatever is pending once the oldest is this old
+    importance_batch: int = 20  # score this many new memories in one call (10 made 9 calls a resident-day)
+    importance_max_wait_min: int = 120  # ... or whatever is pending once the oldest is this old
     dedupe_minutes: int = 60  # the same sight within this many minutes refreshes, not re-stores
     max_block_min: int = 120  # hour blocks longer than this are decomposed in parts
     max_reacts_per_day: int = 16
@@ -235,7 +235,7 @@ class Mind:
 
     async def _complete(self, template: str, schema: type[BaseModel], purpose: str, priority: Priority,
                         now: datetime, /, max_tokens: int, temperature: float = 0.7, **values: object):
-        messages = prompting.render(template, **values)
+        messages = prompting.render(template, person=prompt_person(self), **values)
         d, _ = self.day_and_minute(now)
         self.calls[(d.isoformat(), purpose)] += 1
         return await self.llm.complete(messages, schema, CallTag(purpose, self.name, priority),
@@ -339,7 +339,7 @@ class Mind:
             items = "\n".join(f"- {self.memory.text(r)}" for r in batch)
             ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
                                        max_tokens=10 + 4 * len(batch), temperature=0.2,
-                                       who=self.persona.short(), items=items, n=len(batch))
+                                       items=items, n=len(batch))
             scores = list(ans.scores)
             for n, r in enumerate(batch):
                 score = scores[n] if n < len(scores) else 3
@@ -409,7 +409,7 @@ class Mind:
         memories = "\n".join(f"- {r.text}" for r in sorted(recs.values(), key=lambda r: r.id)) or "- (nothing yet)"
         try:
             ans = await self._complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
-                                       max_tokens=100, brief=self.persona.brief(), first=first,
+                                       max_tokens=100, first=first,
                                        name=self.name, memories=memories, date=now.strftime("%A %B %d"))
             self.identity = ans.summary
         except LLMError as e:
@@ -418,9 +418,6 @@ class Mind:
         return self.identity
 
     # ----------------------------------------------------------------- planning
-    def _context_components(self, *extra: Component) -> list[Component]:
-        return [Identity(), *extra]
-
     async def plan_day(self, now: datetime, view: WorldView | None = None) -> DayPlan:
         """The day in broad strokes, wake to bed (one call; the identity refresh is one more)."""
         async with self._plan_lock:
@@ -436,7 +433,7 @@ class Mind:
         await self.ensure_identity(now)
         start = max(p.wake, min(minute, p.sleep - 60)) if self.plan_date == d else p.wake
         ctx = Context(self, now, view, focus=f"{p.first_name}'s plans for today")
-        context = await assemble([Identity(), Yesterday(), Thoughts(),
+        context = await assemble([Yesterday(), Thoughts(),
                                   RelevantMemories(k=5, token_budget=150)], ctx)
         try:
             ans = await self._complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
@@ -482,7 +479,7 @@ class Mind:
             return self.plan
         ctx = Context(self, now, view, focus=news)
         # no old plan in this context: a small model copies it instead of changing it
-        context = await assemble([Identity(), RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        context = await assemble([RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
                                        context=context, news=news, time=hhmm(minute), first=p.first_name,
@@ -562,7 +559,7 @@ class Mind:
         fallback = self._fallback_place(view)
         ctx = Context(self, now, view, focus=block.activity)
         # the block itself is in the task; around it, one block before and after is enough
-        context = await assemble([Identity(), Plan(before=1, after=1), Thoughts(), Needs(),
+        context = await assemble([Plan(before=1, after=1), Thoughts(), Needs(),
                                   RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
@@ -744,7 +741,7 @@ class Mind:
         allowed = tuple(view.allowed) if view and view.allowed else ()
         people = tuple(view.people_here) if view else ()
         ctx = Context(self, now, view, focus=text, about=people)
-        context = await assemble([Identity(), Situation(), Plan(), Thoughts(), Relationships(),
+        context = await assemble([Situation(), Plan(), Thoughts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("react", ReactAnswer, "react", Priority.REACT, now, max_tokens=100,
@@ -821,7 +818,7 @@ class Mind:
         last = conversation.lines[-1][1] if conversation.lines else ""
         focus = " ".join(listeners) + (": " + last if last else "")
         ctx = Context(self, now, None, focus=focus, about=listeners)
-        return await assemble([Identity(), Situation(), Thoughts(), Relationships(),
+        return await assemble([Situation(), Thoughts(), Relationships(),
                                RelevantMemories(k=5, token_budget=160)], ctx)
 
     async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
@@ -883,8 +880,8 @@ class Mind:
                       talk="\n".join(f"{s}: {t}" for s, t in lines) or "(nothing yet)",
                       recall=f"\n{recall}" if recall else "")
         if last is None:  # nothing to answer: the resident speaks first
-            return prompting.render("dialogue_stream_open", **values)
-        return prompting.render("dialogue_stream", **values, speaker=last[0], last=f"{last[0]}: {last[1]}")
+            return prompting.render("dialogue_stream_open", person=prompt_person(self), **values)
+        return prompting.render("dialogue_stream", person=prompt_person(self), **values, speaker=last[0], last=f"{last[0]}: {last[1]}")
 
     async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                      typed: tuple[str, str] | None = None) -> bool:
@@ -1009,7 +1006,7 @@ class Mind:
         q = clean_text(question, 300)
         ctx = Context(self, now, None, focus=q)
         whole_day = Plan(before=99, after=99)  # "what will you do at 6pm?" needs all of it
-        context = await assemble([Identity(), whole_day, Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
+        context = await assemble([whole_day, Thoughts(), RelevantMemories(k=8, token_budget=260)], ctx)
         ans = await self._complete("answer", AnswerText, "interview", Priority.PLAYER, now, max_tokens=110,
                                    context=context, asker=asker, first=self.persona.first_name, question=q)
         if remember:
