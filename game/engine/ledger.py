@@ -176,7 +176,7 @@ class DecisionLedger:
     # ------------------------------------------------------------------ saves
 
     def to_dict(self) -> dict:
-        return {name: {"seconds": r.seconds, "lags_min": [round(x, 3) for x in r.lags_min],
+        return {name: {"seconds": r.seconds, "lags_min": list(r.lags_min),
                        "need_since": r.need_since.isoformat() if r.need_since else None}
                 for name, r in self.residents.items()}
 

@@ -3,6 +3,13 @@
 A template has a ``[system]`` and a ``[user]`` section; ``$name`` placeholders are filled with
 ``string.Template`` (values are inserted verbatim, never re-interpreted).  Each package that has
 prompts makes one ``PromptFolder`` for its own ``prompts/`` directory.
+
+A folder made with ``shared="_system"`` lays every prompt out for the server's prompt cache
+(issue 15): one system prompt for every purpose (``_system.txt``), then who the person is (the
+``person`` given to ``render``), then the task (the template's ``[task]`` section) and last the data
+that changes (``[user]``).  Two calls for the same resident then begin with the same tokens up to
+the task, and every call begins with the same system prompt, so llama-server (``cache_prompt``, its
+slots and ``--cache-ram``) or vLLM (automatic prefix caching) evaluates only what follows.
 """
 
 from __future__ import annotations
@@ -20,25 +27,44 @@ class PromptError(GameError):
 
 
 class PromptFolder:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, shared: str | None = None) -> None:
         self.folder = folder
+        self.shared = shared  # the name of the one system prompt (then templates have [task])
         self.load = functools.lru_cache(maxsize=None)(self._load)
+        self.system_prompt = functools.lru_cache(maxsize=None)(self._load_system)
+
+    def _read(self, path: Path) -> str:
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise PromptError(f"prompt template {path}: cannot be read ({e.strerror})") from None
+
+    def _load_system(self) -> str:
+        text = self._read(self.folder / f"{self.shared}.txt").strip()
+        if not text or "[" in text.split("\n", 1)[0]:
+            raise PromptError(f"prompt template {self.folder / f'{self.shared}.txt'}: "
+                              "the shared system prompt is plain text with no sections")
+        return text
 
     def _load(self, name: str) -> tuple[string.Template, string.Template]:
         path = self.folder / f"{name}.txt"
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise PromptError(f"prompt template {path}: cannot be read ({e.strerror})") from None
-        if "[system]" not in raw or "[user]" not in raw:
-            raise PromptError(f"prompt template {path}: needs a [system] and a [user] section")
-        system, user = raw.split("[system]", 1)[1].split("[user]", 1)
+        raw = self._read(path)
+        head = "[task]" if self.shared else "[system]"
+        if head not in raw or "[user]" not in raw:
+            raise PromptError(f"prompt template {path}: needs a {head} and a [user] section")
+        system, user = raw.split(head, 1)[1].split("[user]", 1)
         return string.Template(system.strip()), string.Template(user.strip())
 
-    def render(self, name: str, /, **values: object) -> list[Message]:
-        system, user = self.load(name)
+    def render(self, name: str, /, person: str = "", **values: object) -> list[Message]:
+        """The messages of template ``name``.  In a shared folder: the shared system prompt, then one
+        user message of ``person`` (who the resident is), "Task: " and the task, and the data."""
+        first, user = self.load(name)
         vals = {k: ("" if v is None else str(v)) for k, v in values.items()}
         try:
-            return [Message("system", system.substitute(vals)), Message("user", user.substitute(vals))]
+            first_text, user_text = first.substitute(vals), user.substitute(vals)
         except KeyError as e:
             raise PromptError(f"prompt template {name}.txt: no value for ${e.args[0]}") from None
+        if not self.shared:
+            return [Message("system", first_text), Message("user", user_text)]
+        parts = [person.strip(), f"Task: {first_text}", user_text]
+        return [Message("system", self.system_prompt()), Message("user", "\n\n".join(p for p in parts if p))]

@@ -14,9 +14,11 @@ them would share every batch of the next with it.
 
 Each request in flight holds a slot number (``slot()`` yields it): the most urgent work takes the
 lowest free number, the town's own work the highest, so slot 0 is free for the player whenever
-nothing of the player's is in flight.  Urgent work with a ``key`` (the resident it is for) goes back
-to the slot its key last had, if that is free: two residents answering the player keep their own
-evaluated prompts.  The client can pin requests to those server slots
+nothing of the player's is in flight.  Work with a ``key`` (the resident it is for) goes back to
+the slot its key last had, if that is free (the town's never to slot 0): every prompt of a resident
+begins with the same words (who the resident is: ``game.mind.prompting``), so a slot that served the
+resident last still holds them evaluated, and two residents answering the player keep their own
+prompts.  The client can pin requests to those server slots
 (llama-server's ``id_slot``): llama-server fills each batch from its slots in order, so with a
 small batch the prompt in slot 0 is evaluated before the others' (docs/MODEL.md).
 """
@@ -45,7 +47,7 @@ class PriorityScheduler:
         self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
         self._held: dict[int, int] = {}  # slot number in use -> the priority that holds it
-        self._keyed: dict[str, int] = {}  # key of urgent work -> the slot number it last had
+        self._keyed: dict[str, int] = {}  # key (a resident) -> the slot number its work last had
 
     @property
     def queued(self) -> int:
@@ -101,7 +103,10 @@ class PriorityScheduler:
     def _number(self, priority: int, key: str | None = None) -> int:
         free = [n for n in range(max(self.slots, len(self._held) + 1)) if n not in self._held]
         if priority > 0:
-            n = free[-1]
+            last = self._keyed.get(key) if key is not None else None
+            n = last if last is not None and last in free and (last > 0 or len(free) == 1) else free[-1]
+            if key is not None:
+                self._keyed[key] = n
         else:
             n = self._keyed.get(key, free[0]) if key is not None else free[0]
             n = n if n in free else free[0]

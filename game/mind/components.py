@@ -45,11 +45,21 @@ class Identity(Component):
     title = "You are"
 
     def render(self, ctx: Context) -> str:
-        m = ctx.mind
-        text = m.persona.brief()
-        if m.identity and not _mostly_within(m.identity, text):
-            text += "\n" + m.identity
-        return text
+        return identity_text(ctx.mind)
+
+
+def identity_text(mind: "Mind") -> str:
+    text = mind.persona.brief()
+    if mind.identity and not _mostly_within(mind.identity, text):
+        text += "\n" + mind.identity
+    return text
+
+
+def prompt_person(mind: "Mind") -> str:
+    """The head of every prompt of ``mind`` (``prompting.render(person=...)``): who the resident is,
+    the same words in each of its calls until the identity summary changes (once a day), so the
+    server's prompt cache holds them once; hence not a component among the changing sections."""
+    return f"{Identity.title}:\n{identity_text(mind)}"
 
 
 _WORD = re.compile(r"[a-z]+")

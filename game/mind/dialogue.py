@@ -15,7 +15,7 @@ from typing import AsyncIterator, Sequence
 
 from game.llm.api import CallTag, LLMError, Message, Priority
 from game.mind import prompting
-from game.mind.components import Context, Identity, Relationships, RelevantMemories, Situation, Thoughts, assemble
+from game.mind.components import Context, Relationships, RelevantMemories, Situation, Thoughts, assemble, prompt_person
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import LineAnswer, clean_text
 from game.mind.view import Conversation, Line
@@ -59,7 +59,7 @@ class Talking:
         last = conversation.lines[-1][1] if conversation.lines else ""
         focus = " ".join(listeners) + (": " + last if last else "")
         ctx = Context(self, now, None, focus=focus, about=listeners)
-        return await assemble([Identity(), Situation(), Thoughts(), Relationships(),
+        return await assemble([Situation(), Thoughts(), Relationships(),
                                RelevantMemories(k=5, token_budget=160)], ctx)
 
     async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
@@ -121,8 +121,8 @@ class Talking:
                       talk="\n".join(f"{s}: {t}" for s, t in lines) or "(nothing yet)",
                       recall=f"\n{recall}" if recall else "")
         if last is None:  # nothing to answer: the resident speaks first
-            return prompting.render("dialogue_stream_open", **values)
-        return prompting.render("dialogue_stream", **values, speaker=last[0], last=f"{last[0]}: {last[1]}")
+            return prompting.render("dialogue_stream_open", person=prompt_person(self), **values)
+        return prompting.render("dialogue_stream", person=prompt_person(self), **values, speaker=last[0], last=f"{last[0]}: {last[1]}")
 
     async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                      typed: tuple[str, str] | None = None) -> bool:

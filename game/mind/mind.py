@@ -29,6 +29,7 @@ from pydantic import BaseModel
 
 from game.llm.api import LLM, CallTag, LLMError, Priority
 from game.mind import interview, prompting, routine
+from game.mind.components import prompt_person
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.dialogue import Talking
 from game.mind.embeddings import EmbeddingCache
@@ -119,7 +120,7 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
 
     async def _complete(self, template: str, schema: type[BaseModel], purpose: str, priority: Priority,
                         now: datetime, /, max_tokens: int, temperature: float = 0.7, **values: object):
-        messages = prompting.render(template, **values)
+        messages = prompting.render(template, person=prompt_person(self), **values)
         d, _ = self.day_and_minute(now)
         self.calls[(d.isoformat(), purpose)] += 1
         return await self.llm.complete(messages, schema, CallTag(purpose, self.name, priority),

@@ -69,7 +69,7 @@ class Perceiving:
             items = "\n".join(f"- {self.memory.text(r)}" for r in batch)
             ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
                                        max_tokens=10 + 4 * len(batch), temperature=0.2,
-                                       who=self.persona.short(), items=items, n=len(batch))
+                                       items=items, n=len(batch))
             scores = list(ans.scores)
             for n, r in enumerate(batch):
                 score = scores[n] if n < len(scores) else 3

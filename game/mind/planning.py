@@ -12,7 +12,7 @@ import asyncio
 from datetime import datetime, timedelta
 
 from game.llm.api import LLMError, Priority
-from game.mind.components import Identity, Needs, Plan, RelevantMemories, Thoughts, Yesterday, Context, assemble
+from game.mind.components import Context, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text, pick_emoji
 from game.mind.shaping import emoji_for, fit_steps, shape_plan
@@ -41,7 +41,7 @@ class Planning:
         await self.ensure_identity(now)
         start = max(p.wake, min(minute, p.sleep - 60)) if self.plan_date == d else p.wake
         ctx = Context(self, now, view, focus=f"{p.first_name}'s plans for today")
-        context = await assemble([Identity(), Yesterday(), Thoughts(),
+        context = await assemble([Yesterday(), Thoughts(),
                                   RelevantMemories(k=5, token_budget=150)], ctx)
         try:
             ans = await self._complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
@@ -87,7 +87,7 @@ class Planning:
             return self.plan
         ctx = Context(self, now, view, focus=news)
         # no old plan in this context: a small model copies it instead of changing it
-        context = await assemble([Identity(), RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        context = await assemble([RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
                                        context=context, news=news, time=hhmm(minute), first=p.first_name,
@@ -167,7 +167,7 @@ class Planning:
         fallback = self._fallback_place(view)
         ctx = Context(self, now, view, focus=block.activity)
         # the block itself is in the task; around it, one block before and after is enough
-        context = await assemble([Identity(), Plan(before=1, after=1), Thoughts(), Needs(),
+        context = await assemble([Plan(before=1, after=1), Thoughts(), Needs(),
                                   RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,

@@ -1,5 +1,8 @@
-"""The mind's prompt templates, ``game/mind/prompts/*.txt`` (see ``game.llm.prompts`` for the format:
-a ``[system]`` and a ``[user]`` section, ``$name`` placeholders filled verbatim)."""
+"""The mind's prompt templates, ``game/mind/prompts/*.txt`` (see ``game.llm.prompts`` for the format).
+
+Laid out for the server's prompt cache: every call sends the one system prompt
+``prompts/_system.txt``, then who the resident is (``person``, from ``components.prompt_person``), then its
+``[task]`` and the ``[user]`` data with ``$name`` placeholders filled verbatim."""
 
 from __future__ import annotations
 
@@ -7,13 +10,14 @@ from pathlib import Path
 
 from game.llm.prompts import PromptError, PromptFolder
 
-__all__ = ["PROMPT_DIR", "PromptError", "load", "render", "names"]
+__all__ = ["PROMPT_DIR", "PromptError", "load", "load_system", "render", "names"]
 
 PROMPT_DIR = Path(__file__).with_name("prompts")
-_FOLDER = PromptFolder(PROMPT_DIR)
+_FOLDER = PromptFolder(PROMPT_DIR, shared="_system")
 load = _FOLDER.load
 render = _FOLDER.render
+load_system = _FOLDER.system_prompt
 
 
 def names() -> list[str]:
-    return sorted(p.stem for p in PROMPT_DIR.glob("*.txt"))
+    return sorted(p.stem for p in PROMPT_DIR.glob("*.txt") if not p.stem.startswith("_"))

@@ -33,7 +33,7 @@ class Reflecting:
         memories = "\n".join(f"- {r.text}" for r in sorted(recs.values(), key=lambda r: r.id)) or "- (nothing yet)"
         try:
             ans = await self._complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
-                                       max_tokens=100, brief=self.persona.brief(), first=first,
+                                       max_tokens=100, first=first,
                                        name=self.name, memories=memories, date=now.strftime("%A %B %d"))
             self.identity = ans.summary
         except LLMError as e:

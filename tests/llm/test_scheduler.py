@@ -108,6 +108,24 @@ async def test_slot_numbers_keep_slot_zero_for_the_player():
     assert sched.in_flight == 0
 
 
+async def test_a_residents_work_goes_back_to_the_slot_that_holds_its_prompt():
+    sched = PriorityScheduler(4, reserve=1)
+    a = await sched.acquire(2, "Ann")
+    b = await sched.acquire(2, "Bob")
+    assert (a, b) == (3, 2)
+    sched.release(a)
+    sched.release(b)
+    assert await sched.acquire(2, "Bob") == 2  # not the highest free (3): Bob's prompt is in 2
+    assert await sched.acquire(2, "Ann") == 3
+    assert await sched.acquire(2, "Cid") == 1  # nobody's: the highest free
+    for n in (1, 2, 3):
+        sched.release(n)
+    p = await sched.acquire(0, "Dee")  # the player talks to Dee in slot 0 ...
+    sched.release(p)
+    assert p == 0 and await sched.acquire(2, "Dee") == 3  # ... the town's work for Dee stays off 0
+    sched.release(3)
+
+
 async def test_the_town_starts_nothing_new_while_the_player_waits():
     sched = PriorityScheduler(4, reserve=1)
     town = await sched.acquire(2)
@@ -163,6 +181,8 @@ async def test_the_players_work_for_a_resident_goes_back_to_that_residents_slot(
     sched.release(0)
     sched.release(1)
     sched.release(2)
-    town = await sched.acquire(2, "Hank")  # the town's work keeps to the highest slots
-    assert town == 3
+    town = await sched.acquire(2, "Hank")  # the town's work for Hank: where his prompt is
+    assert town == 1
+    assert await sched.acquire(2, "Rosa") == 3  # hers is in slot 0, the player's: the highest free
     sched.release(town)
+    sched.release(3)
