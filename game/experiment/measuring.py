@@ -34,7 +34,8 @@ def model_use(llm: Any, resident_days: float) -> dict:
     total, by = Usage(), {}
     for purpose, u in sorted(acc.by_purpose().items()):
         by[purpose] = {"calls": u.calls, "tokens": u.prompt_tokens + u.completion_tokens,
-                       "latency_s": round(u.latency_s, 2)}
+                       "prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens,
+                       "evaluated_tokens": u.evaluated_tokens, "latency_s": round(u.latency_s, 2)}
         if purpose not in NOT_CHAT:
             total.add(u)
     rd = max(resident_days, 1e-9)
@@ -42,6 +43,9 @@ def model_use(llm: Any, resident_days: float) -> dict:
             "chat_calls": total.calls, "tokens": total.prompt_tokens + total.completion_tokens,
             "calls_per_resident_day": round(total.calls / rd, 1),
             "tokens_per_resident_day": round((total.prompt_tokens + total.completion_tokens) / rd),
+            # what the server had to evaluate: prompt tokens not served from its cache + completion
+            "evaluated_tokens": total.evaluated_tokens,
+            "evaluated_per_resident_day": round(total.evaluated_tokens / rd),
             "failures": total.failures, "by_purpose": by}
 
 

@@ -58,6 +58,8 @@ def rows(result: dict) -> list[tuple[str, str, str]]:
         note = " (recorded run)" if u.get("from_recording") else ""
         out.append(("chat calls per resident-day", f"{u['calls_per_resident_day']:g}{note}", ""))
         out.append(("tokens per resident-day", f"{u['tokens_per_resident_day']:,}{note}", ""))
+        if u.get("evaluated_per_resident_day") is not None:
+            out.append(("  of them evaluated by the server", f"{u['evaluated_per_resident_day']:,}{note}", ""))
     else:
         out.append(("model use", u.get("why", "not available"), ""))
     led = result["model_led"]

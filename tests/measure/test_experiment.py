@@ -238,6 +238,7 @@ async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_th
     att = result["attendance"]
     assert att["place"] == "Cafe" and att["observed"] and set(att["invited_came"]) <= set(att["invited"])
     assert result["model_use"]["available"] and result["model_use"]["calls_per_resident_day"] > 0
+    assert result["model_use"]["evaluated_per_resident_day"] >= 0 and "evaluated_tokens" in result["model_use"]["by_purpose"]["plan_day"]
     assert "interview" not in [p for p in result["model_use"]["by_purpose"] if p not in ("interview",)]
     assert result["model_led"]["samples"] > 0
     table = format_table(result)
