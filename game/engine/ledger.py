@@ -127,10 +127,15 @@ class DecisionLedger:
         """JSON-ready figures: the town's share and lag percentiles, and each resident's.
 
         ``since`` is an hour key "day:HH" (e.g. "1:07"); lags are counted over the whole run.  A
-        run that ended before ``since`` (a game played until 06:40) is reported from its start."""
-        if since is not None and not any(_key_order(k) >= _key_order(since)
-                                         for r in self.residents.values() for k in r.seconds):
-            since = None
+        run that has less than ten waking minutes a resident from ``since`` on (a game played until
+        06:40, or an experiment that ends at 07:00, whose last tick alone would be "the share from
+        07:00") is reported from its start."""
+        if since is not None:
+            awake = [r for r in self.residents.values() if r.seconds]
+            after = sum(s for r in awake for k, by in r.seconds.items()
+                        if _key_order(k) >= _key_order(since) for s in by.values())
+            if after < SINCE_MIN_S * max(1, len(awake)):
+                since = None
         town: dict[str, float] = {}
         lags: list[float] = []
         by: dict[str, dict] = {}
@@ -221,6 +226,9 @@ def _valid_key(key: object) -> bool:
 
 def _round(x: float | None, nd: int = 3) -> float | None:
     return None if x is None else round(x, nd)
+
+
+SINCE_MIN_S = 600.0  # waking seconds a resident, from ``since`` on, for a share from ``since``
 
 
 def lead_since(start: datetime, day: int = 1, hour: int = 7) -> str | None:

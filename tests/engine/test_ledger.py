@@ -128,3 +128,14 @@ def test_a_run_that_ended_before_seven_is_reported_from_its_start():
     led.tick("Ann", T0, 1, source="model", seconds=10)  # 06:50 only
     s = led.summary(since="1:07")
     assert s["since"] is None and s["model_led_share"] == 1.0
+
+
+def test_a_run_that_ends_at_seven_is_not_reported_by_its_last_tick():
+    # an experiment from 06:00 to 07:00: its last tick, at 07:00, is all there is of the hour 1:07;
+    # the Smallville hour printed "90%" from it while the hour as a whole was 79% led by the model
+    led = DecisionLedger()
+    for i in range(6):
+        led.tick("Ann", T0 + timedelta(seconds=100 * i), 1, source="routine", seconds=100)
+    led.tick("Ann", T0.replace(hour=7, minute=0), 1, source="model", seconds=10)
+    s = led.summary(since="1:07")
+    assert s["since"] is None and s["model_led_share"] == round(10 / 610, 3)
