@@ -28,7 +28,7 @@ from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.mind import prompting
 from game.mind.components import (Component, Context, Identity, Needs, Plan, Relationships,
                                   RelevantMemories, Situation, Thoughts, Yesterday, assemble)
-from game.mind.memory import MemoryStream, Record, Weights
+from game.mind.memory import MemoryImage, MemoryStream, Record, Weights
 from game.mind.persona import Persona
 from game.mind.places import find_in, resolve_place
 from game.mind.schemas import (AnswerText, DayPlanAnswer, DecomposeAnswer, IdentityAnswer, ImportanceAnswer,
@@ -1067,9 +1067,10 @@ class Mind:
         return made
 
     # --------------------------------------------------------------------- saves
-    def to_state(self) -> dict:
+    def to_state(self, memory: bool = True) -> dict:
         """Plain data for a save.  ``state["memory"]`` holds one row per record (embedding as float32
-        bytes); everything else is JSON-serialisable."""
+        bytes); everything else is JSON-serialisable.  ``memory=False`` leaves the rows out (a save
+        takes the stream's ``image()`` instead: rows of 10k records cost a save seconds)."""
         return {
             "persona": self.persona.to_dict(),
             "identity": self.identity,
@@ -1085,14 +1086,19 @@ class Mind:
             "stats": dict(self.stats),
             "calls": [[d, p, n] for (d, p), n in self.calls.items()],
             "held": dict(self._held),
-            "memory": self.memory.to_rows(),
+            **({"memory": self.memory.to_rows()} if memory else {}),
         }
 
     @classmethod
     def from_state(cls, state: dict, llm: LLM, embedder: Embedder | Any | None = None, *,
                    config: MindConfig | None = None) -> "Mind":
         m = cls(Persona.from_dict(state["persona"]), llm, embedder, config=config)
-        m.memory = MemoryStream.from_rows(state.get("memory", []), weights=m.config.weights)
+        mem = state.get("memory", [])
+        if isinstance(mem, MemoryImage):  # a loaded save's: built in one go
+            owned = bool(mem.extra.pop("owned", False))  # taken once: a second stream copies
+            m.memory = MemoryStream.from_image(mem, owned=owned, weights=m.config.weights)
+        else:
+            m.memory = MemoryStream.from_rows(mem, weights=m.config.weights)
         m.identity = state.get("identity", "")
         m.identity_date = _date(state.get("identity_date"))
         m.yesterday = state.get("yesterday", "")

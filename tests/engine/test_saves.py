@@ -97,10 +97,10 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
     info = describe_save(path)
     assert info["town"] == "Testville" and info["clock"] == e.clock.text()
     assert info["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
-    # embeddings are stored as float32 blobs
+    # embeddings are stored as float32 blobs, one matrix per segment of records
     db = sqlite3.connect(path)
-    blob = db.execute("SELECT embedding FROM memories WHERE embedding IS NOT NULL LIMIT 1").fetchone()[0]
-    assert isinstance(blob, bytes) and len(blob) == 16 * 4
+    count, dim, blob = db.execute("SELECT count, dim, embedding FROM memory_segments LIMIT 1").fetchone()
+    assert isinstance(blob, bytes) and dim == 16 and len(blob) == count * 16 * 4
     assert db.execute("SELECT count(*) FROM pending").fetchone()[0] == len(e.jobs)
     db.close()
     raw = path.read_bytes()
@@ -161,7 +161,9 @@ async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_
     assert runs[0] == runs[1]
 
 
-async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, monkeypatch):
+@pytest.mark.parametrize("how", ["whole", "changes"])
+async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, monkeypatch, how):
+    """A save that fails half way, written whole (temporary file) or as changes (a transaction)."""
     e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await ticks(e, 20)
     path = tmp_path / "t.save"
@@ -169,21 +171,32 @@ async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tm
     old = path.read_bytes()
     await ticks(e, 20)
 
-    def crash(tmp, final):
+    def crash(*_):
         raise RuntimeError("power cut")
-    monkeypatch.setattr(save_mod, "_before_replace", crash)
+    if how == "whole":
+        monkeypatch.setattr(save_mod, "_incremental", False)
+        monkeypatch.setattr(save_mod, "_before_replace", crash)
+    else:
+        monkeypatch.setattr(save_mod, "_before_commit", crash)
     with pytest.raises(RuntimeError):
         e.save(path)
     assert path.read_bytes() == old
     assert load_engine(path, FakeLLM()).step_no == 20
-    assert [p.name for p in tmp_path.iterdir()] == ["t.save"] or all(
-        not p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith((".tmp", "-journal"))]
+    monkeypatch.setattr(save_mod, "_before_commit", None)
+    monkeypatch.setattr(save_mod, "_before_replace", None)
+    e.save(path)  # and the next save writes what the failed one could not
+    assert load_engine(path, FakeLLM()).step_no == 40
     await e.aclose()
 
 
-def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path):
-    """A real crash: the process dies (os._exit) after writing the new data, before the rename."""
+@pytest.mark.parametrize("how", ["whole", "changes"])
+def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, how):
+    """A real crash: the process dies (os._exit) after writing the new data, before the rename
+    (a whole save) or before the commit (a save of the changes: SQLite's journal rolls it back)."""
     path = tmp_path / "c.save"
+    hook = ("save._incremental = False; save._before_replace = lambda tmp, final: os._exit(9)" if how == "whole"
+            else "save._before_commit = lambda p: os._exit(9)")
     script = textwrap.dedent(f"""
         import asyncio, os, sys
         sys.path.insert(0, {str(HERE)!r})
@@ -198,17 +211,23 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
             e.save({str(path)!r})
             for _ in range(15):
                 await e.wait_ready(); e.step()
-            save._before_replace = lambda tmp, final: os._exit(9)
+            {hook}
             e.save({str(path)!r})
         asyncio.run(main())
     """)
     proc = subprocess.run([sys.executable, "-c", script], cwd=HERE.parent.parent, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 9, proc.stderr
-    leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
-    assert leftovers, "the crash should have happened with the new file written"
+    if how == "whole":
+        leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+        assert leftovers, "the crash should have happened with the new file written"
+    else:
+        assert (tmp_path / "c.save-journal").exists(), "the crash should have left SQLite's journal"
     f = load_engine(path, FakeLLM())
     assert f.step_no == 15
+    f.step_no = 16
+    f.save(path)  # whatever the crash left beside the file does not reach the next save
+    assert load_engine(path, FakeLLM()).step_no == 16
 
 
 def test_bad_files_are_refused_with_a_clear_message(fake_town_loader, tmp_path):
