@@ -334,3 +334,107 @@ async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_to
     await ticks(loaded, 20)
     assert loaded.step_no == e.step_no + 20 and not loaded.errors
     await loaded.aclose()
+
+
+# ------------------------------------------------------------------ saves of what changed
+
+async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "inc.save"
+    first = e.save_job(path)
+    first.run()
+    e.saved(first)
+    assert not first.incremental
+    await settle(e)
+    await ticks(e, 40)
+    e.submit(Whisper("Ann Lin", "the well is dry"))
+    second = e.save_job(path)
+    # only the records added or changed since the first save are in the image's change list
+    img = second.prepared.memories["Ann Lin"]
+    assert img.changed is not None and 0 < len(img.changed) < img.n or img.n < 3
+    second.run()
+    e.saved(second)
+    assert second.incremental and second.result.generation == first.result.generation + 1
+    before = state(e)
+    f = load_engine(path, FakeLLM())
+    assert state(f) == before
+    # a loaded save is saved as changes too, and the file stays one file
+    await settle(f)
+    await ticks(f, 10)
+    job = f.save_job(path)
+    job.run()
+    f.saved(job)
+    assert job.incremental
+    assert state(load_engine(path, FakeLLM())) == state(f)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["inc.save"]
+    await e.aclose()
+    await f.aclose()
+
+
+async def test_save_as_makes_a_whole_independent_save(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    a, b = tmp_path / "a.save", tmp_path / "b.save"
+    e.save(a)
+    await settle(e)
+    await ticks(e, 20)
+    e.save(b)  # save as: a new file, written whole
+    step_b = e.step_no
+    await ticks(e, 20)
+    e.save(b)
+    e.save(a)  # a changes; b is its own file
+    assert load_engine(b, FakeLLM()).step_no == e.step_no
+    b2 = tmp_path / "b2.save"
+    b2.write_bytes(b.read_bytes())
+    assert load_engine(b2, FakeLLM()).step_no == e.step_no
+    assert step_b < e.step_no
+    await e.aclose()
+
+
+async def test_a_save_changed_by_another_game_is_written_whole(fake_town_loader, tmp_path):
+    """Two games loaded the same save; one saves, then the other: the file is not the one the
+    second knows any more, so it writes its whole town (nothing of either is mixed)."""
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "shared.save"
+    e.save(path)
+    await e.aclose()
+    one, two = load_engine(path, FakeLLM(latency_seed=1)), load_engine(path, FakeLLM(latency_seed=2))
+    await ticks(one, 30)
+    await ticks(two, 50)
+    one.save(path)
+    job = two.save_job(path)
+    job.run()
+    two.saved(job)
+    assert not job.incremental
+    assert state(load_engine(path, FakeLLM())) == state(two)
+    await one.aclose()
+    await two.aclose()
+
+
+async def test_a_version_1_save_still_loads_and_is_saved_in_the_new_format(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "old.save"
+    e.save(path)
+    db = sqlite3.connect(path)  # made into what version 1 wrote: one row per memory
+    db.executescript("DROP TABLE memory_segments; DROP TABLE memory_state; "
+                     "DELETE FROM meta WHERE key IN ('memory', 'save_id', 'generation'); "
+                     "UPDATE meta SET value = '1' WHERE key = 'version';")
+    db.execute("CREATE TABLE memories (resident TEXT NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, "
+               "text TEXT NOT NULL, created TEXT NOT NULL, data TEXT NOT NULL, embedding BLOB, "
+               "PRIMARY KEY (resident, id))")
+    for name, mind in e.minds.items():
+        for row in mind.memory.to_rows():
+            emb = row.pop("embedding")
+            db.execute("INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (name, row["id"], row["kind"], row["text"], row["created"], json.dumps(row), emb))
+    db.commit()
+    db.close()
+    before = state(e)
+    f = load_engine(path, FakeLLM())
+    assert state(f) == before
+    job = f.save_job(path)
+    job.run()
+    f.saved(job)
+    assert not job.incremental and describe_save(path)["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
+    assert state(load_engine(path, FakeLLM())) == before
+    await e.aclose()
+    await f.aclose()
