@@ -103,27 +103,23 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
         engine wrote or loaded gets only what changed since (game/engine/save.py)."""
         job = self.save_job(path)
         job.run()
-        return self.saved(job)
+        return job.finish()
 
     def save_job(self, path: str | Path | None = None) -> "saves.SaveJob":
         """The town as it is now, ready to be written by ``SaveJob.run`` on any thread (the screen
-        runs it off its own): the cheap part of a save.  Hand the job back to ``saved`` after."""
+        runs it off its own): the cheap part of a save.  ``SaveJob.finish`` on this thread after."""
         target = str(path or self.save_path or "")
         if not target:
             raise CommandError("no save file given and this town has none yet")
         sync = self._synced.get(saves.sync_key(target))
-        return saves.SaveJob(saves.prepare(self.state(since=sync)), target, sync)
+        return saves.SaveJob(saves.prepare(self.state(since=sync)), target, sync, done=self._saved)
 
-    def saved(self, job: "saves.SaveJob") -> str:
-        """A save job ran: the file is the town's save now, and what it holds is remembered (the
-        next save to it writes what changed since).  A failed job raises its ``SaveError``."""
-        if job.error is not None:
-            raise job.error
-        if job.result is None:
-            raise CommandError("the save has not been written yet")
+    def _saved(self, job: "saves.SaveJob") -> None:
+        """A save job was written: the file is the town's save now, and what it holds is
+        remembered (the next save to it writes what changed since)."""
+        assert job.result is not None
         self._synced[saves.sync_key(job.path)] = job.result
         self.save_path = job.path
-        return job.path
 
     def remember_save(self, path: str | Path, sync: "saves.SyncPoint | None") -> None:
         """A save this engine was loaded from: its next save to it writes only what changed."""

@@ -248,12 +248,15 @@ def sync_key(path: str | Path) -> str:
 
 
 class SaveJob:
-    """One save: prepared on the thread that plays the town, written by ``run`` on any thread.
-    ``result`` is the file's new ``SyncPoint``; ``error`` the ``SaveError`` if it failed (``run``
-    raises it too); ``seconds`` how long the writing took."""
+    """One save: prepared on the thread that plays the town, written by ``run`` on any thread,
+    handed back by ``finish`` on the first thread.  ``result`` is the file's new ``SyncPoint``;
+    ``error`` the ``SaveError`` if it failed (``run`` raises it too); ``seconds`` how long the
+    writing took; ``incremental`` whether only the changes were written."""
 
-    def __init__(self, prepared: Prepared, path: str | Path, sync: SyncPoint | None) -> None:
+    def __init__(self, prepared: Prepared, path: str | Path, sync: SyncPoint | None,
+                 done: Callable[["SaveJob"], None] | None = None) -> None:
         self.prepared = prepared
+        self._done = done
         self.path = str(path)
         self.sync = sync
         self.result: SyncPoint | None = None
@@ -272,6 +275,17 @@ class SaveJob:
             self.seconds = time.perf_counter() - t
         self.incremental = self.sync is not None and self.result.save_id == self.sync.save_id
         return self.result
+
+    def finish(self) -> str:
+        """Back on the thread that plays the town, after ``run``: the save path, with what the file
+        now holds handed to whoever prepared the job; raises the ``SaveError`` of a failed run."""
+        if self.error is not None:
+            raise self.error
+        if self.result is None:
+            raise SaveError(f"cannot save to '{self.path}': the save was not written")
+        if self._done is not None:
+            self._done(self)
+        return self.path
 
 
 def write_state(state: TownState, path: str | Path, sync: SyncPoint | None = None) -> SyncPoint:

@@ -343,7 +343,7 @@ async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fa
     path = tmp_path / "inc.save"
     first = e.save_job(path)
     first.run()
-    e.saved(first)
+    first.finish()
     assert not first.incremental
     await settle(e)
     await ticks(e, 40)
@@ -353,7 +353,7 @@ async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fa
     img = second.prepared.memories["Ann Lin"]
     assert img.changed is not None and 0 < len(img.changed) < img.n or img.n < 3
     second.run()
-    e.saved(second)
+    second.finish()
     assert second.incremental and second.result.generation == first.result.generation + 1
     before = state(e)
     f = load_engine(path, FakeLLM())
@@ -363,7 +363,7 @@ async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fa
     await ticks(f, 10)
     job = f.save_job(path)
     job.run()
-    f.saved(job)
+    job.finish()
     assert job.incremental
     assert state(load_engine(path, FakeLLM())) == state(f)
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["inc.save"]
@@ -403,7 +403,7 @@ async def test_a_save_changed_by_another_game_is_written_whole(fake_town_loader,
     one.save(path)
     job = two.save_job(path)
     job.run()
-    two.saved(job)
+    job.finish()
     assert not job.incremental
     assert state(load_engine(path, FakeLLM())) == state(two)
     await one.aclose()
@@ -433,7 +433,7 @@ async def test_a_version_1_save_still_loads_and_is_saved_in_the_new_format(fake_
     assert state(f) == before
     job = f.save_job(path)
     job.run()
-    f.saved(job)
+    job.finish()
     assert not job.incremental and describe_save(path)["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
     assert state(load_engine(path, FakeLLM())) == before
     await e.aclose()
