@@ -368,7 +368,8 @@ def _write_small(db: sqlite3.Connection, prep: Prepared, sync: SyncPoint) -> Non
 
 def _segment_row(name: str, img: MemoryImage, a: int, b: int) -> tuple:
     dim = int(img.dim or 0)
-    emb = img.embeddings(a, b).astype("<f4", copy=False).tobytes() if dim else b""
+    # the rows as they are in memory, handed to SQLite without another copy
+    emb = memoryview(np.ascontiguousarray(img.embeddings(a, b), dtype="<f4")).cast("B") if dim else b""
     return (name, a, b - a, dim, np.asarray(img.kind[a:b], dtype=np.int8).tobytes(),
             np.asarray(img.created[a:b], dtype="<f8").tobytes(), img.has_emb[a:b].astype(np.uint8).tobytes(),
             emb, json.dumps(img.text[a:b]), json.dumps([list(e) for e in img.evidence[a:b]]))

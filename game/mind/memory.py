@@ -107,9 +107,12 @@ class MemoryImage:
     extra: dict = field(default_factory=dict)
 
     def embeddings(self, a: int, b: int) -> np.ndarray:
-        """Rows ``a:b`` of the embeddings as float32 (zeros for records without one)."""
+        """Rows ``a:b`` of the embeddings as float32 (zeros for records without one): a view when
+        every one of them has its embedding (those rows are never written again), else a copy."""
         if self.emb is None or self.dim is None:
             return np.zeros((b - a, 0), dtype=np.float32)
+        if self.has_emb[a:b].all():
+            return self.emb[a:b]
         rows = np.array(self.emb[a:b], dtype=np.float32)  # a copy: rows without one may change
         rows[~self.has_emb[a:b]] = 0.0
         return rows
