@@ -540,8 +540,9 @@ class MemoryStream:
         m._kind[:n] = kind
         created = np.asarray(img.created[:n], dtype=np.float64)
         access = np.asarray(img.access[:n], dtype=np.float64)
-        if not (np.all(np.isfinite(created)) and np.all(np.isfinite(access))):
-            raise ValueError("memory image: a record created or recalled at no time")
+        # game hours since 2000: a damaged save's random numbers would overflow a date when shown
+        if not (np.all(np.abs(created) < 1e7) and np.all(np.abs(access) < 1e7)):
+            raise ValueError("memory image: a record created or recalled at no time or out of time")
         m._created[:n] = created
         m._access[:n] = access
         imp = np.asarray(img.importance[:n], dtype=np.float32)
@@ -564,9 +565,14 @@ class MemoryStream:
                 m._emb[:n] = emb[:n]
             rows = m._emb[:n]
             rows[~has] = 0.0
-            bad = ~np.isfinite(rows).all(axis=1)
-            if bad.any():  # a NaN/inf vector would blind every retrieval: no relevance
-                rows[bad] = 0.0
+            with np.errstate(over="ignore", invalid="ignore"):
+                norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+            lost = ~np.isfinite(norms)
+            if lost.any():  # a NaN/inf/huge vector would blind every retrieval: no relevance
+                rows[lost] = 0.0
+            off = ~lost & (norms > 0) & (np.abs(norms - 1.0) > 1e-3)
+            if off.any():  # stored rows are unit rows; a damaged one is made one again
+                rows[off] /= norms[off, None]
             m._dim = dim
             m._has_emb[:n] = has
         m._n = n
