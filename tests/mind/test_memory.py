@@ -193,3 +193,24 @@ def test_below_the_prefilter_threshold_retrieval_is_exact_and_kinds_and_exclusio
     m.set_importance(5, 10)
     m.touch([5], now)
     assert m.retrieve(q, now, k=10, refresh=False)[0].id == 5
+
+
+def test_the_prefilter_with_kinds_and_exclusions_agrees_with_exact_scoring():
+    """Kinds restrict the work to those records (a few thousand: each scored exactly, so the
+    same as scoring every record); exclusions are never returned."""
+    m, queries, now = _topic_stream(22_000, seed=13)
+    rng = np.random.default_rng(14)
+    vecs = rng.standard_normal((3000, 384)).astype(np.float32)
+    m.add_many("reflection", [f"insight {i}" for i in range(3000)], [now - timedelta(hours=i) for i in range(3000)],
+               rng.integers(1, 11, 3000).astype(float), vecs)
+    for q in queries[:10]:
+        fast = [r.id for r in m.retrieve(q, now, k=10, kinds=("reflection",), refresh=False)]
+        exact = [r.id for r in m.retrieve(q, now, k=10, kinds=("reflection",), refresh=False, exact=True)]
+        assert fast == exact
+        assert all(m.get(i).kind == "reflection" for i in fast)
+        again = [r.id for r in m.retrieve(q, now, k=10, kinds=("reflection",), exclude=fast[:4], refresh=False)]
+        assert again == [r.id for r in m.retrieve(q, now, k=10, kinds=("reflection",), exclude=fast[:4],
+                                                   refresh=False, exact=True)]
+        assert not set(again) & set(fast[:4])
+        top = [r.id for r in m.retrieve(q, now, k=10, exclude=fast, refresh=False)]
+        assert not set(top) & set(fast) and len(top) == 10
