@@ -189,8 +189,10 @@ class Prepared:
         if sync is not None and _incremental and path.is_file():
             try:
                 done = _write_changes(self, path, sync)
-            except sqlite3.Error as e:
+            except sqlite3.OperationalError as e:  # full, read-only, locked: the whole would fail too
                 raise SaveError(_sqlite_words(path, e)) from None
+            except sqlite3.DatabaseError:  # the file was damaged meanwhile: replaced by a whole save
+                done = None
             except OSError as e:
                 raise SaveError(_os_words(path, e)) from None
             if done is not None:

@@ -438,3 +438,23 @@ async def test_a_version_1_save_still_loads_and_is_saved_in_the_new_format(fake_
     assert state(load_engine(path, FakeLLM())) == before
     await e.aclose()
     await f.aclose()
+
+
+async def test_a_save_file_damaged_since_it_was_written_is_replaced_by_a_whole_save(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "hurt.save"
+    e.save(path)
+    data = bytearray(path.read_bytes())
+    for i in range(100, len(data), 997):  # garbage through every page after the header
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+    with pytest.raises(SaveError):
+        load_engine(path, FakeLLM())
+    await settle(e)
+    await ticks(e, 5)
+    job = e.save_job(path)
+    job.run()
+    job.finish()
+    assert not job.incremental
+    assert state(load_engine(path, FakeLLM())) == state(e)
+    await e.aclose()
