@@ -196,10 +196,13 @@ def bench_save_load(quick: bool, screen: Callable[[Path, Path], dict] | None = N
     return out
 
 
-def _autosave_after(e: Any, path: Path, ticks: int, rounds: int = 5) -> dict:
-    """Play ``ticks`` then autosave, ``rounds`` times: the medians and the worst."""
+def _autosave_after(e: Any, path: Path, ticks: int, rounds: int = 5, busy: int = 5) -> dict:
+    """Play ``ticks`` then autosave, ``rounds`` times: the medians and the worst.  ``busy`` more
+    memories per resident each round (embedded, recalled) on top of what the play adds: a busier
+    town than the long-play runs (~0.1 new memory per resident in 5 game minutes)."""
     prep, write, added = [], [], []
     incremental = True
+    rng = np.random.default_rng(5)
 
     async def play() -> None:
         for _ in range(ticks):
@@ -213,6 +216,11 @@ def _autosave_after(e: Any, path: Path, ticks: int, rounds: int = 5) -> dict:
     for _ in range(rounds):
         before = sum(len(m.memory) for m in e.minds.values())
         asyncio.run(play())
+        for mind in e.minds.values():
+            for i in range(busy):
+                mind.memory.add("conversation", f"a busy talk, line {i}", e.clock.now, importance=5,
+                                embedding=_unit_rows(rng, 1)[0])
+            mind.memory.retrieve(_unit_rows(rng, 1)[0], e.clock.now, k=10)
         added.append(sum(len(m.memory) for m in e.minds.values()) - before)
         t = time.perf_counter()
         job = e.save_job(path)

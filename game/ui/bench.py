@@ -87,12 +87,14 @@ class _BenchHost:
         raise RuntimeError("the benchmark host watches no recording")
 
 
-def screen_during_autosave(town: Path, save: Path, rounds: int = 5, ticks: int = 30) -> dict:
+def screen_during_autosave(town: Path, save: Path, rounds: int = 5, ticks: int = 30, busy: int = 5) -> dict:
     """The real app, headless, on ``save`` (the big town) at the "fast" rate: the autosave (the
     app's own ``_autosave``) every ``ticks`` ticks (30: 5 game minutes), ``rounds`` times.  A
     watcher on the app's event loop wakes every millisecond; the longest gap between its wake-ups
     is the longest the screen could not draw or take a key (its longest frame), during each
-    autosave and, for comparison, during as long a stretch of play with no save."""
+    autosave and, for comparison, during as long a stretch of play with no save.  ``busy`` more
+    memories per resident before each autosave, as ``bench_save_load`` adds."""
+    from game.measure.bench import _unit_rows
     from game.ui.app import TownApp
 
     out: dict[str, Any] = {}
@@ -128,6 +130,11 @@ def screen_during_autosave(town: Path, save: Path, rounds: int = 5, ticks: int =
                 while engine.step_no < start + ticks:
                     await asyncio.sleep(0.01)
                 quiet.append(max(gaps, default=0.0))
+                rng = np.random.default_rng(len(during))
+                for mind in getattr(engine, "minds", {}).values():
+                    for i in range(busy):
+                        mind.memory.add("conversation", f"a busy talk, line {i}", engine.clock.now, importance=5,
+                                        embedding=_unit_rows(rng, 1)[0])
                 app.last_save = None
                 gaps.clear()
                 app._autosave()
