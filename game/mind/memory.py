@@ -74,6 +74,7 @@ PREFILTER_MIN = 20_000  # from this many records on, retrieval scores candidates
 PREFILTER_DIM = 64  # the projection the relevance prefilter uses
 PREFILTER_CANDIDATES = 1024  # candidates by recency + importance, and as many by projected relevance
 PREFILTER_SAMPLE = 2048  # rows (evenly spread) whose exact relevance bounds the min-max with the candidates
+PREFILTER_STEP = 4096  # rows projected per retrieval until all are (a fixed number: the same results every run)
 
 
 @dataclass
@@ -422,7 +423,9 @@ class MemoryStream:
     def _projection(self) -> np.ndarray | None:
         """The prefilter's rows: each embedding projected on the top ``PREFILTER_DIM`` principal
         directions of the first ``PREFILTER_MIN`` records (so a loaded stream finds the same basis
-        as the live one did); rows added later are projected as they come. None: no embeddings."""
+        as the live one did).  Rows are projected ``PREFILTER_STEP`` a call, so that no retrieval
+        stalls the town (100k rows at once took 2 s on the shared machine): None until every row
+        is (retrieval then scores every record), and when there are no embeddings."""
         n = self._n
         if self._emb is None or self._dim is None or self._dim <= PREFILTER_DIM:
             return None
@@ -431,17 +434,28 @@ class MemoryStream:
             rows = np.flatnonzero(self._has_emb[:first])
             if rows.size < PREFILTER_DIM:
                 return None
-            sample = self._emb[rows[np.linspace(0, rows.size - 1, min(rows.size, 4096)).astype(np.int64)]]
+            sample = self._emb[rows[np.linspace(0, rows.size - 1, min(rows.size, 2048)).astype(np.int64)]]
             gram = (sample.T @ sample).astype(np.float64)
             _, vecs = np.linalg.eigh(gram)  # ascending: the last columns are the top directions
             self._proj_basis = np.ascontiguousarray(vecs[:, ::-1][:, :PREFILTER_DIM], dtype=np.float32)
             self._proj = np.zeros((self._cap, PREFILTER_DIM), dtype=np.float32)
             self._proj_n = 0
+            return None  # the basis was this call's work
         assert self._proj is not None
         if self._proj_n < n:
-            self._proj[self._proj_n:n] = self._emb[self._proj_n:n] @ self._proj_basis
-            self._proj_n = n
-        return self._proj
+            b = min(n, self._proj_n + PREFILTER_STEP)
+            self._proj[self._proj_n:b] = self._emb[self._proj_n:b] @ self._proj_basis
+            self._proj_n = b
+        return self._proj if self._proj_n >= n else None
+
+    def warm_prefilter(self) -> bool:
+        """Project every row now (benchmarks, tests, a pause): True when the prefilter is ready."""
+        if self._n < PREFILTER_MIN:
+            return False
+        for _ in range(2 + self._n // PREFILTER_STEP):
+            if self._projection() is not None:
+                return True
+        return False
 
     def _prefiltered(self, query: Sequence[float] | np.ndarray, now: datetime, kinds: Iterable[str] | None,
                      w: Weights, ex: list[int]) -> tuple[np.ndarray, np.ndarray] | None:

@@ -159,6 +159,7 @@ def _topic_stream(n: int, seed: int) -> tuple[MemoryStream, np.ndarray, datetime
     m.add_many("observation", [f"memory {i}" for i in range(n)], [T0 + timedelta(seconds=20 * i) for i in range(n)],
                rng.integers(1, 11, n).astype(float), vecs)
     assert n >= mem.PREFILTER_MIN
+    assert m.warm_prefilter()  # rows are projected a step per retrieval; all of them now
     return m, about(rng.integers(0, 300, 40)), T0 + timedelta(seconds=20 * n)
 
 
@@ -214,3 +215,19 @@ def test_the_prefilter_with_kinds_and_exclusions_agrees_with_exact_scoring():
         assert not set(again) & set(fast[:4])
         top = [r.id for r in m.retrieve(q, now, k=10, exclude=fast, refresh=False)]
         assert not set(top) & set(fast) and len(top) == 10
+
+
+def test_the_projection_is_built_a_step_per_retrieval_and_results_stay_exact_until_then():
+    from game.mind import memory as mem
+
+    m, queries, now = _topic_stream(mem.PREFILTER_MIN + 3 * mem.PREFILTER_STEP, seed=15)
+    fresh = MemoryStream.from_image(m.image())
+    calls = 0
+    while fresh._projection() is None:  # the basis, then one step a call
+        calls += 1
+        assert calls < 20
+    assert calls == 1 + (len(fresh) + mem.PREFILTER_STEP - 1) // mem.PREFILTER_STEP - 1
+    again = MemoryStream.from_image(m.image())
+    q = queries[3]
+    assert [r.id for r in again.retrieve(q, now, refresh=False)] == \
+        [r.id for r in again.retrieve(q, now, refresh=False, exact=True)]  # not ready yet: exact
