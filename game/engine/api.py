@@ -155,6 +155,21 @@ class ClockText(Protocol):
     def text(self) -> str: ...
 
 
+class SaveWork(Protocol):
+    """A save being made (``EngineView.save_job``; game/engine/save.py ``SaveJob``)."""
+
+    seconds: float  # how long ``run`` took
+    incremental: bool  # only what changed was written
+
+    def run(self) -> object:
+        """Write it (any thread); raises the save's error."""
+        ...
+
+    def finish(self) -> str:
+        """On the engine's thread after ``run``: the path saved to; raises the save's error."""
+        ...
+
+
 @runtime_checkable
 class EngineView(Protocol):
     """What the screen reads and asks of a running town (see the module docstring).
@@ -187,6 +202,11 @@ class EngineView(Protocol):
     def submit(self, command: Command) -> object: ...
 
     def save(self, path: str | Path | None = None) -> str: ...
+
+    def save_job(self, path: str | Path | None = None) -> "SaveWork":
+        """A save in two halves, so that a screen never waits on the disk: this call is cheap
+        (it takes the town as it is now), ``run`` may go on another thread, ``finish`` comes back."""
+        ...
 
     async def aclose(self) -> None: ...
 

@@ -117,6 +117,7 @@ def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> E
             pass  # damaged figures are not the town: it loads, and counting starts again now
         acc.set_day(engine.clock.day)
     engine.save_path = str(save_path)
+    engine.remember_save(save_path, state.sync)
     return engine
 
 

@@ -84,6 +84,7 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
         self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/ledger.py)
         self.object_news: dict[str, datetime] = {}  # address -> when it changed
         self.save_path: str | None = None
+        self._synced: dict[str, saves.SyncPoint] = {}  # save file -> what it holds (game/engine/save.py)
         self.errors: list[str] = []
         self.on_error: Callable[[str], None] | None = None
         # (step, command) of every player command done since this engine was made or loaded: with
@@ -98,23 +99,47 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
     # ------------------------------------------------------------------ saving
 
     def save(self, path: str | Path | None = None) -> str:
-        """Write the town to ``path`` (or its own save path) atomically; returns the path."""
+        """Write the town to ``path`` (or its own save path); returns the path.  A file this
+        engine wrote or loaded gets only what changed since (game/engine/save.py)."""
+        job = self.save_job(path)
+        job.run()
+        return job.finish()
+
+    def save_job(self, path: str | Path | None = None) -> "saves.SaveJob":
+        """The town as it is now, ready to be written by ``SaveJob.run`` on any thread (the screen
+        runs it off its own): the cheap part of a save.  ``SaveJob.finish`` on this thread after."""
         target = str(path or self.save_path or "")
         if not target:
             raise CommandError("no save file given and this town has none yet")
-        saves.write_state(self.state(), target)
-        self.save_path = target
-        return target
+        sync = self._synced.get(saves.sync_key(target))
+        return saves.SaveJob(saves.prepare(self.state(since=sync)), target, sync, done=self._saved)
 
-    def state(self) -> TownState:
+    def _saved(self, job: "saves.SaveJob") -> None:
+        """A save job was written: the file is the town's save now, and what it holds is
+        remembered (the next save to it writes what changed since)."""
+        assert job.result is not None
+        self._synced[saves.sync_key(job.path)] = job.result
+        self.save_path = job.path
+
+    def remember_save(self, path: str | Path, sync: "saves.SyncPoint | None") -> None:
+        """A save this engine was loaded from: its next save to it writes only what changed."""
+        if sync is None:
+            return
+        sync.bind({name: (m.memory.uid, m.memory._ver) for name, m in self.minds.items()})
+        self._synced[saves.sync_key(path)] = sync
+
+    def state(self, since: "saves.SyncPoint | None" = None) -> TownState:
         """The whole town as data (``game.engine.state.TownState``): what a save holds.  It refers to
-        the live residents, talks and jobs: write it before the next tick."""
+        the live residents, talks and jobs: prepare it (``save.prepare``) before the next tick.
+        ``since``: what a save file holds; the memory images then name what changed after it."""
         accounting = getattr(self.llm, "accounting", None)
         minds, memories = {}, {}
         for name in sorted(self.residents):
-            mind_state = dict(self.minds[name].to_state())
-            memories[name] = list(mind_state.pop("memory", None) or [])
-            minds[name] = mind_state
+            mind = self.minds[name]
+            minds[name] = mind.to_state(memory=False)
+            held = since.streams.get(name) if since is not None else None
+            version = held.version if held is not None and held.uid == mind.memory.uid else None
+            memories[name] = mind.memory.image(version)
         version, internal, gauss = self.rng.getstate()
         return TownState(
             town_path=self.town_path, town_name=getattr(self.town, "name", ""), clock=self.clock.to_dict(),

@@ -12,7 +12,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from game.mind.view import Action, Conversation, DayPlan
 
@@ -125,7 +125,7 @@ class TownState:
     """A whole town as data: what a save holds and what an engine is built again from.
 
     The live parts are named, not held: the town by its path (loaded again from there), each mind
-    by its own state (``Mind.to_state`` without the memory) and its memory rows, each resident's
+    by its own state (``Mind.to_state`` without the memory) and an image of its memory, each resident's
     map of places by its dict, the clock by its dict."""
 
     town_path: str
@@ -144,7 +144,8 @@ class TownState:
     embodied: str | None = None
     residents: dict[str, Resident] = field(default_factory=dict)
     minds: dict[str, dict] = field(default_factory=dict)  # resident -> mind state without its memory
-    memories: dict[str, list[dict]] = field(default_factory=dict)  # resident -> memory rows
+    # resident -> its memories: a MemoryImage (game/mind/memory.py), or rows (MemoryStream.to_rows)
+    memories: dict[str, Any] = field(default_factory=dict)
     spatial: dict[str, dict] = field(default_factory=dict)  # resident -> SpatialMemory.to_dict()
     objects: dict[str, dict] = field(default_factory=dict)  # address -> {"state", "by"}
     object_news: dict[str, datetime] = field(default_factory=dict)
@@ -153,3 +154,4 @@ class TownState:
     jobs: list[Job] = field(default_factory=list)
     accounting: dict | None = None
     ledger: dict | None = None  # the model-led share and decision lag so far (DecisionLedger.to_dict)
+    sync: Any = None  # read from a save: what the file holds (game.engine.save.SyncPoint), for the next save

@@ -1,7 +1,11 @@
 """``town bench [--json] [--quick] [--only names]``: the game's benchmarks in one place.
 
-- ``retrieval``: one retrieval (k=10) over 100k memories of one mind's memory stream (384-d)
-- ``save_load``: save and load of a 25-resident town with 10k memories each (engine saves)
+- ``retrieval``: one retrieval (k=10) over 100k memories of one mind's memory stream (384-d), with
+  its prefilter (the default from 20k records) and scoring every record (``exact``), and how often
+  the two agree on random queries
+- ``save_load``: save and load of a 25-resident town with 10k memories each (engine saves), then
+  its autosave after 5 game minutes of play (what changed only); ``town bench`` adds the screen's
+  longest frame during that autosave in the running app (``game.ui.bench``)
 - ``tick``: engine time per tick, outside model waits (an instant benchmark model from bench/)
 - ``render`` (the screen's own, in ``game.ui.bench``; ``town bench`` runs it too): frame render time
   of the largest map with 25 residents and bubbles (game.ui MapView)
@@ -97,12 +101,24 @@ def bench_retrieval(quick: bool) -> dict:
     build = time.perf_counter() - t
     now = start + timedelta(seconds=20 * n)
     queries = _unit_rows(rng, 30)
+    m.warm_prefilter()  # the projection is built a step per retrieval in play; at once here
     it = iter(range(10**9))
     med, best = median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10, token_budget=400), 30)
     kinds_med, _ = median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10,
                                                  kinds=("reflection",)), 15)
+    exact_med, exact_best = median_ms(lambda: m.retrieve(queries[next(it) % 30], now, k=10, token_budget=400,
+                                                         exact=True), 30)
+    # the prefilter (from 20k records on) against scoring every record, on these random queries
+    same = found = 0
+    for q in queries:
+        fast = [r.id for r in m.retrieve(q, now, k=10, refresh=False)]
+        exact = [r.id for r in m.retrieve(q, now, k=10, refresh=False, exact=True)]
+        same += fast == exact
+        found += len(set(fast) & set(exact))
     return {"memories": n, "dim": DIM, "retrieve_ms_median": round(med, 2), "retrieve_ms_best": round(best, 2),
-            "retrieve_one_kind_ms_median": round(kinds_med, 2), "add_per_s": round(n / build)}
+            "retrieve_one_kind_ms_median": round(kinds_med, 2), "exact_ms_median": round(exact_med, 2),
+            "exact_ms_best": round(exact_best, 2), "top10_same_as_exact": f"{same}/{len(queries)}",
+            "top10_recall": round(found / (10 * len(queries)), 3), "add_per_s": round(n / build)}
 
 
 def _town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
@@ -127,18 +143,38 @@ def _town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
     return dst
 
 
-def bench_save_load(quick: bool) -> dict:
+def _fill_fast(stream: Any, n: int, start: datetime, rng: np.random.Generator) -> None:
+    """``_fill`` in six blocks of one kind each (``add_many``): the same kinds, times, importances
+    and 384-d unit embeddings, in a second instead of ten for a 25 x 10k town."""
+    kinds = ("observation", "conversation", "plan", "reflection", "observation", "observation")
+    vecs = _unit_rows(rng, n)
+    imps = rng.integers(1, 11, size=n).astype(float)
+    bounds = np.linspace(0, n, len(kinds) + 1).astype(int)
+    for kind, a, b in zip(kinds, bounds[:-1], bounds[1:]):
+        stream.add_many(kind, [f"memory number {i} about something seen at the park" for i in range(a, b)],
+                        [start + timedelta(seconds=20 * i) for i in range(a, b)], imps[a:b], vecs[a:b])
+
+
+def bench_save_load(quick: bool, screen: Callable[[Path, Path], dict] | None = None) -> dict:
+    """A 25-resident town with 10k memories each: a whole save, a load, then the autosave of the
+    loaded town after it played 5 game minutes (30 ticks, the instant benchmark model): the part
+    on the thread that plays (``save_job``: the town taken as it is) and the part on disk
+    (``SaveJob.run``: only what changed).  ``screen`` (``town bench`` gives the UI's): the same
+    autosave in the running app, timing the screen's longest frame."""
     from game.engine.build import load_engine, new_engine
 
     n_res, n_mem = 25, (1_000 if quick else 10_000)
     rng = np.random.default_rng(2)
+    out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="town-bench-") as tmp:
         folder = Path(tmp)
         town = _town_with(n_res, folder)
         e = new_engine(town, None, lockstep=True)
         start = e.clock.now
         for mind in e.minds.values():
-            _fill(mind.memory, n_mem, start - timedelta(days=60), rng)
+            _fill_fast(mind.memory, n_mem, start - timedelta(days=60), rng)
+            for rid in mind.memory.unembedded():  # the seed memories, embedded as a played town's are
+                mind.memory.set_embedding(rid, _unit_rows(rng, 1)[0])
         path = folder / "bench.save"
         gc.collect()
         t = time.perf_counter()
@@ -148,11 +184,60 @@ def bench_save_load(quick: bool) -> dict:
         del e
         gc.collect()
         t = time.perf_counter()
-        e2 = load_engine(path, None)
+        e2 = load_engine(path, _bench_double(), lockstep=True)
         load_s = time.perf_counter() - t
         total = sum(len(m.memory) for m in e2.minds.values())
-    return {"residents": n_res, "memories_each": n_mem, "memories_loaded": total, "dim": DIM,
-            "save_s": round(save_s, 2), "load_s": round(load_s, 2), "file_mb": round(size / 2**20, 1)}
+        e2.clock.step = e2.clock.steps_until(e2.clock.now.replace(hour=8, minute=0))
+        auto = _autosave_after(e2, path, 30)
+        out.update({"residents": n_res, "memories_each": n_mem, "memories_loaded": total, "dim": DIM,
+                    "save_s": round(save_s, 2), "load_s": round(load_s, 2), "file_mb": round(size / 2**20, 1),
+                    **auto, "file_mb_after_autosaves": round(path.stat().st_size / 2**20, 1)})
+        if screen is not None:
+            out.update(screen(town, path))
+    return out
+
+
+def _autosave_after(e: Any, path: Path, ticks: int, rounds: int = 5, busy: int = 5) -> dict:
+    """Play ``ticks`` then autosave, ``rounds`` times: the medians and the worst.  ``busy`` more
+    memories per resident each round (embedded, recalled) on top of what the play adds: a busier
+    town than the long-play runs (~0.1 new memory per resident in 5 game minutes)."""
+    prep, write, added = [], [], []
+    incremental = True
+    rng = np.random.default_rng(5)
+
+    async def play() -> None:
+        for _ in range(ticks):
+            if e.blocked:
+                await e.wait_ready()
+            e.step()
+            await asyncio.sleep(0)
+        tasks = [j.task for j in e.jobs.values() if j.task is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    for _ in range(rounds):
+        before = sum(len(m.memory) for m in e.minds.values())
+        asyncio.run(play())
+        for mind in e.minds.values():
+            for i in range(busy):
+                mind.memory.add("conversation", f"a busy talk, line {i}", e.clock.now, importance=5,
+                                embedding=_unit_rows(rng, 1)[0])
+            mind.memory.retrieve(_unit_rows(rng, 1)[0], e.clock.now, k=10)
+        added.append(sum(len(m.memory) for m in e.minds.values()) - before)
+        t = time.perf_counter()
+        job = e.save_job(path)
+        prep.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        job.run()
+        write.append(time.perf_counter() - t)
+        job.finish()
+        incremental = incremental and job.incremental
+    both = [a + b for a, b in zip(prep, write)]
+    return {"autosave_game_minutes": round(ticks * e.clock.seconds_per_step / 60, 1) if hasattr(e.clock, "seconds_per_step")
+            else None, "autosave_new_memories_median": int(statistics.median(added)),
+            "autosave_prepare_ms_median": round(1000 * statistics.median(prep), 1),
+            "autosave_write_ms_median": round(1000 * statistics.median(write), 1),
+            "autosave_ms_median": round(1000 * statistics.median(both), 1), "autosave_ms_max": round(1000 * max(both), 1),
+            "autosave_incremental": incremental}
 
 
 def _bench_double() -> Any:

@@ -59,24 +59,23 @@ class SaveData:
             return None
 
 
-def _row_from(resident: str, data: dict) -> MemoryRow:
-    ev = data.get("evidence") or "[]"
-    ev = json.loads(ev) if isinstance(ev, str) else list(ev)
-    return MemoryRow(resident=resident, id=int(data["id"]), kind=str(data.get("kind", "")),
-                     text=str(data.get("text", "")), created=datetime.fromisoformat(str(data["created"])),
-                     importance=float(data.get("importance", 3.0)), evidence=tuple(int(e) for e in ev))
-
-
 def read_save(path: str | Path) -> SaveData:
     """Read the parts of a save the measurements need.  Raises ``SaveError`` (a clear message)."""
-    from game.engine.save import SaveError, _open
+    from game.engine.save import SaveError, _open, _read_memories
+    from game.mind.memory import KINDS, from_game_hours
 
     db, meta = _open(path)
     try:
         residents = [str(n) for n in meta.get("residents", [])]
         rows: list[MemoryRow] = []
-        for resident, data in db.execute("SELECT resident, data FROM memories ORDER BY resident, id"):
-            rows.append(_row_from(resident, json.loads(data)))
+        images, _ = _read_memories(db, meta, Path(path))
+        for resident in sorted(images):
+            img = images[resident]
+            for i in range(img.n):
+                rows.append(MemoryRow(resident=resident, id=i, kind=KINDS[int(img.kind[i])], text=str(img.text[i]),
+                                      created=from_game_hours(float(img.created[i])),
+                                      importance=float(img.importance[i]),
+                                      evidence=tuple(int(e) for e in img.evidence[i])))
         convs = []
         for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
             d = json.loads(data)
@@ -95,7 +94,7 @@ def read_save(path: str | Path) -> SaveData:
             rel[name] = {str(k): str(v) for k, v in (persona.get("relationships") or {}).items()}
             act = json.loads(action) if action else None
             actions[name] = str(act.get("description", "")) if isinstance(act, dict) else ""
-    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError) as e:
+    except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, IndexError) as e:
         raise SaveError(f"save '{path}' is damaged or incomplete ({type(e).__name__}: {e})") from None
     finally:
         db.close()

@@ -34,7 +34,7 @@ from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.dialogue import Talking
 from game.mind.embeddings import EmbeddingCache
 from game.mind.grounding import Grounding
-from game.mind.memory import MemoryStream, Record
+from game.mind.memory import MemoryImage, MemoryStream, Record
 from game.mind.perception import Perceiving, rule_importance
 from game.mind.persona import Persona
 from game.mind.planning import Planning
@@ -179,9 +179,10 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
         return await interview.answer(self, one_line(question, 400), now, asker=asker, remember=remember)
 
     # --------------------------------------------------------------------- saves
-    def to_state(self) -> dict:
+    def to_state(self, memory: bool = True) -> dict:
         """Plain data for a save.  ``state["memory"]`` holds one row per record (embedding as float32
-        bytes); everything else is JSON-serialisable."""
+        bytes); everything else is JSON-serialisable.  ``memory=False`` leaves the rows out (a save
+        takes the stream's ``image()`` instead: rows of 10k records cost a save seconds)."""
         return {
             "persona": self.persona.to_dict(),
             "identity": self.identity,
@@ -197,14 +198,19 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
             "stats": dict(self.stats),
             "calls": [[d, p, n] for (d, p), n in self.calls.items()],
             "held": dict(self._held),
-            "memory": self.memory.to_rows(),
+            **({"memory": self.memory.to_rows()} if memory else {}),
         }
 
     @classmethod
     def from_state(cls, state: dict, llm: LLM, embedder: Embedder | Any | None = None, *,
                    config: MindConfig | None = None) -> "Mind":
         m = cls(Persona.from_dict(state["persona"]), llm, embedder, config=config)
-        m.memory = MemoryStream.from_rows(state.get("memory", []), weights=m.config.weights)
+        mem = state.get("memory", [])
+        if isinstance(mem, MemoryImage):  # a loaded save's: built in one go
+            owned = bool(mem.extra.pop("owned", False))  # taken once: a second stream copies
+            m.memory = MemoryStream.from_image(mem, owned=owned, weights=m.config.weights)
+        else:
+            m.memory = MemoryStream.from_rows(mem, weights=m.config.weights)
         m.identity = state.get("identity", "")
         m.identity_date = _date(state.get("identity_date"))
         m.yesterday = state.get("yesterday", "")

@@ -148,6 +148,9 @@ class WatchEngine:
     def save(self, path: str | Path | None = None) -> str:
         raise CommandError("a recorded run is not saved: fork it (n) for a live town you can save")
 
+    def save_job(self, path: str | Path | None = None) -> Any:
+        raise CommandError("a recorded run is not saved: fork it (n) for a live town you can save")
+
     async def wait_any(self) -> None:
         return None
 

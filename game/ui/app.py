@@ -105,6 +105,8 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
         self.exit_code = 0
         self._fork_wanted = asyncio.Event()  # watching a recording: the player asked for a live town
         self._fork_path: Path | None = None
+        self._save_lock = asyncio.Lock()  # one save at a time (game/ui/files.py)
+        self.last_save: tuple[float, bool] | None = None  # the last save's seconds on disk, whether of changes
 
     def on_mount(self) -> None:
         self._town_thread = threading.get_ident()

@@ -22,36 +22,51 @@ class Files:
             return self.save_path
         return self.saves_dir / save_name(clean(getattr(self.engine.town, "name", "town"), single_line=True))
 
-    def save_to(self, path: Path, *, quiet: bool = False) -> bool:
-        if self.engine is None or self.replaying:  # a recording is not a town to save: fork it
+    async def save_to(self, path: Path, *, quiet: bool = False) -> bool:
+        """Save the town to ``path``.  The screen never waits on the disk: the town is taken as it
+        is now (cheap, here), written on a thread while the town plays on (only what changed,
+        when ``path`` is the file it last saved or was loaded from), and handed back here.  One
+        save at a time: a second waits for the first."""
+        engine = self.engine
+        if engine is None or self.replaying:  # a recording is not a town to save: fork it
             return False
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.engine.save(path)
-        except Exception as e:
-            self.save_error = clean(str(e), single_line=True)
-            self._report_error(e, "save")
-            return False
+        async with self._save_lock:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                job = engine.save_job(path)
+                await asyncio.to_thread(job.run)
+                job.finish()
+            except Exception as e:
+                self.save_error = clean(str(e), single_line=True)
+                self._report_error(e, "save")
+                return False
         self.save_error = ""
-        self.save_path = path
+        self.last_save = (job.seconds, job.incremental)
+        if engine is self.engine:
+            self.save_path = path
         if not quiet:
             self.notify(f"Saved to {path}")
         return True
 
+    def save_later(self, path: Path, *, quiet: bool = False) -> None:
+        """``save_to`` as a worker: the key that asked for it returns at once."""
+        self.run_worker(self.save_to(path, quiet=quiet), group="save", exit_on_error=False)
+
     def action_save(self) -> None:
         if self.engine is not None:
-            self.save_to(self.default_save_path())
+            self.save_later(self.default_save_path())
 
     def ask_save_as(self) -> None:
         def done(name: str | None) -> None:
             if name:
-                self.save_to(self.saves_dir / save_name(name, keep="-_."))
+                self.save_later(self.saves_dir / save_name(name, keep="-_."))
 
         self.push_screen(AskScreen("Save as", "a name for this save", f"in {self.saves_dir}"), done)
 
     def _autosave(self) -> None:
-        if self.engine is not None:
-            self.save_to(self.default_save_path(), quiet=True)
+        """Every ``autosave_s``: skipped while a save is still being written."""
+        if self.engine is not None and not self._save_lock.locked():
+            self.save_later(self.default_save_path(), quiet=True)
 
     def action_load(self) -> None:
         if self.llm is None:
@@ -86,7 +101,8 @@ class Files:
     async def action_quit_town(self) -> None:
         """Quit, saving first (the save is where `town play SAVE` continues).  When the save fails
         the player chooses what happens (``QuitScreen``): the town is never lost silently."""
-        if self.engine is not None and not self.replaying and not self.save_to(self.default_save_path(), quiet=True):
+        if self.engine is not None and not self.replaying and not await self.save_to(self.default_save_path(),
+                                                                                   quiet=True):
             self.push_screen(QuitScreen(self.save_error), self._quit_choice)
             return
         await self._close_and_exit()
@@ -102,16 +118,19 @@ class Files:
                 target = Path(text).expanduser()
                 if target.is_dir() or text.endswith(("/", "\\")):
                     target = target / self.default_save_path().name
-                if self.save_to(target, quiet=True):
-                    self.call_later(self._close_and_exit)
-                else:
-                    self.push_screen(QuitScreen(self.save_error), self._quit_choice)
+                self.run_worker(self._save_then_quit(target), group="save", exit_on_error=False)
 
             self.push_screen(AskScreen("Save elsewhere", "a folder or a file, e.g. ~/town.save",
                                        "where to write the town before quitting"), where)
         elif choice == "discard":
             await self._close_and_exit()
         # "stay" (or esc): back to the town, nothing lost
+
+    async def _save_then_quit(self, target: Path) -> None:
+        if await self.save_to(target, quiet=True):
+            await self._close_and_exit()
+        else:
+            self.push_screen(QuitScreen(self.save_error), self._quit_choice)
 
     async def _close_and_exit(self) -> None:
         if self.engine is not None:

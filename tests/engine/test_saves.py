@@ -97,10 +97,10 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
     info = describe_save(path)
     assert info["town"] == "Testville" and info["clock"] == e.clock.text()
     assert info["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
-    # embeddings are stored as float32 blobs
+    # embeddings are stored as float32 blobs, one matrix per segment of records
     db = sqlite3.connect(path)
-    blob = db.execute("SELECT embedding FROM memories WHERE embedding IS NOT NULL LIMIT 1").fetchone()[0]
-    assert isinstance(blob, bytes) and len(blob) == 16 * 4
+    count, dim, blob = db.execute("SELECT count, dim, embedding FROM memory_segments LIMIT 1").fetchone()
+    assert isinstance(blob, bytes) and dim == 16 and len(blob) == count * 16 * 4
     assert db.execute("SELECT count(*) FROM pending").fetchone()[0] == len(e.jobs)
     db.close()
     raw = path.read_bytes()
@@ -161,7 +161,9 @@ async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_
     assert runs[0] == runs[1]
 
 
-async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, monkeypatch):
+@pytest.mark.parametrize("how", ["whole", "changes"])
+async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, monkeypatch, how):
+    """A save that fails half way, written whole (temporary file) or as changes (a transaction)."""
     e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await ticks(e, 20)
     path = tmp_path / "t.save"
@@ -169,21 +171,32 @@ async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tm
     old = path.read_bytes()
     await ticks(e, 20)
 
-    def crash(tmp, final):
+    def crash(*_):
         raise RuntimeError("power cut")
-    monkeypatch.setattr(save_mod, "_before_replace", crash)
+    if how == "whole":
+        monkeypatch.setattr(save_mod, "_incremental", False)
+        monkeypatch.setattr(save_mod, "_before_replace", crash)
+    else:
+        monkeypatch.setattr(save_mod, "_before_commit", crash)
     with pytest.raises(RuntimeError):
         e.save(path)
     assert path.read_bytes() == old
     assert load_engine(path, FakeLLM()).step_no == 20
-    assert [p.name for p in tmp_path.iterdir()] == ["t.save"] or all(
-        not p.name.endswith(".tmp") for p in tmp_path.iterdir())
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith((".tmp", "-journal"))]
+    monkeypatch.setattr(save_mod, "_before_commit", None)
+    monkeypatch.setattr(save_mod, "_before_replace", None)
+    e.save(path)  # and the next save writes what the failed one could not
+    assert load_engine(path, FakeLLM()).step_no == 40
     await e.aclose()
 
 
-def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path):
-    """A real crash: the process dies (os._exit) after writing the new data, before the rename."""
+@pytest.mark.parametrize("how", ["whole", "changes"])
+def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, how):
+    """A real crash: the process dies (os._exit) after writing the new data, before the rename
+    (a whole save) or before the commit (a save of the changes: SQLite's journal rolls it back)."""
     path = tmp_path / "c.save"
+    hook = ("save._incremental = False; save._before_replace = lambda tmp, final: os._exit(9)" if how == "whole"
+            else "save._before_commit = lambda p: os._exit(9)")
     script = textwrap.dedent(f"""
         import asyncio, os, sys
         sys.path.insert(0, {str(HERE)!r})
@@ -198,17 +211,23 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
             e.save({str(path)!r})
             for _ in range(15):
                 await e.wait_ready(); e.step()
-            save._before_replace = lambda tmp, final: os._exit(9)
+            {hook}
             e.save({str(path)!r})
         asyncio.run(main())
     """)
     proc = subprocess.run([sys.executable, "-c", script], cwd=HERE.parent.parent, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 9, proc.stderr
-    leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
-    assert leftovers, "the crash should have happened with the new file written"
+    if how == "whole":
+        leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+        assert leftovers, "the crash should have happened with the new file written"
+    else:
+        assert (tmp_path / "c.save-journal").exists(), "the crash should have left SQLite's journal"
     f = load_engine(path, FakeLLM())
     assert f.step_no == 15
+    f.step_no = 16
+    f.save(path)  # whatever the crash left beside the file does not reach the next save
+    assert load_engine(path, FakeLLM()).step_no == 16
 
 
 def test_bad_files_are_refused_with_a_clear_message(fake_town_loader, tmp_path):
@@ -315,3 +334,127 @@ async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_to
     await ticks(loaded, 20)
     assert loaded.step_no == e.step_no + 20 and not loaded.errors
     await loaded.aclose()
+
+
+# ------------------------------------------------------------------ saves of what changed
+
+async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "inc.save"
+    first = e.save_job(path)
+    first.run()
+    first.finish()
+    assert not first.incremental
+    await settle(e)
+    await ticks(e, 40)
+    e.submit(Whisper("Ann Lin", "the well is dry"))
+    second = e.save_job(path)
+    # only the records added or changed since the first save are in the image's change list
+    img = second.prepared.memories["Ann Lin"]
+    assert img.changed is not None and 0 < len(img.changed) < img.n or img.n < 3
+    second.run()
+    second.finish()
+    assert second.incremental and second.result.generation == first.result.generation + 1
+    before = state(e)
+    f = load_engine(path, FakeLLM())
+    assert state(f) == before
+    # a loaded save is saved as changes too, and the file stays one file
+    await settle(f)
+    await ticks(f, 10)
+    job = f.save_job(path)
+    job.run()
+    job.finish()
+    assert job.incremental
+    assert state(load_engine(path, FakeLLM())) == state(f)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["inc.save"]
+    await e.aclose()
+    await f.aclose()
+
+
+async def test_save_as_makes_a_whole_independent_save(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    a, b = tmp_path / "a.save", tmp_path / "b.save"
+    e.save(a)
+    await settle(e)
+    await ticks(e, 20)
+    e.save(b)  # save as: a new file, written whole
+    step_b = e.step_no
+    await ticks(e, 20)
+    e.save(b)
+    e.save(a)  # a changes; b is its own file
+    assert load_engine(b, FakeLLM()).step_no == e.step_no
+    b2 = tmp_path / "b2.save"
+    b2.write_bytes(b.read_bytes())
+    assert load_engine(b2, FakeLLM()).step_no == e.step_no
+    assert step_b < e.step_no
+    await e.aclose()
+
+
+async def test_a_save_changed_by_another_game_is_written_whole(fake_town_loader, tmp_path):
+    """Two games loaded the same save; one saves, then the other: the file is not the one the
+    second knows any more, so it writes its whole town (nothing of either is mixed)."""
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "shared.save"
+    e.save(path)
+    await e.aclose()
+    one, two = load_engine(path, FakeLLM(latency_seed=1)), load_engine(path, FakeLLM(latency_seed=2))
+    await ticks(one, 30)
+    await ticks(two, 50)
+    one.save(path)
+    job = two.save_job(path)
+    job.run()
+    job.finish()
+    assert not job.incremental
+    assert state(load_engine(path, FakeLLM())) == state(two)
+    await one.aclose()
+    await two.aclose()
+
+
+async def test_a_version_1_save_still_loads_and_is_saved_in_the_new_format(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "old.save"
+    e.save(path)
+    db = sqlite3.connect(path)  # made into what version 1 wrote: one row per memory
+    db.executescript("DROP TABLE memory_segments; DROP TABLE memory_state; "
+                     "DELETE FROM meta WHERE key IN ('memory', 'save_id', 'generation'); "
+                     "UPDATE meta SET value = '1' WHERE key = 'version';")
+    db.execute("CREATE TABLE memories (resident TEXT NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, "
+               "text TEXT NOT NULL, created TEXT NOT NULL, data TEXT NOT NULL, embedding BLOB, "
+               "PRIMARY KEY (resident, id))")
+    for name, mind in e.minds.items():
+        for row in mind.memory.to_rows():
+            emb = row.pop("embedding")
+            db.execute("INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (name, row["id"], row["kind"], row["text"], row["created"], json.dumps(row), emb))
+    db.commit()
+    db.close()
+    before = state(e)
+    f = load_engine(path, FakeLLM())
+    assert state(f) == before
+    job = f.save_job(path)
+    job.run()
+    job.finish()
+    assert not job.incremental and describe_save(path)["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
+    assert state(load_engine(path, FakeLLM())) == before
+    await e.aclose()
+    await f.aclose()
+
+
+async def test_a_save_file_damaged_since_it_was_written_is_replaced_by_a_whole_save(fake_town_loader, tmp_path):
+    e = await busy_town(fake_town_loader, tmp_path)
+    path = tmp_path / "hurt.save"
+    e.save(path)
+    data = bytearray(path.read_bytes())
+    for i in range(100, len(data), 997):  # garbage through every page after the header
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+    with pytest.raises(SaveError):
+        load_engine(path, FakeLLM())
+    await settle(e)
+    await ticks(e, 5)
+    job = e.save_job(path)
+    job.run()
+    job.finish()
+    assert not job.incremental
+    assert state(load_engine(path, FakeLLM())) == state(e)
+    await e.aclose()

@@ -160,11 +160,9 @@ def _dump(path: Path) -> dict:
         out = {}
         for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
             rows = db.execute(f"SELECT * FROM {t}").fetchall()
-            if t == "meta":
-                rows = [r for r in rows if r[0] != "saved_at"]
-            # unit vectors are re-normalised on load: equal to float32 rounding, not bit for bit
-            rows = [tuple(tuple(np.round(np.frombuffer(v, "<f4"), 5)) if isinstance(v, bytes) else v for v in r)
-                    for r in rows]
+            if t == "meta":  # when, and which file: a new one each time a save is written whole
+                rows = [r for r in rows if r[0] not in ("saved_at", "save_id")]
+            # embeddings are loaded as they were stored: bit for bit
             out[t] = sorted(rows, key=repr)
         return out
     finally:

@@ -108,16 +108,29 @@ def variants(good: Path, folder: Path, rng: random.Random, n_random: int) -> lis
         "rng wrong": "UPDATE meta SET value = '\"x\"' WHERE key = 'rng';",
         "town gone": "UPDATE meta SET value = '\"/nonexistent/town\"' WHERE key = 'town_path';",
         "no residents table": "DROP TABLE residents;",
-        "no memories table": "DROP TABLE memories;",
-        "memory data not JSON": "UPDATE memories SET data = 'garbage';",
-        "memory data a list": "UPDATE memories SET data = '[1,2,3]';",
+        "no memories table": "DROP TABLE memory_segments;",
+        "memory texts not JSON": "UPDATE memory_segments SET text = 'garbage';",
+        "memory evidence not a list": "UPDATE memory_segments SET evidence = '{\"a\": 1}';",
+        "memory texts not strings": "UPDATE memory_segments SET text = json_array(1, 2);",
+        "memory segment count": "UPDATE memory_segments SET count = count + 1;",
+        "memory segment gap": "UPDATE memory_segments SET start = start + 1;",
+        "memory segment lost": "DELETE FROM memory_segments WHERE rowid = (SELECT max(rowid) FROM memory_segments);",
+        "memory state lost": "DELETE FROM memory_state;",
+        "memory state short": "UPDATE memory_state SET access = X'00';",
+        "memory kinds random": "UPDATE memory_segments SET kind = randomblob(length(kind));",
+        "memory times random": "UPDATE memory_segments SET created = randomblob(length(created));",
+        "memory importance random": "UPDATE memory_state SET importance = randomblob(length(importance));",
+        "memory embeddings random": "UPDATE memory_segments SET embedding = randomblob(length(embedding));",
+        "memory counts wrong type": "UPDATE meta SET value = '5' WHERE key = 'memory';",
+        "memory counts larger": "UPDATE meta SET value = replace(value, '\"n\": ', '\"n\": 1') WHERE key = 'memory';",
+        "memory dim wrong": "UPDATE memory_segments SET dim = dim + 1;",
         "engine state a list": "UPDATE residents SET engine_state = '[]';",
         "mind state a list": "UPDATE residents SET mind_state = '[]';",
         "mind state wrong types": "UPDATE residents SET mind_state = json_set(mind_state, '$.stats', 5);",
         "action wrong": "UPDATE residents SET action = '{\"x\": 1}';",
         "position text": "UPDATE residents SET x = 'left';",
         "position off map": "UPDATE residents SET x = 100000;",
-        "embedding bytes": "UPDATE memories SET embedding = X'0102';",
+        "embedding bytes": "UPDATE memory_segments SET embedding = X'0102';",
         "pending garbage": "INSERT INTO pending VALUES (999, 'Ann Lin', 'next', 'yesterday', 1, '{', '[]');",
         "objects wrong": "UPDATE objects SET state = x'00ff';",
         "conversation garbage": "INSERT INTO conversations VALUES ('x', 1, '{\"id\": 5}');",
@@ -209,7 +222,7 @@ async def test_newer_format_message(tmp_path):
     e.save(good)
     await e.aclose()
     newer = tmp_path / "newer.save"
-    _edit(good, newer, "UPDATE meta SET value = '2' WHERE key = 'version';")
+    _edit(good, newer, "UPDATE meta SET value = '3' WHERE key = 'version';")
     with pytest.raises(SaveError, match=r"newer version of the game.*update the game"):
         load_engine(newer, FakeTownLLM())
 
@@ -234,6 +247,11 @@ def test_save_code_uses_no_pickle():
     assert not hits, hits
 
 
+NUMERIC_BLOBS = {("memory_segments", "kind"): 1, ("memory_segments", "created"): 8,
+                 ("memory_segments", "has_embedding"): 1, ("memory_segments", "embedding"): 4,
+                 ("memory_state", "access"): 8, ("memory_state", "importance"): 4, ("memory_state", "scored"): 1}
+
+
 async def test_save_file_is_plain_sqlite(tmp_path):
     e = await busy_engine(tmp_path, 200)
     path = tmp_path / "plain.save"
@@ -254,11 +272,16 @@ async def test_save_file_is_plain_sqlite(tmp_path):
                 for col, value in zip((c[1] for c in cols), row):
                     if isinstance(value, bytes):
                         blobs += 1
-                        assert (table_name, col) == ("memories", "embedding"), (table_name, col)
-                        assert len(value) % 4 == 0 and not value.startswith(b"\x80")
+                        # numeric arrays only (docs/SAVES.md): int8/uint8 columns, float32, float64
+                        size = NUMERIC_BLOBS.get((table_name, col))
+                        assert size is not None, (table_name, col)
+                        assert len(value) % size == 0
                     elif isinstance(value, str) and value[:1] in "[{\"" and value not in ("",):
                         json.loads(value)  # JSON text, nothing else
         assert blobs > 0, "the busy town should have embedded memories"
+        for count, dim, kind, created, has, emb in db.execute(
+                "SELECT count, dim, kind, created, has_embedding, embedding FROM memory_segments"):
+            assert len(kind) == len(has) == count and len(created) == 8 * count and len(emb) == 4 * dim * count
     finally:
         db.close()
 
@@ -357,16 +380,19 @@ async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypat
         e.save(good)
         before = good.read_bytes()
 
-        def disk_full(tmp, path):
+        def disk_full(*_):
             raise OSError(errno.ENOSPC, "No space left on device")
-        monkeypatch.setattr(save_mod, "_before_replace", disk_full)
-        e.step_no += 1
-        with pytest.raises(SaveError, match=r"keep\.save.*the disk is full.*save it elsewhere"):
-            e.save(good)
-        monkeypatch.setattr(save_mod, "_before_replace", None)
-        assert good.read_bytes() == before
-        assert not list(tmp_path.glob(".keep.save.*.tmp"))
-        load_engine(good, FakeTownLLM())
+        # written whole (the rename fails) and as changes (the transaction fails before its commit)
+        for hook in ("_before_replace", "_before_commit"):
+            monkeypatch.setattr(save_mod, "_incremental", hook == "_before_commit")
+            monkeypatch.setattr(save_mod, hook, disk_full)
+            e.step_no += 1
+            with pytest.raises(SaveError, match=r"keep\.save.*the disk is full.*save it elsewhere"):
+                e.save(good)
+            monkeypatch.setattr(save_mod, hook, None)
+            assert good.read_bytes() == before
+            assert not list(tmp_path.glob(".keep.save.*.tmp"))
+            assert load_engine(good, FakeTownLLM()).step_no == e.step_no - (1 if hook == "_before_replace" else 2)
 
         blocker = tmp_path / "afile"
         blocker.write_text("x")
@@ -391,11 +417,19 @@ async def test_the_real_disk_full_path_is_a_save_error_and_loses_nothing(tmp_pat
         good = tmp_path / "full.save"
         e.save(good)
         before = good.read_bytes()
-        monkeypatch.setattr(save_mod, "_max_pages", 3)
-        with pytest.raises(SaveError, match=r"full\.save.*the disk is full.*not lost"):
-            e.save(good)
+        monkeypatch.setattr(save_mod, "_max_pages", 3)  # SQLite keeps an existing file's size as its limit
+        # whole: the temporary file fills up; as changes: the file cannot grow for new memories
+        for whole in (True, False):
+            monkeypatch.setattr(save_mod, "_incremental", not whole)
+            if not whole:
+                mind = next(iter(e.minds.values()))
+                for i in range(300):
+                    mind.memory.add("observation", f"a long thought number {i} " * 8, e.clock.now)
+            with pytest.raises(SaveError, match=r"full\.save.*the disk is full.*not lost"):
+                e.save(good)
+            assert good.read_bytes() == before and not list(tmp_path.glob(".full.save.*"))
         monkeypatch.setattr(save_mod, "_max_pages", None)
-        assert good.read_bytes() == before and not list(tmp_path.glob(".full.save.*"))
+        monkeypatch.setattr(save_mod, "_incremental", False)
         # a read-only place, and a save folder that vanished meanwhile
         def read_only(tmp, path):
             import errno

@@ -289,6 +289,9 @@ class FakeEngine:
             thinking=False,
         )
 
+    def save_job(self, path: str | Path | None = None) -> "FakeSaveJob":
+        return FakeSaveJob(self, path)
+
     def save(self, path: str | Path | None = None) -> str:
         path = Path(path or "")
         data = {"town": self.town.name, "clock": self.clock.text(), "step": self.clock.step,
@@ -362,3 +365,19 @@ class FakeHost:
 
         d = FakeEngine.describe_save(path)
         return SaveInfo(path, d["town"], d["clock"], d["residents"])
+
+
+class FakeSaveJob:
+    """``save_job`` of the fake engine: written when finished (the fake's save is instant)."""
+
+    seconds = 0.0
+    incremental = False
+
+    def __init__(self, engine: "FakeEngine", path: str | Path | None) -> None:
+        self.engine, self.path = engine, path
+
+    def run(self) -> None:
+        return None
+
+    def finish(self) -> str:
+        return self.engine.save(self.path)

@@ -276,3 +276,42 @@ async def test_quit_without_saving_is_the_players_choice(tmp_path, monkeypatch):
         await pilot.press("d")
         await until(pilot, lambda: not app.is_running, timeout=10)
     assert not list((tmp_path / "saves").glob("*.save"))
+
+
+async def test_autosave_writes_on_another_thread_and_then_only_the_changes(tmp_path, monkeypatch):
+    """The autosave takes the town as it is on the screen's thread and writes it on another;
+    the second autosave to the same file writes only what changed; the town loads as saved."""
+    import threading
+
+    from game.engine import save as save_mod
+    from game.engine.build import load_engine
+
+    threads = []
+    real_run = save_mod.SaveJob.run
+
+    def run(job):
+        threads.append(threading.get_ident())
+        return real_run(job)
+
+    monkeypatch.setattr(save_mod.SaveJob, "run", run)
+    saves = tmp_path / "saves"
+    app = TownApp(FakeModelHost(), saves, speed="max", autosave_s=0)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await ready(app, pilot)
+        app._autosave()
+        await until(pilot, lambda: app.last_save is not None)
+        assert app.last_save[1] is False  # the first save of a new town is written whole
+        first_step = app.engine.step_no
+        await until(pilot, lambda: app.engine.step_no > first_step + 5)
+        app.last_save = None
+        app._autosave()
+        await until(pilot, lambda: app.last_save is not None)
+        assert app.last_save[1] is True
+        assert threads and all(t != threading.get_ident() for t in threads)
+        path = app.save_path
+        saved_step = describe_save(path)["clock"]
+        assert saved_step
+        await pilot.press("1")  # pause
+    loaded = load_engine(path, FakeLLM())
+    assert loaded.step_no > first_step
+    await loaded.aclose()
