@@ -16,8 +16,10 @@ file with ``os.replace``; a crash leaves the previous save intact either way.
 
 A save is made in two steps so that a screen never waits on the disk: ``prepare`` (cheap, on the
 thread that plays the town: the small tables as JSON, the memories as ``MemoryImage``s) and
-``Prepared.write`` (any thread).  Loading checks that the file is a town save of a format this
-game reads, and refuses anything else with a message that names the file and the problem.
+``Prepared.write`` (any thread).  Loading (save_read.py) checks that the file is a town save
+of a format this game reads, and refuses anything else with a message that names the file and
+the problem.  The format's tables and words are in saveformat.py; this module names all of it for
+the rest of the game.
 """
 
 from __future__ import annotations
@@ -26,62 +28,24 @@ import json
 import secrets
 import sqlite3
 import time
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from game.engine import atomic
-from game.engine.state import Job, Player, Resident, Talk, TownState
-from game.errors import GameError
+from game.engine.save_read import _open, _read_memories, describe_save, is_save, list_saves, read_state, save_files
+from game.engine.saveformat import (CHUNK, FORMAT, PAGE_SIZE, SCHEMA, SEGMENT, SMALL_TABLES, SUFFIX, VERSION,
+                                    SaveError, StreamSync, SyncPoint, _chunks, _conv_dict, _drop_journal, _dt,
+                                    _os_words, _recover, _sqlite_words)
+from game.engine.state import TownState
 from game.mind.memory import MemoryImage, MemoryStream
-from game.mind.view import Action, Conversation, DayPlan
-from game.text import one_line
 
-FORMAT = "town-save"
-VERSION = 2
-SUFFIX = ".save"
-SEGMENT = 1024  # the most records in one memory segment (a save rewrites at most this many at once)
-CHUNK = 1024  # records per memory state chunk (last access, importance, scored)
-PAGE_SIZE = 16384  # big pages: a few big blobs per segment instead of thousands of 4 kB pages
-
-SCHEMA_V1 = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE residents (
-    name TEXT PRIMARY KEY, x INTEGER NOT NULL, y INTEGER NOT NULL,
-    action TEXT, path TEXT NOT NULL, plan TEXT, engine_state TEXT NOT NULL, mind_state TEXT NOT NULL);
-CREATE TABLE memories (
-    resident TEXT NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL,
-    created TEXT NOT NULL, data TEXT NOT NULL, embedding BLOB, PRIMARY KEY (resident, id));
-CREATE TABLE objects (address TEXT PRIMARY KEY, state TEXT NOT NULL, by TEXT NOT NULL);
-CREATE TABLE object_news (address TEXT PRIMARY KEY, at TEXT NOT NULL);
-CREATE TABLE conversations (id TEXT PRIMARY KEY, active INTEGER NOT NULL, data TEXT NOT NULL);
-CREATE TABLE spatial (resident TEXT PRIMARY KEY, data TEXT NOT NULL);
-CREATE TABLE pending (
-    seq INTEGER PRIMARY KEY, resident TEXT NOT NULL, kind TEXT NOT NULL, now TEXT NOT NULL,
-    ready_at INTEGER NOT NULL, args TEXT NOT NULL, observations TEXT NOT NULL);
-CREATE TABLE accounting (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL);
-"""
-
-# version 2: the memories table gives way to segments (stored once, rewritten only when one of
-# their records changes or the segment grows) and state chunks (the columns that change as the
-# town plays).  Column arrays are little-endian: kind int8, created/access float64 game hours,
-# importance float32, has_embedding/scored uint8, embedding float32 [count, dim].
-SCHEMA = SCHEMA_V1.replace("""CREATE TABLE memories (
-    resident TEXT NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL,
-    created TEXT NOT NULL, data TEXT NOT NULL, embedding BLOB, PRIMARY KEY (resident, id));
-""", """CREATE TABLE memory_segments (
-    resident TEXT NOT NULL, start INTEGER NOT NULL, count INTEGER NOT NULL, dim INTEGER NOT NULL,
-    kind BLOB NOT NULL, created BLOB NOT NULL, has_embedding BLOB NOT NULL, embedding BLOB NOT NULL,
-    text TEXT NOT NULL, evidence TEXT NOT NULL, PRIMARY KEY (resident, start));
-CREATE TABLE memory_state (
-    resident TEXT NOT NULL, chunk INTEGER NOT NULL, access BLOB NOT NULL, importance BLOB NOT NULL,
-    scored BLOB NOT NULL, PRIMARY KEY (resident, chunk));
-""")
-SMALL_TABLES = ("meta", "residents", "objects", "object_news", "conversations", "spatial", "pending",
-                "accounting")
+# (read there, named here too: the one module of saves the rest of the game imports)
+__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "Autosave", "Prepared", "SaveError", "SaveJob",
+           "StreamSync", "SyncPoint", "_open", "_read_memories", "autosave_path", "describe_save", "is_save",
+           "list_saves", "prepare", "read_state", "save_files", "save_name", "sync_key", "write_state"]
 
 # a test sets this to simulate a crash after the data is written and before the rename
 _before_replace = None
@@ -90,67 +54,7 @@ _before_commit = None  # a test sets this to simulate a crash inside a save's tr
 _incremental = True  # tests: False writes every save whole
 
 
-class SaveError(GameError):
-    """A save that cannot be written or read; the message names the file and the problem."""
-
-
-# ------------------------------------------------------------------------------- helpers
-
-
-def _dt(d: datetime | None) -> str | None:
-    return d.isoformat() if d is not None else None
-
-
-def _undt(s: str | None) -> datetime | None:
-    return datetime.fromisoformat(s) if s else None
-
-
-def _conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
-    d = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
-         "lines": [list(x) for x in conv.lines], "started": _dt(conv.started),
-         "with_player": conv.with_player}
-    if talk is not None:
-        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(talk.last_at))
-    return d
-
-
-def _conv_from(d: dict) -> Conversation:
-    return Conversation(id=d["id"], participants=list(d["participants"]), place=d.get("place", ""),
-                        lines=[(s, t) for s, t in d["lines"]], started=_undt(d.get("started")),
-                        with_player=bool(d.get("with_player")))
-
-
 # ------------------------------------------------------------------------------- writing
-
-
-@dataclass
-class StreamSync:
-    """What a save file holds of one memory stream: whose (``uid``), as of which version, how many
-    records, and the segments they are stored in ((start, count), in order)."""
-
-    uid: str
-    version: int
-    n: int
-    dim: int
-    segments: list[tuple[int, int]] = field(default_factory=list)
-
-
-@dataclass
-class SyncPoint:
-    """A save file as this game last wrote (or read) it: the file's id, its generation (one more
-    per incremental save) and its memory streams.  A save to the same file with a matching id and
-    generation writes only what changed since; anything else writes the file whole."""
-
-    save_id: str
-    generation: int
-    streams: dict[str, StreamSync] = field(default_factory=dict)
-
-    def bind(self, streams: dict[str, tuple[str, int]]) -> None:
-        """Name the live streams a loaded save was built into: resident -> (uid, version)."""
-        for name, (uid, version) in streams.items():
-            if name in self.streams:
-                self.streams[name].uid = uid
-                self.streams[name].version = version
 
 
 def _meta_of(st: TownState) -> dict:
@@ -332,32 +236,6 @@ def _write_whole(prep: Prepared, path: Path) -> SyncPoint:
     return sync
 
 
-def _journal(path: Path) -> Path:
-    return Path(str(path) + "-journal")
-
-
-def _recover(path: Path) -> None:
-    """Roll back what a save killed in its transaction left (SQLite's hot journal beside the file):
-    a read-only opening cannot, and a whole save moved over the file must not meet it."""
-    if not _journal(path).exists():
-        return
-    try:
-        db = sqlite3.connect(path, timeout=5)
-        try:
-            db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reading rolls it back
-        finally:
-            db.close()
-    except sqlite3.Error:
-        pass  # the loader says what is wrong with the file
-
-
-def _drop_journal(path: Path) -> None:
-    """Before a whole save replaces ``path``: no journal of the old file may be played on the new one."""
-    _recover(path)
-    if _journal(path).exists():
-        atomic.drop(_journal(path))
-
-
 def _write_small(db: sqlite3.Connection, prep: Prepared, sync: SyncPoint) -> None:
     meta = dict(prep.meta, save_id=sync.save_id, generation=sync.generation,
                 memory={n: {"n": img.n, "dim": int(img.dim or 0)} for n, img in sorted(prep.memories.items())})
@@ -381,10 +259,6 @@ def _state_row(name: str, img: MemoryImage, c: int) -> tuple:
     a, b = c * CHUNK, min(img.n, (c + 1) * CHUNK)
     return (name, c, img.access[a:b].astype("<f8").tobytes(), img.importance[a:b].astype("<f4").tobytes(),
             img.scored[a:b].astype(np.uint8).tobytes())
-
-
-def _chunks(n: int) -> int:
-    return (n + CHUNK - 1) // CHUNK
 
 
 def _write_stream(db: sqlite3.Connection, name: str, img: MemoryImage, old: StreamSync | None) -> StreamSync:
@@ -485,295 +359,7 @@ def _write_changes(prep: Prepared, path: Path, sync: SyncPoint) -> SyncPoint | N
         db.close()
 
 
-def _os_words(path: Path, e: OSError) -> str:
-    import errno
-
-    why = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
-           errno.EROFS: "the folder is read-only", errno.EACCES: "no permission to write there",
-           errno.EPERM: "no permission to write there",
-           errno.ENOENT: "the folder is gone"}.get(e.errno or 0, e.strerror or str(e))
-    return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
-
-
-def _sqlite_words(path: Path, e: sqlite3.Error) -> str:
-    text = str(e)
-    if "full" in text:
-        why = "the disk is full"
-    elif "readonly" in text or "read-only" in text:
-        why = "the folder is read-only"
-    elif "unable to open" in text:
-        why = "the file cannot be made there (is the folder gone or read-only?)"
-    else:
-        why = f"the database said: {text}"
-    return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
-
-
-# ------------------------------------------------------------------------------- reading
-
-
-def _one_line(e: BaseException, limit: int = 160) -> str:
-    """An error's text fit for a one-line message (damaged bytes quoted in it dropped), capped."""
-    return one_line(str(e), limit)
-
-
-def _open(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, dict]:
-    """Open a save read-only and check it; returns (connection, meta).  ``check``: run SQLite's
-    integrity check (reads the whole file; the load screen's listing skips it)."""
-    p = Path(path)
-    if not p.exists():
-        raise SaveError(f"save '{p}' does not exist")
-    if p.is_dir():
-        raise SaveError(f"'{p}' is a folder, not a save file")
-    try:
-        with open(p, "rb") as f:
-            head = f.read(16)
-    except OSError as e:
-        raise SaveError(f"save '{p}' cannot be read: {e.strerror}") from None
-    if head != b"SQLite format 3\x00":
-        raise SaveError(f"'{p}' is not a town save (it is not an SQLite file; damaged or foreign)")
-    _recover(p)  # a save killed in its transaction: rolled back to the one before
-    db = None
-    try:
-        db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
-        if check:
-            ok = db.execute("PRAGMA quick_check").fetchone()
-            if not ok or ok[0] != "ok":
-                # the check lists every broken page, one per line: the first says enough
-                first = (str(ok[0]) if ok else "no answer").strip().splitlines() or ["no answer"]
-                detail = first[-1] if first[0].startswith("***") and len(first) > 1 else first[0]
-                raise SaveError(f"save '{p}' is damaged (SQLite check: {detail[:120]})")
-        rows = db.execute("SELECT key, value FROM meta").fetchall()
-    except SaveError:
-        if db is not None:
-            db.close()
-        raise
-    except (sqlite3.DatabaseError, ValueError) as e:  # ValueError: text that is not UTF-8
-        if db is not None:
-            db.close()
-        raise SaveError(f"'{p}' is not a town save or is damaged ({_one_line(e)})") from None
-    try:
-        meta = {k: json.loads(v) for k, v in rows}
-    except (ValueError, TypeError):
-        db.close()
-        raise SaveError(f"save '{p}' is damaged (its meta table is not readable)") from None
-    if meta.get("format") != FORMAT:
-        db.close()
-        raise SaveError(f"'{p}' is not a town save (an SQLite file of some other program)")
-    version = meta.get("version")
-    if not isinstance(version, int):
-        db.close()
-        raise SaveError(f"save '{p}' is damaged (no format version)")
-    if version > VERSION:
-        db.close()
-        raise SaveError(f"save '{p}' was written by a newer version of the game (save format "
-                        f"{version}; this game reads up to {VERSION}); update the game to load it")
-    if version < 1:
-        db.close()
-        raise SaveError(f"save '{p}' has an unknown format version {version}")
-    return db, meta
-
-
-def describe_save(path: str | Path) -> dict:
-    """What the load screen lists: town, clock text, residents (cheap: only the meta table)."""
-    db, meta = _open(path, check=False)
-    db.close()
-    missing = [k for k in ("town_name", "clock_text", "residents") if k not in meta]
-    if missing:  # a damaged key: listed as damaged rather than as a town with no name
-        raise SaveError(f"save '{path}' is damaged (its meta table has no {', '.join(missing)})")
-    out = {"path": str(path), "town": meta.get("town_name", ""), "clock": meta.get("clock_text", ""),
-           "residents": meta.get("residents", []), "saved_at": meta.get("saved_at", ""),
-           "town_path": meta.get("town_path", "")}
-    texts = [out[k] for k in ("town", "clock", "saved_at", "town_path")]
-    if not all(isinstance(t, str) for t in texts) or not isinstance(out["residents"], list) \
-            or not all(isinstance(n, str) for n in out["residents"]):
-        raise SaveError(f"save '{path}' is damaged (its meta table holds the wrong kinds of values)")
-    out["residents"] = list(out["residents"])
-    return out
-
-
-def is_save(path: str | Path) -> bool:
-    """True for an existing file that starts like an SQLite database (saves are; towns are not)."""
-    p = Path(path)
-    if not p.is_file():
-        return False
-    try:
-        with open(p, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
-
-
-def read_state(path: str | Path) -> TownState:
-    """The town saved in ``path``; raises ``SaveError`` naming the file and the problem."""
-    db, meta = _open(path)
-    try:
-        return _read(db, meta, Path(path))
-    except SaveError:
-        raise
-    except (KeyError, ValueError, TypeError, IndexError, sqlite3.DatabaseError) as e:
-        raise SaveError(f"save '{path}' is damaged or incomplete ({type(e).__name__}: {_one_line(e)})") from None
-    finally:
-        db.close()
-
-
-def _read_memories(db: sqlite3.Connection, meta: dict, path: Path) -> tuple[dict[str, MemoryImage], SyncPoint | None]:
-    """Every resident's memories as images (built in one go from the segments); with the file's
-    ``SyncPoint`` (its streams not yet bound to live ones: ``SyncPoint.bind``).  A version 1 save
-    (one row per record) is read the old way and has no sync point: its next save is whole."""
-    names = list(meta["residents"])
-    if meta["version"] < 2:
-        rows: dict[str, list[dict]] = {n: [] for n in names}
-        for resident, data, emb in db.execute(
-                "SELECT resident, data, embedding FROM memories ORDER BY resident, id"):
-            row = json.loads(data)
-            row["embedding"] = emb
-            rows.setdefault(resident, []).append(row)
-        return {n: MemoryStream.from_rows(r).image() for n, r in rows.items()}, None
-    info = meta["memory"]
-    if not isinstance(info, dict):
-        raise ValueError("the meta table's memory entry is not a table of residents")
-    sync = SyncPoint(save_id=str(meta["save_id"]), generation=int(meta["generation"]))
-    images: dict[str, MemoryImage] = {}
-    for name in names:
-        n, dim = int(info[name]["n"]), int(info[name]["dim"])
-        if n < 0 or dim < 0 or (n and dim > 100_000):
-            raise ValueError(f"{name}: {n} memories of size {dim}")
-        cap = n + n // 8 + 64  # room to grow before the first doubling copies the matrix
-        kind = np.zeros(cap, dtype=np.int8)
-        created = np.zeros(cap, dtype=np.float64)
-        has = np.zeros(n, dtype=bool)
-        emb = np.zeros((cap, dim), dtype=np.float32) if dim else None
-        text: list[str] = []
-        evidence: list = []
-        segs: list[tuple[int, int]] = []
-        at = 0
-        for start, count, sdim, k, c, h, e, t, ev in db.execute(
-                "SELECT start, count, dim, kind, created, has_embedding, embedding, text, evidence "
-                "FROM memory_segments WHERE resident = ? ORDER BY start", (name,)):
-            if start != at or count <= 0 or at + count > n:
-                raise ValueError(f"{name}: memory segment at {start} of {count} records does not follow "
-                                 f"record {at} (of {n})")
-            b = at + count
-            kind[at:b] = np.frombuffer(k, dtype=np.int8, count=count)
-            created[at:b] = np.frombuffer(c, dtype="<f8", count=count)
-            has[at:b] = np.frombuffer(h, dtype=np.uint8, count=count) != 0
-            if sdim and sdim != dim:
-                raise ValueError(f"{name}: a memory segment of embeddings of size {sdim}, not {dim}")
-            if sdim and emb is not None:
-                if len(e) != count * dim * 4:
-                    raise ValueError(f"{name}: memory segment at {start}: {len(e)} bytes of embeddings "
-                                     f"for {count} records of size {dim}")
-                emb[at:b] = np.frombuffer(e, dtype="<f4").reshape(count, dim)
-            else:
-                has[at:b] = False
-            texts = json.loads(t)
-            evs = json.loads(ev)
-            if not (isinstance(texts, list) and isinstance(evs, list) and len(texts) == count == len(evs)
-                    and all(isinstance(x, str) for x in texts) and all(isinstance(x, list) for x in evs)):
-                raise ValueError(f"{name}: memory segment at {start}: texts or evidence are not {count} of their kind")
-            text.extend(texts)
-            evidence.extend(evs)
-            segs.append((start, count))
-            at = b
-        if at != n:
-            raise ValueError(f"{name}: {at} memories stored of {n}")
-        access = np.zeros(n, dtype=np.float64)
-        imp = np.zeros(n, dtype=np.float32)
-        scored = np.zeros(n, dtype=bool)
-        seen = 0
-        for c, acc, im, sc in db.execute("SELECT chunk, access, importance, scored FROM memory_state "
-                                         "WHERE resident = ? ORDER BY chunk", (name,)):
-            a, b = c * CHUNK, min(n, (c + 1) * CHUNK)
-            if c != seen or a >= n:
-                raise ValueError(f"{name}: memory state chunk {c} out of place")
-            access[a:b] = np.frombuffer(acc, dtype="<f8", count=b - a)
-            imp[a:b] = np.frombuffer(im, dtype="<f4", count=b - a)
-            scored[a:b] = np.frombuffer(sc, dtype=np.uint8, count=b - a) != 0
-            seen += 1
-        if seen != _chunks(n):
-            raise ValueError(f"{name}: {seen} memory state chunks for {n} memories")
-        images[name] = MemoryImage(uid="", version=0, n=n, dim=dim if dim else None, kind=kind, created=created,
-                                   text=text, evidence=evidence, emb=emb, has_emb=has, access=access,
-                                   importance=imp, scored=scored, extra={"owned": True})
-        sync.streams[name] = StreamSync(uid="", version=0, n=n, dim=dim, segments=segs)
-    return images, sync
-
-
-def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
-    names = list(meta["residents"])
-    p = meta.get("player")
-    st = TownState(
-        town_path=meta["town_path"], town_name=str(meta.get("town_name", "")), clock=meta["clock"],
-        clock_text=str(meta.get("clock_text", "")), seed=int(meta["seed"]), rng=meta["rng"],
-        step_no=int(meta["step_no"]), seq=int(meta["seq"]), talk_seq=int(meta["talk_seq"]),
-        decision_ticks=int(meta.get("decision_ticks", 6)), lockstep=bool(meta.get("lockstep", False)),
-        small=bool(meta.get("small", False)), embodied=meta.get("embodied"), ledger=meta.get("ledger"),
-        player=Player(name=p["name"], description=p["description"], pos=tuple(p["pos"])) if p else None)
-    st.memories, st.sync = _read_memories(db, meta, path)
-    for name, x, y, action, rpath, plan, eng, mstate in db.execute(
-            "SELECT name, x, y, action, path, plan, engine_state, mind_state FROM residents"):
-        st.minds[name] = json.loads(mstate)
-        st.residents[name] = _resident(name, (int(x), int(y)), json.loads(action), json.loads(rpath),
-                                       json.loads(plan), json.loads(eng))
-    if sorted(st.residents) != sorted(names):
-        raise SaveError(f"save '{path}' is incomplete: its residents table does not match its meta table")
-    for name, data in db.execute("SELECT resident, data FROM spatial"):
-        st.spatial[name] = json.loads(data)
-    st.objects = {a: {"state": s, "by": b} for a, s, b in db.execute("SELECT address, state, by FROM objects")}
-    st.object_news = {a: _undt(t) for a, t in db.execute("SELECT address, at FROM object_news")}
-    for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
-        d = json.loads(data)
-        conv = _conv_from(d)
-        if active:
-            st.talks[cid] = Talk(conv=conv, turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)),
-                                 last_at=_undt(d.get("last_at")))
-        else:
-            st.finished_talks.append(conv)
-    for row in db.execute("SELECT seq, resident, kind, now, ready_at, args, observations FROM pending "
-                          "ORDER BY seq"):
-        job = Job.from_row(dict(zip(("seq", "resident", "kind", "now", "ready_at", "args", "observations"), row)))
-        if job.kind == "plan":  # an old save's day plan: the next action plans the day itself now
-            job.kind = "next"
-        st.jobs.append(job)
-    acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
-    st.accounting = json.loads(acc_row[0]) if acc_row else None
-    return st
-
-
-def _resident(name: str, pos: tuple[int, int], action: dict | None, path: list, plan: dict | None,
-              eng: dict) -> Resident:
-    """One resident's engine state from its row (an old save's ``recalled`` is not read: unused)."""
-    return Resident(
-        name=name, pos=pos, action=Action.from_dict(action) if action else None,
-        path=[tuple(q) for q in path], plan=DayPlan.from_dict(plan) if plan else None,
-        needs_decision=bool(eng["needs_decision"]), conversation=eng.get("conversation"),
-        seen=dict(eng.get("seen", {})), obs_buffer=list(eng.get("obs_buffer", [])),
-        obs_since=_undt(eng.get("obs_since")), salient=list(eng.get("salient", [])),
-        reacted={k: _undt(v) for k, v in eng.get("reacted", {}).items()},
-        last_talk={k: _undt(v) for k, v in eng.get("last_talk", {}).items()})
-
-
 # ------------------------------------------------------------------------------- autosave
-
-
-def save_files(folder: str | Path) -> list[Path]:
-    """The save files (``*.save``) in a folder, newest first; none when it is not a folder."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        return []
-    files = [p for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
-    return sorted(files, key=lambda q: q.stat().st_mtime, reverse=True)
-
-
-def list_saves(folder: str | Path) -> list[dict]:
-    """Every readable save in a folder, newest first (unreadable ones listed with an 'error')."""
-    out = []
-    for p in save_files(folder):
-        try:
-            out.append(describe_save(p))
-        except SaveError as err:
-            out.append({"path": str(p), "error": str(err)})
-    return out
 
 
 def save_name(words: str, *, keep: str = "-_") -> str:

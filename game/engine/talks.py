@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
-from game.engine.state import MAX_TALK_LINES, Job, Resident, Talk
+from game.engine.state import MAX_TALK_LINES, Job, Talk
 from game.engine.tuning import PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.mind.view import Action, Conversation, Line
 

@@ -252,7 +252,7 @@ def _bench_double() -> Any:
 
 
 def bench_tick(quick: bool) -> dict:
-    from game.engine.build import load_engine, new_engine
+    from game.engine.build import new_engine
 
     ticks = 120 if quick else 360
     n_res = 25

@@ -3,7 +3,6 @@ forth, go to a time, fork a live town from the moment on screen."""
 
 from __future__ import annotations
 
-import time
 
 from textual import work
 

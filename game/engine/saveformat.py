@@ -1,0 +1,179 @@
+"""The save file's format: its tables, what a save file knows of the streams it holds, and the
+words for what goes wrong.  Shared by writing (game/engine/save.py) and reading
+(game/engine/save_read.py); see docs/SAVES.md."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from game.engine import atomic
+from game.engine.state import Talk
+from game.errors import GameError
+from game.mind.view import Conversation
+from game.text import one_line
+
+FORMAT = "town-save"
+VERSION = 2
+SUFFIX = ".save"
+SEGMENT = 1024  # the most records in one memory segment (a save rewrites at most this many at once)
+CHUNK = 1024  # records per memory state chunk (last access, importance, scored)
+PAGE_SIZE = 16384  # big pages: a few big blobs per segment instead of thousands of 4 kB pages
+
+SCHEMA_V1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE residents (
+    name TEXT PRIMARY KEY, x INTEGER NOT NULL, y INTEGER NOT NULL,
+    action TEXT, path TEXT NOT NULL, plan TEXT, engine_state TEXT NOT NULL, mind_state TEXT NOT NULL);
+CREATE TABLE memories (
+    resident TEXT NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL,
+    created TEXT NOT NULL, data TEXT NOT NULL, embedding BLOB, PRIMARY KEY (resident, id));
+CREATE TABLE objects (address TEXT PRIMARY KEY, state TEXT NOT NULL, by TEXT NOT NULL);
+CREATE TABLE object_news (address TEXT PRIMARY KEY, at TEXT NOT NULL);
+CREATE TABLE conversations (id TEXT PRIMARY KEY, active INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE TABLE spatial (resident TEXT PRIMARY KEY, data TEXT NOT NULL);
+CREATE TABLE pending (
+    seq INTEGER PRIMARY KEY, resident TEXT NOT NULL, kind TEXT NOT NULL, now TEXT NOT NULL,
+    ready_at INTEGER NOT NULL, args TEXT NOT NULL, observations TEXT NOT NULL);
+CREATE TABLE accounting (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL);
+"""
+
+# version 2: the memories table gives way to segments (stored once, rewritten only when one of
+# their records changes or the segment grows) and state chunks (the columns that change as the
+# town plays).  Column arrays are little-endian: kind int8, created/access float64 game hours,
+# importance float32, has_embedding/scored uint8, embedding float32 [count, dim].
+SCHEMA = SCHEMA_V1.replace("""CREATE TABLE memories (
+    resident TEXT NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL,
+    created TEXT NOT NULL, data TEXT NOT NULL, embedding BLOB, PRIMARY KEY (resident, id));
+""", """CREATE TABLE memory_segments (
+    resident TEXT NOT NULL, start INTEGER NOT NULL, count INTEGER NOT NULL, dim INTEGER NOT NULL,
+    kind BLOB NOT NULL, created BLOB NOT NULL, has_embedding BLOB NOT NULL, embedding BLOB NOT NULL,
+    text TEXT NOT NULL, evidence TEXT NOT NULL, PRIMARY KEY (resident, start));
+CREATE TABLE memory_state (
+    resident TEXT NOT NULL, chunk INTEGER NOT NULL, access BLOB NOT NULL, importance BLOB NOT NULL,
+    scored BLOB NOT NULL, PRIMARY KEY (resident, chunk));
+""")
+SMALL_TABLES = ("meta", "residents", "objects", "object_news", "conversations", "spatial", "pending",
+                "accounting")
+
+class SaveError(GameError):
+    """A save that cannot be written or read; the message names the file and the problem."""
+
+
+# ------------------------------------------------------------------------------- helpers
+
+
+def _dt(d: datetime | None) -> str | None:
+    return d.isoformat() if d is not None else None
+
+
+def _undt(s: str | None) -> datetime | None:
+    return datetime.fromisoformat(s) if s else None
+
+
+def _conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
+    d = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
+         "lines": [list(x) for x in conv.lines], "started": _dt(conv.started),
+         "with_player": conv.with_player}
+    if talk is not None:
+        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(talk.last_at))
+    return d
+
+
+def _conv_from(d: dict) -> Conversation:
+    return Conversation(id=d["id"], participants=list(d["participants"]), place=d.get("place", ""),
+                        lines=[(s, t) for s, t in d["lines"]], started=_undt(d.get("started")),
+                        with_player=bool(d.get("with_player")))
+
+
+# ------------------------------------------------------------------------------- writing
+
+
+@dataclass
+class StreamSync:
+    """What a save file holds of one memory stream: whose (``uid``), as of which version, how many
+    records, and the segments they are stored in ((start, count), in order)."""
+
+    uid: str
+    version: int
+    n: int
+    dim: int
+    segments: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class SyncPoint:
+    """A save file as this game last wrote (or read) it: the file's id, its generation (one more
+    per incremental save) and its memory streams.  A save to the same file with a matching id and
+    generation writes only what changed since; anything else writes the file whole."""
+
+    save_id: str
+    generation: int
+    streams: dict[str, StreamSync] = field(default_factory=dict)
+
+    def bind(self, streams: dict[str, tuple[str, int]]) -> None:
+        """Name the live streams a loaded save was built into: resident -> (uid, version)."""
+        for name, (uid, version) in streams.items():
+            if name in self.streams:
+                self.streams[name].uid = uid
+                self.streams[name].version = version
+
+
+def _journal(path: Path) -> Path:
+    return Path(str(path) + "-journal")
+
+
+def _recover(path: Path) -> None:
+    """Roll back what a save killed in its transaction left (SQLite's hot journal beside the file):
+    a read-only opening cannot, and a whole save moved over the file must not meet it."""
+    if not _journal(path).exists():
+        return
+    try:
+        db = sqlite3.connect(path, timeout=5)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # reading rolls it back
+        finally:
+            db.close()
+    except sqlite3.Error:
+        pass  # the loader says what is wrong with the file
+
+
+def _drop_journal(path: Path) -> None:
+    """Before a whole save replaces ``path``: no journal of the old file may be played on the new one."""
+    _recover(path)
+    if _journal(path).exists():
+        atomic.drop(_journal(path))
+
+
+def _chunks(n: int) -> int:
+    return (n + CHUNK - 1) // CHUNK
+
+
+def _os_words(path: Path, e: OSError) -> str:
+    import errno
+
+    why = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+           errno.EROFS: "the folder is read-only", errno.EACCES: "no permission to write there",
+           errno.EPERM: "no permission to write there",
+           errno.ENOENT: "the folder is gone"}.get(e.errno or 0, e.strerror or str(e))
+    return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
+
+
+def _sqlite_words(path: Path, e: sqlite3.Error) -> str:
+    text = str(e)
+    if "full" in text:
+        why = "the disk is full"
+    elif "readonly" in text or "read-only" in text:
+        why = "the folder is read-only"
+    elif "unable to open" in text:
+        why = "the file cannot be made there (is the folder gone or read-only?)"
+    else:
+        why = f"the database said: {text}"
+    return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
+
+
+def _one_line(e: BaseException, limit: int = 160) -> str:
+    """An error's text fit for a one-line message (damaged bytes quoted in it dropped), capped."""
+    return one_line(str(e), limit)
