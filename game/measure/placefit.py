@@ -86,10 +86,12 @@ def impossible_state(address: str, state: str, tree: Any, table: dict) -> bool:
 
 
 def score(actions: Iterable[dict], objects: Iterable[dict], tree: Any, table: dict | None = None) -> dict:
-    """``actions``: {action, address, source...}; ``objects``: {object, state, by}.  Sleep by rule
+    """``actions``: {action, address, state, source...}; ``objects``: {object, state, by}.  Impossible
+    states are counted over both the object changes and the states actions set.  Sleep by rule
     counts like any other action (it is where the resident is)."""
     table = table or load_table()
     objects = list(objects)
+    actions = list(actions)
     judged = fit = unjudged = 0
     misfits: list[str] = []
     by_source: dict[str, list[int]] = {}
@@ -106,11 +108,14 @@ def score(actions: Iterable[dict], objects: Iterable[dict], tree: Any, table: di
         src[1] += 1
         if not ok and len(misfits) < 12:
             misfits.append(f"{a.get('action', '')} @ {a.get('address', '') or '(street)'}")
-    bad = [o for o in objects if impossible_state(o.get("object", ""), o.get("state", ""), tree, table)]
+    # the states actions put their objects in (a stove on while cooking) are judged like changes
+    set_by_actions = [{"object": a.get("address", ""), "state": a["state"]} for a in actions if a.get("state")]
+    bad = [o for o in objects + set_by_actions
+           if impossible_state(o.get("object", ""), o.get("state", ""), tree, table)]
     return {"actions": judged + unjudged, "judged": judged, "fit": fit,
             "share": round(fit / judged, 4) if judged else None, "unjudged": unjudged,
             "by_source": {k: {"fit": v[0], "judged": v[1]} for k, v in sorted(by_source.items())},
-            "misfits": misfits, "object_changes": len(objects),
+            "misfits": misfits, "object_changes": len(objects), "action_states": len(set_by_actions),
             "impossible_states": len(bad),
             "impossible_examples": [f"{o.get('object')} is {o.get('state')}" for o in bad[:8]]}
 

@@ -315,7 +315,8 @@ def render_place_fit(pf: dict, console: Any) -> None:
     share = "n/a" if pf["share"] is None else f"{pf['share']:.0%}"
     console.print(Text(f"Place fit: {share} of {pf['judged']} judged actions in a place that fits "
                        f"({pf['unjudged']} not in the table); impossible object states: "
-                       f"{pf['impossible_states']} of {pf['object_changes']} changes"))
+                       f"{pf['impossible_states']} of {pf['object_changes']} changes and "
+                       f"{pf.get('action_states', 0)} states set by actions"))
     for src, x in pf["by_source"].items():
         console.print(Text(f"  {src or '?'}: {x['fit']} of {x['judged']}"))
     for m in pf["misfits"][:6]:

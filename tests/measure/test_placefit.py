@@ -49,6 +49,19 @@ def test_the_cases_seen_in_play_are_misfits_and_impossible_states(town):
     assert any("bedroom" in m for m in r["misfits"]) and any("shower" in m for m in r["misfits"])
 
 
+def test_states_set_by_actions_are_judged_too(town):
+    """A decomposed step carries the state its object is in while used (a stove on while cooking);
+    the whole-day run on the embedded model set 72 such states and logged no object change."""
+    acts = [{"action": "cooking breakfast", "address": "Okafor house:kitchen:stove", "state": "on", "source": "model"},
+            {"action": "checking the fridge", "address": "Okafor house:kitchen:fridge", "state": "browsing",
+             "source": "model"},
+            {"action": "having breakfast", "address": "Okafor house:kitchen:dining table", "state": None,
+             "source": "routine"}]
+    r = score(acts, [], town.tree)
+    assert r["object_changes"] == 0 and r["action_states"] == 2
+    assert r["impossible_states"] == 1 and r["impossible_examples"] == ["Okafor house:kitchen:fridge is browsing"]
+
+
 @pytest.fixture
 async def run_save(tmp_path):
     llm = FakeLLM()
