@@ -14,6 +14,13 @@ from .affordances import KindInfo
 from .objects import IDLE
 
 _PUT_OUT = re.compile(r"\b(put(?:ting|s)? out|extinguish\w*|douse\w*|smother\w*|stop(?:s|ping|ped)? the fire)\b")
+# states a mishap puts a thing in: a resident's action leaves its object so only when the action's
+# own words say it happens ("burning the toast", "breaking a glass"); a reaction to a fire proposing "on fire" for the desk it
+# sits at is dropped (seen in play: Felix "calling Nora Lindqvist" set his desk on fire).  The
+# player may put anything in them.
+HAZARDS = frozenset({"on fire", "broken", "leaking", "blocked"})
+_CAUSES = re.compile(r"\b(burn\w*|set(?:s|ting)? \w+(?: \w+)? on fire|set(?:s|ting)? fire|catch\w* fire|caught fire|"
+                     r"break(?!fast)\w*|broke|smash\w*|leak\w*|flood\w*|overflow\w*|clog\w*|block\w*)\b")
 _OFF_WORDS = ("idle", "off", "turned off", "switched off", "put out", "out", "extinguished", "normal", "free",
               "closed", "done", "finished", "stopped", "fixed" )
 
@@ -53,12 +60,16 @@ def match_state(info: KindInfo, proposal: str) -> str | None:
 
 def settle(info: KindInfo, current: str, proposal: str | None, activity: str = "") -> str | None:
     """The state an action leaves its object in, or None for no change: a fire or a leak is put out
-    by an action that says so (whatever state it proposed); otherwise the proposal, matched."""
+    by an action that says so (whatever state it proposed); otherwise the proposal, matched, and a
+    mishap (``HAZARDS``) only when the activity itself says it."""
     if current != IDLE and _PUT_OUT.search((activity or "").lower() + " " + (proposal or "").lower()):
         return IDLE
     if not proposal:
         return None
-    return match_state(info, proposal)
+    state = match_state(info, proposal)
+    if state in HAZARDS and not _CAUSES.search((activity or "").lower()):
+        return None
+    return state
 
 
 def describe(info: KindInfo, state: str) -> str:

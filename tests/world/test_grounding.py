@@ -109,6 +109,21 @@ def test_a_fire_goes_out_when_put_out(town):
         town.objects.reset(addr)
 
 
+def test_a_resident_sets_nothing_on_fire_unless_its_action_says_so(town):
+    """Seen in play (2026-11-24): the player set the Lindqvist stove on fire; Felix Adeyemi reacted
+    "calling Nora Lindqvist" with the state "on fire", and his desk caught fire."""
+    desk, stove, shower = (load_kinds().object_kind(k) for k in ("desk", "stove", "shower"))
+    assert settle(desk, IDLE, "on fire", "calling Nora Lindqvist") is None
+    assert settle(shower, IDLE, "broken", "taking a shower") is None
+    assert settle(stove, IDLE, "on fire", "cooking breakfast") is None
+    assert settle(stove, IDLE, "on", "cooking breakfast") == "on"
+    assert settle(stove, IDLE, "on fire", "burning the toast") == "on fire"  # the words say so
+    g = grounder(town, "Grace Okafor")
+    assert g.state("Okafor house:kitchen:stove", "on fire", "calling the fire brigade") is None
+    assert settle(desk, IDLE, "on fire", "running away from the fire") is None
+    assert settle(stove, IDLE, "broken", "making breakfast") is None
+
+
 def test_an_action_changes_only_the_object_it_uses(town):
     g = grounder(town, "Grace Okafor")
     assert g.state("Okafor house:kitchen", "on", "cooking") is None  # a room has no state
