@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from game.engine.events import LogLine, TickResult, Utterance
+from game.engine.ledger import is_model_led
 from game.engine.api import MindPort
 from game.engine.state import Job, Resident
 from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS
@@ -227,6 +228,7 @@ class Lanes:
             # no answer: the resident carries on with its routine (rule-based, not a fake answer)
             r.needs_decision = False
             self._routine(r, self.clock.now, res)
+            self._settle_need(r, self.clock.now, answered=False)
 
     def _apply(self, job: Job, result: Any, res: TickResult) -> None:
         r = self.residents[job.resident]
@@ -242,10 +244,24 @@ class Lanes:
             r.plan = plan
         if job.kind == "next":
             self._set_action(r, result, res, now)
+            # a rule's answer (asleep, the first morning...) is no model decision: no lag is counted
+            self._settle_need(r, now, answered=is_model_led(getattr(result, "source", "")))
         elif job.kind == "react":
             self._apply_reaction(r, result, res, now)
+            self._settle_need(r, now, answered=True)  # to carry on is the model's decision too
         elif job.kind == "say":
             self._apply_line(job, result, res, now)
+
+    def _settle_need(self, r: Resident, now: datetime, *, answered: bool) -> None:
+        """A decision job is over: the resident's open need is closed unless another decision is
+        still to come (its action ended meanwhile, or it saw something new).  Left open, a need
+        nobody works on held the play clock slowed "for the model" with nothing in flight."""
+        if r.name in self.jobs or r.needs_decision or r.salient:
+            return
+        if answered:
+            self.ledger.answered(r.name, now)
+        else:
+            self.ledger.drop(r.name)
 
     def _apply_reaction(self, r: Resident, rx: Reaction, res: TickResult, now: datetime) -> None:
         if rx.kind == "continue" or r.conversation:

@@ -77,6 +77,34 @@ async def test_a_model_that_keeps_up_leads_and_one_that_fails_leaves_the_routine
     await down.aclose()
 
 
+async def _open_needs_with_nothing_asked(e: Engine, ticks: int) -> list[str]:
+    """Residents whose decision the ledger holds open while nothing is asked of the model for them
+    and nothing is to be asked (what slows the play clock "for the model")."""
+    seen = []
+    for _ in range(ticks):
+        await e.wait_ready()
+        e.step()
+        for name, r in e.residents.items():
+            lr = e.ledger.residents.get(name)
+            if (lr is not None and lr.need_since is not None and name not in e.jobs
+                    and not r.needs_decision and not r.salient):
+                seen.append(f"{e.clock.now:%H:%M:%S} {name} open since {lr.need_since:%H:%M:%S}")
+    return seen
+
+
+async def test_no_decision_stays_open_when_nothing_is_asked(fake_town_loader):
+    """Seen at play pace on the embedded model: "slowed x5 for the model" with nothing in flight.
+    A reaction that carries on, a rule's answer or a failed call closed no need, and the governor
+    slowed the clock for it until the resident's next model-made action."""
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    assert await _open_needs_with_nothing_asked(e, 400) == []
+    down = new_engine(fake_town_loader, FakeLLM(fail=("react", "decompose")), lockstep=True)
+    assert await _open_needs_with_nothing_asked(down, 400) == []
+    assert down.backlog_min() < 10  # the clock would not be slowed
+    await e.aclose()
+    await down.aclose()
+
+
 async def test_the_ledger_is_saved_with_the_town(fake_town_loader, tmp_path):
     e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     await _run(e, 120)
