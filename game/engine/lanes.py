@@ -9,7 +9,6 @@ from datetime import datetime
 from typing import Any
 
 from game.engine.events import LogLine, TickResult, Utterance
-from game.engine.ledger import is_model_led
 from game.engine.api import MindPort
 from game.engine.state import Job, Resident
 from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS
@@ -244,8 +243,8 @@ class Lanes:
             r.plan = plan
         if job.kind == "next":
             self._set_action(r, result, res, now)
-            # a rule's answer (asleep, the first morning...) is no model decision: no lag is counted
-            self._settle_need(r, now, answered=is_model_led(getattr(result, "source", "")))
+            # _set_action counted a model-made action; a rule's answer (asleep...) counts no lag
+            self._settle_need(r, now, answered=False)
         elif job.kind == "react":
             self._apply_reaction(r, result, res, now)
             self._settle_need(r, now, answered=True)  # to carry on is the model's decision too
