@@ -39,8 +39,9 @@ class Lanes:
             return
         if r.salient:
             text = "; ".join(r.salient)
-            r.salient = []
-            self._ask(r, "react", now, {"percept": text})
+            args = {"percept": text, "urgent": True} if r.urgent else {"percept": text}
+            r.salient, r.urgent = [], False
+            self._ask(r, "react", now, args)
             return
         if r.needs_decision:
             # the mind plans the day itself when the next action needs a plan
@@ -129,7 +130,10 @@ class Lanes:
         if job.kind == "next":
             result = await mind.next_action(job.now, view)
         elif job.kind == "react":
-            result = await mind.react(job.now, job.args["percept"], view)
+            if job.args.get("urgent"):
+                result = await mind.react(job.now, job.args["percept"], view, urgent=True)
+            else:
+                result = await mind.react(job.now, job.args["percept"], view)
         elif job.kind == "say":
             result = await self._say(job, mind)
         elif job.kind == "listen":

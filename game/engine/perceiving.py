@@ -37,14 +37,18 @@ class Perceiving:
                                   PERCEIVE_BANDWIDTH, doing=self._doing())
         current: dict[str, str] = {}
         salient: list[str] = []
+        urgent = False
+        player = self.player.name if self.player is not None else None
         for p in percepts:
             if p.kind == "person":
                 if p.subject == r.name:
                     continue
                 key, text = "person:" + p.subject, p.text
-                if key not in r.seen and self._may_react(r, p.subject, now):
+                if key not in r.seen and self._may_react(r, p.subject, now) \
+                        and not self._at_home_together(r, p.subject):
                     salient.append(text)
                     r.reacted[p.subject] = now
+                    urgent = urgent or p.subject == player
             else:
                 key, text = "object:" + p.address, p.text
                 if p.address:
@@ -54,6 +58,7 @@ class Perceiving:
                         and self._may_react(r, p.address, now)):
                     salient.append(text)
                     r.reacted[p.address] = now
+                    urgent = True
             current[key] = text
         for key, text in current.items():
             if r.seen.get(key) != text and text not in r.obs_buffer:
@@ -63,6 +68,22 @@ class Perceiving:
         r.seen = current
         if salient and r.name != self.embodied and not r.conversation:
             r.salient.extend(s for s in salient if s not in r.salient)
+            r.urgent = r.urgent or urgent
+
+    def _at_home_together(self, r: Resident, other: str) -> bool:
+        """``other`` lives in ``r``'s home and ``r`` is at home: seeing them there is no news to
+        react to (a spouse at breakfast).  They are still seen and remembered; outside the home, or
+        for anyone else, the sight may call for a reaction.  (14 of 67 reactions asked for in a
+        recorded day of the small cast were such sights.)"""
+        mine, theirs = self.minds.get(r.name), self.minds.get(other)
+        home = getattr(getattr(mine, "persona", None), "home", "") or ""
+        if not home or theirs is None or (getattr(theirs.persona, "home", "") or "") != home:
+            return False
+        try:
+            here = self.town.tree.arena_at(r.pos)
+        except Exception:
+            return False
+        return here == home or here.startswith(home + ":")
 
     def _may_react(self, r: Resident, subject: str, now: datetime) -> bool:
         last = r.reacted.get(subject)

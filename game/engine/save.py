@@ -111,6 +111,7 @@ def prepare(st: TownState) -> Prepared:
         eng = {
             "needs_decision": r.needs_decision, "conversation": r.conversation, "seen": r.seen,
             "obs_buffer": r.obs_buffer, "obs_since": _dt(r.obs_since), "salient": r.salient,
+            "urgent": r.urgent,
             "reacted": {k: _dt(v) for k, v in r.reacted.items()},
             "last_talk": {k: _dt(v) for k, v in r.last_talk.items()},
         }

@@ -250,6 +250,7 @@ def _resident(name: str, pos: tuple[int, int], action: dict | None, path: list, 
         needs_decision=bool(eng["needs_decision"]), conversation=eng.get("conversation"),
         seen=dict(eng.get("seen", {})), obs_buffer=list(eng.get("obs_buffer", [])),
         obs_since=_undt(eng.get("obs_since")), salient=list(eng.get("salient", [])),
+        urgent=bool(eng.get("urgent", False)),
         reacted={k: _undt(v) for k, v in eng.get("reacted", {}).items()},
         last_talk={k: _undt(v) for k, v in eng.get("last_talk", {}).items()})
 

@@ -49,6 +49,7 @@ class Resident:
     obs_buffer: list[str] = field(default_factory=list)
     obs_since: datetime | None = None
     salient: list[str] = field(default_factory=list)  # salient percept texts waiting for a react
+    urgent: bool = False  # one of them is news the resident may not let pass (an object changed, the player)
     reacted: dict[str, datetime] = field(default_factory=dict)  # subject -> last reaction time
     last_talk: dict[str, datetime] = field(default_factory=dict)
 

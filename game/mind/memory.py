@@ -22,7 +22,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -232,14 +232,17 @@ class MemoryStream(Prefiltering, StreamSaves):
                 break
         return out[::-1]
 
-    def find_recent_text(self, text: str, since: datetime) -> int | None:
-        """The id of a record with exactly this text created at or after ``since``."""
+    def find_recent_text(self, text: str, since: datetime,
+                         key: Callable[[str], str] | None = None) -> int | None:
+        """The id of a record with exactly this text created at or after ``since`` (or, with
+        ``key``, one whose text has the same key)."""
         text = " ".join(str(text).split())
         h = game_hours(since)
+        want = key(text) if key is not None else text
         for i in range(self._n - 1, -1, -1):
             if self._created[i] < h:
                 return None
-            if self._text[i] == text:
+            if (key(self._text[i]) if key is not None else self._text[i]) == want:
                 return i
         return None
 

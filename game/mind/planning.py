@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from game.llm.api import LLMError, Priority
 from game.mind.components import Context, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
-from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text, pick_emoji
-from game.mind.shaping import emoji_for, fit_steps, shape_plan
+from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text
+from game.mind.shaping import emoji_for, scale_steps, shape_plan
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
 
 
@@ -155,41 +155,62 @@ class Planning:
         return None
 
     async def _decompose(self, now: datetime, view: WorldView | None) -> Action:
+        """One call for the steps of the block in progress and of the blocks that follow it within
+        ``config.decompose_window_min`` (a plan of half-hour and hour blocks is decomposed two
+        hours at a time, not one block a call).  The model names what and where; the emoji and
+        the state the object is left in come from the world's rules (see _ground)."""
         d, minute = self.day_and_minute(now)
-        plan = self.plan
-        block = plan.block_at(minute) if plan else None
-        if block is None:
+        window = decompose_window(self.plan, minute, self.config.decompose_window_min)
+        if not window:
             return self.routine_action(now, view)
-        span = block.end - minute
+        end = window[-1].end
+        span = end - minute
         if span < 5:  # the block is all but over: bridge to the next one by rule
             return self.routine_action(now, view)
         allowed = tuple(view.allowed) if view and view.allowed else ()
         fallback = self._fallback_place(view)
-        ctx = Context(self, now, view, focus=block.activity)
-        # the block itself is in the task; around it, one block before and after is enough
-        context = await assemble([Plan(before=1, after=1), Thoughts(), Needs(),
+        ctx = Context(self, now, view, focus="; ".join(b.activity for b in window))
+        # the blocks themselves are in the task; the one before them is enough around them
+        context = await assemble([Plan(before=1, after=0), Thoughts(), Needs(),
                                   RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
+        first = self.persona.first_name
+        blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}" for b in window)
         try:
             ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
-                                       max_tokens=360, context=context, places=self._places_line(view),
-                                       start=hhmm(minute),
-                                       end=hhmm(block.end), first=self.persona.first_name,
-                                       activity=block.activity, span=span)
+                                       max_tokens=300, context=context, places=self._places_line(view),
+                                       start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
+                                       span=span)
         except LLMError as e:
             self._fail("decompose", e)
             return self.routine_action(now, view)
-        steps = []
-        for s in ans.steps:
-            desc = s.action or block.activity
-            steps.append((desc, s.minutes, s))
+        steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.steps]
         actions = []
         t = now
-        for desc, minutes, s in fit_steps(steps, span):
-            addr, state = await self._ground(view, desc, s.place, s.state, block.activity, allowed, fallback)
-            emoji = pick_emoji(s.emoji, emoji_for(desc))
-            if emoji != (s.emoji or "").replace("\ufe0f", ""):
-                self.stats["emoji_fixed"] += 1
-            actions.append(Action(desc, emoji, addr, minutes, state, t, "model"))
+        for desc, minutes, s in scale_steps(steps, span):
+            at = minute + int((t - now).total_seconds() // 60)
+            block = next((b for b in window if b.start <= at < b.end), window[-1])
+            addr, state = await self._ground(view, desc, s.place, "", block.activity, allowed, fallback)
+            actions.append(Action(desc, emoji_for(desc), addr, minutes, state, t, "model"))
             t += timedelta(minutes=minutes)
         self.queue = actions[1:]
         return actions[0]
+
+
+def decompose_window(plan: DayPlan | None, minute: int, limit: int) -> list[PlanBlock]:
+    """The block in progress at ``minute`` and the whole blocks after it that end within ``limit``
+    minutes of it (at least the block in progress); empty when no block is in progress."""
+    if plan is None:
+        return []
+    out: list[PlanBlock] = []
+    for b in plan.blocks:
+        if b.end <= minute:
+            continue
+        if not out:
+            if b.start > minute:
+                return []
+            out.append(b)
+        elif b.end - minute <= limit and b.start == out[-1].end:
+            out.append(b)
+        else:
+            break
+    return out

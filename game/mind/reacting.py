@@ -29,9 +29,14 @@ class Reacting:
         self._reacted: dict[str, datetime] = {}
 
     # ------------------------------------------------------------------ reacting
-    async def react(self, now: datetime, percept_text: str, view: WorldView | None = None) -> Reaction:
+    async def react(self, now: datetime, percept_text: str, view: WorldView | None = None, *,
+                    urgent: bool = False) -> Reaction:
         """Decide whether something salient changes what the resident does: continue, react (a new
-        action now; the rest of the block is decomposed again afterwards) or talk to someone."""
+        action now; the steps already decomposed carry on afterwards) or talk to someone.
+
+        At most ``config.max_reacts_per_day`` calls a day for everyday sights (someone passing);
+        ``urgent`` news (a thing that changed state, the player come into view) is always
+        considered."""
         text = clean_text(percept_text, 300)
         d, _ = self.day_and_minute(now)
         if not text or self.asleep_at(now):
@@ -40,7 +45,7 @@ class Reacting:
         if last is not None and now - last < timedelta(minutes=self.config.react_cooldown_min):
             self.stats["react_cooldown"] += 1
             return Reaction("continue", reason="already considered")
-        if self.calls_on(d).get("react", 0) >= self.config.max_reacts_per_day:
+        if not urgent and self.calls_on(d).get("react", 0) >= self.config.max_reacts_per_day:
             self.stats["react_budget"] += 1
             return Reaction("continue", reason="budget")
         self._reacted[text] = now
@@ -92,8 +97,8 @@ class Reacting:
                                              text, allowed, here or self._fallback_place(view))
             act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
                          max(5, min(60, ans.minutes)), state, now, "reaction")
-            # re-plan from now: the reaction first, the rest of the block decomposed afresh after it
-            self.queue = []
+            # the reaction first; the steps already decomposed carry on after it (those that ended
+            # meanwhile are skipped), so a reaction costs no second decompose call
             self.current = act
             self.stats["react_react"] += 1
             self.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,

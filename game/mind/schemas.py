@@ -138,15 +138,16 @@ def parse_start_times(lines: list[str]) -> list[tuple[int, int, str]]:
 
 
 class StepItem(BaseModel):
+    """One step of a decomposed block: what and where (its emoji and the state it leaves its
+    object in are the world's rules, not the model's: see Planning._decompose)."""
+
     action: Annotated[str, BeforeValidator(_text(60)), Field(max_length=60)]
     minutes: Minutes
     place: Annotated[str, BeforeValidator(_text(160))]
-    emoji: Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)]
-    state: Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)] = ""
 
 
 class DecomposeAnswer(BaseModel):
-    steps: list[StepItem] = Field(min_length=1, max_length=6)
+    steps: list[StepItem] = Field(min_length=1, max_length=10)
 
 
 class ReactAnswer(BaseModel):

@@ -13,15 +13,20 @@ from game.mind.schemas import clean_text
 from game.mind.view import PlanBlock
 
 
-_EMOJI_RULES = (
+_EMOJI_RULES = (  # the first rule whose word is in the action: the model is not asked for emoji
+    (("wake", "waking", "get up", "getting up", "out of bed"), "🌅"),
     (("sleep", "nap", "bed"), "😴"), (("breakfast", "lunch", "dinner", "eat", "meal", "snack"), "🍴"),
-    (("coffee", "tea"), "☕"), (("cook", "bake", "bread"), "🍳"), (("walk", "go to", "head"), "🚶"),
+    (("teach", "class", "lesson", "lecture"), "🏫"), (("coffee", "tea"), "☕"), (("cook", "bake", "bread"), "🍳"), (("drive", "driving"), "🚗"),
+    (("walk", "go to", "head"), "🚶"),
     (("read", "study", "book", "library"), "📚"), (("write", "paper", "essay"), "📝"),
     (("talk", "chat", "meet", "conversation"), "💬"), (("shop", "buy", "store"), "🛒"),
     (("paint", "draw", "art"), "🎨"), (("music", "piano", "guitar", "sing"), "🎵"),
     (("work", "office", "job", "serv", "customer", "shift"), "💼"), (("wash", "shower", "bath", "brush"), "🚿"),
     (("garden", "plant", "flower"), "🌱"), (("campaign", "election", "mayor", "vote"), "📣"),
-    (("party", "celebrat"), "🎉"), (("clean", "tidy"), "🧹"), (("computer", "code", "email"), "💻"),
+    (("party", "celebrat"), "🎉"), (("clean", "tidy", "wip", "sweep", "mop", "dust"), "🧹"), (("computer", "code", "email"), "💻"),
+    (("phone", "call"), "📞"), (("dress", "closet", "clothes"), "👕"), (("run", "jog", "exercise", "stretch", "yoga"), "🏃"),
+    (("tv", "television", "movie", "film"), "📺"), (("plan", "prepare", "debate", "speech"), "📝"),
+    (("water", "drink"), "🥤"), (("relax", "rest", "sofa"), "🛋"),
 )
 
 
@@ -85,4 +90,24 @@ def fit_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[st
     if out and used < span:
         desc, m, extra = out[-1]
         out[-1] = (desc, m + span - used, extra)
+    return out
+
+
+def scale_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[str, int, Any]]:
+    """Durations that fill ``span`` minutes in the proportions the steps were given: steps that
+    ask for more than the span are cut as ``fit_steps`` cuts them; steps that ask for less are
+    stretched together (not the last one alone), so a window of two blocks keeps its order of
+    things through both.  Every step keeps at least one minute."""
+    asked = sum(max(1, int(m)) for _, m, _ in steps)
+    if not steps or asked >= span:
+        return fit_steps(steps, span)
+    out: list[tuple[str, int, Any]] = []
+    used, acc = 0, 0.0
+    for desc, m, extra in steps:
+        acc += max(1, int(m)) * span / asked
+        n = max(1, round(acc) - used)
+        out.append((desc, n, extra))
+        used += n
+    desc, m, extra = out[-1]
+    out[-1] = (desc, max(1, m + span - used), extra)
     return out

@@ -21,6 +21,7 @@ _PUT_OUT = re.compile(r"\b(put(?:ting|s)? out|extinguish\w*|douse\w*|smother\w*|
 HAZARDS = frozenset({"on fire", "broken", "leaking", "blocked"})
 _CAUSES = re.compile(r"\b(burn\w*|set(?:s|ting)? \w+(?: \w+)? on fire|set(?:s|ting)? fire|catch\w* fire|caught fire|"
                      r"break(?!fast)\w*|broke|smash\w*|leak\w*|flood\w*|overflow\w*|clog\w*|block\w*)\b")
+_OCCUPIED = frozenset({"in use", "occupied"})  # being used: not read from an activity's words
 _OFF_WORDS = ("idle", "off", "turned off", "switched off", "put out", "out", "extinguished", "normal", "free",
               "closed", "done", "finished", "stopped", "fixed" )
 
@@ -65,9 +66,20 @@ def settle(info: KindInfo, current: str, proposal: str | None, activity: str = "
     if current != IDLE and _PUT_OUT.search((activity or "").lower() + " " + (proposal or "").lower()):
         return IDLE
     if not proposal:
-        return None
+        return _from_activity(info, current, activity)
     state = match_state(info, proposal)
     if state in HAZARDS and not _CAUSES.search((activity or "").lower()):
+        return None
+    return state
+
+
+def _from_activity(info: KindInfo, current: str, activity: str) -> str | None:
+    """With no state proposed, the one the activity's own words name ("cooking" at a stove: on;
+    "closing the fridge" that stood open: closed); never a mishap, and the resting state only for
+    a thing that is not at rest, and not that a table or a desk is "in use" while someone eats or
+    writes at it (every meal would be news to everyone who sees it).  None when the words name none."""
+    state = match_state(info, activity or "")
+    if state is None or state in HAZARDS or state in _OCCUPIED or (state == IDLE and current == IDLE):
         return None
     return state
 
