@@ -177,7 +177,7 @@ class Planning:
         blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}" for b in window)
         try:
             ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
-                                       max_tokens=300, context=context, places=self._places_line(view),
+                                       max_tokens=400, context=context, places=self._places_line(view),
                                        start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
                                        span=span)
         except LLMError as e:

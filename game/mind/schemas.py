@@ -147,7 +147,7 @@ class StepItem(BaseModel):
 
 
 class DecomposeAnswer(BaseModel):
-    steps: list[StepItem] = Field(min_length=1, max_length=10)
+    steps: list[StepItem] = Field(min_length=1, max_length=8)  # 10 long steps ran past max_tokens
 
 
 class ReactAnswer(BaseModel):
