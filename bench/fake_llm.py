@@ -76,8 +76,6 @@ class FakeInstantLLM:
                     "new_action": "", "place": place}
         elif name == "LineAnswer":
             data = {"say": f"Nice to see you ({k % 100}).", "end_conversation": k % 3 == 0}
-        elif name == "QuestionsAnswer":
-            data = {"questions": ["What do I care about?"]}
         elif name == "InsightsAnswer":
             data = {"insights": [{"insight": "I like my routine", "evidence": [1]}]}
         elif name == "IdentityAnswer":

@@ -165,11 +165,6 @@ class LineAnswer(BaseModel):
     end_conversation: bool = False
 
 
-class QuestionsAnswer(BaseModel):
-    questions: list[Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)]] = Field(
-        min_length=1, max_length=3)
-
-
 class Insight(BaseModel):
     insight: Annotated[str, BeforeValidator(_text(150)), Field(max_length=150)]
     evidence: list[Annotated[int, BeforeValidator(_clamp(-1, 999, -1))]] = Field(default_factory=list,

@@ -26,7 +26,7 @@ _EMOJI_RULES = (  # the first rule whose word is in the action: the model is not
     (("party", "celebrat"), "🎉"), (("clean", "tidy", "wip", "sweep", "mop", "dust"), "🧹"), (("computer", "code", "email"), "💻"),
     (("phone", "call"), "📞"), (("dress", "closet", "clothes"), "👕"), (("run", "jog", "exercise", "stretch", "yoga"), "🏃"),
     (("tv", "television", "movie", "film"), "📺"), (("plan", "prepare", "debate", "speech"), "📝"),
-    (("water", "drink"), "🥤"), (("relax", "rest", "sofa"), "🛋"),
+    (("water", "drink"), "🥤"), (("relax", "rest", "sofa"), "😌"),
 )
 
 

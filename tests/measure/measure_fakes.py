@@ -101,8 +101,6 @@ class FakeLLM:
             party = "party" in text.lower()
             say = "Did you hear? There is a party at the cafe tonight!" if party else f"Hello ({k % 1000})."
             data = {"say": say, "end_conversation": text.count(":") > 12}
-        elif name == "QuestionsAnswer":
-            data = {"questions": ["What matters most to me?"]}
         elif name == "InsightsAnswer":
             data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
         elif name == "IdentityAnswer":

@@ -32,8 +32,7 @@ def script():
         "react": [{"decision": "continue", "talk_to": "", "new_action": "", "place": "", "emoji": "",
                    "minutes": 10}],
         "dialogue": [{"say": "That sounds lovely, see you at the party then!", "end_conversation": False}],
-        "reflect": [{"questions": ["What is Isabella excited about?", "Who does Isabella see often?"]},
-                    {"insights": [{"insight": "Isabella is excited about her party", "evidence": [1, 2]}]}],
+        "reflect": [{"insights": [{"insight": "Isabella is excited about her party", "evidence": [1, 2]}]}],
     }
 
 

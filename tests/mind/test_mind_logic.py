@@ -154,8 +154,7 @@ async def test_importance_waits_for_a_batch_but_not_forever():
 
 # ------------------------------------------------------------------ reflection
 async def test_reflection_threshold_and_evidence_must_be_real():
-    script = {"reflect": [{"questions": ["What does Isabella care about?"]},
-                          {"insights": [{"insight": "Isabella cares about her party", "evidence": [1, 2, 77]},
+    script = {"reflect": [{"insights": [{"insight": "Isabella cares about her party", "evidence": [1, 2, 77]},
                                         {"insight": "an invented claim", "evidence": [99]}]}]}
     mind, llm = make(script, reflect_threshold=40)  # the two seed memories count 10
     now = DAY1.replace(hour=11)
@@ -167,6 +166,9 @@ async def test_reflection_threshold_and_evidence_must_be_real():
     assert mind.reflection_due()
     made = await mind.reflect_if_due(now + timedelta(minutes=1))
     assert made == ["Isabella cares about her party"]
+    assert llm.purposes().count("reflect") == 1  # the focal points are the records that made it due
+    listing = llm.calls[-1][1][-1].content
+    assert "Isabella bought party decorations" in listing
     assert mind.stats["evidence_dropped"] == 2 and mind.stats["insight_dropped"] == 1
     rec = mind.memory.recent(1, kinds=["reflection"])[0]
     assert len(rec.evidence) == 2
