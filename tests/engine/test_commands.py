@@ -354,3 +354,34 @@ async def test_a_talk_that_ends_stops_getting_its_reply_ready(fake_town_loader):
     await asyncio.sleep(0.6)
     assert llm.prefills_done == 0  # the prefill was given up, not waited for
     await e.aclose()
+
+
+async def test_a_housemate_at_home_is_seen_but_is_no_news(engine):
+    # Ann and Bob Lin share the Lin house: seeing each other there asks the mind for no reaction
+    # (14 of 67 reaction calls of a recorded day were such sights); Cara at their door, or Bob in
+    # the street, still is news
+    e = engine
+    ann, bob, cara = (e.residents[n] for n in ("Ann Lin", "Bob Lin", "Cara Diaz"))
+    ann.action, ann.salient, ann.reacted = None, [], {}
+    ann.pos, bob.pos, cara.pos = (8, 2), (10, 3), (9, 4)
+    e._look(ann, e.clock.now)
+    assert "person:Bob Lin" in ann.seen and "person:Cara Diaz" in ann.seen  # both seen
+    assert [s for s in ann.salient if s.startswith("Cara Diaz")] and \
+        not [s for s in ann.salient if s.startswith("Bob Lin")]
+    assert not ann.urgent  # everyday sights: within the day's reaction budget
+    ann.salient, ann.seen, ann.reacted = [], {}, {}
+    ann.pos, bob.pos = (8, 8), (10, 8)  # in the street
+    e._look(ann, e.clock.now)
+    assert [s for s in ann.salient if s.startswith("Bob Lin")]
+
+
+async def test_an_object_on_fire_is_considered_when_the_days_reactions_are_spent(engine):
+    e = engine
+    bob = e.residents["Bob Lin"]
+    e.minds["Bob Lin"].config.max_reacts_per_day = 0  # everyday sights get no reaction call today
+    bob.pos = (3, 3)
+    e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
+    res = await ticks(e, 40)
+    reacts = [l for r in res for l in r.log if l.kind == "react" and l.who == "Bob Lin"]
+    assert reacts and "fire" in reacts[0].text  # urgent news: considered all the same
+    assert e.minds["Bob Lin"].stats["react_budget"] == 0
