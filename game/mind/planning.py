@@ -65,7 +65,7 @@ class Planning:
             blocks = kept + blocks
         self.plan = DayPlan(day=self.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks, source=source)
         self.plan_date = d
-        self.queue = []
+        self.queue, self.current = [], None  # (a step of the old plan is not resumed)
         self.replan_reason = None
         self.memory.add("plan", clean_text(f"My plan for {now.strftime('%A')}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in blocks), 500), now, importance=5)
@@ -111,7 +111,7 @@ class Planning:
         self.plan = DayPlan(day=self.plan.day, wake=self.plan.wake, bed=self.plan.bed, blocks=kept + new,
                             source="model")
         self._plan_failed_at = None
-        self.queue = []
+        self.queue, self.current = [], None  # (a step of the old plan is not resumed)
         self.stats["replans"] += 1
         self.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in new), 500), now, importance=5)
@@ -136,11 +136,25 @@ class Planning:
         except LLMError as e:  # pragma: no cover - plan_day handles its own errors
             self._fail("plan", e)
         async with self._plan_lock:
-            act = self._from_queue(now)
+            act = self._resume(now) or self._from_queue(now)
             if act is None:
                 act = await self._decompose(now, view)
         self.current = act
         return act
+
+    def _resume(self, now: datetime) -> Action | None:
+        """The decomposed step a conversation broke off, for what is left of it (a step whose
+        time is up is over; a reaction puts the step it breaks off back in the queue itself).
+        Without it the broken-off step was lost, and its block decomposed again: 4 of the 31
+        decompose calls of a recorded day up to 16:00 were asked in the middle of a window."""
+        cur = self.current
+        if cur is None or cur.source != "model":
+            return None
+        end = cur.end()
+        if end is None or (end - now).total_seconds() < 60:
+            return None
+        left = max(1, round((end - now).total_seconds() / 60))
+        return Action(cur.description, cur.emoji, cur.address, left, cur.object_state, now, cur.source)
 
     def _from_queue(self, now: datetime) -> Action | None:
         while self.queue:

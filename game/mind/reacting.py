@@ -97,8 +97,12 @@ class Reacting:
                                              text, allowed, here or self._fallback_place(view))
             act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
                          max(5, min(60, ans.minutes)), state, now, "reaction")
-            # the reaction first; the steps already decomposed carry on after it (those that ended
-            # meanwhile are skipped), so a reaction costs no second decompose call
+            # the reaction first; the steps already decomposed carry on after it, the one it breaks
+            # off first (those that ended meanwhile are skipped): a reaction costs no second
+            # decompose call
+            cur = self.current
+            if cur is not None and cur.source == "model" and (cur.end() or now) > now:
+                self.queue.insert(0, cur)
             self.current = act
             self.stats["react_react"] += 1
             self.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,

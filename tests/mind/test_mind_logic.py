@@ -66,12 +66,15 @@ async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
     # a bare view has no vocabulary of states: the state an old answer proposed is not used
     assert a1.description == "brewing coffee" and a1.emoji == "☕" and a1.object_state is None
     assert a1.address == "Hobbs Cafe:cafe:coffee machine"
-    a2 = await mind.next_action(now + timedelta(minutes=10), view)
+    # asked again before it is over (a talk broke it off): the rest of the same step
+    again = await mind.next_action(now + timedelta(minutes=10), view)
+    assert again.description == "brewing coffee" and again.duration_min == a1.duration_min - 10
+    a2 = await mind.next_action(now + timedelta(minutes=a1.duration_min), view)
     assert a2.address == "Hobbs Cafe:cafe:counter" and a2.emoji == "💼"  # the emoji is the rule's
-    a3 = await mind.next_action(now + timedelta(minutes=25), view)
+    a3 = await mind.next_action(a2.end(), view)
     assert a3.address in ALLOWED and a3.object_state is None and a3.emoji == "🧹"
     assert mind.stats["place_fallback"] == 1 and mind.stats["place_fuzzy"] == 1
-    assert a3.duration_min == 120 - 25  # the steps stretch together to the end of the 2-hour block
+    assert a3.end() == now + timedelta(minutes=120)  # the steps stretch together to fill the 2-hour block
     assert llm.purposes().count("decompose") == 1
     await mind.next_action(now + timedelta(hours=2), view)  # next block: one more decomposition
     assert llm.purposes().count("decompose") == 2
@@ -184,12 +187,13 @@ async def test_react_budget_cooldown_and_the_steps_carry_on_after_it(view):
     mind, llm = make({"react": [react]}, max_reacts_per_day=2)
     now = DAY1.replace(hour=8)
     await mind.next_action(now, view)
-    queued = list(mind.queue)
+    broken_off, queued = mind.current, list(mind.queue)
     assert queued
     r = await mind.react(now + timedelta(minutes=3), "smoke is rising from Johnson Park", view)
     assert r.kind == "react" and r.new_action.address == "Johnson Park:park:bench"
-    # the steps already decomposed carry on after the reaction (no second decompose call)
-    assert r.new_action.duration_min == 60 and mind.queue == queued
+    # the steps already decomposed carry on after the reaction (no second decompose call), the
+    # one it broke off first
+    assert r.new_action.duration_min == 60 and mind.queue == [broken_off] + queued
     later = await mind.next_action(now + timedelta(minutes=63), view)
     assert later.description == queued[0].description and llm.purposes().count("decompose") == 1
     assert later.end() == queued[0].end()  # the step in progress, for what is left of it
