@@ -65,6 +65,8 @@ def settle(info: KindInfo, current: str, proposal: str | None, activity: str = "
     mishap (``HAZARDS``) only when the activity itself says it."""
     if current != IDLE and _PUT_OUT.search((activity or "").lower() + " " + (proposal or "").lower()):
         return IDLE
+    if current in HAZARDS:  # a burning stove is not turned "on" by checking on it (recorded:
+        return None         # "checking if the stove is still on fire", state "on"): only put out
     if not proposal:
         return _from_activity(info, current, activity)
     state = match_state(info, proposal)

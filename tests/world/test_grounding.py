@@ -98,6 +98,7 @@ def test_a_fire_goes_out_when_put_out(town):
     assert settle(stove, "on fire", "", "putting out the fire") == IDLE
     assert settle(stove, "on fire", "extinguished", "grabbing the extinguisher") == IDLE
     assert settle(stove, "on fire", None, "reading the paper") is None  # it keeps burning
+    assert settle(stove, "on fire", "on", "checking if the stove is still on fire") is None  # recorded
     g = grounder(town, "Grace Okafor")
     addr = "Okafor house:kitchen:stove"
     town.objects.set(addr, "on fire", "player")
