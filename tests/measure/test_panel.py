@@ -93,10 +93,11 @@ def test_residents_answer_about_their_role_and_stances_from_their_facts(result):
         if not any(w in text for w in words):
             missed.append(f'{a["resident"]} / {a["question"]}: {a["answer"]}')
     assert scored == 13
-    # recorded: 12 of 13.  Rosa, who secretly backs Grace, answered "I want to win the election for
-    # mayor ... because Rosa admires her and I want to help her become the mayor": the 1.5B reads
-    # "who do you want to win" as "do you want to win" (4 of 5 began so; for the two candidates it
-    # is their stance).  One miss is the most this recording may have.
+    # recorded 2026-11-25 (the two-hour decompose): 13 of 13.  The recording before: 12 of 13, Rosa,
+    # who secretly backs Grace, answered "I want to win the election for mayor ... because Rosa
+    # admires her and I want to help her become the mayor": the 1.5B reads "who do you want to win"
+    # as "do you want to win" (4 of 5 answered so, then and now; for the two candidates it is their
+    # stance, and the questions that read so are not scored).  One miss is the most a recording may have.
     assert len(missed) <= 1, "\n".join(missed)
 
 
