@@ -39,9 +39,8 @@ class Lanes:
             return
         if r.salient:
             text = "; ".join(r.salient)
-            args = {"percept": text, "urgent": True} if r.urgent else {"percept": text}
+            self._ask(r, "react", now, {"percept": text, "urgent": r.urgent})
             r.salient, r.urgent = [], False
-            self._ask(r, "react", now, args)
             return
         if r.needs_decision:
             # the mind plans the day itself when the next action needs a plan
@@ -130,10 +129,7 @@ class Lanes:
         if job.kind == "next":
             result = await mind.next_action(job.now, view)
         elif job.kind == "react":
-            if job.args.get("urgent"):
-                result = await mind.react(job.now, job.args["percept"], view, urgent=True)
-            else:
-                result = await mind.react(job.now, job.args["percept"], view)
+            result = await mind.react(job.now, job.args["percept"], view, urgent=bool(job.args.get("urgent")))
         elif job.kind == "say":
             result = await self._say(job, mind)
         elif job.kind == "listen":

@@ -75,15 +75,11 @@ class Perceiving:
         react to (a spouse at breakfast).  They are still seen and remembered; outside the home, or
         for anyone else, the sight may call for a reaction.  (14 of 67 reactions asked for in a
         recorded day of the small cast were such sights.)"""
-        mine, theirs = self.minds.get(r.name), self.minds.get(other)
-        home = (getattr(getattr(mine, "persona", None), "home", "") or "").split(":")[0]
-        if not home or theirs is None or (getattr(theirs.persona, "home", "") or "").split(":")[0] != home:
+        theirs = self.minds.get(other)  # (None for the player)
+        home = (self.minds[r.name].persona.home or "").split(":")[0]
+        if not home or theirs is None or (theirs.persona.home or "").split(":")[0] != home:
             return False
-        try:
-            here = self.town.tree.arena_at(r.pos)
-        except Exception:
-            return False
-        return here.split(":")[0] == home  # anywhere in the home's sector
+        return self.town.tree.arena_at(r.pos).split(":")[0] == home  # anywhere in the home's sector
 
     def _may_react(self, r: Resident, subject: str, now: datetime) -> bool:
         last = r.reacted.get(subject)

@@ -148,24 +148,17 @@ class Planning:
         Without it the broken-off step was lost, and its block decomposed again: 4 of the 31
         decompose calls of a recorded day up to 16:00 were asked in the middle of a window."""
         cur = self.current
-        if cur is None or cur.source != "model":
-            return None
-        end = cur.end()
+        end = cur.end() if cur is not None and cur.source == "model" else None
         if end is None or (end - now).total_seconds() < 60:
             return None
-        left = max(1, round((end - now).total_seconds() / 60))
-        return Action(cur.description, cur.emoji, cur.address, left, cur.object_state, now, cur.source)
+        return _rest_of(cur, end, now)
 
     def _from_queue(self, now: datetime) -> Action | None:
         while self.queue:
-            a = self.queue[0]
+            a = self.queue.pop(0)
             end = a.end() or now
-            if end <= now:
-                self.queue.pop(0)
-                continue
-            self.queue.pop(0)  # (an action due later starts now: the previous one ended early)
-            left = max(1, round((end - now).total_seconds() / 60))
-            return Action(a.description, a.emoji, a.address, left, a.object_state, now, a.source)
+            if end > now:  # (an action due later starts now: the previous one ended early)
+                return _rest_of(a, end, now)
         return None
 
     async def _decompose(self, now: datetime, view: WorldView | None) -> Action:
@@ -199,15 +192,21 @@ class Planning:
             return self.routine_action(now, view)
         steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.steps]
         actions = []
-        t = now
+        offset = 0  # minutes from now to the step's start
         for desc, minutes, s in scale_steps(steps, span):
-            at = minute + int((t - now).total_seconds() // 60)
-            block = next((b for b in window if b.start <= at < b.end), window[-1])
+            block = next((b for b in window if b.start <= minute + offset < b.end), window[-1])
             addr, state = await self._ground(view, desc, s.place, "", block.activity, allowed, fallback)
-            actions.append(Action(desc, emoji_for(desc), addr, minutes, state, t, "model"))
-            t += timedelta(minutes=minutes)
+            actions.append(Action(desc, emoji_for(desc), addr, minutes, state,
+                                  now + timedelta(minutes=offset), "model"))
+            offset += minutes
         self.queue = actions[1:]
         return actions[0]
+
+
+def _rest_of(a: Action, end: datetime, now: datetime) -> Action:
+    """``a`` from ``now`` to its ``end``: what is left of a step begun or due earlier."""
+    left = max(1, round((end - now).total_seconds() / 60))
+    return Action(a.description, a.emoji, a.address, left, a.object_state, now, a.source)
 
 
 def decompose_window(plan: DayPlan | None, minute: int, limit: int) -> list[PlanBlock]:
