@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
 
@@ -66,6 +66,9 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
         self.rng = random.Random(seed)
         self.lockstep = lockstep
         self.decision_ticks = max(1, int(decision_ticks))
+        # how early the next window of steps is asked for; None: tuning.AHEAD in real time, never
+        # in lockstep (lanes.py, _maybe_ahead)
+        self.ahead: timedelta | None = None
         self.small = small  # the small cast (kept in the save, for a replay of it)
         self.step_no = 0
         self.residents: dict[str, Resident] = {

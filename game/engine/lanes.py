@@ -5,13 +5,13 @@ answers give the same town.  A part of ``Engine``; see its module docstring for 
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from game.engine.events import LogLine, TickResult, Utterance
 from game.engine.api import MindPort
 from game.engine.state import Job, Resident
-from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS
+from game.engine.tuning import AHEAD, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS
 from game.llm.api import LLMError, Priority
 from game.mind.view import Conversation, DayPlan, Line, Reaction, WorldView
 
@@ -49,7 +49,23 @@ class Lanes:
                 self._routine(r, now, res)
                 r.needs_decision = True
             return
-        self._maybe_observe(r, now, force=False)
+        if not self._maybe_ahead(r, now):
+            self._maybe_observe(r, now, force=False)
+
+    def _maybe_ahead(self, r: Resident, now: datetime) -> bool:
+        """Ask for the next window of steps while the last decided one still runs (``ahead``),
+        so the step after it comes from the queue with no wait; the observations go with it.
+        In real time only, unless ``Engine.ahead`` says otherwise: in lockstep the clock waits for
+        every decision anyway, so no step is lived by routine for want of one, and a window asked
+        early is only more calls (a replan throws it away)."""
+        lead = self.ahead if self.ahead is not None else (timedelta(0) if self.lockstep else AHEAD)
+        if lead <= timedelta(0):
+            return False
+        at = self.minds[r.name].steps_run_out(now)
+        if at is None or at - now > lead:
+            return False
+        self._ask(r, "ahead", now, {"run_out": at.isoformat()})
+        return True
 
     def _routine(self, r: Resident, now: datetime, res: TickResult) -> None:
         try:
@@ -71,7 +87,7 @@ class Lanes:
         assert r.name not in self.jobs, f"{r.name} already has a job in flight"
         self._seq += 1
         obs, r.obs_buffer, r.obs_since = r.obs_buffer, [], None
-        if kind in ("next", "react"):
+        if kind in ("next", "react", "ahead"):
             args = dict(args)
             args["view"] = _view_to_dict(self.world_view(r.name))
         job = Job(seq=self._seq, resident=r.name, kind=kind, now=now,
@@ -128,6 +144,9 @@ class Lanes:
         result: Any = None
         if job.kind == "next":
             result = await mind.next_action(job.now, view)
+        elif job.kind == "ahead":
+            at = job.args.get("run_out")
+            result = await mind.decide_ahead(job.now, view, datetime.fromisoformat(at) if at else None)
         elif job.kind == "react":
             result = await mind.react(job.now, job.args["percept"], view, urgent=bool(job.args.get("urgent")))
         elif job.kind == "say":

@@ -22,7 +22,7 @@ PLAYER = "player"  # the key of the visitor's avatar in positions()
 MAX_TALK_LINES = 8  # lines in a conversation between residents
 
 # what a job asks of the resident's mind (see game/engine/lanes.py)
-JobKind = Literal["next", "react", "say", "listen", "observe"]
+JobKind = Literal["next", "react", "say", "listen", "observe", "ahead"]
 
 
 @dataclass

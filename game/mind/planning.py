@@ -1,5 +1,6 @@
 """Planning: the day in broad strokes (one call), revising the rest of it after news (one call),
-and decomposing the block in progress into 5-15 minute actions (one call per block).
+and decomposing the next two hours of it into 5-15 minute actions (one call a window; in play the
+next window is asked for while the last step of the one in hand still runs: ``decide_ahead``).
 
 A part of ``Mind`` (see mind.py): it owns the lock that keeps one plan decision at a time and
 when planning last failed (a day that went by routine is planned again an hour later); the plan,
@@ -25,6 +26,7 @@ class Planning:
     def _init_planning(self) -> None:
         self._plan_lock = asyncio.Lock()
         self._plan_failed_at: datetime | None = None
+        self._ahead_tried: datetime | None = None  # the run-out time a look ahead was last asked for
 
     async def plan_day(self, now: datetime, view: WorldView | None = None) -> DayPlan:
         """The day in broad strokes, wake to bed (one call; the identity refresh is one more)."""
@@ -161,19 +163,74 @@ class Planning:
                 return _rest_of(a, end, now)
         return None
 
+    def steps_run_out(self, now: datetime) -> datetime | None:
+        """When the steps already decided run out and the next would wait for a decompose call:
+        the end of the last queued step (or of the step in hand when none is queued).  None when
+        nothing would be asked then (no step of the model's in hand, a new plan or a replan is due
+        first, asleep by then, no block of today's plan in progress then) or when a look ahead
+        for that time was already asked (one try: a failed one is not asked again and again)."""
+        cur = self.current
+        if cur is None or cur.source not in ("model", "reaction") or self.plan is None:
+            return None
+        if self.replan_reason or self.plan.source == "routine" and self._plan_failed_at is not None:
+            return None
+        at = (self.queue[-1] if self.queue else cur).end()
+        if at is None or at <= now or at == self._ahead_tried:
+            return None
+        d, minute = self.day_and_minute(at)
+        if self.plan_date != d or self.asleep_at(at) or not decompose_window(self.plan, minute, 0):
+            return None
+        return at
+
+    async def decide_ahead(self, now: datetime, view: WorldView | None = None,
+                           run_out: datetime | None = None) -> int:
+        """Decompose the next window before the steps in hand run out (one call, the same as
+        next_action's), so the step after them is taken from the queue with no wait: at play pace
+        that wait was most of what was left to the routine (see docs/ENGINE.md).  The new steps
+        go at the end of the queue; returns how many (0: nothing was due, or the call failed).
+        ``run_out``: the time the asker saw (``steps_run_out``); asked again after a save was
+        loaded, a look ahead already done is not done twice."""
+        async with self._plan_lock:
+            at = self.steps_run_out(now)
+            if at is None or run_out is not None and at != run_out:
+                return 0
+            self._ahead_tried = at
+            self.stats["ahead_calls"] += 1
+            _, minute = self.day_and_minute(at)
+            window = decompose_window(self.plan, minute, self.config.decompose_window_min)
+            start = at
+            if window and window[-1].end - minute < 5:  # bridged by rule then: from the next block on
+                start = at + timedelta(minutes=window[-1].end - minute)
+            actions = await self._decompose_steps(start, now, view)
+            last = self.queue[-1] if self.queue else self.current
+            if last is None or last.end() != at:
+                return 0  # the steps in hand changed meanwhile: these would not follow them
+            self.queue.extend(actions)
+            self.stats["ahead_steps"] += len(actions)
+            return len(actions)
+
     async def _decompose(self, now: datetime, view: WorldView | None) -> Action:
-        """One call for the steps of the block in progress and of the blocks that follow it within
-        ``config.decompose_window_min`` (a plan of half-hour and hour blocks is decomposed two
-        hours at a time, not one block a call).  The model names what and where; the emoji and
-        the state the object is left in come from the world's rules (see _ground)."""
-        d, minute = self.day_and_minute(now)
+        actions = await self._decompose_steps(now, now, view)
+        if not actions:
+            return self.routine_action(now, view)
+        self.queue = actions[1:]
+        return actions[0]
+
+    async def _decompose_steps(self, at: datetime, now: datetime, view: WorldView | None) -> list[Action]:
+        """One call for the steps from ``at`` (now, or when the steps in hand run out) of the block
+        in progress then and of the blocks that follow it within ``config.decompose_window_min``
+        (a plan of half-hour and hour blocks is decomposed two hours at a time, not one block a
+        call).  The model names what and where; the emoji and the state the object is left in
+        come from the world's rules (see _ground).  Empty when there is nothing to decompose (a
+        block all but over is bridged by rule) or the call failed (the routine fills in)."""
+        d, minute = self.day_and_minute(at)
         window = decompose_window(self.plan, minute, self.config.decompose_window_min)
         if not window:
-            return self.routine_action(now, view)
+            return []
         end = window[-1].end
         span = end - minute
         if span < 5:  # the block is all but over: bridge to the next one by rule
-            return self.routine_action(now, view)
+            return []
         allowed = tuple(view.allowed) if view and view.allowed else ()
         fallback = self._fallback_place(view)
         ctx = Context(self, now, view, focus="; ".join(b.activity for b in window))
@@ -189,18 +246,17 @@ class Planning:
                                        span=span)
         except LLMError as e:
             self._fail("decompose", e)
-            return self.routine_action(now, view)
+            return []
         steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.steps]
         actions = []
-        offset = 0  # minutes from now to the step's start
+        offset = 0  # minutes from ``at`` to the step's start
         for desc, minutes, s in scale_steps(steps, span):
             block = next((b for b in window if b.start <= minute + offset < b.end), window[-1])
             addr, state = await self._ground(view, desc, s.place, "", block.activity, allowed, fallback)
             actions.append(Action(desc, emoji_for(desc), addr, minutes, state,
-                                  now + timedelta(minutes=offset), "model"))
+                                  at + timedelta(minutes=offset), "model"))
             offset += minutes
-        self.queue = actions[1:]
-        return actions[0]
+        return actions
 
 
 def _rest_of(a: Action, end: datetime, now: datetime) -> Action:

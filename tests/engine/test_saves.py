@@ -336,6 +336,28 @@ async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_to
     await loaded.aclose()
 
 
+async def test_a_pending_look_ahead_is_saved_and_asked_again_after_loading(fake_town_loader, tmp_path):
+    from datetime import timedelta
+
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e.ahead = timedelta(minutes=30)
+    for _ in range(2000):
+        if any(j.kind == "ahead" for j in e.jobs.values()):
+            break
+        await ticks(e, 1)
+    job = next(j for j in e.jobs.values() if j.kind == "ahead")
+    path = tmp_path / "ahead.save"
+    e.save(path)
+    await e.aclose()
+    loaded = load_engine(path, FakeLLM(), lockstep=True)
+    assert loaded.jobs[job.resident].kind == "ahead" and "view" in loaded.jobs[job.resident].args
+    mind = loaded.minds[job.resident]
+    before = len(mind.queue)
+    await ticks(loaded, loaded.decision_ticks + 1)
+    assert mind.stats["ahead_calls"] >= 1 and len(mind.queue) > before and not loaded.errors
+    await loaded.aclose()
+
+
 # ------------------------------------------------------------------ saves of what changed
 
 async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fake_town_loader, tmp_path):

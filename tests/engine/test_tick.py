@@ -166,3 +166,51 @@ async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_
     assert chebyshev(ann.pos, bob.pos) <= 1 and bob.pos == (8, 7)
     assert any(u.conversation_id for r in res for u in r.utterances)
     await e.aclose()
+
+
+def _ahead_calls(e: Engine) -> int:
+    return sum(m.stats.get("ahead_calls", 0) for m in e.minds.values())
+
+
+async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fake_town_loader):
+    """At play pace a resident's next steps are asked for before the ones in hand run out, so
+    the step after them comes from its queue: no wait lived by routine (lanes.py, _maybe_ahead)."""
+    import asyncio
+
+    e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False)
+    assert e.ahead is None  # the default: tuning.AHEAD in real time
+    asked: list[str] = []
+    real_ask = e._ask
+
+    def ask(r, kind, now, args):
+        asked.append(kind)
+        return real_ask(r, kind, now, args)
+    e._ask = ask
+    for _ in range(900):  # 2.5 game hours
+        e.step()
+        await asyncio.sleep(0.002 if e.jobs else 0)
+    assert "ahead" in asked and _ahead_calls(e) >= len(e.residents), asked.count("ahead")
+    assert not e.errors, e.errors
+    # after each resident's first window every decompose call was a look ahead: the "next" jobs
+    # took their steps from the queue
+    decomposes = sum(1 for p, _ in e.llm.calls if p == "decompose")
+    assert decomposes == len(e.residents) + _ahead_calls(e) < asked.count("next"), (decomposes, asked)
+    await e.aclose()
+
+
+async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_town_whatever_the_timing(
+        fake_town_loader):
+    from datetime import timedelta
+
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    await run(e, 600)
+    assert _ahead_calls(e) == 0
+    fps, calls = [], []
+    for lat_seed in (1, 2):
+        e = new_engine(fake_town_loader, FakeLLM(jitter=0.004, latency_seed=lat_seed), lockstep=True)
+        e.ahead = timedelta(minutes=30)
+        fps.append(fingerprint(e, await run(e, 600)))
+        calls.append(_ahead_calls(e))
+        assert not e.errors, e.errors
+        await e.aclose()
+    assert calls[0] == calls[1] > 0 and fps[0] == fps[1]

@@ -81,6 +81,50 @@ async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
     assert llm.purposes().count("plan_day") == 1 and llm.purposes().count("identity") == 1
 
 
+async def test_the_next_window_is_decided_ahead_and_taken_from_the_queue_without_a_wait(view):
+    mind, llm = make({"decompose": [STEPS, STEPS]})
+    now = DAY1.replace(hour=8)
+    assert mind.steps_run_out(now) is None  # nothing decided yet: next_action asks, not a look ahead
+    a1 = await mind.next_action(now, view)
+    run_out = now + timedelta(minutes=120)  # the three steps fill 08:00-10:00
+    assert mind.steps_run_out(now) == run_out
+    # the last step is in hand: the window from 10:00 is asked now, and goes after it in the queue
+    a2 = await mind.next_action(a1.end(), view)
+    a3 = await mind.next_action(a2.end(), view)
+    assert mind.queue == [] and mind.steps_run_out(a3.start) == run_out
+    assert await mind.decide_ahead(a3.start, view, run_out=run_out) == 3
+    # asked again for the same run-out (a save loaded while it was in flight): done already
+    assert await mind.decide_ahead(a3.start, view, run_out=run_out) == 0
+    assert llm.purposes().count("decompose") == 2 and mind.stats["ahead_calls"] == 1
+    assert mind.queue[0].start == run_out and mind.queue[0].source == "model"
+    assert mind.steps_run_out(a3.start) == mind.queue[-1].end()  # and so on, one window at a time
+    # when the steps in hand end, the next one is there: no call
+    a4 = await mind.next_action(run_out, view)
+    assert a4.description == "brewing coffee" and a4.start == run_out
+    assert llm.purposes().count("decompose") == 2
+
+
+async def test_a_look_ahead_is_asked_once_and_not_when_a_new_plan_comes_first_or_sleep(view):
+    mind, llm = make({"decompose": [STEPS, BadAnswer("junk")]})
+    now = DAY1.replace(hour=8)
+    await mind.next_action(now, view)
+    at = mind.steps_run_out(now)
+    assert at is not None
+    assert await mind.decide_ahead(now, view) == 0 and mind.stats["error_decompose"] == 1
+    assert mind.steps_run_out(now) is None  # a failed look ahead is not asked again and again
+    assert await mind.decide_ahead(now, view) == 0 and llm.purposes().count("decompose") == 2
+    # the steps in hand end at 10:00; when they run out, next_action asks as before
+    llm.script["decompose"] = [STEPS]
+    assert (await mind.next_action(at, view)).source == "model"
+    assert mind.steps_run_out(at) is not None
+    mind.whisper(at, "the cafe is closed today")
+    assert mind.steps_run_out(at) is None  # a replan comes first and would throw the steps away
+    # the last steps before bed: nothing to decide ahead of sleep
+    mind2, _ = make()
+    await mind2.next_action(DAY1.replace(hour=20), view)
+    assert mind2.steps_run_out(DAY1.replace(hour=20)) is None
+
+
 async def test_sleep_is_a_rule_and_routine_never_calls(view):
     mind, llm = make()
     a = await mind.next_action(DAY1.replace(hour=3), view)
