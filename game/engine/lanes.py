@@ -26,6 +26,9 @@ class Lanes:
         if name == self.embodied:
             self._maybe_observe(r, now, force=False)
             return
+        if r.seeking and self._go_on_seeking(r, now, res):
+            self._maybe_observe(r, now, force=False)
+            return
         ended = r.action_ended(now)
         if ended and not r.needs_decision:
             r.needs_decision = True
@@ -286,6 +289,8 @@ class Lanes:
             return
         if rx.kind == "talk" and rx.with_whom:
             if self._start_talk(r.name, rx.with_whom, now, res, reach=PERCEIVE_RADIUS):
+                return
+            if self._seek(r, rx.with_whom, now, res):
                 return
         if rx.new_action is not None:
             res.log.append(LogLine("react", f"{r.name} reacts: {rx.new_action.description}", r.name))

@@ -114,6 +114,7 @@ def prepare(st: TownState) -> Prepared:
             "urgent": r.urgent,
             "reacted": {k: _dt(v) for k, v in r.reacted.items()},
             "last_talk": {k: _dt(v) for k, v in r.last_talk.items()},
+            "seeking": r.seeking, "seek_until": _dt(r.seek_until),
         }
         rows["residents"].append((
             name, r.pos[0], r.pos[1], json.dumps(r.action.to_dict() if r.action is not None else None),

@@ -252,7 +252,9 @@ def _resident(name: str, pos: tuple[int, int], action: dict | None, path: list, 
         obs_since=_undt(eng.get("obs_since")), salient=list(eng.get("salient", [])),
         urgent=bool(eng.get("urgent", False)),
         reacted={k: _undt(v) for k, v in eng.get("reacted", {}).items()},
-        last_talk={k: _undt(v) for k, v in eng.get("last_talk", {}).items()})
+        last_talk={k: _undt(v) for k, v in eng.get("last_talk", {}).items()},
+        seeking=eng.get("seeking") if isinstance(eng.get("seeking"), str) else None,
+        seek_until=_undt(eng.get("seek_until")))
 
 
 # ------------------------------------------------------------------------------- autosave

@@ -52,6 +52,8 @@ class Resident:
     urgent: bool = False  # one of them is news the resident may not let pass (an object changed, the player)
     reacted: dict[str, datetime] = field(default_factory=dict)  # subject -> last reaction time
     last_talk: dict[str, datetime] = field(default_factory=dict)
+    seeking: str | None = None  # someone it decided to talk with and walks after (talks.py, _seek)
+    seek_until: datetime | None = None  # ... until then, when it gives up
 
     def action_ended(self, now: datetime) -> bool:
         if self.action is None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
-from game.engine.state import MAX_TALK_LINES, Job, Talk
-from game.engine.tuning import PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
+from game.engine.state import MAX_TALK_LINES, Job, Resident, Talk
+from game.engine.tuning import PLAYER_SILENCE, SEEK_RADIUS, SEEK_TIME, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.mind.view import Action, Conversation, Line
 
 
@@ -63,6 +63,54 @@ class Talks:
         res.log.append(LogLine("conversation", f"{a} starts talking with {', '.join(others)}", a))
         return True
 
+    def _seek(self, r: Resident, with_whom: str, now: datetime, res: TickResult) -> bool:
+        """``r`` decided to talk with someone no longer within reach (they walked off while it
+        thought): it goes after them, as the model's decision ("going to talk with Rosa"), and the
+        talk starts when it is within talking range (``_go_on_seeking``).  Without it, at play pace
+        no reaction's talk ever started: the default town chose to talk 14 times by noon, none
+        became a conversation (docs/ENGINE.md)."""
+        name = self._match_name(with_whom.split(",")[0])
+        if name is None or name == r.name or name not in self.residents or not self._free_to_talk(name):
+            return False
+        last = r.last_talk.get(name)
+        if last is not None and now - last < TALK_COOLDOWN:
+            return False
+        pos = self._actors().get(name)
+        if pos is None or chebyshev(pos, r.pos) > SEEK_RADIUS:
+            return False
+        act = Action(description=f"going to talk with {name}", emoji="\U0001F6B6",
+                     address=self._address_at(pos) or (r.action.address if r.action else ""),
+                     duration_min=int(SEEK_TIME.total_seconds() // 60), start=now, source="reaction")
+        self._set_action(r, act, res, now)
+        r.seeking, r.seek_until = name, now + SEEK_TIME
+        self._approach(r, [name])
+        res.log.append(LogLine("react", f"{r.name} goes to talk with {name}", r.name))
+        return True
+
+    def _go_on_seeking(self, r: Resident, now: datetime, res: TickResult) -> bool:
+        """One tick of walking after the one ``r`` wants to talk with: the talk starts once within
+        range; it gives up (and decides again) when its time is up or the other cannot talk.
+        True while it goes on walking (nothing else to decide this tick)."""
+        name = r.seeking
+        assert name is not None
+        pos = self._actors().get(name)
+        other = self.residents.get(name)
+        gone = pos is None or other is None or now >= (r.seek_until or now) or not self._free_to_talk(name) \
+            or (other.conversation is not None and (t := self.talks.get(other.conversation)) is not None
+                and t.conv.with_player)
+        if not gone and chebyshev(pos, r.pos) <= TALK_RANGE:
+            r.seeking = r.seek_until = None
+            if self._start_talk(r.name, name, now, res, reach=TALK_RANGE):
+                return True
+            gone = True
+        if gone:
+            r.seeking = r.seek_until = None
+            r.needs_decision = True
+            return False
+        if not r.path or chebyshev(r.path[-1], pos) > 2:  # they moved on: after them
+            self._approach(r, [name])
+        return True
+
     def _join_talk(self, name: str, talk: Talk, now: datetime, res: TickResult) -> bool:
         talk.conv.participants.append(name)
         self._enter_talk(name, talk.conv.id, talk.conv, now, res)
@@ -77,6 +125,7 @@ class Talks:
             self._cancel(name)
         r.conversation = cid
         r.path = []
+        r.seeking = r.seek_until = None
         self.ledger.answered(name, now)  # to talk was the model's decision (or the player's)
         others = [p for p in conv.participants if p != name]
         act = Action(description=f"talking with {', '.join(others)}", emoji="\U0001F4AC",

@@ -130,12 +130,13 @@ async def test_forks_continue_identically_on_the_same_answers(fake_town_loader, 
     rec = tmp_path / "answers.jsonl"
     recorder = RecordingLLM(FakeLLM(latency_seed=1, jitter=0.004), rec)
     a = load_engine(path, recorder, lockstep=True)
-    res_a = await ticks(a, 400)
+    # 2.5 game hours: the decompose of the next window, a reaction and a talk are in them
+    res_a = await ticks(a, 900)
     await settle(a)
     recorder._fh.close()
     replay = ReplayLLM(rec)
     b = load_engine(path, replay, lockstep=True)
-    res_b = await ticks(b, 400)
+    res_b = await ticks(b, 900)
     await settle(b)
     assert not a.errors and not b.errors, (a.errors, b.errors)
     assert fingerprint(res_a) == fingerprint(res_b)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from dataclasses import replace
 import sys
 
 from engine_fakes import FakeLLM
@@ -214,3 +215,52 @@ async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_t
         assert not e.errors, e.errors
         await e.aclose()
     assert calls[0] == calls[1] > 0 and fps[0] == fps[1]
+
+
+async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(fake_town_loader, tmp_path):
+    """At play pace a reaction comes minutes after the sight; the one it names may have walked
+    off.  The resident walks after them (the model's decision, model-led) and the talk starts
+    within range; it gives up after tuning.SEEK_TIME, or when the other cannot talk."""
+    from game.engine.events import TickResult
+    from game.mind.view import Reaction
+
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    await run(e, 3)
+    ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
+    ann.pos, cara.pos = (2, 8), (21, 10)  # the street, 19 tiles apart: out of a reaction's reach
+    cara.path = []
+    e._cancel("Ann Lin")
+    res = TickResult(step=e.step_no, clock="")
+    e._apply_reaction(ann, Reaction("talk", with_whom="Cara"), res, e.clock.now)
+    assert ann.seeking == "Cara Diaz" and ann.action.source == "reaction" and ann.path
+    assert "going to talk with Cara Diaz" in ann.action.description
+    assert any("goes to talk with Cara Diaz" in l.text for l in res.log)
+    # saved and loaded while on its way: it goes on
+    path = tmp_path / "seek.save"
+    e.save(path)
+    f = load_engine(path, FakeLLM(), lockstep=True)
+    assert f.residents["Ann Lin"].seeking == "Cara Diaz" and f.residents["Ann Lin"].seek_until == ann.seek_until
+    await f.aclose()
+    started = None
+    for _ in range(60):
+        for r in await run(e, 1):
+            started = started or next((l.text for l in r.log if "starts talking" in l.text), None)
+        if started:
+            break
+    assert started == "Ann Lin starts talking with Cara Diaz", started
+    assert ann.conversation is not None and ann.seeking is None
+    await e.aclose()
+
+    # the other falls asleep (or cannot be reached in time): it gives up and decides again
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    await run(e, 3)
+    ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
+    ann.pos, cara.pos = (2, 8), (21, 10)
+    e._cancel("Ann Lin")
+    e._apply_reaction(ann, Reaction("talk", with_whom="Cara Diaz"), TickResult(step=0, clock=""), e.clock.now)
+    cara.action = replace(cara.action, description="sleeping")
+    cara.path = []
+    await run(e, 1)
+    assert ann.seeking is None and ann.conversation is None
+    assert "Ann Lin" in e.jobs or ann.needs_decision  # decides again
+    await e.aclose()
