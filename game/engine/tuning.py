@@ -15,14 +15,14 @@ REACT_COOLDOWN = timedelta(hours=2)  # do not react to the same person twice wit
 OBJECT_NEWS = timedelta(minutes=30)  # an object change stays salient this long
 TALK_RANGE = 4  # tiles (Chebyshev) within which two can talk
 TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk within this
-PLAYER_SILENCE = timedelta(minutes=30)
+PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
 # a resident who decided to talk with someone who walked off while it thought (at play pace a
 # reaction comes minutes of game time after the sight) goes after them this far, this long
 SEEK_RADIUS = 30
 SEEK_TIME = timedelta(minutes=15)
 # ask for a resident's next window of steps once the ones decided run out within this (0: only
 # when they have run out); at normal pace 30 game minutes are 90 real seconds, about one call
-AHEAD = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
+AHEAD = timedelta(minutes=30)
 
 
 def chebyshev(a: Pos, b: Pos) -> int:
