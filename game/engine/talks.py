@@ -32,14 +32,11 @@ class Talks:
         wanted = [w.strip() for w in with_whom.split(",") if w.strip()]
         others: list[str] = []
         for w in wanted:
-            name = self._match_name(w)
-            if name is None or name == a or not self._free_to_talk(name):
+            name = self._partner(ra, w, now)
+            if name is None:
                 continue
             pos = self._actors().get(name)
             if pos is None or chebyshev(pos, ra.pos) > reach:
-                continue
-            last = ra.last_talk.get(name)
-            if last is not None and now - last < TALK_COOLDOWN:
                 continue
             other = self.residents.get(name)
             if other is not None and other.conversation:
@@ -63,17 +60,23 @@ class Talks:
         res.log.append(LogLine("conversation", f"{a} starts talking with {', '.join(others)}", a))
         return True
 
+    def _partner(self, r: Resident, words: str, now: datetime) -> str | None:
+        """The one ``words`` name, if ``r`` may talk with them now: someone else, awake, and not
+        talked with within ``TALK_COOLDOWN``."""
+        name = self._match_name(words)
+        if name is None or name == r.name or not self._free_to_talk(name):
+            return None
+        last = r.last_talk.get(name)
+        return None if last is not None and now - last < TALK_COOLDOWN else name
+
     def _seek(self, r: Resident, with_whom: str, now: datetime, res: TickResult) -> bool:
         """``r`` decided to talk with someone no longer within reach (they walked off while it
         thought): it goes after them, as the model's decision ("going to talk with Rosa"), and the
         talk starts when it is within talking range (``_go_on_seeking``).  Without it, at play pace
         no reaction's talk ever started: the default town chose to talk 14 times by noon, none
         became a conversation (docs/ENGINE.md)."""
-        name = self._match_name(with_whom.split(",")[0])
-        if name is None or name == r.name or name not in self.residents or not self._free_to_talk(name):
-            return False
-        last = r.last_talk.get(name)
-        if last is not None and now - last < TALK_COOLDOWN:
+        name = self._partner(r, with_whom.split(",")[0], now)
+        if name is None or name not in self.residents:
             return False
         pos = self._actors().get(name)
         if pos is None or chebyshev(pos, r.pos) > SEEK_RADIUS:
@@ -89,15 +92,13 @@ class Talks:
 
     def _go_on_seeking(self, r: Resident, now: datetime, res: TickResult) -> bool:
         """One tick of walking after the one ``r`` wants to talk with: the talk starts once within
-        range; it gives up (and decides again) when its time is up or the other cannot talk.
+        range; it gives up (and decides again) when its time is up or the other cannot talk (asleep
+        now, or, found within range, in a talk it may not join: ``_start_talk`` says).
         True while it goes on walking (nothing else to decide this tick)."""
         name = r.seeking
         assert name is not None
         pos = self._actors().get(name)
-        other = self.residents.get(name)
-        gone = pos is None or other is None or now >= (r.seek_until or now) or not self._free_to_talk(name) \
-            or (other.conversation is not None and (t := self.talks.get(other.conversation)) is not None
-                and t.conv.with_player)
+        gone = pos is None or r.seek_until is None or now >= r.seek_until or not self._free_to_talk(name)
         if not gone and chebyshev(pos, r.pos) <= TALK_RANGE:
             r.seeking = r.seek_until = None
             if self._start_talk(r.name, name, now, res, reach=TALK_RANGE):
