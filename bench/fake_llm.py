@@ -76,6 +76,10 @@ class FakeInstantLLM:
                     "new_action": "", "place": place}
         elif name == "LineAnswer":
             data = {"say": f"Nice to see you ({k % 100}).", "end_conversation": k % 3 == 0}
+        elif name == "ScriptAnswer":
+            who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
+            data = {"lines": [{"speaker": who[i % len(who)], "say": f"Nice to see you ({(k >> i) % 100})."}
+                              for i in range(2 + k % 3)]}
         elif name == "InsightsAnswer":
             data = {"insights": [{"insight": "I like my routine", "evidence": [1]}]}
         elif name == "IdentityAnswer":

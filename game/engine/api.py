@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 from game.engine.events import Command, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import Priority
-from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, WorldView
+from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, Script, WorldView
 
 
 class Clock(Protocol):
@@ -141,6 +141,10 @@ class MindPort(Protocol):
 
     async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                   priority: Priority | None = None) -> Line: ...
+
+    async def talk_side(self, now: datetime, about: Sequence[str]) -> str: ...
+
+    async def converse(self, now: datetime, conversation: Conversation, sides: dict[str, str]) -> Script: ...
 
     def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                    priority: Priority | None = None) -> AsyncIterator[str | Line]: ...

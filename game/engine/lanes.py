@@ -156,6 +156,10 @@ class Lanes:
             result = await self._say(job, mind)
         elif job.kind == "listen":
             result = await self._listen(job, mind)
+        elif job.kind == "side":
+            result = await self._side(job, mind)
+        elif job.kind == "converse":
+            result = await self._converse(job, mind)
         return result, insights
 
     async def _listen(self, job: Job, mind: MindPort) -> bool:
@@ -242,7 +246,7 @@ class Lanes:
         self._error(f"{job.resident}: {job.kind} failed ({kind}): {err}", res)
         if r is None:  # a job of someone not in town (a damaged save): nothing more to undo
             return
-        if job.kind == "say":
+        if job.kind in ("say", "side", "converse"):
             self._end_talk(job.args.get("conversation", ""), self.clock.now, res,
                            reason="the conversation broke off")
         elif job.kind in ("next", "react"):
@@ -254,8 +258,8 @@ class Lanes:
     def _apply(self, job: Job, result: Any, res: TickResult) -> None:
         r = self.residents[job.resident]
         now = self.clock.now
-        if job.resident == self.embodied and job.kind != "say":
-            return  # the player drives it now: its mind's decisions are dropped
+        if job.resident == self.embodied and job.kind not in ("say", "side", "converse"):
+            return  # the player drives it now: its mind's decisions are dropped (a talk checks its own)
         plan = self.minds[r.name].plan
         if isinstance(plan, DayPlan) and plan is not r.plan:
             if r.plan is None or r.plan.day != plan.day:
@@ -272,6 +276,10 @@ class Lanes:
             self._settle_need(r, now, answered=True)  # to carry on is the model's decision too
         elif job.kind == "say":
             self._apply_line(job, result, res, now)
+        elif job.kind == "side":
+            self._apply_side(job, result)
+        elif job.kind == "converse":
+            self._apply_script(job, result, res, now)
 
     def _settle_need(self, r: Resident, now: datetime, *, answered: bool) -> None:
         """A decision job is over: the resident's open need is closed unless another decision is

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from game.engine.saveformat import (CHUNK, FORMAT, SUFFIX, VERSION, SaveError, StreamSync, SyncPoint, _chunks,
-                                    _conv_from, _one_line, _recover, _undt)
+                                    _conv_from, _one_line, _recover, _talk_from, _undt)
 from game.engine.state import Job, Player, Resident, Talk, TownState
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.view import Action, DayPlan
@@ -224,12 +224,10 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
     st.object_news = {a: _undt(t) for a, t in db.execute("SELECT address, at FROM object_news")}
     for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
         d = json.loads(data)
-        conv = _conv_from(d)
         if active:
-            st.talks[cid] = Talk(conv=conv, turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)),
-                                 last_at=_undt(d.get("last_at")))
+            st.talks[cid] = _talk_from(d)
         else:
-            st.finished_talks.append(conv)
+            st.finished_talks.append(_conv_from(d))
     for row in db.execute("SELECT seq, resident, kind, now, ready_at, args, observations FROM pending "
                           "ORDER BY seq"):
         job = Job.from_row(dict(zip(("seq", "resident", "kind", "now", "ready_at", "args", "observations"), row)))

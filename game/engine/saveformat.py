@@ -78,8 +78,18 @@ def _conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
          "lines": [list(x) for x in conv.lines], "started": _dt(conv.started),
          "with_player": conv.with_player}
     if talk is not None:
-        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(talk.last_at))
+        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(talk.last_at), mode=talk.mode,
+                 sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=_dt(talk.next_at))
     return d
+
+
+def _talk_from(d: dict) -> Talk:
+    """An active talk as ``_conv_dict`` wrote it (a save from before scripts: a talk by lines)."""
+    mode = d.get("mode", "lines")
+    return Talk(conv=_conv_from(d), turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)),
+                last_at=_undt(d.get("last_at")), mode=mode if mode in ("", "script", "lines") else "lines",
+                sides={str(k): str(v) for k, v in (d.get("sides") or {}).items()},
+                script=[(str(s), str(t)) for s, t in d.get("script") or []], next_at=_undt(d.get("next_at")))
 
 
 def _conv_from(d: dict) -> Conversation:

@@ -22,7 +22,8 @@ PLAYER = "player"  # the key of the visitor's avatar in positions()
 MAX_TALK_LINES = 8  # lines in a conversation between residents
 
 # what a job asks of the resident's mind (see game/engine/lanes.py)
-JobKind = Literal["next", "react", "say", "listen", "observe", "ahead"]
+JobKind = Literal["next", "react", "say", "listen", "observe", "ahead", "side", "converse"]
+TALK_JOBS = ("say", "listen", "side", "converse")  # the jobs a conversation asks of its residents
 
 
 @dataclass
@@ -98,6 +99,13 @@ class Talk:
     last_at: datetime | None = None  # when the last line was said (to drop a talk the player left)
     listened: dict[str, tuple[int, str]] = field(default_factory=dict)  # resident -> (lines, typed) it got ready for
     typed: str = ""  # what the player has typed so far of their next line (a hint, see ``Typing``)
+    # how the talk is written (talks.py): "" not yet chosen; "script": residents only, the whole
+    # talk in one call, its lines said one by one; "lines": one call a line (the player's talks,
+    # and a talk someone joined or the player took a part in)
+    mode: str = ""
+    sides: dict[str, str] = field(default_factory=dict)  # listener -> its part of the script's prompt
+    script: list[tuple[str, str]] = field(default_factory=list)  # lines written and still to say
+    next_at: datetime | None = None  # when the next line of the script is said
 
     def next_speaker(self) -> str:
         return self.conv.participants[self.turn % len(self.conv.participants)]

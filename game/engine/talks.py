@@ -1,15 +1,21 @@
-"""Conversations: residents who decide to talk walk up and take turns, one line per job; the player's
-talk waits for the player, and the residents get their reply ready while the player types.  A talk
-ends when it runs long, someone leaves or falls silent, and both remember it.  A part of ``Engine``."""
+"""Conversations: residents who decide to talk walk up and talk.  A talk of residents only is
+written whole in one call of the one who started it (each other brings its part: ``side`` jobs) and
+its lines are said one a game minute (``LINE_GAP``); the player's talk goes one line per job, waits
+for the player, and the residents get their reply ready while the player types.  A talk ends when
+it runs long or its script is said, someone leaves or falls silent, and all remember it.  A part of
+``Engine``."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
-from game.engine.state import MAX_TALK_LINES, Job, Resident, Talk
-from game.engine.tuning import PLAYER_SILENCE, SEEK_RADIUS, SEEK_TIME, TALK_COOLDOWN, TALK_RANGE, chebyshev
-from game.mind.view import Action, Conversation, Line
+from game.engine.api import MindPort
+from game.engine.state import MAX_TALK_LINES, TALK_JOBS, Job, Resident, Talk
+from game.engine.tuning import (LINE_GAP, PLAYER_SILENCE, SEEK_RADIUS, SEEK_TIME, TALK_COOLDOWN, TALK_RANGE,
+                                chebyshev)
+from game.mind.view import Action, Conversation, Line, Script
 
 
 class Talks:
@@ -113,6 +119,7 @@ class Talks:
         return True
 
     def _join_talk(self, name: str, talk: Talk, now: datetime, res: TickResult) -> bool:
+        self._by_lines(talk)  # a script written for the others has no part for the one who joins
         talk.conv.participants.append(name)
         self._enter_talk(name, talk.conv.id, talk.conv, now, res)
         res.log.append(LogLine("conversation", f"{name} joins the conversation", name))
@@ -122,7 +129,7 @@ class Talks:
         r = self.residents.get(name)
         if r is None:
             return  # the visitor
-        if self.jobs.get(name) is not None and self.jobs[name].kind != "say":
+        if self.jobs.get(name) is not None and self.jobs[name].kind not in TALK_JOBS:
             self._cancel(name)
         r.conversation = cid
         r.path = []
@@ -139,10 +146,102 @@ class Talks:
     def _controlled(self, name: str) -> bool:
         return name == self.embodied or (self.player is not None and name == self.player.name)
 
+    def _by_lines(self, talk: Talk) -> None:
+        """The talk goes on one line per job from here (someone joined, the player took a part):
+        what was written of it and not said yet is dropped, and a script being written is not
+        waited for (its answer is then ignored)."""
+        if talk.mode != "lines":
+            talk.mode, talk.script, talk.sides, talk.next_at = "lines", [], {}, None
+            for name in talk.conv.participants:
+                job = self.jobs.get(name)
+                if job is not None and job.kind in ("side", "converse") and job.args.get("conversation") == talk.conv.id:
+                    self._cancel(name)
+
+    def _scripted(self, talk: Talk) -> bool:
+        """Whether the talk is written whole (``Mind.converse``): residents only, from its start."""
+        if talk.mode == "":
+            residents_only = not talk.conv.with_player and not any(self._controlled(p) for p in talk.conv.participants)
+            talk.mode = "script" if residents_only and not talk.conv.lines and talk.max_lines > 1 else "lines"
+        elif talk.mode == "script" and any(self._controlled(p) for p in talk.conv.participants):
+            self._by_lines(talk)  # the player embodied one of them
+        return talk.mode == "script"
+
+    def _run_script(self, cid: str, talk: Talk, now: datetime) -> None:
+        """One tick of a scripted talk: each other asks its own mind for its part (``side``), then
+        the one who started asks for the whole talk (``converse``); its lines are said one a
+        ``LINE_GAP`` and the talk ends after the last."""
+        if talk.script:
+            if talk.next_at is None or now >= talk.next_at:
+                self._say_scripted(talk, now, self._out)
+            return
+        if talk.next_at is not None:  # the script is said
+            self._end_talk(cid, now, self._out)
+            return
+        first, *others = talk.conv.participants
+        waiting = False
+        for name in others:
+            if name in talk.sides:
+                continue
+            waiting = True
+            r = self.residents.get(name)
+            if r is not None and name not in self.jobs and r.conversation == cid:
+                self._ask(r, "side", now, {"conversation": cid, "about": first})
+        r = self.residents.get(first)
+        if not waiting and r is not None and first not in self.jobs and r.conversation == cid:
+            self._ask(r, "converse", now, {"conversation": cid, "sides": dict(talk.sides)})
+
+    def _say_scripted(self, talk: Talk, now: datetime, res: TickResult) -> None:
+        speaker, text = talk.script.pop(0)
+        conv = talk.conv
+        conv.add(speaker, text)
+        talk.turn += 1
+        talk.last_at = now
+        talk.next_at = now + LINE_GAP
+        listeners = [p for p in conv.participants if p != speaker]
+        res.utterances.append(Utterance(conv.id, speaker, ", ".join(listeners), text, final=True))
+
+    def _apply_side(self, job: Job, side: str) -> None:
+        talk = self.talks.get(job.args.get("conversation", ""))
+        if talk is not None and talk.mode == "script":
+            talk.sides[job.resident] = side
+
+    def _apply_script(self, job: Job, script: Script, res: TickResult, now: datetime) -> None:
+        cid = job.args.get("conversation", "")
+        talk = self.talks.get(cid)
+        if talk is None or talk.ended or talk.mode != "script" or talk.script or talk.next_at is not None:
+            return
+        lines = [(s, t) for s, t in script.lines if s in talk.conv.participants][:talk.max_lines]
+        if not lines:
+            if script.source == "error":
+                why = self.minds[job.resident].last_error or "the model failed"
+                self._error(f"{job.resident} could not talk: {why}", res)
+            self._end_talk(cid, now, res, reason=script.reason or f"{job.resident} had nothing to say")
+            return
+        talk.script = lines
+        self._say_scripted(talk, now, res)
+
+    async def _side(self, job: Job, mind: MindPort) -> str:
+        if job.args.get("conversation") not in self.talks:
+            raise asyncio.CancelledError
+        return await mind.talk_side(job.now, [str(job.args.get("about", ""))])
+
+    async def _converse(self, job: Job, mind: MindPort) -> Script:
+        talk = self.talks.get(job.args["conversation"])
+        if talk is None:
+            raise asyncio.CancelledError
+        c = talk.conv
+        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+                            started=c.started, with_player=c.with_player)
+        sides = {str(k): str(v) for k, v in (job.args.get("sides") or {}).items()}
+        return await mind.converse(job.now, conv, sides)
+
     def _run_talks(self, now: datetime) -> None:
         for cid in sorted(self.talks):
             talk = self.talks[cid]
             if talk.ended:
+                continue
+            if self._scripted(talk):
+                self._run_script(cid, talk, now)
                 continue
             speaker = talk.next_speaker()
             if self._controlled(speaker):
@@ -215,7 +314,7 @@ class Talks:
         conv = talk.conv
         for name in conv.participants:
             job = self.jobs.get(name)
-            if job is not None and job.kind in ("say", "listen") and job.args.get("conversation") == cid:
+            if job is not None and job.kind in TALK_JOBS and job.args.get("conversation") == cid:
                 self._cancel(name)  # (a reply made ready for a talk that is over serves nothing)
             listening = self._listening.pop(name, None)
             if listening is not None and not listening.done():

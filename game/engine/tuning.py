@@ -15,6 +15,7 @@ REACT_COOLDOWN = timedelta(hours=2)  # do not react to the same person twice wit
 OBJECT_NEWS = timedelta(minutes=30)  # an object change stays salient this long
 TALK_RANGE = 4  # tiles (Chebyshev) within which two can talk
 TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk within this
+LINE_GAP = timedelta(minutes=1)  # between two lines of a talk written whole (3 real seconds at normal pace)
 PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
 # a resident who decided to talk with someone who walked off while it thought (at play pace a
 # reaction comes minutes of game time after the sight) goes after them this far, this long

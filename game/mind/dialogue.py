@@ -1,6 +1,7 @@
-"""Dialogue: the resident's next line in a conversation (whole, or streamed for the player to
-watch), the context held for a whole conversation with the player and what the line being typed
-brings to mind (so the server's cached prompt serves every reply).
+"""Dialogue: a whole conversation between residents in one call (``converse``), the resident's next
+line in a conversation (whole, or streamed for the player to watch), the context held for a whole
+conversation with the player and what the line being typed brings to mind (so the server's cached
+prompt serves every reply).
 
 A part of ``Mind`` (see mind.py): it owns the held contexts, what lines brought to mind and the
 count of lines said per day; the rules that end a talk running in circles live here too.
@@ -17,8 +18,8 @@ from game.llm.api import CallTag, LLMError, Message, Priority
 from game.mind import prompting
 from game.mind.components import Context, Relationships, RelevantMemories, Situation, Thoughts, assemble, prompt_person
 from game.mind.config import MEMORY_KINDS
-from game.mind.schemas import LineAnswer, clean_text
-from game.mind.view import Conversation, Line
+from game.mind.schemas import LineAnswer, clean_text, script_answer
+from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._recall_for)
@@ -91,6 +92,61 @@ class Talking:
             self.stats["talk_in_circles"] += 1
             return Line("", end=True)
         return Line(text, end=bool(ans.end_conversation))
+
+    async def talk_side(self, now: datetime, about: Sequence[str]) -> str:
+        """This resident as another's ``converse`` prompt shows it: who they are in short, what they
+        are doing, their own thoughts, what they know of ``about`` (the one who starts the talk)
+        and what they remember of them.  No model call (the retrieval may embed its query)."""
+        first = self.persona.first_name
+        ctx = Context(self, now, None, focus=" ".join(about), about=about)
+        mems = RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)
+        await mems.prepare(ctx)
+        parts = [self.persona.short()]
+        if self.current is not None:
+            parts.append(f"{first} is {self.current.description}.")
+        head = " ".join(parts)
+        sections = [(f"{first}'s own thoughts", Thoughts(limit=2).render(ctx)),
+                    (f"{first} knows", Relationships().render(ctx)), (f"{first} remembers", mems.render(ctx))]
+        return head + "".join(f"\n{title}:\n{text}" for title, text in sections if text.strip())
+
+    async def converse(self, now: datetime, conversation: Conversation, sides: dict[str, str]) -> Script:
+        """A whole conversation between residents that this resident starts, in one call: each line
+        conditioned on what its speaker remembers of the others (this resident's context, and
+        ``sides``: each other's ``talk_side``).  One call instead of one a line: a talk of four
+        lines cost 4 to 5 calls of about 550 tokens each (docs/MIND.md).  Lines by someone not in
+        the talk are dropped, and the talk stops at a line that says again what was said."""
+        listeners = [n for n in conversation.participants if n != self.name]
+        d, _ = self.day_and_minute(now)
+        if self._lines_today[d.isoformat()] >= self.config.max_lines_per_day:
+            self.stats["dialogue_rule_end"] += 1
+            return Script(source="rule", reason=f"{self.persona.first_name} did not feel like talking")
+        people = [self.name, *listeners]
+        firsts = [n.split()[0] for n in people]
+        calls = firsts if len(set(firsts)) == len(firsts) else people  # two Annas: full names
+        context = await self._talk_context(now, conversation, listeners)
+        others = "\n\n".join(f"Talking with:\n{sides[n]}" for n in listeners if sides.get(n))
+        try:
+            ans = await self._complete("converse", script_answer(tuple(calls)), "converse", Priority.REACT, now,
+                                       max_tokens=400, context=context, others=others or "Talking with: someone",
+                                       first=calls[0], listeners=", ".join(listeners) or "someone")
+        except LLMError as e:
+            self._fail("converse", e)
+            return Script(source="error")
+        by_call = {c.lower(): n for c, n in zip(calls, people)}
+        names = people + firsts
+        lines: list[tuple[str, str]] = []
+        for ln in ans.lines:
+            who = by_call.get(ln.speaker.strip().lower())
+            text = _whole_sentences(_strip_speaker(ln.say, names))
+            if who is None or not text:
+                self.stats["script_line_dropped"] += 1
+                continue
+            if _repeats(text, [t for _, t in lines]):
+                self.stats["talk_in_circles"] += 1
+                break
+            lines.append((who, text))
+        self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.name)
+        return Script(lines=lines)
 
     async def _held_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
         """The context of every reply in ``conversation``: made once (who the resident is, where,
@@ -277,6 +333,14 @@ def _speaker_lead(text: str, names: Sequence[str]) -> int | None:
     if not rest:
         return None
     return skip + len(t) - len(rest)
+
+
+def _whole_sentences(text: str, near: int = 180) -> str:
+    """A line cut off by the answer's length limit ends at its last whole sentence."""
+    if len(text) < near or text[-1:] in ".!?\"'":
+        return text
+    cut = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
+    return text[:cut + 1] if cut > 0 else text
 
 
 def _words(text: str) -> set[str]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, create_model
 
 from game.text import one_line
 
@@ -163,6 +164,32 @@ class ReactAnswer(BaseModel):
 class LineAnswer(BaseModel):
     say: Annotated[str, BeforeValidator(_text(200)), Field(max_length=200)]
     end_conversation: bool = False
+
+
+SayText = Annotated[str, BeforeValidator(_text(220)), Field(max_length=220)]
+
+
+class ScriptLine(BaseModel):
+    speaker: Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)]
+    say: SayText
+
+
+class ScriptAnswer(BaseModel):
+    """A whole conversation (``Mind.converse``).  The schema sent names the speakers
+    (``script_answer``); a speaker the talk does not have is dropped by the mind, not refused
+    here, so that a server that ignores the schema still gives the lines it got right."""
+
+    lines: list[ScriptLine] = Field(min_length=1, max_length=6)
+
+
+@lru_cache(maxsize=64)
+def script_answer(speakers: tuple[str, ...]) -> type[ScriptAnswer]:
+    """``ScriptAnswer`` whose schema lets each line's speaker be one of ``speakers`` only."""
+    line = create_model("ScriptLine", __base__=ScriptLine,
+                        speaker=(Annotated[str, BeforeValidator(_text(40)),
+                                           Field(max_length=40, json_schema_extra={"enum": list(speakers)})], ...))
+    return create_model("ScriptAnswer", __base__=ScriptAnswer,
+                        lines=(list[line], Field(min_length=1, max_length=6)))  # type: ignore[valid-type]
 
 
 class Insight(BaseModel):

@@ -126,6 +126,17 @@ class Reaction:
 
 
 @dataclass
+class Script:
+    """A whole conversation between residents, written in one call (``Mind.converse``): the lines,
+    ``(speaker's full name, words)`` in order, that the engine says one by one.  No lines: the
+    talk does not happen (``source`` and ``reason`` say why)."""
+
+    lines: list[tuple[str, str]] = field(default_factory=list)
+    source: Literal["model", "rule", "error"] = "model"
+    reason: str = ""
+
+
+@dataclass
 class Conversation:
     """A conversation in progress.  ``lines`` are (speaker, text) pairs in order."""
 

@@ -110,6 +110,11 @@ class FakeLLM:
             said = text.count("Hello, this is line")  # lines so far in the transcript (3-digit numbers:
             # "line 66" would share 3 of 4 words with "line 666" and end the talk as going in circles)
             data = {"say": f"Hello, this is line {k % 900 + 100}.", "end_conversation": said >= 3 and k % 2 == 0}
+        elif name == "ScriptAnswer":  # a whole talk: the speakers (initiator first) take turns
+            who = _enums(schema.model_json_schema())[0]
+            n = 2 + k % 3
+            data = {"lines": [{"speaker": who[i % len(who)], "say": f"Hello, this is line {(k >> i) % 900 + 100}."}
+                              for i in range(n)]}
         elif name == "InsightsAnswer":
             data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
         elif name == "IdentityAnswer":

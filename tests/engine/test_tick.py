@@ -163,7 +163,7 @@ async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_
     ann, bob = e.residents["Ann Lin"], e.residents["Bob Lin"]
     assert ann.conversation and ann.conversation == bob.conversation and ann.path
     assert chebyshev(ann.pos, bob.pos) > TALK_RANGE
-    res = await run(e, 12)
+    res = await run(e, 20)
     assert chebyshev(ann.pos, bob.pos) <= 1 and bob.pos == (8, 7)
     assert any(u.conversation_id for r in res for u in r.utterances)
     await e.aclose()

@@ -570,3 +570,38 @@ async def test_talk_with_nobody_there_but_an_action_is_that_action(view):
     mind, llm = make({"react": [out]})
     r = await mind.react(DAY1.replace(hour=9), "the stove is on fire", view)
     assert r.kind == "react" and r.new_action.description == "turning off the stove"
+
+
+async def test_a_whole_talk_in_one_call_keeps_only_lines_of_the_talks_speakers():
+    """``converse``: the schema names the speakers; a line by someone else is dropped, a speaker's
+    name in front is not said, the talk stops at a line that says again what was said, and the
+    other's own part (``sides``) is in the prompt."""
+    lines = [{"speaker": "Isabella", "say": "Isabella: Klaus! The party is on Friday at five."},
+             {"speaker": "Maria", "say": "I am not in this talk."},
+             {"speaker": "Klaus", "say": "Thank you, I will come."},
+             {"speaker": "Isabella", "say": "Klaus! The party is on Friday at five!"},
+             {"speaker": "Klaus", "say": "See you then."}]
+    mind, llm = make({"converse": [{"lines": lines}]})
+    conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])
+    now = DAY1.replace(hour=9)
+    script = await mind.converse(now, conv, {"Klaus Mueller": "Klaus Mueller (age 20).\nKlaus remembers:\n- exams"})
+    assert script.source == "model"
+    assert script.lines == [("Isabella Rodriguez", "Klaus! The party is on Friday at five."),
+                            ("Klaus Mueller", "Thank you, I will come.")]
+    tag, messages = llm.calls[-1][0], llm.calls[-1][1]
+    assert tag.purpose == "converse" and tag.resident == "Isabella Rodriguez"
+    assert "Talking with:\nKlaus Mueller (age 20).\nKlaus remembers:\n- exams" in messages[1].content
+    assert mind.stats["script_line_dropped"] == 1 and mind.stats["talk_in_circles"] == 1
+
+
+async def test_a_whole_talk_is_not_asked_past_the_days_lines_and_a_failure_says_so():
+    mind, llm = make({"converse": [{"lines": [{"speaker": "Isabella", "say": "Hello."}]}]}, max_lines_per_day=1)
+    conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])
+    now = DAY1.replace(hour=9)
+    assert (await mind.converse(now, conv, {})).lines == [("Isabella Rodriguez", "Hello.")]
+    capped = await mind.converse(now, conv, {})
+    assert capped.lines == [] and capped.source == "rule" and "did not feel like talking" in capped.reason
+    assert llm.purposes().count("converse") == 1
+    mind, _ = make({"converse": [ModelUnavailable("the server is down")]})
+    failed = await mind.converse(now, conv, {})
+    assert failed.lines == [] and failed.source == "error" and "server is down" in (mind.last_error or "")

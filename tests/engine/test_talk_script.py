@@ -1,0 +1,106 @@
+"""A talk of residents only is written whole in one call of the one who starts it (each other brings
+what it remembers of them: a ``side`` job, no model call) and said line by line, a game minute
+apart; it survives a save; someone who joins turns it into a talk one line per call."""
+
+from __future__ import annotations
+
+from engine_fakes import FakeLLM
+
+from game.engine.build import load_engine, new_engine
+from game.engine.engine import Engine
+from game.engine.events import TickResult
+from game.engine.tuning import LINE_GAP
+
+
+async def run(engine: Engine, ticks: int) -> list:
+    out = []
+    for _ in range(ticks):
+        await engine.wait_ready()
+        out.append(engine.step())
+    return out
+
+
+async def talk_of_two(fake_town_loader, llm: FakeLLM) -> tuple[Engine, str]:
+    e = new_engine(fake_town_loader, llm, lockstep=True)
+    await run(e, 3)
+    for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (20, 9))):
+        e.residents[name].pos = pos
+        e.residents[name].path = []
+    assert e._start_talk("Ann Lin", "Bob Lin", e.clock.now, TickResult(step=0, clock=""))
+    cid = e.residents["Ann Lin"].conversation
+    assert cid
+    return e, cid
+
+
+def said(results: list, cid: str) -> list[tuple[int, str, str]]:
+    return [(r.step, u.speaker, u.text) for r in results for u in r.utterances if u.conversation_id == cid]
+
+
+async def test_a_talk_of_residents_is_one_call_said_a_line_a_minute_and_both_remember(fake_town_loader):
+    llm = FakeLLM(talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    before = len(llm.calls)
+    res = await run(e, 80)
+    lines = said(res, cid)
+    assert cid not in e.talks and e.residents["Ann Lin"].conversation is None
+    talk_calls = [c for c in llm.calls[before:] if c[0] in ("converse", "dialogue")]
+    assert talk_calls == [("converse", "Ann Lin")]  # one call for the whole talk, by who started it
+    assert 2 <= len(lines) <= 4 and [s for _, s, _ in lines] == ["Ann Lin", "Bob Lin", "Ann Lin", "Bob Lin"][:len(lines)]
+    gap = int(LINE_GAP.total_seconds() // e.clock.to_dict().get("seconds_per_step", 10))
+    assert all(b[0] - a[0] >= gap for a, b in zip(lines, lines[1:]))  # a line a game minute
+    prompt = next(p for p, c in zip(llm.prompts, llm.calls) if c == ("converse", "Ann Lin"))
+    assert "Talking with:\nBob Lin" in prompt  # Bob's own part: who he is, what he remembers of Ann
+    for me, other in (("Ann Lin", "Bob Lin"), ("Bob Lin", "Ann Lin")):
+        texts = [m.text for m in e.minds[me].memory.recent(200)]
+        assert any(t.startswith(f"{other} told me: Hello, this is line") for t in texts), texts[-5:]
+    await e.aclose()
+
+
+async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loader, tmp_path):
+    llm = FakeLLM(talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    for _ in range(40):
+        await run(e, 1)
+        if e.talks[cid].conv.lines:
+            break
+    talk = e.talks[cid]
+    assert talk.mode == "script" and len(talk.conv.lines) == 1 and talk.script, "the first line is said"
+    rest = list(talk.script)
+    path = tmp_path / "talk.save"
+    e.save(path)
+    await e.aclose()
+    llm2 = FakeLLM(talk=False)
+    f = load_engine(path, llm2, lockstep=True)
+    assert f.talks[cid].script == rest and f.talks[cid].mode == "script"
+    res = await run(f, 40)
+    assert [(s, t) for _, s, t in said(res, cid)] == rest  # what was written is said, not asked again
+    assert not [c for c in llm2.calls if c[0] in ("converse", "dialogue")]
+    assert cid not in f.talks
+    await f.aclose()
+
+
+async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fake_town_loader):
+    llm = FakeLLM(talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    for _ in range(40):
+        await run(e, 1)
+        if e.talks[cid].conv.lines:
+            break
+    e.residents["Cara Diaz"].pos = (16, 2)
+    assert e._start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
+    talk = e.talks[cid]
+    assert talk.mode == "lines" and not talk.script  # what was written had no part for Cara
+    res = await run(e, 80)
+    assert "Cara Diaz" in [s for _, s, _ in said(res, cid)]
+    assert ("dialogue", "Cara Diaz") in llm.calls
+    await e.aclose()
+
+
+async def test_a_failed_script_ends_the_talk_and_says_so(fake_town_loader):
+    e, cid = await talk_of_two(fake_town_loader, FakeLLM(talk=False, fail=("converse",)))
+    res = await run(e, 30)
+    assert cid not in e.talks
+    errors = [l.text for r in res for l in r.log if l.kind == "error"]
+    assert any("Ann Lin could not talk" in t for t in errors), errors
+    assert not said(res, cid)
+    await e.aclose()
