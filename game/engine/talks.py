@@ -161,7 +161,7 @@ class Talks:
         """Whether the talk is written whole (``Mind.converse``): residents only, from its start."""
         if talk.mode == "":
             residents_only = not talk.conv.with_player and not any(self._controlled(p) for p in talk.conv.participants)
-            talk.mode = "script" if residents_only and not talk.conv.lines and talk.max_lines > 1 else "lines"
+            talk.mode = "script" if residents_only and not talk.conv.lines else "lines"
         elif talk.mode == "script" and any(self._controlled(p) for p in talk.conv.participants):
             self._by_lines(talk)  # the player embodied one of them
         return talk.mode == "script"
