@@ -156,8 +156,13 @@ class RelevantMemories(Component):
         ctx.notes[id(self)] = recs
 
     def render(self, ctx: Context) -> str:
+        """The memories, but none the prompt already shows: a line of an earlier section (a seed
+        relationship is both a memory and a line of "People") or the sight the prompt is about
+        (just observed, it is the most relevant memory of all)."""
         recs = ctx.notes.get(id(self), [])
-        return "\n".join(f"- {r.text}" for r in recs)
+        shown = ctx.notes.get("shown", set())
+        return "\n".join(f"- {r.text}" for r in recs
+                         if f"- {r.text}" not in shown and not (ctx.focus and r.text in ctx.focus))
 
 
 class Relationships(Component):
@@ -197,8 +202,10 @@ async def assemble(components: Sequence[Component], ctx: Context) -> str:
     for c in components:
         await c.prepare(ctx)
     sections = []
+    shown = ctx.notes.setdefault("shown", set())
     for c in components:
         text = c.render(ctx).strip()
         if text:
             sections.append(f"{c.title}:\n{text}" if c.title else text)
+            shown.update(text.splitlines())
     return "\n\n".join(sections)

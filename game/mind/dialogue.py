@@ -105,8 +105,10 @@ class Talking:
         if self.current is not None:
             parts.append(f"{first} is {self.current.description}.")
         head = " ".join(parts)
+        knows = Relationships().render(ctx)
+        ctx.notes["shown"] = set(knows.splitlines())  # (a seed relationship is a memory too)
         sections = [(f"{first}'s own thoughts", Thoughts(limit=2).render(ctx)),
-                    (f"{first} knows", Relationships().render(ctx)), (f"{first} remembers", mems.render(ctx))]
+                    (f"{first} knows", knows), (f"{first} remembers", mems.render(ctx))]
         return head + "".join(f"\n{title}:\n{text}" for title, text in sections if text.strip())
 
     async def converse(self, now: datetime, conversation: Conversation, sides: dict[str, str]) -> Script:

@@ -78,7 +78,9 @@ class Perceiving:
         batch = pending[:30]
         self._scoring.update(batch)
         try:
-            items = "\n".join(f"- {self.memory.text(r)}" for r in batch)
+            # what happened, not where it was seen: "(the closet in Grace and Samuel's bedroom of
+            # the Okafor house)" was half of a sight's words, and 91% of sights were rated routine
+            items = "\n".join(f"- {sight_key(self.memory.text(r))}" for r in batch)
             ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
                                        max_tokens=10 + 4 * len(batch), temperature=0.2,
                                        items=items, n=len(batch))

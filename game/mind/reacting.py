@@ -52,7 +52,7 @@ class Reacting:
         allowed = tuple(view.allowed) if view and view.allowed else ()
         people = tuple(view.people_here) if view else ()
         ctx = Context(self, now, view, focus=text, about=people)
-        context = await assemble([Situation(), Plan(), Thoughts(), Relationships(),
+        context = await assemble([Situation(), Plan(after=2), Thoughts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("react", ReactAnswer, "react", Priority.REACT, now, max_tokens=100,

@@ -51,7 +51,8 @@ def test_flag_sets_side_by_side_on_recorded_requests(fake_llama, tmp_path, capsy
     assert code == 0, printed
     data = json.loads(out.read_text())
     recorded = len(bench.load_requests(list(bench.DEFAULT_RECORDINGS)))
-    assert recorded >= 30 and data["requests"] == recorded  # every chat request of the fixtures
+    # every chat request of the fixtures (28 in those recorded on 2026-11-25)
+    assert recorded >= 20 and data["requests"] == recorded
     one, two = data["results"]
     for r in (one, two):
         assert r["requests"] == recorded and r["failures"] == 0 and r["requests_per_min"] > 0
