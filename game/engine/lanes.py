@@ -67,7 +67,14 @@ class Lanes:
         at = self.minds[r.name].steps_run_out(now)
         if at is None or at - now > lead:
             return False
-        self._ask(r, "ahead", now, {"run_out": at.isoformat()})
+        job = self._ask(r, "ahead", now, {"run_out": at.isoformat()})
+        if self.lockstep:
+            # its answer is applied when the steps run out, not a game minute after it was
+            # asked: the clock waits for it only if it is not done by then, so it is written
+            # while the clock waits for others' decisions (a fixed tick: the same town whatever
+            # the timing).  The lane is busy until then: a sight waits at most ``lead``.
+            job.ready_at = max(job.ready_at, self.step_no + self.clock.steps_until(at) - 1)  # (before
+            # the decisions of the step at which they run out)
         return True
 
     def _routine(self, r: Resident, now: datetime, res: TickResult) -> None:

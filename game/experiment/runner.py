@@ -109,6 +109,8 @@ def open_engine(p: Prepared, llm: Any) -> Any:
     engine = new_engine(p.town_path, llm, small=small, seed=p.scenario.town.seed, lockstep=True, start=p.start)
     if isinstance(p.scenario.town.cast, list):
         _keep_only(engine, set(p.cast))
+    if p.scenario.run.ahead_min:
+        engine.ahead = timedelta(minutes=p.scenario.run.ahead_min)
     return engine
 
 

@@ -111,6 +111,9 @@ class RunSpec(_Strict):
     ticks_per_second: float = Field(1.0, gt=0, le=1000)
     sample_every: int = Field(6, ge=1, le=3600, description="ticks between position samples")
     save_every: int = Field(60, ge=1, description="game minutes between saves while running")
+    ahead_min: int = Field(0, ge=0, le=60, description=(
+        "lockstep: ask for a resident's next window of steps this many game minutes before its "
+        "steps run out, the answer due when they do (Engine.ahead; 0: when they run out)"))
 
 
 class Seed(_Strict):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import subprocess
 from dataclasses import replace
 import sys
@@ -210,11 +212,47 @@ async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_t
     for lat_seed in (1, 2):
         e = new_engine(fake_town_loader, FakeLLM(jitter=0.004, latency_seed=lat_seed), lockstep=True)
         e.ahead = timedelta(minutes=30)
-        fps.append(fingerprint(e, await run(e, 600)))
+        fps.append(fingerprint(e, await run(e, 900)))  # (a window asked ahead is due when the steps run out)
         calls.append(_ahead_calls(e))
         assert not e.errors, e.errors
         await e.aclose()
     assert calls[0] == calls[1] > 0 and fps[0] == fps[1]
+
+
+async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_out(fake_town_loader):
+    """With ``Engine.ahead`` set in lockstep, the next window's answer is due when the steps in hand
+    run out, not a game minute after it was asked: the clock does not wait for it before then
+    (it is written while the clock waits for others), and the next step comes from the queue
+    with no step lived by routine between."""
+    from datetime import timedelta
+
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e.ahead = timedelta(minutes=10)
+    seen = None
+    for _ in range(900):
+        await e.wait_ready()
+        e.step()
+        job = next((j for j in e.jobs.values() if j.kind == "ahead"), None)
+        if job is not None and job.seq != (seen.seq if seen else None):
+            seen = job
+            run_out = datetime.fromisoformat(job.args["run_out"])
+            assert job.ready_at == e.step_no + e.clock.steps_until(run_out) - 1 > e.step_no + e.decision_ticks
+            r = e.residents[job.resident]
+            await e.wait_ready()
+            while e.jobs.get(job.resident) is job:
+                e.step()
+                await e.wait_ready()
+            # applied by the step that reaches the run-out, before its decisions: its steps in hand
+            assert e.clock.now == run_out and e.minds[job.resident].queue
+            first = e.minds[job.resident].queue[0].description
+            asked = e.llm.calls.count(("decompose", job.resident))
+            while r.action.source != "model" or r.action.start < run_out:  # the "next" job takes it from the queue
+                e.step()
+                await e.wait_ready()
+            assert r.action.description == first and e.llm.calls.count(("decompose", job.resident)) == asked
+            break
+    assert seen is not None and not e.errors, e.errors
+    await e.aclose()
 
 
 async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(fake_town_loader, tmp_path):

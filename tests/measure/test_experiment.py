@@ -266,6 +266,20 @@ async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_th
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def test_the_whole_day_scenario_asks_the_next_window_ahead_in_lockstep(tmp_path):
+    from datetime import timedelta
+
+    from game.experiment.runner import open_engine
+    from measure_fakes import FakeLLM
+
+    p = prepare(load_scenario(ROOT / "scenarios" / "small-cast-day.toml"), tmp_path)
+    assert p.scenario.run.ahead_min == 15 and p.scenario.run.pace == "lockstep"
+    engine = open_engine(p, FakeLLM())
+    assert engine.lockstep and engine.ahead == timedelta(minutes=15)
+    p = prepare(load_scenario(ROOT / "scenarios" / "millbrook-small.toml"), tmp_path)
+    assert open_engine(p, FakeLLM()).ahead is None  # by default, asked when the steps run out
+
+
 def test_the_shipped_small_scenario_validates_against_the_default_town(tmp_path):
     p = prepare(load_scenario(ROOT / "scenarios" / "millbrook-small.toml"), tmp_path)
     assert p.cast == ["Grace Okafor", "Hank Brody", "Ines Moreau", "Rosa Brody", "Samuel Okafor"]
