@@ -68,9 +68,8 @@ class FakeInstantLLM:
             else:
                 data = {"plan": [{"start_hour": h, "end_hour": h + 2, "activity": a} for h, a in blocks]}
         elif name == "DecomposeAnswer":
-            data = {"steps": [{"action": f"step {(k >> s) % 50}", "minutes": 15,
-                               "place": places[(k >> s) % len(places)] if places else "", "emoji": "\u2615",
-                               "state": "", "object_state": ""} for s in range(4)]}
+            data = {"steps": [f"step {(k >> s) % 50} (15 min"
+                              + (f", {places[(k >> s) % len(places)]})" if places else ")") for s in range(4)]}
         elif name == "ReactAnswer":
             data = {"decision": ("talk", "continue", "continue")[k % 3], "talk_to": "",
                     "new_action": "", "place": place}

@@ -19,6 +19,7 @@ from game.mind import prompting
 from game.mind.components import Context, Relationships, RelevantMemories, Situation, Thoughts, assemble, prompt_person
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import LineAnswer, clean_text, script_answer
+from game.mind.shaping import whole_sentences
 from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
@@ -139,7 +140,7 @@ class Talking:
         lines: list[tuple[str, str]] = []
         for ln in ans.lines:
             who = by_call.get(ln.speaker.strip().lower())
-            text = _whole_sentences(_strip_speaker(ln.say, names))
+            text = whole_sentences(_strip_speaker(ln.say, names), near=180)
             if who is None or not text:
                 self.stats["script_line_dropped"] += 1
                 continue
@@ -335,14 +336,6 @@ def _speaker_lead(text: str, names: Sequence[str]) -> int | None:
     if not rest:
         return None
     return skip + len(t) - len(rest)
-
-
-def _whole_sentences(text: str, near: int = 180) -> str:
-    """A line cut off by the answer's length limit ends at its last whole sentence."""
-    if len(text) < near or text[-1:] in ".!?\"'":
-        return text
-    cut = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
-    return text[:cut + 1] if cut > 0 else text
 
 
 def _words(text: str) -> set[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime, timedelta
 
-from game.llm.api import LLMError, Priority
+from game.llm.api import BadAnswer, LLMError, Priority
 from game.mind.components import Context, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text
@@ -241,13 +241,16 @@ class Planning:
         blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}" for b in window)
         try:
             ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
-                                       max_tokens=400, context=context, places=self._places_line(view),
+                                       max_tokens=300, context=context, places=self._places_line(view),
                                        start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
                                        span=span)
         except LLMError as e:
             self._fail("decompose", e)
             return []
-        steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.steps]
+        steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.items()]
+        if not steps:
+            self._fail("decompose", BadAnswer("no step in the answer"))
+            return []
         actions = []
         offset = 0  # minutes from ``at`` to the step's start
         for desc, minutes, s in scale_steps(steps, span):

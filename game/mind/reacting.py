@@ -117,9 +117,10 @@ class Reacting:
         return m < p.wake + 60 or m >= p.sleep - 60
 
 
-_NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "keep doing the same thing")
-_TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak", "discuss", "invite",
-               "mention", "share", "hello", "hi ", "conversation", "let him know", "let her know")
+_NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "keep doing the same thing",
+            "continuing", "carrying on", "keeping going", "keeping doing the same thing")  # (as read: wording.py)
+_TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak", "discuss", "invite", "inviting",
+               "mention", "share", "sharing", "hello", "hi ", "conversation", "let him know", "let her know")
 
 
 def _talk_meant(ans: Any, people: Sequence[str]) -> str | None:

@@ -11,7 +11,8 @@ from datetime import datetime
 
 from game.llm.api import LLMError, Priority
 from game.mind.memory import Record
-from game.mind.schemas import IdentityAnswer, InsightsAnswer
+from game.mind.schemas import IDENTITY_MAX, IdentityAnswer, InsightsAnswer
+from game.mind.shaping import whole_sentences
 
 
 class Reflecting:
@@ -21,7 +22,7 @@ class Reflecting:
     async def ensure_identity(self, now: datetime) -> str:
         """The identity summary (core traits, occupation, feeling about progress), refreshed daily."""
         d, _ = self.day_and_minute(now)
-        if self.identity_date == d and self.identity:
+        if self.identity_date == d:  # asked today (a summary dropped as not about them stays so)
             return self.identity
         self.identity_date = d
         first = self.persona.first_name
@@ -35,11 +36,23 @@ class Reflecting:
             ans = await self._complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
                                        max_tokens=100, first=first,
                                        name=self.name, memories=memories, date=now.strftime("%A %B %d"))
-            self.identity = ans.summary
+            self.identity = self._fit_identity(ans.summary)
         except LLMError as e:
             self._fail("identity", e)
-            self.identity = ""
+            self.identity, self.identity_date = "", None  # asked again next time
         return self.identity
+
+    def _fit_identity(self, summary: str) -> str:
+        """The summary as it goes into every prompt of the day: cut off by its length limit, it
+        ends at its last whole sentence ("... still giving lessons to a aa" was in every prompt of
+        Samuel's recorded morning); one that never names the resident is not about them and is
+        dropped, the persona alone standing for the day (Ines's was the prompt's example, "Eddy is
+        curious and hard-working. He studies music at the college. ...")."""
+        text = whole_sentences(summary.strip(), near=IDENTITY_MAX - 20)
+        if self.persona.first_name.lower() not in text.lower():
+            self.stats["identity_dropped"] += 1
+            return ""
+        return text
 
     # ---------------------------------------------------------------- reflection
     def reflection_due(self) -> bool:

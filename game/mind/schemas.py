@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, create_model
 
+from game.mind.wording import fit_action
 from game.text import one_line
 
 def clean_text(value: object, max_len: int = 300) -> str:
@@ -42,6 +43,13 @@ def _text(max_len: int):
     return lambda v: clean_text(v, max_len)
 
 
+def _action(max_len: int):
+    """What a resident does, as others will see it: whole words, a bare verb first made "-ing"
+    (game/mind/wording.py)."""
+    return lambda v: fit_action(clean_text(v, max_len), max_len)
+
+
+ActionText = Annotated[str, BeforeValidator(_action(60)), Field(max_length=60)]
 Score = Annotated[int, BeforeValidator(_clamp(1, 10, 3)), Field(ge=1, le=10)]
 Hour = Annotated[int, BeforeValidator(_clamp(0, 26, 8)), Field(ge=0, le=26)]
 Minutes = Annotated[int, BeforeValidator(_clamp(5, 60, 10)), Field(ge=5, le=60)]
@@ -142,19 +150,60 @@ class StepItem(BaseModel):
     """One step of a decomposed block: what and where (its emoji and the state it leaves its
     object in are the world's rules, not the model's: see Planning._decompose)."""
 
-    action: Annotated[str, BeforeValidator(_text(60)), Field(max_length=60)]
+    action: ActionText
     minutes: Minutes
     place: Annotated[str, BeforeValidator(_text(160))]
 
 
+# "walking to work (10 min, work)": the action, then in brackets its minutes and, after a comma, its place
+_STEP_TAIL = re.compile(r"\(\s*(?P<min>\d{1,3})\s*(?:m|min|mins|minutes?)?\.?\s*(?:[,;]\s*(?P<place>[^()]*?))?\s*(?P<end>\)|$)")
+STEP_LINE_MAX = 90
+
+
+def parse_step_line(line: str) -> StepItem:
+    """A step as a line, "brewing coffee (10 min, home)": the minutes and the place in the first
+    brackets that start with a number; a line without them is the action alone (10 minutes, no
+    place), one with nothing before them has no action (the block's own activity stands for it).
+    A place the length limit cut off before its bracket closed is dropped (the 1.5B model once
+    rambled "(10 min, home or Hobbs Cafe depending on the guest number if ...")."""
+    text = clean_text(line, STEP_LINE_MAX)
+    m = _STEP_TAIL.search(text)
+    if m is None:
+        return StepItem(action=text, minutes=10, place="")
+    place = (m.group("place") or "") if m.group("end") == ")" else ""
+    return StepItem(action=text[:m.start()].strip(), minutes=int(m.group("min")), place=place)
+
+
+def _step_line(v: object) -> object:
+    """A step given as an object (an older answer, a scripted test) reads as the line it stands for."""
+    if isinstance(v, dict):
+        place = str(v.get("place") or "").strip()
+        return f"{v.get('action', '')} ({v.get('minutes', 10)} min{', ' + place if place else ''})"
+    return clean_text(v, STEP_LINE_MAX)
+
+
 class DecomposeAnswer(BaseModel):
-    steps: list[StepItem] = Field(min_length=1, max_length=8)  # 10 long steps ran past max_tokens
+    """Steps as compact lines, "brewing coffee (10 min, home)": a step as an object
+    ({"action": ..., "minutes": ..., "place": ...}) cost the 1.5B model 20 tokens to write, most of
+    them the keys; 47 decompose calls of a recorded day wrote 178 tokens each on average, half of
+    all the tokens the town generated (2026-11-25)."""
+
+    steps: list[Annotated[str, BeforeValidator(_step_line), Field(max_length=STEP_LINE_MAX)]] = Field(
+        min_length=1, max_length=8)  # 10 long steps ran past max_tokens
+
+    def items(self) -> list[StepItem]:
+        """The steps; when some lines have their (minutes, place), the lines without are not steps
+        (the 1.5B model put remarks between its steps: "They live in a small town, so it's not
+        far.")."""
+        lines = [x for x in self.steps if x.strip()]
+        timed = [x for x in lines if _STEP_TAIL.search(x)]
+        return [parse_step_line(x) for x in (timed or lines)]
 
 
 class ReactAnswer(BaseModel):
     decision: Literal["continue", "react", "talk"]
     talk_to: Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)] = ""
-    new_action: Annotated[str, BeforeValidator(_text(60)), Field(max_length=60)] = ""
+    new_action: ActionText = ""
     place: Annotated[str, BeforeValidator(_text(160))] = ""
     emoji: Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)] = ""
     minutes: Minutes = 10
@@ -202,8 +251,11 @@ class InsightsAnswer(BaseModel):
     insights: list[Insight] = Field(min_length=1, max_length=3)
 
 
+IDENTITY_MAX = 300
+
+
 class IdentityAnswer(BaseModel):
-    summary: Annotated[str, BeforeValidator(_text(300)), Field(max_length=300)]
+    summary: Annotated[str, BeforeValidator(_text(IDENTITY_MAX)), Field(max_length=IDENTITY_MAX)]
 
 
 # -------------------------------------------------------------------------------- emoji

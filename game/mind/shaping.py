@@ -16,18 +16,27 @@ from game.mind.view import PlanBlock
 _EMOJI_RULES = (  # the first rule whose word is in the action: the model is not asked for emoji
     (("wake", "waking", "get up", "getting up", "out of bed"), "🌅"),
     (("sleep", "nap", "bed"), "😴"), (("breakfast", "lunch", "dinner", "eat", "meal", "snack"), "🍴"),
-    (("teach", "class", "lesson", "lecture"), "🏫"), (("coffee", "tea"), "☕"), (("cook", "bake", "bread"), "🍳"), (("drive", "driving"), "🚗"),
+    (("teach", "class", "lesson", "lecture"), "🏫"), (("coffee", "tea"), "☕"), (("cook", "bake", "baking", "bread"), "🍳"), (("drive", "driving"), "🚗"),
     (("walk", "go to", "head"), "🚶"),
-    (("read", "study", "book", "library"), "📚"), (("write", "paper", "essay"), "📝"),
+    (("read", "study", "book", "library"), "📚"), (("write", "writing", "paper", "essay"), "📝"),
     (("talk", "chat", "meet", "conversation"), "💬"), (("shop", "buy", "store"), "🛒"),
     (("paint", "draw", "art"), "🎨"), (("music", "piano", "guitar", "sing"), "🎵"),
     (("work", "office", "job", "serv", "customer", "shift"), "💼"), (("wash", "shower", "bath", "brush"), "🚿"),
-    (("garden", "plant", "flower"), "🌱"), (("campaign", "election", "mayor", "vote"), "📣"),
-    (("party", "celebrat"), "🎉"), (("clean", "tidy", "wip", "sweep", "mop", "dust"), "🧹"), (("computer", "code", "email"), "💻"),
-    (("phone", "call"), "📞"), (("dress", "closet", "clothes"), "👕"), (("run", "jog", "exercise", "stretch", "yoga"), "🏃"),
-    (("tv", "television", "movie", "film"), "📺"), (("plan", "prepare", "debate", "speech"), "📝"),
+    (("garden", "plant", "flower"), "🌱"), (("campaign", "election", "mayor", "vote", "voting"), "📣"),
+    (("party", "celebrat"), "🎉"), (("clean", "tidy", "wip", "sweep", "mop", "dust"), "🧹"), (("computer", "code", "coding", "email"), "💻"),
+    (("phone", "call"), "📞"), (("dress", "closet", "clothes"), "👕"), (("run", "jog", "exercis", "stretch", "yoga"), "🏃"),
+    (("tv", "television", "movie", "film"), "📺"), (("plan", "prepar", "debate", "speech"), "📝"),
     (("water", "drink"), "🥤"), (("relax", "rest", "sofa"), "😌"),
 )
+
+
+def whole_sentences(text: str, near: int) -> str:
+    """Text cut off by the answer's length limit (``near`` characters or more, not ending a
+    sentence) ends at its last whole sentence; the one sentence it has stays as it is."""
+    if len(text) < near or text[-1:] in ".!?\"'":
+        return text
+    cut = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
+    return text[:cut + 1] if cut > 0 else text
 
 
 def emoji_for(text: str) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from game.llm.api import BadAnswer, ModelUnavailable
 from game.mind import Mind, MindConfig
+from game.mind.components import identity_text
 from game.mind.mind import fit_steps, rule_importance, shape_plan
 from game.mind.view import Conversation, PlanBlock
 
@@ -200,6 +201,23 @@ async def test_importance_waits_for_a_batch_but_not_forever():
 
 
 # ------------------------------------------------------------------ reflection
+async def test_the_identity_summary_ends_at_a_whole_sentence_and_is_about_the_resident():
+    cut = ("Isabella runs Hobbs Cafe and loves to make people feel welcome. She is planning a Valentine's "
+           "Day party at the cafe on the fourteenth and has invited most of her regulars already. She "
+           "feels good about how the plans are going and about the new menu, but she still has to buy "
+           "the decorations and ask a")  # what a 300-character limit leaves of a longer answer
+    mind, _ = make({"identity": [{"summary": cut}]})
+    assert await mind.ensure_identity(DAY1) == cut[:cut.index(" She feels")]
+    # the prompt's example copied as it stands: not about her, so the persona alone stands today
+    example = ("Eddy is curious and hard-working. He studies music at the college. He feels good about the "
+               "song he finished this week.")
+    mind, llm = make({"identity": [{"summary": example}]})
+    assert await mind.ensure_identity(DAY1) == "" and mind.stats["identity_dropped"] == 1
+    assert "Eddy" not in identity_text(mind) and identity_text(mind).startswith("Isabella Rodriguez")
+    assert await mind.ensure_identity(DAY1.replace(hour=9)) == ""
+    assert llm.purposes() == ["identity"]  # not asked again the same day
+
+
 async def test_reflection_threshold_and_evidence_must_be_real():
     script = {"reflect": [{"insights": [{"insight": "Isabella cares about her party", "evidence": [1, 2, 77]},
                                         {"insight": "an invented claim", "evidence": [99]}]}]}

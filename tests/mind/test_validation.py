@@ -37,7 +37,9 @@ def test_numbers_are_clamped_and_text_is_plain():
     assert a.scores == [9, 1, 7, 5, 3, 1]
     d = DecomposeAnswer.model_validate({"steps": [{"action": "x\x1b[31m red\u202e", "minutes": 500,
                                                     "place": "p", "emoji": "e", "state": ""}]})
-    assert d.steps[0].minutes == 60 and d.steps[0].action == "x red"  # the whole escape sequence goes, not just ESC
+    assert d.items()[0].minutes == 60 and d.items()[0].action == "x red"  # the whole escape sequence goes, not just ESC
+    line = DecomposeAnswer.model_validate({"steps": ["x\x1b[31m red\u202e (500 min, p)"]}).items()[0]
+    assert (line.action, line.minutes, line.place) == ("x red", 60, "p")
     assert LineAnswer.model_validate({"say": "[b]hi[/b]\n\n  there", "end_conversation": True}).say == \
         "[b]hi[/b] there"
     assert len(clean_text("w " * 500, 50)) == 50

@@ -1,0 +1,84 @@
+"""Rules for the words of a model's action, so that what others see of a resident reads as
+English: "Rosa is preparing breakfast", not "Rosa is prepare breakfast".
+
+The 1.5B model wrote 40% of its decomposed steps of a recorded morning as a bare verb ("prepare
+breakfast", "commute to Bluebell Cafe", "meet Samuel") although the prompt's example has "brewing
+coffee"; the text goes into every sight ("Ines Moreau is commute to Bluebell Cafe"), every memory
+of it and every prompt that shows where someone is.  Only a first word that is a known verb is
+changed, so a step that does not start with one ("breakfast at home") stays as it was.
+
+Pure functions; the answer schemas use them (game/mind/schemas.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+# verbs that begin a daily step; a first word not listed is left as it is
+VERBS = frozenset("""
+accept add admire adjust answer apologise apologize arrange arrive ask assemble attend bake bathe commute
+begin bike borrow bring browse brush build buy call calm carry catch celebrate change chat check
+choose chop clean clear climb close collect comb come compose complete congratulate consider continue cook count cover
+create cross cut dance deal decide decorate deliver design dig discuss do draft draw dress drink
+drive drop dry dust eat email end enjoy enter examine exercise explain explore feed fetch file fill
+find finish fix fold follow gather get give go grab greet grill grind guide hand hang have head help
+hide hike host hug hurry inform inspect invite iron join jog keep knead knit learn leave let lie
+listen load lock look make meditate meet mend mix mop move nap note open order organise organize
+pack paint park pass pay pick plan plant play polish post pour practice practise prepare present
+print promise pull push put rake reach read rearrange rehearse relax remind repair reply rest return
+review ride rinse run say scrub search see sell send serve set sew share shave shop shower sing sip
+sit sketch skim sleep slice sort speak spend start stay step stir stock stop store stretch stroll
+study sweep swim take talk taste teach tell thank think tidy toast touch tour train travel try tune
+turn type unlock unpack update vacuum visit vote wait wake walk wander warm wash watch water wave
+weed welcome wipe wish work wrap write
+""".split())
+
+_ING = {"be": "being", "see": "seeing", "begin": "beginning", "panic": "panicking"}
+_VOWELS = "aeiou"
+
+
+def ing(verb: str) -> str:
+    """The -ing form of a verb: make -> making, lie -> lying, shop -> shopping, visit -> visiting."""
+    v = verb.lower()
+    if v in _ING:
+        return _ING[v]
+    if v.endswith("ie"):
+        return v[:-2] + "ying"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
+        return v[:-1] + "ing"
+    syllables = len(re.findall(r"[aeiouy]+", v))
+    if (syllables == 1 and len(v) >= 3 and v[-1] not in _VOWELS + "wxy" and v[-2] in _VOWELS
+            and v[-3] not in _VOWELS):
+        return v + v[-1] + "ing"  # one syllable ending consonant-vowel-consonant: shop, sit, plan
+    return v + "ing"
+
+
+def as_doing(action: str) -> str:
+    """An action as what someone is doing: a first word that is a bare verb takes its -ing form
+    ("prepare breakfast" -> "preparing breakfast"); anything else is returned as it is."""
+    m = re.match(r"(\s*)([A-Za-z]+)\b", action)
+    if m is None or m.group(2).lower() not in VERBS:
+        return action
+    word = ing(m.group(2))
+    if m.group(2)[0].isupper():
+        word = word[0].upper() + word[1:]
+    return action[:m.start(2)] + word + action[m.end(2):]
+
+
+def whole_words(text: str, max_len: int) -> str:
+    """Text that the answer's length limit cut off (``max_len`` characters) loses its last,
+    broken word: "... the cafe counter being id" -> "... the cafe counter being"."""
+    if len(text) < max_len or " " not in text.strip():
+        return text
+    return text[:text.rstrip().rfind(" ")].rstrip(" ,;:-")
+
+
+def fit_action(text: str, max_len: int) -> str:
+    """An action as others read it, within ``max_len`` characters: a bare verb first made "-ing"
+    and a last word the length limit broke dropped (the "-ing" itself may take it over the
+    limit: "start helping Samuel ..." of 60 characters is 62 as "starting ...")."""
+    cut = len(text) >= max_len
+    text = as_doing(text)
+    if cut or len(text) > max_len:
+        text = whole_words(text[:max_len], max_len)
+    return text
