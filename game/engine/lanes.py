@@ -34,8 +34,16 @@ class Lanes:
             r.needs_decision = True
         if r.needs_decision or r.salient:
             self.ledger.need(name, now)
-        busy = name in self.jobs
+        job = self.jobs.get(name)
+        busy = job is not None
         if busy:
+            if (self.lockstep and job.kind == "ahead" and job.ready_at > self.step_no
+                    and (ended or r.salient)):
+                # the lane is wanted now: the steps in hand ended sooner than the look ahead
+                # counted on (a reaction or a talk took their time) or something was seen.  The
+                # window asked ahead is due at once (a fixed tick still), or its resident would
+                # live by routine, steps in hand, until the tick it was due.
+                job.ready_at = self.step_no
             if ended:  # keep busy with the routine while the model thinks
                 self._routine(r, now, res)
                 r.needs_decision = True

@@ -255,6 +255,49 @@ async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_ou
     await e.aclose()
 
 
+async def test_in_lockstep_a_window_asked_ahead_is_due_at_once_when_the_lane_is_wanted(fake_town_loader):
+    """A window asked ahead in lockstep is due when the steps in hand run out; if they end sooner
+    (a reaction or a talk took their time) or the resident sees something worth a reaction, it is
+    due at once: no resident lives by routine, or leaves a sight unanswered, until the tick it was
+    first due (the whole day of 2026-11-25: 14 game minutes of 'working' at a time)."""
+    from dataclasses import replace
+    from datetime import timedelta
+
+    for want in ("ended", "seen"):
+        e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+        e.ahead = timedelta(minutes=30)
+        job = None
+        for _ in range(900):
+            await e.wait_ready()
+            e.step()
+            job = next((j for j in e.jobs.values() if j.kind == "ahead" and j.ready_at > e.step_no + 6), None)
+            if job is not None:
+                break
+        assert job is not None
+        r = e.residents[job.resident]
+        if want == "ended":  # its step ends now, long before the window asked ahead was due
+            r.action = replace(r.action, duration_min=0)
+            r.path = []
+        else:
+            r.salient = ["a stranger waves from across the room"]
+        await e.wait_ready()
+        e.step()
+        assert job.ready_at == e.step_no  # due at this boundary: the clock waits for it if it must
+        await e.wait_ready()
+        e.step()
+        assert e.jobs.get(r.name) is not job  # applied: the lane is free for what is wanted now
+        if want == "seen":
+            assert e.jobs[r.name].kind == "react"
+        else:  # the next step from the queue the window filled, a game minute later
+            assert e.jobs[r.name].kind == "next"
+            for _ in range(e.decision_ticks + 1):
+                await e.wait_ready()
+                e.step()
+            assert r.action.source == "model", r.action
+        assert not e.errors, e.errors
+        await e.aclose()
+
+
 async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(fake_town_loader, tmp_path):
     """At play pace a reaction comes minutes after the sight; the one it names may have walked
     off.  The resident walks after them (the model's decision, model-led) and the talk starts
