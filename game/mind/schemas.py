@@ -156,7 +156,15 @@ class StepItem(BaseModel):
 
 
 # "walking to work (10 min, work)": the action, then in brackets its minutes and, after a comma, its place
-_STEP_TAIL = re.compile(r"\(\s*(?P<min>\d{1,3})\s*(?:m|min|mins|minutes?)?\.?\s*(?:[,;]\s*(?P<place>[^()]*?))?\s*(?P<end>\)|$)")
+# ("1 hour", "1.5 hrs" are hours: the 1.5B model wrote "visiting the hardware store (1 hour, work)")
+_STEP_TAIL = re.compile(r"\(\s*(?P<min>\d{1,3}(?:\.\d+)?)\s*(?:(?P<hours>hours?|hrs?|h)|minutes?|mins?|m)?\b\.?\s*"
+                        r"(?:[,;]\s*(?P<place>[^()]*?))?\s*(?P<end>\)|$)")
+# a step's own times written before it: "07:30-08:00 prepare coffee", "8am - 9am: ...", "9:15 ...",
+# "8-9 ..." (a time has a colon or am/pm; bare hours count only as a range)
+_T = r"(?:\d{1,2}:\d{2}\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?)"
+_TO = r"\s*(?:-|–|to)\s*"
+_STEP_HEAD = re.compile(rf"^\s*(?:{_T}(?:{_TO}(?:{_T}|\d{{1,2}}))?|\d{{1,2}}{_TO}(?:{_T}|\d{{1,2}}))\s*[:.)\-–]?\s+",
+                        re.IGNORECASE)
 STEP_LINE_MAX = 90
 
 
@@ -165,13 +173,17 @@ def parse_step_line(line: str) -> StepItem:
     brackets that start with a number; a line without them is the action alone (10 minutes, no
     place), one with nothing before them has no action (the block's own activity stands for it).
     A place the length limit cut off before its bracket closed is dropped (the 1.5B model once
-    rambled "(10 min, home or Hobbs Cafe depending on the guest number if ...")."""
+    rambled "(10 min, home or Hobbs Cafe depending on the guest number if ...").  Hours count as
+    hours ("(1 hour, work)"); times written before the step ("07:30-08:00 prepare coffee") are
+    not part of its action."""
     text = clean_text(line, STEP_LINE_MAX)
+    text = _STEP_HEAD.sub("", text, count=1)
     m = _STEP_TAIL.search(text)
     if m is None:
         return StepItem(action=text, minutes=10, place="")
     place = (m.group("place") or "") if m.group("end") == ")" else ""
-    return StepItem(action=text[:m.start()].strip(), minutes=int(m.group("min")), place=place)
+    minutes = float(m.group("min")) * (60 if m.group("hours") else 1)
+    return StepItem(action=text[:m.start()].strip(), minutes=round(minutes), place=place)
 
 
 def _step_line(v: object) -> object:

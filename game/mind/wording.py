@@ -65,12 +65,21 @@ def as_doing(action: str) -> str:
     return action[:m.start(2)] + word + action[m.end(2):]
 
 
+# words a cut sentence does not end on: "visiting the hardware store to get the latest tools and"
+_DANGLING = frozenset("a an and the to for of with at in on or but from by about into as".split())
+
+
 def whole_words(text: str, max_len: int) -> str:
     """Text that the answer's length limit cut off (``max_len`` characters) loses its last,
-    broken word: "... the cafe counter being id" -> "... the cafe counter being"."""
+    broken word and any joining word left dangling: "... the cafe counter being id" -> "... the
+    cafe counter being", "... the latest tools and ge" -> "... the latest tools"."""
     if len(text) < max_len or " " not in text.strip():
         return text
-    return text[:text.rstrip().rfind(" ")].rstrip(" ,;:-")
+    text = text[:text.rstrip().rfind(" ")].rstrip(" ,;:-")
+    words = text.split(" ")
+    while len(words) > 2 and words[-1].lower() in _DANGLING:  # "... tools and" -> "... tools"
+        words.pop()
+    return " ".join(words).rstrip(" ,;:-")
 
 
 def fit_action(text: str, max_len: int) -> str:

@@ -35,7 +35,7 @@ def test_a_bare_verb_first_reads_as_what_someone_is_doing():
 def test_an_action_stays_within_its_limit_when_its_verb_grows():
     recorded = "start helping Samuel Okafor with the surprise party at 6pm at"  # 60 characters, cut
     r = ReactAnswer.model_validate({"decision": "react", "new_action": recorded + " Bluebell Cafe"})
-    assert r.new_action == "starting helping Samuel Okafor with the surprise party at"
+    assert r.new_action == "starting helping Samuel Okafor with the surprise party"  # ("at" left dangling)
     assert fit_action("start the day", 60) == "starting the day"
     s = DecomposeAnswer.model_validate({"steps": [recorded + " Bluebell Cafe (10 min, work)"]}).items()[0]
     assert len(s.action) <= 60 and s.action.startswith("starting helping") and s.minutes == 10
@@ -47,6 +47,9 @@ def test_a_cut_off_last_word_is_dropped():
     assert whole_words(cut, 60) == "inform Ines about Rosa's plans and the cafe counter being"
     assert whole_words("eating toast", 60) == "eating toast"
     assert whole_words("x" * 60, 60) == "x" * 60  # one word: nothing better to keep
+    cut = "visiting the hardware store to get the latest tools and gett"  # recorded, 2026-11-25
+    assert len(cut) == 60 and whole_words(cut, 60) == "visiting the hardware store to get the latest tools"
+    assert whole_words("walking to the " + "x" * 45, 60) == "walking to"  # (two words are kept)
 
 
 def test_the_answers_carry_actions_as_others_will_read_them():
@@ -72,6 +75,16 @@ def test_the_answers_carry_actions_as_others_will_read_them():
      "arranging the tables", 10, ""),
     ("arranging the tables (10 min, home or Hobbs Cafe) (10 min, home or a", "arranging the tables", 10,
      "home or Hobbs Cafe"),
+    # recorded in the whole day of 2026-11-25: hours, and the step's own times before it
+    ("visiting the hardware store (1 hour, work)", "visiting the hardware store", 60, "work"),
+    ("07:30-08:00 prepare coffee for her father (30 min, Bluebell Cafe)", "preparing coffee for her father", 30,
+     "Bluebell Cafe"),
+    ("reading the paper (1.5 hrs)", "reading the paper", 60, ""),  # (60 at most a step)
+    ("8am - 9am: opening the shop (20 min, work)", "opening the shop", 20, "work"),
+    ("9:15 feeding the cat (5 min, home)", "feeding the cat", 5, "home"),
+    ("8-9 walking the dog (15 min)", "walking the dog", 15, ""),
+    ("3 eggs for breakfast (10 min, home)", "3 eggs for breakfast", 10, "home"),  # a number, not a time
+    ("helping (2 h, home)", "helping", 60, "home"),
 ])
 def test_a_step_line_reads_as_action_minutes_and_place(line, action, minutes, place):
     s = parse_step_line(line)
