@@ -19,7 +19,7 @@ from game.mind import prompting
 from game.mind.components import Context, Relationships, RelevantMemories, Situation, Thoughts, assemble, prompt_person
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import LineAnswer, clean_text, script_answer
-from game.mind.shaping import whole_sentences
+from game.mind.wording import whole_sentences
 from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows

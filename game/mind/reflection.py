@@ -12,7 +12,7 @@ from datetime import datetime
 from game.llm.api import LLMError, Priority
 from game.mind.memory import Record
 from game.mind.schemas import IDENTITY_MAX, IdentityAnswer, InsightsAnswer
-from game.mind.shaping import whole_sentences
+from game.mind.wording import whole_sentences
 
 
 class Reflecting:

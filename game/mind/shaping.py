@@ -30,15 +30,6 @@ _EMOJI_RULES = (  # the first rule whose word is in the action: the model is not
 )
 
 
-def whole_sentences(text: str, near: int) -> str:
-    """Text cut off by the answer's length limit (``near`` characters or more, not ending a
-    sentence) ends at its last whole sentence; the one sentence it has stays as it is."""
-    if len(text) < near or text[-1:] in ".!?\"'":
-        return text
-    cut = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
-    return text[:cut + 1] if cut > 0 else text
-
-
 def emoji_for(text: str) -> str:
     t = text.lower()
     for words, e in _EMOJI_RULES:

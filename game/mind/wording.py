@@ -7,7 +7,8 @@ coffee"; the text goes into every sight ("Ines Moreau is commute to Bluebell Caf
 of it and every prompt that shows where someone is.  Only a first word that is a known verb is
 changed, so a step that does not start with one ("breakfast at home") stays as it was.
 
-Pure functions; the answer schemas use them (game/mind/schemas.py).
+Pure functions; the answer schemas use them (game/mind/schemas.py), and so do the talk's lines and the
+identity summary for where a cut-off text ends (``whole_sentences``).
 """
 
 from __future__ import annotations
@@ -80,6 +81,15 @@ def whole_words(text: str, max_len: int) -> str:
     while len(words) > 2 and words[-1].lower() in _DANGLING:  # "... tools and" -> "... tools"
         words.pop()
     return " ".join(words).rstrip(" ,;:-")
+
+
+def whole_sentences(text: str, near: int) -> str:
+    """Text cut off by the answer's length limit (``near`` characters or more, not ending a
+    sentence) ends at its last whole sentence; the one sentence it has stays as it is."""
+    if len(text) < near or text[-1:] in ".!?\"'":
+        return text
+    cut = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
+    return text[:cut + 1] if cut > 0 else text
 
 
 def fit_action(text: str, max_len: int) -> str:

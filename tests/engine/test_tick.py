@@ -228,31 +228,36 @@ async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_ou
 
     e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     e.ahead = timedelta(minutes=10)
-    seen = None
+    job = await _first_ahead_job(e)
+    run_out = datetime.fromisoformat(job.args["run_out"])
+    assert job.ready_at == e.step_no + e.clock.steps_until(run_out) - 1 > e.step_no + e.decision_ticks
+    r = e.residents[job.resident]
+    await e.wait_ready()
+    while e.jobs.get(job.resident) is job:
+        e.step()
+        await e.wait_ready()
+    # applied by the step that reaches the run-out, before its decisions: its steps in hand
+    assert e.clock.now == run_out and e.minds[job.resident].queue
+    first = e.minds[job.resident].queue[0].description
+    asked = e.llm.calls.count(("decompose", job.resident))
+    while r.action.source != "model" or r.action.start < run_out:  # the "next" job takes it from the queue
+        e.step()
+        await e.wait_ready()
+    assert r.action.description == first and e.llm.calls.count(("decompose", job.resident)) == asked
+    assert not e.errors, e.errors
+    await e.aclose()
+
+
+async def _first_ahead_job(e: Engine, *, due_after: int = 0):
+    """Step ``e`` in lockstep until a window is asked ahead that is due more than ``due_after``
+    ticks from now; that job."""
     for _ in range(900):
         await e.wait_ready()
         e.step()
-        job = next((j for j in e.jobs.values() if j.kind == "ahead"), None)
-        if job is not None and job.seq != (seen.seq if seen else None):
-            seen = job
-            run_out = datetime.fromisoformat(job.args["run_out"])
-            assert job.ready_at == e.step_no + e.clock.steps_until(run_out) - 1 > e.step_no + e.decision_ticks
-            r = e.residents[job.resident]
-            await e.wait_ready()
-            while e.jobs.get(job.resident) is job:
-                e.step()
-                await e.wait_ready()
-            # applied by the step that reaches the run-out, before its decisions: its steps in hand
-            assert e.clock.now == run_out and e.minds[job.resident].queue
-            first = e.minds[job.resident].queue[0].description
-            asked = e.llm.calls.count(("decompose", job.resident))
-            while r.action.source != "model" or r.action.start < run_out:  # the "next" job takes it from the queue
-                e.step()
-                await e.wait_ready()
-            assert r.action.description == first and e.llm.calls.count(("decompose", job.resident)) == asked
-            break
-    assert seen is not None and not e.errors, e.errors
-    await e.aclose()
+        job = next((j for j in e.jobs.values() if j.kind == "ahead" and j.ready_at > e.step_no + due_after), None)
+        if job is not None:
+            return job
+    raise AssertionError("no window was asked ahead in 900 ticks")
 
 
 async def test_in_lockstep_a_window_asked_ahead_is_due_at_once_when_the_lane_is_wanted(fake_town_loader):
@@ -266,14 +271,7 @@ async def test_in_lockstep_a_window_asked_ahead_is_due_at_once_when_the_lane_is_
     for want in ("ended", "seen"):
         e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
         e.ahead = timedelta(minutes=30)
-        job = None
-        for _ in range(900):
-            await e.wait_ready()
-            e.step()
-            job = next((j for j in e.jobs.values() if j.kind == "ahead" and j.ready_at > e.step_no + 6), None)
-            if job is not None:
-                break
-        assert job is not None
+        job = await _first_ahead_job(e, due_after=e.decision_ticks)
         r = e.residents[job.resident]
         if want == "ended":  # its step ends now, long before the window asked ahead was due
             r.action = replace(r.action, duration_min=0)
