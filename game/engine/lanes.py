@@ -11,7 +11,7 @@ from typing import Any
 from game.engine.events import LogLine, TickResult, Utterance
 from game.engine.api import MindPort
 from game.engine.state import Job, Resident
-from game.engine.tuning import AHEAD, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS
+from game.engine.tuning import AHEAD, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.llm.api import LLMError, Priority
 from game.mind.view import Conversation, DayPlan, Line, Reaction, WorldView
 
@@ -72,7 +72,12 @@ class Lanes:
         lead = self.ahead if self.ahead is not None else (timedelta(0) if self.lockstep else AHEAD)
         if lead <= timedelta(0):
             return False
-        at = self.minds[r.name].steps_run_out(now)
+        mind = self.minds[r.name]
+        at = mind.steps_run_out(now)
+        if at is not None and mind.asleep_at(now):
+            # the day plan and its first window before waking: three calls in a row, and a
+            # sleeper's time is free (asleep is not waking time, and nothing is lived by routine)
+            lead = max(lead, WAKE_AHEAD)
         if at is None or at - now > lead:
             return False
         job = self._ask(r, "ahead", now, {"run_out": at.isoformat()})

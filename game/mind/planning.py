@@ -165,22 +165,45 @@ class Planning:
 
     def steps_run_out(self, now: datetime) -> datetime | None:
         """When the steps already decided run out and the next would wait for a decompose call:
-        the end of the last queued step (or of the step in hand when none is queued).  None when
-        nothing would be asked then (no step of the model's in hand, a new plan or a replan is due
-        first, asleep by then, no block of today's plan in progress then) or when a look ahead
-        for that time was already asked (one try: a failed one is not asked again and again)."""
+        the end of the last queued step or of the step in hand, whichever is later (a reaction
+        can outlast the steps it broke off).  Asleep, it is the next wake-up when the day it
+        begins is not planned yet: the day plan (with the identity refresh) and its first window
+        are three calls in a row, asked before the resident wakes rather than lived by routine
+        after.  None when nothing would be asked then (no step of the model's in hand, a new plan
+        or a replan is due first, asleep by then, no block of today's plan in progress then) or
+        when a look ahead for that time was already asked (one try: a failed one is not asked
+        again and again)."""
+        if self.asleep_at(now):
+            return self._wake_unplanned(now)
         cur = self.current
         if cur is None or cur.source not in ("model", "reaction") or self.plan is None:
             return None
         if self.replan_reason or self.plan.source == "routine" and self._plan_failed_at is not None:
             return None
-        at = (self.queue[-1] if self.queue else cur).end()
+        at = self._decided_until()
         if at is None or at <= now or at == self._ahead_tried:
             return None
         d, minute = self.day_and_minute(at)
         if self.plan_date != d or self.asleep_at(at) or not decompose_window(self.plan, minute, 0):
             return None
         return at
+
+    def _decided_until(self) -> datetime | None:
+        """The end of the steps decided: the later of the step in hand's and the last queued one's."""
+        ends = [e for a in ([self.current] if self.current else []) + self.queue[-1:] if (e := a.end())]
+        return max(ends) if ends else None
+
+    def _wake_unplanned(self, now: datetime) -> datetime | None:
+        """The next wake-up after ``now`` (asleep), when the day it begins has no plan yet and
+        ``now`` belongs to that day already (the small hours before it, not the evening before)."""
+        w = self.persona.wake
+        at = now.replace(hour=w // 60 % 24, minute=w % 60, second=0, microsecond=0)
+        if at <= now:
+            at += timedelta(days=1)
+        d, _ = self.day_and_minute(at)
+        if self.day_and_minute(now)[0] != d or self.plan_date == d and self.plan is not None:
+            return None
+        return None if at == self._ahead_tried else at
 
     async def decide_ahead(self, now: datetime, view: WorldView | None = None,
                            run_out: datetime | None = None) -> int:
@@ -196,15 +219,22 @@ class Planning:
                 return 0
             self._ahead_tried = at
             self.stats["ahead_calls"] += 1
+            waking = self.asleep_at(now)
+            if waking:  # the day first, then its first window, while the resident still sleeps
+                await self._plan_day(now, view)
+                if self.plan is None or self.plan.source != "model":
+                    return 0  # no plan from the model: next_action carries on as it would have
+                self.stats["wake_ahead"] += 1
             _, minute = self.day_and_minute(at)
             window = decompose_window(self.plan, minute, self.config.decompose_window_min)
             start = at
             if window and window[-1].end - minute < 5:  # bridged by rule then: from the next block on
                 start = at + timedelta(minutes=window[-1].end - minute)
             actions = await self._decompose_steps(start, now, view)
-            last = self.queue[-1] if self.queue else self.current
-            if last is None or last.end() != at:
+            if not waking and self._decided_until() != at:
                 return 0  # the steps in hand changed meanwhile: these would not follow them
+            if waking and (self.queue or self.plan_date != self.day_and_minute(at)[0]):
+                return 0
             self.queue.extend(actions)
             self.stats["ahead_steps"] += len(actions)
             return len(actions)

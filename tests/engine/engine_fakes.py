@@ -83,11 +83,8 @@ class FakeLLM:
             words = ("routine", "minor", "notable", "important", "huge")
             data = {"ratings": [words[(k >> i) % 5] for i in range(n)]}
         elif name == "DayPlanAnswer":
-            data = {"plan": [{"start_hour": 7, "end_hour": 9, "activity": "breakfast and reading"},
-                             {"start_hour": 9, "end_hour": 12, "activity": "work"},
-                             {"start_hour": 12, "end_hour": 13, "activity": "lunch"},
-                             {"start_hour": 13, "end_hour": 18, "activity": "work"},
-                             {"start_hour": 18, "end_hour": 22, "activity": "relaxing at home"}]}
+            data = {"plan": ["7-9 breakfast and reading", "9-12 work", "12-13 lunch", "13-18 work",
+                             "18-22 relaxing at home"]}
         elif name == "DecomposeAnswer":
             # the model names the activity and at most the area ("home", "work", ""): the world
             # picks the object (fake activities the town's table knows, and some it does not)

@@ -201,6 +201,31 @@ async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fa
     await e.aclose()
 
 
+async def test_in_real_time_the_day_is_planned_before_waking_and_the_first_step_is_the_models(fake_town_loader):
+    """Asleep, a resident's day plan and first window are asked within tuning.WAKE_AHEAD of waking
+    (three calls in a row: lived by routine after waking at play pace on a slow machine), so it
+    wakes into the model's first step."""
+    import asyncio
+    from datetime import timedelta
+
+    e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False, start=datetime(2026, 3, 2, 4, 0))
+    wake = datetime(2026, 3, 2, 6, 30)  # Testville's residents wake at 06:30
+    while e.clock.now < wake - timedelta(minutes=30):
+        e.step()
+        await asyncio.sleep(0.002 if e.jobs else 0)
+    for name, mind in e.minds.items():
+        assert mind.plan is not None and mind.plan.source == "model", name
+        assert mind.queue and mind.queue[0].start == wake and mind.stats["wake_ahead"] == 1, name
+        assert e.residents[name].action.description == "sleeping"
+    while e.clock.now < wake + timedelta(minutes=2):
+        e.step()
+        await asyncio.sleep(0.002 if e.jobs else 0)
+    for name, r in e.residents.items():
+        assert r.action.source == "model" and r.action.start <= wake + timedelta(minutes=1), (name, r.action)
+    assert not e.errors, e.errors
+    await e.aclose()
+
+
 async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_town_whatever_the_timing(
         fake_town_loader):
     from datetime import timedelta

@@ -126,6 +126,51 @@ async def test_a_look_ahead_is_asked_once_and_not_when_a_new_plan_comes_first_or
     assert mind2.steps_run_out(DAY1.replace(hour=20)) is None
 
 
+async def test_the_day_and_its_first_window_are_decided_before_waking(view):
+    mind, llm = make()
+    night = DAY1.replace(hour=4, minute=30)  # asleep; wakes at 06:00
+    wake = DAY1.replace(hour=6)
+    assert mind.steps_run_out(DAY1 - timedelta(hours=1)) is None  # (23:00, the evening before)
+    assert mind.steps_run_out(night) == wake
+    assert await mind.decide_ahead(night, view, run_out=wake) == 3
+    assert llm.purposes() == ["identity", "plan_day", "decompose"] and mind.stats["wake_ahead"] == 1
+    assert mind.plan.blocks[0].start == 6 * 60 and mind.queue[0].start == wake
+    assert mind.steps_run_out(night) is None  # planned: nothing more to ask before waking
+    assert (await mind.next_action(night, view)).description == "sleeping"
+    first = await mind.next_action(wake + timedelta(minutes=2), view)  # woken a little late
+    assert first.description == "brewing coffee" and first.source == "model"
+    assert first.end() == wake + timedelta(minutes=30)  # (the steps stretched to fill 06:00-08:00)
+    assert llm.purposes() == ["identity", "plan_day", "decompose"]  # no call at waking
+
+
+async def test_no_window_before_waking_when_the_day_plan_failed(view):
+    mind, llm = make({"plan_day": [ModelUnavailable("down")]})
+    night, wake = DAY1.replace(hour=5), DAY1.replace(hour=6)
+    assert await mind.decide_ahead(night, view, run_out=wake) == 0
+    assert "decompose" not in llm.purposes() and mind.queue == []
+    assert mind.steps_run_out(night) is None  # one try; waking asks again as it always did
+
+
+async def test_a_reaction_that_outlasts_the_steps_it_broke_off_is_looked_past(view):
+    react = {"decision": "react", "talk_to": "", "new_action": "help put out the fire at the park",
+             "place": "Johnson Park:park:bench", "emoji": "🚒", "minutes": 60}
+    mind, llm = make({"react": [react], "decompose": [STEPS, STEPS]})
+    now = DAY1.replace(hour=8)
+    await mind.next_action(now, view)
+    for _ in range(2):
+        await mind.next_action(mind.current.end(), view)
+    last = mind.current  # 08:25-10:00, the last step of the window
+    r = await mind.react(DAY1.replace(hour=9, minute=30), "smoke is rising from Johnson Park", view)
+    assert r.kind == "react" and mind.queue == [last]
+    # the reaction ends at 10:30, after the steps it broke off: the next window runs from then
+    at = mind.steps_run_out(DAY1.replace(hour=9, minute=31))
+    assert at == DAY1.replace(hour=10, minute=30)
+    assert await mind.decide_ahead(DAY1.replace(hour=10), view, run_out=at) == 3
+    assert mind.queue[1].start == at
+    nxt = await mind.next_action(at, view)
+    assert nxt.start == at and nxt.source == "model" and llm.purposes().count("decompose") == 2
+
+
 async def test_sleep_is_a_rule_and_routine_never_calls(view):
     mind, llm = make()
     a = await mind.next_action(DAY1.replace(hour=3), view)
