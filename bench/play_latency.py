@@ -69,6 +69,10 @@ async def measure(args: argparse.Namespace) -> dict:
         status = app.llm.status()
         out["model"] = getattr(status, "model", None)
         engine = app.engine
+        sched = _scheduler(engine.llm)
+        if sched is not None and args.no_preempt:
+            sched.preempt = False  # the player's requests wait behind the town's in flight
+        out["preempt"] = bool(getattr(sched, "preempt", False))
         assert isinstance(app.screen, MainScreen)
         engine.submit(EnterAsVisitor("Mara", "a traveller asking for directions"))
         grid = engine.town.grid
@@ -141,8 +145,23 @@ async def measure(args: argparse.Namespace) -> dict:
         out["prefill"] = {k: round(float(getattr(use.get("prefill"), k, 0) or 0), 2)
                           for k in ("calls", "prompt_tokens", "latency_s")}
         print(f"prefill calls: {out['prefill']}", file=sys.stderr, flush=True)
+        out["town_requests_stopped"] = getattr(sched, "preempted", None)
+        print(f"town requests stopped for the player's and asked again: {out['town_requests_stopped']} "
+              f"(preempt {'on' if out['preempt'] else 'off'})", file=sys.stderr, flush=True)
         await app.action_quit_town()  # as the q key: the engine's decisions are cancelled first
     return out
+
+
+def _scheduler(llm: object) -> object | None:
+    """The model client's scheduler, through the wrappers around it (recording, accounting)."""
+    for _ in range(4):
+        if llm is None:
+            return None
+        sched = getattr(llm, "scheduler", None)
+        if sched is not None:
+            return sched
+        llm = getattr(llm, "inner", None) or getattr(llm, "llm", None) or getattr(llm, "_llm", None)
+    return None
 
 
 def main() -> int:
@@ -156,6 +175,8 @@ def main() -> int:
                     help="characters a second the player types (0: the line is there at once)")
     ap.add_argument("--read-s", type=float, default=4.0,
                     help="seconds the player reads a reply before typing the next line")
+    ap.add_argument("--no-preempt", action="store_true",
+                    help="the player's requests wait behind the town's in flight (as before 2026-11-25)")
     ap.add_argument("--saves", default="/tmp/town-latency-saves")
     ap.add_argument("--json", default=None, metavar="OUT")
     _add_llm_flags(ap)

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections import deque
-from typing import Any, AsyncIterator, Protocol, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Protocol, TypeVar
 
 import httpx
 from pydantic import BaseModel
@@ -38,6 +38,13 @@ from .wire import (RETRY_STATUS, Transient, as_text, finite_numbers, server_mess
                    wire_messages)
 
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
+
+
+class _Preempted(Exception):
+    """A town request stopped for the player's (``ModelClient._stoppable``): ask it again."""
+
+
 log = logging.getLogger(__name__)
 
 _EMBED_TAG = CallTag(purpose="embed")
@@ -179,6 +186,9 @@ class ModelClient:
                         # a talk with the player is then a run of short requests (prefills while
                         # they type, the reply): the town waits between them too
                         self.scheduler.linger = PLAYER_LINGER_S
+                        # one server's slots share its cores: the player's reply stops the town's
+                        # requests in flight rather than wait behind them (they are asked again)
+                        self.scheduler.preempt = True
             except (httpx.HTTPError, ValueError, TypeError, AttributeError):
                 pass  # not llama-server: keep the configured default
         self.reachable = True
@@ -222,7 +232,10 @@ class ModelClient:
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
-                    data = await self._post_once(path, self._pinned(payload, number))
+                    data = await self._stoppable(self._post_once(path, self._pinned(payload, number)),
+                                                 number, tag)
+                except _Preempted:
+                    continue  # stopped for the player's request: asked again once a slot is free
                 except Transient as e:
                     err = e
                 except LLMError as e:  # refused (4xx): retrying will not help
@@ -243,6 +256,32 @@ class ModelClient:
                 raise ModelUnavailable(f"{err} (tried {retries + 1} times)") from None
             await asyncio.sleep(self.backoff_s * (2 ** retries))
             retries += 1
+
+    async def _stoppable(self, request: Awaitable[R], number: int, tag: CallTag) -> R:
+        """``request`` in slot ``number``; a town request may be stopped for the player's (the
+        scheduler's ``preempt``): the HTTP request is dropped, which stops the server's work on
+        it, and ``_Preempted`` says to ask again."""
+        if tag.priority <= 0 or not self.scheduler.preempt:
+            return await request
+        task = asyncio.ensure_future(request)
+        stopped = False
+
+        def stop() -> None:
+            nonlocal stopped
+            if not task.done():
+                stopped = True
+                task.cancel()
+        self.scheduler.on_preempt(number, stop)
+        try:
+            return await task
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if stopped and (me is None or not me.cancelling()):
+                log.info("%s's %s stopped for the player's request; asked again", tag.resident, tag.purpose)
+                raise _Preempted() from None
+            raise
+        finally:
+            self.scheduler.on_preempt(number, None)
 
     def _pinned(self, payload: dict[str, Any], number: int) -> dict[str, Any]:
         """The request pinned to server slot ``number`` (llama-server only: see the scheduler)."""

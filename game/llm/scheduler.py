@@ -21,6 +21,14 @@ resident last still holds them evaluated, and two residents answering the player
 prompts.  The client can pin requests to those server slots
 (llama-server's ``id_slot``): llama-server fills each batch from its slots in order, so with a
 small batch the prompt in slot 0 is evaluated before the others' (docs/MODEL.md).
+
+With ``preempt`` on (one llama-server on a few cores: every slot shares the same compute), the
+player's request also stops the town's requests already in flight: each holder of a town slot may
+register how to stop its request (``on_preempt``); when work of the player's takes a slot, they are
+called, and the town's requests go back to the queue to be asked again once the player's are done
+(their prompts stay evaluated in their server slots, so only what they had written is lost).  A
+reply that waited behind three town answers being written took 12.6 s to its first words on two
+cores; alone, about one second.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from typing import AsyncIterator, Callable
 
 class PriorityScheduler:
     def __init__(self, slots: int = 4, reserve: int = 1, linger: float = 0.0,
-                 clock: "Callable[[], float]" = time.monotonic) -> None:
+                 clock: "Callable[[], float]" = time.monotonic, preempt: bool = False) -> None:
         if slots < 1:
             raise ValueError("the scheduler needs at least one slot")
         self.slots = slots
@@ -48,6 +56,9 @@ class PriorityScheduler:
         self._seq = itertools.count()
         self._held: dict[int, int] = {}  # slot number in use -> the priority that holds it
         self._keyed: dict[str, int] = {}  # key (a resident) -> the slot number its work last had
+        self.preempt = preempt
+        self._stoppers: dict[int, Callable[[], None]] = {}  # slot number -> stops its town request
+        self.preempted = 0  # town requests stopped for the player's
 
     @property
     def queued(self) -> int:
@@ -113,7 +124,23 @@ class PriorityScheduler:
             if key is not None:
                 self._keyed[key] = n
         self._held[n] = int(priority)
+        if priority <= 0 and self.preempt:
+            self._preempt_town()
         return n
+
+    def on_preempt(self, number: int, stop: "Callable[[], None] | None") -> None:
+        """Register (or, with None, forget) how to stop the town's request in slot ``number``."""
+        if stop is None:
+            self._stoppers.pop(number, None)
+        else:
+            self._stoppers[number] = stop
+
+    def _preempt_town(self) -> None:
+        for n, stop in list(self._stoppers.items()):
+            if self._held.get(n, 0) > 0:
+                del self._stoppers[n]
+                self.preempted += 1
+                stop()
 
     def release(self, number: int | None = None) -> None:
         """Give a slot back (its number, as ``acquire`` returned it)."""
@@ -121,6 +148,7 @@ class PriorityScheduler:
         if self.in_flight < 0:
             raise RuntimeError("scheduler slot released twice")
         if number is not None:
+            self._stoppers.pop(number, None)
             held = self._held.pop(number, None)
             if held is not None and held <= 0 and self.linger > 0:
                 self._player_until = self._clock() + self.linger
