@@ -17,6 +17,7 @@ See docs/ENGINE.md.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 import random
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -69,6 +70,8 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
         # how early the next window of steps is asked for; None: tuning.AHEAD in real time, never
         # in lockstep (lanes.py, _maybe_ahead)
         self.ahead: timedelta | None = None
+        # game minutes the last windows asked ahead took to come (real time: the lead follows them)
+        self.ahead_took: deque[float] = deque(maxlen=6)
         self.small = small  # the small cast (kept in the save, for a replay of it)
         self.step_no = 0
         self.residents: dict[str, Resident] = {

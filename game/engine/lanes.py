@@ -11,7 +11,7 @@ from typing import Any
 from game.engine.events import LogLine, TickResult, Utterance
 from game.engine.api import MindPort
 from game.engine.state import Job, Resident
-from game.engine.tuning import AHEAD, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
+from game.engine.tuning import AHEAD, AHEAD_MAX, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.llm.api import LLMError, Priority
 from game.mind.view import Conversation, DayPlan, Line, Reaction, WorldView
 
@@ -69,7 +69,7 @@ class Lanes:
         In real time only, unless ``Engine.ahead`` says otherwise: in lockstep the clock waits for
         every decision anyway, so no step is lived by routine for want of one, and a window asked
         early is only more calls (a replan throws it away)."""
-        lead = self.ahead if self.ahead is not None else (timedelta(0) if self.lockstep else AHEAD)
+        lead = self.ahead if self.ahead is not None else (timedelta(0) if self.lockstep else self._real_lead())
         if lead <= timedelta(0):
             return False
         mind = self.minds[r.name]
@@ -89,6 +89,16 @@ class Lanes:
             job.ready_at = max(job.ready_at, self.step_no + self.clock.steps_until(at) - 1)  # (before
             # the decisions of the step at which they run out)
         return True
+
+    def _real_lead(self) -> timedelta:
+        """How early the next window is asked in real time: ``AHEAD``, or half as much again as the
+        slowest of the last windows asked ahead took to come (in game minutes, so the clock's rate,
+        its slowing for the model and the machine's speed are all in it), up to ``AHEAD_MAX``.  At
+        normal pace on two slow cores a window asked 30 game minutes ahead came up to 24 minutes
+        late when four residents' windows ran out together."""
+        if not self.ahead_took:
+            return AHEAD
+        return min(AHEAD_MAX, max(AHEAD, timedelta(minutes=1.5 * max(self.ahead_took))))
 
     def _routine(self, r: Resident, now: datetime, res: TickResult) -> None:
         try:
@@ -258,6 +268,8 @@ class Lanes:
             for ins in insights:
                 res.log.append(LogLine("reflection", f"{job.resident} realises: {ins}", job.resident))
             if not dropped:
+                if job.kind == "ahead" and not self.lockstep:
+                    self.ahead_took.append((self.clock.now - job.now).total_seconds() / 60)
                 self._apply(job, result, res)
 
     def _job_failed(self, job: Job, err: BaseException, res: TickResult) -> None:

@@ -24,6 +24,8 @@ SEEK_TIME = timedelta(minutes=15)
 # ask for a resident's next window of steps once the ones decided run out within this (0: only
 # when they have run out); at normal pace 30 game minutes are 90 real seconds, about one call
 AHEAD = timedelta(minutes=30)
+# ... or, in real time, 1.5 times the longest the last windows asked ahead took to come, up to this
+AHEAD_MAX = timedelta(minutes=120)
 # ... and, asleep, the day plan with its first window this long before waking (three calls in a
 # row: at normal pace on two slow cores they took 40 game minutes of the morning's routine)
 WAKE_AHEAD = timedelta(minutes=90)

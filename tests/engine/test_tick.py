@@ -226,6 +226,36 @@ async def test_in_real_time_the_day_is_planned_before_waking_and_the_first_step_
     await e.aclose()
 
 
+async def test_in_real_time_the_look_ahead_lead_follows_how_long_windows_took_to_come(fake_town_loader):
+    """A window asked a fixed 30 game minutes ahead came up to 24 minutes late at normal pace on
+    two slow cores: in real time the lead is half as much again as the slowest of the last windows
+    took (game minutes: the clock's rate and the machine's speed are in it), 30 to 120 minutes."""
+    import asyncio
+    from datetime import timedelta
+
+    from game.engine.tuning import AHEAD, AHEAD_MAX
+
+    e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False)
+    assert e._real_lead() == AHEAD
+    for _ in range(900):
+        e.step()
+        await asyncio.sleep(0.002 if e.jobs else 0)
+    assert e.ahead_took and all(t >= 0 for t in e.ahead_took)  # measured as they came
+    e.ahead_took.extend([10, 40])
+    assert e._real_lead() == timedelta(minutes=60)
+    e.ahead_took.append(300)
+    assert e._real_lead() == AHEAD_MAX
+    e.ahead_took.clear()
+    e.ahead_took.append(5)
+    assert e._real_lead() == AHEAD
+    await e.aclose()
+    lock = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    lock.ahead = timedelta(minutes=30)
+    await run(lock, 600)
+    assert not lock.ahead_took  # in lockstep the lead is the scenario's, fixed: the same town whatever the timing
+    await lock.aclose()
+
+
 async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_town_whatever_the_timing(
         fake_town_loader):
     from datetime import timedelta
