@@ -1,6 +1,7 @@
 """Planning: the day in broad strokes (one call), revising the rest of it after news (one call),
 and decomposing the next two hours of it into 5-15 minute actions (one call a window; in play the
-next window is asked for while the last step of the one in hand still runs: ``decide_ahead``).
+next window is asked for while the last step of the one in hand still runs, and the day plan with
+its first window while the resident still sleeps: ``decide_ahead``).
 
 A part of ``Mind`` (see mind.py): it owns the lock that keeps one plan decision at a time and
 when planning last failed (a day that went by routine is planned again an hour later); the plan,
