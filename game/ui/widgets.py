@@ -68,8 +68,11 @@ class ClockBar(Static):
 MODEL_LED = ("model", "reaction", "talk")
 
 
-def source_words(source: str, thinking: bool) -> str:
-    """Where the resident's current action came from, in the panel's words."""
+def source_words(source: str, thinking: bool, asleep: bool = False) -> str:
+    """Where the resident's current action came from, in the panel's words.  Asleep is by rule and
+    not waking time (the ledger does not count it); the model may be planning the day meanwhile."""
+    if asleep and source in ("routine", "rule"):
+        return "asleep: the model plans their day" if thinking else "asleep (by rule; not waking time)"
     if source == "model":
         return "decided by the model"
     if source == "reaction":
@@ -115,7 +118,8 @@ class ResidentPanel(Static):
             flags.append("thinking…")
         if flags:
             t.append(" · ".join(flags) + "\n", style="italic")
-        why = source_words(card.source, card.thinking)
+        why = source_words(card.source, card.thinking,
+                           asleep="sleep" in (card.action or "").lower() and not card.conversation)
         if why:
             t.append(why, style="dim" if card.source in MODEL_LED else "yellow")
             if card.lead is not None:

@@ -203,7 +203,7 @@ async def test_the_status_line_shows_the_model_led_share_and_the_panel_the_sourc
         assert "model-led" in bar._last and "%" in bar._last, bar._last
         panel = str(app.screen.query_one(ResidentPanel).render())
         assert any(w in panel for w in ("decided by the model", "on routine", "by rule", "a reaction",
-                                        "talking (the model's words)")), panel
+                                        "talking (the model's words)", "asleep")), panel
 @pytest.mark.slow
 async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
     """Regression: a town saved while the player embodied a resident, loaded again, showed no one

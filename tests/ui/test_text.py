@@ -21,3 +21,14 @@ def test_markup_is_kept_literally_and_carries_no_style():
 
 def test_single_line():
     assert clean("one\ntwo\r\nthree\tfour", single_line=True) == "one two three four"
+
+
+def test_the_panel_says_a_sleeper_is_asleep_not_waiting_for_the_model():
+    """Asleep, a resident's day is planned before it wakes: the panel said "on routine: waiting for
+    the model" of a sleeper (seen in tmux, 2026-11-25); sleep is by rule and not waking time."""
+    from game.ui.widgets import source_words
+
+    assert source_words("routine", True, asleep=True) == "asleep: the model plans their day"
+    assert source_words("routine", False, asleep=True) == "asleep (by rule; not waking time)"
+    assert source_words("routine", True) == "on routine: waiting for the model"
+    assert source_words("model", False, asleep=True) == "decided by the model"  # a nap the model chose
