@@ -69,7 +69,7 @@ async def measure(args: argparse.Namespace) -> dict:
         status = app.llm.status()
         out["model"] = getattr(status, "model", None)
         engine = app.engine
-        sched = _scheduler(engine.llm)
+        sched = getattr(engine.llm, "scheduler", None)  # (a recording client hands it on)
         if sched is not None and args.no_preempt:
             sched.preempt = False  # the player's requests wait behind the town's in flight
         out["preempt"] = bool(getattr(sched, "preempt", False))
@@ -150,18 +150,6 @@ async def measure(args: argparse.Namespace) -> dict:
               f"(preempt {'on' if out['preempt'] else 'off'})", file=sys.stderr, flush=True)
         await app.action_quit_town()  # as the q key: the engine's decisions are cancelled first
     return out
-
-
-def _scheduler(llm: object) -> object | None:
-    """The model client's scheduler, through the wrappers around it (recording, accounting)."""
-    for _ in range(4):
-        if llm is None:
-            return None
-        sched = getattr(llm, "scheduler", None)
-        if sched is not None:
-            return sched
-        llm = getattr(llm, "inner", None) or getattr(llm, "llm", None) or getattr(llm, "_llm", None)
-    return None
 
 
 def main() -> int:

@@ -246,7 +246,7 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
             name=name, action=act.description if act else "", emoji=act.emoji if act else "",
             place=self._describe(self._address_at(r.pos)), pos=r.pos, plan=plan, recent=recent,
             retrieved=[str(x) for x in retrieved], relationships=dict(rel), embodied=self.embodied == name,
-            conversation=r.conversation, thinking=name in self.jobs,
+            conversation=r.conversation, thinking=name in self.jobs, asleep=r.asleep,
             source="talk" if r.conversation else (act.source if act else ""),
             lead=share(self.ledger.residents[name].totals()) if name in self.ledger.residents else None)
 
@@ -299,8 +299,7 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
                 continue
             act = r.action
             source = "talk" if r.conversation else (act.source if act else "none")
-            asleep = act is not None and not r.conversation and "sleep" in act.description.lower()
-            self.ledger.tick(r.name, now, day, source=source, seconds=secs, asleep=asleep)
+            self.ledger.tick(r.name, now, day, source=source, seconds=secs, asleep=r.asleep)
 
     def poll(self) -> TickResult:
         """Events that arrived without a tick (streamed replies, commands): for a paused screen.

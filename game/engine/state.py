@@ -56,6 +56,12 @@ class Resident:
     seeking: str | None = None  # someone it decided to talk with and walks after (talks.py, _seek)
     seek_until: datetime | None = None  # ... until then, when it gives up
 
+    @property
+    def asleep(self) -> bool:
+        """Asleep (by its action's words; a talk wakes anyone): not waking time in the ledger, and
+        what the panel says instead of where the action came from."""
+        return self.action is not None and not self.conversation and "sleep" in self.action.description.lower()
+
     def action_ended(self, now: datetime) -> bool:
         if self.action is None:
             return True
@@ -129,6 +135,7 @@ class ResidentView:
     thinking: bool = False
     source: str = ""  # where the current action came from: model, reaction, talk, routine, rule
     lead: float | None = None  # this resident's model-led share of its waking time so far
+    asleep: bool = False  # (Resident.asleep)
 
 
 @dataclass

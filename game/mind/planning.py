@@ -234,8 +234,6 @@ class Planning:
             actions = await self._decompose_steps(start, now, view)
             if not waking and self._decided_until() != at:
                 return 0  # the steps in hand changed meanwhile: these would not follow them
-            if waking and (self.queue or self.plan_date != self.day_and_minute(at)[0]):
-                return 0
             self.queue.extend(actions)
             self.stats["ahead_steps"] += len(actions)
             return len(actions)

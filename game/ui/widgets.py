@@ -118,8 +118,7 @@ class ResidentPanel(Static):
             flags.append("thinking…")
         if flags:
             t.append(" · ".join(flags) + "\n", style="italic")
-        why = source_words(card.source, card.thinking,
-                           asleep="sleep" in (card.action or "").lower() and not card.conversation)
+        why = source_words(card.source, card.thinking, asleep=card.asleep)
         if why:
             t.append(why, style="dim" if card.source in MODEL_LED else "yellow")
             if card.lead is not None:
