@@ -344,6 +344,9 @@ class ModelClient:
                 if finish == "length":
                     feedback = (f"the answer was cut off at {max_tokens} tokens; "
                                 f"answer again, shorter ({e.feedback})")
+                    # asked again with room to finish: a schema bounds the answer's length, and
+                    # the same budget mostly cuts the second answer where it cut the first
+                    max_tokens += max_tokens // 2
                 if answer_retries >= self.answer_retries:
                     self.accounting.record(tag, **tokens, latency_s=seconds, failed=True,
                                            retries=transport_retries, generation_s=gen_s)

@@ -23,6 +23,8 @@ from game.mind.wording import whole_sentences
 from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
+# a line's JSON: up to 200 characters of words (LineAnswer) at 2.5 or more a token, and its keys
+LINE_TOKENS = 110
 BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._recall_for)
 
 
@@ -77,8 +79,8 @@ class Talking:
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
         try:
-            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=80,
-                                       context=context, transcript=conversation.transcript() or "(nothing yet)",
+            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now,
+                                       max_tokens=LINE_TOKENS, context=context, transcript=conversation.transcript() or "(nothing yet)",
                                        first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
         except LLMError as e:
             self._fail("dialogue", e)

@@ -219,3 +219,15 @@ async def test_the_players_request_stops_the_towns_in_flight_which_are_asked_aga
         assert attempts == (["town", "player", "town"] if preempt else ["town", "player"])
         assert llm.scheduler.preempted == (1 if preempt else 0)
         assert llm.status().in_flight == 0 and not llm.scheduler._stoppers
+
+
+async def test_an_answer_cut_off_by_the_token_budget_is_asked_again_with_room_to_finish():
+    # the same budget would mostly cut the second answer where it cut the first
+    fake = FakeServer([{"choices": [{"index": 0, "finish_reason": "length",
+                                     "message": {"role": "assistant", "content": '{"mood": "ca'}}]},
+                       '{"mood": "calm", "energy": 3}'])
+    async with client(fake) as llm:
+        value = await llm.complete(MSGS, Mood, TAG, max_tokens=80)
+    assert value.energy == 3
+    assert [r["max_tokens"] for r in fake.requests] == [80, 120]
+    assert "cut off at 80 tokens" in fake.requests[1]["messages"][-1]["content"]
