@@ -76,7 +76,7 @@ def _undt(s: str | None) -> datetime | None:
 def _conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
     d = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
          "lines": [list(x) for x in conv.lines], "started": _dt(conv.started),
-         "with_player": conv.with_player}
+         "with_player": conv.with_player, "importance": conv.importance}
     if talk is not None:
         d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(talk.last_at), mode=talk.mode,
                  sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=_dt(talk.next_at))
@@ -95,7 +95,14 @@ def _talk_from(d: dict) -> Talk:
 def _conv_from(d: dict) -> Conversation:
     return Conversation(id=d["id"], participants=list(d["participants"]), place=d.get("place", ""),
                         lines=[(s, t) for s, t in d["lines"]], started=_undt(d.get("started")),
-                        with_player=bool(d.get("with_player")))
+                        with_player=bool(d.get("with_player")), importance=_rating_of(d.get("importance")))
+
+
+def _rating_of(v: object) -> float | None:
+    """A talk's rating as saved: a number from 1 to 10, else none (a save from before ratings)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v <= 10:
+        return None
+    return float(v)
 
 
 # ------------------------------------------------------------------------------- writing

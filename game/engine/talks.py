@@ -152,6 +152,7 @@ class Talks:
         waited for (its answer is then ignored)."""
         if talk.mode != "lines":
             talk.mode, talk.script, talk.sides, talk.next_at = "lines", [], {}, None
+            talk.conv.importance = None  # the lines from here on were not rated with the script
             for name in talk.conv.participants:
                 job = self.jobs.get(name)
                 if job is not None and job.kind in ("side", "converse") and job.args.get("conversation") == talk.conv.id:
@@ -188,7 +189,12 @@ class Talks:
                 self._ask(r, "side", now, {"conversation": cid, "about": first})
         r = self.residents.get(first)
         if not waiting and r is not None and first not in self.jobs and r.conversation == cid:
-            self._ask(r, "converse", now, {"conversation": cid, "sides": dict(talk.sides)})
+            # who is in it, as when asked (like the sides): someone who joins while the job waits
+            # for its turn turns the talk into lines and its answer is ignored; read when the job
+            # ran, the prompt named the newcomer without their side, and a replay, whose jobs run
+            # at other moments than the recorded run's, asked what the recording did not hold
+            self._ask(r, "converse", now, {"conversation": cid, "sides": dict(talk.sides),
+                                           "participants": list(talk.conv.participants)})
 
     def _say_scripted(self, talk: Talk, now: datetime, res: TickResult) -> None:
         speaker, text = talk.script.pop(0)
@@ -218,6 +224,7 @@ class Talks:
             self._end_talk(cid, now, res, reason=script.reason or f"{job.resident} had nothing to say")
             return
         talk.script = lines
+        talk.conv.importance = script.importance  # (rated with the lines: none said yet)
         self._say_scripted(talk, now, res)
 
     async def _side(self, job: Job, mind: MindPort) -> str:
@@ -230,7 +237,8 @@ class Talks:
         if talk is None:
             raise asyncio.CancelledError
         c = talk.conv
-        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+        who = [str(p) for p in job.args.get("participants") or c.participants]  # (a job saved before: now's)
+        conv = Conversation(id=c.id, participants=who, place=c.place, lines=list(c.lines),
                             started=c.started, with_player=c.with_player)
         sides = {str(k): str(v) for k, v in (job.args.get("sides") or {}).items()}
         return await mind.converse(job.now, conv, sides)

@@ -133,7 +133,7 @@ class Thoughts(Component):
         self.limit = limit
 
     def render(self, ctx: Context) -> str:
-        recs = ctx.mind.memory.recent(self.limit, kinds=("whisper",))
+        recs = ctx.mind.memory.recent(self.limit, kinds=("whisper",), until=ctx.now)
         recs = [r for r in recs if ctx.now - r.created <= timedelta(days=1)]  # today's, not old news
         return "\n".join(f"- {r.text}" for r in recs)
 

@@ -151,7 +151,7 @@ class Talking:
                 break
             lines.append((who, text))
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.name)
-        return Script(lines=lines)
+        return Script(lines=lines, importance=ans.importance)
 
     async def _held_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
         """The context of every reply in ``conversation``: made once (who the resident is, where,

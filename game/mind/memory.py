@@ -205,8 +205,20 @@ class MemoryStream(Prefiltering, StreamSaves):
     def unembedded(self) -> list[int]:
         return [int(i) for i in np.flatnonzero(~self._has_emb[: self._n])]
 
-    def unscored(self) -> list[int]:
-        return [int(i) for i in np.flatnonzero(~self._scored[: self._n])]
+    def unscored(self, until: datetime | None = None) -> list[int]:
+        """Records whose importance is provisional (created at or before ``until``, if given)."""
+        todo = ~self._scored[: self._n]
+        if until is not None:
+            todo &= self._created[: self._n] <= game_hours(until)
+        return [int(i) for i in np.flatnonzero(todo)]
+
+    def later_than(self, now: datetime) -> np.ndarray:
+        """Ids of the records created after ``now``.  The engine stores what a talk left (and a
+        whisper) at the tick it happens, while a decision asked at an earlier tick may still be
+        running: that decision does not see them (``retrieve``, ``unscored``, ``importance_since``
+        take its ``now``), so what it is asked does not depend on how long its calls took, and
+        a run and its replay ask the same."""
+        return np.flatnonzero(self._created[: self._n] > game_hours(now))
 
     def get(self, rid: int) -> Record:
         if not 0 <= rid < self._n:
@@ -220,11 +232,14 @@ class MemoryStream(Prefiltering, StreamSaves):
     def text(self, rid: int) -> str:
         return self._text[rid]
 
-    def recent(self, n: int, kinds: Iterable[str] | None = None) -> list[Record]:
-        ids = range(self._n - 1, -1, -1)
+    def recent(self, n: int, kinds: Iterable[str] | None = None, until: datetime | None = None) -> list[Record]:
+        ids: Iterable[int] = range(self._n - 1, -1, -1)
         if kinds is not None:
             ks = {KINDS.index(k) for k in kinds}
             ids = (i for i in ids if int(self._kind[i]) in ks)
+        if until is not None:
+            h = game_hours(until)
+            ids = (i for i in ids if self._created[i] <= h)
         out = []
         for i in ids:
             out.append(self.get(i))
@@ -246,13 +261,18 @@ class MemoryStream(Prefiltering, StreamSaves):
                 return i
         return None
 
-    def importance_since(self, since: datetime | None) -> float:
-        """Summed importance of the records created after ``since`` (the reflection trigger)."""
+    def importance_since(self, since: datetime | None, until: datetime | None = None) -> float:
+        """Summed importance of the records created after ``since`` (and at or before ``until``,
+        if given): the reflection trigger."""
         if self._n == 0:
             return 0.0
-        if since is None:
+        if since is None and until is None:
             return float(self._imp[: self._n].sum())
-        mask = self._created[: self._n] > game_hours(since)
+        mask = np.ones(self._n, dtype=bool)
+        if since is not None:
+            mask &= self._created[: self._n] > game_hours(since)
+        if until is not None:
+            mask &= self._created[: self._n] <= game_hours(until)
         return float(self._imp[: self._n][mask].sum())
 
     def touch(self, ids: Iterable[int], now: datetime) -> None:
@@ -264,7 +284,8 @@ class MemoryStream(Prefiltering, StreamSaves):
 
     # ---------------------------------------------------------------- retrieval
     def scores(self, query: Sequence[float] | np.ndarray | None, now: datetime,
-               kinds: Iterable[str] | None = None, weights: Weights | None = None) -> np.ndarray:
+               kinds: Iterable[str] | None = None, weights: Weights | None = None,
+               hide: np.ndarray | None = None) -> np.ndarray:
         """Retrieval score of every record (``-inf`` for records outside ``kinds``).
 
         Written for 100k records in a few milliseconds: float32 throughout, one matrix-vector
@@ -279,6 +300,10 @@ class MemoryStream(Prefiltering, StreamSaves):
         if kinds is not None:
             ks = np.array([KINDS.index(k) for k in kinds], dtype=np.int8)
             mask = np.isin(self._kind[:n], ks)
+        if hide is not None and hide.size:  # records that do not count (not even in the min-max)
+            if mask is None:
+                mask = np.ones(n, dtype=bool)
+            mask[hide] = False
         # recency = decay ** hours since last access, as exp(hours * ln decay)
         hours = game_hours(now) - self._access[:n]
         np.maximum(hours, 0.0, out=hours)
@@ -315,6 +340,12 @@ class MemoryStream(Prefiltering, StreamSaves):
         bounds the relevance's min-max, are scored exactly.  The top 10 agrees with exact scoring
         on 99%+ of queries (tests/mind/test_memory.py; docs/BENCHMARKS.md gives the figure)."""
         ex = list(exclude)
+        late = self.later_than(now)  # (see later_than; rare: the exact path for them)
+        if late.size:
+            s = self.scores(query, now, kinds, weights, hide=late)
+            if ex:
+                s[np.asarray(ex, dtype=np.int64)] = -np.inf
+            return self._pick(None, s, k, token_budget, now, refresh)
         if (not exact and self._n >= PREFILTER_MIN and query is not None and self._emb is not None
                 and int(k) <= PREFILTER_CANDIDATES // 4):
             got = self._prefiltered(query, now, kinds, weights or self.weights, ex)

@@ -131,10 +131,11 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
         self.stats[f"error_{what}"] += 1
         log.warning("%s", self.last_error)
 
-    def talks_on(self, day: date) -> int:
-        """Conversations with other residents the resident has had on ``day`` (from its memory)."""
+    def talks_on(self, day: date, until: datetime | None = None) -> int:
+        """Conversations with other residents the resident has had on ``day`` (from its memory;
+        those remembered by ``until``, if given)."""
         n = 0
-        for rec in reversed(self.memory.recent(64, kinds=["conversation"])):
+        for rec in reversed(self.memory.recent(64, kinds=["conversation"], until=until)):
             if rec.created.date() < day:
                 break
             if rec.created.date() == day and rec.text.startswith("I talked with"):

@@ -75,7 +75,7 @@ class Reacting:
             # to a sight in the middle of the day
             self.stats["react_absurd"] += 1
             ans = ans.model_copy(update={"decision": "continue"})
-        if ans.decision == "talk" and self.talks_on(d) >= self.config.max_talks_per_day:
+        if ans.decision == "talk" and self.talks_on(d, now) >= self.config.max_talks_per_day:
             self.stats["react_talk_enough"] += 1
             return Reaction("continue", reason="talked enough today")
         if ans.decision == "talk":

@@ -55,8 +55,8 @@ class Reflecting:
         return text
 
     # ---------------------------------------------------------------- reflection
-    def reflection_due(self) -> bool:
-        return self.memory.importance_since(self.last_reflection) >= self.config.reflect_threshold
+    def reflection_due(self, now: datetime | None = None) -> bool:
+        return self.memory.importance_since(self.last_reflection, now) >= self.config.reflect_threshold
 
     async def reflect_if_due(self, now: datetime) -> list[str]:
         """When the importance of what happened since the last reflection passes the threshold:
@@ -68,12 +68,12 @@ class Reflecting:
         resident-day) on those questions, and most of the 1.5B model's 39 were generic ("What is
         Rosa Brody's recent life like?", "What does Samuel Okafor do for a living?").  What made
         the reflection due, its most important records, is the focus here instead."""
-        if not self.reflection_due():
+        if not self.reflection_due(now):
             return []
         since = self.last_reflection
         self.last_reflection = now
         name = self.name
-        focal = self._focal_points(since)
+        focal = self._focal_points(since, now)
         evidence: dict[int, Record] = {}
         for q in focal:
             for r in await self.recall(q, now, k=5, token_budget=200, kinds=None):
@@ -105,10 +105,10 @@ class Reflecting:
         self.stats["reflections"] += len(made)
         return made
 
-    def _focal_points(self, since: datetime | None, n: int = 3) -> list[str]:
+    def _focal_points(self, since: datetime | None, now: datetime | None = None, n: int = 3) -> list[str]:
         """The texts of the ``n`` most important records of the last 60 since ``since`` (the
         newer first among equals): what made the reflection due."""
-        recent = [r for r in self.memory.recent(60) if since is None or r.created > since] or \
-            self.memory.recent(60)
+        last = self.memory.recent(60, until=now)
+        recent = [r for r in last if since is None or r.created > since] or last
         ranked = sorted(enumerate(recent), key=lambda ir: (-ir[1].importance, -ir[0]))
         return [r.text for _, r in ranked[:n]]

@@ -71,6 +71,11 @@ def _rating(v: object) -> str:
     return min(RATINGS, key=lambda k: abs(RATINGS[k] - n))
 
 
+def _rating_or_none(v: object) -> str:
+    """A rating word, or "" for none (as a recording of an answer without one stores it)."""
+    return "" if v is None or str(v).strip() == "" else _rating(v)
+
+
 class ImportanceAnswer(BaseModel):
     """One rating word per memory, in order.  Words, not numbers: a small model asked for numbers
     for a numbered list tends to count (1, 2, 3...); words map to 1, 3, 5, 7, 9."""
@@ -241,6 +246,15 @@ class ScriptAnswer(BaseModel):
     here, so that a server that ignores the schema still gives the lines it got right."""
 
     lines: list[ScriptLine] = Field(min_length=1, max_length=6)
+    # how much the talk matters to those in it (after the lines, so that it rates what was said):
+    # their memories of it take this instead of a later importance call on each line. The schema
+    # sent asks for it; an answer without it (a server that ignores schemas) leaves the lines to
+    # be rated as before ("").
+    matters: Annotated[str, BeforeValidator(_rating_or_none), Field(json_schema_extra={"enum": list(RATINGS)})] = ""
+
+    @property
+    def importance(self) -> float | None:
+        return float(RATINGS[self.matters]) if self.matters in RATINGS else None
 
 
 @lru_cache(maxsize=64)

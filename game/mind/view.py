@@ -134,6 +134,7 @@ class Script:
     lines: list[tuple[str, str]] = field(default_factory=list)
     source: Literal["model", "rule", "error"] = "model"
     reason: str = ""
+    importance: float | None = None  # how much the talk matters, as the model rated it with its lines
 
 
 @dataclass
@@ -146,6 +147,9 @@ class Conversation:
     lines: list[tuple[str, str]] = field(default_factory=list)
     started: datetime | None = None
     with_player: bool = False
+    # how much the talk matters to those in it, when the model rated it as it wrote every line of
+    # it (a script); None: each remembered line is rated later, in an importance batch
+    importance: float | None = None
 
     def add(self, speaker: str, text: str) -> None:
         self.lines.append((speaker, text))

@@ -111,7 +111,7 @@ class FakeLLM:
             who = _enums(schema.model_json_schema())[0]
             n = 2 + k % 3
             data = {"lines": [{"speaker": who[i % len(who)], "say": f"Hello, this is line {(k >> i) % 900 + 100}."}
-                              for i in range(n)]}
+                              for i in range(n)], "matters": "important"}
         elif name == "InsightsAnswer":
             data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
         elif name == "IdentityAnswer":

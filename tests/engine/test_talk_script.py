@@ -51,8 +51,12 @@ async def test_a_talk_of_residents_is_one_call_said_a_line_a_minute_and_both_rem
     prompt = next(p for p, c in zip(llm.prompts, llm.calls) if c == ("converse", "Ann Lin"))
     assert "Talking with:\nBob Lin" in prompt  # Bob's own part: who he is, what he remembers of Ann
     for me, other in (("Ann Lin", "Bob Lin"), ("Bob Lin", "Ann Lin")):
-        texts = [m.text for m in e.minds[me].memory.recent(200)]
-        assert any(t.startswith(f"{other} told me: Hello, this is line") for t in texts), texts[-5:]
+        mem = e.minds[me].memory
+        told = [m for m in mem.recent(200) if m.text.startswith(f"{other} told me: Hello, this is line")]
+        mine = [m for m in mem.recent(200) if m.text.startswith(f"I talked with {other}; I said:")]
+        assert told and mine, [m.text for m in mem.recent(5)]
+        # the talk was rated as it was written ("important"): no importance call for its lines
+        assert all(m.scored and m.importance == 7 for m in told + mine)
     await e.aclose()
 
 
@@ -72,6 +76,7 @@ async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loa
     llm2 = FakeLLM(talk=False)
     f = load_engine(path, llm2, lockstep=True)
     assert f.talks[cid].script == rest and f.talks[cid].mode == "script"
+    assert f.talks[cid].conv.importance == 7  # the rating of what is still to be said, kept
     res = await run(f, 40)
     assert [(s, t) for _, s, t in said(res, cid)] == rest  # what was written is said, not asked again
     assert not [c for c in llm2.calls if c[0] in ("converse", "dialogue")]
@@ -90,6 +95,7 @@ async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fa
     assert e._start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
     talk = e.talks[cid]
     assert talk.mode == "lines" and not talk.script  # what was written had no part for Cara
+    assert talk.conv.importance is None  # its rating was of the script, not of what is said now
     res = await run(e, 80)
     assert "Cara Diaz" in [s for _, s, _ in said(res, cid)]
     assert ("dialogue", "Cara Diaz") in llm.calls

@@ -89,24 +89,29 @@ def test_retrieval_properties(records, query, k, now_min, budget, kinds):
     m = _stream(records)
     now = T0 + timedelta(minutes=now_min)
     before = [m.get(i).last_access for i in range(len(m))]
-    scores = m.scores(query, now, kinds)
+    late = m.later_than(now)  # records from after ``now``: not seen by a retrieval at ``now``
+    scores = m.scores(query, now, kinds, hide=late)
     w = m.weights
     top = w.recency + w.importance + w.relevance
+
+    def counts(i: int) -> bool:
+        return (kinds is None or m.get(i).kind in kinds) and m.get(i).created <= now
+
     for i in range(len(m)):
-        if kinds is None or m.get(i).kind in kinds:
+        if counts(i):
             assert 0.0 <= scores[i] <= top + 1e-9, scores[i]
         else:
             assert scores[i] == -math.inf
     got = m.retrieve(query, now, k=k, token_budget=budget, kinds=kinds)
     ids = [r.id for r in got]
     assert len(ids) == len(set(ids)) and len(ids) <= k
-    assert all(kinds is None or r.kind in kinds for r in got)
+    assert all((kinds is None or r.kind in kinds) and r.created <= now for r in got)
     s = [scores[i] for i in ids]
     assert s == sorted(s, reverse=True), "best first"
     if budget is not None:
         assert sum(len(r.text) // 4 + 2 for r in got) <= budget
     if k > 0 and budget is None:
-        eligible = [i for i in range(len(m)) if kinds is None or m.get(i).kind in kinds]
+        eligible = [i for i in range(len(m)) if counts(i)]
         assert len(ids) == min(k, len(eligible))
         if ids and len(eligible) > len(ids):  # nothing left out scores higher than the last taken
             left = [scores[i] for i in eligible if i not in ids]

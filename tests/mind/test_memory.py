@@ -231,3 +231,20 @@ def test_the_projection_is_built_a_step_per_retrieval_and_results_stay_exact_unt
     q = queries[3]
     assert [r.id for r in again.retrieve(q, now, refresh=False)] == \
         [r.id for r in again.retrieve(q, now, refresh=False, exact=True)]  # not ready yet: exact
+
+
+def test_a_decision_at_now_does_not_see_what_was_remembered_after_it():
+    # the engine stores a talk's end at its tick while a decision asked earlier may still run:
+    # that decision sees the stream as it was at its own time, in every query it makes
+    t = datetime(2026, 2, 13, 9)
+    m = MemoryStream()
+    a = m.add("observation", "the stove is on", t, embedding=unit(1, 0), importance=2)
+    b = m.add("observation", "a dog barks", t)  # provisional, waiting to be scored
+    m.add("conversation", "Rosa told me: the stove is on fire", t + timedelta(minutes=5),
+          embedding=unit(1, 0))  # provisional too, and later
+    assert [r.id for r in m.retrieve(unit(1, 0), t, k=5, refresh=False)] == [a, b]
+    assert m.unscored(until=t) == [b] and len(m.unscored()) == 2
+    assert m.importance_since(None, t) == 5 and m.importance_since(None) == 8
+    assert [r.id for r in m.recent(5, until=t)] == [a, b]
+    later = m.retrieve(unit(1, 0), t + timedelta(minutes=5), k=5, refresh=False)
+    assert len(later) == 3  # seen from its own time on

@@ -53,6 +53,11 @@ def test_fit_steps_fills_the_span_exactly():
 
 def test_rule_importance_for_routine_sights():
     assert rule_importance("Klaus Mueller is sleeping") == 1
+    # the engine's own words for a talk seen from outside
+    assert rule_importance("Rosa Brody is talking with Ines Moreau (the cafe of Bluebell Cafe)") == 2
+    assert rule_importance("Rosa Brody is going to talk with Ines Moreau") == 2
+    assert rule_importance("Ines Moreau is thinking about the conversation (the Moreau house)") == 1
+    assert rule_importance("Rosa Brody is talking with Ines about the fire at the park") is None
     assert rule_importance("the bed is idle") == 1
     assert rule_importance("Klaus Mueller is shouting about a fire") is None
 
@@ -234,6 +239,20 @@ async def test_importance_is_batched_and_rules_skip_routine_sights():
     prompt = llm.calls[0][1][1].content
     assert "- a fire at the park" in prompt and "- music from the park" in prompt
     assert mind.memory.get(mind.memory.find_recent_text("a dog barking", now)).importance == 7
+
+
+async def test_a_sight_the_model_rated_before_is_rated_again_without_a_call():
+    mind, llm = make(importance_batch=2)
+    t = DAY1.replace(hour=9)
+    await mind.observe(t, ["Klaus Mueller is reading (the cafe)", "a dog barking"])
+    assert llm.purposes() == ["importance"]
+    # past the dedupe window, seen elsewhere: the same sight, its rating kept; a new one waits
+    later = t + timedelta(hours=3)
+    await mind.observe(later, ["Klaus Mueller is reading (the park)", "music from the park"])
+    assert llm.purposes() == ["importance"] and mind.stats["importance_seen_before"] == 1
+    again = mind.memory.find_recent_text("Klaus Mueller is reading (the park)", later)
+    assert mind.memory.get(again).importance == 7 and mind.memory.get(again).scored
+    assert [mind.memory.text(i) for i in mind.memory.unscored()] == ["music from the park"]
 
 
 async def test_importance_waits_for_a_batch_but_not_forever():
