@@ -110,3 +110,23 @@ async def test_a_failed_script_ends_the_talk_and_says_so(fake_town_loader):
     assert any("Ann Lin could not talk" in t for t in errors), errors
     assert not said(res, cid)
     await e.aclose()
+
+
+async def test_the_next_window_is_asked_while_a_written_talk_is_said(fake_town_loader):
+    # the lanes are free while the lines are said: one whose steps run out during the talk has
+    # its next window asked then, and comes out of the talk into it (not into its routine)
+    from datetime import timedelta
+    llm = FakeLLM(talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    e.ahead = timedelta(minutes=15)
+    for _ in range(40):
+        await run(e, 1)
+        if e.talks[cid].script:
+            break
+    assert e.talks[cid].script, "the script is written"
+    bob = e.minds["Bob Lin"]
+    bob.steps_run_out = lambda now: now + timedelta(minutes=5)
+    await run(e, 1)
+    assert cid in e.talks and e.residents["Bob Lin"].conversation == cid
+    assert e.jobs["Bob Lin"].kind == "ahead"
+    await e.aclose()
