@@ -79,8 +79,8 @@ class Talking:
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
         try:
-            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now,
-                                       max_tokens=LINE_TOKENS, context=context, transcript=conversation.transcript() or "(nothing yet)",
+            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=LINE_TOKENS,
+                                       context=context, transcript=conversation.transcript() or "(nothing yet)",
                                        first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
         except LLMError as e:
             self._fail("dialogue", e)

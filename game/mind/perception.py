@@ -79,11 +79,9 @@ class Perceiving:
             imp = rule_importance(text)
             if imp is not None:
                 self.stats["importance_rule"] += 1
-            else:
-                imp = self._rated.get(sight_key(text))
-                if imp is not None:
-                    self._rated.move_to_end(sight_key(text))
-                    self.stats["importance_seen_before"] += 1
+            elif (imp := self._rated.get(key := sight_key(text))) is not None:
+                self._rated.move_to_end(key)
+                self.stats["importance_seen_before"] += 1
             new.append(self.memory.add("observation", text, now, importance=imp))
         await self.score_pending(now)
         return new
