@@ -102,6 +102,43 @@ async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fa
     await e.aclose()
 
 
+async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_two_lines_away(fake_town_loader):
+    # a talk of three by lines: the lane of one who just spoke is free for two lines, so its next
+    # window is asked then; never by the next speaker (its line would wait behind the window)
+    from datetime import timedelta
+    llm = FakeLLM(talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    for _ in range(40):
+        await run(e, 1)
+        if e.talks[cid].conv.lines:
+            break
+    e.residents["Cara Diaz"].pos = (16, 2)
+    assert e._start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
+    talk = e.talks[cid]
+    assert talk.mode == "lines"
+    e.ahead = timedelta(minutes=15)
+    for name in talk.conv.participants:
+        e.minds[name].steps_run_out = lambda now: now + timedelta(minutes=5)
+    asked: list[tuple[str, int]] = []  # (who, lines until its turn) when its window was asked
+    real_ask = e._ask
+
+    def ask(r, kind, now, args):
+        if kind == "ahead" and r.conversation == cid:
+            parts = talk.conv.participants
+            asked.append((r.name, (parts.index(r.name) - talk.turn) % len(parts)))
+        return real_ask(r, kind, now, args)
+
+    e._ask = ask
+    for _ in range(60):
+        await run(e, 1)
+        if cid not in e.talks:
+            break
+    assert asked, "a window was asked during the talk"
+    assert all(away >= 2 for _, away in asked), asked
+    assert len({s for s, _ in asked}) >= 2
+    await e.aclose()
+
+
 async def test_a_failed_script_ends_the_talk_and_says_so(fake_town_loader):
     e, cid = await talk_of_two(fake_town_loader, FakeLLM(talk=False, fail=("converse",)))
     res = await run(e, 30)
