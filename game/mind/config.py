@@ -22,7 +22,8 @@ class MindConfig:
     dedupe_minutes: int = 60  # the same sight within this many minutes refreshes, not re-stores
     max_block_min: int = 120  # hour blocks longer than this are decomposed in parts
     decompose_window_min: int = 120  # one decompose call covers the blocks that end within this
-    max_reacts_per_day: int = 8  # calls about everyday sights (16 made 13.4 a resident-day); urgent news always
+    # calls about everyday sights and the talks written whole (16 made 13.4 a resident-day); urgent news always
+    max_reacts_per_day: int = 8
     max_talks_per_day: int = 5  # conversations a resident starts (or has had) in a day before it stops starting more
     max_lines_per_day: int = 30
     max_turns_per_speaker: int = 4  # per conversation

@@ -34,8 +34,8 @@ class Reacting:
         """Decide whether something salient changes what the resident does: continue, react (a new
         action now; the steps already decomposed carry on afterwards) or talk to someone.
 
-        At most ``config.max_reacts_per_day`` calls a day for everyday sights (someone passing);
-        ``urgent`` news (a thing that changed state, the player come into view) is always
+        At most ``config.max_reacts_per_day`` calls a day for everyday sights (someone passing),
+        the talks it wrote whole (``converse``) counted in; ``urgent`` news (a thing that changed state, the player come into view) is always
         considered."""
         text = clean_text(percept_text, 300)
         d, _ = self.day_and_minute(now)
@@ -45,7 +45,9 @@ class Reacting:
         if last is not None and now - last < timedelta(minutes=self.config.react_cooldown_min):
             self.stats["react_cooldown"] += 1
             return Reaction("continue", reason="already considered")
-        if not urgent and self.calls_on(d).get("react", 0) >= self.config.max_reacts_per_day:
+        spent = self.calls_on(d)
+        # a talk written whole came of a reaction (its own or the other's) and costs a call like one
+        if not urgent and spent.get("react", 0) + spent.get("converse", 0) >= self.config.max_reacts_per_day:
             self.stats["react_budget"] += 1
             return Reaction("continue", reason="budget")
         self._reacted[text] = now

@@ -335,6 +335,24 @@ async def test_react_budget_cooldown_and_the_steps_carry_on_after_it(view):
     assert asleep.kind == "continue"
 
 
+async def test_a_talk_written_whole_counts_in_the_days_reactions(view):
+    """A resident who talked a lot reacts less to everyday sights: its ``converse`` calls count in
+    ``max_reacts_per_day`` (the worst resident of a whole day had 8 reactions and 4 talks, 32 calls),
+    news does not wait on it."""
+    cont = {"decision": "continue", "talk_to": "", "new_action": "", "place": "", "emoji": "", "minutes": 5}
+    mind, llm = make({"react": [cont], "converse": [{"lines": [{"speaker": "Isabella", "say": "Hello."}]}]},
+                     max_reacts_per_day=2)
+    now = DAY1.replace(hour=9)
+    assert (await mind.react(now, "Klaus Mueller walks by", view)).reason == "model"
+    await mind.converse(now, Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"]), {})
+    spent = await mind.react(now + timedelta(minutes=1), "Maria Lopez walks by", view)
+    assert spent.reason == "budget" and llm.purposes().count("react") == 1
+    news = await mind.react(now + timedelta(minutes=2), "the stove is on fire", view, urgent=True)
+    assert news.reason == "model" and llm.purposes().count("react") == 2
+    # the next day starts afresh
+    assert (await mind.react(now + timedelta(days=1), "Maria Lopez walks by", view)).reason == "model"
+
+
 async def test_react_talk_needs_someone_present(view):
     from dataclasses import replace
     mind, llm = make({"react": [{"decision": "talk", "talk_to": "klaus", "new_action": "", "place": "",
