@@ -28,7 +28,7 @@ from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.commands import CommandError, PlayerCommands, player_text
 from game.engine.events import Bubble, Command, LogLine, Move, TickResult
 from game.engine.lanes import Lanes
-from game.engine.ledger import DecisionLedger, share
+from game.engine.ledger import DecisionLedger, is_model_led, share
 from game.engine.perceiving import Perceiving
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
 from game.engine.talks import Talks
@@ -288,6 +288,22 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
     def backlog_min(self) -> float:
         """Game minutes the oldest open decision of a resident (not the embodied one) has waited."""
         return self.ledger.backlog_min(self.clock.now, skip=[self.embodied] if self.embodied else ())
+
+    def routine_wait_min(self) -> float:
+        """Game minutes the longest wait lived by routine has lasted: a waking resident (not the
+        embodied one, not in a talk) whose decision is open and who lives its routine meanwhile.
+        A reaction waited for costs no routine (its model-made step goes on); this does."""
+        now = self.clock.now
+        worst = 0.0
+        for r in self.residents.values():
+            if r.name == self.embodied or r.conversation or r.asleep:
+                continue
+            if r.action is not None and is_model_led(r.action.source):
+                continue
+            since = self.ledger.need_since(r.name)
+            if since is not None:
+                worst = max(worst, (now - since).total_seconds() / 60.0)
+        return worst
 
     def _count_lead(self, now: datetime) -> None:
         """One tick of each waking resident's time in the ledger, by where its action came from

@@ -131,7 +131,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
             res = engine.step()
             actions.sample(engine, res)
             if tick_delay:  # the game's clock rate, slowed by the pace policy when the model lags
-                delay = governor.delay(tick_delay, engine.backlog_min())
+                delay = governor.delay(tick_delay, engine.backlog_min(), engine.routine_wait_min())
                 slowed += delay - tick_delay
                 await asyncio.sleep(delay)
             for line in res.log:

@@ -110,6 +110,11 @@ class DecisionLedger:
             del r.lags_min[:-MAX_LAGS]
             r.need_since = None
 
+    def need_since(self, name: str) -> datetime | None:
+        """When the resident's open decision became needed (None when none is open)."""
+        r = self.residents.get(name)
+        return None if r is None else r.need_since
+
     def drop(self, name: str) -> None:
         """The need went away without a model answer (the player took the resident over)."""
         self._r(name).need_since = None

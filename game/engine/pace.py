@@ -8,7 +8,11 @@ silently turn into its routine, so the player chooses, as a setting (``--pace-po
 
 - ``lead`` (the default): the clock slows to a pace the model can lead. While the oldest open
   decision has waited more than ``max_lag_min`` game minutes, each tick waits longer, in proportion
-  to the wait, up to ``slowest`` times the chosen rate; the status line says so ("slowed x3 for
+  to the wait, up to ``slowest`` times the chosen rate; and while a resident has lived by its
+  routine for more than ``routine_lag_min`` game minutes waiting for its decision, more steeply
+  (``routine_ramp`` times more for each game minute past it): a decision that waits for a reaction
+  costs no routine, one that waits for the resident's next steps does, and the model's answer
+  takes the same real seconds however fast the clock runs. The status line says so ("slowed x3 for
   the model"). The player keeps walking and talking meanwhile; only the town's clock waits.
 - ``clock``: the clock keeps its rate and the routine fills in; the status line's model-led share
   and the resident panel show how much of the town the model leads.
@@ -25,6 +29,8 @@ TICK_DELAY = {"normal": 0.5, "fast": 0.1}  # real seconds per tick at the game's
 POLICIES = ("lead", "clock")
 DEFAULT_POLICY = "lead"
 MAX_LAG_MIN = 10.0  # game minutes an open decision may wait before the clock slows
+ROUTINE_LAG_MIN = 2.0  # game minutes a resident may live by routine waiting for its decision before it slows
+ROUTINE_RAMP = 2.0  # then x1 slower for each half game minute more (x12 at 7.5 minutes)
 SLOWEST = 12.0  # at most this many times slower than the chosen rate
 
 
@@ -40,21 +46,28 @@ class Governor:
     """Turns the chosen rate and the model's backlog into the real seconds before the next tick."""
 
     def __init__(self, policy: str = DEFAULT_POLICY, *, max_lag_min: float = MAX_LAG_MIN,
-                 slowest: float = SLOWEST) -> None:
+                 slowest: float = SLOWEST, routine_lag_min: float = ROUTINE_LAG_MIN,
+                 routine_ramp: float = ROUTINE_RAMP) -> None:
         if policy not in POLICIES:
             raise ValueError(f"pace policy {policy!r} is not one of: {', '.join(POLICIES)}")
         self.policy = policy
         self.max_lag_min = max(0.1, float(max_lag_min))
         self.slowest = max(1.0, float(slowest))
+        self.routine_lag_min = max(0.0, float(routine_lag_min))
+        self.routine_ramp = max(0.0, float(routine_ramp))
         self.factor = 1.0  # how much slower than the chosen rate the clock runs now (for the screen)
 
-    def delay(self, base_s: float, backlog_min: float) -> float:
+    def delay(self, base_s: float, backlog_min: float, routine_min: float = 0.0) -> float:
         """Seconds to wait before the next tick at a base rate of ``base_s``, given that the oldest
-        open decision has waited ``backlog_min`` game minutes."""
-        if self.policy != "lead" or backlog_min <= self.max_lag_min:
-            self.factor = 1.0
-        else:
-            self.factor = min(self.slowest, backlog_min / self.max_lag_min)
+        open decision has waited ``backlog_min`` game minutes and the longest wait lived by routine
+        (a resident waiting for its next steps meanwhile) has lasted ``routine_min``."""
+        factor = 1.0
+        if self.policy == "lead":
+            if backlog_min > self.max_lag_min:
+                factor = backlog_min / self.max_lag_min
+            if routine_min > self.routine_lag_min:
+                factor = max(factor, 1.0 + (routine_min - self.routine_lag_min) * self.routine_ramp)
+        self.factor = min(self.slowest, factor)
         return base_s * self.factor
 
     def label(self) -> str:

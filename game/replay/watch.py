@@ -128,6 +128,9 @@ class WatchEngine:
     def lead(self) -> tuple[float | None, float]:
         return None, 0.0  # a replay shows the recorded town; no decisions are waited for
 
+    def routine_wait_min(self) -> float:
+        return 0.0
+
     def inspect(self, name: str) -> ResidentView:
         frame = self.tape.frame(self.at)
         pos = {m.who: m.dst for m in frame.moves}.get(name)

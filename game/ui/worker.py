@@ -173,7 +173,8 @@ class EngineWorker:
                     await asyncio.sleep(MAX_MIN_DELAY)
             else:  # the pace policy slows the clock while the model lags (game/engine/pace.py)
                 _, backlog = engine.lead()
-                await self._rest(engine, self.governor.delay(self.tick_delay[speed], backlog))
+                delay = self.governor.delay(self.tick_delay[speed], backlog, engine.routine_wait_min())
+                await self._rest(engine, delay)
 
     async def _rest(self, engine: EngineView, seconds: float) -> None:
         """Wait for the next tick; the words of a reply to the player are shown as they come, not

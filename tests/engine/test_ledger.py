@@ -124,8 +124,16 @@ def test_the_governor_slows_the_clock_only_when_the_model_falls_behind_and_only_
     assert lead.delay(0.5, 4.0) == 0.5 and lead.label() == ""
     assert lead.delay(0.5, 30.0) == 1.5 and lead.label() == "slowed x3 for the model"
     assert lead.delay(0.5, 10_000.0) == 0.5 * 12  # bounded: the screen keeps ticking
+    # a resident living by routine while it waits for its next steps slows the clock sooner and
+    # more steeply: past 2 game minutes, x1 more for each half minute (a reaction waited for does
+    # not count there: its model-made step goes on)
+    assert lead.delay(0.5, 4.0, routine_min=2.0) == 0.5
+    assert lead.delay(0.5, 4.0, routine_min=3.0) == 1.5 and lead.label() == "slowed x3 for the model"
+    assert lead.delay(0.5, 30.0, routine_min=2.5) == 1.5  # the steeper of the two
+    assert lead.delay(0.5, 4.0, routine_min=60.0) == 0.5 * 12
     clock = Governor("clock")
     assert clock.delay(0.5, 10_000.0) == 0.5 and clock.label() == ""
+    assert clock.delay(0.5, 0.0, routine_min=60.0) == 0.5
     assert policy_from_env("clock") == "clock"
     import pytest
     with pytest.raises(ValueError, match="not one of"):
@@ -167,3 +175,28 @@ def test_a_run_that_ends_at_seven_is_not_reported_by_its_last_tick():
     led.tick("Ann", T0.replace(hour=7, minute=0), 1, source="model", seconds=10)
     s = led.summary(since="1:07")
     assert s["since"] is None and s["model_led_share"] == round(10 / 610, 3)
+
+
+async def test_the_wait_lived_by_routine_is_of_waking_residents_on_their_routine_with_a_decision_open(fake_town_loader):
+    from game.mind.view import Action
+
+    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    await _run(e, 30)
+    now = e.clock.now
+    names = sorted(e.residents)
+    for name in names:
+        r = e.residents[name]
+        r.action = Action("spending time at home", "", "", 30, start=now - timedelta(minutes=6), source="routine")
+        e.ledger.answered(name, now)
+    assert e.routine_wait_min() == 0.0  # no decision open: the routine is not a wait for the model
+    ann = e.residents[names[0]]
+    e.ledger.need(ann.name, now - timedelta(minutes=5))
+    assert e.routine_wait_min() == 5.0
+    ann.action = Action("reading", "", "", 30, start=now - timedelta(minutes=6), source="model")
+    assert e.routine_wait_min() == 0.0  # its model-made step goes on while a reaction is asked
+    ann.action = Action("sleeping", "", "", 30, start=now - timedelta(minutes=6), source="routine")
+    assert e.routine_wait_min() == 0.0  # asleep is not waking time
+    ann.action = Action("spending time at home", "", "", 30, start=now - timedelta(minutes=6), source="routine")
+    e.embodied = ann.name
+    assert e.routine_wait_min() == 0.0  # the player's
+    await e.aclose()

@@ -273,6 +273,9 @@ class FakeEngine:
     def lead(self) -> tuple[float | None, float]:
         return None, 0.0
 
+    def routine_wait_min(self) -> float:
+        return 0.0
+
     def inspect(self, name: str) -> ResidentView:
         return ResidentView(
             name=name,
