@@ -153,6 +153,22 @@ async def test_visitor_walks_in_and_walls_stop_them(tmp_path):
         assert "Ada" in str(app.clock_bar.render())
 
 
+async def test_tab_in_the_visitor_form_goes_to_the_next_field(tmp_path):
+    # the main screen's tab (select the next resident) is a priority binding: it must not take the
+    # key from the form (in tmux, keys sent one by one: "you: Tess"; sent in one burst, the tab
+    # arrives inside the pasted text and the form never sees it)
+    eng = FakeEngine()
+    eng.visitor_spawn = (10, 7)
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
+        await pilot.press(*"Tess", "tab", *"a painter", "enter")
+        await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert EnterAsVisitor("Tess", "a painter") in eng.commands
+
+
 async def test_moving_without_an_avatar_says_how(tmp_path):
     eng = FakeEngine()
     app = make_app(tmp_path, eng)
