@@ -35,8 +35,8 @@ class Reacting:
         action now; the steps already decomposed carry on afterwards) or talk to someone.
 
         At most ``config.max_reacts_per_day`` calls a day for everyday sights (someone passing),
-        the talks it wrote whole (``converse``) counted in; ``urgent`` news (a thing that changed state, the player come into view) is always
-        considered."""
+        the talks it wrote whole (``converse``) counted in; ``urgent`` news (a thing that changed
+        state, the player come into view) is always considered."""
         text = clean_text(percept_text, 300)
         d, _ = self.day_and_minute(now)
         if not text or self.asleep_at(now):

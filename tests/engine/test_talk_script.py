@@ -32,6 +32,16 @@ async def talk_of_two(fake_town_loader, llm: FakeLLM) -> tuple[Engine, str]:
     return e, cid
 
 
+async def cara_joins(e: Engine, cid: str) -> None:
+    """Cara walks up to the talk of two once its first line is said, and joins it."""
+    for _ in range(40):
+        await run(e, 1)
+        if e.talks[cid].conv.lines:
+            break
+    e.residents["Cara Diaz"].pos = (16, 2)
+    assert e._start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
+
+
 def said(results: list, cid: str) -> list[tuple[int, str, str]]:
     return [(r.step, u.speaker, u.text) for r in results for u in r.utterances if u.conversation_id == cid]
 
@@ -87,12 +97,7 @@ async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loa
 async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fake_town_loader):
     llm = FakeLLM(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
-    for _ in range(40):
-        await run(e, 1)
-        if e.talks[cid].conv.lines:
-            break
-    e.residents["Cara Diaz"].pos = (16, 2)
-    assert e._start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
+    await cara_joins(e, cid)
     talk = e.talks[cid]
     assert talk.mode == "lines" and not talk.script  # what was written had no part for Cara
     assert talk.conv.importance is None  # its rating was of the script, not of what is said now
@@ -108,12 +113,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
     from datetime import timedelta
     llm = FakeLLM(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
-    for _ in range(40):
-        await run(e, 1)
-        if e.talks[cid].conv.lines:
-            break
-    e.residents["Cara Diaz"].pos = (16, 2)
-    assert e._start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
+    await cara_joins(e, cid)
     talk = e.talks[cid]
     assert talk.mode == "lines"
     e.ahead = timedelta(minutes=15)

@@ -40,11 +40,12 @@ async def main_screen(app: TownApp, pilot) -> None:
                 and app.map_view.actors)
 
 
-async def enter_visitor(app: TownApp, pilot, name: str = "Ada", about: str = "a travelling painter"):
+async def enter_visitor(app: TownApp, pilot, name: str = "Ada", about: str = "a travelling painter",
+                        between: str = "enter"):
     await pilot.press("v")
     await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
     await pilot.press(*name)
-    await pilot.press("enter")
+    await pilot.press(between)
     await pilot.press(*about)
     await pilot.press("enter")
     await until(pilot, lambda: isinstance(app.screen, MainScreen))
@@ -162,10 +163,7 @@ async def test_tab_in_the_visitor_form_goes_to_the_next_field(tmp_path):
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
-        await pilot.press("v")
-        await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
-        await pilot.press(*"Tess", "tab", *"a painter", "enter")
-        await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        await enter_visitor(app, pilot, "Tess", "a painter", between="tab")
         assert EnterAsVisitor("Tess", "a painter") in eng.commands
 
 
