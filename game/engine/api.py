@@ -22,6 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 from game.engine.events import Command, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import Priority
+from game.mind.facts import Fact, FactBook, TownNames
 from game.mind.view import Action, Conversation, DayPlan, Line, Reaction, Script, WorldView
 
 
@@ -124,6 +125,13 @@ class MindPort(Protocol):
     stats: Mapping[str, int]
     memory: Memories
     persona: Any  # .relationships: who it knows, in its own words
+    facts: FactBook  # what it knows that others could act on (mind/facts.py)
+
+    def know_town(self, names: TownNames) -> None: ...
+
+    def read_fact(self, text: str, now: datetime, *, host: str | None = None, source: str = "") -> Fact | None: ...
+
+    def hear_fact(self, fact: Fact, source: str, now: datetime) -> bool: ...
 
     async def observe(self, now: datetime, percepts: list[str]) -> Any: ...
 

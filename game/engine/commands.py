@@ -166,6 +166,7 @@ class PlayerCommands:
         conv = talk.conv
         cid = conv.id
         listeners = [p for p in conv.participants if p != speaker]
+        self._vet(conv, speaker, text, now, may_move=False)  # what the player tells them of a fact
         conv.add(speaker, text)
         talk.typed = ""
         talk.last_at = now

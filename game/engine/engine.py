@@ -35,6 +35,7 @@ from game.engine.talks import Talks
 from game.engine.tuning import PERCEIVE_EVERY, TALK_RANGE, chebyshev
 from game.engine.walking import Walking
 from game.llm.api import LLM
+from game.mind.facts import TownNames
 from game.mind.view import Conversation
 
 __all__ = ["PLAYER", "TALK_RANGE", "CommandError", "Engine", "Job", "Player", "Resident", "ResidentView", "Talk",
@@ -79,6 +80,11 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
         self.player: Player | None = None
         self.embodied: str | None = None
         self.talks: dict[str, Talk] = {}
+        # the town's places and people, for reading and checking facts (mind/facts.py)
+        self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(minds)))
+        self._fact_fixes = 0  # words of the model's lines mended against the facts (talks.py)
+        for mind in minds.values():
+            mind.know_town(self.town_names)
         # resident -> its ``listen`` task still running when the player spoke: the reply waits for it
         self._listening: dict[str, asyncio.Task] = {}
         # set when a reply to the player has new words: a screen between ticks polls at once

@@ -8,6 +8,7 @@ it runs long or its script is said, someone leaves or falls silent, and all reme
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import datetime
 
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
@@ -15,7 +16,10 @@ from game.engine.api import MindPort
 from game.engine.state import MAX_TALK_LINES, TALK_JOBS, Job, Resident, Talk
 from game.engine.tuning import (LINE_GAP, PLAYER_SILENCE, SEEK_RADIUS, SEEK_TIME, TALK_COOLDOWN, TALK_RANGE,
                                 chebyshev)
+from game.mind.factcheck import vet_line
 from game.mind.view import Action, Conversation, Line, Script
+
+log = logging.getLogger(__name__)
 
 
 class Talks:
@@ -196,9 +200,30 @@ class Talks:
             self._ask(r, "converse", now, {"conversation": cid, "sides": dict(talk.sides),
                                            "participants": list(talk.conv.participants)})
 
+    def _vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
+             may_move: bool = True) -> tuple[str, str]:
+        """A line as it may be said (mind/factcheck.py): a line about a fact goes to the one in the
+        talk who holds it, with the fact's place and hours; those who had not heard it hear it now,
+        from the speaker, in the town's words.  The player's words may tell a new fact of theirs."""
+        books = {p: self.minds[p].facts for p in conv.participants if p in self.minds}
+        if speaker not in self.minds and books:  # the visitor: "I'm having a party at the pub at 8"
+            for p in books:
+                self.minds[p].read_fact(text, now, host=speaker, source=speaker)
+        v = vet_line(speaker, text, conv.participants, books, now, self.town_names, may_move=may_move)
+        if v.fixes:
+            self._fact_fixes += len(v.fixes)
+            log.info("line checked against the facts: %s", "; ".join(v.fixes))
+        if v.fact is not None and v.told:
+            for p in v.told:
+                self.minds[p].hear_fact(v.fact, v.speaker, now)
+            if v.speaker in self.minds:
+                self.minds[v.speaker].facts.told_to(v.fact.key, v.told)
+        return v.speaker, v.text
+
     def _say_scripted(self, talk: Talk, now: datetime, res: TickResult) -> None:
         speaker, text = talk.script.pop(0)
         conv = talk.conv
+        speaker, text = self._vet(conv, speaker, text, now)
         conv.add(speaker, text)
         talk.turn += 1
         talk.last_at = now
@@ -307,10 +332,11 @@ class Talks:
             self._end_talk(cid, now, res, reason=getattr(line, "reason", "")
                            or f"{job.resident} had nothing more to say")
             return
-        conv.add(job.resident, line.text)
+        _, text = self._vet(conv, job.resident, line.text, now, may_move=False)
+        conv.add(job.resident, text)
         talk.turn += 1
         talk.last_at = now
-        res.utterances.append(Utterance(cid, job.resident, ", ".join(listeners), line.text, final=True))
+        res.utterances.append(Utterance(cid, job.resident, ", ".join(listeners), text, final=True))
         if line.end or len(conv.lines) >= talk.max_lines:
             self._end_talk(cid, now, res)
 

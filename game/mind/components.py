@@ -181,6 +181,29 @@ class Relationships(Component):
         return "\n".join(out)
 
 
+class KnownFacts(Component):
+    """What the resident knows is planned (facts.py): its own gatherings and candidacies and what
+    others told it, in the town's words, with who told it; for a host, who of the people the
+    prompt is about has not heard of it yet.  Empty when it knows of nothing."""
+
+    title = "What you know is planned (true: say it as it is)"
+
+    def render(self, ctx: Context) -> str:
+        mind = ctx.mind
+        out = []
+        for f in mind.facts.upcoming(ctx.now):
+            if f.source:
+                out.append(f"- {f.source} told you: {f.sentence(ctx.now)}.")
+                continue
+            text = f"- {f.sentence(ctx.now)}."
+            if f.host == mind.name:
+                untold = [p for p in ctx.about if p != mind.name and p not in f.told]
+                if untold:
+                    text += f" Not told yet: {', '.join(untold)}."
+            out.append(text)
+        return "\n".join(out[-4:])
+
+
 class Needs(Component):
     """Bodily needs from the lifestyle, by rule: hunger around meal times, tiredness near bed."""
 

@@ -16,7 +16,8 @@ from typing import AsyncIterator, Sequence
 
 from game.llm.api import CallTag, LLMError, Message, Priority
 from game.mind import prompting
-from game.mind.components import Context, Relationships, RelevantMemories, Situation, Thoughts, assemble, prompt_person
+from game.mind.components import (Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble,
+                                  prompt_person)
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import LineAnswer, clean_text, script_answer
 from game.mind.wording import whole_sentences
@@ -63,7 +64,7 @@ class Talking:
         last = conversation.lines[-1][1] if conversation.lines else ""
         focus = " ".join(listeners) + (": " + last if last else "")
         ctx = Context(self, now, None, focus=focus, about=listeners)
-        return await assemble([Situation(), Thoughts(), Relationships(),
+        return await assemble([Situation(), Thoughts(), KnownFacts(), Relationships(),
                                RelevantMemories(k=5, token_budget=160)], ctx)
 
     async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
@@ -111,6 +112,7 @@ class Talking:
         knows = Relationships().render(ctx)
         ctx.notes["shown"] = set(knows.splitlines())  # (a seed relationship is a memory too)
         sections = [(f"{first}'s own thoughts", Thoughts(limit=2).render(ctx)),
+                    (f"What {first} knows is planned (true)", KnownFacts().render(ctx)),
                     (f"{first} knows", knows), (f"{first} remembers", mems.render(ctx))]
         return head + "".join(f"\n{title}:\n{text}" for title, text in sections if text.strip())
 

@@ -33,6 +33,7 @@ from game.mind.components import prompt_person
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.dialogue import Talking
 from game.mind.embeddings import EmbeddingCache
+from game.mind.facts import FactBook, TownNames
 from game.mind.grounding import Grounding
 from game.mind.memory import MemoryImage, MemoryStream, Record
 from game.mind.perception import Perceiving, rule_importance
@@ -73,6 +74,7 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
         self.last_error: str | None = None
         self.stats: Counter[str] = Counter()
         self.calls: Counter[tuple[str, str]] = Counter()  # (date iso, purpose) -> model calls
+        self.facts = FactBook()  # what the resident knows that others could act on (facts.py)
         self._init_perceiving()
         self._init_planning()
         self._init_reacting()
@@ -83,6 +85,31 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
     @property
     def name(self) -> str:
         return self.persona.name
+
+    def know_town(self, names: TownNames) -> None:
+        """The town's places and people, to read facts against (the engine tells every mind)."""
+        self.facts.town = names
+
+    def read_fact(self, text: str, now: datetime, *, host: str | None = None, source: str = ""):
+        """A gathering or candidacy in ``text`` (the resident's own thought, or what ``source``
+        said), kept as a fact; None when the words hold none (facts.py, no model call)."""
+        p = self.persona
+        fact = self.facts.read(text, self.name, now, host=host, source=source,
+                               home=(p.home or "").split(":")[0], work=(p.workplace or "").split(":")[0])
+        if fact is not None:
+            self.stats["facts_read"] += 1
+        return fact
+
+    def hear_fact(self, fact: Any, source: str, now: datetime) -> bool:
+        """``source`` told the resident ``fact`` (a talk said it; the engine checked the words): kept
+        as what that person said, and remembered in the town's words, not the model's."""
+        heard = self.facts.hear(fact, source, now)
+        if heard is None:
+            return False
+        self.stats["facts_heard"] += 1
+        self.memory.add("conversation", f"{source} told me: {heard.sentence(now)}.", now,
+                        importance=max(7.0, self.config.told_floor))
+        return True
 
     # ------------------------------------------------------------------ basics
     def seed(self, now: datetime) -> None:
@@ -199,6 +226,7 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
             "stats": dict(self.stats),
             "calls": [[d, p, n] for (d, p), n in self.calls.items()],
             "held": dict(self._held),
+            "facts": self.facts.to_list(),
             **({"memory": self.memory.to_rows()} if memory else {}),
         }
 
@@ -225,6 +253,7 @@ class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
         m.first_date = _date(state.get("first_date"))
         m.stats = Counter(state.get("stats", {}))
         m.calls = Counter({(d, p): n for d, p, n in state.get("calls", [])})
+        m.facts = FactBook.from_list(state.get("facts"))
         held = state.get("held") or {}
         m._held = OrderedDict((str(k), str(v)) for k, v in held.items()) if isinstance(held, dict) else OrderedDict()
         return m

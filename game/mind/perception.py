@@ -133,6 +133,7 @@ class Perceiving:
         self.seed(now)
         text = clean_text(text, 300)
         rid = self.memory.add("whisper", text, now, importance=8)
+        self.read_fact(text, now)  # a gathering it hosts, a candidacy: kept as data (facts.py)
         self.replan_reason = f"a thought: {text}"
         self.stats["whispers"] += 1
         return rid

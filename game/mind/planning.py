@@ -14,7 +14,7 @@ import asyncio
 from datetime import datetime, timedelta
 
 from game.llm.api import BadAnswer, LLMError, Priority
-from game.mind.components import Context, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
+from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text
 from game.mind.shaping import emoji_for, scale_steps, shape_plan
@@ -44,7 +44,7 @@ class Planning:
         await self.ensure_identity(now)
         start = max(p.wake, min(minute, p.sleep - 60)) if self.plan_date == d else p.wake
         ctx = Context(self, now, view, focus=f"{p.first_name}'s plans for today")
-        context = await assemble([Yesterday(), Thoughts(),
+        context = await assemble([Yesterday(), Thoughts(), KnownFacts(),
                                   RelevantMemories(k=5, token_budget=150)], ctx)
         try:
             ans = await self._complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
@@ -90,7 +90,7 @@ class Planning:
             return self.plan
         ctx = Context(self, now, view, focus=news)
         # no old plan in this context: a small model copies it instead of changing it
-        context = await assemble([RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        context = await assemble([KnownFacts(), RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
                                        context=context, news=news, time=hhmm(minute), first=p.first_name,

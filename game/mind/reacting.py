@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any, Sequence
 
 from game.llm.api import LLMError, Priority
-from game.mind.components import Context, Plan, Relationships, RelevantMemories, Situation, Thoughts, assemble
+from game.mind.components import (Context, KnownFacts, Plan, Relationships, RelevantMemories, Situation, Thoughts,
+                                  assemble)
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import ReactAnswer, clean_text, pick_emoji
 from game.mind.shaping import emoji_for
@@ -54,7 +55,7 @@ class Reacting:
         allowed = tuple(view.allowed) if view and view.allowed else ()
         people = tuple(view.people_here) if view else ()
         ctx = Context(self, now, view, focus=text, about=people)
-        context = await assemble([Situation(), Plan(after=2), Thoughts(), Relationships(),
+        context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
             ans = await self._complete("react", ReactAnswer, "react", Priority.REACT, now, max_tokens=100,

@@ -1,0 +1,276 @@
+"""The model's words checked against the facts (facts.py) and the town's names.
+
+* ``vet_line``: a line of a conversation that speaks of a fact is said by one who holds it (a
+  resident does not claim another's plan, nor tell news it never heard: the line goes to the
+  one in the talk who knows it), its place, day and hours are the fact's, and "I'm hosting" by
+  someone who is not the host names the host; the listeners who did not hold the fact hear it.
+* ``answer_problems``: what in an interview answer the speaker's memory does not back (a place the
+  town does not have, a person nobody met, an event no fact or memory carries, words that step out
+  of the town), for the interview to ask again or drop; ``fix_fact_words`` corrects a fact's place
+  and hours in any text.
+
+Pure rules, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Iterable, Mapping, Sequence
+
+from game.mind.facts import _AT_RE, _RANGE_RE, EVENT_RE, Fact, FactBook, TownNames, _hhmm, _words, read_when
+
+PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
+               "café", "market", "library", "school", "church", "square", "pub", "restaurant", "store", "shop",
+               "bakery", "bar", "gym", "theater", "theatre", "museum", "club", "plaza", "stadium", "hotel")
+_PLACE_PHRASE = re.compile(r"\b(?:at|in|to|near|by)\s+(?P<p>the\s+(?:[a-z]+\s+){0,2}?(?:"
+                           + "|".join(re.escape(n) for n in sorted(PLACE_NOUNS, key=len, reverse=True)) + r"))\b", re.I)
+_CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+(?P<v>hosting|throwing|organi[sz]ing|holding|"
+                    r"planning|having|putting on|running for)\b")
+_MY_EVENT = re.compile(r"\bmy\s+(?=(?:[\w'’-]+\s+){0,3}?(?:party|gathering|get-together|meeting|picnic|celebration|"
+                       r"campaign|candidacy)\b)", re.I)
+_OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)|information\s+"
+                          r"(?:given|provided)|not\s+mentioned\s+in|as an ai|language model|the prompt|the interviewer's"
+                          r"\s+question|based on the (?:information|text|context))\b", re.I)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
+_NOT_NAMES = {"I", "The", "A", "An", "Town", "Hall", "Cafe", "Park", "Market", "Monday", "Tuesday", "Wednesday",
+              "Thursday", "Friday", "Saturday", "Sunday", "Day", "Valentine", "Valentine's", "Dear", "Good", "Mr",
+              "Mrs", "Ms", "Dr", "Oh", "Yes", "No", "Well", "Hello", "Hi", "Thanks", "Thank", "March", "April",
+              "February", "January", "May", "June", "July", "August", "September", "October", "November",
+              "December", "Sure", "Great", "See", "Let", "Have", "Do", "Did", "What", "Who", "Where", "When", "How"}
+
+
+# ----------------------------------------------------------------------------- which fact
+
+
+def fact_in(text: str, facts: Iterable[Fact], prefer: Sequence[str] = ()) -> Fact | None:
+    """The fact ``text`` speaks of: the one whose telling words it shares most ("valentine"
+    counts more than "party"); a word only facts of its kind share ("party") names one only when
+    it is the one fact with it.  Ties go to a fact held by ``prefer``'s first ones."""
+    words = set(_words(text))
+    best: tuple[int, int, Fact] | None = None
+    facts = list(facts)
+    for i, f in enumerate(facts):
+        distinct = f.distinct() & words
+        generic = (f.keywords() - f.distinct()) & words
+        if not distinct and not generic:
+            continue
+        if not distinct:
+            rivals = [g for g in facts if g.key != f.key and (g.keywords() - g.distinct()) & generic]
+            if rivals:
+                continue
+        score = 2 * len(distinct) + len(generic)
+        rank = -(prefer.index(f.host) if f.host in prefer else len(prefer))
+        if best is None or (score, rank) > best[:2]:
+            best = (score, rank, f)
+    return best[2] if best else None
+
+
+# ----------------------------------------------------------------------------- correcting words
+
+
+def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str = "") -> tuple[str, list[str]]:
+    """``text`` with the fact's place, day and hours where a sentence about it names others, and the
+    host named where ``speaker`` (not the host) claims it as their own.  Returns the text and what
+    was mended."""
+    fixes: list[str] = []
+    keys = fact.keywords()
+    parts = _SENTENCES.split(text)
+    for i, sent in enumerate(parts):
+        if not (keys & set(_words(sent))):
+            continue
+        parts[i] = _fix_sentence(sent, fact, now, town, speaker, fixes)
+    return " ".join(parts) if fixes else text, fixes
+
+
+def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str, fixes: list[str]) -> str:
+    if fact.kind == "gathering":
+        if fact.place:
+            for p in sorted(town.places, key=len, reverse=True):
+                if p.lower() == fact.place.lower():
+                    continue
+                for alias in place_aliases(p):
+                    if alias.lower() in fact.place.lower() or not re.search(rf"\b{re.escape(alias)}\b", text, re.I):
+                        continue
+                    text = re.sub(rf"(?:\bthe\s+)?\b{re.escape(alias)}\b", fact.place, text, flags=re.I)
+                    fixes.append(f"place {alias} -> {fact.place}")
+                    break
+            for m in reversed(list(_PLACE_PHRASE.finditer(text))):
+                phrase = m.group("p")
+                noun = phrase.split()[-1].lower()
+                if noun in fact.place.lower() or fact.place.lower() in phrase.lower():
+                    continue
+                text = text[:m.start("p")] + fact.place + text[m.end("p"):]
+                fixes.append(f"place {phrase} -> {fact.place}")
+        if fact.start is not None:
+            text = _fix_hours(text, fact, fixes)
+        if fact.day is not None:
+            text = _fix_day(text, fact, now, fixes)
+    if speaker and speaker != fact.host:
+        first = fact.host.split()[0]
+
+        def claim(m: re.Match) -> str:
+            v = m.group("v")
+            return f"{first} is running for" if v == "running for" else f"{first} is {v}"
+        new = _MY_EVENT.sub(f"{first}'s ", _CLAIM.sub(claim, text))
+        if new != text:
+            fixes.append(f"claim -> {fact.host}")
+            text = new
+    return text
+
+
+def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
+    want = (f"from {_hhmm(fact.start)} to {_hhmm(fact.end)}" if fact.end is not None else f"at {_hhmm(fact.start)}")
+    for rx in (_RANGE_RE, _AT_RE):
+        m = rx.search(text)
+        if not m:
+            continue
+        span = m.group(0).strip()
+        if span.endswith("."):
+            span = span[:-1]
+        if not re.search(r"\d|noon|midday|midnight", span, re.I):
+            continue
+        if not re.search(r"[ap]\.?\s?m\b|:\d\d|noon|midday|midnight|\b(?:from|at|between)\b", span, re.I):
+            continue
+        _, s, e = read_when(span, datetime(2000, 1, 1, 0, 0))
+        if s is None or (s == fact.start and (rx is _AT_RE or e == fact.end)):
+            return text
+        start = m.start() + m.group(0).index(span)
+        fixes.append(f"hours {span} -> {want}")
+        return text[:start] + want + text[start + len(span):]
+    return text
+
+
+_DAYWORDS = re.compile(r"\b(?:on\s+)?(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|"
+                       r"sunday)\b", re.I)
+
+
+def place_aliases(place: str) -> list[str]:
+    """How people name a place: "Greenway Market and Pharmacy", "Greenway Market"; "The Copper
+    Kettle", "Copper Kettle"."""
+    out = [place]
+    bare = re.sub(r"^the\s+", "", place, flags=re.I)
+    out.append(bare)
+    if " and " in bare:
+        out.append(bare.split(" and ")[0])
+    return list(dict.fromkeys(a for a in out if len(a) > 3))
+
+
+def _fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
+    assert fact.day is not None
+    delta = (fact.day - now.date()).days
+    right = {0: "today", 1: "tomorrow"}.get(delta, f"{fact.day:%A}")
+
+    def sub(m: re.Match) -> str:
+        w = m.group(1).lower()
+        ok = (w in ("today", "tonight") and delta == 0) or (w == "tomorrow" and delta == 1) or \
+            (w == f"{fact.day:%A}".lower())
+        if ok:
+            return m.group(0)
+        fixes.append(f"day {m.group(1)} -> {right}")
+        word = right if delta in (0, 1) else f"on {right}"
+        return word.capitalize() if m.start() == 0 else word
+    return _DAYWORDS.sub(sub, text)
+
+
+# ----------------------------------------------------------------------------- lines of a talk
+
+
+@dataclass
+class Vetted:
+    speaker: str
+    text: str
+    fact: Fact | None = None
+    told: list[str] = field(default_factory=list)  # listeners who hear the fact for the first time
+    fixes: list[str] = field(default_factory=list)
+
+
+def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mapping[str, FactBook],
+             now: datetime, town: TownNames, *, may_move: bool = True) -> Vetted:
+    """A line as it may be said (see the module's doc).  ``books`` holds the facts of the residents
+    in the talk (the visitor has none); ``may_move`` False for a line whose speaker is fixed (the
+    player's, or a line asked of one resident)."""
+    held: dict[str, Fact] = {}
+    for p in participants:
+        book = books.get(p)
+        if book is not None:
+            for f in book.upcoming(now):
+                held.setdefault(f.key, f)
+    if not held:
+        return Vetted(speaker, text)
+    order = [speaker, *[p for p in participants if p != speaker]]
+    fact = fact_in(text, held.values(), prefer=order)
+    if fact is None:
+        return Vetted(speaker, text)
+    holders = [p for p in participants if p in books and books[p].holds(fact.key)]
+    out = Vetted(speaker, text, fact)
+    if speaker not in holders and may_move and holders:
+        out.speaker = fact.host if fact.host in holders else holders[0]
+        out.fixes.append(f"speaker {speaker} -> {out.speaker}")
+    out.text, fixed = fix_fact_words(out.text, fact, now, town, out.speaker)
+    out.fixes += fixed
+    if out.speaker in holders or not may_move:
+        out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)]
+    return out
+
+
+# ----------------------------------------------------------------------------- interview answers
+
+
+def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> list[str]:
+    """Full names in ``text`` (two capitalised words) that are no one ``me`` knows: not a known
+    person, not the town's place, not ``me``."""
+    known_l = {k.lower() for k in known} | {me.lower()}
+    firsts = {k.split()[0].lower() for k in known} | {me.split()[0].lower()}
+    places = " ".join(town.places).lower()
+    out = []
+    for m in _NAME.finditer(text):
+        a, b = m.group(1), m.group(2)
+        if a in _NOT_NAMES or b in _NOT_NAMES:
+            continue
+        full = f"{a} {b}"
+        if full.lower() in known_l or full.lower() in places or a.lower() in places.split():
+            continue
+        if a.lower() in firsts and b.lower() in {k.split()[-1].lower() for k in known}:
+            continue
+        out.append(full)
+    return list(dict.fromkeys(out))
+
+
+def places_unknown(text: str, town: TownNames) -> list[str]:
+    """Places ``text`` names that the town does not have ("the community center")."""
+    out = []
+    low_places = [p.lower() for p in town.places]
+    for m in _PLACE_PHRASE.finditer(text):
+        phrase = m.group("p")
+        rest = phrase[4:].lower()
+        if any(rest in p or p in rest for p in low_places):
+            continue
+        noun = rest.split()[-1]
+        if any(re.search(rf"\b{re.escape(noun)}\b", p) for p in low_places) and len(rest.split()) == 1:
+            continue  # "the cafe": the town has one
+        out.append(phrase)
+    return out
+
+
+def events_unbacked(text: str, backing: str) -> list[str]:
+    """Events ``text`` tells of (a party, a fair) that nothing in ``backing`` (the facts the speaker
+    holds, its memories and persona) speaks of."""
+    low = backing.lower()
+    out = []
+    for m in EVENT_RE.finditer(text):
+        noun = m.group(0).lower().rstrip("s")
+        if noun not in low:
+            out.append(m.group(0))
+    return list(dict.fromkeys(out))
+
+
+def steps_out(text: str, me: str) -> bool:
+    """The answer speaks of the prompt, or of the speaker in the third person."""
+    return bool(_OUT_OF_TOWN.search(text)) or text.lower().startswith(me.lower() + " ")
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCES.split(text.strip()) if s.strip()]

@@ -1,0 +1,409 @@
+"""Facts as data: what others could act on (a gathering, a candidacy), kept with its parts.
+
+A 1.5B model writes fluent sentences but cannot be trusted with who, where and when: told once, a
+party changed its place, and a line landed with the wrong speaker.  So what a resident knows of a
+gathering is kept as a ``Fact`` (what, host, place, day, start and end, who said it and when it
+was heard), read by rule from the words it came in (a whisper, a scenario's seed, the player's
+line) against the town's own places and people; the model's sentences about it are checked
+against the facts (``factcheck.py``), and what a resident remembers of it is the fact said in the
+town's words (``Fact.sentence``), not the model's.
+
+Pure data and rules: no model call, no world import (the engine hands over the town's place and
+people names as ``TownNames``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field, replace
+from datetime import date, datetime, timedelta
+from typing import Iterable, Sequence
+
+from game.text import one_line
+
+EVENT_NOUNS = (
+    "party", "gathering", "get-together", "meeting", "picnic",
+    "celebration", "concert", "show", "fair", "festival", "reading", "game night", "quiz", "tasting",
+    "potluck", "barbecue", "bbq", "meetup", "open house", "ceremony", "wedding", "workshop", "rally",
+    "dance", "recital", "exhibition", "screening", "fundraiser", "bake sale", "tournament", "match",
+)
+_NOUNS = "|".join(sorted((re.escape(n) for n in EVENT_NOUNS), key=len, reverse=True))
+EVENT_RE = re.compile(rf"\b(?:{_NOUNS})s?\b", re.I)
+_HOST_VERBS = (r"hosting|throwing|organi[sz]ing|holding|putting on|planning|giving|having|running|arranging"
+               r"|host|throw|organi[sz]e|hold|put on|plan|give|arrange")
+_WHAT_RE = re.compile(
+    rf"\b(?:{_HOST_VERBS})\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?(?P<what>.+?)"
+    r"(?=\s+(?:at|in|on|from|for|this|tomorrow|today|tonight|next|between|and|to|with|where|when|starting)\b"
+    r"|\s*[,.;!?(]|$)", re.I)
+_OFFICE_RE = re.compile(r"\b(?:running|to run|run|candidate|standing)\s+for\s+(?:the\s+)?(?:post of\s+)?"
+                        r"(?P<office>(?:town |city |village |club )?[a-z]+(?: [a-z]+)?)"
+                        r"(?=\s+(?:in|at|against|this|next|and|because|so|before)\b|\s*[,.;!?]|$)", re.I)
+_STOP = {"a", "an", "the", "my", "our", "his", "her", "their", "s", "of", "for", "and", "with", "little",
+         "small", "big", "day"}
+_GENERIC = {"party", "gathering", "meeting", "dinner", "lunch", "event"}
+
+_T = r"(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)?|noon|midday|midnight)"
+_RANGE_RE = re.compile(rf"\b(?:from|between)?\s*(?P<a>{_T})\s*(?:to|until|till|and|-|–)\s*(?P<b>{_T})(?![\w:])", re.I)
+_AT_RE = re.compile(rf"\b(?:at|from|by|around|starting at|starts at)\s+(?P<a>{_T})(?![\w:])", re.I)
+_ONE_RE = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?\s?m\.?)?$", re.I)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")
+_MONTH_RE = re.compile(r"\b(?:(?P<m1>" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
+                       r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>" + "|".join(m[:3] for m in _MONTHS)
+                       + r")[a-z]*)\b", re.I)
+_VAGUE = (("this morning", 9 * 60, 11 * 60), ("lunchtime", 12 * 60, 13 * 60), ("lunch", 12 * 60, 13 * 60),
+          ("this afternoon", 14 * 60, 16 * 60), ("afternoon", 14 * 60, 16 * 60),
+          ("dinner", 19 * 60, 21 * 60), ("tonight", 19 * 60, 21 * 60), ("evening", 18 * 60, 20 * 60),
+          ("morning", 9 * 60, 11 * 60))
+DEFAULT_LENGTH = 120  # minutes a gathering lasts when its end was not said
+
+
+@dataclass(frozen=True)
+class TownNames:
+    """What the world tells the mind about the town, for reading facts: its places (sector names,
+    "Bluebell Cafe") and its people (full names; the visitor is added when one walks in)."""
+
+    places: tuple[str, ...] = ()
+    people: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something a resident knows that others could act on.  ``kind`` is "gathering" or
+    "candidacy"; ``start``/``end`` are minutes after midnight of ``day``; ``source`` is who told
+    the resident ("" for its own plan or thought); ``heard`` when it learnt it."""
+
+    key: str
+    kind: str
+    what: str  # "a Valentine's lunch party", "running for town treasurer"
+    host: str  # full name of whose it is
+    place: str = ""  # a place of the town ("Bluebell Cafe"), "" when none was said
+    day: date | None = None
+    start: int | None = None
+    end: int | None = None
+    source: str = ""
+    heard: datetime | None = None
+    told: tuple[str, ...] = ()  # whom this resident told it to (a host invites each once)
+    going: bool | None = None  # whether this resident means to go (decided when its day is planned)
+
+    # ------------------------------------------------------------------ words
+    def when_text(self, now: datetime | None = None) -> str:
+        """"today (Monday March 2) from 12:00 to 13:00"; the day as a weekday and a date so that a
+        memory of it stays true on another day."""
+        if self.day is None and self.start is None:
+            return ""
+        parts = []
+        if self.day is not None:
+            dd = f"{self.day:%A} {self.day:%B} {self.day.day}"
+            rel = ""
+            if now is not None:
+                delta = (self.day - now.date()).days
+                rel = {0: "today", 1: "tomorrow", -1: "yesterday"}.get(delta, "")
+            parts.append(f"{rel} ({dd})" if rel else f"on {dd}")
+        if self.start is not None:
+            parts.append(f"from {_hhmm(self.start)} to {_hhmm(self.end)}" if self.end is not None
+                         else f"at {_hhmm(self.start)}")
+        return " ".join(parts)
+
+    def sentence(self, now: datetime | None = None) -> str:
+        """The fact in the town's words: "Rosa Brody is hosting a Valentine's lunch party at
+        Bluebell Cafe today (Monday March 2) from 12:00 to 13:00"."""
+        if self.kind == "candidacy":
+            return f"{self.host} is {self.what}"
+        out = f"{self.host} is hosting {self.what}"
+        if self.place:
+            out += f" at {self.place}"
+        when = self.when_text(now)
+        return out + (f" {when}" if when else "")
+
+    def keywords(self) -> set[str]:
+        """The words that say a line is about this fact ("valentine", "party"; "treasurer")."""
+        words = {w for w in _words(self.what) if w not in _STOP}
+        if self.kind == "candidacy":
+            words.discard("running")
+            words.discard("town")
+        return words
+
+    def distinct(self) -> set[str]:
+        """The words that tell this fact from another of its kind (not "party" alone)."""
+        return {w for w in self.keywords() if w not in _GENERIC}
+
+    def over(self, now: datetime) -> bool:
+        if self.day is None:
+            return self.heard is not None and now - self.heard > timedelta(days=7)
+        end = self.end if self.end is not None else (self.start or 0) + DEFAULT_LENGTH
+        return datetime.combine(self.day, datetime.min.time()) + timedelta(minutes=end) < now
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["day"] = self.day.isoformat() if self.day else None
+        d["heard"] = self.heard.isoformat() if self.heard else None
+        d["told"] = list(self.told)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Fact":
+        return cls(key=str(d["key"]), kind=str(d.get("kind", "gathering")), what=str(d["what"]),
+                   host=str(d["host"]), place=str(d.get("place") or ""),
+                   day=date.fromisoformat(d["day"]) if d.get("day") else None,
+                   start=_int_or_none(d.get("start")), end=_int_or_none(d.get("end")),
+                   source=str(d.get("source") or ""),
+                   heard=datetime.fromisoformat(d["heard"]) if d.get("heard") else None,
+                   told=tuple(str(t) for t in d.get("told") or ()),
+                   going=d.get("going") if isinstance(d.get("going"), bool) else None)
+
+
+@dataclass
+class FactBook:
+    """The facts one resident holds, by key; the town's names to read new ones against."""
+
+    facts: dict[str, Fact] = field(default_factory=dict)
+    town: TownNames = field(default_factory=TownNames)
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+    def __iter__(self):
+        return iter(self.facts.values())
+
+    def get(self, key: str) -> Fact | None:
+        return self.facts.get(key)
+
+    def holds(self, key: str) -> bool:
+        return key in self.facts
+
+    def upcoming(self, now: datetime) -> list[Fact]:
+        return [f for f in self.facts.values() if not f.over(now)]
+
+    def learn(self, fact: Fact) -> bool:
+        """Keep ``fact``; True if it is new to this resident.  A fact already held keeps its first
+        source (who told first) and what the resident decided about it."""
+        old = self.facts.get(fact.key)
+        if old is not None:
+            return False
+        self.facts[fact.key] = fact
+        return True
+
+    def hear(self, fact: Fact, source: str, now: datetime) -> Fact | None:
+        """``source`` told this resident ``fact``: kept as what that person said (new facts only)."""
+        heard = replace(fact, source=source, heard=now, told=(), going=None)
+        return heard if self.learn(heard) else None
+
+    def told_to(self, key: str, names: Iterable[str]) -> None:
+        f = self.facts.get(key)
+        if f is not None:
+            self.facts[key] = replace(f, told=tuple(dict.fromkeys([*f.told, *names])))
+
+    def decide(self, key: str, going: bool) -> None:
+        f = self.facts.get(key)
+        if f is not None:
+            self.facts[key] = replace(f, going=going)
+
+    def read(self, text: str, owner: str, now: datetime, *, host: str | None = None,
+             source: str = "", home: str = "", work: str = "") -> Fact | None:
+        """A fact in ``text`` (a thought of ``owner``, or something ``source`` said), read by rule,
+        learnt and returned; None when the words hold no gathering or candidacy."""
+        fact = read_fact(text, host or owner, now, self.town, home=home, work=work, source=source)
+        if fact is None:
+            return None
+        self.learn(fact)
+        return self.facts[fact.key]
+
+    def to_list(self) -> list[dict]:
+        return [f.to_dict() for f in self.facts.values()]
+
+    @classmethod
+    def from_list(cls, rows: object) -> "FactBook":
+        book = cls()
+        if isinstance(rows, list):
+            for d in rows:
+                if isinstance(d, dict) and d.get("key") and d.get("what") and d.get("host"):
+                    f = Fact.from_dict(d)
+                    book.facts[f.key] = f
+        return book
+
+
+# ----------------------------------------------------------------------------- reading words
+
+
+def read_fact(text: str, host: str, now: datetime, town: TownNames, *, home: str = "", work: str = "",
+              source: str = "") -> Fact | None:
+    """The gathering or candidacy ``text`` tells of, with ``host`` its host unless the words name
+    another of the town's people as hosting it; its place among the town's places (or ``work`` /
+    ``home`` for "my cafe", "at work", "at my house"), its day and hours by the clock."""
+    t = one_line(text, 400)
+    office = _OFFICE_RE.search(t)
+    if office and not EVENT_RE.search(t[:office.start()]):
+        what = f"running for {office.group('office').strip().lower()}"
+        return Fact(key=_key(host, what), kind="candidacy", what=what, host=host, source=source, heard=now)
+    m = _WHAT_RE.search(t)
+    what = ""
+    if m and EVENT_RE.search(m.group("what")):
+        what = m.group("what").strip()
+    else:
+        ev = EVENT_RE.search(t)
+        if ev is None or not re.search(rf"\b(?:{_HOST_VERBS}|invite|inviting|there is|there's|come to)\b", t, re.I):
+            return None
+        # "a small get-together ..." : the words before the noun back to an article
+        before = t[:ev.start()].split()
+        lead: list[str] = []
+        for w in reversed(before[-3:]):
+            if w.lower() in ("a", "an", "the", "my", "our", "to", "is", "for"):
+                break
+            lead.insert(0, w)
+        what = " ".join([*lead, ev.group(0)])
+    what = re.sub(r"\s+", " ", what).strip(" ,.;")
+    if not what:
+        return None
+    what = _article(what)
+    named = _host_named(t, town.people, host)
+    host = named or host
+    place = find_place(t, town.places, home=home, work=work)
+    day, start, end = read_when(t, now)
+    return Fact(key=_key(host, what), kind="gathering", what=what, host=host, place=place, day=day, start=start,
+                end=end, source=source, heard=now)
+
+
+def _host_named(text: str, people: Sequence[str], default: str) -> str | None:
+    for p in people:
+        if p == default:
+            continue
+        first = re.escape(p.split()[0])
+        if re.search(rf"\b(?:{re.escape(p)}|{first})(?:'s|\s+is|\s+will be)\s+(?:hosting|throwing|organi[sz]ing|holding|"
+                     rf"having|giving|planning)\b", text, re.I):
+            return p
+    return None
+
+
+def find_place(text: str, places: Sequence[str], *, home: str = "", work: str = "") -> str:
+    """The town's place the words name (the longest name found; "the cafe" for the only cafe),
+    else ``work`` / ``home`` for "my cafe", "at work", "my house"."""
+    low = text.lower()
+    found = [p for p in places if p and p.lower() in low]
+    if found:
+        return max(found, key=len)
+    if work and re.search(r"\b(?:at work|my (?:cafe|café|shop|store|pub|office|bar|bakery|restaurant|workplace))\b", low):
+        return work
+    if home and re.search(r"\b(?:at home|my (?:house|home|place|flat|apartment|garden))\b", low):
+        return home
+    # "the pub" when the town has one place whose name says pub
+    nouns = re.findall(r"\bthe (cafe|café|pub|park|market|library|college|hall|store|shop)\b", low)
+    for n in nouns:
+        hit = [p for p in places if re.search(rf"\b{n}\b", p.lower())]
+        if len(hit) == 1:
+            return hit[0]
+    return ""
+
+
+def read_when(text: str, now: datetime) -> tuple[date | None, int | None, int | None]:
+    """The day and the hours (minutes after midnight) the words say, by the clock of ``now``."""
+    low = text.lower()
+    day = _read_day(low, now)
+    start = end = None
+    r = _RANGE_RE.search(low)
+    if r:
+        a, b = _clock(r.group("a")), _clock(r.group("b"))
+        if a is not None and b is not None:
+            (ah, am, ap), (bh, bm, bp) = a, b
+            if ap:
+                start_h = _h24(ah, ap)
+            elif bp == "p":  # "12 to 1pm", "5-7pm"; "10 to 2pm" is in the morning
+                start_h = ah if ah >= 12 else (ah + 12 if ah <= bh else ah)
+            else:
+                start_h = _h24(ah, bp, default_pm=bp is None and 1 <= ah <= 8)
+            start = start_h * 60 + am
+            end = _h24(bh, bp) * 60 + bm
+            while end <= start:
+                end += 12 * 60
+            if end <= start or end - start > 12 * 60:
+                end = start + DEFAULT_LENGTH
+    if start is None:
+        m = _AT_RE.search(low)
+        c = _clock(m.group("a")) if m else None
+        if c is not None:
+            h, mi, ap = c
+            if ap or ":" in m.group("a") or m.group("a") in ("noon", "midday", "midnight") or 1 <= h <= 11:
+                start = _h24(h, ap, default_pm=ap is None and 1 <= h <= 8) * 60 + mi
+                end = start + DEFAULT_LENGTH
+    if start is None:
+        for word, s, e in _VAGUE:
+            if re.search(rf"\b{word}\b", low):
+                start, end = s, e
+                break
+    if start is not None and end is not None:
+        end = min(end, 24 * 60 + 6 * 60)
+    if day is None and start is not None:
+        day = now.date()
+    return day, start, end
+
+
+def _read_day(low: str, now: datetime) -> date | None:
+    if re.search(r"\btomorrow\b", low):
+        return now.date() + timedelta(days=1)
+    if re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", low):
+        return now.date()
+    m = _MONTH_RE.search(low)
+    if m:
+        mon = (m.group("m1") or m.group("m2"))[:3]
+        d = int(m.group("d1") or m.group("d2"))
+        try:
+            return date(now.year, [x[:3] for x in _MONTHS].index(mon) + 1, d)
+        except ValueError:
+            return None
+    for i, wd in enumerate(_WEEKDAYS):
+        if re.search(rf"\b{wd}\b", low):
+            return now.date() + timedelta(days=(i - now.weekday()) % 7)
+    return None
+
+
+def _clock(t: str) -> tuple[int, int, str | None] | None:
+    t = t.strip().lower()
+    if t in ("noon", "midday"):
+        return 12, 0, "p"
+    if t == "midnight":
+        return 12, 0, "a"
+    m = _ONE_RE.match(t)
+    if not m:
+        return None
+    h, mi = int(m.group(1)), int(m.group(2) or 0)
+    if h > 23 or mi > 59:
+        return None
+    return h, mi, (m.group(3) or "").lower() or None
+
+
+def _h24(h: int, ap: str | None, *, default_pm: bool = False) -> int:
+    if h > 12:
+        return h
+    if ap == "a":
+        return 0 if h == 12 else h
+    if ap == "p" or (ap is None and default_pm):
+        return h if h == 12 else h + 12
+    return h
+
+
+def _article(what: str) -> str:
+    w = re.sub(r"^(?:my|our|his|her|their|the)\s+", "", what, flags=re.I)
+    if re.match(r"^(?:a|an)\s", w, re.I):
+        return w
+    return ("an " if w[:1].lower() in "aeiou" else "a ") + w
+
+
+def _words(text: str) -> list[str]:
+    return [w.replace("'s", "").replace("’s", "") for w in re.findall(r"[a-z][a-z'’-]*", text.lower())]
+
+
+def _key(host: str, what: str) -> str:
+    words = [w for w in _words(what) if w not in _STOP]
+    return (host.lower().replace(" ", "-") + ":" + "-".join(words))[:120]
+
+
+def _hhmm(m: int | None) -> str:
+    if m is None:
+        return ""
+    m %= 24 * 60
+    return f"{m // 60:02d}:{m % 60:02d}"
+
+
+def _int_or_none(v: object) -> int | None:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None

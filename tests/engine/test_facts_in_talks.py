@@ -1,0 +1,80 @@
+"""Facts travel intact through talks (issue 27): a line about a gathering is said by the one who
+holds it, with its place and hours, and those who had not heard it keep it as what that person
+said, in the town's words; the player's words can tell a resident a gathering of their own."""
+
+from __future__ import annotations
+
+from engine_fakes import FakeLLM
+
+from game.engine.build import new_engine
+from game.engine.events import TickResult
+
+
+class SwappedLinesLLM(FakeLLM):
+    """A clearly fake model whose written talk gives the host's news to the wrong speaker, at the
+    wrong place and hour (as the 1.5B model did: "Kenji Tanaka told me: Actually, I'm planning it
+    tomorrow at Greenway Market")."""
+
+    async def complete(self, messages, schema, tag, *, max_tokens=512, temperature=0.7):
+        if schema.__name__ == "ScriptAnswer":
+            self.calls.append((tag.purpose, tag.resident))
+            self.prompts.append("\n".join(m.content for m in messages))
+            who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
+            first, other = who[0], who[1]
+            return schema.model_validate({"lines": [
+                {"speaker": first, "say": "Good morning! Lovely weather."},
+                {"speaker": other, "say": "Actually, I'm hosting a book party tomorrow at Main street at 9pm."},
+                {"speaker": first, "say": "See you there then."}], "matters": "notable"})
+        return await super().complete(messages, schema, tag, max_tokens=max_tokens, temperature=temperature)
+
+
+async def run(engine, ticks):
+    for _ in range(ticks):
+        await engine.wait_ready()
+        engine.step()
+
+
+async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hours(fake_town_loader):
+    llm = SwappedLinesLLM(talk=False)
+    e = new_engine(fake_town_loader, llm, lockstep=True)
+    await run(e, 3)
+    now = e.clock.now
+    fact = e.minds["Ann Lin"].read_fact("I am hosting a book party at the Cafe tomorrow from 5pm to 7pm", now)
+    assert fact is not None and fact.place == "Cafe" and (fact.start, fact.end) == (17 * 60, 19 * 60)
+    for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2))):
+        e.residents[name].pos, e.residents[name].path = pos, []
+    assert e._start_talk("Bob Lin", "Ann Lin", now, TickResult(step=0, clock=""))  # Bob starts: lines swap
+    cid = e.residents["Bob Lin"].conversation
+    conv = e.talks[cid].conv
+    prompt_seen = False
+    for _ in range(80):
+        await run(e, 1)
+        prompt_seen = prompt_seen or any("book party" in p for p in llm.prompts)
+        if cid not in e.talks:
+            break
+    assert cid not in e.talks
+    said = conv.lines
+    news = [(s, t) for s, t in said if "book party" in t]
+    assert news == [("Ann Lin", "Actually, I'm hosting a book party tomorrow at Cafe from 17:00 to 19:00.")], said
+    bob = e.minds["Bob Lin"]
+    heard = bob.facts.get(fact.key)
+    assert heard is not None and heard.source == "Ann Lin" and heard.place == "Cafe" and heard.host == "Ann Lin"
+    told = [m.text for m in bob.memory.recent(50) if m.text.startswith("Ann Lin told me: Ann Lin is hosting")]
+    assert told and "at Cafe" in told[0] and "from 17:00 to 19:00" in told[0], told
+    assert e.minds["Ann Lin"].facts.get(fact.key).told == ("Bob Lin",)
+    assert prompt_seen  # the host's own prompt showed the fact in the town's words
+    await e.aclose()
+
+
+async def test_the_visitor_can_tell_a_resident_of_a_gathering(fake_town_loader):
+    from game.engine.events import EnterAsVisitor, OpenTalk, SayToResident
+    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    await run(e, 2)
+    e.submit(EnterAsVisitor("Tess", "a traveller"))
+    e.player.pos = (14, 3)
+    e.residents["Ann Lin"].pos, e.residents["Ann Lin"].path = (15, 3), []
+    e.submit(OpenTalk("Ann Lin"))
+    e.submit(SayToResident("Ann Lin", "I'm throwing a picnic on Main street tomorrow at noon, come along!"))
+    fact = next(iter(e.minds["Ann Lin"].facts))
+    assert fact.host == "Tess" and fact.source == "Tess" and fact.place == "Main street" and fact.start == 12 * 60
+    await e.aclose()

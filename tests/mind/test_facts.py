@@ -1,0 +1,109 @@
+"""Facts as data (game/mind/facts.py) and the model's words checked against them (factcheck.py):
+pure rules, no model."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from game.mind.factcheck import events_unbacked, fact_in, people_named, places_unknown, steps_out, vet_line
+from game.mind.facts import Fact, FactBook, TownNames, read_fact, read_when
+
+TOWN = TownNames(places=("Okafor house", "Bluebell Cafe", "Greenway Market and Pharmacy", "The Copper Kettle",
+                         "Willow Park", "Hobbs Cafe", "Town Hall"),
+                 people=("Rosa Brody", "Ines Moreau", "Aiko Tanaka", "Kenji Tanaka"))
+MONDAY = datetime(2026, 3, 2, 7, 0)
+
+
+@pytest.mark.parametrize("host, text, sentence", [
+    ("Rosa Brody", "I am hosting a Valentine's lunch party at Bluebell Cafe today from 12 to 1pm, and I want to "
+     "invite everyone I meet this morning.",
+     "Rosa Brody is hosting a Valentine's lunch party at Bluebell Cafe today (Monday March 2) from 12:00 to 13:00"),
+    ("Ines Moreau", "I have decided to run for town treasurer, and I want people to know before the debate.",
+     "Ines Moreau is running for town treasurer"),
+    ("Isabella Rodriguez", "I am hosting a Valentine's Day party at Hobbs Cafe on February 14th from 5pm to 7pm.",
+     "Isabella Rodriguez is hosting a Valentine's Day party at Hobbs Cafe on Saturday February 14 from 17:00 to 19:00"),
+    ("Aiko Tanaka", "I'm organising a small get-together at my cafe tomorrow evening for the neighbours.",
+     "Aiko Tanaka is hosting a small get-together at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 20:00"),
+    ("Kenji Tanaka", "Aiko is hosting a book club meeting at the Copper Kettle on Friday at 7pm",
+     "Aiko Tanaka is hosting a book club meeting at The Copper Kettle on Friday March 6 from 19:00 to 21:00"),
+    ("Kenji Tanaka", "There's a poetry reading in Willow Park from 10 to 2pm tomorrow, I'm giving it",
+     "Kenji Tanaka is hosting a poetry reading at Willow Park tomorrow (Tuesday March 3) from 10:00 to 14:00"),
+])
+def test_a_gathering_or_a_candidacy_is_read_with_its_host_place_and_hours(host, text, sentence):
+    f = read_fact(text, host, MONDAY, TOWN, work="Bluebell Cafe")
+    assert f is not None and f.sentence(MONDAY) == sentence
+
+
+@pytest.mark.parametrize("text", ["I need to buy milk", "having lunch with Samuel at noon",
+                                  "I feel tired today", "The weather is lovely in Willow Park"])
+def test_words_that_tell_of_no_gathering_make_no_fact(text):
+    assert read_fact(text, "Kenji Tanaka", MONDAY, TOWN) is None
+
+
+@pytest.mark.parametrize("words, hours", [("from 5pm to 7pm", (1020, 1140)), ("12-1pm", (720, 780)),
+                                          ("at 17:30", (1050, 1170)), ("at noon", (720, 840)),
+                                          ("from 10 to 2pm", (600, 840)), ("at 8", (1200, 1320))])
+def test_hours_are_read_as_people_say_them(words, hours):
+    assert read_when(f"a party {words}", MONDAY)[1:] == hours
+
+
+def test_a_fact_is_kept_in_a_save_as_plain_data():
+    book = FactBook(town=TOWN)
+    f = book.read("I'm throwing a party at the pub tomorrow at 8pm", "Kenji Tanaka", MONDAY)
+    assert f is not None and f.place == "" and f.day == date(2026, 3, 3)  # the town has no place called pub
+    book.told_to(f.key, ["Rosa Brody"])
+    back = FactBook.from_list(book.to_list())
+    assert back.get(f.key) == book.get(f.key) and back.get(f.key).told == ("Rosa Brody",)
+    assert FactBook.from_list([{"nonsense": 1}, "x"]).facts == {}  # a damaged save row is dropped
+
+
+def books_with(host: str, text: str, *others: str) -> tuple[dict[str, FactBook], Fact]:
+    books = {n: FactBook(town=TOWN) for n in (host, *others)}
+    fact = books[host].read(text, host, MONDAY, work="Bluebell Cafe")
+    assert fact is not None
+    return books, fact
+
+
+def test_a_line_about_anothers_gathering_goes_to_the_host_and_keeps_the_place():
+    books, fact = books_with("Aiko Tanaka", "I'm organising a get-together at my cafe tomorrow at 6pm", "Kenji Tanaka")
+    v = vet_line("Kenji Tanaka", "Actually, I'm planning a get-together tomorrow at Greenway Market at 7pm.",
+                 ["Kenji Tanaka", "Aiko Tanaka"], books, MONDAY, TOWN)
+    assert v.speaker == "Aiko Tanaka" and v.fact == fact and v.told == ["Kenji Tanaka"]
+    assert v.text == "Actually, I'm planning a get-together tomorrow at Bluebell Cafe from 18:00 to 20:00."
+
+
+def test_one_who_heard_it_names_the_host_and_does_not_claim_it():
+    books, fact = books_with("Aiko Tanaka", "I'm organising a get-together at my cafe tomorrow at 6pm",
+                             "Kenji Tanaka", "Rosa Brody")
+    books["Kenji Tanaka"].hear(fact, "Aiko Tanaka", MONDAY)
+    v = vet_line("Kenji Tanaka", "I'm hosting a get-together on Wednesday at the community center!",
+                 ["Kenji Tanaka", "Rosa Brody"], books, MONDAY, TOWN)
+    assert v.speaker == "Kenji Tanaka" and v.told == ["Rosa Brody"]
+    assert v.text == "Aiko is hosting a get-together tomorrow at Bluebell Cafe!"
+
+
+def test_small_talk_and_other_news_pass_untouched():
+    books, _ = books_with("Rosa Brody", "I am hosting a Valentine's party at Bluebell Cafe today at noon", "Ines Moreau")
+    for text in ("Nice weather in Willow Park today.", "I am running late for work at the Town Hall."):
+        v = vet_line("Ines Moreau", text, ["Ines Moreau", "Rosa Brody"], books, MONDAY, TOWN)
+        assert (v.speaker, v.text, v.told) == ("Ines Moreau", text, [])
+
+
+def test_two_parties_are_told_apart_by_their_own_words():
+    a = read_fact("I am hosting a Valentine's party at Bluebell Cafe today at noon", "Rosa Brody", MONDAY, TOWN)
+    b = read_fact("I am throwing a surprise party at the Copper Kettle on Tuesday at 8pm", "Kenji Tanaka", MONDAY, TOWN)
+    assert fact_in("the surprise party for Grace", [a, b]) == b
+    assert fact_in("Rosa's Valentine lunch", [a, b]) == a
+    assert fact_in("a party", [a, b]) is None  # which one: not for a rule to guess
+
+
+def test_what_an_answer_says_that_nothing_backs_is_found():
+    assert people_named("I know Ezra Vance and Rosa Brody from Bluebell Cafe.", ["Rosa Brody"], TOWN,
+                        "Kenji Tanaka") == ["Ezra Vance"]
+    assert places_unknown("We met at the community center, then at the cafe near Willow Park.", TOWN) == \
+        ["the community center"]
+    assert events_unbacked("The spring fair is on Wednesday, and a party at 7.", "grace loves the spring fair") == ["party"]
+    assert steps_out("Hank Brody is not familiar with him, as he is not mentioned in the given information.", "Hank Brody")
+    assert not steps_out("I have not met him.", "Hank Brody")
