@@ -35,7 +35,7 @@ _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|
                           r"\s+question|based on the (?:information|text|context))\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
-_NOT_NAMES = {"I", "The", "A", "An", "Town", "Hall", "Cafe", "Park", "Market", "Monday", "Tuesday", "Wednesday",
+_NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So", "If", "My", "Our", "We", "Me", "Town", "Hall", "Cafe", "Park", "Market", "Monday", "Tuesday", "Wednesday",
               "Thursday", "Friday", "Saturday", "Sunday", "Day", "Valentine", "Valentine's", "Dear", "Good", "Mr",
               "Mrs", "Ms", "Dr", "Oh", "Yes", "No", "Well", "Hello", "Hi", "Thanks", "Thank", "March", "April",
               "February", "January", "May", "June", "July", "August", "September", "October", "November",
@@ -227,7 +227,7 @@ def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> l
     places = " ".join(town.places).lower()
     out = []
     for m in _NAME.finditer(text):
-        a, b = m.group(1), m.group(2)
+        a, b = m.group(1), re.sub(r"['’]s$", "", m.group(2))
         if a in _NOT_NAMES or b in _NOT_NAMES:
             continue
         full = f"{a} {b}"

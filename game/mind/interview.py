@@ -28,6 +28,9 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
+from game.mind.backing import Backing, backing_text, drop_unbacked, mend_facts, problems_in, rule_answer
+from game.mind.factcheck import people_named
+from game.mind.facts import TownNames
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.text import one_line
 
@@ -62,6 +65,7 @@ class InterviewContext:
     plan: list[str]
     doing: str = ""
     hint: str = ""  # for a question about a time of day: what the plan says then (repeated after it)
+    facts: list[str] = field(default_factory=list)  # the facts it holds, in the town's words
     sections: dict[str, str] = field(default_factory=dict)
 
 
@@ -162,6 +166,9 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
     rows = rows_of_mind(name, mind)
     known = known_people(name, rows, mind.persona.relationships, candidates)
     strangers = strangers_named(question, candidates, known, name)
+    town = _town(mind)
+    # a name that nobody in the town has ("Ezra Vance"): unknown too, said so in the prompt
+    strangers += [n for n in people_named(question, [*known, *candidates], town, name) if n not in strangers]
     recs = await _retrieve(mind, question, now, MEMORY_K, MEMORY_TOKENS)
     refl = [r.text for r in mind.memory.recent(REFLECTIONS, kinds=("reflection",))]
     for r in await _retrieve(mind, question, now, 2, 120, kinds=("reflection",)):
@@ -197,6 +204,11 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
         ctx.hint = (f"At {hh} today {first}'s plan is: {block.activity}." if block
                     else f"At {hh} today {first} has nothing planned (asleep or free).")
         s["Today's plan"] += "\n" + ctx.hint
+    facts = getattr(mind, "facts", None)
+    if facts is not None and len(facts):
+        held = sorted(facts, key=lambda f: f.heard or now)[-6:]
+        ctx.facts = [f.sentence(now) + (f" ({f.source} told {first})" if f.source else "") for f in held]
+        s["What you know is planned (true)"] = "\n".join(f"- {t}." for t in ctx.facts)
     s["People you know"] = "\n".join(people) or f"(nobody yet: {first} knows no one by name)"
     if strangers:
         s["People you have never met (you know nothing about them)"] = "\n".join(f"- {p}" for p in strangers)
@@ -219,11 +231,55 @@ async def answer(mind: Any, question: str, now: datetime, llm: LLM | None = None
     """The answer of ``mind``'s resident to ``question`` (already cleaned) as at ``now``, with
     ``llm`` (default: the mind's own).  Nothing changes unless ``remember`` (then the question and
     the answer are stored in the resident's memory).  Raises ``LLMError`` when the model fails."""
+    text, _ = await answer_backed(mind, question, now, llm, asker=asker, remember=remember, now_text=now_text,
+                                  candidates=candidates)
+    return text
+
+
+async def answer_backed(mind: Any, question: str, now: datetime, llm: LLM | None = None, *,
+                        asker: str = "An interviewer", remember: bool = False, now_text: str = "",
+                        candidates: Sequence[str] = ()) -> tuple[str, Backing]:
+    """``answer``, with what backs it (backing.py): the answer is checked against the resident's
+    facts, memories, persona, the town's places and the people it knows; asked again once with what
+    was unbacked made plain; what is still unbacked is dropped."""
     llm = llm or mind.llm
     ctx = await build_context(mind, question, now, now_text=now_text, candidates=candidates)
     msgs = messages_for(mind, ctx, question, asker)
-    ans = await llm.complete(msgs, InterviewAnswer, CallTag(PURPOSE, mind.persona.name, Priority.PLAYER),
-                             max_tokens=160, temperature=0.5)
+    tag = CallTag(PURPOSE, mind.persona.name, Priority.PLAYER)
+    name, town = mind.persona.name, _town(mind)
+    back = Backing(facts=list(ctx.facts), memories=list(ctx.memories))
+    basis = backing_text(mind, ctx, question)
+
+    held = list(getattr(mind, "facts", ()) or ())
+
+    def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
+        text, fixes = mend_facts(text, held, now, town, name)
+        back.fixes += fixes
+        return text
+
+    def check(text: str) -> list:
+        return problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
+                           question=question)
+    text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
+    found = check(text)
+    back.problems = [f"{p.kind}: {p.what}".rstrip(": ") for p in found]
+    if found:
+        note = " ".join(dict.fromkeys(p.tell for p in found))
+        again = [*msgs[:-1], Message(msgs[-1].role, f"{msgs[-1].content}\n(Careful: {note})")]
+        back.asked += 1
+        second = mend((await llm.complete(again, InterviewAnswer, tag, max_tokens=160, temperature=0.3)).answer)
+        left = check(second)
+        if len(left) <= len(found):
+            text, found = second, left
+    if found:
+        text, back.dropped = drop_unbacked(text, found, name)
+        if not text or any(p.kind == "stranger" for p in found):
+            text, back.source = rule_answer(found), "rule"
     if remember:
-        mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {ans.answer}", 600), now)
-    return ans.answer
+        mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
+    return text, back
+
+
+def _town(mind: Any) -> TownNames:
+    facts = getattr(mind, "facts", None)
+    return facts.town if facts is not None else TownNames()

@@ -225,3 +225,71 @@ async def test_mind_answer_is_the_same_interview(measureville):
     assert a.text.startswith("A visitor asked me: " + q + " I answered: ")
     assert b.text.startswith("A visitor asked me: " + q + " I answered: ")
     await e.aclose()
+
+
+class ScriptedInterviewLLM(FakeLLM):
+    """A clearly fake model that gives the interview answers it is handed, in order (the rest as
+    FakeLLM); the prompts it was sent are kept."""
+
+    def __init__(self, answers):
+        super().__init__()
+        self.answers = list(answers)
+        self.asked = []
+
+    async def complete(self, messages, schema, tag, *, max_tokens=512, temperature=0.7):
+        if schema.__name__ == "InterviewAnswer":
+            self.asked.append(messages[-1].content)
+            return schema.model_validate({"answer": self.answers.pop(0)})
+        return await super().complete(messages, schema, tag, max_tokens=max_tokens, temperature=temperature)
+
+
+async def ask_backed(measureville, answers, question, setup=None):
+    from game.mind.interview import answer_backed
+    llm = ScriptedInterviewLLM(answers)
+    e = new_engine(measureville, llm, lockstep=True)
+    mind = e.minds["Ada Ito"]
+    if setup:
+        setup(mind, e.clock.now)
+    text, back = await answer_backed(mind, question, e.clock.now, candidates=sorted(e.minds))
+    await e.aclose()
+    return text, back, llm
+
+
+async def test_a_name_nobody_has_is_answered_as_unknown_even_when_the_model_invents(measureville):
+    text, back, llm = await ask_backed(measureville, [
+        "Ezra Vance is a talented musician who could be a valuable addition to the cafe's music program.",
+        "Ezra is a kind man who plays the violin."], "What do you think of Ezra Vance?")
+    assert "never met" in llm.asked[0] and "- Ezra Vance" in llm.asked[0]  # said in the prompt first
+    assert "(Careful:" in llm.asked[1] and "Ezra Vance" in llm.asked[1]  # asked again, what was wrong made plain
+    assert text == "I don't know anyone called Ezra Vance." and back.source == "rule" and back.asked == 2
+    assert back.problems == ["stranger: Ezra Vance"]
+
+
+async def test_an_invented_place_and_event_are_asked_again_then_dropped(measureville):
+    text, back, _ = await ask_backed(measureville, [
+        "There is a community meeting at the community center at 7pm. I like my work.",
+        "Yes, the spring fair at the community center is on Wednesday. I like my work."],
+        "Do you know of any gathering planned in town?")
+    assert text == "I like my work." and back.source == "model"
+    assert "place: the community center" in back.problems and "event: meeting" in back.problems
+    assert back.dropped and all("community center" in s for s in back.dropped)
+
+
+async def test_a_good_answer_is_asked_once_and_a_fact_keeps_its_place_and_hours(measureville):
+    def whisper(mind, now):
+        mind.whisper(now, "I am hosting a garden party at the Cafe tomorrow from 5pm to 7pm")
+
+    text, back, llm = await ask_backed(measureville, [
+        "Yes, I am hosting a garden party tomorrow at the park at 8pm, everyone is welcome."],
+        "Are you planning anything this week?", setup=whisper)
+    assert len(llm.asked) == 1 and back.problems == []
+    assert "hosting a garden party" in llm.asked[0] and "What you know is planned" in llm.asked[0]
+    assert text == "Yes, I am hosting a garden party tomorrow at Cafe from 17:00 to 19:00, everyone is welcome."
+    assert back.fixes and back.facts
+
+
+async def test_an_answer_about_oneself_in_the_third_person_is_asked_again(measureville):
+    text, back, _ = await ask_backed(measureville, [
+        "Ada Ito is not familiar with that, as it is not mentioned in the given information.",
+        "I haven't heard about that."], "Have you heard any news today?")
+    assert text == "I haven't heard about that." and back.problems == ["out of town"] and back.asked == 2

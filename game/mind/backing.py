@@ -1,0 +1,117 @@
+"""An interview answer checked against what backs it (issue 27): the facts the resident holds, the
+memories and thoughts the prompt showed, its persona and plan, the town's places and the people it
+knows.  The paper's agents invented in 1.3% of answers; a 1.5B model invents far more ("the spring
+fair is on Wednesday at 7pm", "a community meeting at the community center", a talented musician
+for a name nobody has), so what it says is checked by rule and asked again once with what was
+wrong made plain; what is still unbacked is dropped, sentence by sentence; an answer with nothing
+left says the resident does not know, as a rule's answer (``Backing.source`` "rule").
+
+The backing is kept with the answer (``Backing``) so that a reader or a test can check it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any, Sequence
+
+from game.mind.factcheck import (events_unbacked, fact_in, fix_fact_words, people_named, places_unknown,
+                                 sentences, steps_out)
+from game.mind.facts import EVENT_RE, Fact, TownNames
+
+_DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
+                   r"not aware|not familiar|no one|nobody|nothing)\b", re.I)
+
+
+@dataclass
+class Problem:
+    kind: str  # "out of town", "stranger", "person", "place", "event"
+    what: str
+    tell: str  # the note for the model when it is asked again
+
+
+@dataclass
+class Backing:
+    """What an answer rests on and what the check found."""
+
+    facts: list[str] = field(default_factory=list)  # the facts the prompt showed, in the town's words
+    memories: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # found in the model's first answer
+    fixes: list[str] = field(default_factory=list)  # words mended against a fact
+    dropped: list[str] = field(default_factory=list)  # sentences nothing backs
+    asked: int = 1  # model calls for this answer
+    source: str = "model"  # "model", or "rule" when nothing the model said was backed
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def denies(text: str) -> bool:
+    return bool(_DENY.search(text))
+
+
+def backing_text(mind: Any, ctx: Any, question: str) -> str:
+    """Everything an answer may draw on, as one text: the prompt's sections, the persona whole."""
+    p = mind.persona
+    parts = [*ctx.sections.values(), p.background, p.currently, *getattr(p, "seed_memories", []),
+             *getattr(p, "daily_requirements", []), *ctx.memories, *ctx.reflections, *ctx.plan]
+    return "\n".join(str(x) for x in parts if x)
+
+
+def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
+                backing: str, question: str) -> list[Problem]:
+    first = me.split()[0]
+    out: list[Problem] = []
+    if steps_out(answer, me) or re.match(rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b",
+                                         answer):
+        out.append(Problem("out of town", "", f"Answer as {first}, in the first person (I, me, my), as someone "
+                                              "who lives in the town; never mention information, text or questions."))
+    for s in strangers:
+        if not denies(answer):
+            out.append(Problem("stranger", s, f"{first} has never met anyone called {s} and knows nothing "
+                                              f"about them: say so, in a few words."))
+    allowed = [*known, *strangers]
+    for name in people_named(answer, allowed, town, me):
+        out.append(Problem("person", name, f"{first} knows no one called {name}: do not name them."))
+    for place in places_unknown(answer, town):
+        out.append(Problem("place", place, f"The town has no {place[4:]}; its places are: {', '.join(town.places)}."))
+    low = backing.lower()
+    for noun in events_unbacked(answer, low):
+        if noun.lower() in question.lower() and denies(answer):
+            continue
+        out.append(Problem("event", noun, f"{first} has heard of no {noun.lower()}: do not make one up; say only "
+                                          "what you know."))
+    asked = [m.group(0) for m in EVENT_RE.finditer(question)]
+    for noun in asked:
+        base = noun.lower().rstrip("s")
+        if base not in low and not denies(answer) and not any(p.what == noun for p in out):
+            out.append(Problem("event", noun, f"{first} has heard of no {base}: say that you have not heard of one."))
+    return out
+
+
+def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[str, list[str]]:
+    """The answer without the sentences that carry a problem."""
+    kept, dropped = [], []
+    for s in sentences(answer):
+        bad = any((p.what and p.what.lower() in s.lower()) for p in problems if p.kind in ("person", "place", "event"))
+        bad = bad or (any(p.kind == "out of town" for p in problems) and steps_out(s, me))
+        (dropped if bad else kept).append(s)
+    return " ".join(kept).strip(), dropped
+
+
+def rule_answer(problems: Sequence[Problem]) -> str:
+    stranger = next((p.what for p in problems if p.kind == "stranger"), None)
+    if stranger:
+        return f"I don't know anyone called {stranger}."
+    if any(p.kind == "event" for p in problems):
+        return "I haven't heard of anything like that."
+    return "I'm not sure, I don't know."
+
+
+def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownNames, me: str) -> tuple[str, list[str]]:
+    """The answer's words about a fact it names, with the fact's place and hours (and its host)."""
+    fact = fact_in(answer, facts, prefer=[me])
+    if fact is None:
+        return answer, []
+    return fix_fact_words(answer, fact, now, town, me)
