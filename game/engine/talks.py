@@ -216,6 +216,8 @@ class Talks:
         if v.fact is not None and v.told:
             for p in v.told:
                 self.minds[p].hear_fact(v.fact, v.speaker, now)
+                if v.fact.place and p in self.spatial:
+                    self._learn(p, v.fact.place)  # told where it is, they know the place
             if v.speaker in self.minds:
                 self.minds[v.speaker].facts.told_to(v.fact.key, v.told)
         return v.speaker, v.text

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from game.llm.api import BadAnswer, LLMError, Priority
 from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
+from game.mind import attending
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text
 from game.mind.shaping import emoji_for, scale_steps, shape_plan
@@ -72,6 +73,8 @@ class Planning:
         self.replan_reason = None
         self.memory.add("plan", clean_text(f"My plan for {now.strftime('%A')}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in blocks), 500), now, importance=5)
+        if len(self.facts):
+            await attending.consider(self, now, view)  # the day's gatherings it knows of
         return self.plan
 
     async def replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
@@ -139,6 +142,8 @@ class Planning:
         except LLMError as e:  # pragma: no cover - plan_day handles its own errors
             self._fail("plan", e)
         async with self._plan_lock:
+            if len(self.facts):
+                await attending.consider(self, now, view)  # today's gatherings it knows of
             act = self._resume(now) or self._from_queue(now)
             if act is None:
                 act = await self._decompose(now, view)
@@ -284,7 +289,12 @@ class Planning:
         offset = 0  # minutes from ``at`` to the step's start
         for desc, minutes, s in scale_steps(steps, span):
             block = next((b for b in window if b.start <= minute + offset < b.end), window[-1])
-            addr, state = await self._ground(view, desc, s.place, "", block.activity, allowed, fallback)
+            fact = attending.fact_of_block(self, block, at) if len(self.facts) else None
+            place = fact.place if fact is not None and fact.place else s.place  # the gathering's own place
+            addr, state = await self._ground(view, desc, place, "", block.activity, allowed, fallback)
+            if fact is not None and fact.place and not addr.startswith(fact.place):
+                # at a gathering, whatever it does there ("chatting", "resting") is done there
+                addr, state = attending.address_at(fact.place, allowed), None
             actions.append(Action(desc, emoji_for(desc), addr, minutes, state,
                                   at + timedelta(minutes=offset), "model"))
             offset += minutes

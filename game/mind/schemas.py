@@ -300,3 +300,10 @@ def pick_emoji(raw: str, fallback: str) -> str:
         if is_wide_emoji(ch):
             return ch
     return fallback
+
+
+class AttendAnswer(BaseModel):
+    """Whether a resident goes to a gathering it knows of (``attending.py``)."""
+
+    go: bool
+    why: Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)] = ""

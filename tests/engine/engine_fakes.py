@@ -116,6 +116,8 @@ class FakeLLM:
             data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
         elif name == "IdentityAnswer":
             data = {"summary": "A steady person who likes routine."}
+        elif name == "AttendAnswer":
+            data = {"go": True, "why": "I am free then"}
         elif name == "InterviewAnswer":
             data = {"answer": "I am doing fine, thank you."}
         else:

@@ -78,3 +78,32 @@ async def test_the_visitor_can_tell_a_resident_of_a_gathering(fake_town_loader):
     fact = next(iter(e.minds["Ann Lin"].facts))
     assert fact.host == "Tess" and fact.source == "Tess" and fact.place == "Main street" and fact.start == 12 * 60
     await e.aclose()
+
+
+async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(fake_town_loader):
+    llm = FakeLLM(talk=False)
+    e = new_engine(fake_town_loader, llm, lockstep=True)
+    await run(e, 3)
+    now = e.clock.now
+    ann, bob = e.minds["Ann Lin"], e.minds["Bob Lin"]
+    fact = ann.read_fact("I am hosting a book party at the Cafe today from 10am to 11am", now)
+    assert fact is not None and fact.day == now.date()
+    bob.hear_fact(fact, "Ann Lin", now)
+    e._learn("Bob Lin", "Cafe")  # as a talk that tells it does: told where it is, he knows the place
+    e.residents["Bob Lin"].needs_decision = True
+    at_party = set()
+    for _ in range(6 * 60 * 4):  # until 11:00 at the latest
+        await run(e, 1)
+        t = e.clock.now
+        if t.hour == 10 and t.minute >= 20:
+            for name in ("Ann Lin", "Bob Lin"):
+                if e.town.tree.address_at(e.residents[name].pos).startswith("Cafe"):
+                    at_party.add(name)
+        if t.hour >= 11:
+            break
+    assert ("attend", "Bob Lin") in llm.calls and ("attend", "Ann Lin") not in llm.calls  # the host goes
+    blocks = {b.activity: (b.start, b.end) for b in bob.plan.blocks}
+    assert blocks.get("going to Ann's book party at Cafe") == (600, 660), blocks
+    assert ann.facts.get(fact.key).going and bob.facts.get(fact.key).going
+    assert at_party == {"Ann Lin", "Bob Lin"}
+    await e.aclose()
