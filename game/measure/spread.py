@@ -42,7 +42,9 @@ class Info:
             kws = [k for k in re.split(r"[,;]", keywords)]
         else:
             kws = list(keywords)
-        kws = [_norm(k) for k in kws if _norm(k)]
+        # "6pm|18:00": either spelling of one fact counts as that keyword
+        kws = ["|".join(a for a in (_norm(x) for x in k.split("|")) if a) for k in kws]
+        kws = [k for k in kws if k]
         if not kws:
             raise ValueError(f"information '{name}': no keywords to look for")
         return Info(name=name, keywords=tuple(dict.fromkeys(kws)))
@@ -56,7 +58,8 @@ class Info:
 
     def matches(self, text: str) -> bool:
         t = " " + _norm(text) + " "
-        hits = sum(1 for k in self.keywords if f" {k}" in t)  # word start: "party" finds "party's", "parties" not
+        # word start: "party" finds "party's", "parties" not
+        hits = sum(1 for k in self.keywords if any(f" {a}" in t for a in k.split("|")))
         return hits >= self.needed
 
 
