@@ -25,6 +25,7 @@ from typing import Callable
 
 from game.engine import save as saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
+from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
 from game.engine.events import Bubble, Command, LogLine, Move, TickResult
 from game.engine.lanes import Lanes
@@ -42,12 +43,13 @@ __all__ = ["PLAYER", "TALK_RANGE", "CommandError", "Engine", "Job", "Player", "R
            "chebyshev", "player_text"]
 
 
-class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
+class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands, Capacity):
     """See the module docstring.  Build with ``game.engine.build`` (``new_engine``/``load_engine``).
 
     Its parts live one responsibility a module, each a base class owning its share of the state:
     ``Walking`` (walking.py), ``Perceiving`` (perceiving.py), ``Lanes`` of decisions (lanes.py),
-    ``Talks`` (talks.py) and ``PlayerCommands`` (commands.py); this module holds the state they
+    ``Talks`` (talks.py), ``PlayerCommands`` (commands.py) and ``Capacity`` (capacity.py: reactions
+    past the daily caps while the server has time to spare); this module holds the state they
     share, the tick itself, saving and what the screen reads."""
 
     is_replay = False  # (see game.engine.api.EngineView)
@@ -74,6 +76,10 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands):
         # game minutes the last windows asked ahead took to come (real time: the lead follows them)
         self.ahead_took: deque[float] = deque(maxlen=6)
         self.small = small  # the small cast (kept in the save, for a replay of it)
+        # reactions and talks past the daily caps while the server is idle, in real time only
+        # (capacity.py); None: the fixed caps.  ``spare_given``: the allowances given so far
+        self.spare_rule: SpareRule | None = SpareRule()
+        self.spare_given = 0
         self.step_no = 0
         self.residents: dict[str, Resident] = {
             name: Resident(name=name, pos=positions[name]) for name in sorted(minds)}

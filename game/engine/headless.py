@@ -147,7 +147,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
                 calls = _total_calls(llm)
                 lead = engine.ledger.share_now(engine.clock.day, hours=1, now=engine.clock.now)
                 echo(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
-                     f"model-led {'n/a' if lead is None else f'{lead:.0%}'}"
+                     f"model-led {'n/a' if lead is None else f'{lead:.0%}'}{_idle_text(llm, engine)}"
                      f"{'  ' + governor.label() if governor.label() else ''}  "
                       f"real {time.monotonic() - t0:.0f}s", file=log, flush=True)
     except asyncio.CancelledError:
@@ -179,11 +179,31 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     report["pace"] = pace
     report["pace_policy"] = pace_policy if tick_delay else None
     report["seconds_slowed_for_the_model"] = round(slowed, 1)
+    report["spare_capacity"] = spare_summary(engine) if tick_delay else None
     if as_json:
         echo(dumps(report, indent=2), file=out)
     else:
         echo(format_report(report), file=out)
     return 130 if interrupted else 1 if save_failed else 0
+
+
+def _idle_text(llm: Any, engine: Any) -> str:
+    """In real time, the server's idle share of the last minute (game/engine/capacity.py uses it)."""
+    if engine.lockstep:
+        return ""
+    try:
+        spare = getattr(llm.status(), "spare", None)
+    except Exception:  # noqa: BLE001 - a figure for the log only
+        return ""
+    return "" if spare is None else f"  server idle {spare:.0%}"
+
+
+def spare_summary(engine: Any) -> dict[str, int]:
+    """Reactions and talks past the daily caps on the server's spare time (game/engine/capacity.py)."""
+    counts = mind_counts(engine.minds.values())
+    return {"allowances_given": int(getattr(engine, "spare_given", 0)),
+            "reactions_past_floor": counts.get("react_spare", 0),
+            "talks_past_floor": counts.get("talk_spare", 0)}
 
 
 def _total_calls(llm: Any) -> int:
@@ -232,6 +252,10 @@ def format_report(r: dict) -> str:
     if r.get("pace_policy"):
         lines.append(f"pace policy {r['pace_policy']}: the clock waited "
                      f"{r.get('seconds_slowed_for_the_model', 0)} s for the model")
+    sp = r.get("spare_capacity")
+    if sp:
+        lines.append(f"spare capacity: {sp['reactions_past_floor']} reactions and {sp['talks_past_floor']} talks "
+                     f"past the daily caps while the server was idle ({sp['allowances_given']} allowances given)")
     if r.get("model_led"):
         lines += format_lead(r["model_led"], r.get("rules_and_fallbacks"))
     if r.get("save"):

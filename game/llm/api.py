@@ -86,6 +86,10 @@ class ModelStatus:
     last_error: str | None = None
     reachable: bool = True
     by_purpose: dict[str, Usage] = field(default_factory=dict)
+    # the share of the last minute the server had nothing in flight or queued, and how long it has
+    # been idle now (seconds; 0 while busy): None where nobody measures it (a replay, a fake)
+    spare: float | None = None
+    idle_s: float | None = None
 
 
 class LLMError(GameError):

@@ -494,4 +494,6 @@ class ModelClient:
             last_error=self.last_error,
             reachable=self.reachable,
             by_purpose=self.accounting.by_purpose(),
+            spare=round(self.scheduler.spare(), 3),
+            idle_s=round(self.scheduler.idle_s(), 1),
         )

@@ -29,6 +29,12 @@ called, and the town's requests go back to the queue to be asked again once the 
 (their prompts stay evaluated in their server slots, so only what they had written is lost).  A
 reply that waited behind three town answers being written took 12.6 s to its first words on two
 cores; alone, about one second.
+
+The scheduler also keeps how long it has had nothing to do (nothing in flight, nothing queued):
+``spare()`` is the share of the last ``window`` seconds it was idle (the time before it existed
+counts as busy) and ``idle_s()`` how long the present idle stretch has lasted.  The engine reads
+them, in real-time play only, to let the residents react and talk past their daily floor while
+the server has time to spare (game/engine/capacity.py).
 """
 
 from __future__ import annotations
@@ -37,13 +43,18 @@ import asyncio
 import heapq
 import itertools
 import time
+from collections import deque
 from contextlib import asynccontextmanager
 from typing import AsyncIterator, Callable
 
 
+SPARE_WINDOW_S = 60.0  # real seconds over which ``spare()`` measures the idle share
+
+
 class PriorityScheduler:
     def __init__(self, slots: int = 4, reserve: int = 1, linger: float = 0.0,
-                 clock: "Callable[[], float]" = time.monotonic, preempt: bool = False) -> None:
+                 clock: "Callable[[], float]" = time.monotonic, preempt: bool = False,
+                 window: float = SPARE_WINDOW_S) -> None:
         if slots < 1:
             raise ValueError("the scheduler needs at least one slot")
         self.slots = slots
@@ -59,6 +70,45 @@ class PriorityScheduler:
         self.preempt = preempt
         self._stoppers: dict[int, Callable[[], None]] = {}  # slot number -> stops its town request
         self.preempted = 0  # town requests stopped for the player's
+        # idle and busy time (``spare``): busy while anything is in flight or queued
+        self.window = max(1.0, float(window))
+        self._born = clock()
+        self._busy_from: float | None = None  # when the present busy stretch began (None: idle)
+        self._idle_from = self._born
+        self._stretches: deque[tuple[float, float]] = deque()  # busy stretches of the last window
+
+    def _note(self) -> None:
+        """Keep the busy and idle stretches up to date (after anything in flight or queued changed)."""
+        now = self._clock()
+        busy = self.in_flight > 0 or self.queued > 0
+        if busy and self._busy_from is None:
+            self._busy_from = now
+        elif not busy and self._busy_from is not None:
+            self._stretches.append((self._busy_from, now))
+            self._busy_from = None
+            self._idle_from = now
+        while self._stretches and self._stretches[0][1] < now - self.window:
+            self._stretches.popleft()
+
+    def spare(self, window: float | None = None) -> float:
+        """The share (0..1) of the last ``window`` seconds (``self.window`` at most) in which nothing
+        was in flight or queued.  The time before the scheduler was made counts as busy: a town
+        just started has shown no spare time yet."""
+        w = min(self.window, float(window)) if window else self.window
+        now = self._clock()
+        lo = now - w
+        busy = max(0.0, min(self._born, now) - lo)
+        for start, end in self._stretches:
+            busy += max(0.0, min(end, now) - max(start, lo))
+        if self._busy_from is not None:
+            busy += max(0.0, now - max(self._busy_from, lo))
+        return max(0.0, min(1.0, 1.0 - busy / w))
+
+    def idle_s(self) -> float:
+        """Seconds since the scheduler last had anything in flight or queued (0 while it has)."""
+        if self._busy_from is not None or self.in_flight > 0 or self.queued > 0:
+            return 0.0
+        return max(0.0, self._clock() - self._idle_from)
 
     @property
     def queued(self) -> int:
@@ -93,21 +143,26 @@ class PriorityScheduler:
             heapq.heappop(self._heap)
             self.in_flight += 1
             fut.set_result(None)
+        self._note()
 
     async def acquire(self, priority: int, key: str | None = None) -> int:
         """Wait for a slot; returns its number (see ``slot``)."""
         if self.in_flight < self.limit(priority) and not any(
                 not f.done() and p <= priority for p, _, f in self._heap):
             self.in_flight += 1
+            self._note()
             return self._number(priority, key)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._heap, (int(priority), next(self._seq), fut))
+        self._note()
         try:
             await fut
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
                 # the slot was granted just as we were cancelled: hand it on
                 self.release()
+            else:
+                self._note()  # (a cancelled waiter may have been the last thing queued)
             raise
         return self._number(priority, key)
 

@@ -17,7 +17,7 @@ from game.mind.components import (Context, KnownFacts, Plan, Relationships, Rele
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import ReactAnswer, clean_text, pick_emoji
 from game.mind.shaping import emoji_for
-from game.mind.view import Action, Reaction, WorldView
+from game.mind.view import Action, Allowance, Reaction, WorldView
 
 _BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(ing)? asleep|sleep(ing)?|nap(ping)?)\b",
                         re.I)
@@ -31,13 +31,16 @@ class Reacting:
 
     # ------------------------------------------------------------------ reacting
     async def react(self, now: datetime, percept_text: str, view: WorldView | None = None, *,
-                    urgent: bool = False) -> Reaction:
+                    urgent: bool = False, allowance: Allowance | None = None) -> Reaction:
         """Decide whether something salient changes what the resident does: continue, react (a new
         action now; the steps already decomposed carry on afterwards) or talk to someone.
 
         At most ``config.max_reacts_per_day`` calls a day for everyday sights (someone passing),
         the talks it wrote whole (``converse``) counted in; ``urgent`` news (a thing that changed
-        state, the player come into view) is always considered."""
+        state, the player come into view) is always considered.  ``allowance`` (the engine's, while
+        the model server has time to spare) raises both daily caps for this one reaction; a call
+        past the floor is asked below the town's planning (``Priority.REFLECT``) and counted in
+        ``stats`` (``react_spare``, ``talk_spare``)."""
         text = clean_text(percept_text, 300)
         d, _ = self.day_and_minute(now)
         if not text or self.asleep_at(now):
@@ -47,8 +50,11 @@ class Reacting:
             self.stats["react_cooldown"] += 1
             return Reaction("continue", reason="already considered")
         spent = self.calls_on(d)
+        extra = allowance or Allowance()
         # a talk written whole came of a reaction (its own or the other's) and costs a call like one
-        if not urgent and spent.get("react", 0) + spent.get("converse", 0) >= self.config.max_reacts_per_day:
+        used = spent.get("react", 0) + spent.get("converse", 0)
+        past_floor = not urgent and used >= self.config.max_reacts_per_day
+        if past_floor and used >= self.config.max_reacts_per_day + extra.reacts:
             self.stats["react_budget"] += 1
             return Reaction("continue", reason="budget")
         self._reacted[text] = now
@@ -57,8 +63,11 @@ class Reacting:
         ctx = Context(self, now, view, focus=text, about=people)
         context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        if past_floor:  # spare time of the server's: the town's planning goes first
+            self.stats["react_spare"] += 1
         try:
-            ans = await self._complete("react", ReactAnswer, "react", Priority.REACT, now, max_tokens=100,
+            ans = await self._complete("react", ReactAnswer, "react",
+                                       Priority.REFLECT if past_floor else Priority.REACT, now, max_tokens=100,
                                        context=context, places=self._places_line(view),
                                        people=", ".join(people) or "nobody", first=self.persona.first_name,
                                        percept=text)
@@ -78,7 +87,8 @@ class Reacting:
             # to a sight in the middle of the day
             self.stats["react_absurd"] += 1
             ans = ans.model_copy(update={"decision": "continue"})
-        if ans.decision == "talk" and self.talks_on(d, now) >= self.config.max_talks_per_day:
+        talks = self.talks_on(d, now) if ans.decision == "talk" else 0
+        if ans.decision == "talk" and talks >= self.config.max_talks_per_day + extra.talks:
             self.stats["react_talk_enough"] += 1
             return Reaction("continue", reason="talked enough today")
         if ans.decision == "talk":
@@ -87,6 +97,8 @@ class Reacting:
                 who = people[0]
             if who is not None and who != self.name:
                 self.stats["react_talk"] += 1
+                if talks >= self.config.max_talks_per_day:
+                    self.stats["talk_spare"] += 1
                 return Reaction("talk", with_whom=who, reason=text)
             self.stats["react_talk_nobody"] += 1
             if not ans.new_action:

@@ -125,6 +125,26 @@ class Reaction:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class Allowance:
+    """Calls past the mind's daily floor (``MindConfig.max_reacts_per_day``, ``max_talks_per_day``)
+    that one reaction may use: the engine gives it in real-time play while the model server has
+    time to spare (game/engine/capacity.py); the mind spends it only once the floor is reached,
+    and at a priority below the town's planning.  None or zeros: the fixed caps."""
+
+    reacts: int = 0  # reaction calls (talks written whole counted in) past the floor today
+    talks: int = 0  # conversations past the floor today
+
+    def to_dict(self) -> dict[str, int]:
+        return {"reacts": self.reacts, "talks": self.talks}
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Allowance | None":
+        if not d:
+            return None
+        return cls(reacts=max(0, int(d.get("reacts", 0))), talks=max(0, int(d.get("talks", 0))))
+
+
 @dataclass
 class Script:
     """A whole conversation between residents, written in one call (``Mind.converse``): the lines,

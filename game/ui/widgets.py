@@ -222,6 +222,9 @@ class ModelLine(Static):
         t.append(f"  in flight {getattr(status, 'in_flight', 0)}")
         t.append(f"  queued {getattr(status, 'queued', 0)}")
         t.append(f"  {getattr(status, 'tokens_per_s', 0.0):.1f} tok/s")
+        spare = getattr(status, "spare", None)
+        if spare is not None:  # the server's idle share of the last minute (game/engine/capacity.py)
+            t.append(f"  idle {spare:.0%}")
         err = error or getattr(status, "last_error", None)
         if err:
             t.append("  last error: ", style="bold red")

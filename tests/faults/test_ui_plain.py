@@ -49,3 +49,15 @@ async def test_log_and_model_line_show_plain_text():
         assert not TERMINAL_UNSAFE.search(plain_model)
         assert "[bold red]down[/]" in plain_model or "[bold red]" in plain_model
     assert app.return_code in (None, 0)
+
+
+async def test_model_line_shows_the_servers_idle_share_only_when_measured():
+    app = Bare()
+    async with app.run_test(size=(200, 40)) as pilot:
+        model = app.query_one(ModelLine)
+        model.show(ModelStatus(url="x", model="m", spare=0.634, idle_s=12.0))
+        await pilot.pause()
+        assert "idle 63%" in str(getattr(model.render(), "plain", model.render()))
+        model.show(ModelStatus(url="x", model="m"))  # a replay, a fake: nobody measured it
+        await pilot.pause()
+        assert "idle" not in str(getattr(model.render(), "plain", model.render()))

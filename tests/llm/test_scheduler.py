@@ -186,3 +186,45 @@ async def test_the_players_work_for_a_resident_goes_back_to_that_residents_slot(
     assert await sched.acquire(2, "Rosa") == 3  # hers is in slot 0, the player's: the highest free
     sched.release(town)
     sched.release(3)
+
+
+# ------------------------------------------------------------------ spare time (idle share)
+
+async def test_spare_is_the_idle_share_of_the_window_and_a_new_scheduler_has_none():
+    now = [100.0]
+    sched = PriorityScheduler(2, clock=lambda: now[0], window=60.0)
+    assert sched.spare() == 0.0  # nothing seen yet: the time before it existed counts as busy
+    now[0] = 130.0
+    assert sched.spare() == pytest.approx(0.5)
+    assert sched.idle_s() == pytest.approx(30.0)
+    n = await sched.acquire(1)  # busy from 130 to 145
+    assert sched.idle_s() == 0.0
+    now[0] = 145.0
+    sched.release(n)
+    now[0] = 160.0  # the last minute (100-160): busy from 130 to 145
+    assert sched.spare() == pytest.approx(45 / 60)
+    assert sched.idle_s() == pytest.approx(15.0)
+    now[0] = 300.0  # long idle: the busy stretch is out of the window
+    assert sched.spare() == 1.0
+    assert sched.spare(window=10) == 1.0
+
+
+async def test_queued_work_counts_as_busy_even_with_nothing_in_flight():
+    """While a player's request lingers the town's work waits with nothing in flight: busy still."""
+    now = [0.0]
+    sched = PriorityScheduler(4, reserve=1, linger=3.0, clock=lambda: now[0], window=60.0)
+    now[0] = 60.0
+    n = await sched.acquire(0)
+    sched.release(n)  # the town waits 3 s after the player's request
+    waiter = asyncio.create_task(sched.acquire(2))
+    await asyncio.sleep(0)
+    assert sched.in_flight == 0 and sched.queued == 1
+    now[0] = 62.0
+    assert sched.idle_s() == 0.0
+    assert sched.spare() == pytest.approx(58 / 60)
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    assert sched.queued == 0
+    now[0] = 70.0
+    assert sched.idle_s() == pytest.approx(8.0)

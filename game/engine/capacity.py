@@ -1,0 +1,99 @@
+"""Spare capacity: in real-time play, reactions and talks past the residents' daily caps while the
+model server has time to spare.
+
+A mind's daily caps (``MindConfig.max_reacts_per_day``, ``max_talks_per_day``) are the floor: what a
+resident may always spend on everyday sights and talks.  Past it, a reaction is asked only with an
+``Allowance`` (game/mind/view.py), which the engine gives with a reaction job when all of these hold:
+
+- the run is in real time (``Engine.lockstep`` False: pace normal or fast, the screen).  Lockstep
+  runs, scenarios and replays never get one: the idle time of a server depends on the machine and
+  the moment, and the same recorded answers must make the same town;
+- the server has been idle (nothing in flight, nothing queued) for ``min_spare`` of the last minute
+  and for ``min_idle_s`` seconds now (``ModelStatus.spare`` and ``idle_s``, measured by the
+  scheduler: game/llm/scheduler.py);
+- no planning is due soon: no resident waits for its next step or has one asked (``next``,
+  ``ahead``), and nobody's decided steps run out (or, asleep, its unplanned day begins) within the
+  look ahead plus ``plan_clear`` game minutes (the day plans and windows come first);
+- fewer than ``at_once`` reactions holding an allowance are in flight in the whole town (the
+  first one makes the server busy, and so closes the door behind it).
+
+The allowance is the ceiling past the floor (``reacts`` calls, ``talks`` conversations a
+resident-day); the mind uses it only past its floor, and asks such a call at a priority below the
+town's planning (so a day plan asked meanwhile still goes first).  The engine counts the
+allowances it gave (``Engine.spare_given``), the minds the calls and talks they made with one
+(``stats``: ``react_spare``, ``talk_spare``), which ``town run`` and ``town report`` show among the
+minds' counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from game.engine.state import Resident
+from game.engine.tuning import WAKE_AHEAD
+from game.mind.view import Allowance
+
+
+@dataclass(frozen=True)
+class SpareRule:
+    min_spare: float = 0.5  # the server idle at least half of the last minute
+    min_idle_s: float = 5.0  # ... and idle now for this many real seconds
+    # no resident's planning due within the look ahead plus this (a reaction at normal pace on two
+    # cores is a call of 10-20 real seconds: 3-7 game minutes)
+    plan_clear: timedelta = timedelta(minutes=10)
+    reacts: int = 8  # the ceiling: reaction calls past the floor a resident-day (16 in all by default)
+    talks: int = 3  # ... and conversations (8 in all by default)
+    at_once: int = 1  # reactions holding an allowance in flight in the whole town
+
+
+def server_spare(status: Any, rule: SpareRule) -> bool:
+    """Whether the model server has time to spare now (``ModelStatus``; a status without the
+    figures, as a replay's or a test double's, has none)."""
+    spare = getattr(status, "spare", None)
+    idle = getattr(status, "idle_s", None)
+    if spare is None or idle is None:
+        return False
+    return (spare >= rule.min_spare and idle >= rule.min_idle_s
+            and not getattr(status, "queued", 0) and not getattr(status, "in_flight", 0))
+
+
+class Capacity:
+    """A part of ``Engine``: who may react past the daily floor (``_allowance``).  Its state
+    (``spare_rule``: None turns it off; ``spare_given``) is set in ``Engine.__init__``."""
+
+    def _allowance(self, r: Resident, now: datetime) -> Allowance | None:
+        rule = self.spare_rule
+        if self.lockstep or rule is None:
+            return None  # (before anything timed is read: a lockstep town stays a function of its answers)
+        holding = sum(1 for j in self.jobs.values() if j.kind == "react" and "allowance" in j.args)
+        if holding >= rule.at_once:
+            return None
+        try:
+            status = self.llm.status()
+        except Exception:  # noqa: BLE001 - no figures, no allowance
+            return None
+        if not server_spare(status, rule) or self._planning_due(now, rule.plan_clear):
+            return None
+        self.spare_given += 1
+        return Allowance(reacts=rule.reacts, talks=rule.talks)
+
+    def _planning_due(self, now: datetime, clear: timedelta) -> bool:
+        """Whether any resident's planning is asked, waited for or due within the look ahead plus
+        ``clear``: a next step, a window of steps, a day plan before waking."""
+        lead = self.ahead if self.ahead is not None else self._real_lead()
+        for r in self.residents.values():
+            if r.name == self.embodied:
+                continue
+            job = self.jobs.get(r.name)
+            if r.needs_decision or job is not None and job.kind in ("next", "ahead"):
+                return True
+            mind = self.minds[r.name]
+            at = mind.steps_run_out(now)
+            if at is None:
+                continue
+            ahead = max(lead, WAKE_AHEAD) if mind.asleep_at(now) else lead
+            if at - now <= ahead + clear:
+                return True
+        return False
