@@ -198,14 +198,17 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         if book is not None:
             for f in book.upcoming(now):
                 held.setdefault(f.key, f)
+    fixes: list[str] = []
+    if speaker in books:  # a resident's line: a place the town lacks, a person nobody has, is not said
+        text = _drop_unbacked_sentences(text, town, [*town.people, *participants], speaker, fixes)
     if not held:
-        return Vetted(speaker, text)
+        return Vetted(speaker, text, fixes=fixes)
     order = [speaker, *[p for p in participants if p != speaker]]
     fact = fact_in(text, held.values(), prefer=order)
     if fact is None:
-        return Vetted(speaker, text)
+        return Vetted(speaker, text, fixes=fixes)
     holders = [p for p in participants if p in books and books[p].holds(fact.key)]
-    out = Vetted(speaker, text, fact)
+    out = Vetted(speaker, text, fact, fixes=fixes)
     if speaker not in holders and may_move and holders:
         out.speaker = fact.host if fact.host in holders else holders[0]
         out.fixes.append(f"speaker {speaker} -> {out.speaker}")
@@ -214,6 +217,18 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
     if out.speaker in holders or not may_move:
         out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)]
     return out
+
+
+def _drop_unbacked_sentences(text: str, town: TownNames, people: Sequence[str], speaker: str,
+                             fixes: list[str]) -> str:
+    """The line without its sentences that name a place the town does not have or a person no one
+    in it is; a line that would be left with nothing stays as it is (the talk goes on)."""
+    parts = sentences(text)
+    kept = [s for s in parts if not places_unknown(s, town) and not people_named(s, people, town, speaker)]
+    if kept and len(kept) < len(parts):
+        fixes.append(f"dropped {len(parts) - len(kept)} unbacked sentence(s)")
+        return " ".join(kept)
+    return text
 
 
 # ----------------------------------------------------------------------------- interview answers

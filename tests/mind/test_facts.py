@@ -107,3 +107,13 @@ def test_what_an_answer_says_that_nothing_backs_is_found():
     assert events_unbacked("The spring fair is on Wednesday, and a party at 7.", "grace loves the spring fair") == ["party"]
     assert steps_out("Hank Brody is not familiar with him, as he is not mentioned in the given information.", "Hank Brody")
     assert not steps_out("I have not met him.", "Hank Brody")
+
+
+def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobody_is():
+    books = {n: FactBook(town=TOWN) for n in ("Rosa Brody", "Ines Moreau")}
+    v = vet_line("Rosa Brody", "Morning, Ines! I saw Ezra Vance at the community center. Coffee later?",
+                 ["Rosa Brody", "Ines Moreau"], books, MONDAY, TOWN)
+    assert v.text == "Morning, Ines! Coffee later?" and v.fixes
+    alone = vet_line("Rosa Brody", "Let's go to the community center.", ["Rosa Brody", "Ines Moreau"], books,
+                     MONDAY, TOWN)
+    assert alone.text == "Let's go to the community center."  # nothing else to say: the talk goes on
