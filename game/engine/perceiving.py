@@ -45,7 +45,8 @@ class Perceiving:
                     continue
                 key, text = "person:" + p.subject, p.text
                 if key not in r.seen and self._may_react(r, p.subject, now) \
-                        and not self._at_home_together(r, p.subject):
+                        and (not self._at_home_together(r, p.subject)
+                             or self.minds[r.name].news_for(p.subject, now)):  # an invitation to give
                     salient.append(text)
                     r.reacted[p.subject] = now
                     urgent = urgent or p.subject == player

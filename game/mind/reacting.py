@@ -53,13 +53,18 @@ class Reacting:
         extra = allowance or Allowance()
         # a talk written whole came of a reaction (its own or the other's) and costs a call like one
         used = spent.get("react", 0) + spent.get("converse", 0)
-        past_floor = not urgent and used >= self.config.max_reacts_per_day
+        people = tuple(view.people_here) if view else ()
+        # a host seeing someone it has not invited yet has news to tell (the paper's Isabella
+        # invited the people she met): like urgent news, not held back by the day's caps
+        untold = self._untold(now, people)
+        if untold:
+            self.stats["react_news_to_tell"] += 1
+        past_floor = not (urgent or untold) and used >= self.config.max_reacts_per_day
         if past_floor and used >= self.config.max_reacts_per_day + extra.reacts:
             self.stats["react_budget"] += 1
             return Reaction("continue", reason="budget")
         self._reacted[text] = now
         allowed = tuple(view.allowed) if view and view.allowed else ()
-        people = tuple(view.people_here) if view else ()
         ctx = Context(self, now, view, focus=text, about=people)
         context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
@@ -88,7 +93,8 @@ class Reacting:
             self.stats["react_absurd"] += 1
             ans = ans.model_copy(update={"decision": "continue"})
         talks = self.talks_on(d, now) if ans.decision == "talk" else 0
-        if ans.decision == "talk" and talks >= self.config.max_talks_per_day + extra.talks:
+        invite = ans.decision == "talk" and _match_name(ans.talk_to, people) in untold
+        if ans.decision == "talk" and talks >= self.config.max_talks_per_day + extra.talks and not invite:
             self.stats["react_talk_enough"] += 1
             return Reaction("continue", reason="talked enough today")
         if ans.decision == "talk":
@@ -97,7 +103,7 @@ class Reacting:
                 who = people[0]
             if who is not None and who != self.name:
                 self.stats["react_talk"] += 1
-                if talks >= self.config.max_talks_per_day:
+                if talks >= self.config.max_talks_per_day and not invite:
                     self.stats["talk_spare"] += 1
                 return Reaction("talk", with_whom=who, reason=text)
             self.stats["react_talk_nobody"] += 1
@@ -124,6 +130,18 @@ class Reacting:
                             importance=5)
             return Reaction("react", new_action=act, reason=text)
         return Reaction("continue", reason="model")
+
+    def _untold(self, now: datetime, people: Sequence[str]) -> list[str]:
+        """The people at hand whom this resident has not told of a gathering it hosts."""
+        out: list[str] = []
+        for f in self.facts.upcoming(now):
+            if f.host == self.name and f.kind == "gathering":
+                out += [p for p in people if p != self.name and p not in f.told and p not in out]
+        return out
+
+    def news_for(self, other: str, now: datetime) -> bool:
+        """Whether this resident hosts a gathering ``other`` has not been told of by it."""
+        return bool(self._untold(now, [other]))
 
     def _near_bed_time(self, now: datetime) -> bool:
         """Within an hour of waking or of bed time (or asleep): when sleep and waking make sense."""

@@ -107,3 +107,23 @@ async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(
     assert ann.facts.get(fact.key).going and bob.facts.get(fact.key).going
     assert at_party == {"Ann Lin", "Bob Lin"}
     await e.aclose()
+
+
+async def test_a_host_sees_the_one_at_home_it_has_not_invited_and_may_go_past_the_days_caps(fake_town_loader):
+    e = new_engine(fake_town_loader, FakeLLM(talk=True), lockstep=True)
+    await run(e, 2)
+    ann = e.minds["Ann Lin"]
+    now = e.clock.now
+    ann.read_fact("I am hosting a book party at the Cafe tomorrow at 5pm", now)
+    assert ann.news_for("Bob Lin", now) and not ann.news_for("Ann Lin", now)
+    ann.config.max_reacts_per_day = 0  # the day's caps spent
+    from game.mind.view import WorldView
+    view = WorldView(people_here=("Bob Lin",))
+    rx = await ann.react(now.replace(hour=9), "Bob Lin is reading (kitchen)", view)
+    assert rx.kind != "continue" or rx.reason != "budget"
+    assert ann.stats["react_news_to_tell"] == 1
+    ann.facts.told_to(next(iter(ann.facts)).key, ["Bob Lin"])
+    assert not ann.news_for("Bob Lin", now)
+    rx = await ann.react(now.replace(hour=9, minute=30), "Bob Lin is cooking (kitchen)", view)
+    assert rx.reason == "budget"  # told: an ordinary sight again
+    await e.aclose()
