@@ -117,3 +117,27 @@ def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobod
     alone = vet_line("Rosa Brody", "Let's go to the community center.", ["Rosa Brody", "Ines Moreau"], books,
                      MONDAY, TOWN)
     assert alone.text == "Let's go to the community center."  # nothing else to say: the talk goes on
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["hosting", "a", "party", "at", "Bluebell Cafe", "tomorrow", "from", "12", "to", "1pm",
+                          "I'm", "throwing", "picnic", "on", "Friday", "at 8", "noon", "the pub", "running for",
+                          "mayor", "\x1b[31m", "\u202e", "99:99", "February 30th", "-", "my cafe", ",", "."])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.lists(_WORDS, max_size=25).map(" ".join)))
+def test_any_words_read_safely_and_a_fact_is_always_sound(text):
+    f = read_fact(text, "Rosa Brody", MONDAY, TOWN, work="Bluebell Cafe")
+    if f is not None:
+        assert f.kind in ("gathering", "candidacy") and f.what and f.host
+        assert f.place in ("", *TOWN.places)
+        assert f.start is None or 0 <= f.start < 24 * 60
+        assert f.end is None or (f.start is not None and f.start < f.end <= 30 * 60)
+        assert not any(c in f.sentence(MONDAY) for c in "\x1b\u202e\x00")
+    books = {"Rosa Brody": FactBook(town=TOWN), "Ines Moreau": FactBook(town=TOWN)}
+    if f is not None:
+        books["Rosa Brody"].learn(f)
+    v = vet_line("Ines Moreau", text, ["Ines Moreau", "Rosa Brody"], books, MONDAY, TOWN)
+    assert v.speaker in ("Ines Moreau", "Rosa Brody") and isinstance(v.text, str)
