@@ -182,9 +182,9 @@ class Relationships(Component):
 
 
 class KnownFacts(Component):
-    """What the resident knows is planned (facts.py): its own gatherings and candidacies and what
-    others told it, in the town's words, with who told it; for a host, who of the people the
-    prompt is about has not heard of it yet.  Empty when it knows of nothing."""
+    """What the resident knows is planned (facts.py): its own gatherings and what others told it
+    (gatherings, candidacies), in the town's words, with who told it; for a host, who of the people
+    the prompt is about has not heard of it yet.  Empty when it knows of nothing."""
 
     title = "What you know is planned (true: say it as it is)"
 
@@ -195,6 +195,8 @@ class KnownFacts(Component):
             if f.source:
                 out.append(f"- {f.source} told you: {f.sentence(ctx.now)}.")
                 continue
+            if f.kind == "candidacy":
+                continue  # one's own candidacy is in one's thoughts and identity: no place or hour to keep
             text = f"- {f.sentence(ctx.now)}."
             if f.host == mind.name:
                 untold = [p for p in ctx.about if p != mind.name and p not in f.told]
