@@ -87,7 +87,10 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands, Capacity):
         self.embodied: str | None = None
         self.talks: dict[str, Talk] = {}
         # the town's places and people, for reading and checking facts (mind/facts.py)
-        self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(minds)))
+        # (people: everyone the town's story names, not only the cast that plays: the small cast
+        # speaks of Felix and Aiko, who live in the town)
+        people = {*minds, *(getattr(s, "name", "") for s in getattr(town, "residents", ()) or ())} - {""}
+        self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)))
         self._fact_fixes = 0  # words of the model's lines mended against the facts (talks.py)
         for mind in minds.values():
             mind.know_town(self.town_names)

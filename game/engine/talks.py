@@ -212,7 +212,7 @@ class Talks:
         v = vet_line(speaker, text, conv.participants, books, now, self.town_names, may_move=may_move)
         if v.fixes:
             self._fact_fixes += len(v.fixes)
-            log.info("line checked against the facts: %s", "; ".join(v.fixes))
+            log.info("line checked against the facts: %s (%r -> %r)", "; ".join(v.fixes), text, v.text)
         if v.fact is not None and v.told:
             for p in v.told:
                 self.minds[p].hear_fact(v.fact, v.speaker, now)

@@ -49,11 +49,12 @@ def model_use(llm: Any, resident_days: float) -> dict:
             "failures": total.failures, "by_purpose": by}
 
 
-async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | None) -> list[tuple[str, str, str | None]]:
-    """(resident, question, answer or None when the model failed) for every resident and question, a
-    few residents at a time."""
+async def interview_all(engine: Any, llm: Any, p: Prepared,
+                        bar: ProgressBar | None) -> list[tuple[str, str, str | None, dict | None]]:
+    """(resident, question, answer or None when the model failed, what backs the answer) for every
+    resident and question, a few residents at a time."""
     from game.llm.api import LLMError
-    from game.measure.interview import interview
+    from game.measure.interview import interview_backed
 
     questions = [q.ask for q in p.scenario.question]
     names = sorted(engine.residents)
@@ -61,17 +62,19 @@ async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | N
     done = [0]
     total = len(names) * len(questions)
 
-    async def one(name: str) -> list[tuple[str, str, str | None]]:
+    async def one(name: str) -> list[tuple[str, str, str | None, dict | None]]:
         out = []
         async with lanes:
             for q in questions:
+                checked: dict | None = None
                 try:
-                    ans: str | None = await interview(engine, q, llm, name=name)
+                    ans, back = await interview_backed(engine, q, llm, name=name)
+                    checked = back.to_dict()
                 except LLMError as e:  # counted apart: a failed call is neither knowing nor not
                     ans = None
                     if bar:
                         bar.say(f"  ! {name} gave no answer to {q!r}: {e}")
-                out.append((name, q, ans))
+                out.append((name, q, ans, checked))
                 done[0] += 1
                 if bar and bar.out is not None:
                     bar.say(f"  interviewed {done[0]} of {total}: {name}")
@@ -81,7 +84,7 @@ async def interview_all(engine: Any, llm: Any, p: Prepared, bar: ProgressBar | N
     return [x for r in results for x in r]
 
 
-def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tuple[str, str, str | None]],
+def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tuple[str, str, str | None, dict | None]],
             usage: dict, start: datetime) -> dict:
     """Everything the table shows, as plain data (also the ``--json`` output)."""
     from game.measure.records import rows_of_engine
@@ -98,13 +101,15 @@ def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tupl
     seeded_at = [(datetime.fromisoformat(x["at"]), sc.seed[x["seed"]].text) for x in st.seeded]
 
     verdicts: list[Verdict] = []
-    for name, q_text, ans in answers:
+    for name, q_text, ans, checked in answers:
         q = next(q for q in sc.question if q.ask == q_text)
         facts = backing = None
         if q.about:
             facts = expected_info(infos[q.about], q.expect, q.needed)
             backing = next((x for x in spreads[q.about].learned if x.resident == name), None)
-        verdicts.append(score_answer(name, q_text, ans, q.about, facts, backing))
+        verdict = score_answer(name, q_text, ans, q.about, facts, backing)
+        verdict.checked = checked  # what the interview's own check found and kept (mind/backing.py)
+        verdicts.append(verdict)
 
     diffusion = []
     for spec in sc.info:

@@ -68,6 +68,7 @@ class Verdict:
     source: str | None = None  # who told it
     memory: str | None = None  # the backing record's text
     learned_at: str | None = None
+    checked: dict | None = None  # the answer's backing as the interview kept it (facts, problems, source)
 
     def to_dict(self) -> dict:
         return asdict(self)

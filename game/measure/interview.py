@@ -22,12 +22,13 @@ from typing import Any, Sequence
 
 from game.errors import GameError
 from game.llm.api import LLM, LLMError
-from game.mind.interview import (PURPOSE, InterviewAnswer, InterviewContext, answer, build_context, known_people,
-                                 messages_for, strangers_named, time_asked)
+from game.mind.backing import Backing
+from game.mind.interview import (PURPOSE, InterviewAnswer, InterviewContext, answer_backed, build_context,
+                                 known_people, messages_for, strangers_named, time_asked)
 from game.text import clean, echo, one_line
 
 __all__ = ["PURPOSE", "InterviewAnswer", "InterviewContext", "InterviewError", "build_context", "cli_interview",
-           "interview", "known_people", "match_resident", "messages_for", "run_interview", "strangers_named",
+           "interview", "interview_backed", "known_people", "match_resident", "messages_for", "run_interview", "strangers_named",
            "time_asked"]
 
 
@@ -64,6 +65,14 @@ def match_resident(name: str, names: Sequence[str]) -> str:
 
 async def interview(target: Any, question: str, llm: LLM | None = None, *, name: str | None = None,
                     asker: str = "An interviewer", remember: bool = False, now: datetime | None = None) -> str:
+    """The answer alone (see ``interview_backed``)."""
+    text, _ = await interview_backed(target, question, llm, name=name, asker=asker, remember=remember, now=now)
+    return text
+
+
+async def interview_backed(target: Any, question: str, llm: LLM | None = None, *, name: str | None = None,
+                           asker: str = "An interviewer", remember: bool = False,
+                           now: datetime | None = None) -> tuple[str, Backing]:
     """The resident's answer to ``question``, in character, as at ``now`` (default: the engine's clock,
     or the mind's latest memory).  ``target`` is an ``Engine`` (give ``name``) or a ``Mind``.
 
@@ -87,8 +96,8 @@ async def interview(target: Any, question: str, llm: LLM | None = None, *, name:
     if now is None:
         n = len(mind.memory)
         now = mind.memory.get(n - 1).created if n else datetime.now()
-    return await answer(mind, question, now, llm, asker=asker, remember=remember, now_text=now_text,
-                        candidates=candidates)
+    return await answer_backed(mind, question, now, llm, asker=asker, remember=remember, now_text=now_text,
+                               candidates=candidates)
 
 
 # ----------------------------------------------------------------------------- the command

@@ -15,6 +15,7 @@ Pure rules, no model call.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Iterable, Mapping, Sequence
@@ -254,13 +255,23 @@ def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> l
     return list(dict.fromkeys(out))
 
 
+def _plain(text: str) -> str:
+    """Lower case without accents ("café" is "cafe")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
 def places_unknown(text: str, town: TownNames) -> list[str]:
-    """Places ``text`` names that the town does not have ("the community center")."""
+    """Places ``text`` names that the town does not have ("the community center"); "the café of
+    Bluebell Cafe" names the town's cafe."""
     out = []
-    low_places = [p.lower() for p in town.places]
+    low_places = [_plain(p) for p in town.places]
     for m in _PLACE_PHRASE.finditer(text):
         phrase = m.group("p")
-        rest = phrase[4:].lower()
+        rest = _plain(phrase[4:])
+        after = _plain(text[m.end("p"):m.end("p") + 60])
+        if after.startswith(" of ") and any(after[4:].startswith(p) or after[4:].startswith("the " + p)
+                                            for p in low_places):
+            continue
         if any(rest in p or p in rest for p in low_places):
             continue
         noun = rest.split()[-1]

@@ -141,3 +141,9 @@ def test_any_words_read_safely_and_a_fact_is_always_sound(text):
         books["Rosa Brody"].learn(f)
     v = vet_line("Ines Moreau", text, ["Ines Moreau", "Rosa Brody"], books, MONDAY, TOWN)
     assert v.speaker in ("Ines Moreau", "Rosa Brody") and isinstance(v.text, str)
+
+
+def test_the_towns_own_places_are_known_however_they_are_spelled():
+    assert places_unknown("Let's meet at 12:30 in the café of Bluebell Cafe.", TOWN) == []
+    assert places_unknown("See you at the café!", TOWN) == []  # the town has a cafe
+    assert places_unknown("See you at the bowling alley club", TOWN) == ["the bowling alley club"]
