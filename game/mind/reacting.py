@@ -16,7 +16,7 @@ from game.mind.components import Context, Plan, Relationships, RelevantMemories,
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import ReactAnswer, clean_text, pick_emoji
 from game.mind.shaping import emoji_for
-from game.mind.view import Action, Reaction, WorldView
+from game.mind.view import Action, Hazard, Reaction, WorldView
 
 _BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(ing)? asleep|sleep(ing)?|nap(ping)?)\b",
                         re.I)
@@ -30,14 +30,18 @@ class Reacting:
 
     # ------------------------------------------------------------------ reacting
     async def react(self, now: datetime, percept_text: str, view: WorldView | None = None, *,
-                    urgent: bool = False) -> Reaction:
+                    urgent: bool = False, hazard: Hazard | None = None) -> Reaction:
         """Decide whether something salient changes what the resident does: continue, react (a new
         action now; the steps already decomposed carry on afterwards) or talk to someone.
 
         At most ``config.max_reacts_per_day`` calls a day for everyday sights (someone passing),
         the talks it wrote whole (``converse``) counted in; ``urgent`` news (a thing that changed
-        state, the player come into view) is always considered."""
+        state, the player come into view) is always considered.  A ``hazard`` among the sights
+        (a fire, a leak) is always acted on: an action at the thing that makes it safe
+        (hazards.py)."""
         text = clean_text(percept_text, 300)
+        if hazard is not None and text:
+            return await self._react_to_hazard(now, text, view, hazard)
         d, _ = self.day_and_minute(now)
         if not text or self.asleep_at(now):
             return Reaction("continue", reason="asleep" if text else "nothing")
