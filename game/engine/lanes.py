@@ -13,7 +13,7 @@ from game.engine.api import MindPort
 from game.engine.state import Job, Resident
 from game.engine.tuning import AHEAD, AHEAD_MAX, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.llm.api import LLMError, Priority
-from game.mind.view import Conversation, DayPlan, Line, Reaction, WorldView
+from game.mind.view import Conversation, DayPlan, Hazard, Line, Reaction, WorldView
 
 
 class Lanes:
@@ -51,7 +51,11 @@ class Lanes:
             return
         if r.salient:
             text = "; ".join(r.salient)
-            self._ask(r, "react", now, {"percept": text, "urgent": r.urgent})
+            args: dict[str, Any] = {"percept": text, "urgent": r.urgent}
+            hazard = self._hazard_for(r, now)  # a fire among them: its reaction mends it (hazards.py)
+            if hazard is not None:
+                args["hazard"] = hazard.to_dict()
+            self._ask(r, "react", now, args)
             r.salient, r.urgent = [], False
             return
         if r.needs_decision:
@@ -210,7 +214,9 @@ class Lanes:
             at = job.args.get("run_out")
             result = await mind.decide_ahead(job.now, view, datetime.fromisoformat(at) if at else None)
         elif job.kind == "react":
-            result = await mind.react(job.now, job.args["percept"], view, urgent=bool(job.args.get("urgent")))
+            hazard = job.args.get("hazard")
+            result = await mind.react(job.now, job.args["percept"], view, urgent=bool(job.args.get("urgent")),
+                                      hazard=Hazard.from_dict(hazard) if hazard else None)
         elif job.kind == "say":
             result = await self._say(job, mind)
         elif job.kind == "listen":
