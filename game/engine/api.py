@@ -23,7 +23,7 @@ from game.engine.events import Command, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import Priority
 from game.mind.facts import Fact, FactBook, TownNames
-from game.mind.view import Action, Allowance, Conversation, DayPlan, Line, Reaction, Script, WorldView
+from game.mind.view import Action, Allowance, Conversation, DayPlan, Hazard, Line, Reaction, Script, WorldView
 
 
 class Clock(Protocol):
@@ -68,6 +68,8 @@ class Objects(Protocol):
     def set(self, address: str, state: str, by: str) -> None: ...
 
     def changed_by(self, address: str) -> str | None: ...
+
+    def busy(self) -> dict[str, str]: ...
 
     def to_dict(self) -> dict[str, dict]: ...
 
@@ -149,7 +151,8 @@ class MindPort(Protocol):
                            run_out: datetime | None = None) -> int: ...
 
     async def react(self, now: datetime, percept_text: str, view: WorldView | None = None, *,
-                    urgent: bool = False, allowance: Allowance | None = None) -> Reaction: ...
+                    urgent: bool = False, allowance: Allowance | None = None,
+                    hazard: Hazard | None = None) -> Reaction: ...
 
     async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                   priority: Priority | None = None) -> Line: ...

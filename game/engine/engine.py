@@ -28,6 +28,7 @@ from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
 from game.engine.events import Bubble, Command, LogLine, Move, TickResult
+from game.engine.hazards import Hazards
 from game.engine.lanes import Lanes
 from game.engine.ledger import DecisionLedger, is_model_led, share
 from game.engine.perceiving import Perceiving
@@ -43,14 +44,14 @@ __all__ = ["PLAYER", "TALK_RANGE", "CommandError", "Engine", "Job", "Player", "R
            "chebyshev", "player_text"]
 
 
-class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands, Capacity):
+class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacity):
     """See the module docstring.  Build with ``game.engine.build`` (``new_engine``/``load_engine``).
 
     Its parts live one responsibility a module, each a base class owning its share of the state:
-    ``Walking`` (walking.py), ``Perceiving`` (perceiving.py), ``Lanes`` of decisions (lanes.py),
-    ``Talks`` (talks.py), ``PlayerCommands`` (commands.py) and ``Capacity`` (capacity.py: reactions
-    past the daily caps while the server has time to spare); this module holds the state they
-    share, the tick itself, saving and what the screen reads."""
+    ``Walking`` (walking.py), ``Perceiving`` (perceiving.py), ``Hazards`` (hazards.py), ``Lanes`` of
+    decisions (lanes.py), ``Talks`` (talks.py), ``PlayerCommands`` (commands.py) and ``Capacity``
+    (capacity.py: reactions past the daily caps while the server has time to spare); this module
+    holds the state they share, the tick itself, saving and what the screen reads."""
 
     is_replay = False  # (see game.engine.api.EngineView)
 
@@ -285,6 +286,7 @@ class Engine(Walking, Perceiving, Lanes, Talks, PlayerCommands, Capacity):
             accounting.set_day(self.clock.day)
         for r in self.residents.values():
             self._move(r, res)
+            self._mend_on_arrival(r, res, now)
         for i, r in enumerate(self.residents.values()):
             if (self.step_no + i) % PERCEIVE_EVERY == 0:
                 self._look(r, now)

@@ -13,7 +13,7 @@ from game.engine.api import MindPort
 from game.engine.state import Job, Resident
 from game.engine.tuning import AHEAD, AHEAD_MAX, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.llm.api import LLMError, Priority
-from game.mind.view import Allowance, Conversation, DayPlan, Line, Reaction, WorldView
+from game.mind.view import Allowance, Conversation, DayPlan, Hazard, Line, Reaction, WorldView
 
 
 class Lanes:
@@ -52,7 +52,10 @@ class Lanes:
         if r.salient:
             text = "; ".join(r.salient)
             args: dict[str, Any] = {"percept": text, "urgent": r.urgent}
-            allowance = None if r.urgent else self._allowance(r, now)  # (capacity.py; news needs none)
+            hazard = self._hazard_for(r, now)  # a fire among them: its reaction mends it (hazards.py)
+            if hazard is not None:
+                args["hazard"] = hazard.to_dict()
+            allowance = None if r.urgent or hazard else self._allowance(r, now)  # (capacity.py; news needs none)
             if allowance is not None:
                 args["allowance"] = allowance.to_dict()
             self._ask(r, "react", now, args)
@@ -214,8 +217,10 @@ class Lanes:
             at = job.args.get("run_out")
             result = await mind.decide_ahead(job.now, view, datetime.fromisoformat(at) if at else None)
         elif job.kind == "react":
+            hazard = job.args.get("hazard")
             result = await mind.react(job.now, job.args["percept"], view, urgent=bool(job.args.get("urgent")),
-                                      allowance=Allowance.from_dict(job.args.get("allowance")))
+                                      allowance=Allowance.from_dict(job.args.get("allowance")),
+                                      hazard=Hazard.from_dict(hazard) if hazard else None)
         elif job.kind == "say":
             result = await self._say(job, mind)
         elif job.kind == "listen":

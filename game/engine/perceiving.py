@@ -70,6 +70,7 @@ class Perceiving:
         if salient and r.name != self.embodied and not r.conversation:
             r.salient.extend(s for s in salient if s not in r.salient)
             r.urgent = r.urgent or urgent
+        self._notice_hazards(r, now)  # (hazards.py: a fire in the house, seen or not)
 
     def _at_home_together(self, r: Resident, other: str) -> bool:
         """``other`` lives in ``r``'s home and ``r`` is at home: seeing them there is no news to

@@ -13,6 +13,10 @@ OBSERVE_BATCH = 6  # flush buffered observations to the mind once this many are 
 OBSERVE_MAX_AGE = timedelta(minutes=30)  # ... or once the oldest has waited this long
 REACT_COOLDOWN = timedelta(hours=2)  # do not react to the same person twice within this
 OBJECT_NEWS = timedelta(minutes=30)  # an object change stays salient this long
+# a hazard (a fire, a leak) is noticed by the awake in the same building this far off, from any
+# room (the smoke, the water on the floor), and asked about again this soon while nobody deals with it
+HAZARD_REACH = 24
+HAZARD_AGAIN = timedelta(minutes=5)
 TALK_RANGE = 4  # tiles (Chebyshev) within which two can talk
 TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk within this
 LINE_GAP = timedelta(minutes=1)  # between two lines of a talk written whole (3 real seconds at normal pace)

@@ -57,8 +57,8 @@ class Walking:
         target = res if res is not None else self._out
         if old is None or (old.emoji, old.description) != (action.emoji, action.description):
             target.bubbles.append(Bubble(r.name, action.emoji, action.description))
-        if action.object_state:
-            self._set_object(action.address, action.object_state, r.name, target, now)
+        if action.object_state:  # (a mishap's mending waits until it is there: hazards.py)
+            self._set_action_object(r, action, target, now)
 
     def _path_to(self, src: Pos, address: str) -> list[Pos]:
         if not address:

@@ -11,8 +11,8 @@ The architecture of Park et al. 2023 on a call budget (see docs/MIND.md):
 
 ``Mind`` is composed of one part per responsibility, each in its own module: perception.py
 (observing, importance), reflection.py (identity, reflections), planning.py (day plan, replan,
-decompose), grounding.py (places), reacting.py, dialogue.py (say, stream, listen); routine.py
-(the day by rule) and interview.py (answering a question) are functions of the persona or of the
+decompose), grounding.py (places), reacting.py, hazards.py (acting on a hazard), dialogue.py (say,
+stream, listen); routine.py (the day by rule) and interview.py (answering a question) are functions of the persona or of the
 mind; embeddings.py is a collaborator that owns the embedding cache.  What stays here is what
 every part shares: the saved state, the plan day's clock, the one way to ask the model
 (``_complete``) and to record a failure (``_fail``), retrieval, and saves.
@@ -35,6 +35,7 @@ from game.mind.dialogue import Talking
 from game.mind.embeddings import EmbeddingCache
 from game.mind.facts import FactBook, TownNames
 from game.mind.grounding import Grounding
+from game.mind.hazards import Mending
 from game.mind.memory import MemoryImage, MemoryStream, Record
 from game.mind.perception import Perceiving, rule_importance
 from game.mind.persona import Persona
@@ -52,7 +53,7 @@ __all__ = ["MEMORY_KINDS", "Embedder", "Mind", "MindConfig", "emoji_for", "fit_s
 log = logging.getLogger(__name__)
 
 
-class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Talking):
+class Mind(Perceiving, Reflecting, Planning, Grounding, Reacting, Mending, Talking):
     def __init__(self, spec: object, llm: LLM, embedder: Embedder | Any | None = None, *,
                  config: MindConfig | None = None, now: datetime | None = None) -> None:
         self.persona = Persona.from_spec(spec)

@@ -17,7 +17,7 @@ from game.mind.components import (Context, KnownFacts, Plan, Relationships, Rele
 from game.mind.config import MEMORY_KINDS
 from game.mind.schemas import ReactAnswer, clean_text, pick_emoji
 from game.mind.shaping import emoji_for
-from game.mind.view import Action, Allowance, Reaction, WorldView
+from game.mind.view import Action, Allowance, Hazard, Reaction, WorldView
 
 _BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(ing)? asleep|sleep(ing)?|nap(ping)?)\b",
                         re.I)
@@ -31,7 +31,8 @@ class Reacting:
 
     # ------------------------------------------------------------------ reacting
     async def react(self, now: datetime, percept_text: str, view: WorldView | None = None, *,
-                    urgent: bool = False, allowance: Allowance | None = None) -> Reaction:
+                    urgent: bool = False, allowance: Allowance | None = None,
+                    hazard: Hazard | None = None) -> Reaction:
         """Decide whether something salient changes what the resident does: continue, react (a new
         action now; the steps already decomposed carry on afterwards) or talk to someone.
 
@@ -40,8 +41,11 @@ class Reacting:
         state, the player come into view) is always considered.  ``allowance`` (the engine's, while
         the model server has time to spare) raises both daily caps for this one reaction; a call
         past the floor is asked below the town's planning (``Priority.REFLECT``) and counted in
-        ``stats`` (``react_spare``, ``talk_spare``)."""
+        ``stats`` (``react_spare``, ``talk_spare``).  A ``hazard`` among the sights (a fire, a
+        leak) is always acted on: an action at the thing that makes it safe (hazards.py)."""
         text = clean_text(percept_text, 300)
+        if hazard is not None and text:
+            return await self._react_to_hazard(now, text, view, hazard)
         d, _ = self.day_and_minute(now)
         if not text or self.asleep_at(now):
             return Reaction("continue", reason="asleep" if text else "nothing")

@@ -227,6 +227,38 @@ class ReactAnswer(BaseModel):
     state: Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)] = ""
 
 
+StateText = Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)]
+
+
+def _one_of(values: tuple[str, ...]):
+    """Text the schema sent limits to ``values`` (validation does not: the mind judges the answer)."""
+    return Annotated[str, BeforeValidator(_text(30)), Field(max_length=30, json_schema_extra={"enum": list(values)})]
+
+
+@lru_cache(maxsize=64)
+def hazard_answer(states: tuple[str, ...]) -> type[BaseModel]:
+    """The answer to a hazard seen (``react_hazard.txt``): a ``ReactAnswer`` less its place (the
+    thing in danger is the place) whose schema lets the state be one of the thing's own
+    ``states`` or none, so a small model names one the world knows and the world judges whether
+    it makes the thing safe.  Named ``ReactAnswer``: it is one (every test model answers it so)."""
+    return create_model("ReactAnswer", decision=(Literal["continue", "react", "talk"], ...),
+                        talk_to=(Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)], ""),
+                        new_action=(ActionText, ""),
+                        emoji=(Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)], ""),
+                        minutes=(Minutes, 10), state=(_one_of(("", *states)), ""))
+
+
+@lru_cache(maxsize=64)
+def mend_answer(safe: tuple[str, ...]) -> type[BaseModel]:
+    """The hazard asked again, plainly (``mend.txt``): what the resident does to the thing, whose
+    schema lets the decision be "react" and the state only one that makes it safe.  A server
+    that ignores the schema may still answer otherwise: the mind judges it as the first."""
+    return create_model("ReactAnswer", decision=(_one_of(("react",)), "react"),
+                        new_action=(ActionText, ""),
+                        emoji=(Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)], ""),
+                        minutes=(Minutes, 10), state=(_one_of(safe), ""))
+
+
 class LineAnswer(BaseModel):
     say: Annotated[str, BeforeValidator(_text(200)), Field(max_length=200)]
     end_conversation: bool = False

@@ -24,6 +24,8 @@ class Ground(Protocol):
 
     def state(self, address: str, proposal: str | None, activity: str = "") -> str | None: ...
 
+    def mended(self, address: str, proposal: str | None, activity: str = "") -> str | None: ...
+
 
 @dataclass(frozen=True)
 class WorldView:
@@ -115,6 +117,33 @@ class DayPlan:
         return DayPlan(day=int(d["day"]), wake=int(d["wake"]), bed=int(d["bed"]),
                        source=d.get("source", "model"),
                        blocks=tuple(PlanBlock(int(s), int(e), str(a)) for s, e, a in d["blocks"]))
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """Something a resident noticed that calls for action now (a fire, a leak), as the world says
+    it: the thing, its state, the state that makes it safe and the action that mends it by rule.
+    Handed to ``react``; its reaction is an action at ``address`` that leaves it ``safe``."""
+
+    address: str  # "Okafor house:kitchen:stove"
+    thing: str  # "the stove in the kitchen of the Okafor house"
+    state: str  # "on fire"
+    safe: str  # its resting state, as people say it: "off"
+    states: tuple[str, ...] = ()  # every state it can be in, as people say them
+    fix: str = ""  # the action that mends it, by rule: "putting out the fire"
+    emoji: str = ""
+
+    @property
+    def name(self) -> str:
+        """The thing's own name ("stove")."""
+        return self.address.rsplit(":", 1)[-1]
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "states": list(self.states)}
+
+    @staticmethod
+    def from_dict(d: dict) -> "Hazard":
+        return Hazard(**{**d, "states": tuple(d.get("states", ()))})
 
 
 @dataclass(frozen=True)

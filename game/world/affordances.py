@@ -76,10 +76,26 @@ class KindInfo:
 
 
 @dataclass(frozen=True)
+class Mishap:
+    """A state a mishap puts a thing in (``[mishap.STATE]`` of ``kinds.toml``) and how it is mended."""
+
+    state: str  # "on fire"
+    urgent: bool = False  # a hazard: whoever is awake near it makes it safe at once
+    doing: str = ""  # the action that mends it, taken by rule ("putting out the fire"; $thing: its name)
+    says: str = ""  # the town log's words when it is mended ("puts out the fire on the $thing")
+    emoji: str = ""
+    mend: tuple[str, ...] = ()  # words of an action that mend it, whatever state it names
+
+    def words(self, template: str, thing: str) -> str:
+        return template.replace("$thing", thing)
+
+
+@dataclass(frozen=True)
 class KindTable:
     objects: Mapping[str, KindInfo]
     areas: Mapping[str, KindInfo]
     common: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # states of every object
+    mishaps: Mapping[str, Mishap] = field(default_factory=dict)  # state -> how it comes and goes
 
     def object_kind(self, kind: str) -> KindInfo:
         """The entry for an object kind: exact, then its last word ("cafe counter" -> "counter"),
@@ -142,7 +158,11 @@ def load_kinds(path: str | None = None) -> KindTable:
         e = _entry(k, v)
         objects[k] = KindInfo(k, e.affords, e.rest, {**e.states, **{s: w for s, w in common.items()
                                                                      if s not in e.states}}, e.private)
-    return KindTable(objects, {k: _entry(k, v) for k, v in data.get("area", {}).items()}, common)
+    mishaps = {str(k).lower(): Mishap(str(k).lower(), bool(v.get("urgent", False)), str(v.get("doing", "")),
+                                      str(v.get("says", "")), str(v.get("emoji", "")),
+                                      tuple(str(w).lower() for w in v.get("mend", [])))
+               for k, v in data.get("mishap", {}).items()}
+    return KindTable(objects, {k: _entry(k, v) for k, v in data.get("area", {}).items()}, common, mishaps)
 
 
 class Affordances:

@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 from .affordances import Affordances, words_of
 from .objects import IDLE, ObjectStates
-from .states import settle
+from .states import mends, settle
 from .tree import join, split
 
 # a trip and where it goes: "drive to Bluebell Cafe", "walking back home", "head over to the park"
@@ -264,3 +264,15 @@ class Grounder:
             return None
         current = self.objects.get(address) if self.objects is not None and address in self.objects else IDLE
         return settle(info, current, proposal, activity)
+
+    def mended(self, address: str, proposal: str | None, activity: str = "") -> str | None:
+        """The state an action leaves a thing in a mishap's state (a fire, a leak) when it mends it:
+        its resting state ("idle"); None when it does not (``states.mends``), or the address is no
+        object of the tree."""
+        if len(split(address)) < 3 or address not in self.tree:
+            return None
+        info = self.aff.info(address)
+        current = self.objects.get(address) if self.objects is not None and address in self.objects else IDLE
+        if info is None or (current != IDLE and not mends(info, current, proposal, activity)):
+            return None
+        return IDLE

@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import re
 
-from .affordances import KindInfo
+from .affordances import KindInfo, Mishap, load_kinds
 from .objects import IDLE
 
 _PUT_OUT = re.compile(r"\b(put(?:ting|s)? out|extinguish\w*|douse\w*|smother\w*|stop(?:s|ping|ped)? the fire)\b")
+_MISHAPS = load_kinds().mishaps  # [mishap.STATE] of kinds.toml
 # states a mishap puts a thing in: a resident's action leaves its object so only when the action's
 # own words say it happens ("burning the toast", "breaking a glass"); a reaction to a fire proposing "on fire" for the desk it
 # sits at is dropped (seen in play: Felix "calling Nora Lindqvist" set his desk on fire).  The
 # player may put anything in them.
-HAZARDS = frozenset({"on fire", "broken", "leaking", "blocked"})
+MISHAPS = frozenset(_MISHAPS)
+# the mishaps that call for action (a fire, a leak): whoever is awake near one goes to it and makes
+# it safe, its resting state (game/engine/hazards.py)
+HAZARDS = frozenset(s for s, m in _MISHAPS.items() if m.urgent)
+# only looking at a thing does not mend it ("checking if the stove is still on fire", state "off")
+_LOOKING = re.compile(r"\b(check\w*|look(?:s|ing|ed)? (?:at|into|over)|see(?:s|ing)? (?:if|whether|what)|watch\w*|"
+                      r"inspect\w*|investigat\w*|examin\w*|observ\w*|notic\w*|wonder\w*)\b")
 _CAUSES = re.compile(r"\b(burn\w*|set(?:s|ting)? \w+(?: \w+)? on fire|set(?:s|ting)? fire|catch\w* fire|caught fire|"
                      r"break(?!fast)\w*|broke|smash\w*|leak\w*|flood\w*|overflow\w*|clog\w*|block\w*)\b")
 _OCCUPIED = frozenset({"in use", "occupied"})  # being used: not read from an activity's words
@@ -62,17 +69,38 @@ def match_state(info: KindInfo, proposal: str) -> str | None:
 def settle(info: KindInfo, current: str, proposal: str | None, activity: str = "") -> str | None:
     """The state an action leaves its object in, or None for no change: a fire or a leak is put out
     by an action that says so (whatever state it proposed); otherwise the proposal, matched, and a
-    mishap (``HAZARDS``) only when the activity itself says it."""
+    mishap (``MISHAPS``) only when the activity itself says it; a thing in a mishap's state only
+    when the action mends it (``mends``)."""
     if current != IDLE and _PUT_OUT.search((activity or "").lower() + " " + (proposal or "").lower()):
         return IDLE
-    if current in HAZARDS:  # a burning stove is not turned "on" by checking on it (recorded:
-        return None         # "checking if the stove is still on fire", state "on"): only put out
+    if current in MISHAPS:  # a burning stove is not turned "on" by checking on it (recorded:
+        # "checking if the stove is still on fire", state "on"): only mended
+        return IDLE if mends(info, current, proposal, activity) else None
     if not proposal:
         return _from_activity(info, current, activity)
     state = match_state(info, proposal)
-    if state in HAZARDS and not _CAUSES.search((activity or "").lower()):
+    if state in MISHAPS and not _CAUSES.search((activity or "").lower()):
         return None
     return state
+
+
+def mends(info: KindInfo, current: str, proposal: str | None, activity: str = "") -> bool:
+    """Whether an action (its words, the state it proposes) makes a thing in a mishap's state safe
+    again: its words say so (the mishap's own ``mend`` words: "turning off the stove", "fixing
+    the leak"), or it proposes the resting state ("off", "fixed") and does more than look at it
+    ("checking if the stove is still on fire" with "off" leaves it burning)."""
+    words = _norm(activity)
+    m = _MISHAPS.get(current)
+    if m is not None and any(_has(words, _norm(w)) for w in m.mend):
+        return True
+    if _PUT_OUT.search((activity or "").lower() + " " + (proposal or "").lower()):
+        return True
+    return bool(proposal) and match_state(info, proposal or "") == IDLE and not _LOOKING.search((activity or "").lower())
+
+
+def mishap(state: str) -> Mishap | None:
+    """How a thing in ``state`` is mended, if ``state`` is a mishap's (``kinds.toml``)."""
+    return _MISHAPS.get(state)
 
 
 def _from_activity(info: KindInfo, current: str, activity: str) -> str | None:
@@ -81,7 +109,7 @@ def _from_activity(info: KindInfo, current: str, activity: str) -> str | None:
     a thing that is not at rest, and not that a table or a desk is "in use" while someone eats or
     writes at it (every meal would be news to everyone who sees it).  None when the words name none."""
     state = match_state(info, activity or "")
-    if state is None or state in HAZARDS or state in _OCCUPIED or (state == IDLE and current == IDLE):
+    if state is None or state in MISHAPS or state in _OCCUPIED or (state == IDLE and current == IDLE):
         return None
     return state
 

@@ -144,6 +144,41 @@ class FakeLLM:
         return ModelStatus(url="fake", model="fake")
 
 
+class FireBlindLLM(FakeLLM):
+    """A model that will not deal with a hazard, as the 1.5B model may not (Grace Okafor, asked
+    about a burning stove, chose "inviting him to the kitchen to check on the fire"): asked what
+    to do about one (react_hazard.txt) it answers ``first`` in turn (carry on, a talk, looking at
+    it with a state that is no remedy), and asked again plainly (mend.txt) ``again`` in turn
+    (looking at it, a state that is no remedy).  Everything else it answers as ``FakeLLM``.
+    ``asked`` keeps (resident, "hazard" or "mend") of each such question."""
+
+    FIRST = ({"decision": "talk", "talk_to": "Ann Lin", "new_action": "inviting her to the kitchen to check on the fire"},
+             {"decision": "continue"},
+             {"decision": "react", "new_action": "staring at the flames", "state": "on fire"})
+    AGAIN = ({"decision": "react", "new_action": "checking if the stove is still on fire", "state": "off"},
+             {"decision": "continue"},
+             {"decision": "react", "new_action": "cooking on it", "state": "on"})
+
+    def __init__(self, first=FIRST, again=AGAIN, **kw) -> None:
+        super().__init__(**kw)
+        self.first, self.again = list(first), list(again)
+        self.asked: list[tuple[str | None, str]] = []
+
+    async def complete(self, messages, schema, tag: CallTag, *, max_tokens=512, temperature=0.7):
+        user = messages[-1].content
+        which = "mend" if "nobody else is dealing with it" in user else "hazard" if "\nDanger: " in user else None
+        if which is None or schema.__name__ != "ReactAnswer":
+            return await super().complete(messages, schema, tag, max_tokens=max_tokens, temperature=temperature)
+        self.calls.append((tag.purpose, tag.resident))
+        self.prompts.append(user)
+        self.accounting.record(tag, prompt_tokens=len(user) // 4, completion_tokens=20, latency_s=0.01)
+        await self._wait()
+        answers = self.first if which == "hazard" else self.again
+        n = sum(1 for _, w in self.asked if w == which)
+        self.asked.append((tag.resident, which))
+        return schema.model_validate({"emoji": "\U0001F440", "minutes": 10, **answers[n % len(answers)]})
+
+
 def _spec(name, home, work, glyph, colour, spawn):
     return ResidentSpec(
         name=name, age=30, traits=["kind", "curious"], background=f"{name} lives in Testville.",

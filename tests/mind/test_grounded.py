@@ -109,6 +109,71 @@ async def test_a_reaction_puts_out_the_fire_on_the_stove(town):
     assert "Places Grace knows:" in messages[-1].content and "(stove" not in messages[-1].content
 
 
+def stove_fire(town) -> "Hazard":
+    from game.mind.view import Hazard
+    addr = "Okafor house:kitchen:stove"
+    return Hazard(addr, town.tree.describe(addr), "on fire", "off", ("off", "on", "on fire", "broken"),
+                  "putting out the fire", "🧯")
+
+
+async def test_grace_who_would_invite_someone_to_look_at_the_fire_is_asked_again_and_turns_the_stove_off(town):
+    """Issue 27: the answer recorded in play ("inviting him to the kitchen to check on the fire", a
+    talk) does not fit the fact; asked again plainly, turning the stove off does (the paper's
+    Isabella).  The schemas offer the stove's own states, then the safe one only."""
+    talk = {"decision": "talk", "talk_to": "Samuel Okafor", "new_action": "inviting him to the kitchen to check on the fire",
+            "emoji": "", "minutes": 5, "state": ""}
+    off = {"decision": "react", "new_action": "turning off the stove", "emoji": "🔥", "minutes": 45, "state": "off"}
+    mind, llm = mind_for(town, "Grace Okafor", [step("brushing her teeth")])
+    llm.script["react"] = [talk, off]
+    v = view_for(town, "Grace Okafor", here="Okafor house:kitchen")
+    await mind.next_action(DAY.replace(hour=7), v)
+    hazard = stove_fire(town)
+    town.objects.set(hazard.address, "on fire", "player")
+    try:
+        r = await mind.react(DAY.replace(hour=7, minute=16), f"{hazard.thing} is on fire", v, urgent=True,
+                             hazard=hazard)
+    finally:
+        town.objects.reset(hazard.address)
+    assert r.kind == "react" and r.new_action.description == "turning off the stove"
+    assert r.new_action.address == hazard.address and r.new_action.object_state == "idle"
+    assert r.new_action.source == "reaction" and r.new_action.duration_min == 20  # (at most 20 minutes)
+    asked = [(c[0].purpose, c[2], c[1][-1].content) for c in llm.calls if c[0].purpose == "react"]
+    assert [a[:2] for a in asked] == [("react", "ReactAnswer")] * 2
+    assert f"Danger: {hazard.thing} is on fire. It is safe again when it is off." in asked[0][2]
+    assert "Grace must make the stove off now." in asked[1][2]
+    assert mind.stats["hazard_asked_again"] == 1 and mind.stats["hazard_model"] == 1
+    assert "turning off the stove" in mind.memory.recent(1, kinds=["plan"])[0].text
+
+
+def test_the_hazard_schemas_offer_the_things_states_then_only_the_safe_one():
+    from game.mind.schemas import hazard_answer, mend_answer
+    first = strict_schema(hazard_answer(("off", "on", "on fire")))
+    assert first["properties"]["state"]["enum"] == ["", "off", "on", "on fire"] and "place" not in first["properties"]
+    again = strict_schema(mend_answer(("off",)))
+    assert again["properties"]["state"]["enum"] == ["off"] and again["properties"]["decision"]["enum"] == ["react"]
+
+
+async def test_a_hazard_is_acted_on_with_the_days_reactions_spent_and_by_rule_when_no_answer_fits(town):
+    look = {"decision": "react", "new_action": "checking on the fire", "emoji": "", "minutes": 5, "state": "off"}
+    mind, llm = mind_for(town, "Grace Okafor", [step("reading the paper")])
+    llm.script["react"] = [{"decision": "continue"}, look]
+    mind.config.max_reacts_per_day = 0
+    v = view_for(town, "Grace Okafor", here="Okafor house:living room")
+    await mind.next_action(DAY.replace(hour=7), v)
+    hazard = stove_fire(town)
+    town.objects.set(hazard.address, "on fire", "player")
+    try:
+        r = await mind.react(DAY.replace(hour=7, minute=16), "smoke", v, hazard=hazard)
+        again = await mind.react(DAY.replace(hour=7, minute=18), "smoke", v, hazard=hazard)  # no cool-down
+    finally:
+        town.objects.reset(hazard.address)
+    for x in (r, again):
+        assert x.kind == "react" and x.new_action.source == "rule" and x.new_action.address == hazard.address
+        assert x.new_action.description == "putting out the fire" and x.new_action.object_state == "off"
+    assert mind.stats["hazard_rule"] == 2 and mind.stats["react_budget"] == 0
+    assert mind.stats["hazard_unfit"] == 3  # "checking on the fire" three times (a "continue" is no action)
+
+
 async def test_no_rule_fits_then_meaning_picks_among_the_area(town):
     mind, llm = mind_for(town, "Grace Okafor", [step("pondering the campaign slogans", "home")])
     first = await mind.next_action(DAY.replace(hour=7), view_for(town, "Grace Okafor"))

@@ -110,6 +110,29 @@ def test_a_fire_goes_out_when_put_out(town):
         town.objects.reset(addr)
 
 
+def test_a_hazard_is_mended_by_an_action_that_mends_it_and_by_nothing_else():
+    """Issue 27: the world says which states call for action (``[mishap.*]`` of kinds.toml, urgent:
+    a fire, a leak) and what mends each.  Turning the burner off puts the fire out (the paper's
+    Isabella); looking at it, inviting someone to look, or proposing "on" does not."""
+    from game.world.states import HAZARDS, MISHAPS, mends, mishap
+    stove, sink, machine = (load_kinds().object_kind(k) for k in ("stove", "kitchen sink", "espresso machine"))
+    assert HAZARDS == {"on fire", "leaking"} and MISHAPS == HAZARDS | {"broken", "blocked"}
+    fire = mishap("on fire")
+    assert fire.urgent and fire.doing == "putting out the fire" and mishap("on") is None
+    assert fire.words(fire.says, "stove") == "puts out the fire on the stove"
+    assert settle(stove, "on fire", "off", "turning off the stove") == IDLE
+    assert settle(stove, "on fire", "", "switching off the burner") == IDLE
+    assert settle(stove, "on fire", "off", "grabbing a wet towel") == IDLE  # its state says so
+    assert settle(stove, "on fire", "off", "checking on the fire") is None  # only looking
+    assert settle(stove, "on fire", "on fire", "inviting Samuel to the kitchen to check on the fire") is None
+    assert not mends(stove, "on fire", "on", "cooking on it")
+    assert settle(sink, "leaking", "", "fixing the leak") == IDLE
+    assert settle(sink, "leaking", "", "shutting off the water") == IDLE
+    assert settle(sink, "leaking", "running", "washing the dishes") is None
+    assert settle(machine, "broken", "", "repairing the espresso machine") == IDLE
+    assert settle(machine, "broken", "", "making coffee") is None
+
+
 def test_a_resident_sets_nothing_on_fire_unless_its_action_says_so(town):
     """Seen in play (2026-11-24): the player set the Lindqvist stove on fire; Felix Adeyemi reacted
     "calling Nora Lindqvist" with the state "on fire", and his desk caught fire."""
