@@ -29,6 +29,8 @@ _PLACE_PHRASE = re.compile(r"\b(?:at|in|to|near|by)\s+(?P<p>the\s+(?:[a-z]+\s+){
                            + "|".join(re.escape(n) for n in sorted(PLACE_NOUNS, key=len, reverse=True)) + r"))\b", re.I)
 _CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+(?P<v>hosting|throwing|organi[sz]ing|holding|"
                     r"planning|having|putting on|running for)\b")
+_OWN_HOSTING = re.compile(r"\b(?:I|I'm|I’m|we|we're)\b[^.!?]{0,40}?\b(?:to\s+)?(?:host|hosting|throw|throwing|"
+                          r"organi[sz]e|organi[sz]ing|hold|holding|put on|putting on)\b", re.I)
 _MY_EVENT = re.compile(r"\bmy\s+(?=(?:[\w'’-]+\s+){0,3}?(?:party|gathering|get-together|meeting|picnic|celebration|"
                        r"campaign|candidacy)\b)", re.I)
 _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)|information\s+"
@@ -111,6 +113,11 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
             text = _fix_day(text, fact, now, fixes)
     if speaker and speaker != fact.host:
         first = fact.host.split()[0]
+        if _OWN_HOSTING.search(text) and not _CLAIM.search(text):
+            # "I'm really excited to host the get-together" by one who only heard of it: the
+            # sentence says whose it is instead
+            fixes.append(f"claim -> {fact.host}")
+            return fact.sentence(now).replace(fact.host, first, 1) + "."
 
         def claim(m: re.Match) -> str:
             v = m.group("v")
@@ -220,10 +227,16 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
     return out
 
 
+_FOREIGN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")
+
+
 def _drop_unbacked_sentences(text: str, town: TownNames, people: Sequence[str], speaker: str,
                              fixes: list[str]) -> str:
     """The line without its sentences that name a place the town does not have or a person no one
     in it is; a line that would be left with nothing stays as it is (the talk goes on)."""
+    if re.search(r"[A-Za-z]", text) and _FOREIGN.search(text):
+        text = _FOREIGN.sub("", text).strip()  # a stray run of another script in an English line
+        fixes.append("foreign script dropped")
     parts = sentences(text)
     kept = [s for s in parts if not places_unknown(s, town) and not people_named(s, people, town, speaker)]
     if kept and len(kept) < len(parts):
@@ -294,8 +307,12 @@ def events_unbacked(text: str, backing: str) -> list[str]:
 
 
 def steps_out(text: str, me: str) -> bool:
-    """The answer speaks of the prompt, or of the speaker in the third person."""
-    return bool(_OUT_OF_TOWN.search(text)) or text.lower().startswith(me.lower() + " ")
+    """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
+    found his kitchen messy": its own name, and no I, me or my)."""
+    if _OUT_OF_TOWN.search(text) or text.lower().startswith(me.lower() + " "):
+        return True
+    first = me.split()[0]
+    return bool(re.search(rf"\b{re.escape(first)}\b", text)) and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text)
 
 
 def sentences(text: str) -> list[str]:

@@ -107,6 +107,8 @@ def test_what_an_answer_says_that_nothing_backs_is_found():
     assert events_unbacked("The spring fair is on Wednesday, and a party at 7.", "grace loves the spring fair") == ["party"]
     assert steps_out("Hank Brody is not familiar with him, as he is not mentioned in the given information.", "Hank Brody")
     assert not steps_out("I have not met him.", "Hank Brody")
+    assert steps_out("In the morning, Samuel woke up and found his kitchen messy.", "Samuel Okafor")
+    assert not steps_out("Samuel and I had breakfast.", "Samuel Okafor")
 
 
 def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobody_is():
@@ -147,3 +149,15 @@ def test_the_towns_own_places_are_known_however_they_are_spelled():
     assert places_unknown("Let's meet at 12:30 in the café of Bluebell Cafe.", TOWN) == []
     assert places_unknown("See you at the café!", TOWN) == []  # the town has a cafe
     assert places_unknown("See you at the bowling alley club", TOWN) == ["the bowling alley club"]
+
+
+def test_one_who_heard_of_it_does_not_say_it_is_theirs_to_host():
+    books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
+                             "from 6pm to 8pm", "Samuel Okafor")
+    books["Samuel Okafor"].hear(fact, "Ines Moreau", MONDAY)
+    # (recorded on the embedded model, 2026-11-26: Samuel echoed Ines's line as his own, then Chinese)
+    v = vet_line("Samuel Okafor", "Hi Ines, hope you're doing well too. I'm really excited to host the "
+                 "neighbourhood get-together at Bluebell Cafe tomorrow. Do you have any plans\u62c5\u5fc3",
+                 ["Samuel Okafor", "Ines Moreau"], books, MONDAY, TOWN, may_move=False)
+    assert v.text == ("Hi Ines, hope you're doing well too. Ines is hosting a neighbourhood get-together at "
+                      "Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 20:00. Do you have any plans")
