@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Sequence
 
-from game.mind.factcheck import (events_unbacked, fact_in, fix_fact_words, people_named, places_unknown,
+from game.mind.factcheck import (events_unbacked, fact_in, fix_fact_words, fix_who, people_named, places_unknown,
                                  sentences, steps_out)
 from game.mind.facts import EVENT_RE, Fact, TownNames
 
@@ -109,9 +109,13 @@ def rule_answer(problems: Sequence[Problem]) -> str:
     return "I'm not sure, I don't know."
 
 
-def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownNames, me: str) -> tuple[str, list[str]]:
-    """The answer's words about a fact it names, with the fact's place and hours (and its host)."""
-    fact = fact_in(answer, facts, prefer=[me])
+def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownNames, me: str,
+               question: str = "") -> tuple[str, list[str]]:
+    """The answer's words about a fact it or the question names, with the fact's place and hours,
+    who told it (the fact's source) and whose it is (its host)."""
+    fact = fact_in(answer, facts, prefer=[me]) or fact_in(question, facts, prefer=[me])
     if fact is None:
         return answer, []
-    return fix_fact_words(answer, fact, now, town, me)
+    text, fixes = fix_fact_words(answer, fact, now, town, me)
+    text, more = fix_who(text, fact, me)
+    return text, fixes + more

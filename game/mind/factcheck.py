@@ -183,6 +183,52 @@ def _fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
     return _DAYWORDS.sub(sub, text)
 
 
+_WHO = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?|[Hh]e|[Ss]he|[Tt]hey|[Ii])"
+_TOLD_ME = re.compile(_WHO + r"\s+(?:told|invited|asked)\s+me\b")
+_WHOSE = re.compile(r"\b(?:(?:hosted|organi[sz]ed|thrown|held|planned|run)\s+by\s+" + _WHO
+                    + r"|" + _WHO.replace("who", "own") + r"['’]s\s+(?:own\s+)?idea)")
+
+
+def fix_who(text: str, fact: Fact, me: str) -> tuple[str, list[str]]:
+    """In an answer about ``fact`` by ``me``: who told me is the fact's source, whose it is (hosted
+    by, whose idea) is its host; the host itself was told by no one."""
+    fixes: list[str] = []
+    host = "me" if fact.host == me else fact.host
+    host_s = "my" if fact.host == me else f"{fact.host}'s"
+
+    if fact.host == me:  # the host heard it from no one: a sentence saying so says whose it is
+        what = fact.what.split(" ", 1)[1] if fact.what.split(" ", 1)[0].lower() in ("a", "an") else fact.what
+        parts = sentences(text)
+        for i, s in enumerate(parts):
+            m = _TOLD_ME.search(s)
+            if m and m.group("who") not in ("I", "i"):
+                fixes.append(f"told me: {m.group('who')} -> my own")
+                parts[i] = f"Nobody told me: it is my own {what}, and I am hosting it."
+        text = " ".join(parts) if fixes else text
+
+    def told(m: re.Match) -> str:
+        who = m.group("who")
+        if fact.host == me:
+            return m.group(0)
+        if fact.source and who not in ("He", "he", "She", "she", "They", "they") and \
+                who.split()[0] != fact.source.split()[0]:
+            fixes.append(f"told me: {who} -> {fact.source}")
+            return m.group(0).replace(who, fact.source, 1)
+        return m.group(0)
+
+    def whose(m: re.Match) -> str:
+        who = m.group("who") or m.group("own")
+        if who in ("He", "he", "She", "she", "They", "they", "I") or who.split()[0] == fact.host.split()[0]:
+            return m.group(0)
+        fixes.append(f"whose: {who} -> {fact.host}")
+        if m.group("who"):
+            return m.group(0).replace(who, host, 1)
+        return m.group(0).replace(who + "'s", host_s, 1).replace(who + "’s", host_s, 1)
+    text = _TOLD_ME.sub(told, text)
+    text = _WHOSE.sub(whose, text)
+    return text, fixes
+
+
 # ----------------------------------------------------------------------------- lines of a talk
 
 

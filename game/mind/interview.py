@@ -253,7 +253,7 @@ async def answer_backed(mind: Any, question: str, now: datetime, llm: LLM | None
     held = list(getattr(mind, "facts", ()) or ())
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
-        text, fixes = mend_facts(text, held, now, town, name)
+        text, fixes = mend_facts(text, held, now, town, name, question)
         back.fixes += fixes
         return text
 

@@ -161,3 +161,21 @@ def test_one_who_heard_of_it_does_not_say_it_is_theirs_to_host():
                  ["Samuel Okafor", "Ines Moreau"], books, MONDAY, TOWN, may_move=False)
     assert v.text == ("Hi Ines, hope you're doing well too. Ines is hosting a neighbourhood get-together at "
                       "Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 20:00. Do you have any plans")
+
+
+def test_an_answer_names_who_told_it_and_whose_it_is_as_the_facts_say():
+    from game.mind.backing import mend_facts
+    books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
+                             "from 6pm to 8pm", "Rosa Brody")
+    heard = books["Rosa Brody"].hear(fact, "Grace Okafor", MONDAY)
+    q = "Who told you about the get-together, and whose idea was it?"
+    # (answers given on the embedded model, 2026-11-26)
+    text, fixes = mend_facts("Ines Moreau told me about the get-together, and Rosa Brody's idea was it.", [heard],
+                             MONDAY, TOWN, "Rosa Brody", q)
+    assert text == "Grace Okafor told me about the get-together, and Ines Moreau's idea was it." and len(fixes) == 2
+    text, _ = mend_facts("Hank Brody told me about the get-together, and Rosa Brody's idea was it.", [fact],
+                         MONDAY, TOWN, "Ines Moreau", q)
+    assert text == "Nobody told me: it is my own neighbourhood get-together, and I am hosting it."
+    text, _ = mend_facts("It is a neighbourhood get-together at Bluebell Cafe, hosted by Samuel Okafor.", [fact],
+                         MONDAY, TOWN, "Ines Moreau", "Did you hear of a get-together?")
+    assert text == "It is a neighbourhood get-together at Bluebell Cafe, hosted by me."
