@@ -45,10 +45,15 @@ def town():
 
 
 # The recorded UI journey as it was before grounding (real Qwen answers to the prompts that still
-# listed every place): the absurd picks the issue quotes are in it.  The journey recorded since
-# (tests/fixtures/ui/journey.jsonl, prompts without the places list) is grounded the same way.
+# listed every place): the absurd picks the issue quotes are in it.  The journey recorded on
+# 2026-11-25 (prompts without the places list; kept here as the sample this bar was set on) is
+# grounded the same way.  The journey recorded again on 2026-11-26 for the hazards
+# (tests/fixtures/ui/journey.jsonl) fits 15 of 22 by the rules alone: its misfits are Rosa's
+# "checking the door" and "checking if she needs any supplies from home" at the grocery's counter,
+# Hank's "talking to his daughter Rosa" and "getting dressed and eat breakfast" in his bedroom, and
+# Ines's "going to the office" at the cafe (issue 27's note: a finding for the world's rules).
 BEFORE = FIXTURES / "grounding" / "journey-before-grounding.jsonl"
-NOW = FIXTURES / "ui" / "journey.jsonl"
+NOW = FIXTURES / "grounding" / "journey-2026-11-25.jsonl"
 
 
 @pytest.mark.parametrize("recording", [BEFORE, NOW], ids=["before-grounding", "now"])
