@@ -25,8 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def block_label(mind: "Mind", f: Fact) -> str:
-    what = f.what.split(" ", 1)[1] if f.what.split(" ", 1)[0].lower() in ("a", "an") else f.what
-    label = f"hosting {f.what}" if f.host == mind.name else f"going to {f.host.split()[0]}'s {what}"
+    label = f"hosting {f.what}" if f.host == mind.name else f"going to {f.host.split()[0]}'s {f.bare_what}"
     return label + (f" at {f.place}" if f.place else "")
 
 

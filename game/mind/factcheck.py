@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Iterable, Mapping, Sequence
 
-from game.mind.facts import _AT_RE, _RANGE_RE, EVENT_RE, Fact, FactBook, TownNames, _hhmm, _words, read_when
+from game.mind.view import hhmm
+from game.mind.facts import _AT_RE, _RANGE_RE, EVENT_RE, Fact, FactBook, TownNames, _words, read_when
 
 PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
                "café", "market", "library", "school", "church", "square", "pub", "restaurant", "store", "shop",
@@ -130,7 +131,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
 
 
 def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
-    want = (f"from {_hhmm(fact.start)} to {_hhmm(fact.end)}" if fact.end is not None else f"at {_hhmm(fact.start)}")
+    want = (f"from {hhmm(fact.start)} to {hhmm(fact.end)}" if fact.end is not None else f"at {hhmm(fact.start)}")
     for rx in (_RANGE_RE, _AT_RE):
         m = rx.search(text)
         if not m:
@@ -197,13 +198,12 @@ def fix_who(text: str, fact: Fact, me: str) -> tuple[str, list[str]]:
     host_s = "my" if fact.host == me else f"{fact.host}'s"
 
     if fact.host == me:  # the host heard it from no one: a sentence saying so says whose it is
-        what = fact.what.split(" ", 1)[1] if fact.what.split(" ", 1)[0].lower() in ("a", "an") else fact.what
         parts = sentences(text)
         for i, s in enumerate(parts):
             m = _TOLD_ME.search(s)
             if m and m.group("who") not in ("I", "i"):
                 fixes.append(f"told me: {m.group('who')} -> my own")
-                parts[i] = f"Nobody told me: it is my own {what}, and I am hosting it."
+                parts[i] = f"Nobody told me: it is my own {fact.bare_what}, and I am hosting it."
         text = " ".join(parts) if fixes else text
 
     def told(m: re.Match) -> str:

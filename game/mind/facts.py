@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Iterable, Sequence
 
+from game.mind.view import hhmm
 from game.text import one_line
 
 EVENT_NOUNS = (
@@ -102,8 +103,8 @@ class Fact:
                 rel = {0: "today", 1: "tomorrow", -1: "yesterday"}.get(delta, "")
             parts.append(f"{rel} ({dd})" if rel else f"on {dd}")
         if self.start is not None:
-            parts.append(f"from {_hhmm(self.start)} to {_hhmm(self.end)}" if self.end is not None
-                         else f"at {_hhmm(self.start)}")
+            parts.append(f"from {hhmm(self.start)} to {hhmm(self.end)}" if self.end is not None
+                         else f"at {hhmm(self.start)}")
         return " ".join(parts)
 
     def sentence(self, now: datetime | None = None) -> str:
@@ -116,6 +117,12 @@ class Fact:
             out += f" at {self.place}"
         when = self.when_text(now)
         return out + (f" {when}" if when else "")
+
+    @property
+    def bare_what(self) -> str:
+        """What it is without its article: "neighbourhood get-together"."""
+        head, _, rest = self.what.partition(" ")
+        return rest if head.lower() in ("a", "an") and rest else self.what
 
     def keywords(self) -> set[str]:
         """The words that say a line is about this fact ("valentine", "party"; "treasurer")."""
@@ -396,13 +403,6 @@ def _words(text: str) -> list[str]:
 def _key(host: str, what: str) -> str:
     words = [w for w in _words(what) if w not in _STOP]
     return (host.lower().replace(" ", "-") + ":" + "-".join(words))[:120]
-
-
-def _hhmm(m: int | None) -> str:
-    if m is None:
-        return ""
-    m %= 24 * 60
-    return f"{m // 60:02d}:{m % 60:02d}"
 
 
 def _int_or_none(v: object) -> int | None:
