@@ -56,7 +56,7 @@ async def consider(mind: "Mind", now: datetime, view: WorldView | None) -> int:
         end = f.end if f.end is not None else f.start + DEFAULT_LENGTH
         if end <= minute or end <= mind.persona.wake or f.start >= mind.persona.sleep:
             continue
-        going = True if f.host == mind.name else await _ask(mind, f, now, view)
+        going = True if f.host == mind.name or _there_then(mind, f) else await _ask(mind, f, now, view)
         if going is None:
             continue  # the model failed: asked again at the next decision
         mind.facts.decide(f.key, going)
@@ -67,9 +67,22 @@ async def consider(mind: "Mind", now: datetime, view: WorldView | None) -> int:
     return laid
 
 
+def _plan_then(mind: "Mind", f: Fact) -> str:
+    """What today's plan says for the gathering's start ("nothing planned" for a gap or a blank)."""
+    if mind.plan is None or f.start is None:
+        return "nothing planned"
+    then = next((b.activity for b in mind.plan.blocks if b.start <= f.start < b.end), "")
+    return then.strip() or "nothing planned"
+
+
+def _there_then(mind: "Mind", f: Fact) -> bool:
+    """Its plan already has it at the gathering's place at that hour (a barista on shift at the cafe,
+    a pianist playing there): it is there, no call needed."""
+    return bool(f.place) and f.place.lower() in _plan_then(mind, f).lower()
+
+
 async def _ask(mind: "Mind", f: Fact, now: datetime, view: WorldView | None) -> bool | None:
-    then = next((b.activity for b in mind.plan.blocks if b.start <= f.start < b.end), "nothing planned") \
-        if mind.plan else "nothing planned"
+    then = _plan_then(mind, f)
     ctx = Context(mind, now, view, focus=f.what, about=[f.host])
     context = await assemble([Plan(before=0, after=3), Relationships()], ctx)
     told = f" ({f.source} told {mind.persona.first_name})" if f.source else ""
