@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Exit codes (docs/ENGINE.md, "Exit codes"): 0 done, 1 a model or runtime failure, 2 bad input
+    """Exit codes (README.md, "Exit codes"): 0 done, 1 a model or runtime failure, 2 bad input
     (argparse's own usage errors too), 130 interrupted (Ctrl-C).  Errors go to stderr."""
     args = build_parser().parse_args(argv)
     # Each command says what failed in its own words, one clean line; the game's library logging

@@ -153,7 +153,7 @@ NOT_CHAT = frozenset({"embed"})
 
 # A headless run (``town run``, ``town experiment``) in which more than this share of its chat
 # calls failed (embeddings apart, as in the budget) is a failed run: it exits 1 with one line on
-# stderr saying so, even where the town was saved (docs/ENGINE.md, "Exit codes").  A run that made
+# stderr saying so, even where the town was saved (README.md, "Exit codes").  A run that made
 # no chat call is judged by nothing here.
 FAILED_CALLS_SHARE = 0.5
 
