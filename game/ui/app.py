@@ -151,6 +151,15 @@ def cli_play(args: Any) -> int:
         _err(f"{town}: no such town folder, map or save file")
         return 2
     watch = getattr(args, "watch", None)
+    if town and not watch:  # a bad town or save is said here, before the screen and the model start
+        from game.engine.build import read_input
+        from game.errors import GameError
+
+        try:
+            read_input(town, small=bool(getattr(args, "small", False)))
+        except GameError as e:
+            _err(str(e))
+            return 2
     if watch:  # a recorded run that cannot be watched is said here, before the screen starts
         from game.engine.manifest import ManifestError, RunManifest
 

@@ -304,10 +304,21 @@ def test_a_map_error_is_the_same_exit_code_from_town_map_and_town_run(saves, no_
     assert map_err.split(": ", 1)[1].strip() == run_err.split(": ", 1)[1].strip()
 
 
-def test_town_play_says_its_errors_on_stderr(env, capsys):
+def test_town_play_says_its_errors_on_stderr(env, saves, no_model, monkeypatch, capsys):
+    import game.ui.app as app
+
+    def screen(_self):
+        raise Opened("the screen started before the town was checked")
+
+    monkeypatch.setattr(app.TownApp, "run", screen)
     assert main(["play", str(env / "nowhere")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("town play: ") and "nowhere" in err
+    for bad, words in (("broken map", "broken-town"), ("impossible0", ".x/y"), ("dropped", "dropped.save")):
+        assert main(["play", str(saves[bad])]) == 2  # before the screen or any model starts
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("town play: ") and words in err, err
+    assert not no_model
     assert main(["play", "--replay", str(env / "missing.jsonl")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "missing.jsonl" in err
