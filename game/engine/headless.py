@@ -40,7 +40,8 @@ def _err(msg: str) -> None:
     echo(f"town run: {msg}", file=sys.stderr)
 
 
-def read_run_input(town_or_save: "str | TownInput", until: str, *, small: bool = False) -> "tuple[TownInput, datetime]":
+def read_run_input(town_or_save: str | TownInput, until: str, *,
+                   small: bool = False) -> tuple[TownInput, datetime]:
     """The town or save and the moment to stop at, read and checked with no model: ``--until``'s
     words first (no file is read for a time that is not one), then the town or save, then that
     the time is after the town's.  Raises ``GameError`` (town, save) or ``ValueError`` (time)."""
@@ -69,7 +70,7 @@ def cli_run(args: Any) -> int:
     return asyncio.run(_main(args, config, policy, inp))
 
 
-async def _main(args: Any, config: Any, policy: str = "lead", town: "str | TownInput | None" = None) -> int:
+async def _main(args: Any, config: Any, policy: str = "lead", town: str | TownInput | None = None) -> int:
     from game.llm.session import open_llm
 
     import signal
@@ -90,12 +91,12 @@ async def _main(args: Any, config: Any, policy: str = "lead", town: "str | TownI
         return 1
 
 
-async def run_headless(llm: Any, town_or_save: "str | TownInput", *, until: str, save: str | None,
+async def run_headless(llm: Any, town_or_save: str | TownInput, *, until: str, save: str | None,
                        small: bool = False, as_json: bool = False, out: Any = None, record: str | None = None,
                        pace: str = "lockstep", pace_policy: str = "lead") -> int:
     """Run to ``until`` at ``pace`` (``PACES``) with ``pace_policy`` (game/engine/pace.py) and
     report; returns an exit code (messages, never tracebacks): 2 for bad input, 1 when the model
-    failed (``run_failed``: more than ``FAILED_CALLS_SHARE`` of the run's calls) or the save could
+    failed (``run_failed``: more than ``FAILED_CALLS_SHARE`` of its chat calls) or the save could
     not be written, 130 when interrupted, else 0."""
     out = out or sys.stdout
     if pace not in PACES:
