@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
+
+from game.errors import GameError
 
 
 def _add_pace_policy(p: argparse.ArgumentParser) -> None:
@@ -137,7 +140,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Exit codes (README.md, "Exit codes"): 0 done, 1 a model or runtime failure, 2 bad input
+    (argparse's own usage errors too), 130 interrupted (Ctrl-C).  Errors go to stderr."""
     args = build_parser().parse_args(argv)
+    # Each command says what failed in its own words, one clean line; the game's library logging
+    # (a mind's failed decision...) must not reach the terminal besides, raw, through Python's
+    # last-resort handler (a server's error page, line by line).  A caller may still configure it.
+    game_log = logging.getLogger("game")
+    if not game_log.handlers:
+        game_log.addHandler(logging.NullHandler())
     module_name, func_name = _HANDLERS[args.handler]
     try:
         module = importlib.import_module(module_name)
@@ -150,3 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except GameError as e:  # a failure the game explains that no command caught: one line, not a traceback
+        from game.text import one_line
+
+        print(f"town {args.command}: {one_line(e, 400)}", file=sys.stderr)
+        return 1

@@ -10,13 +10,14 @@ Protocols of ``game.engine.api``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from game.engine import save as saves
 from game.engine.engine import Engine
 from game.engine.save import SaveError
-from game.engine.state import Pos
+from game.engine.state import Pos, TownState
 from game.errors import GameError
 from game.text import one_line
 from game.llm.api import LLM
@@ -68,22 +69,83 @@ def start_positions(town: Town, specs: list[ResidentSpec]) -> dict[str, Pos]:
     return out
 
 
-def new_engine(town_path: str | Path, llm: LLM, *, small: bool = False, seed: int = 0,
-               lockstep: bool = False, start: datetime | None = None) -> Engine:
-    """A new town from its folder (or .tmx); ``start`` another time than the town's own."""
+@dataclass
+class TownInput:
+    """A town or a save, read and checked, with no model yet: what ``town run``, ``town interview``
+    and ``town experiment`` read before they open (or start) a model, so that a bad map, save, time
+    or name is reported first.  ``build_engine`` makes the engine from it once the model is open.
+
+    A new town has ``specs`` (its cast); a save has ``state`` (what ``read_state`` read)."""
+
+    path: str  # the town folder/.tmx, or the save file
+    town: Town
+    clock: Clock  # where the town's clock stands (a new town's start, or the save's moment)
+    specs: list[ResidentSpec] | None = None
+    state: TownState | None = None
+    small: bool = False  # a new town's small cast
+
+    @property
+    def is_save(self) -> bool:
+        return self.state is not None
+
+    @property
+    def residents(self) -> list[str]:
+        """The names of the residents who live in it (sorted)."""
+        if self.state is not None:
+            return sorted(self.state.residents)
+        return [s.name for s in self.specs or []]
+
+
+def read_town(town_path: str | Path, *, small: bool = False, start: datetime | None = None) -> TownInput:
+    """A new town from its folder (or .tmx), read and checked; raises ``TownError``."""
     town = load_world(town_path)
     specs = cast(town, small)
     if not specs:
         raise TownError(f"{town_path}: the town has no residents")
     clock = Clock(start, getattr(town, "seconds_per_step", 10)) if start is not None else town.clock()
-    return Engine(town=town, town_path=str(town_path), minds={s.name: Mind(s, llm, now=clock.now) for s in specs},
-                  clock=clock, llm=llm, pathfinder=town.paths, perceive=perceive,
-                  spatial={s.name: town.spatial_seed(s.name) for s in specs},
-                  positions=start_positions(town, specs), seed=seed, lockstep=lockstep, small=small)
+    return TownInput(path=str(town_path), town=town, clock=clock, specs=specs, small=small)
 
 
-def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> Engine:
-    """The town saved in ``save_path``, run by ``llm``; raises ``SaveError`` naming the problem."""
+def _off_map(pos: object, town: Town) -> bool:
+    """Whether ``pos`` is not a tile of the town (or not a position at all)."""
+    try:
+        x, y = pos  # type: ignore[misc]
+    except (TypeError, ValueError):
+        return True
+    return not (isinstance(x, int) and isinstance(y, int)
+                and 0 <= x < int(town.width) and 0 <= y < int(town.height))
+
+
+def check_state(state: TownState, town: Town, save_path: str | Path) -> None:
+    """What a save says that its town makes impossible: someone off the map, a resident the town
+    does not know.  Raises ``SaveError`` naming the file and the field."""
+    where = f"save '{save_path}'"
+    known = {s.name for s in town.residents}
+    size = f"the map is {town.width}x{town.height}"
+    for name in sorted(state.residents):
+        if name not in known:
+            raise SaveError(f"{where}: residents: '{one_line(name, 60)}' is not a resident of the town "
+                            f"'{state.town_path}'")
+        r = state.residents[name]
+        if _off_map(r.pos, town):
+            raise SaveError(f"{where}: residents['{one_line(name, 60)}'].x/y: {one_line(r.pos, 60)} is off "
+                            f"the map ({size})")
+        bad = next((q for q in r.path if _off_map(q, town)), None)
+        if bad is not None:
+            raise SaveError(f"{where}: residents['{one_line(name, 60)}'].path: {one_line(bad, 60)} is off "
+                            f"the map ({size})")
+    if state.player is not None and _off_map(state.player.pos, town):
+        raise SaveError(f"{where}: player.pos: {one_line(state.player.pos, 60)} is off the map ({size})")
+    if state.embodied is not None and state.embodied not in state.residents:
+        raise SaveError(f"{where}: embodied: '{one_line(state.embodied, 60)}' is not a resident of the save")
+    for job in state.jobs:
+        if job.resident not in state.residents:
+            raise SaveError(f"{where}: pending[{job.seq}].resident: '{one_line(job.resident, 60)}' is not a "
+                            f"resident of the save")
+
+
+def read_save(save_path: str | Path) -> TownInput:
+    """A save, read and checked against its town; raises ``SaveError`` naming the problem."""
     state = saves.read_state(save_path)
     town_path = state.town_path
     if not Path(town_path).exists():
@@ -92,14 +154,57 @@ def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> E
         town = load_world(town_path)
     except Exception as e:
         raise SaveError(f"save '{save_path}': its town '{town_path}' cannot be loaded: {e}") from None
-    specs = {s.name: s for s in town.residents}
-    missing = [n for n in state.residents if n not in specs]
-    if missing:
-        raise SaveError(f"save '{save_path}': residents {', '.join(missing)} are not in the town '{town_path}'")
+    check_state(state, town, save_path)
+    try:
+        clock = Clock.from_dict(state.clock)
+    except (KeyError, ValueError, TypeError, AttributeError) as e:
+        raise SaveError(f"save '{save_path}': clock: damaged ({type(e).__name__}: {one_line(e, 160)})") from None
+    return TownInput(path=str(save_path), town=town, clock=clock, state=state)
+
+
+def read_input(town_or_save: str | Path, *, small: bool = False) -> TownInput:
+    """A save is read as a save, a town as a town (a damaged .save is still a save: reading it
+    says what is wrong with it, not "not a map").  Raises ``SaveError`` or ``TownError``."""
+    if saves.is_save(town_or_save) or str(town_or_save).endswith(saves.SUFFIX):
+        return read_save(town_or_save)
+    return read_town(town_or_save, small=small)
+
+
+def build_engine(inp: TownInput, llm: LLM, *, seed: int = 0, lockstep: bool = False) -> Engine:
+    """The engine of a town or save read by ``read_input`` (once each: a save's memories are
+    handed over, not copied), run by ``llm``."""
+    if inp.state is None:
+        return _new(inp, llm, seed=seed, lockstep=lockstep)
+    return _loaded(inp, llm, lockstep=lockstep)
+
+
+def new_engine(town_path: str | Path, llm: LLM, *, small: bool = False, seed: int = 0,
+               lockstep: bool = False, start: datetime | None = None) -> Engine:
+    """A new town from its folder (or .tmx); ``start`` another time than the town's own."""
+    return _new(read_town(town_path, small=small, start=start), llm, seed=seed, lockstep=lockstep)
+
+
+def _new(inp: TownInput, llm: LLM, *, seed: int, lockstep: bool) -> Engine:
+    town, specs, clock = inp.town, list(inp.specs or []), inp.clock
+    return Engine(town=town, town_path=inp.path, minds={s.name: Mind(s, llm, now=clock.now) for s in specs},
+                  clock=clock, llm=llm, pathfinder=town.paths, perceive=perceive,
+                  spatial={s.name: town.spatial_seed(s.name) for s in specs},
+                  positions=start_positions(town, specs), seed=seed, lockstep=lockstep, small=inp.small)
+
+
+def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> Engine:
+    """The town saved in ``save_path``, run by ``llm``; raises ``SaveError`` naming the problem."""
+    return _loaded(read_save(save_path), llm, lockstep=lockstep)
+
+
+def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
+    state, town, save_path = inp.state, inp.town, inp.path
+    assert state is not None
+    town_path = state.town_path
     try:
         minds = {name: Mind.from_state({**state.minds[name], "memory": state.memories.get(name, [])}, llm)
                  for name in state.residents}
-        engine = Engine(town=town, town_path=town_path, minds=minds, clock=Clock.from_dict(state.clock), llm=llm,
+        engine = Engine(town=town, town_path=town_path, minds=minds, clock=inp.clock, llm=llm,
                         pathfinder=town.paths, perceive=perceive,
                         spatial={n: SpatialMemory.from_dict(d) for n, d in state.spatial.items()},
                         positions={n: r.pos for n, r in state.residents.items()}, seed=state.seed,
@@ -121,9 +226,8 @@ def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> E
     return engine
 
 
-def open_engine(town_or_save: str | Path, llm: LLM, *, small: bool = False, lockstep: bool = False) -> Engine:
-    """A save is loaded, a town started anew (a damaged .save is still a save: loading it says what
-    is wrong with it, not "not a map")."""
-    if saves.is_save(town_or_save) or str(town_or_save).endswith(saves.SUFFIX):
-        return load_engine(town_or_save, llm, lockstep=lockstep)
-    return new_engine(town_or_save, llm, small=small, lockstep=lockstep)
+def open_engine(town_or_save: str | Path | TownInput, llm: LLM, *, small: bool = False,
+                lockstep: bool = False) -> Engine:
+    """A save is loaded, a town started anew (``read_input``); a ``TownInput`` already read is built."""
+    inp = town_or_save if isinstance(town_or_save, TownInput) else read_input(town_or_save, small=small)
+    return build_engine(inp, llm, lockstep=lockstep)

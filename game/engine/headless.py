@@ -15,11 +15,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game.engine.actionlog import ActionLog, actions_log_path
-from game.engine.build import open_engine
+from game.engine.build import TownInput, build_engine, read_input
 from game.engine.ledger import format_lead, lead_since, mind_counts
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env
 from game.engine.save import SaveError
 from game.errors import GameError
+from game.llm.accounting import run_failed
 from game.llm.api import LLMError
 from game.text import dumps, echo, one_line
 
@@ -39,19 +40,37 @@ def _err(msg: str) -> None:
     echo(f"town run: {msg}", file=sys.stderr)
 
 
+def read_run_input(town_or_save: str | TownInput, until: str, *,
+                   small: bool = False) -> tuple[TownInput, datetime]:
+    """The town or save and the moment to stop at, read and checked with no model: ``--until``'s
+    words first (no file is read for a time that is not one), then the town or save, then that
+    the time is after the town's.  Raises ``GameError`` (town, save) or ``ValueError`` (time)."""
+    from game.world.clock import parse_until
+
+    parse_until(until)  # a time that is not one is said before any file is read
+    inp = town_or_save if isinstance(town_or_save, TownInput) else read_input(town_or_save, small=small)
+    stop = parse_until(until, inp.clock.start)
+    if stop <= inp.clock.now:
+        raise ValueError(f"--until {until!r} is not after the town's time ({inp.clock.text()})")
+    return inp, stop
+
+
 def cli_run(args: Any) -> int:
+    """Flags, the town or save and ``--until`` are all read and checked (exit 2) before the model
+    is opened or the embedded server started."""
     from game.llm.config import LLMConfig
 
     try:
         config = LLMConfig.from_args(args)
         policy = policy_from_env(getattr(args, "pace_policy", None))
-    except ValueError as e:
+        inp, _ = read_run_input(args.town, args.until, small=bool(getattr(args, "small", False)))
+    except (ValueError, GameError) as e:
         _err(str(e))
         return 2
-    return asyncio.run(_main(args, config, policy))
+    return asyncio.run(_main(args, config, policy, inp))
 
 
-async def _main(args: Any, config: Any, policy: str = "lead") -> int:
+async def _main(args: Any, config: Any, policy: str = "lead", town: str | TownInput | None = None) -> int:
     from game.llm.session import open_llm
 
     import signal
@@ -63,8 +82,8 @@ async def _main(args: Any, config: Any, policy: str = "lead") -> int:
         pass
     try:
         async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
-            return await run_headless(llm, args.town, until=args.until, save=args.save,
-                                      small=bool(getattr(args, "small", False)),
+            return await run_headless(llm, town if town is not None else args.town, until=args.until,
+                                      save=args.save, small=bool(getattr(args, "small", False)),
                                       as_json=bool(getattr(args, "json", False)), record=config.record,
                                       pace=getattr(args, "pace", None) or "lockstep", pace_policy=policy)
     except LLMError as e:
@@ -72,30 +91,23 @@ async def _main(args: Any, config: Any, policy: str = "lead") -> int:
         return 1
 
 
-async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | None, small: bool = False,
-                       as_json: bool = False, out: Any = None, record: str | None = None,
+async def run_headless(llm: Any, town_or_save: str | TownInput, *, until: str, save: str | None,
+                       small: bool = False, as_json: bool = False, out: Any = None, record: str | None = None,
                        pace: str = "lockstep", pace_policy: str = "lead") -> int:
     """Run to ``until`` at ``pace`` (``PACES``) with ``pace_policy`` (game/engine/pace.py) and
-    report; returns an exit code (messages, never tracebacks, on bad input)."""
-    from game.world.clock import parse_until
-
+    report; returns an exit code (messages, never tracebacks): 2 for bad input, 1 when the model
+    failed (``run_failed``: more than ``FAILED_CALLS_SHARE`` of its chat calls) or the save could
+    not be written, 130 when interrupted, else 0."""
     out = out or sys.stdout
     if pace not in PACES:
         _err(f"--pace {pace!r} is not one of {', '.join(PACES)}")
         return 2
     tick_delay = PACES[pace]
     try:
-        engine = open_engine(town_or_save, llm, small=small, lockstep=True)
-    except GameError as e:
+        inp, stop = read_run_input(town_or_save, until, small=small)
+        engine = build_engine(inp, llm, lockstep=True)
+    except (GameError, ValueError) as e:
         _err(str(e))
-        return 2
-    try:
-        stop = parse_until(until, engine.clock.start)
-    except ValueError as e:
-        _err(str(e))
-        return 2
-    if stop <= engine.clock.now:
-        _err(f"--until {until!r} is not after the town's time ({engine.clock.text()})")
         return 2
     engine.lockstep = tick_delay is None
     governor = Governor(pace_policy)
@@ -106,6 +118,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     waited = 0.0
     next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
     errors = 0
+    last_error = ""
     last_print = time.monotonic()
     log = sys.stderr if as_json else out
     echo(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
@@ -137,6 +150,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
             for line in res.log:
                 if line.kind == "error":
                     errors += 1
+                    last_error = line.text
                     echo(f"  ! {one_line(line.text)}", file=sys.stderr)
                 elif line.kind in NOTABLE:
                     echo(f"  {res.clock}  {one_line(line.text)}", file=log)
@@ -158,7 +172,7 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
             try:
                 from game.engine.manifest import write_engine_manifest
 
-                write_engine_manifest(record, engine, start=town_or_save, small=small)
+                write_engine_manifest(record, engine, start=inp.path, small=small)
             except OSError as e:
                 _err(f"could not write the run's manifest beside {record}: {e}")
         if save:
@@ -180,11 +194,16 @@ async def run_headless(llm: Any, town_or_save: str, *, until: str, save: str | N
     report["pace_policy"] = pace_policy if tick_delay else None
     report["seconds_slowed_for_the_model"] = round(slowed, 1)
     report["spare_capacity"] = spare_summary(engine) if tick_delay else None
+    failed = run_failed(report["accounting"], baseline)
+    report["failed"] = failed
     if as_json:
         echo(dumps(report, indent=2), file=out)
     else:
         echo(format_report(report), file=out)
-    return 130 if interrupted else 1 if save_failed else 0
+    if failed:  # the last line on stderr: a script that checks the exit code is not told it worked
+        _err(f"the run failed: {failed}" + (f"; last error: {one_line(last_error, 200)}" if last_error else "")
+             + (f"; the town was saved to {save} all the same" if save else ""))
+    return 130 if interrupted else 1 if save_failed or failed else 0
 
 
 def _idle_text(llm: Any, engine: Any) -> str:

@@ -10,15 +10,16 @@ recording with no model and prints the same table.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from game.text import dumps, echo, one_line
+
 
 def _err(msg: str) -> None:
-    print(f"town experiment: {msg}", file=sys.stderr)
+    echo(f"town experiment: {one_line(msg)}", file=sys.stderr)
 
 
 def cli_experiment(args: Any) -> int:
@@ -50,7 +51,7 @@ def cli_experiment(args: Any) -> int:
         prepared = prepare(scenario, out_dir)
         config = LLMConfig.from_args(args)
     except ScenarioError as e:
-        print(str(e), file=sys.stderr)
+        echo(e, file=sys.stderr)  # (every problem of the file, each on its line)
         return 2
     except (ValueError, OSError) as e:
         _err(str(e))
@@ -72,19 +73,31 @@ async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int
     except (NotImplementedError, RuntimeError, AttributeError):
         pass
     try:
-        async with open_llm(config, progress=lambda m: print(m, file=sys.stderr)) as llm:
+        async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
             result = await run_experiment(prepared, llm, out_dir, progress=sys.stderr,
                                           record=config.record, replay=config.replay)
     except LLMError as e:
-        _err(f"{e} (the town so far is in {out_dir / 'town.save'}, if the run had started)")
+        _err(f"{e}{_saved_so_far(out_dir)}")
         return 1
     except asyncio.CancelledError:
-        _err(f"interrupted; the town so far is in {out_dir / 'town.save'} (`town report` reads it)")
+        _err(f"interrupted{_saved_so_far(out_dir)}")
         return 130
+    failed = result.get("failed")
     if as_json:
-        print(json.dumps(result, indent=1))
+        echo(dumps(result, indent=1))
     else:
-        print(format_table(result))
-        print(f"\nsaved: {result['save']}, {out_dir / 'result.json'}"
-              + (f", recording {config.record}" if config.record else ""))
+        echo(format_table(result))
+        echo(f"\nsaved: {result['save']}, {out_dir / 'result.json'}"
+             + (f", recording {config.record}" if config.record else ""))
+    if failed:  # the last line on stderr: the table above was made of a model that failed
+        _err(f"the run failed: {failed}; the town and the table were written all the same "
+             f"({out_dir / 'result.json'})")
+        return 1
     return 0
+
+
+def _saved_so_far(out_dir: Path) -> str:
+    """Where the town so far was saved, only when a save was written (a model that failed before
+    the run began left none)."""
+    save = out_dir / "town.save"
+    return f"; the town so far is in {save} (`town report` reads it)" if save.is_file() else ""

@@ -23,6 +23,7 @@ from game.engine.actionlog import ActionLog, actions_log_path
 from game.experiment.measuring import interview_all, measure, model_use
 from game.experiment.progress import ProgressBar
 from game.experiment.scenario import Scenario, ScenarioError, cast_names, check_against, resolve_time
+from game.text import echo
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Prepared:
     cast: list[str]
     day1: datetime
     start: datetime | None  # a new town's first moment (None: the town's own, or the save's)
+    input: Any = None  # a save as read and checked (game.engine.build.TownInput): built once, not read again
 
 
 def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
@@ -66,10 +68,12 @@ def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
         if not is_save(src):
             raise ScenarioError(f"{where}: town.save: '{src}' is not a save")
         try:
+            from game.engine.build import read_save as read_checked
             from game.measure.records import read_save
 
+            checked = read_checked(src)  # the whole save, checked against its town, before any model
             data = read_save(src)
-            town = load_world(data.meta["town_path"])
+            town = checked.town
         except (SaveError, TownError, KeyError) as e:
             raise ScenarioError(f"{where}: town.save: {e}") from None
         cast = list(data.residents)
@@ -96,14 +100,17 @@ def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
     for n, s in enumerate(scenario.seed):
         if s.at and resolve_time(s.at, day1) < first:
             raise ScenarioError(f"{where}: seed[{n}].at: {s.at} is before the start ({first:%Y-%m-%d %H:%M})")
-    return Prepared(scenario, src, saved, town, cast, day1, start)
+    return Prepared(scenario, src, saved, town, cast, day1, start, checked if saved else None)
 
 
 def open_engine(p: Prepared, llm: Any) -> Any:
     """The engine of the scenario's town, in lockstep, with only the scenario's cast."""
-    from game.engine.build import load_engine, new_engine
+    from game.engine.build import build_engine, load_engine, new_engine
 
     if p.is_save:
+        if p.input is not None:
+            inp, p.input = p.input, None  # its memories are handed to the engine: read again next time
+            return build_engine(inp, llm, lockstep=True)
         return load_engine(p.town_path, llm, lockstep=True)
     small = p.scenario.town.cast == "small"
     engine = new_engine(p.town_path, llm, small=small, seed=p.scenario.town.seed, lockstep=True, start=p.start)
@@ -279,15 +286,19 @@ def usage_path(recording: str | Path) -> Path:
 async def run_experiment(p: Prepared, llm: Any, out_dir: Path, *, progress: TextIO | None = sys.stderr,
                          record: str | None = None, replay: str | None = None) -> dict:
     """Run, save, interview and measure; writes ``OUT/result.json`` and returns the result."""
+    from game.llm.accounting import run_failed
+
     out_dir.mkdir(parents=True, exist_ok=True)
     engine = open_engine(p, llm)
     start = engine.clock.now
+    acc = getattr(llm, "accounting", None) if not replay else None  # a replay asks no model
+    baseline = acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None  # a save's earlier use
     until = resolve_time(p.scenario.run.until, p.day1)
     bar = ProgressBar(start, until, progress)
     if progress is not None:
-        print(f"{p.scenario.name}: {getattr(engine.town, 'name', 'the town')}, {len(engine.residents)} "
-              f"residents, {engine.clock.text()} to {p.scenario.run.until} ({p.scenario.run.pace}); "
-              f"output in {out_dir}", file=progress, flush=True)
+        echo(f"{p.scenario.name}: {getattr(engine.town, 'name', 'the town')}, {len(engine.residents)} "
+             f"residents, {engine.clock.text()} to {p.scenario.run.until} ({p.scenario.run.pace}); "
+             f"output in {out_dir}", file=progress, flush=True)
     try:
         st, log = await run_town(p, engine, out_dir, bar)
         resident_days = len(engine.residents) * max((engine.clock.now - start).total_seconds(), 0) / 86400
@@ -309,6 +320,8 @@ async def run_experiment(p: Prepared, llm: Any, out_dir: Path, *, progress: Text
     result["out"] = str(out_dir)
     result["save"] = str(out_dir / "town.save")
     result["recording"] = record or replay
+    # more than FAILED_CALLS_SHARE of the run's chat calls (interviews included) failed: a failed run
+    result["failed"] = run_failed(acc.to_dict(), baseline) if baseline is not None else None
     (out_dir / "result.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
     return result
 

@@ -22,11 +22,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from game.errors import GameError
+
 _DAYTIME = re.compile(r"^\s*day\s+(\d+)\s+(\d{1,2}):(\d{2})\s*$", re.I)
 _CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
 
 
-class ScenarioError(Exception):
+class ScenarioError(GameError):
     """A scenario that cannot be run; the message names the file, the key and the problem."""
 
 

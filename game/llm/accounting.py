@@ -149,6 +149,39 @@ def usage_from(row: dict[str, Any]) -> Usage:
 # Purposes counted and shown but not chat-model calls: embeddings come from the local encoder (or a
 # separate embedding server) and generate nothing, so they stay out of the call budget.
 NOT_CHAT = frozenset({"embed"})
+
+
+# A headless run (``town run``, ``town experiment``) in which more than this share of its chat
+# calls failed (embeddings apart, as in the budget) is a failed run: it exits 1 with one line on
+# stderr saying so, even where the town was saved (README.md, "Exit codes").  A run that made
+# no chat call is judged by nothing here.
+FAILED_CALLS_SHARE = 0.5
+
+
+def failed_calls(now: dict[str, Any] | None, baseline: dict[str, Any] | None = None) -> tuple[int, int]:
+    """(failed, all) chat calls between two ``Accounting.to_dict()`` figures (``baseline``: where
+    this run began, e.g. a loaded save's earlier usage; None: from nothing)."""
+    def chat(d: dict[str, Any] | None) -> tuple[int, int]:
+        failed = calls = 0
+        for row in (d or {}).get("by_resident_purpose") or []:
+            if isinstance(row, dict) and row.get("purpose") not in NOT_CHAT:
+                failed += int(row.get("failures") or 0)
+                calls += int(row.get("calls") or 0)
+        return failed, calls
+
+    (f1, c1), (f0, c0) = chat(now), chat(baseline)
+    return max(0, f1 - f0), max(0, c1 - c0)
+
+
+def run_failed(now: dict[str, Any] | None, baseline: dict[str, Any] | None = None) -> str | None:
+    """Why a run whose model use went from ``baseline`` to ``now`` failed (more than
+    ``FAILED_CALLS_SHARE`` of its chat calls failed), or None."""
+    failed, calls = failed_calls(now, baseline)
+    if calls and failed > FAILED_CALLS_SHARE * calls:
+        return f"{failed} of {calls} chat calls to the model failed (more than {FAILED_CALLS_SHARE:.0%} fails a run)"
+    return None
+
+
 DEFINITION = ("chat calls (embeddings apart) per resident per whole game day (00:00-24:00) the run "
               "covers; the average over all residents (calls made for nobody in particular "
               "included) and the worst resident; tokens sent (prompt) beside tokens evaluated by "

@@ -41,6 +41,10 @@ async def run_check(config: Any, progress: Any = None) -> dict[str, Any]:
             report["startup_s"] = round(time.monotonic() - t0, 2)
             st = llm.status()
             report["url"], report["model"] = st.url, st.model
+            models_error = getattr(llm, "models_error", None)
+            if models_error:  # not the OpenAI API's list of models: say what came instead
+                report["errors"].append(f"models: {models_error} (an OpenAI-compatible server lists "
+                                        f"its models there)")
             chat: dict[str, Any] = {"ok": False}
             try:
                 t1 = time.monotonic()
@@ -110,13 +114,13 @@ def _print(report: dict[str, Any]) -> None:
 def cli_check(args: Any) -> int:
     from .config import LLMConfig
 
+    if getattr(args, "replay", None):
+        echo("town llm check: --replay uses no model, so there is nothing to check", file=sys.stderr)
+        return 2
     try:
         config = LLMConfig.from_args(args)
     except ValueError as e:
         echo(f"town llm check: {e}", file=sys.stderr)
-        return 2
-    if config.replay:
-        echo("town llm check: --replay uses no model, so there is nothing to check", file=sys.stderr)
         return 2
     config.record = None
     as_json = bool(getattr(args, "json", False))

@@ -23,15 +23,7 @@ from pydantic import BaseModel
 
 from .accounting import Accounting
 from .answers import AnswerError, parse_answer, response_format
-from .api import (
-    BadAnswer,
-    CallTag,
-    LLMError,
-    Message,
-    ModelStatus,
-    ModelTimeout,
-    ModelUnavailable,
-)
+from .api import BadAnswer, CallTag, LLMError, Message, ModelStatus, ModelTimeout, ModelUnavailable
 from .config import LLMConfig
 from .scheduler import PriorityScheduler
 from .wire import (RETRY_STATUS, Transient, as_text, finite_numbers, server_message, token_counts, utf8,
@@ -104,6 +96,7 @@ class ModelClient:
         self.scheduler = PriorityScheduler(slots or 4)
         self.last_error: str | None = None
         self.reachable = True
+        self.models_error: str | None = None  # GET /models was not the API's list (town llm check says so)
         # llama-server's per-request timings (prompt_n, prompt_ms, predicted_n, predicted_ms)
         self.timings: deque[tuple[int, float, int, float]] = deque(maxlen=256)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -169,10 +162,12 @@ class ModelClient:
         if resp.status_code == 200:
             try:
                 models = [m.get("id") for m in resp.json().get("data", []) if isinstance(m, dict)]
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError, RecursionError):
                 models = []
             if self.model is None and models:
                 self.model = models[0]
+        else:
+            self.models_error = f"GET {self.base_url}/models answered HTTP {resp.status_code}: {server_message(resp)}"
         if not self._slots_fixed:
             try:
                 props = await self._http.get(f"{self._root}/props", timeout=5.0)

@@ -27,9 +27,8 @@ from typing import Any, Sequence
 import httpx
 import numpy as np
 
-from game.text import one_line
-
 from .api import LLMError, ModelUnavailable
+from .wire import body_excerpt, server_message
 
 log = logging.getLogger(__name__)
 
@@ -356,7 +355,7 @@ class RemoteEmbedder:
                 if resp.status_code == 200:
                     break
                 err = (f"the embedding server at {self.base_url} answered HTTP {resp.status_code}: "
-                       f"{one_line(resp.text, 200)}")
+                       f"{server_message(resp)}")
                 if resp.status_code in (401, 403):
                     err += " (check TOWN_EMBED_API_KEY: the chat key goes only to the chat server's host)"
                 if resp.status_code not in (429, 500, 502, 503, 504):
@@ -369,7 +368,7 @@ class RemoteEmbedder:
             vecs = np.asarray([r["embedding"] for r in rows], np.float32)
         except (ValueError, KeyError, TypeError):
             raise LLMError(f"the embedding server at {self.base_url} sent a reply without "
-                           f"embeddings: {one_line(resp.text, 200)}") from None
+                           f"embeddings: {body_excerpt(resp)}") from None
         if vecs.ndim != 2 or len(vecs) != len(texts):
             raise LLMError(f"the embedding server at {self.base_url} sent {len(vecs)} vectors "
                            f"for {len(texts)} texts")

@@ -8,11 +8,15 @@ Pure functions and one exception; ``ModelClient`` (client.py) and the benchmarks
 
 from __future__ import annotations
 
+import html
 import json
 import math
+import re
 from typing import Any
 
 import httpx
+
+from game.text import one_line
 
 from .api import Message
 
@@ -94,11 +98,38 @@ def token_counts(usage: Any, timings: Any, *, completion_default: int = 0) -> di
             "cached_tokens": max(0, min(cached, sent))}
 
 
+EXCERPT_CHARS = 160  # of a reply that is not the OpenAI API's JSON (an HTML error page...)
+
+_HEAD = re.compile(r"<(head|script|style)\b.*?</\1\s*>", re.I | re.S)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def body_excerpt(resp: httpx.Response, limit: int = EXCERPT_CHARS) -> str:
+    """A short, plain, quoted excerpt of a reply that is not JSON: an HTML page's words without
+    its tags (or its title, when its body has none), one line, escape sequences and control
+    characters removed, cut at ``limit``; so a server that is not the API is named by what it
+    sent, and never dumped raw."""
+    text = resp.text or ""
+    ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
+    is_html = "html" in ctype or text.lstrip()[:1] == "<"
+    if is_html:
+        title = re.search(r"<title[^>]*>(.*?)</title\s*>", text, re.I | re.S)
+        words = one_line(html.unescape(_TAG.sub(" ", _HEAD.sub(" ", text))))
+        if not words and title:
+            words = one_line(html.unescape(title.group(1)))
+    else:
+        words = one_line(text)
+    if not words:
+        return f"an empty {'HTML page' if is_html else 'reply'}" + (f" ({ctype})" if ctype else "")
+    excerpt = json.dumps(one_line(words, limit), ensure_ascii=False)
+    return f"an HTML page: {excerpt}" if is_html else excerpt
+
+
 def server_message(resp: httpx.Response) -> str:
     try:
         data = resp.json()
-    except ValueError:
-        return resp.text[:300].strip()
+    except (ValueError, RecursionError):
+        return body_excerpt(resp)
     err = data.get("error") if isinstance(data, dict) else None
     if isinstance(err, dict):
         return str(err.get("message") or err)[:300]

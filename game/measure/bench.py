@@ -39,6 +39,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from game.text import dumps, echo
+
 ROOT = Path(__file__).resolve().parents[2]
 DIM = 384  # all-MiniLM-L6-v2
 
@@ -371,7 +373,7 @@ def cli_bench(args: Any, benchmarks: dict[str, Callable[[bool], dict]] | None = 
     out = run(only, bool(getattr(args, "quick", False)),
               progress=lambda n: print(f"running {n} ...", file=sys.stderr, flush=True), benchmarks=benchmarks)
     if as_json:
-        print(json.dumps(out, indent=2))
+        echo(dumps(out, indent=2))
         return 1 if any("error" in r for r in out["results"].values()) else 0
     from rich.console import Console
     from rich.table import Table

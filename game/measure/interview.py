@@ -107,58 +107,71 @@ def _err(msg: str) -> None:
     echo(f"town interview: {one_line(msg)}", file=sys.stderr)
 
 
+def check_questions(questions: Sequence[str]) -> list[str]:
+    """The questions as asked; raises ``InterviewError`` for none, or for one that is empty (nothing
+    left once control characters and white space are taken out)."""
+    if not questions:
+        raise InterviewError("no question given")
+    for n, q in enumerate(questions, 1):
+        if not one_line(q):
+            raise InterviewError(f"question {n} is empty")
+    return list(questions)
+
+
+def read_interview(save: Any, name: str, questions: Sequence[str]) -> tuple[Any, str, list[str]]:
+    """(the save read and checked, the resident's full name, the questions), before any model:
+    raises ``SaveError`` (the save), ``InterviewError`` (the name, the questions)."""
+    from game.engine.build import TownInput, read_save
+
+    asked = check_questions(questions)
+    inp = save if isinstance(save, TownInput) else read_save(save)
+    return inp, match_resident(name, inp.residents), asked
+
+
 def cli_interview(args: Any) -> int:
+    """The save, the name and the questions are read and checked (exit 2) before the model is
+    opened or the embedded server started."""
     from game.llm.config import LLMConfig
 
     try:
         config = LLMConfig.from_args(args)
-    except ValueError as e:
+        inp, _, _ = read_interview(args.save, args.name, list(args.questions))
+    except (ValueError, GameError) as e:
         _err(str(e))
         return 2
-    return asyncio.run(_main(args, config))
+    return asyncio.run(_main(args, config, inp))
 
 
-async def _main(args: Any, config: Any) -> int:
-    from game.engine.save import SaveError
-    from game.engine.build import TownError
+async def _main(args: Any, config: Any, save: Any = None) -> int:
     from game.llm.session import open_llm
 
     try:
-        from game.engine.save import describe_save
-
-        describe_save(args.save)  # a clear message for a missing or foreign file before the model starts
-    except SaveError as e:
-        _err(str(e))
-        return 2
-    try:
         async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
-            return await run_interview(llm, args.save, args.name, list(args.questions),
-                                       remember=bool(args.remember))
-    except (SaveError, TownError) as e:
-        _err(str(e))
-        return 2
+            return await run_interview(llm, save if save is not None else args.save, args.name,
+                                       list(args.questions), remember=bool(args.remember))
     except LLMError as e:
         _err(str(e))
         return 1
 
 
-async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str], *, remember: bool = False,
+async def run_interview(llm: LLM, save: Any, name: str, questions: Sequence[str], *, remember: bool = False,
                         out: Any = None) -> int:
-    from game.engine.build import load_engine
+    """Ask ``name`` of the town in ``save`` (a path, or a ``TownInput`` read already) each question;
+    an exit code: 2 bad input, 1 a question the model could not answer, else 0."""
+    from game.engine.build import build_engine
 
     out = out or sys.stdout
-    engine = load_engine(save, llm, lockstep=True)
     try:
-        try:
-            full = match_resident(name, list(engine.minds))
-        except InterviewError as e:
-            _err(str(e))
-            return 2
+        inp, full, questions = read_interview(save, name, questions)
+        engine = build_engine(inp, llm, lockstep=True)
+    except GameError as e:
+        _err(str(e))
+        return 2
+    save = inp.path
+    try:
         echo(f"{one_line(full)}, {engine.clock.text()} ({one_line(save)})", file=out)
         failed = 0
         for q in questions:
-            if not q.strip():
-                continue
             try:
                 answer = await interview(engine, q, llm, name=full, remember=remember)
             except LLMError as e:  # one question the model could not answer: say so, ask the next
@@ -167,7 +180,11 @@ async def run_interview(llm: LLM, save: str, name: str, questions: Sequence[str]
                 continue
             echo(f"\nQ: {one_line(q)}\nA: {clean(answer)}", file=out, flush=True)
         if remember and failed < len(questions):
-            engine.save(save)
+            try:
+                engine.save(save)
+            except GameError as e:  # the answers were given; the town could not be written back
+                _err(str(e))
+                return 1
             echo(f"\n{one_line(full)} will remember this interview (saved to {save})", file=out)
     finally:
         await engine.aclose()

@@ -7,6 +7,7 @@ The engine runs in one async worker on the app's loop (game/ui/worker.py); each 
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from pathlib import Path
@@ -135,33 +136,49 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
         return True
 
 
+def _err(msg: str) -> None:
+    """An error of ``town play`` before the screen starts: one plain line on stderr."""
+    from game.text import echo, one_line
+
+    echo(f"town play: {one_line(msg)}", file=sys.stderr)
+
+
 def cli_play(args: Any) -> int:
     """`town play [TOWN_OR_SAVE] [--small] [--saves DIR]` plus the model flags."""
     saves = Path(getattr(args, "saves", None) or "saves")
     town = getattr(args, "town", None)
     if town and not Path(town).exists():
-        print(f"town play: {town}: no such town folder, map or save file")
+        _err(f"{town}: no such town folder, map or save file")
         return 2
     watch = getattr(args, "watch", None)
+    if town and not watch:  # a bad town or save is said here, before the screen and the model start
+        from game.engine.build import read_input
+        from game.errors import GameError
+
+        try:
+            read_input(town, small=bool(getattr(args, "small", False)))
+        except GameError as e:
+            _err(str(e))
+            return 2
     if watch:  # a recorded run that cannot be watched is said here, before the screen starts
         from game.engine.manifest import ManifestError, RunManifest
 
         try:
             RunManifest.load(watch).check_start()
         except ManifestError as e:
-            print(f"town play: {e}")
+            _err(str(e))
             return 2
     try:
         from game.llm.config import LLMConfig
 
         LLMConfig.from_args(args)  # bad flags are reported here, before the screen starts
     except ValueError as e:
-        print(f"town play: {e}")
+        _err(str(e))
         return 2
     try:
         policy = policy_from_env(getattr(args, "pace_policy", None))
     except ValueError as e:
-        print(f"town play: {e}")
+        _err(str(e))
         return 2
     app = TownApp(RealHost(args), saves, pace_policy=policy)
     app.run()

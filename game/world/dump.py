@@ -12,9 +12,9 @@ def cli_dump_map(args) -> int:
     path = getattr(args, "town", None) or default_town_path()
     try:
         town = load_town(path)
-    except MapError as e:
+    except MapError as e:  # bad input: 2, as `town run` says of the same map
         print(f"town map: {e}", file=sys.stderr)
-        return 1
+        return 2
     try:
         _print(town)
     except BrokenPipeError:  # `town map | head`

@@ -404,9 +404,9 @@ def cli_import_ville(args) -> int:
     try:
         counts = import_ville(args.src, args.out, getattr(args, "base", "base_the_ville_n25"))
         town = load_town(args.out)  # prove it loads
-    except MapError as e:
+    except MapError as e:  # the source is not the original's town: bad input
         print(f"town import-ville: {e}", file=sys.stderr)
-        return 1
+        return 2
     except OSError as e:
         print(f"town import-ville: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
         return 1

@@ -92,7 +92,7 @@ async def test_town_run_prints_a_hostile_server_error_plainly(tmp_path, capsys):
         await llm.aclose()
         await srv.stop()
     err = capsys.readouterr().err
-    assert rc == 0
+    assert rc == 1  # every call failed: the run failed (test_cli_exit.py)
     assert srv.requests > 0 and "rejected the request" in err  # the server's error was printed...
     assert_plain(out.getvalue())  # ...as plain text
     assert_plain(err)

@@ -23,6 +23,7 @@ from game.engine.engine import Engine
 from game.engine.build import load_engine, new_engine
 from game.engine.save import describe_save
 from game.engine.save import SaveError, list_saves
+from game.errors import GameError
 from game.llm.client import ModelClient
 from game.llm.config import LLMConfig
 
@@ -225,6 +226,38 @@ async def test_newer_format_message(tmp_path):
     _edit(good, newer, "UPDATE meta SET value = '3' WHERE key = 'version';")
     with pytest.raises(SaveError, match=r"newer version of the game.*update the game"):
         load_engine(newer, FakeTownLLM())
+
+
+IMPOSSIBLE = {  # a save whose data its town makes impossible: the field the message must name
+    "UPDATE residents SET x = 99999999999999 WHERE name = 'Ann Lin';": "residents['Ann Lin'].x/y",
+    "UPDATE residents SET y = -1 WHERE name = 'Bob Lin';": "residents['Bob Lin'].x/y",
+    "UPDATE residents SET path = '[[3, 3], [5000, 2]]' WHERE name = 'Ann Lin';": "residents['Ann Lin'].path",
+    # Ann Lin renamed everywhere (a whole, consistent save) to someone the town has never had
+    "UPDATE meta SET value = replace(value, 'Ann Lin', 'Zed Nobody'); "
+    + " ".join(f"UPDATE {t} SET resident = 'Zed Nobody' WHERE resident = 'Ann Lin';"
+               for t in ("memory_segments", "memory_state", "spatial", "pending"))
+    + " UPDATE residents SET name = 'Zed Nobody', mind_state = replace(mind_state, 'Ann Lin', 'Zed Nobody') "
+      "WHERE name = 'Ann Lin';": "residents: 'Zed Nobody'",
+}
+
+
+@pytest.mark.parametrize("sql", list(IMPOSSIBLE), ids=["x-huge", "y-negative", "path-off-map", "unknown-resident"])
+async def test_impossible_save_data_is_a_save_error_naming_file_and_field(tmp_path, sql):
+    """A resident off the map (x = 99999999999999 loaded, and she reappeared elsewhere) or one the
+    town does not know is refused at load with a ``SaveError`` that names the file and the field."""
+    e = await busy_engine(tmp_path, 10)
+    good = tmp_path / "good.save"
+    e.save(good)
+    await e.aclose()
+    bad = tmp_path / "impossible.save"
+    _edit(good, bad, sql)
+    with pytest.raises(SaveError) as got:
+        load_engine(bad, FakeTownLLM(), lockstep=True)
+    msg = str(got.value)
+    assert _clear(msg, bad) is None, msg
+    assert IMPOSSIBLE[sql] in msg, msg
+    assert isinstance(got.value, GameError)
+    load_engine(good, FakeTownLLM(), lockstep=True)  # the good one still loads
 
 
 # ------------------------------------------------------------------------ saves are data

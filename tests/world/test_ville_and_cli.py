@@ -119,7 +119,7 @@ def test_parse_lifestyle():
 def test_import_cli_errors(tmp_path):
     r = subprocess.run([sys.executable, "-m", "game", "import-ville", str(tmp_path / "nothing"), str(tmp_path / "o")],
                        capture_output=True, text=True, cwd=REPO, timeout=60)
-    assert r.returncode == 1 and "Traceback" not in r.stderr and "maze_meta_info.json" in r.stderr
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "maze_meta_info.json" in r.stderr  # bad input
 
 
 def test_map_cli_is_quiet_and_world_imports_no_upper_layer():
