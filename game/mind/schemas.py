@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol
 
 from pydantic import BaseModel, BeforeValidator, Field, create_model
 
@@ -153,7 +153,7 @@ def parse_start_times(lines: list[str]) -> list[tuple[int, int, str]]:
 
 class StepItem(BaseModel):
     """One step of a decomposed block: what and where (its emoji and the state it leaves its
-    object in are the world's rules, not the model's: see Planning._decompose)."""
+    object in are the world's rules, not the model's: see Planner._decompose_steps)."""
 
     action: ActionText
     minutes: Minutes
@@ -257,6 +257,17 @@ def mend_answer(safe: tuple[str, ...]) -> type[BaseModel]:
                         new_action=(ActionText, ""),
                         emoji=(Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)], ""),
                         minutes=(Minutes, 10), state=(_one_of(safe), ""))
+
+
+class HazardReply(Protocol):
+    """What the answers of ``hazard_answer`` and ``mend_answer`` hold (models made at run time, so
+    a Protocol to read them by)."""
+
+    decision: str
+    new_action: str
+    emoji: str
+    minutes: int
+    state: str
 
 
 class LineAnswer(BaseModel):

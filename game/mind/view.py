@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol, Sequence
+from typing import Literal, Protocol, Sequence
+
+
+class Placement(Protocol):
+    """Where the world put an activity (``game.world.resolve.Placed``)."""
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def fits(self) -> bool: ...  # the place affords the activity
 
 
 class Ground(Protocol):
@@ -18,7 +28,7 @@ class Ground(Protocol):
 
     def places_text(self, limit: int = 12) -> str: ...
 
-    def place(self, activity: str, hint: str = "", block: str = "") -> "Any": ...
+    def place(self, activity: str, hint: str = "", block: str = "") -> Placement: ...
 
     def options(self, activity: str, hint: str = "", block: str = "", limit: int = 12) -> Sequence[tuple[str, str]]: ...
 
