@@ -102,7 +102,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
 
 def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[str, list[str]]:
     """The answer without the sentences that carry a problem."""
-    kept, dropped = [], []
+    kept: list[str] = []
+    dropped: list[str] = []
     for s in sentences(answer):
         bad = any((p.what and p.what.lower() in s.lower()) for p in problems if p.kind in ("person", "place", "event"))
         bad = bad or (any(p.kind == "out of town" for p in problems) and steps_out(s, me))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol, Sequence
+from typing import Any, Literal, Protocol, Sequence
 
 
 class Placement(Protocol):
@@ -53,7 +53,7 @@ class WorldView:
     ground: "Ground | None" = field(default=None, compare=False, repr=False)
 
     @staticmethod
-    def make(**kw) -> "WorldView":
+    def make(**kw: Any) -> "WorldView":  # (a view's fields by name, as the engine has them)
         for key in ("allowed", "nearby", "people_here"):
             if key in kw and kw[key] is not None:
                 kw[key] = tuple(kw[key])
