@@ -13,6 +13,7 @@ This module imports nothing of the game, so every layer may use it.
 from __future__ import annotations
 
 import re
+from typing import TextIO
 
 # CSI / OSC / other escape sequences, then any remaining control character but newline/tab.
 _ESCAPES = re.compile(
@@ -48,7 +49,7 @@ def one_line(text: object, max_len: int | None = None) -> str:
     return clean(text, single_line=True, max_len=max_len)
 
 
-def echo(text: object = "", *, file: object = None, flush: bool = False) -> None:
+def echo(text: object = "", *, file: TextIO | None = None, flush: bool = False) -> None:
     """Print ``clean(text)``: how every headless command (``town run``, ``town llm check``,
     ``town report``, ``town interview``...) writes to a terminal, since what it prints holds names,
     answers and server error text from outside (``file`` defaults to stdout)."""

@@ -23,6 +23,7 @@ from game.engine.events import Command, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import Priority
 from game.mind.facts import Fact, FactBook, TownNames
+from game.mind.persona import Persona
 from game.mind.view import Action, Allowance, Conversation, DayPlan, Hazard, Line, Reaction, Script, WorldView
 
 
@@ -122,12 +123,23 @@ class MindPort(Protocol):
     """What the engine asks of a resident's mind; nothing else.  Every method is the mind's own
     decision: the engine only asks, applies the answer at a tick boundary, and saves the state."""
 
-    plan: DayPlan | None
-    last_error: str | None
-    stats: Mapping[str, int]
-    memory: Memories
-    persona: Any  # .relationships: who it knows, in its own words
-    facts: FactBook  # what it knows that others could act on (mind/facts.py)
+    @property
+    def plan(self) -> DayPlan | None: ...
+
+    @property
+    def last_error(self) -> str | None: ...
+
+    @property
+    def stats(self) -> Mapping[str, int]: ...
+
+    @property
+    def memory(self) -> Memories: ...
+
+    @property
+    def persona(self) -> Persona: ...  # .relationships: who it knows, in its own words
+
+    @property
+    def facts(self) -> FactBook: ...  # what it knows that others could act on (mind/facts.py)
 
     def know_town(self, names: TownNames) -> None: ...
 
@@ -137,7 +149,7 @@ class MindPort(Protocol):
 
     def news_for(self, other: str, now: datetime) -> bool: ...
 
-    async def observe(self, now: datetime, percepts: list[str]) -> Any: ...
+    async def observe(self, now: datetime, percepts: list[str]) -> list[int]: ...
 
     async def reflect_if_due(self, now: datetime) -> list[str]: ...
 
@@ -171,7 +183,7 @@ class MindPort(Protocol):
 
     def whisper(self, now: datetime, text: str) -> int: ...
 
-    def remember_conversation(self, now: datetime, conversation: Conversation) -> Any: ...
+    def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]: ...
 
     def to_state(self) -> dict: ...
 

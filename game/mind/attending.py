@@ -4,28 +4,27 @@ whether it goes (one short call, ``attend.txt``: the model decides, the fact say
 the block is laid over the plan by rule, the steps already decomposed that reach into it are cut
 there, and when the block is decomposed its steps are placed at the fact's place.
 
-Functions of the mind (``Mind`` calls them from planning.py, under its plan lock).
+Functions of the resident's core (what it knows, the model) and its agenda (the plan they change);
+the planner (planning.py) calls them under its plan lock.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
-
 from game.llm.api import LLMError, Priority
+from game.mind.agenda import Agenda
 from game.mind.components import Context, Plan, Relationships, assemble
+from game.mind.core import MindCore
 from game.mind.factcheck import fact_in
 from game.mind.facts import DEFAULT_LENGTH, Fact
 from game.mind.schemas import AttendAnswer
 from game.mind.view import PlanBlock, WorldView, hhmm
 
-if TYPE_CHECKING:  # pragma: no cover
-    from game.mind.mind import Mind
 
-
-def block_label(mind: "Mind", f: Fact) -> str:
-    label = f"hosting {f.what}" if f.host == mind.name else f"going to {f.host.split()[0]}'s {f.bare_what}"
+def block_label(name: str, f: Fact) -> str:
+    """The plan block of gathering ``f`` for the resident called ``name``."""
+    label = f"hosting {f.what}" if f.host == name else f"going to {f.host.split()[0]}'s {f.bare_what}"
     return label + (f" at {f.place}" if f.place else "")
 
 
@@ -36,76 +35,76 @@ def address_at(place: str, allowed: tuple[str, ...]) -> str:
     return (rooms or inside or [place])[0]
 
 
-def fact_of_block(mind: "Mind", block: PlanBlock, now: datetime) -> Fact | None:
+def fact_of_block(core: MindCore, block: PlanBlock, now: datetime) -> Fact | None:
     """The gathering a plan block is about (its steps go to the fact's place)."""
-    d, _ = mind.day_and_minute(now)
-    today = [f for f in mind.facts if f.kind == "gathering" and f.day == d and f.going]
+    d, _ = core.day_and_minute(now)
+    today = [f for f in core.facts if f.kind == "gathering" and f.day == d and f.going]
     return fact_in(block.activity, today) if today else None
 
 
-async def consider(mind: "Mind", now: datetime, view: WorldView | None) -> int:
+async def consider(core: MindCore, agenda: Agenda, now: datetime, view: WorldView | None) -> int:
     """Decide on today's gatherings not decided yet and put those it goes to in today's plan.
     Returns how many blocks were laid in."""
-    d, minute = mind.day_and_minute(now)
-    if mind.plan is None or mind.plan_date != d:
+    d, minute = core.day_and_minute(now)
+    if agenda.plan is None or agenda.plan_date != d:
         return 0
     laid = 0
-    for f in list(mind.facts.upcoming(now)):
+    for f in list(core.facts.upcoming(now)):
         if f.kind != "gathering" or f.day != d or f.start is None or f.going is not None:
             continue
         end = f.end if f.end is not None else f.start + DEFAULT_LENGTH
-        if end <= minute or end <= mind.persona.wake or f.start >= mind.persona.sleep:
+        if end <= minute or end <= core.persona.wake or f.start >= core.persona.sleep:
             continue
-        going = True if f.host == mind.name or _there_then(mind, f) else await _ask(mind, f, now, view)
+        going = True if f.host == core.name or _there_then(agenda, f) else await _ask(core, agenda, f, now, view)
         if going is None:
             continue  # the model failed: asked again at the next decision
-        mind.facts.decide(f.key, going)
-        mind.stats["attend_yes" if going else "attend_no"] += 1
+        core.facts.decide(f.key, going)
+        core.stats["attend_yes" if going else "attend_no"] += 1
         if going:
-            lay_in(mind, f, now)
+            lay_in(core, agenda, f, now)
             laid += 1
     return laid
 
 
-def _plan_then(mind: "Mind", f: Fact) -> str:
+def _plan_then(agenda: Agenda, f: Fact) -> str:
     """What today's plan says for the gathering's start ("nothing planned" for a gap or a blank)."""
-    if mind.plan is None or f.start is None:
+    if agenda.plan is None or f.start is None:
         return "nothing planned"
-    then = next((b.activity for b in mind.plan.blocks if b.start <= f.start < b.end), "")
+    then = next((b.activity for b in agenda.plan.blocks if b.start <= f.start < b.end), "")
     return then.strip() or "nothing planned"
 
 
-def _there_then(mind: "Mind", f: Fact) -> bool:
+def _there_then(agenda: Agenda, f: Fact) -> bool:
     """Its plan already has it at the gathering's place at that hour (a barista on shift at the cafe,
     a pianist playing there): it is there, no call needed."""
-    return bool(f.place) and f.place.lower() in _plan_then(mind, f).lower()
+    return bool(f.place) and f.place.lower() in _plan_then(agenda, f).lower()
 
 
-async def _ask(mind: "Mind", f: Fact, now: datetime, view: WorldView | None) -> bool | None:
-    then = _plan_then(mind, f)
-    ctx = Context(mind, now, view, focus=f.what, about=[f.host])
+async def _ask(core: MindCore, agenda: Agenda, f: Fact, now: datetime, view: WorldView | None) -> bool | None:
+    then = _plan_then(agenda, f)
+    ctx = Context(core, agenda, now, view, focus=f.what, about=[f.host])
     context = await assemble([Plan(before=0, after=3), Relationships()], ctx)
-    told = f" ({f.source} told {mind.persona.first_name})" if f.source else ""
+    told = f" ({f.source} told {core.persona.first_name})" if f.source else ""
     try:
-        ans = await mind._complete("attend", AttendAnswer, "attend", Priority.PLAN, now, max_tokens=40,
-                                   temperature=0.5, context=context, fact=f.sentence(now) + told,
-                                   then=then, first=mind.persona.first_name)
+        ans = await core.complete("attend", AttendAnswer, "attend", Priority.PLAN, now, max_tokens=40,
+                                  temperature=0.5, context=context, fact=f.sentence(now) + told,
+                                  then=then, first=core.persona.first_name)
     except LLMError as e:
-        mind._fail("attend", e)
+        core.fail("attend", e)
         return None
     return bool(ans.go)
 
 
-def lay_in(mind: "Mind", f: Fact, now: datetime) -> None:
+def lay_in(core: MindCore, agenda: Agenda, f: Fact, now: datetime) -> None:
     """The gathering's block over today's plan, from its start (or now) to its end."""
-    assert mind.plan is not None and f.start is not None
-    _, minute = mind.day_and_minute(now)
+    assert agenda.plan is not None and f.start is not None
+    _, minute = core.day_and_minute(now)
     s = max(f.start, minute)
-    e = min(f.end if f.end is not None else f.start + DEFAULT_LENGTH, mind.plan.bed)
+    e = min(f.end if f.end is not None else f.start + DEFAULT_LENGTH, agenda.plan.bed)
     if e <= s:
         return
     blocks: list[PlanBlock] = []
-    for b in mind.plan.blocks:
+    for b in agenda.plan.blocks:
         if b.end <= s or b.start >= e:
             blocks.append(b)
             continue
@@ -113,16 +112,17 @@ def lay_in(mind: "Mind", f: Fact, now: datetime) -> None:
             blocks.append(PlanBlock(b.start, s, b.activity))
         if b.end > e:
             blocks.append(PlanBlock(e, b.end, b.activity))
-    blocks.append(PlanBlock(s, e, block_label(mind, f)))
-    mind.plan = replace(mind.plan, blocks=tuple(sorted(blocks, key=lambda b: b.start)))
+    label = block_label(core.name, f)
+    blocks.append(PlanBlock(s, e, label))
+    agenda.plan = replace(agenda.plan, blocks=tuple(sorted(blocks, key=lambda b: b.start)))
     at = now + timedelta(minutes=s - minute)
     kept = []
-    for a in mind.queue:  # the steps already decomposed stop where the gathering begins
+    for a in agenda.queue:  # the steps already decomposed stop where the gathering begins
         if a.start is not None and a.start >= at:
             continue
         end = a.end()
         if end is not None and end > at and a.start is not None:
             a = replace(a, duration_min=max(1, round((at - a.start).total_seconds() / 60)))
         kept.append(a)
-    mind.queue = kept
-    mind.memory.add("plan", f"I will be {block_label(mind, f)} from {hhmm(s)} to {hhmm(e)}", now, importance=6)
+    agenda.queue = kept
+    core.memory.add("plan", f"I will be {label} from {hhmm(s)} to {hhmm(e)}", now, importance=6)

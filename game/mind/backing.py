@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Protocol, Sequence
 
 from game.mind.factcheck import (events_unbacked, fact_in, fix_fact_words, fix_who, people_named, places_unknown,
                                  sentences, steps_out)
 from game.mind.facts import EVENT_RE, Fact, TownNames
+from game.mind.persona import Persona
 
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
                    r"not aware|not familiar|no one|nobody|nothing)\b", re.I)
@@ -51,11 +52,20 @@ def denies(text: str) -> bool:
     return bool(_DENY.search(text))
 
 
-def backing_text(mind: Any, ctx: Any, question: str) -> str:
+class Shown(Protocol):
+    """What an interview's prompt showed (``interview.InterviewContext``)."""
+
+    sections: dict[str, str]
+    memories: list[str]
+    reflections: list[str]
+    plan: list[str]
+
+
+def backing_text(persona: Persona, ctx: Shown, question: str) -> str:
     """Everything an answer may draw on, as one text: the prompt's sections, the persona whole."""
-    p = mind.persona
-    parts = [*ctx.sections.values(), p.background, p.currently, *getattr(p, "seed_memories", []),
-             *getattr(p, "daily_requirements", []), *ctx.memories, *ctx.reflections, *ctx.plan]
+    p = persona
+    parts = [*ctx.sections.values(), p.background, p.currently, *p.seed_memories,
+             *ctx.memories, *ctx.reflections, *ctx.plan]
     return "\n".join(str(x) for x in parts if x)
 
 
@@ -92,7 +102,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
 
 def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[str, list[str]]:
     """The answer without the sentences that carry a problem."""
-    kept, dropped = [], []
+    kept: list[str] = []
+    dropped: list[str] = []
     for s in sentences(answer):
         bad = any((p.what and p.what.lower() in s.lower()) for p in problems if p.kind in ("person", "place", "event"))
         bad = bad or (any(p.kind == "out of town" for p in problems) and steps_out(s, me))

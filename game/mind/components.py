@@ -8,25 +8,29 @@ left out.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
+from game.mind.agenda import Agenda
+from game.mind.core import IDENTITY_TITLE, MindCore, identity_text
+from game.mind.memory import Record
 from game.mind.view import WorldView, hhmm
-
-if TYPE_CHECKING:  # pragma: no cover
-    from game.mind.mind import Mind
 
 
 @dataclass
 class Context:
-    mind: "Mind"
+    """What a prompt is made for: the resident (its ``core`` and its ``agenda``), the moment and
+    what it sees, and what the prompt is about."""
+
+    core: MindCore
+    agenda: Agenda
     now: datetime
     view: WorldView | None = None
     focus: str = ""  # what the prompt is about: the retrieval query for relevant memories
     about: Sequence[str] = ()  # people the prompt is about (dialogue, reactions)
-    notes: dict = field(default_factory=dict)
+    recalled: dict[int, list[Record]] = field(default_factory=dict)  # id(component) -> its memories
+    shown: set[str] = field(default_factory=set)  # the lines of the sections rendered so far
 
 
 class Component:
@@ -42,42 +46,17 @@ class Component:
 class Identity(Component):
     """Who the resident is: the innate brief and the cached daily identity summary."""
 
-    title = "You are"
+    title = IDENTITY_TITLE
 
     def render(self, ctx: Context) -> str:
-        return identity_text(ctx.mind)
-
-
-def identity_text(mind: "Mind") -> str:
-    text = mind.persona.brief()
-    if mind.identity and not _mostly_within(mind.identity, text):
-        text += "\n" + mind.identity
-    return text
-
-
-def prompt_person(mind: "Mind") -> str:
-    """The head of every prompt of ``mind`` (``prompting.render(person=...)``): who the resident is,
-    the same words in each of its calls until the identity summary changes (once a day), so the
-    server's prompt cache holds them once; hence not a component among the changing sections."""
-    return f"{Identity.title}:\n{identity_text(mind)}"
-
-
-_WORD = re.compile(r"[a-z]+")
-
-
-def _mostly_within(summary: str, brief: str, share: float = 0.75) -> bool:
-    """Whether ``summary`` mostly repeats ``brief`` (a small model often restates the seed): then it
-    adds nothing to a prompt but tokens.  Words of three letters or more are compared."""
-    said = {w for w in _WORD.findall(summary.lower()) if len(w) > 2}
-    known = {w for w in _WORD.findall(brief.lower()) if len(w) > 2}
-    return bool(said) and len(said & known) / len(said) >= share
+        return identity_text(ctx.core)
 
 
 class Yesterday(Component):
     title = "Yesterday"
 
     def render(self, ctx: Context) -> str:
-        return ctx.mind.yesterday
+        return ctx.agenda.yesterday
 
 
 class Situation(Component):
@@ -89,10 +68,10 @@ class Situation(Component):
         v = ctx.view
         parts = [f"It is {v.now_text if v and v.now_text else ctx.now.strftime('%A %H:%M')}."]
         if v and (v.here_text or v.here):
-            parts.append(f"{ctx.mind.persona.first_name} is at {v.here_text or v.here}.")
-        cur = ctx.mind.current
+            parts.append(f"{ctx.core.persona.first_name} is at {v.here_text or v.here}.")
+        cur = ctx.agenda.current
         if cur is not None:
-            parts.append(f"{ctx.mind.persona.first_name} is {cur.description}.")
+            parts.append(f"{ctx.core.persona.first_name} is {cur.description}.")
         return " ".join(parts)
 
 
@@ -105,10 +84,10 @@ class Plan(Component):
         self.before, self.after = before, after  # blocks shown around the one in progress
 
     def render(self, ctx: Context) -> str:
-        plan = ctx.mind.plan
+        plan = ctx.agenda.plan
         if plan is None:
             return ""
-        _, minute = ctx.mind.day_and_minute(ctx.now)
+        _, minute = ctx.core.day_and_minute(ctx.now)
         blocks = list(plan.blocks)
         now_i = next((i for i, b in enumerate(blocks) if b.start <= minute < b.end), None)
         if now_i is None:
@@ -133,7 +112,7 @@ class Thoughts(Component):
         self.limit = limit
 
     def render(self, ctx: Context) -> str:
-        recs = ctx.mind.memory.recent(self.limit, kinds=("whisper",), until=ctx.now)
+        recs = ctx.core.memory.recent(self.limit, kinds=("whisper",), until=ctx.now)
         recs = [r for r in recs if ctx.now - r.created <= timedelta(days=1)]  # today's, not old news
         return "\n".join(f"- {r.text}" for r in recs)
 
@@ -152,17 +131,16 @@ class RelevantMemories(Component):
 
     async def prepare(self, ctx: Context) -> None:
         q = self.query(ctx) if self.query else ctx.focus
-        recs = await ctx.mind.recall(q, ctx.now, k=self.k, token_budget=self.token_budget, kinds=self.kinds)
-        ctx.notes[id(self)] = recs
+        ctx.recalled[id(self)] = await ctx.core.recall(q, ctx.now, k=self.k, token_budget=self.token_budget,
+                                                       kinds=self.kinds)
 
     def render(self, ctx: Context) -> str:
         """The memories, but none the prompt already shows: a line of an earlier section (a seed
         relationship is both a memory and a line of "People") or the sight the prompt is about
         (just observed, it is the most relevant memory of all)."""
-        recs = ctx.notes.get(id(self), [])
-        shown = ctx.notes.get("shown", set())
+        recs = ctx.recalled.get(id(self), [])
         return "\n".join(f"- {r.text}" for r in recs
-                         if f"- {r.text}" not in shown and not (ctx.focus and r.text in ctx.focus))
+                         if f"- {r.text}" not in ctx.shown and not (ctx.focus and r.text in ctx.focus))
 
 
 class Relationships(Component):
@@ -171,7 +149,7 @@ class Relationships(Component):
     title = "People"
 
     def render(self, ctx: Context) -> str:
-        rel = ctx.mind.persona.relationships
+        rel = ctx.core.persona.relationships
         out = []
         for name in ctx.about:
             for k, v in rel.items():
@@ -189,17 +167,17 @@ class KnownFacts(Component):
     title = "What you know is planned (true: say it as it is)"
 
     def render(self, ctx: Context) -> str:
-        mind = ctx.mind
+        core = ctx.core
         out = []
-        for f in mind.facts.upcoming(ctx.now):
+        for f in core.facts.upcoming(ctx.now):
             if f.source:
                 out.append(f"- {f.source} told you: {f.sentence(ctx.now)}.")
                 continue
             if f.kind == "candidacy":
                 continue  # one's own candidacy is in one's thoughts and identity: no place or hour to keep
             text = f"- {f.sentence(ctx.now)}."
-            if f.host == mind.name:
-                untold = [p for p in ctx.about if p != mind.name and p not in f.told]
+            if f.host == core.name:
+                untold = [p for p in ctx.about if p != core.name and p not in f.told]
                 if untold:
                     text += f" Not told yet: {', '.join(untold)}."
             out.append(text)
@@ -212,8 +190,8 @@ class Needs(Component):
     title = "Needs"
 
     def render(self, ctx: Context) -> str:
-        p = ctx.mind.persona
-        _, minute = ctx.mind.day_and_minute(ctx.now)
+        p = ctx.core.persona
+        _, minute = ctx.core.day_and_minute(ctx.now)
         out = []
         for name, t in p.meals:
             if 0 <= minute - t <= 60:
@@ -227,10 +205,9 @@ async def assemble(components: Sequence[Component], ctx: Context) -> str:
     for c in components:
         await c.prepare(ctx)
     sections = []
-    shown = ctx.notes.setdefault("shown", set())
     for c in components:
         text = c.render(ctx).strip()
         if text:
             sections.append(f"{c.title}:\n{text}" if c.title else text)
-            shown.update(text.splitlines())
+            ctx.shown.update(text.splitlines())
     return "\n\n".join(sections)

@@ -3,8 +3,9 @@ line in a conversation (whole, or streamed for the player to watch), the context
 conversation with the player and what the line being typed brings to mind (so the server's cached
 prompt serves every reply).
 
-A part of ``Mind`` (see mind.py): it owns the held contexts, what lines brought to mind and the
-count of lines said per day; the rules that end a talk running in circles live here too.
+``Talker`` is a part of ``Mind`` (see mind.py): it owns the held contexts, what lines brought to
+mind and the count of lines said per day; the rules that end a talk running in circles live here
+too.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from collections import Counter, OrderedDict
 from datetime import datetime
 from typing import AsyncIterator, Sequence
 
-from game.llm.api import CallTag, LLMError, Message, Priority
+from game.llm.api import CallTag, LLMError, Message, Prefills, Priority
 from game.mind import prompting
-from game.mind.components import (Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble,
-                                  prompt_person)
+from game.mind.agenda import Agenda
+from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
+from game.mind.core import MindCore, prompt_person
 from game.mind.schemas import LineAnswer, clean_text, script_answer
 from game.mind.wording import whole_sentences
 from game.mind.view import Conversation, Line, Script
@@ -26,44 +28,48 @@ from game.mind.view import Conversation, Line, Script
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 # a line's JSON: up to 200 characters of words (LineAnswer) at 2.5 or more a token, and its keys
 LINE_TOKENS = 110
-BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see Mind._recall_for)
+BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see ``Talker._recall_for``)
 
 
-class Talking:
-    """say, say_stream and listen."""
+class Talker:
+    """say, say_stream, converse and listen.  Takes the core (the model, memory, the counts) and
+    the agenda (what the resident is doing, as another's prompt shows it)."""
 
-    def _init_talking(self) -> None:
+    def __init__(self, core: MindCore, agenda: Agenda) -> None:
+        self.core = core
+        self.agenda = agenda
         self._lines_today: Counter[str] = Counter()
         # conversation id -> the reply prompt's context, held for a conversation with the player so
         # that every reply begins the same way and the server's cached prompt serves them all
-        self._held: OrderedDict[str, str] = OrderedDict()
+        # (saved with the mind: ``Mind.to_state``'s "held")
+        self.held: OrderedDict[str, str] = OrderedDict()
         # what the line being said in a conversation brought to mind so far: (conversation id,
         # lines before it) -> memories, in the order they came (see ``_recall_for``)
-        self._brought: dict[tuple[str, int], list[str]] = {}
+        self.brought: dict[tuple[str, int], list[str]] = {}
 
-    def _forget_talk(self, conversation_id: str) -> None:
+    def forget(self, conversation_id: str) -> None:
         """A conversation is over: its replies' context and what its lines brought to mind go."""
-        self._held.pop(conversation_id, None)  # its replies' context is not needed any more
-        for key in [k for k in self._brought if k[0] == conversation_id]:
-            del self._brought[key]
+        self.held.pop(conversation_id, None)  # its replies' context is not needed any more
+        for key in [k for k in self.brought if k[0] == conversation_id]:
+            del self.brought[key]
 
     # ------------------------------------------------------------------ dialogue
     def _talk_ran_long(self, now: datetime, conversation: Conversation) -> Line | None:
-        d, _ = self.day_and_minute(now)
-        mine = sum(1 for s, _ in conversation.lines if s == self.name)
+        d, _ = self.core.day_and_minute(now)
+        mine = sum(1 for s, _ in conversation.lines if s == self.core.name)
         if not conversation.with_player and (
-                mine >= self.config.max_turns_per_speaker
-                or self._lines_today[d.isoformat()] >= self.config.max_lines_per_day):
-            self.stats["dialogue_rule_end"] += 1
+                mine >= self.core.config.max_turns_per_speaker
+                or self._lines_today[d.isoformat()] >= self.core.config.max_lines_per_day):
+            self.core.stats["dialogue_rule_end"] += 1
             # the talk ends as an event the town shows, not with a canned line passed off as the
             # resident's own words
-            return Line("", end=True, source="rule", reason=f"{self.persona.first_name} took their leave")
+            return Line("", end=True, source="rule", reason=f"{self.core.persona.first_name} took their leave")
         return None
 
     async def _talk_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
         last = conversation.lines[-1][1] if conversation.lines else ""
         focus = " ".join(listeners) + (": " + last if last else "")
-        ctx = Context(self, now, None, focus=focus, about=listeners)
+        ctx = Context(self.core, self.agenda, now, None, focus=focus, about=listeners)
         return await assemble([Situation(), Thoughts(), KnownFacts(), Relationships(),
                                RelevantMemories(k=5, token_budget=160)], ctx)
 
@@ -71,8 +77,8 @@ class Talking:
                   priority: Priority | None = None) -> Line:
         """The resident's next line, conditioned on what it remembers of the listeners and on the talk
         so far.  Works for any number of participants.  Ends by rule when the talk runs long."""
-        listeners = [n for n in listener_names if n != self.name]
-        d, _ = self.day_and_minute(now)
+        listeners = [n for n in listener_names if n != self.core.name]
+        d, _ = self.core.day_and_minute(now)
         ended = self._talk_ran_long(now, conversation)
         if ended is not None:
             return ended
@@ -80,20 +86,21 @@ class Talking:
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
         try:
-            ans = await self._complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=LINE_TOKENS,
-                                       context=context, transcript=conversation.transcript() or "(nothing yet)",
-                                       first=self.persona.first_name, listeners=", ".join(listeners) or "someone")
+            ans = await self.core.complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=LINE_TOKENS,
+                                           context=context, transcript=conversation.transcript() or "(nothing yet)",
+                                           first=self.core.persona.first_name,
+                                           listeners=", ".join(listeners) or "someone")
         except LLMError as e:
-            self._fail("dialogue", e)
+            self.core.fail("dialogue", e)
             return Line("", end=True, source="error")
         self._lines_today[d.isoformat()] += 1
-        text = _strip_speaker(ans.say, [self.name, self.persona.first_name])
+        text = _strip_speaker(ans.say, [self.core.name, self.core.persona.first_name])
         if not text:
             return Line("", end=True)
         if not conversation.with_player and _repeats(text, [t for _, t in conversation.lines]):
             # a small model's talk goes round in circles ("let's go and meet Felix right away!"):
             # the line that says again what was said ends it, and is not said
-            self.stats["talk_in_circles"] += 1
+            self.core.stats["talk_in_circles"] += 1
             return Line("", end=True)
         return Line(text, end=bool(ans.end_conversation))
 
@@ -101,16 +108,16 @@ class Talking:
         """This resident as another's ``converse`` prompt shows it: who they are in short, what they
         are doing, their own thoughts, what they know of ``about`` (the one who starts the talk)
         and what they remember of them.  No model call (the retrieval may embed its query)."""
-        first = self.persona.first_name
-        ctx = Context(self, now, None, focus=" ".join(about), about=about)
+        first = self.core.persona.first_name
+        ctx = Context(self.core, self.agenda, now, None, focus=" ".join(about), about=about)
         mems = RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)
         await mems.prepare(ctx)
-        parts = [self.persona.short()]
-        if self.current is not None:
-            parts.append(f"{first} is {self.current.description}.")
+        parts = [self.core.persona.short()]
+        if self.agenda.current is not None:
+            parts.append(f"{first} is {self.agenda.current.description}.")
         head = " ".join(parts)
         knows = Relationships().render(ctx)
-        ctx.notes["shown"] = set(knows.splitlines())  # (a seed relationship is a memory too)
+        ctx.shown = set(knows.splitlines())  # (a seed relationship is a memory too)
         sections = [(f"{first}'s own thoughts", Thoughts(limit=2).render(ctx)),
                     (f"What {first} knows is planned (true)", KnownFacts().render(ctx)),
                     (f"{first} knows", knows), (f"{first} remembers", mems.render(ctx))]
@@ -122,22 +129,22 @@ class Talking:
         ``sides``: each other's ``talk_side``).  One call instead of one a line: a talk of four
         lines cost 4 to 5 calls of about 550 tokens each (docs/MIND.md).  Lines by someone not in
         the talk are dropped, and the talk stops at a line that says again what was said."""
-        listeners = [n for n in conversation.participants if n != self.name]
-        d, _ = self.day_and_minute(now)
-        if self._lines_today[d.isoformat()] >= self.config.max_lines_per_day:
-            self.stats["dialogue_rule_end"] += 1
-            return Script(source="rule", reason=f"{self.persona.first_name} did not feel like talking")
-        people = [self.name, *listeners]
+        listeners = [n for n in conversation.participants if n != self.core.name]
+        d, _ = self.core.day_and_minute(now)
+        if self._lines_today[d.isoformat()] >= self.core.config.max_lines_per_day:
+            self.core.stats["dialogue_rule_end"] += 1
+            return Script(source="rule", reason=f"{self.core.persona.first_name} did not feel like talking")
+        people = [self.core.name, *listeners]
         firsts = [n.split()[0] for n in people]
         calls = firsts if len(set(firsts)) == len(firsts) else people  # two Annas: full names
         context = await self._talk_context(now, conversation, listeners)
         others = "\n\n".join(f"Talking with:\n{sides[n]}" for n in listeners if sides.get(n))
         try:
-            ans = await self._complete("converse", script_answer(tuple(calls)), "converse", Priority.REACT, now,
-                                       max_tokens=400, context=context, others=others or "Talking with: someone",
-                                       first=calls[0], listeners=", ".join(listeners) or "someone")
+            ans = await self.core.complete("converse", script_answer(tuple(calls)), "converse", Priority.REACT, now,
+                                           max_tokens=400, context=context, others=others or "Talking with: someone",
+                                           first=calls[0], listeners=", ".join(listeners) or "someone")
         except LLMError as e:
-            self._fail("converse", e)
+            self.core.fail("converse", e)
             return Script(source="error")
         by_call = {c.lower(): n for c, n in zip(calls, people)}
         names = people + firsts
@@ -146,24 +153,24 @@ class Talking:
             who = by_call.get(ln.speaker.strip().lower())
             text = whole_sentences(_strip_speaker(ln.say, names), near=180)
             if who is None or not text:
-                self.stats["script_line_dropped"] += 1
+                self.core.stats["script_line_dropped"] += 1
                 continue
             if _repeats(text, [t for _, t in lines]):
-                self.stats["talk_in_circles"] += 1
+                self.core.stats["talk_in_circles"] += 1
                 break
             lines.append((who, text))
-        self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.name)
+        self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)
         return Script(lines=lines, importance=ans.importance)
 
     async def _held_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
         """The context of every reply in ``conversation``: made once (who the resident is, where,
         what it remembers of the listeners) and held until the conversation is over."""
-        held = self._held.get(conversation.id)
+        held = self.held.get(conversation.id)
         if held is None:
             held = await self._talk_context(now, conversation, listeners)
-            self._held[conversation.id] = held
-            while len(self._held) > 4:  # conversations long over
-                self._held.popitem(last=False)
+            self.held[conversation.id] = held
+            while len(self.held) > 4:  # conversations long over
+                self.held.popitem(last=False)
         return held
 
     def _reply_messages(self, context: str, lines: Sequence[tuple[str, str]], listeners: list[str],
@@ -176,16 +183,17 @@ class Talking:
         (The cue after it: without one, Qwen 1.5B echoed the player's first line in 5 of 40
         replies; with "(Rosa answers in Rosa's own words)", 1 in 64.)"""
         lines = list(lines)[-TALK_LINES:]
-        if last is None and lines and lines[-1][0] != self.name:
+        if last is None and lines and lines[-1][0] != self.core.name:
             last = lines.pop()
         elif last is not None:
             lines = lines[-(TALK_LINES - 1):]
-        values = dict(context=context, first=self.persona.first_name, listeners=", ".join(listeners) or "someone",
+        values = dict(context=context, first=self.core.persona.first_name, listeners=", ".join(listeners) or "someone",
                       talk="\n".join(f"{s}: {t}" for s, t in lines) or "(nothing yet)",
                       recall=f"\n{recall}" if recall else "")
         if last is None:  # nothing to answer: the resident speaks first
-            return prompting.render("dialogue_stream_open", person=prompt_person(self), **values)
-        return prompting.render("dialogue_stream", person=prompt_person(self), **values, speaker=last[0], last=f"{last[0]}: {last[1]}")
+            return prompting.render("dialogue_stream_open", person=prompt_person(self.core), **values)
+        return prompting.render("dialogue_stream", person=prompt_person(self.core), **values, speaker=last[0],
+                                last=f"{last[0]}: {last[1]}")
 
     async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                      typed: tuple[str, str] | None = None) -> bool:
@@ -197,16 +205,16 @@ class Talking:
         bring to mind and the words themselves.  The first words of the reply then come after
         evaluating only what the player typed last.  Returns whether the server was asked.  A
         failure is logged, never raised: this only saves time."""
-        listeners = [n for n in listener_names if n != self.name]
-        prefill = getattr(self.llm, "prefill", None)
+        listeners = [n for n in listener_names if n != self.core.name]
+        llm = self.core.llm
         try:
             context = await self._held_context(now, conversation, listeners)
-            if prefill is None:
+            if not isinstance(llm, Prefills):
                 return False
             recall = (await self._recall_for(typed[1], now, context, (conversation.id, len(conversation.lines)))
                       if typed and typed[1] else "")
         except LLMError as e:
-            self._fail("listen", e)
+            self.core.fail("listen", e)
             return False
         if typed and typed[1]:
             # the whole prompt as it would be if the player said this now: if they type on, only
@@ -219,13 +227,12 @@ class Talking:
             system, user = self._reply_messages(context, conversation.lines, listeners, cut, last=("?", "?"))
             messages = [system, Message("user", user.content[:user.content.index(cut)])]
         try:
-            sent = bool(await prefill(messages, CallTag("prefill", self.name, Priority.PLAYER)))
+            sent = bool(await llm.prefill(messages, CallTag("prefill", self.core.name, Priority.PLAYER)))
         except LLMError as e:
-            self._fail("prefill", e)
+            self.core.fail("prefill", e)
             return False
         if sent:
-            d, _ = self.day_and_minute(now)
-            self.calls[(d.isoformat(), "prefill")] += 1
+            self.core.count_call(now, "prefill")
         return sent
 
     async def _recall_for(self, said: str, now: datetime, held: str, line: tuple[str, int] | None = None) -> str:
@@ -236,28 +243,28 @@ class Talking:
         typing it: what each version of it brings to mind is kept, and what a later version adds
         comes after it (at most ``BROUGHT_MAX`` memories), so the section grows at its end instead
         of changing as the words do, and the prompt made while they typed stays the reply's own."""
-        recs = await self.recall(said, now, k=3, token_budget=70, kinds=MEMORY_KINDS)
+        recs = await self.core.recall(said, now, k=3, token_budget=70, kinds=MEMORY_KINDS)
         new = [r.text for r in sorted(recs, key=lambda r: (r.created, r.id)) if f"- {r.text}\n" not in held + "\n"]
         if line is not None:
-            brought = self._brought.setdefault(line, [])
+            brought = self.brought.setdefault(line, [])
             for t in new:
                 if t not in brought and len(brought) < BROUGHT_MAX:
                     brought.append(t)
             new = list(brought)
-            for key in [k for k in self._brought if k[0] == line[0] and k[1] < line[1]]:
-                del self._brought[key]  # the lines before it are said
-            while len(self._brought) > 4:  # (conversations long over)
-                del self._brought[next(iter(self._brought))]
+            for key in [k for k in self.brought if k[0] == line[0] and k[1] < line[1]]:
+                del self.brought[key]  # the lines before it are said
+            while len(self.brought) > 4:  # (conversations long over)
+                del self.brought[next(iter(self.brought))]
         if not new:
             return ""
-        return f"{self.persona.first_name} recalls:\n" + "\n".join(f"- {t}" for t in new) + "\n"
+        return f"{self.core.persona.first_name} recalls:\n" + "\n".join(f"- {t}" for t in new) + "\n"
 
     async def _recall_now(self, now: datetime, conversation: Conversation, held: str) -> str:
         last = conversation.lines[-1] if conversation.lines else None
-        if last is None or last[0] == self.name:
+        if last is None or last[0] == self.core.name:
             return ""
         line = (conversation.id, len(conversation.lines) - 1)
-        return await self._recall_for(last[1], now, held, line if line in self._brought else None)
+        return await self._recall_for(last[1], now, held, line if line in self.brought else None)
 
     async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                          priority: Priority | None = None) -> AsyncIterator[str | Line]:
@@ -265,8 +272,8 @@ class Talking:
         last item yielded is the finished, cleaned ``Line``.  The prompt begins with a context held
         for the whole conversation (see ``listen``); what the last line brings to mind comes after
         the talk so far."""
-        listeners = [n for n in listener_names if n != self.name]
-        d, _ = self.day_and_minute(now)
+        listeners = [n for n in listener_names if n != self.core.name]
+        d, _ = self.core.day_and_minute(now)
         ended = self._talk_ran_long(now, conversation)
         if ended is not None:
             yield ended
@@ -276,17 +283,18 @@ class Talking:
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
         messages = self._reply_messages(held, conversation.lines, listeners, recall)
-        self.calls[(d.isoformat(), "dialogue")] += 1
+        self.core.count_call(now, "dialogue")
         text = ""
         sent = 0  # characters of the cleaned reply already yielded
         # a name in front is not to be shown: its own, or (the small model's slips) a listener's or
         # that of someone it knows (copied from its memories: "Ines Moreau: runs the cafe")
-        known = list(listeners) + [str(n) for n in (getattr(self.persona, "relationships", None) or {})]
-        names = [self.name, self.persona.first_name] + [n for who in known if who for n in (who, who.split()[0])]
+        known = list(listeners) + list(self.core.persona.relationships)
+        names = [self.core.name, self.core.persona.first_name] + [n for who in known if who
+                                                                   for n in (who, who.split()[0])]
         try:
             # one line: what a small model adds after it ("This answer reflects ...") is not said
-            async for piece in self.llm.stream(messages, CallTag("dialogue", self.name, priority), max_tokens=80,
-                                               stop=("\n",)):
+            async for piece in self.core.llm.stream(messages, CallTag("dialogue", self.core.name, priority),
+                                                    max_tokens=80, stop=("\n",)):
                 text += piece
                 lead = _speaker_lead(text, names)
                 if lead is None:
@@ -296,7 +304,7 @@ class Talking:
                     yield shown[sent:]
                     sent = len(shown)
         except LLMError as e:
-            self._fail("dialogue", e)
+            self.core.fail("dialogue", e)
             yield Line(_strip_speaker(clean_text(text, 300), names),
                        end=True, source="error")
             return

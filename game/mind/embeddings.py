@@ -8,15 +8,28 @@ from __future__ import annotations
 
 import inspect
 from collections import OrderedDict
-from typing import Any
+from typing import Awaitable, Callable, Protocol, Sequence, Union, runtime_checkable
 
 from game.llm.api import LLM, LLMError
 
 CACHE_SIZE = 4096  # texts whose vectors are kept
 
+Vectors = Sequence[Sequence[float]]
+
+
+@runtime_checkable
+class EmbeddingSource(Protocol):
+    """An embedder object (``game.llm.embed``'s, a test's)."""
+
+    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+# what a mind may be given to embed with: an embedder object, or a function (async or not)
+Embedding = Union[EmbeddingSource, Callable[[list[str]], Union[Vectors, Awaitable[Vectors]]]]
+
 
 class EmbeddingCache:
-    def __init__(self, llm: LLM, embedder: Any | None = None) -> None:
+    def __init__(self, llm: LLM, embedder: Embedding | None = None) -> None:
         self._llm = llm
         self._embedder = embedder
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
@@ -25,9 +38,10 @@ class EmbeddingCache:
         """Embeddings for ``texts``; cached by text; one call for all that are missing."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
+            vecs: Vectors
             if self._embedder is None:
                 vecs = await self._llm.embed(missing)
-            elif hasattr(self._embedder, "embed"):
+            elif isinstance(self._embedder, EmbeddingSource):
                 vecs = await self._embedder.embed(missing)
             else:
                 res = self._embedder(missing)

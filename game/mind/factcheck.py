@@ -131,6 +131,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
 
 
 def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
+    assert fact.start is not None  # (the caller asks only for a fact with hours)
     want = (f"from {hhmm(fact.start)} to {hhmm(fact.end)}" if fact.end is not None else f"at {hhmm(fact.start)}")
     for rx in (_RANGE_RE, _AT_RE):
         m = rx.search(text)

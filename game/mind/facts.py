@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from game.mind.view import hhmm
 from game.text import one_line
@@ -171,7 +171,7 @@ class FactBook:
     def __len__(self) -> int:
         return len(self.facts)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Fact]:
         return iter(self.facts.values())
 
     def get(self, key: str) -> Fact | None:
@@ -328,7 +328,7 @@ def read_when(text: str, now: datetime) -> tuple[date | None, int | None, int | 
     if start is None:
         m = _AT_RE.search(low)
         c = _clock(m.group("a")) if m else None
-        if c is not None:
+        if m is not None and c is not None:
             h, mi, ap = c
             if ap or ":" in m.group("a") or m.group("a") in ("noon", "midday", "midnight") or 1 <= h <= 11:
                 start = _h24(h, ap, default_pm=ap is None and 1 <= h <= 8) * 60 + mi

@@ -1,34 +1,38 @@
 """Where an action happens: the places a prompt offers, and grounding what the model named in the
 town (by the world's place picker, by meaning when no rule fits, or among the allowed addresses).
 
-A part of ``Mind`` (see mind.py); no state of its own.
+``Locator`` is a part of ``Mind`` (see mind.py); no state of its own.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
+from game.mind.core import MindCore
 from game.mind.places import resolve_place
 from game.mind.schemas import clean_text
-from game.mind.view import WorldView
+from game.mind.view import Ground, WorldView
 
 log = logging.getLogger(__name__)
 
 PLACE_MEANING_MIN = 0.35  # cosine below which no option is near enough in meaning to an activity
 
 
-class Grounding:
-    """The places offered to the model and the grounding of what it named."""
+class Locator:
+    """The places offered to the model and the grounding of what it named.  Takes the core (the
+    persona's home and workplace, the settings, the embeddings, the counts)."""
 
-    def _places_line(self, view: WorldView | None) -> str:
+    def __init__(self, core: MindCore) -> None:
+        self.core = core
+
+    def places_line(self, view: WorldView | None) -> str:
         """The short list of areas the model may name (sectors it knows; home and work marked)."""
         if view is not None and view.ground is not None:
             return view.ground.places_text() or "home"
         sectors = list(dict.fromkeys(a.split(":")[0] for a in self.places_for(view)))
         return ", ".join(sectors[:12]) or "home"
 
-    async def _ground(self, view: WorldView | None, activity: str, hint: str, proposal: str, block: str,
+    async def ground(self, view: WorldView | None, activity: str, hint: str, proposal: str, block: str,
                       allowed: tuple[str, ...], fallback: str) -> tuple[str, str | None]:
         """Where an action happens and the state it leaves its object in.  With the world's place
         picker (``view.ground``) the world chooses by the town's affordances, and by meaning
@@ -42,33 +46,33 @@ class Grounding:
             placed = ground.place(activity, hint or "", block)
             addr = placed.address
             if placed.fits:
-                self.stats["place_fit"] += 1
+                self.core.stats["place_fit"] += 1
             else:
                 better = await self._place_by_meaning(ground, activity, hint or "", block)
-                self.stats["place_by_meaning" if better else "place_unfit"] += 1
+                self.core.stats["place_by_meaning" if better else "place_unfit"] += 1
                 addr = better or addr
             state = ground.state(addr, proposal, activity)
             if proposal and state is None:
-                self.stats["state_dropped"] += 1
+                self.core.stats["state_dropped"] += 1
             return addr or fallback, state
         choice = resolve_place(hint, allowed, fallback) if allowed else None
         if choice is not None and choice.fallback:
-            self.stats["place_fallback"] += 1
+            self.core.stats["place_fallback"] += 1
         elif choice is not None and not choice.exact:
-            self.stats["place_fuzzy"] += 1
+            self.core.stats["place_fuzzy"] += 1
         addr = choice.address if choice else (hint or fallback)
         return addr, (proposal or None) if addr.count(":") >= 2 else None
 
-    async def _place_by_meaning(self, ground: Any, activity: str, hint: str, block: str) -> str | None:
+    async def _place_by_meaning(self, ground: Ground, activity: str, hint: str, block: str) -> str | None:
         """The option whose affordances are nearest in meaning to the activity (cosine of the
         embeddings the mind already uses for memories), if near enough; None when unavailable."""
         options = list(ground.options(activity, hint, block))
         if not options:
             return None
         try:
-            vecs = await self.embed([activity] + [t for _, t in options])
+            vecs = await self.core.embed([activity] + [t for _, t in options])
         except Exception as e:  # noqa: BLE001 - no embeddings: the rule's choice stands
-            self.stats["place_embed_error"] += 1
+            self.core.stats["place_embed_error"] += 1
             log.debug("place by meaning failed: %s", e)
             return None
         q = vecs[0]
@@ -87,7 +91,7 @@ class Grounding:
         then other areas (sector:arena), then the rest."""
         if view is None or not view.allowed:
             return ()
-        p = self.persona
+        p = self.core.persona
         here_sector = view.here.split(":")[0] if view.here else ""
         roots = [r for r in (p.home, p.workplace, here_sector) if r]
 
@@ -97,7 +101,7 @@ class Grounding:
             return 1 if a.count(":") == 1 else 2
 
         ordered = sorted(view.allowed, key=rank)  # stable: keeps the engine's order within a rank
-        return tuple(ordered[: self.config.places_in_prompt])
+        return tuple(ordered[: self.core.config.places_in_prompt])
 
-    def _fallback_place(self, view: WorldView | None) -> str:
-        return self.persona.home or (view.here if view else "")
+    def fallback_place(self, view: WorldView | None) -> str:
+        return self.core.persona.home or (view.here if view else "")

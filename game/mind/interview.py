@@ -20,18 +20,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Any, Sequence
+from typing import Annotated, Protocol, Sequence
 
 from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
-from game.mind.backing import Backing, backing_text, drop_unbacked, mend_facts, problems_in, rule_answer
+from game.mind.backing import Backing, Problem, backing_text, drop_unbacked, mend_facts, problems_in, rule_answer
 from game.mind.factcheck import people_named
-from game.mind.facts import TownNames
+from game.mind.facts import FactBook, TownNames
+from game.mind.memory import MemoryStream, Record
+from game.mind.persona import Persona
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
+from game.mind.view import Action, DayPlan, PlanBlock
 from game.text import one_line
 
 _PROMPTS = PromptFolder(Path(__file__).parent)  # interview.txt
@@ -39,6 +42,42 @@ PURPOSE = "interview"
 MEMORY_K = 8
 MEMORY_TOKENS = 320
 REFLECTIONS = 3
+
+
+class Interviewee(Protocol):
+    """What an interview reads of a resident's mind (``game.mind.Mind``)."""
+
+    @property
+    def persona(self) -> Persona: ...
+
+    @property
+    def llm(self) -> LLM: ...
+
+    @property
+    def memory(self) -> MemoryStream: ...
+
+    @property
+    def identity(self) -> str: ...
+
+    @property
+    def facts(self) -> FactBook: ...
+
+    @property
+    def plan(self) -> DayPlan | None: ...
+
+    @property
+    def plan_date(self) -> date | None: ...
+
+    @property
+    def current(self) -> Action | None: ...
+
+    def day_and_minute(self, now: datetime) -> tuple[date, int]: ...
+
+    def routine_blocks(self, start: int | None = None) -> tuple[PlanBlock, ...]: ...
+
+    async def ensure_embedded(self) -> None: ...
+
+    async def embed(self, texts: list[str]) -> list[list[float]]: ...
 
 
 def _clean(value: object, max_len: int = 600) -> str:
@@ -108,8 +147,8 @@ def strangers_named(question: str, candidates: Sequence[str], known: Sequence[st
     return [c for c in mentioned(question, [c for c in candidates if c != name]) if c not in ks]
 
 
-async def _retrieve(mind: Any, query: str, now: datetime, k: int, budget: int,
-                    kinds: Sequence[str] | None = None) -> list[Any]:
+async def _retrieve(mind: Interviewee, query: str, now: datetime, k: int, budget: int,
+                    kinds: Sequence[str] | None = None) -> list[Record]:
     """Memories for ``query`` without refreshing their last access (the town stays as it was)."""
     qv = None
     try:
@@ -144,14 +183,14 @@ def time_asked(question: str) -> int | None:
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def _blocks(mind: Any, now: datetime) -> tuple:
+def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
     plan = mind.plan
     if plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0]):
         return plan.blocks
     return mind.routine_blocks()  # the resident's usual day (its lifestyle), before a plan is made
 
 
-def _plan_lines(mind: Any, now: datetime) -> list[str]:
+def _plan_lines(mind: Interviewee, now: datetime) -> list[str]:
     _, minute = mind.day_and_minute(now)
     blocks = _blocks(mind, now)
     out = []
@@ -160,7 +199,7 @@ def _plan_lines(mind: Any, now: datetime) -> list[str]:
     return out
 
 
-async def build_context(mind: Any, question: str, now: datetime, *, now_text: str = "",
+async def build_context(mind: Interviewee, question: str, now: datetime, *, now_text: str = "",
                         candidates: Sequence[str] = (), doing: str = "") -> InterviewContext:
     name = mind.persona.name
     rows = rows_of_mind(name, mind)
@@ -178,7 +217,7 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
     if time_asked(question) is not None:  # "at 6pm today": what is planned for other days only confuses
         others = [d for d in _WEEKDAYS if d != f"{now:%A}".lower() and d not in question.lower()]
         memories = [t for t in memories if not any(re.search(rf"\b{d}\b", t.lower()) for d in others)]
-    cur = getattr(mind, "current", None)
+    cur = mind.current
     doing = doing or (cur.description if cur is not None else "")
     ctx = InterviewContext(name=name, now=now, now_text=now_text or now.strftime("%A %H:%M"), known=known,
                            strangers=strangers, memories=memories, reflections=refl,
@@ -186,7 +225,7 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
     first = mind.persona.first_name
     rel = mind.persona.relationships
     who = mind.persona.brief()
-    if getattr(mind, "identity", "") and mind.identity != who:
+    if mind.identity and mind.identity != who:
         who += "\n" + mind.identity
     people = []
     for p in known:
@@ -204,8 +243,8 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
         ctx.hint = (f"At {hh} today {first}'s plan is: {block.activity}." if block
                     else f"At {hh} today {first} has nothing planned (asleep or free).")
         s["Today's plan"] += "\n" + ctx.hint
-    facts = getattr(mind, "facts", None)
-    if facts is not None and len(facts):
+    facts = mind.facts
+    if len(facts):
         held = sorted(facts, key=lambda f: f.heard or now)[-6:]
         ctx.facts = [f.sentence(now) + (f" ({f.source} told {first})" if f.source else "") for f in held]
         s["What you know is planned (true)"] = "\n".join(f"- {t}." for t in ctx.facts)
@@ -217,7 +256,7 @@ async def build_context(mind: Any, question: str, now: datetime, *, now_text: st
     return ctx
 
 
-def messages_for(mind: Any, ctx: InterviewContext, question: str, asker: str = "The interviewer") -> list[Message]:
+def messages_for(mind: Interviewee, ctx: InterviewContext, question: str, asker: str = "The interviewer") -> list[Message]:
     context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
     hint = (f"\n(Today is {ctx.now:%A}. {ctx.hint} Plans for other days are not for today.)"
             if ctx.hint else "")
@@ -225,7 +264,7 @@ def messages_for(mind: Any, ctx: InterviewContext, question: str, asker: str = "
                             question=_clean(question, 400), asker=asker, hint=hint)
 
 
-async def answer(mind: Any, question: str, now: datetime, llm: LLM | None = None, *,
+async def answer(mind: Interviewee, question: str, now: datetime, llm: LLM | None = None, *,
                  asker: str = "An interviewer", remember: bool = False, now_text: str = "",
                  candidates: Sequence[str] = ()) -> str:
     """The answer of ``mind``'s resident to ``question`` (already cleaned) as at ``now``, with
@@ -236,7 +275,7 @@ async def answer(mind: Any, question: str, now: datetime, llm: LLM | None = None
     return text
 
 
-async def answer_backed(mind: Any, question: str, now: datetime, llm: LLM | None = None, *,
+async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LLM | None = None, *,
                         asker: str = "An interviewer", remember: bool = False, now_text: str = "",
                         candidates: Sequence[str] = ()) -> tuple[str, Backing]:
     """``answer``, with what backs it (backing.py): the answer is checked against the resident's
@@ -248,16 +287,16 @@ async def answer_backed(mind: Any, question: str, now: datetime, llm: LLM | None
     tag = CallTag(PURPOSE, mind.persona.name, Priority.PLAYER)
     name, town = mind.persona.name, _town(mind)
     back = Backing(facts=list(ctx.facts), memories=list(ctx.memories))
-    basis = backing_text(mind, ctx, question)
+    basis = backing_text(mind.persona, ctx, question)
 
-    held = list(getattr(mind, "facts", ()) or ())
+    held = list(mind.facts)
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
         text, fixes = mend_facts(text, held, now, town, name, question)
         back.fixes += fixes
         return text
 
-    def check(text: str) -> list:
+    def check(text: str) -> list[Problem]:
         return problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
                            question=question)
     text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
@@ -280,6 +319,5 @@ async def answer_backed(mind: Any, question: str, now: datetime, llm: LLM | None
     return text, back
 
 
-def _town(mind: Any) -> TownNames:
-    facts = getattr(mind, "facts", None)
-    return facts.town if facts is not None else TownNames()
+def _town(mind: Interviewee) -> TownNames:
+    return mind.facts.town

@@ -19,6 +19,7 @@ version, kept per row, so a save can write only what changed since the version i
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -73,6 +74,35 @@ class MemoryStream(Prefiltering, StreamSaves):
         self._proj: np.ndarray | None = None  # the prefilter's projected rows (float32 [cap, PREFILTER_DIM])
         self._proj_basis: np.ndarray | None = None  # float32 [dim, PREFILTER_DIM]
         self._proj_n = 0  # rows projected so far
+
+    @classmethod
+    def from_image(cls, img: MemoryImage, *, owned: bool = False, decay: float = 0.99,
+                   weights: Weights = Weights()) -> "MemoryStream":
+        """A stream from a save's image, in one go (``StreamSaves._fill``, memory_image.py)."""
+        m = cls(decay=decay, weights=weights, capacity=cls.image_capacity(img, owned))
+        m._fill(img, owned)
+        return m
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[dict], *, decay: float = 0.99, weights: Weights = Weights()) -> "MemoryStream":
+        """A stream from ``to_rows``' rows (record ids 0..n-1), record by record."""
+        rows = sorted(rows, key=lambda r: int(r["id"]))
+        m = cls(decay=decay, weights=weights, capacity=max(64, len(rows)))
+        for expect, r in enumerate(rows):
+            if int(r["id"]) != expect:
+                raise ValueError(f"memory rows: record ids must run 0..n-1 without gaps; "
+                                 f"found {r['id']} where {expect} was expected")
+            created = datetime.fromisoformat(r["created"])
+            ev = r.get("evidence") or "[]"
+            ev = json.loads(ev) if isinstance(ev, str) else list(ev)
+            emb = r.get("embedding")
+            vec = np.frombuffer(emb, dtype="<f4") if emb else None
+            scored = bool(r.get("scored", 1))
+            rid = m.add(r["kind"], r["text"], created, importance=float(r["importance"]),
+                        evidence=ev, embedding=vec)
+            m.set_scored(rid, scored)
+            m._access[rid] = game_hours(datetime.fromisoformat(r["last_access"]))
+        return m
 
     # ------------------------------------------------------------------ storage
     def __len__(self) -> int:

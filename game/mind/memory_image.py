@@ -1,20 +1,15 @@
 """A memory stream as a save sees it: ``MemoryImage`` (a consistent view taken in microseconds,
-read from another thread) and the stream's saving part (images, rows, and a stream built from
-either in one go).  See memory.py and docs/SAVES.md."""
+read from another thread) and the stream's saving part (images, rows, and a stream filled from an
+image in one go).  See memory.py and docs/SAVES.md."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
-from game.mind.scoring import KINDS, from_game_hours, game_hours
-
-if TYPE_CHECKING:
-    from game.mind.memory import MemoryStream
+from game.mind.scoring import KINDS, from_game_hours
 
 
 @dataclass
@@ -60,7 +55,27 @@ class MemoryImage:
 
 
 class StreamSaves:
-    """The saving part of ``MemoryStream``: what a save takes of it and a stream made from a save."""
+    """The saving part of ``MemoryStream``: what a save takes of it, and filling an empty stream
+    from a save's image.  It reads and writes the stream's columns (declared here; ``MemoryStream``
+    makes them)."""
+
+    decay: float
+    uid: str
+    _n: int
+    _dim: int | None
+    _ver: int
+    _emb: np.ndarray | None
+    _emb_shared: bool
+    _has_emb: np.ndarray
+    _created: np.ndarray
+    _access: np.ndarray
+    _imp: np.ndarray
+    _scored: np.ndarray
+    _kind: np.ndarray
+    _text: list[str]
+    _evidence: list[tuple[int, ...]]
+    _row_ver: np.ndarray
+    _state_ver: np.ndarray
 
     def image(self, since: int | None = None) -> MemoryImage:
         """This stream as it is now, for a save (see ``MemoryImage``): a few small copies, so it is
@@ -78,19 +93,30 @@ class StreamSaves:
             img.changed_state = np.flatnonzero(self._state_ver[:n] > since)
         return img
 
-    @classmethod
-    def from_image(cls, img: MemoryImage, *, owned: bool = False, **kw) -> "MemoryStream":
-        """A stream from an image (a loaded save's, built in one go: no record by record).
-        ``owned``: the image's arrays are this stream's to keep (a save reader made them; the
-        embedding matrix is then taken as it is, when it has room for the records).  Values a
-        damaged save could hold are made safe: unknown kinds raise ``ValueError``, importances
-        are clamped, non-finite embeddings count as none, evidence must point back."""
+    @staticmethod
+    def _adopts(img: MemoryImage, owned: bool) -> bool:
+        """Whether a stream filled from ``img`` takes its embedding matrix as it is."""
+        emb = img.emb
+        return (owned and emb is not None and emb.dtype == np.float32 and emb.ndim == 2
+                and emb.flags.c_contiguous and emb.shape[0] >= int(img.n))
+
+    @staticmethod
+    def image_capacity(img: MemoryImage, owned: bool) -> int:
+        """The capacity of a stream to be filled from ``img`` (``_fill``)."""
+        emb = img.emb
+        return max(64, int(img.n), emb.shape[0] if emb is not None and StreamSaves._adopts(img, owned) else 0)
+
+    def _fill(self, img: MemoryImage, owned: bool) -> None:
+        """This empty stream, made with ``image_capacity(img, owned)``, as the image (a loaded
+        save's, in one go: no record by record).  ``owned``: the image's arrays are this stream's
+        to keep (a save reader made them; the embedding matrix is then taken as it is, when it has
+        room for the records).  Values a damaged save could hold are made safe: unknown kinds
+        raise ``ValueError``, importances are clamped, non-finite embeddings count as none,
+        evidence must point back."""
         n = int(img.n)
         emb = img.emb
-        adopt = (owned and emb is not None and emb.dtype == np.float32 and emb.ndim == 2
-                 and emb.flags.c_contiguous and emb.shape[0] >= n)
-        cap = max(64, n, emb.shape[0] if adopt and emb is not None else 0)
-        m = cls(capacity=cap, **kw)
+        adopt = self._adopts(img, owned)
+        cap = self.image_capacity(img, owned)
         for name in ("kind", "created", "has_emb", "access", "importance", "scored"):
             if len(getattr(img, name)) < n:
                 raise ValueError(f"memory image: {name} holds fewer than {n} records")
@@ -99,33 +125,33 @@ class StreamSaves:
         kind = np.asarray(img.kind[:n], dtype=np.int8)
         if n and (kind.min() < 0 or kind.max() >= len(KINDS)):
             raise ValueError("memory image: a record of an unknown kind")
-        m._kind[:n] = kind
+        self._kind[:n] = kind
         created = np.asarray(img.created[:n], dtype=np.float64)
         access = np.asarray(img.access[:n], dtype=np.float64)
         # game hours since 2000: a damaged save's random numbers would overflow a date when shown
         if not (np.all(np.abs(created) < 1e7) and np.all(np.abs(access) < 1e7)):
             raise ValueError("memory image: a record created or recalled at no time or out of time")
-        m._created[:n] = created
-        m._access[:n] = access
+        self._created[:n] = created
+        self._access[:n] = access
         imp = np.asarray(img.importance[:n], dtype=np.float32)
-        m._imp[:n] = np.clip(np.where(np.isnan(imp), np.float32(3.0), imp), 1.0, 10.0)
-        m._scored[:n] = np.asarray(img.scored[:n], dtype=bool)
-        m._text = [" ".join(str(t).split()) for t in img.text[:n]] if not owned else list(img.text[:n])
+        self._imp[:n] = np.clip(np.where(np.isnan(imp), np.float32(3.0), imp), 1.0, 10.0)
+        self._scored[:n] = np.asarray(img.scored[:n], dtype=bool)
+        self._text = [" ".join(str(t).split()) for t in img.text[:n]] if not owned else list(img.text[:n])
         evidence = []
         for i, ev in enumerate(img.evidence[:n]):
             evidence.append(tuple(int(e) for e in ev if 0 <= int(e) < i) if ev else ())
-        m._evidence = evidence
+        self._evidence = evidence
         if img.dim is not None and emb is not None:
             dim = int(img.dim)
             if emb.ndim != 2 or emb.shape[1] != dim or emb.shape[0] < n:
                 raise ValueError(f"memory image: embeddings are not {n} rows of {dim}")
             has = np.asarray(img.has_emb[:n], dtype=bool)
             if adopt:
-                m._emb = emb
+                self._emb = emb
             else:
-                m._emb = np.zeros((cap, dim), dtype=np.float32)
-                m._emb[:n] = emb[:n]
-            rows = m._emb[:n]
+                self._emb = np.zeros((cap, dim), dtype=np.float32)
+                self._emb[:n] = emb[:n]
+            rows = self._emb[:n]
             rows[~has] = 0.0
             with np.errstate(over="ignore", invalid="ignore"):
                 norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
@@ -135,14 +161,13 @@ class StreamSaves:
             off = ~lost & (norms > 0) & (np.abs(norms - 1.0) > 1e-3)
             if off.any():  # stored rows are unit rows; a damaged one is made one again
                 rows[off] /= norms[off, None]
-            m._dim = dim
-            m._has_emb[:n] = has
-        m._n = n
-        return m
+            self._dim = dim
+            self._has_emb[:n] = has
+        self._n = n
 
     def to_rows(self) -> list[dict]:
         """One plain dict per record, for a SQLite table (embedding as float32 bytes or None)."""
-        rows = []
+        rows: list[dict] = []
         for i in range(self._n):
             emb = None
             if self._has_emb[i] and self._emb is not None:
@@ -155,23 +180,3 @@ class StreamSaves:
                 "evidence": json.dumps(list(self._evidence[i])), "embedding": emb,
             })
         return rows
-
-    @classmethod
-    def from_rows(cls, rows: Iterable[dict], **kw) -> "MemoryStream":
-        rows = sorted(rows, key=lambda r: int(r["id"]))
-        m = cls(capacity=max(64, len(rows)), **kw)
-        for expect, r in enumerate(rows):
-            if int(r["id"]) != expect:
-                raise ValueError(f"memory rows: record ids must run 0..n-1 without gaps; "
-                                 f"found {r['id']} where {expect} was expected")
-            created = datetime.fromisoformat(r["created"])
-            ev = r.get("evidence") or "[]"
-            ev = json.loads(ev) if isinstance(ev, str) else list(ev)
-            emb = r.get("embedding")
-            vec = np.frombuffer(emb, dtype="<f4") if emb else None
-            scored = bool(r.get("scored", 1))
-            rid = m.add(r["kind"], r["text"], created, importance=float(r["importance"]),
-                        evidence=ev, embedding=vec)
-            m.set_scored(rid, scored)
-            m._access[rid] = game_hours(datetime.fromisoformat(r["last_access"]))
-        return m

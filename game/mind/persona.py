@@ -9,9 +9,10 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 
-def _get(obj: object, key: str, default=None):
+def _get(obj: object, key: str, default: object = None) -> Any:  # a spec's value: of any type
     if obj is None:
         return default
     if isinstance(obj, dict):

@@ -3,29 +3,41 @@ and decomposing the next two hours of it into 5-15 minute actions (one call a wi
 next window is asked for while the last step of the one in hand still runs, and the day plan with
 its first window while the resident still sleeps: ``decide_ahead``).
 
-A part of ``Mind`` (see mind.py): it owns the lock that keeps one plan decision at a time and
-when planning last failed (a day that went by routine is planned again an hour later); the plan,
-the queue of actions and the current action are the mind's saved state.
+``Planner`` is a part of ``Mind`` (see mind.py): it owns the lock that keeps one plan decision at a
+time, when planning last failed (a day that went by routine is planned again an hour later) and
+the last look ahead asked for; the plan, the queue of actions and the current action it decides
+are the agenda's (agenda.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timedelta
+from typing import Literal
 
 from game.llm.api import BadAnswer, LLMError, Priority
-from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind import attending
+from game.mind.agenda import Agenda
+from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
+from game.mind.core import MindCore
+from game.mind.grounding import Locator
+from game.mind.reflection import Reflector
 from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text
 from game.mind.shaping import emoji_for, scale_steps, shape_plan
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
 
 
-class Planning:
-    """plan_day, replan, next_action and the decomposition behind it."""
+class Planner:
+    """plan_day, replan, next_action and the decomposition behind it.  Takes the core (the model,
+    memory, facts, the clock), the agenda it decides, the reflector (the day's identity comes
+    before its plan) and the locator (where each step happens)."""
 
-    def _init_planning(self) -> None:
+    def __init__(self, core: MindCore, agenda: Agenda, reflector: Reflector, locator: Locator) -> None:
+        self.core = core
+        self.agenda = agenda
+        self.reflector = reflector
+        self.locator = locator
         self._plan_lock = asyncio.Lock()
         self._plan_failed_at: datetime | None = None
         self._ahead_tried: datetime | None = None  # the run-out time a look ahead was last asked for
@@ -36,46 +48,47 @@ class Planning:
             return await self._plan_day(now, view)
 
     async def _plan_day(self, now: datetime, view: WorldView | None) -> DayPlan:
-        self.seed(now)
-        d, minute = self.day_and_minute(now)
-        p = self.persona
-        if self.plan is not None and self.plan_date != d:
-            self.yesterday = clean_text("Planned: " + "; ".join(
-                f"{hhmm(b.start)} {b.activity}" for b in self.plan.blocks[:8]), 400)
-        await self.ensure_identity(now)
-        start = max(p.wake, min(minute, p.sleep - 60)) if self.plan_date == d else p.wake
-        ctx = Context(self, now, view, focus=f"{p.first_name}'s plans for today")
+        self.core.seed(now)
+        d, minute = self.core.day_and_minute(now)
+        p = self.core.persona
+        if self.agenda.plan is not None and self.agenda.plan_date != d:
+            self.agenda.yesterday = clean_text("Planned: " + "; ".join(
+                f"{hhmm(b.start)} {b.activity}" for b in self.agenda.plan.blocks[:8]), 400)
+        await self.reflector.ensure_identity(now)
+        start = max(p.wake, min(minute, p.sleep - 60)) if self.agenda.plan_date == d else p.wake
+        ctx = Context(self.core, self.agenda, now, view, focus=f"{p.first_name}'s plans for today")
         context = await assemble([Yesterday(), Thoughts(), KnownFacts(),
                                   RelevantMemories(k=5, token_budget=150)], ctx)
         try:
-            ans = await self._complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
-                                       max_tokens=260, context=context, date=now.strftime("%A %B %d"),
-                                       first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
-                                       start=hhmm(start))
-            self.last_raw_plan = ans.blocks()
-            if len(self.last_raw_plan) < len(ans.plan):
-                self.stats["plan_lines_unreadable"] += len(ans.plan) - len(self.last_raw_plan)
-            blocks = shape_plan(self.last_raw_plan, start, p.sleep, self.config.max_block_min)
-            source = "model"
+            ans = await self.core.complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
+                                           max_tokens=260, context=context, date=now.strftime("%A %B %d"),
+                                           first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
+                                           start=hhmm(start))
+            self.agenda.last_raw_plan = ans.blocks()
+            if len(self.agenda.last_raw_plan) < len(ans.plan):
+                self.core.stats["plan_lines_unreadable"] += len(ans.plan) - len(self.agenda.last_raw_plan)
+            blocks = shape_plan(self.agenda.last_raw_plan, start, p.sleep, self.core.config.max_block_min)
+            source: Literal["model", "routine"] = "model"
         except LLMError as e:
-            self._fail("plan_day", e)
+            self.core.fail("plan_day", e)
             self._plan_failed_at = now
             blocks, source = (), "routine"
         if not blocks:
-            blocks, source = self.routine_blocks(start), "routine"
-        if self.plan is not None and self.plan_date == d:  # keep what was already lived today
+            blocks, source = self.core.routine_blocks(start), "routine"
+        if self.agenda.plan is not None and self.agenda.plan_date == d:  # keep what was already lived today
             kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity)
-                         for b in self.plan.blocks if b.start < start)
+                         for b in self.agenda.plan.blocks if b.start < start)
             blocks = kept + blocks
-        self.plan = DayPlan(day=self.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks, source=source)
-        self.plan_date = d
-        self.queue, self.current = [], None  # (a step of the old plan is not resumed)
-        self.replan_reason = None
-        self.memory.add("plan", clean_text(f"My plan for {now.strftime('%A')}: " + "; ".join(
+        self.agenda.plan = DayPlan(day=self.core.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks,
+                                   source=source)
+        self.agenda.plan_date = d
+        self.agenda.queue, self.agenda.current = [], None  # (a step of the old plan is not resumed)
+        self.agenda.replan_reason = None
+        self.core.memory.add("plan", clean_text(f"My plan for {now.strftime('%A')}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in blocks), 500), now, importance=5)
-        if len(self.facts):
-            await attending.consider(self, now, view)  # the day's gatherings it knows of
-        return self.plan
+        if len(self.core.facts):
+            await attending.consider(self.core, self.agenda, now, view)  # the day's gatherings it knows of
+        return self.agenda.plan
 
     async def replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
         """Revise the rest of today from now (one call) after a whisper or an important event."""
@@ -83,71 +96,70 @@ class Planning:
             return await self._replan(now, view, news)
 
     async def _replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
-        d, minute = self.day_and_minute(now)
-        p = self.persona
-        if self.plan is None or self.plan_date != d:
+        d, minute = self.core.day_and_minute(now)
+        p = self.core.persona
+        if self.agenda.plan is None or self.agenda.plan_date != d:
             return await self._plan_day(now, view)
         start = min(max(minute, p.wake), p.sleep)
         if p.sleep - start < 15:
-            self.replan_reason = None
-            return self.plan
-        ctx = Context(self, now, view, focus=news)
+            self.agenda.replan_reason = None
+            return self.agenda.plan
+        ctx = Context(self.core, self.agenda, now, view, focus=news)
         # no old plan in this context: a small model copies it instead of changing it
         context = await assemble([KnownFacts(), RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
-            ans = await self._complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
-                                       context=context, news=news, time=hhmm(minute), first=p.first_name,
-                                       bed=hhmm(p.sleep), start=hhmm(start))
+            ans = await self.core.complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
+                                           context=context, news=news, time=hhmm(minute), first=p.first_name,
+                                           bed=hhmm(p.sleep), start=hhmm(start))
             # a block that started before now counts from now
             items = [(max(s, start), e, a) for s, e, a in ans.blocks() if e > start]
             if items:  # where the model's new plan stops early, the old plan carries on
                 last = max(e for _, e, _ in items)
-                items += [(max(b.start, last), b.end, b.activity) for b in self.plan.blocks if b.end > last]
-            new = shape_plan(items, start, p.sleep, self.config.max_block_min)
+                items += [(max(b.start, last), b.end, b.activity) for b in self.agenda.plan.blocks if b.end > last]
+            new = shape_plan(items, start, p.sleep, self.core.config.max_block_min)
         except LLMError as e:
-            self._fail("replan", e)
-            if self.plan.source == "routine":
+            self.core.fail("replan", e)
+            if self.agenda.plan.source == "routine":
                 self._plan_failed_at = now
             new = ()
-        self.replan_reason = None
+        self.agenda.replan_reason = None
         if not new:
-            return self.plan
-        kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity)
-                     for b in self.plan.blocks if b.start < start)
-        self.plan = DayPlan(day=self.plan.day, wake=self.plan.wake, bed=self.plan.bed, blocks=kept + new,
-                            source="model")
+            return self.agenda.plan
+        old = self.agenda.plan
+        kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity) for b in old.blocks if b.start < start)
+        self.agenda.plan = DayPlan(day=old.day, wake=old.wake, bed=old.bed, blocks=kept + new, source="model")
         self._plan_failed_at = None
-        self.queue, self.current = [], None  # (a step of the old plan is not resumed)
-        self.stats["replans"] += 1
-        self.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
+        self.agenda.queue, self.agenda.current = [], None  # (a step of the old plan is not resumed)
+        self.core.stats["replans"] += 1
+        self.core.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in new), 500), now, importance=5)
-        return self.plan
+        return self.agenda.plan
 
     async def next_action(self, now: datetime, view: WorldView | None = None) -> Action:
         """The action to do from ``now``: from the decomposed queue (no call), else one call that
         decomposes the current 1-2 hour block into 5-15 minute actions.  Never raises LLMError."""
-        self.seed(now)
-        if self.asleep_at(now):
-            self.current = self.routine_action(now, view)
-            return self.current
-        d, minute = self.day_and_minute(now)
+        self.core.seed(now)
+        if self.core.asleep_at(now):
+            self.agenda.current = self.core.routine_action(now, view)
+            return self.agenda.current
+        d, minute = self.core.day_and_minute(now)
         try:
-            if self.plan is None or self.plan_date != d:
+            if self.agenda.plan is None or self.agenda.plan_date != d:
                 await self.plan_day(now, view)
-            elif self.plan.source == "routine" and self._plan_failed_at is not None \
+            elif self.agenda.plan.source == "routine" and self._plan_failed_at is not None \
                     and now - self._plan_failed_at >= timedelta(hours=1):
                 await self.replan(now, view, "a day that went by routine so far")  # the model is back?
-            elif self.replan_reason:
-                await self.replan(now, view, self.replan_reason)
+            elif self.agenda.replan_reason:
+                await self.replan(now, view, self.agenda.replan_reason)
         except LLMError as e:  # pragma: no cover - plan_day handles its own errors
-            self._fail("plan", e)
+            self.core.fail("plan", e)
         async with self._plan_lock:
-            if len(self.facts):
-                await attending.consider(self, now, view)  # today's gatherings it knows of
+            if len(self.core.facts):
+                await attending.consider(self.core, self.agenda, now, view)  # today's gatherings it knows of
             act = self._resume(now) or self._from_queue(now)
             if act is None:
                 act = await self._decompose(now, view)
-        self.current = act
+        self.agenda.current = act
         return act
 
     def _resume(self, now: datetime) -> Action | None:
@@ -155,15 +167,15 @@ class Planning:
         time is up is over; a reaction puts the step it breaks off back in the queue itself).
         Without it the broken-off step was lost, and its block decomposed again: 4 of the 31
         decompose calls of a recorded day up to 16:00 were asked in the middle of a window."""
-        cur = self.current
+        cur = self.agenda.current
         end = cur.end() if cur is not None and cur.source == "model" else None
-        if end is None or (end - now).total_seconds() < 60:
+        if cur is None or end is None or (end - now).total_seconds() < 60:
             return None
         return _rest_of(cur, end, now)
 
     def _from_queue(self, now: datetime) -> Action | None:
-        while self.queue:
-            a = self.queue.pop(0)
+        while self.agenda.queue:
+            a = self.agenda.queue.pop(0)
             end = a.end() or now
             if end > now:  # (an action due later starts now: the previous one ended early)
                 return _rest_of(a, end, now)
@@ -179,35 +191,30 @@ class Planning:
         or a replan is due first, asleep by then, no block of today's plan in progress then) or
         when a look ahead for that time was already asked (one try: a failed one is not asked
         again and again)."""
-        if self.asleep_at(now):
+        if self.core.asleep_at(now):
             return self._wake_unplanned(now)
-        cur = self.current
-        if cur is None or cur.source not in ("model", "reaction") or self.plan is None:
+        cur = self.agenda.current
+        if cur is None or cur.source not in ("model", "reaction") or self.agenda.plan is None:
             return None
-        if self.replan_reason or self.plan.source == "routine" and self._plan_failed_at is not None:
+        if self.agenda.replan_reason or self.agenda.plan.source == "routine" and self._plan_failed_at is not None:
             return None
-        at = self._decided_until()
+        at = self.agenda.decided_until()
         if at is None or at <= now or at == self._ahead_tried:
             return None
-        d, minute = self.day_and_minute(at)
-        if self.plan_date != d or self.asleep_at(at) or not decompose_window(self.plan, minute, 0):
+        d, minute = self.core.day_and_minute(at)
+        if self.agenda.plan_date != d or self.core.asleep_at(at) or not decompose_window(self.agenda.plan, minute, 0):
             return None
         return at
-
-    def _decided_until(self) -> datetime | None:
-        """The end of the steps decided: the later of the step in hand's and the last queued one's."""
-        ends = [e for a in ([self.current] if self.current else []) + self.queue[-1:] if (e := a.end())]
-        return max(ends) if ends else None
 
     def _wake_unplanned(self, now: datetime) -> datetime | None:
         """The next wake-up after ``now`` (asleep), when the day it begins has no plan yet and
         ``now`` belongs to that day already (the small hours before it, not the evening before)."""
-        w = self.persona.wake
+        w = self.core.persona.wake
         at = now.replace(hour=w // 60 % 24, minute=w % 60, second=0, microsecond=0)
         if at <= now:
             at += timedelta(days=1)
-        d, _ = self.day_and_minute(at)
-        if self.day_and_minute(now)[0] != d or self.plan_date == d and self.plan is not None:
+        d, _ = self.core.day_and_minute(at)
+        if self.core.day_and_minute(now)[0] != d or self.agenda.plan_date == d and self.agenda.plan is not None:
             return None
         return None if at == self._ahead_tried else at
 
@@ -224,30 +231,30 @@ class Planning:
             if at is None or run_out is not None and at != run_out:
                 return 0
             self._ahead_tried = at
-            self.stats["ahead_calls"] += 1
-            waking = self.asleep_at(now)
+            self.core.stats["ahead_calls"] += 1
+            waking = self.core.asleep_at(now)
             if waking:  # the day first, then its first window, while the resident still sleeps
                 await self._plan_day(now, view)
-                if self.plan is None or self.plan.source != "model":
+                if self.agenda.plan is None or self.agenda.plan.source != "model":
                     return 0  # no plan from the model: next_action carries on as it would have
-                self.stats["wake_ahead"] += 1
-            _, minute = self.day_and_minute(at)
-            window = decompose_window(self.plan, minute, self.config.decompose_window_min)
+                self.core.stats["wake_ahead"] += 1
+            _, minute = self.core.day_and_minute(at)
+            window = decompose_window(self.agenda.plan, minute, self.core.config.decompose_window_min)
             start = at
             if window and window[-1].end - minute < 5:  # bridged by rule then: from the next block on
                 start = at + timedelta(minutes=window[-1].end - minute)
             actions = await self._decompose_steps(start, now, view)
-            if not waking and self._decided_until() != at:
+            if not waking and self.agenda.decided_until() != at:
                 return 0  # the steps in hand changed meanwhile: these would not follow them
-            self.queue.extend(actions)
-            self.stats["ahead_steps"] += len(actions)
+            self.agenda.queue.extend(actions)
+            self.core.stats["ahead_steps"] += len(actions)
             return len(actions)
 
     async def _decompose(self, now: datetime, view: WorldView | None) -> Action:
         actions = await self._decompose_steps(now, now, view)
         if not actions:
-            return self.routine_action(now, view)
-        self.queue = actions[1:]
+            return self.core.routine_action(now, view)
+        self.agenda.queue = actions[1:]
         return actions[0]
 
     async def _decompose_steps(self, at: datetime, now: datetime, view: WorldView | None) -> list[Action]:
@@ -255,10 +262,10 @@ class Planning:
         in progress then and of the blocks that follow it within ``config.decompose_window_min``
         (a plan of half-hour and hour blocks is decomposed two hours at a time, not one block a
         call).  The model names what and where; the emoji and the state the object is left in
-        come from the world's rules (see _ground).  Empty when there is nothing to decompose (a
+        come from the world's rules (see ``Locator.ground``).  Empty when there is nothing to decompose (a
         block all but over is bridged by rule) or the call failed (the routine fills in)."""
-        d, minute = self.day_and_minute(at)
-        window = decompose_window(self.plan, minute, self.config.decompose_window_min)
+        d, minute = self.core.day_and_minute(at)
+        window = decompose_window(self.agenda.plan, minute, self.core.config.decompose_window_min)
         if not window:
             return []
         end = window[-1].end
@@ -266,32 +273,32 @@ class Planning:
         if span < 5:  # the block is all but over: bridge to the next one by rule
             return []
         allowed = tuple(view.allowed) if view and view.allowed else ()
-        fallback = self._fallback_place(view)
-        ctx = Context(self, now, view, focus="; ".join(b.activity for b in window))
+        fallback = self.locator.fallback_place(view)
+        ctx = Context(self.core, self.agenda, now, view, focus="; ".join(b.activity for b in window))
         # the blocks themselves are in the task; the one before them is enough around them
         context = await assemble([Plan(before=1, after=0), Thoughts(), Needs(),
                                   RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
-        first = self.persona.first_name
+        first = self.core.persona.first_name
         blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}" for b in window)
         try:
-            ans = await self._complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
-                                       max_tokens=300, context=context, places=self._places_line(view),
-                                       start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
-                                       span=span)
+            ans = await self.core.complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
+                                           max_tokens=300, context=context, places=self.locator.places_line(view),
+                                           start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
+                                           span=span)
         except LLMError as e:
-            self._fail("decompose", e)
+            self.core.fail("decompose", e)
             return []
         steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.items()]
         if not steps:
-            self._fail("decompose", BadAnswer("no step in the answer"))
+            self.core.fail("decompose", BadAnswer("no step in the answer"))
             return []
         actions = []
         offset = 0  # minutes from ``at`` to the step's start
         for desc, minutes, s in scale_steps(steps, span):
             block = next((b for b in window if b.start <= minute + offset < b.end), window[-1])
-            fact = attending.fact_of_block(self, block, at) if len(self.facts) else None
+            fact = attending.fact_of_block(self.core, block, at) if len(self.core.facts) else None
             place = fact.place if fact is not None and fact.place else s.place  # the gathering's own place
-            addr, state = await self._ground(view, desc, place, "", block.activity, allowed, fallback)
+            addr, state = await self.locator.ground(view, desc, place, "", block.activity, allowed, fallback)
             if fact is not None and fact.place and not addr.startswith(fact.place):
                 # at a gathering, whatever it does there ("chatting", "resting") is done there
                 addr, state = attending.address_at(fact.place, allowed), None

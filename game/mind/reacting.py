@@ -2,19 +2,24 @@
 with the rules that mend what a small model says (a "react" that is a wish to talk, going to bed
 at noon, "continue" written as an action).
 
-A part of ``Mind`` (see mind.py): it owns when each sight was last considered (the cool-down).
+``Reactor`` is a part of ``Mind`` (see mind.py): it owns when each sight was last considered (the
+cool-down); a hazard it hands to the mender (mending.py).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import Any, Sequence
+from typing import Sequence
 
 from game.llm.api import LLMError, Priority
+from game.mind.agenda import Agenda
 from game.mind.components import (Context, KnownFacts, Plan, Relationships, RelevantMemories, Situation, Thoughts,
                                   assemble)
 from game.mind.config import MEMORY_KINDS
+from game.mind.core import MindCore
+from game.mind.grounding import Locator
+from game.mind.mending import Mender
 from game.mind.schemas import ReactAnswer, clean_text, pick_emoji
 from game.mind.shaping import emoji_for
 from game.mind.view import Action, Allowance, Hazard, Reaction, WorldView
@@ -23,11 +28,16 @@ _BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(in
                         re.I)
 
 
-class Reacting:
-    """react() and its rules."""
+class Reactor:
+    """react() and its rules.  Takes the core (the model, memory, facts, budgets), the agenda (a
+    reaction is the step in hand), the locator (where it happens) and the mender (hazards)."""
 
-    def _init_reacting(self) -> None:
-        self._reacted: dict[str, datetime] = {}
+    def __init__(self, core: MindCore, agenda: Agenda, locator: Locator, mender: Mender) -> None:
+        self.core = core
+        self.agenda = agenda
+        self.locator = locator
+        self.mender = mender
+        self._reacted: dict[str, datetime] = {}  # sight -> when it was last considered
 
     # ------------------------------------------------------------------ reacting
     async def react(self, now: datetime, percept_text: str, view: WorldView | None = None, *,
@@ -42,18 +52,19 @@ class Reacting:
         the model server has time to spare) raises both daily caps for this one reaction; a call
         past the floor is asked below the town's planning (``Priority.REFLECT``) and counted in
         ``stats`` (``react_spare``, ``talk_spare``).  A ``hazard`` among the sights (a fire, a
-        leak) is always acted on: an action at the thing that makes it safe (hazards.py)."""
+        leak) is always acted on: an action at the thing that makes it safe (mending.py)."""
         text = clean_text(percept_text, 300)
         if hazard is not None and text:
-            return await self._react_to_hazard(now, text, view, hazard)
-        d, _ = self.day_and_minute(now)
-        if not text or self.asleep_at(now):
+            self._reacted[text] = now
+            return await self.mender.react(now, text, view, hazard)
+        d, _ = self.core.day_and_minute(now)
+        if not text or self.core.asleep_at(now):
             return Reaction("continue", reason="asleep" if text else "nothing")
         last = self._reacted.get(text)
-        if last is not None and now - last < timedelta(minutes=self.config.react_cooldown_min):
-            self.stats["react_cooldown"] += 1
+        if last is not None and now - last < timedelta(minutes=self.core.config.react_cooldown_min):
+            self.core.stats["react_cooldown"] += 1
             return Reaction("continue", reason="already considered")
-        spent = self.calls_on(d)
+        spent = self.core.calls_on(d)
         extra = allowance or Allowance()
         # a talk written whole came of a reaction (its own or the other's) and costs a call like one
         used = spent.get("react", 0) + spent.get("converse", 0)
@@ -62,55 +73,55 @@ class Reacting:
         # invited the people she met): like urgent news, not held back by the day's caps
         untold = self._untold(now, people)
         if untold:
-            self.stats["react_news_to_tell"] += 1
-        past_floor = not (urgent or untold) and used >= self.config.max_reacts_per_day
-        if past_floor and used >= self.config.max_reacts_per_day + extra.reacts:
-            self.stats["react_budget"] += 1
+            self.core.stats["react_news_to_tell"] += 1
+        past_floor = not (urgent or untold) and used >= self.core.config.max_reacts_per_day
+        if past_floor and used >= self.core.config.max_reacts_per_day + extra.reacts:
+            self.core.stats["react_budget"] += 1
             return Reaction("continue", reason="budget")
         self._reacted[text] = now
         allowed = tuple(view.allowed) if view and view.allowed else ()
-        ctx = Context(self, now, view, focus=text, about=people)
+        ctx = Context(self.core, self.agenda, now, view, focus=text, about=people)
         context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         if past_floor:  # spare time of the server's: the town's planning goes first
-            self.stats["react_spare"] += 1
+            self.core.stats["react_spare"] += 1
         try:
-            ans = await self._complete("react", ReactAnswer, "react",
-                                       Priority.REFLECT if past_floor else Priority.REACT, now, max_tokens=100,
-                                       context=context, places=self._places_line(view),
-                                       people=", ".join(people) or "nobody", first=self.persona.first_name,
-                                       percept=text)
+            ans = await self.core.complete("react", ReactAnswer, "react",
+                                           Priority.REFLECT if past_floor else Priority.REACT, now, max_tokens=100,
+                                           context=context, places=self.locator.places_line(view),
+                                           people=", ".join(people) or "nobody", first=self.core.persona.first_name,
+                                           percept=text)
         except LLMError as e:
-            self._fail("react", e)
+            self.core.fail("react", e)
             return Reaction("continue", reason="error")
         meant = _talk_meant(ans, people) if ans.decision == "react" else None
         if meant is not None:
             # a small model often picks "react" with someone in talk_to and "tell Rosa about ...":
             # that is a wish to talk, and the talk is what should happen
-            self.stats["react_as_talk"] += 1
+            self.core.stats["react_as_talk"] += 1
             ans = ans.model_copy(update={"decision": "talk", "talk_to": meant})
         if ans.decision == "react" and ans.new_action.strip().lower().rstrip(".") in _NOTHING:
             ans = ans.model_copy(update={"decision": "continue"})
         if ans.decision == "react" and _BED_WORDS.search(ans.new_action) and not self._near_bed_time(now):
             # "going to wake up with Eli Moreau" at 16:16: waking or going to bed is not a reaction
             # to a sight in the middle of the day
-            self.stats["react_absurd"] += 1
+            self.core.stats["react_absurd"] += 1
             ans = ans.model_copy(update={"decision": "continue"})
-        talks = self.talks_on(d, now) if ans.decision == "talk" else 0
+        talks = self.core.talks_on(d, now) if ans.decision == "talk" else 0
         invite = ans.decision == "talk" and _match_name(ans.talk_to, people) in untold
-        if ans.decision == "talk" and talks >= self.config.max_talks_per_day + extra.talks and not invite:
-            self.stats["react_talk_enough"] += 1
+        if ans.decision == "talk" and talks >= self.core.config.max_talks_per_day + extra.talks and not invite:
+            self.core.stats["react_talk_enough"] += 1
             return Reaction("continue", reason="talked enough today")
         if ans.decision == "talk":
             who = _match_name(ans.talk_to, people)
             if who is None and len(people) == 1:
                 who = people[0]
-            if who is not None and who != self.name:
-                self.stats["react_talk"] += 1
-                if talks >= self.config.max_talks_per_day and not invite:
-                    self.stats["talk_spare"] += 1
+            if who is not None and who != self.core.name:
+                self.core.stats["react_talk"] += 1
+                if talks >= self.core.config.max_talks_per_day and not invite:
+                    self.core.stats["talk_spare"] += 1
                 return Reaction("talk", with_whom=who, reason=text)
-            self.stats["react_talk_nobody"] += 1
+            self.core.stats["react_talk_nobody"] += 1
             if not ans.new_action:
                 return Reaction("continue", reason="nobody to talk to")
             ans = ans.model_copy(update={"decision": "react"})  # nobody here: do what it said instead
@@ -118,29 +129,23 @@ class Reacting:
             here = view.here if view else ""
             # the place and the state of the thing it acts on ("off" for a dripping tap, a fire
             # put out), both by the world when it can say
-            addr, state = await self._ground(view, ans.new_action, ans.place or here, ans.state,
-                                             text, allowed, here or self._fallback_place(view))
+            addr, state = await self.locator.ground(view, ans.new_action, ans.place or here, ans.state,
+                                                    text, allowed, here or self.locator.fallback_place(view))
             act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
                          max(5, min(60, ans.minutes)), state, now, "reaction")
-            # the reaction first; the steps already decomposed carry on after it, the one it breaks
-            # off first (those that ended meanwhile are skipped): a reaction costs no second
-            # decompose call
-            cur = self.current
-            if cur is not None and cur.source == "model" and (cur.end() or now) > now:
-                self.queue.insert(0, cur)
-            self.current = act
-            self.stats["react_react"] += 1
-            self.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,
-                            importance=5)
+            self.agenda.put_first(act, now)  # the steps already decomposed carry on after it
+            self.core.stats["react_react"] += 1
+            self.core.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,
+                                 importance=5)
             return Reaction("react", new_action=act, reason=text)
         return Reaction("continue", reason="model")
 
     def _untold(self, now: datetime, people: Sequence[str]) -> list[str]:
         """The people at hand whom this resident has not told of a gathering it hosts."""
         out: list[str] = []
-        for f in self.facts.upcoming(now):
-            if f.host == self.name and f.kind == "gathering":
-                out += [p for p in people if p != self.name and p not in f.told and p not in out]
+        for f in self.core.facts.upcoming(now):
+            if f.host == self.core.name and f.kind == "gathering":
+                out += [p for p in people if p != self.core.name and p not in f.told and p not in out]
         return out
 
     def news_for(self, other: str, now: datetime) -> bool:
@@ -149,8 +154,8 @@ class Reacting:
 
     def _near_bed_time(self, now: datetime) -> bool:
         """Within an hour of waking or of bed time (or asleep): when sleep and waking make sense."""
-        _, m = self.day_and_minute(now)
-        p = self.persona
+        _, m = self.core.day_and_minute(now)
+        p = self.core.persona
         return m < p.wake + 60 or m >= p.sleep - 60
 
 
@@ -160,7 +165,7 @@ _TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak",
                "mention", "share", "sharing", "hello", "hi ", "conversation", "let him know", "let her know")
 
 
-def _talk_meant(ans: Any, people: Sequence[str]) -> str | None:
+def _talk_meant(ans: ReactAnswer, people: Sequence[str]) -> str | None:
     """Whom a "react" answer means to talk to, if it is a wish to talk to someone nearby: it names
     them in talk_to and its action is talking to them (or nothing else), or its action is telling,
     asking, ... someone who is named in it or is the only one there ("telling everyone I see about

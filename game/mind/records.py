@@ -3,7 +3,7 @@ talked with, who is mentioned.
 
 The mind stores what others said as ``"<speaker> told me: ..."`` (conversations) or ``"<speaker>
 said to me: ..."`` (the player), its own part of a talk as ``"I talked with A, B; I said: ..."``
-(perception.py writes them) and its seed relationships as ``"<name>: <text>"``.  These readers sit
+(senses.py writes them) and its seed relationships as ``"<name>: <text>"``.  These readers sit
 beside the mind that writes those shapes; the interview (interview.py) and the measurements
 (``game.measure.records``, which adds rows read from a save) use them.
 """
@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Protocol, Sequence
+
+from game.mind.memory import MemoryStream
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,14 @@ class MemoryRow:
     evidence: tuple[int, ...] = ()
 
 
-def rows_of_mind(name: str, mind: Any) -> list[MemoryRow]:
+class Remembering(Protocol):
+    """A live mind, as far as its memory goes (``game.mind.Mind``)."""
+
+    @property
+    def memory(self) -> MemoryStream: ...
+
+
+def rows_of_mind(name: str, mind: Remembering) -> list[MemoryRow]:
     """The memory of a live ``Mind`` as rows (no copy of the embeddings)."""
     mem = mind.memory
     return [MemoryRow(name, r.id, r.kind, r.text, r.created, r.importance, tuple(r.evidence))

@@ -1,8 +1,8 @@
 """The resident's slower thinking: the daily identity summary and reflections (salient questions,
 then insights that cite the memories they rest on).
 
-A part of ``Mind`` (see mind.py); the identity and the time of the last reflection are the
-mind's saved state.
+``Reflector`` is a part of ``Mind`` (see mind.py): it owns the time of the last reflection; the
+identity summary it writes is kept by the core, as every prompt begins with it.
 """
 
 from __future__ import annotations
@@ -10,37 +10,42 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.llm.api import LLMError, Priority
+from game.mind.core import MindCore
 from game.mind.memory import Record
 from game.mind.schemas import IDENTITY_MAX, IdentityAnswer, InsightsAnswer
 from game.mind.wording import whole_sentences
 
 
-class Reflecting:
-    """The identity summary and reflection."""
+class Reflector:
+    """The identity summary and reflection.  Takes the core (memory, retrieval, the model)."""
+
+    def __init__(self, core: MindCore) -> None:
+        self.core = core
+        self.last_reflection: datetime | None = None
 
     # ----------------------------------------------------------------- identity
     async def ensure_identity(self, now: datetime) -> str:
         """The identity summary (core traits, occupation, feeling about progress), refreshed daily."""
-        d, _ = self.day_and_minute(now)
-        if self.identity_date == d:  # asked today (a summary dropped as not about them stays so)
-            return self.identity
-        self.identity_date = d
-        first = self.persona.first_name
+        d, _ = self.core.day_and_minute(now)
+        if self.core.identity_date == d:  # asked today (a summary dropped as not about them stays so)
+            return self.core.identity
+        self.core.identity_date = d
+        first = self.core.persona.first_name
         recs: dict[int, Record] = {}
         for q in (f"{first}'s core characteristics", f"{first}'s current daily occupation",
                   f"{first}'s feeling about his recent progress in life"):
-            for r in await self.recall(q, now, k=4, token_budget=120):
+            for r in await self.core.recall(q, now, k=4, token_budget=120):
                 recs[r.id] = r
         memories = "\n".join(f"- {r.text}" for r in sorted(recs.values(), key=lambda r: r.id)) or "- (nothing yet)"
         try:
-            ans = await self._complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
-                                       max_tokens=100, first=first,
-                                       name=self.name, memories=memories, date=now.strftime("%A %B %d"))
-            self.identity = self._fit_identity(ans.summary)
+            ans = await self.core.complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
+                                           max_tokens=100, first=first,
+                                           name=self.core.name, memories=memories, date=now.strftime("%A %B %d"))
+            self.core.identity = self._fit_identity(ans.summary)
         except LLMError as e:
-            self._fail("identity", e)
-            self.identity, self.identity_date = "", None  # asked again next time
-        return self.identity
+            self.core.fail("identity", e)
+            self.core.identity, self.core.identity_date = "", None  # asked again next time
+        return self.core.identity
 
     def _fit_identity(self, summary: str) -> str:
         """The summary as it goes into every prompt of the day: cut off by its length limit, it
@@ -49,14 +54,14 @@ class Reflecting:
         dropped, the persona alone standing for the day (Ines's was the prompt's example, "Eddy is
         curious and hard-working. He studies music at the college. ...")."""
         text = whole_sentences(summary.strip(), near=IDENTITY_MAX - 20)
-        if self.persona.first_name.lower() not in text.lower():
-            self.stats["identity_dropped"] += 1
+        if self.core.persona.first_name.lower() not in text.lower():
+            self.core.stats["identity_dropped"] += 1
             return ""
         return text
 
     # ---------------------------------------------------------------- reflection
     def reflection_due(self, now: datetime | None = None) -> bool:
-        return self.memory.importance_since(self.last_reflection, now) >= self.config.reflect_threshold
+        return self.core.memory.importance_since(self.last_reflection, now) >= self.core.config.reflect_threshold
 
     async def reflect_if_due(self, now: datetime) -> list[str]:
         """When the importance of what happened since the last reflection passes the threshold:
@@ -72,21 +77,21 @@ class Reflecting:
             return []
         since = self.last_reflection
         self.last_reflection = now
-        name = self.name
+        name = self.core.name
         focal = self._focal_points(since, now)
         evidence: dict[int, Record] = {}
         for q in focal:
-            for r in await self.recall(q, now, k=5, token_budget=200, kinds=None):
+            for r in await self.core.recall(q, now, k=5, token_budget=200, kinds=None):
                 evidence.setdefault(r.id, r)
         if not evidence:
             return []
         numbered = sorted(evidence.values(), key=lambda r: r.created)[:15]
         listing = "\n".join(f"{n}. {r.text}" for n, r in enumerate(numbered, 1))
         try:
-            ia = await self._complete("insights", InsightsAnswer, "reflect", Priority.REFLECT, now,
-                                      max_tokens=200, name=name, items=listing)
+            ia = await self.core.complete("insights", InsightsAnswer, "reflect", Priority.REFLECT, now,
+                                          max_tokens=200, name=name, items=listing)
         except LLMError as e:
-            self._fail("reflect", e)
+            self.core.fail("reflect", e)
             return []
         made = []
         for ins in ia.insights:
@@ -95,20 +100,20 @@ class Reflecting:
                 if 1 <= n <= len(numbered):
                     ids.append(numbered[n - 1].id)
                 else:
-                    self.stats["evidence_dropped"] += 1
+                    self.core.stats["evidence_dropped"] += 1
             ids = list(dict.fromkeys(ids))
             if not ins.insight or not ids:
-                self.stats["insight_dropped"] += 1
+                self.core.stats["insight_dropped"] += 1
                 continue
-            self.memory.add("reflection", ins.insight, now, evidence=ids)
+            self.core.memory.add("reflection", ins.insight, now, evidence=ids)
             made.append(ins.insight)
-        self.stats["reflections"] += len(made)
+        self.core.stats["reflections"] += len(made)
         return made
 
     def _focal_points(self, since: datetime | None, now: datetime | None = None, n: int = 3) -> list[str]:
         """The texts of the ``n`` most important records of the last 60 since ``since`` (the
         newer first among equals): what made the reflection due."""
-        last = self.memory.recent(60, until=now)
+        last = self.core.memory.recent(60, until=now)
         recent = [r for r in last if since is None or r.created > since] or last
         ranked = sorted(enumerate(recent), key=lambda ir: (-ir[1].importance, -ir[0]))
         return [r.text for _, r in ranked[:n]]

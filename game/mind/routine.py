@@ -9,14 +9,14 @@ failed.  Functions of the persona alone (no state, no model): ``Mind.day_and_min
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import Any
 
+from game.mind.persona import Persona
 from game.mind.places import find_in
 from game.mind.shaping import shape_plan
 from game.mind.view import Action, PlanBlock, WorldView
 
 
-def day_and_minute(persona: Any, now: datetime) -> tuple[date, int]:
+def day_and_minute(persona: Persona, now: datetime) -> tuple[date, int]:
     """The plan day ``now`` belongs to and minutes since that day's midnight (a bed time after
     midnight keeps the small hours in the previous day, as minutes past 24:00)."""
     m = now.hour * 60 + now.minute
@@ -27,7 +27,7 @@ def day_and_minute(persona: Any, now: datetime) -> tuple[date, int]:
     return d, m
 
 
-def routine_blocks(persona: Any, start: int | None = None, max_block: int = 120) -> tuple[PlanBlock, ...]:
+def routine_blocks(persona: Persona, start: int | None = None, max_block: int = 120) -> tuple[PlanBlock, ...]:
     """A plain day from the lifestyle: morning, meals, work, evening at home."""
     p = persona
     start = p.wake if start is None else start
@@ -40,7 +40,7 @@ def routine_blocks(persona: Any, start: int | None = None, max_block: int = 120)
     return shape_plan(rows, start, p.sleep, max_block)
 
 
-def routine_action(persona: Any, now: datetime, view: WorldView | None = None) -> Action:
+def routine_action(persona: Persona, now: datetime, view: WorldView | None = None) -> Action:
     """What the resident does by rule (no model): sleep, meals, work, home.  Used on the first
     morning until the day plan arrives and whenever a decision is pending or has failed."""
     p = persona

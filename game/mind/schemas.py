@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Callable, Literal, Protocol
 
 from pydantic import BaseModel, BeforeValidator, Field, create_model
 
@@ -23,14 +23,14 @@ def clean_text(value: object, max_len: int = 300) -> str:
     return one_line(value, max_len)
 
 
-def _clamp(lo: int, hi: int, default: int):
+def _clamp(lo: int, hi: int, default: int) -> Callable[[object], int]:
     def f(v: object) -> int:
         try:
-            x = float(v)  # type: ignore[arg-type]
+            x = float(v)  # type: ignore[arg-type]  # any value: what float() refuses is caught
         except (TypeError, ValueError):
             return default
         except OverflowError:  # an integer too big for a float: past one end or the other
-            return hi if v > 0 else lo  # type: ignore[operator]
+            return hi if v > 0 else lo  # type: ignore[operator]  # an int, too big for a float
         if x != x:  # NaN
             return default
         if x in (float("inf"), float("-inf")):  # 1e999, Infinity
@@ -39,11 +39,11 @@ def _clamp(lo: int, hi: int, default: int):
     return f
 
 
-def _text(max_len: int):
+def _text(max_len: int) -> Callable[[object], str]:
     return lambda v: clean_text(v, max_len)
 
 
-def _action(max_len: int):
+def _action(max_len: int) -> Callable[[object], str]:
     """What a resident does, as others will see it: whole words, a bare verb first made "-ing"
     (game/mind/wording.py)."""
     return lambda v: fit_action(clean_text(v, max_len), max_len)
@@ -153,7 +153,7 @@ def parse_start_times(lines: list[str]) -> list[tuple[int, int, str]]:
 
 class StepItem(BaseModel):
     """One step of a decomposed block: what and where (its emoji and the state it leaves its
-    object in are the world's rules, not the model's: see Planning._decompose)."""
+    object in are the world's rules, not the model's: see Planner._decompose_steps)."""
 
     action: ActionText
     minutes: Minutes
@@ -228,11 +228,13 @@ class ReactAnswer(BaseModel):
 
 
 StateText = Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)]
+Decision = Literal["continue", "react", "talk"]
 
 
-def _one_of(values: tuple[str, ...]):
+def _one_of(values: tuple[str, ...], max_len: int = 30) -> Any:  # a type made at run time
     """Text the schema sent limits to ``values`` (validation does not: the mind judges the answer)."""
-    return Annotated[str, BeforeValidator(_text(30)), Field(max_length=30, json_schema_extra={"enum": list(values)})]
+    return Annotated[str, BeforeValidator(_text(max_len)),
+                     Field(max_length=max_len, json_schema_extra={"enum": list(values)})]
 
 
 @lru_cache(maxsize=64)
@@ -241,7 +243,7 @@ def hazard_answer(states: tuple[str, ...]) -> type[BaseModel]:
     thing in danger is the place) whose schema lets the state be one of the thing's own
     ``states`` or none, so a small model names one the world knows and the world judges whether
     it makes the thing safe.  Named ``ReactAnswer``: it is one (every test model answers it so)."""
-    return create_model("ReactAnswer", decision=(Literal["continue", "react", "talk"], ...),
+    return create_model("ReactAnswer", decision=(Decision, ...),
                         talk_to=(Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)], ""),
                         new_action=(ActionText, ""),
                         emoji=(Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)], ""),
@@ -257,6 +259,17 @@ def mend_answer(safe: tuple[str, ...]) -> type[BaseModel]:
                         new_action=(ActionText, ""),
                         emoji=(Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)], ""),
                         minutes=(Minutes, 10), state=(_one_of(safe), ""))
+
+
+class HazardReply(Protocol):
+    """What the answers of ``hazard_answer`` and ``mend_answer`` hold (models made at run time, so
+    a Protocol to read them by)."""
+
+    decision: str
+    new_action: str
+    emoji: str
+    minutes: int
+    state: str
 
 
 class LineAnswer(BaseModel):
@@ -292,11 +305,9 @@ class ScriptAnswer(BaseModel):
 @lru_cache(maxsize=64)
 def script_answer(speakers: tuple[str, ...]) -> type[ScriptAnswer]:
     """``ScriptAnswer`` whose schema lets each line's speaker be one of ``speakers`` only."""
-    line = create_model("ScriptLine", __base__=ScriptLine,
-                        speaker=(Annotated[str, BeforeValidator(_text(40)),
-                                           Field(max_length=40, json_schema_extra={"enum": list(speakers)})], ...))
+    line = create_model("ScriptLine", __base__=ScriptLine, speaker=(_one_of(speakers, 40), ...))
     return create_model("ScriptAnswer", __base__=ScriptAnswer,
-                        lines=(list[line], Field(min_length=1, max_length=6)))  # type: ignore[valid-type]
+                        lines=(list[line], Field(min_length=1, max_length=6)))  # type: ignore[valid-type]  # a model made at run time
 
 
 class Insight(BaseModel):

@@ -85,7 +85,22 @@ PREFILTER_STEP = 4096  # rows projected per retrieval until all are (a fixed num
 
 
 class Prefiltering:
-    """The prefilter of ``MemoryStream.retrieve`` (a part of the stream: it reads its arrays)."""
+    """The prefilter of ``MemoryStream.retrieve`` (a part of the stream: it reads its columns,
+    declared here; ``MemoryStream`` makes them, and keeps the projected rows up to date as
+    embeddings are set and the arrays grow)."""
+
+    decay: float
+    _n: int
+    _cap: int
+    _dim: int | None
+    _emb: np.ndarray | None  # float32 [cap, dim], unit rows
+    _has_emb: np.ndarray
+    _kind: np.ndarray
+    _access: np.ndarray
+    _imp: np.ndarray
+    _proj: np.ndarray | None  # the projected rows (float32 [cap, PREFILTER_DIM])
+    _proj_basis: np.ndarray | None  # float32 [dim, PREFILTER_DIM]
+    _proj_n: int  # rows projected so far
 
     def _projection(self) -> np.ndarray | None:
         """The prefilter's rows: each embedding projected on the top ``PREFILTER_DIM`` principal

@@ -7,11 +7,12 @@ check them directly.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence, TypeVar
 
 from game.mind.schemas import clean_text
 from game.mind.view import PlanBlock
 
+T = TypeVar("T")  # what a step carries along (the model's item)
 
 _EMOJI_RULES = (  # the first rule whose word is in the action: the model is not asked for emoji
     (("wake", "waking", "get up", "getting up", "out of bed"), "🌅"),
@@ -77,9 +78,9 @@ def shape_plan(items: Sequence[tuple[int, int, str]], start: int, end: int,
     return tuple(out)
 
 
-def fit_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[str, int, Any]]:
+def fit_steps(steps: Sequence[tuple[str, int, T]], span: int) -> list[tuple[str, int, T]]:
     """Durations that fill ``span`` minutes: extra steps dropped, the last one stretched or cut."""
-    out: list[tuple[str, int, Any]] = []
+    out: list[tuple[str, int, T]] = []
     used = 0
     for desc, minutes, extra in steps:
         if used >= span:
@@ -93,7 +94,7 @@ def fit_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[st
     return out
 
 
-def scale_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[str, int, Any]]:
+def scale_steps(steps: Sequence[tuple[str, int, T]], span: int) -> list[tuple[str, int, T]]:
     """Durations that fill ``span`` minutes in the proportions the steps were given: steps that
     ask for more than the span are cut as ``fit_steps`` cuts them; steps that ask for less are
     stretched together (not the last one alone), so a window of two blocks keeps its order of
@@ -101,7 +102,7 @@ def scale_steps(steps: Sequence[tuple[str, int, Any]], span: int) -> list[tuple[
     asked = sum(max(1, int(m)) for _, m, _ in steps)
     if not steps or asked >= span:
         return fit_steps(steps, span)
-    out: list[tuple[str, int, Any]] = []
+    out: list[tuple[str, int, T]] = []
     used, acc = 0, 0.0
     for desc, m, extra in steps:
         acc += max(1, int(m)) * span / asked

@@ -12,13 +12,23 @@ from datetime import datetime
 from typing import Any, Literal, Protocol, Sequence
 
 
+class Placement(Protocol):
+    """Where the world put an activity (``game.world.resolve.Placed``)."""
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def fits(self) -> bool: ...  # the place affords the activity
+
+
 class Ground(Protocol):
     """What the mind asks the world about places (implemented by ``game.world.resolve.Grounder``;
     the mind never imports the world)."""
 
     def places_text(self, limit: int = 12) -> str: ...
 
-    def place(self, activity: str, hint: str = "", block: str = "") -> "Any": ...
+    def place(self, activity: str, hint: str = "", block: str = "") -> Placement: ...
 
     def options(self, activity: str, hint: str = "", block: str = "", limit: int = 12) -> Sequence[tuple[str, str]]: ...
 
@@ -43,7 +53,7 @@ class WorldView:
     ground: "Ground | None" = field(default=None, compare=False, repr=False)
 
     @staticmethod
-    def make(**kw) -> "WorldView":
+    def make(**kw: Any) -> "WorldView":  # (a view's fields by name, as the engine has them)
         for key in ("allowed", "nearby", "people_here"):
             if key in kw and kw[key] is not None:
                 kw[key] = tuple(kw[key])

@@ -66,4 +66,4 @@ async def test_a_gap_or_a_blank_in_the_plan_reads_nothing_planned():
     fact = next(iter(mind.facts))
     for blocks in ((PlanBlock(360, 600, "work"),), (PlanBlock(360, 1320, "  "),)):
         mind.plan = DayPlan(day=1, wake=360, bed=1320, blocks=blocks)
-        assert _plan_then(mind, fact) == "nothing planned"
+        assert _plan_then(mind.agenda, fact) == "nothing planned"

@@ -10,7 +10,7 @@ import pytest
 
 from game.llm.api import BadAnswer, ModelUnavailable
 from game.mind import Mind, MindConfig
-from game.mind.components import identity_text
+from game.mind.core import identity_text
 from game.mind.mind import fit_steps, rule_importance, shape_plan
 from game.mind.view import Conversation, PlanBlock
 
@@ -504,9 +504,9 @@ async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
     assert mind.calls_on(DAY1.date()).get("prefill") == 1
     # a save keeps the held beginning: a reply after loading begins the same way
     again = Mind.from_state(mind.to_state(), llm)
-    assert again._held == mind._held
+    assert again.talker.held == mind.talker.held
     mind.remember_conversation(now + timedelta(minutes=3), conv)  # over: its held context goes
-    assert conv.id not in mind._held
+    assert conv.id not in mind.talker.held
 
 
 async def test_listening_to_what_the_player_types_prepares_the_reply_prompt_up_to_the_newest_words():
@@ -558,7 +558,7 @@ async def test_what_a_line_brings_to_mind_as_it_is_typed_only_grows_at_its_end()
     reply = [m for t, m, kind in llm.calls if kind == "stream"][-1][1].content
     assert reply.startswith(second[:second.index("Mara: where is the bakery and is the library open")])
     mind.remember_conversation(now, conv)
-    assert not mind._brought
+    assert not mind.talker.brought
 
 
 async def test_a_reply_prompt_ends_with_the_line_to_answer_or_asks_the_resident_to_speak_first():

@@ -105,13 +105,13 @@ def test_places_are_listed_compactly_and_lose_no_address():
 
 
 def test_an_identity_summary_that_restates_the_brief_is_left_out_of_prompts():
-    from game.mind.components import _mostly_within
+    from game.mind.core import mostly_within
     brief = ("Hank Brody (age 52). Traits: gruff, practical, proud. Hank Brody owns Brody's Supply Store, "
              "which his father opened forty years ago. He lives with his daughter Rosa.")
-    assert _mostly_within("Hank Brody is gruff, practical and proud. He owns Brody's Supply Store.", brief)
-    assert not _mostly_within("Hank feels hopeful: the debate went well and Rosa told him about the "
+    assert mostly_within("Hank Brody is gruff, practical and proud. He owns Brody's Supply Store.", brief)
+    assert not mostly_within("Hank feels hopeful: the debate went well and Rosa told him about the "
                               "new bakery stall in Willow Park.", brief)
-    assert not _mostly_within("", brief)
+    assert not mostly_within("", brief)
 
 
 def test_the_short_identity_keeps_the_first_sentences():

@@ -9,18 +9,21 @@ only); an answer that still does not, or a model that fails, leaves the action t
 rule (``source="rule"``: the ledger does not count it as the model's).  Whether an answer makes
 the thing safe is the world's to say (``view.ground.state``, game/world/states.py ``mends``).
 
-A part of ``Mind`` (see mind.py); no state of its own.
+``Mender`` is a part of ``Mind`` (see mind.py), asked by the reactor (reacting.py); no state of its
+own.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import cast
 
 from game.llm.api import LLMError, Priority
+from game.mind.agenda import Agenda
 from game.mind.components import Context, Plan, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
-from game.mind.schemas import hazard_answer, mend_answer, pick_emoji
+from game.mind.core import MindCore
+from game.mind.schemas import HazardReply, hazard_answer, mend_answer, pick_emoji
 from game.mind.shaping import emoji_for
 from game.mind.view import Action, Hazard, Reaction, WorldView
 
@@ -28,50 +31,52 @@ _NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "continuing
 HAZARD_MINUTES = (5, 20)  # how long mending it takes, the walk to it included
 
 
-class Mending:
-    """_react_to_hazard() and its rules."""
+class Mender:
+    """The reaction to a hazard and its rules.  Takes the core (the model, memory, counts) and the
+    agenda (the reaction is the step in hand)."""
 
-    async def _react_to_hazard(self, now: datetime, text: str, view: WorldView | None, hazard: Hazard) -> Reaction:
+    def __init__(self, core: MindCore, agenda: Agenda) -> None:
+        self.core = core
+        self.agenda = agenda
+
+    async def react(self, now: datetime, text: str, view: WorldView | None, hazard: Hazard) -> Reaction:
         """The reaction to ``hazard`` (noticed as ``text``): always an action at the thing that
         leaves it safe, the model's own when one of its two answers does so.  Neither the day's
         reaction budget nor the cool-down of a sight holds it back: the engine asks only the awake
-        who are near it, and again only while nobody deals with it."""
-        self._reacted[text] = now
+        who are near it, and again only while nobody deals with it (the reactor keeps the time it
+        was noticed, as for any sight)."""
         people = tuple(view.people_here) if view else ()
         act: Action | None = None
         try:
-            ctx = Context(self, now, view, focus=text, about=people)
+            ctx = Context(self.core, self.agenda, now, view, focus=text, about=people)
             context = await assemble([Situation(), Plan(after=2), Thoughts(), Relationships(),
                                       RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
-            ans = await self._complete("react_hazard", hazard_answer(tuple(hazard.states)), "react", Priority.REACT,
-                                       now, max_tokens=100, context=context, people=", ".join(people) or "nobody",
-                                       first=self.persona.first_name, percept=text, thing=hazard.thing,
-                                       state=hazard.state, safe=hazard.safe)
-            act = self._mending(now, view, hazard, ans)
+            ans = await self.core.complete("react_hazard", hazard_answer(tuple(hazard.states)), "react",
+                                           Priority.REACT, now, max_tokens=100, context=context,
+                                           people=", ".join(people) or "nobody", first=self.core.persona.first_name,
+                                           percept=text, thing=hazard.thing, state=hazard.state, safe=hazard.safe)
+            act = self._mending(now, view, hazard, cast(HazardReply, ans))
             if act is None:  # asked once more, with the danger made plain
-                self.stats["hazard_asked_again"] += 1
-                ans = await self._complete("mend", mend_answer((hazard.safe,)), "react", Priority.REACT, now,
-                                           max_tokens=60, first=self.persona.first_name, thing=hazard.thing,
-                                           state=hazard.state, safe=hazard.safe, name=hazard.name)
-                act = self._mending(now, view, hazard, ans)
+                self.core.stats["hazard_asked_again"] += 1
+                ans = await self.core.complete("mend", mend_answer((hazard.safe,)), "react", Priority.REACT, now,
+                                               max_tokens=60, first=self.core.persona.first_name, thing=hazard.thing,
+                                               state=hazard.state, safe=hazard.safe, name=hazard.name)
+                act = self._mending(now, view, hazard, cast(HazardReply, ans))
         except LLMError as e:  # the model is down: it is mended by rule all the same
-            self._fail("react", e)
+            self.core.fail("react", e)
         if act is None:
-            self.stats["hazard_rule"] += 1
+            self.core.stats["hazard_rule"] += 1
             fix = hazard.fix or f"making the {hazard.name} safe"
             act = Action(fix, hazard.emoji or emoji_for(fix), hazard.address, HAZARD_MINUTES[0], hazard.safe, now,
                          "rule")
         else:
-            self.stats["hazard_model"] += 1
+            self.core.stats["hazard_model"] += 1
         # the steps already decomposed carry on after it, the one it breaks off first (as react)
-        cur = self.current
-        if cur is not None and cur.source == "model" and (cur.end() or now) > now:
-            self.queue.insert(0, cur)
-        self.current = act
-        self.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now, importance=7)
+        self.agenda.put_first(act, now)
+        self.core.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now, importance=7)
         return Reaction("react", new_action=act, reason=text)
 
-    def _mending(self, now: datetime, view: WorldView | None, hazard: Hazard, ans: Any) -> Action | None:
+    def _mending(self, now: datetime, view: WorldView | None, hazard: Hazard, ans: HazardReply) -> Action | None:
         """The model's answer as an action at the thing, if it makes the thing safe; else None.
         A talk that says what it does to the thing counts (a small model often answers "talk" with
         the deed in new_action); carrying on, or words that only look or tell, do not."""
@@ -80,7 +85,7 @@ class Mending:
             return None
         state = self._safe_state(view, hazard, ans.state, desc)
         if state is None:
-            self.stats["hazard_unfit"] += 1
+            self.core.stats["hazard_unfit"] += 1
             return None
         lo, hi = HAZARD_MINUTES
         return Action(desc, pick_emoji(ans.emoji, hazard.emoji or emoji_for(desc)), hazard.address,

@@ -1,8 +1,9 @@
 """What the resident takes in: sights (routine ones scored by rule, the rest in batches by the
-model), the inner voice, what the player and other residents said to it.
+model), the inner voice, what other residents said to it, and the facts in what it thought or
+was told.
 
-A part of ``Mind`` (see mind.py): it owns the bookkeeping of scoring in flight and the least
-importance of what others told the resident.
+``Senses`` is a part of ``Mind`` (see mind.py): it owns the bookkeeping of scoring in flight, the
+least importance of what others told the resident and the ratings of sights it has seen.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from collections import OrderedDict
 from datetime import datetime, timedelta
 
 from game.llm.api import LLMError, Priority
+from game.mind.agenda import Agenda
+from game.mind.core import MindCore
+from game.mind.facts import Fact
 from game.mind.schemas import ImportanceAnswer, clean_text
 from game.mind.view import Conversation
 
@@ -48,10 +52,14 @@ def sight_key(text: str) -> str:
     return _WHERE.sub("", text)
 
 
-class Perceiving:
-    """Observing, scoring importance, whispers, remembering what was said."""
+class Senses:
+    """Observing, scoring importance, whispers, remembering what was said, reading facts.
 
-    def _init_perceiving(self) -> None:
+    Takes the core (memory, facts, stats, the model) and the agenda (a thought asks for a replan)."""
+
+    def __init__(self, core: MindCore, agenda: Agenda) -> None:
+        self.core = core
+        self.agenda = agenda
         self._scoring: set[int] = set()
         self._floor: dict[int, float] = {}  # record id -> least importance once scored
         # sight (without where) -> the importance the model gave it for this resident: the same
@@ -63,37 +71,37 @@ class Perceiving:
     # ------------------------------------------------------------ observation
     async def observe(self, now: datetime, percepts: list[str]) -> list[int]:
         """Store what the resident perceives; routine sights by rule, the rest scored in batches."""
-        self.seed(now)
+        self.core.seed(now)
         new = []
-        since = now - timedelta(minutes=self.config.dedupe_minutes)
+        since = now - timedelta(minutes=self.core.config.dedupe_minutes)
         for raw in percepts:
             text = clean_text(raw, 300)
             if not text:
                 continue
             # someone doing the same thing a few steps further on is the same sight
-            old = self.memory.find_recent_text(text, since, key=sight_key)
+            old = self.core.memory.find_recent_text(text, since, key=sight_key)
             if old is not None:
-                self.memory.touch([old], now)
-                self.stats["seen_again"] += 1
+                self.core.memory.touch([old], now)
+                self.core.stats["seen_again"] += 1
                 continue
             imp = rule_importance(text)
             if imp is not None:
-                self.stats["importance_rule"] += 1
+                self.core.stats["importance_rule"] += 1
             elif (imp := self._rated.get(key := sight_key(text))) is not None:
                 self._rated.move_to_end(key)
-                self.stats["importance_seen_before"] += 1
-            new.append(self.memory.add("observation", text, now, importance=imp))
+                self.core.stats["importance_seen_before"] += 1
+            new.append(self.core.memory.add("observation", text, now, importance=imp))
         await self.score_pending(now)
         return new
 
     async def score_pending(self, now: datetime, force: bool = False) -> int:
         """One importance call for the memories waiting to be scored, when enough have gathered."""
-        pending = [i for i in self.memory.unscored(until=now) if i not in self._scoring]
+        pending = [i for i in self.core.memory.unscored(until=now) if i not in self._scoring]
         if not pending:
             return 0
-        oldest = self.memory.get(pending[0]).created
-        due = (len(pending) >= self.config.importance_batch
-               or now - oldest >= timedelta(minutes=self.config.importance_max_wait_min))
+        oldest = self.core.memory.get(pending[0]).created
+        due = (len(pending) >= self.core.config.importance_batch
+               or now - oldest >= timedelta(minutes=self.core.config.importance_max_wait_min))
         if not (due or force):
             return 0
         batch = pending[:30]
@@ -101,23 +109,23 @@ class Perceiving:
         try:
             # what happened, not where it was seen: "(the closet in Grace and Samuel's bedroom of
             # the Okafor house)" was half of a sight's words, and 91% of sights were rated routine
-            items = "\n".join(f"- {sight_key(self.memory.text(r))}" for r in batch)
-            ans = await self._complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
-                                       max_tokens=10 + 4 * len(batch), temperature=0.2,
-                                       items=items, n=len(batch))
+            items = "\n".join(f"- {sight_key(self.core.memory.text(r))}" for r in batch)
+            ans = await self.core.complete("importance", ImportanceAnswer, "importance", Priority.SCORE, now,
+                                           max_tokens=10 + 4 * len(batch), temperature=0.2,
+                                           items=items, n=len(batch))
             scores = list(ans.scores)
             for n, r in enumerate(batch):
                 score = scores[n] if n < len(scores) else 3
-                self.memory.set_importance(r, max(score, self._floor.pop(r, 1)))
-                if n < len(scores) and self.memory.get(r).kind == "observation":
-                    self._remember_rating(sight_key(self.memory.text(r)), float(score))
+                self.core.memory.set_importance(r, max(score, self._floor.pop(r, 1)))
+                if n < len(scores) and self.core.memory.get(r).kind == "observation":
+                    self._remember_rating(sight_key(self.core.memory.text(r)), float(score))
             if len(scores) != len(batch):
-                self.stats["importance_count_mismatch"] += 1
-            self.stats["importance_scored"] += len(batch)
+                self.core.stats["importance_count_mismatch"] += 1
+            self.core.stats["importance_scored"] += len(batch)
         except LLMError as e:
-            self._fail("importance", e)
+            self.core.fail("importance", e)
             for r in batch:  # keep the provisional score rather than asking again and again
-                self.memory.set_importance(r, self.memory.get(r).importance)
+                self.core.memory.set_importance(r, self.core.memory.get(r).importance)
         finally:
             self._scoring.difference_update(batch)
         return len(batch)
@@ -130,45 +138,62 @@ class Perceiving:
 
     def whisper(self, now: datetime, text: str) -> int:
         """The inner voice: stored as the resident's own thought (importance 8); flags a re-plan."""
-        self.seed(now)
+        self.core.seed(now)
         text = clean_text(text, 300)
-        rid = self.memory.add("whisper", text, now, importance=8)
+        rid = self.core.memory.add("whisper", text, now, importance=8)
         self.read_fact(text, now)  # a gathering it hosts, a candidacy: kept as data (facts.py)
-        self.replan_reason = f"a thought: {text}"
-        self.stats["whispers"] += 1
+        self.agenda.replan_reason = f"a thought: {text}"
+        self.core.stats["whispers"] += 1
         return rid
-
-    def hear_player(self, now: datetime, speaker: str, text: str) -> int:
-        return self.memory.add("player", f"{speaker} said to me: {clean_text(text, 300)}", now)
 
     def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]:
         """Store a finished conversation: each line others said, and a summary of one's own part.
         A talk the model rated as it wrote it (``conversation.importance``) gives its memories that
         rating (what was said to one at least "notable"); the others are rated in a batch."""
-        self.seed(now)
-        self._forget_talk(conversation.id)  # (dialogue.py)
+        self.core.seed(now)
         ids = []
-        others = [p for p in conversation.participants if p != self.name]
+        others = [p for p in conversation.participants if p != self.core.name]
         kind = "player" if conversation.with_player else "conversation"
         rated = conversation.importance
         if rated is not None:
-            self.stats["importance_with_talk"] += 1
+            self.core.stats["importance_with_talk"] += 1
         mine = []
         for speaker, text in conversation.lines:
             text = clean_text(text, 300)
             if not text:
                 continue
-            if speaker == self.name:
+            if speaker == self.core.name:
                 mine.append(text)
             elif rated is not None:
-                ids.append(self.memory.add(kind, f"{speaker} told me: {text}", now,
-                                           importance=max(rated, self.config.told_floor)))
+                ids.append(self.core.memory.add(kind, f"{speaker} told me: {text}", now,
+                                           importance=max(rated, self.core.config.told_floor)))
             else:
-                rid = self.memory.add(kind, f"{speaker} told me: {text}", now)
-                self._floor[rid] = self.config.told_floor
+                rid = self.core.memory.add(kind, f"{speaker} told me: {text}", now)
+                self._floor[rid] = self.core.config.told_floor
                 ids.append(rid)
         if mine:
             with_whom = ", ".join(others) or "someone"
-            ids.append(self.memory.add("conversation", clean_text(
+            ids.append(self.core.memory.add("conversation", clean_text(
                 f"I talked with {with_whom}; I said: " + " ".join(mine), 400), now, importance=rated))
         return ids
+
+    def read_fact(self, text: str, now: datetime, *, host: str | None = None, source: str = "") -> Fact | None:
+        """A gathering or candidacy in ``text`` (the resident's own thought, or what ``source``
+        said), kept as a fact; None when the words hold none (facts.py, no model call)."""
+        p = self.core.persona
+        fact = self.core.facts.read(text, p.name, now, host=host, source=source,
+                                    home=(p.home or "").split(":")[0], work=(p.workplace or "").split(":")[0])
+        if fact is not None:
+            self.core.stats["facts_read"] += 1
+        return fact
+
+    def hear_fact(self, fact: Fact, source: str, now: datetime) -> bool:
+        """``source`` told the resident ``fact`` (a talk said it; the engine checked the words): kept
+        as what that person said, and remembered in the town's words, not the model's."""
+        heard = self.core.facts.hear(fact, source, now)
+        if heard is None:
+            return False
+        self.core.stats["facts_heard"] += 1
+        self.core.memory.add("conversation", f"{source} told me: {heard.sentence(now)}.", now,
+                             importance=max(7.0, self.core.config.told_floor))
+        return True

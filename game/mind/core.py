@@ -1,0 +1,186 @@
+"""What every part of a mind shares: who the resident is, its settings, its memory and facts, the
+counts of what it did, the plan day's clock, and the one way to ask the model.
+
+``MindCore`` is handed to each part of ``Mind`` (mind.py) in its constructor; a part keeps its own
+working state and reaches the rest of the resident only through the core and the parts it is
+given.  The identity summary is kept here rather than by the part that writes it (reflection.py,
+once a day) because it heads every prompt (``prompt_person``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from datetime import date, datetime
+from typing import Protocol, Sequence, TypeVar
+
+from pydantic import BaseModel
+
+from game.llm.api import LLM, CallTag, LLMError, Priority
+from game.mind import prompting, routine
+from game.mind.config import MindConfig
+from game.mind.embeddings import EmbeddingCache
+from game.mind.facts import FactBook
+from game.mind.memory import MemoryStream, Record
+from game.mind.persona import Persona
+from game.mind.view import Action, PlanBlock, WorldView
+
+log = logging.getLogger(__name__)
+
+A = TypeVar("A", bound=BaseModel)
+
+IDENTITY_TITLE = "You are"  # the head of every prompt (components.Identity shows it the same way)
+
+
+class Identified(Protocol):
+    """Who a resident is: the persona and the day's identity summary (a ``MindCore``, a ``Mind``)."""
+
+    @property
+    def persona(self) -> Persona: ...
+
+    @property
+    def identity(self) -> str: ...
+
+
+def identity_text(who: Identified) -> str:
+    """The persona's brief, and the identity summary when it adds to it."""
+    text = who.persona.brief()
+    if who.identity and not mostly_within(who.identity, text):
+        text += "\n" + who.identity
+    return text
+
+
+def prompt_person(who: Identified) -> str:
+    """The head of every prompt of a resident (``prompting.render(person=...)``): who the resident
+    is, the same words in each of its calls until the identity summary changes (once a day), so the
+    server's prompt cache holds them once; hence not a component among the changing sections."""
+    return f"{IDENTITY_TITLE}:\n{identity_text(who)}"
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def mostly_within(summary: str, brief: str, share: float = 0.75) -> bool:
+    """Whether ``summary`` mostly repeats ``brief`` (a small model often restates the seed): then it
+    adds nothing to a prompt but tokens.  Words of three letters or more are compared."""
+    said = {w for w in _WORD.findall(summary.lower()) if len(w) > 2}
+    known = {w for w in _WORD.findall(brief.lower()) if len(w) > 2}
+    return bool(said) and len(said & known) / len(said) >= share
+
+
+class MindCore:
+    """The state every part reads and the services every part uses (see the module docstring)."""
+
+    def __init__(self, persona: Persona, llm: LLM, config: MindConfig, embeddings: EmbeddingCache) -> None:
+        self.persona = persona
+        self.llm = llm
+        self.config = config
+        self.embeddings = embeddings
+        self.memory = MemoryStream(weights=config.weights)
+        self.facts = FactBook()  # what the resident knows that others could act on (facts.py)
+        self.identity: str = ""  # the day's identity summary (reflection.py writes it)
+        self.identity_date: date | None = None
+        self.first_date: date | None = None
+        self.last_error: str | None = None
+        self.stats: Counter[str] = Counter()
+        self.calls: Counter[tuple[str, str]] = Counter()  # (date iso, purpose) -> model calls
+
+    @property
+    def name(self) -> str:
+        return self.persona.name
+
+    # ------------------------------------------------------------------ the clock
+    def seed(self, now: datetime) -> None:
+        """Store the spec's seed memories (importance by rule: 5), once, at the start of the town."""
+        if self.first_date is None:
+            self.first_date = now.date()
+        if len(self.memory) == 0:
+            for text in self.persona.seed_memories:
+                self.memory.add("observation", text, now, importance=5)
+            for who, what in self.persona.relationships.items():
+                self.memory.add("observation", f"{who}: {what}", now, importance=5)
+
+    def day_and_minute(self, now: datetime) -> tuple[date, int]:
+        """The plan day ``now`` belongs to and minutes since that day's midnight (a bed time after
+        midnight keeps the small hours in the previous day, as minutes past 24:00)."""
+        return routine.day_and_minute(self.persona, now)
+
+    def asleep_at(self, now: datetime) -> bool:
+        _, m = self.day_and_minute(now)
+        return m < self.persona.wake or m >= self.persona.sleep
+
+    def day_number(self, now: datetime) -> int:
+        d, _ = self.day_and_minute(now)
+        if self.first_date is None:
+            self.first_date = d
+        return (d - self.first_date).days + 1
+
+    def routine_blocks(self, start: int | None = None) -> tuple[PlanBlock, ...]:
+        """A plain day from the lifestyle (routine.py)."""
+        return routine.routine_blocks(self.persona, start, self.config.max_block_min)
+
+    def routine_action(self, now: datetime, view: WorldView | None = None) -> Action:
+        """What the resident does by rule, no model (routine.py)."""
+        return routine.routine_action(self.persona, now, view)
+
+    # ------------------------------------------------------------------ the model
+    async def complete(self, template: str, schema: type[A], purpose: str, priority: Priority,
+                       now: datetime, /, max_tokens: int, temperature: float = 0.7, **values: object) -> A:
+        """Ask the model: ``template`` (prompts/) rendered with ``values`` under who the resident is,
+        the answer read into ``schema``; counted by day and purpose.  Raises ``LLMError``."""
+        messages = prompting.render(template, person=prompt_person(self), **values)
+        self.count_call(now, purpose)
+        return await self.llm.complete(messages, schema, CallTag(purpose, self.name, priority),
+                                       max_tokens=max_tokens, temperature=temperature)
+
+    def count_call(self, now: datetime, purpose: str) -> None:
+        d, _ = self.day_and_minute(now)
+        self.calls[(d.isoformat(), purpose)] += 1
+
+    def fail(self, what: str, e: Exception) -> None:
+        """A decision that failed: kept as ``last_error``, counted as ``error_<what>``, logged."""
+        self.last_error = f"{self.name}: {what}: {e}"
+        self.stats[f"error_{what}"] += 1
+        log.warning("%s", self.last_error)
+
+    def talks_on(self, day: date, until: datetime | None = None) -> int:
+        """Conversations with other residents the resident has had on ``day`` (from its memory;
+        those remembered by ``until``, if given)."""
+        n = 0
+        for rec in reversed(self.memory.recent(64, kinds=["conversation"], until=until)):
+            if rec.created.date() < day:
+                break
+            if rec.created.date() == day and rec.text.startswith("I talked with"):
+                n += 1
+        return n
+
+    def calls_on(self, day: date) -> dict[str, int]:
+        return {p: n for (d, p), n in self.calls.items() if d == day.isoformat()}
+
+    # ------------------------------------------------------------------ retrieval
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """Embeddings for ``texts``; cached by text; one call for all that are missing."""
+        return await self.embeddings.embed(texts)
+
+    async def ensure_embedded(self) -> None:
+        ids = self.memory.unembedded()
+        for i in range(0, len(ids), 64):
+            chunk = ids[i:i + 64]
+            vecs = await self.embed([self.memory.text(r) for r in chunk])
+            for r, v in zip(chunk, vecs):
+                self.memory.set_embedding(r, v)
+
+    async def recall(self, query: str, now: datetime, *, k: int | None = None,
+                     token_budget: int | None = None, kinds: Sequence[str] | None = None) -> list[Record]:
+        """Retrieve memories for ``query`` (relevance falls back to recency and importance alone
+        when embeddings are unavailable)."""
+        qv = None
+        try:
+            await self.ensure_embedded()
+            if query:
+                qv = (await self.embed([query]))[0]
+        except LLMError as e:
+            self.fail("embed", e)
+        return self.memory.retrieve(qv, now, k=k or self.config.retrieve_k,
+                                    token_budget=token_budget or self.config.memory_tokens, kinds=kinds)
