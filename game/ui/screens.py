@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -361,6 +362,7 @@ HELP = [
         ("tab / shift+tab", "select the next / previous resident"),
         ("click", "select the resident under the mouse"),
         ("f", "camera: follow the selected resident / you"),
+        ("p", "show / hide the side panel (folded in a narrow terminal)"),
         ("ctrl+p", "command palette: go to, whisper to, embody anyone; save, load"),
     ]),
     ("Time and files", [
@@ -376,17 +378,18 @@ class HelpScreen(_Dialog):
     AUTO_FOCUS = "Button"
 
     def compose(self) -> ComposeResult:
-        t = Text(end="")
-        for title, keys in HELP:
-            t.append(title + "\n", style="bold underline")
-            for key, what in keys:
-                t.append(f"  {key:<18}", style="bold")
-                t.append(what + "\n")
-            t.append("\n")
-        t.append("esc closes this.", style="dim")
+        keys = Table.grid(padding=(0, 2))  # a long line wraps under its own column, not the keys
+        keys.add_column(style="bold", no_wrap=True)
+        keys.add_column()
+        for title, rows in HELP:
+            keys.add_row(Text(title, style="bold underline"), "")
+            for key, what in rows:
+                keys.add_row("  " + key, what)
+            keys.add_row("", "")
+        keys.add_row(Text("esc closes this.", style="dim"), "")
         with Vertical(classes="dialog help"):
             with VerticalScroll():
-                yield Static(t)
+                yield Static(keys)
             yield Button("Close", id="help-close")
 
     @on(Button.Pressed, "#help-close")
