@@ -41,8 +41,14 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
 
     CSS_PATH = "town.tcss"
     TITLE = "Town"
+    # every screen carries one class of each pair, for town.tcss: the side panel folds in a narrow
+    # terminal, dialogs pad less in a short one (80x24 is where many terminals open)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     COMMANDS = App.COMMANDS | {TownCommands}
-    BINDINGS = [
+    BINDINGS = [  # help and quit first: the footer shows the keys in this order, a narrow one the first only
+        Binding("question_mark,h", "help", "Help"),
+        Binding("q", "quit_town", "Quit"),
         Binding("v", "visitor", "Visit"),
         Binding("t", "talk", "Talk"),
         Binding("x", "whisper", "Whisper"),
@@ -62,8 +68,6 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
         Binding("right_curly_bracket", "jump(60)", "+1 h", show=False),
         Binding("g", "go_to_time", "Go to"),
         Binding("n", "fork", "Fork"),
-        Binding("question_mark,h", "help", "Help"),
-        Binding("q", "quit_town", "Quit"),
     ]
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",

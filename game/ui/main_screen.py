@@ -21,7 +21,10 @@ from game.ui.widgets import ClockBar, ModelLine, ResidentPanel, TownLog
 
 
 class MainScreen(Screen[None]):
-    """The map, the side panel (selected resident + town log), the clock and the model line."""
+    """The map, the side panel (selected resident + town log), the clock and the model line.
+
+    In a narrow terminal (the app's ``-narrow`` class, town.tcss) the side panel folds away and the
+    map has the width; p shows it there, or hides it in a wide one.  Each width keeps its own choice."""
 
     BINDINGS = [
         Binding("up,w", "move(0,-1)", "Walk", show=False, priority=True),
@@ -30,6 +33,7 @@ class MainScreen(Screen[None]):
         Binding("right,d", "move(1,0)", "Walk", show=False, priority=True),
         Binding("tab", "select(1)", "Next", priority=True),
         Binding("shift+tab", "select(-1)", "Prev", show=False, priority=True),
+        Binding("p", "side_panel", "Panel"),
     ]
 
     def __init__(self, engine: EngineView) -> None:
@@ -46,10 +50,17 @@ class MainScreen(Screen[None]):
                     yield ResidentPanel(id="panel")
                 yield TownLog(id="log")
         yield ModelLine(id="model")
-        yield Footer()
+        yield Footer(compact=True)  # the keys closer together: more of them are seen
 
     def on_mount(self) -> None:
         self.post_message(MainReady())
+
+    def action_side_panel(self) -> None:
+        """Show or hide the side panel (in a narrow terminal it starts hidden)."""
+        if self.has_class("-narrow"):
+            self.toggle_class("-side-shown")
+        else:
+            self.toggle_class("-side-hidden")
 
     def action_move(self, dx: int, dy: int) -> None:
         self.post_message(Walk(dx, dy))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -101,7 +102,19 @@ class QuitScreen(_Dialog):
 
 
 class VisitorScreen(_Dialog):
-    """Enter the town as a visitor: a name and one line about you."""
+    """Enter the town as a visitor: a name and one line about you.
+
+    Tab, shift+tab and enter are the form's own (priority) keys: they act when the key arrives,
+    in turn with the letters around them.  Keys that come in one burst (typed fast over a slow
+    link, or sent by ``tmux send-keys "Tess" Tab "a painter"``) are handed to the field focused
+    when each arrives, long before the field takes them in; a tab or an enter left to the field
+    moved the focus only after the letters behind it had gone to the name too ("Tessa painter")."""
+
+    BINDINGS = [
+        Binding("tab", "field(1)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "field(-1)", "Previous field", show=False, priority=True),
+        Binding("enter", "enter", "Walk in", show=False, priority=True),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -112,16 +125,42 @@ class VisitorScreen(_Dialog):
             yield Label("", id="visitor-error", classes="error")
             yield Label(Text("enter: walk in   esc: cancel", style="dim"))
 
-    @on(Input.Submitted)
-    def _submit(self, event: Input.Submitted) -> None:
-        name = clean(self.query_one("#visitor-name", Input).value, single_line=True).strip()
-        about = clean(self.query_one("#visitor-about", Input).value, single_line=True).strip()
-        if event.input.id == "visitor-name" and name and not about:
-            self.query_one("#visitor-about", Input).focus()
+    def action_field(self, step: int) -> None:
+        if step > 0:
+            self.focus_next(Input)
+        else:
+            self.focus_previous(Input)
+
+    def action_enter(self) -> None:
+        """Enter in the name field goes on to the line about you (unless it is written already);
+        otherwise the form is sent, once both fields have taken in the keys sent before this one."""
+        name_field = self.query_one("#visitor-name", Input)
+        about_field = self.query_one("#visitor-about", Input)
+        # each field's keys wait in its own queue: a callback queued behind them runs after them
+        if self.focused is name_field and not about_field.value.strip():
+            self.set_focus(about_field)  # at once (a widget's focus() waits its turn)
+            name_field.call_later(self._named)
             return
+        about_field.call_later(name_field.call_later, self._send)
+
+    def _typed_name(self) -> str:
+        return clean(self.query_one("#visitor-name", Input).value, single_line=True).strip()
+
+    def _no_name(self) -> None:
+        self.query_one("#visitor-error", Label).update("Please give a name.")
+        self.query_one("#visitor-name", Input).focus()
+
+    def _named(self) -> None:
+        if not self._typed_name():
+            self._no_name()
+
+    def _send(self) -> None:
+        if not self.is_current:  # sent already (enter twice)
+            return
+        name = self._typed_name()
+        about = clean(self.query_one("#visitor-about", Input).value, single_line=True).strip()
         if not name:
-            self.query_one("#visitor-error", Label).update("Please give a name.")
-            self.query_one("#visitor-name", Input).focus()
+            self._no_name()
             return
         self.dismiss((name, about or "a visitor"))
 
@@ -323,6 +362,7 @@ HELP = [
         ("tab / shift+tab", "select the next / previous resident"),
         ("click", "select the resident under the mouse"),
         ("f", "camera: follow the selected resident / you"),
+        ("p", "show / hide the side panel (folded in a narrow terminal)"),
         ("ctrl+p", "command palette: go to, whisper to, embody anyone; save, load"),
     ]),
     ("Time and files", [
@@ -338,17 +378,18 @@ class HelpScreen(_Dialog):
     AUTO_FOCUS = "Button"
 
     def compose(self) -> ComposeResult:
-        t = Text(end="")
-        for title, keys in HELP:
-            t.append(title + "\n", style="bold underline")
-            for key, what in keys:
-                t.append(f"  {key:<18}", style="bold")
-                t.append(what + "\n")
-            t.append("\n")
-        t.append("esc closes this.", style="dim")
+        keys = Table.grid(padding=(0, 2))  # a long line wraps under its own column, not the keys
+        keys.add_column(style="bold", no_wrap=True)
+        keys.add_column()
+        for title, rows in HELP:
+            keys.add_row(Text(title, style="bold underline"), "")
+            for key, what in rows:
+                keys.add_row("  " + key, what)
+            keys.add_row("", "")
+        keys.add_row(Text("esc closes this.", style="dim"), "")
         with Vertical(classes="dialog help"):
             with VerticalScroll():
-                yield Static(t)
+                yield Static(keys)
             yield Button("Close", id="help-close")
 
     @on(Button.Pressed, "#help-close")

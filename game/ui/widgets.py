@@ -35,34 +35,51 @@ class ClockBar(Static):
         self._last = ""
 
     def update_bar(self) -> None:
-        t = Text(end="")
-        t.append(f" {self.town_name} ", style="bold reverse")
-        t.append("  ")
-        t.append(clean(self.clock, single_line=True) or "…", style="bold")
-        t.append("   ")
-        t.append(SPEED_LABEL.get(self.speed, self.speed))
-        t.append("   ")
+        """The bar's parts, in order; those that do not fit the bar's width are left out, the
+        least needed first (each says again what the footer or the panel says too)."""
+        parts: list[tuple[int, Text]] = []  # (need, text): 0 always shown; 1, then 2 .. 4 go while too long
+
+        def part(need: int, *pieces: tuple[str, str]) -> None:
+            t = Text(end="")
+            for text, style in pieces:
+                t.append(text, style=style)
+            parts.append((need, t))
+
+        part(0, (f" {self.town_name} ", "bold reverse"))
+        part(0, ("  ", ""), (clean(self.clock, single_line=True) or "…", "bold"))
+        part(0, ("   ", ""), (SPEED_LABEL.get(self.speed, self.speed), ""))
         if self.replay:
-            t.append("REPLAY", style="bold reverse")
-            t.append("  [ ] ±10 min  { } ±1 h  g go to  n fork", style="dim")
+            part(0, ("   ", ""), ("REPLAY", "bold reverse"))
+            part(1, ("  [ ] ±10 min  { } ±1 h  g go to  n fork", "dim"))
         elif self.controlled:
-            t.append("you: ", style="dim")
-            t.append(clean(self.controlled, single_line=True), style="bold")
+            part(0, ("   ", ""), ("you: ", "dim"), (clean(self.controlled, single_line=True), "bold"))
         else:
-            t.append("watching (v to walk in)", style="dim")
+            part(0, ("   ", ""), ("watching", "dim"))
+            part(1, (" (v to walk in)", "dim"))
         if self.follow:
-            t.append("   camera: ", style="dim")
-            t.append(clean(self.follow, single_line=True))
+            part(2, ("   camera: ", "dim"), (clean(self.follow, single_line=True), ""))
         if self.waiting:
-            t.append(f"   thinking: {self.waiting}", style="italic")
+            part(3, (f"   thinking: {self.waiting}", "italic"))
         if self.lead is not None and not self.replay:
-            t.append("   model-led ", style="dim")
-            t.append(f"{self.lead:.0%}", style="bold" if self.lead >= 0.8 else "bold yellow")
+            part(4, ("   model-led ", "dim"), (f"{self.lead:.0%}", "bold" if self.lead >= 0.8 else "bold yellow"))
         if self.slowed and not self.replay:
-            t.append(f"   {self.slowed}", style="italic yellow")
+            part(4, (f"   {self.slowed}", "italic yellow"))
+        room = self.content_size.width  # 0 before the first layout: everything, until it is known
+        shown = list(parts)
+        for need in (1, 2, 3, 4):
+            if not room or sum(t.cell_len for _, t in shown) <= room:
+                break
+            shown = [(n, t) for n, t in shown if n != need]
+        t = Text(end="", no_wrap=True, overflow="ellipsis")
+        for _, piece in shown:
+            t.append_text(piece)
         if t.plain != self._last:
             self._last = t.plain
             self.update(t, layout=False)  # one line, fixed height: no layout pass per tick
+
+    def on_resize(self) -> None:
+        self._last = ""  # what fits has changed
+        self.update_bar()
 
 
 MODEL_LED = ("model", "reaction", "talk")

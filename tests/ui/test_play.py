@@ -167,6 +167,50 @@ async def test_tab_in_the_visitor_form_goes_to_the_next_field(tmp_path):
         assert EnterAsVisitor("Tess", "a painter") in eng.commands
 
 
+def burst(app: TownApp, *keys: str) -> None:
+    """Keys that arrive together, as from ``tmux send-keys "Tess" Tab "a painter"`` or a fast
+    typist over a slow link: all in the app's queue before the first is taken in."""
+    named = {"tab": "\t", "enter": "\r", "space": " "}
+    for key in keys:
+        for k in ([key] if key in named else list(key)):
+            app.post_message(events.Key(k if k not in " " else "space", named.get(k, k)))
+
+
+@pytest.mark.parametrize("between", ["tab", "enter"])
+async def test_the_visitor_form_takes_keys_sent_in_one_burst(tmp_path, between):
+    # the tab (or enter) moves to the next field when it arrives: the letters after it are the
+    # line about you, not more of the name ("Tessa painter")
+    eng = FakeEngine()
+    eng.visitor_spawn = (10, 7)
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await main_screen(app, pilot)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
+        burst(app, "Tess", between, "a painter", "enter")
+        await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert EnterAsVisitor("Tess", "a painter") in eng.commands
+
+
+async def test_the_visitor_form_asks_for_a_name(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await main_screen(app, pilot)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
+        form = app.screen
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert "Please give a name" in str(form.query_one("#visitor-error").render())
+        assert form.focused.id == "visitor-name"
+        await pilot.press("tab", *"a painter", "enter")
+        await pilot.pause(0.1)
+        assert form.is_current and form.focused.id == "visitor-name"
+        await pilot.press(*"Tess", "enter")  # the line about you is written: enter walks in
+        await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert EnterAsVisitor("Tess", "a painter") in app.engine.commands
+
+
 async def test_moving_without_an_avatar_says_how(tmp_path):
     eng = FakeEngine()
     app = make_app(tmp_path, eng)
