@@ -21,7 +21,7 @@ from game.errors import GameError
 from game.text import one_line
 from game.llm.api import LLM
 from game.mind import Mind
-from game.world import MapError, SpatialMemory, Town, load_town, perceive
+from game.world import MapError, SpatialMemory, Town, load_town, perceive, resolve_town_path
 from game.world.clock import Clock
 from game.world.residents import ResidentSpec
 
@@ -72,6 +72,7 @@ def new_engine(town_path: str | Path, llm: LLM, *, small: bool = False, seed: in
                lockstep: bool = False, start: datetime | None = None) -> Engine:
     """A new town from its folder (or .tmx); ``start`` another time than the town's own."""
     town = load_world(town_path)
+    town_path = resolve_town_path(town_path)  # "default" is kept as the built-in town's own folder
     specs = cast(town, small)
     if not specs:
         raise TownError(f"{town_path}: the town has no residents")
@@ -85,7 +86,7 @@ def new_engine(town_path: str | Path, llm: LLM, *, small: bool = False, seed: in
 def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> Engine:
     """The town saved in ``save_path``, run by ``llm``; raises ``SaveError`` naming the problem."""
     state = saves.read_state(save_path)
-    town_path = state.town_path
+    town_path = str(resolve_town_path(state.town_path))  # a built-in town kept by another install
     if not Path(town_path).exists():
         raise SaveError(f"save '{save_path}' belongs to the town '{town_path}', which is not there any more")
     try:

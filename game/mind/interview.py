@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import Annotated, Any, Sequence
 
 from pydantic import BaseModel, BeforeValidator, Field
@@ -32,9 +31,10 @@ from game.mind.backing import Backing, backing_text, drop_unbacked, mend_facts, 
 from game.mind.factcheck import people_named
 from game.mind.facts import TownNames
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
+from game.resources import package_dir
 from game.text import one_line
 
-_PROMPTS = PromptFolder(Path(__file__).parent)  # interview.txt
+_PROMPTS = PromptFolder(package_dir(__package__))  # interview.txt, read from the package
 PURPOSE = "interview"
 MEMORY_K = 8
 MEMORY_TOKENS = 320

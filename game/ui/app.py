@@ -138,8 +138,10 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
 def cli_play(args: Any) -> int:
     """`town play [TOWN_OR_SAVE] [--small] [--saves DIR]` plus the model flags."""
     saves = Path(getattr(args, "saves", None) or "saves")
+    from game.world import resolve_town_path
+
     town = getattr(args, "town", None)
-    if town and not Path(town).exists():
+    if town and not resolve_town_path(town).exists():  # a path, or a built-in town's name
         print(f"town play: {town}: no such town folder, map or save file")
         return 2
     watch = getattr(args, "watch", None)
