@@ -34,6 +34,32 @@ def _add_llm_flags(p: argparse.ArgumentParser) -> None:
                    help="answer every model request from a recording; no model is used")
 
 
+def version() -> str:
+    """The installed distribution's version (importlib.metadata); in a checkout that was never
+    installed, the package's own ``game.__version__`` (pyproject.toml reads its version from it)."""
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
+    try:
+        return dist_version("town")
+    except PackageNotFoundError:
+        from game import __version__
+
+        return __version__
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for, so ``town --help`` stays instant."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"town {version()}")
+        parser.exit()
+
+
 # name -> (module, function); each function takes the parsed args and returns an exit code
 _HANDLERS = {
     "setup": ("game.llm.install", "cli_setup"),
@@ -51,6 +77,7 @@ _HANDLERS = {
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="town", description="A generative-agents town in your terminal.")
+    ap.add_argument("--version", action=_VersionAction, help="print the version of town and exit")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("setup", help="install the embedded model server and weights (idempotent)")
