@@ -95,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(handler="llm.check")
 
     p = sub.add_parser("play", help="play a town (default: the default town)")
-    p.add_argument("town", nargs="?", default=None, help="a town directory/TMX or a save file")
+    p.add_argument("town", nargs="?", default=None,
+                   help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--small", action="store_true", help="play with the small cast")
     p.add_argument("--watch", default=None, metavar="RECORDING",
                    help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
@@ -106,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler="play")
 
     p = sub.add_parser("run", help="run a town headless")
-    p.add_argument("town", help="a town directory/TMX or a save file")
+    p.add_argument("town", help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--until", required=True, help='game time to stop at, e.g. "day 2 08:00"')
     p.add_argument("--save", default=None, help="write the town to this save file at the end")
     p.add_argument("--small", action="store_true", help="run the small cast")
@@ -158,7 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler="bench")
 
     p = sub.add_parser("map", help="print a town's map as text")
-    p.add_argument("town", nargs="?", default=None)
+    p.add_argument("town", nargs="?", default=None,
+                   help="a town directory/TMX or a built-in town's name (default: the default town)")
     p.set_defaults(handler="map")
     return ap
 
