@@ -150,3 +150,22 @@ def test_the_shipped_scenarios_name_the_built_in_town():
 
     for f in ("small-cast-day.toml", "stove-fire.toml"):
         assert load_scenario(ROOT / "scenarios" / f).town_path() == default_town_path().resolve()
+
+
+def test_a_save_of_the_default_town_made_by_another_installation_loads(tmp_path):
+    """A save keeps its town's absolute path; one made in an older clone (top-level maps/default)
+    or another install of the package names a folder that is gone here, and still loads."""
+    import sqlite3
+
+    from game.engine.build import load_engine, new_engine
+
+    save = tmp_path / "t.save"
+    new_engine("default", None, small=True).save(save)
+    db = sqlite3.connect(save)
+    with db:
+        (kept,) = db.execute("SELECT value FROM meta WHERE key = 'town_path'").fetchone()
+        db.execute("UPDATE meta SET value = ? WHERE key = 'town_path'", (json.dumps("/old/clone/maps/default"),))
+    db.close()
+    assert json.loads(kept) == str(default_town_path().resolve())
+    engine = load_engine(save, None)
+    assert engine.town.name == "Millbrook" and Path(engine.town_path) == default_town_path()
