@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.world import PathFinder, load_town  # noqa: E402
+from game.world import PathFinder, default_town_path, load_town  # noqa: E402
 from game.world.ville import import_ville  # noqa: E402
 
 
@@ -82,7 +82,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ville", default=str((ROOT / ".." / "shared" / "the_ville").resolve()))
     args = ap.parse_args()
-    default = ROOT / "maps" / "default"
+    default = default_town_path()
     t, town = timed(lambda: load_town(default))
     print(f"default town ({town.width}x{town.height}): load_town {t * 1000:.0f} ms warm, "
           f"{cold_load(default) * 1000:.0f} ms cold (fresh process, imports included)")

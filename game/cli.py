@@ -37,6 +37,32 @@ def _add_llm_flags(p: argparse.ArgumentParser) -> None:
                    help="answer every model request from a recording; no model is used")
 
 
+def version() -> str:
+    """The installed distribution's version (importlib.metadata); in a checkout that was never
+    installed, the package's own ``game.__version__`` (pyproject.toml reads its version from it)."""
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+
+    try:
+        return dist_version("town")
+    except PackageNotFoundError:
+        from game import __version__
+
+        return __version__
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for, so ``town --help`` stays instant."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"town {version()}")
+        parser.exit()
+
+
 # name -> (module, function); each function takes the parsed args and returns an exit code
 _HANDLERS = {
     "setup": ("game.llm.install", "cli_setup"),
@@ -54,6 +80,7 @@ _HANDLERS = {
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="town", description="A generative-agents town in your terminal.")
+    ap.add_argument("--version", action=_VersionAction, help="print the version of town and exit")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("setup", help="install the embedded model server and weights (idempotent)")
@@ -71,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(handler="llm.check")
 
     p = sub.add_parser("play", help="play a town (default: the default town)")
-    p.add_argument("town", nargs="?", default=None, help="a town directory/TMX or a save file")
+    p.add_argument("town", nargs="?", default=None,
+                   help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--small", action="store_true", help="play with the small cast")
     p.add_argument("--watch", default=None, metavar="RECORDING",
                    help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
@@ -82,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler="play")
 
     p = sub.add_parser("run", help="run a town headless")
-    p.add_argument("town", help="a town directory/TMX or a save file")
+    p.add_argument("town", help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--until", required=True, help='game time to stop at, e.g. "day 2 08:00"')
     p.add_argument("--save", default=None, help="write the town to this save file at the end")
     p.add_argument("--small", action="store_true", help="run the small cast")
@@ -134,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler="bench")
 
     p = sub.add_parser("map", help="print a town's map as text")
-    p.add_argument("town", nargs="?", default=None)
+    p.add_argument("town", nargs="?", default=None,
+                   help="a town directory/TMX or a built-in town's name (default: the default town)")
     p.set_defaults(handler="map")
     return ap
 

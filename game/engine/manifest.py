@@ -70,7 +70,10 @@ def write_manifest(recording: str | Path, *, start: str | Path, small: bool, see
     from game.engine import atomic
 
     path = manifest_path(recording)
-    data = {"format": MANIFEST_FORMAT, "version": 1, "start": str(Path(start).resolve()), "small": bool(small),
+    from game.world import resolve_town_path
+
+    data = {"format": MANIFEST_FORMAT, "version": 1, "start": str(resolve_town_path(start).resolve()),
+            "small": bool(small),
             "seed": int(seed), "start_time": start_time.isoformat() if start_time else None,
             "commands": [[int(at), command_to_dict(c)] for at, c in commands],
             "end_step": int(end_step), "end_clock": end_clock, "code": code_fingerprint()}
@@ -108,7 +111,9 @@ class RunManifest:
 
     def check_start(self) -> "RunManifest":
         """Raise ``ManifestError`` when the town or save the run started from is gone."""
-        if not Path(self.start).exists():
+        from game.world import resolve_town_path
+
+        if not resolve_town_path(self.start).exists():  # a built-in town kept by another install
             raise ManifestError(f"the run started from {self.start}, which is not there any more")
         return self
 

@@ -80,7 +80,8 @@ class _Strict(BaseModel):
 class TownSpec(_Strict):
     """Where the town comes from (exactly one of ``map``, ``save``, ``ville``) and who is in it."""
 
-    map: str | None = Field(None, description="a town folder or .tmx, relative to the scenario file")
+    map: str | None = Field(None, description="a town folder or .tmx, relative to the scenario file, "
+                                                "or a built-in town's name (\"default\")")
     save: str | None = Field(None, description="a save to continue from")
     ville: str | None = Field(None, description="a checkout of the original Smallville, imported first")
     ville_base: str = "base_the_ville_n25"
@@ -221,8 +222,13 @@ class Scenario(_Strict):
         return Path(self.path).parent if self.path else Path(".")
 
     def town_path(self) -> Path:
-        """The town folder, save or Smallville checkout, resolved against the scenario's folder."""
-        raw = self.town.map or self.town.save or self.town.ville or ""
+        """The town folder, save or Smallville checkout, resolved against the scenario's folder; a
+        map may also name a built-in town (``map = "default"``)."""
+        if self.town.map:
+            from game.world import resolve_town_path
+
+            return resolve_town_path(self.town.map, base=self.folder).resolve()
+        raw = self.town.save or self.town.ville or ""
         p = Path(raw).expanduser()
         return (p if p.is_absolute() else (self.folder / p)).resolve()
 

@@ -11,9 +11,9 @@
   of the largest map with 25 residents and bubbles (game.ui MapView)
 - ``paths``: path queries per second on the largest map (game.world PathFinder)
 
-``$TOWN_BENCH_MAP`` names the map for ``render`` and ``paths`` (default: the largest under maps/);
-``$TOWN_BENCH_TOWN`` the town folder for ``save_load`` and ``tick`` (default: maps/default, its
-residents cloned up to 25).
+``$TOWN_BENCH_MAP`` names the map for ``render`` and ``paths`` (default: the largest of the built-in
+towns and those under ./maps/); ``$TOWN_BENCH_TOWN`` the town folder for ``save_load`` and ``tick``
+(default: the built-in default town, its residents cloned up to 25).
 
 Each is short (seconds; ``--quick`` smaller still): the CPU may be shared.  Figures are wall-clock
 medians on this machine; docs/BENCHMARKS.md keeps the latest with the machine and the command.
@@ -125,7 +125,9 @@ def bench_retrieval(quick: bool) -> dict:
 
 def _town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
     """A copy of the default town (or ``base``) with ``residents`` residents (clones get new names)."""
-    base = base or Path(os.environ.get("TOWN_BENCH_TOWN") or ROOT / "maps" / "default")
+    from game.world import default_town_path
+
+    base = base or Path(os.environ.get("TOWN_BENCH_TOWN") or default_town_path())
     dst = folder / "benchtown"
     if dst.exists():
         shutil.rmtree(dst)
@@ -293,9 +295,11 @@ def bench_tick(quick: bool) -> dict:
 
 def largest_town() -> Any:
     from game.world import load_town
+    from game.world.town import builtin_towns_dir
 
     env = os.environ.get("TOWN_BENCH_MAP")
-    cands = [Path(env)] if env else sorted(p.parent for p in (ROOT / "maps").glob("*/town.tmx"))
+    cands = [Path(env)] if env else sorted(p.parent for d in (builtin_towns_dir(), Path("maps"))
+                                           for p in d.glob("*/town.tmx"))
     best, area = None, -1
     for c in cands:
         try:
@@ -305,7 +309,7 @@ def largest_town() -> Any:
         if t.width * t.height > area:
             best, area = t, t.width * t.height
     if best is None:
-        raise RuntimeError("no town map found under maps/ (or $TOWN_BENCH_MAP)")
+        raise RuntimeError("no town map found (built-in, under ./maps/ or $TOWN_BENCH_MAP)")
     return best
 
 

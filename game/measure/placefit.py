@@ -1,6 +1,7 @@
 """The place-fit measure (issue 16): the share of a run's actions done in a place that fits them,
 and the count of impossible object states, by a hand-written table kept apart from the town's own
-data (``tests/fixtures/place_fit.json``), so the world's choices are judged by something they were
+data (``game/measure/place_fit.json``, shipped with the package for ``town report``; not in the
+world's kinds.toml nor a town's folder), so the world's choices are judged by something they were
 not made from.
 
 An action is judged by the table's activity that shares most words with it; its place fits when
@@ -17,7 +18,9 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-TABLE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "place_fit.json"
+from game.resources import package_dir
+
+TABLE = package_dir(__package__, "place_fit.json")
 
 _STOP = {"the", "a", "an", "of", "in", "at", "on", "to", "and", "for", "with", "up", "her", "his", "their",
          "my", "some", "from", "by", "about", "is", "be", "it", "its", "go", "going", "get", "getting", "do",

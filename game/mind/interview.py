@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from pathlib import Path
 from typing import Annotated, Protocol, Sequence
 
 from pydantic import BaseModel, BeforeValidator, Field
@@ -35,9 +34,10 @@ from game.mind.memory import MemoryStream, Record
 from game.mind.persona import Persona
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.view import Action, DayPlan, PlanBlock
+from game.resources import package_dir
 from game.text import one_line
 
-_PROMPTS = PromptFolder(Path(__file__).parent)  # interview.txt
+_PROMPTS = PromptFolder(package_dir(__package__))  # interview.txt, read from the package
 PURPOSE = "interview"
 MEMORY_K = 8
 MEMORY_TOKENS = 320

@@ -6,13 +6,12 @@ Laid out for the server's prompt cache: every call sends the one system prompt
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from game.llm.prompts import PromptError, PromptFolder
+from game.resources import package_dir
 
 __all__ = ["PROMPT_DIR", "PromptError", "load", "load_system", "render", "names"]
 
-PROMPT_DIR = Path(__file__).with_name("prompts")
+PROMPT_DIR = package_dir(__package__, "prompts")  # read from the package, as installed
 _FOLDER = PromptFolder(PROMPT_DIR, shared="_system")
 load = _FOLDER.load
 render = _FOLDER.render

@@ -150,8 +150,10 @@ def _err(msg: str) -> None:
 def cli_play(args: Any) -> int:
     """`town play [TOWN_OR_SAVE] [--small] [--saves DIR]` plus the model flags."""
     saves = Path(getattr(args, "saves", None) or "saves")
+    from game.world import resolve_town_path
+
     town = getattr(args, "town", None)
-    if town and not Path(town).exists():
+    if town and not resolve_town_path(town).exists():  # a path, or a built-in town's name
         _err(f"{town}: no such town folder, map or save file")
         return 2
     watch = getattr(args, "watch", None)

@@ -16,9 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from ..resources import package_dir
 from .tree import AreaTree, split
 
-KINDS_FILE = Path(__file__).with_name("kinds.toml")
+KINDS_FILE = package_dir(__package__, "kinds.toml")
 
 # words that say nothing about where something is done ("having breakfast": "breakfast" counts)
 _FILLER = {"the", "a", "an", "of", "in", "at", "on", "to", "and", "for", "with", "about", "up", "some",

@@ -1,4 +1,4 @@
-"""The tile kinds of our tileset (maps/default/town.tsx): glyph, colours, walkability.
+"""The tile kinds of our tileset (game/maps/default/town.tsx): glyph, colours, walkability.
 
 The tileset file is generated from this table by tools/make_tileset.py; a map identifies tiles by
 these properties, never by number.  Ground kinds come first, then walls (autotiled box drawing),

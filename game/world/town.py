@@ -13,6 +13,7 @@ import numpy as np
 
 from .affordances import Affordances
 from .clock import DEFAULT_START, Clock
+from ..resources import package_dir
 from .errors import MapError
 from .objects import ObjectStates
 from .paths import PathFinder
@@ -202,7 +203,7 @@ def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.nd
 
 
 def _resolve_folder(path: str | Path) -> tuple[Path, Path | None]:
-    p = Path(path)
+    p = resolve_town_path(path)
     if p.is_dir():
         tmx = p / "town.tmx"
         if not tmx.is_file():
@@ -212,17 +213,53 @@ def _resolve_folder(path: str | Path) -> tuple[Path, Path | None]:
             tmx = cands[0]
         return tmx, p / "residents.json"
     if not p.exists():
-        raise MapError(p, "no such town (expected a folder with town.tmx and residents.json, or a .tmx)")
+        raise MapError(p, "no such town (expected a folder with town.tmx and residents.json, a .tmx, "
+                          f"or a built-in town: {', '.join(builtin_town_names())})")
     res = p.parent / "residents.json"
     return p, res if res.is_file() else None
 
 
+def builtin_towns_dir() -> Path:
+    """The folder of the towns that ship inside the package (``game/maps``)."""
+    return package_dir("game", "maps")
+
+
+def builtin_town(name: str) -> Path | None:
+    """The built-in town called ``name`` ("default"), or None when there is none of that name."""
+    if not name or name in (".", "..") or any(c in name for c in "/\\:"):
+        return None
+    p = builtin_towns_dir() / name
+    return p if (p / "town.tmx").is_file() else None
+
+
+def builtin_town_names() -> list[str]:
+    return sorted(p.parent.name for p in builtin_towns_dir().glob("*/town.tmx"))
+
+
 def default_town_path() -> Path:
-    return Path(__file__).resolve().parents[2] / "maps" / "default"
+    """The default town (Millbrook), read from inside the package: the same from a checkout, an
+    installed wheel or a tool install, whatever the current directory."""
+    return builtin_towns_dir() / "default"
+
+
+def resolve_town_path(path: str | Path, base: str | Path | None = None) -> Path:
+    """Where a town argument points: the path itself when it is there (relative to ``base`` when
+    given); else the built-in town of that name (``town run default``); else, for a path ending in
+    ``maps/NAME`` that is not there, the built-in town NAME: the top-level ``maps/default`` of
+    checkouts before the built-in towns moved into the package, and the town path kept in a save or
+    a recording made by another installation.  Anything else comes back as given, for the loader
+    to report."""
+    p = Path(path).expanduser()
+    full = p if base is None or p.is_absolute() else Path(base) / p
+    if full.exists():
+        return full
+    found = builtin_town(str(path)) or (builtin_town(p.name) if p.parent.name == "maps" else None)
+    return found or full
 
 
 def load_town(path: str | Path | None = None, *, residents: bool = True) -> Town:
-    """Load a town folder (``town.tmx`` + ``residents.json``) or a ``.tmx`` file.
+    """Load a town folder (``town.tmx`` + ``residents.json``), a ``.tmx`` file or a built-in town
+    by name (``resolve_town_path``; None: the default town).
 
     A ``.tmx`` with no ``residents.json`` beside it loads with no residents.  Raises
     :class:`MapError` naming the file and the problem for anything malformed."""

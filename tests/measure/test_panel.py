@@ -29,7 +29,7 @@ WORK, VOTE, WEEK = (
     "What are you busy with this week?",
 )
 
-# What each persona says (maps/default/residents.json), as words an answer from it must hold one
+# What each persona says (game/maps/default/residents.json), as words an answer from it must hold one
 # of.  A question a persona says nothing about (whom Ines votes for) is not scored.
 FACTS: dict[str, dict[str, tuple[str, ...]]] = {
     "Grace Okafor": {WORK: ("mayor", "town hall"),

@@ -4,7 +4,6 @@ of the answer and the untouched save are checked).  Skipped when the server or m
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
@@ -24,9 +23,10 @@ async def test_interview_on_the_default_town_with_a_real_model(tmp_path):
     from game.llm.client import ModelClient
     from game.llm.server import EmbeddedServer
     from game.measure.interview import run_interview
+    from game.world import default_town_path
 
     save = tmp_path / "start.save"
-    town = Path(__file__).resolve().parents[2] / "maps" / "default"
+    town = default_town_path()
     new_engine(town, None, small=True).save(save)
     before = save.read_bytes()
     server = EmbeddedServer(PATHS.server_bin, PATHS.test_model, parallel=1, ctx_per_slot=2048, threads=2,

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from game.world import load_town
+from game.world import default_town_path, load_town
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT = REPO / "maps" / "default"
+DEFAULT = default_town_path()  # game/maps/default, read from the package
 VILLE_SRC = (REPO / ".." / "shared" / "the_ville").resolve()
 
 
