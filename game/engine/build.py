@@ -201,7 +201,7 @@ def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> E
 def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
     state, town, save_path = inp.state, inp.town, inp.path
     assert state is not None
-    town_path = state.town_path
+    town_path = str(resolve_town_path(state.town_path))  # a built-in town kept by another install
     try:
         minds = {name: Mind.from_state({**state.minds[name], "memory": state.memories.get(name, [])}, llm)
                  for name in state.residents}
