@@ -354,7 +354,7 @@ async def test_a_pending_look_ahead_is_saved_and_asked_again_after_loading(fake_
     assert loaded.jobs[job.resident].kind == "ahead" and "view" in loaded.jobs[job.resident].args
     mind = loaded.minds[job.resident]
     before = len(mind.queue)
-    # due when the steps run out, as asked (lanes.py, _maybe_ahead): the tick is kept
+    # due when the steps run out, as asked (lanes.py, maybe_ahead): the tick is kept
     assert loaded.jobs[job.resident].ready_at == job.ready_at > loaded.step_no + loaded.decision_ticks
     await ticks(loaded, job.ready_at - loaded.step_no + 1)
     assert mind.stats["ahead_calls"] >= 1 and len(mind.queue) > before and not loaded.errors
