@@ -251,7 +251,7 @@ def _write_small(db: sqlite3.Connection, prep: Prepared, sync: SyncPoint) -> Non
 def _segment_row(name: str, img: MemoryImage, a: int, b: int) -> tuple:
     dim = int(img.dim or 0)
     # the rows as they are in memory, handed to SQLite without another copy
-    emb = memoryview(np.ascontiguousarray(img.embeddings(a, b), dtype="<f4")).cast("B") if dim else b""
+    emb = np.ascontiguousarray(img.embeddings(a, b), dtype="<f4").data.cast("B") if dim else b""
     return (name, a, b - a, dim, np.asarray(img.kind[a:b], dtype=np.int8).tobytes(),
             np.asarray(img.created[a:b], dtype="<f8").tobytes(), img.has_emb[a:b].astype(np.uint8).tobytes(),
             emb, json.dumps(img.text[a:b]), json.dumps([list(e) for e in img.evidence[a:b]]))
@@ -277,6 +277,7 @@ def _write_stream(db: sqlite3.Connection, name: str, img: MemoryImage, old: Stre
         gone: list[int] = []
         chunks = list(range(_chunks(n)))
     else:
+        assert img.changed_state is not None  # (checked above: else the image is written whole)
         segs = list(old.segments)
         starts = np.array([a for a, _ in segs], dtype=np.int64)
         changed = img.changed[img.changed < old.n] if img.changed is not None else np.zeros(0, np.int64)

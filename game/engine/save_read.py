@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -221,7 +222,7 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
     for name, data in db.execute("SELECT resident, data FROM spatial"):
         st.spatial[name] = json.loads(data)
     st.objects = {a: {"state": s, "by": b} for a, s, b in db.execute("SELECT address, state, by FROM objects")}
-    st.object_news = {a: _undt(t) for a, t in db.execute("SELECT address, at FROM object_news")}
+    st.object_news = {a: _when(t) for a, t in db.execute("SELECT address, at FROM object_news")}
     for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
         d = json.loads(data)
         if active:
@@ -231,9 +232,7 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
     for row in db.execute("SELECT seq, resident, kind, now, ready_at, args, observations FROM pending "
                           "ORDER BY seq"):
         job = Job.from_row(dict(zip(("seq", "resident", "kind", "now", "ready_at", "args", "observations"), row)))
-        if job.kind == "plan":  # an old save's day plan: the next action plans the day itself now
-            job.kind = "next"
-        st.jobs.append(job)
+        st.jobs.append(job)  # (an old save's "plan" job is read as a "next": JobKind.saved)
     acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
     st.accounting = json.loads(acc_row[0]) if acc_row else None
     return st
@@ -249,8 +248,8 @@ def _resident(name: str, pos: tuple[int, int], action: dict | None, path: list, 
         seen=dict(eng.get("seen", {})), obs_buffer=list(eng.get("obs_buffer", [])),
         obs_since=_undt(eng.get("obs_since")), salient=list(eng.get("salient", [])),
         urgent=bool(eng.get("urgent", False)),
-        reacted={k: _undt(v) for k, v in eng.get("reacted", {}).items()},
-        last_talk={k: _undt(v) for k, v in eng.get("last_talk", {}).items()},
+        reacted={k: _when(v) for k, v in eng.get("reacted", {}).items()},
+        last_talk={k: _when(v) for k, v in eng.get("last_talk", {}).items()},
         seeking=eng.get("seeking") if isinstance(eng.get("seeking"), str) else None,
         seek_until=_undt(eng.get("seek_until")))
 
@@ -276,3 +275,8 @@ def list_saves(folder: str | Path) -> list[dict]:
         except SaveError as err:
             out.append({"path": str(p), "error": str(err)})
     return out
+
+
+def _when(s: str) -> datetime:
+    """A time a save must hold (an empty one is a damaged save: ``ValueError``)."""
+    return datetime.fromisoformat(s)

@@ -8,6 +8,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from game.engine import atomic
 from game.engine.state import Talk
@@ -74,7 +75,7 @@ def _undt(s: str | None) -> datetime | None:
 
 
 def _conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
-    d = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
+    d: dict[str, Any] = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
          "lines": [list(x) for x in conv.lines], "started": _dt(conv.started),
          "with_player": conv.with_player, "importance": conv.importance}
     if talk is not None:
