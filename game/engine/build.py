@@ -203,8 +203,9 @@ def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
     assert state is not None
     town_path = state.town_path
     try:
-        minds: dict[str, MindPort] = {name: Mind.from_state({**state.minds[name], "memory": state.memories.get(name, [])}, llm)
-                 for name in state.residents}
+        minds: dict[str, MindPort] = {
+            name: Mind.from_state({**state.minds[name], "memory": state.memories.get(name, [])}, llm)
+            for name in state.residents}
         engine = Engine(town=town, town_path=town_path, minds=minds, clock=inp.clock, llm=llm,
                         pathfinder=town.paths, perceive=perceive,
                         spatial={n: SpatialMemory.from_dict(d) for n, d in state.spatial.items()},

@@ -24,7 +24,7 @@ from game.engine.talks import Conversations
 from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.engine.walking import Walker
 from game.llm.api import LLMError
-from game.mind.view import Action, Allowance, DayPlan, Hazard, Reaction
+from game.mind.view import Action, Allowance, DayPlan, Hazard, Reaction, WorldView
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,8 @@ class Lanes:
             hazard = self.hazards.hazard_for(r, now)  # a fire among them: its reaction mends it (hazards.py)
             if hazard is not None:
                 args["hazard"] = hazard.to_dict()
-            allowance = None if r.urgent or hazard else self.capacity.allowance(r, now)  # (capacity.py; news needs none)
+            # past the daily floor while the server is idle (capacity.py); news needs no allowance
+            allowance = None if r.urgent or hazard else self.capacity.allowance(r, now)
             if allowance is not None:
                 args["allowance"] = allowance.to_dict()
             self.ask(r, JobKind.REACT, now, args)
@@ -216,8 +217,11 @@ class Lanes:
         failed = _failures(mind.stats) > fails_before
         return result, insights, (mind.last_error if failed else None)
 
-    def _view(self, job: Job) -> Any:
-        return self.perceiver.with_ground(job.resident, view_from_dict(job.args["view"])) if "view" in job.args else None
+    def _view(self, job: Job) -> WorldView | None:
+        """What the resident knew of the world when the decision was asked (with its place picker)."""
+        if "view" not in job.args:
+            return None
+        return self.perceiver.with_ground(job.resident, view_from_dict(job.args["view"]))
 
     async def _run_next(self, job: Job, mind: MindPort) -> Action:
         return await mind.next_action(job.now, self._view(job))

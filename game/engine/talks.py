@@ -48,13 +48,14 @@ class Conversations:
         self.fact_fixes = 0  # words of the model's lines mended against the facts
 
     def free_to_talk(self, name: str) -> bool:
+        """The visitor always is; a resident when awake (``Resident.asleep``)."""
         if self.core.player is not None and name == self.core.player.name:
             return True
         r = self.core.residents.get(name)
         return r is not None and not r.asleep
 
     def start_talk(self, a: str, with_whom: str, now: datetime, res: TickResult,
-                    reach: int = TALK_RANGE) -> bool:
+                   reach: int = TALK_RANGE) -> bool:
         """Start a conversation of ``a`` with the named people within ``reach`` tiles (a resident who
         decided to talk to someone it sees walks over to them first)."""
         ra = self.core.residents[a]
@@ -173,13 +174,15 @@ class Conversations:
             talk.conv.importance = None  # the lines from here on were not rated with the script
             for name in talk.conv.participants:
                 job = self.board.jobs.get(name)
-                if job is not None and job.kind in (JobKind.SIDE, JobKind.CONVERSE) and job.args.get("conversation") == talk.conv.id:
+                if (job is not None and job.kind in (JobKind.SIDE, JobKind.CONVERSE)
+                        and job.args.get("conversation") == talk.conv.id):
                     self.board.cancel(name)
 
     def scripted(self, talk: Talk) -> bool:
         """Whether the talk is written whole (``Mind.converse``): residents only, from its start."""
         if talk.mode == "":
-            residents_only = not talk.conv.with_player and not any(self.core.controlled(p) for p in talk.conv.participants)
+            residents_only = not talk.conv.with_player and not any(
+                self.core.controlled(p) for p in talk.conv.participants)
             talk.mode = "script" if residents_only and not talk.conv.lines else "lines"
         elif talk.mode == "script" and any(self.core.controlled(p) for p in talk.conv.participants):
             self.by_lines(talk)  # the player embodied one of them
