@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.jobs import JobBoard
 from game.engine.lookahead import Lookahead
 from game.engine.state import JobKind, Resident

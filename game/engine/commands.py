@@ -12,10 +12,11 @@ from game.engine.events import (
     Bubble, Command, EndConversation, Embody, EnterAsVisitor, LogLine, Move, MovePlayer, OpenTalk, Release,
     SaveTown, SayToResident, SetObjectState, TickResult, Typing, Utterance, Whisper,
 )
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.jobs import JobBoard
 from game.engine.lanes import Lanes
 from game.engine.state import PLAYER, JobKind, Player, Pos, Resident, Talk
+from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.tuning import TALK_RANGE, chebyshev
@@ -40,17 +41,19 @@ class CommandError(GameError):
 class PlayerCommands:
     """Owns ``log``, the player commands done (with the step of each: what a replay needs), and is
     the only writer of ``core.player`` and ``core.embodied``.  Takes the core, and the parts a
-    command calls: the walker, the things, the job board, the lanes, the talks, and ``save_to``
+    command calls: the walker, the things, the job board, the lanes, the talks, the facts (what the
+    player tells), and ``save_to``
     (the engine's save, for ``SaveTown``)."""
 
     def __init__(self, core: TownCore, walker: Walker, things: Things, board: JobBoard, lanes: Lanes,
-                 talks: Conversations, save_to: Callable[[str | None], str]) -> None:
+                 talks: Conversations, facts: TalkFacts, save_to: Callable[[str | None], str]) -> None:
         self.core = core
         self.walker = walker
         self.things = things
         self.board = board
         self.lanes = lanes
         self.talks = talks
+        self.facts = facts
         self.save_to = save_to
         # (step, command) of every player command done since this engine was made or loaded: with
         # a recording of the model's answers, what a replay needs to make the same town again
@@ -174,7 +177,7 @@ class PlayerCommands:
         conv = talk.conv
         cid = conv.id
         listeners = [p for p in conv.participants if p != speaker]
-        self.talks.vet(conv, speaker, text, now, may_move=False)  # what the player tells them of a fact
+        self.facts.vet(conv, speaker, text, now, may_move=False)  # what the player tells them of a fact
         conv.add(speaker, text)
         talk.typed = ""
         talk.last_at = now

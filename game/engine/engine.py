@@ -27,7 +27,7 @@ from game.engine import save as saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.events import Bubble, Command, Move, TickResult
 from game.engine.hazards import Hazards
 from game.engine.jobs import JobBoard
@@ -35,7 +35,9 @@ from game.engine.lanes import Lanes
 from game.engine.ledger import DecisionLedger, is_model_led, share
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
+from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
+from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.tuning import PERCEIVE_EVERY, TALK_RANGE, chebyshev
@@ -52,11 +54,11 @@ class Engine:
 
     Composed of parts, each an object in its own module that owns its share of the state and
     takes what it needs in its constructor (docs/ENGINE.md has the table): the core they all share
-    (core.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
-    the things (things.py), the walker (walking.py), the job board (jobs.py), the talks
-    (talks.py), the hazards (hazards.py), the perceiver (perceiving.py), the look ahead
-    (lookahead.py), the spare capacity (capacity.py), the lanes of decisions (lanes.py) and the
-    player's commands (commands.py).  The engine wires them, runs the tick, saves and restores the
+    (towncore.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
+    the things (things.py), the walker (walking.py), the job board (jobs.py), the facts in talks
+    (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
+    perceiver (perceiving.py), the look ahead (lookahead.py), the spare capacity (capacity.py),
+    the lanes of decisions (lanes.py) and the player's commands (commands.py).  The engine wires them, runs the tick, saves and restores the
     town and answers what the screen reads; its attributes below are the parts' own."""
 
     is_replay = False  # (see game.engine.api.EngineView)
@@ -72,13 +74,15 @@ class Engine:
         self.things = things = Things(core)
         self.walker = walker = Walker(core, things, pathfinder)
         self.board = board = JobBoard(core)
-        self.conversations = talks = Conversations(core, board, walker)
+        self.talk_facts = facts = TalkFacts(core)
+        self.conversations = talks = Conversations(core, board, walker, facts)
+        self.seeker = seeker = Seeker(core, walker, talks)
         self.hazards = hazards = Hazards(core, things, board, talks)
         self.perceiver = perceiver = Perceiver(core, things, hazards, perceive)
         self.lookahead = lookahead = Lookahead()
         self.capacity = capacity = Capacity(core, board, lookahead)
-        self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, capacity)
-        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, self.save)
+        self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, seeker, capacity)
+        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, self.save)
         self.save_path: str | None = None
         self._synced: dict[str, saves.SyncPoint] = {}  # save file -> what it holds (game/engine/save.py)
         for mind in minds.values():

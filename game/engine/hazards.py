@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.jobs import JobBoard
 from game.engine.state import JobKind, Resident
 from game.engine.talks import Conversations

@@ -10,7 +10,7 @@ import asyncio
 from datetime import datetime
 from typing import Any
 
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.state import Job, JobKind, Resident
 from game.mind.view import WorldView
 

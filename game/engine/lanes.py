@@ -13,12 +13,13 @@ from typing import Any, Awaitable, Callable
 
 from game.engine.api import MindPort
 from game.engine.capacity import Capacity
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.events import LogLine, TickResult
 from game.engine.hazards import Hazards
 from game.engine.jobs import JobBoard, view_from_dict
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceiver
+from game.engine.seeking import Seeker
 from game.engine.state import Job, JobKind, Resident
 from game.engine.talks import Conversations
 from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
@@ -42,10 +43,11 @@ class Lanes:
     """Owns the running of the jobs on the board and ``Resident.needs_decision`` (the walker clears
     it when an action is taken up, a talk or a command sets it), and clears ``salient``/``urgent``
     when it asks the reaction.  Takes the core, the board, the look ahead, and the parts a decision
-    calls: the walker, the perceiver, the hazards, the talks and the spare capacity."""
+    calls: the walker, the perceiver, the hazards, the talks, the seeker and the spare capacity."""
 
     def __init__(self, core: TownCore, board: JobBoard, lookahead: Lookahead, walker: Walker,
-                 perceiver: Perceiver, hazards: Hazards, talks: Conversations, capacity: Capacity) -> None:
+                 perceiver: Perceiver, hazards: Hazards, talks: Conversations, seeker: Seeker,
+                 capacity: Capacity) -> None:
         self.core = core
         self.board = board
         self.lookahead = lookahead
@@ -53,6 +55,7 @@ class Lanes:
         self.perceiver = perceiver
         self.hazards = hazards
         self.talks = talks
+        self.seeker = seeker
         self.capacity = capacity
         self.handlers: dict[JobKind, Handler] = {
             JobKind.NEXT: Handler(self._run_next, self._apply_next, self._carry_on),
@@ -78,7 +81,7 @@ class Lanes:
         if name == self.core.embodied:
             self.maybe_observe(r, now, force=False)
             return
-        if r.seeking and self.talks.go_on_seeking(r, now, res):
+        if r.seeking and self.seeker.go_on(r, now, res):
             self.maybe_observe(r, now, force=False)
             return
         ended = r.action_ended(now)
@@ -332,7 +335,7 @@ class Lanes:
         if rx.kind == "talk" and rx.with_whom:
             if self.talks.start_talk(r.name, rx.with_whom, now, res, reach=PERCEIVE_RADIUS):
                 return
-            if self.talks.seek(r, rx.with_whom, now, res):
+            if self.seeker.start(r, rx.with_whom, now, res):
                 return
         if rx.new_action is not None:
             res.log.append(LogLine("react", f"{r.name} reacts: {rx.new_action.description}", r.name))

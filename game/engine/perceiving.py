@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Callable, Sequence, cast
 
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.hazards import Hazards
 from game.engine.state import Resident
 from game.engine.things import Things

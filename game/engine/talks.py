@@ -8,36 +8,34 @@ it runs long or its script is said, someone leaves or falls silent, and all reme
 from __future__ import annotations
 
 import asyncio
-import logging
 from datetime import datetime
 from typing import Any
 
 from game.engine.api import MindPort
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.jobs import JobBoard
 from game.engine.state import MAX_TALK_LINES, Job, JobKind, Resident, Talk
-from game.engine.tuning import (LINE_GAP, PLAYER_SILENCE, SEEK_RADIUS, SEEK_TIME, TALK_COOLDOWN, TALK_RANGE,
-                                chebyshev)
+from game.engine.talkfacts import TalkFacts
+from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.api import Priority
-from game.mind.factcheck import vet_line
 from game.mind.view import Action, Conversation, Line, Script
-
-log = logging.getLogger(__name__)
 
 
 class Conversations:
     """Owns ``talks`` (id -> the talk going on), ``finished_talks`` (the last 50), ``seq`` (the
     last talk's number), ``listening`` (resident -> the beginning of its reply to the player, still
-    being made), ``heard`` and ``fact_fixes``, and ``Resident.conversation``, ``last_talk``,
-    ``seeking`` and ``seek_until``.  Takes the core, the job board (each line, part or script is a
-    job) and the walker (who talks stops, or walks over)."""
+    being made) and ``heard``, and ``Resident.conversation`` and ``last_talk`` (it ends a walk
+    after someone, ``seeking``, when a talk starts).  Takes the core, the job board (each line,
+    part or script is a job), the walker (who talks stops, or walks over) and the facts (each line
+    is checked against them)."""
 
-    def __init__(self, core: TownCore, board: JobBoard, walker: Walker) -> None:
+    def __init__(self, core: TownCore, board: JobBoard, walker: Walker, facts: TalkFacts) -> None:
         self.core = core
         self.board = board
         self.walker = walker
+        self.facts = facts
         self.talks: dict[str, Talk] = {}
         self.finished_talks: list[Conversation] = []  # kept for saves and the report (bounded)
         self.seq = 0
@@ -45,7 +43,6 @@ class Conversations:
         self.listening: dict[str, asyncio.Task[Any]] = {}
         # set when a reply to the player has new words: a screen between ticks polls at once
         self.heard = asyncio.Event()
-        self.fact_fixes = 0  # words of the model's lines mended against the facts
 
     def free_to_talk(self, name: str) -> bool:
         """The visitor always is; a resident when awake (``Resident.asleep``)."""
@@ -98,49 +95,6 @@ class Conversations:
             return None
         last = r.last_talk.get(name)
         return None if last is not None and now - last < TALK_COOLDOWN else name
-
-    def seek(self, r: Resident, with_whom: str, now: datetime, res: TickResult) -> bool:
-        """``r`` decided to talk with someone no longer within reach (they walked off while it
-        thought): it goes after them, as the model's decision ("going to talk with Rosa"), and the
-        talk starts when it is within talking range (``go_on_seeking``).  Without it, at play pace
-        no reaction's talk ever started: the default town chose to talk 14 times by noon, none
-        became a conversation (docs/ENGINE.md)."""
-        name = self.partner(r, with_whom.split(",")[0], now)
-        if name is None or name not in self.core.residents:
-            return False
-        pos = self.core.actors().get(name)
-        if pos is None or chebyshev(pos, r.pos) > SEEK_RADIUS:
-            return False
-        act = Action(description=f"going to talk with {name}", emoji="\U0001F6B6",
-                     address=self.core.address_at(pos) or (r.action.address if r.action else ""),
-                     duration_min=int(SEEK_TIME.total_seconds() // 60), start=now, source="reaction")
-        self.walker.set_action(r, act, res, now)
-        r.seeking, r.seek_until = name, now + SEEK_TIME
-        self.walker.approach(r, [name])
-        res.log.append(LogLine("react", f"{r.name} goes to talk with {name}", r.name))
-        return True
-
-    def go_on_seeking(self, r: Resident, now: datetime, res: TickResult) -> bool:
-        """One tick of walking after the one ``r`` wants to talk with: the talk starts once within
-        range; it gives up (and decides again) when its time is up or the other cannot talk (asleep
-        now, or, found within range, in a talk it may not join: ``start_talk`` says).
-        True while it goes on walking (nothing else to decide this tick)."""
-        name = r.seeking
-        assert name is not None
-        pos = self.core.actors().get(name)
-        gone = pos is None or r.seek_until is None or now >= r.seek_until or not self.free_to_talk(name)
-        if not gone and pos is not None and chebyshev(pos, r.pos) <= TALK_RANGE:
-            r.seeking = r.seek_until = None
-            if self.start_talk(r.name, name, now, res, reach=TALK_RANGE):
-                return True
-            gone = True
-        if gone or pos is None:
-            r.seeking = r.seek_until = None
-            r.needs_decision = True
-            return False
-        if not r.path or chebyshev(r.path[-1], pos) > 2:  # they moved on: after them
-            self.walker.approach(r, [name])
-        return True
 
     def join(self, name: str, talk: Talk, now: datetime, res: TickResult) -> bool:
         self.by_lines(talk)  # a script written for the others has no part for the one who joins
@@ -217,32 +171,10 @@ class Conversations:
             self.board.ask(r, JobKind.CONVERSE, now, {"conversation": cid, "sides": dict(talk.sides),
                                            "participants": list(talk.conv.participants)})
 
-    def vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
-             may_move: bool = True) -> tuple[str, str]:
-        """A line as it may be said (mind/factcheck.py): a line about a fact goes to the one in the
-        talk who holds it, with the fact's place and hours; those who had not heard it hear it now,
-        from the speaker, in the town's words.  The player's words may tell a new fact of theirs."""
-        books = {p: self.core.minds[p].facts for p in conv.participants if p in self.core.minds}
-        if speaker not in self.core.minds and books:  # the visitor: "I'm having a party at the pub at 8"
-            for p in books:
-                self.core.minds[p].read_fact(text, now, host=speaker, source=speaker)
-        v = vet_line(speaker, text, conv.participants, books, now, self.core.town_names, may_move=may_move)
-        if v.fixes:
-            self.fact_fixes += len(v.fixes)
-            log.info("line checked against the facts: %s (%r -> %r)", "; ".join(v.fixes), text, v.text)
-        if v.fact is not None and v.told:
-            for p in v.told:
-                self.core.minds[p].hear_fact(v.fact, v.speaker, now)
-                if v.fact.place and p in self.core.spatial:
-                    self.core.learn(p, v.fact.place)  # told where it is, they know the place
-            if v.speaker in self.core.minds:
-                self.core.minds[v.speaker].facts.told_to(v.fact.key, v.told)
-        return v.speaker, v.text
-
     def say_scripted(self, talk: Talk, now: datetime, res: TickResult) -> None:
         speaker, text = talk.script.pop(0)
         conv = talk.conv
-        speaker, text = self.vet(conv, speaker, text, now)
+        speaker, text = self.facts.vet(conv, speaker, text, now)
         conv.add(speaker, text)
         talk.turn += 1
         talk.last_at = now
@@ -399,7 +331,7 @@ class Conversations:
             self.end_talk(cid, now, res, reason=getattr(line, "reason", "")
                            or f"{job.resident} had nothing more to say")
             return
-        _, text = self.vet(conv, job.resident, line.text, now, may_move=False)
+        _, text = self.facts.vet(conv, job.resident, line.text, now, may_move=False)
         conv.add(job.resident, text)
         talk.turn += 1
         talk.last_at = now

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.events import LogLine, ObjectChange, TickResult
 from game.engine.state import Resident
 from game.mind.view import Action

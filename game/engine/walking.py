@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.engine.api import Paths
-from game.engine.core import TownCore
+from game.engine.towncore import TownCore
 from game.engine.events import Bubble, Move, TickResult
 from game.engine.ledger import is_model_led
 from game.engine.state import Pos, Resident
