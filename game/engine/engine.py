@@ -58,8 +58,9 @@ class Engine:
     the things (things.py), the walker (walking.py), the job board (jobs.py), the facts in talks
     (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
     perceiver (perceiving.py), the look ahead (lookahead.py), the spare capacity (capacity.py),
-    the lanes of decisions (lanes.py) and the player's commands (commands.py).  The engine wires them, runs the tick, saves and restores the
-    town and answers what the screen reads; its attributes below are the parts' own."""
+    the lanes of decisions (lanes.py) and the player's commands (commands.py).  The engine wires
+    them, runs the tick, saves and restores the town and answers what the screen reads; its
+    attributes below are the parts' own."""
 
     is_replay = False  # (see game.engine.api.EngineView)
 
