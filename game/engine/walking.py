@@ -49,9 +49,6 @@ class Walker:
         if addr:
             self.core.learn(r.name, addr)
 
-    def stop(self, r: Resident) -> None:
-        r.path = []
-
     def set_action(self, r: Resident, action: Action, res: TickResult | None, now: datetime) -> None:
         """``r`` takes up a decided ``action`` (the model's, a reaction's, the routine's): it walks
         to its place, the object of its last action goes back to idle, this one's changes."""
