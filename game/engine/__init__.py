@@ -5,8 +5,8 @@ plain data, ``api.py`` its seams as Protocols, ``build.py`` makes an engine from
 ``save.py`` reads and writes a saved town.  ``engine.py`` is the tick and wires the engine's
 parts, one object a module: ``towncore.py`` (what they share), ``things.py``, ``walking.py``,
 ``jobs.py``, ``talkfacts.py``, ``talks.py`` (conversations), ``seeking.py``, ``hazards.py``,
-``perceiving.py``, ``lookahead.py``, ``capacity.py``, ``lanes.py`` (decisions), ``commands.py``
-(player commands); ``tuning.py`` their constants; ``events.py`` what crosses to the UI;
+``perceiving.py``, ``lookahead.py``, ``capacity.py``, ``lanes.py`` (decisions), ``saving.py``,
+``commands.py`` (player commands); ``tuning.py`` their constants; ``events.py`` what crosses to the UI;
 ``headless.py`` ``town run``; ``manifest.py`` what a recorded run needs to replay.  See
 docs/ENGINE.md and docs/SAVES.md.
 """

@@ -35,6 +35,7 @@ from game.engine.lanes import Lanes
 from game.engine.ledger import DecisionLedger, is_model_led, share
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
+from game.engine.saving import Saver
 from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
 from game.engine.talkfacts import TalkFacts
@@ -58,8 +59,8 @@ class Engine:
     the things (things.py), the walker (walking.py), the job board (jobs.py), the facts in talks
     (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
     perceiver (perceiving.py), the look ahead (lookahead.py), the spare capacity (capacity.py),
-    the lanes of decisions (lanes.py) and the player's commands (commands.py).  The engine wires
-    them, runs the tick, saves and restores the town and answers what the screen reads; its
+    the lanes of decisions (lanes.py), the saver (saving.py) and the player's commands
+    (commands.py).  The engine wires them, runs the tick and answers what the screen reads; its
     attributes below are the parts' own."""
 
     is_replay = False  # (see game.engine.api.EngineView)
@@ -83,9 +84,8 @@ class Engine:
         self.lookahead = lookahead = Lookahead()
         self.capacity = capacity = Capacity(core, board, lookahead)
         self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, seeker, capacity)
-        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, self.save)
-        self.save_path: str | None = None
-        self._synced: dict[str, saves.SyncPoint] = {}  # save file -> what it holds (game/engine/save.py)
+        self.saver = saver = Saver(core, things, board, talks)
+        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, saver.save)
         for mind in minds.values():
             mind.know_town(core.town_names)
         accounting = getattr(llm, "accounting", None)
@@ -248,83 +248,38 @@ class Engine:
         """What ``name`` knows of the world now, as its mind is told it."""
         return self.perceiver.world_view(name)
 
-    # ------------------------------------------------------------------ saving
+    # ------------------------------------------------------------------ saving (saving.py)
 
     def save(self, path: str | Path | None = None) -> str:
         """Write the town to ``path`` (or its own save path); returns the path.  A file this
         engine wrote or loaded gets only what changed since (game/engine/save.py)."""
-        job = self.save_job(path)
-        job.run()
-        return job.finish()
+        return self.saver.save(path)
 
-    def save_job(self, path: str | Path | None = None) -> "saves.SaveJob":
+    def save_job(self, path: str | Path | None = None) -> saves.SaveJob:
         """The town as it is now, ready to be written by ``SaveJob.run`` on any thread (the screen
         runs it off its own): the cheap part of a save.  ``SaveJob.finish`` on this thread after."""
-        target = str(path or self.save_path or "")
-        if not target:
-            raise CommandError("no save file given and this town has none yet")
-        sync = self._synced.get(saves.sync_key(target))
-        return saves.SaveJob(saves.prepare(self.state(since=sync)), target, sync, done=self._saved)
+        return self.saver.save_job(path)
 
-    def _saved(self, job: "saves.SaveJob") -> None:
-        """A save job was written: the file is the town's save now, and what it holds is
-        remembered (the next save to it writes what changed since)."""
-        assert job.result is not None
-        self._synced[saves.sync_key(job.path)] = job.result
-        self.save_path = job.path
-
-    def remember_save(self, path: str | Path, sync: "saves.SyncPoint | None") -> None:
+    def remember_save(self, path: str | Path, sync: saves.SyncPoint | None) -> None:
         """A save this engine was loaded from: its next save to it writes only what changed."""
-        if sync is None:
-            return
-        sync.bind({name: (m.memory.uid, m.memory.version) for name, m in self.minds.items()})
-        self._synced[saves.sync_key(path)] = sync
+        self.saver.remember(path, sync)
 
-    def state(self, since: "saves.SyncPoint | None" = None) -> TownState:
-        """The whole town as data (``game.engine.state.TownState``): what a save holds.  It refers to
-        the live residents, talks and jobs: prepare it (``save.prepare``) before the next tick.
-        ``since``: what a save file holds; the memory images then name what changed after it."""
-        accounting = getattr(self.llm, "accounting", None)
-        minds, memories = {}, {}
-        for name in sorted(self.residents):
-            mind = self.minds[name]
-            minds[name] = mind.to_state(memory=False)
-            held = since.streams.get(name) if since is not None else None
-            version = held.version if held is not None and held.uid == mind.memory.uid else None
-            memories[name] = mind.memory.image(version)
-        version, internal, gauss = self.rng.getstate()
-        return TownState(
-            town_path=self.town_path, town_name=getattr(self.town, "name", ""), clock=self.clock.to_dict(),
-            clock_text=self.clock.text(), seed=self.seed, rng=[version, list(internal), gauss],
-            step_no=self.step_no, seq=self.board.seq, talk_seq=self.conversations.seq,
-            decision_ticks=self.decision_ticks,
-            lockstep=self.lockstep, small=self.small, player=self.player, embodied=self.embodied,
-            residents=dict(self.residents), minds=minds, memories=memories,
-            spatial={n: sm.to_dict() for n, sm in self.spatial.items()}, objects=self.town.objects.to_dict(),
-            object_news=dict(self.object_news), talks=dict(self.talks), finished_talks=list(self.finished_talks),
-            jobs=sorted(self.jobs.values(), key=lambda j: j.seq),
-            accounting=accounting.to_dict() if accounting is not None and hasattr(accounting, "to_dict") else None,
-            ledger=self.ledger.to_dict())
+    def state(self, since: saves.SyncPoint | None = None) -> TownState:
+        """The whole town as data (``TownState``): what a save holds (see ``Saver.state``)."""
+        return self.saver.state(since)
 
     def restore(self, state: TownState) -> None:
         """Take on the engine's part of a saved town (the minds, map and clock were built from it)."""
-        rng = random.Random()
-        rng.setstate((state.rng[0], tuple(state.rng[1]), state.rng[2]))
-        core = self.core
-        core.rng = rng
-        core.step_no = state.step_no
-        self.board.seq = state.seq
-        self.conversations.seq = state.talk_seq
-        core.embodied = state.embodied
-        core.player = state.player
-        core.residents.update(state.residents)
-        core.town.objects.load_dict(state.objects)
-        self.things.news = dict(state.object_news)
-        self.conversations.talks = dict(state.talks)
-        self.conversations.finished_talks = list(state.finished_talks)
-        # their tasks are started by the first step() (the answers are asked again)
-        self.board.jobs = {job.resident: job for job in state.jobs}
-        core.ledger = DecisionLedger.from_dict(state.ledger)  # older saves have none: counting starts now
+        self.saver.restore(state)
+
+    @property
+    def save_path(self) -> str | None:
+        """The file this town was last saved to or loaded from."""
+        return self.saver.path
+
+    @save_path.setter
+    def save_path(self, path: str | None) -> None:
+        self.saver.path = path
 
     # ------------------------------------------------------------------ what the UI reads
 
