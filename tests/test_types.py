@@ -1,6 +1,6 @@
-"""The type checker passes: mypy, as ``[tool.mypy]`` in pyproject.toml configures it (the mind,
-every function typed, and the leaf modules it imports; the Protocols the mind reads the world and
-the model through are checked against their use).  Any error fails the test, with mypy's report."""
+"""The type checker passes: mypy, as ``[tool.mypy]`` in pyproject.toml configures it (the mind and
+the engine, every function typed, and the leaf modules they import; the Protocols they read the
+world and the model through are checked against their use).  Any error fails the test, with mypy's report."""
 
 from __future__ import annotations
 
@@ -26,3 +26,10 @@ def test_the_check_covers_the_mind() -> None:
 
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert "game/mind" in conf["files"] and conf["follow_imports"] == "silent"
+
+
+def test_the_check_covers_the_engine() -> None:
+    import tomllib
+
+    conf = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert "game/engine" in conf["files"]

@@ -2,11 +2,13 @@
 
 No Textual here (the UI drives the engine from a worker).  ``state.py`` holds the engine's state as
 plain data, ``api.py`` its seams as Protocols, ``build.py`` makes an engine from a town or a save,
-``save.py`` reads and writes a saved town.  ``engine.py`` is the tick; its parts, one
-responsibility a module: ``walking.py``, ``perceiving.py``, ``lanes.py`` (decisions), ``talks.py``
-(conversations), ``commands.py`` (player commands); ``tuning.py`` their constants; ``events.py``
-what crosses to the UI; ``headless.py`` ``town run``; ``manifest.py`` what a recorded run needs to
-replay.  See docs/ENGINE.md and docs/SAVES.md.
+``save.py`` reads and writes a saved town.  ``engine.py`` is the tick and wires the engine's
+parts, one object a module: ``towncore.py`` (what they share), ``things.py``, ``walking.py``,
+``jobs.py``, ``talkfacts.py``, ``talks.py`` (conversations), ``seeking.py``, ``hazards.py``,
+``perceiving.py``, ``lookahead.py``, ``capacity.py``, ``lanes.py`` (decisions), ``saving.py``,
+``commands.py`` (player commands); ``tuning.py`` their constants; ``events.py`` what crosses to the UI;
+``headless.py`` ``town run``; ``manifest.py`` what a recorded run needs to replay.  See
+docs/ENGINE.md and docs/SAVES.md.
 """
 
 from game.engine.build import TownError, load_engine, new_engine, open_engine

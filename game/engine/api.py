@@ -28,13 +28,20 @@ from game.mind.view import Action, Allowance, Conversation, DayPlan, Hazard, Lin
 
 
 class Clock(Protocol):
-    now: datetime
+    """The game clock (``game.world.clock.Clock``): a fixed number of game seconds a step."""
+
     start: datetime
+    seconds_per_step: float
+
+    @property
+    def now(self) -> datetime: ...
 
     @property
     def day(self) -> int: ...
 
-    def tick(self) -> None: ...
+    def tick(self) -> object: ...
+
+    def steps_until(self, when: datetime) -> int: ...
 
     def text(self) -> str: ...
 
@@ -54,19 +61,21 @@ class Places(Protocol):
 
     def describe(self, address: str) -> str: ...
 
+    def sectors(self) -> list[str]: ...
+
     def find(self, words: str) -> str | None: ...
 
-    def __contains__(self, address: object) -> bool: ...
+    def __contains__(self, address: str) -> bool: ...
 
 
 class Objects(Protocol):
     """The states of the town's objects (``game.world.objects.ObjectStates``)."""
 
-    def __contains__(self, address: object) -> bool: ...
+    def __contains__(self, address: str) -> bool: ...
 
     def get(self, address: str) -> str | None: ...
 
-    def set(self, address: str, state: str, by: str) -> None: ...
+    def set(self, address: str, state: str, by: str) -> object: ...
 
     def changed_by(self, address: str) -> str | None: ...
 
@@ -92,9 +101,9 @@ class PlaceMemory(Protocol):
 
     def knows(self, address: str) -> bool: ...
 
-    def learn(self, address: str) -> None: ...
+    def learn(self, address: str) -> object: ...
 
-    def observe_area(self, tree: Any, address: str) -> None: ...
+    def observe_area(self, tree: Any, address: str) -> object: ...
 
     def describe_known(self) -> str: ...
 
@@ -106,16 +115,36 @@ class PlaceMemory(Protocol):
 class TownMap(Protocol):
     """A loaded town (``game.world.town.Town``): its grid of walkable tiles, places and objects."""
 
-    name: str
-    grid: Any  # numpy bool array [y, x]: True where one can walk
-    tree: Places
-    objects: Objects
-    spawn: Mapping[str, Any]
-    residents: Sequence[Any]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def grid(self) -> Any: ...  # numpy bool array [y, x]: True where one can walk
+
+    @property
+    def tree(self) -> Places: ...
+
+    @property
+    def objects(self) -> Objects: ...
+
+    @property
+    def spawn(self) -> Mapping[str, Any]: ...
+
+    @property
+    def residents(self) -> Sequence[Any]: ...
 
 
 class Memories(Protocol):
+    """A mind's memory stream (``game.mind.memory.MemoryStream``), as the engine reads and saves it."""
+
+    uid: str  # who the stream is (a save made of another stream is written whole)
+
+    @property
+    def version(self) -> int: ...  # bumped by every change
+
     def recent(self, n: int) -> Sequence[Any]: ...
+
+    def image(self, since: int | None = None) -> Any: ...  # a MemoryImage, for a save
 
 
 @runtime_checkable
@@ -185,7 +214,7 @@ class MindPort(Protocol):
 
     def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]: ...
 
-    def to_state(self) -> dict: ...
+    def to_state(self, memory: bool = True) -> dict: ...
 
 
 class ClockText(Protocol):

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from game.engine import save as saves
+from game.engine.api import MindPort
 from game.engine.engine import Engine
 from game.engine.save import SaveError
 from game.engine.state import Pos, TownState
@@ -65,7 +66,8 @@ def start_positions(town: Town, specs: list[ResidentSpec]) -> dict[str, Pos]:
                 pos = None
         if pos is None:
             pos = (town.width // 2, town.height // 2)
-        out[spec.name] = tuple(town.paths.nearest_walkable(tuple(pos)))
+        x, y = town.paths.nearest_walkable((int(pos[0]), int(pos[1])))
+        out[spec.name] = (x, y)
     return out
 
 
@@ -109,10 +111,9 @@ def read_town(town_path: str | Path, *, small: bool = False, start: datetime | N
 
 def _off_map(pos: object, town: Town) -> bool:
     """Whether ``pos`` is not a tile of the town (or not a position at all)."""
-    try:
-        x, y = pos  # type: ignore[misc]
-    except (TypeError, ValueError):
+    if not isinstance(pos, (tuple, list)) or len(pos) != 2:
         return True
+    x, y = pos
     return not (isinstance(x, int) and isinstance(y, int)
                 and 0 <= x < int(town.width) and 0 <= y < int(town.height))
 
@@ -203,8 +204,9 @@ def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
     assert state is not None
     town_path = str(resolve_town_path(state.town_path))  # a built-in town kept by another install
     try:
-        minds = {name: Mind.from_state({**state.minds[name], "memory": state.memories.get(name, [])}, llm)
-                 for name in state.residents}
+        minds: dict[str, MindPort] = {
+            name: Mind.from_state({**state.minds[name], "memory": state.memories.get(name, [])}, llm)
+            for name in state.residents}
         engine = Engine(town=town, town_path=town_path, minds=minds, clock=inp.clock, llm=llm,
                         pathfinder=town.paths, perceive=perceive,
                         spatial={n: SpatialMemory.from_dict(d) for n, d in state.spatial.items()},

@@ -20,7 +20,7 @@ resident may always spend on everyday sights and talks.  Past it, a reaction is 
 The allowance is the ceiling past the floor (``reacts`` calls, ``talks`` conversations a
 resident-day); the mind uses it only past its floor, and asks such a call at a priority below the
 town's planning (so a day plan asked meanwhile still goes first).  The engine counts the
-allowances it gave (``Engine.spare_given``), the minds the calls and talks they made with one
+allowances it gave (``Capacity.given``, ``Engine.spare_given``), the minds the calls and talks they made with one
 (``stats``: ``react_spare``, ``talk_spare``), which ``town run`` and ``town report`` show among the
 minds' counts.
 """
@@ -31,7 +31,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from game.engine.state import Resident
+from game.engine.towncore import TownCore
+from game.engine.jobs import JobBoard
+from game.engine.lookahead import Lookahead
+from game.engine.state import JobKind, Resident
 from game.engine.tuning import WAKE_AHEAD
 from game.mind.view import Allowance
 
@@ -60,36 +63,44 @@ def server_spare(status: Any, rule: SpareRule) -> bool:
 
 
 class Capacity:
-    """A part of ``Engine``: who may react past the daily floor (``_allowance``).  Its state
-    (``spare_rule``: None turns it off; ``spare_given``) is set in ``Engine.__init__``."""
+    """A part of ``Engine``: who may react past the daily floor (``allowance``).  Owns ``rule``
+    (None turns it off) and ``given``, the allowances given so far.  Takes the core, the job board
+    (what is asked already) and the look ahead (how early planning is asked)."""
 
-    def _allowance(self, r: Resident, now: datetime) -> Allowance | None:
-        rule = self.spare_rule
-        if self.lockstep or rule is None:
+    def __init__(self, core: TownCore, board: JobBoard, lookahead: Lookahead) -> None:
+        self.core = core
+        self.board = board
+        self.lookahead = lookahead
+        self.rule: SpareRule | None = SpareRule()
+        self.given = 0
+
+    def allowance(self, r: Resident, now: datetime) -> Allowance | None:
+        rule = self.rule
+        if self.core.lockstep or rule is None:
             return None  # (before anything timed is read: a lockstep town stays a function of its answers)
-        holding = sum(1 for j in self.jobs.values() if j.kind == "react" and "allowance" in j.args)
+        holding = sum(1 for j in self.board.jobs.values() if j.kind == JobKind.REACT and "allowance" in j.args)
         if holding >= rule.at_once:
             return None
         try:
-            status = self.llm.status()
+            status = self.core.llm.status()
         except Exception:  # noqa: BLE001 - no figures, no allowance
             return None
-        if not server_spare(status, rule) or self._planning_due(now, rule.plan_clear):
+        if not server_spare(status, rule) or self.planning_due(now, rule.plan_clear):
             return None
-        self.spare_given += 1
+        self.given += 1
         return Allowance(reacts=rule.reacts, talks=rule.talks)
 
-    def _planning_due(self, now: datetime, clear: timedelta) -> bool:
+    def planning_due(self, now: datetime, clear: timedelta) -> bool:
         """Whether any resident's planning is asked, waited for or due within the look ahead plus
         ``clear``: a next step, a window of steps, a day plan before waking."""
-        lead = self.ahead if self.ahead is not None else self._real_lead()
-        for r in self.residents.values():
-            if r.name == self.embodied:
+        lead = self.lookahead.ahead if self.lookahead.ahead is not None else self.lookahead.real_lead()
+        for r in self.core.residents.values():
+            if r.name == self.core.embodied:
                 continue
-            job = self.jobs.get(r.name)
-            if r.needs_decision or job is not None and job.kind in ("next", "ahead"):
+            job = self.board.jobs.get(r.name)
+            if r.needs_decision or job is not None and job.kind in (JobKind.NEXT, JobKind.AHEAD):
                 return True
-            mind = self.minds[r.name]
+            mind = self.core.minds[r.name]
             at = mind.steps_run_out(now)
             if at is None:
                 continue

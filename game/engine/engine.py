@@ -17,8 +17,8 @@ See docs/ENGINE.md.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 import random
+from collections import deque
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
@@ -27,172 +27,259 @@ from game.engine import save as saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
-from game.engine.events import Bubble, Command, LogLine, Move, TickResult
+from game.engine.towncore import TownCore
+from game.engine.events import Bubble, Command, Move, TickResult
 from game.engine.hazards import Hazards
+from game.engine.jobs import JobBoard
 from game.engine.lanes import Lanes
 from game.engine.ledger import DecisionLedger, is_model_led, share
-from game.engine.perceiving import Perceiving
+from game.engine.lookahead import Lookahead
+from game.engine.perceiving import Perceive, Perceiver
+from game.engine.saving import Saver
+from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
-from game.engine.talks import Talks
+from game.engine.talkfacts import TalkFacts
+from game.engine.talks import Conversations
+from game.engine.things import Things
 from game.engine.tuning import PERCEIVE_EVERY, TALK_RANGE, chebyshev
-from game.engine.walking import Walking
+from game.engine.walking import Walker
 from game.llm.api import LLM
-from game.mind.facts import TownNames
-from game.mind.view import Conversation
+from game.mind.view import Conversation, WorldView
 
 __all__ = ["PLAYER", "TALK_RANGE", "CommandError", "Engine", "Job", "Player", "Resident", "ResidentView", "Talk",
            "chebyshev", "player_text"]
 
 
-class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacity):
+class Engine:
     """See the module docstring.  Build with ``game.engine.build`` (``new_engine``/``load_engine``).
 
-    Its parts live one responsibility a module, each a base class owning its share of the state:
-    ``Walking`` (walking.py), ``Perceiving`` (perceiving.py), ``Hazards`` (hazards.py), ``Lanes`` of
-    decisions (lanes.py), ``Talks`` (talks.py), ``PlayerCommands`` (commands.py) and ``Capacity``
-    (capacity.py: reactions past the daily caps while the server has time to spare); this module
-    holds the state they share, the tick itself, saving and what the screen reads."""
+    Composed of parts, each an object in its own module that owns its share of the state and
+    takes what it needs in its constructor (docs/ENGINE.md has the table): the core they all share
+    (towncore.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
+    the things (things.py), the walker (walking.py), the job board (jobs.py), the facts in talks
+    (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
+    perceiver (perceiving.py), the look ahead (lookahead.py), the spare capacity (capacity.py),
+    the lanes of decisions (lanes.py), the saver (saving.py) and the player's commands
+    (commands.py).  The engine wires them, runs the tick and answers what the screen reads; its
+    attributes below are the parts' own."""
 
     is_replay = False  # (see game.engine.api.EngineView)
 
     def __init__(self, *, town: TownMap, town_path: str, minds: dict[str, MindPort], clock: Clock, llm: LLM,
-                 pathfinder: Paths, perceive: Callable[..., list], spatial: dict[str, PlaceMemory],
+                 pathfinder: Paths, perceive: Perceive, spatial: dict[str, PlaceMemory],
                  positions: dict[str, Pos], seed: int = 0, lockstep: bool = False,
                  decision_ticks: int = 6, small: bool = False) -> None:
-        self.town = town
-        self.town_path = str(town_path)
-        self.minds = minds
-        self.clock = clock
-        self.llm = llm
+        self.core = core = TownCore(town=town, town_path=town_path, clock=clock, llm=llm, minds=minds,
+                                    spatial=spatial, positions=positions, seed=seed, lockstep=lockstep,
+                                    decision_ticks=decision_ticks, small=small)
         self.paths = pathfinder
-        self._perceive = perceive
-        self.spatial = spatial
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.lockstep = lockstep
-        self.decision_ticks = max(1, int(decision_ticks))
-        # how early the next window of steps is asked for; None: tuning.AHEAD in real time, never
-        # in lockstep (lanes.py, _maybe_ahead)
-        self.ahead: timedelta | None = None
-        # game minutes the last windows asked ahead took to come (real time: the lead follows them)
-        self.ahead_took: deque[float] = deque(maxlen=6)
-        self.small = small  # the small cast (kept in the save, for a replay of it)
-        # reactions and talks past the daily caps while the server is idle, in real time only
-        # (capacity.py); None: the fixed caps.  ``spare_given``: the allowances given so far
-        self.spare_rule: SpareRule | None = SpareRule()
-        self.spare_given = 0
-        self.step_no = 0
-        self.residents: dict[str, Resident] = {
-            name: Resident(name=name, pos=positions[name]) for name in sorted(minds)}
-        self.player: Player | None = None
-        self.embodied: str | None = None
-        self.talks: dict[str, Talk] = {}
-        # the town's places and people, for reading and checking facts (mind/facts.py)
-        # (people: everyone the town's story names, not only the cast that plays: the small cast
-        # speaks of Felix and Aiko, who live in the town)
-        people = {*minds, *(getattr(s, "name", "") for s in getattr(town, "residents", ()) or ())} - {""}
-        self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)))
-        self._fact_fixes = 0  # words of the model's lines mended against the facts (talks.py)
+        self.things = things = Things(core)
+        self.walker = walker = Walker(core, things, pathfinder)
+        self.board = board = JobBoard(core)
+        self.talk_facts = facts = TalkFacts(core)
+        self.conversations = talks = Conversations(core, board, walker, facts)
+        self.seeker = seeker = Seeker(core, walker, talks)
+        self.hazards = hazards = Hazards(core, things, board, talks)
+        self.perceiver = perceiver = Perceiver(core, things, hazards, perceive)
+        self.lookahead = lookahead = Lookahead()
+        self.capacity = capacity = Capacity(core, board, lookahead)
+        self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, seeker, capacity)
+        self.saver = saver = Saver(core, things, board, talks)
+        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, saver.save)
         for mind in minds.values():
-            mind.know_town(self.town_names)
-        # resident -> its ``listen`` task still running when the player spoke: the reply waits for it
-        self._listening: dict[str, asyncio.Task] = {}
-        # set when a reply to the player has new words: a screen between ticks polls at once
-        self.heard = asyncio.Event()
-        self.finished_talks: list[Conversation] = []  # kept for saves and the report (bounded)
-        self.jobs: dict[str, Job] = {}  # resident -> its one job in flight
-        self._seq = 0
-        self._talk_seq = 0
-        self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/ledger.py)
-        self.object_news: dict[str, datetime] = {}  # address -> when it changed
-        self.save_path: str | None = None
-        self._synced: dict[str, saves.SyncPoint] = {}  # save file -> what it holds (game/engine/save.py)
-        self.errors: list[str] = []
-        self.on_error: Callable[[str], None] | None = None
-        # (step, command) of every player command done since this engine was made or loaded: with
-        # a recording of the model's answers, what a replay needs to make the same town again
-        self.command_log: list[tuple[int, Command]] = []
-        # events waiting for the next TickResult (from commands and streamed replies)
-        self._out = TickResult(step=0, clock="")
+            mind.know_town(core.town_names)
         accounting = getattr(llm, "accounting", None)
         if accounting is not None and hasattr(accounting, "set_day"):
-            accounting.set_day(self.clock.day)
+            accounting.set_day(clock.day)
 
-    # ------------------------------------------------------------------ saving
+    # ------------------------------------------------------------------ the parts' state, by name
+
+    @property
+    def town(self) -> TownMap:
+        return self.core.town
+
+    @property
+    def town_path(self) -> str:
+        return self.core.town_path
+
+    @property
+    def clock(self) -> Clock:
+        return self.core.clock
+
+    @property
+    def llm(self) -> LLM:
+        return self.core.llm
+
+    @property
+    def minds(self) -> dict[str, MindPort]:
+        return self.core.minds
+
+    @property
+    def spatial(self) -> dict[str, PlaceMemory]:
+        return self.core.spatial
+
+    @property
+    def residents(self) -> dict[str, Resident]:
+        return self.core.residents
+
+    @property
+    def seed(self) -> int:
+        return self.core.seed
+
+    @property
+    def rng(self) -> random.Random:
+        return self.core.rng
+
+    @property
+    def ledger(self) -> DecisionLedger:
+        return self.core.ledger
+
+    @property
+    def errors(self) -> list[str]:
+        return self.core.errors
+
+    @property
+    def on_error(self) -> Callable[[str], None] | None:
+        return self.core.on_error
+
+    @on_error.setter
+    def on_error(self, fn: Callable[[str], None] | None) -> None:
+        self.core.on_error = fn
+
+    @property
+    def lockstep(self) -> bool:
+        return self.core.lockstep
+
+    @lockstep.setter
+    def lockstep(self, on: bool) -> None:
+        self.core.lockstep = on
+
+    @property
+    def decision_ticks(self) -> int:
+        return self.core.decision_ticks
+
+    @property
+    def small(self) -> bool:
+        return self.core.small
+
+    @small.setter
+    def small(self, on: bool) -> None:
+        self.core.small = on
+
+    @property
+    def step_no(self) -> int:
+        return self.core.step_no
+
+    @step_no.setter
+    def step_no(self, n: int) -> None:
+        self.core.step_no = n
+
+    @property
+    def player(self) -> Player | None:
+        return self.core.player
+
+    @property
+    def embodied(self) -> str | None:
+        return self.core.embodied
+
+    @embodied.setter
+    def embodied(self, name: str | None) -> None:
+        self.core.embodied = name
+
+    @property
+    def jobs(self) -> dict[str, Job]:
+        return self.board.jobs
+
+    @property
+    def talks(self) -> dict[str, Talk]:
+        return self.conversations.talks
+
+    @property
+    def finished_talks(self) -> list[Conversation]:
+        return self.conversations.finished_talks
+
+    @property
+    def heard(self) -> asyncio.Event:
+        """Set when a reply to the player has new words: a screen between ticks polls at once."""
+        return self.conversations.heard
+
+    @property
+    def object_news(self) -> dict[str, datetime]:
+        return self.things.news
+
+    @property
+    def command_log(self) -> list[tuple[int, Command]]:
+        return self.commands.log
+
+    @property
+    def ahead(self) -> timedelta | None:
+        """How early the next window of steps is asked; None: tuning.AHEAD in real time, never in
+        lockstep (lookahead.py)."""
+        return self.lookahead.ahead
+
+    @ahead.setter
+    def ahead(self, lead: timedelta | None) -> None:
+        self.lookahead.ahead = lead
+
+    @property
+    def ahead_took(self) -> deque[float]:
+        return self.lookahead.took
+
+    @property
+    def spare_rule(self) -> SpareRule | None:
+        """Reactions and talks past the daily caps while the server is idle, in real time only
+        (capacity.py); None: the fixed caps."""
+        return self.capacity.rule
+
+    @spare_rule.setter
+    def spare_rule(self, rule: SpareRule | None) -> None:
+        self.capacity.rule = rule
+
+    @property
+    def spare_given(self) -> int:
+        return self.capacity.given
+
+    def submit(self, command: Command) -> object:
+        """Do a player command now; its events come with the next ``step()``/``poll()``.
+        Raises ``CommandError`` (a message fit for the player) when it cannot be done."""
+        return self.commands.submit(command)
+
+    def world_view(self, name: str) -> WorldView:
+        """What ``name`` knows of the world now, as its mind is told it."""
+        return self.perceiver.world_view(name)
+
+    # ------------------------------------------------------------------ saving (saving.py)
 
     def save(self, path: str | Path | None = None) -> str:
         """Write the town to ``path`` (or its own save path); returns the path.  A file this
         engine wrote or loaded gets only what changed since (game/engine/save.py)."""
-        job = self.save_job(path)
-        job.run()
-        return job.finish()
+        return self.saver.save(path)
 
-    def save_job(self, path: str | Path | None = None) -> "saves.SaveJob":
+    def save_job(self, path: str | Path | None = None) -> saves.SaveJob:
         """The town as it is now, ready to be written by ``SaveJob.run`` on any thread (the screen
         runs it off its own): the cheap part of a save.  ``SaveJob.finish`` on this thread after."""
-        target = str(path or self.save_path or "")
-        if not target:
-            raise CommandError("no save file given and this town has none yet")
-        sync = self._synced.get(saves.sync_key(target))
-        return saves.SaveJob(saves.prepare(self.state(since=sync)), target, sync, done=self._saved)
+        return self.saver.save_job(path)
 
-    def _saved(self, job: "saves.SaveJob") -> None:
-        """A save job was written: the file is the town's save now, and what it holds is
-        remembered (the next save to it writes what changed since)."""
-        assert job.result is not None
-        self._synced[saves.sync_key(job.path)] = job.result
-        self.save_path = job.path
-
-    def remember_save(self, path: str | Path, sync: "saves.SyncPoint | None") -> None:
+    def remember_save(self, path: str | Path, sync: saves.SyncPoint | None) -> None:
         """A save this engine was loaded from: its next save to it writes only what changed."""
-        if sync is None:
-            return
-        sync.bind({name: (m.memory.uid, m.memory._ver) for name, m in self.minds.items()})
-        self._synced[saves.sync_key(path)] = sync
+        self.saver.remember(path, sync)
 
-    def state(self, since: "saves.SyncPoint | None" = None) -> TownState:
-        """The whole town as data (``game.engine.state.TownState``): what a save holds.  It refers to
-        the live residents, talks and jobs: prepare it (``save.prepare``) before the next tick.
-        ``since``: what a save file holds; the memory images then name what changed after it."""
-        accounting = getattr(self.llm, "accounting", None)
-        minds, memories = {}, {}
-        for name in sorted(self.residents):
-            mind = self.minds[name]
-            minds[name] = mind.to_state(memory=False)
-            held = since.streams.get(name) if since is not None else None
-            version = held.version if held is not None and held.uid == mind.memory.uid else None
-            memories[name] = mind.memory.image(version)
-        version, internal, gauss = self.rng.getstate()
-        return TownState(
-            town_path=self.town_path, town_name=getattr(self.town, "name", ""), clock=self.clock.to_dict(),
-            clock_text=self.clock.text(), seed=self.seed, rng=[version, list(internal), gauss],
-            step_no=self.step_no, seq=self._seq, talk_seq=self._talk_seq, decision_ticks=self.decision_ticks,
-            lockstep=self.lockstep, small=self.small, player=self.player, embodied=self.embodied,
-            residents=dict(self.residents), minds=minds, memories=memories,
-            spatial={n: sm.to_dict() for n, sm in self.spatial.items()}, objects=self.town.objects.to_dict(),
-            object_news=dict(self.object_news), talks=dict(self.talks), finished_talks=list(self.finished_talks),
-            jobs=sorted(self.jobs.values(), key=lambda j: j.seq),
-            accounting=accounting.to_dict() if accounting is not None and hasattr(accounting, "to_dict") else None,
-            ledger=self.ledger.to_dict())
+    def state(self, since: saves.SyncPoint | None = None) -> TownState:
+        """The whole town as data (``TownState``): what a save holds (see ``Saver.state``)."""
+        return self.saver.state(since)
 
     def restore(self, state: TownState) -> None:
         """Take on the engine's part of a saved town (the minds, map and clock were built from it)."""
-        rng = random.Random()
-        rng.setstate((state.rng[0], tuple(state.rng[1]), state.rng[2]))
-        self.rng = rng
-        self.step_no = state.step_no
-        self._seq = state.seq
-        self._talk_seq = state.talk_seq
-        self.embodied = state.embodied
-        self.player = state.player
-        self.residents.update(state.residents)
-        self.town.objects.load_dict(state.objects)
-        self.object_news = dict(state.object_news)
-        self.talks = dict(state.talks)
-        self.finished_talks = list(state.finished_talks)
-        # their tasks are started by the first step() (the answers are asked again)
-        self.jobs = {job.resident: job for job in state.jobs}
-        self.ledger = DecisionLedger.from_dict(state.ledger)  # older saves have none: counting starts now
+        self.saver.restore(state)
+
+    @property
+    def save_path(self) -> str | None:
+        """The file this town was last saved to or loaded from."""
+        return self.saver.path
+
+    @save_path.setter
+    def save_path(self, path: str | None) -> None:
+        self.saver.path = path
 
     # ------------------------------------------------------------------ what the UI reads
 
@@ -216,16 +303,15 @@ class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacit
 
     async def wait_ready(self) -> None:
         """Await until ``step()`` can advance (lockstep); returns at once in real-time mode."""
-        self._launch()
+        self.lanes.launch()
         while self.blocked:
-            due = [j.task for j in self.jobs.values()
-                   if j.ready_at <= self.step_no and j.task and not j.task.done()]
+            due = self.board.due()
             await asyncio.wait(due, return_when=asyncio.FIRST_COMPLETED)
 
     async def wait_any(self) -> None:
         """Await the next finished job (for "as fast as decisions allow" without lockstep)."""
-        self._launch()
-        running = [j.task for j in self.jobs.values() if j.task and not j.task.done()]
+        self.lanes.launch()
+        running = self.board.running()
         if running:
             await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
 
@@ -241,7 +327,7 @@ class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacit
         return res
 
     def inspect(self, name: str) -> ResidentView:
-        r = self._resident(name)
+        r = self.commands.resident(name)
         name = r.name
         mind = self.minds[name]
         mem = mind.memory
@@ -260,7 +346,7 @@ class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacit
         act = r.action
         return ResidentView(
             name=name, action=act.description if act else "", emoji=act.emoji if act else "",
-            place=self._describe(self._address_at(r.pos)), pos=r.pos, plan=plan, recent=recent,
+            place=self.core.describe(self.core.address_at(r.pos)), pos=r.pos, plan=plan, recent=recent,
             retrieved=[str(x) for x in retrieved], relationships=dict(rel), embodied=self.embodied == name,
             conversation=r.conversation, thinking=name in self.jobs, asleep=r.asleep,
             source="talk" if r.conversation else (act.source if act else ""),
@@ -270,14 +356,14 @@ class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacit
 
     def step(self) -> TickResult:
         """Advance one tick (or, in lockstep while a due decision is unanswered, only report)."""
-        self._launch()
-        res = self._take_out()
+        self.lanes.launch()
+        res = self.core.take_out()
         if self.blocked:
             res.waiting_on_model = len(self.jobs)
             return res
-        self._apply_finished(res)
+        self.lanes.apply_finished(res)
         self.clock.tick()
-        self.step_no += 1
+        self.core.step_no += 1
         now = self.clock.now
         res.step = self.step_no
         res.clock = self.clock.text()
@@ -285,16 +371,16 @@ class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacit
         if accounting is not None and getattr(accounting, "day", self.clock.day) != self.clock.day:
             accounting.set_day(self.clock.day)
         for r in self.residents.values():
-            self._move(r, res)
-            self._mend_on_arrival(r, res, now)
+            self.walker.move(r, res)
+            self.things.mend_on_arrival(r, res, now)
         for i, r in enumerate(self.residents.values()):
             if (self.step_no + i) % PERCEIVE_EVERY == 0:
-                self._look(r, now)
+                self.perceiver.look(r, now)
         for r in self.residents.values():
-            self._decide(r, now, res)
-        self._run_talks(now)
+            self.lanes.decide(r, now, res)
+        self.conversations.tick(now)
         self._count_lead(now)
-        self._launch()
+        self.lanes.launch()
         res.waiting_on_model = len(self.jobs)
         return res
 
@@ -338,33 +424,19 @@ class Engine(Walking, Perceiving, Hazards, Lanes, Talks, PlayerCommands, Capacit
         """Events that arrived without a tick (streamed replies, commands): for a paused screen.
 
         In real-time mode finished player-facing replies are applied too; the clock stays."""
-        self._launch()
-        res = self._take_out()
+        self.lanes.launch()
+        res = self.core.take_out()
         if not self.lockstep:
-            self._apply_finished(res, only_player=True)
+            self.lanes.apply_finished(res, only_player=True)
         res.waiting_on_model = len(self.jobs)
         return res
-
-    def _take_out(self) -> TickResult:
-        res = self._out
-        res.step = self.step_no
-        res.clock = self.clock.text()
-        self._out = TickResult(step=self.step_no, clock="")
-        return res
-
-    def _error(self, text: str, res: TickResult) -> None:
-        """A failure worth showing: kept (the last 200), logged in the tick and told ``on_error``."""
-        self.errors.append(text)
-        del self.errors[:-200]
-        res.log.append(LogLine("error", text))
-        if self.on_error is not None:
-            self.on_error(text)
 
     async def aclose(self) -> None:
         """Cancel every job in flight (on quit); a save made before keeps them as pending."""
         tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]
-        tasks += [t for t in self._listening.values() if not t.done()]
-        self._listening.clear()
+        listening = self.conversations.listening
+        tasks += [t for t in listening.values() if not t.done()]
+        listening.clear()
         for t in tasks:
             t.cancel()
         if tasks:

@@ -76,6 +76,7 @@ async def _main(args: Any, config: Any, policy: str = "lead", town: str | TownIn
     import signal
 
     task = asyncio.current_task()
+    assert task is not None  # (run inside the loop)
     try:  # SIGTERM stops the run like Ctrl-C: the town is saved and the report printed
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     except (NotImplementedError, RuntimeError, AttributeError):

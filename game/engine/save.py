@@ -35,23 +35,32 @@ from typing import Callable
 import numpy as np
 
 from game.engine import atomic
-from game.engine.save_read import _open, _read_memories, describe_save, is_save, list_saves, read_state, save_files
+from game.engine.save_read import (describe_save, is_save, list_saves, open_save, read_memories, read_state,
+                                   save_files)
 from game.engine.saveformat import (CHUNK, FORMAT, PAGE_SIZE, SCHEMA, SEGMENT, SMALL_TABLES, SUFFIX, VERSION,
-                                    SaveError, StreamSync, SyncPoint, _chunks, _conv_dict, _drop_journal, _dt,
-                                    _os_words, _recover, _sqlite_words)
+                                    SaveError, StreamSync, SyncPoint, chunk_count, conv_dict, drop_journal, iso_time,
+                                    os_words, recover, sqlite_words)
 from game.engine.state import TownState
 from game.mind.memory import MemoryImage, MemoryStream
 
 # (read there, named here too: the one module of saves the rest of the game imports)
-__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "Autosave", "Prepared", "SaveError", "SaveJob",
-           "StreamSync", "SyncPoint", "_open", "_read_memories", "autosave_path", "describe_save", "is_save",
-           "list_saves", "prepare", "read_state", "save_files", "save_name", "sync_key", "write_state"]
+__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "Autosave", "FaultHooks", "Prepared", "SaveError",
+           "SaveJob", "StreamSync", "SyncPoint", "autosave_path", "describe_save", "faults", "is_save",
+           "list_saves", "open_save", "prepare", "read_memories", "read_state", "save_files", "save_name",
+           "sync_key", "write_state"]
 
-# a test sets this to simulate a crash after the data is written and before the rename
-_before_replace = None
-_max_pages: int | None = None  # tests: a tiny SQLite page limit makes the real "disk is full" happen
-_before_commit = None  # a test sets this to simulate a crash inside a save's transaction
-_incremental = True  # tests: False writes every save whole
+
+@dataclass
+class FaultHooks:
+    """The failures a test makes happen inside a save (none in play: ``faults`` as made)."""
+
+    before_replace: Callable[[Path, Path], None] | None = None  # a crash after the data, before the rename
+    before_commit: Callable[[Path], None] | None = None  # a crash inside a save's transaction
+    max_pages: int | None = None  # a tiny SQLite page limit: the real "disk is full"
+    incremental: bool = True  # False: every save is written whole
+
+
+faults = FaultHooks()
 
 
 # ------------------------------------------------------------------------------- writing
@@ -90,15 +99,15 @@ class Prepared:
         ``sync`` describes, else the whole town.  Returns the file's new ``SyncPoint``; raises
         ``SaveError`` naming the file and what is wrong (a full disk, a read-only place...)."""
         path = Path(path)
-        if sync is not None and _incremental and path.is_file():
+        if sync is not None and faults.incremental and path.is_file():
             try:
                 done = _write_changes(self, path, sync)
             except sqlite3.OperationalError as e:  # full, read-only, locked: the whole would fail too
-                raise SaveError(_sqlite_words(path, e)) from None
+                raise SaveError(sqlite_words(path, e)) from None
             except sqlite3.DatabaseError:  # the file was damaged meanwhile: replaced by a whole save
                 done = None
             except OSError as e:
-                raise SaveError(_os_words(path, e)) from None
+                raise SaveError(os_words(path, e)) from None
             if done is not None:
                 return done
         return _write_whole(self, path)
@@ -110,11 +119,11 @@ def prepare(st: TownState) -> Prepared:
     for name, r in sorted(st.residents.items()):
         eng = {
             "needs_decision": r.needs_decision, "conversation": r.conversation, "seen": r.seen,
-            "obs_buffer": r.obs_buffer, "obs_since": _dt(r.obs_since), "salient": r.salient,
+            "obs_buffer": r.obs_buffer, "obs_since": iso_time(r.obs_since), "salient": r.salient,
             "urgent": r.urgent,
-            "reacted": {k: _dt(v) for k, v in r.reacted.items()},
-            "last_talk": {k: _dt(v) for k, v in r.last_talk.items()},
-            "seeking": r.seeking, "seek_until": _dt(r.seek_until),
+            "reacted": {k: iso_time(v) for k, v in r.reacted.items()},
+            "last_talk": {k: iso_time(v) for k, v in r.last_talk.items()},
+            "seeking": r.seeking, "seek_until": iso_time(r.seek_until),
         }
         rows["residents"].append((
             name, r.pos[0], r.pos[1], json.dumps(r.action.to_dict() if r.action is not None else None),
@@ -125,11 +134,11 @@ def prepare(st: TownState) -> Prepared:
     for addr, v in sorted(st.objects.items()):
         rows["objects"].append((addr, v["state"], v.get("by", "world")))
     for addr, at in sorted(st.object_news.items()):
-        rows["object_news"].append((addr, _dt(at)))
+        rows["object_news"].append((addr, iso_time(at)))
     for cid, talk in sorted(st.talks.items()):
-        rows["conversations"].append((cid, 1, json.dumps(_conv_dict(talk.conv, talk))))
+        rows["conversations"].append((cid, 1, json.dumps(conv_dict(talk.conv, talk))))
     for i, conv in enumerate(st.finished_talks):
-        rows["conversations"].append((f"done:{i}:{conv.id}", 0, json.dumps(_conv_dict(conv))))
+        rows["conversations"].append((f"done:{i}:{conv.id}", 0, json.dumps(conv_dict(conv))))
     for job in sorted(st.jobs, key=lambda j: j.seq):
         row = job.to_row()
         rows["pending"].append((row["seq"], row["resident"], row["kind"], row["now"], row["ready_at"],
@@ -218,8 +227,8 @@ def _write_whole(prep: Prepared, path: Path) -> SyncPoint:
                 db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
                 db.execute("PRAGMA journal_mode = OFF")
                 db.execute("PRAGMA synchronous = OFF")
-                if _max_pages is not None:  # tests: SQLite's own limit, the real disk-full path
-                    db.execute(f"PRAGMA max_page_count = {int(_max_pages)}")
+                if faults.max_pages is not None:  # tests: SQLite's own limit, the real disk-full path
+                    db.execute(f"PRAGMA max_page_count = {int(faults.max_pages)}")
                 db.executescript(SCHEMA)
                 _write_small(db, prep, sync)
                 for name, img in sorted(prep.memories.items()):
@@ -227,14 +236,14 @@ def _write_whole(prep: Prepared, path: Path) -> SyncPoint:
                 db.commit()
             finally:
                 db.close()
-            if _before_replace is not None:
-                _before_replace(tmp, path)
-            _drop_journal(path)
+            if faults.before_replace is not None:
+                faults.before_replace(tmp, path)
+            drop_journal(path)
             atomic.replace(tmp, path)
     except sqlite3.Error as e:
-        raise SaveError(_sqlite_words(path, e)) from None
+        raise SaveError(sqlite_words(path, e)) from None
     except OSError as e:
-        raise SaveError(_os_words(path, e)) from None
+        raise SaveError(os_words(path, e)) from None
     return sync
 
 
@@ -251,7 +260,7 @@ def _write_small(db: sqlite3.Connection, prep: Prepared, sync: SyncPoint) -> Non
 def _segment_row(name: str, img: MemoryImage, a: int, b: int) -> tuple:
     dim = int(img.dim or 0)
     # the rows as they are in memory, handed to SQLite without another copy
-    emb = memoryview(np.ascontiguousarray(img.embeddings(a, b), dtype="<f4")).cast("B") if dim else b""
+    emb = np.ascontiguousarray(img.embeddings(a, b), dtype="<f4").data.cast("B") if dim else b""
     return (name, a, b - a, dim, np.asarray(img.kind[a:b], dtype=np.int8).tobytes(),
             np.asarray(img.created[a:b], dtype="<f8").tobytes(), img.has_emb[a:b].astype(np.uint8).tobytes(),
             emb, json.dumps(img.text[a:b]), json.dumps([list(e) for e in img.evidence[a:b]]))
@@ -275,8 +284,9 @@ def _write_stream(db: sqlite3.Connection, name: str, img: MemoryImage, old: Stre
         segs = [(a, min(SEGMENT, n - a)) for a in range(0, n, SEGMENT)]
         write = list(segs)
         gone: list[int] = []
-        chunks = list(range(_chunks(n)))
+        chunks = list(range(chunk_count(n)))
     else:
+        assert img.changed_state is not None  # (checked above: else the image is written whole)
         segs = list(old.segments)
         starts = np.array([a for a, _ in segs], dtype=np.int64)
         changed = img.changed[img.changed < old.n] if img.changed is not None else np.zeros(0, np.int64)
@@ -299,7 +309,7 @@ def _write_stream(db: sqlite3.Connection, name: str, img: MemoryImage, old: Stre
         write = [segs[i] for i in sorted(dirty) if i < len(segs)]
         gone = sorted(before - {a for a, _ in segs})
         chunks = sorted(set(int(c) for c in np.unique(img.changed_state // CHUNK)) |
-                        set(range(old.n // CHUNK, _chunks(n))))
+                        set(range(old.n // CHUNK, chunk_count(n))))
     if gone:
         db.executemany("DELETE FROM memory_segments WHERE resident = ? AND start = ?", [(name, a) for a in gone])
     for a, c in write:  # one at a time: a segment is up to 1.5 MB of embeddings
@@ -314,7 +324,7 @@ def _write_changes(prep: Prepared, path: Path, sync: SyncPoint) -> SyncPoint | N
     """What changed since ``sync``, in one transaction on the file itself; None (nothing written)
     when the file is not the one ``sync`` describes any more."""
     atomic.drop_stale(path.parent if str(path.parent) else Path("."), path.name)  # a killed whole save's
-    _recover(path)
+    recover(path)
     try:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
@@ -325,8 +335,8 @@ def _write_changes(prep: Prepared, path: Path, sync: SyncPoint) -> SyncPoint | N
     try:
         db.execute("PRAGMA journal_mode = DELETE")
         db.execute("PRAGMA synchronous = FULL")  # the journal and the file reach the disk at commit
-        if _max_pages is not None:
-            db.execute(f"PRAGMA max_page_count = {int(_max_pages)}")
+        if faults.max_pages is not None:
+            db.execute(f"PRAGMA max_page_count = {int(faults.max_pages)}")
         db.execute("BEGIN IMMEDIATE")
         try:
             meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN "
@@ -349,8 +359,8 @@ def _write_changes(prep: Prepared, path: Path, sync: SyncPoint) -> SyncPoint | N
                 db.execute("DELETE FROM memory_state WHERE resident = ?", (name,))
             for name, img in sorted(prep.memories.items()):
                 new.streams[name] = _write_stream(db, name, img, sync.streams.get(name))
-            if _before_commit is not None:
-                _before_commit(path)
+            if faults.before_commit is not None:
+                faults.before_commit(path)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:

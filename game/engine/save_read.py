@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
 
-from game.engine.saveformat import (CHUNK, FORMAT, SUFFIX, VERSION, SaveError, StreamSync, SyncPoint, _chunks,
-                                    _conv_from, _one_line, _recover, _talk_from, _undt)
+from game.engine.saveformat import (CHUNK, FORMAT, SUFFIX, VERSION, SaveError, StreamSync, SyncPoint, chunk_count,
+                                    conv_from, error_line, recover, talk_from, time_of)
 from game.engine.state import Job, Player, Resident, Talk, TownState
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.view import Action, DayPlan
 
 
-def _open(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, dict]:
+def open_save(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, dict]:
     """Open a save read-only and check it; returns (connection, meta).  ``check``: run SQLite's
     integrity check (reads the whole file; the load screen's listing skips it)."""
     p = Path(path)
@@ -32,7 +33,7 @@ def _open(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, 
         raise SaveError(f"save '{p}' cannot be read: {e.strerror}") from None
     if head != b"SQLite format 3\x00":
         raise SaveError(f"'{p}' is not a town save (it is not an SQLite file; damaged or foreign)")
-    _recover(p)  # a save killed in its transaction: rolled back to the one before
+    recover(p)  # a save killed in its transaction: rolled back to the one before
     db = None
     try:
         db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
@@ -51,7 +52,7 @@ def _open(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, 
     except (sqlite3.DatabaseError, ValueError) as e:  # ValueError: text that is not UTF-8
         if db is not None:
             db.close()
-        raise SaveError(f"'{p}' is not a town save or is damaged ({_one_line(e)})") from None
+        raise SaveError(f"'{p}' is not a town save or is damaged ({error_line(e)})") from None
     try:
         meta = {k: json.loads(v) for k, v in rows}
     except (ValueError, TypeError):
@@ -76,7 +77,7 @@ def _open(path: str | Path, *, check: bool = True) -> tuple[sqlite3.Connection, 
 
 def describe_save(path: str | Path) -> dict:
     """What the load screen lists: town, clock text, residents (cheap: only the meta table)."""
-    db, meta = _open(path, check=False)
+    db, meta = open_save(path, check=False)
     db.close()
     missing = [k for k in ("town_name", "clock_text", "residents") if k not in meta]
     if missing:  # a damaged key: listed as damaged rather than as a town with no name
@@ -106,18 +107,18 @@ def is_save(path: str | Path) -> bool:
 
 def read_state(path: str | Path) -> TownState:
     """The town saved in ``path``; raises ``SaveError`` naming the file and the problem."""
-    db, meta = _open(path)
+    db, meta = open_save(path)
     try:
         return _read(db, meta, Path(path))
     except SaveError:
         raise
     except (KeyError, ValueError, TypeError, IndexError, sqlite3.DatabaseError) as e:
-        raise SaveError(f"save '{path}' is damaged or incomplete ({type(e).__name__}: {_one_line(e)})") from None
+        raise SaveError(f"save '{path}' is damaged or incomplete ({type(e).__name__}: {error_line(e)})") from None
     finally:
         db.close()
 
 
-def _read_memories(db: sqlite3.Connection, meta: dict, path: Path) -> tuple[dict[str, MemoryImage], SyncPoint | None]:
+def read_memories(db: sqlite3.Connection, meta: dict, path: Path) -> tuple[dict[str, MemoryImage], SyncPoint | None]:
     """Every resident's memories as images (built in one go from the segments); with the file's
     ``SyncPoint`` (its streams not yet bound to live ones: ``SyncPoint.bind``).  A version 1 save
     (one row per record) is read the old way and has no sync point: its next save is whole."""
@@ -191,7 +192,7 @@ def _read_memories(db: sqlite3.Connection, meta: dict, path: Path) -> tuple[dict
             imp[a:b] = np.frombuffer(im, dtype="<f4", count=b - a)
             scored[a:b] = np.frombuffer(sc, dtype=np.uint8, count=b - a) != 0
             seen += 1
-        if seen != _chunks(n):
+        if seen != chunk_count(n):
             raise ValueError(f"{name}: {seen} memory state chunks for {n} memories")
         images[name] = MemoryImage(uid="", version=0, n=n, dim=dim if dim else None, kind=kind, created=created,
                                    text=text, evidence=evidence, emb=emb, has_emb=has, access=access,
@@ -210,7 +211,7 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
         decision_ticks=int(meta.get("decision_ticks", 6)), lockstep=bool(meta.get("lockstep", False)),
         small=bool(meta.get("small", False)), embodied=meta.get("embodied"), ledger=meta.get("ledger"),
         player=Player(name=p["name"], description=p["description"], pos=tuple(p["pos"])) if p else None)
-    st.memories, st.sync = _read_memories(db, meta, path)
+    st.memories, st.sync = read_memories(db, meta, path)
     for name, x, y, action, rpath, plan, eng, mstate in db.execute(
             "SELECT name, x, y, action, path, plan, engine_state, mind_state FROM residents"):
         st.minds[name] = json.loads(mstate)
@@ -221,19 +222,17 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
     for name, data in db.execute("SELECT resident, data FROM spatial"):
         st.spatial[name] = json.loads(data)
     st.objects = {a: {"state": s, "by": b} for a, s, b in db.execute("SELECT address, state, by FROM objects")}
-    st.object_news = {a: _undt(t) for a, t in db.execute("SELECT address, at FROM object_news")}
+    st.object_news = {a: _when(t) for a, t in db.execute("SELECT address, at FROM object_news")}
     for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
         d = json.loads(data)
         if active:
-            st.talks[cid] = _talk_from(d)
+            st.talks[cid] = talk_from(d)
         else:
-            st.finished_talks.append(_conv_from(d))
+            st.finished_talks.append(conv_from(d))
     for row in db.execute("SELECT seq, resident, kind, now, ready_at, args, observations FROM pending "
                           "ORDER BY seq"):
         job = Job.from_row(dict(zip(("seq", "resident", "kind", "now", "ready_at", "args", "observations"), row)))
-        if job.kind == "plan":  # an old save's day plan: the next action plans the day itself now
-            job.kind = "next"
-        st.jobs.append(job)
+        st.jobs.append(job)  # (an old save's "plan" job is read as a "next": JobKind.saved)
     acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
     st.accounting = json.loads(acc_row[0]) if acc_row else None
     return st
@@ -247,12 +246,12 @@ def _resident(name: str, pos: tuple[int, int], action: dict | None, path: list, 
         path=[tuple(q) for q in path], plan=DayPlan.from_dict(plan) if plan else None,
         needs_decision=bool(eng["needs_decision"]), conversation=eng.get("conversation"),
         seen=dict(eng.get("seen", {})), obs_buffer=list(eng.get("obs_buffer", [])),
-        obs_since=_undt(eng.get("obs_since")), salient=list(eng.get("salient", [])),
+        obs_since=time_of(eng.get("obs_since")), salient=list(eng.get("salient", [])),
         urgent=bool(eng.get("urgent", False)),
-        reacted={k: _undt(v) for k, v in eng.get("reacted", {}).items()},
-        last_talk={k: _undt(v) for k, v in eng.get("last_talk", {}).items()},
+        reacted={k: _when(v) for k, v in eng.get("reacted", {}).items()},
+        last_talk={k: _when(v) for k, v in eng.get("last_talk", {}).items()},
         seeking=eng.get("seeking") if isinstance(eng.get("seeking"), str) else None,
-        seek_until=_undt(eng.get("seek_until")))
+        seek_until=time_of(eng.get("seek_until")))
 
 
 # ------------------------------------------------------------------------------- autosave
@@ -276,3 +275,8 @@ def list_saves(folder: str | Path) -> list[dict]:
         except SaveError as err:
             out.append({"path": str(p), "error": str(err)})
     return out
+
+
+def _when(s: str) -> datetime:
+    """A time a save must hold (an empty one is a damaged save: ``ValueError``)."""
+    return datetime.fromisoformat(s)

@@ -8,6 +8,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from game.engine import atomic
 from game.engine.state import Talk
@@ -65,36 +66,36 @@ class SaveError(GameError):
 # ------------------------------------------------------------------------------- helpers
 
 
-def _dt(d: datetime | None) -> str | None:
+def iso_time(d: datetime | None) -> str | None:
     return d.isoformat() if d is not None else None
 
 
-def _undt(s: str | None) -> datetime | None:
+def time_of(s: str | None) -> datetime | None:
     return datetime.fromisoformat(s) if s else None
 
 
-def _conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
-    d = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
-         "lines": [list(x) for x in conv.lines], "started": _dt(conv.started),
+def conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
+    d: dict[str, Any] = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
+         "lines": [list(x) for x in conv.lines], "started": iso_time(conv.started),
          "with_player": conv.with_player, "importance": conv.importance}
     if talk is not None:
-        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=_dt(talk.last_at), mode=talk.mode,
-                 sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=_dt(talk.next_at))
+        d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=iso_time(talk.last_at), mode=talk.mode,
+                 sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=iso_time(talk.next_at))
     return d
 
 
-def _talk_from(d: dict) -> Talk:
-    """An active talk as ``_conv_dict`` wrote it (a save from before scripts: a talk by lines)."""
+def talk_from(d: dict) -> Talk:
+    """An active talk as ``conv_dict`` wrote it (a save from before scripts: a talk by lines)."""
     mode = d.get("mode", "lines")
-    return Talk(conv=_conv_from(d), turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)),
-                last_at=_undt(d.get("last_at")), mode=mode if mode in ("", "script", "lines") else "lines",
+    return Talk(conv=conv_from(d), turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)),
+                last_at=time_of(d.get("last_at")), mode=mode if mode in ("", "script", "lines") else "lines",
                 sides={str(k): str(v) for k, v in (d.get("sides") or {}).items()},
-                script=[(str(s), str(t)) for s, t in d.get("script") or []], next_at=_undt(d.get("next_at")))
+                script=[(str(s), str(t)) for s, t in d.get("script") or []], next_at=time_of(d.get("next_at")))
 
 
-def _conv_from(d: dict) -> Conversation:
+def conv_from(d: dict) -> Conversation:
     return Conversation(id=d["id"], participants=list(d["participants"]), place=d.get("place", ""),
-                        lines=[(s, t) for s, t in d["lines"]], started=_undt(d.get("started")),
+                        lines=[(s, t) for s, t in d["lines"]], started=time_of(d.get("started")),
                         with_player=bool(d.get("with_player")), importance=_rating_of(d.get("importance")))
 
 
@@ -142,7 +143,7 @@ def _journal(path: Path) -> Path:
     return Path(str(path) + "-journal")
 
 
-def _recover(path: Path) -> None:
+def recover(path: Path) -> None:
     """Roll back what a save killed in its transaction left (SQLite's hot journal beside the file):
     a read-only opening cannot, and a whole save moved over the file must not meet it."""
     if not _journal(path).exists():
@@ -157,18 +158,18 @@ def _recover(path: Path) -> None:
         pass  # the loader says what is wrong with the file
 
 
-def _drop_journal(path: Path) -> None:
+def drop_journal(path: Path) -> None:
     """Before a whole save replaces ``path``: no journal of the old file may be played on the new one."""
-    _recover(path)
+    recover(path)
     if _journal(path).exists():
         atomic.drop(_journal(path))
 
 
-def _chunks(n: int) -> int:
+def chunk_count(n: int) -> int:
     return (n + CHUNK - 1) // CHUNK
 
 
-def _os_words(path: Path, e: OSError) -> str:
+def os_words(path: Path, e: OSError) -> str:
     import errno
 
     why = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
@@ -178,7 +179,7 @@ def _os_words(path: Path, e: OSError) -> str:
     return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
 
 
-def _sqlite_words(path: Path, e: sqlite3.Error) -> str:
+def sqlite_words(path: Path, e: sqlite3.Error) -> str:
     text = str(e)
     if "full" in text:
         why = "the disk is full"
@@ -191,6 +192,6 @@ def _sqlite_words(path: Path, e: sqlite3.Error) -> str:
     return f"cannot save to '{path}': {why}; the town is not lost, save it elsewhere"
 
 
-def _one_line(e: BaseException, limit: int = 160) -> str:
+def error_line(e: BaseException, limit: int = 160) -> str:
     """An error's text fit for a one-line message (damaged bytes quoted in it dropped), capped."""
     return one_line(str(e), limit)

@@ -12,7 +12,8 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from game.mind.view import Action, Conversation, DayPlan
 
@@ -21,9 +22,39 @@ PLAYER = "player"  # the key of the visitor's avatar in positions()
 
 MAX_TALK_LINES = 8  # lines in a conversation between residents
 
-# what a job asks of the resident's mind (see game/engine/lanes.py)
-JobKind = Literal["next", "react", "say", "listen", "observe", "ahead", "side", "converse"]
-TALK_JOBS = ("say", "listen", "side", "converse")  # the jobs a conversation asks of its residents
+
+
+class JobKind(StrEnum):
+    """What a job asks of the resident's mind.  Lanes (game/engine/lanes.py) holds the one table of
+    what each kind runs, applies and does when it fails; a save keeps the value (the word)."""
+
+    NEXT = "next"  # the next step (the mind plans the day when it needs to)
+    AHEAD = "ahead"  # the next window of steps, asked before the last one runs out
+    REACT = "react"  # what to do about something seen
+    OBSERVE = "observe"  # only the observations (every job takes those first)
+    SAY = "say"  # a line of a talk by lines (talks.py)
+    LISTEN = "listen"  # the beginning of a reply, made while the player types
+    SIDE = "side"  # one's part of a talk written whole
+    CONVERSE = "converse"  # the whole talk, by the one who started it
+
+    @staticmethod
+    def saved(word: str) -> "JobKind":
+        """The kind a save names: an old save's day plan ("plan") is a "next" job now (the next
+        action plans the day itself)."""
+        return JobKind.NEXT if word == "plan" else JobKind(word)
+
+    @property
+    def of_talk(self) -> bool:
+        """A job a conversation asks of its residents (it belongs to that talk)."""
+        return self in TALK_JOBS
+
+    @property
+    def decides(self) -> bool:
+        """A decision of what to do: asked with what the resident knows of the world now."""
+        return self in (JobKind.NEXT, JobKind.REACT, JobKind.AHEAD)
+
+
+TALK_JOBS = frozenset({JobKind.SAY, JobKind.LISTEN, JobKind.SIDE, JobKind.CONVERSE})
 
 
 @dataclass
@@ -58,8 +89,11 @@ class Resident:
 
     @property
     def asleep(self) -> bool:
-        """Asleep (by its action's words; a talk wakes anyone): not waking time in the ledger, and
-        what the panel says instead of where the action came from."""
+        """Asleep now: the one test of it in the engine (by its action's words, which the mind
+        chose; a talk wakes anyone).  Asleep, a resident is not waking time in the ledger, reacts
+        to nothing, notices no hazard and cannot be talked to; the panel says so.  (The mind's
+        ``asleep_at`` answers another question: whether its day's sleep covers a time, to plan
+        before waking.)"""
         return self.action is not None and not self.conversation and "sleep" in self.action.description.lower()
 
     def action_ended(self, now: datetime) -> bool:
@@ -75,21 +109,24 @@ class Job:
 
     seq: int
     resident: str
-    kind: str  # one of JobKind
+    kind: JobKind  # (a word of JobKind is taken too: a saved job's)
     now: datetime
     ready_at: int  # tick at whose boundary it is applied (lockstep); asked-at tick + decision_ticks
     args: dict = field(default_factory=dict)  # JSON-ready: what the decision needs to be re-asked
     observations: list[str] = field(default_factory=list)
     task: asyncio.Task | None = None
 
+    def __post_init__(self) -> None:
+        self.kind = JobKind(self.kind)
+
     def to_row(self) -> dict:
-        return {"seq": self.seq, "resident": self.resident, "kind": self.kind,
+        return {"seq": self.seq, "resident": self.resident, "kind": self.kind.value,
                 "now": self.now.isoformat(), "ready_at": self.ready_at,
                 "args": json.dumps(self.args), "observations": json.dumps(self.observations)}
 
     @staticmethod
     def from_row(r: dict) -> "Job":
-        return Job(seq=int(r["seq"]), resident=r["resident"], kind=r["kind"],
+        return Job(seq=int(r["seq"]), resident=r["resident"], kind=JobKind.saved(r["kind"]),
                    now=datetime.fromisoformat(r["now"]), ready_at=int(r["ready_at"]),
                    args=json.loads(r["args"]), observations=json.loads(r["observations"]))
 

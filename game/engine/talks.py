@@ -8,149 +8,118 @@ it runs long or its script is said, someone leaves or falls silent, and all reme
 from __future__ import annotations
 
 import asyncio
-import logging
 from datetime import datetime
+from typing import Any
 
-from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.api import MindPort
-from game.engine.state import MAX_TALK_LINES, TALK_JOBS, Job, Resident, Talk
-from game.engine.tuning import (LINE_GAP, PLAYER_SILENCE, SEEK_RADIUS, SEEK_TIME, TALK_COOLDOWN, TALK_RANGE,
-                                chebyshev)
-from game.mind.factcheck import vet_line
+from game.engine.towncore import TownCore
+from game.engine.events import Bubble, LogLine, TickResult, Utterance
+from game.engine.jobs import JobBoard
+from game.engine.state import MAX_TALK_LINES, Job, JobKind, Resident, Talk
+from game.engine.talkfacts import TalkFacts
+from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
+from game.engine.walking import Walker
+from game.llm.api import Priority
 from game.mind.view import Action, Conversation, Line, Script
 
-log = logging.getLogger(__name__)
 
+class Conversations:
+    """Owns ``talks`` (id -> the talk going on), ``finished_talks`` (the last 50), ``seq`` (the
+    last talk's number), ``listening`` (resident -> the beginning of its reply to the player, still
+    being made) and ``heard``, and ``Resident.conversation`` and ``last_talk`` (it ends a walk
+    after someone, ``seeking``, when a talk starts).  Takes the core, the job board (each line,
+    part or script is a job), the walker (who talks stops, or walks over) and the facts (each line
+    is checked against them)."""
 
-class Talks:
-    """Owns ``Engine.talks``, ``finished_talks`` and ``Resident.conversation``/``last_talk``."""
+    def __init__(self, core: TownCore, board: JobBoard, walker: Walker, facts: TalkFacts) -> None:
+        self.core = core
+        self.board = board
+        self.walker = walker
+        self.facts = facts
+        self.talks: dict[str, Talk] = {}
+        self.finished_talks: list[Conversation] = []  # kept for saves and the report (bounded)
+        self.seq = 0
+        # resident -> its ``listen`` task still running when the player spoke: the reply waits for it
+        self.listening: dict[str, asyncio.Task[Any]] = {}
+        # set when a reply to the player has new words: a screen between ticks polls at once
+        self.heard = asyncio.Event()
 
-    def _free_to_talk(self, name: str) -> bool:
-        if self.player is not None and name == self.player.name:
+    def free_to_talk(self, name: str) -> bool:
+        """The visitor always is; a resident when awake (``Resident.asleep``)."""
+        if self.core.player is not None and name == self.core.player.name:
             return True
-        r = self.residents.get(name)
-        if r is None:
-            return False
-        act = r.action.description.lower() if r.action else ""
-        return "sleep" not in act
+        r = self.core.residents.get(name)
+        return r is not None and not r.asleep
 
-    def _start_talk(self, a: str, with_whom: str, now: datetime, res: TickResult,
-                    reach: int = TALK_RANGE) -> bool:
+    def start_talk(self, a: str, with_whom: str, now: datetime, res: TickResult,
+                   reach: int = TALK_RANGE) -> bool:
         """Start a conversation of ``a`` with the named people within ``reach`` tiles (a resident who
         decided to talk to someone it sees walks over to them first)."""
-        ra = self.residents[a]
+        ra = self.core.residents[a]
         wanted = [w.strip() for w in with_whom.split(",") if w.strip()]
         others: list[str] = []
         for w in wanted:
-            name = self._partner(ra, w, now)
+            name = self.partner(ra, w, now)
             if name is None:
                 continue
-            pos = self._actors().get(name)
+            pos = self.core.actors().get(name)
             if pos is None or chebyshev(pos, ra.pos) > reach:
                 continue
-            other = self.residents.get(name)
+            other = self.core.residents.get(name)
             if other is not None and other.conversation:
                 talk = self.talks.get(other.conversation)
                 if talk is not None and not talk.conv.with_player and len(talk.conv.participants) < 4:
-                    return self._join_talk(a, talk, now, res)
+                    return self.join(a, talk, now, res)
                 continue
             others.append(name)
         if not others:
             return False
-        with_player = self.player is not None and self.player.name in others or (
-            self.embodied is not None and self.embodied in others)
-        self._talk_seq += 1
-        cid = f"c{self._talk_seq}"
-        conv = Conversation(id=cid, participants=[a, *others], place=self._address_at(ra.pos),
+        with_player = self.core.player is not None and self.core.player.name in others or (
+            self.core.embodied is not None and self.core.embodied in others)
+        self.seq += 1
+        cid = f"c{self.seq}"
+        conv = Conversation(id=cid, participants=[a, *others], place=self.core.address_at(ra.pos),
                             started=now, with_player=bool(with_player))
         self.talks[cid] = Talk(conv=conv, max_lines=MAX_TALK_LINES if not with_player else 40)
         for n in conv.participants:
-            self._enter_talk(n, cid, conv, now, res)
-        self._approach(ra, others)
+            self.enter(n, cid, conv, now, res)
+        self.walker.approach(ra, others)
         res.log.append(LogLine("conversation", f"{a} starts talking with {', '.join(others)}", a))
         return True
 
-    def _partner(self, r: Resident, words: str, now: datetime) -> str | None:
+    def partner(self, r: Resident, words: str, now: datetime) -> str | None:
         """The one ``words`` name, if ``r`` may talk with them now: someone else, awake, and not
         talked with within ``TALK_COOLDOWN``."""
-        name = self._match_name(words)
-        if name is None or name == r.name or not self._free_to_talk(name):
+        name = self.core.match_name(words)
+        if name is None or name == r.name or not self.free_to_talk(name):
             return None
         last = r.last_talk.get(name)
         return None if last is not None and now - last < TALK_COOLDOWN else name
 
-    def _seek(self, r: Resident, with_whom: str, now: datetime, res: TickResult) -> bool:
-        """``r`` decided to talk with someone no longer within reach (they walked off while it
-        thought): it goes after them, as the model's decision ("going to talk with Rosa"), and the
-        talk starts when it is within talking range (``_go_on_seeking``).  Without it, at play pace
-        no reaction's talk ever started: the default town chose to talk 14 times by noon, none
-        became a conversation (docs/ENGINE.md)."""
-        name = self._partner(r, with_whom.split(",")[0], now)
-        if name is None or name not in self.residents:
-            return False
-        pos = self._actors().get(name)
-        if pos is None or chebyshev(pos, r.pos) > SEEK_RADIUS:
-            return False
-        act = Action(description=f"going to talk with {name}", emoji="\U0001F6B6",
-                     address=self._address_at(pos) or (r.action.address if r.action else ""),
-                     duration_min=int(SEEK_TIME.total_seconds() // 60), start=now, source="reaction")
-        self._set_action(r, act, res, now)
-        r.seeking, r.seek_until = name, now + SEEK_TIME
-        self._approach(r, [name])
-        res.log.append(LogLine("react", f"{r.name} goes to talk with {name}", r.name))
-        return True
-
-    def _go_on_seeking(self, r: Resident, now: datetime, res: TickResult) -> bool:
-        """One tick of walking after the one ``r`` wants to talk with: the talk starts once within
-        range; it gives up (and decides again) when its time is up or the other cannot talk (asleep
-        now, or, found within range, in a talk it may not join: ``_start_talk`` says).
-        True while it goes on walking (nothing else to decide this tick)."""
-        name = r.seeking
-        assert name is not None
-        pos = self._actors().get(name)
-        gone = pos is None or r.seek_until is None or now >= r.seek_until or not self._free_to_talk(name)
-        if not gone and chebyshev(pos, r.pos) <= TALK_RANGE:
-            r.seeking = r.seek_until = None
-            if self._start_talk(r.name, name, now, res, reach=TALK_RANGE):
-                return True
-            gone = True
-        if gone:
-            r.seeking = r.seek_until = None
-            r.needs_decision = True
-            return False
-        if not r.path or chebyshev(r.path[-1], pos) > 2:  # they moved on: after them
-            self._approach(r, [name])
-        return True
-
-    def _join_talk(self, name: str, talk: Talk, now: datetime, res: TickResult) -> bool:
-        self._by_lines(talk)  # a script written for the others has no part for the one who joins
+    def join(self, name: str, talk: Talk, now: datetime, res: TickResult) -> bool:
+        self.by_lines(talk)  # a script written for the others has no part for the one who joins
         talk.conv.participants.append(name)
-        self._enter_talk(name, talk.conv.id, talk.conv, now, res)
+        self.enter(name, talk.conv.id, talk.conv, now, res)
         res.log.append(LogLine("conversation", f"{name} joins the conversation", name))
         return True
 
-    def _enter_talk(self, name: str, cid: str, conv: Conversation, now: datetime, res: TickResult) -> None:
-        r = self.residents.get(name)
+    def enter(self, name: str, cid: str, conv: Conversation, now: datetime, res: TickResult) -> None:
+        r = self.core.residents.get(name)
         if r is None:
             return  # the visitor
-        if self.jobs.get(name) is not None and self.jobs[name].kind not in TALK_JOBS:
-            self._cancel(name)
+        if self.board.jobs.get(name) is not None and not self.board.jobs[name].kind.of_talk:
+            self.board.cancel(name)
         r.conversation = cid
-        r.path = []
         r.seeking = r.seek_until = None
-        self.ledger.answered(name, now)  # to talk was the model's decision (or the player's)
+        self.core.ledger.answered(name, now)  # to talk was the model's decision (or the player's)
         others = [p for p in conv.participants if p != name]
         act = Action(description=f"talking with {', '.join(others)}", emoji="\U0001F4AC",
-                     address=self._address_at(r.pos), duration_min=10, start=now, source="rule")
-        old = r.action
-        r.action = act
+                     address=self.core.address_at(r.pos), duration_min=10, start=now, source="rule")
+        old = self.walker.take_on(r, act, stop=True)
         if old is None or old.description != act.description:
             res.bubbles.append(Bubble(name, act.emoji, act.description))
 
-    def _controlled(self, name: str) -> bool:
-        return name == self.embodied or (self.player is not None and name == self.player.name)
-
-    def _by_lines(self, talk: Talk) -> None:
+    def by_lines(self, talk: Talk) -> None:
         """The talk goes on one line per job from here (someone joined, the player took a part):
         what was written of it and not said yet is dropped, and a script being written is not
         waited for (its answer is then ignored)."""
@@ -158,29 +127,31 @@ class Talks:
             talk.mode, talk.script, talk.sides, talk.next_at = "lines", [], {}, None
             talk.conv.importance = None  # the lines from here on were not rated with the script
             for name in talk.conv.participants:
-                job = self.jobs.get(name)
-                if job is not None and job.kind in ("side", "converse") and job.args.get("conversation") == talk.conv.id:
-                    self._cancel(name)
+                job = self.board.jobs.get(name)
+                if (job is not None and job.kind in (JobKind.SIDE, JobKind.CONVERSE)
+                        and job.args.get("conversation") == talk.conv.id):
+                    self.board.cancel(name)
 
-    def _scripted(self, talk: Talk) -> bool:
+    def scripted(self, talk: Talk) -> bool:
         """Whether the talk is written whole (``Mind.converse``): residents only, from its start."""
         if talk.mode == "":
-            residents_only = not talk.conv.with_player and not any(self._controlled(p) for p in talk.conv.participants)
+            residents_only = not talk.conv.with_player and not any(
+                self.core.controlled(p) for p in talk.conv.participants)
             talk.mode = "script" if residents_only and not talk.conv.lines else "lines"
-        elif talk.mode == "script" and any(self._controlled(p) for p in talk.conv.participants):
-            self._by_lines(talk)  # the player embodied one of them
+        elif talk.mode == "script" and any(self.core.controlled(p) for p in talk.conv.participants):
+            self.by_lines(talk)  # the player embodied one of them
         return talk.mode == "script"
 
-    def _run_script(self, cid: str, talk: Talk, now: datetime) -> None:
+    def run_script(self, cid: str, talk: Talk, now: datetime) -> None:
         """One tick of a scripted talk: each other asks its own mind for its part (``side``), then
         the one who started asks for the whole talk (``converse``); its lines are said one a
         ``LINE_GAP`` and the talk ends after the last."""
         if talk.script:
             if talk.next_at is None or now >= talk.next_at:
-                self._say_scripted(talk, now, self._out)
+                self.say_scripted(talk, now, self.core.out)
             return
         if talk.next_at is not None:  # the script is said
-            self._end_talk(cid, now, self._out)
+            self.end_talk(cid, now, self.core.out)
             return
         first, *others = talk.conv.participants
         waiting = False
@@ -188,44 +159,22 @@ class Talks:
             if name in talk.sides:
                 continue
             waiting = True
-            r = self.residents.get(name)
-            if r is not None and name not in self.jobs and r.conversation == cid:
-                self._ask(r, "side", now, {"conversation": cid, "about": first})
-        r = self.residents.get(first)
-        if not waiting and r is not None and first not in self.jobs and r.conversation == cid:
+            r = self.core.residents.get(name)
+            if r is not None and name not in self.board.jobs and r.conversation == cid:
+                self.board.ask(r, JobKind.SIDE, now, {"conversation": cid, "about": first})
+        r = self.core.residents.get(first)
+        if not waiting and r is not None and first not in self.board.jobs and r.conversation == cid:
             # who is in it, as when asked (like the sides): someone who joins while the job waits
             # for its turn turns the talk into lines and its answer is ignored; read when the job
             # ran, the prompt named the newcomer without their side, and a replay, whose jobs run
             # at other moments than the recorded run's, asked what the recording did not hold
-            self._ask(r, "converse", now, {"conversation": cid, "sides": dict(talk.sides),
+            self.board.ask(r, JobKind.CONVERSE, now, {"conversation": cid, "sides": dict(talk.sides),
                                            "participants": list(talk.conv.participants)})
 
-    def _vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
-             may_move: bool = True) -> tuple[str, str]:
-        """A line as it may be said (mind/factcheck.py): a line about a fact goes to the one in the
-        talk who holds it, with the fact's place and hours; those who had not heard it hear it now,
-        from the speaker, in the town's words.  The player's words may tell a new fact of theirs."""
-        books = {p: self.minds[p].facts for p in conv.participants if p in self.minds}
-        if speaker not in self.minds and books:  # the visitor: "I'm having a party at the pub at 8"
-            for p in books:
-                self.minds[p].read_fact(text, now, host=speaker, source=speaker)
-        v = vet_line(speaker, text, conv.participants, books, now, self.town_names, may_move=may_move)
-        if v.fixes:
-            self._fact_fixes += len(v.fixes)
-            log.info("line checked against the facts: %s (%r -> %r)", "; ".join(v.fixes), text, v.text)
-        if v.fact is not None and v.told:
-            for p in v.told:
-                self.minds[p].hear_fact(v.fact, v.speaker, now)
-                if v.fact.place and p in self.spatial:
-                    self._learn(p, v.fact.place)  # told where it is, they know the place
-            if v.speaker in self.minds:
-                self.minds[v.speaker].facts.told_to(v.fact.key, v.told)
-        return v.speaker, v.text
-
-    def _say_scripted(self, talk: Talk, now: datetime, res: TickResult) -> None:
+    def say_scripted(self, talk: Talk, now: datetime, res: TickResult) -> None:
         speaker, text = talk.script.pop(0)
         conv = talk.conv
-        speaker, text = self._vet(conv, speaker, text, now)
+        speaker, text = self.facts.vet(conv, speaker, text, now)
         conv.add(speaker, text)
         talk.turn += 1
         talk.last_at = now
@@ -233,12 +182,12 @@ class Talks:
         listeners = [p for p in conv.participants if p != speaker]
         res.utterances.append(Utterance(conv.id, speaker, ", ".join(listeners), text, final=True))
 
-    def _apply_side(self, job: Job, side: str) -> None:
+    def apply_side(self, job: Job, side: str, res: TickResult, now: datetime) -> None:
         talk = self.talks.get(job.args.get("conversation", ""))
         if talk is not None and talk.mode == "script":
             talk.sides[job.resident] = side
 
-    def _apply_script(self, job: Job, script: Script, res: TickResult, now: datetime) -> None:
+    def apply_script(self, job: Job, script: Script, res: TickResult, now: datetime) -> None:
         cid = job.args.get("conversation", "")
         talk = self.talks.get(cid)
         if talk is None or talk.ended or talk.mode != "script" or talk.script or talk.next_at is not None:
@@ -246,20 +195,20 @@ class Talks:
         lines = [(s, t) for s, t in script.lines if s in talk.conv.participants][:talk.max_lines]
         if not lines:
             if script.source == "error":
-                why = self.minds[job.resident].last_error or "the model failed"
-                self._error(f"{job.resident} could not talk: {why}", res)
-            self._end_talk(cid, now, res, reason=script.reason or f"{job.resident} had nothing to say")
+                why = self.core.minds[job.resident].last_error or "the model failed"
+                self.core.error(f"{job.resident} could not talk: {why}", res)
+            self.end_talk(cid, now, res, reason=script.reason or f"{job.resident} had nothing to say")
             return
         talk.script = lines
         talk.conv.importance = script.importance  # (rated with the lines: none said yet)
-        self._say_scripted(talk, now, res)
+        self.say_scripted(talk, now, res)
 
-    async def _side(self, job: Job, mind: MindPort) -> str:
+    async def run_side(self, job: Job, mind: MindPort) -> str:
         if job.args.get("conversation") not in self.talks:
             raise asyncio.CancelledError
         return await mind.talk_side(job.now, [str(job.args.get("about", ""))])
 
-    async def _converse(self, job: Job, mind: MindPort) -> Script:
+    async def run_converse(self, job: Job, mind: MindPort) -> Script:
         talk = self.talks.get(job.args["conversation"])
         if talk is None:
             raise asyncio.CancelledError
@@ -270,38 +219,86 @@ class Talks:
         sides = {str(k): str(v) for k, v in (job.args.get("sides") or {}).items()}
         return await mind.converse(job.now, conv, sides)
 
-    def _run_talks(self, now: datetime) -> None:
+    async def run_listen(self, job: Job, mind: MindPort) -> bool:
+        talk = self.talks.get(job.args["conversation"])
+        if talk is None:
+            return False
+        c = talk.conv
+        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+                            started=c.started, with_player=c.with_player)
+        listeners = [p for p in conv.participants if p != job.resident]
+        typed = str(job.args.get("typed") or "")
+        if typed:  # what the player has typed so far: the reply's own prompt, nearly
+            return bool(await mind.listen(job.now, conv, listeners, typed=(str(job.args["typed_by"]), typed)))
+        return bool(await mind.listen(job.now, conv, listeners))
+
+    async def run_say(self, job: Job, mind: MindPort) -> Line:
+        listening = self.listening.pop(job.resident, None)
+        if listening is not None and not listening.done():
+            try:  # the beginning of the reply is being made: wait for it, never cancel it
+                await asyncio.shield(listening)
+            except asyncio.CancelledError:
+                if not listening.done():
+                    self.listening[job.resident] = listening  # the next reply waits for it
+                raise
+            except Exception:  # noqa: BLE001 - it only saves time; the reply goes on without it
+                pass
+        talk = self.talks.get(job.args["conversation"])
+        if talk is None:
+            raise asyncio.CancelledError
+        c = talk.conv  # a copy: the talk may go on (the player) while this line is written
+        conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
+                            started=c.started, with_player=c.with_player)
+        listeners = [p for p in conv.participants if p != job.resident]
+        priority = Priority.PLAYER if conv.with_player else Priority.REACT
+        if conv.with_player:
+            text = ""
+            line: Line | None = None
+            async for piece in mind.say_stream(job.now, conv, listeners, priority=priority):
+                if isinstance(piece, Line):
+                    line = piece
+                    break
+                text += piece
+                if not self.core.lockstep:  # pieces arrive when they arrive: only for the screen
+                    self.core.out.utterances.append(
+                        Utterance(conv.id, job.resident, ", ".join(listeners), text, final=False))
+                    self.heard.set()
+            self.heard.set()  # the whole line: applied by the next poll
+            return line if line is not None else Line(text=text.strip())
+        return await mind.say(job.now, conv, listeners, priority=priority)
+
+    def tick(self, now: datetime) -> None:
         for cid in sorted(self.talks):
             talk = self.talks[cid]
             if talk.ended:
                 continue
-            if self._scripted(talk):
-                self._run_script(cid, talk, now)
+            if self.scripted(talk):
+                self.run_script(cid, talk, now)
                 continue
             speaker = talk.next_speaker()
-            if self._controlled(speaker):
+            if self.core.controlled(speaker):
                 # the player speaks for it; a resident does not wait for ever, nor for one who left
                 since = talk.last_at or talk.conv.started or now
-                actors = self._actors()
+                actors = self.core.actors()
                 here = actors.get(speaker)
                 others = [actors[p] for p in talk.conv.participants if p != speaker and p in actors]
                 if here is not None and others and min(chebyshev(here, q) for q in others) > TALK_RANGE + 2:
-                    self._end_talk(cid, now, self._out, reason=f"{speaker} walked away")
+                    self.end_talk(cid, now, self.core.out, reason=f"{speaker} walked away")
                 elif now - since >= PLAYER_SILENCE:
-                    self._end_talk(cid, now, self._out, reason=f"{speaker} said nothing more")
+                    self.end_talk(cid, now, self.core.out, reason=f"{speaker} said nothing more")
                 elif talk.conv.with_player:
-                    self._get_ready(talk, now)
+                    self.get_ready(talk, now)
                 continue
-            if speaker in self.jobs:
+            if speaker in self.board.jobs:
                 continue  # its line is being written
-            r = self.residents.get(speaker)
+            r = self.core.residents.get(speaker)
             if r is None or r.conversation != cid:
                 continue
-            job = self._ask(r, "say", now, {"conversation": cid})
+            job = self.board.ask(r, JobKind.SAY, now, {"conversation": cid})
             if talk.conv.with_player:
-                job.ready_at = self.step_no + 1  # the player is waiting: due at the next boundary
+                job.ready_at = self.core.step_no + 1  # the player is waiting: due at the next boundary
 
-    def _get_ready(self, talk: Talk, now: datetime) -> None:
+    def get_ready(self, talk: Talk, now: datetime) -> None:
         """While the player is to speak, the residents in the talk make the beginning of their next
         reply (``Mind.listen``): when it opens, after each line, and again with what the player has
         typed so far (``Typing``), each time as soon as their lane is free (so a burst of typing
@@ -310,17 +307,17 @@ class Talks:
         state = (n, talk.typed)
         speaker = talk.next_speaker()
         for name in talk.conv.participants:
-            r = self.residents.get(name)
-            if r is None or self._controlled(name) or name in self.jobs or talk.listened.get(name) == state:
+            r = self.core.residents.get(name)
+            if r is None or self.core.controlled(name) or name in self.board.jobs or talk.listened.get(name) == state:
                 continue
             talk.listened[name] = state
             args = {"conversation": talk.conv.id}
-            if talk.typed and self._controlled(speaker):
+            if talk.typed and self.core.controlled(speaker):
                 args.update(typed=talk.typed, typed_by=speaker)
-            job = self._ask(r, "listen", now, args)
-            job.ready_at = self.step_no + 1
+            job = self.board.ask(r, JobKind.LISTEN, now, args)
+            job.ready_at = self.core.step_no + 1
 
-    def _apply_line(self, job: Job, line: Line, res: TickResult, now: datetime) -> None:
+    def apply_line(self, job: Job, line: Line, res: TickResult, now: datetime) -> None:
         cid = job.args["conversation"]
         talk = self.talks.get(cid)
         if talk is None or talk.ended:
@@ -329,33 +326,33 @@ class Talks:
         listeners = [p for p in conv.participants if p != job.resident]
         if not line.text.strip():
             if line.source == "error":
-                why = self.minds[job.resident].last_error or "the model failed"
-                self._error(f"{job.resident} could not answer: {why}", res)
-            self._end_talk(cid, now, res, reason=getattr(line, "reason", "")
+                why = self.core.minds[job.resident].last_error or "the model failed"
+                self.core.error(f"{job.resident} could not answer: {why}", res)
+            self.end_talk(cid, now, res, reason=getattr(line, "reason", "")
                            or f"{job.resident} had nothing more to say")
             return
-        _, text = self._vet(conv, job.resident, line.text, now, may_move=False)
+        _, text = self.facts.vet(conv, job.resident, line.text, now, may_move=False)
         conv.add(job.resident, text)
         talk.turn += 1
         talk.last_at = now
         res.utterances.append(Utterance(cid, job.resident, ", ".join(listeners), text, final=True))
         if line.end or len(conv.lines) >= talk.max_lines:
-            self._end_talk(cid, now, res)
+            self.end_talk(cid, now, res)
 
-    def _end_talk(self, cid: str, now: datetime, res: TickResult, reason: str = "") -> None:
+    def end_talk(self, cid: str, now: datetime, res: TickResult, reason: str = "") -> None:
         talk = self.talks.pop(cid, None)
         if talk is None:
             return
         talk.ended = True
         conv = talk.conv
         for name in conv.participants:
-            job = self.jobs.get(name)
-            if job is not None and job.kind in TALK_JOBS and job.args.get("conversation") == cid:
-                self._cancel(name)  # (a reply made ready for a talk that is over serves nothing)
-            listening = self._listening.pop(name, None)
+            job = self.board.jobs.get(name)
+            if job is not None and job.kind.of_talk and job.args.get("conversation") == cid:
+                self.board.cancel(name)  # (a reply made ready for a talk that is over serves nothing)
+            listening = self.listening.pop(name, None)
             if listening is not None and not listening.done():
                 listening.cancel()
-            r = self.residents.get(name)
+            r = self.core.residents.get(name)
             if r is None:
                 continue
             r.conversation = None
@@ -364,12 +361,13 @@ class Talks:
                     r.last_talk[other] = now
             if conv.lines:
                 try:  # both (all) remember it: each line others said, and their own part
-                    self.minds[name].remember_conversation(now, conv)
+                    self.core.minds[name].remember_conversation(now, conv)
                 except Exception as err:
-                    self._error(f"{name}: could not remember the conversation: {err}", res)
+                    self.core.error(f"{name}: could not remember the conversation: {err}", res)
             r.needs_decision = True  # re-plan from what was said
-            r.action = Action(description="thinking about the conversation", emoji="\U0001F4AD",
-                              address=self._address_at(r.pos), duration_min=1, start=now, source="rule")
+            self.walker.take_on(r, Action(description="thinking about the conversation", emoji="\U0001F4AD",
+                                          address=self.core.address_at(r.pos), duration_min=1, start=now,
+                                          source="rule"))
         self.finished_talks.append(conv)
         del self.finished_talks[:-50]
         who = ", ".join(conv.participants)

@@ -61,14 +61,14 @@ class SaveData:
 
 def read_save(path: str | Path) -> SaveData:
     """Read the parts of a save the measurements need.  Raises ``SaveError`` (a clear message)."""
-    from game.engine.save import SaveError, _open, _read_memories
+    from game.engine.save import SaveError, open_save, read_memories
     from game.mind.memory import KINDS, from_game_hours
 
-    db, meta = _open(path)
+    db, meta = open_save(path)
     try:
         residents = [str(n) for n in meta.get("residents", [])]
         rows: list[MemoryRow] = []
-        images, _ = _read_memories(db, meta, Path(path))
+        images, _ = read_memories(db, meta, Path(path))
         for resident in sorted(images):
             img = images[resident]
             for i in range(img.n):

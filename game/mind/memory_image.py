@@ -77,6 +77,11 @@ class StreamSaves:
     _row_ver: np.ndarray
     _state_ver: np.ndarray
 
+    @property
+    def version(self) -> int:
+        """Bumped by every change: a save names what it holds of the stream by (uid, version)."""
+        return self._ver
+
     def image(self, since: int | None = None) -> MemoryImage:
         """This stream as it is now, for a save (see ``MemoryImage``): a few small copies, so it is
         cheap on the thread that plays the town.  ``since``: a version a save holds; the image

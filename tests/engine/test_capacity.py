@@ -48,37 +48,37 @@ async def test_an_allowance_only_in_real_time_while_idle_one_at_a_time_and_not_w
     now = e.clock.now
     for x in e.residents.values():
         x.needs_decision = False  # (a new town's residents all wait for their first step)
-    assert not e._planning_due(now, timedelta(minutes=10))  # nothing asked, nobody's steps run out yet
-    assert e._allowance(r, now) == Allowance(reacts=SpareRule().reacts, talks=SpareRule().talks)
+    assert not e.capacity.planning_due(now, timedelta(minutes=10))  # nothing asked, nobody's steps run out yet
+    assert e.capacity.allowance(r, now) == Allowance(reacts=SpareRule().reacts, talks=SpareRule().talks)
     assert e.spare_given == 1
     # lockstep: none, and the server's figures are not even read
     e.lockstep, asked = True, llm.asked
-    assert e._allowance(r, now) is None and llm.asked == asked
+    assert e.capacity.allowance(r, now) is None and llm.asked == asked
     e.lockstep = False
     # a busy or lately busy server: none
     llm.figures["spare"] = 0.2
-    assert e._allowance(r, now) is None
+    assert e.capacity.allowance(r, now) is None
     llm.figures.update(spare=1.0, idle_s=1.0)
-    assert e._allowance(r, now) is None
+    assert e.capacity.allowance(r, now) is None
     llm.figures["idle_s"] = 60.0
     # one at a time in the whole town
     e.jobs[names[1]] = Job(seq=1, resident=names[1], kind="react", now=now, ready_at=0,
                            args={"percept": "x", "allowance": {"reacts": 8, "talks": 3}})
-    assert e._allowance(r, now) is None
+    assert e.capacity.allowance(r, now) is None
     # planning first: someone's next step or window is asked, waited for, or due soon
     e.jobs[names[1]] = Job(seq=2, resident=names[1], kind="ahead", now=now, ready_at=0, args={})
-    assert e._allowance(r, now) is None
+    assert e.capacity.allowance(r, now) is None
     del e.jobs[names[1]]
     e.residents[names[1]].needs_decision = True
-    assert e._allowance(r, now) is None
+    assert e.capacity.allowance(r, now) is None
     e.residents[names[1]].needs_decision = False
     mind = e.minds[names[1]]
     mind.steps_run_out = lambda t: t + timedelta(minutes=35)  # within the look ahead (30) + 10
-    assert e._allowance(r, now) is None
+    assert e.capacity.allowance(r, now) is None
     mind.steps_run_out = lambda t: t + timedelta(minutes=50)
-    assert e._allowance(r, now) is not None and e.spare_given == 2
+    assert e.capacity.allowance(r, now) is not None and e.spare_given == 2
     e.spare_rule = None  # turned off: the fixed caps
-    assert e._allowance(r, now) is None
+    assert e.capacity.allowance(r, now) is None
     await e.aclose()
 
 

@@ -364,14 +364,14 @@ async def test_a_housemate_at_home_is_seen_but_is_no_news(engine):
     ann, bob, cara = (e.residents[n] for n in ("Ann Lin", "Bob Lin", "Cara Diaz"))
     ann.action, ann.salient, ann.reacted = None, [], {}
     ann.pos, bob.pos, cara.pos = (8, 2), (10, 3), (9, 4)
-    e._look(ann, e.clock.now)
+    e.perceiver.look(ann, e.clock.now)
     assert "person:Bob Lin" in ann.seen and "person:Cara Diaz" in ann.seen  # both seen
     assert [s for s in ann.salient if s.startswith("Cara Diaz")] and \
         not [s for s in ann.salient if s.startswith("Bob Lin")]
     assert not ann.urgent  # everyday sights: within the day's reaction budget
     ann.salient, ann.seen, ann.reacted = [], {}, {}
     ann.pos, bob.pos = (8, 8), (10, 8)  # in the street
-    e._look(ann, e.clock.now)
+    e.perceiver.look(ann, e.clock.now)
     assert [s for s in ann.salient if s.startswith("Bob Lin")]
 
 

@@ -43,7 +43,7 @@ async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hour
     assert fact is not None and fact.place == "Cafe" and (fact.start, fact.end) == (17 * 60, 19 * 60)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2))):
         e.residents[name].pos, e.residents[name].path = pos, []
-    assert e._start_talk("Bob Lin", "Ann Lin", now, TickResult(step=0, clock=""))  # Bob starts: lines swap
+    assert e.conversations.start_talk("Bob Lin", "Ann Lin", now, TickResult(step=0, clock=""))  # Bob starts: lines swap
     cid = e.residents["Bob Lin"].conversation
     conv = e.talks[cid].conv
     prompt_seen = False
@@ -89,7 +89,7 @@ async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(
     fact = ann.read_fact("I am hosting a book party at the Cafe today from 10am to 11am", now)
     assert fact is not None and fact.day == now.date()
     bob.hear_fact(fact, "Ann Lin", now)
-    e._learn("Bob Lin", "Cafe")  # as a talk that tells it does: told where it is, he knows the place
+    e.core.learn("Bob Lin", "Cafe")  # as a talk that tells it does: told where it is, he knows the place
     e.residents["Bob Lin"].needs_decision = True
     at_party = set()
     for _ in range(6 * 60 * 4):  # until 11:00 at the latest

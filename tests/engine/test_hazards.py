@@ -133,7 +133,7 @@ async def test_a_fire_breaks_off_a_talk_in_the_house(blind):
     ann, bob = e.residents["Ann Lin"], e.residents["Bob Lin"]
     for r, pos in ((ann, (8, 2)), (bob, (10, 3))):
         r.pos, r.path = pos, []
-    assert e._start_talk("Ann Lin", "Bob Lin", e.clock.now, e._out)
+    assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, e.core.out)
     cid = ann.conversation
     assert cid and bob.conversation == cid
     e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))

@@ -155,7 +155,7 @@ async def test_a_full_disk_at_the_end_of_a_run_is_a_message_a_report_and_exit_1(
                                                                                  monkeypatch, capsys):
     from game.engine import save as save_mod
 
-    monkeypatch.setattr(save_mod, "_max_pages", 3)  # SQLite's own "database or disk is full"
+    monkeypatch.setattr(save_mod.faults, "max_pages", 3)  # SQLite's own "database or disk is full"
     out = io.StringIO()
     rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 07:20",
                             save=str(tmp_path / "r.save"), out=out)

@@ -175,17 +175,17 @@ async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tm
     def crash(*_):
         raise RuntimeError("power cut")
     if how == "whole":
-        monkeypatch.setattr(save_mod, "_incremental", False)
-        monkeypatch.setattr(save_mod, "_before_replace", crash)
+        monkeypatch.setattr(save_mod.faults, "incremental", False)
+        monkeypatch.setattr(save_mod.faults, "before_replace", crash)
     else:
-        monkeypatch.setattr(save_mod, "_before_commit", crash)
+        monkeypatch.setattr(save_mod.faults, "before_commit", crash)
     with pytest.raises(RuntimeError):
         e.save(path)
     assert path.read_bytes() == old
     assert load_engine(path, FakeLLM()).step_no == 20
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith((".tmp", "-journal"))]
-    monkeypatch.setattr(save_mod, "_before_commit", None)
-    monkeypatch.setattr(save_mod, "_before_replace", None)
+    monkeypatch.setattr(save_mod.faults, "before_commit", None)
+    monkeypatch.setattr(save_mod.faults, "before_replace", None)
     e.save(path)  # and the next save writes what the failed one could not
     assert load_engine(path, FakeLLM()).step_no == 40
     await e.aclose()
@@ -196,8 +196,8 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
     """A real crash: the process dies (os._exit) after writing the new data, before the rename
     (a whole save) or before the commit (a save of the changes: SQLite's journal rolls it back)."""
     path = tmp_path / "c.save"
-    hook = ("save._incremental = False; save._before_replace = lambda tmp, final: os._exit(9)" if how == "whole"
-            else "save._before_commit = lambda p: os._exit(9)")
+    hook = ("save.faults.incremental = False; save.faults.before_replace = lambda tmp, final: os._exit(9)"
+            if how == "whole" else "save.faults.before_commit = lambda p: os._exit(9)")
     script = textwrap.dedent(f"""
         import asyncio, os, sys
         sys.path.insert(0, {str(HERE)!r})
@@ -354,7 +354,7 @@ async def test_a_pending_look_ahead_is_saved_and_asked_again_after_loading(fake_
     assert loaded.jobs[job.resident].kind == "ahead" and "view" in loaded.jobs[job.resident].args
     mind = loaded.minds[job.resident]
     before = len(mind.queue)
-    # due when the steps run out, as asked (lanes.py, _maybe_ahead): the tick is kept
+    # due when the steps run out, as asked (lanes.py, maybe_ahead): the tick is kept
     assert loaded.jobs[job.resident].ready_at == job.ready_at > loaded.step_no + loaded.decision_ticks
     await ticks(loaded, job.ready_at - loaded.step_no + 1)
     assert mind.stats["ahead_calls"] >= 1 and len(mind.queue) > before and not loaded.errors

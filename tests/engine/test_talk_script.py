@@ -26,7 +26,7 @@ async def talk_of_two(fake_town_loader, llm: FakeLLM) -> tuple[Engine, str]:
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (20, 9))):
         e.residents[name].pos = pos
         e.residents[name].path = []
-    assert e._start_talk("Ann Lin", "Bob Lin", e.clock.now, TickResult(step=0, clock=""))
+    assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, TickResult(step=0, clock=""))
     cid = e.residents["Ann Lin"].conversation
     assert cid
     return e, cid
@@ -39,7 +39,7 @@ async def cara_joins(e: Engine, cid: str) -> None:
         if e.talks[cid].conv.lines:
             break
     e.residents["Cara Diaz"].pos = (16, 2)
-    assert e._start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
+    assert e.conversations.start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
 
 
 def said(results: list, cid: str) -> list[tuple[int, str, str]]:
@@ -120,7 +120,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
     for name in talk.conv.participants:
         e.minds[name].steps_run_out = lambda now: now + timedelta(minutes=5)
     asked: list[tuple[str, int]] = []  # (who, lines until its turn) when its window was asked
-    real_ask = e._ask
+    real_ask = e.lanes.ask
 
     def ask(r, kind, now, args):
         if kind == "ahead" and r.conversation == cid:
@@ -128,7 +128,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
             asked.append((r.name, (parts.index(r.name) - talk.turn) % len(parts)))
         return real_ask(r, kind, now, args)
 
-    e._ask = ask
+    e.lanes.ask = ask
     for _ in range(60):
         await run(e, 1)
         if cid not in e.talks:

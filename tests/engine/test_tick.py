@@ -103,9 +103,9 @@ async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
     e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     bob = e.residents["Bob Lin"]
     now = e.clock.now
-    e._set_action(bob, Action("cooking", "\U0001F373", "Lin house:kitchen:stove", 10, "cooking", now), None, now)
+    e.walker.set_action(bob, Action("cooking", "\U0001F373", "Lin house:kitchen:stove", 10, "cooking", now), None, now)
     assert e.town.objects.get("Lin house:kitchen:stove") == "on"  # "cooking" is "on" for a stove
-    e._set_action(bob, Action("eating", "\U0001F37D", "Lin house:kitchen", 10, None, now), None, now)
+    e.walker.set_action(bob, Action("eating", "\U0001F37D", "Lin house:kitchen", 10, None, now), None, now)
     assert e.town.objects.get("Lin house:kitchen:stove") == "idle"
     r = e.step()
     assert [(c.state, c.by) for c in r.object_changes] == [("on", "Bob Lin"), ("idle", "Bob Lin")]
@@ -121,8 +121,8 @@ async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
         e.residents[name].pos = pos
         e.residents[name].path = []
     out = TickResult(step=0, clock="")
-    assert e._start_talk("Ann Lin", "Bob Lin", e.clock.now, out)
-    assert e._start_talk("Cara Diaz", "Ann", e.clock.now, out)  # joins the talk in progress
+    assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, out)
+    assert e.conversations.start_talk("Cara Diaz", "Ann", e.clock.now, out)  # joins the talk in progress
     cid = e.residents["Ann Lin"].conversation
     assert cid and e.residents["Cara Diaz"].conversation == cid
     assert e.talks[cid].conv.participants == ["Ann Lin", "Bob Lin", "Cara Diaz"]
@@ -160,8 +160,8 @@ async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_
         e.residents[name].pos = pos
         e.residents[name].path = []
     out = TickResult(step=0, clock="")
-    assert not e._start_talk("Ann Lin", "Bob Lin", e.clock.now, out)  # the player's reach: too far
-    assert e._start_talk("Ann Lin", "Bob Lin", e.clock.now, out, reach=PERCEIVE_RADIUS)
+    assert not e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, out)  # the player's reach: too far
+    assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, out, reach=PERCEIVE_RADIUS)
     ann, bob = e.residents["Ann Lin"], e.residents["Bob Lin"]
     assert ann.conversation and ann.conversation == bob.conversation and ann.path
     assert chebyshev(ann.pos, bob.pos) > TALK_RANGE
@@ -177,18 +177,18 @@ def _ahead_calls(e: Engine) -> int:
 
 async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fake_town_loader):
     """At play pace a resident's next steps are asked for before the ones in hand run out, so
-    the step after them comes from its queue: no wait lived by routine (lanes.py, _maybe_ahead)."""
+    the step after them comes from its queue: no wait lived by routine (lanes.py, maybe_ahead)."""
     import asyncio
 
     e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False)
     assert e.ahead is None  # the default: tuning.AHEAD in real time
     asked: list[str] = []
-    real_ask = e._ask
+    real_ask = e.lanes.ask
 
     def ask(r, kind, now, args):
         asked.append(kind)
         return real_ask(r, kind, now, args)
-    e._ask = ask
+    e.lanes.ask = ask
     for _ in range(900):  # 2.5 game hours
         e.step()
         await asyncio.sleep(0.002 if e.jobs else 0)
@@ -236,18 +236,18 @@ async def test_in_real_time_the_look_ahead_lead_follows_how_long_windows_took_to
     from game.engine.tuning import AHEAD, AHEAD_MAX
 
     e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False)
-    assert e._real_lead() == AHEAD
+    assert e.lookahead.real_lead() == AHEAD
     for _ in range(900):
         e.step()
         await asyncio.sleep(0.002 if e.jobs else 0)
     assert e.ahead_took and all(t >= 0 for t in e.ahead_took)  # measured as they came
     e.ahead_took.extend([10, 40])
-    assert e._real_lead() == timedelta(minutes=60)
+    assert e.lookahead.real_lead() == timedelta(minutes=60)
     e.ahead_took.append(300)
-    assert e._real_lead() == AHEAD_MAX
+    assert e.lookahead.real_lead() == AHEAD_MAX
     e.ahead_took.clear()
     e.ahead_took.append(5)
-    assert e._real_lead() == AHEAD
+    assert e.lookahead.real_lead() == AHEAD
     await e.aclose()
     lock = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
     lock.ahead = timedelta(minutes=30)
@@ -363,9 +363,9 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
     ann.pos, cara.pos = (2, 8), (21, 10)  # the street, 19 tiles apart: out of a reaction's reach
     cara.path = []
-    e._cancel("Ann Lin")
+    e.board.cancel("Ann Lin")
     res = TickResult(step=e.step_no, clock="")
-    e._apply_reaction(ann, Reaction("talk", with_whom="Cara"), res, e.clock.now)
+    e.lanes.apply_reaction(ann, Reaction("talk", with_whom="Cara"), res, e.clock.now)
     assert ann.seeking == "Cara Diaz" and ann.action.source == "reaction" and ann.path
     assert "going to talk with Cara Diaz" in ann.action.description
     assert any("goes to talk with Cara Diaz" in l.text for l in res.log)
@@ -390,8 +390,8 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     await run(e, 3)
     ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
     ann.pos, cara.pos = (2, 8), (21, 10)
-    e._cancel("Ann Lin")
-    e._apply_reaction(ann, Reaction("talk", with_whom="Cara Diaz"), TickResult(step=0, clock=""), e.clock.now)
+    e.board.cancel("Ann Lin")
+    e.lanes.apply_reaction(ann, Reaction("talk", with_whom="Cara Diaz"), TickResult(step=0, clock=""), e.clock.now)
     cara.action = replace(cara.action, description="sleeping")
     cara.path = []
     await run(e, 1)

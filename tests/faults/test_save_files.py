@@ -416,16 +416,16 @@ async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypat
         def disk_full(*_):
             raise OSError(errno.ENOSPC, "No space left on device")
         # written whole (the rename fails) and as changes (the transaction fails before its commit)
-        for hook in ("_before_replace", "_before_commit"):
-            monkeypatch.setattr(save_mod, "_incremental", hook == "_before_commit")
-            monkeypatch.setattr(save_mod, hook, disk_full)
+        for hook in ("before_replace", "before_commit"):
+            monkeypatch.setattr(save_mod.faults, "incremental", hook == "before_commit")
+            monkeypatch.setattr(save_mod.faults, hook, disk_full)
             e.step_no += 1
             with pytest.raises(SaveError, match=r"keep\.save.*the disk is full.*save it elsewhere"):
                 e.save(good)
-            monkeypatch.setattr(save_mod, hook, None)
+            monkeypatch.setattr(save_mod.faults, hook, None)
             assert good.read_bytes() == before
             assert not list(tmp_path.glob(".keep.save.*.tmp"))
-            assert load_engine(good, FakeTownLLM()).step_no == e.step_no - (1 if hook == "_before_replace" else 2)
+            assert load_engine(good, FakeTownLLM()).step_no == e.step_no - (1 if hook == "before_replace" else 2)
 
         blocker = tmp_path / "afile"
         blocker.write_text("x")
@@ -450,10 +450,10 @@ async def test_the_real_disk_full_path_is_a_save_error_and_loses_nothing(tmp_pat
         good = tmp_path / "full.save"
         e.save(good)
         before = good.read_bytes()
-        monkeypatch.setattr(save_mod, "_max_pages", 3)  # SQLite keeps an existing file's size as its limit
+        monkeypatch.setattr(save_mod.faults, "max_pages", 3)  # SQLite keeps an existing file's size as its limit
         # whole: the temporary file fills up; as changes: the file cannot grow for new memories
         for whole in (True, False):
-            monkeypatch.setattr(save_mod, "_incremental", not whole)
+            monkeypatch.setattr(save_mod.faults, "incremental", not whole)
             if not whole:
                 mind = next(iter(e.minds.values()))
                 for i in range(300):
@@ -461,16 +461,16 @@ async def test_the_real_disk_full_path_is_a_save_error_and_loses_nothing(tmp_pat
             with pytest.raises(SaveError, match=r"full\.save.*the disk is full.*not lost"):
                 e.save(good)
             assert good.read_bytes() == before and not list(tmp_path.glob(".full.save.*"))
-        monkeypatch.setattr(save_mod, "_max_pages", None)
-        monkeypatch.setattr(save_mod, "_incremental", False)
+        monkeypatch.setattr(save_mod.faults, "max_pages", None)
+        monkeypatch.setattr(save_mod.faults, "incremental", False)
         # a read-only place, and a save folder that vanished meanwhile
         def read_only(tmp, path):
             import errno
             raise OSError(errno.EROFS, "Read-only file system")
-        monkeypatch.setattr(save_mod, "_before_replace", read_only)
+        monkeypatch.setattr(save_mod.faults, "before_replace", read_only)
         with pytest.raises(SaveError, match="read-only"):
             e.save(good)
-        monkeypatch.setattr(save_mod, "_before_replace", None)
+        monkeypatch.setattr(save_mod.faults, "before_replace", None)
         gone = tmp_path / "gone"
         gone.mkdir()
         gone.rmdir()

@@ -239,7 +239,7 @@ async def test_quit_with_a_failed_save_asks_instead_of_losing_the_town(tmp_path,
     app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
     async with app.run_test(size=(140, 44), notifications=True) as pilot:
         await ready(app, pilot)
-        monkeypatch.setattr(save_mod, "_max_pages", 3)  # SQLite's own "database or disk is full"
+        monkeypatch.setattr(save_mod.faults, "max_pages", 3)  # SQLite's own "database or disk is full"
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, QuitScreen))
         assert "disk is full" in app.screen.error and app.is_running
@@ -251,7 +251,7 @@ async def test_quit_with_a_failed_save_asks_instead_of_losing_the_town(tmp_path,
         await pilot.press("r")  # still full: asked again
         await pilot.pause(0.2)
         await until(pilot, lambda: isinstance(app.screen, QuitScreen))
-        monkeypatch.setattr(save_mod, "_max_pages", None)
+        monkeypatch.setattr(save_mod.faults, "max_pages", None)
         await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, AskScreen) and bool(app.screen.query("Input")))
         elsewhere = tmp_path / "elsewhere"
@@ -270,7 +270,7 @@ async def test_quit_without_saving_is_the_players_choice(tmp_path, monkeypatch):
     app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
     async with app.run_test(size=(140, 44)) as pilot:
         await ready(app, pilot)
-        monkeypatch.setattr(save_mod, "_max_pages", 3)
+        monkeypatch.setattr(save_mod.faults, "max_pages", 3)
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, QuitScreen))
         await pilot.press("d")

@@ -1,0 +1,78 @@
+"""The board of jobs in flight: one model-backed job per resident at a time.  A part of ``Engine``.
+
+Any part asks a job here (``ask``) or stops caring for one (``cancel``); the lanes
+(game/engine/lanes.py) start the jobs as tasks, run them by their kind and apply their answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from game.engine.towncore import TownCore
+from game.engine.state import Job, JobKind, Resident
+from game.mind.view import WorldView
+
+
+class JobBoard:
+    """Owns ``jobs`` (resident -> its one job in flight) and ``seq``, the last job's number.  Takes
+    the core (the residents' observation buffers go with a job, and back when it is cancelled)."""
+
+    def __init__(self, core: TownCore) -> None:
+        self.core = core
+        self.jobs: dict[str, Job] = {}
+        self.seq = 0
+
+    def ask(self, r: Resident, kind: JobKind, now: datetime, args: dict[str, Any],
+            view: WorldView | None = None) -> Job:
+        """A job for ``r``, due ``decision_ticks`` from now; the observations waiting go with it,
+        and ``view`` (what it knows of the world, for a decision) as plain data."""
+        assert r.name not in self.jobs, f"{r.name} already has a job in flight"
+        self.seq += 1
+        obs, r.obs_buffer, r.obs_since = r.obs_buffer, [], None
+        if view is not None:
+            args = dict(args)
+            args["view"] = view_to_dict(view)
+        job = Job(seq=self.seq, resident=r.name, kind=kind, now=now,
+                  ready_at=self.core.step_no + self.core.decision_ticks, args=args, observations=obs)
+        self.jobs[r.name] = job
+        return job
+
+    def cancel(self, name: str) -> None:
+        """Stop caring about ``name``'s job.  In lockstep a job already started is not cancelled but
+        dropped: it runs to the end (what it did to the mind, observations stored, memories touched,
+        happens whatever the timing) and its answer is thrown away at its own boundary, so a run
+        and its replay stay identical (its lane is free again from that boundary on).  In real
+        time it is cancelled at once."""
+        job = self.jobs.get(name)
+        if job is None:
+            return
+        if self.core.lockstep and job.task is not None:
+            job.args["dropped"] = True
+            return
+        job = self.jobs.pop(name, None)
+        if job is not None:
+            if job.task is not None and not job.task.done():
+                job.task.cancel()
+            # observations already handed to the job go back to the buffer: nothing is lost
+            r = self.core.residents[name]
+            r.obs_buffer = job.observations + r.obs_buffer
+
+    def due(self) -> list[asyncio.Task[Any]]:
+        """Lockstep: the tasks of jobs due at this boundary that have not finished."""
+        step = self.core.step_no
+        return [j.task for j in self.jobs.values() if j.ready_at <= step and j.task and not j.task.done()]
+
+    def running(self) -> list[asyncio.Task[Any]]:
+        return [j.task for j in self.jobs.values() if j.task and not j.task.done()]
+
+
+def view_to_dict(v: WorldView) -> dict[str, Any]:
+    return {"now_text": v.now_text, "here": v.here, "here_text": v.here_text,
+            "known_places": v.known_places, "allowed": list(v.allowed), "nearby": list(v.nearby),
+            "people_here": list(v.people_here)}
+
+
+def view_from_dict(d: dict[str, Any]) -> WorldView:
+    return WorldView.make(**d)

@@ -1,0 +1,138 @@
+"""The town's core: what every part of the engine shares and is handed in its constructor.
+
+``TownCore`` holds the town (map, objects, clock, model), the residents as the engine keeps them
+(``state.Resident``), their minds and maps of places, the visitor, the embodied resident, the
+ledger of who led each minute, the events waiting for the next ``TickResult`` (``out``) and the
+errors shown.  It answers the questions every part asks of them (who is where, what is this place
+called, whose is this name).  It decides nothing: the parts do (game/engine/engine.py wires them).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from game.engine.api import Clock, MindPort, PlaceMemory, TownMap
+from game.engine.events import LogLine, TickResult
+from game.engine.ledger import DecisionLedger
+from game.engine.state import Player, Pos, Resident
+from game.llm.api import LLM
+from game.mind.facts import TownNames
+
+
+class TownCore:
+    """The shared state of one town.  Who writes what: the step number by the engine's tick;
+    ``player`` and ``embodied`` by the player's commands (commands.py); ``out`` by any part that
+    has an event outside a tick; the residents' fields by the parts that own them (each part's
+    docstring says which)."""
+
+    def __init__(self, *, town: TownMap, town_path: str, clock: Clock, llm: LLM, minds: dict[str, MindPort],
+                 spatial: dict[str, PlaceMemory], positions: dict[str, Pos], seed: int, lockstep: bool,
+                 decision_ticks: int, small: bool) -> None:
+        self.town = town
+        self.town_path = str(town_path)
+        self.clock = clock
+        self.llm = llm
+        self.minds = minds
+        self.spatial = spatial  # resident -> the places it knows
+        self.seed = seed
+        self.rng = random.Random(seed)  # (saved: a fork walks as the town it came from)
+        # the clock waits for each decision (headless runs, forks, tests): see game/engine/engine.py
+        self.lockstep = lockstep
+        self.decision_ticks = max(1, int(decision_ticks))
+        self.small = small  # the small cast (kept in the save, for a replay of it)
+        self.step_no = 0
+        self.residents: dict[str, Resident] = {
+            name: Resident(name=name, pos=positions[name]) for name in sorted(minds)}
+        self.player: Player | None = None
+        self.embodied: str | None = None
+        self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/ledger.py)
+        # the town's places and people, for reading and checking facts (mind/facts.py)
+        # (people: everyone the town's story names, not only the cast that plays: the small cast
+        # speaks of Felix and Aiko, who live in the town)
+        people = {*minds, *(getattr(s, "name", "") for s in getattr(town, "residents", ()) or ())} - {""}
+        self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)))
+        # events waiting for the next TickResult (from commands and streamed replies)
+        self.out = TickResult(step=0, clock="")
+        self.errors: list[str] = []
+        self.on_error: Callable[[str], None] | None = None
+
+    def take_out(self) -> TickResult:
+        """The events gathered since the last tick, as the start of this one's result."""
+        res = self.out
+        res.step = self.step_no
+        res.clock = self.clock.text()
+        self.out = TickResult(step=self.step_no, clock="")
+        return res
+
+    def error(self, text: str, res: TickResult) -> None:
+        """A failure worth showing: kept (the last 200), logged in the tick and told ``on_error``."""
+        self.errors.append(text)
+        del self.errors[:-200]
+        res.log.append(LogLine("error", text))
+        if self.on_error is not None:
+            self.on_error(text)
+
+    # ------------------------------------------------------------------ who and where
+
+    def actors(self) -> dict[str, Pos]:
+        """Where everyone is: the residents and the visitor."""
+        out = {name: r.pos for name, r in self.residents.items()}
+        if self.player is not None:
+            out[self.player.name] = self.player.pos
+        return out
+
+    def doing(self) -> dict[str, str]:
+        """What everyone is doing, in words (what perception says of them)."""
+        out = {name: r.action.description for name, r in self.residents.items() if r.action is not None}
+        if self.player is not None:
+            out[self.player.name] = f"visiting ({self.player.description})" if self.player.description \
+                else "visiting"
+        return out
+
+    def controlled(self, name: str) -> bool:
+        """The player speaks and walks for ``name`` (the visitor, or the embodied resident)."""
+        return name == self.embodied or (self.player is not None and name == self.player.name)
+
+    def match_name(self, words: str) -> str | None:
+        """The resident or visitor ``words`` name: the whole name, or one part of it or its start
+        when only one fits."""
+        w = words.strip().lower()
+        if not w:
+            return None
+        names = list(self.residents) + ([self.player.name] if self.player else [])
+        for n in names:
+            if n.lower() == w:
+                return n
+        hits = [n for n in names if w in n.lower().split() or n.lower().startswith(w)]
+        return hits[0] if len(hits) == 1 else None
+
+    def address_at(self, pos: Pos) -> str:
+        try:
+            return self.town.tree.address_at(pos) or ""
+        except (KeyError, IndexError, ValueError):  # off the map
+            return ""
+
+    def describe(self, address: str) -> str:
+        if not address:
+            return "outside"
+        try:
+            return self.town.tree.describe(address)
+        except KeyError:  # no such place
+            return address
+
+    def info(self, address: str) -> Any:
+        """The kind of thing at ``address`` with its states' vocabulary (``game.world.affordances``),
+        or None (a town without affordances, or no such thing)."""
+        aff = getattr(self.town, "affordances", None)  # (optional: a test town has none)
+        return aff.info(address) if aff is not None else None
+
+    def learn(self, name: str, address: str) -> None:
+        """``name`` knows the place at ``address`` from now on (seen, walked into, or told of)."""
+        sm = self.spatial.get(name)
+        if sm is None or sm.knows(address):
+            return
+        if address.count(":") <= 1:
+            sm.observe_area(self.town.tree, address)
+        else:
+            sm.learn(address)
