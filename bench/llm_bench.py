@@ -86,7 +86,7 @@ async def _sample_slots(llm, root: str, stop: asyncio.Event, out: dict) -> None:
                 pass
             try:
                 await asyncio.wait_for(stop.wait(), 0.2)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
     out["client_slot_use"] = round(statistics.mean(client_busy), 2) if client_busy else None
     out["server_slot_use"] = round(statistics.mean(server_busy), 2) if server_busy else None
@@ -169,7 +169,8 @@ async def main(args) -> dict:
     levels = [int(x) for x in args.parallel.split(",")]
     cfg.slots = max(levels)
     cfg.timeout_s = args.timeout
-    progress = (lambda m: print(f"  {m}", file=sys.stderr, flush=True))
+    def progress(m):
+        return (print(f"  {m}", file=sys.stderr, flush=True))
     out: dict = {"machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}",
                  "command": " ".join(["bench/llm_bench.py", *sys.argv[1:]]), "levels": []}
     async with open_llm(cfg, progress=progress) as llm:

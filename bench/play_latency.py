@@ -34,14 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 async def measure(args: argparse.Namespace) -> dict:
-    from game.cli import _add_llm_flags  # noqa: F401  (the flags are parsed in main)
     from textual.widgets import Input
 
+    from game.cli import _add_llm_flags  # noqa: F401  (the flags are parsed in main)
     from game.engine.events import EnterAsVisitor
     from game.ui.app import MainScreen, TownApp
-    from game.ui.screens import TalkScreen
     from game.ui.host import RealHost
     from game.ui.messages import Ticked
+    from game.ui.screens import TalkScreen
 
     host = RealHost(args)
     saves = Path(args.saves)

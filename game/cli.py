@@ -40,7 +40,8 @@ def _add_llm_flags(p: argparse.ArgumentParser) -> None:
 def version() -> str:
     """The installed distribution's version (importlib.metadata); in a checkout that was never
     installed, the package's own ``game.__version__`` (pyproject.toml reads its version from it)."""
-    from importlib.metadata import PackageNotFoundError, version as dist_version
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
 
     try:
         return dist_version("town")

@@ -58,8 +58,8 @@ def echo(text: object = "", *, file: TextIO | None = None, flush: bool = False) 
     print(clean(text), file=file if file is not None else sys.stdout, flush=flush)
 
 
-def _escape_char(m: "re.Match[str]") -> str:
-    return "\\u%04x" % ord(m.group(0))
+def _escape_char(m: re.Match[str]) -> str:
+    return f"\\u{ord(m.group(0)):04x}"
 
 
 def dumps(obj: object, **kw: object) -> str:

@@ -10,7 +10,8 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from importlib.metadata import PackageNotFoundError, version as dist_version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
 from pathlib import Path
 
 import pytest

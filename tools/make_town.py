@@ -226,7 +226,7 @@ class Builder:
 
     def building(self, plan: list[str], ox: int, oy: int, sector: str, rooms: dict[str, str],
                  floors: dict[str, str] | str, legend: dict[str, str], lot: tuple | None = None) -> None:
-        h, w = len(plan), len(plan[0])
+        _h, w = len(plan), len(plan[0])
         assert all(len(r) == w for r in plan), (sector, [len(r) for r in plan])
         legend = {**LEGEND, **legend}
         cells = {}

@@ -47,7 +47,7 @@ class ActionLog:
                 f.write(json.dumps({"kind": "object", **o}, ensure_ascii=False) + "\n")
 
     @classmethod
-    def read(cls, path: str | Path) -> "ActionLog":
+    def read(cls, path: str | Path) -> ActionLog:
         """Raises ``ValueError`` with a clear message for a file that is not an action log."""
         _, lines = read_headed(path, FORMAT, "action log")
         log = cls()

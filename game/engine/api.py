@@ -274,7 +274,7 @@ class EngineView(Protocol):
 
     def save(self, path: str | Path | None = None) -> str: ...
 
-    def save_job(self, path: str | Path | None = None) -> "SaveWork":
+    def save_job(self, path: str | Path | None = None) -> SaveWork:
         """A save in two halves, so that a screen never waits on the disk: this call is cheap
         (it takes the town as it is now), ``run`` may go on another thread, ``finish`` comes back."""
         ...

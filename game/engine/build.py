@@ -20,9 +20,9 @@ from game.engine.engine import Engine
 from game.engine.save import SaveError
 from game.engine.state import Pos, TownState
 from game.errors import GameError
-from game.text import one_line
 from game.llm.api import LLM
 from game.mind import Mind
+from game.text import one_line
 from game.world import MapError, SpatialMemory, Town, load_town, perceive, resolve_town_path
 from game.world.clock import Clock
 from game.world.residents import ResidentSpec

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from game.engine.towncore import TownCore
 from game.engine.jobs import JobBoard
 from game.engine.lookahead import Lookahead
 from game.engine.state import JobKind, Resident
+from game.engine.towncore import TownCore
 from game.engine.tuning import WAKE_AHEAD
 from game.mind.view import Allowance
 

@@ -5,20 +5,36 @@ A part of ``Engine``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from game.engine.events import (
-    Bubble, Command, EndConversation, Embody, EnterAsVisitor, LogLine, Move, MovePlayer, OpenTalk, Release,
-    SaveTown, SayToResident, SetObjectState, TickResult, Typing, Utterance, Whisper,
+    Bubble,
+    Command,
+    Embody,
+    EndConversation,
+    EnterAsVisitor,
+    LogLine,
+    Move,
+    MovePlayer,
+    OpenTalk,
+    Release,
+    SaveTown,
+    SayToResident,
+    SetObjectState,
+    TickResult,
+    Typing,
+    Utterance,
+    Whisper,
 )
-from game.engine.towncore import TownCore
 from game.engine.jobs import JobBoard
 from game.engine.lanes import Lanes
 from game.engine.state import PLAYER, JobKind, Player, Pos, Resident, Talk
 from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations
 from game.engine.things import Things
+from game.engine.towncore import TownCore
 from game.engine.tuning import TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.errors import GameError

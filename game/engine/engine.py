@@ -19,15 +19,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable
 
 from game.engine import save as saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
-from game.engine.towncore import TownCore
 from game.engine.events import Bubble, Command, Move, TickResult
 from game.engine.hazards import Hazards
 from game.engine.jobs import JobBoard
@@ -41,6 +40,7 @@ from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, 
 from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations
 from game.engine.things import Things
+from game.engine.towncore import TownCore
 from game.engine.tuning import PERCEIVE_EVERY, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.api import LLM

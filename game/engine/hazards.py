@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from game.engine.towncore import TownCore
 from game.engine.jobs import JobBoard
 from game.engine.state import JobKind, Resident
 from game.engine.talks import Conversations
 from game.engine.things import Things
+from game.engine.towncore import TownCore
 from game.engine.tuning import HAZARD_AGAIN, HAZARD_REACH, chebyshev
 from game.mind.view import Hazard
 from game.world.objects import IDLE
-from game.world.states import HAZARDS, describe as describe_state, mishap
+from game.world.states import HAZARDS, mishap
+from game.world.states import describe as describe_state
 
 
 class Hazards:

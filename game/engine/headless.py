@@ -24,7 +24,6 @@ from game.llm.accounting import run_failed
 from game.llm.api import LLMError
 from game.text import dumps, echo, one_line
 
-
 NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
 
 # ``--pace``: real seconds between ticks.  "normal" and "fast" are the game's own clock rates
@@ -71,9 +70,9 @@ def cli_run(args: Any) -> int:
 
 
 async def _main(args: Any, config: Any, policy: str = "lead", town: str | TownInput | None = None) -> int:
-    from game.llm.session import open_llm
-
     import signal
+
+    from game.llm.session import open_llm
 
     task = asyncio.current_task()
     assert task is not None  # (run inside the loop)
@@ -135,7 +134,7 @@ async def run_headless(llm: Any, town_or_save: str | TownInput, *, until: str, s
                 w0 = time.monotonic()
                 try:
                     await asyncio.wait_for(engine.wait_ready(), timeout=30)
-                except asyncio.TimeoutError:  # still thinking: say so (the decisions keep running)
+                except TimeoutError:  # still thinking: say so (the decisions keep running)
                     echo(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
                           f"in flight, {_total_calls(llm)} calls so far, real {time.monotonic() - t0:.0f}s",
                           file=log, flush=True)

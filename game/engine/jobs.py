@@ -10,8 +10,8 @@ import asyncio
 from datetime import datetime
 from typing import Any
 
-from game.engine.towncore import TownCore
 from game.engine.state import Job, JobKind, Resident
+from game.engine.towncore import TownCore
 from game.mind.view import WorldView
 
 

@@ -7,13 +7,13 @@ docstring for lockstep."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from game.engine.api import MindPort
 from game.engine.capacity import Capacity
-from game.engine.towncore import TownCore
 from game.engine.events import LogLine, TickResult
 from game.engine.hazards import Hazards
 from game.engine.jobs import JobBoard, view_from_dict
@@ -22,6 +22,7 @@ from game.engine.perceiving import Perceiver
 from game.engine.seeking import Seeker
 from game.engine.state import Job, JobKind, Resident
 from game.engine.talks import Conversations
+from game.engine.towncore import TownCore
 from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.engine.walking import Walker
 from game.llm.api import LLMError

@@ -17,9 +17,9 @@ by the status line, the resident panel, ``town run`` and ``town report``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Iterable
 
 MODEL_SOURCES = frozenset({"model", "reaction", "talk"})
 MAX_LAGS = 2000  # per resident: enough for days of decisions, bounded for saves
@@ -191,7 +191,7 @@ class DecisionLedger:
                 for name, r in self.residents.items()}
 
     @classmethod
-    def from_dict(cls, data: object) -> "DecisionLedger":
+    def from_dict(cls, data: object) -> DecisionLedger:
         """A ledger from saved data; anything malformed is left out (figures, not the town)."""
         led = cls()
         if not isinstance(data, dict):

@@ -8,10 +8,11 @@ atomically when the run ends.  ``game.replay.tape`` turns the two into a tape to
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from game.engine.events import Command
 from game.errors import GameError
@@ -109,7 +110,7 @@ class RunManifest:
     def same_code(self) -> bool:
         return self.code == code_fingerprint()
 
-    def check_start(self) -> "RunManifest":
+    def check_start(self) -> RunManifest:
         """Raise ``ManifestError`` when the town or save the run started from is gone."""
         from game.world import resolve_town_path
 
@@ -118,7 +119,7 @@ class RunManifest:
         return self
 
     @classmethod
-    def load(cls, recording: str | Path) -> "RunManifest":
+    def load(cls, recording: str | Path) -> RunManifest:
         import json
 
         rec = Path(recording)

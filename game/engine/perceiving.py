@@ -4,16 +4,22 @@ places it sees are learnt; ``world_view`` tells its mind what it knows.  A part 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Callable, Sequence, cast
+from typing import cast
 
-from game.engine.towncore import TownCore
 from game.engine.hazards import Hazards
 from game.engine.state import Resident
 from game.engine.things import Things
+from game.engine.towncore import TownCore
 from game.engine.tuning import (
-    OBJECT_NEWS, PERCEIVE_BANDWIDTH, PERCEIVE_RADIUS, REACT_COOLDOWN, TALK_RANGE, chebyshev,
+    OBJECT_NEWS,
+    PERCEIVE_BANDWIDTH,
+    PERCEIVE_RADIUS,
+    REACT_COOLDOWN,
+    TALK_RANGE,
+    chebyshev,
 )
 from game.mind.view import WorldView
 from game.world.objects import ObjectStates

@@ -28,18 +28,34 @@ import json
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from game.engine import atomic
-from game.engine.save_read import (describe_save, is_save, list_saves, open_save, read_memories, read_state,
-                                   save_files)
-from game.engine.saveformat import (CHUNK, FORMAT, PAGE_SIZE, SCHEMA, SEGMENT, SMALL_TABLES, SUFFIX, VERSION,
-                                    SaveError, StreamSync, SyncPoint, chunk_count, conv_dict, drop_journal, iso_time,
-                                    os_words, recover, sqlite_words)
+from game.engine.save_read import describe_save, is_save, list_saves, open_save, read_memories, read_state, save_files
+from game.engine.saveformat import (
+    CHUNK,
+    FORMAT,
+    PAGE_SIZE,
+    SCHEMA,
+    SEGMENT,
+    SMALL_TABLES,
+    SUFFIX,
+    VERSION,
+    SaveError,
+    StreamSync,
+    SyncPoint,
+    chunk_count,
+    conv_dict,
+    drop_journal,
+    iso_time,
+    os_words,
+    recover,
+    sqlite_words,
+)
 from game.engine.state import TownState
 from game.mind.memory import MemoryImage, MemoryStream
 
@@ -171,7 +187,7 @@ class SaveJob:
     writing took; ``incremental`` whether only the changes were written."""
 
     def __init__(self, prepared: Prepared, path: str | Path, sync: SyncPoint | None,
-                 done: Callable[["SaveJob"], None] | None = None) -> None:
+                 done: Callable[[SaveJob], None] | None = None) -> None:
         self.prepared = prepared
         self._done = done
         self.path = str(path)

@@ -11,9 +11,22 @@ from pathlib import Path
 
 import numpy as np
 
-from game.engine.saveformat import (CHUNK, FORMAT, SUFFIX, VERSION, SaveError, StreamSync, SyncPoint, chunk_count,
-                                    conv_from, error_line, recover, talk_from, time_of)
-from game.engine.state import Job, Player, Resident, Talk, TownState
+from game.engine.saveformat import (
+    CHUNK,
+    FORMAT,
+    SUFFIX,
+    VERSION,
+    SaveError,
+    StreamSync,
+    SyncPoint,
+    chunk_count,
+    conv_from,
+    error_line,
+    recover,
+    talk_from,
+    time_of,
+)
+from game.engine.state import Job, Player, Resident, TownState
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.view import Action, DayPlan
 

@@ -38,7 +38,7 @@ class JobKind(StrEnum):
     CONVERSE = "converse"  # the whole talk, by the one who started it
 
     @staticmethod
-    def saved(word: str) -> "JobKind":
+    def saved(word: str) -> JobKind:
         """The kind a save names: an old save's day plan ("plan") is a "next" job now (the next
         action plans the day itself)."""
         return JobKind.NEXT if word == "plan" else JobKind(word)
@@ -125,7 +125,7 @@ class Job:
                 "args": json.dumps(self.args), "observations": json.dumps(self.observations)}
 
     @staticmethod
-    def from_row(r: dict) -> "Job":
+    def from_row(r: dict) -> Job:
         return Job(seq=int(r["seq"]), resident=r["resident"], kind=JobKind.saved(r["kind"]),
                    now=datetime.fromisoformat(r["now"]), ready_at=int(r["ready_at"]),
                    args=json.loads(r["args"]), observations=json.loads(r["observations"]))

@@ -12,11 +12,11 @@ from datetime import datetime
 from typing import Any
 
 from game.engine.api import MindPort
-from game.engine.towncore import TownCore
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.jobs import JobBoard
 from game.engine.state import MAX_TALK_LINES, Job, JobKind, Resident, Talk
 from game.engine.talkfacts import TalkFacts
+from game.engine.towncore import TownCore
 from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.api import Priority

@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from game.engine.towncore import TownCore
 from game.engine.events import LogLine, ObjectChange, TickResult
 from game.engine.state import Resident
+from game.engine.towncore import TownCore
 from game.mind.view import Action
 from game.world.objects import IDLE
-from game.world.states import MISHAPS, describe as describe_state, match_state, mishap
+from game.world.states import MISHAPS, match_state, mishap
+from game.world.states import describe as describe_state
 
 
 class Things:

@@ -10,7 +10,8 @@ called, whose is this name).  It decides nothing: the parts do (game/engine/engi
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from game.engine.api import Clock, MindPort, PlaceMemory, TownMap
 from game.engine.events import LogLine, TickResult

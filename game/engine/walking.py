@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.engine.api import Paths
-from game.engine.towncore import TownCore
 from game.engine.events import Bubble, Move, TickResult
 from game.engine.ledger import is_model_led
 from game.engine.state import Pos, Resident
 from game.engine.things import Things
+from game.engine.towncore import TownCore
 from game.engine.tuning import TALK_RANGE, chebyshev
 from game.mind.view import Action
 from game.world.errors import NoPath

@@ -60,12 +60,12 @@ def cli_experiment(args: Any) -> int:
 
 
 async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int:
+    import signal
+
     from game.experiment.runner import run_experiment
     from game.experiment.table import format_table
     from game.llm.api import LLMError
     from game.llm.session import open_llm
-
-    import signal
 
     task = asyncio.current_task()
     try:  # SIGTERM stops it like Ctrl-C: the town so far is saved (the runner's finally)

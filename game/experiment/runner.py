@@ -40,8 +40,8 @@ class Prepared:
 
 def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
     """Resolve and load the town, check the scenario against it.  Raises ``ScenarioError``."""
-    from game.engine.save import SaveError, is_save
     from game.engine.build import TownError, load_world
+    from game.engine.save import SaveError, is_save
 
     where = scenario.path or "<scenario>"
     src = scenario.town_path()

@@ -90,7 +90,7 @@ class TownSpec(_Strict):
     seed: int = 0
 
     @model_validator(mode="after")
-    def _one_source(self) -> "TownSpec":
+    def _one_source(self) -> TownSpec:
         given = [k for k in ("map", "save", "ville") if getattr(self, k)]
         if len(given) != 1:
             raise ValueError("give exactly one of 'map', 'save' or 'ville'"
@@ -131,7 +131,7 @@ class Seed(_Strict):
     talk_minutes: int = Field(5, ge=1, le=240)
 
     @model_validator(mode="after")
-    def _who(self) -> "Seed":
+    def _who(self) -> Seed:
         if self.kind in ("thought", "memory", "player") and not self.resident:
             raise ValueError(f"a '{self.kind}' seed needs 'resident'")
         if self.kind == "object" and self.resident:
@@ -165,7 +165,7 @@ class Question(_Strict):
     needed: int = Field(0, ge=0)
 
     @model_validator(mode="after")
-    def _expect_needs_about(self) -> "Question":
+    def _expect_needs_about(self) -> Question:
         if self.expect is not None and not self.about:
             raise ValueError("'expect' needs 'about' (the info whose memories back the answer)")
         return self
@@ -193,7 +193,7 @@ class Scenario(_Strict):
     path: str = ""  # the file it was read from (set by load_scenario)
 
     @model_validator(mode="after")
-    def _links(self) -> "Scenario":
+    def _links(self) -> Scenario:
         names = [i.name for i in self.info]
         dup = {n for n in names if names.count(n) > 1}
         if dup:

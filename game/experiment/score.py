@@ -14,8 +14,8 @@ learned: a seed, told by whom, ...), or none.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
 
 from game.measure.spread import Info, Learned
 

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .api import (LLM, BadAnswer, CallTag, LLMError, Message, ModelStatus, ModelTimeout,
-                  ModelUnavailable, Priority, Usage)
+from .api import (
+    LLM,
+    BadAnswer,
+    CallTag,
+    LLMError,
+    Message,
+    ModelStatus,
+    ModelTimeout,
+    ModelUnavailable,
+    Priority,
+    Usage,
+)
 
 __all__ = ["BadAnswer", "CallTag", "LLM", "LLMError", "LLMConfig", "Message", "ModelStatus",
            "ModelTimeout", "ModelUnavailable", "Priority", "Usage", "open_llm"]

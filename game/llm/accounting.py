@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import asdict, fields
-from datetime import date, datetime, time as dtime, timedelta
+from datetime import date, datetime, timedelta
+from datetime import time as dtime
 from threading import Lock
 from time import monotonic
 from typing import Any
@@ -33,7 +34,7 @@ class Accounting:
     def set_day(self, day: int) -> None:
         self.day = int(day)
 
-    def restore(self, other: "Accounting") -> None:
+    def restore(self, other: Accounting) -> None:
         """Take ``other``'s counts (a loaded town's usage carries on)."""
         with self._lock:
             self.by_key = other.by_key
@@ -116,7 +117,7 @@ class Accounting:
                 "tokens_per_s": round(self.tokens_per_s(), 2)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Accounting":
+    def from_dict(cls, data: dict[str, Any]) -> Accounting:
         acc = cls()
         for row in data.get("by_resident_purpose", []):
             key = (row.get("resident") or _NOBODY, row["purpose"])

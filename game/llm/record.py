@@ -20,8 +20,9 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -136,7 +137,7 @@ class RecordingLLM:
         if closer is not None:
             await closer()
 
-    async def __aenter__(self) -> "RecordingLLM":
+    async def __aenter__(self) -> RecordingLLM:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -241,7 +242,7 @@ class ReplayLLM:
     async def aclose(self) -> None:
         return None
 
-    async def __aenter__(self) -> "ReplayLLM":
+    async def __aenter__(self) -> ReplayLLM:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

@@ -44,16 +44,15 @@ import heapq
 import itertools
 import time
 from collections import deque
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Callable
-
 
 SPARE_WINDOW_S = 60.0  # real seconds over which ``spare()`` measures the idle share
 
 
 class PriorityScheduler:
     def __init__(self, slots: int = 4, reserve: int = 1, linger: float = 0.0,
-                 clock: "Callable[[], float]" = time.monotonic, preempt: bool = False,
+                 clock: Callable[[], float] = time.monotonic, preempt: bool = False,
                  window: float = SPARE_WINDOW_S) -> None:
         if slots < 1:
             raise ValueError("the scheduler needs at least one slot")
@@ -183,7 +182,7 @@ class PriorityScheduler:
             self._preempt_town()
         return n
 
-    def on_preempt(self, number: int, stop: "Callable[[], None] | None") -> None:
+    def on_preempt(self, number: int, stop: Callable[[], None] | None) -> None:
         """Register (or, with None, forget) how to stop the town's request in slot ``number``."""
         if stop is None:
             self._stoppers.pop(number, None)

@@ -17,8 +17,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 Progress = Callable[[str], None]
 
-_RUNNING: set["EmbeddedServer"] = set()
+_RUNNING: set[EmbeddedServer] = set()
 _LOCK = threading.Lock()
 _HANDLERS_INSTALLED = False
 
@@ -87,7 +88,7 @@ class EmbeddedServer:
     """One llama-server process.  ``await start(progress)``; ``stop()``; ``url``."""
 
     @classmethod
-    def with_flags(cls, binary: Path, model: Path, flags: "ServerFlags", **kw: Any) -> "EmbeddedServer":
+    def with_flags(cls, binary: Path, model: Path, flags: ServerFlags, **kw: Any) -> EmbeddedServer:
         """A server started with ``flags`` (``LLMConfig.server``)."""
         return cls(binary, model, parallel=flags.slots, ctx_per_slot=flags.ctx_per_slot,
                    threads=flags.threads, threads_batch=flags.threads_batch, batch=flags.batch,

@@ -15,9 +15,10 @@ Embeddings: ``--embed-url`` / ``TOWN_EMBED_URL`` if given, else the built-in Min
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any, AsyncIterator
+from typing import Any
 
 from .api import LLMError
 from .client import ModelClient

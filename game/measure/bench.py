@@ -33,9 +33,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -17,14 +17,24 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
 
 from game.errors import GameError
 from game.llm.api import LLM, LLMError
 from game.mind.backing import Backing
-from game.mind.interview import (PURPOSE, InterviewAnswer, InterviewContext, answer_backed, build_context,
-                                 known_people, messages_for, strangers_named, time_asked)
+from game.mind.interview import (
+    PURPOSE,
+    InterviewAnswer,
+    InterviewContext,
+    answer_backed,
+    build_context,
+    known_people,
+    messages_for,
+    strangers_named,
+    time_asked,
+)
 from game.text import clean, echo, one_line
 
 __all__ = ["PURPOSE", "InterviewAnswer", "InterviewContext", "InterviewError", "build_context", "cli_interview",

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from game.mind.records import MemoryRow, mentioned, name_pattern, rows_of_mind, source_of, talked_with
 
@@ -77,7 +78,7 @@ def read_save(path: str | Path) -> SaveData:
                                       importance=float(img.importance[i]),
                                       evidence=tuple(int(e) for e in img.evidence[i])))
         convs = []
-        for cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
+        for _cid, active, data in db.execute("SELECT id, active, data FROM conversations ORDER BY rowid"):
             d = json.loads(data)
             d["active"] = bool(active)
             convs.append(d)

@@ -17,10 +17,11 @@ lines beside the save; a series of saves can stand in for it (one sample per sav
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from game.measure.records import MemoryRow, by_resident, mentioned, name_pattern, source_of, talked_with
 
@@ -186,7 +187,7 @@ class PositionLog:
                 f.write(json.dumps({"t": t.isoformat(), "pos": {k: list(v) for k, v in pos.items()}}) + "\n")
 
     @classmethod
-    def read(cls, path: str | Path) -> "PositionLog":
+    def read(cls, path: str | Path) -> PositionLog:
         from game.engine.actionlog import read_headed
 
         head, lines = read_headed(path, cls.FORMAT, "position log")

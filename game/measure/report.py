@@ -21,10 +21,11 @@ import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Sequence
+from typing import Any
 
 from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
 from game.measure.placefit import report_for as place_fit_report

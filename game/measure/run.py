@@ -8,9 +8,10 @@ beside the save as ``SAVE.positions.jsonl``, which ``town report`` reads for att
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
 
 from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.events import Whisper

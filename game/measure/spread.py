@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Iterable, Sequence
 
 from game.measure.records import MemoryRow, by_resident, source_of, talked_with
 
@@ -34,7 +34,7 @@ class Info:
     min_match: int = 0  # 0: all of one or two keywords, two thirds of more
 
     @staticmethod
-    def parse(name: str, keywords: str | Sequence[str] | None = None) -> "Info":
+    def parse(name: str, keywords: str | Sequence[str] | None = None) -> Info:
         """``Info.parse("party", "party, valentine")``; keywords default to the name's words."""
         if keywords is None or keywords == "":
             kws = [name]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+
 from game.llm.api import LLMError, Priority
 from game.mind.agenda import Agenda
 from game.mind.components import Context, Plan, Relationships, assemble

@@ -12,12 +12,21 @@ The backing is kept with the answer (``Backing``) so that a reader or a test can
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Protocol, Sequence
+from typing import Protocol
 
-from game.mind.factcheck import (events_unbacked, fact_in, fix_fact_words, fix_who, people_named, places_unknown,
-                                 sentences, steps_out)
+from game.mind.factcheck import (
+    events_unbacked,
+    fact_in,
+    fix_fact_words,
+    fix_who,
+    people_named,
+    places_unknown,
+    sentences,
+    steps_out,
+)
 from game.mind.facts import EVENT_RE, Fact, TownNames
 from game.mind.persona import Persona
 

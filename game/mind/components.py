@@ -8,9 +8,9 @@ left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Callable, Sequence
 
 from game.mind.agenda import Agenda
 from game.mind.core import IDENTITY_TITLE, MindCore, identity_text

@@ -6,8 +6,8 @@ them without importing the ``Mind`` that is composed of those parts.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
 
 from game.mind.memory import Weights
 

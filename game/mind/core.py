@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
+from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Protocol, Sequence, TypeVar
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 

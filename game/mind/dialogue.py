@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import AsyncIterator, Sequence
 
 from game.llm.api import CallTag, LLMError, Message, Prefills, Priority
 from game.mind import prompting
@@ -22,8 +22,8 @@ from game.mind.components import Context, KnownFacts, Relationships, RelevantMem
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
 from game.mind.schemas import LineAnswer, clean_text, script_answer
-from game.mind.wording import whole_sentences
 from game.mind.view import Conversation, Line, Script
+from game.mind.wording import whole_sentences
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 # a line's JSON: up to 200 characters of words (LineAnswer) at 2.5 or more a token, and its keys

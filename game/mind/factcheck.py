@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Iterable, Mapping, Sequence
 
-from game.mind.view import hhmm
 from game.mind.facts import _AT_RE, _RANGE_RE, EVENT_RE, Fact, FactBook, TownNames, _words, read_when
+from game.mind.view import hhmm
 
 PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
                "café", "market", "library", "school", "church", "square", "pub", "restaurant", "store", "shop",
@@ -56,7 +56,7 @@ def fact_in(text: str, facts: Iterable[Fact], prefer: Sequence[str] = ()) -> Fac
     words = set(_words(text))
     best: tuple[int, int, Fact] | None = None
     facts = list(facts)
-    for i, f in enumerate(facts):
+    for _i, f in enumerate(facts):
         distinct = f.distinct() & words
         generic = (f.keywords() - f.distinct()) & words
         if not distinct and not generic:

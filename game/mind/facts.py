@@ -15,9 +15,9 @@ people names as ``TownNames``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Iterable, Iterator, Sequence
 
 from game.mind.view import hhmm
 from game.text import one_line
@@ -150,7 +150,7 @@ class Fact:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Fact":
+    def from_dict(cls, d: dict) -> Fact:
         return cls(key=str(d["key"]), kind=str(d.get("kind", "gathering")), what=str(d["what"]),
                    host=str(d["host"]), place=str(d.get("place") or ""),
                    day=date.fromisoformat(d["day"]) if d.get("day") else None,
@@ -221,7 +221,7 @@ class FactBook:
         return [f.to_dict() for f in self.facts.values()]
 
     @classmethod
-    def from_list(cls, rows: object) -> "FactBook":
+    def from_list(cls, rows: object) -> FactBook:
         book = cls()
         if isinstance(rows, list):
             for d in rows:

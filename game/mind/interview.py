@@ -19,9 +19,10 @@ a system prompt of its own.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Annotated, Protocol, Sequence
+from typing import Annotated, Protocol
 
 from pydantic import BaseModel, BeforeValidator, Field
 

@@ -21,16 +21,29 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
 from game.mind.memory_image import MemoryImage, StreamSaves
-from game.mind.scoring import (KINDS, PREFILTER_CANDIDATES, PREFILTER_DIM, PREFILTER_MIN, PREFILTER_SAMPLE,
-                               PREFILTER_STEP, Kind, Prefiltering, Weights, _minmax, clamp_importance,
-                               estimate_tokens, from_game_hours, game_hours)
+from game.mind.scoring import (
+    KINDS,
+    PREFILTER_CANDIDATES,
+    PREFILTER_DIM,
+    PREFILTER_MIN,
+    PREFILTER_SAMPLE,
+    PREFILTER_STEP,
+    Kind,
+    Prefiltering,
+    Weights,
+    _minmax,
+    clamp_importance,
+    estimate_tokens,
+    from_game_hours,
+    game_hours,
+)
 
 # (the parts of a stream live in scoring.py and memory_image.py; the rest of the game imports here)
 __all__ = ["KINDS", "PREFILTER_CANDIDATES", "PREFILTER_DIM", "PREFILTER_MIN", "PREFILTER_SAMPLE", "PREFILTER_STEP",
@@ -77,14 +90,14 @@ class MemoryStream(Prefiltering, StreamSaves):
 
     @classmethod
     def from_image(cls, img: MemoryImage, *, owned: bool = False, decay: float = 0.99,
-                   weights: Weights = Weights()) -> "MemoryStream":
+                   weights: Weights = Weights()) -> MemoryStream:
         """A stream from a save's image, in one go (``StreamSaves._fill``, memory_image.py)."""
         m = cls(decay=decay, weights=weights, capacity=cls.image_capacity(img, owned))
         m._fill(img, owned)
         return m
 
     @classmethod
-    def from_rows(cls, rows: Iterable[dict], *, decay: float = 0.99, weights: Weights = Weights()) -> "MemoryStream":
+    def from_rows(cls, rows: Iterable[dict], *, decay: float = 0.99, weights: Weights = Weights()) -> MemoryStream:
         """A stream from ``to_rows``' rows (record ids 0..n-1), record by record."""
         rows = sorted(rows, key=lambda r: int(r["id"]))
         m = cls(decay=decay, weights=weights, capacity=max(64, len(rows)))

@@ -278,7 +278,7 @@ class Mind:
 
     @classmethod
     def from_state(cls, state: dict[str, Any], llm: LLM, embedder: Embedding | None = None, *,
-                   config: MindConfig | None = None) -> "Mind":
+                   config: MindConfig | None = None) -> Mind:
         m = cls(Persona.from_dict(state["persona"]), llm, embedder, config=config)
         core, agenda = m.core, m.agenda
         mem = state.get("memory", [])

@@ -94,7 +94,7 @@ class Persona:
         return " ".join(p.strip() for p in parts if p.strip())
 
     @staticmethod
-    def from_spec(spec: object) -> "Persona":
+    def from_spec(spec: object) -> Persona:
         if isinstance(spec, Persona):
             return spec
         name = str(_get(spec, "name", "") or "").strip()
@@ -161,7 +161,7 @@ class Persona:
                 "seed_memories": list(self.seed_memories), "relationships": dict(self.relationships)}
 
     @staticmethod
-    def from_dict(d: dict) -> "Persona":
+    def from_dict(d: dict) -> Persona:
         d = dict(d)
         d["meals"] = [(str(n), int(t)) for n, t in d.get("meals", [])]
         return Persona(**d)

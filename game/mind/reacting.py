@@ -9,13 +9,21 @@ cool-down); a hazard it hands to the mender (mending.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Sequence
 
 from game.llm.api import LLMError, Priority
 from game.mind.agenda import Agenda
-from game.mind.components import (Context, KnownFacts, Plan, Relationships, RelevantMemories, Situation, Thoughts,
-                                  assemble)
+from game.mind.components import (
+    Context,
+    KnownFacts,
+    Plan,
+    Relationships,
+    RelevantMemories,
+    Situation,
+    Thoughts,
+    assemble,
+)
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
 from game.mind.grounding import Locator

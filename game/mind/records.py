@@ -11,9 +11,10 @@ beside the mind that writes those shapes; the interview (interview.py) and the m
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from game.mind.memory import MemoryStream
 

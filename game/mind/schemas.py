@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Annotated, Any, Callable, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, BeforeValidator, Field, create_model
 
 from game.mind.wording import fit_action
 from game.text import one_line
+
 
 def clean_text(value: object, max_len: int = 300) -> str:
     """Plain, single-line text (``game.text.one_line``): no escapes or controls, capped."""

@@ -4,9 +4,10 @@ stream (from ``PREFILTER_MIN`` records on) so that 100k memories cost a few mill
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Iterable, Literal, Sequence
+from datetime import UTC, datetime
+from typing import Literal
 
 import numpy as np
 
@@ -19,7 +20,7 @@ _EPOCH = datetime(2000, 1, 1)
 def game_hours(t: datetime) -> float:
     """Hours since a fixed epoch (naive datetimes are game time; aware ones are made naive UTC)."""
     if t.tzinfo is not None:
-        t = t.astimezone(timezone.utc).replace(tzinfo=None)
+        t = t.astimezone(UTC).replace(tzinfo=None)
     return (t - _EPOCH).total_seconds() / 3600.0
 
 

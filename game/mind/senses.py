@@ -19,7 +19,6 @@ from game.mind.facts import Fact
 from game.mind.schemas import ImportanceAnswer, clean_text
 from game.mind.view import Conversation
 
-
 # the engine's own words for a talk seen from outside (talks.py): what was said is remembered by
 # those in it, and the sight of it was rated routine by the model in 43 of 44 cases (a whole day)
 _NAME = r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*"

@@ -7,7 +7,8 @@ check them directly.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 from game.mind.schemas import clean_text
 from game.mind.view import PlanBlock

@@ -7,9 +7,10 @@ log, compare in tests and serialise into a save.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol, Sequence
+from typing import Any, Literal, Protocol
 
 
 class Placement(Protocol):
@@ -50,10 +51,10 @@ class WorldView:
     people_here: tuple[str, ...] = ()  # names of the people within talking range
     # the world's place picker for this resident (game.world.resolve.Grounder, see Ground below):
     # the model names the activity and maybe the area, the world picks the object and its state
-    ground: "Ground | None" = field(default=None, compare=False, repr=False)
+    ground: Ground | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
-    def make(**kw: Any) -> "WorldView":  # (a view's fields by name, as the engine has them)
+    def make(**kw: Any) -> WorldView:  # (a view's fields by name, as the engine has them)
         for key in ("allowed", "nearby", "people_here"):
             if key in kw and kw[key] is not None:
                 kw[key] = tuple(kw[key])
@@ -83,7 +84,7 @@ class Action:
         return d
 
     @staticmethod
-    def from_dict(d: dict) -> "Action":
+    def from_dict(d: dict) -> Action:
         d = dict(d)
         d["start"] = datetime.fromisoformat(d["start"]) if d.get("start") else None
         return Action(**d)
@@ -123,7 +124,7 @@ class DayPlan:
                 "blocks": [[b.start, b.end, b.activity] for b in self.blocks]}
 
     @staticmethod
-    def from_dict(d: dict) -> "DayPlan":
+    def from_dict(d: dict) -> DayPlan:
         return DayPlan(day=int(d["day"]), wake=int(d["wake"]), bed=int(d["bed"]),
                        source=d.get("source", "model"),
                        blocks=tuple(PlanBlock(int(s), int(e), str(a)) for s, e, a in d["blocks"]))
@@ -152,7 +153,7 @@ class Hazard:
         return {**asdict(self), "states": list(self.states)}
 
     @staticmethod
-    def from_dict(d: dict) -> "Hazard":
+    def from_dict(d: dict) -> Hazard:
         return Hazard(**{**d, "states": tuple(d.get("states", ()))})
 
 
@@ -178,7 +179,7 @@ class Allowance:
         return {"reacts": self.reacts, "talks": self.talks}
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Allowance | None":
+    def from_dict(cls, d: dict | None) -> Allowance | None:
         if not d:
             return None
         return cls(reacts=max(0, int(d.get("reacts", 0))), talks=max(0, int(d.get("talks", 0))))

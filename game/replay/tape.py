@@ -22,10 +22,11 @@ docs/MEASURE.md.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from game.engine.events import Bubble, Command, Move, TickResult
 

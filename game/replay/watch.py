@@ -20,7 +20,7 @@ from game.replay.tape import ReplayTape, tape_of
 
 
 class _Clock:
-    def __init__(self, watch: "WatchEngine") -> None:
+    def __init__(self, watch: WatchEngine) -> None:
         self._watch = watch
 
     def text(self) -> str:
@@ -48,7 +48,7 @@ class WatchEngine:
         self.warning: str | None = None  # said on screen when the watch starts
 
     @classmethod
-    def of_recording(cls, recording: str | Path) -> "WatchEngine":
+    def of_recording(cls, recording: str | Path) -> WatchEngine:
         """Raises ``ManifestError`` (a message) when the run cannot be watched."""
         from game.engine.manifest import RunManifest
 

@@ -7,11 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.engine.events import (
-    Command, Embody, EnterAsVisitor, EndConversation, MovePlayer, OpenTalk, Release, SayToResident,
-    SetObjectState, Typing, Whisper,
-)
 from game.engine import CommandError
+from game.engine.events import (
+    Command,
+    Embody,
+    EndConversation,
+    EnterAsVisitor,
+    MovePlayer,
+    OpenTalk,
+    Release,
+    SayToResident,
+    SetObjectState,
+    Typing,
+    Whisper,
+)
 from game.engine.tuning import TALK_RANGE
 from game.ui.mapview import PLAYER
 from game.ui.messages import Said, Select, SelectStep, TalkClosed, Typed, Walk

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.worker import Worker
 
 from game.engine.api import EngineView
+from game.engine.pace import Governor, policy_from_env
 from game.text import one_line
 from game.ui.actions import PlayerActions
 from game.ui.commands import TownCommands
@@ -27,7 +28,6 @@ from game.ui.main_screen import MainScreen, Widgets
 from game.ui.replay_controls import ReplayControls
 from game.ui.screens import StartScreen, TalkScreen
 from game.ui.text import clean
-from game.engine.pace import Governor, policy_from_env
 from game.ui.worker import TICK_DELAY, EngineWorker
 
 __all__ = ["MainScreen", "TownApp", "cli_play"]

@@ -9,13 +9,15 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import numpy as np
 
-from game.measure.bench import BENCHMARKS, bench_save_load, cli_bench as measure_cli_bench, largest_town, median_ms
+from game.measure.bench import BENCHMARKS, bench_save_load, largest_town, median_ms
+from game.measure.bench import cli_bench as measure_cli_bench
 
 
 def bench_render(quick: bool) -> dict:

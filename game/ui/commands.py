@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import partial
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content

@@ -7,14 +7,14 @@ the tests use a fake host with a fake engine (under tests/ui/).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, AsyncContextManager, Callable, Protocol
+from typing import Any, AsyncContextManager, Protocol
 
 from game.engine.api import EngineView, LiveEngine, Replayable
-from game.llm.api import LLM
-
 from game.engine.save import SUFFIX, is_save, save_files
+from game.llm.api import LLM
 
 Progress = Callable[..., None]
 

@@ -7,8 +7,9 @@ refreshes only those lines; scrolling re-crops cached strips and never re-compos
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from rich.cells import cell_len
 from rich.segment import Segment

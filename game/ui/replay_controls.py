@@ -3,7 +3,6 @@ forth, go to a time, fork a live town from the moment on screen."""
 
 from __future__ import annotations
 
-
 from textual import work
 
 from game.engine.events import LogLine

@@ -10,14 +10,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.css.query import NoMatches
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, RichLog, Static
 
 from game.engine.events import Utterance
-from game.ui.messages import Said, TalkClosed, Typed
 from game.ui.host import SaveInfo
+from game.ui.messages import Said, TalkClosed, Typed
 from game.ui.text import clean, plain
 
 

@@ -150,7 +150,7 @@ class EngineWorker:
                 self._town_wake.clear()
                 try:
                     await asyncio.wait_for(self._town_wake.wait(), PAUSED_POLL)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
                 continue
             try:
@@ -167,7 +167,7 @@ class EngineWorker:
                 if result.waiting_on_model:  # as fast as decisions allow: wait for the next answer
                     try:
                         await asyncio.wait_for(engine.wait_any(), MAX_WAIT)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         pass
                 else:
                     await asyncio.sleep(MAX_MIN_DELAY)
@@ -184,7 +184,7 @@ class EngineWorker:
         while (left := end - time.monotonic()) > 0:
             try:
                 await asyncio.wait_for(heard.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             heard.clear()
             self.post_message(Ticked(engine.poll()))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from ..resources import package_dir
 from .tree import AreaTree, split
@@ -23,7 +23,7 @@ KINDS_FILE = package_dir(__package__, "kinds.toml")
 
 # words that say nothing about where something is done ("having breakfast": "breakfast" counts)
 _FILLER = {"the", "a", "an", "of", "in", "at", "on", "to", "and", "for", "with", "about", "up", "some",
-           "my", "his", "her", "their", "its", "it", "some", "any", "from", "into", "out", "over", "by",
+           "my", "his", "her", "their", "its", "it", "any", "from", "into", "out", "over", "by",
            "go", "going", "get", "getting", "take", "taking", "do", "doing",
            "start", "starting", "continue", "continuing", "finish", "finishing",
            "time", "little", "bit", "quick", "quickly", "while", "before", "after", "then", "again",

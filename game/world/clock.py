@@ -47,7 +47,7 @@ class Clock:
                 "step": self.step}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Clock":
+    def from_dict(cls, d: dict) -> Clock:
         return cls(datetime.fromisoformat(d["start"]), d["seconds_per_step"], int(d.get("step", 0)))
 
 

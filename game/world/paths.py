@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections import OrderedDict, deque
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

@@ -31,7 +31,7 @@ class Percept:
         return (self.subject, self.text)
 
 
-def perceive(observer: str, pos: Pos, town: "Town", actors: dict[str, Pos], radius: int = 8,
+def perceive(observer: str, pos: Pos, town: Town, actors: dict[str, Pos], radius: int = 8,
              bandwidth: int = 8, doing: dict[str, str] | None = None,
              recent: set | None = None) -> list[Percept]:
     """What ``observer`` standing at ``pos`` notices now, nearest first.
@@ -76,7 +76,7 @@ def perceive(observer: str, pos: Pos, town: "Town", actors: dict[str, Pos], radi
 class Perceiver:
     """Perception with memory: each call returns only what is new to that observer."""
 
-    def __init__(self, town: "Town", radius: int = 8, bandwidth: int = 8) -> None:
+    def __init__(self, town: Town, radius: int = 8, bandwidth: int = 8) -> None:
         self.town = town
         self.radius = radius
         self.bandwidth = bandwidth

@@ -99,7 +99,7 @@ class ResidentsFile(BaseModel):
     residents: list[ResidentSpec] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _names(self) -> "ResidentsFile":
+    def _names(self) -> ResidentsFile:
         seen: set[str] = set()
         for r in self.residents:
             if r.name in seen:

@@ -11,8 +11,8 @@ choose only among a short list of areas, and may break a tie with embeddings (``
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .affordances import Affordances, words_of
 from .objects import IDLE, ObjectStates
@@ -230,7 +230,7 @@ class Grounder:
         fallback = self.here if self.here and ":" in self.here else (self.home or self.here)
         return Placed(fallback, False, "nowhere")
 
-    def _near(self, activity: str) -> "Placed | None":
+    def _near(self, activity: str) -> Placed | None:
         """The best fitting place where it is, at home or at work, if any fits."""
         scored = [(self._best(activity, self._within(r)), i) for i, r in enumerate(self._roots())]
         scored = [(s, -i, a) for (a, s), i in scored if a is not None]

@@ -7,7 +7,7 @@ only noticed when the resident is there again.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .tree import AreaTree, join, split, with_article
 
@@ -115,7 +115,7 @@ class SpatialMemory:
         return {s: {a: list(o) for a, o in arenas.items()} for s, arenas in self._tree.items()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "SpatialMemory":
+    def from_dict(cls, data: dict) -> SpatialMemory:
         m = cls()
         for s, arenas in (data or {}).items():
             m.learn(s)

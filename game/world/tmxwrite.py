@@ -6,9 +6,9 @@ Layers: tile layers 'ground' and 'furniture' (CSV), object layers 'sectors', 'ar
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 from xml.sax.saxutils import quoteattr
 
 import numpy as np

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from ..resources import package_dir
 from .affordances import Affordances
 from .clock import DEFAULT_START, Clock
-from ..resources import package_dir
 from .errors import MapError
 from .objects import ObjectStates
 from .paths import PathFinder

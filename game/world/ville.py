@@ -371,7 +371,7 @@ def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str]
         knows = []
         sp = bm / "spatial_memory.json"
         if sp.is_file():
-            for world, secs in _load_json(sp).items():
+            for _world, secs in _load_json(sp).items():
                 for s, ars in (secs or {}).items():
                     if s.strip() in sectors:
                         knows.append(s.strip())

@@ -1,7 +1,7 @@
 import pytest
+from engine_fakes import make_town
 
 from game.engine import build
-from engine_fakes import make_town
 
 
 @pytest.fixture(autouse=True)

@@ -5,10 +5,17 @@ from __future__ import annotations
 import pytest
 from engine_fakes import FakeLLM
 
+from game.engine.build import new_engine
 from game.engine.engine import PLAYER, CommandError, Engine
-from game.engine.build import load_engine, new_engine
 from game.engine.events import (
-    Embody, EndConversation, EnterAsVisitor, MovePlayer, Release, SayToResident, SetObjectState, Whisper,
+    Embody,
+    EndConversation,
+    EnterAsVisitor,
+    MovePlayer,
+    Release,
+    SayToResident,
+    SetObjectState,
+    Whisper,
 )
 
 

@@ -6,8 +6,6 @@ says who put it out."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from engine_fakes import FakeLLM, FireBlindLLM
 

@@ -8,10 +8,9 @@ import json
 
 from engine_fakes import FakeLLM
 
-from game.engine.engine import Engine
-from game.engine.build import load_engine, new_engine
-from game.engine.save import describe_save
+from game.engine.build import load_engine
 from game.engine.headless import cli_run, run_headless
+from game.engine.save import describe_save
 
 
 async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, capsys):

@@ -15,11 +15,10 @@ import pytest
 from engine_fakes import FakeLLM
 
 from game.engine import save as save_mod
-from game.engine.engine import Engine
 from game.engine.build import load_engine, new_engine
-from game.engine.save import describe_save
+from game.engine.engine import Engine
 from game.engine.events import EnterAsVisitor, SaveTown, SayToResident, SetObjectState, Whisper
-from game.engine.save import SaveError
+from game.engine.save import SaveError, describe_save
 from game.llm.record import RecordingLLM, ReplayLLM
 
 HERE = Path(__file__).parent

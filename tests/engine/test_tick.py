@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import subprocess
-from dataclasses import replace
 import sys
+from dataclasses import replace
+from datetime import datetime
 
 from engine_fakes import FakeLLM
 
-from game.engine.engine import Engine
 from game.engine.build import load_engine, new_engine
+from game.engine.engine import Engine
 
 
 async def run(engine: Engine, ticks: int) -> list:
@@ -151,8 +150,8 @@ async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
 async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_loader):
     """Seen six tiles down the street (beyond talking range): the talk starts, the one who started it
     walks up to the other, and they talk."""
-    from game.engine.tuning import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
     from game.engine.events import TickResult
+    from game.engine.tuning import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
 
     e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
     await run(e, 3)

@@ -59,11 +59,11 @@ class LiveServer:
             self._writers.clear()
             try:
                 await asyncio.wait_for(self._server.wait_closed(), 2)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             self._server = None
 
-    async def __aenter__(self) -> "LiveServer":
+    async def __aenter__(self) -> LiveServer:
         await self.start()
         return self
 

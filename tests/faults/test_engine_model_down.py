@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from game.engine.engine import Engine
 from game.engine.build import load_engine, new_engine
+from game.engine.engine import Engine
 from game.llm.client import ModelClient
 
 from .fakes import FakeEmbedder

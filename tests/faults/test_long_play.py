@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from game.engine.engine import Engine
 from game.engine.build import load_engine, new_engine
 
 from .fakes import FakeTownLLM

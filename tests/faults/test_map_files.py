@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from game.engine.engine import Engine
-from game.engine.build import load_engine, new_engine
-from game.engine.build import TownError
+from game.engine.build import TownError, new_engine
 from game.world import MapError, load_town
 
 from . import townfiles as tf

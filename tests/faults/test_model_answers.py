@@ -15,7 +15,6 @@ retry or a clear ``BadAnswer``.  Anything else is counted as a crash and fails t
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections import Counter

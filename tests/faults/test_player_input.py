@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from game.engine.engine import CommandError, Engine
 from game.engine.build import load_engine, new_engine
+from game.engine.engine import CommandError
 from game.engine.events import EnterAsVisitor, SayToResident, SetObjectState, Whisper
 from game.mind.schemas import clean_text
 from game.ui.text import clean, plain

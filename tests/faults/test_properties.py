@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from game.llm.answers import AnswerError, parse_answer
-from game.mind.memory import KINDS, MemoryStream, Weights
+from game.mind.memory import KINDS, MemoryStream
 
 from .answers import answer_schemas
 from .fakes import FakeTownLLM, valid_answer

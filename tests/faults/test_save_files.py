@@ -19,10 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from game.engine.engine import Engine
 from game.engine.build import load_engine, new_engine
-from game.engine.save import describe_save
-from game.engine.save import SaveError, list_saves
+from game.engine.save import SaveError, describe_save, list_saves
 from game.errors import GameError
 from game.llm.client import ModelClient
 from game.llm.config import LLMConfig

@@ -12,16 +12,16 @@ there must be either no file or nothing but a loadable one.
 from __future__ import annotations
 
 import os
-import shutil
 import random
+import shutil
 import signal
 import time
 from pathlib import Path
 
 import pytest
 
+from game.engine.build import load_engine
 from game.engine.engine import Engine
-from game.engine.build import load_engine, new_engine
 from game.engine.save import SaveError, list_saves
 
 from .fakes import FakeTownLLM

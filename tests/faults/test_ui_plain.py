@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from textual.app import App, ComposeResult
 
 from game.engine.events import LogLine

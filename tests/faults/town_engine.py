@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from game.engine.build import new_engine
 from game.engine.engine import Engine
-from game.engine.build import load_engine, new_engine
 
 from .fakes import FakeTownLLM
 from .townfiles import write_town

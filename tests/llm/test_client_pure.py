@@ -9,8 +9,7 @@ import httpx
 import pytest
 from pydantic import BaseModel
 
-from game.llm.api import (BadAnswer, CallTag, LLMError, Message, ModelTimeout, ModelUnavailable,
-                          Priority)
+from game.llm.api import BadAnswer, CallTag, LLMError, Message, ModelTimeout, ModelUnavailable, Priority
 from game.llm.client import ModelClient
 
 from .fakes import FakeServer

@@ -65,7 +65,7 @@ class FakeLLM:
         name = schema.__name__
         enums = _enums(schema.model_json_schema())
         places = enums[0] if enums else []
-        place = places[k % len(places)] if places else ""
+        places[k % len(places)] if places else ""
         fields = schema.model_fields
         if name == "ImportanceAnswer":
             n = len(re.findall(r"(?m)^\d+\. ", messages[-1].content)) or 1

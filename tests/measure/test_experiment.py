@@ -3,7 +3,6 @@ model giving the paper's table, and a rerun from its recording giving the same t
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -269,8 +268,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_whole_day_scenario_asks_the_next_window_ahead_in_lockstep(tmp_path):
     from datetime import timedelta
 
-    from game.experiment.runner import open_engine
     from measure_fakes import FakeLLM
+
+    from game.experiment.runner import open_engine
 
     p = prepare(load_scenario(ROOT / "scenarios" / "small-cast-day.toml"), tmp_path)
     assert p.scenario.run.ahead_min == 15 and p.scenario.run.pace == "lockstep"

@@ -7,10 +7,16 @@ from datetime import datetime
 import pytest
 from measure_fakes import FakeLLM
 
-from game.engine.engine import Engine
-from game.engine.build import load_engine, new_engine
-from game.measure.interview import (InterviewError, build_context, interview, known_people, match_resident,
-                                    messages_for, run_interview)
+from game.engine.build import new_engine
+from game.measure.interview import (
+    InterviewError,
+    build_context,
+    interview,
+    known_people,
+    match_resident,
+    messages_for,
+    run_interview,
+)
 from game.measure.records import MemoryRow
 
 

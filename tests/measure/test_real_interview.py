@@ -18,8 +18,7 @@ pytestmark = [pytest.mark.real_model,
 
 
 async def test_interview_on_the_default_town_with_a_real_model(tmp_path):
-    from game.engine.engine import Engine
-    from game.engine.build import load_engine, new_engine
+    from game.engine.build import new_engine
     from game.llm.client import ModelClient
     from game.llm.server import EmbeddedServer
     from game.measure.interview import run_interview

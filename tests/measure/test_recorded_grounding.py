@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game.measure.placefit import fits, impossible_state, load_table, _entry
+from game.measure.placefit import _entry, fits, impossible_state, load_table
 from game.mind.schemas import DecomposeAnswer, ReactAnswer
 from game.world import IDLE, default_town_path, load_town
 from game.world.resolve import Grounder

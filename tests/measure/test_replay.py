@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from measure_fakes import FakeLLM
 
-from game.engine.engine import Engine
-from game.engine.build import load_engine, new_engine
+from game.engine.build import new_engine
 from game.engine.events import Whisper
 from game.llm.record import RecordingLLM
 from game.replay.tape import ReplayTape, fingerprint

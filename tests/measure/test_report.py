@@ -11,8 +11,7 @@ from types import SimpleNamespace
 import pytest
 from measure_fakes import FakeLLM
 
-from game.engine.engine import Engine
-from game.engine.build import load_engine, new_engine
+from game.engine.build import new_engine
 from game.measure.report import build_report, cli_report, render
 from game.measure.run import measured_run, save_with_positions
 

@@ -8,11 +8,11 @@ import json
 import pytest
 from measure_fakes import FakeLLM
 
-from game.engine.engine import CommandError, Engine
-from game.engine.build import load_engine, new_engine
+from game.engine.build import new_engine
+from game.engine.engine import CommandError
 from game.engine.events import Whisper
-from game.llm.record import RecordingLLM
 from game.engine.manifest import ManifestError, RunManifest, manifest_path, write_engine_manifest
+from game.llm.record import RecordingLLM
 from game.replay.tape import fingerprint, tape_of
 from game.replay.watch import WatchEngine
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from game.mind.attending import _plan_then
 from game.mind.config import MindConfig
 from game.mind.facts import TownNames
 from game.mind.mind import Mind
-from game.mind.attending import _plan_then
 from game.mind.view import DayPlan, PlanBlock, WorldView
 
 from .conftest import ALLOWED, DAY1, SPEC

@@ -121,7 +121,8 @@ def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobod
     assert alone.text == "Let's go to the community center."  # nothing else to say: the talk goes on
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 _WORDS = st.sampled_from(["hosting", "a", "party", "at", "Bluebell Cafe", "tomorrow", "from", "12", "to", "1pm",
                           "I'm", "throwing", "picnic", "on", "Friday", "at 8", "noon", "the pub", "running for",

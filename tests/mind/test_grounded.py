@@ -109,7 +109,7 @@ async def test_a_reaction_puts_out_the_fire_on_the_stove(town):
     assert "Places Grace knows:" in messages[-1].content and "(stove" not in messages[-1].content
 
 
-def stove_fire(town) -> "Hazard":
+def stove_fire(town) -> Hazard:
     from game.mind.view import Hazard
     addr = "Okafor house:kitchen:stove"
     return Hazard(addr, town.tree.describe(addr), "on fire", "off", ("off", "on", "on fire", "broken"),

@@ -12,7 +12,7 @@ from game.llm.api import BadAnswer, ModelUnavailable
 from game.mind import Mind, MindConfig
 from game.mind.core import identity_text
 from game.mind.mind import fit_steps, rule_importance, shape_plan
-from game.mind.view import Conversation, PlanBlock
+from game.mind.view import Conversation
 
 from .conftest import ALLOWED, DAY1, SPEC
 from .fakes import FakeLLM

@@ -7,8 +7,7 @@ from pydantic import ValidationError
 
 from game.mind.persona import Persona, to_minutes
 from game.mind.places import resolve_place
-from game.mind.schemas import (DecomposeAnswer, ImportanceAnswer, InsightsAnswer, LineAnswer, clean_text,
-                               pick_emoji)
+from game.mind.schemas import DecomposeAnswer, ImportanceAnswer, InsightsAnswer, LineAnswer, clean_text, pick_emoji
 
 from .conftest import ALLOWED, SPEC
 

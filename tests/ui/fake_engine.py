@@ -16,11 +16,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.engine.events import (
-    Bubble, Embody, EndConversation, EnterAsVisitor, LogLine, Move, MovePlayer, ObjectChange,
-    OpenTalk, Release, SayToResident, SetObjectState, TickResult, Utterance, Whisper,
-)
 from game.engine import CommandError
+from game.engine.events import (
+    Bubble,
+    Embody,
+    EndConversation,
+    EnterAsVisitor,
+    LogLine,
+    Move,
+    MovePlayer,
+    ObjectChange,
+    OpenTalk,
+    Release,
+    SayToResident,
+    SetObjectState,
+    TickResult,
+    Utterance,
+    Whisper,
+)
 from game.engine.state import Player, ResidentView
 from game.llm.api import ModelStatus
 
@@ -292,7 +305,7 @@ class FakeEngine:
             thinking=False,
         )
 
-    def save_job(self, path: str | Path | None = None) -> "FakeSaveJob":
+    def save_job(self, path: str | Path | None = None) -> FakeSaveJob:
         return FakeSaveJob(self, path)
 
     def save(self, path: str | Path | None = None) -> str:
@@ -310,7 +323,7 @@ class FakeEngine:
         return {"town": d["town"], "clock": d["clock"], "residents": d["residents"]}
 
     @classmethod
-    def load(cls, path: Path) -> "FakeEngine":
+    def load(cls, path: Path) -> FakeEngine:
         d = json.loads(Path(path).read_text())
         e = cls(fake_town(d["town"]))
         e.clock.step = d["step"]
@@ -376,7 +389,7 @@ class FakeSaveJob:
     seconds = 0.0
     incremental = False
 
-    def __init__(self, engine: "FakeEngine", path: str | Path | None) -> None:
+    def __init__(self, engine: FakeEngine, path: str | Path | None) -> None:
         self.engine, self.path = engine, path
 
     def run(self) -> None:

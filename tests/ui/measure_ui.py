@@ -10,12 +10,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE)); sys.path.insert(0, str(HERE.parent / "engine"))
-from textual import events
 from fake_engine import FakeEngine, FakeHost
-from test_mapview import big_town, actors
+from test_mapview import actors, big_town
 from test_real_engine import FakeModelHost
-from game.ui.app import TownApp, MainScreen
+from textual import events
+
+from game.ui.app import MainScreen, TownApp
 from game.ui.mapview import MapView
+
 
 def frame_bench():
     mv = MapView(big_town())
@@ -48,7 +50,7 @@ async def key_latency():
     async with app.run_test(size=(140, 44)) as pilot:
         while not (isinstance(app.screen, MainScreen) and app.map_view and app.map_view.actors):
             await pilot.pause(0.02)
-        for i in range(20):
+        for _i in range(20):
             before = app.map_view.renders
             name = app.selected_name
             t0 = time.perf_counter()

@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_real_engine import FakeModelHost, ready, until
 from textual.widgets._toast import Toast
 
 from game.engine.events import Whisper
 from game.llm.api import LLMError
 from game.ui.app import MainScreen, TownApp
 from game.ui.screens import AskScreen, VisitorScreen
-from test_real_engine import FakeModelHost, ready, until
 
 pytestmark = pytest.mark.slow
 

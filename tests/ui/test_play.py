@@ -7,17 +7,26 @@ import time
 from pathlib import Path
 
 import pytest
-from textual import events
 from fake_engine import FakeEngine, FakeHost
+from textual import events
 
 from game.engine.events import (
-    Embody, EndConversation, EnterAsVisitor, LogLine, MovePlayer, Release, SayToResident,
-    SetObjectState, TickResult, Utterance, Whisper,
+    Embody,
+    EndConversation,
+    EnterAsVisitor,
+    LogLine,
+    MovePlayer,
+    Release,
+    SayToResident,
+    SetObjectState,
+    TickResult,
+    Utterance,
+    Whisper,
 )
 from game.llm.api import ModelUnavailable
 from game.ui.app import MainScreen, TownApp
-from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
 from game.ui.messages import Ticked
+from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
 
 FAST = {"normal": 0.05, "fast": 0.02}
 

@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_fakes import FakeLLM  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
-from game.engine.save import describe_save  # noqa: E402
 from game.engine.events import Embody, Release, SayToResident, SetObjectState, Whisper  # noqa: E402
+from game.engine.save import describe_save  # noqa: E402
 from game.ui.app import MainScreen, TownApp  # noqa: E402
 from game.ui.host import RealHost  # noqa: E402
 from game.ui.screens import AskScreen, LoadScreen, TalkScreen, VisitorScreen  # noqa: E402

@@ -26,8 +26,8 @@ import pytest
 from game.engine import Engine
 from game.ui.app import MainScreen, TownApp
 from game.ui.host import RealHost
-from game.ui.screens import AskScreen, TalkScreen, VisitorScreen
 from game.ui.messages import Ticked
+from game.ui.screens import AskScreen, TalkScreen, VisitorScreen
 from game.world import default_town_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

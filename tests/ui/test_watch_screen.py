@@ -13,9 +13,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_fakes import FakeLLM  # noqa: E402
+from test_real_engine import ready, until  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
-from game.engine.build import load_engine, new_engine  # noqa: E402
+from game.engine.build import new_engine  # noqa: E402
 from game.engine.events import Whisper  # noqa: E402
 from game.engine.manifest import write_engine_manifest  # noqa: E402
 from game.llm.record import RecordingLLM  # noqa: E402
@@ -23,8 +24,6 @@ from game.ui.app import TownApp  # noqa: E402
 from game.ui.host import RealHost  # noqa: E402
 from game.ui.screens import AskScreen  # noqa: E402
 from game.world import default_town_path  # noqa: E402
-
-from test_real_engine import ready, until  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not default_town_path().exists(), reason="no default town")
 TICKS = 240  # 40 game minutes at 10 s a tick

@@ -6,7 +6,8 @@ import shutil
 from collections import deque
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.world import PathFinder, load_town
 

@@ -5,6 +5,7 @@ happen now."""
 from __future__ import annotations
 
 import shutil
+
 import pytest
 
 from game.world import IDLE, load_town
@@ -13,6 +14,7 @@ from game.world.resolve import Grounder
 from game.world.states import match_state, settle
 
 from .conftest import DEFAULT
+
 
 @pytest.fixture(scope="module")
 def town():
