@@ -278,7 +278,7 @@ class Builder:
         self.sectors.append(Area(sector, sector_tiles))
         for r, name in rooms.items():
             self.arenas.append(Area(name, room_tiles[r], {"sector": sector}))
-        for (r, kind), ts in obj_tiles.items():
+        for (_r, kind), ts in obj_tiles.items():
             self.objects.append(Area(kind, ts, {"kind": kind}))
 
     def outdoor_arena(self, sector: str, name: str, rect: tuple[int, int, int, int]) -> set:

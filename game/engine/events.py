@@ -9,7 +9,7 @@ and everything is plain data (safe to log, compare in tests, and serialise).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 Pos = tuple[int, int]  # (x, y) in tiles
 
@@ -133,7 +133,7 @@ class SaveTown:
     path: str | None = None  # None: the town's current save path
 
 
-Command = Union[
-    EnterAsVisitor, MovePlayer, OpenTalk, Typing, SayToResident, EndConversation, Whisper, Embody, Release,
-    SetObjectState, SaveTown,
-]
+Command = (
+    EnterAsVisitor | MovePlayer | OpenTalk | Typing | SayToResident | EndConversation | Whisper | Embody | Release
+    | SetObjectState | SaveTown
+)

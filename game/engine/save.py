@@ -306,7 +306,8 @@ def _write_stream(db: sqlite3.Connection, name: str, img: MemoryImage, old: Stre
         segs = list(old.segments)
         starts = np.array([a for a, _ in segs], dtype=np.int64)
         changed = img.changed[img.changed < old.n] if img.changed is not None else np.zeros(0, np.int64)
-        dirty = set(int(i) for i in np.unique(np.searchsorted(starts, changed, side="right") - 1)) if len(segs) else set()
+        dirty = (set(int(i) for i in np.unique(np.searchsorted(starts, changed, side="right") - 1))
+                 if len(segs) else set())
         if old.dim == 0 and dim and old.n:  # the first embeddings: every stored segment gains its matrix
             dirty = set(range(len(segs)))
         before = {a for a, _ in segs}

@@ -38,8 +38,8 @@ from game.mind.interview import (
 from game.text import clean, echo, one_line
 
 __all__ = ["PURPOSE", "InterviewAnswer", "InterviewContext", "InterviewError", "build_context", "cli_interview",
-           "interview", "interview_backed", "known_people", "match_resident", "messages_for", "run_interview", "strangers_named",
-           "time_asked"]
+           "interview", "interview_backed", "known_people", "match_resident", "messages_for", "run_interview",
+           "strangers_named", "time_asked"]
 
 
 class InterviewError(GameError):

@@ -82,8 +82,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 backing: str, question: str) -> list[Problem]:
     first = me.split()[0]
     out: list[Problem] = []
-    if steps_out(answer, me) or re.match(rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b",
-                                         answer):
+    if steps_out(answer, me) or re.match(
+            rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b", answer):
         out.append(Problem("out of town", "", f"Answer as {first}, in the first person (I, me, my), as someone "
                                               "who lives in the town; never mention information, text or questions."))
     for s in strangers:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol, Union, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from game.llm.api import LLM, LLMError
 
@@ -26,7 +26,7 @@ class EmbeddingSource(Protocol):
 
 
 # what a mind may be given to embed with: an embedder object, or a function (async or not)
-Embedding = Union[EmbeddingSource, Callable[[list[str]], Vectors | Awaitable[Vectors]]]
+Embedding = EmbeddingSource | Callable[[list[str]], Vectors | Awaitable[Vectors]]
 
 
 class EmbeddingCache:

@@ -28,18 +28,20 @@ PLACE_NOUNS = ("community center", "community centre", "town square", "center", 
                "bakery", "bar", "gym", "theater", "theatre", "museum", "club", "plaza", "stadium", "hotel")
 _PLACE_PHRASE = re.compile(r"\b(?:at|in|to|near|by)\s+(?P<p>the\s+(?:[a-z]+\s+){0,2}?(?:"
                            + "|".join(re.escape(n) for n in sorted(PLACE_NOUNS, key=len, reverse=True)) + r"))\b", re.I)
-_CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+(?P<v>hosting|throwing|organi[sz]ing|holding|"
-                    r"planning|having|putting on|running for)\b")
+_CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+"
+                    r"(?P<v>hosting|throwing|organi[sz]ing|holding|planning|having|putting on|running for)\b")
 _OWN_HOSTING = re.compile(r"\b(?:I|I'm|I’m|we|we're)\b[^.!?]{0,40}?\b(?:to\s+)?(?:host|hosting|throw|throwing|"
                           r"organi[sz]e|organi[sz]ing|hold|holding|put on|putting on)\b", re.I)
 _MY_EVENT = re.compile(r"\bmy\s+(?=(?:[\w'’-]+\s+){0,3}?(?:party|gathering|get-together|meeting|picnic|celebration|"
                        r"campaign|candidacy)\b)", re.I)
-_OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)|information\s+"
-                          r"(?:given|provided)|not\s+mentioned\s+in|as an ai|language model|the prompt|the interviewer's"
-                          r"\s+question|based on the (?:information|text|context))\b", re.I)
+_OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)"
+                          r"|information\s+(?:given|provided)|not\s+mentioned\s+in|as an ai|language model"
+                          r"|the prompt|the interviewer's\s+question"
+                          r"|based on the (?:information|text|context))\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
-_NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So", "If", "My", "Our", "We", "Me", "Town", "Hall", "Cafe", "Park", "Market", "Monday", "Tuesday", "Wednesday",
+_NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So", "If", "My", "Our", "We", "Me",
+              "Town", "Hall", "Cafe", "Park", "Market", "Monday", "Tuesday", "Wednesday",
               "Thursday", "Friday", "Saturday", "Sunday", "Day", "Valentine", "Valentine's", "Dear", "Good", "Mr",
               "Mrs", "Ms", "Dr", "Oh", "Yes", "No", "Well", "Hello", "Hi", "Thanks", "Thank", "March", "April",
               "February", "January", "May", "June", "July", "August", "September", "October", "November",
@@ -359,7 +361,8 @@ def steps_out(text: str, me: str) -> bool:
     if _OUT_OF_TOWN.search(text) or text.lower().startswith(me.lower() + " "):
         return True
     first = me.split()[0]
-    return bool(re.search(rf"\b{re.escape(first)}\b", text)) and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text)
+    return (bool(re.search(rf"\b{re.escape(first)}\b", text))
+            and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text))
 
 
 def sentences(text: str) -> list[str]:

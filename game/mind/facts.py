@@ -50,7 +50,8 @@ _ONE_RE = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?\s?m\.?)?$", re.I)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december")
-_MONTH_RE = re.compile(r"\b(?:(?P<m1>" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
+_MONTH_RE = re.compile(r"\b(?:(?P<m1>" + "|".join(m[:3] for m in _MONTHS)
+                       + r")[a-z]*\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
                        r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>" + "|".join(m[:3] for m in _MONTHS)
                        + r")[a-z]*)\b", re.I)
 _VAGUE = (("this morning", 9 * 60, 11 * 60), ("lunchtime", 12 * 60, 13 * 60), ("lunch", 12 * 60, 13 * 60),
@@ -277,8 +278,8 @@ def _host_named(text: str, people: Sequence[str], default: str) -> str | None:
         if p == default:
             continue
         first = re.escape(p.split()[0])
-        if re.search(rf"\b(?:{re.escape(p)}|{first})(?:'s|\s+is|\s+will be)\s+(?:hosting|throwing|organi[sz]ing|holding|"
-                     rf"having|giving|planning)\b", text, re.I):
+        if re.search(rf"\b(?:{re.escape(p)}|{first})(?:'s|\s+is|\s+will be)\s+"
+                     rf"(?:hosting|throwing|organi[sz]ing|holding|having|giving|planning)\b", text, re.I):
             return p
     return None
 
@@ -290,7 +291,8 @@ def find_place(text: str, places: Sequence[str], *, home: str = "", work: str = 
     found = [p for p in places if p and p.lower() in low]
     if found:
         return max(found, key=len)
-    if work and re.search(r"\b(?:at work|my (?:cafe|café|shop|store|pub|office|bar|bakery|restaurant|workplace))\b", low):
+    if work and re.search(r"\b(?:at work|my (?:cafe|café|shop|store|pub|office|bar|bakery|restaurant|workplace))\b",
+                          low):
         return work
     if home and re.search(r"\b(?:at home|my (?:house|home|place|flat|apartment|garden))\b", low):
         return home

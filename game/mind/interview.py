@@ -257,7 +257,8 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
     return ctx
 
 
-def messages_for(mind: Interviewee, ctx: InterviewContext, question: str, asker: str = "The interviewer") -> list[Message]:
+def messages_for(mind: Interviewee, ctx: InterviewContext, question: str,
+                 asker: str = "The interviewer") -> list[Message]:
     context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
     hint = (f"\n(Today is {ctx.now:%A}. {ctx.hint} Plans for other days are not for today.)"
             if ctx.hint else "")

@@ -50,6 +50,9 @@ __all__ = ["KINDS", "PREFILTER_CANDIDATES", "PREFILTER_DIM", "PREFILTER_MIN", "P
            "Kind", "MemoryImage", "MemoryStream", "Record", "Weights", "clamp_importance", "estimate_tokens",
            "from_game_hours", "game_hours"]
 
+DEFAULT_WEIGHTS = Weights()  # frozen: one instance serves every stream as its default
+
+
 @dataclass(frozen=True)
 class Record:
     id: int
@@ -63,7 +66,7 @@ class Record:
 
 
 class MemoryStream(Prefiltering, StreamSaves):
-    def __init__(self, *, decay: float = 0.99, weights: Weights = Weights(), capacity: int = 64) -> None:
+    def __init__(self, *, decay: float = 0.99, weights: Weights = DEFAULT_WEIGHTS, capacity: int = 64) -> None:
         self.decay = float(decay)
         self.weights = weights
         self._n = 0
@@ -90,14 +93,15 @@ class MemoryStream(Prefiltering, StreamSaves):
 
     @classmethod
     def from_image(cls, img: MemoryImage, *, owned: bool = False, decay: float = 0.99,
-                   weights: Weights = Weights()) -> MemoryStream:
+                   weights: Weights = DEFAULT_WEIGHTS) -> MemoryStream:
         """A stream from a save's image, in one go (``StreamSaves._fill``, memory_image.py)."""
         m = cls(decay=decay, weights=weights, capacity=cls.image_capacity(img, owned))
         m._fill(img, owned)
         return m
 
     @classmethod
-    def from_rows(cls, rows: Iterable[dict], *, decay: float = 0.99, weights: Weights = Weights()) -> MemoryStream:
+    def from_rows(cls, rows: Iterable[dict], *, decay: float = 0.99,
+                  weights: Weights = DEFAULT_WEIGHTS) -> MemoryStream:
         """A stream from ``to_rows``' rows (record ids 0..n-1), record by record."""
         rows = sorted(rows, key=lambda r: int(r["id"]))
         m = cls(decay=decay, weights=weights, capacity=max(64, len(rows)))

@@ -8,9 +8,10 @@ the tests use a fake host with a fake engine (under tests/ui/).
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, AsyncContextManager, Protocol
+from typing import Any, Protocol
 
 from game.engine.api import EngineView, LiveEngine, Replayable
 from game.engine.save import SUFFIX, is_save, save_files
@@ -29,7 +30,7 @@ class SaveInfo:
 
 
 class GameHost(Protocol):
-    def open_llm(self, progress: Progress) -> AsyncContextManager[LLM]: ...
+    def open_llm(self, progress: Progress) -> AbstractAsyncContextManager[LLM]: ...
 
     async def new_engine(self, llm: LLM) -> EngineView: ...
 
@@ -83,7 +84,7 @@ class RealHost:
     def start_save(self) -> Path | None:
         return self._start_save
 
-    def open_llm(self, progress: Progress) -> AsyncContextManager[LLM]:
+    def open_llm(self, progress: Progress) -> AbstractAsyncContextManager[LLM]:
         from game.llm.config import LLMConfig
         from game.llm.session import open_llm
 

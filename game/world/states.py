@@ -16,9 +16,9 @@ from .objects import IDLE
 _PUT_OUT = re.compile(r"\b(put(?:ting|s)? out|extinguish\w*|douse\w*|smother\w*|stop(?:s|ping|ped)? the fire)\b")
 _MISHAPS = load_kinds().mishaps  # [mishap.STATE] of kinds.toml
 # states a mishap puts a thing in: a resident's action leaves its object so only when the action's
-# own words say it happens ("burning the toast", "breaking a glass"); a reaction to a fire proposing "on fire" for the desk it
-# sits at is dropped (seen in play: Felix "calling Nora Lindqvist" set his desk on fire).  The
-# player may put anything in them.
+# own words say it happens ("burning the toast", "breaking a glass"); a reaction to a fire
+# proposing "on fire" for the desk it sits at is dropped (seen in play: Felix "calling Nora
+# Lindqvist" set his desk on fire).  The player may put anything in them.
 MISHAPS = frozenset(_MISHAPS)
 # the mishaps that call for action (a fire, a leak): whoever is awake near one goes to it and makes
 # it safe, its resting state (game/engine/hazards.py)
@@ -95,7 +95,8 @@ def mends(info: KindInfo, current: str, proposal: str | None, activity: str = ""
         return True
     if _PUT_OUT.search((activity or "").lower() + " " + (proposal or "").lower()):
         return True
-    return bool(proposal) and match_state(info, proposal or "") == IDLE and not _LOOKING.search((activity or "").lower())
+    return (bool(proposal) and match_state(info, proposal or "") == IDLE
+            and not _LOOKING.search((activity or "").lower()))
 
 
 def mishap(state: str) -> Mishap | None:

@@ -148,7 +148,8 @@ def _precheck(path: Path) -> ET.Element:
         if data is None:
             raise MapError(path, f"tile layer '{lname}' has no data")
         if data.find("chunk") is not None:
-            raise MapError(path, f"tile layer '{lname}' is an infinite-map chunk layer; infinite maps are not supported")
+            raise MapError(path, f"tile layer '{lname}' is an infinite-map chunk layer; "
+                                 "infinite maps are not supported")
         enc, comp = data.get("encoding"), data.get("compression")
         if (enc, comp) not in _ENCODINGS:
             what = f"encoding {enc or 'XML'}" + (f" with compression {comp}" if comp else "")

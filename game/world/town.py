@@ -114,7 +114,8 @@ def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.nd
         have = raw.tile_layers if kind == "tile" else raw.object_layers
         if lname not in have:
             other = raw.object_layers if kind == "tile" else raw.tile_layers
-            extra = f" (there is a {'object' if kind == 'tile' else 'tile'} layer by that name)" if lname in other else ""
+            extra = (f" (there is a {'object' if kind == 'tile' else 'tile'} layer by that name)"
+                     if lname in other else "")
             raise MapError(path, f"missing {kind} layer '{lname}'{extra}; a town map needs tile layer "
                                  f"'ground' and object layers 'sectors', 'arenas', 'objects'")
     w, h = raw.width, raw.height

@@ -189,11 +189,10 @@ def infer_workplace_by_persona(learned: str, home: str, arenas_of: dict[str, lis
     from .affordances import load_kinds, words_of
 
     text = (learned or "").lower()
-    for pattern, activity, where in _WORK:
-        if re.search(pattern, text):
-            break
-    else:
+    found = next(((activity, where) for pattern, activity, where in _WORK if re.search(pattern, text)), None)
+    if found is None:
         return None
+    activity, where = found
     table = load_kinds()
     want = set(words_of(activity))
     home_sector = home.split(":")[0]
@@ -367,7 +366,8 @@ def _import_residents(src: Path, base: str, sectors: list[str], arenas: set[str]
             home = home[1:]
         home_addr = ":".join(p.strip() for p in home[:2])
         if home_addr not in arenas:
-            raise MapError(bm / "scratch.json", f"{n}'s living area {sc.get('living_area')!r} is not an arena of the map")
+            raise MapError(bm / "scratch.json",
+                           f"{n}'s living area {sc.get('living_area')!r} is not an arena of the map")
         knows = []
         sp = bm / "spatial_memory.json"
         if sp.is_file():

@@ -152,7 +152,8 @@ class FireBlindLLM(FakeLLM):
     (looking at it, a state that is no remedy).  Everything else it answers as ``FakeLLM``.
     ``asked`` keeps (resident, "hazard" or "mend") of each such question."""
 
-    FIRST = ({"decision": "talk", "talk_to": "Ann Lin", "new_action": "inviting her to the kitchen to check on the fire"},
+    FIRST = ({"decision": "talk", "talk_to": "Ann Lin",
+              "new_action": "inviting her to the kitchen to check on the fire"},
              {"decision": "continue"},
              {"decision": "react", "new_action": "staring at the flames", "state": "on fire"})
     AGAIN = ({"decision": "react", "new_action": "checking if the stove is still on fire", "state": "off"},

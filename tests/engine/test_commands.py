@@ -155,7 +155,7 @@ async def test_object_change_makes_nearby_residents_react(engine):
     res = await ticks(e, 40)
     changes = [c for r in res[:1] for c in r.object_changes]
     assert changes and changes[0].state == "on fire" and changes[0].by == "player"
-    reacts = [l for r in res for l in r.log if l.kind == "react" and l.who == "Bob Lin"]
+    reacts = [e for r in res for e in r.log if e.kind == "react" and e.who == "Bob Lin"]
     assert reacts and "fire" in reacts[0].text
     with pytest.raises(CommandError, match="no object"):
         e.submit(SetObjectState("the spaceship is on fire"))
@@ -202,7 +202,7 @@ async def test_walking_away_ends_the_talk(engine):
     e.player.pos = (20, 10)
     res = await ticks(e, 2)
     assert ann.conversation is None
-    assert any("walked away" in l.text for r in res for l in r.log)
+    assert any("walked away" in e.text for r in res for e in r.log)
 
 
 class PrefillingLLM(FakeLLM):
@@ -333,8 +333,9 @@ async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(f
         e.step()
         if llm.prefills_done >= 2 and "Bob Lin" not in e.jobs:
             break
+    # the whole escape sequence goes
     assert len(llm.prefilled) == 2 and llm.prefilled[1].endswith(
-        "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the bridge"  # the whole escape sequence goes
+        "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the bridge"
         "\n(Bob answers in Bob's own words)")
     assert not [t for t, r in llm.calls if r == "Ann Lin" and t == "prefill"]
     for _ in range(5):  # nothing new typed: nothing more asked
@@ -389,6 +390,6 @@ async def test_an_object_on_fire_is_considered_when_the_days_reactions_are_spent
     bob.pos = (3, 3)
     e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
     res = await ticks(e, 40)
-    reacts = [l for r in res for l in r.log if l.kind == "react" and l.who == "Bob Lin"]
+    reacts = [e for r in res for e in r.log if e.kind == "react" and e.who == "Bob Lin"]
     assert reacts and "fire" in reacts[0].text  # urgent news: considered all the same
     assert e.minds["Bob Lin"].stats["react_budget"] == 0

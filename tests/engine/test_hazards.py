@@ -42,8 +42,8 @@ async def fire_in_the_lin_kitchen(e: Engine) -> tuple[list, int]:
 
 
 def who_put_it_out(e: Engine, results: list) -> str:
-    lines = [l for r in results for l in r.log if l.kind == "object" and "puts out the fire on the stove" in l.text]
-    assert len(lines) == 1, [l.text for r in results for l in r.log]
+    lines = [e for r in results for e in r.log if e.kind == "object" and "puts out the fire on the stove" in e.text]
+    assert len(lines) == 1, [e.text for r in results for e in r.log]
     assert lines[0].text == f"{lines[0].who} puts out the fire on the stove"
     return lines[0].who
 
@@ -70,7 +70,7 @@ async def test_a_model_that_will_not_deal_with_the_fire_still_sees_it_put_out_by
     assert {r for r, _ in llm.asked} == {who}
     # put out when its mender got there, not from the bedroom
     assert min(chebyshev(mender.pos, t) for t in e.town.tree.tiles_of(STOVE)) <= 1
-    reacts = [l.text for r in results for l in r.log if l.kind == "react" and l.who == who]
+    reacts = [e.text for r in results for e in r.log if e.kind == "react" and e.who == who]
     assert reacts == [f"{who} reacts: putting out the fire"]
     # and it stays out: nobody is asked about it again
     for _ in range(30):
@@ -93,7 +93,7 @@ async def test_the_models_own_action_puts_the_fire_out_when_it_fits(fake_town_lo
         assert len(hazard_prompts) == 1 and "It is safe again when it is off." in hazard_prompts[0]
         # the stove burnt on while the mender walked over from the bedroom
         mended = next(i for i, r in enumerate(results) for c in r.object_changes if c.state == "idle")
-        started = next(i for i, r in enumerate(results) for l in r.log if l.kind == "react")
+        started = next(i for i, r in enumerate(results) for e in r.log if e.kind == "react")
         assert mended > started
     finally:
         await e.aclose()
@@ -142,7 +142,7 @@ async def test_a_fire_breaks_off_a_talk_in_the_house(blind):
         if e.town.objects.get(STOVE) == "idle":
             break
     assert e.town.objects.get(STOVE) == "idle", "the stove still burns after ten game minutes"
-    ended = [l.text for r in results for l in r.log if l.kind == "conversation" and "ended" in l.text]
+    ended = [e.text for r in results for e in r.log if e.kind == "conversation" and "ended" in e.text]
     assert ended and "noticed that the stove in the kitchen of Lin house is on fire" in ended[0]
     assert cid not in e.talks and who_put_it_out(e, results)
     # only its mender changed the stove: a step decided before the fire ("cooking", state "on")

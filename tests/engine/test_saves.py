@@ -62,7 +62,7 @@ async def settle(e: Engine) -> None:
 
 def fingerprint(results: list) -> list:
     return [(r.step, r.clock, r.moves, r.bubbles, r.utterances, r.object_changes,
-             [(l.kind, l.text) for l in r.log]) for r in results]
+             [(e.kind, e.text) for e in r.log]) for r in results]
 
 
 async def busy_town(town_dir, tmp_path) -> Engine:

@@ -55,7 +55,8 @@ async def test_a_talk_of_residents_is_one_call_said_a_line_a_minute_and_both_rem
     assert cid not in e.talks and e.residents["Ann Lin"].conversation is None
     talk_calls = [c for c in llm.calls[before:] if c[0] in ("converse", "dialogue")]
     assert talk_calls == [("converse", "Ann Lin")]  # one call for the whole talk, by who started it
-    assert 2 <= len(lines) <= 4 and [s for _, s, _ in lines] == ["Ann Lin", "Bob Lin", "Ann Lin", "Bob Lin"][:len(lines)]
+    assert 2 <= len(lines) <= 4
+    assert [s for _, s, _ in lines] == ["Ann Lin", "Bob Lin", "Ann Lin", "Bob Lin"][:len(lines)]
     gap = int(LINE_GAP.total_seconds() // e.clock.to_dict().get("seconds_per_step", 10))
     assert all(b[0] - a[0] >= gap for a, b in zip(lines, lines[1:]))  # a line a game minute
     prompt = next(p for p, c in zip(llm.prompts, llm.calls) if c == ("converse", "Ann Lin"))
@@ -143,7 +144,7 @@ async def test_a_failed_script_ends_the_talk_and_says_so(fake_town_loader):
     e, cid = await talk_of_two(fake_town_loader, FakeLLM(talk=False, fail=("converse",)))
     res = await run(e, 30)
     assert cid not in e.talks
-    errors = [l.text for r in res for l in r.log if l.kind == "error"]
+    errors = [e.text for r in res for e in r.log if e.kind == "error"]
     assert any("Ann Lin could not talk" in t for t in errors), errors
     assert not said(res, cid)
     await e.aclose()

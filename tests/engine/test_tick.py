@@ -23,7 +23,7 @@ async def run(engine: Engine, ticks: int) -> list:
 
 def fingerprint(engine: Engine, results: list) -> list:
     fp = [(r.step, r.clock, r.moves, r.bubbles, r.utterances, r.object_changes,
-           [(l.kind, l.text) for l in r.log]) for r in results]
+           [(e.kind, e.text) for e in r.log]) for r in results]
     fp.append(sorted((n, r.pos, r.action.description if r.action else None)
                      for n, r in engine.residents.items()))
     return fp
@@ -140,7 +140,7 @@ async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
 async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
     e = new_engine(fake_town_loader, FakeLLM(fail=("plan_day", "decompose")), lockstep=True)
     results = await run(e, 60)
-    errors = [l.text for r in results for l in r.log if l.kind == "error"]
+    errors = [e.text for r in results for e in r.log if e.kind == "error"]
     assert errors and all(t.startswith("model: ") for t in errors) and "timed out" in errors[0]
     assert e.errors
     assert all(r.action is not None for r in e.residents.values())  # the routine carries them
@@ -367,7 +367,7 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     e.lanes.apply_reaction(ann, Reaction("talk", with_whom="Cara"), res, e.clock.now)
     assert ann.seeking == "Cara Diaz" and ann.action.source == "reaction" and ann.path
     assert "going to talk with Cara Diaz" in ann.action.description
-    assert any("goes to talk with Cara Diaz" in l.text for l in res.log)
+    assert any("goes to talk with Cara Diaz" in e.text for e in res.log)
     # saved and loaded while on its way: it goes on
     path = tmp_path / "seek.save"
     e.save(path)
@@ -377,7 +377,7 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     started = None
     for _ in range(60):
         for r in await run(e, 1):
-            started = started or next((l.text for l in r.log if "starts talking" in l.text), None)
+            started = started or next((e.text for e in r.log if "starts talking" in e.text), None)
         if started:
             break
     assert started == "Ann Lin starts talking with Cara Diaz", started

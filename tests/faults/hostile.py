@@ -142,7 +142,8 @@ def _gen(cls: str, base: dict, rng: random.Random) -> str:
         return json.dumps(obj, ensure_ascii=False)
     if cls == "out_of_range":
         obj = _copy(base)
-        nums = [p for p in _leaves(obj) if isinstance(_get(obj, p), (int, float)) and not isinstance(_get(obj, p), bool)]
+        nums = [p for p in _leaves(obj)
+                if isinstance(_get(obj, p), (int, float)) and not isinstance(_get(obj, p), bool)]
         lists = [p for p in _leaves(obj) if isinstance(_get(obj, p), list) and _get(obj, p)]
         k = rng.randrange(3)
         if k == 0 and lists:

@@ -30,7 +30,8 @@ HOSTILE = " ".join(ESCAPES) + " " + " ".join(MARKUP) + " " + INJECTION[1] + " " 
 
 def assert_plain(text: str) -> None:
     bad = UNSAFE.search(text)
-    assert bad is None, f"raw {bad.group(0)!r} reached the terminal near {text[max(0, bad.start() - 40):bad.end() + 40]!r}"
+    assert bad is None, \
+        f"raw {bad.group(0)!r} reached the terminal near {text[max(0, bad.start() - 40):bad.end() + 40]!r}"
 
 
 @contextmanager

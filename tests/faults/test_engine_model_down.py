@@ -54,7 +54,7 @@ async def test_town_carries_on_without_the_model(tmp_path):
         assert down["routine"] > 0, f"residents should live on routines: {down}"
         mem_down = memory_sizes(e)
         assert all(mem_down[n] >= mem_up[n] for n in mem_up), (mem_up, mem_down)
-        said = [l for l in logs_down if l.kind in ("system", "error")]
+        said = [e for e in logs_down if e.kind in ("system", "error")]
         assert said, "the town log must say the residents could not think"
         print(f"\nmodel down for 120 ticks: actions by source {dict(down)}; e.g. {said[0].text[:100]!r}; "
               f"log lines about it: {len(said)}; status: reachable={st.reachable}, last_error={st.last_error!r}")

@@ -44,7 +44,8 @@ async def play_days(tmp_path: Path, days: int) -> list[dict]:
             rows.append({
                 "day": day, "steps": len(steps), "rss_mb": round(rss_mb(), 1),
                 "step_ms_mean": round(1000 * sum(steps) / len(steps), 3),
-                "step_ms_p95": round(1000 * steps[int(0.95 * len(steps))], 3), "step_ms_max": round(1000 * steps[-1], 1),
+                "step_ms_p95": round(1000 * steps[int(0.95 * len(steps))], 3),
+                "step_ms_max": round(1000 * steps[-1], 1),
                 "memories": sum(len(m.memory) for m in e.minds.values()),
                 "model_calls": llm.calls - calls0, "jobs_in_flight": len(e.jobs),
                 "finished_talks": len(e.finished_talks), "errors": len(e.errors),

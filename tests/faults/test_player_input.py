@@ -130,7 +130,7 @@ async def _play(name: str, talk: str, whisper: str, obj: str) -> None:
         for _ in range(6):
             await asyncio.sleep(0)
             res = e.step()
-            shown += [l.text for l in res.log] + [u.text for u in res.utterances] + \
+            shown += [e.text for e in res.log] + [u.text for u in res.utterances] + \
                      [b.text for b in res.bubbles] + [u.speaker for u in res.utterances]
             shown += [c.state for c in res.object_changes]
         with tempfile.TemporaryDirectory() as d:

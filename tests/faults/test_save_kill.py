@@ -4,9 +4,10 @@ Each round forks a child that saves the town again and again (the step number go
 save, and the child notes each finished save in a side file), and kills it after a random delay
 that lands anywhere in a save: while SQLite writes the temporary file, during the fsync, around
 the rename (a save written whole), or inside the transaction of a save of changes (format 2: its
-journal is left beside the file and rolled back by the next open).  Then the save on disk must load, and be the last save the child finished (or one
-newer that finished just before the note could be written).  Before the first finished save
-there must be either no file or nothing but a loadable one.
+journal is left beside the file and rolled back by the next open).  Then the save on disk must
+load, and be the last save the child finished (or one newer that finished just before the note
+could be written).  Before the first finished save there must be either no file or nothing but a
+loadable one.
 """
 
 from __future__ import annotations

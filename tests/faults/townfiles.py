@@ -13,12 +13,18 @@ from pathlib import Path
 W, H = 20, 10
 
 # tile ids in the inline tileset: 0 floor, 1 wall, 2 bed, 3 stove
-_TILESET = """ <tileset firstgid="1" name="faults" tilewidth="16" tileheight="16" tilecount="4" columns="4">
-  <tile id="0"><properties><property name="kind" value="floor"/><property name="glyph" value="."/><property name="walkable" type="bool" value="true"/></properties></tile>
-  <tile id="1"><properties><property name="kind" value="wall"/><property name="glyph" value="#"/><property name="walkable" type="bool" value="false"/></properties></tile>
-  <tile id="2"><properties><property name="kind" value="bed"/><property name="glyph" value="b"/><property name="walkable" type="bool" value="true"/></properties></tile>
-  <tile id="3"><properties><property name="kind" value="stove"/><property name="glyph" value="s"/><property name="walkable" type="bool" value="true"/></properties></tile>
- </tileset>"""
+_TILESET = (
+    ' <tileset firstgid="1" name="faults" tilewidth="16" tileheight="16" tilecount="4" columns="4">\n'
+    '  <tile id="0"><properties><property name="kind" value="floor"/><property name="glyph" value="."/>'
+    '<property name="walkable" type="bool" value="true"/></properties></tile>\n'
+    '  <tile id="1"><properties><property name="kind" value="wall"/><property name="glyph" value="#"/>'
+    '<property name="walkable" type="bool" value="false"/></properties></tile>\n'
+    '  <tile id="2"><properties><property name="kind" value="bed"/><property name="glyph" value="b"/>'
+    '<property name="walkable" type="bool" value="true"/></properties></tile>\n'
+    '  <tile id="3"><properties><property name="kind" value="stove"/><property name="glyph" value="s"/>'
+    '<property name="walkable" type="bool" value="true"/></properties></tile>\n'
+    ' </tileset>'
+)
 
 
 def ground(walled_room: bool = False) -> list[list[int]]:

@@ -196,28 +196,33 @@ async def test_the_players_request_stops_the_towns_in_flight_which_are_asked_aga
     answers being written came 12.6 s late on two cores.  With the scheduler's ``preempt`` (set for
     llama-server), the player's request stops the town's in flight; they are asked again after."""
     for preempt in (True, False):
-        attempts: list[str] = []
-        gate = asyncio.Event()
+        await _player_and_town(preempt)
 
-        async def handler(request: httpx.Request) -> httpx.Response:
-            who = json.loads(request.content)["messages"][-1]["content"]
-            attempts.append(who)
-            if who == "town" and attempts.count("town") == 1:
-                await gate.wait()  # writing a long answer (stopped, with preempt, by the player's)
-            if who == "player":
-                gate.set()
-            return httpx.Response(200, json={"choices": [{"message": {"content": '{"mood": "x", "energy": 1}'}}]})
 
-        llm = ModelClient("http://fake/v1", "m", slots=2, transport=httpx.MockTransport(handler))
-        llm.scheduler.preempt = preempt
-        async with llm:
-            town = asyncio.create_task(llm.complete([Message("user", "town")], Mood, CallTag("decompose", "Bo", Priority.PLAN)))
-            await asyncio.sleep(0.01)
-            player = await llm.complete([Message("user", "player")], Mood, CallTag("say", "Ada", Priority.PLAYER))
-            assert player.mood == "x" and (await town).mood == "x"
-        assert attempts == (["town", "player", "town"] if preempt else ["town", "player"])
-        assert llm.scheduler.preempted == (1 if preempt else 0)
-        assert llm.status().in_flight == 0 and not llm.scheduler._stoppers
+async def _player_and_town(preempt: bool) -> None:
+    attempts: list[str] = []
+    gate = asyncio.Event()
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        who = json.loads(request.content)["messages"][-1]["content"]
+        attempts.append(who)
+        if who == "town" and attempts.count("town") == 1:
+            await gate.wait()  # writing a long answer (stopped, with preempt, by the player's)
+        if who == "player":
+            gate.set()
+        return httpx.Response(200, json={"choices": [{"message": {"content": '{"mood": "x", "energy": 1}'}}]})
+
+    llm = ModelClient("http://fake/v1", "m", slots=2, transport=httpx.MockTransport(handler))
+    llm.scheduler.preempt = preempt
+    async with llm:
+        town = asyncio.create_task(
+            llm.complete([Message("user", "town")], Mood, CallTag("decompose", "Bo", Priority.PLAN)))
+        await asyncio.sleep(0.01)
+        player = await llm.complete([Message("user", "player")], Mood, CallTag("say", "Ada", Priority.PLAYER))
+        assert player.mood == "x" and (await town).mood == "x"
+    assert attempts == (["town", "player", "town"] if preempt else ["town", "player"])
+    assert llm.scheduler.preempted == (1 if preempt else 0)
+    assert llm.status().in_flight == 0 and not llm.scheduler._stoppers
 
 
 async def test_an_answer_cut_off_by_the_token_budget_is_asked_again_with_room_to_finish():

@@ -105,7 +105,8 @@ class FakeLLM:
             who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
             party = "party" in text.lower()
             say = "Did you hear? There is a party at the cafe tonight!" if party else f"Hello ({k % 1000})."
-            data = {"lines": [{"speaker": who[0], "say": say}, {"speaker": who[-1], "say": f"Oh, thank you ({k % 997})."}]}
+            data = {"lines": [{"speaker": who[0], "say": say},
+                              {"speaker": who[-1], "say": f"Oh, thank you ({k % 997})."}]}
         elif name == "InsightsAnswer":
             data = {"insights": [{"insight": f"I value my routine ({k % 100})", "evidence": [1, 2]}]}
         elif name == "IdentityAnswer":

@@ -207,7 +207,8 @@ async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_th
     result = await _experiment(measureville, llm, tmp_path / "out", record=str(rec))
     await llm.aclose()
 
-    assert result["errors"] == [] and result["ticks"] == 360 and result["residents"] == ["Ada Ito", "Ben Ito", "Cy Moss"]
+    assert result["errors"] == [] and result["ticks"] == 360
+    assert result["residents"] == ["Ada Ito", "Ben Ito", "Cy Moss"]
     assert [s["seed"] for s in result["seeded"]] == [0, 1, 2, 3]
     assert "Vera to Ben Ito" in result["seeded"][3]["what"] and "stove" in result["seeded"][2]["what"]
     party, treasurer = result["diffusion"]
@@ -237,12 +238,14 @@ async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_th
     att = result["attendance"]
     assert att["place"] == "Cafe" and att["observed"] and set(att["invited_came"]) <= set(att["invited"])
     assert result["model_use"]["available"] and result["model_use"]["calls_per_resident_day"] > 0
-    assert result["model_use"]["evaluated_per_resident_day"] >= 0 and "evaluated_tokens" in result["model_use"]["by_purpose"]["plan_day"]
+    assert result["model_use"]["evaluated_per_resident_day"] >= 0
+    assert "evaluated_tokens" in result["model_use"]["by_purpose"]["plan_day"]
     assert "interview" not in [p for p in result["model_use"]["by_purpose"] if p not in ("interview",)]
     assert result["model_led"]["samples"] > 0
     table = format_table(result)
-    for words in ("Park et al. 2023", "knew of party (interviews)", "knows [learned: told by Ada Ito at 07:", "4% -> 48%", "0.167 -> 0.74",
-                  "5 of 12 invited", "1.3%", "invented answers", "chat calls per resident-day", "model-led"):
+    for words in ("Park et al. 2023", "knew of party (interviews)", "knows [learned: told by Ada Ito at 07:",
+                  "4% -> 48%", "0.167 -> 0.74", "5 of 12 invited", "1.3%", "invented answers",
+                  "chat calls per resident-day", "model-led"):
         assert words in table, table
     out = tmp_path / "out"
     assert (out / "town.save").is_file() and (out / "town.save.positions.jsonl").is_file()
@@ -255,7 +258,8 @@ async def test_a_small_experiment_on_a_fake_model_gives_the_table_and_replays_th
         again = await _experiment(measureville, replay, tmp_path / "again", replay=str(rec))
     assert again["errors"] == []
     assert format_table(again) == format_table(result).replace(
-        f"{result['model_use']['calls_per_resident_day']:g}", f"{result['model_use']['calls_per_resident_day']:g} (recorded run)"
+        f"{result['model_use']['calls_per_resident_day']:g}",
+        f"{result['model_use']['calls_per_resident_day']:g} (recorded run)"
     ).replace(f"{result['model_use']['tokens_per_resident_day']:,}",
               f"{result['model_use']['tokens_per_resident_day']:,} (recorded run)")
     for k in ("answers", "diffusion", "density", "attendance", "hallucination", "model_led", "seeded"):
@@ -436,7 +440,8 @@ async def test_a_recorded_experiment_of_commands_can_be_watched(measureville, tm
     from game.llm.record import RecordingLLM
     from game.replay.tape import fingerprint, tape_of
 
-    text = MINIMAL.replace("day 1 08:00", "day 1 07:20").replace('map = "measureville"', 'map = "measureville"\ncast = "small"') \
+    text = MINIMAL.replace("day 1 08:00", "day 1 07:20") \
+        .replace('map = "measureville"', 'map = "measureville"\ncast = "small"') \
         + "[[seed]]\nkind = 'thought'\nresident = 'Ada'\ntext = 'I will paint the cafe blue.'\nat = 'day 1 07:05'\n"
     scenario = load_scenario(_write(measureville.parent, text))
     rec = tmp_path / "rec.jsonl"

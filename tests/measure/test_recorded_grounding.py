@@ -100,6 +100,7 @@ def test_a_bed_or_a_shower_is_ones_own(town):
         return Grounder(town.affordances, town.spatial_seed(who).addresses(), home=r.home,
                         workplace=r.workplace or "", here=r.home)
 
-    assert g("Ines Moreau").place("waking up", "Okafor house:guest room:bed").address == "Moreau house:Ines's bedroom:bed"
+    assert g("Ines Moreau").place("waking up", "Okafor house:guest room:bed").address \
+        == "Moreau house:Ines's bedroom:bed"
     assert g("Rosa Brody").place("waking up", "Brody house:Hank's bedroom").address == "Brody house:Rosa's bedroom:bed"
     assert g("Hank Brody").place("brushing teeth", "Moreau house:living room").address.startswith("Brody house:")

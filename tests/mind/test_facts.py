@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import date, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.mind.factcheck import events_unbacked, fact_in, people_named, places_unknown, steps_out, vet_line
 from game.mind.facts import Fact, FactBook, TownNames, read_fact, read_when
@@ -85,7 +87,8 @@ def test_one_who_heard_it_names_the_host_and_does_not_claim_it():
 
 
 def test_small_talk_and_other_news_pass_untouched():
-    books, _ = books_with("Rosa Brody", "I am hosting a Valentine's party at Bluebell Cafe today at noon", "Ines Moreau")
+    books, _ = books_with("Rosa Brody", "I am hosting a Valentine's party at Bluebell Cafe today at noon",
+                          "Ines Moreau")
     for text in ("Nice weather in Willow Park today.", "I am running late for work at the Town Hall."):
         v = vet_line("Ines Moreau", text, ["Ines Moreau", "Rosa Brody"], books, MONDAY, TOWN)
         assert (v.speaker, v.text, v.told) == ("Ines Moreau", text, [])
@@ -104,8 +107,10 @@ def test_what_an_answer_says_that_nothing_backs_is_found():
                         "Kenji Tanaka") == ["Ezra Vance"]
     assert places_unknown("We met at the community center, then at the cafe near Willow Park.", TOWN) == \
         ["the community center"]
-    assert events_unbacked("The spring fair is on Wednesday, and a party at 7.", "grace loves the spring fair") == ["party"]
-    assert steps_out("Hank Brody is not familiar with him, as he is not mentioned in the given information.", "Hank Brody")
+    assert events_unbacked("The spring fair is on Wednesday, and a party at 7.",
+                           "grace loves the spring fair") == ["party"]
+    assert steps_out("Hank Brody is not familiar with him, as he is not mentioned in the given information.",
+                     "Hank Brody")
     assert not steps_out("I have not met him.", "Hank Brody")
     assert steps_out("In the morning, Samuel woke up and found his kitchen messy.", "Samuel Okafor")
     assert not steps_out("Samuel and I had breakfast.", "Samuel Okafor")
@@ -119,10 +124,6 @@ def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobod
     alone = vet_line("Rosa Brody", "Let's go to the community center.", ["Rosa Brody", "Ines Moreau"], books,
                      MONDAY, TOWN)
     assert alone.text == "Let's go to the community center."  # nothing else to say: the talk goes on
-
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st
 
 _WORDS = st.sampled_from(["hosting", "a", "party", "at", "Bluebell Cafe", "tomorrow", "from", "12", "to", "1pm",
                           "I'm", "throwing", "picnic", "on", "Friday", "at 8", "noon", "the pub", "running for",

@@ -12,7 +12,7 @@ import pytest
 from game.llm.record import strict_schema
 from game.mind import Mind
 from game.mind.schemas import DecomposeAnswer, ReactAnswer
-from game.mind.view import WorldView
+from game.mind.view import Hazard, WorldView
 from game.world import default_town_path, load_town
 from game.world.resolve import Grounder
 
@@ -110,7 +110,6 @@ async def test_a_reaction_puts_out_the_fire_on_the_stove(town):
 
 
 def stove_fire(town) -> Hazard:
-    from game.mind.view import Hazard
     addr = "Okafor house:kitchen:stove"
     return Hazard(addr, town.tree.describe(addr), "on fire", "off", ("off", "on", "on fire", "broken"),
                   "putting out the fire", "🧯")
@@ -120,8 +119,8 @@ async def test_grace_who_would_invite_someone_to_look_at_the_fire_is_asked_again
     """Issue 27: the answer recorded in play ("inviting him to the kitchen to check on the fire", a
     talk) does not fit the fact; asked again plainly, turning the stove off does (the paper's
     Isabella).  The schemas offer the stove's own states, then the safe one only."""
-    talk = {"decision": "talk", "talk_to": "Samuel Okafor", "new_action": "inviting him to the kitchen to check on the fire",
-            "emoji": "", "minutes": 5, "state": ""}
+    talk = {"decision": "talk", "talk_to": "Samuel Okafor",
+            "new_action": "inviting him to the kitchen to check on the fire", "emoji": "", "minutes": 5, "state": ""}
     off = {"decision": "react", "new_action": "turning off the stove", "emoji": "🔥", "minutes": 45, "state": "off"}
     mind, llm = mind_for(town, "Grace Okafor", [step("brushing her teeth")])
     llm.script["react"] = [talk, off]

@@ -30,7 +30,8 @@ STEPS = {"steps": [
 
 def make(script=None, **cfg) -> tuple[Mind, FakeLLM]:
     llm = FakeLLM({"identity": [{"summary": "Isabella is warm and runs the cafe."}], "plan_day": [PLAN],
-                   "decompose": [STEPS], "importance": [lambda msgs: {"ratings": ["important"] * 40}], **(script or {})})
+                   "decompose": [STEPS], "importance": [lambda msgs: {"ratings": ["important"] * 40}],
+                   **(script or {})})
     return Mind(SPEC, llm, config=MindConfig(**cfg), now=DAY1), llm
 
 

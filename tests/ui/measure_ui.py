@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE)); sys.path.insert(0, str(HERE.parent / "engine"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
 from fake_engine import FakeEngine, FakeHost
 from test_mapview import actors, big_town
 from test_real_engine import FakeModelHost
@@ -22,7 +22,9 @@ from game.ui.mapview import MapView
 def frame_bench():
     mv = MapView(big_town())
     mv.set_actors(actors())
-    t0 = time.perf_counter(); mv.render_frame(); full = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    mv.render_frame()
+    full = time.perf_counter() - t0
     ticks = []
     for k in range(50):
         t0 = time.perf_counter()

@@ -30,7 +30,8 @@ def town(kind: str, tmp_path: Path) -> TownApp:
     if kind == "start":
         host = StuckHost()
     else:
-        eng = DiskFullEngine() if kind in ("quit", "save_elsewhere") else FakeEngine(reply="Welcome to Hobbs Cafe, friend!")
+        eng = (DiskFullEngine() if kind in ("quit", "save_elsewhere")
+               else FakeEngine(reply="Welcome to Hobbs Cafe, friend!"))
         eng.visitor_spawn = (6, 2)  # next to Isabella
         eng.pos["Isabella Rodriguez"] = (5, 2)
         host = FakeHost(engine=eng)

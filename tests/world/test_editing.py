@@ -31,7 +31,8 @@ def test_rename_a_room_and_add_a_place(tmp_path):
     text = text[:i] + 'name="scullery"' + text[i + len('name="kitchen"'):]
     # a new sector drawn as a polygon on open grass east of the houses, with a bench in it
     text = text.replace('<objectgroup id="3" name="sectors">', '<objectgroup id="3" name="sectors">\n'
-                        '  <object id="90001" name="Orchard" x="400" y="32"><polygon points="0,0 160,0 160,160 0,160"/></object>', 1)
+                        '  <object id="90001" name="Orchard" x="400" y="32">'
+                        '<polygon points="0,0 160,0 160,160 0,160"/></object>', 1)
     text = text.replace('<objectgroup id="4" name="arenas">', '<objectgroup id="4" name="arenas">\n'
                         '  <object id="90002" name="apple trees" x="400" y="32" width="160" height="160"/>', 1)
     text = text.replace('<objectgroup id="5" name="objects">', '<objectgroup id="5" name="objects">\n'

@@ -65,7 +65,8 @@ def test_missing_layer(copy, layer, kind):
 
 
 def test_zstd_encoding(copy):
-    _edit(copy / "town.tmx", lambda t: t.replace('<data encoding="csv">', '<data encoding="base64" compression="zstd">', 1))
+    _edit(copy / "town.tmx",
+          lambda t: t.replace('<data encoding="csv">', '<data encoding="base64" compression="zstd">', 1))
     _fails(copy, "town.tmx", "zstd", "'ground'")
 
 
@@ -200,8 +201,11 @@ def _first_cell(t: str, new: str) -> str:
     ("not a number", lambda t: _first_cell(t, "x"), ["cannot read the map"]),
     ("wrong size", lambda t: t.replace('width="120"', 'width="121"', 1), ["not 121x84"]),
     ("no tileset", lambda t: t.replace('<tileset firstgid="1" source="town.tsx"/>', ""), ["glyph"]),
-    ("foreign layer names", lambda t: t.replace('name="ground"', 'name="Tile Layer 1"', 1), ["missing tile layer 'ground'"]),
-    ("bad object position", lambda t: t.replace('<object id="1" name="Okafor house" x="', '<object id="1" name="Okafor house" x="abc', 1), ["abc"]),
+    ("foreign layer names", lambda t: t.replace('name="ground"', 'name="Tile Layer 1"', 1),
+     ["missing tile layer 'ground'"]),
+    ("bad object position",
+     lambda t: t.replace('<object id="1" name="Okafor house" x="', '<object id="1" name="Okafor house" x="abc', 1),
+     ["abc"]),
     ("truncated", lambda t: t[: len(t) // 2], ["not valid XML"]),
 ])
 def test_mutated_maps(copy, label, mutate, words):

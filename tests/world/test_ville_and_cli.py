@@ -56,7 +56,8 @@ def test_residents_resolve_to_places(ville):
     for r in town.residents:
         assert r.home in town.tree
         assert town.walkable_tiles_of(r.home)
-        assert town.tree.arena_at(town.spawn[r.name]) == r.home or town.spawn[r.name] in town.tree.tiles_of(r.home.split(":")[0])
+        assert (town.tree.arena_at(town.spawn[r.name]) == r.home
+                or town.spawn[r.name] in town.tree.tiles_of(r.home.split(":")[0]))
         assert r.seed_memories, r.name
     isabella = town.resident("Isabella Rodriguez")
     assert any("Valentine" in m for m in isabella.seed_memories)
@@ -127,7 +128,8 @@ def test_map_cli_is_quiet_and_world_imports_no_upper_layer():
     assert r.returncode == 0 and r.stderr == ""  # no "cannot import pygame"
     assert "Millbrook: 120x84 tiles" in r.stdout and "┌" in r.stdout
     code = ("import sys, game.world, game.world.ville, game.world.dump; "
-            "bad = [m for m in sys.modules if m.split('.')[0] == 'textual' or m.startswith(('game.mind', 'game.engine', 'game.ui'))]; "
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'textual' "
+            "or m.startswith(('game.mind', 'game.engine', 'game.ui'))]; "
             "print(bad)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert r.stdout.strip() == "[]", r.stdout + r.stderr
