@@ -30,7 +30,7 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from game.errors import GameError
 from game.text import echo
@@ -138,22 +138,64 @@ def _find_cmake(say: Say) -> str:
     return str(cand)
 
 
-def _run_build_step(cmd: list[str], cwd: Path, say: Say, log: Path) -> None:
+def _cmake_percent(line: str) -> int | None:
+    """The percent of a cmake build line (``[ 42%] Building C object ...``), or None."""
+    s = line.strip()
+    if not s.startswith("[") or "%]" not in s[:8]:
+        return None
+    pct = s[1:s.index("%]")].strip()
+    return int(pct) if pct.isdigit() and int(pct) <= 100 else None
+
+
+class BuildProgress:
+    """cmake's ``[ 42%]`` lines as one progress line.  On a terminal (``out`` is one: stderr, as
+    the experiment's progress bar) the line is redrawn in place; otherwise (a CI log, a pipe) it is
+    a plain line through ``say`` every ``step`` percent, so a log gets about ten lines, not a hundred.
+    The percent only goes up (a parallel build may print an older one late)."""
+
+    def __init__(self, say: Say, out: TextIO | None, step: int = 10) -> None:
+        self.say, self.out, self.step = say, out, step
+        self.tty = bool(out is not None and hasattr(out, "isatty") and out.isatty())
+        self._last = -1
+        self._drawn = False
+
+    def feed(self, line: str) -> None:
+        pct = _cmake_percent(line)
+        if pct is None or pct <= self._last:
+            return
+        crossed = pct // self.step > self._last // self.step or pct == 100
+        self._last = pct
+        text = f"    building llama-server {pct:>3}%"
+        if self.tty:
+            assert self.out is not None
+            print("\r" + text + "\x1b[K", end="", file=self.out, flush=True)
+            self._drawn = True
+        elif crossed:
+            self.say(text)
+
+    def done(self) -> None:
+        """Ends the redrawn line (before any other line is printed: the next step or an error)."""
+        if self._drawn and self.out is not None:
+            print(file=self.out, flush=True)
+            self._drawn = False
+
+
+def _run_build_step(cmd: list[str], cwd: Path, say: Say, log: Path, out: TextIO | None = None) -> None:
+    """Runs one cmake step, its whole output into ``log`` and its progress to the screen
+    (``out``, where a terminal gets the line redrawn in place: sys.stderr unless named)."""
+    progress = BuildProgress(say, sys.stderr if out is None else out)
     with open(log, "a") as fh:
         fh.write("$ " + " ".join(cmd) + "\n")
         fh.flush()
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True, bufsize=1)
         assert proc.stdout is not None
-        last_pct = ""
-        for line in proc.stdout:
-            fh.write(line)
-            s = line.strip()
-            if s.startswith("[") and "%]" in s[:8]:
-                pct = s[1:s.index("%]")].strip()
-                if pct != last_pct:
-                    last_pct = pct
-                    say(f"    building llama-server {pct:>3}%")
+        try:
+            for line in proc.stdout:
+                fh.write(line)
+                progress.feed(line)
+        finally:
+            progress.done()
         code = proc.wait()
     if code != 0:
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-15:])
