@@ -63,7 +63,7 @@ async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int
     import signal
 
     from game.experiment.runner import run_experiment
-    from game.experiment.table import format_table
+    from game.experiment.table import print_table
     from game.llm.api import LLMError
     from game.llm.session import open_llm
 
@@ -86,7 +86,7 @@ async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int
     if as_json:
         echo(dumps(result, indent=1))
     else:
-        echo(format_table(result))
+        print_table(result)
         echo(f"\nsaved: {result['save']}, {out_dir / 'result.json'}"
              + (f", recording {config.record}" if config.record else ""))
     if failed:  # the last line on stderr: the table above was made of a model that failed

@@ -1,4 +1,6 @@
-"""The paper's table, this run beside Park et al. (2023)'s numbers, as plain text.
+"""The paper's table, this run beside Park et al. (2023)'s numbers, printed as a rich table (as
+``town report`` prints its tables: cells measured in terminal cells, so a name with wide characters
+stays aligned; every text from the town or the model is plain text, never markup).
 
 The paper (Generative Agents, section 7 "End-to-end evaluation"): 25 agents, two game days, one
 seeded idea each for Isabella's Valentine's Day party and Sam's candidacy for mayor.  Those who knew
@@ -8,6 +10,15 @@ hallucinated.
 """
 
 from __future__ import annotations
+
+import io
+from typing import Any
+
+from game.text import clean
+
+# the width given to a console that is not a terminal (a log, a pipe, a string): the table is only
+# as wide as its cells, and this only keeps a long row from being wrapped at 80 columns
+WIDE = 1000
 
 PAPER = {
     "party": "4% -> 48%",
@@ -71,25 +82,58 @@ def rows(result: dict) -> list[tuple[str, str, str]]:
     return out
 
 
-def format_table(result: dict) -> str:
-    head = ("measure", "this run", "Park et al. 2023")
-    body = rows(result)
-    w = [max(len(r[i]) for r in [head, *body]) for i in range(3)]
-    line = lambda r: "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)).rstrip()  # noqa: E731
-    lines = [f"{result['scenario']}: {result['town']}, {len(result['residents'])} residents, "
-             f"{result['start'][:16].replace('T', ' ')} to {result['end'][:16].replace('T', ' ')} "
-             f"({result['game_days']:g} game days, {result['ticks']} ticks, {result['pace']})",
-             "", line(head), line(tuple("-" * x for x in w)), *[line(r) for r in body]]
+def render_table(result: dict, console: Any) -> None:
+    """Print the table and the answers on a rich ``Console``."""
+    from rich.table import Table
+    from rich.text import Text
+
+    # names, places, answers and error texts come from the town and the model: plain text, never
+    # markup (a resident called "[bold]Ada" prints as those letters), never terminal escapes
+    def line(text: str) -> None:
+        console.print(Text(clean(text)), soft_wrap=True)  # a long line is the terminal's to wrap
+
+    line(f"{result['scenario']}: {result['town']}, {len(result['residents'])} residents, "
+         f"{result['start'][:16].replace('T', ' ')} to {result['end'][:16].replace('T', ' ')} "
+         f"({result['game_days']:g} game days, {result['ticks']} ticks, {result['pace']})")
+    console.print()
+    table = Table()
+    for head in ("measure", "this run", "Park et al. 2023"):
+        table.add_column(Text(head))
+    for row in rows(result):
+        table.add_row(*(Text(clean(c)) for c in row))
+    console.print(table)
     if result["errors"]:
-        lines += ["", f"errors during the run: {len(result['errors'])} (first: {result['errors'][0]})"]
-    lines += ["", "answers (verdict, backed by a memory?):"]
+        console.print()
+        line(f"errors during the run: {len(result['errors'])} (first: {result['errors'][0]})")
+    console.print()
+    line("answers (verdict, backed by a memory?):")
     for a in result["answers"]:
         if a["verdict"] == "unscored":
             continue
         if a["verdict"] == "no answer":
-            lines.append(f"  {a['resident']}: no answer (the model failed) - {a['question'][:60]}")
+            line(f"  {a['resident']}: no answer (the model failed) - {a['question'][:60]}")
             continue
         backing = (f"learned: {a['how']}" + (f" by {a['source']}" if a["source"] else "")
                    + f" at {a['learned_at'][11:16]}") if a["backed"] else "no memory"
-        lines.append(f"  {a['resident']}: {a['verdict']} [{backing}] - {a['answer'][:100]}")
-    return "\n".join(lines)
+        line(f"  {a['resident']}: {a['verdict']} [{backing}] - {a['answer'][:100]}")
+
+
+def print_table(result: dict) -> None:
+    """``town experiment``'s table on stdout: the terminal's width on a terminal, unwrapped rows in
+    a log or a pipe."""
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = WIDE
+    render_table(result, console)
+
+
+def format_table(result: dict, width: int = WIDE) -> str:
+    """The table as the text ``print_table`` writes to a log (no colour, no escapes)."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    render_table(result, Console(file=buf, width=width, color_system=None, force_terminal=False,
+                                 force_jupyter=False, legacy_windows=False, emoji=False))
+    return buf.getvalue().rstrip("\n")
