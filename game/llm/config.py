@@ -16,19 +16,34 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import platformdirs
+
 DEFAULT_MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 TEST_MODEL_NAME = "smollm2-135m-instruct-q4_1"
 
 
 def town_home(env: Mapping[str, str] | None = None) -> Path:
-    """The cache folder for the server binary, the weights and the embedding model."""
+    """The cache folder for the server binary, the weights and the embedding model.
+
+    ``TOWN_HOME`` if set; else the folder earlier versions used on every system
+    (``$XDG_CACHE_HOME/town``, default ``~/.cache/town``) when it exists, so that an installed model
+    never moves; else the user cache folder platformdirs knows for this system
+    (``user_cache_dir("town")``).  On Linux that is the same folder (``~/.cache/town``, or under
+    ``$XDG_CACHE_HOME``), so nothing changes there; on macOS it is ``~/Library/Caches/town`` and on
+    Windows ``%LOCALAPPDATA%\\town\\Cache``, used by a new installation only: an existing
+    ``~/.cache/town`` on those systems is still used while it is there.  (platformdirs reads
+    ``XDG_CACHE_HOME`` from the process environment, not from ``env``.)"""
     env = os.environ if env is None else env
     home = env.get("TOWN_HOME")
     if home:
         return Path(home).expanduser()
+    # the folder chosen by hand before platformdirs: on Linux platformdirs names this same folder; on
+    # other systems (macOS, Windows) an existing ~/.cache/town is still used, so nobody's model moves
     xdg = env.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "town"
+    earlier = (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "town"
+    if earlier.is_dir():
+        return earlier
+    return Path(platformdirs.user_cache_dir("town", appauthor=False))
 
 
 def _clean_url(url: str | None) -> str | None:
