@@ -110,14 +110,21 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
 
 
 def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[str, list[str]]:
-    """The answer without the sentences that carry a problem."""
+    """The answer without the sentences that carry a problem, and without a sentence that leans on
+    the one just dropped ("Rosa told me about it. She suggested it because ..." loses both)."""
     kept: list[str] = []
     dropped: list[str] = []
+    last_dropped = False
     for s in sentences(answer):
         bad = any((p.what and p.what.lower() in s.lower()) for p in problems if p.kind in ("person", "place", "event"))
         bad = bad or (any(p.kind == "out of town" for p in problems) and steps_out(s, me))
+        bad = bad or (last_dropped and _LEANS.match(s) is not None)
         (dropped if bad else kept).append(s)
+        last_dropped = bad
     return " ".join(kept).strip(), dropped
+
+
+_LEANS = re.compile(r"(?:She|He|They|It|This|That|There)\b")
 
 
 def rule_answer(problems: Sequence[Problem]) -> str:

@@ -190,7 +190,11 @@ def _fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
 _WHO = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?|[Hh]e|[Ss]he|[Tt]hey|[Ii])"
 _TOLD_ME = re.compile(_WHO + r"\s+(?:told|invited|asked)\s+me\b")
 _WHOSE = re.compile(r"\b(?:(?:hosted|organi[sz]ed|thrown|held|planned|run)\s+by\s+" + _WHO
-                    + r"|" + _WHO.replace("who", "own") + r"['’]s\s+(?:own\s+)?idea)")
+                    + r"|" + _WHO.replace("who", "own") + r"['’]s\s+(?:own\s+)?idea"
+                    + r"|" + _WHO.replace("who", "now") + r"\s+(?:am|is|was|will\s+be)\s+"
+                    r"(?:hosting|organi[sz]ing|throwing|holding|running)\s+(?:it\b|(?:the|a|an|this|that)\s+"
+                    r"(?:[\w'-]+\s+){0,2}(?:get-together|get together|gathering|party|event|meeting|celebration)\b))")
+_I_TOLD = re.compile(r"\bI\s+told\s+(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\b")
 
 
 def fix_who(text: str, fact: Fact, me: str) -> tuple[str, list[str]]:
@@ -220,16 +224,39 @@ def fix_who(text: str, fact: Fact, me: str) -> tuple[str, list[str]]:
         return m.group(0)
 
     def whose(m: re.Match) -> str:
-        who = m.group("who") or m.group("own")
-        if who in ("He", "he", "She", "she", "They", "they", "I") or who.split()[0] == fact.host.split()[0]:
+        who = m.group("who") or m.group("own") or m.group("now")
+        if who in ("He", "he", "She", "she", "They", "they", "It", "it") or who.split()[0] == fact.host.split()[0]:
+            return m.group(0)
+        if who in ("I", "i") and (m.group("now") is None or fact.host == me):
             return m.group(0)
         fixes.append(f"whose: {who} -> {fact.host}")
         if m.group("who"):
             return m.group(0).replace(who, host, 1)
+        if m.group("now"):  # "Grace Okafor is hosting it" said of Ines's: the host is who hosts it
+            return _hosting(m.group(0), who, fact.host, me)
         return m.group(0).replace(who + "'s", host_s, 1).replace(who + "’s", host_s, 1)
+
+    def turned(m: re.Match) -> str:  # "I told Ines" by one whom Ines told: she told me
+        who = m.group("who")
+        if fact.host == me or not fact.source or who.split()[0] != fact.source.split()[0]:
+            return m.group(0)
+        fixes.append(f"told: I told {who} -> {fact.source} told me")
+        return f"{fact.source} told me"
     text = _TOLD_ME.sub(told, text)
     text = _WHOSE.sub(whose, text)
+    text = _I_TOLD.sub(turned, text)
     return text, fixes
+
+
+def _hosting(said: str, who: str, host: str, me: str) -> str:
+    """ "<who> is hosting" with the host in ``who``'s place ("I am" when it is the speaker's)."""
+    rest = said[len(who):].lstrip()  # "is hosting", "was organising", "will be throwing"
+    if host == me:
+        verb, _, tail = rest.partition(" ")
+        return "I " + {"is": "am", "was": "was"}.get(verb, verb) + (" " + tail if tail else "")
+    if rest.startswith("am "):
+        rest = "is " + rest[3:]
+    return host + " " + rest
 
 
 # ----------------------------------------------------------------------------- lines of a talk

@@ -181,3 +181,37 @@ def test_an_answer_names_who_told_it_and_whose_it_is_as_the_facts_say():
     text, _ = mend_facts("It is a neighbourhood get-together at Bluebell Cafe, hosted by Samuel Okafor.", [fact],
                          MONDAY, TOWN, "Ines Moreau", "Did you hear of a get-together?")
     assert text == "It is a neighbourhood get-together at Bluebell Cafe, hosted by me."
+
+
+def test_an_answer_that_gives_the_gathering_to_its_teller_or_turns_the_telling_round_is_mended():
+    from game.mind.backing import mend_facts
+    books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
+                             "from 6pm to 8pm", "Samuel Okafor", "Grace Okafor")
+    heard = books["Samuel Okafor"].hear(fact, "Grace Okafor", MONDAY)
+    q = "Did you hear of a get-together planned in town? If so, who is hosting it, where and when?"
+    # (answers given on the embedded model, 2026-11-26, second gathering run)
+    text, fixes = mend_facts("Yes, I heard of a get-together planned in town. It is happening at Bluebell Cafe on "
+                             "Tuesday March 3, 2026, from 18:00 to 20:00. Grace Okafor is hosting it.", [heard],
+                             MONDAY, TOWN, "Samuel Okafor", q)
+    assert text.endswith("Ines Moreau is hosting it.") and "whose: Grace Okafor -> Ines Moreau" in fixes
+    text, _ = mend_facts("I am hosting it at the cafe.", [heard], MONDAY, TOWN, "Samuel Okafor", q)
+    assert text == "Ines Moreau is hosting it at the cafe."
+    text, _ = mend_facts("I was organizing the food for it.", [heard], MONDAY, TOWN, "Samuel Okafor", q)
+    assert text == "I was organizing the food for it."  # not the gathering: left alone
+    grace = books["Grace Okafor"].hear(fact, "Ines Moreau", MONDAY)
+    text, fixes = mend_facts("I told Ines Moreau about the get-together. Ines Moreau's idea was to host it.",
+                             [grace], MONDAY, TOWN, "Grace Okafor", "Who told you about the get-together?")
+    assert text.startswith("Ines Moreau told me about the get-together.") and len(fixes) == 1
+
+
+def test_a_sentence_that_leans_on_a_dropped_one_is_dropped_with_it():
+    from game.mind.backing import Problem, drop_unbacked
+    problems = [Problem("event", "get-together", "")]
+    # (Hank Brody, who had not heard of it, on the embedded model, 2026-11-26)
+    text, dropped = drop_unbacked("Rosa Brody told me about the get-together. She suggested it because she was "
+                                  "planning to visit her daughter and wanted to catch up with her.", problems,
+                                  "Hank Brody")
+    assert text == "" and len(dropped) == 2
+    text, dropped = drop_unbacked("I like the cafe. Rosa told me about the get-together. I am busy. She is kind.",
+                                  problems, "Hank Brody")
+    assert text == "I like the cafe. I am busy. She is kind." and len(dropped) == 1
