@@ -143,6 +143,6 @@ def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownName
     fact = fact_in(answer, facts, prefer=[me]) or fact_in(question, facts, prefer=[me])
     if fact is None:
         return answer, []
-    text, fixes = fix_fact_words(answer, fact, now, town, me)
+    text, fixes = fix_fact_words(answer, fact, now, town, me, by_place=True)
     text, more = fix_who(text, fact, me)
     return text, fixes + more

@@ -37,7 +37,10 @@ _MY_EVENT = re.compile(r"\bmy\s+(?=(?:[\w'’-]+\s+){0,3}?(?:party|gathering|get
 _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)"
                           r"|information\s+(?:given|provided)|not\s+mentioned\s+in|as an ai|language model"
                           r"|the prompt|the interviewer's\s+question"
-                          r"|based on the (?:information|text|context))\b", re.I)
+                          r"|based on the (?:information|text|context)"
+                          r"|people you know|listed (?:under|in|above|below)|make one up"
+                          r"|say only what (?:you|I) know)\b",
+                          re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
 _NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So", "If", "My", "Our", "We", "Me",
@@ -77,12 +80,14 @@ def fact_in(text: str, facts: Iterable[Fact], prefer: Sequence[str] = ()) -> Fac
 # ----------------------------------------------------------------------------- correcting words
 
 
-def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str = "") -> tuple[str, list[str]]:
+def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str = "", *,
+                   by_place: bool = False) -> tuple[str, list[str]]:
     """``text`` with the fact's place, day and hours where a sentence about it names others, and the
-    host named where ``speaker`` (not the host) claims it as their own.  Returns the text and what
-    was mended."""
+    host named where ``speaker`` (not the host) claims it as their own.  ``by_place``: a sentence
+    naming the fact's place is about it too (an answer already about the fact: "It is hosted by Ines
+    at Bluebell Cafe tomorrow").  Returns the text and what was mended."""
     fixes: list[str] = []
-    keys = fact.keywords()
+    keys = fact.keywords() | (set(_words(fact.place)) - {"the", "and"} if by_place and fact.place else set())
     parts = _SENTENCES.split(text)
     for i, sent in enumerate(parts):
         if not (keys & set(_words(sent))):
@@ -188,7 +193,7 @@ def _fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
 
 
 _WHO = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?|[Hh]e|[Ss]he|[Tt]hey|[Ii])"
-_TOLD_ME = re.compile(_WHO + r"\s+(?:told|invited|asked)\s+me\b")
+_TOLD_ME = re.compile(_WHO + r"\s+(?:told|invited|asked)\s+(?:me|you)\b")  # "told you": said to the asker
 _WHOSE = re.compile(r"\b(?:(?:hosted|organi[sz]ed|thrown|held|planned|run)\s+by\s+" + _WHO
                     + r"|" + _WHO.replace("who", "own") + r"['’]s\s+(?:own\s+)?idea"
                     + r"|" + _WHO.replace("who", "now") + r"\s+(?:am|is|was|will\s+be)\s+"
@@ -217,11 +222,12 @@ def fix_who(text: str, fact: Fact, me: str) -> tuple[str, list[str]]:
         who = m.group("who")
         if fact.host == me:
             return m.group(0)
+        said = m.group(0)[:-3] + "me" if m.group(0).endswith("you") else m.group(0)  # to the asker: to me
         if fact.source and who not in ("He", "he", "She", "she", "They", "they") and \
                 who.split()[0] != fact.source.split()[0]:
             fixes.append(f"told me: {who} -> {fact.source}")
-            return m.group(0).replace(who, fact.source, 1)
-        return m.group(0)
+            return said.replace(who, fact.source, 1)
+        return said
 
     def whose(m: re.Match) -> str:
         who = m.group("who") or m.group("own") or m.group("now")

@@ -3,7 +3,7 @@ pure rules, no model."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -195,7 +195,7 @@ def test_an_answer_that_gives_the_gathering_to_its_teller_or_turns_the_telling_r
                              MONDAY, TOWN, "Samuel Okafor", q)
     assert text.endswith("Ines Moreau is hosting it.") and "whose: Grace Okafor -> Ines Moreau" in fixes
     text, _ = mend_facts("I am hosting it at the cafe.", [heard], MONDAY, TOWN, "Samuel Okafor", q)
-    assert text == "Ines Moreau is hosting it at the cafe."
+    assert text.startswith("Ines") and text.endswith(" is hosting it at the cafe.")  # the host's name, not "I"
     text, _ = mend_facts("I was organizing the food for it.", [heard], MONDAY, TOWN, "Samuel Okafor", q)
     assert text == "I was organizing the food for it."  # not the gathering: left alone
     grace = books["Grace Okafor"].hear(fact, "Ines Moreau", MONDAY)
@@ -215,3 +215,33 @@ def test_a_sentence_that_leans_on_a_dropped_one_is_dropped_with_it():
     text, dropped = drop_unbacked("I like the cafe. Rosa told me about the get-together. I am busy. She is kind.",
                                   problems, "Hank Brody")
     assert text == "I like the cafe. I am busy. She is kind." and len(dropped) == 1
+
+
+def test_an_answer_that_echoes_the_prompt_or_the_note_it_was_asked_again_with_steps_out():
+    from game.mind.factcheck import steps_out
+    # (answers given on the embedded model, 2026-11-26: the second from the re-ask's own note)
+    assert steps_out("I don't know Ezra Vance. I only know the people listed under 'People you know'.", "Samuel Okafor")
+    assert steps_out("I do not make one up; say only what you know.", "Hank Brody")
+    assert not steps_out("I know most people in town by name.", "Hank Brody")
+
+
+def test_the_host_told_by_no_one_also_when_the_answer_says_who_told_you():
+    from game.mind.backing import mend_facts
+    books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
+                             "from 6pm to 8pm")
+    text, _ = mend_facts("Grace Okafor told you about the get-together, and her idea was it.", [fact], MONDAY, TOWN,
+                         "Ines Moreau", "Who told you about the get-together, and whose idea was it?")
+    assert text == "Nobody told me: it is my own neighbourhood get-together, and I am hosting it."
+
+
+def test_an_answer_on_the_day_itself_says_today_where_it_names_the_place():
+    from game.mind.backing import mend_facts
+    books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
+                             "from 6pm to 8pm", "Samuel Okafor")
+    heard = books["Samuel Okafor"].hear(fact, "Grace Okafor", MONDAY)
+    tuesday = MONDAY + timedelta(days=1)
+    # (Samuel on Tuesday evening, on the embedded model, 2026-11-26: the memory's "tomorrow" repeated)
+    text, fixes = mend_facts("It is hosted by Ines Moreau at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to "
+                             "20:00. Ines Moreau told you about it.", [heard], tuesday, TOWN, "Samuel Okafor",
+                             "Did you hear of a get-together planned in town?")
+    assert text.startswith("It is hosted by Ines Moreau at Bluebell Cafe today") and "Grace Okafor told me" in text
