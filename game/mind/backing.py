@@ -117,7 +117,7 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
     last_dropped = False
     for s in sentences(answer):
         bad = any((p.what and p.what.lower() in s.lower()) for p in problems if p.kind in ("person", "place", "event"))
-        bad = bad or (any(p.kind == "out of town" for p in problems) and steps_out(s, me))
+        bad = bad or steps_out(s, me)  # of itself in the third person, or of the prompt: never kept
         bad = bad or (last_dropped and _LEANS.match(s) is not None)
         (dropped if bad else kept).append(s)
         last_dropped = bad

@@ -245,3 +245,12 @@ def test_an_answer_on_the_day_itself_says_today_where_it_names_the_place():
                              "20:00. Ines Moreau told you about it.", [heard], tuesday, TOWN, "Samuel Okafor",
                              "Did you hear of a get-together planned in town?")
     assert text.startswith("It is hosted by Ines Moreau at Bluebell Cafe today") and "Grace Okafor told me" in text
+
+
+def test_what_is_left_of_an_answer_is_never_in_the_third_person():
+    from game.mind.backing import Problem, drop_unbacked
+    # (Rosa Brody, who had only seen Ines at it, on the embedded model, 2026-11-26)
+    text, dropped = drop_unbacked("Yes, I heard of a get-together planned in town. It's at Bluebell Cafe on Wednesday "
+                                  "at 7:00 PM. Rosa is going to help prepare it.",
+                                  [Problem("event", "get-together", "")], "Rosa Brody")
+    assert text == "" and len(dropped) == 3
