@@ -157,12 +157,13 @@ def cli_play(args: Any) -> int:
         _err(f"{town}: no such town folder, map or save file")
         return 2
     watch = getattr(args, "watch", None)
+    checked = None
     if town and not watch:  # a bad town or save is said here, before the screen and the model start
         from game.engine.build import read_input
         from game.errors import GameError
 
-        try:
-            read_input(town, small=bool(getattr(args, "small", False)))
+        try:  # read once: the first engine is built from it
+            checked = read_input(town, small=bool(getattr(args, "small", False)))
         except GameError as e:
             _err(str(e))
             return 2
@@ -186,6 +187,6 @@ def cli_play(args: Any) -> int:
     except ValueError as e:
         _err(str(e))
         return 2
-    app = TownApp(RealHost(args), saves, pace_policy=policy)
+    app = TownApp(RealHost(args, checked), saves, pace_policy=policy)
     app.run()
     return int(app.return_code or 0)

@@ -11,11 +11,14 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game.engine.api import EngineView, LiveEngine, Replayable
 from game.engine.save import SUFFIX, is_save, save_files
 from game.llm.api import LLM
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.build import TownInput
 
 Progress = Callable[..., None]
 
@@ -65,8 +68,9 @@ def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:
 class RealHost:
     """The product: the model from ``game.llm`` and engines from ``game.engine``."""
 
-    def __init__(self, args: Any) -> None:
+    def __init__(self, args: Any, checked: TownInput | None = None) -> None:
         self.args = args
+        self._checked = checked  # the town or save named on the command line, already read and checked
         self.watch: str | None = getattr(args, "watch", None)  # a recorded run to watch
         town = getattr(args, "town", None)
         self.small = bool(getattr(args, "small", False))
@@ -100,13 +104,27 @@ class RealHost:
     async def new_engine(self, llm: LLM) -> LiveEngine:
         from game.engine import new_engine
 
+        if (inp := self._take_checked(self.town_path)) is not None:
+            from game.engine.build import build_engine
+
+            return build_engine(inp, llm)
         town = self.town_path if self.town_path is not None else _default_town()
         return new_engine(town, llm, small=self.small)
 
     async def load_engine(self, path: Path, llm: LLM) -> LiveEngine:
         from game.engine import load_engine
 
+        if (inp := self._take_checked(path)) is not None:
+            from game.engine.build import build_engine
+
+            return build_engine(inp, llm)
         return load_engine(path, llm)
+
+    def _take_checked(self, path: Path | None) -> TownInput | None:
+        """The input read at the start, once (a save's memories are handed over, not copied): the
+        first engine is built from it, not read a second time; later ones read their file again."""
+        inp, self._checked = self._checked, None
+        return inp if inp is not None and path is not None and path in (self.town_path, self._start_save) else None
 
     def describe_save(self, path: Path) -> SaveInfo:
         from game.engine.save import describe_save

@@ -180,6 +180,25 @@ def test_real_host_tells_saves_from_towns(tmp_path):
     assert host.start_save is None and host.town_path == default_town_path() and host.small
 
 
+async def test_the_town_read_to_check_it_at_the_start_is_built_from_not_read_again(monkeypatch):
+    """`town play TOWN` reads and checks the town before the screen and the model start; the first
+    engine is built from that reading, and only a later one (a new town after a load) reads again."""
+    import game.engine as engine_pkg
+    from game.engine.build import read_input
+
+    town = default_town_path()
+    host = RealHost(SimpleNamespace(town=str(town), small=True), read_input(str(town), small=True))
+    reads: list[object] = []
+    real_new = engine_pkg.new_engine
+    monkeypatch.setattr(engine_pkg, "new_engine", lambda *a, **k: reads.append(a[0]) or real_new(*a, **k))
+    first = await host.new_engine(FakeLLM())
+    assert reads == [] and sorted(first.residents) and len(first.residents) == 5
+    await first.aclose()
+    second = await host.new_engine(FakeLLM())
+    assert reads == [town]
+    await second.aclose()
+
+
 async def test_the_status_line_shows_the_model_led_share_and_the_panel_the_source(tmp_path):
     """How much of the town the model leads is on screen: the share on the status line, and in
     the resident panel where the current action came from."""
