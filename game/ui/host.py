@@ -103,12 +103,13 @@ class RealHost:
 
     async def new_engine(self, llm: LLM) -> LiveEngine:
         from game.engine import new_engine
+        from game.world import default_town_path
 
         if (inp := self._take_checked(self.town_path)) is not None:
             from game.engine.build import build_engine
 
             return build_engine(inp, llm)
-        town = self.town_path if self.town_path is not None else _default_town()
+        town = self.town_path if self.town_path is not None else default_town_path()
         return new_engine(town, llm, small=self.small)
 
     async def load_engine(self, path: Path, llm: LLM) -> LiveEngine:
@@ -133,10 +134,3 @@ class RealHost:
         return SaveInfo(path, str(d.get("town", "?")), str(d.get("clock", "?")),
                         [str(r) for r in d.get("residents", [])])
 
-
-def _default_town() -> Path | None:
-    try:
-        from game.world import default_town_path  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return default_town_path()
