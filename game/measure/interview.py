@@ -15,11 +15,12 @@ The UI can call ``await interview(engine_or_mind, question, llm, name=...)`` too
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, TextIO, cast
 
 from game.errors import GameError
 from game.llm.api import LLM, LLMError
@@ -28,6 +29,7 @@ from game.mind.interview import (
     PURPOSE,
     InterviewAnswer,
     InterviewContext,
+    Interviewee,
     answer_backed,
     build_context,
     known_people,
@@ -36,6 +38,11 @@ from game.mind.interview import (
     time_asked,
 )
 from game.text import clean, echo, one_line
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.build import TownInput
+    from game.engine.engine import Engine
+    from game.llm.config import LLMConfig
 
 __all__ = ["PURPOSE", "InterviewAnswer", "InterviewContext", "InterviewError", "build_context", "cli_interview",
            "interview", "interview_backed", "known_people", "match_resident", "messages_for", "run_interview",
@@ -46,15 +53,16 @@ class InterviewError(GameError):
     """An interview that cannot be held (unknown resident, ...); the message says why."""
 
 
-def _resolve(target: Any, name: str | None) -> tuple[Any, Any | None, str]:
-    """(mind, engine or None, resident name) for an engine (with ``name``) or a mind."""
+def _resolve(target: Engine | Interviewee, name: str | None) -> tuple[Interviewee, Engine | None, str]:
+    """(mind, engine or None, resident name) for an engine (with ``name``) or a mind (the engine's
+    minds are ``game.mind.Mind``s, which an interview reads)."""
     minds = getattr(target, "minds", None)
     if isinstance(minds, dict):
         if not name:
             raise InterviewError("which resident? (an engine was given without a name)")
         full = match_resident(name, list(minds))
-        return minds[full], target, full
-    mind = target
+        return cast(Interviewee, minds[full]), cast("Engine", target), full
+    mind = cast(Interviewee, target)
     return mind, None, mind.persona.name
 
 
@@ -73,15 +81,15 @@ def match_resident(name: str, names: Sequence[str]) -> str:
     raise InterviewError(f"no resident called '{name}' in this town; residents: {listing}")
 
 
-async def interview(target: Any, question: str, llm: LLM | None = None, *, name: str | None = None,
+async def interview(target: Engine | Interviewee, question: str, llm: LLM | None = None, *, name: str | None = None,
                     asker: str = "An interviewer", remember: bool = False, now: datetime | None = None) -> str:
     """The answer alone (see ``interview_backed``)."""
     text, _ = await interview_backed(target, question, llm, name=name, asker=asker, remember=remember, now=now)
     return text
 
 
-async def interview_backed(target: Any, question: str, llm: LLM | None = None, *, name: str | None = None,
-                           asker: str = "An interviewer", remember: bool = False,
+async def interview_backed(target: Engine | Interviewee, question: str, llm: LLM | None = None, *,
+                           name: str | None = None, asker: str = "An interviewer", remember: bool = False,
                            now: datetime | None = None) -> tuple[str, Backing]:
     """The resident's answer to ``question``, in character, as at ``now`` (default: the engine's clock,
     or the mind's latest memory).  ``target`` is an ``Engine`` (give ``name``) or a ``Mind``.
@@ -128,7 +136,8 @@ def check_questions(questions: Sequence[str]) -> list[str]:
     return list(questions)
 
 
-def read_interview(save: Any, name: str, questions: Sequence[str]) -> tuple[Any, str, list[str]]:
+def read_interview(save: str | TownInput, name: str,
+                   questions: Sequence[str]) -> tuple[TownInput, str, list[str]]:
     """(the save read and checked, the resident's full name, the questions), before any model:
     raises ``SaveError`` (the save), ``InterviewError`` (the name, the questions)."""
     from game.engine.build import TownInput, read_save
@@ -138,7 +147,7 @@ def read_interview(save: Any, name: str, questions: Sequence[str]) -> tuple[Any,
     return inp, match_resident(name, inp.residents), asked
 
 
-def cli_interview(args: Any) -> int:
+def cli_interview(args: argparse.Namespace) -> int:
     """The save, the name and the questions are read and checked (exit 2) before the model is
     opened or the embedded server started."""
     from game.llm.config import LLMConfig
@@ -152,7 +161,7 @@ def cli_interview(args: Any) -> int:
     return asyncio.run(_main(args, config, inp))
 
 
-async def _main(args: Any, config: Any, save: Any = None) -> int:
+async def _main(args: argparse.Namespace, config: LLMConfig, save: TownInput | None = None) -> int:
     from game.llm.session import open_llm
 
     try:
@@ -164,8 +173,8 @@ async def _main(args: Any, config: Any, save: Any = None) -> int:
         return 1
 
 
-async def run_interview(llm: LLM, save: Any, name: str, questions: Sequence[str], *, remember: bool = False,
-                        out: Any = None) -> int:
+async def run_interview(llm: LLM, save: str | TownInput, name: str, questions: Sequence[str], *,
+                        remember: bool = False, out: TextIO | None = None) -> int:
     """Ask ``name`` of the town in ``save`` (a path, or a ``TownInput`` read already) each question;
     an exit code: 2 bad input, 1 a question the model could not answer, else 0."""
     from game.engine.build import build_engine
@@ -177,9 +186,9 @@ async def run_interview(llm: LLM, save: Any, name: str, questions: Sequence[str]
     except GameError as e:
         _err(str(e))
         return 2
-    save = inp.path
+    path = inp.path
     try:
-        echo(f"{one_line(full)}, {engine.clock.text()} ({one_line(save)})", file=out)
+        echo(f"{one_line(full)}, {engine.clock.text()} ({one_line(path)})", file=out)
         failed = 0
         for q in questions:
             try:
@@ -191,11 +200,11 @@ async def run_interview(llm: LLM, save: Any, name: str, questions: Sequence[str]
             echo(f"\nQ: {one_line(q)}\nA: {clean(answer)}", file=out, flush=True)
         if remember and failed < len(questions):
             try:
-                engine.save(save)
+                engine.save(path)
             except GameError as e:  # the answers were given; the town could not be written back
                 _err(str(e))
                 return 1
-            echo(f"\n{one_line(full)} will remember this interview (saved to {save})", file=out)
+            echo(f"\n{one_line(full)} will remember this interview (saved to {path})", file=out)
     finally:
         await engine.aclose()
     return 1 if failed else 0

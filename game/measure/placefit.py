@@ -17,9 +17,12 @@ import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.resources import package_dir
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.world.tree import AreaTree
 
 TABLE = package_dir(__package__, "place_fit.json")
 
@@ -63,7 +66,7 @@ def _entry(activity: str, table: dict) -> list[str] | None:
     return best
 
 
-def place_of(address: str, tree: Any) -> list[str]:
+def place_of(address: str, tree: AreaTree) -> list[str]:
     """The words a place is judged by: the object's kind and name, the room's name."""
     parts = address.split(":") if address else []
     out = []
@@ -74,12 +77,12 @@ def place_of(address: str, tree: Any) -> list[str]:
     return out
 
 
-def fits(kinds: Iterable[str], address: str, tree: Any) -> bool:
+def fits(kinds: Iterable[str], address: str, tree: AreaTree) -> bool:
     names = place_of(address, tree)
     return any(k in n for k in kinds for n in names)
 
 
-def impossible_state(address: str, state: str, tree: Any, table: dict) -> bool:
+def impossible_state(address: str, state: str, tree: AreaTree, table: dict) -> bool:
     kind = str(tree.kind.get(address, address.split(":")[-1])).lower()
     s = (state or "").strip().lower()
     if not s or s == "idle":
@@ -89,7 +92,7 @@ def impossible_state(address: str, state: str, tree: Any, table: dict) -> bool:
     return s not in table["any_state"]
 
 
-def score(actions: Iterable[dict], objects: Iterable[dict], tree: Any, table: dict | None = None) -> dict:
+def score(actions: Iterable[dict], objects: Iterable[dict], tree: AreaTree, table: dict | None = None) -> dict:
     """``actions``: {action, address, state, source...}; ``objects``: {object, state, by}.  Impossible
     states are counted over both the object changes and the states actions set.  Sleep by rule
     counts like any other action (it is where the resident is)."""
@@ -141,7 +144,7 @@ def report_for(save: str, town_path: str | None) -> dict:
     try:
         from game.engine.build import load_world
 
-        town = load_world(town_path)
+        town = load_world(str(town_path))
     except Exception as e:  # noqa: BLE001 - the town folder moved: say so, the rest still reports
         return {"available": False, "why": f"the town cannot be loaded to judge places: {e}"}
     out = score(log.actions, log.objects, town.tree, table)

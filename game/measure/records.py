@@ -13,9 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
-from game.mind.records import MemoryRow, mentioned, name_pattern, rows_of_mind, source_of, talked_with
+from game.mind.records import MemoryRow, Remembering, mentioned, name_pattern, rows_of_mind, source_of, talked_with
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.engine import Engine
 
 __all__ = ["MemoryRow", "SaveData", "by_resident", "mentioned", "name_pattern", "read_save", "rows_of_engine",
            "rows_of_mind", "source_of", "talked_with"]
@@ -104,10 +107,11 @@ def read_save(path: str | Path) -> SaveData:
                     engine_state=eng, relationships=rel, actions=actions, mind_stats=stats)
 
 
-def rows_of_engine(engine: Any) -> list[MemoryRow]:
+def rows_of_engine(engine: Engine) -> list[MemoryRow]:
+    """Every resident's memory as rows (the engine's minds are ``game.mind.Mind``s)."""
     out: list[MemoryRow] = []
     for name in sorted(engine.minds):
-        out.extend(rows_of_mind(name, engine.minds[name]))
+        out.extend(rows_of_mind(name, cast(Remembering, engine.minds[name])))
     return out
 
 

@@ -21,9 +21,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.measure.records import MemoryRow, by_resident, mentioned, name_pattern, source_of, talked_with
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.engine import Engine
 
 
 @dataclass
@@ -103,8 +106,8 @@ def graph(rows: Iterable[MemoryRow], residents: Sequence[str], *, until: datetim
     at ``start`` (the town's first moment) are read as relationships."""
     g = Graph(residents=sorted(residents))
     rel = relationships or {}
-    for a, others in rel.items():
-        for b in others:
+    for a, known in rel.items():
+        for b in known:
             g.tie(a, _canonical(b, residents)).seed = True
     groups = by_resident(rows)
     for a, recs in groups.items():
@@ -175,9 +178,9 @@ class PositionLog:
         self.samples: list[tuple[datetime, dict[str, tuple[int, int]]]] = []
         self._n = 0
 
-    def sample(self, engine: Any, force: bool = False) -> None:
+    def sample(self, engine: Engine, force: bool = False) -> None:
         if force or self._n % self.every == 0:
-            self.samples.append((engine.clock.now, {k: tuple(v) for k, v in engine.positions().items()}))
+            self.samples.append((engine.clock.now, {k: (v[0], v[1]) for k, v in engine.positions().items()}))
         self._n += 1
 
     def write(self, path: str | Path) -> None:

@@ -17,6 +17,7 @@ or as one JSON object with ``--json``.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import sys
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
 from game.measure.placefit import report_for as place_fit_report
@@ -33,6 +34,10 @@ from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
 from game.measure.spread import Info, said_in, track
 from game.text import clean, dumps, echo, one_line
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+    from rich.text import Text
 
 _STOP = set("""a about above after again all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had has have
@@ -97,7 +102,10 @@ def usage(data: SaveData) -> dict:
     if not acc:
         return {"available": False,
                 "why": "the save holds no accounting (a replayed run, or a model layer that keeps none)"}
-    out = budget(acc, list(data.residents), start=data.start, end=data.now, first_date=data.start.date())
+    start, now = data.start, data.now
+    if start is None or now is None:
+        return {"available": False, "why": "the save's clock cannot be read"}
+    out = budget(acc, list(data.residents), start=start, end=now, first_date=start.date())
     by_purpose: dict[str, Usage] = {}
     for row in acc.get("by_resident_purpose", []):
         by_purpose.setdefault(row["purpose"], Usage()).add(usage_from(row))
@@ -217,12 +225,17 @@ def bar_rows(curve: Sequence[tuple[str, float]], total: float, width: int = 30) 
     return out
 
 
-def render(report: dict, console: Any) -> None:
-    from rich.table import Table
+def _plain(s: object) -> Text:
+    """Names and texts from the town are plain text: never markup, never terminal escapes."""
     from rich.text import Text
 
-    # names and texts from the town are plain text: never markup, never terminal escapes
-    T = lambda s: Text(clean(s))  # noqa: E731
+    return Text(clean(s))
+
+
+def render(report: dict, console: Console) -> None:
+    from rich.text import Text
+
+    T = _plain
     console.print(Text(clean(f"{report['town']} — {report['clock']} ({report['save']})"), style="bold"))
     console.print(T(f"{len(report['residents'])} residents, {report['game_days']} game days, "
                     f"{report['memories']} memories "
@@ -230,6 +243,25 @@ def render(report: dict, console: Any) -> None:
                     + f"; conversations kept {report['conversations']['finished_kept']}, "
                     f"lines {report['conversations']['lines']}"))
     rel = report["relationships"]
+    render_relationships(rel, console)
+    for sp in report["spread"]:
+        render_spread(sp, console)
+    if not report["spread"]:
+        console.print(T("Who knows what: no whisper in this save and nothing named to track "
+                        "($TOWN_TRACK=\"name=keyword, keyword\")."))
+    render_curve("relationship density over time", rel["curve"], 1.0, "cyan", console)
+    render_attendance(report["attendance"], console)
+    render_place_fit(report.get("place_fit") or {}, console)
+    render_usage(report["usage"], console)
+    for line in format_lead(report["model_led"], report.get("rules_and_fallbacks")):
+        console.print(T(line))
+
+
+def render_relationships(rel: dict, console: Console) -> None:
+    """Edges and densities at the start and the end, and the ties made by talking."""
+    from rich.table import Table
+
+    T = _plain
     t = Table(title="Relationships (who knows whom)")
     for c in ("", "edges", "density", "directed density"):
         t.add_column(c, justify="right" if c else "left")
@@ -245,33 +277,47 @@ def render(report: dict, console: Any) -> None:
             t.add_row(T(x["from"]), T(x["to"]), str(x["talks"]), str(x["lines_heard"]), str(x["seen"]),
                       T((x["last"] or "")[5:16].replace("T", " ")))
         console.print(t)
-    for sp in report["spread"]:
-        t = Table(title=T(f"Who knows: {sp['name']}  (keywords: {', '.join(sp['keywords'])}; "
-                          f"{sp['needed']} needed)"))
-        for c in ("resident", "learned", "how", "from", "record"):
-            t.add_column(c, overflow="fold")
-        for x in sp["learned"]:
-            t.add_row(T(x["resident"]), T(x["at"][5:16].replace("T", " ")), T(x["how"]), T(x["source"] or ""),
-                      T(x["text"][:90]))
-        console.print(t)
-        console.print(T(f"{sp['knew']} of {sp['residents']} knew it ({sp['share']:.0%}); never heard: "
-                        f"{', '.join(sp['never']) or 'nobody'}"))
-        for d in sp.get("said", [])[:10]:
-            when = (d["started"] or "")[5:16].replace("T", " ")
-            console.print(T(f"  said: {d['speaker']} to {', '.join(d['to']) or 'nobody'} (talk of {when}): "
-                            f"{d['text'][:100]}"))
-        plot = Table(title="spread over time (residents who knew it)", show_header=False, box=None)
-        for label, bar, v in bar_rows(sp["curve"], sp["residents"]):
-            plot.add_row(T(label), Text(bar, style="green"), T(v))
-        console.print(plot)
-    if not report["spread"]:
-        console.print(T("Who knows what: no whisper in this save and nothing named to track "
-                        "($TOWN_TRACK=\"name=keyword, keyword\")."))
-    plot = Table(title="relationship density over time", show_header=False, box=None)
-    for label, bar, v in bar_rows(rel["curve"], 1.0):
-        plot.add_row(T(label), Text(bar, style="cyan"), T(v))
+
+
+def render_spread(sp: dict, console: Console) -> None:
+    """Who learned one piece of information, how and from whom, and the spread over time."""
+    from rich.table import Table
+
+    T = _plain
+    t = Table(title=T(f"Who knows: {sp['name']}  (keywords: {', '.join(sp['keywords'])}; "
+                      f"{sp['needed']} needed)"))
+    for c in ("resident", "learned", "how", "from", "record"):
+        t.add_column(c, overflow="fold")
+    for x in sp["learned"]:
+        t.add_row(T(x["resident"]), T(x["at"][5:16].replace("T", " ")), T(x["how"]), T(x["source"] or ""),
+                  T(x["text"][:90]))
+    console.print(t)
+    console.print(T(f"{sp['knew']} of {sp['residents']} knew it ({sp['share']:.0%}); never heard: "
+                    f"{', '.join(sp['never']) or 'nobody'}"))
+    for d in sp.get("said", [])[:10]:
+        when = (d["started"] or "")[5:16].replace("T", " ")
+        console.print(T(f"  said: {d['speaker']} to {', '.join(d['to']) or 'nobody'} (talk of {when}): "
+                        f"{d['text'][:100]}"))
+    render_curve("spread over time (residents who knew it)", sp["curve"], sp["residents"], "green", console)
+
+
+def render_curve(title: str, curve: Sequence[tuple[str, float]], total: float, style: str,
+                 console: Console) -> None:
+    """A curve as a terminal plot of plain-text bars."""
+    from rich.table import Table
+    from rich.text import Text
+
+    plot = Table(title=title, show_header=False, box=None)
+    for label, bar, v in bar_rows(curve, total):
+        plot.add_row(_plain(label), Text(bar, style=style), _plain(v))
     console.print(plot)
-    att = report["attendance"]
+
+
+def render_attendance(att: dict, console: Console) -> None:
+    """Minutes at each place from the position log, or why there are none."""
+    from rich.table import Table
+
+    T = _plain
     if att.get("available"):
         t = Table(title=T(f"Attendance ({att['samples']} samples from {Path(att['log']).name}): "
                           f"minutes at each place"))
@@ -284,8 +330,13 @@ def render(report: dict, console: Any) -> None:
         console.print(t)
     else:
         console.print(T(f"Attendance: {att['why']}"))
-    render_place_fit(report.get("place_fit") or {}, console)
-    u = report["usage"]
+
+
+def render_usage(u: dict, console: Console) -> None:
+    """The call budget and the whole run's model use by purpose, or why there is none."""
+    from rich.table import Table
+
+    T = _plain
     if u.get("available"):
         from game.llm.accounting import format_budget
 
@@ -302,11 +353,9 @@ def render(report: dict, console: Any) -> None:
         console.print(t)
     else:
         console.print(T(f"Model use: {u['why']}"))
-    for line in format_lead(report["model_led"], report.get("rules_and_fallbacks")):
-        console.print(T(line))
 
 
-def render_place_fit(pf: dict, console: Any) -> None:
+def render_place_fit(pf: dict, console: Console) -> None:
     """The place-fit measure: the share of actions in a place that fits, impossible object states."""
     from rich.text import Text
 
@@ -326,7 +375,7 @@ def render_place_fit(pf: dict, console: Any) -> None:
         console.print(Text(f"  impossible: {m}"))
 
 
-def cli_report(args: Any) -> int:
+def cli_report(args: argparse.Namespace) -> int:
     from game.engine.save import SaveError
 
     try:

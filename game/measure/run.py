@@ -8,19 +8,22 @@ beside the save as ``SAVE.positions.jsonl``, which ``town report`` reads for att
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.engine.actionlog import ActionLog, actions_log_path
-from game.engine.events import Whisper
+from game.engine.events import TickResult, Whisper
 from game.measure.relations import PositionLog
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.engine import Engine
 
 
 @dataclass
 class RunResult:
-    engine: Any
+    engine: Engine
     positions: PositionLog
     ticks: int
     real_s: float
@@ -29,8 +32,9 @@ class RunResult:
     actions: ActionLog | None = None  # what everyone did where (the place-fit measure)
 
 
-async def measured_run(engine: Any, until: datetime, *, whispers: Sequence[tuple[str, str]] = (),
-                       every: int = 6, on_tick: Any = None, log: PositionLog | None = None) -> RunResult:
+async def measured_run(engine: Engine, until: datetime, *, whispers: Sequence[tuple[str, str]] = (),
+                       every: int = 6, on_tick: Callable[[Engine, TickResult], object] | None = None,
+                       log: PositionLog | None = None) -> RunResult:
     """Step ``engine`` (made lockstep) until its clock reaches ``until``; whisper first."""
     engine.lockstep = True
     for name, text in whispers:
