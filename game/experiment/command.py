@@ -9,20 +9,25 @@ recording with no model and prints the same table.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.text import dumps, echo, one_line
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.experiment.runstate import Prepared
+    from game.llm.config import LLMConfig
 
 
 def _err(msg: str) -> None:
     echo(f"town experiment: {one_line(msg)}", file=sys.stderr)
 
 
-def cli_experiment(args: Any) -> int:
+def cli_experiment(args: argparse.Namespace) -> int:
     from game.experiment.runner import prepare
     from game.experiment.scenario import ScenarioError, load_scenario
     from game.llm.config import LLMConfig
@@ -59,7 +64,7 @@ def cli_experiment(args: Any) -> int:
     return asyncio.run(_main(prepared, config, out_dir, bool(args.json)))
 
 
-async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int:
+async def _main(prepared: Prepared, config: LLMConfig, out_dir: Path, as_json: bool) -> int:
     import signal
 
     from game.experiment.runner import run_experiment
@@ -69,7 +74,8 @@ async def _main(prepared: Any, config: Any, out_dir: Path, as_json: bool) -> int
 
     task = asyncio.current_task()
     try:  # SIGTERM stops it like Ctrl-C: the town so far is saved (the runner's finally)
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        if task is not None:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     except (NotImplementedError, RuntimeError, AttributeError):
         pass
     try:

@@ -10,21 +10,29 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from game.engine.ledger import lead_since
 from game.experiment.progress import ProgressBar
+from game.experiment.runstate import Prepared, RunState
 from game.experiment.scenario import place_tiles, resolve_time
 from game.experiment.score import INVENTED, KNOWS, NO_ANSWER, UNSCORED, Verdict, expected_info, score_answer
 
 if TYPE_CHECKING:  # pragma: no cover
-    from game.experiment.runner import Prepared, RunState
+    from game.engine.engine import Engine
+    from game.experiment.scenario import Scenario
+    from game.llm.api import LLM
+    from game.measure.relations import PositionLog
+    from game.measure.spread import Info, Spread
+
+# (resident, question, answer or None when the model failed, what backs the answer)
+Answer = tuple[str, str, str | None, dict | None]
 
 NOT_CHAT = frozenset({"embed", "interview"})  # not counted as the town's own chat calls
 INTERVIEW_LANES = 4
 
 
-def model_use(llm: Any, resident_days: float) -> dict:
+def model_use(llm: LLM, resident_days: float) -> dict:
     """The town's own chat calls and tokens per resident-day (embeddings and interviews apart)."""
     acc = getattr(llm, "accounting", None)
     if acc is None or not hasattr(acc, "by_purpose"):
@@ -49,8 +57,7 @@ def model_use(llm: Any, resident_days: float) -> dict:
             "failures": total.failures, "by_purpose": by}
 
 
-async def interview_all(engine: Any, llm: Any, p: Prepared,
-                        bar: ProgressBar | None) -> list[tuple[str, str, str | None, dict | None]]:
+async def interview_all(engine: Engine, llm: LLM, p: Prepared, bar: ProgressBar | None) -> list[Answer]:
     """(resident, question, answer or None when the model failed, what backs the answer) for every
     resident and question, a few residents at a time."""
     from game.llm.api import LLMError
@@ -62,8 +69,8 @@ async def interview_all(engine: Any, llm: Any, p: Prepared,
     done = [0]
     total = len(names) * len(questions)
 
-    async def one(name: str) -> list[tuple[str, str, str | None, dict | None]]:
-        out = []
+    async def one(name: str) -> list[Answer]:
+        out: list[Answer] = []
         async with lanes:
             for q in questions:
                 checked: dict | None = None
@@ -84,22 +91,52 @@ async def interview_all(engine: Any, llm: Any, p: Prepared,
     return [x for r in results for x in r]
 
 
-def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tuple[str, str, str | None, dict | None]],
+def measure(p: Prepared, engine: Engine, st: RunState, log: PositionLog, answers: list[Answer],
             usage: dict, start: datetime) -> dict:
     """Everything the table shows, as plain data (also the ``--json`` output)."""
     from game.measure.records import rows_of_engine
-    from game.measure.relations import attendance, graph
+    from game.measure.relations import graph
     from game.measure.spread import Info, track
 
     sc = p.scenario
     residents = sorted(engine.residents)
-    n = len(residents)
     end = engine.clock.now
     rows = rows_of_engine(engine)
     infos = {i.name: Info(i.name, Info.parse(i.name, i.keywords).keywords, i.needed) for i in sc.info}
     spreads = {k: track(rows, info, residents) for k, info in infos.items()}
-    seeded_at = [(datetime.fromisoformat(x["at"]), sc.seed[x["seed"]].text) for x in st.seeded]
+    verdicts = _verdicts(sc, answers, infos, spreads)
+    rel = {name: dict(getattr(engine.minds[name].persona, "relationships", {}) or {}) for name in residents}
+    g0 = graph(rows, residents, until=start, relationships=rel, start=start)
+    g1 = graph(rows, residents, relationships=rel, start=start)
+    scored = [v for v in verdicts if v.verdict not in (UNSCORED, NO_ANSWER)]
+    invented = [v for v in scored if v.verdict == INVENTED]
+    total_samples = sum(st.led.values())
+    return {
+        "scenario": sc.name, "scenario_file": sc.path, "town": getattr(engine.town, "name", ""),
+        "residents": residents, "start": start.isoformat(), "end": end.isoformat(),
+        "game_days": round((end - start).total_seconds() / 86400, 4), "pace": sc.run.pace,
+        "ticks": st.ticks, "real_s": round(st.real_s, 1), "waited_s": round(st.waited_s, 1),
+        "errors": st.errors, "seeded": st.seeded,
+        "diffusion": _diffusion(sc, st, infos, spreads, verdicts, len(residents), start),
+        "density": {"start": round(g0.density(), 4), "end": round(g1.density(), 4),
+                    "edges_start": len(g0.edges()), "edges_end": len(g1.edges())},
+        "attendance": _attendance(p, engine, log, spreads, residents),
+        "answers": [v.to_dict() for v in verdicts],
+        "hallucination": {"invented": len(invented), "scored": len(scored), "answers": len(verdicts),
+                          "no_answer": sum(v.verdict == NO_ANSWER for v in verdicts),
+                          "share": _share(len(invented), len(scored))},
+        "model_use": usage,
+        # the engine's own ledger (game/engine/ledger.py): waking minutes by where the action came
+        # from, talks included, and the decision lag; the samples' counts stay as a cross-check
+        "model_led": dict(engine.ledger.summary(since=lead_since(start, 1)),
+                          samples=total_samples, by_source=dict(sorted(st.led.items())),
+                          share=engine.ledger.summary(since=lead_since(start, 1))["model_led_share"]),
+    }
 
+
+def _verdicts(sc: Scenario, answers: list[Answer], infos: dict[str, Info],
+              spreads: dict[str, Spread]) -> list[Verdict]:
+    """Each answer scored against what the resident's memory holds of the news it is about."""
     verdicts: list[Verdict] = []
     for name, q_text, ans, checked in answers:
         q = next(q for q in sc.question if q.ask == q_text)
@@ -110,7 +147,13 @@ def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tupl
         verdict = score_answer(name, q_text, ans, q.about, facts, backing)
         verdict.checked = checked  # what the interview's own check found and kept (mind/backing.py)
         verdicts.append(verdict)
+    return verdicts
 
+
+def _diffusion(sc: Scenario, st: RunState, infos: dict[str, Info], spreads: dict[str, Spread],
+               verdicts: list[Verdict], n: int, start: datetime) -> list[dict]:
+    """For each piece of news: who carried it at the start, by memory at the end, and by interview."""
+    seeded_at = [(datetime.fromisoformat(x["at"]), sc.seed[x["seed"]].text) for x in st.seeded]
     diffusion = []
     for spec in sc.info:
         sp = spreads[spec.name]
@@ -127,51 +170,29 @@ def measure(p: Prepared, engine: Any, st: RunState, log: Any, answers: list[tupl
             "by_interview_share": _share(len(said), n) if asked else None,
             "knew": [x.to_dict() for x in sp.learned], "said_they_knew": said,
         })
+    return diffusion
 
-    rel = {name: dict(getattr(engine.minds[name].persona, "relationships", {}) or {}) for name in residents}
-    g0 = graph(rows, residents, until=start, relationships=rel, start=start)
-    g1 = graph(rows, residents, relationships=rel, start=start)
 
-    att = None
-    if sc.attendance is not None:
-        a = sc.attendance
-        address, tiles = place_tiles(engine.town, a.place, "attendance.place")
-        lo, hi = resolve_time(a.start, p.day1), resolve_time(a.end, p.day1)
-        there = attendance(log.samples, tiles, lo, hi)
-        if a.invited:
-            invited = sorted(x.resident for x in spreads[a.invited].learned if x.at <= lo)
-        else:
-            invited = list(residents)
-        came = sorted(r for r in there if r in set(residents))
-        att = {"place": address, "from": lo.isoformat(), "to": hi.isoformat(), "invited_by": a.invited,
-               "invited": invited, "came": came, "invited_came": sorted(set(invited) & set(came)),
-               "uninvited_came": sorted(set(came) - set(invited)), "seen": there,
-               "observed": bool(log.samples and log.samples[0][0] <= hi and log.samples[-1][0] >= lo)}
+def _attendance(p: Prepared, engine: Engine, log: PositionLog, spreads: dict[str, Spread],
+                residents: list[str]) -> dict | None:
+    """Who was invited (knew of it before it began) and who came to the scenario's gathering."""
+    from game.measure.relations import attendance
 
-    scored = [v for v in verdicts if v.verdict not in (UNSCORED, NO_ANSWER)]
-    invented = [v for v in scored if v.verdict == INVENTED]
-    total_samples = sum(st.led.values())
-    return {
-        "scenario": sc.name, "scenario_file": sc.path, "town": getattr(engine.town, "name", ""),
-        "residents": residents, "start": start.isoformat(), "end": end.isoformat(),
-        "game_days": round((end - start).total_seconds() / 86400, 4), "pace": sc.run.pace,
-        "ticks": st.ticks, "real_s": round(st.real_s, 1), "waited_s": round(st.waited_s, 1),
-        "errors": st.errors, "seeded": st.seeded,
-        "diffusion": diffusion,
-        "density": {"start": round(g0.density(), 4), "end": round(g1.density(), 4),
-                    "edges_start": len(g0.edges()), "edges_end": len(g1.edges())},
-        "attendance": att,
-        "answers": [v.to_dict() for v in verdicts],
-        "hallucination": {"invented": len(invented), "scored": len(scored), "answers": len(verdicts),
-                          "no_answer": sum(v.verdict == NO_ANSWER for v in verdicts),
-                          "share": _share(len(invented), len(scored))},
-        "model_use": usage,
-        # the engine's own ledger (game/engine/ledger.py): waking minutes by where the action came
-        # from, talks included, and the decision lag; the samples' counts stay as a cross-check
-        "model_led": dict(engine.ledger.summary(since=lead_since(start, 1)),
-                          samples=total_samples, by_source=dict(sorted(st.led.items())),
-                          share=engine.ledger.summary(since=lead_since(start, 1))["model_led_share"]),
-    }
+    if p.scenario.attendance is None:
+        return None
+    a = p.scenario.attendance
+    address, tiles = place_tiles(engine.town, a.place, "attendance.place")
+    lo, hi = resolve_time(a.start, p.day1), resolve_time(a.end, p.day1)
+    there = attendance(log.samples, tiles, lo, hi)
+    if a.invited:
+        invited = sorted(x.resident for x in spreads[a.invited].learned if x.at <= lo)
+    else:
+        invited = list(residents)
+    came = sorted(r for r in there if r in set(residents))
+    return {"place": address, "from": lo.isoformat(), "to": hi.isoformat(), "invited_by": a.invited,
+            "invited": invited, "came": came, "invited_came": sorted(set(invited) & set(came)),
+            "uninvited_came": sorted(set(came) - set(invited)), "seen": there,
+            "observed": bool(log.samples and log.samples[0][0] <= hi and log.samples[-1][0] >= lo)}
 
 
 def _share(k: int, n: int) -> float | None:

@@ -14,96 +14,105 @@ import asyncio
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 from game.engine.actionlog import ActionLog, actions_log_path
 from game.experiment.measuring import interview_all, measure, model_use
 from game.experiment.progress import ProgressBar
+from game.experiment.runstate import Prepared, RunState
 from game.experiment.scenario import Scenario, ScenarioError, cast_names, check_against, resolve_time
 from game.text import echo
 
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.engine import Engine
+    from game.engine.state import Player
+    from game.experiment.scenario import Seed
+    from game.llm.api import LLM
+    from game.measure.relations import PositionLog
+    from game.mind.records import Remembering
 
-@dataclass
-class Prepared:
-    scenario: Scenario
-    town_path: Path  # a town folder/.tmx, or a save
-    is_save: bool
-    town: Any  # the loaded world (for names and places)
-    cast: list[str]
-    day1: datetime
-    start: datetime | None  # a new town's first moment (None: the town's own, or the save's)
-    input: Any = None  # a save as read and checked (game.engine.build.TownInput): built once, not read again
+__all__ = ["Prepared", "RunState", "open_engine", "prepare", "run_experiment", "run_town", "usage_path"]
 
 
 def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
     """Resolve and load the town, check the scenario against it.  Raises ``ScenarioError``."""
-    from game.engine.build import TownError, load_world
-    from game.engine.save import SaveError, is_save
-
     where = scenario.path or "<scenario>"
     src = scenario.town_path()
     if scenario.town.ville:
-        from game.world import MapError
-        from game.world.ville import import_ville
-
-        if not src.is_dir():
-            raise ScenarioError(f"{where}: town.ville: '{src}' is not a folder (a checkout of the original "
-                                f"Generative Agents repository, or ../shared/the_ville)")
-        dest = (out_dir / "town").resolve()
-        try:
-            import_ville(src, dest, scenario.town.ville_base)
-        except MapError as e:
-            raise ScenarioError(f"{where}: town.ville: {e}") from None
-        except OSError as e:
-            raise ScenarioError(f"{where}: town.ville: cannot import into '{dest}': {e.strerror or e}") from None
-        src = dest
+        src = _import_ville(scenario, src, out_dir, where)
     if not src.exists():
         key = "town.save" if scenario.town.save else "town.map"
         raise ScenarioError(f"{where}: {key}: '{src}' does not exist")
-    saved = bool(scenario.town.save)
-    if saved:
-        if not is_save(src):
-            raise ScenarioError(f"{where}: town.save: '{src}' is not a save")
-        try:
-            from game.engine.build import read_save as read_checked
-            from game.measure.records import read_save
-
-            checked = read_checked(src)  # the whole save, checked against its town, before any model
-            data = read_save(src)
-            town = checked.town
-        except (SaveError, TownError, KeyError) as e:
-            raise ScenarioError(f"{where}: town.save: {e}") from None
-        cast = list(data.residents)
-        day1 = data.start or town.start
-        start = None
-        first = data.now or day1
-    else:
-        try:
-            town = load_world(src)
-        except TownError as e:
-            raise ScenarioError(f"{where}: town.map: {e}") from None
-        cast = cast_names(scenario, town)
-        day1 = town.start
-        start = None
-        if scenario.town.start:
-            hh, mm = (int(x) for x in scenario.town.start.split(":"))
-            start = datetime(day1.year, day1.month, day1.day, hh, mm)
-        first = start or town.start
-    check_against(scenario, town, cast)
-    until = resolve_time(scenario.run.until, day1)
+    p, first = _from_save(scenario, src, where) if scenario.town.save else _from_map(scenario, src, where)
+    check_against(scenario, p.town, p.cast)
+    until = resolve_time(scenario.run.until, p.day1)
     if until <= first:
         raise ScenarioError(f"{where}: run.until: {scenario.run.until} is not after the start "
                             f"({first:%Y-%m-%d %H:%M})")
     for n, s in enumerate(scenario.seed):
-        if s.at and resolve_time(s.at, day1) < first:
+        if s.at and resolve_time(s.at, p.day1) < first:
             raise ScenarioError(f"{where}: seed[{n}].at: {s.at} is before the start ({first:%Y-%m-%d %H:%M})")
-    return Prepared(scenario, src, saved, town, cast, day1, start, checked if saved else None)
+    return p
 
 
-def open_engine(p: Prepared, llm: Any) -> Any:
+def _import_ville(scenario: Scenario, src: Path, out_dir: Path, where: str) -> Path:
+    """The original Smallville at ``src`` imported into ``OUT/town``; returns that folder."""
+    from game.world import MapError
+    from game.world.ville import import_ville
+
+    if not src.is_dir():
+        raise ScenarioError(f"{where}: town.ville: '{src}' is not a folder (a checkout of the original "
+                            f"Generative Agents repository, or ../shared/the_ville)")
+    dest = (out_dir / "town").resolve()
+    try:
+        import_ville(src, dest, scenario.town.ville_base)
+    except MapError as e:
+        raise ScenarioError(f"{where}: town.ville: {e}") from None
+    except OSError as e:
+        raise ScenarioError(f"{where}: town.ville: cannot import into '{dest}': {e.strerror or e}") from None
+    return dest
+
+
+def _from_save(scenario: Scenario, src: Path, where: str) -> tuple[Prepared, datetime]:
+    """A save, read whole and checked against its town before any model; and its first moment."""
+    from game.engine.build import TownError
+    from game.engine.build import read_save as read_checked
+    from game.engine.save import SaveError, is_save
+    from game.measure.records import read_save
+
+    if not is_save(src):
+        raise ScenarioError(f"{where}: town.save: '{src}' is not a save")
+    try:
+        checked = read_checked(src)  # the whole save, checked against its town, before any model
+        data = read_save(src)
+        town = checked.town
+    except (SaveError, TownError, KeyError) as e:
+        raise ScenarioError(f"{where}: town.save: {e}") from None
+    day1 = data.start or town.start
+    return Prepared(scenario, src, True, town, list(data.residents), day1, None, checked), data.now or day1
+
+
+def _from_map(scenario: Scenario, src: Path, where: str) -> tuple[Prepared, datetime]:
+    """A new town from its map, with the scenario's cast and start; and its first moment."""
+    from game.engine.build import TownError, load_world
+
+    try:
+        town = load_world(src)
+    except TownError as e:
+        raise ScenarioError(f"{where}: town.map: {e}") from None
+    cast = cast_names(scenario, town)
+    day1 = town.start
+    start = None
+    if scenario.town.start:
+        hh, mm = (int(x) for x in scenario.town.start.split(":"))
+        start = datetime(day1.year, day1.month, day1.day, hh, mm)
+    return Prepared(scenario, src, False, town, cast, day1, start), start or town.start
+
+
+def open_engine(p: Prepared, llm: LLM) -> Engine:
     """The engine of the scenario's town, in lockstep, with only the scenario's cast."""
     from game.engine.build import build_engine, load_engine, new_engine
 
@@ -121,7 +130,7 @@ def open_engine(p: Prepared, llm: Any) -> Any:
     return engine
 
 
-def _keep_only(engine: Any, keep: set[str]) -> None:
+def _keep_only(engine: Engine, keep: set[str]) -> None:
     """A named cast: the engine builds the whole town (or its small cast), the others leave before
     the first tick.  No decision has been asked for yet, so nothing else refers to them."""
     for name in [n for n in engine.residents if n not in keep]:
@@ -133,17 +142,7 @@ def _keep_only(engine: Any, keep: set[str]) -> None:
 # ------------------------------------------------------------------------------ the run
 
 
-@dataclass
-class RunState:
-    ticks: int = 0
-    real_s: float = 0.0
-    waited_s: float = 0.0
-    errors: list[str] = field(default_factory=list)
-    seeded: list[dict] = field(default_factory=list)
-    led: dict[str, int] = field(default_factory=dict)  # action source -> resident samples
-
-
-def _apply_seed(engine: Any, seed: Any, now: datetime, talks: list[tuple[datetime, str]]) -> str:
+def _apply_seed(engine: Engine, seed: Seed, now: datetime, talks: list[tuple[datetime, str]]) -> str:
     """Put one seed into the town now; returns what was done (raises CommandError if it cannot)."""
     from game.engine.engine import TALK_RANGE, CommandError, chebyshev
     from game.engine.events import EnterAsVisitor, MovePlayer, SayToResident, SetObjectState, Whisper
@@ -152,32 +151,40 @@ def _apply_seed(engine: Any, seed: Any, now: datetime, talks: list[tuple[datetim
     if seed.kind == "object":
         address = engine.submit(SetObjectState(seed.text))
         return f"object {address}: {seed.text}"
+    assert seed.resident is not None  # (the scenario's check: every seed but an object's names one)
     name = match_resident(seed.resident, list(engine.residents))
     if seed.kind == "thought":
         engine.submit(Whisper(name, seed.text))
         return f"inner voice to {name}: {seed.text}"
     if seed.kind == "memory":
-        engine.minds[name].memory.add("observation", seed.text, now, importance=seed.importance)
+        mind = cast("Remembering", engine.minds[name])  # a game.mind.Mind
+        mind.memory.add("observation", seed.text, now, importance=seed.importance)
         return f"memory of {name}: {seed.text}"
     # a player line: the visitor walks up to the resident (one step per move, as the keys do) and speaks
     if engine.player is None:
         engine.submit(EnterAsVisitor(seed.visitor, "a visitor to the town"))
+
+    def visitor() -> Player:
+        player = engine.player
+        assert player is not None  # (entered above)
+        return player
+
     target = engine.residents[name].pos
-    path = engine.paths.path(engine.player.pos, target)
+    path = engine.paths.path(visitor().pos, target)
     for step in path:
-        if chebyshev(engine.player.pos, target) <= TALK_RANGE:
+        if chebyshev(visitor().pos, target) <= TALK_RANGE:
             break
-        dx, dy = step[0] - engine.player.pos[0], step[1] - engine.player.pos[1]
+        dx, dy = step[0] - visitor().pos[0], step[1] - visitor().pos[1]
         if (dx, dy) != (0, 0):
             engine.submit(MovePlayer(dx, dy))
-    if chebyshev(engine.player.pos, target) > TALK_RANGE:
+    if chebyshev(visitor().pos, target) > TALK_RANGE:
         raise CommandError(f"the visitor could not walk up to {name}")
     engine.submit(SayToResident(name, seed.text))
     talks.append((now + timedelta(minutes=seed.talk_minutes), name))
-    return f"{engine.player.name} to {name}: {seed.text}"
+    return f"{visitor().name} to {name}: {seed.text}"
 
 
-def _end_talks(engine: Any, now: datetime, talks: list[tuple[datetime, str]]) -> None:
+def _end_talks(engine: Engine, now: datetime, talks: list[tuple[datetime, str]]) -> None:
     from game.engine.engine import CommandError
     from game.engine.events import EndConversation
 
@@ -189,7 +196,8 @@ def _end_talks(engine: Any, now: datetime, talks: list[tuple[datetime, str]]) ->
             pass  # the talk ended by itself
 
 
-async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | None) -> tuple[RunState, Any]:
+async def run_town(p: Prepared, engine: Engine, out_dir: Path,
+                   bar: ProgressBar | None) -> tuple[RunState, PositionLog]:
     """Seed and run the town to ``run.until``; saves it (with its position log) as it goes."""
     from game.measure.relations import PositionLog
 
@@ -231,8 +239,9 @@ async def run_town(p: Prepared, engine: Any, out_dir: Path, bar: ProgressBar | N
     return st, log
 
 
-async def _steps(engine: Any, p: Prepared, st: RunState, log: Any, seeds: list, talks: list,
-                 until: datetime, save_path: Path, bar: ProgressBar | None, sample: Any) -> None:
+async def _steps(engine: Engine, p: Prepared, st: RunState, log: PositionLog,
+                 seeds: list[tuple[datetime, int, Seed]], talks: list[tuple[datetime, str]], until: datetime,
+                 save_path: Path, bar: ProgressBar | None, sample: Callable[[], None]) -> None:
     from game.engine.engine import CommandError
 
     sc = p.scenario
@@ -283,7 +292,7 @@ def usage_path(recording: str | Path) -> Path:
     return Path(str(recording) + ".usage.json")
 
 
-async def run_experiment(p: Prepared, llm: Any, out_dir: Path, *, progress: TextIO | None = sys.stderr,
+async def run_experiment(p: Prepared, llm: LLM, out_dir: Path, *, progress: TextIO | None = sys.stderr,
                          record: str | None = None, replay: str | None = None) -> dict:
     """Run, save, interview and measure; writes ``OUT/result.json`` and returns the result."""
     from game.llm.accounting import run_failed
@@ -321,12 +330,12 @@ async def run_experiment(p: Prepared, llm: Any, out_dir: Path, *, progress: Text
     result["save"] = str(out_dir / "town.save")
     result["recording"] = record or replay
     # more than FAILED_CALLS_SHARE of the run's chat calls (interviews included) failed: a failed run
-    result["failed"] = run_failed(acc.to_dict(), baseline) if baseline is not None else None
+    result["failed"] = run_failed(acc.to_dict(), baseline) if acc is not None and baseline is not None else None
     (out_dir / "result.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
     return result
 
 
-def _write_manifest(p: Prepared, engine: Any, record: str) -> None:
+def _write_manifest(p: Prepared, engine: Engine, record: str) -> None:
     """The run's manifest for ``town play --watch`` (only when the run is made of commands alone:
     a seeded memory or a named cast is not something a replayed engine can redo)."""
     from game.engine.manifest import write_engine_manifest

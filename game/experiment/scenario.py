@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from game.errors import GameError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.api import TownMap
+    from game.world.town import Town
 
 _DAYTIME = re.compile(r"^\s*day\s+(\d+)\s+(\d{1,2}):(\d{2})\s*$", re.I)
 _CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
@@ -267,7 +272,7 @@ def _loc(loc: tuple) -> str:
     return out or "(top level)"
 
 
-def _message(e: dict) -> str:
+def _message(e: Mapping[str, object]) -> str:
     msg = str(e.get("msg", "invalid"))
     for prefix in ("Value error, ", "Assertion failed, "):
         if msg.startswith(prefix):
@@ -281,7 +286,7 @@ def _message(e: dict) -> str:
     return msg
 
 
-def parse_scenario(data: dict[str, Any], path: str | Path = "<scenario>") -> Scenario:
+def parse_scenario(data: Mapping[str, object], path: str | Path = "<scenario>") -> Scenario:
     """Check parsed TOML; raises ``ScenarioError`` listing every problem, each with its key."""
     try:
         return Scenario.model_validate({**data, "path": str(path)})
@@ -315,7 +320,7 @@ def load_scenario(path: str | Path) -> Scenario:
 # ------------------------------------------------------------------------------ against the town
 
 
-def cast_names(scenario: Scenario, town: Any) -> list[str]:
+def cast_names(scenario: Scenario, town: Town) -> list[str]:
     """The residents the run will have (sorted), from the scenario's cast and the town."""
     everyone = sorted(s.name for s in town.residents)
     cast = scenario.town.cast
@@ -337,7 +342,7 @@ def _resident(name: str, names: list[str], key: str, where: str) -> str:
         raise ScenarioError(f"{where}: {key}: {e}") from None
 
 
-def check_against(scenario: Scenario, town: Any, cast: list[str] | None = None) -> list[str]:
+def check_against(scenario: Scenario, town: Town, cast: list[str] | None = None) -> list[str]:
     """Check the names and places against the town; returns the cast.  ``ScenarioError`` when a
     resident, a place or an object is not there."""
     where = scenario.path or "<scenario>"
@@ -359,7 +364,7 @@ def check_against(scenario: Scenario, town: Any, cast: list[str] | None = None) 
     return names
 
 
-def place_tiles(town: Any, place: str, where: str) -> tuple[str, list[tuple[int, int]]]:
+def place_tiles(town: TownMap, place: str, where: str) -> tuple[str, list[tuple[int, int]]]:
     """(address, tiles) of a sector or arena named ``place`` ("Hobbs Cafe", "Bluebell Cafe:cafe")."""
     tree = town.tree
     address = place if place in tree else tree.find(place)

@@ -12,9 +12,12 @@ hallucinated.
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.text import clean
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
 
 # the width given to a console that is not a terminal (a log, a pipe, a string): the table is only
 # as wide as its cells, and this only keeps a long row from being wrapped at 80 columns
@@ -82,7 +85,7 @@ def rows(result: dict) -> list[tuple[str, str, str]]:
     return out
 
 
-def render_table(result: dict, console: Any) -> None:
+def render_table(result: dict, console: Console) -> None:
     """Print the table and the answers on a rich ``Console``."""
     from rich.table import Table
     from rich.text import Text
