@@ -26,9 +26,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.engine.events import Bubble, Command, Move, TickResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.api import TownMap
+    from game.engine.engine import Engine
+    from game.engine.manifest import RunManifest
+    from game.llm.api import LLM
 
 KEYFRAME_EVERY = 60  # ticks between two full pictures kept in memory
 
@@ -50,14 +56,14 @@ class ReplayTape:
     commands: Sequence[tuple[int, Command]] = ()  # (step after which it was submitted, command)
     start_time: datetime | None = None  # a new town started at another time than its own (new_engine start=)
     results: list[TickResult] = field(default_factory=list, init=False, repr=False)
-    _engine: Any = field(default=None, init=False, repr=False)
+    _engine: Engine | None = field(default=None, init=False, repr=False)
     _keys: list[_Key] = field(default_factory=list, init=False, repr=False)
     _times: list[datetime] = field(default_factory=list, init=False, repr=False)
     _pos: dict[str, tuple[int, int]] = field(default_factory=dict, init=False, repr=False)
     _bub: dict[str, Bubble] = field(default_factory=dict, init=False, repr=False)
 
     # -------------------------------------------------------------------- replaying
-    def _new_engine(self) -> Any:
+    def _new_engine(self) -> Engine:
         from game.engine.build import load_engine, new_engine
         from game.engine.save import is_save
         from game.llm.record import ReplayLLM
@@ -70,7 +76,7 @@ class ReplayTape:
                            start=self.start_time)
         return e
 
-    def _submit_due(self, e: Any) -> None:
+    def _submit_due(self, e: Engine) -> None:
         for at, cmd in self.commands:
             if at == e.step_no:
                 e.submit(cmd)
@@ -78,15 +84,34 @@ class ReplayTape:
     def open(self) -> TickResult:
         """Start the replay; returns the first picture (step 0 of the tape)."""
         if self._engine is None:
-            self._engine = self._new_engine()
-            snap = self._engine.snapshot()
+            e = self._engine = self._new_engine()
+            snap = e.snapshot()
             self._pos = {m.who: m.dst for m in snap.moves}
             self._bub = {b.who: b for b in snap.bubbles}
-            self.base_step = self._engine.step_no
+            self.base_step = e.step_no
             self._keys.append(_Key(self.base_step, snap.clock, dict(self._pos), dict(self._bub)))
-            self._times.append(self._engine.clock.now)
-            self._submit_due(self._engine)
+            self._times.append(e.clock.now)
+            self._submit_due(e)
         return self.frame(self.base_step)
+
+    @property
+    def engine(self) -> Engine:
+        """The engine replaying the run (raises ``ValueError`` before ``open``)."""
+        if self._engine is None:
+            raise ValueError("the replay is not open")
+        return self._engine
+
+    @property
+    def first_time(self) -> datetime:
+        """The game time of the tape's first step (once open)."""
+        if not self._times:
+            raise ValueError("the replay is not open")
+        return self._times[0]
+
+    @property
+    def town(self) -> TownMap:
+        """The town of the run (once open)."""
+        return self.engine.town
 
     @property
     def end(self) -> int:
@@ -95,7 +120,7 @@ class ReplayTape:
     async def advance(self, n: int = 1) -> list[TickResult]:
         """Replay ``n`` more ticks; returns their results (also kept on the tape)."""
         self.open()
-        e = self._engine
+        e = self.engine
         out = []
         for _ in range(n):
             while e.blocked:
@@ -149,7 +174,7 @@ class ReplayTape:
         if isinstance(when, str):
             from game.world.clock import parse_until
 
-            when = parse_until(when, self._engine.clock.start)
+            when = parse_until(when, self.engine.clock.start)
         i = bisect.bisect_left(self._times, when)
         return self.base_step + min(i, len(self._times) - 1)
 
@@ -168,7 +193,7 @@ class ReplayTape:
         return out
 
     # -------------------------------------------------------------------- forking
-    async def fork(self, step: int, llm: Any, save_path: str | Path, *, lockstep: bool = False) -> Any:
+    async def fork(self, step: int, llm: LLM, save_path: str | Path, *, lockstep: bool = False) -> Engine:
         """A live town from ``step`` on: the run replayed afresh to ``step`` (so the tape itself is
         untouched), saved to ``save_path`` and loaded with ``llm``."""
         from game.engine.build import load_engine
@@ -197,7 +222,7 @@ def fingerprint(results: Sequence[TickResult]) -> list[tuple]:
              tuple(r.object_changes), tuple((x.kind, x.text, x.who) for x in r.log)) for r in results]
 
 
-def tape_of(recording: Any) -> tuple[ReplayTape, int]:
+def tape_of(recording: str | Path | RunManifest) -> tuple[ReplayTape, int]:
     """The tape of a recorded run (its path, or its loaded ``RunManifest``) and the step where the
     run ended (raises ``ManifestError`` with what is missing)."""
     from game.engine.manifest import RunManifest

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from game.engine.commands import CommandError
-from game.engine.events import TickResult
-from game.engine.state import ResidentView
+from game.engine.events import Command, TickResult
+from game.engine.state import Player, ResidentView
 from game.replay.tape import ReplayTape, tape_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.engine.api import ClockText, SaveWork
+    from game.engine.engine import Engine
+    from game.llm.api import LLM
 
 
 class _Clock:
@@ -37,12 +42,12 @@ class WatchEngine:
         self.shown = tape.open()
         self.at = self.shown.step
         self.end_step = end_step if end_step and end_step > self.at else None
-        self.town = tape._engine.town
-        self.player = None
-        self.embodied = None
+        self.town = tape.town
+        self.player: Player | None = None
+        self.embodied: str | None = None
         self.jobs: dict = {}
         self.heard = asyncio.Event()  # never set: a recording has no replies to the player
-        self.clock = _Clock(self)
+        self.clock: ClockText = _Clock(self)
         self.lockstep = True
         self._lock = asyncio.Lock()
         self.warning: str | None = None  # said on screen when the watch starts
@@ -110,8 +115,8 @@ class WatchEngine:
         if text[:1].isdigit():
             day = self.shown.clock.split(",")[0].strip() or "Day 1"
             text = f"{day} {text}"
-        target = parse_until(text, self.tape._engine.clock.start)
-        t0 = self.tape._times[0]
+        target = parse_until(text, self.tape.engine.clock.start)
+        t0 = self.tape.first_time
         step_len = getattr(self.town, "seconds_per_step", 10) or 10
         return self.first_step + max(0, math.ceil((target - t0).total_seconds() / step_len))
 
@@ -138,26 +143,26 @@ class WatchEngine:
         place = ""
         if pos is not None:
             try:
-                place = self.town.tree.describe(self.town.tree.address_at(pos))
+                place = self.town.tree.describe(self.town.tree.address_at(pos) or "")  # (none: the streets)
             except Exception:
                 place = ""
         return ResidentView(name=name, action=bubble.text if bubble else "", emoji=bubble.emoji if bubble else "",
                             place=place, pos=pos,
                             plan=["(a recorded run: fork it with n to see plans and memories)"])
 
-    def submit(self, command: Any) -> Any:
+    def submit(self, command: Command) -> object:
         raise CommandError("this is a recorded run: press n to fork a live town from here")
 
     def save(self, path: str | Path | None = None) -> str:
         raise CommandError("a recorded run is not saved: fork it (n) for a live town you can save")
 
-    def save_job(self, path: str | Path | None = None) -> Any:
+    def save_job(self, path: str | Path | None = None) -> SaveWork:
         raise CommandError("a recorded run is not saved: fork it (n) for a live town you can save")
 
     async def wait_any(self) -> None:
         return None
 
-    async def fork(self, llm: Any, save_path: str | Path) -> Any:
+    async def fork(self, llm: LLM, save_path: str | Path) -> Engine:
         """A live town from the step on screen (saved to ``save_path`` first), run by ``llm``."""
         return await self.tape.fork(self.at, llm, save_path)
 
