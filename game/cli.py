@@ -7,8 +7,12 @@ import argparse
 import importlib
 import logging
 import sys
+from typing import TypeAlias
 
 from game.errors import GameError
+
+# the object ``add_subparsers`` returns, to which each command adds its parser
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def _add_pace_policy(p: argparse.ArgumentParser) -> None:
@@ -83,7 +87,20 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="town", description="A generative-agents town in your terminal.")
     ap.add_argument("--version", action=_VersionAction, help="print the version of town and exit")
     sub = ap.add_subparsers(dest="command", required=True)
+    _add_setup(sub)
+    _add_llm(sub)
+    _add_play(sub)
+    _add_run(sub)
+    _add_import_ville(sub)
+    _add_interview(sub)
+    _add_report(sub)
+    _add_experiment(sub)
+    _add_bench(sub)
+    _add_map(sub)
+    return ap
 
+
+def _add_setup(sub: Subparsers) -> None:
     p = sub.add_parser("setup", help="install the embedded model server and weights (idempotent)")
     p.add_argument("--for-tests", action="store_true",
                    help="install what the test suite needs (small test model, embeddings, server)")
@@ -91,6 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the default 1.1 GB chat model")
     p.set_defaults(handler="setup")
 
+
+def _add_llm(sub: Subparsers) -> None:
     p = sub.add_parser("llm", help="language model tools")
     lsub = p.add_subparsers(dest="llm_command", required=True)
     c = lsub.add_parser("check", help="reach the model, make one structured call and one embedding")
@@ -98,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_flags(c)
     c.set_defaults(handler="llm.check")
 
+
+def _add_play(sub: Subparsers) -> None:
     p = sub.add_parser("play", help="play a town (default: the default town)")
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX, a built-in town's name (default) or a save file")
@@ -110,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_flags(p)
     p.set_defaults(handler="play")
 
+
+def _add_run(sub: Subparsers) -> None:
     p = sub.add_parser("run", help="run a town headless")
     p.add_argument("town", help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--until", required=True, help='game time to stop at, e.g. "day 2 08:00"')
@@ -123,6 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_flags(p)
     p.set_defaults(handler="run")
 
+
+def _add_import_ville(sub: Subparsers) -> None:
     p = sub.add_parser("import-ville", help="import the original Generative Agents Smallville")
     p.add_argument("src", help="a checkout of the original repository (or ../shared/the_ville)")
     p.add_argument("out", help="folder to write the town into")
@@ -130,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="which base simulation's residents (default: base_the_ville_n25)")
     p.set_defaults(handler="import-ville")
 
+
+def _add_interview(sub: Subparsers) -> None:
     p = sub.add_parser("interview", help="ask a resident of a saved town questions")
     p.add_argument("save")
     p.add_argument("name")
@@ -138,6 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_flags(p)
     p.set_defaults(handler="interview")
 
+
+def _add_report(sub: Subparsers) -> None:
     p = sub.add_parser("report", help="report on a saved town")
     p.add_argument("save")
     p.add_argument("--json", action="store_true")
@@ -148,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="attendance only for places whose name starts with PLACE")
     p.set_defaults(handler="report")
 
+
+def _add_experiment(sub: Subparsers) -> None:
     p = sub.add_parser("experiment", help="run a scenario file, interview everyone, print the paper's table")
     p.add_argument("scenario", help="a scenario file (TOML; see docs/MEASURE.md and scenarios/)")
     p.add_argument("--out", default=None, metavar="DIR",
@@ -156,17 +187,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_flags(p)
     p.set_defaults(handler="experiment")
 
+
+def _add_bench(sub: Subparsers) -> None:
     p = sub.add_parser("bench", help="run the benchmarks and print the figures")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quick", action="store_true", help="smaller sizes, for a fast look")
     p.add_argument("--only", default=None, help="comma-separated benchmark names")
     p.set_defaults(handler="bench")
 
+
+def _add_map(sub: Subparsers) -> None:
     p = sub.add_parser("map", help="print a town's map as text")
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX or a built-in town's name (default: the default town)")
     p.set_defaults(handler="map")
-    return ap
 
 
 def main(argv: list[str] | None = None) -> int:
