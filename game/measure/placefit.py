@@ -55,7 +55,8 @@ def load_table(path: str | Path | None = None) -> dict:
             "any_state": [s.lower() for s in data.get("any_state", [])]}
 
 
-def _entry(activity: str, table: dict) -> list[str] | None:
+def table_entry(activity: str, table: dict) -> list[str] | None:
+    """The kinds of place the table gives for the entry nearest to ``activity`` (None: none shares a word)."""
     want = _words(activity)
     best, best_key = None, (0, 0.0)
     for act, kinds in table["fits"]:
@@ -103,7 +104,7 @@ def score(actions: Iterable[dict], objects: Iterable[dict], tree: AreaTree, tabl
     misfits: list[str] = []
     by_source: dict[str, list[int]] = {}
     for a in actions:
-        kinds = _entry(a.get("action", ""), table)
+        kinds = table_entry(a.get("action", ""), table)
         if kinds is None:
             unjudged += 1
             continue

@@ -167,21 +167,6 @@ def track(rows: Iterable[MemoryRow], info: Info, residents: Sequence[str] | None
     return sp
 
 
-def track_saves(paths: Sequence[str], info: Info) -> Spread:
-    """Trace ``info`` through a series of saves of one town (the union of their memory records:
-    a record that is in several saves counts once)."""
-    from game.measure.records import read_save
-
-    seen: dict[tuple[str, int, str], MemoryRow] = {}
-    names: set[str] = set()
-    for p in paths:
-        data = read_save(p)
-        names.update(data.residents)
-        for r in data.memories:
-            seen.setdefault((r.resident, r.id, r.text), r)
-    return track(seen.values(), info, sorted(names))
-
-
 def said_in(conversations: Iterable[dict], info: Info) -> list[dict]:
     """Lines of the saved conversations (the engine keeps the latest ones) that carry ``info``: who
     said it, to whom, in which talk and when it started (the engine stores no time per line)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game.measure.placefit import _entry, fits, impossible_state, load_table
+from game.measure.placefit import fits, impossible_state, load_table, table_entry
 from game.mind.schemas import DecomposeAnswer, ReactAnswer
 from game.world import IDLE, default_town_path, load_town
 from game.world.resolve import Grounder
@@ -75,7 +75,7 @@ def test_the_recorded_answers_of_the_default_town_are_grounded(town, recording):
         new = g.state(placed.address, state, act)
         if new is not None and new != IDLE:
             assert not impossible_state(placed.address, new, town.tree, table), (act, placed, new)
-        kinds = _entry(act, table)
+        kinds = table_entry(act, table)
         if kinds is not None:
             judged += 1
             fit += fits(kinds, placed.address, town.tree)
