@@ -105,14 +105,14 @@ def measure(p: Prepared, engine: Engine, st: RunState, log: PositionLog, answers
     infos = {i.name: Info(i.name, Info.parse(i.name, i.keywords).keywords, i.needed) for i in sc.info}
     spreads = {k: track(rows, info, residents) for k, info in infos.items()}
     verdicts = _verdicts(sc, answers, infos, spreads)
-    rel = {name: dict(getattr(engine.minds[name].persona, "relationships", {}) or {}) for name in residents}
+    rel = {name: dict(engine.minds[name].persona.relationships) for name in residents}
     g0 = graph(rows, residents, until=start, relationships=rel, start=start)
     g1 = graph(rows, residents, relationships=rel, start=start)
     scored = [v for v in verdicts if v.verdict not in (UNSCORED, NO_ANSWER)]
     invented = [v for v in scored if v.verdict == INVENTED]
     total_samples = sum(st.led.values())
     return {
-        "scenario": sc.name, "scenario_file": sc.path, "town": getattr(engine.town, "name", ""),
+        "scenario": sc.name, "scenario_file": sc.path, "town": engine.town.name,
         "residents": residents, "start": start.isoformat(), "end": end.isoformat(),
         "game_days": round((end - start).total_seconds() / 86400, 4), "pace": sc.run.pace,
         "ticks": st.ticks, "real_s": round(st.real_s, 1), "waited_s": round(st.waited_s, 1),

@@ -134,7 +134,7 @@ def _keep_only(engine: Engine, keep: set[str]) -> None:
     """A named cast: the engine builds the whole town (or its small cast), the others leave before
     the first tick.  No decision has been asked for yet, so nothing else refers to them."""
     for name in [n for n in engine.residents if n not in keep]:
-        for table in (engine.residents, engine.minds, engine.spatial, getattr(engine, "specs", {})):
+        for table in (engine.residents, engine.minds, engine.spatial):
             table.pop(name, None)
     engine.small = False
 
@@ -221,7 +221,7 @@ async def run_town(p: Prepared, engine: Engine, out_dir: Path,
         log.sample(engine, force=force)
         if len(log.samples) > before:
             for r in engine.residents.values():
-                src = getattr(getattr(r, "action", None), "source", None)
+                src = r.action.source if r.action is not None else None
                 if src:
                     st.led[src] = st.led.get(src, 0) + 1
 
@@ -305,7 +305,7 @@ async def run_experiment(p: Prepared, llm: LLM, out_dir: Path, *, progress: Text
     until = resolve_time(p.scenario.run.until, p.day1)
     bar = ProgressBar(start, until, progress)
     if progress is not None:
-        echo(f"{p.scenario.name}: {getattr(engine.town, 'name', 'the town')}, {len(engine.residents)} "
+        echo(f"{p.scenario.name}: {engine.town.name}, {len(engine.residents)} "
              f"residents, {engine.clock.text()} to {p.scenario.run.until} ({p.scenario.run.pace}); "
              f"output in {out_dir}", file=progress, flush=True)
     try:

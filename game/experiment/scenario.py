@@ -327,7 +327,7 @@ def cast_names(scenario: Scenario, town: Town) -> list[str]:
     if cast == "all":
         return everyone
     if cast == "small":
-        small = set(getattr(town, "small_cast", []) or [])
+        small = set(town.small_cast)
         return sorted(n for n in everyone if n in small) or everyone
     where = scenario.path or "<scenario>"
     return sorted({_resident(name, everyone, f"town.cast[{n}]", where) for n, name in enumerate(cast)})

@@ -161,8 +161,7 @@ def autosave_after(e: Engine, path: Path, ticks: int, rounds: int = 5, busy: int
         job.finish()
         incremental = incremental and job.incremental
     both = [a + b for a, b in zip(prep, write)]
-    return {"autosave_game_minutes": (round(ticks * e.clock.seconds_per_step / 60, 1)
-                                      if hasattr(e.clock, "seconds_per_step") else None),
+    return {"autosave_game_minutes": round(ticks * e.clock.seconds_per_step / 60, 1),
             "autosave_new_memories_median": int(statistics.median(added)),
             "autosave_prepare_ms_median": round(1000 * statistics.median(prep), 1),
             "autosave_write_ms_median": round(1000 * statistics.median(write), 1),

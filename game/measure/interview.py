@@ -106,9 +106,9 @@ async def interview_backed(target: Engine | Interviewee, question: str, llm: LLM
     if engine is not None:
         now = now or engine.clock.now
         clock = engine.clock
-        now_text = clock.long_text() if hasattr(clock, "long_text") else clock.text()
+        now_text = clock.long_text()
         candidates = sorted(engine.minds)
-        player = getattr(engine, "player", None)
+        player = engine.player
         if player is not None:
             candidates.append(player.name)
     if now is None:
