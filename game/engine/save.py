@@ -45,8 +45,6 @@ from game.engine.saveformat import (
     SUFFIX,
     VERSION,
     SaveError,
-    StreamSync,
-    SyncPoint,
     conv_dict,
     drop_journal,
     iso_time,
@@ -54,7 +52,7 @@ from game.engine.saveformat import (
     recover,
     sqlite_words,
 )
-from game.engine.state import TownState
+from game.engine.state import StreamSync, SyncPoint, TownState
 from game.mind.memory import MemoryImage, MemoryStream
 
 # (read there, named here too: the one module of saves the rest of the game imports)

@@ -17,8 +17,6 @@ from game.engine.saveformat import (
     SUFFIX,
     VERSION,
     SaveError,
-    StreamSync,
-    SyncPoint,
     chunk_count,
     conv_from,
     error_line,
@@ -26,7 +24,7 @@ from game.engine.saveformat import (
     talk_from,
     time_of,
 )
-from game.engine.state import Job, Player, Resident, TownState
+from game.engine.state import Job, Player, Resident, StreamSync, SyncPoint, TownState
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.view import Action, DayPlan
 
@@ -238,7 +236,8 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
         decision_ticks=int(meta.get("decision_ticks", 6)), lockstep=bool(meta.get("lockstep", False)),
         small=bool(meta.get("small", False)), embodied=meta.get("embodied"), ledger=meta.get("ledger"),
         player=Player(name=p["name"], description=p["description"], pos=tuple(p["pos"])) if p else None)
-    st.memories, st.sync = read_memories(db, meta, path)
+    images, st.sync = read_memories(db, meta, path)
+    st.memories.update(images)
     for name, x, y, action, rpath, plan, eng, mstate in db.execute(
             "SELECT name, x, y, action, path, plan, engine_state, mind_state FROM residents"):
         st.minds[name] = json.loads(mstate)

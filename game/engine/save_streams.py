@@ -9,7 +9,8 @@ import sqlite3
 
 import numpy as np
 
-from game.engine.saveformat import CHUNK, SEGMENT, StreamSync, chunk_count
+from game.engine.saveformat import CHUNK, SEGMENT, chunk_count
+from game.engine.state import StreamSync
 from game.mind.memory import MemoryImage
 
 
