@@ -278,7 +278,7 @@ def any_annotations() -> list[str]:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Subscript):
                 if _mentions_any(node.value):
                     out.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    return out
+    return sorted(out, key=lambda x: (x.rsplit(":", 1)[0], int(x.rsplit(":", 1)[1])))
 
 
 def _listing(items: list[str]) -> str:
