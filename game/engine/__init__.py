@@ -6,9 +6,10 @@ plain data, ``api.py`` its seams as Protocols, ``build.py`` makes an engine from
 parts, one object a module: ``towncore.py`` (what they share), ``things.py``, ``walking.py``,
 ``jobs.py``, ``talkfacts.py``, ``talks.py`` (conversations), ``seeking.py``, ``hazards.py``,
 ``perceiving.py``, ``lookahead.py``, ``capacity.py``, ``lanes.py`` (decisions), ``saving.py``,
-``commands.py`` (player commands); ``tuning.py`` their constants; ``events.py`` what crosses to the UI;
-``headless.py`` ``town run``; ``manifest.py`` what a recorded run needs to replay.  See
-docs/ENGINE.md and docs/SAVES.md.
+``commands.py`` (player commands), ``leadtime.py``; ``inspecting.py`` what the screen reads at a
+glance; ``save_read.py`` and ``save_streams.py`` the halves of saves below ``save.py``;
+``tuning.py`` their constants; ``events.py`` what crosses to the UI; ``headless.py`` ``town run``;
+``manifest.py`` what a recorded run needs to replay.  See docs/ENGINE.md and docs/SAVES.md.
 """
 
 from game.engine.build import TownError, load_engine, new_engine, open_engine

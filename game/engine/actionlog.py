@@ -8,12 +8,27 @@ of the run with its place, and each state an object was put in.  Written beside 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Protocol
+
+from game.engine.api import Clock
+from game.engine.events import TickResult
+from game.engine.state import Resident
 
 FORMAT = "town-actions"
+
+
+class Sampled(Protocol):
+    """What ``ActionLog.sample`` reads of a town (the engine)."""
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def residents(self) -> Mapping[str, Resident]: ...
 
 
 @dataclass
@@ -22,7 +37,7 @@ class ActionLog:
     objects: list[dict] = field(default_factory=list)  # {t, object, state, by}
     _last: dict[str, tuple] = field(default_factory=dict)
 
-    def sample(self, engine: Any, res: Any = None) -> None:
+    def sample(self, engine: Sampled, res: TickResult | None = None) -> None:
         """Note the actions that began since the last sample, and the object changes of ``res``."""
         now = engine.clock.now
         for name, r in sorted(engine.residents.items()):

@@ -19,10 +19,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
+
 from game.engine.events import Command, TickResult
 from game.engine.state import Player, Pos, ResidentView
-from game.llm.api import Priority
+from game.llm.api import LLM, Priority
 from game.mind.facts import Fact, FactBook, TownNames
+from game.mind.memory_image import MemoryImage
+from game.mind.mindstate import MindState
 from game.mind.persona import Persona
 from game.mind.view import Action, Allowance, Conversation, DayPlan, Hazard, Line, Reaction, Script, WorldView
 
@@ -103,7 +107,7 @@ class PlaceMemory(Protocol):
 
     def learn(self, address: str) -> object: ...
 
-    def observe_area(self, tree: Any, address: str) -> object: ...
+    def observe_area(self, tree: Any, address: str) -> object: ...  # (the world's own tree type)
 
     def describe_known(self) -> str: ...
 
@@ -119,7 +123,7 @@ class TownMap(Protocol):
     def name(self) -> str: ...
 
     @property
-    def grid(self) -> Any: ...  # numpy bool array [y, x]: True where one can walk
+    def grid(self) -> np.ndarray: ...  # bool [y, x]: True where one can walk
 
     @property
     def tree(self) -> Places: ...
@@ -128,10 +132,26 @@ class TownMap(Protocol):
     def objects(self) -> Objects: ...
 
     @property
-    def spawn(self) -> Mapping[str, Any]: ...
+    def spawn(self) -> Mapping[str, Pos]: ...
 
     @property
-    def residents(self) -> Sequence[Any]: ...
+    def residents(self) -> Sequence[object]: ...
+
+
+class Remembered(Protocol):
+    """One record of a memory stream (``game.mind.memory.Record``), as the side panel reads it."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def created(self) -> datetime: ...
+
+    @property
+    def last_access(self) -> datetime: ...
 
 
 class Memories(Protocol):
@@ -142,9 +162,9 @@ class Memories(Protocol):
     @property
     def version(self) -> int: ...  # bumped by every change
 
-    def recent(self, n: int) -> Sequence[Any]: ...
+    def recent(self, n: int) -> Sequence[Remembered]: ...
 
-    def image(self, since: int | None = None) -> Any: ...  # a MemoryImage, for a save
+    def image(self, since: int | None = None) -> MemoryImage: ...  # for a save
 
 
 @runtime_checkable
@@ -214,7 +234,7 @@ class MindPort(Protocol):
 
     def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]: ...
 
-    def to_state(self, memory: bool = True) -> dict: ...
+    def to_state(self, memory: bool = True) -> MindState: ...
 
 
 class ClockText(Protocol):
@@ -304,4 +324,4 @@ class Replayable(EngineView, Protocol):
 
     def step_at(self, when: str) -> int: ...
 
-    async def fork(self, llm: Any, save_path: str | Path) -> EngineView: ...
+    async def fork(self, llm: LLM, save_path: str | Path) -> EngineView: ...

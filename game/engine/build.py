@@ -22,6 +22,7 @@ from game.engine.state import Pos, TownState
 from game.errors import GameError
 from game.llm.api import LLM
 from game.mind import Mind
+from game.mind.mindstate import MindState
 from game.text import one_line
 from game.world import MapError, SpatialMemory, Town, load_town, perceive, resolve_town_path
 from game.world.clock import Clock
@@ -199,14 +200,20 @@ def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> E
     return _loaded(read_save(save_path), llm, lockstep=lockstep)
 
 
+def _with_memory(state: TownState, name: str) -> MindState:
+    """A resident's saved mind with its memories (an image, or an old save's rows)."""
+    mind = state.minds[name].copy()
+    mind["memory"] = state.memories.get(name, [])
+    return mind
+
+
 def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
     state, town, save_path = inp.state, inp.town, inp.path
     assert state is not None
     town_path = str(resolve_town_path(state.town_path))  # a built-in town kept by another install
     try:
-        minds: dict[str, MindPort] = {
-            name: Mind.from_state({**state.minds[name], "memory": state.memories.get(name, [])}, llm)
-            for name in state.residents}
+        minds: dict[str, MindPort] = {name: Mind.from_state(_with_memory(state, name), llm)
+                                      for name in state.residents}
         engine = Engine(town=town, town_path=town_path, minds=minds, clock=inp.clock, llm=llm,
                         pathfinder=town.paths, perceive=perceive,
                         spatial={n: SpatialMemory.from_dict(d) for n, d in state.spatial.items()},

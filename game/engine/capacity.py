@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from game.engine.jobs import JobBoard
 from game.engine.lookahead import Lookahead
@@ -51,7 +50,7 @@ class SpareRule:
     at_once: int = 1  # reactions holding an allowance in flight in the whole town
 
 
-def server_spare(status: Any, rule: SpareRule) -> bool:
+def server_spare(status: object, rule: SpareRule) -> bool:
     """Whether the model server has time to spare now (``ModelStatus``; a status without the
     figures, as a replay's or a test double's, has none)."""
     spare = getattr(status, "spare", None)

@@ -75,7 +75,7 @@ class PlayerCommands:
         # a recording of the model's answers, what a replay needs to make the same town again
         self.log: list[tuple[int, Command]] = []
 
-    def submit(self, command: Command) -> Any:
+    def submit(self, command: Command) -> object:
         """Do a player command now; its events come with the next ``step()``/``poll()``.
 
         Raises ``CommandError`` (a message fit for the player) when it cannot be done."""
@@ -84,7 +84,7 @@ class PlayerCommands:
             self.log.append((self.core.step_no, command))
         return result
 
-    def _submit(self, command: Command) -> Any:
+    def _submit(self, command: Command) -> object:
         handler = _HANDLERS.get(type(command))
         if handler is None:
             raise CommandError(f"unknown command {type(command).__name__}")
@@ -299,7 +299,7 @@ class PlayerCommands:
         return address
 
 
-_HANDLERS: dict[type, Callable[[Any, Any, datetime, TickResult], Any]] = {
+_HANDLERS: dict[type, Callable[[PlayerCommands, Any, datetime, TickResult], object]] = {
     EnterAsVisitor: PlayerCommands._enter, MovePlayer: PlayerCommands._move_player,
     OpenTalk: PlayerCommands._player_opens, Typing: PlayerCommands._player_types,
     SayToResident: PlayerCommands._player_says, EndConversation: PlayerCommands._end_conversation,

@@ -27,11 +27,13 @@ from game.engine import save as saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
-from game.engine.events import Bubble, Command, Move, TickResult
+from game.engine.events import Command, TickResult
 from game.engine.hazards import Hazards
+from game.engine.inspecting import positions, resident_view, snapshot
 from game.engine.jobs import JobBoard
 from game.engine.lanes import Lanes
-from game.engine.ledger import DecisionLedger, is_model_led, share
+from game.engine.leadtime import LeadTime
+from game.engine.ledger import DecisionLedger
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
 from game.engine.saving import Saver
@@ -59,9 +61,10 @@ class Engine:
     the things (things.py), the walker (walking.py), the job board (jobs.py), the facts in talks
     (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
     perceiver (perceiving.py), the look ahead (lookahead.py), the spare capacity (capacity.py),
-    the lanes of decisions (lanes.py), the saver (saving.py) and the player's commands
-    (commands.py).  The engine wires them, runs the tick and answers what the screen reads; its
-    attributes below are the parts' own."""
+    the lanes of decisions (lanes.py), the saver (saving.py), the player's commands
+    (commands.py) and the lead time (leadtime.py); inspecting.py reads the town for the screen.
+    The engine wires them, runs the tick and answers what the screen reads; its attributes below
+    are the parts' own."""
 
     is_replay = False  # (see game.engine.api.EngineView)
 
@@ -85,6 +88,7 @@ class Engine:
         self.capacity = capacity = Capacity(core, board, lookahead)
         self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, seeker, capacity)
         self.saver = saver = Saver(core, things, board, talks)
+        self.lead_time = LeadTime(core)
         self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, saver.save)
         for mind in minds.values():
             mind.know_town(core.town_names)
@@ -284,10 +288,7 @@ class Engine:
     # ------------------------------------------------------------------ what the UI reads
 
     def positions(self) -> dict[str, Pos]:
-        out = {name: r.pos for name, r in self.residents.items()}
-        if self.player is not None:
-            out[PLAYER] = self.player.pos
-        return out
+        return positions(self.core)
 
     @property
     def waiting_on_model(self) -> int:
@@ -317,40 +318,11 @@ class Engine:
 
     def snapshot(self) -> TickResult:
         """Everything as it is now, as one TickResult (moves with src == dst, every bubble)."""
-        res = TickResult(step=self.step_no, clock=self.clock.text())
-        for name, pos in sorted(self.positions().items()):
-            res.moves.append(Move(name, pos, pos))
-        for r in self.residents.values():
-            if r.action is not None:
-                res.bubbles.append(Bubble(r.name, r.action.emoji, r.action.description))
-        res.waiting_on_model = len(self.jobs)
-        return res
+        return snapshot(self.core, len(self.jobs))
 
     def inspect(self, name: str) -> ResidentView:
         r = self.commands.resident(name)
-        name = r.name
-        mind = self.minds[name]
-        mem = mind.memory
-        try:
-            recent = [rec.text for rec in mem.recent(8)]
-        except Exception:  # the panel must never break the game
-            recent = []
-        rel = dict(mind.persona.relationships or {})
-        try:  # what it last recalled: records whose last access is later than their creation
-            recs = [m for m in mem.recent(400) if m.last_access > m.created]
-            recs.sort(key=lambda m: (m.last_access, m.id), reverse=True)
-            retrieved = [m.text for m in recs[:6]]
-        except Exception:
-            retrieved = []
-        plan = r.plan.text().splitlines() if r.plan is not None else []
-        act = r.action
-        return ResidentView(
-            name=name, action=act.description if act else "", emoji=act.emoji if act else "",
-            place=self.core.describe(self.core.address_at(r.pos)), pos=r.pos, plan=plan, recent=recent,
-            retrieved=[str(x) for x in retrieved], relationships=dict(rel), embodied=self.embodied == name,
-            conversation=r.conversation, thinking=name in self.jobs, asleep=r.asleep,
-            source="talk" if r.conversation else (act.source if act else ""),
-            lead=share(self.ledger.residents[name].totals()) if name in self.ledger.residents else None)
+        return resident_view(self.core, r, thinking=r.name in self.jobs)
 
     # ------------------------------------------------------------------ the tick
 
@@ -379,46 +351,21 @@ class Engine:
         for r in self.residents.values():
             self.lanes.decide(r, now, res)
         self.conversations.tick(now)
-        self._count_lead(now)
+        self.lead_time.count(now)
         self.lanes.launch()
         res.waiting_on_model = len(self.jobs)
         return res
 
     def lead(self) -> tuple[float | None, float]:
-        c = self.clock
-        return self.ledger.share_now(c.day, hours=2, now=c.now), self.backlog_min()
+        return self.lead_time.lead()
 
     def backlog_min(self) -> float:
         """Game minutes the oldest open decision of a resident (not the embodied one) has waited."""
-        return self.ledger.backlog_min(self.clock.now, skip=[self.embodied] if self.embodied else ())
+        return self.lead_time.backlog_min()
 
     def routine_wait_min(self) -> float:
-        """Game minutes the longest wait lived by routine has lasted: a waking resident (not the
-        embodied one, not in a talk) whose decision is open and who lives its routine meanwhile.
-        A reaction waited for costs no routine (its model-made step goes on); this does."""
-        now = self.clock.now
-        worst = 0.0
-        for r in self.residents.values():
-            if r.name == self.embodied or r.conversation or r.asleep:
-                continue
-            if r.action is not None and is_model_led(r.action.source):
-                continue
-            since = self.ledger.need_since(r.name)
-            if since is not None:
-                worst = max(worst, (now - since).total_seconds() / 60.0)
-        return worst
-
-    def _count_lead(self, now: datetime) -> None:
-        """One tick of each waking resident's time in the ledger, by where its action came from
-        (a talk's lines are the model's); the embodied resident is the player's, not counted."""
-        secs = self.clock.seconds_per_step
-        day = self.clock.day
-        for r in self.residents.values():
-            if r.name == self.embodied:
-                continue
-            act = r.action
-            source = "talk" if r.conversation else (act.source if act else "none")
-            self.ledger.tick(r.name, now, day, source=source, seconds=secs, asleep=r.asleep)
+        """Game minutes the longest wait lived by routine has lasted (``LeadTime.routine_wait_min``)."""
+        return self.lead_time.routine_wait_min()
 
     def poll(self) -> TickResult:
         """Events that arrived without a tick (streamed replies, commands): for a paused screen.

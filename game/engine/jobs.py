@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Any
 
-from game.engine.state import Job, JobKind, Resident
+from game.engine.state import Job, JobArgs, JobKind, Resident, ViewData
 from game.engine.towncore import TownCore
 from game.mind.view import WorldView
 
@@ -24,7 +23,7 @@ class JobBoard:
         self.jobs: dict[str, Job] = {}
         self.seq = 0
 
-    def ask(self, r: Resident, kind: JobKind, now: datetime, args: dict[str, Any],
+    def ask(self, r: Resident, kind: JobKind, now: datetime, args: JobArgs,
             view: WorldView | None = None) -> Job:
         """A job for ``r``, due ``decision_ticks`` from now; the observations waiting go with it,
         and ``view`` (what it knows of the world, for a decision) as plain data."""
@@ -32,7 +31,7 @@ class JobBoard:
         self.seq += 1
         obs, r.obs_buffer, r.obs_since = r.obs_buffer, [], None
         if view is not None:
-            args = dict(args)
+            args = args.copy()
             args["view"] = view_to_dict(view)
         job = Job(seq=self.seq, resident=r.name, kind=kind, now=now,
                   ready_at=self.core.step_no + self.core.decision_ticks, args=args, observations=obs)
@@ -59,20 +58,20 @@ class JobBoard:
             r = self.core.residents[name]
             r.obs_buffer = job.observations + r.obs_buffer
 
-    def due(self) -> list[asyncio.Task[Any]]:
+    def due(self) -> list[asyncio.Task[object]]:
         """Lockstep: the tasks of jobs due at this boundary that have not finished."""
         step = self.core.step_no
         return [j.task for j in self.jobs.values() if j.ready_at <= step and j.task and not j.task.done()]
 
-    def running(self) -> list[asyncio.Task[Any]]:
+    def running(self) -> list[asyncio.Task[object]]:
         return [j.task for j in self.jobs.values() if j.task and not j.task.done()]
 
 
-def view_to_dict(v: WorldView) -> dict[str, Any]:
+def view_to_dict(v: WorldView) -> ViewData:
     return {"now_text": v.now_text, "here": v.here, "here_text": v.here_text,
             "known_places": v.known_places, "allowed": list(v.allowed), "nearby": list(v.nearby),
             "people_here": list(v.people_here)}
 
 
-def view_from_dict(d: dict[str, Any]) -> WorldView:
+def view_from_dict(d: ViewData) -> WorldView:
     return WorldView.make(**d)

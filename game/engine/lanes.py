@@ -7,10 +7,10 @@ docstring for lockstep."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from game.engine.api import MindPort
 from game.engine.capacity import Capacity
@@ -20,7 +20,7 @@ from game.engine.jobs import JobBoard, view_from_dict
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceiver
 from game.engine.seeking import Seeker
-from game.engine.state import Job, JobKind, Resident
+from game.engine.state import Job, JobArgs, JobKind, Resident
 from game.engine.talks import Conversations
 from game.engine.towncore import TownCore
 from game.engine.tuning import OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
@@ -28,15 +28,17 @@ from game.engine.walking import Walker
 from game.llm.api import LLMError
 from game.mind.view import Action, Allowance, DayPlan, Hazard, Reaction, WorldView
 
+R = TypeVar("R")
+
 
 @dataclass(frozen=True)
-class Handler:
+class Handler(Generic[R]):
     """What one kind of job does: ``run`` asks the mind (on the loop, after the observations);
     ``apply`` takes the answer at a tick boundary (None: nothing to apply); ``failed`` mends what
     a failed job leaves (None: nothing)."""
 
-    run: Callable[[Job, MindPort], Awaitable[Any]]
-    apply: Callable[[Job, Any, TickResult, datetime], None] | None = None
+    run: Callable[[Job, MindPort], Awaitable[R]]
+    apply: Callable[[Job, R, TickResult, datetime], None] | None = None
     failed: Callable[[Job, Resident, TickResult], None] | None = None
 
 
@@ -58,7 +60,7 @@ class Lanes:
         self.talks = talks
         self.seeker = seeker
         self.capacity = capacity
-        self.handlers: dict[JobKind, Handler] = {
+        self.handlers: dict[JobKind, Handler[Any]] = {
             JobKind.NEXT: Handler(self._run_next, self._apply_next, self._carry_on),
             JobKind.AHEAD: Handler(self._run_ahead),
             JobKind.REACT: Handler(self._run_react, self._apply_react, self._carry_on),
@@ -69,7 +71,7 @@ class Lanes:
             JobKind.CONVERSE: Handler(talks.run_converse, talks.apply_script, self._broke_off),
         }
 
-    def ask(self, r: Resident, kind: JobKind, now: datetime, args: dict[str, Any]) -> Job:
+    def ask(self, r: Resident, kind: JobKind, now: datetime, args: JobArgs) -> Job:
         """A job for ``r`` on the board; a decision goes with what it knows of the world now."""
         view = self.perceiver.world_view(r.name) if kind.decides else None
         return self.board.ask(r, kind, now, args, view)
@@ -105,7 +107,7 @@ class Lanes:
             return
         if r.salient:
             text = "; ".join(r.salient)
-            args: dict[str, Any] = {"percept": text, "urgent": r.urgent}
+            args: JobArgs = {"percept": text, "urgent": r.urgent}
             hazard = self.hazards.hazard_for(r, now)  # a fire among them: its reaction mends it (hazards.py)
             if hazard is not None:
                 args["hazard"] = hazard.to_dict()
@@ -209,7 +211,7 @@ class Lanes:
         for job in sorted(pending, key=lambda j: (j.resident, j.seq)):
             job.task = loop.create_task(self.run_job(job), name=f"town:{job.kind}:{job.resident}")
 
-    async def run_job(self, job: Job) -> Any:
+    async def run_job(self, job: Job) -> tuple[object, list[str], str | None]:
         mind = self.core.minds[job.resident]
         fails_before = _failures(mind.stats)
         insights: list[str] = []
@@ -303,7 +305,7 @@ class Lanes:
         if failed is not None:
             failed(job, r, res)
 
-    def apply(self, job: Job, result: Any, res: TickResult) -> None:
+    def apply(self, job: Job, result: object, res: TickResult) -> None:
         r = self.core.residents[job.resident]
         now = self.core.clock.now
         if job.resident == self.core.embodied and job.kind not in (JobKind.SAY, JobKind.SIDE, JobKind.CONVERSE):
@@ -345,7 +347,7 @@ class Lanes:
             r.needs_decision = True
 
 
-def _failures(stats: Any) -> int:
+def _failures(stats: Mapping[str, int] | None) -> int:
     """How many failures a mind has counted (its ``stats`` has one ``error_<what>`` entry each)."""
     if not stats:
         return 0

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
+from game.engine.api import ClockText
 from game.engine.events import Command
 from game.errors import GameError
 
@@ -82,7 +83,17 @@ def write_manifest(recording: str | Path, *, start: str | Path, small: bool, see
     return path
 
 
-def write_engine_manifest(recording: str | Path, engine: Any, *, start: str | Path, small: bool,
+class Ended(Protocol):
+    """What ``write_engine_manifest`` reads of a town that has just run (the engine)."""
+
+    @property
+    def step_no(self) -> int: ...
+
+    @property
+    def clock(self) -> ClockText: ...
+
+
+def write_engine_manifest(recording: str | Path, engine: Ended, *, start: str | Path, small: bool,
                           start_time: datetime | None = None) -> Path:
     """``write_manifest`` for a run that has just ended on ``engine``."""
     return write_manifest(recording, start=start, small=small, seed=getattr(engine, "seed", 0),

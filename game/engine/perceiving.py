@@ -17,7 +17,7 @@ from game.engine.tuning import (
     OBJECT_NEWS,
     PERCEIVE_BANDWIDTH,
     PERCEIVE_RADIUS,
-    REACT_COOLDOWN,
+    SUBJECT_COOLDOWN,
     TALK_RANGE,
     chebyshev,
 )
@@ -96,7 +96,7 @@ class Perceiver:
 
     def may_react(self, r: Resident, subject: str, now: datetime) -> bool:
         last = r.reacted.get(subject)
-        if last is not None and now - last < REACT_COOLDOWN:
+        if last is not None and now - last < SUBJECT_COOLDOWN:
             return False
         return not r.asleep
 

@@ -17,8 +17,6 @@ from game.engine.saveformat import (
     SUFFIX,
     VERSION,
     SaveError,
-    StreamSync,
-    SyncPoint,
     chunk_count,
     conv_from,
     error_line,
@@ -26,7 +24,7 @@ from game.engine.saveformat import (
     talk_from,
     time_of,
 )
-from game.engine.state import Job, Player, Resident, TownState
+from game.engine.state import Job, Player, Resident, StreamSync, SyncPoint, TownState
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.view import Action, DayPlan
 
@@ -153,65 +151,79 @@ def read_memories(db: sqlite3.Connection, meta: dict, path: Path) -> tuple[dict[
         n, dim = int(info[name]["n"]), int(info[name]["dim"])
         if n < 0 or dim < 0 or (n and dim > 100_000):
             raise ValueError(f"{name}: {n} memories of size {dim}")
-        cap = n + n // 8 + 64  # room to grow before the first doubling copies the matrix
-        kind = np.zeros(cap, dtype=np.int8)
-        created = np.zeros(cap, dtype=np.float64)
-        has = np.zeros(n, dtype=bool)
-        emb = np.zeros((cap, dim), dtype=np.float32) if dim else None
-        text: list[str] = []
-        evidence: list = []
-        segs: list[tuple[int, int]] = []
-        at = 0
-        for start, count, sdim, k, c, h, e, t, ev in db.execute(
-                "SELECT start, count, dim, kind, created, has_embedding, embedding, text, evidence "
-                "FROM memory_segments WHERE resident = ? ORDER BY start", (name,)):
-            if start != at or count <= 0 or at + count > n:
-                raise ValueError(f"{name}: memory segment at {start} of {count} records does not follow "
-                                 f"record {at} (of {n})")
-            b = at + count
-            kind[at:b] = np.frombuffer(k, dtype=np.int8, count=count)
-            created[at:b] = np.frombuffer(c, dtype="<f8", count=count)
-            has[at:b] = np.frombuffer(h, dtype=np.uint8, count=count) != 0
-            if sdim and sdim != dim:
-                raise ValueError(f"{name}: a memory segment of embeddings of size {sdim}, not {dim}")
-            if sdim and emb is not None:
-                if len(e) != count * dim * 4:
-                    raise ValueError(f"{name}: memory segment at {start}: {len(e)} bytes of embeddings "
-                                     f"for {count} records of size {dim}")
-                emb[at:b] = np.frombuffer(e, dtype="<f4").reshape(count, dim)
-            else:
-                has[at:b] = False
-            texts = json.loads(t)
-            evs = json.loads(ev)
-            if not (isinstance(texts, list) and isinstance(evs, list) and len(texts) == count == len(evs)
-                    and all(isinstance(x, str) for x in texts) and all(isinstance(x, list) for x in evs)):
-                raise ValueError(f"{name}: memory segment at {start}: texts or evidence are not {count} of their kind")
-            text.extend(texts)
-            evidence.extend(evs)
-            segs.append((start, count))
-            at = b
-        if at != n:
-            raise ValueError(f"{name}: {at} memories stored of {n}")
-        access = np.zeros(n, dtype=np.float64)
-        imp = np.zeros(n, dtype=np.float32)
-        scored = np.zeros(n, dtype=bool)
-        seen = 0
-        for c, acc, im, sc in db.execute("SELECT chunk, access, importance, scored FROM memory_state "
-                                         "WHERE resident = ? ORDER BY chunk", (name,)):
-            a, b = c * CHUNK, min(n, (c + 1) * CHUNK)
-            if c != seen or a >= n:
-                raise ValueError(f"{name}: memory state chunk {c} out of place")
-            access[a:b] = np.frombuffer(acc, dtype="<f8", count=b - a)
-            imp[a:b] = np.frombuffer(im, dtype="<f4", count=b - a)
-            scored[a:b] = np.frombuffer(sc, dtype=np.uint8, count=b - a) != 0
-            seen += 1
-        if seen != chunk_count(n):
-            raise ValueError(f"{name}: {seen} memory state chunks for {n} memories")
-        images[name] = MemoryImage(uid="", version=0, n=n, dim=dim if dim else None, kind=kind, created=created,
-                                   text=text, evidence=evidence, emb=emb, has_emb=has, access=access,
-                                   importance=imp, scored=scored, extra={"owned": True})
+        images[name], segs = _read_stream(db, name, n, dim)
         sync.streams[name] = StreamSync(uid="", version=0, n=n, dim=dim, segments=segs)
     return images, sync
+
+
+def _read_stream(db: sqlite3.Connection, name: str, n: int, dim: int) -> tuple[MemoryImage, list[tuple[int, int]]]:
+    """One resident's ``n`` memories (embeddings of ``dim``; 0: none) as an image the stream made
+    from it owns, and the segments they were stored in."""
+    cap = n + n // 8 + 64  # room to grow before the first doubling copies the matrix
+    img = MemoryImage(uid="", version=0, n=n, dim=dim if dim else None, kind=np.zeros(cap, dtype=np.int8),
+                      created=np.zeros(cap, dtype=np.float64), text=[], evidence=[],
+                      emb=np.zeros((cap, dim), dtype=np.float32) if dim else None,
+                      has_emb=np.zeros(n, dtype=bool), access=np.zeros(n, dtype=np.float64),
+                      importance=np.zeros(n, dtype=np.float32), scored=np.zeros(n, dtype=bool),
+                      extra={"owned": True})
+    segs = _read_segments(db, name, img, dim)
+    _read_state_chunks(db, name, img)
+    return img, segs
+
+
+def _read_segments(db: sqlite3.Connection, name: str, img: MemoryImage, dim: int) -> list[tuple[int, int]]:
+    """The stored data of ``img``'s records (kind, time, text, evidence, embedding), segment by segment."""
+    n, emb = img.n, img.emb
+    segs: list[tuple[int, int]] = []
+    at = 0
+    for start, count, sdim, k, c, h, e, t, ev in db.execute(
+            "SELECT start, count, dim, kind, created, has_embedding, embedding, text, evidence "
+            "FROM memory_segments WHERE resident = ? ORDER BY start", (name,)):
+        if start != at or count <= 0 or at + count > n:
+            raise ValueError(f"{name}: memory segment at {start} of {count} records does not follow "
+                             f"record {at} (of {n})")
+        b = at + count
+        img.kind[at:b] = np.frombuffer(k, dtype=np.int8, count=count)
+        img.created[at:b] = np.frombuffer(c, dtype="<f8", count=count)
+        img.has_emb[at:b] = np.frombuffer(h, dtype=np.uint8, count=count) != 0
+        if sdim and sdim != dim:
+            raise ValueError(f"{name}: a memory segment of embeddings of size {sdim}, not {dim}")
+        if sdim and emb is not None:
+            if len(e) != count * dim * 4:
+                raise ValueError(f"{name}: memory segment at {start}: {len(e)} bytes of embeddings "
+                                 f"for {count} records of size {dim}")
+            emb[at:b] = np.frombuffer(e, dtype="<f4").reshape(count, dim)
+        else:
+            img.has_emb[at:b] = False
+        texts = json.loads(t)
+        evs = json.loads(ev)
+        if not (isinstance(texts, list) and isinstance(evs, list) and len(texts) == count == len(evs)
+                and all(isinstance(x, str) for x in texts) and all(isinstance(x, list) for x in evs)):
+            raise ValueError(f"{name}: memory segment at {start}: texts or evidence are not {count} of their kind")
+        img.text.extend(texts)
+        img.evidence.extend(evs)
+        segs.append((start, count))
+        at = b
+    if at != n:
+        raise ValueError(f"{name}: {at} memories stored of {n}")
+    return segs
+
+
+def _read_state_chunks(db: sqlite3.Connection, name: str, img: MemoryImage) -> None:
+    """What changes of ``img``'s records (last access, importance, scored), chunk by chunk."""
+    n = img.n
+    seen = 0
+    for c, acc, im, sc in db.execute("SELECT chunk, access, importance, scored FROM memory_state "
+                                     "WHERE resident = ? ORDER BY chunk", (name,)):
+        a, b = c * CHUNK, min(n, (c + 1) * CHUNK)
+        if c != seen or a >= n:
+            raise ValueError(f"{name}: memory state chunk {c} out of place")
+        img.access[a:b] = np.frombuffer(acc, dtype="<f8", count=b - a)
+        img.importance[a:b] = np.frombuffer(im, dtype="<f4", count=b - a)
+        img.scored[a:b] = np.frombuffer(sc, dtype=np.uint8, count=b - a) != 0
+        seen += 1
+    if seen != chunk_count(n):
+        raise ValueError(f"{name}: {seen} memory state chunks for {n} memories")
 
 
 def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
@@ -224,7 +236,8 @@ def _read(db: sqlite3.Connection, meta: dict, path: Path) -> TownState:
         decision_ticks=int(meta.get("decision_ticks", 6)), lockstep=bool(meta.get("lockstep", False)),
         small=bool(meta.get("small", False)), embodied=meta.get("embodied"), ledger=meta.get("ledger"),
         player=Player(name=p["name"], description=p["description"], pos=tuple(p["pos"])) if p else None)
-    st.memories, st.sync = read_memories(db, meta, path)
+    images, st.sync = read_memories(db, meta, path)
+    st.memories.update(images)
     for name, x, y, action, rpath, plan, eng, mstate in db.execute(
             "SELECT name, x, y, action, path, plan, engine_state, mind_state FROM residents"):
         st.minds[name] = json.loads(mstate)

@@ -5,10 +5,8 @@ words for what goes wrong.  Shared by writing (game/engine/save.py) and reading
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from game.engine import atomic
 from game.engine.state import Talk
@@ -75,7 +73,7 @@ def time_of(s: str | None) -> datetime | None:
 
 
 def conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
-    d: dict[str, Any] = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
+    d: dict[str, object] = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
          "lines": [list(x) for x in conv.lines], "started": iso_time(conv.started),
          "with_player": conv.with_player, "importance": conv.importance}
     if talk is not None:
@@ -107,36 +105,6 @@ def _rating_of(v: object) -> float | None:
 
 
 # ------------------------------------------------------------------------------- writing
-
-
-@dataclass
-class StreamSync:
-    """What a save file holds of one memory stream: whose (``uid``), as of which version, how many
-    records, and the segments they are stored in ((start, count), in order)."""
-
-    uid: str
-    version: int
-    n: int
-    dim: int
-    segments: list[tuple[int, int]] = field(default_factory=list)
-
-
-@dataclass
-class SyncPoint:
-    """A save file as this game last wrote (or read) it: the file's id, its generation (one more
-    per incremental save) and its memory streams.  A save to the same file with a matching id and
-    generation writes only what changed since; anything else writes the file whole."""
-
-    save_id: str
-    generation: int
-    streams: dict[str, StreamSync] = field(default_factory=dict)
-
-    def bind(self, streams: dict[str, tuple[str, int]]) -> None:
-        """Name the live streams a loaded save was built into: resident -> (uid, version)."""
-        for name, (uid, version) in streams.items():
-            if name in self.streams:
-                self.streams[name].uid = uid
-                self.streams[name].version = version
 
 
 def _journal(path: Path) -> Path:

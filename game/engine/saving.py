@@ -15,6 +15,8 @@ from game.engine.state import TownState
 from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
+from game.mind.memory_image import MemoryImage
+from game.mind.mindstate import MindState
 
 
 class Saver:
@@ -65,7 +67,8 @@ class Saver:
         ``since``: what a save file holds; the memory images then name what changed after it."""
         core = self.core
         accounting = getattr(core.llm, "accounting", None)  # (optional: a test's model keeps none)
-        minds, memories = {}, {}
+        minds: dict[str, MindState] = {}
+        memories: dict[str, MemoryImage | list[dict]] = {}
         for name in sorted(core.residents):
             mind = core.minds[name]
             minds[name] = mind.to_state(memory=False)

@@ -13,8 +13,10 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TypedDict
 
+from game.mind.memory_image import MemoryImage
+from game.mind.mindstate import MindState
 from game.mind.view import Action, Conversation, DayPlan
 
 Pos = tuple[int, int]  # (x, y) in tiles
@@ -103,6 +105,36 @@ class Resident:
         return end is None or (now >= end and not self.path)
 
 
+class ViewData(TypedDict):
+    """A ``WorldView`` as plain data (jobs.py ``view_to_dict``): what a decision knew, saved with it."""
+
+    now_text: str
+    here: str
+    here_text: str
+    known_places: str
+    allowed: list[str]
+    nearby: list[str]
+    people_here: list[str]
+
+
+class JobArgs(TypedDict, total=False):
+    """What a job needs to be asked again (a save keeps it as JSON); each kind uses its own keys."""
+
+    view: ViewData  # a decision (next, ahead, react): what it knew of the world
+    run_out: str  # ahead: when the steps in hand run out (ISO time)
+    percept: str  # react: what was seen
+    urgent: bool
+    hazard: dict[str, object]  # react: a hazard among the sights (``Hazard.to_dict``)
+    allowance: dict[str, int]  # react: past the daily floor (``Allowance.to_dict``)
+    conversation: str  # a talk's jobs: its id
+    about: str  # side: whom the side is about
+    sides: dict[str, str]  # converse: each one's side, as asked
+    participants: list[str]  # converse: who is in it, as asked
+    typed: str  # listen: what the player has typed so far
+    typed_by: str
+    dropped: bool  # lockstep: cancelled after it started; its answer is thrown away
+
+
 @dataclass
 class Job:
     """One model-backed piece of work for one resident (see game/engine/engine.py)."""
@@ -112,7 +144,7 @@ class Job:
     kind: JobKind  # (a word of JobKind is taken too: a saved job's)
     now: datetime
     ready_at: int  # tick at whose boundary it is applied (lockstep); asked-at tick + decision_ticks
-    args: dict = field(default_factory=dict)  # JSON-ready: what the decision needs to be re-asked
+    args: JobArgs = field(default_factory=lambda: JobArgs())  # JSON-ready: what it needs to be re-asked
     observations: list[str] = field(default_factory=list)
     task: asyncio.Task | None = None
 
@@ -176,6 +208,36 @@ class ResidentView:
 
 
 @dataclass
+class StreamSync:
+    """What a save file holds of one memory stream: whose (``uid``), as of which version, how many
+    records, and the segments they are stored in ((start, count), in order)."""
+
+    uid: str
+    version: int
+    n: int
+    dim: int
+    segments: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class SyncPoint:
+    """A save file as this game last wrote (or read) it: the file's id, its generation (one more
+    per incremental save) and its memory streams.  A save to the same file with a matching id and
+    generation writes only what changed since; anything else writes the file whole."""
+
+    save_id: str
+    generation: int
+    streams: dict[str, StreamSync] = field(default_factory=dict)
+
+    def bind(self, streams: dict[str, tuple[str, int]]) -> None:
+        """Name the live streams a loaded save was built into: resident -> (uid, version)."""
+        for name, (uid, version) in streams.items():
+            if name in self.streams:
+                self.streams[name].uid = uid
+                self.streams[name].version = version
+
+
+@dataclass
 class TownState:
     """A whole town as data: what a save holds and what an engine is built again from.
 
@@ -198,9 +260,9 @@ class TownState:
     player: Player | None = None
     embodied: str | None = None
     residents: dict[str, Resident] = field(default_factory=dict)
-    minds: dict[str, dict] = field(default_factory=dict)  # resident -> mind state without its memory
+    minds: dict[str, MindState] = field(default_factory=dict)  # resident -> mind state without its memory
     # resident -> its memories: a MemoryImage (game/mind/memory.py), or rows (MemoryStream.to_rows)
-    memories: dict[str, Any] = field(default_factory=dict)
+    memories: dict[str, MemoryImage | list[dict]] = field(default_factory=dict)
     spatial: dict[str, dict] = field(default_factory=dict)  # resident -> SpatialMemory.to_dict()
     objects: dict[str, dict] = field(default_factory=dict)  # address -> {"state", "by"}
     object_news: dict[str, datetime] = field(default_factory=dict)
@@ -209,4 +271,4 @@ class TownState:
     jobs: list[Job] = field(default_factory=list)
     accounting: dict | None = None
     ledger: dict | None = None  # the model-led share and decision lag so far (DecisionLedger.to_dict)
-    sync: Any = None  # read from a save: what the file holds (game.engine.save.SyncPoint), for the next save
+    sync: SyncPoint | None = None  # read from a save: what the file holds, for the next save

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Any
 
 from game.engine.api import MindPort
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.jobs import JobBoard
-from game.engine.state import MAX_TALK_LINES, Job, JobKind, Resident, Talk
+from game.engine.state import MAX_TALK_LINES, Job, JobArgs, JobKind, Resident, Talk
 from game.engine.talkfacts import TalkFacts
 from game.engine.towncore import TownCore
 from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
@@ -40,7 +39,7 @@ class Conversations:
         self.finished_talks: list[Conversation] = []  # kept for saves and the report (bounded)
         self.seq = 0
         # resident -> its ``listen`` task still running when the player spoke: the reply waits for it
-        self.listening: dict[str, asyncio.Task[Any]] = {}
+        self.listening: dict[str, asyncio.Task[object]] = {}
         # set when a reply to the player has new words: a screen between ticks polls at once
         self.heard = asyncio.Event()
 
@@ -311,9 +310,10 @@ class Conversations:
             if r is None or self.core.controlled(name) or name in self.board.jobs or talk.listened.get(name) == state:
                 continue
             talk.listened[name] = state
-            args = {"conversation": talk.conv.id}
+            args: JobArgs = {"conversation": talk.conv.id}
             if talk.typed and self.core.controlled(speaker):
-                args.update(typed=talk.typed, typed_by=speaker)
+                args["typed"] = talk.typed
+                args["typed_by"] = speaker
             job = self.board.ask(r, JobKind.LISTEN, now, args)
             job.ready_at = self.core.step_no + 1
 

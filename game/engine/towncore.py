@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from game.engine.api import Clock, MindPort, PlaceMemory, TownMap
 from game.engine.events import LogLine, TickResult
@@ -19,6 +18,7 @@ from game.engine.ledger import DecisionLedger
 from game.engine.state import Player, Pos, Resident
 from game.llm.api import LLM
 from game.mind.facts import TownNames
+from game.world.affordances import KindInfo
 
 
 class TownCore:
@@ -122,7 +122,7 @@ class TownCore:
         except KeyError:  # no such place
             return address
 
-    def info(self, address: str) -> Any:
+    def info(self, address: str) -> KindInfo | None:
         """The kind of thing at ``address`` with its states' vocabulary (``game.world.affordances``),
         or None (a town without affordances, or no such thing)."""
         aff = getattr(self.town, "affordances", None)  # (optional: a test town has none)

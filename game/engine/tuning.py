@@ -11,7 +11,9 @@ PERCEIVE_RADIUS = 6
 PERCEIVE_BANDWIDTH = 6
 OBSERVE_BATCH = 6  # flush buffered observations to the mind once this many are waiting
 OBSERVE_MAX_AGE = timedelta(minutes=30)  # ... or once the oldest has waited this long
-REACT_COOLDOWN = timedelta(hours=2)  # do not react to the same person twice within this
+# a person or thing made salient to a resident (news to react to) is not again within this, per subject:
+# no call is asked about it.  (The mind keeps its own, shorter, per text: MindConfig.percept_cooldown_min.)
+SUBJECT_COOLDOWN = timedelta(hours=2)
 OBJECT_NEWS = timedelta(minutes=30)  # an object change stays salient this long
 # a hazard (a fire, a leak) is noticed by the awake in the same building this far off, from any
 # room (the smoke, the water on the floor), and asked about again this soon while nobody deals with it

@@ -17,18 +17,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from game.mind.factcheck import (
-    events_unbacked,
-    fact_in,
-    fix_fact_words,
-    fix_who,
-    people_named,
-    places_unknown,
-    sentences,
-    steps_out,
-)
+from game.mind.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts import EVENT_RE, Fact, TownNames
 from game.mind.persona import Persona
+from game.mind.unbacked import events_unbacked, people_named, places_unknown, sentences, steps_out
 
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
                    r"not aware|not familiar|no one|nobody|nothing)\b", re.I)

@@ -27,7 +27,9 @@ class MindConfig:
     max_talks_per_day: int = 5  # conversations a resident starts (or has had) in a day before it stops starting more
     max_lines_per_day: int = 30
     max_turns_per_speaker: int = 4  # per conversation
-    react_cooldown_min: int = 30  # the same sight is not reacted to twice within this
+    # the same words of a sight are not considered twice within this, whoever asks (per text; the
+    # engine holds back a person or thing seen longer, per subject: engine/tuning.py SUBJECT_COOLDOWN)
+    percept_cooldown_min: int = 30
     told_floor: float = 5.0  # what someone said to the resident is at least "notable" once scored
     retrieve_k: int = 6
     memory_tokens: int = 220

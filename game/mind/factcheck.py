@@ -15,42 +15,21 @@ Pure rules, no model call.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.facts import _AT_RE, _RANGE_RE, EVENT_RE, Fact, FactBook, TownNames, _words, read_when
+from game.mind.facts import Fact, FactBook, TownNames
+from game.mind.unbacked import PLACE_PHRASE, SENTENCES, people_named, places_unknown, sentences
 from game.mind.view import hhmm
+from game.mind.when import AT_RE, RANGE_RE, read_when, word_list
 
-PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
-               "café", "market", "library", "school", "church", "square", "pub", "restaurant", "store", "shop",
-               "bakery", "bar", "gym", "theater", "theatre", "museum", "club", "plaza", "stadium", "hotel")
-_PLACE_PHRASE = re.compile(r"\b(?:at|in|to|near|by)\s+(?P<p>the\s+(?:[a-z]+\s+){0,2}?(?:"
-                           + "|".join(re.escape(n) for n in sorted(PLACE_NOUNS, key=len, reverse=True)) + r"))\b", re.I)
 _CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+"
                     r"(?P<v>hosting|throwing|organi[sz]ing|holding|planning|having|putting on|running for)\b")
 _OWN_HOSTING = re.compile(r"\b(?:I|I'm|I’m|we|we're)\b[^.!?]{0,40}?\b(?:to\s+)?(?:host|hosting|throw|throwing|"
                           r"organi[sz]e|organi[sz]ing|hold|holding|put on|putting on)\b", re.I)
 _MY_EVENT = re.compile(r"\bmy\s+(?=(?:[\w'’-]+\s+){0,3}?(?:party|gathering|get-together|meeting|picnic|celebration|"
                        r"campaign|candidacy)\b)", re.I)
-_OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)"
-                          r"|information\s+(?:given|provided)|not\s+mentioned\s+in|as an ai|language model"
-                          r"|the prompt|the interviewer's\s+question"
-                          r"|based on the (?:information|text|context)"
-                          r"|people you know|listed (?:under|in|above|below)|make one up"
-                          r"|say only what (?:you|I) know)\b",
-                          re.I)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
-_NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So", "If", "My", "Our", "We", "Me",
-              "Town", "Hall", "Cafe", "Park", "Market", "Monday", "Tuesday", "Wednesday",
-              "Thursday", "Friday", "Saturday", "Sunday", "Day", "Valentine", "Valentine's", "Dear", "Good", "Mr",
-              "Mrs", "Ms", "Dr", "Oh", "Yes", "No", "Well", "Hello", "Hi", "Thanks", "Thank", "March", "April",
-              "February", "January", "May", "June", "July", "August", "September", "October", "November",
-              "December", "Sure", "Great", "See", "Let", "Have", "Do", "Did", "What", "Who", "Where", "When", "How"}
-
-
 # ----------------------------------------------------------------------------- which fact
 
 
@@ -58,7 +37,7 @@ def fact_in(text: str, facts: Iterable[Fact], prefer: Sequence[str] = ()) -> Fac
     """The fact ``text`` speaks of: the one whose telling words it shares most ("valentine"
     counts more than "party"); a word only facts of its kind share ("party") names one only when
     it is the one fact with it.  Ties go to a fact held by ``prefer``'s first ones."""
-    words = set(_words(text))
+    words = set(word_list(text))
     best: tuple[int, int, Fact] | None = None
     facts = list(facts)
     for _i, f in enumerate(facts):
@@ -87,10 +66,10 @@ def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speake
     naming the fact's place is about it too (an answer already about the fact: "It is hosted by Ines
     at Bluebell Cafe tomorrow").  Returns the text and what was mended."""
     fixes: list[str] = []
-    keys = fact.keywords() | (set(_words(fact.place)) - {"the", "and"} if by_place and fact.place else set())
-    parts = _SENTENCES.split(text)
+    keys = fact.keywords() | (set(word_list(fact.place)) - {"the", "and"} if by_place and fact.place else set())
+    parts = SENTENCES.split(text)
     for i, sent in enumerate(parts):
-        if not (keys & set(_words(sent))):
+        if not (keys & set(word_list(sent))):
             continue
         parts[i] = _fix_sentence(sent, fact, now, town, speaker, fixes)
     return " ".join(parts) if fixes else text, fixes
@@ -108,7 +87,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
                     text = re.sub(rf"(?:\bthe\s+)?\b{re.escape(alias)}\b", fact.place, text, flags=re.I)
                     fixes.append(f"place {alias} -> {fact.place}")
                     break
-            for m in reversed(list(_PLACE_PHRASE.finditer(text))):
+            for m in reversed(list(PLACE_PHRASE.finditer(text))):
                 phrase = m.group("p")
                 noun = phrase.split()[-1].lower()
                 if noun in fact.place.lower() or fact.place.lower() in phrase.lower():
@@ -140,7 +119,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
 def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
     assert fact.start is not None  # (the caller asks only for a fact with hours)
     want = (f"from {hhmm(fact.start)} to {hhmm(fact.end)}" if fact.end is not None else f"at {hhmm(fact.start)}")
-    for rx in (_RANGE_RE, _AT_RE):
+    for rx in (RANGE_RE, AT_RE):
         m = rx.search(text)
         if not m:
             continue
@@ -152,7 +131,7 @@ def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
         if not re.search(r"[ap]\.?\s?m\b|:\d\d|noon|midday|midnight|\b(?:from|at|between)\b", span, re.I):
             continue
         _, s, e = read_when(span, datetime(2000, 1, 1, 0, 0))
-        if s is None or (s == fact.start and (rx is _AT_RE or e == fact.end)):
+        if s is None or (s == fact.start and (rx is AT_RE or e == fact.end)):
             return text
         start = m.start() + m.group(0).index(span)
         fixes.append(f"hours {span} -> {want}")
@@ -325,78 +304,3 @@ def _drop_unbacked_sentences(text: str, town: TownNames, people: Sequence[str], 
         fixes.append(f"dropped {len(parts) - len(kept)} unbacked sentence(s)")
         return " ".join(kept)
     return text
-
-
-# ----------------------------------------------------------------------------- interview answers
-
-
-def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> list[str]:
-    """Full names in ``text`` (two capitalised words) that are no one ``me`` knows: not a known
-    person, not the town's place, not ``me``."""
-    known_l = {k.lower() for k in known} | {me.lower()}
-    firsts = {k.split()[0].lower() for k in known} | {me.split()[0].lower()}
-    places = " ".join(town.places).lower()
-    out = []
-    for m in _NAME.finditer(text):
-        a, b = m.group(1), re.sub(r"['’]s$", "", m.group(2))
-        if a in _NOT_NAMES or b in _NOT_NAMES:
-            continue
-        full = f"{a} {b}"
-        if full.lower() in known_l or full.lower() in places or a.lower() in places.split():
-            continue
-        if a.lower() in firsts and b.lower() in {k.split()[-1].lower() for k in known}:
-            continue
-        out.append(full)
-    return list(dict.fromkeys(out))
-
-
-def _plain(text: str) -> str:
-    """Lower case without accents ("café" is "cafe")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
-
-
-def places_unknown(text: str, town: TownNames) -> list[str]:
-    """Places ``text`` names that the town does not have ("the community center"); "the café of
-    Bluebell Cafe" names the town's cafe."""
-    out = []
-    low_places = [_plain(p) for p in town.places]
-    for m in _PLACE_PHRASE.finditer(text):
-        phrase = m.group("p")
-        rest = _plain(phrase[4:])
-        after = _plain(text[m.end("p"):m.end("p") + 60])
-        if after.startswith(" of ") and any(after[4:].startswith(p) or after[4:].startswith("the " + p)
-                                            for p in low_places):
-            continue
-        if any(rest in p or p in rest for p in low_places):
-            continue
-        noun = rest.split()[-1]
-        if any(re.search(rf"\b{re.escape(noun)}\b", p) for p in low_places) and len(rest.split()) == 1:
-            continue  # "the cafe": the town has one
-        out.append(phrase)
-    return out
-
-
-def events_unbacked(text: str, backing: str) -> list[str]:
-    """Events ``text`` tells of (a party, a fair) that nothing in ``backing`` (the facts the speaker
-    holds, its memories and persona) speaks of."""
-    low = backing.lower()
-    out = []
-    for m in EVENT_RE.finditer(text):
-        noun = m.group(0).lower().rstrip("s")
-        if noun not in low:
-            out.append(m.group(0))
-    return list(dict.fromkeys(out))
-
-
-def steps_out(text: str, me: str) -> bool:
-    """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
-    found his kitchen messy": its own name, and no I, me or my)."""
-    if _OUT_OF_TOWN.search(text) or text.lower().startswith(me.lower() + " "):
-        return True
-    first = me.split()[0]
-    return (bool(re.search(rf"\b{re.escape(first)}\b", text))
-            and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text))
-
-
-def sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCES.split(text.strip()) if s.strip()]

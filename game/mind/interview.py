@@ -29,11 +29,11 @@ from pydantic import BaseModel, BeforeValidator, Field
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.backing import Backing, Problem, backing_text, drop_unbacked, mend_facts, problems_in, rule_answer
-from game.mind.factcheck import people_named
 from game.mind.facts import FactBook, TownNames
 from game.mind.memory import MemoryStream, Record
 from game.mind.persona import Persona
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
+from game.mind.unbacked import people_named
 from game.mind.view import Action, DayPlan, PlanBlock
 from game.resources import package_dir
 from game.text import one_line

@@ -27,7 +27,9 @@ from datetime import datetime
 
 import numpy as np
 
-from game.mind.memory_image import MemoryImage, StreamSaves
+from game.mind.columns import Columns
+from game.mind.memory_image import MemoryImage, fill, image_capacity, take_image, to_rows
+from game.mind.prefilter import Prefilter
 from game.mind.scoring import (
     KINDS,
     PREFILTER_CANDIDATES,
@@ -36,13 +38,12 @@ from game.mind.scoring import (
     PREFILTER_SAMPLE,
     PREFILTER_STEP,
     Kind,
-    Prefiltering,
     Weights,
-    _minmax,
     clamp_importance,
     estimate_tokens,
     from_game_hours,
     game_hours,
+    minmax,
 )
 
 # (the parts of a stream live in scoring.py and memory_image.py; the rest of the game imports here)
@@ -65,38 +66,23 @@ class Record:
     scored: bool = True  # False while the importance is provisional (waiting for a batch call)
 
 
-class MemoryStream(Prefiltering, StreamSaves):
+class MemoryStream:
+    """A resident's records, made of parts: the ``columns`` that hold them, the ``prefilter`` of a
+    large stream's retrieval (prefilter.py), and what a save takes (memory_image.py)."""
+
     def __init__(self, *, decay: float = 0.99, weights: Weights = DEFAULT_WEIGHTS, capacity: int = 64) -> None:
         self.decay = float(decay)
         self.weights = weights
-        self._n = 0
-        self._cap = max(1, capacity)
-        self._dim: int | None = None
-        self._emb: np.ndarray | None = None  # float32 [cap, dim], unit rows
-        self._has_emb = np.zeros(self._cap, dtype=bool)
-        self._created = np.zeros(self._cap, dtype=np.float64)
-        self._access = np.zeros(self._cap, dtype=np.float64)
-        self._imp = np.zeros(self._cap, dtype=np.float32)
-        self._scored = np.zeros(self._cap, dtype=bool)
-        self._kind = np.zeros(self._cap, dtype=np.int8)
-        self._text: list[str] = []
-        self._evidence: list[tuple[int, ...]] = []
-        # saves: who this stream is (a save made of another stream is written whole) and versions
-        self.uid = secrets.token_hex(8)
-        self._ver = 0  # bumped by every change
-        self._row_ver = np.zeros(self._cap, dtype=np.int64)  # stored data (text, kind, embedding...)
-        self._state_ver = np.zeros(self._cap, dtype=np.int64)  # last access, importance, scored
-        self._emb_shared = False  # an image holds the embedding matrix: copy before overwriting a row
-        self._proj: np.ndarray | None = None  # the prefilter's projected rows (float32 [cap, PREFILTER_DIM])
-        self._proj_basis: np.ndarray | None = None  # float32 [dim, PREFILTER_DIM]
-        self._proj_n = 0  # rows projected so far
+        self.columns = Columns(capacity)
+        self.prefilter = Prefilter(self.columns)
+        self.uid = secrets.token_hex(8)  # who this stream is: a save made of another stream is written whole
 
     @classmethod
     def from_image(cls, img: MemoryImage, *, owned: bool = False, decay: float = 0.99,
                    weights: Weights = DEFAULT_WEIGHTS) -> MemoryStream:
-        """A stream from a save's image, in one go (``StreamSaves._fill``, memory_image.py)."""
-        m = cls(decay=decay, weights=weights, capacity=cls.image_capacity(img, owned))
-        m._fill(img, owned)
+        """A stream from a save's image, in one go (``fill``, memory_image.py)."""
+        m = cls(decay=decay, weights=weights, capacity=image_capacity(img, owned))
+        fill(m.columns, img, owned)
         return m
 
     @classmethod
@@ -118,43 +104,38 @@ class MemoryStream(Prefiltering, StreamSaves):
             rid = m.add(r["kind"], r["text"], created, importance=float(r["importance"]),
                         evidence=ev, embedding=vec)
             m.set_scored(rid, scored)
-            m._access[rid] = game_hours(datetime.fromisoformat(r["last_access"]))
+            m.columns.access[rid] = game_hours(datetime.fromisoformat(r["last_access"]))
         return m
 
     # ------------------------------------------------------------------ storage
     def __len__(self) -> int:
-        return self._n
+        return self.columns.n
 
     @property
     def dim(self) -> int | None:
-        return self._dim
+        return self.columns.dim
+
+    @property
+    def version(self) -> int:
+        """Bumped by every change: a save names what it holds of the stream by (uid, version)."""
+        return self.columns.ver
+
+    def image(self, since: int | None = None) -> MemoryImage:
+        """This stream as it is now, for a save (``take_image``, memory_image.py)."""
+        return take_image(self.columns, self.uid, self.decay, since)
+
+    def to_rows(self) -> list[dict]:
+        """One plain dict per record, for a SQLite table (embedding as float32 bytes or None)."""
+        return to_rows(self.columns)
+
+    def warm_prefilter(self) -> bool:
+        """Project every row now (benchmarks, tests, a pause): True when the prefilter is ready."""
+        return self.prefilter.warm()
 
     def _grow(self, need: int) -> None:
-        if need <= self._cap:
-            return
-        cap = self._cap
-        while cap < need:
-            cap *= 2
-
-        def grow(a: np.ndarray) -> np.ndarray:
-            b = np.zeros((cap,) + a.shape[1:], dtype=a.dtype)
-            b[: self._n] = a[: self._n]
-            return b
-
-        self._has_emb = grow(self._has_emb)
-        self._created = grow(self._created)
-        self._access = grow(self._access)
-        self._imp = grow(self._imp)
-        self._scored = grow(self._scored)
-        self._kind = grow(self._kind)
-        self._row_ver = grow(self._row_ver)
-        self._state_ver = grow(self._state_ver)
-        if self._emb is not None:
-            self._emb = grow(self._emb)
-            self._emb_shared = False  # a new matrix: images keep the old one
-        if self._proj is not None:
-            self._proj = grow(self._proj)
-        self._cap = cap
+        cap = self.columns.grow(need)
+        if cap is not None:
+            self.prefilter.grew(cap)
 
     def add(self, kind: str, text: str, now: datetime, *, importance: float | None = None,
             evidence: Iterable[int] = (), embedding: Sequence[float] | np.ndarray | None = None) -> int:
@@ -162,19 +143,11 @@ class MemoryStream(Prefiltering, StreamSaves):
         if kind not in KINDS:
             raise ValueError(f"memory record kind {kind!r} is not one of {', '.join(KINDS)}")
         text = " ".join(str(text).split())
-        i = self._n
+        i = self.columns.n
         self._grow(i + 1)
-        h = game_hours(now)
-        self._created[i] = h
-        self._access[i] = h
-        self._imp[i] = clamp_importance(importance) if importance is not None else 3.0
-        self._scored[i] = importance is not None
-        self._kind[i] = KINDS.index(kind)
-        self._text.append(text)
-        self._evidence.append(tuple(int(e) for e in evidence if 0 <= int(e) < i))
-        self._ver += 1
-        self._row_ver[i] = self._state_ver[i] = self._ver
-        self._n += 1
+        imp = clamp_importance(importance) if importance is not None else 3.0
+        self.columns.append(KINDS.index(kind), text, game_hours(now), imp, importance is not None,
+                            tuple(int(e) for e in evidence if 0 <= int(e) < i))
         if embedding is not None:
             self.set_embedding(i, embedding)
         return i
@@ -187,76 +160,42 @@ class MemoryStream(Prefiltering, StreamSaves):
         n = len(texts)
         if not (len(created) == len(importance) == n):
             raise ValueError("add_many: texts, created and importance must have the same length")
-        i0 = self._n
+        i0 = self.columns.n
         self._grow(i0 + n)
         hours = np.fromiter((game_hours(t) for t in created), dtype=np.float64, count=n)
-        self._created[i0:i0 + n] = hours
-        self._access[i0:i0 + n] = hours
-        self._imp[i0:i0 + n] = np.clip(np.asarray(importance, dtype=np.float32), 1.0, 10.0)
-        self._scored[i0:i0 + n] = True
-        self._kind[i0:i0 + n] = KINDS.index(kind)
-        self._text.extend(" ".join(str(t).split()) for t in texts)
-        self._evidence.extend(() for _ in range(n))
-        self._ver += 1
-        self._row_ver[i0:i0 + n] = self._state_ver[i0:i0 + n] = self._ver
-        self._n += n
+        self.columns.extend(KINDS.index(kind), [" ".join(str(t).split()) for t in texts], hours,
+                            np.clip(np.asarray(importance, dtype=np.float32), 1.0, 10.0))
         if embeddings is not None:
             e = np.asarray(embeddings, dtype=np.float32)
             if e.shape[0] != n:
                 raise ValueError("add_many: one embedding per text is needed")
-            if self._dim is None:
-                self._dim = int(e.shape[1])
-                self._emb = np.zeros((self._cap, self._dim), dtype=np.float32)
-            if e.shape[1] != self._dim:
-                raise ValueError(f"embedding of size {e.shape[1]} does not match the stream's size {self._dim}")
-            norms = np.linalg.norm(e, axis=1, keepdims=True)
-            norms[norms == 0] = 1.0
-            assert self._emb is not None
-            self._emb[i0:i0 + n] = e / norms  # fresh rows: no image reads them
-            self._has_emb[i0:i0 + n] = True
+            self.columns.put_embeddings(i0, e)
         return range(i0, i0 + n)
 
     def set_embedding(self, rid: int, vec: Sequence[float] | np.ndarray) -> None:
-        v = np.asarray(vec, dtype=np.float32).reshape(-1)
-        if self._dim is None:
-            self._dim = int(v.shape[0])
-            self._emb = np.zeros((self._cap, self._dim), dtype=np.float32)
-        if v.shape[0] != self._dim:
-            raise ValueError(f"embedding of size {v.shape[0]} does not match the stream's size {self._dim}")
-        if not np.all(np.isfinite(v)):  # a NaN/inf vector would blind every retrieval: no relevance
-            v = np.zeros_like(v)
-        norm = float(np.linalg.norm(v))
-        assert self._emb is not None
-        if self._emb_shared and self._has_emb[rid]:  # an image reads this row: it keeps the old matrix
-            self._emb = self._emb.copy()
-            self._emb_shared = False
-        self._emb[rid] = v / norm if norm > 0 else v
-        self._has_emb[rid] = True
-        self._ver += 1
-        self._row_ver[rid] = self._ver
-        if self._proj is not None and rid < self._proj_n:
-            self._proj[rid] = self._emb[rid] @ self._proj_basis
+        self.columns.put_embedding(rid, np.asarray(vec, dtype=np.float32).reshape(-1))
+        self.prefilter.embedded(rid)
 
     def set_importance(self, rid: int, importance: float) -> None:
-        self._imp[rid] = clamp_importance(importance)
-        self._scored[rid] = True
-        self._ver += 1
-        self._state_ver[rid] = self._ver
+        self.columns.imp[rid] = clamp_importance(importance)
+        self.columns.scored[rid] = True
+        self.columns.ver += 1
+        self.columns.state_ver[rid] = self.columns.ver
 
     def set_scored(self, rid: int, scored: bool) -> None:
         """Mark a record's importance as final (or as provisional again, for tests and loads)."""
-        self._scored[rid] = bool(scored)
-        self._ver += 1
-        self._state_ver[rid] = self._ver
+        self.columns.scored[rid] = bool(scored)
+        self.columns.ver += 1
+        self.columns.state_ver[rid] = self.columns.ver
 
     def unembedded(self) -> list[int]:
-        return [int(i) for i in np.flatnonzero(~self._has_emb[: self._n])]
+        return [int(i) for i in np.flatnonzero(~self.columns.has_emb[: self.columns.n])]
 
     def unscored(self, until: datetime | None = None) -> list[int]:
         """Records whose importance is provisional (created at or before ``until``, if given)."""
-        todo = ~self._scored[: self._n]
+        todo = ~self.columns.scored[: self.columns.n]
         if until is not None:
-            todo &= self._created[: self._n] <= game_hours(until)
+            todo &= self.columns.created[: self.columns.n] <= game_hours(until)
         return [int(i) for i in np.flatnonzero(todo)]
 
     def later_than(self, now: datetime) -> np.ndarray:
@@ -265,28 +204,28 @@ class MemoryStream(Prefiltering, StreamSaves):
         running: that decision does not see them (``retrieve``, ``unscored``, ``importance_since``
         take its ``now``), so what it is asked does not depend on how long its calls took, and
         a run and its replay ask the same."""
-        return np.flatnonzero(self._created[: self._n] > game_hours(now))
+        return np.flatnonzero(self.columns.created[: self.columns.n] > game_hours(now))
 
     def get(self, rid: int) -> Record:
-        if not 0 <= rid < self._n:
+        if not 0 <= rid < self.columns.n:
             raise KeyError(rid)
-        return Record(id=rid, kind=KINDS[int(self._kind[rid])], text=self._text[rid],
-                      created=from_game_hours(self._created[rid]),
-                      last_access=from_game_hours(self._access[rid]),
-                      importance=float(self._imp[rid]), evidence=self._evidence[rid],
-                      scored=bool(self._scored[rid]))
+        return Record(id=rid, kind=KINDS[int(self.columns.kind[rid])], text=self.columns.text[rid],
+                      created=from_game_hours(self.columns.created[rid]),
+                      last_access=from_game_hours(self.columns.access[rid]),
+                      importance=float(self.columns.imp[rid]), evidence=self.columns.evidence[rid],
+                      scored=bool(self.columns.scored[rid]))
 
     def text(self, rid: int) -> str:
-        return self._text[rid]
+        return self.columns.text[rid]
 
     def recent(self, n: int, kinds: Iterable[str] | None = None, until: datetime | None = None) -> list[Record]:
-        ids: Iterable[int] = range(self._n - 1, -1, -1)
+        ids: Iterable[int] = range(self.columns.n - 1, -1, -1)
         if kinds is not None:
             ks = {KINDS.index(k) for k in kinds}
-            ids = (i for i in ids if int(self._kind[i]) in ks)
+            ids = (i for i in ids if int(self.columns.kind[i]) in ks)
         if until is not None:
             h = game_hours(until)
-            ids = (i for i in ids if self._created[i] <= h)
+            ids = (i for i in ids if self.columns.created[i] <= h)
         out = []
         for i in ids:
             out.append(self.get(i))
@@ -301,33 +240,33 @@ class MemoryStream(Prefiltering, StreamSaves):
         text = " ".join(str(text).split())
         h = game_hours(since)
         want = key(text) if key is not None else text
-        for i in range(self._n - 1, -1, -1):
-            if self._created[i] < h:
+        for i in range(self.columns.n - 1, -1, -1):
+            if self.columns.created[i] < h:
                 return None
-            if (key(self._text[i]) if key is not None else self._text[i]) == want:
+            if (key(self.columns.text[i]) if key is not None else self.columns.text[i]) == want:
                 return i
         return None
 
     def importance_since(self, since: datetime | None, until: datetime | None = None) -> float:
         """Summed importance of the records created after ``since`` (and at or before ``until``,
         if given): the reflection trigger."""
-        if self._n == 0:
+        if self.columns.n == 0:
             return 0.0
         if since is None and until is None:
-            return float(self._imp[: self._n].sum())
-        mask = np.ones(self._n, dtype=bool)
+            return float(self.columns.imp[: self.columns.n].sum())
+        mask = np.ones(self.columns.n, dtype=bool)
         if since is not None:
-            mask &= self._created[: self._n] > game_hours(since)
+            mask &= self.columns.created[: self.columns.n] > game_hours(since)
         if until is not None:
-            mask &= self._created[: self._n] <= game_hours(until)
-        return float(self._imp[: self._n][mask].sum())
+            mask &= self.columns.created[: self.columns.n] <= game_hours(until)
+        return float(self.columns.imp[: self.columns.n][mask].sum())
 
     def touch(self, ids: Iterable[int], now: datetime) -> None:
         idx = np.fromiter((int(i) for i in ids), dtype=np.int64)
         if idx.size:
-            self._access[idx] = game_hours(now)
-            self._ver += 1
-            self._state_ver[idx] = self._ver
+            self.columns.access[idx] = game_hours(now)
+            self.columns.ver += 1
+            self.columns.state_ver[idx] = self.columns.ver
 
     # ---------------------------------------------------------------- retrieval
     def scores(self, query: Sequence[float] | np.ndarray | None, now: datetime,
@@ -339,36 +278,36 @@ class MemoryStream(Prefiltering, StreamSaves):
         product for relevance (float32, as the embeddings are stored), and no masked copies when
         every record counts (the usual case).  The weighing is in float64, so the order of records
         with nearly equal scores, and with it every prompt that lists memories, stays as it was."""
-        n = self._n
+        n = self.columns.n
         w = weights or self.weights
         if n == 0:
             return np.zeros(0, dtype=np.float64)
         mask: np.ndarray | None = None
         if kinds is not None:
             ks = np.array([KINDS.index(k) for k in kinds], dtype=np.int8)
-            mask = np.isin(self._kind[:n], ks)
+            mask = np.isin(self.columns.kind[:n], ks)
         if hide is not None and hide.size:  # records that do not count (not even in the min-max)
             if mask is None:
                 mask = np.ones(n, dtype=bool)
             mask[hide] = False
         # recency = decay ** hours since last access, as exp(hours * ln decay)
-        hours = game_hours(now) - self._access[:n]
+        hours = game_hours(now) - self.columns.access[:n]
         np.maximum(hours, 0.0, out=hours)
         hours *= np.log(self.decay)
         recency = np.exp(hours, out=hours)  # decay ** hours, in half the time of np.power
-        score = _minmax(recency, mask, w.recency)
-        score += _minmax(self._imp[:n], mask, w.importance)
-        if query is not None and self._emb is not None:
+        score = minmax(recency, mask, w.recency)
+        score += minmax(self.columns.imp[:n], mask, w.importance)
+        if query is not None and self.columns.emb is not None:
             q = np.asarray(query, dtype=np.float32).reshape(-1)
-            if q.shape[0] != self._dim:
-                raise ValueError(f"query embedding of size {q.shape[0]} does not match {self._dim}")
+            if q.shape[0] != self.columns.dim:
+                raise ValueError(f"query embedding of size {q.shape[0]} does not match {self.columns.dim}")
             qn = float(np.linalg.norm(q))
             if qn > 0:
                 q = q / np.float32(qn)
-            relevance = self._emb[:n] @ q  # a record not yet embedded has a zero row: relevance 0
+            relevance = self.columns.emb[:n] @ q  # a record not yet embedded has a zero row: relevance 0
         else:
             relevance = np.zeros(n, dtype=np.float64)
-        score += _minmax(relevance, mask, w.relevance)
+        score += minmax(relevance, mask, w.relevance)
         if mask is not None:
             score[~mask] = -np.inf
         return score
@@ -383,7 +322,7 @@ class MemoryStream(Prefiltering, StreamSaves):
         recorded fixtures rely on it).  From there on the matrix-vector product over every
         embedding (memory-bound: 154 MB for 100k records) is the cost, so candidates are picked
         first: the best by recency + importance (exact and cheap) and the best by relevance in a
-        64-dimension projection (``_projection``); only they, and an even spread of records that
+        64-dimension projection (prefilter.py); only they, and an even spread of records that
         bounds the relevance's min-max, are scored exactly.  The top 10 agrees with exact scoring
         on 99%+ of queries (tests/mind/test_memory.py; docs/BENCHMARKS.md gives the figure)."""
         ex = list(exclude)
@@ -393,9 +332,9 @@ class MemoryStream(Prefiltering, StreamSaves):
             if ex:
                 s[np.asarray(ex, dtype=np.int64)] = -np.inf
             return self._pick(None, s, k, token_budget, now, refresh)
-        if (not exact and self._n >= PREFILTER_MIN and query is not None and self._emb is not None
+        if (not exact and self.columns.n >= PREFILTER_MIN and query is not None and self.columns.emb is not None
                 and int(k) <= PREFILTER_CANDIDATES // 4):
-            got = self._prefiltered(query, now, kinds, weights or self.weights, ex)
+            got = self.prefilter.candidates(query, now, kinds, weights or self.weights, ex, self.decay)
             if got is not None:
                 ids, s = got
                 return self._pick(ids, s, k, token_budget, now, refresh)
@@ -421,7 +360,7 @@ class MemoryStream(Prefiltering, StreamSaves):
             if not np.isfinite(s[i]):
                 break
             rid = int(i) if ids is None else int(ids[i])
-            cost = estimate_tokens(self._text[rid])
+            cost = estimate_tokens(self.columns.text[rid])
             if token_budget is not None and used + cost > token_budget:
                 continue
             chosen.append(rid)

@@ -1,6 +1,6 @@
 """A memory stream as a save sees it: ``MemoryImage`` (a consistent view taken in microseconds,
-read from another thread) and the stream's saving part (images, rows, and a stream filled from an
-image in one go).  See memory.py and docs/SAVES.md."""
+read from another thread), and what a save does with a stream's ``Columns``: take an image, write
+its rows, fill an empty stream from an image in one go.  See memory.py and docs/SAVES.md."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from game.mind.columns import Columns
 from game.mind.scoring import KINDS, from_game_hours
 
 
@@ -54,134 +55,112 @@ class MemoryImage:
         return rows
 
 
-class StreamSaves:
-    """The saving part of ``MemoryStream``: what a save takes of it, and filling an empty stream
-    from a save's image.  It reads and writes the stream's columns (declared here; ``MemoryStream``
-    makes them)."""
+def take_image(c: Columns, uid: str, decay: float, since: int | None = None) -> MemoryImage:
+    """The stream whose columns are ``c`` as it is now, for a save (see ``MemoryImage``): a few small
+    copies, so it is cheap on the thread that plays the town.  ``since``: a version a save holds;
+    the image then names the records changed after it."""
+    n = c.n
+    if c.emb is not None:
+        c.emb_shared = True
+    img = MemoryImage(uid=uid, version=c.ver, n=n, dim=c.dim, kind=c.kind,
+                      created=c.created, text=c.text, evidence=c.evidence, emb=c.emb,
+                      has_emb=c.has_emb[:n].copy(), access=c.access[:n].copy(),
+                      importance=c.imp[:n].copy(), scored=c.scored[:n].copy(), decay=decay)
+    if since is not None:
+        img.changed = np.flatnonzero(c.row_ver[:n] > since)
+        img.changed_state = np.flatnonzero(c.state_ver[:n] > since)
+    return img
 
-    decay: float
-    uid: str
-    _n: int
-    _dim: int | None
-    _ver: int
-    _emb: np.ndarray | None
-    _emb_shared: bool
-    _has_emb: np.ndarray
-    _created: np.ndarray
-    _access: np.ndarray
-    _imp: np.ndarray
-    _scored: np.ndarray
-    _kind: np.ndarray
-    _text: list[str]
-    _evidence: list[tuple[int, ...]]
-    _row_ver: np.ndarray
-    _state_ver: np.ndarray
 
-    @property
-    def version(self) -> int:
-        """Bumped by every change: a save names what it holds of the stream by (uid, version)."""
-        return self._ver
+def adopts(img: MemoryImage, owned: bool) -> bool:
+    """Whether a stream filled from ``img`` takes its embedding matrix as it is."""
+    emb = img.emb
+    return (owned and emb is not None and emb.dtype == np.float32 and emb.ndim == 2
+            and emb.flags.c_contiguous and emb.shape[0] >= int(img.n))
 
-    def image(self, since: int | None = None) -> MemoryImage:
-        """This stream as it is now, for a save (see ``MemoryImage``): a few small copies, so it is
-        cheap on the thread that plays the town.  ``since``: a version a save holds; the image
-        then names the records changed after it."""
-        n = self._n
-        if self._emb is not None:
-            self._emb_shared = True
-        img = MemoryImage(uid=self.uid, version=self._ver, n=n, dim=self._dim, kind=self._kind,
-                          created=self._created, text=self._text, evidence=self._evidence, emb=self._emb,
-                          has_emb=self._has_emb[:n].copy(), access=self._access[:n].copy(),
-                          importance=self._imp[:n].copy(), scored=self._scored[:n].copy(), decay=self.decay)
-        if since is not None:
-            img.changed = np.flatnonzero(self._row_ver[:n] > since)
-            img.changed_state = np.flatnonzero(self._state_ver[:n] > since)
-        return img
 
-    @staticmethod
-    def _adopts(img: MemoryImage, owned: bool) -> bool:
-        """Whether a stream filled from ``img`` takes its embedding matrix as it is."""
-        emb = img.emb
-        return (owned and emb is not None and emb.dtype == np.float32 and emb.ndim == 2
-                and emb.flags.c_contiguous and emb.shape[0] >= int(img.n))
+def image_capacity(img: MemoryImage, owned: bool) -> int:
+    """The capacity of a stream to be filled from ``img`` (``fill``)."""
+    emb = img.emb
+    return max(64, int(img.n), emb.shape[0] if emb is not None and adopts(img, owned) else 0)
 
-    @staticmethod
-    def image_capacity(img: MemoryImage, owned: bool) -> int:
-        """The capacity of a stream to be filled from ``img`` (``_fill``)."""
-        emb = img.emb
-        return max(64, int(img.n), emb.shape[0] if emb is not None and StreamSaves._adopts(img, owned) else 0)
 
-    def _fill(self, img: MemoryImage, owned: bool) -> None:
-        """This empty stream, made with ``image_capacity(img, owned)``, as the image (a loaded
-        save's, in one go: no record by record).  ``owned``: the image's arrays are this stream's
-        to keep (a save reader made them; the embedding matrix is then taken as it is, when it has
-        room for the records).  Values a damaged save could hold are made safe: unknown kinds
-        raise ``ValueError``, importances are clamped, non-finite embeddings count as none,
-        evidence must point back."""
-        n = int(img.n)
-        emb = img.emb
-        adopt = self._adopts(img, owned)
-        cap = self.image_capacity(img, owned)
-        for name in ("kind", "created", "has_emb", "access", "importance", "scored"):
-            if len(getattr(img, name)) < n:
-                raise ValueError(f"memory image: {name} holds fewer than {n} records")
-        if len(img.text) < n or len(img.evidence) < n:
-            raise ValueError(f"memory image: texts or evidence for fewer than {n} records")
-        kind = np.asarray(img.kind[:n], dtype=np.int8)
-        if n and (kind.min() < 0 or kind.max() >= len(KINDS)):
-            raise ValueError("memory image: a record of an unknown kind")
-        self._kind[:n] = kind
-        created = np.asarray(img.created[:n], dtype=np.float64)
-        access = np.asarray(img.access[:n], dtype=np.float64)
-        # game hours since 2000: a damaged save's random numbers would overflow a date when shown
-        if not (np.all(np.abs(created) < 1e7) and np.all(np.abs(access) < 1e7)):
-            raise ValueError("memory image: a record created or recalled at no time or out of time")
-        self._created[:n] = created
-        self._access[:n] = access
-        imp = np.asarray(img.importance[:n], dtype=np.float32)
-        self._imp[:n] = np.clip(np.where(np.isnan(imp), np.float32(3.0), imp), 1.0, 10.0)
-        self._scored[:n] = np.asarray(img.scored[:n], dtype=bool)
-        self._text = [" ".join(str(t).split()) for t in img.text[:n]] if not owned else list(img.text[:n])
-        evidence = []
-        for i, ev in enumerate(img.evidence[:n]):
-            evidence.append(tuple(int(e) for e in ev if 0 <= int(e) < i) if ev else ())
-        self._evidence = evidence
-        if img.dim is not None and emb is not None:
-            dim = int(img.dim)
-            if emb.ndim != 2 or emb.shape[1] != dim or emb.shape[0] < n:
-                raise ValueError(f"memory image: embeddings are not {n} rows of {dim}")
-            has = np.asarray(img.has_emb[:n], dtype=bool)
-            if adopt:
-                self._emb = emb
-            else:
-                self._emb = np.zeros((cap, dim), dtype=np.float32)
-                self._emb[:n] = emb[:n]
-            rows = self._emb[:n]
-            rows[~has] = 0.0
-            with np.errstate(over="ignore", invalid="ignore"):
-                norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
-            lost = ~np.isfinite(norms)
-            if lost.any():  # a NaN/inf/huge vector would blind every retrieval: no relevance
-                rows[lost] = 0.0
-            off = ~lost & (norms > 0) & (np.abs(norms - 1.0) > 1e-3)
-            if off.any():  # stored rows are unit rows; a damaged one is made one again
-                rows[off] /= norms[off, None]
-            self._dim = dim
-            self._has_emb[:n] = has
-        self._n = n
+def fill(c: Columns, img: MemoryImage, owned: bool) -> None:
+    """Empty columns, made with ``image_capacity(img, owned)``, as the image (a loaded save's, in
+    one go: no record by record).  ``owned``: the image's arrays are the stream's to keep (a save
+    reader made them; the embedding matrix is then taken as it is, when it has room for the
+    records).  Values a damaged save could hold are made safe: unknown kinds raise ``ValueError``,
+    importances are clamped, non-finite embeddings count as none, evidence must point back."""
+    n = int(img.n)
+    for name in ("kind", "created", "has_emb", "access", "importance", "scored"):
+        if len(getattr(img, name)) < n:
+            raise ValueError(f"memory image: {name} holds fewer than {n} records")
+    if len(img.text) < n or len(img.evidence) < n:
+        raise ValueError(f"memory image: texts or evidence for fewer than {n} records")
+    kind = np.asarray(img.kind[:n], dtype=np.int8)
+    if n and (kind.min() < 0 or kind.max() >= len(KINDS)):
+        raise ValueError("memory image: a record of an unknown kind")
+    c.kind[:n] = kind
+    created = np.asarray(img.created[:n], dtype=np.float64)
+    access = np.asarray(img.access[:n], dtype=np.float64)
+    # game hours since 2000: a damaged save's random numbers would overflow a date when shown
+    if not (np.all(np.abs(created) < 1e7) and np.all(np.abs(access) < 1e7)):
+        raise ValueError("memory image: a record created or recalled at no time or out of time")
+    c.created[:n] = created
+    c.access[:n] = access
+    imp = np.asarray(img.importance[:n], dtype=np.float32)
+    c.imp[:n] = np.clip(np.where(np.isnan(imp), np.float32(3.0), imp), 1.0, 10.0)
+    c.scored[:n] = np.asarray(img.scored[:n], dtype=bool)
+    c.text = [" ".join(str(t).split()) for t in img.text[:n]] if not owned else list(img.text[:n])
+    evidence = []
+    for i, ev in enumerate(img.evidence[:n]):
+        evidence.append(tuple(int(e) for e in ev if 0 <= int(e) < i) if ev else ())
+    c.evidence = evidence
+    _fill_embeddings(c, img, owned)
+    c.n = n
 
-    def to_rows(self) -> list[dict]:
-        """One plain dict per record, for a SQLite table (embedding as float32 bytes or None)."""
-        rows: list[dict] = []
-        for i in range(self._n):
-            emb = None
-            if self._has_emb[i] and self._emb is not None:
-                emb = self._emb[i].astype("<f4").tobytes()
-            rows.append({
-                "id": i, "kind": KINDS[int(self._kind[i])], "text": self._text[i],
-                "created": from_game_hours(self._created[i]).isoformat(),
-                "last_access": from_game_hours(self._access[i]).isoformat(),
-                "importance": float(self._imp[i]), "scored": int(bool(self._scored[i])),
-                "evidence": json.dumps(list(self._evidence[i])), "embedding": emb,
-            })
-        return rows
+
+def _fill_embeddings(c: Columns, img: MemoryImage, owned: bool) -> None:
+    """The embeddings of ``fill``: taken or copied, damaged rows made none or unit rows again."""
+    n = int(img.n)
+    emb = img.emb
+    if img.dim is None or emb is None:
+        return
+    dim = int(img.dim)
+    if emb.ndim != 2 or emb.shape[1] != dim or emb.shape[0] < n:
+        raise ValueError(f"memory image: embeddings are not {n} rows of {dim}")
+    has = np.asarray(img.has_emb[:n], dtype=bool)
+    if adopts(img, owned):
+        c.emb = emb
+    else:
+        c.emb = np.zeros((image_capacity(img, owned), dim), dtype=np.float32)
+        c.emb[:n] = emb[:n]
+    rows = c.emb[:n]
+    rows[~has] = 0.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    lost = ~np.isfinite(norms)
+    if lost.any():  # a NaN/inf/huge vector would blind every retrieval: no relevance
+        rows[lost] = 0.0
+    off = ~lost & (norms > 0) & (np.abs(norms - 1.0) > 1e-3)
+    if off.any():  # stored rows are unit rows; a damaged one is made one again
+        rows[off] /= norms[off, None]
+    c.dim = dim
+    c.has_emb[:n] = has
+
+
+def to_rows(c: Columns) -> list[dict]:
+    """One plain dict per record, for a SQLite table (embedding as float32 bytes or None)."""
+    rows: list[dict] = []
+    for i in range(c.n):
+        emb = None
+        if c.has_emb[i] and c.emb is not None:
+            emb = c.emb[i].astype("<f4").tobytes()
+        rows.append({
+            "id": i, "kind": KINDS[int(c.kind[i])], "text": c.text[i],
+            "created": from_game_hours(c.created[i]).isoformat(),
+            "last_access": from_game_hours(c.access[i]).isoformat(),
+            "importance": float(c.imp[i]), "scored": int(bool(c.scored[i])),
+            "evidence": json.dumps(list(c.evidence[i])), "embedding": emb,
+        })
+    return rows

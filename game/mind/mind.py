@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from datetime import date, datetime
-from typing import Any
 
 from game.llm.api import LLM
 from game.mind import interview
@@ -36,6 +35,7 @@ from game.mind.facts import FactBook, TownNames
 from game.mind.grounding import Locator
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.mending import Mender
+from game.mind.mindstate import MindState
 from game.mind.persona import Persona
 from game.mind.planning import Planner
 from game.mind.reacting import Reactor
@@ -252,12 +252,12 @@ class Mind:
         return self.agenda.last_raw_plan
 
     # ------------------------------------------------------------------ saves
-    def to_state(self, memory: bool = True) -> dict[str, Any]:
+    def to_state(self, memory: bool = True) -> MindState:
         """Plain data for a save.  ``state["memory"]`` holds one row per record (embedding as float32
         bytes); everything else is JSON-serialisable.  ``memory=False`` leaves the rows out (a save
         takes the stream's ``image()`` instead: rows of 10k records cost a save seconds)."""
         core, agenda = self.core, self.agenda
-        return {
+        state: MindState = {
             "persona": core.persona.to_dict(),
             "identity": core.identity,
             "identity_date": core.identity_date.isoformat() if core.identity_date else None,
@@ -273,11 +273,13 @@ class Mind:
             "calls": [[d, p, n] for (d, p), n in core.calls.items()],
             "held": dict(self.talker.held),
             "facts": core.facts.to_list(),
-            **({"memory": core.memory.to_rows()} if memory else {}),
         }
+        if memory:
+            state["memory"] = core.memory.to_rows()
+        return state
 
     @classmethod
-    def from_state(cls, state: dict[str, Any], llm: LLM, embedder: Embedding | None = None, *,
+    def from_state(cls, state: MindState, llm: LLM, embedder: Embedding | None = None, *,
                    config: MindConfig | None = None) -> Mind:
         m = cls(Persona.from_dict(state["persona"]), llm, embedder, config=config)
         core, agenda = m.core, m.agenda
@@ -290,16 +292,17 @@ class Mind:
         core.identity = state.get("identity", "")
         core.identity_date = _date(state.get("identity_date"))
         agenda.yesterday = state.get("yesterday", "")
-        agenda.plan = DayPlan.from_dict(state["plan"]) if state.get("plan") else None
+        plan, current = state.get("plan"), state.get("current")
+        agenda.plan = DayPlan.from_dict(plan) if plan else None
         agenda.plan_date = _date(state.get("plan_date"))
         agenda.queue = [Action.from_dict(a) for a in state.get("queue", [])]
-        agenda.current = Action.from_dict(state["current"]) if state.get("current") else None
+        agenda.current = Action.from_dict(current) if current else None
         agenda.replan_reason = state.get("replan_reason")
         lr = state.get("last_reflection")
         m.reflector.last_reflection = datetime.fromisoformat(lr) if lr else None
         core.first_date = _date(state.get("first_date"))
         core.stats = Counter(state.get("stats", {}))
-        core.calls = Counter({(d, p): n for d, p, n in state.get("calls", [])})
+        core.calls = Counter({(str(d), str(p)): int(n) for d, p, n in state.get("calls", [])})
         core.facts = FactBook.from_list(state.get("facts"))
         held = state.get("held") or {}
         m.talker.held = OrderedDict((str(k), str(v)) for k, v in held.items()) if isinstance(held, dict) \

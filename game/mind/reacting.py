@@ -65,18 +65,41 @@ class Reactor:
         if hazard is not None and text:
             self._reacted[text] = now
             return await self.mender.react(now, text, view, hazard)
+        people = tuple(view.people_here) if view else ()
+        extra = allowance or Allowance()
+        gate = self._gate(now, text, people, urgent, extra)
+        if isinstance(gate, Reaction):
+            return gate
+        past_floor, untold = gate
+        self._reacted[text] = now
+        ans = await self._ask(now, text, view, people, past_floor)
+        if ans is None:
+            return Reaction("continue", reason="error")
+        ans = self._mended(ans, now, people)
+        if ans.decision == "talk":
+            said = self._talk(ans, now, text, people, untold, extra)
+            if isinstance(said, Reaction):
+                return said
+            ans = said
+        if ans.decision == "react" and ans.new_action:
+            return await self._act(ans, now, text, view)
+        return Reaction("continue", reason="model")
+
+    def _gate(self, now: datetime, text: str, people: tuple[str, ...], urgent: bool,
+              extra: Allowance) -> Reaction | tuple[bool, list[str]]:
+        """Whether the sight is worth a call: the ``continue`` that ends it here (asleep, the same
+        words lately, the day's calls spent), or whether the call is past the day's floor and whom
+        a host has news for."""
         d, _ = self.core.day_and_minute(now)
         if not text or self.core.asleep_at(now):
             return Reaction("continue", reason="asleep" if text else "nothing")
         last = self._reacted.get(text)
-        if last is not None and now - last < timedelta(minutes=self.core.config.react_cooldown_min):
+        if last is not None and now - last < timedelta(minutes=self.core.config.percept_cooldown_min):
             self.core.stats["react_cooldown"] += 1
             return Reaction("continue", reason="already considered")
         spent = self.core.calls_on(d)
-        extra = allowance or Allowance()
         # a talk written whole came of a reaction (its own or the other's) and costs a call like one
         used = spent.get("react", 0) + spent.get("converse", 0)
-        people = tuple(view.people_here) if view else ()
         # a host seeing someone it has not invited yet has news to tell (the paper's Isabella
         # invited the people she met): like urgent news, not held back by the day's caps
         untold = self._untold(now, people)
@@ -86,22 +109,29 @@ class Reactor:
         if past_floor and used >= self.core.config.max_reacts_per_day + extra.reacts:
             self.core.stats["react_budget"] += 1
             return Reaction("continue", reason="budget")
-        self._reacted[text] = now
-        allowed = tuple(view.allowed) if view and view.allowed else ()
+        return past_floor, untold
+
+    async def _ask(self, now: datetime, text: str, view: WorldView | None, people: tuple[str, ...],
+                   past_floor: bool) -> ReactAnswer | None:
+        """The model's answer (None: the call failed)."""
         ctx = Context(self.core, self.agenda, now, view, focus=text, about=people)
         context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
                                   RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         if past_floor:  # spare time of the server's: the town's planning goes first
             self.core.stats["react_spare"] += 1
         try:
-            ans = await self.core.complete("react", ReactAnswer, "react",
-                                           Priority.REFLECT if past_floor else Priority.REACT, now, max_tokens=100,
-                                           context=context, places=self.locator.places_line(view),
-                                           people=", ".join(people) or "nobody", first=self.core.persona.first_name,
-                                           percept=text)
+            return await self.core.complete("react", ReactAnswer, "react",
+                                            Priority.REFLECT if past_floor else Priority.REACT, now, max_tokens=100,
+                                            context=context, places=self.locator.places_line(view),
+                                            people=", ".join(people) or "nobody", first=self.core.persona.first_name,
+                                            percept=text)
         except LLMError as e:
             self.core.fail("react", e)
-            return Reaction("continue", reason="error")
+            return None
+
+    def _mended(self, ans: ReactAnswer, now: datetime, people: tuple[str, ...]) -> ReactAnswer:
+        """The answer as meant: a "react" that is a wish to talk is a talk, "continue" written as an
+        action is a continue, going to bed at noon is no reaction."""
         meant = _talk_meant(ans, people) if ans.decision == "react" else None
         if meant is not None:
             # a small model often picks "react" with someone in talk_to and "tell Rosa about ...":
@@ -115,38 +145,47 @@ class Reactor:
             # to a sight in the middle of the day
             self.core.stats["react_absurd"] += 1
             ans = ans.model_copy(update={"decision": "continue"})
-        talks = self.core.talks_on(d, now) if ans.decision == "talk" else 0
-        invite = ans.decision == "talk" and _match_name(ans.talk_to, people) in untold
-        if ans.decision == "talk" and talks >= self.core.config.max_talks_per_day + extra.talks and not invite:
+        return ans
+
+    def _talk(self, ans: ReactAnswer, now: datetime, text: str, people: tuple[str, ...], untold: list[str],
+              extra: Allowance) -> Reaction | ReactAnswer:
+        """A "talk" answer: the talk (or why not), or, with nobody here to talk to, the answer as
+        the "react" it then is."""
+        d, _ = self.core.day_and_minute(now)
+        talks = self.core.talks_on(d, now)
+        invite = _match_name(ans.talk_to, people) in untold
+        if talks >= self.core.config.max_talks_per_day + extra.talks and not invite:
             self.core.stats["react_talk_enough"] += 1
             return Reaction("continue", reason="talked enough today")
-        if ans.decision == "talk":
-            who = _match_name(ans.talk_to, people)
-            if who is None and len(people) == 1:
-                who = people[0]
-            if who is not None and who != self.core.name:
-                self.core.stats["react_talk"] += 1
-                if talks >= self.core.config.max_talks_per_day and not invite:
-                    self.core.stats["talk_spare"] += 1
-                return Reaction("talk", with_whom=who, reason=text)
-            self.core.stats["react_talk_nobody"] += 1
-            if not ans.new_action:
-                return Reaction("continue", reason="nobody to talk to")
-            ans = ans.model_copy(update={"decision": "react"})  # nobody here: do what it said instead
-        if ans.decision == "react" and ans.new_action:
-            here = view.here if view else ""
-            # the place and the state of the thing it acts on ("off" for a dripping tap, a fire
-            # put out), both by the world when it can say
-            addr, state = await self.locator.ground(view, ans.new_action, ans.place or here, ans.state,
-                                                    text, allowed, here or self.locator.fallback_place(view))
-            act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
-                         max(5, min(60, ans.minutes)), state, now, "reaction")
-            self.agenda.put_first(act, now)  # the steps already decomposed carry on after it
-            self.core.stats["react_react"] += 1
-            self.core.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,
-                                 importance=5)
-            return Reaction("react", new_action=act, reason=text)
-        return Reaction("continue", reason="model")
+        who = _match_name(ans.talk_to, people)
+        if who is None and len(people) == 1:
+            who = people[0]
+        if who is not None and who != self.core.name:
+            self.core.stats["react_talk"] += 1
+            if talks >= self.core.config.max_talks_per_day and not invite:
+                self.core.stats["talk_spare"] += 1
+            return Reaction("talk", with_whom=who, reason=text)
+        self.core.stats["react_talk_nobody"] += 1
+        if not ans.new_action:
+            return Reaction("continue", reason="nobody to talk to")
+        return ans.model_copy(update={"decision": "react"})  # nobody here: do what it said instead
+
+    async def _act(self, ans: ReactAnswer, now: datetime, text: str, view: WorldView | None) -> Reaction:
+        """A "react" answer: its action, first in the agenda (the steps already decomposed carry on
+        after it)."""
+        here = view.here if view else ""
+        allowed = tuple(view.allowed) if view and view.allowed else ()
+        # the place and the state of the thing it acts on ("off" for a dripping tap, a fire
+        # put out), both by the world when it can say
+        addr, state = await self.locator.ground(view, ans.new_action, ans.place or here, ans.state,
+                                                text, allowed, here or self.locator.fallback_place(view))
+        act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
+                     max(5, min(60, ans.minutes)), state, now, "reaction")
+        self.agenda.put_first(act, now)
+        self.core.stats["react_react"] += 1
+        self.core.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,
+                             importance=5)
+        return Reaction("react", new_action=act, reason=text)
 
     def _untold(self, now: datetime, people: Sequence[str]) -> list[str]:
         """The people at hand whom this resident has not told of a gathering it hosts."""

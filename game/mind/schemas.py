@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Literal, Protocol, cast
 
 from pydantic import BaseModel, BeforeValidator, Field, create_model
 
@@ -233,10 +233,11 @@ StateText = Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)]
 Decision = Literal["continue", "react", "talk"]
 
 
-def _one_of(values: tuple[str, ...], max_len: int = 30) -> Any:  # a type made at run time
+def _one_of(values: tuple[str, ...], max_len: int = 30) -> type[str]:  # str, annotated at run time
     """Text the schema sent limits to ``values`` (validation does not: the mind judges the answer)."""
-    return Annotated[str, BeforeValidator(_text(max_len)),
-                     Field(max_length=max_len, json_schema_extra={"enum": list(values)})]
+    # (pydantic reads the Annotated form as the str field it describes)
+    return cast(type[str], Annotated[str, BeforeValidator(_text(max_len)),
+                                     Field(max_length=max_len, json_schema_extra={"enum": list(values)})])
 
 
 @lru_cache(maxsize=64)

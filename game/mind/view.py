@@ -7,10 +7,10 @@ log, compare in tests and serialise into a save.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 
 class Placement(Protocol):
@@ -54,11 +54,13 @@ class WorldView:
     ground: Ground | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
-    def make(**kw: Any) -> WorldView:  # (a view's fields by name, as the engine has them)
-        for key in ("allowed", "nearby", "people_here"):
-            if key in kw and kw[key] is not None:
-                kw[key] = tuple(kw[key])
-        return WorldView(**kw)
+    def make(*, now_text: str = "", here: str = "", here_text: str = "", known_places: str = "",
+             allowed: Iterable[str] = (), nearby: Iterable[str] = (), people_here: Iterable[str] = (),
+             ground: Ground | None = None) -> WorldView:
+        """A view from the engine's fields by name (any sequences of names)."""
+        return WorldView(now_text=now_text, here=here, here_text=here_text, known_places=known_places,
+                         allowed=tuple(allowed), nearby=tuple(nearby), people_here=tuple(people_here),
+                         ground=ground)
 
 
 @dataclass(frozen=True)

@@ -141,7 +141,7 @@ def test_memory_rows_round_trip(records, scored):
     m = _stream(records)
     for i, s in enumerate(scored[: len(m)]):
         if not s:
-            m._scored[i] = False
+            m.columns.scored[i] = False
     rows = m.to_rows()
     json.dumps([{k: v for k, v in r.items() if k != "embedding"} for r in rows])  # plain data
     again = MemoryStream.from_rows(rows)

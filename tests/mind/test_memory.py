@@ -76,9 +76,9 @@ def test_storage_grows_by_doubling_and_keeps_data():
     m = MemoryStream(capacity=4)
     for i in range(9):
         m.add("observation", f"r{i}", T0, importance=i + 1, embedding=unit(1, i))
-    assert m._cap == 16 and len(m) == 9
+    assert m.columns.cap == 16 and len(m) == 9
     assert m.get(8).text == "r8" and m.get(3).importance == 4
-    assert np.allclose(m._emb[8], unit(1, 8), atol=1e-6)
+    assert np.allclose(m.columns.emb[8], unit(1, 8), atol=1e-6)
 
 
 def test_rows_round_trip_with_float32_embeddings():
@@ -127,7 +127,7 @@ def test_retrieval_is_fast_at_100k_records():
     n = 100_000
     ids = m.add_many("observation", [f"r{i}" for i in range(n)], [T0 + timedelta(seconds=10 * i) for i in range(n)],
                      [1 + i % 10 for i in range(n)], vecs)
-    assert len(m) == n and ids[-1] == n - 1 and m._cap >= n
+    assert len(m) == n and ids[-1] == n - 1 and m.columns.cap >= n
     q = rng.standard_normal(dim)
     now = T0 + timedelta(days=12)
     m.retrieve(q, now, k=10)  # warm up
@@ -223,7 +223,7 @@ def test_the_projection_is_built_a_step_per_retrieval_and_results_stay_exact_unt
     m, queries, now = _topic_stream(mem.PREFILTER_MIN + 3 * mem.PREFILTER_STEP, seed=15)
     fresh = MemoryStream.from_image(m.image())
     calls = 0
-    while fresh._projection() is None:  # the basis, then one step a call
+    while fresh.prefilter.projection() is None:  # the basis, then one step a call
         calls += 1
         assert calls < 20
     assert calls == 1 + (len(fresh) + mem.PREFILTER_STEP - 1) // mem.PREFILTER_STEP - 1

@@ -1,0 +1,108 @@
+"""What in a line the town does not back: a person no one in it is, a place it does not have, an
+event nothing the speaker holds speaks of, words that step out of the town.  The vetting of a
+talk's line (factcheck.py) drops such sentences; the interview (backing.py) asks again.
+
+Pure rules, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from game.mind.facts import EVENT_RE, TownNames
+
+PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
+               "café", "market", "library", "school", "church", "square", "pub", "restaurant", "store", "shop",
+               "bakery", "bar", "gym", "theater", "theatre", "museum", "club", "plaza", "stadium", "hotel")
+PLACE_PHRASE = re.compile(r"\b(?:at|in|to|near|by)\s+(?P<p>the\s+(?:[a-z]+\s+){0,2}?(?:"
+                          + "|".join(re.escape(n) for n in sorted(PLACE_NOUNS, key=len, reverse=True)) + r"))\b", re.I)
+_OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)"
+                          r"|information\s+(?:given|provided)|not\s+mentioned\s+in|as an ai|language model"
+                          r"|the prompt|the interviewer's\s+question"
+                          r"|based on the (?:information|text|context)"
+                          r"|people you know|listed (?:under|in|above|below)|make one up"
+                          r"|say only what (?:you|I) know)\b",
+                          re.I)
+SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
+_NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So", "If", "My", "Our", "We", "Me",
+              "Town", "Hall", "Cafe", "Park", "Market", "Monday", "Tuesday", "Wednesday",
+              "Thursday", "Friday", "Saturday", "Sunday", "Day", "Valentine", "Valentine's", "Dear", "Good", "Mr",
+              "Mrs", "Ms", "Dr", "Oh", "Yes", "No", "Well", "Hello", "Hi", "Thanks", "Thank", "March", "April",
+              "February", "January", "May", "June", "July", "August", "September", "October", "November",
+              "December", "Sure", "Great", "See", "Let", "Have", "Do", "Did", "What", "Who", "Where", "When", "How"}
+
+
+def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> list[str]:
+    """Full names in ``text`` (two capitalised words) that are no one ``me`` knows: not a known
+    person, not the town's place, not ``me``."""
+    known_l = {k.lower() for k in known} | {me.lower()}
+    firsts = {k.split()[0].lower() for k in known} | {me.split()[0].lower()}
+    places = " ".join(town.places).lower()
+    out = []
+    for m in _NAME.finditer(text):
+        a, b = m.group(1), re.sub(r"['’]s$", "", m.group(2))
+        if a in _NOT_NAMES or b in _NOT_NAMES:
+            continue
+        full = f"{a} {b}"
+        if full.lower() in known_l or full.lower() in places or a.lower() in places.split():
+            continue
+        if a.lower() in firsts and b.lower() in {k.split()[-1].lower() for k in known}:
+            continue
+        out.append(full)
+    return list(dict.fromkeys(out))
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents ("café" is "cafe")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
+def places_unknown(text: str, town: TownNames) -> list[str]:
+    """Places ``text`` names that the town does not have ("the community center"); "the café of
+    Bluebell Cafe" names the town's cafe."""
+    out = []
+    low_places = [_plain(p) for p in town.places]
+    for m in PLACE_PHRASE.finditer(text):
+        phrase = m.group("p")
+        rest = _plain(phrase[4:])
+        after = _plain(text[m.end("p"):m.end("p") + 60])
+        if after.startswith(" of ") and any(after[4:].startswith(p) or after[4:].startswith("the " + p)
+                                            for p in low_places):
+            continue
+        if any(rest in p or p in rest for p in low_places):
+            continue
+        noun = rest.split()[-1]
+        if any(re.search(rf"\b{re.escape(noun)}\b", p) for p in low_places) and len(rest.split()) == 1:
+            continue  # "the cafe": the town has one
+        out.append(phrase)
+    return out
+
+
+def events_unbacked(text: str, backing: str) -> list[str]:
+    """Events ``text`` tells of (a party, a fair) that nothing in ``backing`` (the facts the speaker
+    holds, its memories and persona) speaks of."""
+    low = backing.lower()
+    out = []
+    for m in EVENT_RE.finditer(text):
+        noun = m.group(0).lower().rstrip("s")
+        if noun not in low:
+            out.append(m.group(0))
+    return list(dict.fromkeys(out))
+
+
+def steps_out(text: str, me: str) -> bool:
+    """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
+    found his kitchen messy": its own name, and no I, me or my)."""
+    if _OUT_OF_TOWN.search(text) or text.lower().startswith(me.lower() + " "):
+        return True
+    first = me.split()[0]
+    return (bool(re.search(rf"\b{re.escape(first)}\b", text))
+            and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text))
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (split after . ! or ?)."""
+    return [s for s in SENTENCES.split(text.strip()) if s.strip()]

@@ -1,0 +1,334 @@
+"""The shape of ``game/`` (issue 28): objects composed, not mixed in; no import cycle even among
+imports made only for the type checker; no private name reached across modules; short files and
+short functions; ``Any`` kept rare.
+
+Each check reads the source with ``ast`` (nothing is imported) and fails with the list of
+offenders, so one run says everything that is left."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "game"
+MAX_FILE_LINES = 400
+MAX_FUNCTION_LINES = 60
+MAX_ANY = 30  # annotations in game/ that mention Any
+
+# bases that are never a mixin of ours: a Protocol names what a part needs, an exception is a kind of error
+_ASIDE = {"Protocol", "Exception", "BaseException", "Generic"}
+
+
+# -- reading the sources ---------------------------------------------------------------------------------
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def sources() -> dict[str, Path]:
+    """Every module of the game (the built-in towns in game/maps are data, and hold no module)."""
+    return {module_name(p): p for p in sorted(GAME.rglob("*.py")) if "__pycache__" not in p.parts}
+
+
+_TREES: dict[Path, ast.Module] = {}
+
+
+def tree(path: Path) -> ast.Module:
+    if path not in _TREES:
+        _TREES[path] = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return _TREES[path]
+
+
+def _base_of(name: str, path: Path, node: ast.ImportFrom) -> str:
+    """The absolute module an ``from ... import`` names (relative imports resolved)."""
+    base = node.module or ""
+    if not node.level:
+        return base
+    pkg = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    pkg = pkg[: len(pkg) - (node.level - 1)]
+    return ".".join(pkg + ([base] if base else []))
+
+
+def _resolve(dotted: str, known: set[str] | dict[str, Path]) -> str | None:
+    """The innermost module of the game that ``dotted`` names (itself or a package above it)."""
+    parts = dotted.split(".")
+    while parts:
+        cand = ".".join(parts)
+        if cand in known:
+            return cand
+        parts.pop()
+    return None
+
+
+def imports_of(name: str, path: Path, known: set[str] | dict[str, Path]) -> set[str]:
+    """The modules of the game ``name`` imports anywhere, ``if TYPE_CHECKING:`` blocks included."""
+    out: set[str] = set()
+    for node in ast.walk(tree(path)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                dep = _resolve(alias.name, known)
+                if dep:
+                    out.add(dep)
+        elif isinstance(node, ast.ImportFrom):
+            base = _base_of(name, path, node)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                dep = sub if sub in known else _resolve(base, known)
+                if dep:
+                    out.add(dep)
+    out.discard(name)
+    return out
+
+
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(g.get(v, ())):
+            if w not in g:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(g):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+# -- classes ---------------------------------------------------------------------------------------------
+
+def _base_name(expr: ast.expr) -> str:
+    if isinstance(expr, ast.Subscript):
+        expr = expr.value
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    if isinstance(expr, ast.Name):
+        return expr.id
+    return ""
+
+
+def classes() -> dict[tuple[str, str], list[tuple[str, str] | str]]:
+    """(module, class) -> its bases: a (module, class) of the game, or the bare name of any other."""
+    mods = sources()
+    local: dict[str, dict[str, tuple[str, str]]] = {}
+    for name, path in mods.items():
+        names: dict[str, tuple[str, str]] = {}
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ImportFrom):
+                base = _base_of(name, path, node)
+                if _resolve(base, mods) or base == "game":
+                    for alias in node.names:
+                        names[alias.asname or alias.name] = (base, alias.name)
+        for node in tree(path).body:
+            if isinstance(node, ast.ClassDef):
+                names[node.name] = (name, node.name)
+        local[name] = names
+    out: dict[tuple[str, str], list[tuple[str, str] | str]] = {}
+    for name, path in mods.items():
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ClassDef):
+                bases: list[tuple[str, str] | str] = []
+                for b in node.bases:
+                    bn = _base_name(b)
+                    bases.append(local[name].get(bn, bn) if isinstance(b, ast.Name | ast.Subscript) else bn)
+                out[(name, node.name)] = bases
+    return out
+
+
+def _follow(ref: tuple[str, str], known: dict[tuple[str, str], list[tuple[str, str] | str]]) -> tuple[str, str] | None:
+    """Where a class imported through a package's ``__init__`` is defined."""
+    mod, cls = ref
+    if ref in known:
+        return ref
+    for (m, c) in known:
+        if c == cls and (m == mod or m.startswith(mod + ".")):
+            return (m, c)
+    return None
+
+
+def multiple_game_bases() -> list[str]:
+    known = classes()
+
+    def aside(ref: tuple[str, str] | str, seen: frozenset[tuple[str, str]] = frozenset()) -> bool:
+        """A Protocol or an exception (of the game or not)."""
+        if isinstance(ref, str):
+            return ref in _ASIDE or ref.endswith(("Error", "Exception"))
+        found = _follow(ref, known)
+        if found is None or found in seen:
+            return False
+        return any(aside(b, seen | {found}) for b in known[found])
+
+    bad = []
+    for (mod, cls), bases in sorted(known.items()):
+        ours = [b for b in bases if isinstance(b, tuple) and _follow(b, known) and not aside(b)]
+        if len(ours) > 1:
+            bad.append(f"{mod}.{cls}({', '.join(b[1] for b in ours if isinstance(b, tuple))})")
+    return bad
+
+
+# -- private names, lengths, Any -------------------------------------------------------------------------
+
+def private_imports() -> list[str]:
+    mods = sources()
+    bad = []
+    for name, path in mods.items():
+        for node in ast.walk(tree(path)):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = _base_of(name, path, node)
+            if not (_resolve(base, mods) or base == "game"):
+                continue
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    bad.append(f"{name}:{node.lineno} imports {alias.name} from {base}")
+    return bad
+
+
+def long_files() -> list[str]:
+    out = []
+    for path in sources().values():
+        n = len(path.read_bytes().splitlines())
+        if n > MAX_FILE_LINES:
+            out.append(f"{path.relative_to(ROOT)}: {n} lines")
+    return out
+
+
+def _functions(node: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield sub
+
+
+def long_functions() -> list[str]:
+    out = []
+    for path in sources().values():
+        for fn in _functions(tree(path)):
+            start = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
+            n = (fn.end_lineno or fn.lineno) - start + 1
+            if n > MAX_FUNCTION_LINES:
+                out.append(f"{path.relative_to(ROOT)}:{fn.lineno} {fn.name}: {n} lines")
+    return out
+
+
+def _mentions_any(expr: ast.expr | None) -> bool:
+    if expr is None:
+        return False
+    for sub in ast.walk(expr):
+        if isinstance(sub, ast.Name) and sub.id == "Any":
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr == "Any":
+            return True
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and "Any" in sub.value:
+            try:
+                inner = ast.parse(sub.value, mode="eval").body
+            except SyntaxError:
+                continue
+            if _mentions_any(inner):
+                return True
+    return False
+
+
+def annotations(node: ast.AST) -> Iterator[tuple[int, ast.expr]]:
+    """Every annotation under ``node``: arguments, returns, annotated assignments, and the right side
+    of a type alias (``X = dict[str, Any]``)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.arg) and sub.annotation is not None:
+            yield sub.lineno, sub.annotation
+        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and sub.returns is not None:
+            yield sub.lineno, sub.returns
+        elif isinstance(sub, ast.AnnAssign):
+            yield sub.lineno, sub.annotation
+
+
+def any_annotations() -> list[str]:
+    out = []
+    for path in sources().values():
+        t = tree(path)
+        for lineno, ann in annotations(t):
+            if _mentions_any(ann):
+                out.append(f"{path.relative_to(ROOT)}:{lineno}")
+        for node in t.body:  # module-level aliases: X = dict[str, Any] / X: TypeAlias = ...
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Subscript):
+                if _mentions_any(node.value):
+                    out.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return sorted(out, key=lambda x: (x.rsplit(":", 1)[0], int(x.rsplit(":", 1)[1])))
+
+
+def _listing(items: list[str]) -> str:
+    return "\n  " + "\n  ".join(items)
+
+
+# -- the checks ------------------------------------------------------------------------------------------
+
+def test_the_sources_are_read() -> None:
+    mods = sources()
+    assert "game.engine.engine" in mods and "game.mind.mind" in mods
+    assert ("game.engine.engine", "Engine") in classes()
+
+
+def test_a_cycle_under_type_checking_is_found(tmp_path: Path) -> None:
+    (tmp_path / "game").mkdir()
+    a = tmp_path / "game" / "a.py"
+    a.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from game.b import B\n")
+    assert imports_of("game.a", a, {"game.a", "game.b"}) == {"game.b"}
+    assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+
+
+def test_no_class_has_more_than_one_base_class_from_the_game() -> None:
+    bad = multiple_game_bases()
+    assert not bad, f"classes made of more than one class of the game (compose parts instead):{_listing(bad)}"
+
+
+def test_no_import_cycle_even_under_type_checking() -> None:
+    mods = sources()
+    g = {name: imports_of(name, path, mods) for name, path in mods.items()}
+    found = [" <-> ".join(c) for c in cycles(g)]
+    assert not found, f"import cycles among modules of the game (TYPE_CHECKING imports counted):{_listing(found)}"
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    bad = private_imports()
+    assert not bad, f"private names imported across modules (make them public or move them):{_listing(bad)}"
+
+
+def test_no_file_is_over_400_lines() -> None:
+    bad = long_files()
+    assert not bad, f"files over {MAX_FILE_LINES} lines:{_listing(bad)}"
+
+
+def test_no_function_is_over_60_lines() -> None:
+    bad = long_functions()
+    assert not bad, f"functions over {MAX_FUNCTION_LINES} lines:{_listing(bad)}"
+
+
+def test_any_is_in_at_most_30_annotations() -> None:
+    found = any_annotations()
+    assert len(found) <= MAX_ANY, (f"{len(found)} annotations mention Any (at most {MAX_ANY}):"
+                                   f"{_listing(found)}")
