@@ -12,8 +12,6 @@ import html
 import json
 import math
 import re
-from typing import Any
-
 import httpx
 
 from game.text import one_line
@@ -50,7 +48,7 @@ def wire_messages(messages: list[Message]) -> list[dict[str, str]]:
     return out
 
 
-def as_text(content: Any) -> str:
+def as_text(content: object) -> str:
     """The message content as text, whatever type an odd server put there."""
     if content is None:
         return ""
@@ -61,7 +59,7 @@ def as_text(content: Any) -> str:
     return str(content)
 
 
-def finite_numbers(value: Any) -> dict[str, float]:
+def finite_numbers(value: object) -> dict[str, float]:
     """A ``usage``/``timings`` object reduced to its finite numbers (an odd server may send text)."""
     if not isinstance(value, dict):
         return {}
@@ -69,7 +67,7 @@ def finite_numbers(value: Any) -> dict[str, float]:
             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
 
 
-def token_counts(usage: Any, timings: Any, *, completion_default: int = 0) -> dict[str, int]:
+def token_counts(usage: object, timings: object, *, completion_default: int = 0) -> dict[str, int]:
     """Tokens sent, completed and served from the server's prompt cache, from a reply's ``usage``
     and (llama-server) ``timings``: the keyword arguments of ``Accounting.record``.
 

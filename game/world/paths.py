@@ -95,7 +95,7 @@ class PathFinder:
             self._cache.move_to_end(key)
             return f
         dist = [-1] * (self.width * self.height)
-        dq = deque()
+        dq: deque[int] = deque()
         for t in targets:
             if dist[t] < 0:
                 dist[t] = 0
@@ -179,7 +179,10 @@ class PathFinder:
                 around = self._astar(ia, ib, None, blocked)
                 if around is not None:
                     return around
-            return self._astar(ia, ib, None, set())
+            found = self._astar(ia, ib, None, set())
+            if found is None:  # not met: both lie in one component
+                raise NoPath(f"no path from {a} to {b}")
+            return found
         plain = self._walk_down(ia, dist)
         if blocked and any(p[1] * w + p[0] in blocked for p in plain):
             around = self._astar(ia, ib, dist, blocked)

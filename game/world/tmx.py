@@ -13,6 +13,7 @@ import logging
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ _RESERVED = {"name", "type", "id", "width", "height", "x", "y", "gid", "visible"
              "compression", "properties", "parent", "points", "closed", "image"}
 
 
-def _import_pytmx():
+def _import_pytmx() -> ModuleType:
     """Import pytmx without its "cannot import pygame" complaint."""
     names = ("pytmx.util_pygame", "pytmx.util_pygame_sdl2", "pytmx", "pytmx.pytmx")
     loggers = [logging.getLogger(n) for n in names]
