@@ -17,14 +17,14 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel
 
 from .accounting import Accounting
 from .answers import AnswerError, parse_answer, response_format
-from .api import BadAnswer, CallTag, LLMError, Message, ModelStatus, ModelTimeout, ModelUnavailable
+from .api import BadAnswer, CallTag, Embedder, LLMError, Message, ModelStatus, ModelTimeout, ModelUnavailable
 from .config import LLMConfig
 from .scheduler import PriorityScheduler
 from .wire import RETRY_STATUS, Transient, as_text, finite_numbers, server_message, token_counts, utf8, wire_messages
@@ -40,16 +40,6 @@ class _Preempted(Exception):
 log = logging.getLogger(__name__)
 
 _EMBED_TAG = CallTag(purpose="embed")
-
-
-class Embedder(Protocol):
-    name: str
-    dim: int | None
-
-    async def embed(self, texts: list[str]) -> list[list[float]]: ...
-
-    async def aclose(self) -> None: ...
-
 
 
 # seconds after a request of the player's during which the town starts none of its own (see

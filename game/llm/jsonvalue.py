@@ -5,9 +5,9 @@ accounting in their plain form.  A value read from outside is a ``JSON`` and is 
 
 from __future__ import annotations
 
-from typing import TypeAlias, Union
+from typing import TypeAlias
 
-JSON: TypeAlias = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+JSON: TypeAlias = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
 JSONObject: TypeAlias = dict[str, JSON]
 
 

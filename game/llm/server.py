@@ -19,7 +19,8 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any, BinaryIO, Union
 
 import httpx
 
@@ -57,6 +58,10 @@ def _stop_all() -> None:
         server.stop()
 
 
+# what signal.getsignal answers: a handler, SIG_DFL/SIG_IGN, or None (set outside Python)
+Handler = Union[Callable[[int, FrameType | None], object], int, signal.Handlers, None]
+
+
 def _install_handlers() -> None:
     """Stop the servers on SIGTERM/SIGHUP, then let the previous handler (or the default) act."""
     global _HANDLERS_INSTALLED
@@ -69,7 +74,7 @@ def _install_handlers() -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         previous = signal.getsignal(sig)
 
-        def handler(signum, frame, previous=previous):
+        def handler(signum: int, frame: FrameType | None, previous: Handler = previous) -> None:
             _stop_all()
             if callable(previous):
                 previous(signum, frame)
@@ -130,7 +135,7 @@ class EmbeddedServer:
         self.keep_log = keep_log
         self.failed = False
         self.proc: subprocess.Popen[bytes] | None = None
-        self._log_fh = None
+        self._log_fh: BinaryIO | None = None
 
     @property
     def url(self) -> str:

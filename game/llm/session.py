@@ -23,7 +23,8 @@ from typing import Any
 from .api import LLMError
 from .client import ModelClient
 from .config import DEFAULT_MODEL_NAME, TEST_MODEL_NAME, LLMConfig, Paths
-from .embed import CachedEmbedder, MiniLMEncoder, RemoteEmbedder
+from .embed import CachedEmbedder, RemoteEmbedder
+from .minilm import MiniLMEncoder
 from .record import RecordingLLM, ReplayLLM
 from .server import EmbeddedServer, Progress
 

@@ -12,6 +12,8 @@ import html
 import json
 import math
 import re
+from typing import TypedDict
+
 import httpx
 
 from game.text import one_line
@@ -67,7 +69,15 @@ def finite_numbers(value: object) -> dict[str, float]:
             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
 
 
-def token_counts(usage: object, timings: object, *, completion_default: int = 0) -> dict[str, int]:
+class TokenCounts(TypedDict):
+    """The token figures of one reply, as ``Accounting.record`` takes them."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+
+
+def token_counts(usage: object, timings: object, *, completion_default: int = 0) -> TokenCounts:
     """Tokens sent, completed and served from the server's prompt cache, from a reply's ``usage``
     and (llama-server) ``timings``: the keyword arguments of ``Accounting.record``.
 
