@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, BinaryIO, Union
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import httpx
 
@@ -59,7 +59,7 @@ def _stop_all() -> None:
 
 
 # what signal.getsignal answers: a handler, SIG_DFL/SIG_IGN, or None (set outside Python)
-Handler = Union[Callable[[int, FrameType | None], object], int, signal.Handlers, None]
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 def _install_handlers() -> None:
