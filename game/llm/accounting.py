@@ -11,12 +11,21 @@ from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from threading import Lock
 from time import monotonic
-from typing import TypedDict
+from typing import Protocol, TypedDict, runtime_checkable
 
 from .api import CallTag, Usage
 from .jsonvalue import as_list, as_object
 
 _NOBODY = "-"
+
+
+@runtime_checkable
+class Accounted(Protocol):
+    """A model that keeps an ``Accounting``: the real client, a recording of it, a replay (a
+    test's fake model may keep none)."""
+
+    @property
+    def accounting(self) -> Accounting: ...
 
 
 class Accounting:

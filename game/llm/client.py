@@ -30,6 +30,7 @@ from .config import LLMConfig
 from .jsonvalue import as_object
 from .link import ServerLink
 from .scheduler import PriorityScheduler
+from .server import EmbeddedServer
 from .wire import StreamTally, Transient, answer_of, finite_numbers, server_message, token_counts, utf8, wire_messages
 
 T = TypeVar("T", bound=BaseModel)
@@ -75,6 +76,7 @@ class ModelClient:
         self.cache_prompt = cache_prompt
         self._llama_server = False
         self.scheduler = PriorityScheduler(slots or 4)
+        self.server: EmbeddedServer | None = None  # the llama-server this game started for it, if any
         self.models_error: str | None = None  # GET /models was not the API's list (town llm check says so)
         # llama-server's per-request timings (prompt_n, prompt_ms, predicted_n, predicted_ms)
         self.timings: deque[tuple[int, float, int, float]] = deque(maxlen=256)

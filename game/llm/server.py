@@ -20,14 +20,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import BinaryIO
 
 import httpx
 
 from .api import ModelUnavailable
-
-if TYPE_CHECKING:
-    from .config import ServerFlags
+from .config import ServerFlags
 
 Progress = Callable[[str], None]
 
@@ -93,11 +91,13 @@ class EmbeddedServer:
     """One llama-server process.  ``await start(progress)``; ``stop()``; ``url``."""
 
     @classmethod
-    def with_flags(cls, binary: Path, model: Path, flags: ServerFlags, **kw: Any) -> EmbeddedServer:
+    def with_flags(cls, binary: Path, model: Path, flags: ServerFlags, *, alias: str | None = None,
+                   log_path: Path | None = None, keep_log: bool = True) -> EmbeddedServer:
         """A server started with ``flags`` (``LLMConfig.server``)."""
         return cls(binary, model, parallel=flags.slots, ctx_per_slot=flags.ctx_per_slot,
                    threads=flags.threads, threads_batch=flags.threads_batch, batch=flags.batch,
-                   ubatch=flags.ubatch, cache_ram_mib=flags.cache_ram_mib, **kw)
+                   ubatch=flags.ubatch, cache_ram_mib=flags.cache_ram_mib, alias=alias,
+                   log_path=log_path, keep_log=keep_log)
 
     def __init__(
         self,
