@@ -16,6 +16,7 @@ Each step leaves a stamp file; a second run checks the stamps and files and take
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -28,9 +29,9 @@ import tarfile
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from game.errors import GameError
 from game.text import echo
@@ -63,7 +64,7 @@ def _say(msg: str) -> None:
     echo(msg, flush=True)
 
 
-def _stamp_ok(paths: Paths, name: str, expect: dict[str, Any]) -> bool:
+def _stamp_ok(paths: Paths, name: str, expect: Mapping[str, object]) -> bool:
     stamp = paths.stamps / f"{name}.json"
     try:
         return json.loads(stamp.read_text()) == expect
@@ -71,9 +72,9 @@ def _stamp_ok(paths: Paths, name: str, expect: dict[str, Any]) -> bool:
         return False
 
 
-def _write_stamp(paths: Paths, name: str, data: dict[str, Any]) -> None:
+def _write_stamp(paths: Paths, name: str, data: Mapping[str, object]) -> None:
     paths.stamps.mkdir(parents=True, exist_ok=True)
-    (paths.stamps / f"{name}.json").write_text(json.dumps(data, indent=1))
+    (paths.stamps / f"{name}.json").write_text(json.dumps(dict(data), indent=1))
 
 
 def _pip_download(specs: list[str], dest: Path, say: Say, *, sdist: str | None = None) -> None:
@@ -382,7 +383,7 @@ def setup(home: Path | None = None, *, for_tests: bool = False, default_model: b
         ensure_default_model(paths, say)
 
 
-def cli_setup(args: Any) -> int:
+def cli_setup(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     home = town_home()
     print(f"town setup: installing into {home}", flush=True)
