@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from .objects import ObjectStates
 from .paths import PathFinder
 from .residents import ResidentSpec, read_residents
 from .spatial import SpatialMemory
-from .tmx import RawMap, load_tmx
+from .tmx import Property, RawMap, load_tmx
 from .tree import AreaTree, join, split
 
 Pos = tuple[int, int]
@@ -54,7 +53,7 @@ class Town:
     grid: np.ndarray  # walkable, bool [h, w]
     start: datetime = DEFAULT_START
     seconds_per_step: float = 10
-    properties: dict[str, Any] = field(default_factory=dict)
+    properties: dict[str, Property] = field(default_factory=dict)
 
     @cached_property
     def paths(self) -> PathFinder:
@@ -99,7 +98,7 @@ def _tile_from_props(path: Path, props: dict, where: str) -> Tile:
                 str(props.get("kind", "tile")))
 
 
-def _check_name(path: Path, what: str, name: str) -> str:
+def _check_name(path: Path, what: str, name: Property) -> str:
     name = " ".join(str(name or "").split())
     if not name:
         raise MapError(path, f"a {what} has no name (every {what} needs one in Tiled's Name field)")
