@@ -9,10 +9,11 @@ import csv
 import difflib
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from .errors import MapError
 from .tree import keywords
@@ -148,11 +149,11 @@ def infer_workplace_by_persona(learned: str, home: str, arenas_of: dict[str, lis
     return home if where == "home" and ":" in home else None  # works in its own room (no easel there)
 
 
-def _workplace(sc: dict[str, Any], home: str, homes: set[str], arenas_of: dict[str, list[str]],
+def _workplace(sc: Mapping[str, object], home: str, homes: set[str], arenas_of: dict[str, list[str]],
                kinds_in: dict[str, list[str]]) -> str | None:
     """The workplace a background names (narrowed to a room), else the one its occupation implies."""
-    learned = sc.get("learned") or ""
-    named = infer_workplace(learned, sc.get("daily_plan_req") or "", homes, arenas_of)
+    learned = _text(sc, "learned")
+    named = infer_workplace(learned, _text(sc, "daily_plan_req"), homes, arenas_of)
     if named and ":" in named:
         return named
     by_persona = infer_workplace_by_persona(learned, home, arenas_of, kinds_in)
@@ -164,7 +165,18 @@ def _workplace(sc: dict[str, Any], home: str, homes: set[str], arenas_of: dict[s
     return by_persona
 
 
-def _load_json(path: Path) -> dict[str, Any]:
+def _text(data: Mapping[str, object], key: str) -> str:
+    """A text field of one of the original's files ('' where it is missing or not text)."""
+    value = data.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _texts(value: object) -> list[str]:
+    """A list of texts in one of the original's files (its texts only)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _load_json(path: Path) -> dict[str, object]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -196,23 +208,25 @@ def import_residents(src: Path, base: str, sectors: list[str], arenas: set[str],
         have = sorted(p.name for p in (src / STORAGE).glob("base_*")) if (src / STORAGE).is_dir() else []
         raise MapError(sim, "no such base simulation" + (f" (there are: {', '.join(have)})" if have else ""))
     meta = _load_json(sim / "reverie/meta.json")
-    names = [n.strip() for n in meta.get("persona_names", [])]
+    names = [n.strip() for n in _texts(meta.get("persona_names"))]
     env = _load_json(sim / "environment/0.json")
-    start = datetime.strptime(meta.get("curr_time") or meta["start_date"] + ", 00:00:00", "%B %d, %Y, %H:%M:%S")
+    start = datetime.strptime(_text(meta, "curr_time") or str(meta["start_date"]) + ", 00:00:00",
+                              "%B %d, %Y, %H:%M:%S")
     whispers = _whispers(src, names)
     small = _small_cast(src, names)
     scratch = {n: _load_json(sim / "personas" / n / "bootstrap_memory" / "scratch.json") for n in names}
     homes = set()
     for n in names:
-        parts = (scratch[n].get("living_area") or "").split(":")
+        parts = _text(scratch[n], "living_area").split(":")
         if len(parts) >= 2:
             homes.add(parts[1].strip())
     places = _Places(sectors, arenas, arenas_of, kinds_in or {}, homes)
-    residents = [_resident(i, n, sim / "personas" / n / "bootstrap_memory", scratch[n], env.get(n, {}),
+    residents = [_resident(i, n, sim / "personas" / n / "bootstrap_memory", scratch[n], env.get(n),
                            whispers.get(n, []), names, places)
                  for i, n in enumerate(names)]
+    step = meta.get("sec_per_step", 10)
     return {"format": 1, "town": "the Ville", "start": start.isoformat(),
-            "seconds_per_step": float(meta.get("sec_per_step", 10)), "small_cast": small,
+            "seconds_per_step": float(step) if isinstance(step, (int, float, str)) else 10.0, "small_cast": small,
             "residents": residents}
 
 
@@ -232,7 +246,7 @@ def _whispers(src: Path, names: list[str]) -> dict[str, list[str]]:
 def _small_cast(src: Path, names: list[str]) -> list[str]:
     """The original's three-persona base, where it is there and its people are in this one; else the first five."""
     small_base = src / STORAGE / "base_the_ville_isabella_maria_klaus"
-    small = [n.strip() for n in _load_json(small_base / "reverie/meta.json").get("persona_names", [])] \
+    small = [n.strip() for n in _texts(_load_json(small_base / "reverie/meta.json").get("persona_names"))] \
         if small_base.is_dir() else []
     return [n for n in small if n in names] or names[:5]
 
@@ -253,19 +267,26 @@ def _known_places(sp: Path, places: _Places) -> list[str]:
     knows = []
     if sp.is_file():
         for _world, secs in _load_json(sp).items():
-            for s, ars in (secs or {}).items():
+            for s, ars in (secs if isinstance(secs, dict) else {}).items():
                 if s.strip() in places.sectors:
                     knows.append(s.strip())
-                    for a in (ars or {}):
+                    for a in (ars if isinstance(ars, (dict, list)) else ()):
                         if f"{s.strip()}:{a.strip()}" in places.arenas:
                             knows.append(f"{s.strip()}:{a.strip()}")
     return knows
 
 
-def _resident(i: int, n: str, bm: Path, sc: dict[str, Any], pos: dict[str, Any], statements: list[str],
+def _spawn(pos: object) -> list[int] | None:
+    """Where a persona starts (environment/0.json), if the file says."""
+    if not isinstance(pos, dict) or "x" not in pos or "y" not in pos:
+        return None
+    return [int(pos["x"]), int(pos["y"])]
+
+
+def _resident(i: int, n: str, bm: Path, sc: Mapping[str, object], pos: object, statements: list[str],
               names: list[str], places: _Places) -> dict[str, object]:
     """One persona as a resident of ``residents.json``."""
-    home = (sc.get("living_area") or "").split(":")
+    home = _text(sc, "living_area").split(":")
     if home and home[0] == "the Ville":
         home = home[1:]
     home_addr = ":".join(p.strip() for p in home[:2])
@@ -273,18 +294,19 @@ def _resident(i: int, n: str, bm: Path, sc: dict[str, Any], pos: dict[str, Any],
         raise MapError(bm / "scratch.json",
                        f"{n}'s living area {sc.get('living_area')!r} is not an arena of the map")
     knows = _known_places(bm / "spatial_memory.json", places)
+    age = sc.get("age")
     return {
-        "name": n, "age": int(sc.get("age") or 30),
-        "traits": [t.strip() for t in (sc.get("innate") or "").split(",") if t.strip()] or ["ordinary"],
-        "background": sc.get("learned") or f"{n} lives in the Ville.",
-        "currently": sc.get("currently") or f"{n} is going about their day.",
-        "lifestyle": parse_lifestyle(sc.get("lifestyle") or ""),
+        "name": n, "age": int(age or 30) if isinstance(age, (int, float, str)) else 30,
+        "traits": [t.strip() for t in _text(sc, "innate").split(",") if t.strip()] or ["ordinary"],
+        "background": _text(sc, "learned") or f"{n} lives in the Ville.",
+        "currently": _text(sc, "currently") or f"{n} is going about their day.",
+        "lifestyle": parse_lifestyle(_text(sc, "lifestyle")),
         "home": home_addr,
         "workplace": _workplace(sc, home_addr, places.homes, places.arenas_of, places.kinds_in),
-        "daily_requirements": _sentences(sc.get("daily_plan_req") or ""),
+        "daily_requirements": _sentences(_text(sc, "daily_plan_req")),
         "seed_memories": statements,
         "relationships": _relationships(n, names, statements),
         "knows": sorted(set(knows)),
         "glyph": n[0], "colour": COLOURS[i % len(COLOURS)],
-        "spawn": [int(pos["x"]), int(pos["y"])] if "x" in pos and "y" in pos else None,
+        "spawn": _spawn(pos),
     }
