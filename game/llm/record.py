@@ -139,10 +139,14 @@ class RecordingLLM:
     def status(self) -> ModelStatus:
         return self.inner.status()
 
-    async def aclose(self) -> None:
+    def close_file(self) -> None:
+        """Close the recording (the wrapped client stays open)."""
         with self._lock:
             if not self._fh.closed:
                 self._fh.close()
+
+    async def aclose(self) -> None:
+        self.close_file()
         closer = getattr(self.inner, "aclose", None)
         if closer is not None:
             await closer()

@@ -90,7 +90,7 @@ async def open_llm(config: LLMConfig, progress: Progress | None = None
             try:
                 yield recorder
             finally:
-                recorder._fh.close()
+                recorder.close_file()
         else:
             yield client
     finally:

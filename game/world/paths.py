@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -75,6 +75,15 @@ class PathFinder:
             return False
         w = self.width
         return self._comp[a[1] * w + a[0]] == self._comp[b[1] * w + b[0]]
+
+    def component_of(self, pos: Pos) -> int:
+        """The walkable region ``pos`` lies in (-1: a tile that is not walkable)."""
+        return self._comp[pos[1] * self.width + pos[0]]
+
+    @property
+    def regions(self) -> Sequence[int]:
+        """Each tile's walkable region, row by row (-1: not walkable)."""
+        return self._comp
 
     def component_size(self, pos: Pos) -> int:
         if not self.walkable(pos):

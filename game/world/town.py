@@ -318,10 +318,10 @@ def main_component(town: Town) -> int:
     """The town's main walkable region: the connected component holding most tiles of sectors
     (not simply the largest: the Ville has more open land outside its walls than inside)."""
     pf = town.paths
-    sec = (town.tree._sector_at >= 0).ravel().tolist()
-    comp_sizes = Counter(c for c, s in zip(pf._comp, sec) if c >= 0 and s)
+    sec = town.tree.sector_mask().ravel().tolist()
+    comp_sizes = Counter(c for c, s in zip(pf.regions, sec) if c >= 0 and s)
     if not comp_sizes:
-        comp_sizes = Counter(c for c in pf._comp if c >= 0)
+        comp_sizes = Counter(c for c in pf.regions if c >= 0)
     if not comp_sizes:
         raise MapError(town.path, "the map has no walkable tile")
     return comp_sizes.most_common(1)[0][0]
@@ -332,7 +332,7 @@ def _place_residents(town: Town, res_path: Path) -> None:
     main = main_component(town)
 
     def in_main(p: Pos) -> bool:
-        return pf._comp[p[1] * town.width + p[0]] == main
+        return pf.component_of(p) == main
 
     taken: set[Pos] = set()
     for r in town.residents:

@@ -159,6 +159,10 @@ class AreaTree:
     def __contains__(self, address: Address) -> bool:
         return address == "" or address in self._tiles
 
+    def sector_mask(self) -> np.ndarray:
+        """Which tiles lie in a sector (rows of columns, as the map)."""
+        return self._sector_at >= 0
+
     def sectors(self) -> list[str]:
         return list(self._children[""])
 
