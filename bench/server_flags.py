@@ -129,7 +129,7 @@ async def replay(client: ModelClient, requests: list[Request], concurrency: int)
             if client.cache_prompt is not None:
                 payload["cache_prompt"] = client.cache_prompt
             try:
-                data, s, retried = await client._post("/chat/completions", payload, r.tag)
+                data, s, retried = await client.link.post("/chat/completions", payload, r.tag)
             except LLMError as e:
                 errors.append(one_line(e, 200))
                 acc.record(r.tag, failed=True)

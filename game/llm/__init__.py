@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .api import (
     LLM,
     BadAnswer,
@@ -21,7 +19,7 @@ __all__ = ["BadAnswer", "CallTag", "LLM", "LLMError", "LLMConfig", "Message", "M
            "ModelTimeout", "ModelUnavailable", "Priority", "Usage", "open_llm"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     # lazy: importing the contract must not pull in httpx/numpy
     if name == "open_llm":
         from .session import open_llm

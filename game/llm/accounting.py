@@ -5,16 +5,27 @@ and the one definition of the call budget, "calls per resident-day" (``budget``)
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import asdict, fields
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from threading import Lock
 from time import monotonic
-from typing import Any
+from typing import Protocol, TypedDict, runtime_checkable
 
 from .api import CallTag, Usage
+from .jsonvalue import as_list, as_object
 
 _NOBODY = "-"
+
+
+@runtime_checkable
+class Accounted(Protocol):
+    """A model that keeps an ``Accounting``: the real client, a recording of it, a replay (a
+    test's fake model may keep none)."""
+
+    @property
+    def accounting(self) -> Accounting: ...
 
 
 class Accounting:
@@ -99,7 +110,7 @@ class Accounting:
                 out.setdefault(key[part], Usage()).add(u)
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """Plain data (JSON-ready) for reports and saves."""
         with self._lock:
             rows = [
@@ -117,31 +128,39 @@ class Accounting:
                 "tokens_per_s": round(self.tokens_per_s(), 2)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Accounting:
+    def from_dict(cls, data: Mapping[str, object]) -> Accounting:
         acc = cls()
-        for row in data.get("by_resident_purpose", []):
-            key = (row.get("resident") or _NOBODY, row["purpose"])
+        for row in map(as_object, as_list(data.get("by_resident_purpose"))):
+            key = (str(row.get("resident") or _NOBODY), str(row["purpose"]))
             acc.by_key[key] = usage_from(row)
-        for day, u in data.get("by_day", {}).items():
-            acc.by_day[int(day)] = usage_from(u)
-        for row in data.get("by_day_resident_purpose", []):
-            key3 = (int(row["day"]), row.get("resident") or _NOBODY, row["purpose"])
+        for day, u in as_object(data.get("by_day")).items():
+            acc.by_day[int(day)] = usage_from(as_object(u))
+        for row in map(as_object, as_list(data.get("by_day_resident_purpose"))):
+            key3 = (_int(row["day"]), str(row.get("resident") or _NOBODY), str(row["purpose"]))
             acc.by_day_key[key3] = usage_from(row)
-        acc.total = usage_from(data.get("total", {}))
+        acc.total = usage_from(as_object(data.get("total")))
         if acc.by_day:
             acc.day = max(acc.by_day)
         return acc
 
 
-def usage_from(row: dict[str, Any]) -> Usage:
+def _int(value: object) -> int:
+    """A count read from JSON (None and anything not a number: 0)."""
+    return int(value) if isinstance(value, (int, float, str)) else 0
+
+
+def usage_from(row: Mapping[str, object]) -> Usage:
     """A ``Usage`` from its plain form.  Accounting written before evaluated tokens were counted
     has no ``evaluated_tokens``: it knew nothing of a cache, so every token sent counts."""
-    names = ("calls", "prompt_tokens", "completion_tokens", "latency_s", "failures", "retries",
-             "cached_tokens")
-    u = Usage(**{f: (0 if row.get(f) is None else row[f]) for f in names})
+    latency = row.get("latency_s")
+    u = Usage(calls=_int(row.get("calls")), prompt_tokens=_int(row.get("prompt_tokens")),
+              completion_tokens=_int(row.get("completion_tokens")),
+              latency_s=float(latency) if isinstance(latency, (int, float)) else 0.0,
+              failures=_int(row.get("failures")), retries=_int(row.get("retries")),
+              cached_tokens=_int(row.get("cached_tokens")))
     evaluated = row.get("evaluated_tokens")
     u.evaluated_tokens = (u.prompt_tokens - u.cached_tokens + u.completion_tokens
-                          if evaluated is None else evaluated)
+                          if evaluated is None else _int(evaluated))
     return u
 
 
@@ -159,22 +178,23 @@ NOT_CHAT = frozenset({"embed"})
 FAILED_CALLS_SHARE = 0.5
 
 
-def failed_calls(now: dict[str, Any] | None, baseline: dict[str, Any] | None = None) -> tuple[int, int]:
+def failed_calls(now: Mapping[str, object] | None,
+                 baseline: Mapping[str, object] | None = None) -> tuple[int, int]:
     """(failed, all) chat calls between two ``Accounting.to_dict()`` figures (``baseline``: where
     this run began, e.g. a loaded save's earlier usage; None: from nothing)."""
-    def chat(d: dict[str, Any] | None) -> tuple[int, int]:
+    def chat(d: Mapping[str, object] | None) -> tuple[int, int]:
         failed = calls = 0
-        for row in (d or {}).get("by_resident_purpose") or []:
+        for row in as_list((d or {}).get("by_resident_purpose")):
             if isinstance(row, dict) and row.get("purpose") not in NOT_CHAT:
-                failed += int(row.get("failures") or 0)
-                calls += int(row.get("calls") or 0)
+                failed += _int(row.get("failures"))
+                calls += _int(row.get("calls"))
         return failed, calls
 
     (f1, c1), (f0, c0) = chat(now), chat(baseline)
     return max(0, f1 - f0), max(0, c1 - c0)
 
 
-def run_failed(now: dict[str, Any] | None, baseline: dict[str, Any] | None = None) -> str | None:
+def run_failed(now: Mapping[str, object] | None, baseline: Mapping[str, object] | None = None) -> str | None:
     """Why a run whose model use went from ``baseline`` to ``now`` failed (more than
     ``FAILED_CALLS_SHARE`` of its chat calls failed), or None."""
     failed, calls = failed_calls(now, baseline)
@@ -189,7 +209,65 @@ DEFINITION = ("chat calls (embeddings apart) per resident per whole game day (00
               "the server (prompt tokens not served from its cache, plus completion)")
 
 
-def _figures(rows: dict[tuple[int, str, str], Usage], days: list[int], residents: list[str]) -> dict:
+class Figures(TypedDict):
+    """Chat figures of ``Usage`` per resident-day (or per resident per covered part of a day)."""
+
+    calls: float
+    prompt_tokens_sent: float
+    completion_tokens: float
+    tokens_evaluated: float
+    cached_tokens: float
+    failures: float
+    mean_latency_s: float
+
+
+class ResidentFigures(Figures):
+    resident: str
+
+
+class Totals(TypedDict):
+    calls: int
+    prompt_tokens_sent: int
+    completion_tokens: int
+    tokens_evaluated: int
+
+
+class DayFigures(TypedDict):
+    """The figures over some days: the average, the worst resident, by purpose and by resident."""
+
+    days: list[int]
+    average: Figures
+    worst: ResidentFigures | None
+    worst_tokens: ResidentFigures | None
+    by_purpose: dict[str, Figures]
+    by_resident: dict[str, Figures]
+    totals: Totals
+
+
+# a part of a game day the run covers ("from" and "to": HH:MM; "whole": all of 00:00-24:00)
+Covered = TypedDict("Covered", {"day": int, "from": str, "to": str, "hours": float, "whole": bool})
+CoveredFigures = TypedDict("CoveredFigures", {
+    "day": int, "from": str, "to": str, "hours": float, "whole": bool,
+    "days": list[int], "average": Figures, "worst": ResidentFigures | None,
+    "worst_tokens": ResidentFigures | None, "by_purpose": dict[str, Figures],
+    "by_resident": dict[str, Figures], "totals": Totals})
+
+
+class Budget(TypedDict, total=False):
+    """``budget``'s answer: ``available`` and ``definition`` always; ``why`` where it is not available."""
+
+    available: bool
+    definition: str
+    why: str
+    residents: int
+    whole_days: list[int]
+    covered: list[Covered]
+    per_resident_day: DayFigures | None
+    per_covered_day: list[CoveredFigures]
+    note: str
+
+
+def _figures(rows: dict[tuple[int, str, str], Usage], days: list[int], residents: list[str]) -> DayFigures:
     """Chat figures over ``days``, per resident per day: the average and each resident's."""
     n_days = max(1, len(days))
     per_res: dict[str, Usage] = {r: Usage() for r in residents}
@@ -204,7 +282,7 @@ def _figures(rows: dict[tuple[int, str, str], Usage], days: list[int], residents
             per_res.setdefault(r, Usage()).add(u)
     share = max(1, len(residents)) * n_days
 
-    def per(u: Usage, k: float) -> dict:
+    def per(u: Usage, k: float) -> Figures:
         return {"calls": round(u.calls / k, 2), "prompt_tokens_sent": round(u.prompt_tokens / k, 1),
                 "completion_tokens": round(u.completion_tokens / k, 1),
                 "tokens_evaluated": round(u.evaluated_tokens / k, 1),
@@ -225,16 +303,16 @@ def _figures(rows: dict[tuple[int, str, str], Usage], days: list[int], residents
                        "tokens_evaluated": total.evaluated_tokens}}
 
 
-def _day_rows(acc: dict[str, Any] | None) -> dict[tuple[int, str, str], Usage]:
+def _day_rows(acc: Mapping[str, object] | None) -> dict[tuple[int, str, str], Usage]:
     out: dict[tuple[int, str, str], Usage] = {}
-    for row in (acc or {}).get("by_day_resident_purpose", []):
-        out.setdefault((int(row["day"]), row.get("resident") or _NOBODY, row["purpose"]),
+    for row in map(as_object, as_list((acc or {}).get("by_day_resident_purpose"))):
+        out.setdefault((_int(row["day"]), str(row.get("resident") or _NOBODY), str(row["purpose"])),
                        Usage()).add(usage_from(row))
     return out
 
 
-def budget(acc: dict[str, Any] | None, residents: list[str], *, start: datetime, end: datetime,
-           first_date: date, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+def budget(acc: Mapping[str, object] | None, residents: list[str], *, start: datetime, end: datetime,
+           first_date: date, baseline: Mapping[str, object] | None = None) -> Budget:
     """The call budget of a run from ``start`` to ``end`` (game times; day 1 is ``first_date``), from
     an accounting's plain form (``Accounting.to_dict``) less ``baseline`` (the accounting when the
     run began, for a run that continued a save).
@@ -253,7 +331,7 @@ def budget(acc: dict[str, Any] | None, residents: list[str], *, start: datetime,
         mine = rows.get(key)
         if mine is not None:
             rows[key] = Usage(**{f.name: getattr(mine, f.name) - getattr(u, f.name) for f in fields(Usage)})
-    covered = []
+    covered: list[Covered] = []
     one_day = timedelta(days=1)
     d = (start.date() - first_date).days + 1
     while True:
@@ -268,7 +346,7 @@ def budget(acc: dict[str, Any] | None, residents: list[str], *, start: datetime,
                             "whole": lo == d0 and hi == d0 + one_day})
         d += 1
     whole = [c["day"] for c in covered if c["whole"]]
-    out: dict[str, Any] = {"available": True, "definition": DEFINITION, "residents": len(residents),
+    out: Budget = {"available": True, "definition": DEFINITION, "residents": len(residents),
                            "whole_days": whole, "covered": covered}
     out["per_resident_day"] = _figures(rows, whole, residents) if whole else None
     out["per_covered_day"] = [{**c, **_figures(rows, [c["day"]], residents)} for c in covered]
@@ -278,12 +356,12 @@ def budget(acc: dict[str, Any] | None, residents: list[str], *, start: datetime,
     return out
 
 
-def format_budget(b: dict[str, Any]) -> list[str]:
+def format_budget(b: Budget) -> list[str]:
     """The budget as plain lines for a terminal (``town run``, ``town report``)."""
     if not b.get("available"):
         return [f"calls per resident-day: not available ({b.get('why')})"]
 
-    def row(label: str, x: dict) -> str:
+    def row(label: str, x: Figures) -> str:
         return (f"  {label:<22}{x['calls']:>8}{x['prompt_tokens_sent']:>13}{x['tokens_evaluated']:>11}"
                 f"{x['completion_tokens']:>10}{x['mean_latency_s']:>8}{x['failures']:>9}")
 

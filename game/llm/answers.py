@@ -12,11 +12,13 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from game.errors import GameError
+
+from .jsonvalue import JSON, JSONObject
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -32,13 +34,17 @@ class AnswerError(GameError, ValueError):
 _DROP_KEYS = ("title", "default", "examples")
 
 
-def _close_objects(node: Any) -> Any:
+def _close_objects(node: JSON) -> JSON:
     """Walk a schema node; ``properties`` and ``$defs`` are maps of names to schema nodes."""
     if isinstance(node, list):
         return [_close_objects(v) for v in node]
     if not isinstance(node, dict):
         return node
-    out: dict[str, Any] = {}
+    return _close_object(node)
+
+
+def _close_object(node: JSONObject) -> JSONObject:
+    out: JSONObject = {}
     for key, value in node.items():
         if key in ("properties", "$defs") and isinstance(value, dict):
             out[key] = {name: _close_objects(sub) for name, sub in value.items()}
@@ -46,19 +52,20 @@ def _close_objects(node: Any) -> Any:
             continue  # annotations only; they cost grammar size and nothing else
         else:
             out[key] = _close_objects(value)
-    if out.get("type") == "object" and isinstance(out.get("properties"), dict):
+    props = out.get("properties")
+    if out.get("type") == "object" and isinstance(props, dict):
         out["additionalProperties"] = False
-        out["required"] = list(out["properties"].keys())
+        out["required"] = list(props.keys())
     return out
 
 
-def strict_schema(schema: type[BaseModel]) -> dict[str, Any]:
+def strict_schema(schema: type[BaseModel]) -> JSONObject:
     """The model's JSON schema, closed and fully required (OpenAI strict mode)."""
     raw = copy.deepcopy(schema.model_json_schema())
-    return _close_objects(raw)
+    return _close_object(raw)
 
 
-def response_format(schema: type[BaseModel]) -> dict[str, Any]:
+def response_format(schema: type[BaseModel]) -> JSONObject:
     name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64] or "answer"
     return {
         "type": "json_schema",
@@ -142,7 +149,7 @@ def _short_errors(err: ValidationError, limit: int = 4) -> str:
     return "; ".join(parts)
 
 
-def _wrap_for(schema: type[BaseModel], value: Any) -> Any:
+def _wrap_for(schema: type[BaseModel], value: JSON) -> JSON:
     """A bare list where the schema is one list field: wrap it (a common small-model slip)."""
     required = [name for name, f in schema.model_fields.items() if f.is_required()]
     if isinstance(value, list) and len(required) == 1:

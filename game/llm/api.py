@@ -150,6 +150,21 @@ class LLM(Protocol):
     def status(self) -> ModelStatus: ...
 
 
+class Embedder(Protocol):
+    """What turns texts into vectors behind ``LLM.embed``: the local encoder (minilm.py), a remote
+    ``/v1/embeddings`` or the cache in front of either (embed.py)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def dim(self) -> int | None: ...
+
+    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+    async def aclose(self) -> None: ...
+
+
 @runtime_checkable
 class Prefills(Protocol):
     """An optional capability of an ``LLM``: evaluate a prompt's beginning ahead of time so that a

@@ -6,17 +6,22 @@ and the embedder returned a unit vector.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import math
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from pydantic import BaseModel, Field
 
 from game.text import dumps, echo, one_line
 
-from .api import CallTag, LLMError, Message, Priority
+from .api import CallTag, Embedder, LLMError, Message, Priority
+
+if TYPE_CHECKING:
+    from .config import LLMConfig
+    from .server import Progress
 
 
 class Fruit(BaseModel):
@@ -30,76 +35,109 @@ PROMPT = [
 ]
 
 
-async def run_check(config: Any, progress: Any = None) -> dict[str, Any]:
+class ChatCheck(TypedDict, total=False):
+    ok: bool
+    error: str
+    latency_s: float
+    answer: dict[str, object]
+    prompt_tokens: int
+    completion_tokens: int
+    tokens_per_s: float
+    tries: int
+
+
+class EmbedCheck(TypedDict, total=False):
+    ok: bool
+    error: str
+    size: int
+    latency_s: float
+    similarity: float
+    model: str | None
+
+
+class CheckReport(TypedDict, total=False):
+    """``town llm check --json``: ``ok``, ``url``, ``model``, ``embedded`` and ``errors`` always."""
+
+    ok: bool
+    url: str | None
+    model: str | None
+    embedded: bool
+    errors: list[str]
+    startup_s: float
+    chat: ChatCheck
+    embed: EmbedCheck
+
+
+async def run_check(config: LLMConfig, progress: Progress | None = None) -> CheckReport:
     from .session import open_llm
 
-    report: dict[str, Any] = {"ok": False, "url": None, "model": None,
-                              "embedded": config.embedded, "errors": []}
+    errors: list[str] = []
+    report: CheckReport = {"ok": False, "url": None, "model": None,
+                           "embedded": config.embedded, "errors": errors}
     t0 = time.monotonic()
     try:
         async with open_llm(config, progress=progress) as llm:
             report["startup_s"] = round(time.monotonic() - t0, 2)
             st = llm.status()
             report["url"], report["model"] = st.url, st.model
-            models_error = getattr(llm, "models_error", None)
+            models_error = getattr(llm, "models_error", None)  # (a replay has none)
             if models_error:  # not the OpenAI API's list of models: say what came instead
-                report["errors"].append(f"models: {models_error} (an OpenAI-compatible server lists "
+                errors.append(f"models: {models_error} (an OpenAI-compatible server lists "
                                         f"its models there)")
-            chat: dict[str, Any] = {"ok": False}
+            chat: ChatCheck = {"ok": False}
             try:
                 t1 = time.monotonic()
                 answer = await llm.complete(PROMPT, Fruit, CallTag("check", None, Priority.PLAYER),
                                             max_tokens=60, temperature=0.2)
                 acc = llm.accounting
-                chat.update(ok=True, latency_s=round(time.monotonic() - t1, 2),
-                            answer=answer.model_dump(),
-                            prompt_tokens=acc.total.prompt_tokens,
-                            completion_tokens=acc.total.completion_tokens,
-                            tokens_per_s=round(acc.tokens_per_s(), 1),
-                            tries=acc.total.calls)
+                chat.update({"ok": True, "latency_s": round(time.monotonic() - t1, 2),
+                             "answer": answer.model_dump(),
+                             "prompt_tokens": acc.total.prompt_tokens,
+                             "completion_tokens": acc.total.completion_tokens,
+                             "tokens_per_s": round(acc.tokens_per_s(), 1),
+                             "tries": acc.total.calls})
             except LLMError as e:
                 chat["error"] = str(e)
-                report["errors"].append(f"chat: {e}")
+                errors.append(f"chat: {e}")
             report["chat"] = chat
-            emb: dict[str, Any] = {"ok": False}
+            emb: EmbedCheck = {"ok": False}
             try:
                 t2 = time.monotonic()
                 texts = ["The baker opens her shop at dawn.", "At sunrise the bakery opens."]
-                cached = getattr(llm, "embedder", None)
-                inner = getattr(cached, "inner", None)  # time the encoder, not the cache
+                embedder = getattr(llm, "embedder", None)  # (a replay has none)
+                inner: Embedder | None = getattr(embedder, "inner", None)  # time the encoder, not the cache
                 vecs = await (inner.embed(texts) if inner is not None else llm.embed(texts))
                 norm = math.sqrt(sum(x * x for x in vecs[0]))
                 cos = sum(a * b for a, b in zip(vecs[0], vecs[1]))
-                emb.update(ok=abs(norm - 1.0) < 1e-3, size=len(vecs[0]),
-                           latency_s=round(time.monotonic() - t2, 3), similarity=round(cos, 3),
-                           model=getattr(getattr(llm, "embedder", None), "name", None))
+                emb.update({"ok": abs(norm - 1.0) < 1e-3, "size": len(vecs[0]),
+                            "latency_s": round(time.monotonic() - t2, 3), "similarity": round(cos, 3),
+                            "model": getattr(embedder, "name", None)})
                 if not emb["ok"]:
-                    report["errors"].append(f"embed: the vector is not unit length ({norm:.4f})")
+                    errors.append(f"embed: the vector is not unit length ({norm:.4f})")
             except LLMError as e:
                 emb["error"] = str(e)
-                report["errors"].append(f"embed: {e}")
+                errors.append(f"embed: {e}")
             report["embed"] = emb
     except LLMError as e:
-        report["errors"].append(str(e))
-    report["ok"] = not report["errors"] and report.get("chat", {}).get("ok") and \
-        report.get("embed", {}).get("ok")
-    report["ok"] = bool(report["ok"])
+        errors.append(str(e))
+    report["ok"] = bool(not errors and report.get("chat", {}).get("ok") and
+                        report.get("embed", {}).get("ok"))
     return report
 
 
-def _print(report: dict[str, Any]) -> None:
+def _print(report: CheckReport) -> None:
     echo(f"model:      {report.get('model') or '-'}")
     echo(f"url:        {report.get('url') or '-'}" + ("  (embedded llama-server)" if report.get("embedded") else ""))
     if "startup_s" in report:
         echo(f"startup:    {report['startup_s']} s")
-    chat = report.get("chat") or {}
+    chat: ChatCheck = report.get("chat") or {}
     if chat.get("ok"):
         echo(f"chat:       ok in {chat['latency_s']} s, {chat['prompt_tokens']} prompt + "
               f"{chat['completion_tokens']} completion tokens, {chat['tokens_per_s']} tokens/s, "
               f"answer {dumps(chat['answer'])}")
     elif chat:
         echo(f"chat:       FAILED: {one_line(chat.get('error'))}")
-    emb = report.get("embed") or {}
+    emb: EmbedCheck = report.get("embed") or {}
     if emb.get("ok"):
         echo(f"embedding:  ok, size {emb['size']}, {emb['latency_s']} s ({emb.get('model')}), "
               f"similarity of two paraphrases {emb['similarity']}")
@@ -111,7 +149,7 @@ def _print(report: dict[str, Any]) -> None:
     echo("result:     " + ("ok" if report["ok"] else "FAILED"))
 
 
-def cli_check(args: Any) -> int:
+def cli_check(args: argparse.Namespace) -> int:
     from .config import LLMConfig
 
     if getattr(args, "replay", None):

@@ -5,51 +5,39 @@ transport failures are retried with exponential backoff and then reported as ``M
 or ``ModelTimeout``; answers that do not validate are repaired or asked again a bounded number of
 times and then reported as ``BadAnswer``.  Nothing here ever invents an answer.
 
-The wire format (messages as sent, reply fields, token counts, server errors) is in wire.py;
-this module is the retries, the re-asks and the accounting around each request.
+The wire format (messages as sent, reply fields, token counts, server errors) is in wire.py; one
+request in a scheduler slot, with its retries, in link.py; this module builds the requests, asks
+again after a bad answer and keeps the accounting of each.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable
-from typing import Any, Protocol, TypeVar
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import TypeVar
 
 import httpx
 from pydantic import BaseModel
 
 from .accounting import Accounting
 from .answers import AnswerError, parse_answer, response_format
-from .api import BadAnswer, CallTag, LLMError, Message, ModelStatus, ModelTimeout, ModelUnavailable
+from .api import BadAnswer, CallTag, Embedder, LLMError, Message, ModelStatus, ModelTimeout, ModelUnavailable
 from .config import LLMConfig
+from .jsonvalue import as_object
+from .link import ServerLink
 from .scheduler import PriorityScheduler
-from .wire import RETRY_STATUS, Transient, as_text, finite_numbers, server_message, token_counts, utf8, wire_messages
+from .server import EmbeddedServer
+from .wire import StreamTally, Transient, answer_of, finite_numbers, server_message, token_counts, utf8, wire_messages
 
 T = TypeVar("T", bound=BaseModel)
-R = TypeVar("R")
-
-
-class _Preempted(Exception):
-    """A town request stopped for the player's (``ModelClient._stoppable``): ask it again."""
-
 
 log = logging.getLogger(__name__)
 
 _EMBED_TAG = CallTag(purpose="embed")
-
-
-class Embedder(Protocol):
-    name: str
-    dim: int | None
-
-    async def embed(self, texts: list[str]) -> list[list[float]]: ...
-
-    async def aclose(self) -> None: ...
-
 
 
 # seconds after a request of the player's during which the town starts none of its own (see
@@ -79,23 +67,16 @@ class ModelClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
-        self.timeout_s = timeout_s
-        self.transport_retries = max(0, transport_retries)
-        self.backoff_s = backoff_s
         self.answer_retries = max(0, answer_retries)
         self.embedder = embedder
         self.accounting = accounting or Accounting()
         self._slots_fixed = slots is not None
-        # whether the server keeps evaluated prompts for later requests that begin the same way
-        # (llama-server does, in its slots and its prompt cache): then ``prefill`` is worth a call
-        self.caches_prompts = False
         # llama-server's request field ``cache_prompt`` (``ServerFlags.cache_prompt``): None leaves
         # it to the server (on by default); sent only to llama-server (``/props`` answered)
         self.cache_prompt = cache_prompt
         self._llama_server = False
         self.scheduler = PriorityScheduler(slots or 4)
-        self.last_error: str | None = None
-        self.reachable = True
+        self.server: EmbeddedServer | None = None  # the llama-server this game started for it, if any
         self.models_error: str | None = None  # GET /models was not the API's list (town llm check says so)
         # llama-server's per-request timings (prompt_n, prompt_ms, predicted_n, predicted_ms)
         self.timings: deque[tuple[int, float, int, float]] = deque(maxlen=256)
@@ -106,10 +87,29 @@ class ModelClient:
             transport=transport,
             limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
         )
+        self.link = ServerLink(self.base_url, self._http, self.scheduler, self.accounting,
+                               timeout_s=timeout_s, transport_retries=max(0, transport_retries),
+                               backoff_s=backoff_s)
+
+    @property
+    def caches_prompts(self) -> bool:
+        """Whether the server keeps evaluated prompts for later requests that begin the same way
+        (llama-server does, in its slots and its prompt cache): then ``prefill`` is worth a call."""
+        return self.link.caches_prompts
+
+    @property
+    def last_error(self) -> str | None:
+        return self.link.last_error
+
+    @property
+    def reachable(self) -> bool:
+        return self.link.reachable
 
     @classmethod
     def from_config(cls, config: LLMConfig, *, base_url: str | None = None,
-                    embedder: Embedder | None = None, **kw: Any) -> ModelClient:
+                    embedder: Embedder | None = None,
+                    accounting: Accounting | None = None,
+                    transport: httpx.AsyncBaseTransport | None = None) -> ModelClient:
         url = base_url or config.llm_url
         if not url:
             raise LLMError("no model server URL: pass --llm-url, set TOWN_LLM_URL, "
@@ -126,7 +126,8 @@ class ModelClient:
             answer_retries=config.answer_retries,
             embedder=embedder,
             cache_prompt=config.server.cache_prompt,
-            **kw,
+            accounting=accounting,
+            transport=transport,
         )
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -134,7 +135,7 @@ class ModelClient:
     async def __aenter__(self) -> ModelClient:
         return self
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
     async def aclose(self) -> None:
@@ -154,8 +155,8 @@ class ModelClient:
         try:
             resp = await self._http.get(f"{self.base_url}/models")
         except httpx.HTTPError as e:
-            self._fail(f"cannot reach the model server at {self.base_url}: {type(e).__name__}: {e}")
-            raise ModelUnavailable(self.last_error) from None
+            self.link.fail(f"cannot reach the model server at {self.base_url}: {type(e).__name__}: {e}")
+            raise ModelUnavailable(self.link.last_error) from None
         if resp.status_code in (401, 403):
             raise LLMError(f"the model server at {self.base_url} refused the request "
                            f"(HTTP {resp.status_code}): check TOWN_LLM_API_KEY")
@@ -177,7 +178,7 @@ class ModelClient:
                         self.scheduler.resize(total)
                         self._llama_server = True
                         # llama-server keeps evaluated prompts (unless told not to)
-                        self.caches_prompts = self.cache_prompt is not False
+                        self.link.caches_prompts = self.cache_prompt is not False
                         # a talk with the player is then a run of short requests (prefills while
                         # they type, the reply): the town waits between them too
                         self.scheduler.linger = PLAYER_LINGER_S
@@ -186,103 +187,7 @@ class ModelClient:
                         self.scheduler.preempt = True
             except (httpx.HTTPError, ValueError, TypeError, AttributeError):
                 pass  # not llama-server: keep the configured default
-        self.reachable = True
-
-    def _fail(self, message: str) -> None:
-        self.last_error = message
-        log.info("%s", message)
-
-    # --- one HTTP request with retries ----------------------------------------------------
-
-    async def _post_once(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
-        url = f"{self.base_url}{path}"
-        try:
-            resp = await self._http.post(url, json=payload)
-        except httpx.TimeoutException as e:
-            kind = "connect" if isinstance(e, httpx.ConnectTimeout) else "answer"
-            raise Transient(f"the model server at {self.base_url} did not {kind} in time "
-                             f"({type(e).__name__})", timeout=kind == "answer") from None
-        except httpx.TransportError as e:
-            raise Transient(f"lost the model server at {self.base_url}: "
-                             f"{type(e).__name__}: {e or 'connection closed'}") from None
-        if resp.status_code == 200:
-            try:
-                return resp.json()
-            except (ValueError, RecursionError):
-                raise Transient(f"the model server at {self.base_url} sent a broken reply") from None
-        msg = server_message(resp)
-        if resp.status_code in RETRY_STATUS:
-            raise Transient(f"the model server at {self.base_url} answered HTTP "
-                             f"{resp.status_code}: {msg}")
-        if resp.status_code in (401, 403):
-            raise LLMError(f"the model server at {self.base_url} refused the request "
-                           f"(HTTP {resp.status_code}): check TOWN_LLM_API_KEY")
-        raise LLMError(f"the model server at {self.base_url} rejected the request "
-                       f"(HTTP {resp.status_code}): {msg}")
-
-    async def _post(self, path: str, payload: dict[str, Any], tag: CallTag) -> tuple[dict[str, Any], float, int]:
-        """POST with a scheduler slot, retrying transient failures.  Returns (json, seconds, retries)."""
-        retries = 0
-        while True:
-            async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
-                t0 = time.monotonic()
-                try:
-                    data = await self._stoppable(self._post_once(path, self._pinned(payload, number)),
-                                                 number, tag)
-                except _Preempted:
-                    continue  # stopped for the player's request: asked again once a slot is free
-                except Transient as e:
-                    err = e
-                except LLMError as e:  # refused (4xx): retrying will not help
-                    self.last_error = str(e)
-                    self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
-                                           retries=retries)
-                    raise
-                else:
-                    self.reachable = True
-                    return data, time.monotonic() - t0, retries
-            # the slot is free while we back off
-            if err.timeout or retries >= self.transport_retries:
-                self._fail(str(err))
-                self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True, retries=retries)
-                if err.timeout:
-                    raise ModelTimeout(f"{err} (limit {self.timeout_s:.0f} s)") from None
-                self.reachable = False
-                raise ModelUnavailable(f"{err} (tried {retries + 1} times)") from None
-            await asyncio.sleep(self.backoff_s * (2 ** retries))
-            retries += 1
-
-    async def _stoppable(self, request: Awaitable[R], number: int, tag: CallTag) -> R:
-        """``request`` in slot ``number``; a town request may be stopped for the player's (the
-        scheduler's ``preempt``): the HTTP request is dropped, which stops the server's work on
-        it, and ``_Preempted`` says to ask again."""
-        if tag.priority <= 0 or not self.scheduler.preempt:
-            return await request
-        task = asyncio.ensure_future(request)
-        stopped = False
-
-        def stop() -> None:
-            nonlocal stopped
-            if not task.done():
-                stopped = True
-                task.cancel()
-        self.scheduler.on_preempt(number, stop)
-        try:
-            return await task
-        except asyncio.CancelledError:
-            me = asyncio.current_task()
-            if stopped and (me is None or not me.cancelling()):
-                log.info("%s's %s stopped for the player's request; asked again", tag.resident, tag.purpose)
-                raise _Preempted() from None
-            raise
-        finally:
-            self.scheduler.on_preempt(number, None)
-
-    def _pinned(self, payload: dict[str, Any], number: int) -> dict[str, Any]:
-        """The request pinned to server slot ``number`` (llama-server only: see the scheduler)."""
-        if not self.caches_prompts or number >= self.scheduler.slots:
-            return payload
-        return {**payload, "id_slot": number}
+        self.link.reachable = True
 
     def _note_timings(self, timings: dict[str, float]) -> float | None:
         """Keep llama-server's timings of one request (``self.timings``); returns its generation
@@ -294,8 +199,8 @@ class ModelClient:
 
     # --- the LLM protocol -----------------------------------------------------------------
 
-    def _payload(self, messages: list[dict[str, str]], max_tokens: int, temperature: float) -> dict[str, Any]:
-        payload: dict[str, Any] = {"messages": messages, "max_tokens": max_tokens,
+    def _payload(self, messages: list[dict[str, str]], max_tokens: int, temperature: float) -> dict[str, object]:
+        payload: dict[str, object] = {"messages": messages, "max_tokens": max_tokens,
                                    "temperature": temperature}
         if self.model:
             payload["model"] = self.model
@@ -319,16 +224,15 @@ class ModelClient:
         while True:
             payload = self._payload(convo, max_tokens, temperature)
             payload["response_format"] = fmt
-            data, seconds, retried = await self._post("/chat/completions", payload, tag)
+            reply, seconds, retried = await self.link.post("/chat/completions", payload, tag)
             transport_retries += retried
-            try:
-                choice = data["choices"][0]
-                text = as_text(choice["message"].get("content"))
-                finish = choice.get("finish_reason")
-            except (KeyError, IndexError, TypeError, AttributeError):
+            answer = answer_of(reply)
+            if answer is None:
                 self.accounting.record(tag, latency_s=seconds, failed=True)
                 raise LLMError(f"the model server at {self.base_url} sent a reply without an answer: "
-                               f"{json.dumps(data)[:200]}") from None
+                               f"{json.dumps(reply)[:200]}")
+            text, finish = answer
+            data = as_object(reply)
             timings = finite_numbers(data.get("timings"))
             tokens = token_counts(data.get("usage"), data.get("timings"))
             gen_s = self._note_timings(timings)
@@ -345,7 +249,7 @@ class ModelClient:
                 if answer_retries >= self.answer_retries:
                     self.accounting.record(tag, **tokens, latency_s=seconds, failed=True,
                                            retries=transport_retries, generation_s=gen_s)
-                    self.last_error = (f"{tag.purpose}: bad answer after {answer_retries + 1} "
+                    self.link.last_error = (f"{tag.purpose}: bad answer after {answer_retries + 1} "
                                        f"tries: {feedback}")
                     raise BadAnswer(f"the model's answer to '{tag.purpose}' did not fit "
                                     f"{schema.__name__} after {answer_retries + 1} tries: {feedback}",
@@ -380,76 +284,48 @@ class ModelClient:
         payload["stream_options"] = {"include_usage": True}
         retries = 0
         while True:
-            started = False
-            pieces = 0
-            usage: Any = {}
-            timings: dict[str, Any] = {}
-            raw_timings: Any = None
+            tally = StreamTally()
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
-                    async with self._http.stream("POST", f"{self.base_url}/chat/completions",
-                                                 json=self._pinned(payload, number)) as resp:
-                        if resp.status_code != 200:
-                            await resp.aread()
-                            msg = server_message(resp)
-                            if resp.status_code in RETRY_STATUS:
-                                raise Transient(f"the model server at {self.base_url} answered "
-                                                 f"HTTP {resp.status_code}: {msg}")
-                            raise LLMError(f"the model server at {self.base_url} rejected the "
-                                           f"request (HTTP {resp.status_code}): {msg}")
-                        async for line in resp.aiter_lines():
-                            if not line.startswith("data:"):
-                                continue
-                            body = line[5:].strip()
-                            if body == "[DONE]":
+                    async with aclosing(self.link.stream_lines(payload, number)) as lines:
+                        async for line in lines:
+                            for piece in tally.read(line):
+                                yield piece
+                            if tally.done:
                                 break
-                            try:
-                                chunk = json.loads(body)
-                            except (ValueError, RecursionError):
-                                continue
-                            if not isinstance(chunk, dict):
-                                continue
-                            if isinstance(chunk.get("usage"), dict):
-                                usage = chunk["usage"]
-                            if isinstance(chunk.get("timings"), dict):  # llama-server: the last chunk
-                                raw_timings = chunk["timings"]
-                                timings = finite_numbers(raw_timings)
-                            choices = chunk.get("choices")
-                            for choice in choices if isinstance(choices, list) else []:
-                                delta = choice.get("delta") if isinstance(choice, dict) else None
-                                piece = delta.get("content") if isinstance(delta, dict) else None
-                                if piece and isinstance(piece, str):
-                                    started = True
-                                    pieces += 1
-                                    yield piece
                 except httpx.TimeoutException as e:
-                    self._fail(f"the model server at {self.base_url} stopped answering "
-                               f"({type(e).__name__})")
+                    self.link.fail(f"the model server at {self.base_url} stopped answering "
+                                   f"({type(e).__name__})")
                     self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True)
                     raise ModelTimeout(self.last_error or "timeout") from None
                 except (httpx.TransportError, Transient) as e:
-                    msg = str(e) if isinstance(e, Transient) else (
-                        f"lost the model server at {self.base_url}: {type(e).__name__}: "
-                        f"{e or 'connection closed'}")
-                    if started or retries >= self.transport_retries:
-                        self._fail(msg)
-                        self.reachable = False
-                        self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
-                                               retries=retries)
-                        raise ModelUnavailable(msg + (" in the middle of an answer" if started else
-                                                      f" (tried {retries + 1} times)")) from None
-                    err_msg = msg
+                    err_msg = self._stream_lost(e, tag, t0, retries, started=tally.pieces > 0)
                 else:
-                    self.reachable = True
-                    gen_s = self._note_timings(timings)
+                    self.link.reachable = True
+                    gen_s = self._note_timings(tally.timings)
                     self.accounting.record(
-                        tag, **token_counts(usage, raw_timings, completion_default=pieces),
+                        tag, **token_counts(tally.usage, tally.raw_timings, completion_default=tally.pieces),
                         latency_s=time.monotonic() - t0, retries=retries, generation_s=gen_s)
                     return
             log.info("retrying stream after: %s", err_msg)
-            await asyncio.sleep(self.backoff_s * (2 ** retries))
+            await self.link.backoff(retries)
             retries += 1
+
+    def _stream_lost(self, e: Exception, tag: CallTag, t0: float, retries: int, *, started: bool) -> str:
+        """What a stream that failed on the way says; raises ``ModelUnavailable`` once an answer
+        had begun or the retries are spent."""
+        msg = str(e) if isinstance(e, Transient) else (
+            f"lost the model server at {self.base_url}: {type(e).__name__}: "
+            f"{e or 'connection closed'}")
+        if started or retries >= self.link.transport_retries:
+            self.link.fail(msg)
+            self.link.reachable = False
+            self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
+                                   retries=retries)
+            raise ModelUnavailable(msg + (" in the middle of an answer" if started else
+                                          f" (tried {retries + 1} times)")) from None
+        return msg
 
     async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
         """Have the server evaluate ``messages`` now and keep them cached, so that a later request
@@ -461,7 +337,8 @@ class ModelClient:
             return False
         payload = self._payload(wire_messages(messages), 1, 0.0)
         payload["cache_prompt"] = True
-        data, seconds, retried = await self._post("/chat/completions", payload, tag)
+        reply, seconds, retried = await self.link.post("/chat/completions", payload, tag)
+        data = as_object(reply)
         self.accounting.record(tag, **token_counts(data.get("usage"), data.get("timings")),
                                latency_s=seconds, retries=retried)
         return True
@@ -473,7 +350,7 @@ class ModelClient:
         try:
             vectors = await self.embedder.embed(list(texts))
         except LLMError as e:
-            self.last_error = str(e)
+            self.link.last_error = str(e)
             self.accounting.record(_EMBED_TAG, latency_s=time.monotonic() - t0, failed=True)
             raise
         self.accounting.record(_EMBED_TAG, latency_s=time.monotonic() - t0)

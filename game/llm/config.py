@@ -9,12 +9,12 @@ server's): an embedding server elsewhere gets its own key, ``TOWN_EMBED_API_KEY`
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import platformdirs
 
@@ -63,7 +63,7 @@ def same_origin(a: str | None, b: str | None) -> bool:
         return False
     ua, ub = urlsplit(a), urlsplit(b)
 
-    def port(u: Any) -> int | None:
+    def port(u: SplitResult) -> int | None:
         try:
             return u.port or {"http": 80, "https": 443}.get(u.scheme)
         except ValueError:
@@ -196,7 +196,7 @@ class ServerFlags:
                 out[var] = ("1" if value else "0") if isinstance(value, bool) else str(value)
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.ENV}
 
 
@@ -231,7 +231,7 @@ class LLMConfig:
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMConfig:
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> LLMConfig:
         env = os.environ if env is None else env
         cfg = cls(
             llm_url=_clean_url(env.get("TOWN_LLM_URL")),
@@ -254,7 +254,7 @@ class LLMConfig:
         return cfg
 
     @classmethod
-    def from_args(cls, args: Any, env: Mapping[str, str] | None = None) -> LLMConfig:
+    def from_args(cls, args: argparse.Namespace, env: Mapping[str, str] | None = None) -> LLMConfig:
         """Flags from ``game.cli._add_llm_flags`` win over the environment."""
         cfg = cls.from_env(env)
         url = getattr(args, "llm_url", None)
@@ -297,7 +297,7 @@ class LLMConfig:
             return self.api_key
         return None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """Safe to log and to save: never contains the API key."""
         return {
             "llm_url": self.llm_url,

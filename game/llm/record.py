@@ -20,15 +20,16 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .accounting import Accounting
+from .accounting import Accounted, Accounting
 from .answers import strict_schema
-from .api import LLM, BadAnswer, CallTag, LLMError, Message, ModelStatus
+from .api import LLM, BadAnswer, CallTag, LLMError, Message, ModelStatus, Prefills
+from .jsonvalue import as_list
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -40,9 +41,10 @@ class NotRecorded(LLMError):
     """A replay was asked something the recording does not hold."""
 
 
-def _request(kind: str, messages: list[Message], schema: type[BaseModel] | None,
-             max_tokens: int, temperature: float, stop: tuple[str, ...] = ()) -> dict[str, Any]:
-    req: dict[str, Any] = {
+def request_body(kind: str, messages: list[Message], schema: type[BaseModel] | None,
+                 max_tokens: int, temperature: float, stop: tuple[str, ...] = ()) -> dict[str, object]:
+    """A request as a recording keys and keeps it (not as it goes over the wire)."""
+    req: dict[str, object] = {
         "kind": kind,
         "messages": [{"role": m.role, "content": m.content} for m in messages],
         "max_tokens": max_tokens,
@@ -56,7 +58,7 @@ def _request(kind: str, messages: list[Message], schema: type[BaseModel] | None,
     return req
 
 
-def request_key(request: dict[str, Any]) -> str:
+def request_key(request: Mapping[str, object]) -> str:
     blob = json.dumps(request, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -65,7 +67,7 @@ def embed_key(text: str) -> str:
     return hashlib.sha256(("embed\0" + text).encode("utf-8")).hexdigest()
 
 
-def _tag(tag: CallTag) -> dict[str, Any]:
+def tag_row(tag: CallTag) -> dict[str, object]:
     return {"purpose": tag.purpose, "resident": tag.resident, "priority": int(tag.priority)}
 
 
@@ -82,11 +84,18 @@ class RecordingLLM:
         if new:
             self._write({"format": FORMAT, "version": VERSION})
 
-    def __getattr__(self, name: str) -> Any:
-        # accounting, connect(), scheduler... of the wrapped client
+    def __getattr__(self, name: str) -> object:
+        # connect(), scheduler... of the wrapped client
         return getattr(self.inner, name)
 
-    def _write(self, row: dict[str, Any]) -> None:
+    @property
+    def accounting(self) -> Accounting:
+        """The wrapped client's (a recording counts nothing of its own)."""
+        if isinstance(self.inner, Accounted):
+            return self.inner.accounting
+        raise AttributeError("accounting")
+
+    def _write(self, row: Mapping[str, object]) -> None:
         line = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
         with self._lock:
             self._fh.write(line + "\n")
@@ -96,8 +105,8 @@ class RecordingLLM:
                        max_tokens: int = 512, temperature: float = 0.7) -> T:
         value = await self.inner.complete(messages, schema, tag, max_tokens=max_tokens,
                                           temperature=temperature)
-        req = _request("complete", messages, schema, max_tokens, temperature)
-        self._write({"kind": "complete", "key": request_key(req), "tag": _tag(tag),
+        req = request_body("complete", messages, schema, max_tokens, temperature)
+        self._write({"kind": "complete", "key": request_key(req), "tag": tag_row(tag),
                      "request": req, "answer": value.model_dump(mode="json")})
         return value
 
@@ -108,14 +117,15 @@ class RecordingLLM:
                                              temperature=temperature, stop=stop):
             pieces.append(piece)
             yield piece
-        req = _request("stream", messages, None, max_tokens, temperature, stop)
-        self._write({"kind": "stream", "key": request_key(req), "tag": _tag(tag),
+        req = request_body("stream", messages, None, max_tokens, temperature, stop)
+        self._write({"kind": "stream", "key": request_key(req), "tag": tag_row(tag),
                      "request": req, "pieces": pieces})
 
     async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
         """Passed on (nothing to record: its answer is never used)."""
-        inner = getattr(self.inner, "prefill", None)
-        return bool(await inner(messages, tag)) if inner is not None else False
+        if not isinstance(self.inner, Prefills):
+            return False
+        return bool(await self.inner.prefill(messages, tag))
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         # the run goes on with the vectors as recorded (7 decimals), so that its replay weighs the
@@ -129,10 +139,14 @@ class RecordingLLM:
     def status(self) -> ModelStatus:
         return self.inner.status()
 
-    async def aclose(self) -> None:
+    def close_file(self) -> None:
+        """Close the recording (the wrapped client stays open)."""
         with self._lock:
             if not self._fh.closed:
                 self._fh.close()
+
+    async def aclose(self) -> None:
+        self.close_file()
         closer = getattr(self.inner, "aclose", None)
         if closer is not None:
             await closer()
@@ -140,7 +154,7 @@ class RecordingLLM:
     async def __aenter__(self) -> RecordingLLM:
         return self
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
 
@@ -149,7 +163,7 @@ class ReplayLLM:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._answers: dict[str, list[dict[str, Any]]] = {}
+        self._answers: dict[str, list[dict[str, object]]] = {}
         self._next: dict[str, int] = {}
         self._vectors: dict[str, list[float]] = {}
         self.calls = 0
@@ -191,7 +205,7 @@ class ReplayLLM:
             else:
                 raise LLMError(f"recording '{self.path}', line {n}: unknown kind '{kind}'")
 
-    def _take(self, key: str, tag: CallTag, what: str) -> dict[str, Any]:
+    def _take(self, key: str, tag: CallTag, what: str) -> dict[str, object]:
         rows = self._answers.get(key)
         if not rows:
             raise NotRecorded(f"recording '{self.path}' has no answer for this {what} "
@@ -205,7 +219,7 @@ class ReplayLLM:
 
     async def complete(self, messages: list[Message], schema: type[T], tag: CallTag, *,
                        max_tokens: int = 512, temperature: float = 0.7) -> T:
-        req = _request("complete", messages, schema, max_tokens, temperature)
+        req = request_body("complete", messages, schema, max_tokens, temperature)
         row = self._take(request_key(req), tag, "structured request")
         try:
             return schema.model_validate(row["answer"])
@@ -215,11 +229,11 @@ class ReplayLLM:
 
     async def stream(self, messages: list[Message], tag: CallTag, *, max_tokens: int = 256,
                      temperature: float = 0.7, stop: tuple[str, ...] = ()) -> AsyncIterator[str]:
-        req = _request("stream", messages, None, max_tokens, temperature, stop)
+        req = request_body("stream", messages, None, max_tokens, temperature, stop)
         row = self._take(request_key(req), tag, "streamed request")
-        for piece in row.get("pieces", []):
+        for piece in as_list(row.get("pieces")):
             await asyncio.sleep(0)
-            yield piece
+            yield str(piece)
 
     async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
         """Nothing to do: a replay has no server to warm."""
@@ -245,5 +259,5 @@ class ReplayLLM:
     async def __aenter__(self) -> ReplayLLM:
         return self
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         return None

@@ -19,14 +19,13 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import FrameType
+from typing import BinaryIO
 
 import httpx
 
 from .api import ModelUnavailable
-
-if TYPE_CHECKING:
-    from .config import ServerFlags
+from .config import ServerFlags
 
 Progress = Callable[[str], None]
 
@@ -57,6 +56,10 @@ def _stop_all() -> None:
         server.stop()
 
 
+# what signal.getsignal answers: a handler, SIG_DFL/SIG_IGN, or None (set outside Python)
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
+
+
 def _install_handlers() -> None:
     """Stop the servers on SIGTERM/SIGHUP, then let the previous handler (or the default) act."""
     global _HANDLERS_INSTALLED
@@ -69,7 +72,7 @@ def _install_handlers() -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         previous = signal.getsignal(sig)
 
-        def handler(signum, frame, previous=previous):
+        def handler(signum: int, frame: FrameType | None, previous: Handler = previous) -> None:
             _stop_all()
             if callable(previous):
                 previous(signum, frame)
@@ -88,11 +91,13 @@ class EmbeddedServer:
     """One llama-server process.  ``await start(progress)``; ``stop()``; ``url``."""
 
     @classmethod
-    def with_flags(cls, binary: Path, model: Path, flags: ServerFlags, **kw: Any) -> EmbeddedServer:
+    def with_flags(cls, binary: Path, model: Path, flags: ServerFlags, *, alias: str | None = None,
+                   log_path: Path | None = None, keep_log: bool = True) -> EmbeddedServer:
         """A server started with ``flags`` (``LLMConfig.server``)."""
         return cls(binary, model, parallel=flags.slots, ctx_per_slot=flags.ctx_per_slot,
                    threads=flags.threads, threads_batch=flags.threads_batch, batch=flags.batch,
-                   ubatch=flags.ubatch, cache_ram_mib=flags.cache_ram_mib, **kw)
+                   ubatch=flags.ubatch, cache_ram_mib=flags.cache_ram_mib, alias=alias,
+                   log_path=log_path, keep_log=keep_log)
 
     def __init__(
         self,
@@ -130,7 +135,7 @@ class EmbeddedServer:
         self.keep_log = keep_log
         self.failed = False
         self.proc: subprocess.Popen[bytes] | None = None
-        self._log_fh = None
+        self._log_fh: BinaryIO | None = None
 
     @property
     def url(self) -> str:

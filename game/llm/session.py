@@ -18,21 +18,21 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
 
-from .api import LLMError
+from .api import Embedder, LLMError
 from .client import ModelClient
 from .config import DEFAULT_MODEL_NAME, TEST_MODEL_NAME, LLMConfig, Paths
-from .embed import CachedEmbedder, MiniLMEncoder, RemoteEmbedder
+from .embed import CachedEmbedder, RemoteEmbedder
+from .minilm import MiniLMEncoder
 from .record import RecordingLLM, ReplayLLM
 from .server import EmbeddedServer, Progress
 
 
-def make_embedder(config: LLMConfig) -> Any:
+def make_embedder(config: LLMConfig) -> CachedEmbedder:
     paths = Paths(config.home)
     if config.embed_url:
-        inner: Any = RemoteEmbedder(config.embed_url, config.embed_model,
-                                    api_key=config.embed_key(config.embed_url))
+        inner: Embedder = RemoteEmbedder(config.embed_url, config.embed_model,
+                                         api_key=config.embed_key(config.embed_url))
     elif config.llm_url and config.embed_via_llm:
         inner = RemoteEmbedder(config.llm_url, config.embed_model or config.model,
                                api_key=config.embed_key(config.llm_url))
@@ -66,7 +66,8 @@ def embedded_server(config: LLMConfig) -> EmbeddedServer:
 
 
 @asynccontextmanager
-async def open_llm(config: LLMConfig, progress: Progress | None = None) -> AsyncIterator[Any]:
+async def open_llm(config: LLMConfig, progress: Progress | None = None
+                   ) -> AsyncIterator[ModelClient | RecordingLLM | ReplayLLM]:
     """The game's ``LLM`` for this config; everything it started is stopped on exit."""
     if config.replay:
         async with ReplayLLM(config.replay) as replay:
@@ -82,14 +83,14 @@ async def open_llm(config: LLMConfig, progress: Progress | None = None) -> Async
             server = embedded_server(config)
             await server.start(progress)
             client = ModelClient.from_config(config, base_url=server.url, embedder=embedder)
-            client.server = server  # type: ignore[attr-defined]
+            client.server = server
         await client.connect()
         if config.record:
             recorder = RecordingLLM(client, config.record)
             try:
                 yield recorder
             finally:
-                recorder._fh.close()
+                recorder.close_file()
         else:
             yield client
     finally:

@@ -12,7 +12,7 @@ import html
 import json
 import math
 import re
-from typing import Any
+from typing import TypedDict
 
 import httpx
 
@@ -50,7 +50,7 @@ def wire_messages(messages: list[Message]) -> list[dict[str, str]]:
     return out
 
 
-def as_text(content: Any) -> str:
+def as_text(content: object) -> str:
     """The message content as text, whatever type an odd server put there."""
     if content is None:
         return ""
@@ -61,7 +61,7 @@ def as_text(content: Any) -> str:
     return str(content)
 
 
-def finite_numbers(value: Any) -> dict[str, float]:
+def finite_numbers(value: object) -> dict[str, float]:
     """A ``usage``/``timings`` object reduced to its finite numbers (an odd server may send text)."""
     if not isinstance(value, dict):
         return {}
@@ -69,7 +69,15 @@ def finite_numbers(value: Any) -> dict[str, float]:
             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
 
 
-def token_counts(usage: Any, timings: Any, *, completion_default: int = 0) -> dict[str, int]:
+class TokenCounts(TypedDict):
+    """The token figures of one reply, as ``Accounting.record`` takes them."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+
+
+def token_counts(usage: object, timings: object, *, completion_default: int = 0) -> TokenCounts:
     """Tokens sent, completed and served from the server's prompt cache, from a reply's ``usage``
     and (llama-server) ``timings``: the keyword arguments of ``Accounting.record``.
 
@@ -136,3 +144,59 @@ def server_message(resp: httpx.Response) -> str:
     if err:
         return str(err)[:300]
     return json.dumps(data)[:300]
+
+
+class StreamTally:
+    """A streamed answer read line by line (server-sent events): its text pieces as they come,
+    and what else it said: ``usage``, llama-server's ``timings`` (the last chunk), how many
+    pieces, and whether ``[DONE]`` ended it."""
+
+    def __init__(self) -> None:
+        self.usage: object = {}
+        self.raw_timings: object = None
+        self.timings: dict[str, float] = {}
+        self.pieces = 0
+        self.done = False
+
+    def read(self, line: str) -> list[str]:
+        """The text pieces of one line of the stream (none for a line that is not data)."""
+        if not line.startswith("data:"):
+            return []
+        body = line[5:].strip()
+        if body == "[DONE]":
+            self.done = True
+            return []
+        try:
+            chunk = json.loads(body)
+        except (ValueError, RecursionError):
+            return []
+        if not isinstance(chunk, dict):
+            return []
+        if isinstance(chunk.get("usage"), dict):
+            self.usage = chunk["usage"]
+        if isinstance(chunk.get("timings"), dict):  # llama-server: the last chunk
+            self.raw_timings = chunk["timings"]
+            self.timings = finite_numbers(self.raw_timings)
+        out = []
+        choices = chunk.get("choices")
+        for choice in choices if isinstance(choices, list) else []:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            piece = delta.get("content") if isinstance(delta, dict) else None
+            if piece and isinstance(piece, str):
+                out.append(piece)
+        self.pieces += len(out)
+        return out
+
+
+def answer_of(data: object) -> tuple[str, object] | None:
+    """The text and ``finish_reason`` of a chat completion's first choice; None when the reply
+    has no answer there."""
+    if not isinstance(data, dict):
+        return None
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return None
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        return None
+    return as_text(message.get("content")), choices[0].get("finish_reason")

@@ -156,9 +156,10 @@ def load_kinds(path: str | None = None) -> KindTable:
     common = _entry("any", data.get("any", {})).states
     objects = {}
     for k, v in data.get("object", {}).items():
-        e = _entry(k, v)
-        objects[k] = KindInfo(k, e.affords, e.rest, {**e.states, **{s: w for s, w in common.items()
-                                                                     if s not in e.states}}, e.private)
+        entry = _entry(k, v)
+        objects[k] = KindInfo(k, entry.affords, entry.rest,
+                              {**entry.states, **{s: w for s, w in common.items() if s not in entry.states}},
+                              entry.private)
     mishaps = {str(k).lower(): Mishap(str(k).lower(), bool(v.get("urgent", False)), str(v.get("doing", "")),
                                       str(v.get("says", "")), str(v.get("emoji", "")),
                                       tuple(str(w).lower() for w in v.get("mend", [])))
@@ -195,11 +196,10 @@ class Affordances:
             private = str(props.get("private", base.private)).lower() in ("true", "1", "yes")
             out = KindInfo(base.kind, affords, rest, states, private)
         elif len(parts) == 2:
-            base = self.table.area_kind(parts[1])
             if props.get("affords"):
                 out = KindInfo(parts[1], _csv(props["affords"]))
             else:
-                out = base
+                out = self.table.area_kind(parts[1])
         else:
             out = None
         self._cache[address] = out

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from .errors import MapError
-from .town import default_town_path, load_town
+from .town import Town, default_town_path, load_town
 
 
-def cli_dump_map(args) -> int:
+def cli_dump_map(args: argparse.Namespace) -> int:
     path = getattr(args, "town", None) or default_town_path()
     try:
         town = load_town(path)
@@ -23,7 +24,7 @@ def cli_dump_map(args) -> int:
     return 0
 
 
-def _print(town) -> None:
+def _print(town: Town) -> None:
     rows = [list(r) for r in town.render_rows()]
     for r in town.residents:
         x, y = town.spawn[r.name]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -76,6 +76,15 @@ class PathFinder:
         w = self.width
         return self._comp[a[1] * w + a[0]] == self._comp[b[1] * w + b[0]]
 
+    def component_of(self, pos: Pos) -> int:
+        """The walkable region ``pos`` lies in (-1: a tile that is not walkable)."""
+        return self._comp[pos[1] * self.width + pos[0]]
+
+    @property
+    def regions(self) -> Sequence[int]:
+        """Each tile's walkable region, row by row (-1: not walkable)."""
+        return self._comp
+
     def component_size(self, pos: Pos) -> int:
         if not self.walkable(pos):
             return 0
@@ -95,7 +104,7 @@ class PathFinder:
             self._cache.move_to_end(key)
             return f
         dist = [-1] * (self.width * self.height)
-        dq = deque()
+        dq: deque[int] = deque()
         for t in targets:
             if dist[t] < 0:
                 dist[t] = 0
@@ -179,7 +188,10 @@ class PathFinder:
                 around = self._astar(ia, ib, None, blocked)
                 if around is not None:
                     return around
-            return self._astar(ia, ib, None, set())
+            found = self._astar(ia, ib, None, set())
+            if found is None:  # not met: both lie in one component
+                raise NoPath(f"no path from {a} to {b}")
+            return found
         plain = self._walk_down(ia, dist)
         if blocked and any(p[1] * w + p[0] in blocked for p in plain):
             around = self._astar(ia, ib, dist, blocked)

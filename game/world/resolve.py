@@ -112,7 +112,7 @@ class Grounder:
             if not name:
                 continue
             if f" {name} " in t:
-                score = len(name) + 1000
+                score: float = len(name) + 1000
             elif whole:
                 have, want = set(words_of(parts[-1])), set(words_of(text))
                 if not have or not (have & want):
@@ -177,7 +177,7 @@ class Grounder:
         in_room = [a for a in mine if ":" in self.home and a.startswith(self.home + ":")]
         if in_room:
             return in_room[0]
-        if any(a for a in mine if self.aff.info(a) and self.aff.info(a).kind == "bed") and ":" in self.home:
+        if any(a for a in mine if (info := self.aff.info(a)) is not None and info.kind == "bed") and ":" in self.home:
             return None  # someone else's bed in its house: none of its own to go to (no guessing)
         return mine[0]
 
@@ -232,8 +232,8 @@ class Grounder:
 
     def _near(self, activity: str) -> Placed | None:
         """The best fitting place where it is, at home or at work, if any fits."""
-        scored = [(self._best(activity, self._within(r)), i) for i, r in enumerate(self._roots())]
-        scored = [(s, -i, a) for (a, s), i in scored if a is not None]
+        best = [(self._best(activity, self._within(r)), i) for i, r in enumerate(self._roots())]
+        scored = [(s, -i, a) for (a, s), i in best if a is not None]
         if scored:
             return Placed(max(scored)[2], True, "near")
         return None

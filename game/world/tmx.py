@@ -13,7 +13,7 @@ import logging
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 import numpy as np
 
@@ -24,7 +24,10 @@ _RESERVED = {"name", "type", "id", "width", "height", "x", "y", "gid", "visible"
              "compression", "properties", "parent", "points", "closed", "image"}
 
 
-def _import_pytmx():
+# a Tiled custom property's value, as pytmx reads it (string, int, float or bool properties)
+Property = str | int | float | bool
+
+def _import_pytmx() -> ModuleType:
     """Import pytmx without its "cannot import pygame" complaint."""
     names = ("pytmx.util_pygame", "pytmx.util_pygame_sdl2", "pytmx", "pytmx.pytmx")
     loggers = [logging.getLogger(n) for n in names]
@@ -50,7 +53,7 @@ class RawObject:
     width: float
     height: float
     points: list[tuple[float, float]] | None  # polygon in tile units (absolute), or None
-    properties: dict[str, Any]
+    properties: dict[str, Property]
 
     def tiles(self, map_w: int, map_h: int) -> list[tuple[int, int]]:
         """The tiles whose centres lie inside this object (a point object: its tile)."""
@@ -91,10 +94,10 @@ class RawMap:
     path: Path
     width: int
     height: int
-    properties: dict[str, Any]
+    properties: dict[str, Property]
     # tile layers: name -> int array [h, w] of palette indices (-1 = empty)
     tile_layers: dict[str, np.ndarray] = field(default_factory=dict)
-    palette: list[dict[str, Any]] = field(default_factory=list)  # tile properties per index
+    palette: list[dict[str, Property]] = field(default_factory=list)  # tile properties per index
     object_layers: dict[str, list[RawObject]] = field(default_factory=dict)
 
 
@@ -130,18 +133,35 @@ def _precheck(path: Path) -> ET.Element:
     for ts in root.iter("tileset"):
         src = ts.get("source")
         if src:
-            if src.lower().endswith((".tsj", ".json")):
-                raise MapError(path, f"tileset {src}: JSON tilesets are not supported; use a .tsx tileset")
-            tsx = path.parent / src
-            if not tsx.is_file():
-                raise MapError(path, f"tileset file {src} is missing (looked for {tsx})")
-            try:
-                troot = ET.parse(tsx).getroot()
-            except ET.ParseError as e:
-                raise MapError(tsx, f"not a Tiled tileset (not valid XML: {e})") from None
-            except (LookupError, ValueError) as e:
-                raise MapError(tsx, f"not a Tiled tileset (not readable XML: {e})") from None
-            _check_props(tsx, troot)
+            _check_tileset(path, src)
+    _check_layers(path, root)
+    for obj in root.iter("object"):
+        if obj.get("template"):
+            raise MapError(path, f"object '{obj.get('name', obj.get('id'))}' uses a template "
+                                 f"({obj.get('template')}); templates (.tx) are not supported - "
+                                 f"detach it in Tiled")
+    _check_props(path, root)
+    return root
+
+
+def _check_tileset(path: Path, src: str) -> None:
+    """An external tileset ``src`` of the map at ``path``: a readable .tsx file."""
+    if src.lower().endswith((".tsj", ".json")):
+        raise MapError(path, f"tileset {src}: JSON tilesets are not supported; use a .tsx tileset")
+    tsx = path.parent / src
+    if not tsx.is_file():
+        raise MapError(path, f"tileset file {src} is missing (looked for {tsx})")
+    try:
+        troot = ET.parse(tsx).getroot()
+    except ET.ParseError as e:
+        raise MapError(tsx, f"not a Tiled tileset (not valid XML: {e})") from None
+    except (LookupError, ValueError) as e:
+        raise MapError(tsx, f"not a Tiled tileset (not readable XML: {e})") from None
+    _check_props(tsx, troot)
+
+
+def _check_layers(path: Path, root: ET.Element) -> None:
+    """Every tile layer: finite, with its data in an encoding pytmx reads."""
     for layer in root.iter("layer"):
         lname = layer.get("name", "?")
         data = layer.find("data")
@@ -156,13 +176,6 @@ def _precheck(path: Path) -> ET.Element:
             raise MapError(path, f"tile layer '{lname}' uses {what}; only CSV or Base64 "
                                  f"(uncompressed, zlib or gzip) are supported - change it in Tiled's "
                                  f"Map Properties > Tile Layer Format")
-    for obj in root.iter("object"):
-        if obj.get("template"):
-            raise MapError(path, f"object '{obj.get('name', obj.get('id'))}' uses a template "
-                                 f"({obj.get('template')}); templates (.tx) are not supported - "
-                                 f"detach it in Tiled")
-    _check_props(path, root)
-    return root
 
 
 def _check_props(path: Path, root: ET.Element) -> None:

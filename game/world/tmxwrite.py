@@ -6,7 +6,7 @@ Layers: tile layers 'ground' and 'furniture' (CSV), object layers 'sectors', 'ar
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -49,7 +49,7 @@ class Area:
     props: dict[str, str] = field(default_factory=dict)
 
 
-def _props_xml(props: dict, indent: str) -> str:
+def _props_xml(props: Mapping[str, object], indent: str) -> str:
     if not props:
         return ""
     lines = [f"{indent}<properties>"]
@@ -72,7 +72,7 @@ def tsx_text() -> str:
         f' <image source="{PNG_NAME}" width="{COLUMNS * TILE_PX}" height="{rows * TILE_PX}"/>',
     ]
     for i, t in enumerate(T.ALL):
-        props = {"kind": t.kind, "glyph": t.glyph, "fg": t.fg}
+        props: dict[str, str | bool] = {"kind": t.kind, "glyph": t.glyph, "fg": t.fg}
         if t.bg:
             props["bg"] = t.bg
         props["walkable"] = t.walkable

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from .objects import ObjectStates
 from .paths import PathFinder
 from .residents import ResidentSpec, read_residents
 from .spatial import SpatialMemory
-from .tmx import RawMap, load_tmx
+from .tmx import Property, RawMap, load_tmx
 from .tree import AreaTree, join, split
 
 Pos = tuple[int, int]
@@ -54,7 +53,7 @@ class Town:
     grid: np.ndarray  # walkable, bool [h, w]
     start: datetime = DEFAULT_START
     seconds_per_step: float = 10
-    properties: dict[str, Any] = field(default_factory=dict)
+    properties: dict[str, Property] = field(default_factory=dict)
 
     @cached_property
     def paths(self) -> PathFinder:
@@ -99,7 +98,7 @@ def _tile_from_props(path: Path, props: dict, where: str) -> Tile:
                 str(props.get("kind", "tile")))
 
 
-def _check_name(path: Path, what: str, name: str) -> str:
+def _check_name(path: Path, what: str, name: Property) -> str:
     name = " ".join(str(name or "").split())
     if not name:
         raise MapError(path, f"a {what} has no name (every {what} needs one in Tiled's Name field)")
@@ -109,15 +108,30 @@ def _check_name(path: Path, what: str, name: str) -> str:
 
 
 def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.ndarray, AreaTree, dict[str, str]]:
-    path = raw.path
+    _check_layers(raw)
+    tiles, grid = _tile_grid(raw)
+    tree = AreaTree(raw.width, raw.height, town_name)
+    sector_names, sector_grid = _add_sectors(raw, tree)
+    _add_arenas(raw, tree, sector_names, sector_grid)
+    initial = _add_objects(raw, tree)
+    tree.finish()
+    return tiles, grid, tree, initial
+
+
+def _check_layers(raw: RawMap) -> None:
     for lname, kind in REQUIRED_LAYERS.items():
         have = raw.tile_layers if kind == "tile" else raw.object_layers
         if lname not in have:
             other = raw.object_layers if kind == "tile" else raw.tile_layers
             extra = (f" (there is a {'object' if kind == 'tile' else 'tile'} layer by that name)"
                      if lname in other else "")
-            raise MapError(path, f"missing {kind} layer '{lname}'{extra}; a town map needs tile layer "
-                                 f"'ground' and object layers 'sectors', 'arenas', 'objects'")
+            raise MapError(raw.path, f"missing {kind} layer '{lname}'{extra}; a town map needs tile layer "
+                                     f"'ground' and object layers 'sectors', 'arenas', 'objects'")
+
+
+def _tile_grid(raw: RawMap) -> tuple[list[list[Tile]], np.ndarray]:
+    """The tiles of layers 'ground' and 'furniture' (furniture over the ground), and which walk."""
+    path = raw.path
     w, h = raw.width, raw.height
     palette = [_tile_from_props(path, p, f"tile kind {p.get('kind', i)!r}") if p.get("glyph") is not None
                else None for i, p in enumerate(raw.palette)]
@@ -138,9 +152,10 @@ def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.nd
             if t is None:
                 base = VOID
                 if gi >= 0:
-                    base = palette[gi]
-                    if base is None:
+                    under = palette[gi]
+                    if under is None:
                         raise MapError(path, f"layer 'ground' at ({x}, {y}): tile has no 'glyph' property")
+                    base = under
                 t = base
                 if fi >= 0:
                     top = palette[fi]
@@ -152,8 +167,13 @@ def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.nd
             row.append(t)
             grid[y, x] = t.walkable
         tiles.append(row)
+    return tiles, grid
 
-    tree = AreaTree(w, h, town_name)
+
+def _add_sectors(raw: RawMap, tree: AreaTree) -> tuple[list[str], np.ndarray]:
+    """Layer 'sectors' into ``tree``; returns the sectors' names in order and which one each tile
+    lies in (an index into the names; -1: none)."""
+    path, w, h = raw.path, raw.width, raw.height
     sector_grid = np.full((h, w), -1, dtype=np.int32)
     sector_names: list[str] = []
     for o in raw.object_layers["sectors"]:
@@ -168,6 +188,12 @@ def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.nd
         i = sector_names.index(name)
         for x, y in ts:
             sector_grid[y, x] = i
+    return sector_names, sector_grid
+
+
+def _add_arenas(raw: RawMap, tree: AreaTree, sector_names: list[str], sector_grid: np.ndarray) -> None:
+    """Layer 'arenas' into ``tree``: each in the sector it names, else in the one it lies in."""
+    path, w, h = raw.path, raw.width, raw.height
     for o in raw.object_layers["arenas"]:
         name = _check_name(path, "arena", o.properties.get("label") or o.name)
         ts = o.tiles(w, h)
@@ -187,6 +213,11 @@ def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.nd
             sector = sector_names[c.most_common(1)[0][0]]
         props = {k: v for k, v in o.properties.items() if k not in ("label", "sector")}
         tree.add_arena(sector, name, ts, props)
+
+
+def _add_objects(raw: RawMap, tree: AreaTree) -> dict[str, str]:
+    """Layer 'objects' into ``tree``; returns the objects' initial states (``state`` property)."""
+    path, w, h = raw.path, raw.width, raw.height
     initial: dict[str, str] = {}
     for o in raw.object_layers["objects"]:
         label = _check_name(path, "object", o.properties.get("label") or o.name)
@@ -199,8 +230,7 @@ def build_town_map(raw: RawMap, town_name: str) -> tuple[list[list[Tile]], np.nd
                 a = tree.arena_at(p)
                 if a.count(":") == 1:
                     initial[join(a, label)] = str(o.properties["state"])
-    tree.finish()
-    return tiles, grid, tree, initial
+    return initial
 
 
 def _resolve_folder(path: str | Path) -> tuple[Path, Path | None]:
@@ -274,7 +304,7 @@ def load_town(path: str | Path | None = None, *, residents: bool = True) -> Town
     town = Town(name=name, path=tmx, width=raw.width, height=raw.height, tiles=tiles, tree=tree,
                 residents=[], small_cast=[], spawn={}, objects=objects, grid=grid,
                 properties=raw.properties)
-    if rf is None:
+    if rf is None or res_path is None:
         return town
     town.start = rf.start or DEFAULT_START
     town.seconds_per_step = rf.seconds_per_step
@@ -288,10 +318,10 @@ def main_component(town: Town) -> int:
     """The town's main walkable region: the connected component holding most tiles of sectors
     (not simply the largest: the Ville has more open land outside its walls than inside)."""
     pf = town.paths
-    sec = (town.tree._sector_at >= 0).ravel().tolist()
-    comp_sizes = Counter(c for c, s in zip(pf._comp, sec) if c >= 0 and s)
+    sec = town.tree.sector_mask().ravel().tolist()
+    comp_sizes = Counter(c for c, s in zip(pf.regions, sec) if c >= 0 and s)
     if not comp_sizes:
-        comp_sizes = Counter(c for c in pf._comp if c >= 0)
+        comp_sizes = Counter(c for c in pf.regions if c >= 0)
     if not comp_sizes:
         raise MapError(town.path, "the map has no walkable tile")
     return comp_sizes.most_common(1)[0][0]
@@ -302,7 +332,7 @@ def _place_residents(town: Town, res_path: Path) -> None:
     main = main_component(town)
 
     def in_main(p: Pos) -> bool:
-        return pf._comp[p[1] * town.width + p[0]] == main
+        return pf.component_of(p) == main
 
     taken: set[Pos] = set()
     for r in town.residents:

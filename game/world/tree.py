@@ -41,7 +41,8 @@ def _stem(w: str) -> str:
     return w
 
 
-def _keywords(text: str) -> set[str]:
+def keywords(text: str) -> set[str]:
+    """The stems of ``text``'s words, stop words apart (how places are matched to words)."""
     return {_stem(w) for w in _words(text) if w not in _STOP}
 
 
@@ -71,6 +72,7 @@ class AreaTree:
         self._sectors: list[str] = []
         self._arenas: list[tuple[str, str]] = []
         self._objects: list[tuple[str, str, str]] = []
+        self._index_obj: dict[tuple[str, str, str], int] | None = None
         self._tiles: dict[Address, list[Pos]] = {}
         self._children: dict[Address, list[str]] = defaultdict(list)
         self.kind: dict[Address, str] = {}  # object address -> kind ("bed")
@@ -125,7 +127,7 @@ class AreaTree:
         return n
 
     def _obj_index(self, key: tuple[str, str, str]) -> int:
-        idx = getattr(self, "_index_obj", None)
+        idx = self._index_obj
         if idx is None or len(idx) != len(self._objects):
             idx = {k: i for i, k in enumerate(self._objects)}
             self._index_obj = idx
@@ -156,6 +158,10 @@ class AreaTree:
     # ---- queries ----------------------------------------------------------------------------
     def __contains__(self, address: Address) -> bool:
         return address == "" or address in self._tiles
+
+    def sector_mask(self) -> np.ndarray:
+        """Which tiles lie in a sector (rows of columns, as the map)."""
+        return self._sector_at >= 0
 
     def sectors(self) -> list[str]:
         return list(self._children[""])
@@ -221,7 +227,7 @@ class AreaTree:
         if self._kw is None:
             kw = {}
             for addr in self._tiles:
-                kw[addr] = _keywords(addr.replace(":", " ")) | _keywords(self.kind.get(addr, ""))
+                kw[addr] = keywords(addr.replace(":", " ")) | keywords(self.kind.get(addr, ""))
             self._kw = kw
         return self._kw
 
@@ -230,7 +236,7 @@ class AreaTree:
 
         Scores by keywords matched (the object's name counting most), then prefers the
         more specific place, then the one with fewest unmatched words."""
-        q = _keywords(words)
+        q = keywords(words)
         if not q:
             return None
         text = " ".join(_words(words))

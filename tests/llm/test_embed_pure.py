@@ -11,7 +11,8 @@ import pytest
 
 from game.llm.api import LLMError, ModelUnavailable
 from game.llm.config import Paths, town_home
-from game.llm.embed import CachedEmbedder, MiniLMEncoder, RemoteEmbedder, WordPiece, read_safetensors
+from game.llm.embed import CachedEmbedder, RemoteEmbedder
+from game.llm.minilm import MiniLMEncoder, WordPiece, read_safetensors
 
 MINILM = Paths(town_home()).minilm
 

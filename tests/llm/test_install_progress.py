@@ -7,8 +7,9 @@ import io
 
 import pytest
 
-from game.llm import install
-from game.llm.install import BuildProgress, SetupError, _run_build_step
+from game.llm import buildserver
+from game.llm.buildserver import BuildProgress, run_build_step
+from game.llm.fetch import SetupError
 
 
 class Terminal(io.StringIO):
@@ -37,7 +38,7 @@ class FakePopen:
     code = 0
 
     def __init__(self, cmd, **kw) -> None:
-        assert kw.get("stdout") is install.subprocess.PIPE and kw.get("text")
+        assert kw.get("stdout") is buildserver.subprocess.PIPE and kw.get("text")
         self.stdout = io.StringIO("".join(self.lines))
 
     def wait(self) -> int:
@@ -95,20 +96,20 @@ def test_lines_that_are_not_a_percent_are_not_shown(line):
 
 def test_a_build_step_draws_on_a_terminal_and_keeps_the_whole_output_in_its_log(tmp_path, monkeypatch):
     monkeypatch.setattr(FakePopen, "lines", cmake_output())
-    monkeypatch.setattr(install.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(buildserver.subprocess, "Popen", FakePopen)
     log = tmp_path / "build.log"
     said: list[str] = []
     tty = Terminal()
-    _run_build_step(["cmake", "--build", "."], tmp_path, said.append, log, out=tty)
+    run_build_step(["cmake", "--build", "."], tmp_path, said.append, log, out=tty)
     assert said == [] and tty.getvalue().endswith("100%\x1b[K\n")
     assert log.read_text() == "$ cmake --build .\n" + "".join(cmake_output())
 
 
 def test_a_build_step_in_a_log_says_a_few_plain_lines(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(FakePopen, "lines", cmake_output())
-    monkeypatch.setattr(install.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(buildserver.subprocess, "Popen", FakePopen)
     said: list[str] = []
-    _run_build_step(["cmake", "--build", "."], tmp_path, said.append, tmp_path / "build.log")
+    run_build_step(["cmake", "--build", "."], tmp_path, said.append, tmp_path / "build.log")
     assert len(said) == 11 and said[-1] == "    building llama-server 100%"
     assert capsys.readouterr().err == ""  # stderr (captured: not a terminal) got nothing
 
@@ -116,8 +117,8 @@ def test_a_build_step_in_a_log_says_a_few_plain_lines(tmp_path, monkeypatch, cap
 def test_a_failed_build_ends_the_redrawn_line_before_the_error(tmp_path, monkeypatch):
     monkeypatch.setattr(FakePopen, "lines", [*cmake_output(37), "error: the compiler died\n"])
     monkeypatch.setattr(FakePopen, "code", 2)
-    monkeypatch.setattr(install.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(buildserver.subprocess, "Popen", FakePopen)
     tty = Terminal()
     with pytest.raises(SetupError, match=r"failed \(exit 2\)[\s\S]*the compiler died"):
-        _run_build_step(["cmake", "--build", "."], tmp_path, lambda s: None, tmp_path / "build.log", out=tty)
+        run_build_step(["cmake", "--build", "."], tmp_path, lambda s: None, tmp_path / "build.log", out=tty)
     assert tty.getvalue().endswith(" 37%\x1b[K\n")  # the error starts on a line of its own

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from game.llm.api import CallTag, LLMError
-from game.llm.record import FORMAT, VERSION, _request, _tag, embed_key, request_key
+from game.llm.record import FORMAT, VERSION, embed_key, request_body, request_key, tag_row
 
 from .scenarios import SCENARIOS
 
@@ -50,17 +50,17 @@ class RekeyLLM:
         for i, r in enumerate(self.answers):
             if i not in self.used and r["kind"] == req["kind"] and r["tag"].get("purpose") == tag.purpose:
                 self.used.add(i)
-                new = dict(r, key=key, request=req, tag=_tag(tag), rekeyed=True)
+                new = dict(r, key=key, request=req, tag=tag_row(tag), rekeyed=True)
                 self.out.append(new)
                 return new
         raise LLMError(f"no recorded answer left for purpose {tag.purpose!r}")
 
     async def complete(self, messages, schema, tag, *, max_tokens=512, temperature=0.7):
-        row = self._take(_request("complete", messages, schema, max_tokens, temperature), tag)
+        row = self._take(request_body("complete", messages, schema, max_tokens, temperature), tag)
         return schema.model_validate(row["answer"])
 
     async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7, stop=()):
-        row = self._take(_request("stream", messages, None, max_tokens, temperature, stop), tag)
+        row = self._take(request_body("stream", messages, None, max_tokens, temperature, stop), tag)
         for piece in row.get("pieces", []):
             yield piece
 

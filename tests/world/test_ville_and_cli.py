@@ -8,7 +8,8 @@ import sys
 import numpy as np
 
 from game.world import load_town
-from game.world.ville import ASSETS, parse_lifestyle
+from game.world.ville import ASSETS
+from game.world.ville_residents import parse_lifestyle
 
 from .conftest import REPO
 

@@ -1,0 +1,163 @@
+"""``ServerLink``: one request to an OpenAI-compatible server at a time, as the model layer sends
+it: in a slot of the priority scheduler, pinned to that slot of a llama-server, retried with
+exponential backoff after a transport failure, and stopped for the player's request where the
+scheduler preempts (then asked again).  ``ModelClient`` (client.py) builds the requests and
+reads the answers; this is the road they travel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncGenerator, Awaitable
+from typing import TypeVar
+
+import httpx
+
+from .accounting import Accounting
+from .api import CallTag, LLMError, ModelTimeout, ModelUnavailable
+from .scheduler import PriorityScheduler
+from .wire import RETRY_STATUS, Transient, server_message
+
+R = TypeVar("R")
+
+log = logging.getLogger(__name__)
+
+
+class Preempted(Exception):
+    """A town request stopped for the player's (``ServerLink.stoppable``): ask it again."""
+
+
+class ServerLink:
+    """The HTTP client, the scheduler and what is known of the server's health."""
+
+    def __init__(self, base_url: str, http: httpx.AsyncClient, scheduler: PriorityScheduler,
+                 accounting: Accounting, *, timeout_s: float, transport_retries: int,
+                 backoff_s: float) -> None:
+        self.base_url = base_url
+        self.http = http
+        self.scheduler = scheduler
+        self.accounting = accounting
+        self.timeout_s = timeout_s
+        self.transport_retries = transport_retries
+        self.backoff_s = backoff_s
+        self.last_error: str | None = None
+        self.reachable = True
+        # whether the server keeps evaluated prompts for later requests that begin the same way
+        # (llama-server does, in its slots and its prompt cache): then requests are pinned to slots
+        self.caches_prompts = False
+
+    def fail(self, message: str) -> None:
+        self.last_error = message
+        log.info("%s", message)
+
+    async def backoff(self, retries: int) -> None:
+        await asyncio.sleep(self.backoff_s * (2 ** retries))
+
+    async def post_once(self, path: str, payload: dict[str, object]) -> object:
+        url = f"{self.base_url}{path}"
+        try:
+            resp = await self.http.post(url, json=payload)
+        except httpx.TimeoutException as e:
+            kind = "connect" if isinstance(e, httpx.ConnectTimeout) else "answer"
+            raise Transient(f"the model server at {self.base_url} did not {kind} in time "
+                             f"({type(e).__name__})", timeout=kind == "answer") from None
+        except httpx.TransportError as e:
+            raise Transient(f"lost the model server at {self.base_url}: "
+                             f"{type(e).__name__}: {e or 'connection closed'}") from None
+        if resp.status_code == 200:
+            try:
+                data: object = resp.json()
+            except (ValueError, RecursionError):
+                raise Transient(f"the model server at {self.base_url} sent a broken reply") from None
+            return data
+        msg = server_message(resp)
+        if resp.status_code in RETRY_STATUS:
+            raise Transient(f"the model server at {self.base_url} answered HTTP "
+                             f"{resp.status_code}: {msg}")
+        if resp.status_code in (401, 403):
+            raise LLMError(f"the model server at {self.base_url} refused the request "
+                           f"(HTTP {resp.status_code}): check TOWN_LLM_API_KEY")
+        raise LLMError(f"the model server at {self.base_url} rejected the request "
+                       f"(HTTP {resp.status_code}): {msg}")
+
+    async def post(self, path: str, payload: dict[str, object], tag: CallTag) -> tuple[object, float, int]:
+        """POST with a scheduler slot, retrying transient failures.  Returns (json, seconds, retries)."""
+        retries = 0
+        while True:
+            async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
+                t0 = time.monotonic()
+                try:
+                    data = await self.stoppable(self.post_once(path, self.pinned(payload, number)),
+                                                number, tag)
+                except Preempted:
+                    continue  # stopped for the player's request: asked again once a slot is free
+                except Transient as e:
+                    err = e
+                except LLMError as e:  # refused (4xx): retrying will not help
+                    self.last_error = str(e)
+                    self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
+                                           retries=retries)
+                    raise
+                else:
+                    self.reachable = True
+                    return data, time.monotonic() - t0, retries
+            # the slot is free while we back off
+            if err.timeout or retries >= self.transport_retries:
+                self.fail(str(err))
+                self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True, retries=retries)
+                if err.timeout:
+                    raise ModelTimeout(f"{err} (limit {self.timeout_s:.0f} s)") from None
+                self.reachable = False
+                raise ModelUnavailable(f"{err} (tried {retries + 1} times)") from None
+            await self.backoff(retries)
+            retries += 1
+
+    async def stoppable(self, request: Awaitable[R], number: int, tag: CallTag) -> R:
+        """``request`` in slot ``number``; a town request may be stopped for the player's (the
+        scheduler's ``preempt``): the HTTP request is dropped, which stops the server's work on
+        it, and ``Preempted`` says to ask again."""
+        if tag.priority <= 0 or not self.scheduler.preempt:
+            return await request
+        task = asyncio.ensure_future(request)
+        stopped = False
+
+        def stop() -> None:
+            nonlocal stopped
+            if not task.done():
+                stopped = True
+                task.cancel()
+        self.scheduler.on_preempt(number, stop)
+        try:
+            return await task
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if stopped and (me is None or not me.cancelling()):
+                log.info("%s's %s stopped for the player's request; asked again", tag.resident, tag.purpose)
+                raise Preempted() from None
+            raise
+        finally:
+            self.scheduler.on_preempt(number, None)
+
+    def pinned(self, payload: dict[str, object], number: int) -> dict[str, object]:
+        """The request pinned to server slot ``number`` (llama-server only: see the scheduler)."""
+        if not self.caches_prompts or number >= self.scheduler.slots:
+            return payload
+        return {**payload, "id_slot": number}
+
+    async def stream_lines(self, payload: dict[str, object], number: int) -> AsyncGenerator[str, None]:
+        """The lines of a streamed answer in slot ``number``.  Raises ``Transient`` on a status
+        worth retrying, ``LLMError`` on another refusal; httpx's errors pass through."""
+        async with self.http.stream("POST", f"{self.base_url}/chat/completions",
+                                    json=self.pinned(payload, number)) as resp:
+            if resp.status_code != 200:
+                await resp.aread()
+                msg = server_message(resp)
+                if resp.status_code in RETRY_STATUS:
+                    raise Transient(f"the model server at {self.base_url} answered "
+                                     f"HTTP {resp.status_code}: {msg}")
+                raise LLMError(f"the model server at {self.base_url} rejected the "
+                               f"request (HTTP {resp.status_code}): {msg}")
+            async for line in resp.aiter_lines():
+                yield line
