@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
 from game.measure.placefit import report_for as place_fit_report
@@ -105,7 +105,7 @@ def usage(data: SaveData) -> dict:
     start, now = data.start, data.now
     if start is None or now is None:
         return {"available": False, "why": "the save's clock cannot be read"}
-    out = budget(acc, list(data.residents), start=start, end=now, first_date=start.date())
+    out: dict = dict(budget(acc, list(data.residents), start=start, end=now, first_date=start.date()))
     by_purpose: dict[str, Usage] = {}
     for row in acc.get("by_resident_purpose", []):
         by_purpose.setdefault(row["purpose"], Usage()).add(usage_from(row))
@@ -338,9 +338,9 @@ def render_usage(u: dict, console: Console) -> None:
 
     T = _plain
     if u.get("available"):
-        from game.llm.accounting import format_budget
+        from game.llm.accounting import Budget, format_budget
 
-        for line in format_budget(u):
+        for line in format_budget(cast(Budget, u)):
             console.print(T(line))
         t = Table(title="Model use over the whole run (totals, not per day)")
         for c in ("purpose", "calls", "sent", "evaluated", "completion", "s/call", "failures"):
