@@ -34,6 +34,7 @@ from game.engine.lanes import Lanes
 from game.engine.ledger import DecisionLedger, is_model_led, share
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
+from game.engine.prepare import Prepared, PrepStep, prepare_town
 from game.engine.saving import Saver
 from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
@@ -41,7 +42,7 @@ from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
-from game.engine.tuning import PERCEIVE_EVERY, TALK_RANGE, chebyshev
+from game.engine.tuning import PERCEIVE_EVERY, PREPARE_AHEAD, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.api import LLM
 from game.mind.view import Conversation, WorldView
@@ -314,6 +315,12 @@ class Engine:
         running = self.board.running()
         if running:
             await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+
+    async def prepare(self, horizon: timedelta = PREPARE_AHEAD,
+                      progress: Callable[[PrepStep], None] | None = None) -> Prepared:
+        """Before the first tick of a real-time run: the residents up or waking within ``horizon``
+        plan their day (prepare.py); their answers are applied by the next ``step()``."""
+        return await prepare_town(self.core, self.board, self.lanes, horizon=horizon, progress=progress)
 
     def snapshot(self) -> TickResult:
         """Everything as it is now, as one TickResult (moves with src == dst, every bubble)."""
