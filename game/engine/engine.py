@@ -317,10 +317,13 @@ class Engine:
             await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
 
     async def prepare(self, horizon: timedelta = PREPARE_AHEAD,
-                      progress: Callable[[PrepStep], None] | None = None) -> Prepared:
+                      progress: Callable[[PrepStep], None] | None = None,
+                      enough: asyncio.Event | None = None) -> Prepared:
         """Before the first tick of a real-time run: the residents up or waking within ``horizon``
-        plan their day (prepare.py); their answers are applied by the next ``step()``."""
-        return await prepare_town(self.core, self.board, self.lanes, horizon=horizon, progress=progress)
+        plan their day (prepare.py), until all came or ``enough`` is set; their answers are applied
+        by the next ``step()``."""
+        return await prepare_town(self.core, self.board, self.lanes, horizon=horizon, progress=progress,
+                                  enough=enough)
 
     def snapshot(self) -> TickResult:
         """Everything as it is now, as one TickResult (moves with src == dst, every bubble)."""

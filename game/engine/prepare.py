@@ -82,12 +82,19 @@ def plan_line(core: TownCore, name: str, blocks: int = 3) -> str:
     return "; ".join(parts)
 
 
+async def _set(event: asyncio.Event) -> object:
+    return await event.wait()
+
+
 async def prepare_town(core: TownCore, board: JobBoard, lanes: Lanes, *,
                        horizon: timedelta = PREPARE_AHEAD,
-                       progress: Callable[[PrepStep], None] | None = None) -> Prepared:
-    """Ask the first decisions (``who_to_prepare``) and wait for them all; their answers are
-    applied at the next ``step()``.  A failed call is not retried here: the resident lives by its
-    routine until its lane asks again, as in play, and ``Prepared.planned`` leaves it out."""
+                       progress: Callable[[PrepStep], None] | None = None,
+                       enough: asyncio.Event | None = None) -> Prepared:
+    """Ask the first decisions (``who_to_prepare``) and wait for them all, or until ``enough`` is
+    set (the player chose to start now: the decisions still open go on in their lanes, as any
+    decision in play does); their answers are applied at the next ``step()``.  A failed call is
+    not retried here: the resident lives by its routine until its lane asks again, as in play,
+    and ``Prepared.planned`` leaves it out."""
     t0 = time.monotonic()
     now = core.clock.now
     todo = who_to_prepare(core, board, horizon)
@@ -111,9 +118,15 @@ async def prepare_town(core: TownCore, board: JobBoard, lanes: Lanes, *,
     if progress is not None:
         progress(PrepStep(0, len(tasks)))
     pending = set(tasks)
+    stop = asyncio.create_task(_set(enough)) if enough is not None else None
     done = 0
-    while pending:
-        finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+    while pending and not (stop is not None and stop.done()):
+        waiting: set[asyncio.Future[object]] = set(pending)
+        if stop is not None:
+            waiting.add(stop)
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        finished = {t for t in pending if t.done()}
+        pending -= finished
         for task in sorted(finished, key=lambda t: tasks[t]):
             name = tasks[task]
             done += 1
@@ -122,5 +135,7 @@ async def prepare_town(core: TownCore, board: JobBoard, lanes: Lanes, *,
                 out.planned.append(name)
             if progress is not None:
                 progress(PrepStep(done, len(tasks), name, line, failed=not line))
+    if stop is not None and not stop.done():
+        stop.cancel()
     out.seconds = time.monotonic() - t0
     return out

@@ -57,3 +57,25 @@ async def test_a_failed_plan_is_said_and_the_resident_keeps_its_routine():
     assert res.log and any("model" in line.text for line in res.log)  # the failures are shown
     assert all(e.residents[n].action is not None for n in UP_AT_SIX)  # the routine fills in
     await e.aclose()
+
+
+async def test_the_player_may_start_before_every_plan_came():
+    import asyncio
+
+    llm = FakeLLM(jitter=0.002)
+    e = new_engine(default_town_path(), llm, lockstep=False)
+    enough = asyncio.Event()
+    seen: list[PrepStep] = []
+
+    def on_step(s: PrepStep) -> None:
+        seen.append(s)
+        if s.done == 2:
+            enough.set()
+    done = await e.prepare(progress=on_step, enough=enough)
+    assert 2 <= len(done.planned) < len(done.asked) and seen[-1].done < 8
+    assert set(done.asked) - set(done.planned) <= set(e.jobs)  # the rest go on in their lanes
+    for _ in range(30):  # and are applied as they come, as in play
+        e.step()
+        await asyncio.sleep(0.01)
+    assert all(e.residents[n].action.source == "model" for n in UP_AT_SIX)
+    await e.aclose()
