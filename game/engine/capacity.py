@@ -48,6 +48,7 @@ class SpareRule:
     reacts: int = 8  # the ceiling: reaction calls past the floor a resident-day (16 in all by default)
     talks: int = 3  # ... and conversations (8 in all by default)
     at_once: int = 1  # reactions holding an allowance in flight in the whole town
+    night_idle_s: float = 2.0  # a day planned early (``room_to_plan``): the server idle this long now
 
 
 def server_spare(status: object, rule: SpareRule) -> bool:
@@ -88,6 +89,25 @@ class Capacity:
             return None
         self.given += 1
         return Allowance(reacts=rule.reacts, talks=rule.talks)
+
+    def room_to_plan(self, early: set[str]) -> bool:
+        """Whether a sleeper's day may be planned early (``tuning.NIGHT_AHEAD``): in real time only,
+        with nothing queued or in flight at the server and idle for ``night_idle_s`` now, and no
+        other early day plan in flight (``early``: the residents whose lane holds one).  In the
+        night, when everyone sleeps, the server is otherwise idle: the day plans made then are
+        calls the morning's wake-up, when a whole town decides at once, need not make."""
+        rule = self.rule
+        if self.core.lockstep or rule is None:
+            return False
+        if any(name in self.board.jobs and self.board.jobs[name].kind == JobKind.AHEAD for name in early):
+            return False
+        try:
+            status = self.core.llm.status()
+        except Exception:  # noqa: BLE001 - no figures, no early plans
+            return False
+        idle = getattr(status, "idle_s", None)
+        return (idle is not None and idle >= rule.night_idle_s
+                and not getattr(status, "queued", 0) and not getattr(status, "in_flight", 0))
 
     def planning_due(self, now: datetime, clear: timedelta) -> bool:
         """Whether any resident's planning is asked, waited for or due within the look ahead plus

@@ -36,6 +36,7 @@ from game.engine.leadtime import LeadTime
 from game.engine.ledger import DecisionLedger
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
+from game.engine.prepare import Prepared, PrepStep, prepare_town
 from game.engine.saving import Saver
 from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
@@ -43,7 +44,7 @@ from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
-from game.engine.tuning import PERCEIVE_EVERY, TALK_RANGE, chebyshev
+from game.engine.tuning import PERCEIVE_EVERY, PREPARE_AHEAD, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.api import LLM
 from game.mind.view import Conversation, WorldView
@@ -315,6 +316,11 @@ class Engine:
         running = self.board.running()
         if running:
             await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+
+    async def prepare(self, horizon: timedelta = PREPARE_AHEAD, progress: Callable[[PrepStep], None] | None = None,
+                      enough: asyncio.Event | None = None) -> Prepared:
+        """Before the first tick of a real-time run, the first day plans (prepare.py)."""
+        return await prepare_town(self.core, self.board, self.lanes, horizon=horizon, progress=progress, enough=enough)
 
     def snapshot(self) -> TickResult:
         """Everything as it is now, as one TickResult (moves with src == dst, every bubble)."""

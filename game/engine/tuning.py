@@ -35,6 +35,12 @@ AHEAD_MAX = timedelta(minutes=120)
 # ... and, asleep, the day plan with its first window this long before waking (three calls in a
 # row: at normal pace on two slow cores they took 40 game minutes of the morning's routine)
 WAKE_AHEAD = timedelta(minutes=90)
+# ... or, asleep while the model server has nothing else to do, this long before waking (at most one
+# such day plan in flight in the town): the night is when the model has room (capacity.py)
+NIGHT_AHEAD = timedelta(hours=6)
+# before the first tick of a real-time run, the residents up or waking within this plan their day
+# while the start screen waits (prepare.py); the rest are asked ahead while they sleep
+PREPARE_AHEAD = timedelta(minutes=30)
 
 
 def chebyshev(a: Pos, b: Pos) -> int:

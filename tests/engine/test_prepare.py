@@ -1,0 +1,81 @@
+"""Before the first tick of a real-time run the residents who are up, or wake within the look
+ahead, plan their day (game/engine/prepare.py): the town then starts with the model's plans."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from engine_fakes import FakeLLM
+
+from game.engine.build import new_engine
+from game.engine.prepare import PrepStep, who_to_prepare
+from game.engine.state import JobKind
+from game.world import default_town_path
+
+UP_AT_SIX = ["Felix Adeyemi", "Grace Okafor", "Hank Brody", "Ines Moreau", "Nora Lindqvist", "Rosa Brody"]
+UP_BY_HALF_PAST = ["Aiko Tanaka", "Kenji Tanaka"]  # wake at 06:30: asked ahead, still asleep
+
+
+def _engine():
+    return new_engine(default_town_path(), FakeLLM(jitter=0.002), lockstep=False)
+
+
+def test_who_is_asked_before_the_clock_starts():
+    e = _engine()
+    todo = who_to_prepare(e.core, e.board, timedelta(minutes=30))
+    assert sorted(n for n, k in todo.items() if k == JobKind.NEXT) == UP_AT_SIX
+    assert sorted(n for n, k in todo.items() if k == JobKind.AHEAD) == UP_BY_HALF_PAST
+    # Samuel wakes at 07:00, Marcus at 08:30: their lanes ask while they sleep, after the start
+    assert "Samuel Okafor" not in todo and "Marcus Bell" not in todo
+    assert set(who_to_prepare(e.core, e.board, timedelta(minutes=90))) > set(todo)  # a longer look ahead: more
+
+
+async def test_the_town_starts_with_the_model_plans_and_the_clock_unmoved():
+    e = _engine()
+    start = e.clock.now
+    seen: list[PrepStep] = []
+    done = await e.prepare(progress=seen.append)
+    assert e.clock.now == start and e.step_no == 0  # nothing lived before the plans came
+    assert done.asked == sorted(UP_AT_SIX + UP_BY_HALF_PAST) and sorted(done.planned) == done.asked
+    assert seen[0] == PrepStep(0, 8) and [s.done for s in seen] == list(range(9))
+    assert all(s.plan and not s.failed for s in seen[1:]) and {s.name for s in seen[1:]} == set(done.asked)
+    e.step()  # the first tick applies them: everyone up is on a step of the model's, none on routine
+    for name in UP_AT_SIX:
+        act = e.residents[name].action
+        assert act is not None and act.source == "model", (name, act)
+    assert e.minds["Kenji Tanaka"].plan is not None and e.residents["Kenji Tanaka"].asleep
+    assert not e.jobs.keys() & set(UP_AT_SIX)  # no decision of theirs left open
+    await e.aclose()
+
+
+async def test_a_failed_plan_is_said_and_the_resident_keeps_its_routine():
+    e = new_engine(default_town_path(), FakeLLM(jitter=0.002, fail=("plan_day",)), lockstep=False)
+    seen: list[PrepStep] = []
+    done = await e.prepare(progress=seen.append)
+    assert done.planned == [] and all(s.failed for s in seen[1:])
+    res = e.step()
+    assert res.log and any("model" in line.text for line in res.log)  # the failures are shown
+    assert all(e.residents[n].action is not None for n in UP_AT_SIX)  # the routine fills in
+    await e.aclose()
+
+
+async def test_the_player_may_start_before_every_plan_came():
+    import asyncio
+
+    llm = FakeLLM(jitter=0.002)
+    e = new_engine(default_town_path(), llm, lockstep=False)
+    enough = asyncio.Event()
+    seen: list[PrepStep] = []
+
+    def on_step(s: PrepStep) -> None:
+        seen.append(s)
+        if s.done == 2:
+            enough.set()
+    done = await e.prepare(progress=on_step, enough=enough)
+    assert 2 <= len(done.planned) < len(done.asked) and seen[-1].done < 8
+    assert set(done.asked) - set(done.planned) <= set(e.jobs)  # the rest go on in their lanes
+    for _ in range(30):  # and are applied as they come, as in play
+        e.step()
+        await asyncio.sleep(0.01)
+    assert all(e.residents[n].action.source == "model" for n in UP_AT_SIX)
+    await e.aclose()
