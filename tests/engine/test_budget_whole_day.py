@@ -6,14 +6,14 @@ from __future__ import annotations
 import io
 import json
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.headless import run_headless
 
 
 async def test_a_run_over_a_whole_day_reports_that_day(fake_town_loader):
     out = io.StringIO()
-    rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 3 00:00", save=None,
+    rc = await run_headless(engine_model(jitter=0), str(fake_town_loader), until="day 3 00:00", save=None,
                             out=out, as_json=True)
     assert rc == 0
     r = json.loads(out.getvalue())

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 from test_tick import fingerprint, run
 
 from game.engine.build import new_engine
@@ -17,17 +17,9 @@ from game.llm.api import ModelStatus
 from game.mind.view import Allowance
 
 
-class IdleServerLLM(FakeLLM):
-    """The fake model, with a server that says it is idle (``spare``, ``idle_s``: settable)."""
-
-    def __init__(self, *a, spare: float = 1.0, idle_s: float = 60.0, **kw) -> None:
-        super().__init__(*a, **kw)
-        self.figures = {"spare": spare, "idle_s": idle_s, "queued": 0, "in_flight": 0}
-        self.asked = 0
-
-    def status(self) -> ModelStatus:
-        self.asked += 1
-        return ModelStatus(url="fake", model="fake", **self.figures)
+def idle_server(**options):
+    """The fake model, with a server that says it is idle (its ``model_status``: changeable)."""
+    return engine_model(status=ModelStatus(url="fake", model="fake", spare=1.0, idle_s=60.0), **options)
 
 
 def test_the_server_has_time_to_spare_only_when_idle_now_and_mostly_idle_of_late():
@@ -41,7 +33,7 @@ def test_the_server_has_time_to_spare_only_when_idle_now_and_mostly_idle_of_late
 
 async def test_an_allowance_only_in_real_time_while_idle_one_at_a_time_and_not_when_planning_is_due(
         fake_town_loader):
-    llm = IdleServerLLM()
+    llm = idle_server()
     e = new_engine(fake_town_loader, llm, lockstep=False)
     names = sorted(e.residents)
     r = e.residents[names[0]]
@@ -52,15 +44,15 @@ async def test_an_allowance_only_in_real_time_while_idle_one_at_a_time_and_not_w
     assert e.capacity.allowance(r, now) == Allowance(reacts=SpareRule().reacts, talks=SpareRule().talks)
     assert e.spare_given == 1
     # lockstep: none, and the server's figures are not even read
-    e.lockstep, asked = True, llm.asked
-    assert e.capacity.allowance(r, now) is None and llm.asked == asked
+    e.lockstep, asked = True, llm.status_reads
+    assert e.capacity.allowance(r, now) is None and llm.status_reads == asked
     e.lockstep = False
     # a busy or lately busy server: none
-    llm.figures["spare"] = 0.2
+    llm.model_status.spare = 0.2
     assert e.capacity.allowance(r, now) is None
-    llm.figures.update(spare=1.0, idle_s=1.0)
+    llm.model_status.spare, llm.model_status.idle_s = 1.0, 1.0
     assert e.capacity.allowance(r, now) is None
-    llm.figures["idle_s"] = 60.0
+    llm.model_status.idle_s = 60.0
     # one at a time in the whole town
     e.jobs[names[1]] = Job(seq=1, resident=names[1], kind="react", now=now, ready_at=0,
                            args={"percept": "x", "allowance": {"reacts": 8, "talks": 3}})
@@ -97,7 +89,7 @@ async def test_in_real_time_an_idle_server_lets_residents_react_past_the_floor_u
     """Every resident's floor is 0 reactions: with a server that says it is busy (no figures) no
     everyday sight gets a call; with one that says it is idle some do, never more than the ceiling."""
     calls = {}
-    for name, llm in (("busy", FakeLLM(jitter=0.001)), ("idle", IdleServerLLM(jitter=0.001))):
+    for name, llm in (("busy", engine_model(jitter=0.001)), ("idle", idle_server(jitter=0.001))):
         e = new_engine(fake_town_loader, llm, lockstep=False)
         e.spare_rule = SpareRule(plan_clear=timedelta(0), reacts=2, talks=1)
         for m in e.minds.values():
@@ -119,10 +111,10 @@ async def test_in_real_time_an_idle_server_lets_residents_react_past_the_floor_u
 
 async def test_in_lockstep_the_servers_idle_time_changes_nothing(fake_town_loader):
     fps = []
-    for llm in (FakeLLM(jitter=0.002, latency_seed=1), IdleServerLLM(jitter=0.002, latency_seed=2)):
+    for llm in (engine_model(jitter=0.002, latency_seed=1), idle_server(jitter=0.002, latency_seed=2)):
         e = new_engine(fake_town_loader, llm, lockstep=True)
         fps.append(fingerprint(e, await run(e, 400)))
         assert e.spare_given == 0 and not any(m.stats.get("react_spare") for m in e.minds.values())
         await e.aclose()
     assert fps[0] == fps[1]
-    assert llm.asked == 0  # the idle figures were never read
+    assert llm.status_reads == 0  # the idle figures were never read

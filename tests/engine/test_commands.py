@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.build import new_engine
 from game.engine.engine import PLAYER, CommandError, Engine
@@ -33,7 +33,7 @@ def memories(e: Engine, name: str) -> list[str]:
 
 @pytest.fixture
 async def engine(fake_town_loader):
-    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=False), lockstep=True)
     yield e
     await e.aclose()
 
@@ -81,7 +81,7 @@ async def test_talk_to_a_resident_who_answers_and_remembers(engine):
     e.submit(EndConversation("Cara Diaz"))
     assert cara.conversation is None and cid not in e.talks
     assert any("bridge is closed" in m for m in memories(e, "Cara Diaz"))
-    assert any(p == "dialogue" and who == "Cara Diaz" for p, who in e.llm.calls)
+    assert any(p == "dialogue" and who == "Cara Diaz" for p, who in e.llm.pairs())
 
 
 async def test_too_far_to_talk(engine):
@@ -96,13 +96,13 @@ async def test_too_far_to_talk(engine):
 async def test_whisper_is_stored_as_own_thought_and_replans(engine):
     e = engine
     await ticks(e, 20)
-    n_before = sum(1 for p, who in e.llm.calls if who == "Bob Lin")
+    n_before = sum(1 for p, who in e.llm.pairs() if who == "Bob Lin")
     e.submit(Whisper("Bob Lin", "I will run for mayor"))
     assert any("run for mayor" in m for m in memories(e, "Bob Lin"))
     assert e.jobs["Bob Lin"].kind == "next"
     assert e.minds["Bob Lin"].replan_reason
     await ticks(e, 10)
-    after = [p for p, who in e.llm.calls if who == "Bob Lin"][n_before:]
+    after = [p for p, who in e.llm.pairs() if who == "Bob Lin"][n_before:]
     assert "replan" in after or "plan_day" in after, after
 
 
@@ -115,7 +115,7 @@ async def test_embody_and_release(engine):
     assert e.embodied == "Ann Lin" and ("Ann Lin" not in e.jobs or e.jobs["Ann Lin"].args.get("dropped"))
     await ticks(e, 7)
     assert "Ann Lin" not in e.jobs
-    calls_before = sum(1 for p, who in e.llm.calls if who == "Ann Lin" and p in ("decompose", "react", "plan_day"))
+    calls_before = sum(1 for p, who in e.llm.pairs() if who == "Ann Lin" and p in ("decompose", "react", "plan_day"))
     start = ann.pos
     moved = [e.submit(MovePlayer(1, 0)) for _ in range(2)]
     assert moved[-1] != start and ann.pos == moved[-1]
@@ -128,7 +128,7 @@ async def test_embody_and_release(engine):
     assert any(u.speaker == "Bob Lin" for r in res for u in r.utterances)
     assert ann.pos == moved[-1], "an embodied resident must not walk on its own"
     # its mind did not decide while embodied ...
-    calls = sum(1 for p, who in e.llm.calls if who == "Ann Lin" and p in ("decompose", "react", "plan_day"))
+    calls = sum(1 for p, who in e.llm.pairs() if who == "Ann Lin" and p in ("decompose", "react", "plan_day"))
     assert calls == calls_before
     # ... but kept perceiving and remembering
     assert any("Bob Lin" in m for m in memories(e, "Ann Lin"))
@@ -166,7 +166,7 @@ async def test_object_change_makes_nearby_residents_react(engine):
 async def test_real_time_reply_arrives_by_poll_while_paused(fake_town_loader):
     import asyncio
 
-    e = new_engine(fake_town_loader, FakeLLM(jitter=0.01), lockstep=False)
+    e = new_engine(fake_town_loader, engine_model(jitter=0.01), lockstep=False)
     for _ in range(3):
         e.step()
     e.submit(EnterAsVisitor("Zed", "a tinker"))
@@ -205,33 +205,19 @@ async def test_walking_away_ends_the_talk(engine):
     assert any("walked away" in e.text for r in res for e in r.log)
 
 
-class PrefillingLLM(FakeLLM):
-    """The engine's FakeLLM that also takes prefills, slowly, as llama-server would (tests only)."""
+def prefilled(llm) -> list[str]:
+    """The last message of each prefill the fake model took, in order."""
+    return [c.user for c in llm.of("prefill")]
 
-    def __init__(self, *a, prefill_s: float = 0.0, **kw) -> None:
-        super().__init__(*a, **kw)
-        self.prefill_s = prefill_s
-        self.prefilled: list[str] = []
-        self.prefills_done = 0
-        self.streamed: list[str] = []
 
-    async def prefill(self, messages, tag) -> bool:
-        import asyncio
-        self.calls.append((tag.purpose, tag.resident))
-        self.prefilled.append(messages[-1].content)
-        await asyncio.sleep(self.prefill_s)
-        self.prefills_done += 1
-        return True
-
-    async def stream(self, messages, tag, *, max_tokens=256, temperature=0.7, stop=()):
-        self.streamed.append(messages[-1].content)
-        async for piece in super().stream(messages, tag, max_tokens=max_tokens, temperature=temperature, stop=stop):
-            yield piece
+def streamed(llm) -> list[str]:
+    """The last message of each reply streamed, in order."""
+    return [c.user for c in llm.of("stream")]
 
 
 async def test_opening_a_talk_stops_the_resident_and_gets_its_reply_ready(fake_town_loader):
     from game.engine.events import OpenTalk
-    e = new_engine(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=False, prefill_s=0.0), lockstep=True)
     await ticks(e, 3)
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     cara = e.residents["Cara Diaz"]
@@ -245,22 +231,22 @@ async def test_opening_a_talk_stops_the_resident_and_gets_its_reply_ready(fake_t
     assert not e.talks[cid].conv.lines
     for _ in range(30):  # (a decision Cara had started is dropped at its tick: then she gets ready)
         await ticks(e, 1)
-        if e.llm.prefilled and "Cara Diaz" not in e.jobs:
+        if prefilled(e.llm) and "Cara Diaz" not in e.jobs:
             break
-    assert "Cara Diaz" not in e.jobs and len(e.llm.prefilled) == 1
-    assert e.llm.prefilled[0].rstrip().endswith("Conversation so far:\n(nothing yet)")
+    assert "Cara Diaz" not in e.jobs and len(prefilled(e.llm)) == 1
+    assert prefilled(e.llm)[0].rstrip().endswith("Conversation so far:\n(nothing yet)")
     await ticks(e, 30)  # the player takes their time: Cara waits, saying nothing, asking nothing
-    assert cara.conversation == cid and len(e.llm.prefilled) == 1
-    assert not [p for p, w in e.llm.calls if p == "dialogue"]
+    assert cara.conversation == cid and len(prefilled(e.llm)) == 1
+    assert not [p for p, w in e.llm.pairs() if p == "dialogue"]
     e.submit(SayToResident("Cara", "Have you heard the bridge is closed?"))
     res = await ticks(e, 4)
     assert [u.text for r in res for u in r.utterances if u.speaker == "Cara Diaz" and u.final]
-    assert e.llm.streamed[0].startswith(e.llm.prefilled[0])  # the reply began as prepared
+    assert streamed(e.llm)[0].startswith(prefilled(e.llm)[0])  # the reply began as prepared
     await ticks(e, 2)  # after her line she gets ready for the next, the talk so far included
-    assert len(e.llm.prefilled) == 2 and "Zed: Have you heard the bridge is closed?" in e.llm.prefilled[1]
+    assert len(prefilled(e.llm)) == 2 and "Zed: Have you heard the bridge is closed?" in prefilled(e.llm)[1]
     e.submit(SayToResident("Cara", "They say it will take a week."))
     await ticks(e, 4)
-    assert e.llm.streamed[1].startswith(e.llm.prefilled[1])
+    assert streamed(e.llm)[1].startswith(prefilled(e.llm)[1])
     e.submit(EndConversation("Cara"))
     assert any("bridge is closed" in m for m in memories(e, "Cara Diaz"))
     await e.aclose()
@@ -268,7 +254,7 @@ async def test_opening_a_talk_stops_the_resident_and_gets_its_reply_ready(fake_t
 
 async def test_a_talk_opened_and_left_without_a_word_leaves_no_memory(fake_town_loader):
     from game.engine.events import OpenTalk
-    e = new_engine(fake_town_loader, PrefillingLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=False, prefill_s=0.0), lockstep=True)
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     bob = e.residents["Bob Lin"]
     e.player.pos = bob.pos
@@ -286,7 +272,7 @@ async def _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s: float):
     import asyncio
 
     from game.engine.events import OpenTalk
-    llm = PrefillingLLM(jitter=0.002, prefill_s=prefill_s)
+    llm = engine_model(jitter=0.002, prefill_s=prefill_s)
     e = new_engine(fake_town_loader, llm, lockstep=False)
     for _ in range(3):
         e.step()
@@ -314,7 +300,7 @@ async def test_a_line_said_while_the_resident_still_listens_waits_for_it_in_real
     got = await _bobs_reply(e)
     assert got and got[0].text
     # the prefill was not cancelled by the line, and the reply was asked only after it
-    assert llm.prefills_done == 1 and llm.streamed and llm.streamed[0].startswith(llm.prefilled[0])
+    assert llm.prefills_done == 1 and streamed(llm) and streamed(llm)[0].startswith(prefilled(llm)[0])
     await e.aclose()
 
 
@@ -334,21 +320,21 @@ async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(f
         if llm.prefills_done >= 2 and "Bob Lin" not in e.jobs:
             break
     # the whole escape sequence goes
-    assert len(llm.prefilled) == 2 and llm.prefilled[1].endswith(
+    assert len(prefilled(llm)) == 2 and prefilled(llm)[1].endswith(
         "Write Bob's answer to what Zed says now: only the words Bob says.\nZed: Have you heard the bridge"
         "\n(Bob answers in Bob's own words)")
-    assert not [t for t, r in llm.calls if r == "Ann Lin" and t == "prefill"]
+    assert not [t for t, r in llm.pairs() if r == "Ann Lin" and t == "prefill"]
     for _ in range(5):  # nothing new typed: nothing more asked
         await asyncio.sleep(0.01)
         e.step()
-    assert len(llm.prefilled) == 2
+    assert len(prefilled(llm)) == 2
     e.submit(SayToResident("Bob Lin", "Have you heard the bridge is closed?"))
     got = await _bobs_reply(e)
     # the reply's prompt is the prefilled one; what the whole line brings to mind may only grow
     # the recalled section at its end, and the line follows
-    ready = llm.prefilled[1]
-    assert got and llm.streamed[0].startswith(ready[:ready.index("\n\nWrite Bob's answer")])
-    assert llm.streamed[0].endswith("Zed: Have you heard the bridge is closed?\n(Bob answers in Bob's own words)")
+    ready = prefilled(llm)[1]
+    assert got and streamed(llm)[0].startswith(ready[:ready.index("\n\nWrite Bob's answer")])
+    assert streamed(llm)[0].endswith("Zed: Have you heard the bridge is closed?\n(Bob answers in Bob's own words)")
     assert e.talks[e.residents["Bob Lin"].conversation].typed == ""
     await e.aclose()
 
@@ -356,7 +342,7 @@ async def test_what_the_player_types_gets_the_reply_ready_once_per_free_moment(f
 async def test_a_talk_that_ends_stops_getting_its_reply_ready(fake_town_loader):
     import asyncio
     e, llm = await _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s=0.5)
-    assert e.jobs["Bob Lin"].kind == "listen" and len(llm.prefilled) == 1
+    assert e.jobs["Bob Lin"].kind == "listen" and len(prefilled(llm)) == 1
     e.submit(EndConversation("Bob Lin"))  # the player walks off before saying a word
     assert "Bob Lin" not in e.jobs or e.jobs["Bob Lin"].kind != "listen"
     await asyncio.sleep(0.6)

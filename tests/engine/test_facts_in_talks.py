@@ -4,28 +4,22 @@ said, in the town's words; the player's words can tell a resident a gathering of
 
 from __future__ import annotations
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.build import new_engine
 from game.engine.events import TickResult
 
 
-class SwappedLinesLLM(FakeLLM):
-    """A clearly fake model whose written talk gives the host's news to the wrong speaker, at the
-    wrong place and hour (as the 1.5B model did: "Kenji Tanaka told me: Actually, I'm planning it
-    tomorrow at Greenway Market")."""
-
-    async def complete(self, messages, schema, tag, *, max_tokens=512, temperature=0.7):
-        if schema.__name__ == "ScriptAnswer":
-            self.calls.append((tag.purpose, tag.resident))
-            self.prompts.append("\n".join(m.content for m in messages))
-            who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
-            first, other = who[0], who[1]
-            return schema.model_validate({"lines": [
-                {"speaker": first, "say": "Good morning! Lovely weather."},
-                {"speaker": other, "say": "Actually, I'm hosting a book party tomorrow at Main street at 9pm."},
-                {"speaker": first, "say": "See you there then."}], "matters": "notable"})
-        return await super().complete(messages, schema, tag, max_tokens=max_tokens, temperature=temperature)
+def swapped_lines(messages, schema, tag):
+    """A written talk that gives the host's news to the wrong speaker, at the wrong place and hour
+    (as the 1.5B model did: "Kenji Tanaka told me: Actually, I'm planning it tomorrow at Greenway
+    Market"): the fake model's ``converse`` answer."""
+    who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
+    first, other = who[0], who[1]
+    return {"lines": [
+        {"speaker": first, "say": "Good morning! Lovely weather."},
+        {"speaker": other, "say": "Actually, I'm hosting a book party tomorrow at Main street at 9pm."},
+        {"speaker": first, "say": "See you there then."}], "matters": "notable"}
 
 
 async def run(engine, ticks):
@@ -35,7 +29,7 @@ async def run(engine, ticks):
 
 
 async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hours(fake_town_loader):
-    llm = SwappedLinesLLM(talk=False)
+    llm = engine_model({"converse": swapped_lines}, talk=False)
     e = new_engine(fake_town_loader, llm, lockstep=True)
     await run(e, 3)
     now = e.clock.now
@@ -49,7 +43,7 @@ async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hour
     prompt_seen = False
     for _ in range(80):
         await run(e, 1)
-        prompt_seen = prompt_seen or any("book party" in p for p in llm.prompts)
+        prompt_seen = prompt_seen or any("book party" in c.text for c in llm.of("complete"))
         if cid not in e.talks:
             break
     assert cid not in e.talks
@@ -68,7 +62,7 @@ async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hour
 
 async def test_the_visitor_can_tell_a_resident_of_a_gathering(fake_town_loader):
     from game.engine.events import EnterAsVisitor, OpenTalk, SayToResident
-    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=False), lockstep=True)
     await run(e, 2)
     e.submit(EnterAsVisitor("Tess", "a traveller"))
     e.player.pos = (14, 3)
@@ -81,7 +75,7 @@ async def test_the_visitor_can_tell_a_resident_of_a_gathering(fake_town_loader):
 
 
 async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(fake_town_loader):
-    llm = FakeLLM(talk=False)
+    llm = engine_model(talk=False)
     e = new_engine(fake_town_loader, llm, lockstep=True)
     await run(e, 3)
     now = e.clock.now
@@ -101,7 +95,7 @@ async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(
                     at_party.add(name)
         if t.hour >= 11:
             break
-    assert ("attend", "Bob Lin") in llm.calls and ("attend", "Ann Lin") not in llm.calls  # the host goes
+    assert ("attend", "Bob Lin") in llm.pairs() and ("attend", "Ann Lin") not in llm.pairs()  # the host goes
     blocks = {b.activity: (b.start, b.end) for b in bob.plan.blocks}
     assert blocks.get("going to Ann's book party at Cafe") == (600, 660), blocks
     assert ann.facts.get(fact.key).going and bob.facts.get(fact.key).going
@@ -110,7 +104,7 @@ async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(
 
 
 async def test_a_host_sees_the_one_at_home_it_has_not_invited_and_may_go_past_the_days_caps(fake_town_loader):
-    e = new_engine(fake_town_loader, FakeLLM(talk=True), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=True), lockstep=True)
     await run(e, 2)
     ann = e.minds["Ann Lin"]
     now = e.clock.now

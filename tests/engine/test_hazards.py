@@ -1,13 +1,13 @@
 """Reactions that fit the fact (issue 27): a fire in a house with someone awake in it is put out
 within 10 game minutes, by the model's own action when it gives one that puts it out, by the
-action that fits by rule when it does not (``FireBlindLLM``: carry on, a talk, looking at it), and
+action that fits by rule when it does not (``fire_blind``: carry on, a talk, looking at it), and
 by rule when the model is down.  The stove changes when its mender reaches it, and the town log
 says who put it out."""
 
 from __future__ import annotations
 
 import pytest
-from engine_fakes import FakeLLM, FireBlindLLM
+from engine_fakes import engine_model, fire_blind
 
 from game.engine.build import new_engine
 from game.engine.engine import Engine
@@ -50,24 +50,24 @@ def who_put_it_out(e: Engine, results: list) -> str:
 
 @pytest.fixture
 async def blind(fake_town_loader):
-    llm = FireBlindLLM(talk=False)
-    e = new_engine(fake_town_loader, llm, lockstep=True)
-    yield e, llm
+    hook, asked = fire_blind()  # (resident, "hazard" or "mend") of each question about the fire
+    e = new_engine(fake_town_loader, engine_model({"react": hook}, talk=False), lockstep=True)
+    yield e, asked
     await e.aclose()
 
 
 async def test_a_model_that_will_not_deal_with_the_fire_still_sees_it_put_out_by_rule(blind):
-    e, llm = blind
+    e, asked = blind
     results, ticks = await fire_in_the_lin_kitchen(e)
     assert ticks > 0, "the stove still burns after ten game minutes"
     who = who_put_it_out(e, results)
     mender = e.residents[who]
     # asked twice (what to do; then plainly), neither answer put it out: the action by rule
-    assert [w for r, w in llm.asked if r == who] == ["hazard", "mend"]
+    assert [w for r, w in asked if r == who] == ["hazard", "mend"]
     assert mender.action.description == "putting out the fire" and mender.action.source == "rule"
     assert mender.action.address == STOVE and e.minds[who].stats["hazard_rule"] == 1
     # only one of the two was sent: the other was not asked while someone dealt with it
-    assert {r for r, _ in llm.asked} == {who}
+    assert {r for r, _ in asked} == {who}
     # put out when its mender got there, not from the bedroom
     assert min(chebyshev(mender.pos, t) for t in e.town.tree.tiles_of(STOVE)) <= 1
     reacts = [e.text for r in results for e in r.log if e.kind == "react" and e.who == who]
@@ -76,11 +76,11 @@ async def test_a_model_that_will_not_deal_with_the_fire_still_sees_it_put_out_by
     for _ in range(30):
         await e.wait_ready()
         e.step()
-    assert e.town.objects.get(STOVE) == "idle" and len(llm.asked) == 2
+    assert e.town.objects.get(STOVE) == "idle" and len(asked) == 2
 
 
 async def test_the_models_own_action_puts_the_fire_out_when_it_fits(fake_town_loader):
-    llm = FakeLLM(talk=False)  # asked about a fire it answers "putting out the fire"
+    llm = engine_model(talk=False)  # asked about a fire it answers "putting out the fire"
     e = new_engine(fake_town_loader, llm, lockstep=True)
     try:
         results, ticks = await fire_in_the_lin_kitchen(e)
@@ -89,7 +89,8 @@ async def test_the_models_own_action_puts_the_fire_out_when_it_fits(fake_town_lo
         act = e.residents[who].action
         assert act.source == "reaction" and act.description == "putting out the fire" and act.address == STOVE
         assert e.minds[who].stats["hazard_model"] == 1 and e.minds[who].stats["hazard_asked_again"] == 0
-        hazard_prompts = [p for p in llm.prompts if "\nDanger: the stove in the kitchen of Lin house is on fire." in p]
+        danger = "\nDanger: the stove in the kitchen of Lin house is on fire."
+        hazard_prompts = [c.text for c in llm.of("complete") if danger in c.text]
         assert len(hazard_prompts) == 1 and "It is safe again when it is off." in hazard_prompts[0]
         # the stove burnt on while the mender walked over from the bedroom
         mended = next(i for i, r in enumerate(results) for c in r.object_changes if c.state == "idle")
@@ -100,7 +101,7 @@ async def test_the_models_own_action_puts_the_fire_out_when_it_fits(fake_town_lo
 
 
 async def test_a_model_that_is_down_leaves_the_fire_to_the_rule(fake_town_loader):
-    e = new_engine(fake_town_loader, FakeLLM(talk=False, fail=("react",)), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=False, fail=("react",)), lockstep=True)
     try:
         results, ticks = await fire_in_the_lin_kitchen(e)
         assert ticks > 0
@@ -112,19 +113,19 @@ async def test_a_model_that_is_down_leaves_the_fire_to_the_rule(fake_town_loader
 
 
 async def test_the_days_reactions_spent_do_not_hold_back_a_fire(blind):
-    e, llm = blind
+    e, asked = blind
     for m in e.minds.values():
         m.config.max_reacts_per_day = 0
     results, ticks = await fire_in_the_lin_kitchen(e)
     assert ticks > 0
     who = who_put_it_out(e, results)
-    assert [w for r, w in llm.asked if r == who] == ["hazard", "mend"]  # asked all the same
+    assert [w for r, w in asked if r == who] == ["hazard", "mend"]  # asked all the same
 
 
 async def test_a_fire_breaks_off_a_talk_in_the_house(blind):
     """Ann and Bob talk in their bedroom when the stove catches fire: the one who notices it
     first ends the talk and deals with it; the fire is out within ten game minutes all the same."""
-    e, llm = blind
+    e, asked = blind
     for _ in range(8):
         await e.wait_ready()
         e.step()

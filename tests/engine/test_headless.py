@@ -6,7 +6,7 @@ import argparse
 import io
 import json
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.build import load_engine
 from game.engine.headless import cli_run, run_headless
@@ -16,7 +16,7 @@ from game.engine.save import describe_save
 async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, capsys):
     save = tmp_path / "run.save"
     out = io.StringIO()
-    rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 09:00", save=str(save),
+    rc = await run_headless(engine_model(jitter=0), str(fake_town_loader), until="day 1 09:00", save=str(save),
                             out=out)
     text = out.getvalue()
     assert rc == 0, capsys.readouterr().err
@@ -25,10 +25,10 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert "worst: " in text and "evaluated" in text
     assert "Day 1, 08:00:00" in text  # hourly progress
     assert "model-led share" in text and "decision lag p50" in text
-    e = load_engine(save, FakeLLM())
+    e = load_engine(save, engine_model())
     assert e.clock.text() == "Day 1, 09:00:00"
     out2 = io.StringIO()
-    rc = await run_headless(FakeLLM(jitter=0), str(save), until="day 1 09:30", save=str(save), out=out2,
+    rc = await run_headless(engine_model(jitter=0), str(save), until="day 1 09:30", save=str(save), out=out2,
                             as_json=True)
     assert rc == 0
     report = json.loads(out2.getvalue())
@@ -55,7 +55,7 @@ async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town
     from game.replay.tape import fingerprint, tape_of
 
     rec_path = tmp_path / "run.jsonl"
-    rec = RecordingLLM(FakeLLM(jitter=0), rec_path)
+    rec = RecordingLLM(engine_model(jitter=0), rec_path)
     rc = await run_headless(rec, str(fake_town_loader), until="day 1 07:20", save=str(tmp_path / "r.save"),
                             small=True, out=io.StringIO(), record=str(rec_path))
     await rec.aclose()
@@ -75,18 +75,18 @@ async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town
 
 async def test_small_cast(fake_town_loader, tmp_path):
     out = io.StringIO()
-    rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 07:10", save=None,
+    rc = await run_headless(engine_model(jitter=0), str(fake_town_loader), until="day 1 07:10", save=None,
                             small=True, out=out, as_json=True)
     assert rc == 0
     assert json.loads(out.getvalue())["residents"] == ["Ann Lin", "Bob Lin"]
 
 
 async def test_bad_until_and_bad_town_are_clear_messages(fake_town_loader, tmp_path, capsys):
-    rc = await run_headless(FakeLLM(), str(fake_town_loader), until="tomorrow", save=None)
+    rc = await run_headless(engine_model(), str(fake_town_loader), until="tomorrow", save=None)
     assert rc == 2 and "day N HH:MM" in capsys.readouterr().err
-    rc = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 06:00", save=None)
+    rc = await run_headless(engine_model(), str(fake_town_loader), until="day 1 06:00", save=None)
     assert rc == 2 and "is not after" in capsys.readouterr().err
-    rc = await run_headless(FakeLLM(), str(tmp_path / "no-such-town"), until="day 2", save=None)
+    rc = await run_headless(engine_model(), str(tmp_path / "no-such-town"), until="day 2", save=None)
     err = capsys.readouterr().err
     assert rc == 2 and "no-such-town" in err and "Traceback" not in err
 
@@ -103,14 +103,14 @@ async def test_interrupted_run_still_saves(fake_town_loader, tmp_path):
     import asyncio
 
     save = tmp_path / "int.save"
-    task = asyncio.ensure_future(run_headless(FakeLLM(jitter=100.0), str(fake_town_loader), until="day 2",
+    task = asyncio.ensure_future(run_headless(engine_model(jitter=100.0), str(fake_town_loader), until="day 2",
                                               save=str(save), out=io.StringIO()))
     await asyncio.sleep(0.3)
     task.cancel()
     assert await task == 130
     info = describe_save(save)
     assert info["clock"].startswith("Day 1")
-    e = load_engine(save, FakeLLM())
+    e = load_engine(save, engine_model())
     assert e.jobs  # the unanswered decisions were kept, to be asked again
 
 
@@ -120,7 +120,7 @@ async def test_pace_runs_at_the_games_own_clock_rate(fake_town_loader):
     runs = {}
     for pace in ("fast", "lockstep"):
         out = io.StringIO()
-        rc = await run_headless(FakeLLM(jitter=1.0, latency_seed=4), str(fake_town_loader), until="day 1 07:02",
+        rc = await run_headless(engine_model(jitter=1.0, latency_seed=4), str(fake_town_loader), until="day 1 07:02",
                                 save=None, out=out, as_json=True, pace=pace)
         assert rc == 0
         runs[pace] = json.loads(out.getvalue())
@@ -139,7 +139,7 @@ async def test_pace_runs_at_the_games_own_clock_rate(fake_town_loader):
 
 
 async def test_a_bad_pace_is_a_clear_message(fake_town_loader, capsys):
-    rc = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 08:00", save=None, pace="slow")
+    rc = await run_headless(engine_model(), str(fake_town_loader), until="day 1 08:00", save=None, pace="slow")
     assert rc == 2 and "--pace 'slow'" in capsys.readouterr().err
 
 
@@ -156,7 +156,7 @@ async def test_a_full_disk_at_the_end_of_a_run_is_a_message_a_report_and_exit_1(
 
     monkeypatch.setattr(save_mod.faults, "max_pages", 3)  # SQLite's own "database or disk is full"
     out = io.StringIO()
-    rc = await run_headless(FakeLLM(jitter=0), str(fake_town_loader), until="day 1 07:20",
+    rc = await run_headless(engine_model(jitter=0), str(fake_town_loader), until="day 1 07:20",
                             save=str(tmp_path / "r.save"), out=out)
     err = capsys.readouterr().err
     assert rc == 1 and "the disk is full" in err and "Traceback" not in err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
@@ -63,12 +63,12 @@ async def _run(e: Engine, ticks: int) -> None:
 
 
 async def test_a_model_that_keeps_up_leads_and_one_that_fails_leaves_the_routine(fake_town_loader):
-    fast = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    fast = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await _run(fast, 300)
     led = fast.ledger.summary()
     assert led["model_led_share"] is not None and led["model_led_share"] > 0.5, led
     assert led["decisions"] > 0 and led["decision_lag_p50_min"] is not None
-    down = new_engine(fake_town_loader, FakeLLM(fail=("plan_day", "decompose", "react")), lockstep=True)
+    down = new_engine(fake_town_loader, engine_model(fail=("plan_day", "decompose", "react")), lockstep=True)
     await _run(down, 300)
     led_down = down.ledger.summary()
     assert led_down["model_led_share"] is not None and led_down["model_led_share"] < 0.2, led_down
@@ -96,9 +96,9 @@ async def test_no_decision_stays_open_when_nothing_is_asked(fake_town_loader):
     """Seen at play pace on the embedded model: "slowed x5 for the model" with nothing in flight.
     A reaction that carries on, a rule's answer or a failed call closed no need, and the governor
     slowed the clock for it until the resident's next model-made action."""
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     assert await _open_needs_with_nothing_asked(e, 400) == []
-    down = new_engine(fake_town_loader, FakeLLM(fail=("react", "decompose")), lockstep=True)
+    down = new_engine(fake_town_loader, engine_model(fail=("react", "decompose")), lockstep=True)
     assert await _open_needs_with_nothing_asked(down, 400) == []
     assert down.backlog_min() < 10  # the clock would not be slowed
     await e.aclose()
@@ -106,12 +106,12 @@ async def test_no_decision_stays_open_when_nothing_is_asked(fake_town_loader):
 
 
 async def test_the_ledger_is_saved_with_the_town(fake_town_loader, tmp_path):
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await _run(e, 120)
     before = e.ledger.summary()
     path = tmp_path / "t.save"
     e.save(path)
-    back = load_engine(path, FakeLLM())
+    back = load_engine(path, engine_model())
     assert back.ledger.summary() == before
     await e.aclose()
     await back.aclose()
@@ -147,7 +147,7 @@ async def test_a_headless_run_at_play_pace_is_not_lockstep_and_reports_its_pace(
     from game.engine.headless import run_headless
 
     out = io.StringIO()
-    rc = await run_headless(FakeLLM(jitter=0.3, latency_seed=3), str(fake_town_loader), until="day 1 07:03",
+    rc = await run_headless(engine_model(jitter=0.3, latency_seed=3), str(fake_town_loader), until="day 1 07:03",
                             save=None, out=out, as_json=True, pace="fast", pace_policy="lead")
     assert rc == 0
     report = json.loads(out.getvalue())
@@ -155,7 +155,7 @@ async def test_a_headless_run_at_play_pace_is_not_lockstep_and_reports_its_pace(
     assert report["seconds_slowed_for_the_model"] >= 0
     assert report["model_led"]["model_led_share"] is not None
     assert report["real_seconds"] >= 18 * 0.1 * 0.9  # 18 ticks of 10 s at 0.1 s each, at least
-    bad = await run_headless(FakeLLM(), str(fake_town_loader), until="day 1 07:03", save=None, pace="warp")
+    bad = await run_headless(engine_model(), str(fake_town_loader), until="day 1 07:03", save=None, pace="warp")
     assert bad == 2
 
 
@@ -180,7 +180,7 @@ def test_a_run_that_ends_at_seven_is_not_reported_by_its_last_tick():
 async def test_the_wait_lived_by_routine_is_of_waking_residents_on_their_routine_with_a_decision_open(fake_town_loader):
     from game.mind.view import Action
 
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await _run(e, 30)
     now = e.clock.now
     names = sorted(e.residents)

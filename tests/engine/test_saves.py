@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine import save as save_mod
 from game.engine.build import load_engine, new_engine
@@ -66,7 +66,7 @@ def fingerprint(results: list) -> list:
 
 
 async def busy_town(town_dir, tmp_path) -> Engine:
-    e = new_engine(town_dir, FakeLLM(), lockstep=True, seed=7)
+    e = new_engine(town_dir, engine_model(), lockstep=True, seed=7)
     await ticks(e, 90)
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
@@ -85,7 +85,7 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
     path = tmp_path / "a.save"
     assert e.submit(SaveTown(str(path))) == str(path)
     before = state(e)
-    llm2 = FakeLLM()
+    llm2 = engine_model()
     f = load_engine(path, llm2)
     after = state(f)
     assert llm2.accounting.to_dict()["by_resident_purpose"] == e.llm.accounting.to_dict()["by_resident_purpose"]
@@ -111,7 +111,7 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
 async def test_no_api_key_in_a_save(fake_town_loader, tmp_path, monkeypatch):
     secret = "sk-test-THIS-MUST-NOT-BE-SAVED"
     monkeypatch.setenv("TOWN_LLM_API_KEY", secret)
-    llm = FakeLLM()
+    llm = engine_model()
     llm.api_key = secret
     e = new_engine(fake_town_loader, llm, lockstep=True)
     await ticks(e, 20)
@@ -127,7 +127,7 @@ async def test_forks_continue_identically_on_the_same_answers(fake_town_loader, 
     e.save(path)
     await e.aclose()
     rec = tmp_path / "answers.jsonl"
-    recorder = RecordingLLM(FakeLLM(latency_seed=1, jitter=0.004), rec)
+    recorder = RecordingLLM(engine_model(latency_seed=1, jitter=0.004), rec)
     a = load_engine(path, recorder, lockstep=True)
     # 2.5 game hours: the decompose of the next window, a reaction and a talk are in them
     res_a = await ticks(a, 900)
@@ -153,7 +153,7 @@ async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_
     await e.aclose()
     runs = []
     for lat in (3, 4):
-        f = load_engine(path, FakeLLM(latency_seed=lat, jitter=0.004), lockstep=True)
+        f = load_engine(path, engine_model(latency_seed=lat, jitter=0.004), lockstep=True)
         fp = fingerprint(await ticks(f, 300))
         await settle(f)
         runs.append((fp, state(f)))
@@ -164,7 +164,7 @@ async def test_forks_with_differently_timed_answers_agree(fake_town_loader, tmp_
 @pytest.mark.parametrize("how", ["whole", "changes"])
 async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tmp_path, monkeypatch, how):
     """A save that fails half way, written whole (temporary file) or as changes (a transaction)."""
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await ticks(e, 20)
     path = tmp_path / "t.save"
     e.save(path)
@@ -181,12 +181,12 @@ async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tm
     with pytest.raises(RuntimeError):
         e.save(path)
     assert path.read_bytes() == old
-    assert load_engine(path, FakeLLM()).step_no == 20
+    assert load_engine(path, engine_model()).step_no == 20
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith((".tmp", "-journal"))]
     monkeypatch.setattr(save_mod.faults, "before_commit", None)
     monkeypatch.setattr(save_mod.faults, "before_replace", None)
     e.save(path)  # and the next save writes what the failed one could not
-    assert load_engine(path, FakeLLM()).step_no == 40
+    assert load_engine(path, engine_model()).step_no == 40
     await e.aclose()
 
 
@@ -199,13 +199,13 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
             if how == "whole" else "save.faults.before_commit = lambda p: os._exit(9)")
     script = textwrap.dedent(f"""
         import asyncio, os, sys
-        sys.path.insert(0, {str(HERE)!r})
-        from engine_fakes import FakeLLM, make_town
+        sys.path[:0] = [{str(HERE)!r}, {str(HERE.parent)!r}]
+        from engine_fakes import engine_model, make_town
         from game.engine import build, save
         from game.engine.build import new_engine
         build.load_world = lambda p: make_town()
         async def main():
-            e = new_engine({str(fake_town_loader)!r}, FakeLLM(), lockstep=True)
+            e = new_engine({str(fake_town_loader)!r}, engine_model(), lockstep=True)
             for _ in range(15):
                 await e.wait_ready(); e.step()
             e.save({str(path)!r})
@@ -223,34 +223,34 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
         assert leftovers, "the crash should have happened with the new file written"
     else:
         assert (tmp_path / "c.save-journal").exists(), "the crash should have left SQLite's journal"
-    f = load_engine(path, FakeLLM())
+    f = load_engine(path, engine_model())
     assert f.step_no == 15
     f.step_no = 16
     f.save(path)  # whatever the crash left beside the file does not reach the next save
-    assert load_engine(path, FakeLLM()).step_no == 16
+    assert load_engine(path, engine_model()).step_no == 16
 
 
 def test_bad_files_are_refused_with_a_clear_message(fake_town_loader, tmp_path):
     missing = tmp_path / "nope.save"
     with pytest.raises(SaveError, match="does not exist"):
-        load_engine(missing, FakeLLM())
+        load_engine(missing, engine_model())
     garbage = tmp_path / "garbage.save"
     garbage.write_bytes(os.urandom(4096))
     with pytest.raises(SaveError, match="not a town save"):
-        load_engine(garbage, FakeLLM())
+        load_engine(garbage, engine_model())
     foreign = tmp_path / "foreign.save"
     db = sqlite3.connect(foreign)
     db.execute("CREATE TABLE songs (title TEXT)")
     db.commit()
     db.close()
     with pytest.raises(SaveError, match="not a town save"):
-        load_engine(foreign, FakeLLM())
+        load_engine(foreign, engine_model())
     with pytest.raises(SaveError, match="folder"):
-        load_engine(tmp_path, FakeLLM())
+        load_engine(tmp_path, engine_model())
 
 
 async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await ticks(e, 10)
     good = tmp_path / "good.save"
     e.save(good)
@@ -262,12 +262,12 @@ async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
     db.commit()
     db.close()
     with pytest.raises(SaveError, match="newer version"):
-        load_engine(newer, FakeLLM())
+        load_engine(newer, engine_model())
     cut = tmp_path / "cut.save"
     data = good.read_bytes()
     cut.write_bytes(data[: len(data) // 2])
     with pytest.raises(SaveError, match=r"cut\.save"):
-        load_engine(cut, FakeLLM())
+        load_engine(cut, engine_model())
     broken = tmp_path / "broken.save"
     broken.write_bytes(good.read_bytes())
     db = sqlite3.connect(broken)
@@ -275,11 +275,11 @@ async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
     db.commit()
     db.close()
     with pytest.raises(SaveError, match="broken.save"):
-        load_engine(broken, FakeLLM())
+        load_engine(broken, engine_model())
 
 
 async def test_autosave_and_listing(fake_town_loader, tmp_path):
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await ticks(e, 5)
     auto = save_mod.Autosave(e.state, tmp_path / "saves", every_s=0)
     p = auto.maybe()
@@ -293,11 +293,11 @@ async def test_autosave_and_listing(fake_town_loader, tmp_path):
 
 
 async def test_odd_file_names_save_and_load(fake_town_loader, tmp_path):
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await ticks(e, 5)
     path = tmp_path / "my town? #1 50%.save"
     e.save(path)
-    assert load_engine(path, FakeLLM()).step_no == 5
+    assert load_engine(path, engine_model()).step_no == 5
     assert describe_save(path)["clock"] == e.clock.text()
     await e.aclose()
 
@@ -307,7 +307,7 @@ async def test_a_save_clears_what_a_killed_save_left_behind(fake_town_loader, tm
     it, whatever process has that PID now (the live-writer case: tests/faults/test_save_files.py)."""
     import os
 
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     stale = tmp_path / f".t.save.{os.getppid()}-0123abcd.tmp"  # a live PID: once kept for ever
     stale.write_bytes(b"half a save")
     e.save(tmp_path / "t.save")
@@ -318,7 +318,7 @@ async def test_a_save_clears_what_a_killed_save_left_behind(fake_town_loader, tm
 async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_town_loader, tmp_path):
     """Jobs of kind "plan" are not made any more (the next action plans the day itself); a save
     that still holds one loads it as a "next" job, and the town goes on."""
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await ticks(e, 3)
     assert e.jobs
     path = tmp_path / "old.save"
@@ -328,7 +328,7 @@ async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_to
     db.execute("UPDATE pending SET kind = 'plan' WHERE seq = (SELECT MIN(seq) FROM pending)")
     db.commit()
     db.close()
-    loaded = load_engine(path, FakeLLM(), lockstep=True)
+    loaded = load_engine(path, engine_model(), lockstep=True)
     kinds = sorted(j.kind for j in loaded.jobs.values())
     assert "plan" not in kinds and "next" in kinds
     await ticks(loaded, 20)
@@ -339,7 +339,7 @@ async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_to
 async def test_a_pending_look_ahead_is_saved_and_asked_again_after_loading(fake_town_loader, tmp_path):
     from datetime import timedelta
 
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     e.ahead = timedelta(minutes=30)
     for _ in range(2000):
         if any(j.kind == "ahead" for j in e.jobs.values()):
@@ -349,7 +349,7 @@ async def test_a_pending_look_ahead_is_saved_and_asked_again_after_loading(fake_
     path = tmp_path / "ahead.save"
     e.save(path)
     await e.aclose()
-    loaded = load_engine(path, FakeLLM(), lockstep=True)
+    loaded = load_engine(path, engine_model(), lockstep=True)
     assert loaded.jobs[job.resident].kind == "ahead" and "view" in loaded.jobs[job.resident].args
     mind = loaded.minds[job.resident]
     before = len(mind.queue)
@@ -380,7 +380,7 @@ async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fa
     second.finish()
     assert second.incremental and second.result.generation == first.result.generation + 1
     before = state(e)
-    f = load_engine(path, FakeLLM())
+    f = load_engine(path, engine_model())
     assert state(f) == before
     # a loaded save is saved as changes too, and the file stays one file
     await settle(f)
@@ -389,7 +389,7 @@ async def test_a_second_save_writes_only_what_changed_and_loads_the_same_town(fa
     job.run()
     job.finish()
     assert job.incremental
-    assert state(load_engine(path, FakeLLM())) == state(f)
+    assert state(load_engine(path, engine_model())) == state(f)
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["inc.save"]
     await e.aclose()
     await f.aclose()
@@ -406,10 +406,10 @@ async def test_save_as_makes_a_whole_independent_save(fake_town_loader, tmp_path
     await ticks(e, 20)
     e.save(b)
     e.save(a)  # a changes; b is its own file
-    assert load_engine(b, FakeLLM()).step_no == e.step_no
+    assert load_engine(b, engine_model()).step_no == e.step_no
     b2 = tmp_path / "b2.save"
     b2.write_bytes(b.read_bytes())
-    assert load_engine(b2, FakeLLM()).step_no == e.step_no
+    assert load_engine(b2, engine_model()).step_no == e.step_no
     assert step_b < e.step_no
     await e.aclose()
 
@@ -421,7 +421,7 @@ async def test_a_save_changed_by_another_game_is_written_whole(fake_town_loader,
     path = tmp_path / "shared.save"
     e.save(path)
     await e.aclose()
-    one, two = load_engine(path, FakeLLM(latency_seed=1)), load_engine(path, FakeLLM(latency_seed=2))
+    one, two = load_engine(path, engine_model(latency_seed=1)), load_engine(path, engine_model(latency_seed=2))
     await ticks(one, 30)
     await ticks(two, 50)
     one.save(path)
@@ -429,7 +429,7 @@ async def test_a_save_changed_by_another_game_is_written_whole(fake_town_loader,
     job.run()
     job.finish()
     assert not job.incremental
-    assert state(load_engine(path, FakeLLM())) == state(two)
+    assert state(load_engine(path, engine_model())) == state(two)
     await one.aclose()
     await two.aclose()
 
@@ -453,13 +453,13 @@ async def test_a_version_1_save_still_loads_and_is_saved_in_the_new_format(fake_
     db.commit()
     db.close()
     before = state(e)
-    f = load_engine(path, FakeLLM())
+    f = load_engine(path, engine_model())
     assert state(f) == before
     job = f.save_job(path)
     job.run()
     job.finish()
     assert not job.incremental and describe_save(path)["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
-    assert state(load_engine(path, FakeLLM())) == before
+    assert state(load_engine(path, engine_model())) == before
     await e.aclose()
     await f.aclose()
 
@@ -473,12 +473,12 @@ async def test_a_save_file_damaged_since_it_was_written_is_replaced_by_a_whole_s
         data[i] ^= 0x5A
     path.write_bytes(bytes(data))
     with pytest.raises(SaveError):
-        load_engine(path, FakeLLM())
+        load_engine(path, engine_model())
     await settle(e)
     await ticks(e, 5)
     job = e.save_job(path)
     job.run()
     job.finish()
     assert not job.incremental
-    assert state(load_engine(path, FakeLLM())) == state(e)
+    assert state(load_engine(path, engine_model())) == state(e)
     await e.aclose()

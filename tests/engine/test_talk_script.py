@@ -4,7 +4,8 @@ apart; it survives a save; someone who joins turns it into a talk one line per c
 
 from __future__ import annotations
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
+from fake_model import FakeModel
 
 from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
@@ -20,7 +21,7 @@ async def run(engine: Engine, ticks: int) -> list:
     return out
 
 
-async def talk_of_two(fake_town_loader, llm: FakeLLM) -> tuple[Engine, str]:
+async def talk_of_two(fake_town_loader, llm: FakeModel) -> tuple[Engine, str]:
     e = new_engine(fake_town_loader, llm, lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (20, 9))):
@@ -47,19 +48,19 @@ def said(results: list, cid: str) -> list[tuple[int, str, str]]:
 
 
 async def test_a_talk_of_residents_is_one_call_said_a_line_a_minute_and_both_remember(fake_town_loader):
-    llm = FakeLLM(talk=False)
+    llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     before = len(llm.calls)
     res = await run(e, 80)
     lines = said(res, cid)
     assert cid not in e.talks and e.residents["Ann Lin"].conversation is None
-    talk_calls = [c for c in llm.calls[before:] if c[0] in ("converse", "dialogue")]
+    talk_calls = [c for c in llm.pairs()[before:] if c[0] in ("converse", "dialogue")]
     assert talk_calls == [("converse", "Ann Lin")]  # one call for the whole talk, by who started it
     assert 2 <= len(lines) <= 4
     assert [s for _, s, _ in lines] == ["Ann Lin", "Bob Lin", "Ann Lin", "Bob Lin"][:len(lines)]
     gap = int(LINE_GAP.total_seconds() // e.clock.to_dict().get("seconds_per_step", 10))
     assert all(b[0] - a[0] >= gap for a, b in zip(lines, lines[1:]))  # a line a game minute
-    prompt = next(p for p, c in zip(llm.prompts, llm.calls) if c == ("converse", "Ann Lin"))
+    prompt = next(c.text for c in llm.calls if (c.purpose, c.resident) == ("converse", "Ann Lin"))
     assert "Talking with:\nBob Lin" in prompt  # Bob's own part: who he is, what he remembers of Ann
     for me, other in (("Ann Lin", "Bob Lin"), ("Bob Lin", "Ann Lin")):
         mem = e.minds[me].memory
@@ -72,7 +73,7 @@ async def test_a_talk_of_residents_is_one_call_said_a_line_a_minute_and_both_rem
 
 
 async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loader, tmp_path):
-    llm = FakeLLM(talk=False)
+    llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     for _ in range(40):
         await run(e, 1)
@@ -84,19 +85,19 @@ async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loa
     path = tmp_path / "talk.save"
     e.save(path)
     await e.aclose()
-    llm2 = FakeLLM(talk=False)
+    llm2 = engine_model(talk=False)
     f = load_engine(path, llm2, lockstep=True)
     assert f.talks[cid].script == rest and f.talks[cid].mode == "script"
     assert f.talks[cid].conv.importance == 7  # the rating of what is still to be said, kept
     res = await run(f, 40)
     assert [(s, t) for _, s, t in said(res, cid)] == rest  # what was written is said, not asked again
-    assert not [c for c in llm2.calls if c[0] in ("converse", "dialogue")]
+    assert not [c for c in llm2.pairs() if c[0] in ("converse", "dialogue")]
     assert cid not in f.talks
     await f.aclose()
 
 
 async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fake_town_loader):
-    llm = FakeLLM(talk=False)
+    llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     await cara_joins(e, cid)
     talk = e.talks[cid]
@@ -104,7 +105,7 @@ async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fa
     assert talk.conv.importance is None  # its rating was of the script, not of what is said now
     res = await run(e, 80)
     assert "Cara Diaz" in [s for _, s, _ in said(res, cid)]
-    assert ("dialogue", "Cara Diaz") in llm.calls
+    assert ("dialogue", "Cara Diaz") in llm.pairs()
     await e.aclose()
 
 
@@ -112,7 +113,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
     # a talk of three by lines: the lane of one who just spoke is free for two lines, so its next
     # window is asked then; never by the next speaker (its line would wait behind the window)
     from datetime import timedelta
-    llm = FakeLLM(talk=False)
+    llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     await cara_joins(e, cid)
     talk = e.talks[cid]
@@ -141,7 +142,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
 
 
 async def test_a_failed_script_ends_the_talk_and_says_so(fake_town_loader):
-    e, cid = await talk_of_two(fake_town_loader, FakeLLM(talk=False, fail=("converse",)))
+    e, cid = await talk_of_two(fake_town_loader, engine_model(talk=False, fail=("converse",)))
     res = await run(e, 30)
     assert cid not in e.talks
     errors = [e.text for r in res for e in r.log if e.kind == "error"]
@@ -154,7 +155,7 @@ async def test_the_next_window_is_asked_while_a_written_talk_is_said(fake_town_l
     # the lanes are free while the lines are said: one whose steps run out during the talk has
     # its next window asked then, and comes out of the talk into it (not into its routine)
     from datetime import timedelta
-    llm = FakeLLM(talk=False)
+    llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     e.ahead = timedelta(minutes=15)
     for _ in range(40):

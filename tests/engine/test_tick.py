@@ -1,4 +1,4 @@
-"""The tick loop on the real world and mind classes with a FakeLLM."""
+"""The tick loop on the real world and mind classes with the fake model."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from datetime import datetime
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
@@ -30,13 +30,13 @@ def fingerprint(engine: Engine, results: list) -> list:
 
 
 async def test_residents_move_and_decide(fake_town_loader):
-    llm = FakeLLM()
+    llm = engine_model()
     e = new_engine(fake_town_loader, llm, lockstep=True)
     assert e.clock.text() == "Day 1, 07:00:00"
     results = await run(e, 200)
     assert any(r.moves for r in results), "nobody moved in 200 ticks"
     assert any(r.bubbles for r in results)
-    purposes = {p for p, _ in llm.calls}
+    purposes = {p for p, _ in llm.pairs()}
     assert {"plan_day", "decompose"} <= purposes, purposes
     assert all(r.plan is not None for r in e.residents.values())
     assert not e.errors, e.errors
@@ -47,14 +47,14 @@ async def test_residents_move_and_decide(fake_town_loader):
 async def test_same_answers_same_town_whatever_the_timing(fake_town_loader):
     fps = []
     for lat_seed in (1, 2):
-        e = new_engine(fake_town_loader, FakeLLM(jitter=0.004, latency_seed=lat_seed), lockstep=True)
+        e = new_engine(fake_town_loader, engine_model(jitter=0.004, latency_seed=lat_seed), lockstep=True)
         fps.append(fingerprint(e, await run(e, 300)))
     assert fps[0] == fps[1]
 
 
 async def test_step_never_awaits_the_model(fake_town_loader):
     """In real-time mode step() returns while every decision is still unanswered."""
-    e = new_engine(fake_town_loader, FakeLLM(jitter=10.0), lockstep=False)
+    e = new_engine(fake_town_loader, engine_model(jitter=10.0), lockstep=False)
     for _ in range(30):
         r = e.step()
     assert r.waiting_on_model == len(e.residents)  # all still thinking, the clock ran anyway
@@ -63,7 +63,7 @@ async def test_step_never_awaits_the_model(fake_town_loader):
 
 
 async def test_lockstep_waits_for_due_decisions(fake_town_loader):
-    e = new_engine(fake_town_loader, FakeLLM(jitter=0.05), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(jitter=0.05), lockstep=True)
     for _ in range(e.decision_ticks + 3):
         e.step()
     first_due = min(j.ready_at for j in e.jobs.values())
@@ -83,7 +83,7 @@ def test_engine_does_not_import_textual():
 
 
 async def test_inspect_and_snapshot(fake_town_loader):
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await run(e, 120)
     v = e.inspect("Ann")  # a first name is enough
     assert v.name == "Ann Lin" and v.action and v.emoji and v.place
@@ -99,7 +99,7 @@ async def test_inspect_and_snapshot(fake_town_loader):
 async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
     from game.mind.view import Action
 
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     bob = e.residents["Bob Lin"]
     now = e.clock.now
     e.walker.set_action(bob, Action("cooking", "\U0001F373", "Lin house:kitchen:stove", 10, "cooking", now), None, now)
@@ -114,7 +114,7 @@ async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
 async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
     from game.engine.events import TickResult
 
-    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=False), lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (16, 2))):
         e.residents[name].pos = pos
@@ -138,7 +138,7 @@ async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
 
 
 async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
-    e = new_engine(fake_town_loader, FakeLLM(fail=("plan_day", "decompose")), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(fail=("plan_day", "decompose")), lockstep=True)
     results = await run(e, 60)
     errors = [e.text for r in results for e in r.log if e.kind == "error"]
     assert errors and all(t.startswith("model: ") for t in errors) and "timed out" in errors[0]
@@ -153,7 +153,7 @@ async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_
     from game.engine.events import TickResult
     from game.engine.tuning import PERCEIVE_RADIUS, TALK_RANGE, chebyshev
 
-    e = new_engine(fake_town_loader, FakeLLM(talk=False), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(talk=False), lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (2, 7)), ("Bob Lin", (8, 7))):
         e.residents[name].pos = pos
@@ -179,7 +179,7 @@ async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fa
     the step after them comes from its queue: no wait lived by routine (lanes.py, maybe_ahead)."""
     import asyncio
 
-    e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False)
+    e = new_engine(fake_town_loader, engine_model(jitter=0.001), lockstep=False)
     assert e.ahead is None  # the default: tuning.AHEAD in real time
     asked: list[str] = []
     real_ask = e.lanes.ask
@@ -195,7 +195,7 @@ async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fa
     assert not e.errors, e.errors
     # after each resident's first window every decompose call was a look ahead: the "next" jobs
     # took their steps from the queue
-    decomposes = sum(1 for p, _ in e.llm.calls if p == "decompose")
+    decomposes = sum(1 for p, _ in e.llm.pairs() if p == "decompose")
     assert decomposes == len(e.residents) + _ahead_calls(e) < asked.count("next"), (decomposes, asked)
     await e.aclose()
 
@@ -207,7 +207,7 @@ async def test_in_real_time_the_day_is_planned_before_waking_and_the_first_step_
     import asyncio
     from datetime import timedelta
 
-    e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False, start=datetime(2026, 3, 2, 4, 0))
+    e = new_engine(fake_town_loader, engine_model(jitter=0.001), lockstep=False, start=datetime(2026, 3, 2, 4, 0))
     wake = datetime(2026, 3, 2, 6, 30)  # Testville's residents wake at 06:30
     while e.clock.now < wake - timedelta(minutes=30):
         e.step()
@@ -234,7 +234,7 @@ async def test_in_real_time_the_look_ahead_lead_follows_how_long_windows_took_to
 
     from game.engine.tuning import AHEAD, AHEAD_MAX
 
-    e = new_engine(fake_town_loader, FakeLLM(jitter=0.001), lockstep=False)
+    e = new_engine(fake_town_loader, engine_model(jitter=0.001), lockstep=False)
     assert e.lookahead.real_lead() == AHEAD
     for _ in range(900):
         e.step()
@@ -248,7 +248,7 @@ async def test_in_real_time_the_look_ahead_lead_follows_how_long_windows_took_to
     e.ahead_took.append(5)
     assert e.lookahead.real_lead() == AHEAD
     await e.aclose()
-    lock = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    lock = new_engine(fake_town_loader, engine_model(), lockstep=True)
     lock.ahead = timedelta(minutes=30)
     await run(lock, 600)
     assert not lock.ahead_took  # in lockstep the lead is the scenario's, fixed: the same town whatever the timing
@@ -259,12 +259,12 @@ async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_t
         fake_town_loader):
     from datetime import timedelta
 
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await run(e, 600)
     assert _ahead_calls(e) == 0
     fps, calls = [], []
     for lat_seed in (1, 2):
-        e = new_engine(fake_town_loader, FakeLLM(jitter=0.004, latency_seed=lat_seed), lockstep=True)
+        e = new_engine(fake_town_loader, engine_model(jitter=0.004, latency_seed=lat_seed), lockstep=True)
         e.ahead = timedelta(minutes=30)
         fps.append(fingerprint(e, await run(e, 900)))  # (a window asked ahead is due when the steps run out)
         calls.append(_ahead_calls(e))
@@ -280,7 +280,7 @@ async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_ou
     with no step lived by routine between."""
     from datetime import timedelta
 
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     e.ahead = timedelta(minutes=10)
     job = await _first_ahead_job(e)
     run_out = datetime.fromisoformat(job.args["run_out"])
@@ -293,11 +293,11 @@ async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_ou
     # applied by the step that reaches the run-out, before its decisions: its steps in hand
     assert e.clock.now == run_out and e.minds[job.resident].queue
     first = e.minds[job.resident].queue[0].description
-    asked = e.llm.calls.count(("decompose", job.resident))
+    asked = e.llm.pairs().count(("decompose", job.resident))
     while r.action.source != "model" or r.action.start < run_out:  # the "next" job takes it from the queue
         e.step()
         await e.wait_ready()
-    assert r.action.description == first and e.llm.calls.count(("decompose", job.resident)) == asked
+    assert r.action.description == first and e.llm.pairs().count(("decompose", job.resident)) == asked
     assert not e.errors, e.errors
     await e.aclose()
 
@@ -323,7 +323,7 @@ async def test_in_lockstep_a_window_asked_ahead_is_due_at_once_when_the_lane_is_
     from datetime import timedelta
 
     for want in ("ended", "seen"):
-        e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+        e = new_engine(fake_town_loader, engine_model(), lockstep=True)
         e.ahead = timedelta(minutes=30)
         job = await _first_ahead_job(e, due_after=e.decision_ticks)
         r = e.residents[job.resident]
@@ -357,7 +357,7 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     from game.engine.events import TickResult
     from game.mind.view import Reaction
 
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await run(e, 3)
     ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
     ann.pos, cara.pos = (2, 8), (21, 10)  # the street, 19 tiles apart: out of a reaction's reach
@@ -371,7 +371,7 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     # saved and loaded while on its way: it goes on
     path = tmp_path / "seek.save"
     e.save(path)
-    f = load_engine(path, FakeLLM(), lockstep=True)
+    f = load_engine(path, engine_model(), lockstep=True)
     assert f.residents["Ann Lin"].seeking == "Cara Diaz" and f.residents["Ann Lin"].seek_until == ann.seek_until
     await f.aclose()
     started = None
@@ -385,7 +385,7 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     await e.aclose()
 
     # the other falls asleep (or cannot be reached in time): it gives up and decides again
-    e = new_engine(fake_town_loader, FakeLLM(), lockstep=True)
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await run(e, 3)
     ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
     ann.pos, cara.pos = (2, 8), (21, 10)

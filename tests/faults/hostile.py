@@ -25,7 +25,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from .fakes import valid_answer
+from fake_model import valid_answer
 
 CLASSES = ("broken_json", "truncated", "wrong_types", "missing_fields", "unknown_names", "out_of_range",
            "empty", "huge", "escapes", "markup", "injection", "wrapped")

@@ -22,7 +22,7 @@ import json
 import random
 import socket
 
-from .fakes import valid_instance
+from fake_model import valid_instance
 
 
 def free_port() -> int:

@@ -25,7 +25,7 @@ import pytest
 from game.cli import main
 from game.llm.accounting import FAILED_CALLS_SHARE, failed_calls, run_failed
 
-from .fakes import FakeTownLLM
+from .fakes import any_answer_model
 from .test_cli_plain import server_in_thread
 from .test_save_files import IMPOSSIBLE, _edit
 from .town_engine import ticks
@@ -218,7 +218,7 @@ def saves(tmp_path_factory):
     async def make() -> Path:
         from game.engine.build import new_engine
 
-        e = new_engine(write_town(folder / "town"), FakeTownLLM(1), lockstep=True, seed=1)
+        e = new_engine(write_town(folder / "town"), any_answer_model(1), lockstep=True, seed=1)
         await ticks(e, 10)
         e.save(folder / "good.save")
         await e.aclose()

@@ -17,7 +17,7 @@ from game.cli import main
 from game.engine.headless import run_headless
 from game.llm.client import ModelClient
 
-from .fakes import FakeEmbedder
+from .fakes import fake_embedder
 from .hostile import ESCAPES, INJECTION, MARKUP
 from .live_server import LiveServer
 from .townfiles import residents_data, write_town
@@ -84,7 +84,7 @@ async def test_town_run_prints_a_hostile_server_error_plainly(tmp_path, capsys):
     srv.mode, srv.error_body = "error", HOSTILE
     await srv.start()
     llm = ModelClient(srv.url, "live-fake", timeout_s=2.0, transport_retries=0, answer_retries=0,
-                      slots=2, embedder=FakeEmbedder())
+                      slots=2, embedder=fake_embedder())
     out = io.StringIO()
     try:
         rc = await run_headless(llm, str(town), until="day 1 08:00", save=str(tmp_path / "t.save"),
@@ -109,7 +109,7 @@ async def test_town_report_of_a_hostile_town_is_plain(tmp_path, capsys):
     town = write_town(tmp_path / "town \x1b[2J", residents=data)
     srv = LiveServer(seed=3)
     await srv.start()
-    llm = ModelClient(srv.url, "live-fake", timeout_s=2.0, slots=2, embedder=FakeEmbedder())
+    llm = ModelClient(srv.url, "live-fake", timeout_s=2.0, slots=2, embedder=fake_embedder())
     save = tmp_path / "h.save"
     try:
         rc = await run_headless(llm, str(town), until="day 1 08:00", save=str(save), out=io.StringIO())

@@ -10,7 +10,7 @@ from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
 from game.llm.client import ModelClient
 
-from .fakes import FakeEmbedder
+from .fakes import fake_embedder
 from .live_server import LiveServer
 from .townfiles import write_town
 
@@ -34,7 +34,7 @@ async def test_town_carries_on_without_the_model(tmp_path):
     srv = LiveServer(seed=5)
     await srv.start()
     llm = ModelClient(srv.url, "live-fake", timeout_s=1.0, connect_timeout_s=0.5, transport_retries=1,
-                      backoff_s=0.01, answer_retries=1, slots=2, embedder=FakeEmbedder())
+                      backoff_s=0.01, answer_retries=1, slots=2, embedder=fake_embedder())
     e = new_engine(town, llm, lockstep=True, seed=3)
     try:
         up, down, back = Counter(), Counter(), Counter()

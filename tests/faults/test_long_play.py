@@ -1,4 +1,4 @@
-"""Long play: a headless town on the instant FakeTownLLM for one game day (default) or five (slow),
+"""Long play: a headless town on the instant fake model for one game day (default) or five (slow),
 eight residents, the game's own 10-second ticks.  Per game day: resident-set size of the process,
 memory records, model calls, and step time (mean, 95th percentile).  Memory must stay bounded
 (what grows is the residents' memory streams, by design) and the step time steady."""
@@ -14,7 +14,7 @@ import pytest
 
 from game.engine.build import load_engine, new_engine
 
-from .fakes import FakeTownLLM
+from .fakes import any_answer_model
 from .townfiles import residents_data, write_town
 
 
@@ -26,14 +26,14 @@ def rss_mb() -> float:
 
 async def play_days(tmp_path: Path, days: int) -> list[dict]:
     town = write_town(tmp_path / "town", residents=residents_data(8, seconds_per_step=10))
-    llm = FakeTownLLM(seed=4)
+    llm = any_answer_model(seed=4)
     e = new_engine(town, llm, lockstep=True, seed=4)
     rows = []
     try:
         for _ in range(days):
             day = e.clock.day
             steps: list[float] = []
-            calls0 = llm.calls
+            calls0 = llm.completions
             while e.clock.day == day:
                 t0 = time.perf_counter()
                 await e.wait_ready()
@@ -47,7 +47,7 @@ async def play_days(tmp_path: Path, days: int) -> list[dict]:
                 "step_ms_p95": round(1000 * steps[int(0.95 * len(steps))], 3),
                 "step_ms_max": round(1000 * steps[-1], 1),
                 "memories": sum(len(m.memory) for m in e.minds.values()),
-                "model_calls": llm.calls - calls0, "jobs_in_flight": len(e.jobs),
+                "model_calls": llm.completions - calls0, "jobs_in_flight": len(e.jobs),
                 "finished_talks": len(e.finished_talks), "errors": len(e.errors),
             })
             print(f"  {rows[-1]}")
@@ -55,7 +55,7 @@ async def play_days(tmp_path: Path, days: int) -> list[dict]:
         t0 = time.perf_counter()
         e.save(path)
         rows.append({"save_s": round(time.perf_counter() - t0, 3), "save_kb": path.stat().st_size // 1024})
-        again = load_engine(path, FakeTownLLM())
+        again = load_engine(path, any_answer_model())
         await again.aclose()
     finally:
         await e.aclose()
@@ -75,7 +75,7 @@ def check(rows: list[dict]) -> None:
 
 
 async def test_one_game_day(tmp_path):
-    print("\none game day, 8 residents, FakeTownLLM:")
+    print("\none game day, 8 residents, the fake model:")
     rows = await play_days(tmp_path, 1)
     print(f"  {rows[-1]}")
     check(rows)
@@ -84,7 +84,7 @@ async def test_one_game_day(tmp_path):
 
 @pytest.mark.slow
 async def test_five_game_days(tmp_path):
-    print("\nfive game days, 8 residents, FakeTownLLM:")
+    print("\nfive game days, 8 residents, the fake model:")
     rows = await play_days(tmp_path, 5)
     print(f"  {rows[-1]}")
     check(rows)

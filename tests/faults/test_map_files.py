@@ -21,7 +21,7 @@ from game.world import MapError, load_town
 
 from . import townfiles as tf
 from .answers import summary, table
-from .fakes import FakeTownLLM
+from .fakes import any_answer_model
 
 
 def _res(fn) -> dict:
@@ -143,7 +143,7 @@ def test_broken_town(tmp_path, name, must, tmx, res, which):
     why = _check(err.value, folder, must, which)
     assert why is None, why
     with pytest.raises(TownError) as err2:
-        new_engine(folder, FakeTownLLM())
+        new_engine(folder, any_answer_model())
     assert which in str(err2.value)
 
 
@@ -162,9 +162,9 @@ def test_missing_residents_file_and_town(tmp_path):
     town = load_town(folder / "town.tmx")  # a bare map loads, with nobody in it ...
     assert town.residents == []
     with pytest.raises(TownError, match="no residents"):  # ... and the engine says it is empty
-        new_engine(folder / "town.tmx", FakeTownLLM())
+        new_engine(folder / "town.tmx", any_answer_model())
     with pytest.raises((MapError, TownError), match="nowhere"):
-        new_engine(tmp_path / "nowhere", FakeTownLLM())
+        new_engine(tmp_path / "nowhere", any_answer_model())
 
 
 def test_huge_declared_size_is_refused_quickly(tmp_path):

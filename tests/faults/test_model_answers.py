@@ -22,13 +22,14 @@ from datetime import datetime, timedelta
 
 import httpx
 import pytest
+from fake_model import valid_answer, valid_instance
 
 from game.llm.answers import AnswerError, parse_answer
 from game.llm.api import BadAnswer, LLMError
 from game.llm.client import ModelClient
 
 from .answers import PLACES, UNSAFE, answer_schemas, summary, table, unsafe_strings
-from .fakes import FakeEmbedder, valid_answer, valid_instance
+from .fakes import fake_embedder
 from .hostile import CLASSES, hostile_answers, hostile_text
 
 DEFAULT_PER_CLASS = 6  # 15 schemas x 12 classes x 6 = 1,080 answers per depth
@@ -224,7 +225,7 @@ async def run_minds(decisions: int, seed: int = 3) -> tuple[Counter, list[str], 
 
     server = HostileServer(seed)
     client = ModelClient("http://fault.test/v1", "fake", transport=httpx.MockTransport(server.handler),
-                         answer_retries=1, transport_retries=0, backoff_s=0.0, embedder=FakeEmbedder())
+                         answer_retries=1, transport_retries=0, backoff_s=0.0, embedder=fake_embedder())
     counts: Counter = Counter()
     problems: list[str] = []
     rng = random.Random(seed)

@@ -19,7 +19,7 @@ from game.llm.client import ModelClient
 from game.mind.schemas import LineAnswer, ReactAnswer
 
 from .answers import table
-from .fakes import FakeEmbedder
+from .fakes import fake_embedder
 from .live_server import LiveServer, free_port
 
 MSG = [Message("user", "hello")]
@@ -28,7 +28,7 @@ OUTCOMES: Counter = Counter()
 
 def client_for(url: str, **kw) -> ModelClient:
     opts = dict(timeout_s=2.0, connect_timeout_s=1.0, transport_retries=2, backoff_s=0.02,
-                answer_retries=1, slots=2, embedder=FakeEmbedder())
+                answer_retries=1, slots=2, embedder=fake_embedder())
     opts.update(kw)
     return ModelClient(url, "live-fake", **opts)
 

@@ -25,7 +25,7 @@ from game.mind.schemas import clean_text
 from game.ui.text import clean, plain
 
 from .answers import UNSAFE
-from .fakes import FakeTownLLM
+from .fakes import any_answer_model
 from .hostile import ESCAPES, MARKUP
 from .townfiles import write_town
 
@@ -104,7 +104,7 @@ def _town() -> Path:
 
 
 async def _play(name: str, talk: str, whisper: str, obj: str) -> None:
-    e = new_engine(_town(), FakeTownLLM(), lockstep=False, seed=1)
+    e = new_engine(_town(), any_answer_model(), lockstep=False, seed=1)
     try:
         entered = True
         try:
@@ -136,7 +136,7 @@ async def _play(name: str, talk: str, whisper: str, obj: str) -> None:
         with tempfile.TemporaryDirectory() as d:
             path = Path(d) / "input.save"
             e.save(path)
-            again = load_engine(path, FakeTownLLM())
+            again = load_engine(path, any_answer_model())
             if entered:
                 assert again.player is not None and again.player.name == e.player.name
             assert again.town.objects.to_dict() == e.town.objects.to_dict()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fake_model import valid_answer
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from game.llm.answers import AnswerError, parse_answer
 from game.mind.memory import KINDS, MemoryStream
 
 from .answers import answer_schemas
-from .fakes import FakeTownLLM, valid_answer
+from .fakes import any_answer_model
 
 SCHEMAS = answer_schemas()
 T0 = datetime(2026, 3, 2, 6, 0)
@@ -183,15 +184,15 @@ async def _round_trip(n_ticks: int, seed: int) -> None:
         e = await busy_engine(Path(d), n_ticks, seed=seed)
         first, second = Path(d) / "a.save", Path(d) / "b.save"
         e.save(first)
-        again = load_engine(first, FakeTownLLM(seed), lockstep=e.lockstep)
+        again = load_engine(first, any_answer_model(seed), lockstep=e.lockstep)
         again.save(second)
         a, b = _dump(first), _dump(second)
         assert a.keys() == b.keys()
         for t in a:
             assert a[t] == b[t], f"table {t} changed in a save -> load -> save round trip"
         # and both go on identically for a while (same answers, same town)
-        e2 = load_engine(first, FakeTownLLM(seed + 1), lockstep=True)
-        e3 = load_engine(first, FakeTownLLM(seed + 1), lockstep=True)
+        e2 = load_engine(first, any_answer_model(seed + 1), lockstep=True)
+        e3 = load_engine(first, any_answer_model(seed + 1), lockstep=True)
         r2 = [(r.moves, r.bubbles) for r in await ticks(e2, 30)]
         r3 = [(r.moves, r.bubbles) for r in await ticks(e3, 30)]
         assert r2 == r3

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fake_model import valid_instance
 
 from game.engine.build import load_engine, new_engine
 from game.engine.save import SaveError, describe_save, list_saves
@@ -26,7 +27,7 @@ from game.llm.client import ModelClient
 from game.llm.config import LLMConfig
 
 from .answers import summary, table
-from .fakes import FakeEmbedder, FakeTownLLM, valid_instance
+from .fakes import any_answer_model, fake_embedder
 from .town_engine import busy_engine, ticks
 from .townfiles import write_town
 
@@ -169,7 +170,7 @@ async def run_files(tmp_path: Path, n_random: int, seed: int) -> tuple[Counter, 
     counts: Counter = Counter()
     problems: list[str] = []
     for cls, path in variants(good, folder, random.Random(seed), n_random):
-        for what, fn in (("load", lambda p: load_engine(p, FakeTownLLM(), lockstep=True)),
+        for what, fn in (("load", lambda p: load_engine(p, any_answer_model(), lockstep=True)),
                          ("describe", describe_save)):
             try:
                 got = fn(path)
@@ -223,7 +224,7 @@ async def test_newer_format_message(tmp_path):
     newer = tmp_path / "newer.save"
     _edit(good, newer, "UPDATE meta SET value = '3' WHERE key = 'version';")
     with pytest.raises(SaveError, match=r"newer version of the game.*update the game"):
-        load_engine(newer, FakeTownLLM())
+        load_engine(newer, any_answer_model())
 
 
 IMPOSSIBLE = {  # a save whose data its town makes impossible: the field the message must name
@@ -250,12 +251,12 @@ async def test_impossible_save_data_is_a_save_error_naming_file_and_field(tmp_pa
     bad = tmp_path / "impossible.save"
     _edit(good, bad, sql)
     with pytest.raises(SaveError) as got:
-        load_engine(bad, FakeTownLLM(), lockstep=True)
+        load_engine(bad, any_answer_model(), lockstep=True)
     msg = str(got.value)
     assert _clear(msg, bad) is None, msg
     assert IMPOSSIBLE[sql] in msg, msg
     assert isinstance(got.value, GameError)
-    load_engine(good, FakeTownLLM(), lockstep=True)  # the good one still loads
+    load_engine(good, any_answer_model(), lockstep=True)  # the good one still loads
 
 
 # ------------------------------------------------------------------------ saves are data
@@ -334,7 +335,7 @@ async def test_save_holds_no_api_key(tmp_path, monkeypatch):
                                                       "message": {"role": "assistant", "content": content}}],
                                          "usage": {"prompt_tokens": 1, "completion_tokens": 1}})
 
-    llm = ModelClient.from_config(config, embedder=FakeEmbedder(), transport=httpx.MockTransport(handler))
+    llm = ModelClient.from_config(config, embedder=fake_embedder(), transport=httpx.MockTransport(handler))
     e = new_engine(write_town(tmp_path / "town"), llm, lockstep=True)
     try:
         await ticks(e, 90)
@@ -369,7 +370,7 @@ async def test_town_run_refuses_bad_files_with_a_message(tmp_path, capsys):
     for cls, path in sorted(picked.items()):
         capsys.readouterr()
         try:
-            code = await run_headless(FakeTownLLM(), str(path), until="day 1 07:00", save=None)
+            code = await run_headless(any_answer_model(), str(path), until="day 1 07:00", save=None)
         except Exception as err:  # noqa: BLE001
             results[cls] = f"CRASH {type(err).__name__}: {err}"
             continue
@@ -423,7 +424,7 @@ async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypat
             monkeypatch.setattr(save_mod.faults, hook, None)
             assert good.read_bytes() == before
             assert not list(tmp_path.glob(".keep.save.*.tmp"))
-            assert load_engine(good, FakeTownLLM()).step_no == e.step_no - (1 if hook == "before_replace" else 2)
+            assert load_engine(good, any_answer_model()).step_no == e.step_no - (1 if hook == "before_replace" else 2)
 
         blocker = tmp_path / "afile"
         blocker.write_text("x")

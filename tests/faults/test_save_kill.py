@@ -25,7 +25,7 @@ from game.engine.build import load_engine
 from game.engine.engine import Engine
 from game.engine.save import SaveError, list_saves
 
-from .fakes import FakeTownLLM
+from .fakes import any_answer_model
 from .town_engine import busy_engine
 
 DEFAULT_ROUNDS = 100
@@ -91,7 +91,7 @@ async def kill_rounds(tmp_path: Path, rounds: int, seed: int) -> dict:
                 stats["no_file_yet"] += 1
             continue
         try:
-            loaded = load_engine(path, FakeTownLLM(), lockstep=True)
+            loaded = load_engine(path, any_answer_model(), lockstep=True)
         except SaveError as err:
             stats["lost"] += 1
             stats["errors"].append(f"round {i}: {err}")

@@ -1,4 +1,4 @@
-"""A running engine on the fault town with the instant FakeTownLLM (tests only)."""
+"""A running engine on the fault town with the instant fake model (tests only)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 from game.engine.build import new_engine
 from game.engine.engine import Engine
 
-from .fakes import FakeTownLLM
+from .fakes import any_answer_model
 from .townfiles import write_town
 
 
@@ -21,6 +21,6 @@ async def ticks(e: Engine, n: int) -> list:
 
 async def busy_engine(folder: Path, n_ticks: int = 90, seed: int = 1) -> Engine:
     town = write_town(Path(folder) / "town")
-    e = new_engine(town, FakeTownLLM(seed), lockstep=True, seed=seed)
+    e = new_engine(town, any_answer_model(seed), lockstep=True, seed=seed)
     await ticks(e, n_ticks)
     return e

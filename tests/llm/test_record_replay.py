@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from fake_model import FakeModel
 from pydantic import BaseModel
 
 from game.llm.api import CallTag, LLMError, Message
@@ -19,17 +20,6 @@ class Mood(BaseModel):
     energy: int
 
 
-class FakeEmbedder:
-    name = "fake"
-    dim = 3
-
-    async def embed(self, texts):
-        return [[1.0, 0.0, 0.0] if "a" in t else [0.0, 1.0, 0.0] for t in texts]
-
-    async def aclose(self):
-        pass
-
-
 MSGS = [Message("system", "You are Ada."), Message("user", "How do you feel?")]
 TAG = CallTag(purpose="react", resident="Ada")
 
@@ -37,7 +27,7 @@ TAG = CallTag(purpose="react", resident="Ada")
 async def _record(path, api_key="sk-never-write-me"):
     fake = FakeServer(['{"mood": "calm", "energy": 7}', '{"mood": "tired", "energy": 2}', "Hi|!"])
     inner = ModelClient("http://fake/v1", "m", api_key=api_key, transport=fake.transport(),
-                        embedder=FakeEmbedder())
+                        embedder=FakeModel(vectors="words"))  # the fake model as the embedder
     async with RecordingLLM(inner, path) as llm:
         a = await llm.complete(MSGS, Mood, TAG)
         b = await llm.complete(MSGS, Mood, TAG)  # same request, different answer

@@ -174,23 +174,25 @@ invited = "party"
 """
 
 
-def answering_fake():
-    """The measure tests' FakeLLM, answering interviews the way the scoring must tell apart: about
-    the party from what it remembers (or "I haven't heard of any party"), about the treasurer always
-    with the same claim (true for Cy Moss, who was given the memory; invented for the others)."""
-    from measure_fakes import FakeLLM
+def answering(user: str) -> str:
+    """Interviews answered the way the scoring must tell apart: about the party from what it
+    remembers (or "I haven't heard of any party"), about the treasurer always with the same claim
+    (true for Cy Moss, who was given the memory; invented for the others)."""
+    question = user.rsplit("asks", 1)[-1]
+    if "treasurer" in question:
+        return "I heard Cy will be the new treasurer."
+    if "party" in question:
+        remembered = user.split("You remember:", 1)[-1].splitlines()
+        hit = next((ln[2:] for ln in remembered if "party" in ln.lower()), None)
+        return f"Yes: {hit}" if hit else "No, I haven't heard of any party."
+    return "I am well, thank you."
 
-    class AnsweringFake(FakeLLM):
-        def _interview(self, user: str) -> str:
-            question = user.rsplit("asks", 1)[-1]
-            if "treasurer" in question:
-                return "I heard Cy will be the new treasurer."
-            if "party" in question:
-                remembered = user.split("You remember:", 1)[-1].splitlines()
-                hit = next((ln[2:] for ln in remembered if "party" in ln.lower()), None)
-                return f"Yes: {hit}" if hit else "No, I haven't heard of any party."
-            return "I am well, thank you."
-    return AnsweringFake()
+
+def answering_fake(**options):
+    """The measure tests' fake model, answering interviews with ``answering``."""
+    from measure_fakes import measure_model
+
+    return measure_model(interview=answering, **options)
 
 
 async def _experiment(town_dir: Path, llm, out: Path, **kw) -> dict:
@@ -275,16 +277,16 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_whole_day_scenario_asks_the_next_window_ahead_in_lockstep(tmp_path):
     from datetime import timedelta
 
-    from measure_fakes import FakeLLM
+    from measure_fakes import measure_model
 
     from game.experiment.runner import open_engine
 
     p = prepare(load_scenario(ROOT / "scenarios" / "small-cast-day.toml"), tmp_path)
     assert p.scenario.run.ahead_min == 15 and p.scenario.run.pace == "lockstep"
-    engine = open_engine(p, FakeLLM())
+    engine = open_engine(p, measure_model())
     assert engine.lockstep and engine.ahead == timedelta(minutes=15)
     p = prepare(load_scenario(ROOT / "scenarios" / "millbrook-small.toml"), tmp_path)
-    assert open_engine(p, FakeLLM()).ahead is None  # by default, asked when the steps run out
+    assert open_engine(p, measure_model()).ahead is None  # by default, asked when the steps run out
 
 
 def test_the_shipped_small_scenario_validates_against_the_default_town(tmp_path):
@@ -294,7 +296,7 @@ def test_the_shipped_small_scenario_validates_against_the_default_town(tmp_path)
 
 
 async def test_the_paper_scenario_imports_smallville_validates_and_starts(tmp_path):
-    from measure_fakes import FakeLLM
+    from measure_fakes import measure_model
 
     scenario = load_scenario(ROOT / "scenarios" / "smallville-valentine.toml")
     if not scenario.town_path().is_dir():
@@ -303,7 +305,7 @@ async def test_the_paper_scenario_imports_smallville_validates_and_starts(tmp_pa
     assert len(p.cast) == 25 and "Isabella Rodriguez" in p.cast and "Sam Moore" in p.cast
     short = scenario.model_copy(update={"run": scenario.run.model_copy(update={"until": "day 1 06:03"})})
     p.scenario = short
-    result = await run_experiment(p, FakeLLM(), tmp_path, progress=None)
+    result = await run_experiment(p, measure_model(), tmp_path, progress=None)
     assert result["errors"] == [] and result["ticks"] == 18 and len(result["residents"]) == 25
     # Isabella; Sam and his wife Jennifer, whose first memories in the original data say he is running
     assert [[x["resident"] for x in d["knew"] if x["at"] <= "2023-02-13T06:00:00"] for d in result["diffusion"]] \
@@ -317,7 +319,7 @@ async def test_the_paper_scenario_imports_smallville_validates_and_starts(tmp_pa
 def test_the_command_replays_a_recording_and_refuses_a_bad_scenario(measureville, tmp_path, capsys):
     import asyncio
 
-    from measure_fakes import FakeLLM
+    from measure_fakes import measure_model
 
     from game.cli import main
     from game.llm.record import RecordingLLM
@@ -325,7 +327,7 @@ def test_the_command_replays_a_recording_and_refuses_a_bad_scenario(measureville
     rec = tmp_path / "rec.jsonl"
 
     async def record() -> dict:
-        llm = RecordingLLM(FakeLLM(), rec)
+        llm = RecordingLLM(measure_model(), rec)
         try:
             return await _experiment(measureville, llm, tmp_path / "first", record=str(rec))
         finally:
@@ -351,13 +353,13 @@ def test_the_command_replays_a_recording_and_refuses_a_bad_scenario(measureville
 
 
 async def test_play_pace_runs_on_the_clock_and_cannot_be_replayed(measureville, tmp_path, capsys):
-    from measure_fakes import FakeLLM
+    from measure_fakes import measure_model
 
     from game.cli import main
 
     text = MINIMAL.replace('until = "day 1 08:00"', 'until = "day 1 07:05"\npace = "play"\nticks_per_second = 500')
     scenario = load_scenario(_write(measureville.parent, text + "[[question]]\nask = 'How are you?'\n", "play.toml"))
-    result = await run_experiment(prepare(scenario, tmp_path / "o"), FakeLLM(), tmp_path / "o", progress=None)
+    result = await run_experiment(prepare(scenario, tmp_path / "o"), measure_model(), tmp_path / "o", progress=None)
     assert result["pace"] == "play" and result["ticks"] == 30 and result["errors"] == []
     assert len(result["answers"]) == 3 and result["hallucination"]["scored"] == 0
     rec = tmp_path / "r.jsonl"
@@ -367,14 +369,14 @@ async def test_play_pace_runs_on_the_clock_and_cannot_be_replayed(measureville, 
 
 
 async def test_a_named_cast_with_first_names_and_a_scenario_that_continues_a_save(measureville, tmp_path):
-    from measure_fakes import FakeLLM
+    from measure_fakes import measure_model
 
     text = MINIMAL.replace('map = "measureville"', 'map = "measureville"\ncast = ["ada", "Cy Moss"]') \
         .replace("day 1 08:00", "day 1 07:10")
     scenario = load_scenario(_write(measureville.parent, text + "[[question]]\nask = 'How are you?'\n"))
     p = prepare(scenario, tmp_path / "a")
     assert p.cast == ["Ada Ito", "Cy Moss"]
-    first = await run_experiment(p, FakeLLM(), tmp_path / "a", progress=None)
+    first = await run_experiment(p, measure_model(), tmp_path / "a", progress=None)
     assert first["residents"] == ["Ada Ito", "Cy Moss"] and first["errors"] == [] and len(first["answers"]) == 2
 
     save = tmp_path / "a" / "town.save"
@@ -383,7 +385,7 @@ async def test_a_named_cast_with_first_names_and_a_scenario_that_continues_a_sav
     scenario = load_scenario(_write(tmp_path, text, "more.toml"))
     p = prepare(scenario, tmp_path / "b")
     assert p.is_save and p.cast == ["Ada Ito", "Cy Moss"]
-    more = await run_experiment(p, FakeLLM(), tmp_path / "b", progress=None)
+    more = await run_experiment(p, measure_model(), tmp_path / "b", progress=None)
     assert more["start"].endswith("07:10:00") and more["end"].endswith("07:20:00") and more["ticks"] == 60
     assert more["seeded"][0]["what"] == "inner voice to Cy Moss: I will paint the cafe blue."
 
@@ -420,17 +422,17 @@ def test_scoring_an_answer(answer, verdict):
 async def test_a_failed_interview_is_counted_apart(measureville, tmp_path):
     from game.llm.api import ModelTimeout
 
-    class Failing(type(answering_fake())):
-        async def complete(self, messages, schema, tag, **kw):
-            if tag.purpose == "interview" and tag.resident == "Ben Ito":
-                raise ModelTimeout("the fake model timed out")
-            return await super().complete(messages, schema, tag, **kw)
+    def ben_fails(messages, schema, tag):
+        if tag.resident == "Ben Ito":
+            raise ModelTimeout("the fake model timed out")
+        return {"answer": answering(messages[-1].content)}
 
     text = MINIMAL.replace("day 1 08:00", "day 1 07:05") + (
         "[[info]]\nname = 'treasurer'\nkeywords = ['treasurer']\n"
         "[[question]]\nask = 'Who will be the new treasurer?'\nabout = 'treasurer'\nexpect = ['treasurer', 'cy']\n")
     scenario = load_scenario(_write(measureville.parent, text))
-    result = await run_experiment(prepare(scenario, tmp_path / "o"), Failing(), tmp_path / "o", progress=None)
+    result = await run_experiment(prepare(scenario, tmp_path / "o"), answering_fake(script={"interview": ben_fails}),
+                                  tmp_path / "o", progress=None)
     ben = next(a for a in result["answers"] if a["resident"] == "Ben Ito")
     assert ben["verdict"] == "no answer" and ben["answer"] == ""
     h = result["hallucination"]

@@ -1,11 +1,12 @@
-"""Interview prompt assembly and the unknown-person rule, with FakeLLM."""
+"""Interview prompt assembly and the unknown-person rule, with the fake model."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 import pytest
-from measure_fakes import FakeLLM
+from fake_model import FakeModel
+from measure_fakes import interview_answer, measure_model
 
 from game.engine.build import new_engine
 from game.measure.interview import (
@@ -45,7 +46,7 @@ def test_match_resident():
 
 
 async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
-    llm = FakeLLM()
+    llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
     mind = e.minds["Ada Ito"]
     mind.memory.add("reflection", "I care a lot about the cafe", e.clock.now, importance=7)
@@ -69,7 +70,7 @@ async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
 
 
 async def test_interview_does_not_change_the_mind_unless_asked(measureville):
-    llm = FakeLLM()
+    llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
     mind = e.minds["Ben Ito"]
     before = mind.memory.to_rows()
@@ -78,7 +79,7 @@ async def test_interview_does_not_change_the_mind_unless_asked(measureville):
     after = mind.memory.to_rows()
     strip = lambda rows: [{k: v for k, v in r.items() if k != "embedding"} for r in rows]  # noqa: E731
     assert strip(after) == strip(before)  # no new memory, no refreshed last access
-    assert llm.calls[-1] == ("interview", "Ben Ito")
+    assert llm.pairs()[-1] == ("interview", "Ben Ito")
     n = len(mind.memory)
     await interview(e, "How are you?", llm, name="Ben Ito", remember=True)
     assert len(mind.memory) == n + 1 and "How are you?" in mind.memory.get(n).text
@@ -88,7 +89,7 @@ async def test_interview_does_not_change_the_mind_unless_asked(measureville):
 async def test_run_interview_on_a_save_leaves_it_unchanged(measureville, tmp_path):
     import io
 
-    llm = FakeLLM()
+    llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
     for _ in range(30):
         await e.wait_ready()
@@ -98,13 +99,13 @@ async def test_run_interview_on_a_save_leaves_it_unchanged(measureville, tmp_pat
     await e.aclose()
     data = save.read_bytes()
     out = io.StringIO()
-    code = await run_interview(FakeLLM(), str(save), "ada", ["Who is Zed Quill?", "What will you do at 6pm today?"],
-                               out=out)
+    code = await run_interview(measure_model(), str(save), "ada",
+                               ["Who is Zed Quill?", "What will you do at 6pm today?"], out=out)
     assert code == 0
     assert save.read_bytes() == data
     text = out.getvalue()
     assert "Ada Ito" in text and "I don't know anyone called Zed Quill." in text
-    code = await run_interview(FakeLLM(), str(save), "ada", ["Hello?"], remember=True, out=io.StringIO())
+    code = await run_interview(measure_model(), str(save), "ada", ["Hello?"], remember=True, out=io.StringIO())
     assert code == 0 and save.read_bytes() != data
 
 
@@ -116,12 +117,12 @@ async def test_town_interview_command_replays_a_recorded_interview(measureville,
     from game.cli import main
     from game.llm.record import RecordingLLM
 
-    e = new_engine(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, measure_model(), lockstep=True)
     save = tmp_path / "t.save"
     e.save(save)
     await e.aclose()
     rec = tmp_path / "interview.jsonl"
-    recorder = RecordingLLM(FakeLLM(), rec)
+    recorder = RecordingLLM(measure_model(), rec)
     out = io.StringIO()
     assert await run_interview(recorder, str(save), "Cy", ["Who is Zed Quill?"], out=out) == 0
     await recorder.aclose()
@@ -138,18 +139,18 @@ async def test_a_question_the_model_fails_is_reported_and_the_rest_answered(meas
 
     from game.llm.api import ModelTimeout
 
-    class FakeSlowLLM(FakeLLM):
-        async def complete(self, messages, schema, tag, **kw):
-            if "burning" in messages[-1].content:
-                raise ModelTimeout("the model server did not answer in time")
-            return await super().complete(messages, schema, tag, **kw)
+    def slow_on_burning(messages, schema, tag):
+        if "burning" in messages[-1].content:
+            raise ModelTimeout("the model server did not answer in time")
+        return {"answer": interview_answer(messages[-1].content)}
 
-    e = new_engine(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, measure_model(), lockstep=True)
     save = tmp_path / "t.save"
     e.save(save)
     await e.aclose()
     out = io.StringIO()
-    code = await run_interview(FakeSlowLLM(), str(save), "Ben", ["Your toast is burning!", "Who are you?"], out=out)
+    code = await run_interview(measure_model(script={"interview": slow_on_burning}), str(save), "Ben",
+                               ["Your toast is burning!", "Who are you?"], out=out)
     text = out.getvalue()
     assert code == 1
     assert "(no answer: the model server did not answer in time)" in text and "A: Let me think. Who are you?" in text
@@ -166,7 +167,7 @@ def test_time_asked():
 
 
 async def test_a_time_in_the_question_points_at_the_plan(measureville):
-    e = new_engine(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, measure_model(), lockstep=True)
     mind = e.minds["Ada Ito"]
     mind.memory.add("observation", "the book club meets on Tuesday at 6pm", e.clock.now, importance=9)
     mind.memory.add("observation", "the dance class is today at 6pm", e.clock.now, importance=9)
@@ -188,20 +189,16 @@ async def test_interview_output_is_plain_text(measureville, tmp_path):
 
     from game.llm.api import LLMError
 
-    class FailingWithEscapes(FakeLLM):  # a server whose error text is hostile
-        async def complete(self, *a, **kw):
-            raise LLMError("rejected: \x1b[2J\x1b]52;c;ZWNobw==\x07 \x9b31m \u202eevil [bold]x[/bold]")
+    hostile = FakeModel({  # a server whose error text is hostile, whatever it is asked
+        "*": LLMError("rejected: \x1b[2J\x1b]52;c;ZWNobw==\x07 \x9b31m \u202eevil [bold]x[/bold]"),
+        "stream:*": LLMError("rejected: \x1b[2J\x1b]0;owned\x07")})
 
-        async def stream(self, *a, **kw):
-            raise LLMError("rejected: \x1b[2J\x1b]0;owned\x07")
-            yield ""  # pragma: no cover - an async generator that fails at once
-
-    e = new_engine(measureville, FakeLLM(), lockstep=True)
+    e = new_engine(measureville, measure_model(), lockstep=True)
     save = tmp_path / "t.save"
     e.save(save)
     await e.aclose()
     out = io.StringIO()
-    code = await run_interview(FailingWithEscapes(), str(save), "ada", ["Who \x1b[31mare\x1b[0m you?\x07"],
+    code = await run_interview(hostile, str(save), "ada", ["Who \x1b[31mare\x1b[0m you?\x07"],
                                out=out)
     text = out.getvalue()
     assert code == 1 and "no answer" in text and "[bold]x[/bold]" in text
@@ -211,7 +208,7 @@ async def test_interview_output_is_plain_text(measureville, tmp_path):
 async def test_mind_answer_is_the_same_interview(measureville):
     """One interview (issue 14): ``Mind.answer`` asks exactly what ``interview`` asks of a mind (the
     same prompt, schema and tag), and ``remember`` stores the same question and answer."""
-    llm = FakeLLM()
+    llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
     mind = e.minds["Ada Ito"]
     now = e.clock.now
@@ -219,8 +216,8 @@ async def test_mind_answer_is_the_same_interview(measureville):
     by_interview = await interview(mind, q, llm, asker="A visitor", now=now)
     by_mind = await mind.answer(now, q, asker="A visitor")
     assert by_mind == by_interview
-    (p1, m1), (p2, m2) = llm.prompts[-2:]
-    assert p1 == p2 == "interview" and llm.calls[-2] == llm.calls[-1] == ("interview", "Ada Ito")
+    (p1, m1), (p2, m2) = [(c.purpose, c.messages) for c in llm.of("complete")[-2:]]
+    assert p1 == p2 == "interview" and llm.pairs()[-2] == llm.pairs()[-1] == ("interview", "Ada Ito")
     assert [(m.role, m.content) for m in m1] == [(m.role, m.content) for m in m2]
     assert "At 18:00 today" in m1[-1].content  # the interview's own prompt (the plan at the time asked)
     n = len(mind.memory)
@@ -233,25 +230,20 @@ async def test_mind_answer_is_the_same_interview(measureville):
     await e.aclose()
 
 
-class ScriptedInterviewLLM(FakeLLM):
-    """A clearly fake model that gives the interview answers it is handed, in order (the rest as
-    FakeLLM); the prompts it was sent are kept."""
+def scripted_interviews(answers):
+    """The fake model, giving the interview answers it is handed, in order (the prompts it was
+    sent are in its ``calls``)."""
+    return measure_model(script={"interview": [*({"answer": a} for a in answers),
+                                               AssertionError("asked more often than there are answers")]})
 
-    def __init__(self, answers):
-        super().__init__()
-        self.answers = list(answers)
-        self.asked = []
 
-    async def complete(self, messages, schema, tag, *, max_tokens=512, temperature=0.7):
-        if schema.__name__ == "InterviewAnswer":
-            self.asked.append(messages[-1].content)
-            return schema.model_validate({"answer": self.answers.pop(0)})
-        return await super().complete(messages, schema, tag, max_tokens=max_tokens, temperature=temperature)
+def asked(llm) -> list[str]:
+    return [c.user for c in llm.calls if c.purpose == "interview"]
 
 
 async def ask_backed(measureville, answers, question, setup=None):
     from game.mind.interview import answer_backed
-    llm = ScriptedInterviewLLM(answers)
+    llm = scripted_interviews(answers)
     e = new_engine(measureville, llm, lockstep=True)
     mind = e.minds["Ada Ito"]
     if setup:
@@ -265,8 +257,8 @@ async def test_a_name_nobody_has_is_answered_as_unknown_even_when_the_model_inve
     text, back, llm = await ask_backed(measureville, [
         "Ezra Vance is a talented musician who could be a valuable addition to the cafe's music program.",
         "Ezra is a kind man who plays the violin."], "What do you think of Ezra Vance?")
-    assert "never met" in llm.asked[0] and "- Ezra Vance" in llm.asked[0]  # said in the prompt first
-    assert "(Careful:" in llm.asked[1] and "Ezra Vance" in llm.asked[1]  # asked again, what was wrong made plain
+    assert "never met" in asked(llm)[0] and "- Ezra Vance" in asked(llm)[0]  # said in the prompt first
+    assert "(Careful:" in asked(llm)[1] and "Ezra Vance" in asked(llm)[1]  # asked again, what was wrong made plain
     assert text == "I don't know anyone called Ezra Vance." and back.source == "rule" and back.asked == 2
     assert back.problems == ["stranger: Ezra Vance"]
 
@@ -288,8 +280,8 @@ async def test_a_good_answer_is_asked_once_and_a_fact_keeps_its_place_and_hours(
     text, back, llm = await ask_backed(measureville, [
         "Yes, I am hosting a garden party tomorrow at the park at 8pm, everyone is welcome."],
         "Are you planning anything this week?", setup=whisper)
-    assert len(llm.asked) == 1 and back.problems == []
-    assert "hosting a garden party" in llm.asked[0] and "What you know is planned" in llm.asked[0]
+    assert len(asked(llm)) == 1 and back.problems == []
+    assert "hosting a garden party" in asked(llm)[0] and "What you know is planned" in asked(llm)[0]
     assert text == "Yes, I am hosting a garden party tomorrow at Cafe from 17:00 to 19:00, everyone is welcome."
     assert back.fixes and back.facts
 

@@ -7,7 +7,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from measure_fakes import FakeLLM
+from measure_fakes import measure_model
 
 from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import new_engine
@@ -65,7 +65,7 @@ def test_states_set_by_actions_are_judged_too(town):
 
 @pytest.fixture
 async def run_save(tmp_path):
-    llm = FakeLLM()
+    llm = measure_model()
     e = new_engine(str(default_town_path()), llm, small=True, lockstep=True)
     res = await measured_run(e, e.clock.now + timedelta(hours=2), every=6)
     path = str(tmp_path / "run.save")

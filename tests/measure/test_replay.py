@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from measure_fakes import FakeLLM
+from measure_fakes import measure_model
 
 from game.engine.build import new_engine
 from game.engine.events import Whisper
@@ -14,14 +14,14 @@ WHISPER = Whisper("Ada Ito", "I will throw a Valentine party at the cafe")
 
 
 async def _record(town, path) -> list:
-    rec = RecordingLLM(FakeLLM(), path)
+    rec = RecordingLLM(measure_model(), path)
     e = new_engine(town, rec, lockstep=True)
     e.submit(WHISPER)
     out = []
     for _ in range(TICKS):
         await e.wait_ready()
         out.append(e.step())
-    assert not e.errors, e.errors[:3]  # FakeLLM must answer every schema the mind asks for
+    assert not e.errors, e.errors[:3]  # the fake model must answer every request the mind makes
     await e.aclose()
     await rec.aclose()
     return out
@@ -60,7 +60,7 @@ async def test_replay_twice_identical_and_fork(measureville, tmp_path):
     assert sp.seeds == ["Ada Ito"]
 
     # fork from the middle: a live engine with a new model goes on from there
-    fresh = FakeLLM()
+    fresh = measure_model()
     e = await tape.fork(mid, fresh, tmp_path / "fork.save", lockstep=True)
     assert e.step_no == mid and e.clock.text() == live[mid - 1].clock
     for _ in range(1500):  # (a decompose call covers two hours of steps: the next may be 2 h away)
@@ -89,7 +89,7 @@ async def test_replay_of_a_different_run_says_what_is_missing(measureville, tmp_
 
 RECORD_SCRIPT = """
 import asyncio, sys
-sys.path.insert(0, {here!r})
+sys.path[:0] = [{here!r}, {tests!r}]
 from pathlib import Path
 from game.engine import build
 from measure_fakes import make_town
@@ -110,7 +110,7 @@ async def test_a_run_recorded_in_another_process_replays_identically(measurevill
 
     here = str(Path(__file__).parent)
     rec, fp = str(tmp_path / "run.jsonl"), tmp_path / "fp.txt"
-    code = RECORD_SCRIPT.format(here=here, town=str(measureville), rec=rec, fp=str(fp))
+    code = RECORD_SCRIPT.format(here=here, tests=str(Path(here).parent), town=str(measureville), rec=rec, fp=str(fp))
     env = dict(os.environ, PYTHONHASHSEED="12345")
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=str(Path(here).parents[1]),
                    capture_output=True, timeout=120)

@@ -1,4 +1,4 @@
-"""The report's JSON shape on a small save produced by the engine with FakeLLM."""
+"""The report's JSON shape on a small save produced by the engine with the fake model."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
-from measure_fakes import FakeLLM
+from measure_fakes import measure_model
 
 from game.engine.build import new_engine
 from game.measure.report import build_report, cli_report, render
@@ -18,12 +18,12 @@ from game.measure.run import measured_run, save_with_positions
 
 @pytest.fixture
 async def small_save(measureville, tmp_path):
-    llm = FakeLLM()
+    llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
     until = e.clock.now + timedelta(hours=3)
     res = await measured_run(e, until, whispers=[("Ada Ito", "I will throw a Valentine party at the cafe")],
                              every=6)
-    assert not res.errors, res.errors[:3]  # FakeLLM must answer every schema the mind asks for
+    assert not res.errors, res.errors[:3]  # the fake model must answer every request the mind makes
     path = str(tmp_path / "run.save")
     save_with_positions(res, path)
     await e.aclose()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from measure_fakes import FakeLLM
+from measure_fakes import measure_model
 
 from game.engine.build import new_engine
 from game.engine.engine import CommandError
@@ -20,7 +20,7 @@ TICKS = 120
 
 
 async def _record(town, path):
-    rec = RecordingLLM(FakeLLM(), path)
+    rec = RecordingLLM(measure_model(), path)
     e = new_engine(town, rec, lockstep=True)
     out = []
     for i in range(TICKS):
@@ -63,7 +63,7 @@ async def test_watch_a_recorded_run_seek_and_fork(measureville, tmp_path):
     with pytest.raises(CommandError):
         w.save(tmp_path / "x.save")
 
-    engine = await w.fork(FakeLLM(), tmp_path / "fork.save")
+    engine = await w.fork(measure_model(), tmp_path / "fork.save")
     assert engine.step_no == 50 and engine.clock.text() == live[49].clock
     await engine.wait_ready()
     engine.step()  # it goes on live

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from fake_model import FakeModel
+
 from game.mind.attending import _plan_then
 from game.mind.config import MindConfig
 from game.mind.facts import TownNames
@@ -13,7 +15,7 @@ from game.mind.mind import Mind
 from game.mind.view import DayPlan, PlanBlock, WorldView
 
 from .conftest import ALLOWED, DAY1, SPEC
-from .fakes import FakeLLM
+from .fakes import scripted_model
 
 KLAUS = {**SPEC, "name": "Klaus Mueller", "workplace": "Town Hall", "home": "Isabella's apartment",
          "currently": "Klaus is writing a paper.", "relationships": {"Isabella Rodriguez": "a friend"}}
@@ -22,10 +24,10 @@ VIEW = WorldView(now_text="Friday, Day 1", here="Isabella's apartment:kitchen", 
                  known_places="\n".join(PLACES))
 
 
-def klaus(plan: list[str], go: bool = False) -> tuple[Mind, FakeLLM]:
-    llm = FakeLLM({"identity": [{"summary": "Klaus studies."}], "plan_day": [{"plan": plan}],
+def klaus(plan: list[str], go: bool = False) -> tuple[Mind, FakeModel]:
+    llm = scripted_model({"identity": [{"summary": "Klaus studies."}], "plan_day": [{"plan": plan}],
                    "decompose": [{"steps": [{"action": "reading", "minutes": 30, "place": ALLOWED[0]}]}],
-                   "importance": [lambda msgs: {"ratings": ["important"] * 40}],
+                   "importance": [lambda *_: {"ratings": ["important"] * 40}],
                    "attend": [{"go": go, "why": "x"}]})
     mind = Mind(KLAUS, llm, config=MindConfig(), now=DAY1)
     mind.know_town(TownNames(places=PLACES, people=("Isabella Rodriguez", "Klaus Mueller")))

@@ -8,7 +8,7 @@ from collections import Counter
 from game.mind import Mind
 
 from .day import run_day
-from .fakes import FakeLLM
+from .fakes import scripted_model
 from .scenarios import DAY1, ISABELLA, KLAUS, TOWN
 
 PLAN = {"plan": [f"{h}-{h + 2} {a}" for h, a in (
@@ -17,7 +17,7 @@ PLAN = {"plan": [f"{h}-{h + 2} {a}" for h, a in (
     (18, "dinner"), (20, "read at home"))]}
 
 
-def steps(msgs):
+def steps(*_):
     return {"steps": [{"action": f"step {i} of the work at the cafe", "minutes": 15, "place": TOWN[3 + i % 3],
                        "emoji": "☕", "state": ""} for i in range(6)]}
 
@@ -28,7 +28,7 @@ def script():
                                  "the Valentine's Day party."}],
         "plan_day": [PLAN],
         "decompose": [steps],
-        "importance": [lambda msgs: {"ratings": ["notable"] * 30}],
+        "importance": [lambda *_: {"ratings": ["notable"] * 30}],
         "react": [{"decision": "continue", "talk_to": "", "new_action": "", "place": "", "emoji": "",
                    "minutes": 10}],
         "dialogue": [{"say": "That sounds lovely, see you at the party then!", "end_conversation": False}],
@@ -37,7 +37,7 @@ def script():
 
 
 async def test_a_resident_day_stays_within_the_budget():
-    llm = FakeLLM(script())
+    llm = scripted_model(script())
     mind, partner = Mind(ISABELLA, llm, now=DAY1), Mind(KLAUS, llm, now=DAY1)
     out = await run_day(mind, partner)
     calls = out["calls"]
@@ -58,7 +58,7 @@ async def test_a_resident_day_stays_within_the_budget():
 
 
 async def test_every_moment_of_the_day_has_an_action():
-    llm = FakeLLM(script())
+    llm = scripted_model(script())
     mind = Mind(ISABELLA, llm, now=DAY1)
     from .scenarios import cafe_view
     view = cafe_view()

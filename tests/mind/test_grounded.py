@@ -8,6 +8,7 @@ import json
 from datetime import datetime
 
 import pytest
+from fake_model import FakeModel
 
 from game.llm.record import strict_schema
 from game.mind import Mind
@@ -16,7 +17,7 @@ from game.mind.view import Hazard, WorldView
 from game.world import default_town_path, load_town
 from game.world.resolve import Grounder
 
-from .fakes import FakeLLM
+from .fakes import scripted_model
 
 DAY = datetime(2026, 3, 2, 0, 0)
 
@@ -35,13 +36,13 @@ def view_for(town, name: str, here: str = "") -> WorldView:
                                      here=here, objects=town.objects))
 
 
-def mind_for(town, name: str, steps: list[dict], react: dict | None = None) -> tuple[Mind, FakeLLM]:
+def mind_for(town, name: str, steps: list[dict], react: dict | None = None) -> tuple[Mind, FakeModel]:
     spec = town.resident(name)
-    llm = FakeLLM({"identity": [{"summary": "A resident of Millbrook."}],
+    llm = scripted_model({"identity": [{"summary": "A resident of Millbrook."}],
                    "plan_day": [{"plan": ["6-9 breakfast and the morning at home", "9-12 work",
                                           "12-13 lunch", "13-18 work", "18-22 evening at home"]}],
                    "decompose": [{"steps": steps}], "react": [react or {"decision": "continue"}],
-                   "importance": [lambda msgs: {"ratings": ["minor"] * 40}]})
+                   "importance": [lambda *_: {"ratings": ["minor"] * 40}]})
     return Mind(spec, llm, now=DAY.replace(hour=6)), llm
 
 

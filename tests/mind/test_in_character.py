@@ -12,7 +12,7 @@ from game.mind.prompting import PROMPT_DIR
 from game.mind.view import Conversation
 from game.world import default_town_path, load_town
 
-from .fakes import FakeLLM
+from .fakes import scripted_model
 
 WORDS_SAID = ("dialogue", "dialogue_stream", "dialogue_stream_open")
 
@@ -29,7 +29,7 @@ def test_no_prompt_for_a_residents_words_holds_an_example_to_copy():
 
 async def test_a_pub_owner_is_asked_from_his_own_facts():
     town = load_town(default_town_path())
-    llm = FakeLLM({"interview": [{"answer": "Hank will win: the fountain needs fixing."}]})
+    llm = scripted_model({"interview": [{"answer": "Hank will win: the fountain needs fixing."}]})
     marcus = Mind(town.resident("Marcus Bell"), llm, now=datetime(2026, 3, 2, 6))
     await marcus.answer(datetime(2026, 3, 2, 18), "Who will win the election?", asker="A visitor")
     _, messages, _ = llm.calls[-1]
@@ -40,7 +40,7 @@ async def test_a_pub_owner_is_asked_from_his_own_facts():
 
 async def test_a_talk_that_ran_long_ends_as_an_event_not_a_canned_line():
     town = load_town(default_town_path())
-    llm = FakeLLM({"dialogue": [{"say": "More about the fountain.", "end_conversation": False}]})
+    llm = scripted_model({"dialogue": [{"say": "More about the fountain.", "end_conversation": False}]})
     rosa = Mind(town.resident("Rosa Brody"), llm, now=datetime(2026, 3, 2, 6))
     conv = Conversation("c1", ["Rosa Brody", "Hank Brody"])
     for i in range(4):

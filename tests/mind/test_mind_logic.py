@@ -1,4 +1,4 @@
-"""The mind's decisions on a scripted FakeLLM: budget rules, validation and degradation."""
+"""The mind's decisions on a scripted fake model: budget rules, validation and degradation."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from fake_model import FakeModel
 
 from game.llm.api import BadAnswer, ModelUnavailable
 from game.mind import Mind, MindConfig
@@ -15,7 +16,7 @@ from game.mind.mind import fit_steps, rule_importance, shape_plan
 from game.mind.view import Conversation
 
 from .conftest import ALLOWED, DAY1, SPEC
-from .fakes import FakeLLM
+from .fakes import scripted_model
 
 PLAN = {"plan": ["6-8 wake up and have breakfast", "8-12 open and run Hobbs Cafe", "12-13 lunch",
                  "14-20 decorate the cafe for the party", "nonsense without hours"]}
@@ -28,9 +29,9 @@ STEPS = {"steps": [
 ]}
 
 
-def make(script=None, **cfg) -> tuple[Mind, FakeLLM]:
-    llm = FakeLLM({"identity": [{"summary": "Isabella is warm and runs the cafe."}], "plan_day": [PLAN],
-                   "decompose": [STEPS], "importance": [lambda msgs: {"ratings": ["important"] * 40}],
+def make(script=None, **cfg) -> tuple[Mind, FakeModel]:
+    llm = scripted_model({"identity": [{"summary": "Isabella is warm and runs the cafe."}], "plan_day": [PLAN],
+                   "decompose": [STEPS], "importance": [lambda *_: {"ratings": ["important"] * 40}],
                    **(script or {})})
     return Mind(SPEC, llm, config=MindConfig(**cfg), now=DAY1), llm
 
@@ -456,24 +457,16 @@ async def test_say_stream_yields_pieces_then_a_clean_line():
     assert "".join(out[:-1]) == "Is it raining?"
 
 
-class PrefillingFake(FakeLLM):
-    """A FakeLLM that, like llama-server, takes a prefill (tests only)."""
-
-    def __init__(self, *a, **kw) -> None:
-        super().__init__(*a, **kw)
-        self.prefilled: list[list] = []
-
-    async def prefill(self, messages, tag) -> bool:
-        self.calls.append((tag, messages, "prefill"))
-        self.prefilled.append(messages)
-        return True
+def prefilled(llm) -> list[list]:
+    """The messages of each prefill the fake model took, in order."""
+    return [c.messages for c in llm.of("prefill")]
 
 
 def talk_with_mara(replies: list[str], cid: str) -> tuple:
     """Isabella's mind on a server that keeps prompt caches, in a talk with the player Mara that has
     just opened at 09:00; her streamed lines are ``replies``."""
-    llm = PrefillingFake({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
-                          "stream:dialogue": replies})
+    llm = scripted_model({"identity": [{"summary": "Isabella is warm and runs the cafe."}],
+                          "stream:dialogue": replies}, prefill_s=0.0)  # a server that takes prefills
     mind = Mind(SPEC, llm, now=DAY1)
     now = DAY1.replace(hour=9)
     return mind, llm, now, Conversation(cid, ["Isabella Rodriguez", "Mara"], with_player=True, started=now)
@@ -482,7 +475,7 @@ def talk_with_mara(replies: list[str], cid: str) -> tuple:
 async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
     mind, llm, now, conv = talk_with_mara(["Good morning!", "The party is on Friday at five."], "p1")
     assert await mind.listen(now, conv, ["Mara"]) is True
-    (system, head), = llm.prefilled
+    (system, head), = prefilled(llm)
     assert llm.calls[-1][0].purpose == "prefill" and llm.calls[-1][0].priority == 0
     assert head.content.rstrip().endswith("Conversation so far:\n(nothing yet)")
     conv.add("Mara", "Hello, I'm new in town.")
@@ -519,7 +512,7 @@ async def test_listening_to_what_the_player_types_prepares_the_reply_prompt_up_t
                     importance=8)  # heard after the talk's context was made
     # the player has typed part of their line: what it brings to mind and the words so far
     assert await mind.listen(now, conv, ["Mara"], typed=("Mara", "Is there a party at")) is True
-    (_, typed_user), = llm.prefilled
+    (_, typed_user), = prefilled(llm)
     assert typed_user.content.index("Isabella recalls:") < typed_user.content.index("Mara: Is there a party at")
     assert "moved to Saturday" in typed_user.content
     # they say more than they had typed: the reply's prompt begins as the prefill did, up to the
@@ -537,7 +530,7 @@ async def test_listening_to_what_the_player_types_prepares_the_reply_prompt_up_t
     conv.add("Mara", "Saturday then?")
     _ = [x async for x in mind.say_stream(now + timedelta(minutes=2), conv, ["Mara"])]
     last = [m for t, m, kind in llm.calls if kind == "stream"][-1]
-    assert [m.content for m in last] == [m.content for m in llm.prefilled[-1]]
+    assert [m.content for m in last] == [m.content for m in prefilled(llm)[-1]]
 
 
 async def test_what_a_line_brings_to_mind_as_it_is_typed_only_grows_at_its_end():
@@ -547,10 +540,10 @@ async def test_what_a_line_brings_to_mind_as_it_is_typed_only_grows_at_its_end()
     for where in ("Oak Street", "the market", "the station"):
         mind.memory.add("observation", f"the bakery at {where} sells warm bread", now, importance=6)
     await mind.listen(now, conv, ["Mara"], typed=("Mara", "where is the bakery"))
-    first = llm.prefilled[-1][1].content
+    first = prefilled(llm)[-1][1].content
     assert "warm bread" in first
     await mind.listen(now, conv, ["Mara"], typed=("Mara", "where is the bakery and is the library open"))
-    second = llm.prefilled[-1][1].content
+    second = prefilled(llm)[-1][1].content
     section = first[first.index("Isabella recalls:"):first.index("Write Isabella")].rstrip("\n")
     assert second.startswith(first[:first.index(section) + len(section)])  # kept, in its place
     assert "library closes early" in second[first.index(section) + len(section):]  # what is new comes after
@@ -646,7 +639,7 @@ def test_the_mind_imports_no_textual_world_engine_or_ui():
 
 def test_spec_without_a_name_is_refused_clearly():
     with pytest.raises(ValueError, match="name"):
-        Mind({"age": 3}, FakeLLM())
+        Mind({"age": 3}, scripted_model())
 
 
 async def test_a_talk_that_goes_round_in_circles_ends():

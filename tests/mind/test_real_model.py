@@ -9,13 +9,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from fake_model import bow_vector
 
 from game.llm.client import ModelClient
 from game.llm.config import Paths, town_home
 from game.mind import Mind, MindConfig
 from game.mind.view import Conversation
 
-from .fakes import bow_vector
 from .scenarios import DAY1, ISABELLA, KLAUS, TOWN, cafe_view
 
 PATHS = Paths(town_home())

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fake_model import FakeModel
+
 from game.engine import CommandError
 from game.engine.events import (
     Bubble,
@@ -332,25 +334,22 @@ class FakeEngine:
         return e
 
 
-class FakeLLM:
-    def __init__(self) -> None:
-        self.model_status = ModelStatus(url="fake://", model="fake-model", in_flight=2, queued=3,
-                                        tokens_per_s=12.5)
-
-    def status(self) -> ModelStatus:
-        return self.model_status
+def status_model() -> FakeModel:
+    """The fake model, with a status line that shows work in flight and queued."""
+    return FakeModel(status=ModelStatus(url="fake://", model="fake-model", in_flight=2, queued=3,
+                                        tokens_per_s=12.5))
 
 
 @dataclass
 class FakeHost:
-    """Starts a FakeLLM (reporting progress) and hands out FakeEngines."""
+    """Starts the fake model (reporting progress) and hands out FakeEngines."""
 
     engine: FakeEngine = field(default_factory=FakeEngine)
     start_save: Path | None = None
     progress_calls: list[tuple[Any, ...]] = field(default_factory=list)
     fail_open: BaseException | None = None
     loaded: list[Path] = field(default_factory=list)
-    llm: FakeLLM = field(default_factory=FakeLLM)
+    llm: FakeModel = field(default_factory=status_model)
     watch: str | None = None  # these tests watch no recording (tests/ui/test_watch_screen.py does)
 
     def watch_engine(self) -> Any:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/fake_model.py
 from fake_engine import FakeEngine, FakeHost
 from test_mapview import actors, big_town
 from test_real_engine import FakeModelHost
@@ -72,7 +73,7 @@ async def first_move():
         while app.first_move_at is None:
             await pilot.pause(0.02)
         main = time.perf_counter() - t0
-        print(f"real Engine + default town (model answers from the engine tests' FakeLLM): "
+        print(f"real Engine + default town (model answers from the engine tests' fake model): "
               f"app start to first resident move drawn {main:.2f} s")
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import get_type_hints
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from engine_fakes import FakeLLM, make_town  # noqa: E402
+from engine_fakes import engine_model, make_town  # noqa: E402
 from fake_engine import FakeEngine  # noqa: E402
 
 from game.engine import build  # noqa: E402
@@ -28,7 +28,7 @@ def test_the_protocols_name_what_they_need():
 
 async def test_the_real_engine_and_its_minds(monkeypatch, tmp_path):
     monkeypatch.setattr(build, "load_world", lambda p: make_town())
-    e = build.new_engine(tmp_path / "testville", FakeLLM(), lockstep=True)
+    e = build.new_engine(tmp_path / "testville", engine_model(), lockstep=True)
     assert isinstance(e, LiveEngine) and not isinstance(e, Replayable)
     assert all(isinstance(m, MindPort) for m in e.minds.values())
     assert isinstance(next(iter(e.minds.values())), Mind)

@@ -1,5 +1,5 @@
-"""The screen on the real Engine and the real default town (the model is the engine tests'
-deterministic FakeLLM, tests/engine/engine_fakes.py): walk to a resident, talk, whisper, embody
+"""The screen on the real Engine and the real default town (the model is the fake model as the
+engine tests run it, tests/engine/engine_fakes.py): walk to a resident, talk, whisper, embody
 and release, set an object's state, save, quit, load and continue."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from engine_fakes import FakeLLM  # noqa: E402
+from engine_fakes import engine_model  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
 from game.engine.events import Embody, Release, SayToResident, SetObjectState, Whisper  # noqa: E402
@@ -29,11 +29,11 @@ KEY = {(1, 0): "right", (-1, 0): "left", (0, 1): "down", (0, -1): "up"}
 
 
 class FakeModelHost(RealHost):
-    """RealHost (real Engine.new/load/describe_save) with the FakeLLM instead of a model server."""
+    """RealHost (real Engine.new/load/describe_save) with the fake model instead of a model server."""
 
     def __init__(self, town: str | None = None) -> None:
         super().__init__(SimpleNamespace(town=town, small=False))
-        self.llm = FakeLLM(jitter=0.001)
+        self.llm = engine_model(jitter=0.001)
 
     @asynccontextmanager
     async def _open(self, progress):
@@ -191,10 +191,10 @@ async def test_the_town_read_to_check_it_at_the_start_is_built_from_not_read_aga
     reads: list[object] = []
     real_new = engine_pkg.new_engine
     monkeypatch.setattr(engine_pkg, "new_engine", lambda *a, **k: reads.append(a[0]) or real_new(*a, **k))
-    first = await host.new_engine(FakeLLM())
+    first = await host.new_engine(engine_model())
     assert reads == [] and sorted(first.residents) and len(first.residents) == 5
     await first.aclose()
-    second = await host.new_engine(FakeLLM())
+    second = await host.new_engine(engine_model())
     assert reads == [town]
     await second.aclose()
 
@@ -230,7 +230,7 @@ async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
     stayed frozen.  The screen shows what the engine holds, and b hands the resident back."""
     from game.engine.build import new_engine
 
-    engine = new_engine(default_town_path(), FakeLLM(jitter=0.001), lockstep=True)
+    engine = new_engine(default_town_path(), engine_model(jitter=0.001), lockstep=True)
     name = sorted(engine.residents)[0]
     engine.submit(Embody(name))
     saved = tmp_path / "saves" / "embodied.save"
@@ -331,6 +331,6 @@ async def test_autosave_writes_on_another_thread_and_then_only_the_changes(tmp_p
         saved_step = describe_save(path)["clock"]
         assert saved_step
         await pilot.press("1")  # pause
-    loaded = load_engine(path, FakeLLM())
+    loaded = load_engine(path, engine_model())
     assert loaded.step_no > first_step
     await loaded.aclose()

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
-from engine_fakes import FakeLLM  # noqa: E402
+from engine_fakes import engine_model  # noqa: E402
 from test_real_engine import ready, until  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
@@ -32,7 +32,7 @@ TICKS = 240  # 40 game minutes at 10 s a tick
 class WatchHost(RealHost):
     def __init__(self, recording: Path) -> None:
         super().__init__(SimpleNamespace(town=None, small=True, watch=str(recording)))
-        self.llm = FakeLLM(jitter=0.001)
+        self.llm = engine_model(jitter=0.001)
         self.opened = 0
 
     @asynccontextmanager
@@ -46,7 +46,7 @@ class WatchHost(RealHost):
 
 
 async def _record(path: Path) -> str:
-    rec = RecordingLLM(FakeLLM(), path)
+    rec = RecordingLLM(engine_model(), path)
     e = new_engine(default_town_path(), rec, small=True, lockstep=True)
     e.submit(Whisper("Rosa Brody", "Felix gives away free pastries on Saturday"))
     for _ in range(TICKS):
