@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.build import new_engine
 from game.engine.state import JobKind
@@ -18,10 +18,12 @@ NIGHT = datetime(2026, 3, 2, 0, 30)
 
 
 def _engine(idle: bool, lockstep: bool = False):
-    llm = FakeLLM(jitter=0.002)
-    figures = {"spare": 1.0, "idle_s": 30.0 if idle else 0.0, "queued": 0, "in_flight": 0 if idle else 1}
-    llm.status = lambda: ModelStatus(url="fake", model="fake", **figures)  # type: ignore[method-assign]
-    return new_engine(default_town_path(), llm, lockstep=lockstep, start=NIGHT), figures
+    llm = engine_model(jitter=0.002, status=_status(idle))
+    return new_engine(default_town_path(), llm, lockstep=lockstep, start=NIGHT), llm
+
+
+def _status(idle: bool) -> ModelStatus:
+    return ModelStatus(url="fake", model="fake", spare=1.0, idle_s=30.0 if idle else 0.0, in_flight=0 if idle else 1)
 
 
 def _early(e) -> list[str]:
@@ -46,12 +48,12 @@ async def test_one_day_planned_at_a_time_while_the_server_is_idle():
 
 
 async def test_not_while_the_server_is_busy_nor_in_lockstep():
-    e, figures = _engine(idle=False)
+    e, llm = _engine(idle=False)
     for _ in range(20):
         e.step()
         await asyncio.sleep(0.002)
     assert _early(e) == []  # busy: the usual look ahead (90 game minutes before waking) only
-    figures.update(idle_s=30.0, in_flight=0)
+    llm.model_status = _status(idle=True)
     e.step()
     assert len(_early(e)) == 1
     await e.aclose()

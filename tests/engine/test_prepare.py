@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from engine_fakes import FakeLLM
+from engine_fakes import engine_model
 
 from game.engine.build import new_engine
 from game.engine.prepare import PrepStep, who_to_prepare
@@ -17,7 +17,7 @@ UP_BY_HALF_PAST = ["Aiko Tanaka", "Kenji Tanaka"]  # wake at 06:30: asked ahead,
 
 
 def _engine():
-    return new_engine(default_town_path(), FakeLLM(jitter=0.002), lockstep=False)
+    return new_engine(default_town_path(), engine_model(jitter=0.002), lockstep=False)
 
 
 def test_who_is_asked_before_the_clock_starts():
@@ -49,7 +49,7 @@ async def test_the_town_starts_with_the_model_plans_and_the_clock_unmoved():
 
 
 async def test_a_failed_plan_is_said_and_the_resident_keeps_its_routine():
-    e = new_engine(default_town_path(), FakeLLM(jitter=0.002, fail=("plan_day",)), lockstep=False)
+    e = new_engine(default_town_path(), engine_model(jitter=0.002, fail=("plan_day",)), lockstep=False)
     seen: list[PrepStep] = []
     done = await e.prepare(progress=seen.append)
     assert done.planned == [] and all(s.failed for s in seen[1:])
@@ -62,7 +62,7 @@ async def test_a_failed_plan_is_said_and_the_resident_keeps_its_routine():
 async def test_the_player_may_start_before_every_plan_came():
     import asyncio
 
-    llm = FakeLLM(jitter=0.002)
+    llm = engine_model(jitter=0.002)
     e = new_engine(default_town_path(), llm, lockstep=False)
     enough = asyncio.Event()
     seen: list[PrepStep] = []
