@@ -99,6 +99,8 @@ class RealHost:
         """The recorded run to watch (no model needed): a ``game.replay.watch.WatchEngine``."""
         from game.replay.watch import WatchEngine
 
+        if self.watch is None:
+            raise ValueError("no recorded run to watch (town play --watch RUN)")
         return WatchEngine.of_recording(self.watch)
 
     async def new_engine(self, llm: LLM) -> LiveEngine:

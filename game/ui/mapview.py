@@ -109,13 +109,13 @@ class MapView(ScrollView, can_focus=True):
 
     def set_actors(self, actors: Iterable[Actor]) -> None:
         for a in list(self.actors.values()):
-            self._invalidate(a.pos[1])
+            self.invalidate_row(a.pos[1])
         self.actors = {}
         self._at_row = {}
         for a in actors:
             self.actors[a.name] = a
             self._at_row.setdefault(a.pos[1], set()).add(a.name)
-            self._invalidate(a.pos[1])
+            self.invalidate_row(a.pos[1])
 
     def add_actor(self, actor: Actor) -> None:
         if actor.name in self.actors:
@@ -123,23 +123,23 @@ class MapView(ScrollView, can_focus=True):
             return
         self.actors[actor.name] = actor
         self._at_row.setdefault(actor.pos[1], set()).add(actor.name)
-        self._invalidate(actor.pos[1])
+        self.invalidate_row(actor.pos[1])
 
     def remove_actor(self, name: str) -> None:
         a = self.actors.pop(name, None)
         if a is not None:
             self._at_row.get(a.pos[1], set()).discard(name)
-            self._invalidate(a.pos[1])
+            self.invalidate_row(a.pos[1])
 
     def move(self, name: str, dst: Pos) -> None:
         a = self.actors.get(name)
         if a is None or a.pos == tuple(dst):
             return
         self._at_row.get(a.pos[1], set()).discard(name)
-        self._invalidate(a.pos[1])
+        self.invalidate_row(a.pos[1])
         a.pos = (int(dst[0]), int(dst[1]))
         self._at_row.setdefault(a.pos[1], set()).add(name)
-        self._invalidate(a.pos[1])
+        self.invalidate_row(a.pos[1])
         if name == self.follow:
             self.center_on(a.pos)
 
@@ -150,7 +150,7 @@ class MapView(ScrollView, can_focus=True):
         e = bubble_emoji(emoji)
         if e != a.emoji:
             a.emoji = e
-            self._invalidate(a.pos[1])
+            self.invalidate_row(a.pos[1])
 
     def actor_at(self, pos: Pos) -> str | None:
         """Who is drawn at (or whose bubble covers) ``pos``."""
@@ -166,7 +166,7 @@ class MapView(ScrollView, can_focus=True):
     def watch_selected(self, old: str | None, new: str | None) -> None:
         for n in (old, new):
             if n in self.actors:
-                self._invalidate(self.actors[n].pos[1])
+                self.invalidate_row(self.actors[n].pos[1])
 
     def watch_follow(self, new: str | None) -> None:
         if new in self.actors:
@@ -189,7 +189,7 @@ class MapView(ScrollView, can_focus=True):
 
     # --- rendering ----------------------------------------------------------------------------------
 
-    def _invalidate(self, y: int) -> None:
+    def invalidate_row(self, y: int) -> None:
         if self._rows.pop(y, None) is not None:
             if self.is_mounted:
                 self.refresh_line(y)
