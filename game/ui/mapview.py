@@ -7,9 +7,9 @@ refreshes only those lines; scrolling re-crops cached strips and never re-compos
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -37,14 +37,44 @@ class Actor:
     emoji: str | None = None
 
 
-def _safe_style(fg: str | None = None, bg: str | None = None, **kw: Any) -> Style:
+class Tile(Protocol):
+    """One tile of the map as drawn (``game.world.town.Tile``)."""
+
+    @property
+    def glyph(self) -> str: ...
+
+    @property
+    def fg(self) -> str: ...
+
+    @property
+    def bg(self) -> str: ...
+
+    @property
+    def walkable(self) -> bool: ...
+
+
+class MapTown(Protocol):
+    """The town as the map draws it (``game.world.town.Town``): its tiles, ``tiles[y][x]``."""
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def tiles(self) -> Sequence[Sequence[Tile]]: ...
+
+
+def _safe_style(fg: str | None = None, bg: str | None = None, *, bold: bool | None = None,
+                reverse: bool | None = None, underline: bool | None = None) -> Style:
     try:
-        return Style(color=fg or None, bgcolor=bg or None, **kw)
+        return Style(color=fg or None, bgcolor=bg or None, bold=bold, reverse=reverse, underline=underline)
     except Exception:  # a colour rich cannot parse: keep the other half
         try:
-            return Style(bgcolor=bg or None, **kw)
+            return Style(bgcolor=bg or None, bold=bold, reverse=reverse, underline=underline)
         except Exception:
-            return Style(**kw)
+            return Style(bold=bold, reverse=reverse, underline=underline)
 
 
 def _one_cell(glyph: str, default: str = "?") -> str:
@@ -67,8 +97,8 @@ class MapView(ScrollView, can_focus=True):
             super().__init__()
             self.name = name
 
-    def __init__(self, town: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, town: MapTown, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.town = town
         self.map_width = int(town.width)
         self.map_height = int(town.height)
@@ -95,15 +125,14 @@ class MapView(ScrollView, can_focus=True):
         out = []
         for x in range(self.map_width):
             t = row[x]
-            out.append((_one_cell(getattr(t, "glyph", " "), " "),
-                        self._tile_style(getattr(t, "fg", ""), getattr(t, "bg", ""))))
+            out.append((_one_cell(t.glyph, " "), self._tile_style(t.fg, t.bg)))
         return out
 
     def walkable(self, pos: Pos) -> bool:
         x, y = pos
         if not (0 <= x < self.map_width and 0 <= y < self.map_height):
             return False
-        return bool(getattr(self.town.tiles[y][x], "walkable", False))
+        return bool(self.town.tiles[y][x].walkable)
 
     # --- people ---------------------------------------------------------------------------------
 

@@ -70,12 +70,10 @@ class StartScreen(Screen[None]):
         target.update(t)
 
 
-R = TypeVar("R")
+R = TypeVar("R")  # what a dialog gives back (esc: None)
 
 
 class _Dialog(ModalScreen[R | None]):
-    """A dialog over the town; esc closes it with None."""
-
     BINDINGS = [Binding("escape", "cancel", "Close")]
     AUTO_FOCUS: ClassVar[str | None] = "Input"
 
@@ -372,10 +370,8 @@ HELP = [
         ("ctrl+p", "command palette: go to, whisper to, embody anyone; save, load"),
     ]),
     ("Time and files", [
-        ("space", "pause / resume"),
-        ("1 2 3 4", "pause, normal, fast, as fast as decisions allow"),
-        ("ctrl+s / ctrl+l", "save / load"),
-        ("q", "quit (saves first)"),
+        ("space", "pause / resume"), ("1 2 3 4", "pause, normal, fast, as fast as decisions allow"),
+        ("ctrl+s / ctrl+l", "save / load"), ("q", "quit (saves first)"),
     ]),
 ]
 
