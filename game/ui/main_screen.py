@@ -43,7 +43,7 @@ class MainScreen(Screen[None]):
         self.engine = engine
 
     def compose(self) -> ComposeResult:
-        yield ClockBar(getattr(self.engine.town, "name", "town"), id="clock")
+        yield ClockBar(self.engine.town.name, id="clock")
         with Horizontal(id="body"):
             yield MapView(self.engine.town, id="map")
             with Vertical(id="side"):

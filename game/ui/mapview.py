@@ -154,12 +154,6 @@ class MapView(ScrollView, can_focus=True):
         self._at_row.setdefault(actor.pos[1], set()).add(actor.name)
         self.invalidate_row(actor.pos[1])
 
-    def remove_actor(self, name: str) -> None:
-        a = self.actors.pop(name, None)
-        if a is not None:
-            self._at_row.get(a.pos[1], set()).discard(name)
-            self.invalidate_row(a.pos[1])
-
     def move(self, name: str, dst: Pos) -> None:
         a = self.actors.get(name)
         if a is None or a.pos == tuple(dst):
