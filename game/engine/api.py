@@ -263,12 +263,24 @@ class EngineView(Protocol):
     ``submit`` raises ``CommandError`` (a message for the player) for what cannot be done; its events
     come with the next ``step()``/``poll()``.  ``poll()`` never moves the clock."""
 
-    town: Any  # the map the screen draws (name, tiles or grid, residents with glyph and colour)
-    clock: ClockText
-    player: Player | None  # the visitor, once the player walked in
-    embodied: str | None  # the resident the player speaks and walks for
-    heard: asyncio.Event  # set when a reply to the player has new words (a paused screen polls)
-    is_replay: bool
+    # read-only here: the screen reads them, the engine keeps them
+    @property
+    def town(self) -> Any: ...  # the map the screen draws (name, tiles or grid, residents with glyph and colour)
+
+    @property
+    def clock(self) -> ClockText: ...
+
+    @property
+    def player(self) -> Player | None: ...  # the visitor, once the player walked in
+
+    @property
+    def embodied(self) -> str | None: ...  # the resident the player speaks and walks for
+
+    @property
+    def heard(self) -> asyncio.Event: ...  # set when a reply to the player has new words (a paused screen polls)
+
+    @property
+    def is_replay(self) -> bool: ...
 
     def positions(self) -> dict[str, Pos]: ...
 

@@ -8,20 +8,24 @@ tokens per resident per whole game day, ``game.llm.accounting.budget``) and writ
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import time
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TextIO
 
 from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import TownInput, build_engine, read_input
+from game.engine.engine import Engine
+from game.engine.events import TickResult
 from game.engine.ledger import format_lead, lead_since, mind_counts
-from game.engine.pace import TICK_DELAY, Governor, policy_from_env
+from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
 from game.engine.save import SaveError
 from game.errors import GameError
 from game.llm.accounting import run_failed
-from game.llm.api import LLMError
+from game.llm.api import LLM, LLMError
+from game.llm.config import LLMConfig
 from game.text import dumps, echo, one_line
 
 NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
@@ -54,11 +58,9 @@ def read_run_input(town_or_save: str | TownInput, until: str, *,
     return inp, stop
 
 
-def cli_run(args: Any) -> int:
+def cli_run(args: argparse.Namespace) -> int:
     """Flags, the town or save and ``--until`` are all read and checked (exit 2) before the model
     is opened or the embedded server started."""
-    from game.llm.config import LLMConfig
-
     try:
         config = LLMConfig.from_args(args)
         policy = policy_from_env(getattr(args, "pace_policy", None))
@@ -69,7 +71,8 @@ def cli_run(args: Any) -> int:
     return asyncio.run(_main(args, config, policy, inp))
 
 
-async def _main(args: Any, config: Any, policy: str = "lead", town: str | TownInput | None = None) -> int:
+async def _main(args: argparse.Namespace, config: LLMConfig, policy: str = "lead",
+                town: str | TownInput | None = None) -> int:
     import signal
 
     from game.llm.session import open_llm
@@ -91,9 +94,81 @@ async def _main(args: Any, config: Any, policy: str = "lead", town: str | TownIn
         return 1
 
 
-async def run_headless(llm: Any, town_or_save: str | TownInput, *, until: str, save: str | None,
-                       small: bool = False, as_json: bool = False, out: Any = None, record: str | None = None,
-                       pace: str = "lockstep", pace_policy: str = "lead") -> int:
+class HeadlessRun:
+    """One ``town run``, the runner of the paced loop (``game.engine.pace.run_paced``): in lockstep
+    each tick first waits for the decisions due (saying so every 30 s), and what the town does is
+    printed as it happens, with its figures once a game hour (or every 30 real seconds)."""
+
+    def __init__(self, llm: LLM, engine: Engine, stop: datetime, log: TextIO, tick_delay: float | None,
+                 governor: Governor) -> None:
+        self.llm = llm
+        self.engine = engine
+        self.stop = stop
+        self.log = log
+        self.tick_delay = tick_delay
+        self.governor = governor
+        self.t0 = time.monotonic()
+        self.last_print = self.t0
+        self.waited = 0.0  # real seconds the clock waited for the model in lockstep
+        self.slowed = 0.0  # real seconds the pace policy slowed the clock for the model
+        self.errors = 0
+        self.last_error = ""
+        self.next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+        self.actions = ActionLog()  # for the place-fit measure of `town report` (SAVE.actions.jsonl)
+        self.actions.sample(engine)
+
+    def running(self) -> bool:
+        return self.engine.clock.now < self.stop
+
+    def rate(self) -> float | None:
+        return self.tick_delay
+
+    async def tick(self) -> TickResult:
+        engine = self.engine
+        while engine.blocked:
+            w0 = time.monotonic()
+            try:
+                await asyncio.wait_for(engine.wait_ready(), timeout=30)
+            except TimeoutError:  # still thinking: say so (the decisions keep running)
+                echo(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
+                     f"in flight, {_total_calls(self.llm)} calls so far, real {time.monotonic() - self.t0:.0f}s",
+                     file=self.log, flush=True)
+                self.last_print = time.monotonic()
+            finally:
+                self.waited += time.monotonic() - w0
+        res = engine.step()
+        self.actions.sample(engine, res)
+        return res
+
+    async def rest(self, seconds: float) -> None:
+        """The game's clock rate, slowed by the pace policy when the model lags."""
+        self.slowed += seconds - (self.tick_delay or 0.0)
+        await asyncio.sleep(seconds)
+
+    def ticked(self, res: TickResult) -> None:
+        for line in res.log:
+            if line.kind == "error":
+                self.errors += 1
+                self.last_error = line.text
+                echo(f"  ! {one_line(line.text)}", file=sys.stderr)
+            elif line.kind in NOTABLE:
+                echo(f"  {res.clock}  {one_line(line.text)}", file=self.log)
+        engine = self.engine
+        if engine.clock.now >= self.next_report or time.monotonic() - self.last_print >= 30:
+            if engine.clock.now >= self.next_report:
+                self.next_report += timedelta(hours=1)
+            self.last_print = time.monotonic()
+            lead = engine.ledger.share_now(engine.clock.day, hours=1, now=engine.clock.now)
+            label = self.governor.label()
+            echo(f"  {engine.clock.text()}  model calls {_total_calls(self.llm)}  thinking {len(engine.jobs)}  "
+                 f"model-led {'n/a' if lead is None else f'{lead:.0%}'}{_idle_text(self.llm, engine)}"
+                 f"{'  ' + label if label else ''}  "
+                 f"real {time.monotonic() - self.t0:.0f}s", file=self.log, flush=True)
+
+
+async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, save: str | None,
+                       small: bool = False, as_json: bool = False, out: TextIO | None = None,
+                       record: str | None = None, pace: str = "lockstep", pace_policy: str = "lead") -> int:
     """Run to ``until`` at ``pace`` (``PACES``) with ``pace_policy`` (game/engine/pace.py) and
     report; returns an exit code (messages, never tracebacks): 2 for bad input, 1 when the model
     failed (``run_failed``: more than ``FAILED_CALLS_SHARE`` of its chat calls) or the save could
@@ -110,134 +185,97 @@ async def run_headless(llm: Any, town_or_save: str | TownInput, *, until: str, s
         _err(str(e))
         return 2
     engine.lockstep = tick_delay is None
-    governor = Governor(pace_policy)
-    slowed = 0.0
     start_time = engine.clock.now
     baseline = _accounting(llm)  # a continued save's earlier usage is not this run's
-    t0 = time.monotonic()
-    waited = 0.0
-    next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
-    errors = 0
-    last_error = ""
-    last_print = time.monotonic()
     log = sys.stderr if as_json else out
-    echo(f"running {getattr(engine.town, 'name', 'the town')} with {len(engine.residents)} residents "
-          f"from {engine.clock.text()} to {until}, pace {pace}"
-          + (f", pace policy {pace_policy}" if tick_delay else ""), file=log, flush=True)
+    governor = Governor(pace_policy)
+    run = HeadlessRun(llm, engine, stop, log, tick_delay, governor)
+    echo(f"running {engine.town.name} with {len(engine.residents)} residents "
+         f"from {engine.clock.text()} to {until}, pace {pace}"
+         + (f", pace policy {pace_policy}" if tick_delay else ""), file=log, flush=True)
     interrupted = False
-    save_failed = False
-    actions = ActionLog()  # for the place-fit measure of `town report` (SAVE.actions.jsonl)
-    actions.sample(engine)
     try:
-        while engine.clock.now < stop:
-            while engine.blocked:
-                w0 = time.monotonic()
-                try:
-                    await asyncio.wait_for(engine.wait_ready(), timeout=30)
-                except TimeoutError:  # still thinking: say so (the decisions keep running)
-                    echo(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
-                          f"in flight, {_total_calls(llm)} calls so far, real {time.monotonic() - t0:.0f}s",
-                          file=log, flush=True)
-                    last_print = time.monotonic()
-                finally:
-                    waited += time.monotonic() - w0
-            res = engine.step()
-            actions.sample(engine, res)
-            if tick_delay:  # the game's clock rate, slowed by the pace policy when the model lags
-                delay = governor.delay(tick_delay, engine.backlog_min(), engine.routine_wait_min())
-                slowed += delay - tick_delay
-                await asyncio.sleep(delay)
-            for line in res.log:
-                if line.kind == "error":
-                    errors += 1
-                    last_error = line.text
-                    echo(f"  ! {one_line(line.text)}", file=sys.stderr)
-                elif line.kind in NOTABLE:
-                    echo(f"  {res.clock}  {one_line(line.text)}", file=log)
-            if engine.clock.now >= next_report or time.monotonic() - last_print >= 30:
-                if engine.clock.now >= next_report:
-                    next_report += timedelta(hours=1)
-                last_print = time.monotonic()
-                calls = _total_calls(llm)
-                lead = engine.ledger.share_now(engine.clock.day, hours=1, now=engine.clock.now)
-                echo(f"  {engine.clock.text()}  model calls {calls}  thinking {len(engine.jobs)}  "
-                     f"model-led {'n/a' if lead is None else f'{lead:.0%}'}{_idle_text(llm, engine)}"
-                     f"{'  ' + governor.label() if governor.label() else ''}  "
-                      f"real {time.monotonic() - t0:.0f}s", file=log, flush=True)
+        await run_paced(engine, run, governor)
     except asyncio.CancelledError:
         interrupted = True
         echo(f"interrupted at {engine.clock.text()}", file=sys.stderr)
     finally:
-        if record:  # what a replay needs besides the model's answers (game.engine.manifest)
-            try:
-                from game.engine.manifest import write_engine_manifest
-
-                write_engine_manifest(record, engine, start=inp.path, small=small)
-            except OSError as e:
-                _err(f"could not write the run's manifest beside {record}: {e}")
-        if save:
-            try:
-                engine.save(save)
-            except SaveError as e:
-                _err(str(e))
-                save = None
-                save_failed = True
-        if save:
-            try:
-                actions.write(actions_log_path(save))
-            except OSError as e:
-                _err(f"could not write the run's action log beside {save}: {e}")
-        await engine.aclose()
-    elapsed = time.monotonic() - t0
-    report = make_report(llm, engine, start_time, elapsed, waited, errors, save, baseline=baseline)
+        saved = await _close_run(engine, run.actions, inp, save=save, record=record, small=small)
+    report = make_report(llm, engine, start_time, time.monotonic() - run.t0, run.waited, run.errors,
+                         saved, baseline=baseline)
     report["pace"] = pace
     report["pace_policy"] = pace_policy if tick_delay else None
-    report["seconds_slowed_for_the_model"] = round(slowed, 1)
+    report["seconds_slowed_for_the_model"] = round(run.slowed, 1)
     report["spare_capacity"] = spare_summary(engine) if tick_delay else None
     failed = run_failed(report["accounting"], baseline)
     report["failed"] = failed
-    if as_json:
-        echo(dumps(report, indent=2), file=out)
-    else:
-        echo(format_report(report), file=out)
+    echo(dumps(report, indent=2) if as_json else format_report(report), file=out)
     if failed:  # the last line on stderr: a script that checks the exit code is not told it worked
-        _err(f"the run failed: {failed}" + (f"; last error: {one_line(last_error, 200)}" if last_error else "")
-             + (f"; the town was saved to {save} all the same" if save else ""))
-    return 130 if interrupted else 1 if save_failed or failed else 0
+        _err(f"the run failed: {failed}"
+             + (f"; last error: {one_line(run.last_error, 200)}" if run.last_error else "")
+             + (f"; the town was saved to {saved} all the same" if saved else ""))
+    return 130 if interrupted else 1 if (save and not saved) or failed else 0
 
 
-def _idle_text(llm: Any, engine: Any) -> str:
+async def _close_run(engine: Engine, actions: ActionLog, inp: TownInput, *, save: str | None,
+                     record: str | None, small: bool) -> str | None:
+    """The end of a run, interrupted or not: the manifest a replay needs (besides the model's
+    answers, game.engine.manifest), the save and its action log; the engine closed.  Returns the
+    save's path, or None when there was none or it could not be written."""
+    if record:
+        try:
+            from game.engine.manifest import write_engine_manifest
+
+            write_engine_manifest(record, engine, start=inp.path, small=small)
+        except OSError as e:
+            _err(f"could not write the run's manifest beside {record}: {e}")
+    if save:
+        try:
+            engine.save(save)
+        except SaveError as e:
+            _err(str(e))
+            save = None
+    if save:
+        try:
+            actions.write(actions_log_path(save))
+        except OSError as e:
+            _err(f"could not write the run's action log beside {save}: {e}")
+    await engine.aclose()
+    return save
+
+
+def _idle_text(llm: LLM, engine: Engine) -> str:
     """In real time, the server's idle share of the last minute (game/engine/capacity.py uses it)."""
     if engine.lockstep:
         return ""
     try:
-        spare = getattr(llm.status(), "spare", None)
+        spare = llm.status().spare
     except Exception:  # noqa: BLE001 - a figure for the log only
         return ""
     return "" if spare is None else f"  server idle {spare:.0%}"
 
 
-def spare_summary(engine: Any) -> dict[str, int]:
+def spare_summary(engine: Engine) -> dict[str, int]:
     """Reactions and talks past the daily caps on the server's spare time (game/engine/capacity.py)."""
     counts = mind_counts(engine.minds.values())
-    return {"allowances_given": int(getattr(engine, "spare_given", 0)),
+    return {"allowances_given": engine.spare_given,
             "reactions_past_floor": counts.get("react_spare", 0),
             "talks_past_floor": counts.get("talk_spare", 0)}
 
 
-def _total_calls(llm: Any) -> int:
+def _total_calls(llm: LLM) -> int:
     acc = getattr(llm, "accounting", None)
     if acc is not None:
         return int(acc.total.calls)
     return int(getattr(llm, "calls", 0))
 
 
-def _accounting(llm: Any) -> dict | None:
+def _accounting(llm: LLM) -> dict | None:
     acc = getattr(llm, "accounting", None)
     return acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None
 
 
-def make_report(llm: Any, engine: Any, start: datetime, real_s: float, waited_s: float, errors: int,
+def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited_s: float, errors: int,
                 save: str | None, baseline: dict | None = None) -> dict:
     """The run's figures; the call budget as ``game.llm.accounting.budget`` defines it (chat calls
     per resident per whole game day, worst resident beside the average, tokens evaluated beside

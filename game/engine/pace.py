@@ -18,14 +18,22 @@ silently turn into its routine, so the player chooses, as a setting (``--pace-po
   and the resident panel show how much of the town the model leads.
 
 The same governor paces ``town run --pace normal|fast`` and the screen, so what is measured
-headless is what a player sees.
+headless is what a player sees; and the same loop runs both (``run_paced``: a tick, then the wait
+before the next), the screen's worker (game/ui/worker.py) and ``town run`` (game/engine/headless.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+from typing import Protocol
+
+from game.engine.events import TickResult
 
 TICK_DELAY = {"normal": 0.5, "fast": 0.1}  # real seconds per tick at the game's own rates
+AS_FAST = 0.0  # a rate of 0: as fast as decisions allow (the screen's "max")
+MAX_WAIT = 5.0  # as fast as decisions allow: the longest the clock waits for the next answer before ticking anyway
+MAX_MIN_DELAY = 0.01  # as fast as decisions allow: at most 100 ticks a second, so keys and frames stay smooth
 POLICIES = ("lead", "clock")
 DEFAULT_POLICY = "lead"
 MAX_LAG_MIN = 10.0  # game minutes an open decision may wait before the clock slows
@@ -75,3 +83,67 @@ class Governor:
         if self.factor <= 1.0:
             return ""
         return f"slowed x{self.factor:.0f} for the model" if self.factor >= 1.5 else "slowed for the model"
+
+
+class PacedTown(Protocol):
+    """What the paced loop reads of a town (``EngineView`` and the live ``Engine`` have it)."""
+
+    def lead(self) -> tuple[float | None, float]:
+        """The model-led share, and the game minutes the oldest open decision has waited."""
+        ...
+
+    def routine_wait_min(self) -> float: ...
+
+    async def wait_any(self) -> None: ...
+
+
+class Ticking(Protocol):
+    """Who runs the loop: the screen's worker or ``town run``.  It says when to stop, the rate,
+    how to make a tick (``None``: none this turn, as while paused or when the tick failed), what to
+    do with it, and how to wait out the seconds between ticks."""
+
+    def running(self) -> bool: ...
+
+    def rate(self) -> float | None:
+        """Real seconds per tick: ``None`` in lockstep (no wait: the tick waits for its decisions),
+        ``AS_FAST`` as fast as decisions allow, else the game's rate, which the governor slows."""
+        ...
+
+    async def tick(self) -> TickResult | None: ...
+
+    def ticked(self, result: TickResult) -> None: ...
+
+    async def rest(self, seconds: float) -> None: ...
+
+
+async def run_paced(town: PacedTown, runner: Ticking, governor: Governor) -> float:
+    """Tick until ``runner.running()`` is false, each tick at the runner's rate; returns the real
+    seconds the clock waited beyond its rate for the model (the pace policy's slowing)."""
+    slowed = 0.0
+    while runner.running():
+        rate = runner.rate()
+        result = await runner.tick()
+        if result is None:
+            continue
+        if rate is None or rate == AS_FAST:
+            runner.ticked(result)
+            if rate == AS_FAST:
+                await _as_fast(town, result.waiting_on_model)
+            continue
+        delay = governor.delay(rate, town.lead()[1], town.routine_wait_min())
+        slowed += delay - rate
+        runner.ticked(result)
+        await runner.rest(delay)
+    return slowed
+
+
+async def _as_fast(town: PacedTown, waiting_on_model: int) -> None:
+    """As fast as decisions allow: wait for the next answer (at most ``MAX_WAIT``) when one is awaited."""
+    if not waiting_on_model:
+        await asyncio.sleep(MAX_MIN_DELAY)
+        return
+    try:
+        await asyncio.wait_for(town.wait_any(), MAX_WAIT)
+    except TimeoutError:
+        pass
+

@@ -56,8 +56,8 @@ from game.engine.state import StreamSync, SyncPoint, TownState
 from game.mind.memory import MemoryImage, MemoryStream
 
 # (read there, named here too: the one module of saves the rest of the game imports)
-__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "Autosave", "FaultHooks", "Prepared", "SaveError",
-           "SaveJob", "StreamSync", "SyncPoint", "autosave_path", "describe_save", "faults", "is_save",
+__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "FaultHooks", "Prepared", "SaveError",
+           "SaveJob", "StreamSync", "SyncPoint", "describe_save", "faults", "is_save",
            "list_saves", "open_save", "prepare", "read_memories", "read_state", "save_files", "save_name",
            "sync_key", "write_state"]
 
@@ -320,7 +320,7 @@ def _write_changes(prep: Prepared, path: Path, sync: SyncPoint) -> SyncPoint | N
         db.close()
 
 
-# ------------------------------------------------------------------------------- autosave
+# ------------------------------------------------------------------------------- save names
 
 
 def save_name(words: str, *, keep: str = "-_") -> str:
@@ -330,34 +330,3 @@ def save_name(words: str, *, keep: str = "-_") -> str:
     return stem if stem.endswith(SUFFIX) else stem + SUFFIX
 
 
-def autosave_path(folder: str | Path, town_name: str) -> Path:
-    return Path(folder) / ("autosave-" + save_name(town_name.lower()))
-
-
-class Autosave:
-    """Saves a town every ``every_s`` real seconds (call ``maybe()`` after steps) and on ``now()``.
-    ``state`` gives the town to save (``Engine.state``; it is asked with ``since``, what the
-    autosave file holds, so that only what changed is written)."""
-
-    def __init__(self, state: Callable[..., TownState], folder: str | Path, every_s: float = 120.0) -> None:
-        self.state = state
-        self.folder = Path(folder)
-        self.every_s = every_s
-        self._last = time.monotonic()
-        self.last_path: str | None = None
-        self._sync: SyncPoint | None = None
-
-    def now(self) -> str:
-        state = self.state(since=self._sync)
-        path = str(autosave_path(self.folder, state.town_name or "town"))
-        if self.last_path != path:
-            self._sync = None
-        self._sync = write_state(state, path, self._sync)  # the town's own save path stays as it is
-        self._last = time.monotonic()
-        self.last_path = path
-        return path
-
-    def maybe(self) -> str | None:
-        if time.monotonic() - self._last >= self.every_s:
-            return self.now()
-        return None

@@ -1,11 +1,10 @@
-"""Player actions: who the player is (the engine's visitor or embodied resident, never a copy),
-who is selected, and every way of playing (walk, talk, whisper, embody, change an object, speed).
+"""Player actions: every way of playing (walk, talk, whisper, embody, change an object, speed).
 Each becomes one engine ``Command``; a refused one is a warning, anything else goes to the one
 place failures are shown."""
 
 from __future__ import annotations
 
-from typing import Any
+from textual.app import App
 
 from game.engine import CommandError
 from game.engine.events import (
@@ -22,81 +21,37 @@ from game.engine.events import (
     Whisper,
 )
 from game.engine.tuning import TALK_RANGE
-from game.ui.mapview import PLAYER
-from game.ui.messages import Said, Select, SelectStep, TalkClosed, Typed, Walk
-from game.ui.screens import AskScreen, HelpScreen, TalkScreen, VisitorScreen
+from game.ui.main_screen import Widgets
+from game.ui.mapview import PLAYER, Pos
+from game.ui.panels import Panels
+from game.ui.screens import AskScreen, TalkScreen, VisitorScreen
+from game.ui.session import Session
 from game.ui.text import clean
 from game.ui.widgets import SPEEDS
 
 
 class PlayerActions:
-    """Owns ``selected_name``, ``speed`` and the talk on screen."""
+    """Owns ``resume_speed`` (what space resumes at); the speed itself is the session's, the
+    selection and the talk on screen are the panels'."""
 
-    selected_name: str | None = None
+    def __init__(self, app: App[int], session: Session, panels: Panels, widgets: Widgets) -> None:
+        self.app = app
+        self.session = session
+        self.panels = panels
+        self.widgets = widgets
+        self.resume_speed = "normal"
 
-    @property
-    def embodied(self) -> str | None:
-        """The resident the player speaks and walks for: the engine's, never a copy (a loaded save
-        may hold one)."""
-        return self.engine.embodied if self.engine is not None else None
-
-    @property
-    def visitor(self) -> str | None:
-        """The visitor's name once the player walked in (the engine's)."""
-        player = self.engine.player if self.engine is not None else None
-        return player.name if player is not None else None
-
-    @property
-    def controlled(self) -> str | None:
-        """The actor the arrow keys move: the embodied resident, else the visitor."""
-        if self.embodied:
-            return self.embodied
-        return PLAYER if self.visitor else None
-
-    @property
-    def speaker_name(self) -> str:
-        return self.embodied or self.visitor or "you"
-
-    def resident_names(self) -> list[str]:
-        return sorted(self.residents)
-
-    def select(self, name: str | None, *, follow: bool = True) -> None:
-        self.selected_name = name
-        mv = self.map_view
-        if mv is not None:
-            mv.selected = name
-            if follow and name is not None and self.controlled is None:
-                mv.follow = name
-        self.panel_dirty = True
-        self.refresh_panel()
-        self._update_clock()
-
-    def select_step(self, step: int) -> None:
-        names = self.resident_names()
-        if not names:
-            return
-        cur = self.selected_name
-        i = names.index(cur) + step if cur in names else (0 if step > 0 else -1)
-        self.select(names[i % len(names)])
-
-    def go_to(self, name: str) -> None:
-        self.select(name, follow=False)
-        mv = self.map_view
-        if mv is not None:
-            mv.follow = name
-            self._update_clock()
-
-    def _pos(self, name: str | None) -> tuple[int, int] | None:
-        mv = self.map_view
-        if mv is None or name not in mv.actors:
+    def _pos(self, name: str | None) -> Pos | None:
+        mv = self.widgets.map_view
+        if mv is None or name is None or name not in mv.actors:
             return None
-        return mv.actors[name].pos  # type: ignore[index]
+        return mv.actors[name].pos
 
     def neighbours(self) -> list[str]:
         """Residents within talking range of the controlled actor, nearest first."""
-        me = self.controlled
+        me = self.session.controlled
         p = self._pos(me)
-        mv = self.map_view
+        mv = self.widgets.map_view
         if p is None or mv is None:
             return []
         near = []
@@ -109,62 +64,45 @@ class PlayerActions:
         return [n for _, n in sorted(near)]
 
     def submit(self, command: Command) -> bool:
-        if self.engine is None:
-            self.notify("The town is still starting.", severity="warning")
+        engine = self.session.engine
+        if engine is None:
+            self.app.notify("The town is still starting.", severity="warning")
             return False
         try:
-            self.engine.submit(command)
+            engine.submit(command)
         except CommandError as e:  # the player asked for something that cannot be done now
-            self.notify(clean(str(e), single_line=True), severity="warning", timeout=5)
+            self.app.notify(clean(str(e), single_line=True), severity="warning", timeout=5)
             return False
         except Exception as e:  # anything else is a failure, shown in the one place
-            self._report_error(e, "command")
+            self.panels.report_error(e, "command")
             return False
-        self._town_wake.set()  # a paused screen collects the result at once
+        self.session.wake.set()  # a paused screen collects the result at once
         return True
 
-    def on_walk(self, message: Walk) -> None:
-        self.move_player(message.dx, message.dy)
-
-    def on_select_step(self, message: SelectStep) -> None:
-        self.select_step(message.step)
-
-    def on_select(self, message: Select) -> None:
-        self.select(message.name)
-
-    def on_typed(self, message: Typed) -> None:
-        self.typing(message.resident, message.text)
-
-    def on_said(self, message: Said) -> None:
-        self.say_to(message.resident, message.text)
-
-    def on_talk_closed(self, message: TalkClosed) -> None:
-        self.end_conversation(message.resident)
-
     def move_player(self, dx: int, dy: int) -> None:
-        who = self.controlled
+        who = self.session.controlled
         if who is None:
-            self.notify("You are watching. Press v to walk into town, or b to embody a resident.",
-                        timeout=3)
+            self.app.notify("You are watching. Press v to walk into town, or b to embody a resident.",
+                            timeout=3)
             return
-        mv = self.map_view
+        mv = self.widgets.map_view
         pos = self._pos(who)
         if mv is None or pos is None:
             return
         dst = (pos[0] + dx, pos[1] + dy)
         if not mv.walkable(dst):
-            self.bell()
+            self.app.bell()
             return
-        if self.submit(MovePlayer(dx, dy)):
+        if self.submit(MovePlayer(dx, dy)) and self.session.engine is not None:
             # the engine moves the player at once: draw it now, not at the next tick
-            mv.move(who, self.engine.positions().get(who, dst))
+            mv.move(who, self.session.engine.positions().get(who, dst))
             mv.follow = who
 
-    def action_visitor(self) -> None:
-        if self.engine is None:
+    def visitor(self) -> None:
+        if self.session.engine is None:
             return
-        if self.visitor:
-            self.notify(f"You are already in town as {self.visitor}.")
+        if self.session.visitor:
+            self.app.notify(f"You are already in town as {self.session.visitor}.")
             return
 
         def done(result: tuple[str, str] | None) -> None:
@@ -172,57 +110,46 @@ class PlayerActions:
                 return
             name, about = result
             if self.submit(EnterAsVisitor(name, about)):
-                self._place_visitor()
-                self.notify(f"{name} walks into town. Arrows/WASD walk, t talks.")
+                self.panels.place_visitor()
+                self.app.notify(f"{name} walks into town. Arrows/WASD walk, t talks.")
 
-        self.push_screen(VisitorScreen(), done)
+        self.app.push_screen(VisitorScreen(), done)
 
-    def _place_visitor(self) -> None:
-        mv = self.map_view
-        if mv is None:
-            return
-        pos = self.engine.positions().get(PLAYER)
-        if pos is not None:
-            mv.add_actor(self._actor(PLAYER, pos))
-        if self.embodied is None:
-            mv.controlled = PLAYER
-            mv.follow = PLAYER
-        self._update_clock()
-
-    def action_talk(self) -> None:
-        if self.controlled is None:
-            self.notify("Walk in first (v), or embody a resident (b), then stand next to someone.")
+    def talk(self) -> None:
+        if self.session.controlled is None:
+            self.app.notify("Walk in first (v), or embody a resident (b), then stand next to someone.")
             return
         near = self.neighbours()
         if not near:
-            self.notify("No one is next to you. Walk up to a resident (x whispers from anywhere).")
+            self.app.notify("No one is next to you. Walk up to a resident (x whispers from anywhere).")
             return
-        who = self.selected_name if self.selected_name in near else near[0]
-        self.open_talk(who)
+        selected = self.panels.selected_name
+        self.open_talk(selected if selected in near and selected is not None else near[0])
 
     def open_talk(self, resident: str) -> None:
         # the conversation begins now: the resident stops to listen and gets its reply ready
         if not self.submit(OpenTalk(resident)):
             return
-        self.talk = TalkScreen(self.speaker_name, resident)
-        self.talk.started = True
-        self._town_wake.set()
+        talk = self.panels.talk = TalkScreen(self.session.speaker_name, resident)
+        talk.started = True
+        self.session.wake.set()
 
-        def closed(_: Any) -> None:
-            self.talk = None
+        def closed(_: object) -> None:
+            self.panels.talk = None
 
-        self.push_screen(self.talk, closed)
+        self.app.push_screen(talk, closed)
 
     def typing(self, resident: str, text: str) -> None:
         """What the player has typed so far (a hint to the town; nothing to tell the player)."""
-        if self.engine is None:
+        engine = self.session.engine
+        if engine is None:
             return
         try:
-            self.engine.submit(Typing(resident, text))
+            engine.submit(Typing(resident, text))
         except CommandError:
             pass
         except Exception as e:  # noqa: BLE001 - a failure, shown in the one place
-            self._report_error(e, "command")
+            self.panels.report_error(e, "command")
 
     def say_to(self, resident: str, text: str) -> None:
         self.submit(SayToResident(resident, text))
@@ -230,96 +157,90 @@ class PlayerActions:
     def end_conversation(self, resident: str) -> None:
         self.submit(EndConversation(resident))
 
-    def action_whisper(self) -> None:
-        name = self.selected_name
+    def whisper(self) -> None:
+        name = self.panels.selected_name
         if name is None:
-            self.notify("Select a resident first (Tab, click, or ctrl+p → Whisper to …).")
+            self.app.notify("Select a resident first (Tab, click, or ctrl+p → Whisper to …).")
             return
         self.ask_whisper(name)
 
     def ask_whisper(self, name: str) -> None:
         def done(text: str | None) -> None:
             if text and self.submit(Whisper(name, text)):
-                self.notify(f"{name} hears a thought: “{text}”")
+                self.app.notify(f"{name} hears a thought: “{text}”")
 
-        self.push_screen(AskScreen(f"Whisper to {name}",
-                                   "e.g. you will run for mayor",
-                                   f"{name} takes these words as their own thought."), done)
+        self.app.push_screen(AskScreen(f"Whisper to {name}",
+                                       "e.g. you will run for mayor",
+                                       f"{name} takes these words as their own thought."), done)
 
-    def action_embody(self) -> None:
-        if self.embodied:
+    def toggle_embody(self) -> None:
+        if self.session.embodied:
             self.release()
             return
-        if self.selected_name is None:
-            self.notify("Select a resident to embody first (Tab or click).")
+        if self.panels.selected_name is None:
+            self.app.notify("Select a resident to embody first (Tab or click).")
             return
-        self.embody(self.selected_name)
+        self.embody(self.panels.selected_name)
 
     def embody(self, name: str) -> None:
-        if self.embodied == name:
+        if self.session.embodied == name:
             return
-        if self.embodied:
+        if self.session.embodied:
             self.release()
         if self.submit(Embody(name)):
-            mv = self.map_view
+            mv = self.widgets.map_view
             if mv is not None:
                 mv.controlled = name
                 mv.follow = name
                 mv.refresh()
-            self.select(name, follow=False)
-            self.notify(f"You are {name} now. Arrows walk, t talks, b hands {name} back.")
+            self.panels.select(name, follow=False)
+            self.app.notify(f"You are {name} now. Arrows walk, t talks, b hands {name} back.")
 
     def release(self) -> None:
-        if not self.embodied:
-            self.notify("You are not embodying anyone.")
+        name = self.session.embodied
+        if not name:
+            self.app.notify("You are not embodying anyone.")
             return
-        name = self.embodied
         if self.submit(Release()):
-            mv = self.map_view
+            mv = self.widgets.map_view
             if mv is not None:
-                mv.controlled = self.controlled
-                mv.follow = self.controlled
+                mv.controlled = self.session.controlled
+                mv.follow = self.session.controlled
                 mv.refresh()
-                for n in (name,):
-                    if n in mv.actors:
-                        mv._invalidate(mv.actors[n].pos[1])
-            self._update_clock()
-            self.notify(f"{name} is their own again.")
+                if name in mv.actors:
+                    mv.invalidate_row(mv.actors[name].pos[1])
+            self.panels.update_clock()
+            self.app.notify(f"{name} is their own again.")
 
-    def action_object(self) -> None:
+    def change_object(self) -> None:
         def done(text: str | None) -> None:
             if text and self.submit(SetObjectState(text)):
-                self.notify(f"The world changes: {text}")
+                self.app.notify(f"The world changes: {text}")
 
-        self.push_screen(AskScreen("Change the world", "the stove in the Lin kitchen is on fire",
-                                   "Say what is now true of an object; people nearby will notice."), done)
+        self.app.push_screen(AskScreen("Change the world", "the stove in the Lin kitchen is on fire",
+                                       "Say what is now true of an object; people nearby will notice."), done)
 
-    def action_follow(self) -> None:
-        mv = self.map_view
+    def follow(self) -> None:
+        mv = self.widgets.map_view
         if mv is None:
             return
-        if mv.follow == self.selected_name or self.selected_name is None:
-            mv.follow = self.controlled
+        selected = self.panels.selected_name
+        if mv.follow == selected or selected is None:
+            mv.follow = self.session.controlled
         else:
-            mv.follow = self.selected_name
-        self._update_clock()
+            mv.follow = selected
+        self.panels.update_clock()
 
     def set_speed(self, speed: str) -> None:
         if speed not in SPEEDS:
             return
-        self.speed = speed
-        self._town_wake.set()
-        self._update_clock()
+        self.session.speed = speed
+        self.session.wake.set()
+        self.panels.update_clock()
 
-    def action_speed(self, speed: str) -> None:
-        self.set_speed(speed)
-
-    def action_toggle_pause(self) -> None:
-        if self.speed == "pause":
+    def toggle_pause(self) -> None:
+        if self.session.speed == "pause":
             self.set_speed(self.resume_speed)
         else:
-            self.resume_speed = self.speed
+            self.resume_speed = self.session.speed
             self.set_speed("pause")
-
-    def action_help(self) -> None:
-        self.push_screen(HelpScreen())

@@ -1,43 +1,46 @@
 """``town play``: the Textual app, put together from its parts (see ``TownApp``).
 
 The engine runs in one async worker on the app's loop (game/ui/worker.py); each tick becomes one
-``Ticked`` message; every failure is shown in one place (``EngineWorker._report_error``).
+``Ticked`` message; every failure is shown in one place (``Panels.report_error``, game/ui/panels.py).
 """
 
 from __future__ import annotations
 
-import asyncio
+import argparse
 import sys
-import threading
-import time
 from pathlib import Path
-from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.worker import Worker
 
-from game.engine.api import EngineView
 from game.engine.pace import Governor, policy_from_env
 from game.text import one_line
 from game.ui.actions import PlayerActions
-from game.ui.commands import TownCommands
+from game.ui.commands import PaletteEntry, TownCommands, town_palette
 from game.ui.files import Files
 from game.ui.host import GameHost, RealHost
 from game.ui.main_screen import MainScreen, Widgets
+from game.ui.messages import EngineFailed, MainReady, Said, Select, SelectStep, TalkClosed, Ticked, Typed, Walk
+from game.ui.panels import Panels
 from game.ui.replay_controls import ReplayControls
-from game.ui.screens import StartScreen, TalkScreen
+from game.ui.screens import HelpScreen
+from game.ui.session import Session
 from game.ui.text import clean
 from game.ui.worker import TICK_DELAY, EngineWorker
 
 __all__ = ["MainScreen", "TownApp", "cli_play"]
 
 
-class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[int]):
-    """The game on screen.  Its parts, one responsibility a module: the engine worker and the one
-    place failures are shown (worker.py), the player's actions (actions.py), saving and loading
-    (files.py), watching a recorded run (replay_controls.py), the main screen and its widgets
-    (main_screen.py).  Screens and widgets post messages (messages.py); the app handles them."""
+class TownApp(App[int]):
+    """The game on screen, wired from its parts, each of which owns its state and is handed what it
+    needs: the town in play (``session``: session.py), what the screen shows of it and the one place
+    failures are shown (``panels``: panels.py), the player's actions (``player``: actions.py),
+    watching a recorded run (``replay``: replay_controls.py), the model session and the engine loop
+    (``worker``: worker.py), saving and loading (``files``: files.py).  Textual finds the keys'
+    actions and the messages' handlers here; each hands the work to its part.  Screens and widgets
+    post messages (messages.py)."""
 
     CSS_PATH = "town.tcss"
     TITLE = "Town"
@@ -70,7 +73,22 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
         Binding("n", "fork", "Fork"),
     ]
 
-    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+    def __init__(self, host: GameHost, saves_dir: Path, *, autosave_s: float = 300.0,
+                 tick_delay: dict[str, float] | None = None, speed: str = "normal",
+                 pace_policy: str = "lead") -> None:
+        super().__init__()
+        saves = Path(saves_dir)
+        governor = Governor(pace_policy)  # slows the clock when the model falls behind (game/engine/pace.py)
+        self.session = Session(host.start_save, speed)
+        self.widgets = Widgets(self)
+        self.panels = Panels(self.session, self.widgets, governor, self.notify)
+        self.player = PlayerActions(self, self.session, self.panels, self.widgets)
+        self.replay = ReplayControls(self, self.session, self.widgets, self.player, saves)
+        self.worker = EngineWorker(self, self.session, self.panels, self.player, self.replay, host, governor,
+                                   dict(TICK_DELAY, **(tick_delay or {})))
+        self.files = Files(self, self.session, self.panels, self.worker, host, saves, autosave_s)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
         """Every notification, the app's and its screens', is plain text: a whisper, a name, an
         object sentence, a server's error or a path is shown as written, never parsed as markup
@@ -79,65 +97,116 @@ class TownApp(EngineWorker, PlayerActions, Files, ReplayControls, Widgets, App[i
         super().notify(clean(message, max_len=2000), title=one_line(title, 200), severity=severity,
                        timeout=timeout, markup=False)
 
-    def __init__(self, host: GameHost, saves_dir: Path, *, autosave_s: float = 300.0,
-                 tick_delay: dict[str, float] | None = None, speed: str = "normal",
-                 pace_policy: str = "lead") -> None:
-        super().__init__()
-        self.governor = Governor(pace_policy)  # slows the clock when the model falls behind (game/engine/pace.py)
-        self.host = host
-        self.saves_dir = Path(saves_dir)
-        self.autosave_s = autosave_s
-        self.tick_delay = dict(TICK_DELAY, **(tick_delay or {}))
-        self.speed = speed
-        self.llm: Any = None
-        self.engine: EngineView | None = None
-        self.save_path: Path | None = host.start_save
-        self.resume_speed = "normal"  # what space resumes at: the speed it paused
-        self.save_error = ""  # why the last save failed (the quit dialog shows it)
-        self.talk: TalkScreen | None = None
-        self.last_clock = ""
-        self.last_waiting = 0
-        self.last_error: str | None = None
-        self.ticks = 0
-        self.panel_dirty = True
-        self.first_move_at: float | None = None
-        self.started_at = time.monotonic()
-        self.residents: dict[str, Any] = {}
-        self._town_closing = asyncio.Event()
-        self._town_wake = asyncio.Event()
-        self._town_thread = threading.get_ident()
-        self._town_engine_worker: Worker[None] | None = None
-        self.exit_code = 0
-        self._fork_wanted = asyncio.Event()  # watching a recording: the player asked for a live town
-        self._fork_path: Path | None = None
-        self._save_lock = asyncio.Lock()  # one save at a time (game/ui/files.py)
-        self.last_save: tuple[float, bool] | None = None  # the last save's seconds on disk, whether of changes
-
     def on_mount(self) -> None:
-        self._town_thread = threading.get_ident()
-        self.start_screen = StartScreen()
-        self.push_screen(self.start_screen)
-        self.model_session()
-        self.set_interval(0.5, self._poll)
-        if self.autosave_s > 0:
-            self.set_interval(self.autosave_s, self._autosave)
+        self.worker.start()
+        self.set_interval(0.5, self.panels.poll)
+        if self.files.autosave_s > 0:
+            self.set_interval(self.files.autosave_s, self.files.autosave)
 
     GAME_ACTIONS = frozenset({"visitor", "talk", "whisper", "embody", "object", "follow", "toggle_pause",
                               "speed", "save", "load"})
     LIVE_ACTIONS = frozenset({"visitor", "talk", "whisper", "embody", "object", "save", "load"})
     REPLAY_ACTIONS = frozenset({"jump", "go_to_time", "fork"})
 
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The game's keys are hidden (and do nothing) until a town is running; a recorded run being
         watched has its own keys (jump, go to, fork) instead of the ones that change a town."""
-        if action in self.GAME_ACTIONS and self.engine is None:
+        if action in self.GAME_ACTIONS and self.session.engine is None:
             return False
-        if action in self.REPLAY_ACTIONS and not self.replaying:
+        if action in self.REPLAY_ACTIONS and not self.session.replaying:
             return False
-        if action in self.LIVE_ACTIONS and self.replaying:
+        if action in self.LIVE_ACTIONS and self.session.replaying:
             return False
         return True
+
+    def palette(self) -> list[PaletteEntry]:
+        """The command palette's entries (commands.py)."""
+        if self.session.engine is None:
+            return []
+        return town_palette(self.panels, self.player, self.files, self.action_help)
+
+    # ------------------------------------------------------------------ messages: each to its part
+
+    def on_main_ready(self, message: MainReady) -> None:
+        self.worker.on_main_ready()
+
+    def on_ticked(self, message: Ticked) -> None:
+        self.panels.ticked(message.result)
+
+    def on_engine_failed(self, message: EngineFailed) -> None:
+        self.panels.report_error(message.error, message.where)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.worker.on_worker_state_changed(event)
+
+    def on_walk(self, message: Walk) -> None:
+        self.player.move_player(message.dx, message.dy)
+
+    def on_select_step(self, message: SelectStep) -> None:
+        self.panels.select_step(message.step)
+
+    def on_select(self, message: Select) -> None:
+        self.panels.select(message.name)
+
+    def on_typed(self, message: Typed) -> None:
+        self.player.typing(message.resident, message.text)
+
+    def on_said(self, message: Said) -> None:
+        self.player.say_to(message.resident, message.text)
+
+    def on_talk_closed(self, message: TalkClosed) -> None:
+        self.player.end_conversation(message.resident)
+
+    # ------------------------------------------------------------------ keys: each to its part
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_visitor(self) -> None:
+        self.player.visitor()
+
+    def action_talk(self) -> None:
+        self.player.talk()
+
+    def action_whisper(self) -> None:
+        self.player.whisper()
+
+    def action_embody(self) -> None:
+        self.player.toggle_embody()
+
+    def action_object(self) -> None:
+        self.player.change_object()
+
+    def action_follow(self) -> None:
+        self.player.follow()
+
+    def action_toggle_pause(self) -> None:
+        self.player.toggle_pause()
+
+    def action_speed(self, speed: str) -> None:
+        self.player.set_speed(speed)
+
+    def action_save(self) -> None:
+        self.files.save()
+
+    def action_load(self) -> None:
+        self.files.load()
+
+    async def action_quit_town(self) -> None:
+        await self.files.quit_town()
+
+    async def action_quit(self) -> None:
+        """ctrl+q (Textual's quit) saves first too."""
+        await self.files.quit_town()
+
+    def action_jump(self, minutes: int) -> None:
+        self.replay.jump(minutes)
+
+    def action_go_to_time(self) -> None:
+        self.replay.go_to_time()
+
+    def action_fork(self) -> None:
+        self.replay.fork()
 
 
 def _err(msg: str) -> None:
@@ -147,7 +216,7 @@ def _err(msg: str) -> None:
     echo(f"town play: {one_line(msg)}", file=sys.stderr)
 
 
-def cli_play(args: Any) -> int:
+def cli_play(args: argparse.Namespace) -> int:
     """`town play [TOWN_OR_SAVE] [--small] [--saves DIR]` plus the model flags."""
     saves = Path(getattr(args, "saves", None) or "saves")
     from game.world import resolve_town_path

@@ -6,18 +6,29 @@ the UI.  ``town bench`` comes here and runs them all, ``render`` in its old plac
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from game.engine.api import Replayable
+from game.engine.engine import Engine
+from game.llm.api import LLM
 from game.measure.bench import BENCHMARKS, bench_save_load, largest_town, median_ms
 from game.measure.bench import cli_bench as measure_cli_bench
+from game.mind.memory import MemoryStream
+from game.ui.host import Progress, SaveInfo
+
+if TYPE_CHECKING:  # pragma: no cover (Textual is imported only by the screen's benchmarks)
+    from textual.pilot import Pilot
+
+    from game.ui.app import TownApp
 
 
 def bench_render(quick: bool) -> dict:
@@ -57,7 +68,8 @@ def bench_render(quick: bool) -> dict:
 
 class _BenchHost:
     """The app's ``GameHost`` for the benchmark: the save it is given, loaded with the benchmark
-    model double (bench/fake_llm.py: every answer at once), no model server."""
+    model double (bench/fake_llm.py: every answer at once), no model server.  It keeps the engine
+    it loaded (``engine``): the benchmark adds memories to its minds."""
 
     watch = None
 
@@ -65,98 +77,134 @@ class _BenchHost:
         from game.measure.bench import _bench_double
 
         self.start_save = save
-        self.llm = _bench_double()
+        self.llm: LLM = _bench_double()
+        self.engine: Engine | None = None
 
     @asynccontextmanager
-    async def _open(self) -> AsyncIterator[Any]:
+    async def _open(self) -> AsyncIterator[LLM]:
         yield self.llm
 
-    def open_llm(self, progress: Callable[..., None]) -> Any:
+    def open_llm(self, progress: Progress) -> AbstractAsyncContextManager[LLM]:
         return self._open()
 
-    async def new_engine(self, llm: Any) -> Any:
+    async def new_engine(self, llm: LLM) -> Engine:
         raise RuntimeError("the benchmark host only loads its save")
 
-    async def load_engine(self, path: Path, llm: Any) -> Any:
+    async def load_engine(self, path: Path, llm: LLM) -> Engine:
         from game.engine.build import load_engine
 
-        return load_engine(path, llm)
+        self.engine = load_engine(path, llm)
+        return self.engine
 
-    def describe_save(self, path: Path) -> Any:
+    def describe_save(self, path: Path) -> SaveInfo:
         raise RuntimeError("the benchmark host lists no saves")
 
-    def watch_engine(self) -> Any:
+    def watch_engine(self) -> Replayable:
         raise RuntimeError("the benchmark host watches no recording")
 
 
-def screen_during_autosave(town: Path, save: Path, rounds: int = 5, ticks: int = 30, busy: int = 5) -> dict:
-    """The real app, headless, on ``save`` (the big town) at the "fast" rate: the autosave (the
-    app's own ``_autosave``) every ``ticks`` ticks (30: 5 game minutes), ``rounds`` times.  A
-    watcher on the app's event loop wakes every millisecond; the longest gap between its wake-ups
-    is the longest the screen could not draw or take a key (its longest frame), during each
-    autosave and, for comparison, during as long a stretch of play with no save.  ``busy`` more
-    memories per resident before each autosave, as ``bench_save_load`` adds."""
+class _Gaps:
+    """A watcher on the app's event loop that wakes every millisecond: the longest gap between its
+    wake-ups is the longest the screen could not draw or take a key (its longest frame)."""
+
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+        self.watching = True
+
+    async def watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while self.watching:
+            await asyncio.sleep(0.001)
+            now = loop.time()
+            self.gaps.append(now - last)
+            last = now
+
+    def longest(self) -> float:
+        """The longest gap since the last call (and starts the next stretch)."""
+        out = max(self.gaps, default=0.0)
+        self.gaps.clear()
+        return out
+
+
+async def _town_on_screen(app: TownApp, pilot: Pilot[int]) -> None:
+    t0 = time.monotonic()
+    while app.session.engine is None or app.widgets.map_view is None or not app.widgets.map_view.actors:
+        if time.monotonic() - t0 > 120:
+            raise RuntimeError("the app did not show the town within 120 s")
+        await pilot.pause(0.05)
+
+
+async def _ticks(engine: Engine, n: int) -> None:
+    start = engine.step_no
+    while engine.step_no < start + n:
+        await asyncio.sleep(0.01)
+
+
+def _busy(engine: Engine, seed: int, busy: int) -> None:
+    """``busy`` more memories per resident, as ``bench_save_load`` adds."""
     from game.measure.bench import _unit_rows
+
+    rng = np.random.default_rng(seed)
+    for mind in engine.minds.values():
+        memory = mind.memory
+        assert isinstance(memory, MemoryStream)  # the game's minds
+        for i in range(busy):
+            memory.add("conversation", f"a busy talk, line {i}", engine.clock.now, importance=5,
+                            embedding=_unit_rows(rng, 1)[0])
+
+
+async def _autosaves(app: TownApp, engine: Engine, rounds: int, ticks: int, busy: int) -> dict[str, object]:
+    gaps = _Gaps()
+    watcher = asyncio.create_task(gaps.watch())
+    during: list[float] = []
+    quiet: list[float] = []
+    write_ms: list[float] = []
+    incremental: list[bool] = []
+    for i in range(rounds):
+        gaps.longest()
+        await _ticks(engine, ticks)
+        quiet.append(gaps.longest())
+        _busy(engine, i, busy)
+        app.files.last_save = None
+        gaps.longest()
+        app.files.autosave()  # the app's own autosave
+        while (saved := app.files.last_save) is None:
+            await asyncio.sleep(0.001)
+        during.append(gaps.longest())
+        write_ms.append(1000 * saved[0])
+        incremental.append(saved[1])
+    gaps.watching = False
+    await watcher
+    return {
+        "screen_autosaves": rounds, "screen_autosaves_incremental": all(incremental),
+        "screen_autosave_write_ms_median": round(statistics.median(write_ms), 1),
+        "screen_longest_frame_during_autosave_ms": round(1000 * max(during), 1),
+        "screen_longest_frame_during_autosave_ms_median": round(1000 * statistics.median(during), 1),
+        "screen_longest_frame_playing_no_save_ms": round(1000 * max(quiet), 1),
+    }
+
+
+def screen_during_autosave(town: Path, save: Path, rounds: int = 5, ticks: int = 30,
+                           busy: int = 5) -> dict[str, object]:
+    """The real app, headless, on ``save`` (the big town) at the "fast" rate: the autosave (the
+    app's own ``Files.autosave``) every ``ticks`` ticks (30: 5 game minutes), ``rounds`` times.
+    The longest frame (``_Gaps``) during each autosave and, for comparison, during as long a
+    stretch of play with no save.  ``busy`` more memories per resident before each autosave."""
     from game.ui.app import TownApp
 
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
 
     async def run() -> None:
-        app = TownApp(_BenchHost(save), save.parent, autosave_s=0, speed="pause")
-        gaps: list[float] = []
-        watching = True
-
-        async def watch() -> None:
-            loop = asyncio.get_running_loop()
-            last = loop.time()
-            while watching:
-                await asyncio.sleep(0.001)
-                now = loop.time()
-                gaps.append(now - last)
-                last = now
-
+        host = _BenchHost(save)
+        app = TownApp(host, save.parent, autosave_s=0, speed="pause")
         async with app.run_test(headless=True, size=(160, 50)) as pilot:
-            t0 = time.monotonic()
-            while app.engine is None or app.map_view is None or not app.map_view.actors:
-                if time.monotonic() - t0 > 120:
-                    raise RuntimeError("the app did not show the town within 120 s")
-                await pilot.pause(0.05)
-            engine = app.engine
-            app.set_speed("fast")
-            watcher = asyncio.create_task(watch())
-            during, quiet, write_ms, incremental = [], [], [], []
-            for _ in range(rounds):
-                start = engine.step_no
-                gaps.clear()
-                t = time.monotonic()
-                while engine.step_no < start + ticks:
-                    await asyncio.sleep(0.01)
-                quiet.append(max(gaps, default=0.0))
-                rng = np.random.default_rng(len(during))
-                for mind in getattr(engine, "minds", {}).values():
-                    for i in range(busy):
-                        mind.memory.add("conversation", f"a busy talk, line {i}", engine.clock.now, importance=5,
-                                        embedding=_unit_rows(rng, 1)[0])
-                app.last_save = None
-                gaps.clear()
-                app._autosave()
-                while app.last_save is None:
-                    await asyncio.sleep(0.001)
-                during.append(max(gaps, default=0.0))
-                write_ms.append(1000 * app.last_save[0])
-                incremental.append(app.last_save[1])
-                del t
-            watching = False
-            await watcher
-            app.set_speed("pause")
-            out.update({
-                "screen_autosaves": rounds, "screen_autosaves_incremental": all(incremental),
-                "screen_autosave_write_ms_median": round(statistics.median(write_ms), 1),
-                "screen_longest_frame_during_autosave_ms": round(1000 * max(during), 1),
-                "screen_longest_frame_during_autosave_ms_median": round(1000 * statistics.median(during), 1),
-                "screen_longest_frame_playing_no_save_ms": round(1000 * max(quiet), 1),
-            })
-            await app._close_and_exit()
+            await _town_on_screen(app, pilot)
+            assert host.engine is not None
+            app.player.set_speed("fast")
+            out.update(await _autosaves(app, host.engine, rounds, ticks, busy))
+            app.player.set_speed("pause")
+            await app.files.close_and_exit()
 
     asyncio.run(run())
     return out
@@ -176,5 +224,5 @@ def benchmarks() -> dict[str, Callable[[bool], dict]]:
     return out
 
 
-def cli_bench(args: Any) -> int:
+def cli_bench(args: argparse.Namespace) -> int:
     return measure_cli_bench(args, benchmarks())

@@ -2,34 +2,54 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Protocol, runtime_checkable
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 
 from game.text import one_line
+from game.ui.actions import PlayerActions
+from game.ui.files import Files
+from game.ui.panels import Panels
+
+PaletteEntry = tuple[str, Callable[[], object], str]  # title, what it does, help
+
+
+@runtime_checkable
+class WithPalette(Protocol):
+    """The app whose palette this is (game/ui/app.py ``TownApp.palette``)."""
+
+    def palette(self) -> list[PaletteEntry]: ...
+
+
+def town_palette(panels: Panels, player: PlayerActions, files: Files,
+                 show_help: Callable[[], object]) -> list[PaletteEntry]:
+    """Every command of a running town."""
+    out: list[PaletteEntry] = []
+    for name in panels.resident_names():
+        out.append((f"Go to {name}", partial(panels.go_to, name), "select and follow this resident"))
+        out.append((f"Whisper to {name}", partial(player.ask_whisper, name), "an inner voice they take as their own"))
+        out.append((f"Embody {name}", partial(player.embody, name), "move and speak for this resident"))
+    out += [
+        ("Enter the town as a visitor", player.visitor, "name yourself and walk in"),
+        ("Release the embodied resident", player.release, "hand the resident back to its own mind"),
+        ("Set an object's state", player.change_object, "e.g. the stove in the Lin kitchen is on fire"),
+        ("Save the town", files.save, "write the current save file"),
+        ("Save the town as…", files.ask_save_as, "a new save file in the saves folder"),
+        ("Load a saved town", files.load, "list the saves folder"),
+    ]
+    for speed in ("pause", "normal", "fast", "max"):
+        out.append((f"Speed: {speed}", partial(player.set_speed, speed), "how fast the town's clock runs"))
+    out.append(("Help: keys", show_help, "every key"))
+    return out
 
 
 class TownCommands(Provider):
-    def _commands(self) -> Iterator[tuple[str, Callable[[], Any], str]]:
-        app: Any = self.app
-        if getattr(app, "engine", None) is None:
-            return
-        for name in app.resident_names():
-            yield f"Go to {name}", partial(app.go_to, name), "select and follow this resident"
-            yield f"Whisper to {name}", partial(app.ask_whisper, name), "an inner voice they take as their own"
-            yield f"Embody {name}", partial(app.embody, name), "move and speak for this resident"
-        yield "Enter the town as a visitor", app.action_visitor, "name yourself and walk in"
-        yield "Release the embodied resident", app.release, "hand the resident back to its own mind"
-        yield "Set an object's state", app.action_object, "e.g. the stove in the Lin kitchen is on fire"
-        yield "Save the town", app.action_save, "write the current save file"
-        yield "Save the town as…", app.ask_save_as, "a new save file in the saves folder"
-        yield "Load a saved town", app.action_load, "list the saves folder"
-        for speed in ("pause", "normal", "fast", "max"):
-            yield f"Speed: {speed}", partial(app.set_speed, speed), "how fast the town's clock runs"
-        yield "Help: keys", app.action_help, "every key"
+    def _commands(self) -> list[PaletteEntry]:
+        app = self.app
+        return app.palette() if isinstance(app, WithPalette) else []
 
     async def discover(self) -> Hits:
         for title, callback, help_text in self._commands():
@@ -44,7 +64,7 @@ class TownCommands(Provider):
                 yield Hit(score, _highlight(matcher, title), callback, text=title, help=help_text)
 
 
-def _highlight(matcher: Any, title: str) -> Content:
+def _highlight(matcher: Matcher, title: str) -> Content:
     """The title with the query's letters marked, as plain Content: Textual's own ``highlight``
     parses the title as markup, and titles hold residents' names."""
     content = Content(title)

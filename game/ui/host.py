@@ -7,11 +7,12 @@ the tests use a fake host with a fake engine (under tests/ui/).
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from game.engine.api import EngineView, LiveEngine, Replayable
 from game.engine.save import SUFFIX, is_save, save_files
@@ -68,7 +69,7 @@ def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:
 class RealHost:
     """The product: the model from ``game.llm`` and engines from ``game.engine``."""
 
-    def __init__(self, args: Any, checked: TownInput | None = None) -> None:
+    def __init__(self, args: argparse.Namespace, checked: TownInput | None = None) -> None:
         self.args = args
         self._checked = checked  # the town or save named on the command line, already read and checked
         self.watch: str | None = getattr(args, "watch", None)  # a recorded run to watch
@@ -99,6 +100,8 @@ class RealHost:
         """The recorded run to watch (no model needed): a ``game.replay.watch.WatchEngine``."""
         from game.replay.watch import WatchEngine
 
+        if self.watch is None:
+            raise ValueError("no recorded run to watch (town play --watch RUN)")
         return WatchEngine.of_recording(self.watch)
 
     async def new_engine(self, llm: LLM) -> LiveEngine:

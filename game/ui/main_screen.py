@@ -5,13 +5,15 @@ The screen says what the player asked for with messages (``game.ui.messages``); 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches, WrongType
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from game.engine.api import EngineView
@@ -41,7 +43,7 @@ class MainScreen(Screen[None]):
         self.engine = engine
 
     def compose(self) -> ComposeResult:
-        yield ClockBar(getattr(self.engine.town, "name", "town"), id="clock")
+        yield ClockBar(self.engine.town.name, id="clock")
         with Horizontal(id="body"):
             yield MapView(self.engine.town, id="map")
             with Vertical(id="side"):
@@ -74,15 +76,22 @@ class MainScreen(Screen[None]):
             self.post_message(Select(event.name))
 
 
-class Widgets:
-    """The main screen's widgets, as the app reaches them."""
+W = TypeVar("W", bound=Widget)
 
-    def _q(self, selector: str, kind: type) -> Any:
-        for screen in self.screen_stack:
+
+class Widgets:
+    """The main screen's widgets, as the app's parts reach them (``None`` before the town is on
+    screen, or while the main screen is being replaced)."""
+
+    def __init__(self, app: App[int]) -> None:
+        self.app = app
+
+    def _q(self, selector: str, kind: type[W]) -> W | None:
+        for screen in self.app.screen_stack:
             if isinstance(screen, MainScreen):
                 try:
                     return screen.query_one(selector, kind)
-                except Exception:
+                except (NoMatches, WrongType):
                     return None
         return None
 

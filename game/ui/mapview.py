@@ -7,9 +7,9 @@ refreshes only those lines; scrolling re-crops cached strips and never re-compos
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -37,14 +37,44 @@ class Actor:
     emoji: str | None = None
 
 
-def _safe_style(fg: str | None = None, bg: str | None = None, **kw: Any) -> Style:
+class Tile(Protocol):
+    """One tile of the map as drawn (``game.world.town.Tile``)."""
+
+    @property
+    def glyph(self) -> str: ...
+
+    @property
+    def fg(self) -> str: ...
+
+    @property
+    def bg(self) -> str: ...
+
+    @property
+    def walkable(self) -> bool: ...
+
+
+class MapTown(Protocol):
+    """The town as the map draws it (``game.world.town.Town``): its tiles, ``tiles[y][x]``."""
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def tiles(self) -> Sequence[Sequence[Tile]]: ...
+
+
+def _safe_style(fg: str | None = None, bg: str | None = None, *, bold: bool | None = None,
+                reverse: bool | None = None, underline: bool | None = None) -> Style:
     try:
-        return Style(color=fg or None, bgcolor=bg or None, **kw)
+        return Style(color=fg or None, bgcolor=bg or None, bold=bold, reverse=reverse, underline=underline)
     except Exception:  # a colour rich cannot parse: keep the other half
         try:
-            return Style(bgcolor=bg or None, **kw)
+            return Style(bgcolor=bg or None, bold=bold, reverse=reverse, underline=underline)
         except Exception:
-            return Style(**kw)
+            return Style(bold=bold, reverse=reverse, underline=underline)
 
 
 def _one_cell(glyph: str, default: str = "?") -> str:
@@ -67,8 +97,8 @@ class MapView(ScrollView, can_focus=True):
             super().__init__()
             self.name = name
 
-    def __init__(self, town: Any, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, town: MapTown, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.town = town
         self.map_width = int(town.width)
         self.map_height = int(town.height)
@@ -95,27 +125,26 @@ class MapView(ScrollView, can_focus=True):
         out = []
         for x in range(self.map_width):
             t = row[x]
-            out.append((_one_cell(getattr(t, "glyph", " "), " "),
-                        self._tile_style(getattr(t, "fg", ""), getattr(t, "bg", ""))))
+            out.append((_one_cell(t.glyph, " "), self._tile_style(t.fg, t.bg)))
         return out
 
     def walkable(self, pos: Pos) -> bool:
         x, y = pos
         if not (0 <= x < self.map_width and 0 <= y < self.map_height):
             return False
-        return bool(getattr(self.town.tiles[y][x], "walkable", False))
+        return bool(self.town.tiles[y][x].walkable)
 
     # --- people ---------------------------------------------------------------------------------
 
     def set_actors(self, actors: Iterable[Actor]) -> None:
         for a in list(self.actors.values()):
-            self._invalidate(a.pos[1])
+            self.invalidate_row(a.pos[1])
         self.actors = {}
         self._at_row = {}
         for a in actors:
             self.actors[a.name] = a
             self._at_row.setdefault(a.pos[1], set()).add(a.name)
-            self._invalidate(a.pos[1])
+            self.invalidate_row(a.pos[1])
 
     def add_actor(self, actor: Actor) -> None:
         if actor.name in self.actors:
@@ -123,23 +152,17 @@ class MapView(ScrollView, can_focus=True):
             return
         self.actors[actor.name] = actor
         self._at_row.setdefault(actor.pos[1], set()).add(actor.name)
-        self._invalidate(actor.pos[1])
-
-    def remove_actor(self, name: str) -> None:
-        a = self.actors.pop(name, None)
-        if a is not None:
-            self._at_row.get(a.pos[1], set()).discard(name)
-            self._invalidate(a.pos[1])
+        self.invalidate_row(actor.pos[1])
 
     def move(self, name: str, dst: Pos) -> None:
         a = self.actors.get(name)
         if a is None or a.pos == tuple(dst):
             return
         self._at_row.get(a.pos[1], set()).discard(name)
-        self._invalidate(a.pos[1])
+        self.invalidate_row(a.pos[1])
         a.pos = (int(dst[0]), int(dst[1]))
         self._at_row.setdefault(a.pos[1], set()).add(name)
-        self._invalidate(a.pos[1])
+        self.invalidate_row(a.pos[1])
         if name == self.follow:
             self.center_on(a.pos)
 
@@ -150,7 +173,7 @@ class MapView(ScrollView, can_focus=True):
         e = bubble_emoji(emoji)
         if e != a.emoji:
             a.emoji = e
-            self._invalidate(a.pos[1])
+            self.invalidate_row(a.pos[1])
 
     def actor_at(self, pos: Pos) -> str | None:
         """Who is drawn at (or whose bubble covers) ``pos``."""
@@ -166,7 +189,7 @@ class MapView(ScrollView, can_focus=True):
     def watch_selected(self, old: str | None, new: str | None) -> None:
         for n in (old, new):
             if n in self.actors:
-                self._invalidate(self.actors[n].pos[1])
+                self.invalidate_row(self.actors[n].pos[1])
 
     def watch_follow(self, new: str | None) -> None:
         if new in self.actors:
@@ -189,7 +212,7 @@ class MapView(ScrollView, can_focus=True):
 
     # --- rendering ----------------------------------------------------------------------------------
 
-    def _invalidate(self, y: int) -> None:
+    def invalidate_row(self, y: int) -> None:
         if self._rows.pop(y, None) is not None:
             if self.is_mounted:
                 self.refresh_line(y)

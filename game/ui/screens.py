@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from pathlib import Path
+from typing import ClassVar, TypeVar
 
 from rich.table import Table
 from rich.text import Text
@@ -69,15 +70,18 @@ class StartScreen(Screen[None]):
         target.update(t)
 
 
-class _Dialog(ModalScreen[Any]):
+R = TypeVar("R")  # what a dialog gives back (esc: None)
+
+
+class _Dialog(ModalScreen[R | None]):
     BINDINGS = [Binding("escape", "cancel", "Close")]
-    AUTO_FOCUS = "Input"
+    AUTO_FOCUS: ClassVar[str | None] = "Input"
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
 
-class QuitScreen(_Dialog):
+class QuitScreen(_Dialog[str]):
     """Quitting, the save failed: the town is still here, so say why and let the player choose
     (retry, save elsewhere, quit without saving, or stay) instead of losing it silently."""
 
@@ -101,7 +105,7 @@ class QuitScreen(_Dialog):
         self.dismiss(choice)
 
 
-class VisitorScreen(_Dialog):
+class VisitorScreen(_Dialog[tuple[str, str]]):
     """Enter the town as a visitor: a name and one line about you.
 
     Tab, shift+tab and enter are the form's own (priority) keys: they act when the key arrives,
@@ -165,7 +169,7 @@ class VisitorScreen(_Dialog):
         self.dismiss((name, about or "a visitor"))
 
 
-class AskScreen(_Dialog):
+class AskScreen(_Dialog[str]):
     """One line of free text (whisper, object state, save name)."""
 
     def __init__(self, title: str, placeholder: str, hint: str = "", value: str = "") -> None:
@@ -190,7 +194,7 @@ class AskScreen(_Dialog):
             self.dismiss(text)
 
 
-class TalkScreen(_Dialog):
+class TalkScreen(_Dialog[None]):
     """A conversation with one resident; their reply appears as it is written."""
 
     BINDINGS = [Binding("escape", "cancel", "End conversation")]
@@ -307,7 +311,7 @@ class TalkScreen(_Dialog):
         self.dismiss(None)
 
 
-class LoadScreen(_Dialog):
+class LoadScreen(_Dialog[Path]):
     """Saves in the saves folder with town, day, time and residents."""
 
     AUTO_FOCUS = "DataTable"
@@ -321,7 +325,7 @@ class LoadScreen(_Dialog):
             yield Label(Text("Load a town", style="bold"))
             if not self.saves:
                 yield Label(Text("No saves yet (ctrl+s saves this town).", style="dim"))
-            table: DataTable[Any] = DataTable(cursor_type="row", id="load-table")
+            table: DataTable[str | Text] = DataTable(cursor_type="row", id="load-table")
             yield table
             yield Label(Text("enter: load   esc: cancel", style="dim"))
 
@@ -366,15 +370,13 @@ HELP = [
         ("ctrl+p", "command palette: go to, whisper to, embody anyone; save, load"),
     ]),
     ("Time and files", [
-        ("space", "pause / resume"),
-        ("1 2 3 4", "pause, normal, fast, as fast as decisions allow"),
-        ("ctrl+s / ctrl+l", "save / load"),
-        ("q", "quit (saves first)"),
+        ("space", "pause / resume"), ("1 2 3 4", "pause, normal, fast, as fast as decisions allow"),
+        ("ctrl+s / ctrl+l", "save / load"), ("q", "quit (saves first)"),
     ]),
 ]
 
 
-class HelpScreen(_Dialog):
+class HelpScreen(_Dialog[None]):
     AUTO_FOCUS = "Button"
 
     def compose(self) -> ComposeResult:

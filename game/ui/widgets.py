@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
 from rich.text import Text
 from textual.widgets import RichLog, Static
 
 from game.engine.events import LogLine
 from game.engine.state import ResidentView
+from game.llm.api import ModelStatus
 from game.ui.text import clean, plain
 
 SPEEDS = ("pause", "normal", "fast", "max")
@@ -21,8 +21,8 @@ class ClockBar(Static):
 
     DEFAULT_CSS = "ClockBar { height: 1; dock: top; background: $panel; color: $text; padding: 0 1; }"
 
-    def __init__(self, town_name: str, **kw: Any) -> None:
-        super().__init__("", **kw)
+    def __init__(self, town_name: str, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
         self.town_name = clean(town_name, single_line=True)
         self.clock = ""
         self.speed = "normal"
@@ -196,8 +196,8 @@ class TownLog(RichLog):
 
     DEFAULT_CSS = "TownLog { scrollbar-size-vertical: 1; }"
 
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(markup=False, highlight=False, wrap=True, max_lines=1000, min_width=20, **kw)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(markup=False, highlight=False, wrap=True, max_lines=1000, min_width=20, id=id)
         self.lines_written = 0
         self.history: deque[str] = deque(maxlen=1000)  # the plain text of what was written
 
@@ -223,7 +223,8 @@ class ModelLine(Static):
 
     _last = ""
 
-    def show(self, status: Any, error: str | None = None, *, idle_text: str = "model: starting…") -> None:
+    def show(self, status: ModelStatus | None, error: str | None = None, *,
+             idle_text: str = "model: starting…") -> None:
         t = Text(end="", no_wrap=True, overflow="ellipsis")
         if status is None:
             t.append(idle_text, style="dim")
@@ -232,17 +233,17 @@ class ModelLine(Static):
                 t.append(clean(error, single_line=True), style="red")
             self.update(t)
             return
-        ok = bool(getattr(status, "reachable", True))
+        ok = status.reachable
         t.append("● " if ok else "✖ ", style="green" if ok else "bold red")
-        model = clean(getattr(status, "model", "") or "model", single_line=True)
+        model = clean(status.model or "model", single_line=True)
         t.append(model, style="bold")
-        t.append(f"  in flight {getattr(status, 'in_flight', 0)}")
-        t.append(f"  queued {getattr(status, 'queued', 0)}")
-        t.append(f"  {getattr(status, 'tokens_per_s', 0.0):.1f} tok/s")
-        spare = getattr(status, "spare", None)
+        t.append(f"  in flight {status.in_flight}")
+        t.append(f"  queued {status.queued}")
+        t.append(f"  {status.tokens_per_s:.1f} tok/s")
+        spare = status.spare
         if spare is not None:  # the server's idle share of the last minute (game/engine/capacity.py)
             t.append(f"  idle {spare:.0%}")
-        err = error or getattr(status, "last_error", None)
+        err = error or status.last_error
         if err:
             t.append("  last error: ", style="bold red")
             t.append(plain(err, "red", single_line=True))

@@ -145,7 +145,7 @@ async def test_a_bad_pace_is_a_clear_message(fake_town_loader, capsys):
 
 def test_the_paces_are_the_games_clock_rates():
     from game.engine.headless import PACES
-    from game.ui.app import TICK_DELAY
+    from game.ui.worker import TICK_DELAY
 
     assert {k: v for k, v in PACES.items() if v is not None} == {k: TICK_DELAY[k] for k in ("normal", "fast")}
 

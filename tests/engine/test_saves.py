@@ -278,17 +278,14 @@ async def test_newer_and_damaged_saves_are_refused(fake_town_loader, tmp_path):
         load_engine(broken, engine_model())
 
 
-async def test_autosave_and_listing(fake_town_loader, tmp_path):
+async def test_listing(fake_town_loader, tmp_path):
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await ticks(e, 5)
-    auto = save_mod.Autosave(e.state, tmp_path / "saves", every_s=0)
-    p = auto.maybe()
-    assert p and Path(p).name == "autosave-testville.save"
+    e.save(tmp_path / "saves" / "testville.save")
     (tmp_path / "saves" / "junk.save").write_text("not a save")
     listed = save_mod.list_saves(tmp_path / "saves")
-    assert {Path(x["path"]).name for x in listed} == {"autosave-testville.save", "junk.save"}
+    assert {Path(x["path"]).name for x in listed} == {"testville.save", "junk.save"}
     assert any("error" in x for x in listed)
-    assert e.save_path is None  # an autosave does not change where the player saves
     await e.aclose()
 
 

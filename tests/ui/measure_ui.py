@@ -51,14 +51,14 @@ async def key_latency():
     app = TownApp(FakeHost(engine=eng), Path("/tmp/town-ui-measure"), speed="fast", autosave_s=0)
     out = []
     async with app.run_test(size=(140, 44)) as pilot:
-        while not (isinstance(app.screen, MainScreen) and app.map_view and app.map_view.actors):
+        while not (isinstance(app.screen, MainScreen) and app.widgets.map_view and app.widgets.map_view.actors):
             await pilot.pause(0.02)
         for _i in range(20):
-            before = app.map_view.renders
-            name = app.selected_name
+            before = app.widgets.map_view.renders
+            name = app.panels.selected_name
             t0 = time.perf_counter()
             app.post_message(events.Key("tab", None))
-            while app.map_view.renders == before or app.selected_name == name:
+            while app.widgets.map_view.renders == before or app.panels.selected_name == name:
                 await asyncio.sleep(0.001)
             out.append(time.perf_counter() - t0)
             await asyncio.sleep(0.05)
@@ -70,7 +70,7 @@ async def first_move():
     t0 = time.perf_counter()
     app = TownApp(host, Path("/tmp/town-ui-measure"), speed="normal", autosave_s=0)
     async with app.run_test(size=(140, 44)) as pilot:
-        while app.first_move_at is None:
+        while app.panels.first_move_at is None:
             await pilot.pause(0.02)
         main = time.perf_counter() - t0
         print(f"real Engine + default town (model answers from the engine tests' fake model): "

@@ -57,12 +57,12 @@ async def test_hostile_text_through_every_input_of_the_real_app(tmp_path):
     app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
     async with app.run_test(size=(160, 48), notifications=True) as pilot:
         await ready(app, pilot)
-        engine = app.engine
+        engine = app.session.engine
         submitted = []
         real_submit = engine.submit
         engine.submit = lambda cmd: (submitted.append(cmd), real_submit(cmd))[1]  # type: ignore[method-assign]
         name = sorted(engine.residents)[0]
-        app.select(name, follow=False)
+        app.panels.select(name, follow=False)
         # the reported crash first: a whisper with an unbalanced closing tag
         await _ask(app, pilot, "x", "I will [/b] run")
         assert app.is_running
@@ -82,14 +82,14 @@ async def test_hostile_text_through_every_input_of_the_real_app(tmp_path):
         for literal in ("[@click=app.quit]quit[/]", "[bold red]ALERT[/bold red]", "[link=file:///etc/passwd]"):
             assert literal in joined, literal
         # a server's error with markup and escapes, through the one error handler
-        app._report_error(LLMError("502 [bold]Bad[/] gateway \x1b]0;pwn\x07 [@click=app.quit]x[/]"), "model")
+        app.panels.report_error(LLMError("502 [bold]Bad[/] gateway \x1b]0;pwn\x07 [@click=app.quit]x[/]"), "model")
         await pilot.pause(0.05)
         assert app.is_running and "[@click=app.quit]x[/]" in "\n".join(_toasts_text(app))
         # save as a hostile name: the file name is made safe, the toast plain
         await pilot.press("ctrl+p")
         await pilot.pause(0.1)
         await pilot.press("escape")
-        app.ask_save_as()
+        app.files.ask_save_as()
         await until(pilot, lambda: isinstance(app.screen, AskScreen) and bool(app.screen.query("Input")))
         app.screen.query_one("Input").value = "[@click=app.quit]\x1b[2J../../evil"
         await pilot.press("enter")
@@ -110,9 +110,9 @@ async def test_hostile_text_through_every_input_of_the_real_app(tmp_path):
         await pilot.pause(0.2)
         assert app.is_running
         _assert_plain(_toasts_text(app))
-        _assert_plain(["".join(seg.text for seg in strip) for strip in app.town_log.lines])
+        _assert_plain(["".join(seg.text for seg in strip) for strip in app.widgets.town_log.lines])
         # the command palette lists residents by name as plain text (search and discovery)
-        app.resident_names = lambda: ["[/b]Eve [@click=app.quit]", "\x1b[2JZed"]  # type: ignore[method-assign]
+        app.panels.resident_names = lambda: ["[/b]Eve [@click=app.quit]", "\x1b[2JZed"]  # type: ignore[method-assign]
         await pilot.press("ctrl+p")
         await pilot.pause(0.2)
         await pilot.press(*"Whisper")

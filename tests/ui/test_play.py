@@ -45,8 +45,8 @@ async def until(pilot, cond, timeout: float = 5.0) -> None:
 
 
 async def main_screen(app: TownApp, pilot) -> None:
-    await until(pilot, lambda: isinstance(app.screen, MainScreen) and app.map_view is not None
-                and app.map_view.actors)
+    await until(pilot, lambda: isinstance(app.screen, MainScreen) and app.widgets.map_view is not None
+                and app.widgets.map_view.actors)
 
 
 async def enter_visitor(app: TownApp, pilot, name: str = "Ada", about: str = "a travelling painter",
@@ -80,28 +80,28 @@ async def open_talk(app: TownApp, pilot) -> TalkScreen:
 async def test_start_screen_shows_model_progress_then_the_town(tmp_path):
     app = make_app(tmp_path)
     seen = []
-    orig = app._show_progress
+    orig = app.worker.show_progress
 
     def spy(stage, fraction):
         seen.append((stage, isinstance(app.screen, StartScreen)))
         orig(stage, fraction)
 
-    app._show_progress = spy
+    app.worker.show_progress = spy
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
         stages = [s for s, _ in seen]
         assert "starting llama-server" in stages and "loading model weights" in stages
         assert all(on_start for _, on_start in seen)
-        assert set(app.map_view.actors) == {"Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"}
-        assert app.map_view.actors["Isabella Rodriguez"].emoji == "📖"  # from engine.snapshot()
+        assert set(app.widgets.map_view.actors) == {"Isabella Rodriguez", "Klaus Mueller", "Maria Lopez"}
+        assert app.widgets.map_view.actors["Isabella Rodriguez"].emoji == "📖"  # from engine.snapshot()
 
 
 async def test_model_failure_at_start_is_shown_not_raised(tmp_path):
     app = make_app(tmp_path, fail_open=ModelUnavailable("llama-server did not start: port in use"))
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(pilot, lambda: app.last_error is not None)
+        await until(pilot, lambda: app.panels.last_error is not None)
         assert isinstance(app.screen, StartScreen)
-        assert "port in use" in app.start_screen.error
+        assert "port in use" in app.worker.start_screen.error
         assert app.check_action("talk", ()) is False  # no game keys before a town runs
         await pilot.press("q")
     assert app.return_code == 1
@@ -112,20 +112,20 @@ async def test_engine_runs_at_speed_and_pauses(tmp_path):
     app = make_app(tmp_path, eng, speed="normal")
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
-        await until(pilot, lambda: app.ticks >= 10)
-        klaus = app.map_view.actors["Klaus Mueller"].pos
-        assert klaus == eng.pos["Klaus Mueller"] or app.ticks < eng.steps  # last message in flight
+        await until(pilot, lambda: app.panels.ticks >= 10)
+        klaus = app.widgets.map_view.actors["Klaus Mueller"].pos
+        assert klaus == eng.pos["Klaus Mueller"] or app.panels.ticks < eng.steps  # last message in flight
         await pilot.press("space")
         await pilot.pause(0.1)
         steps = eng.steps
         await pilot.pause(0.3)
         assert eng.steps == steps, "paused: the clock must stand still"
         assert eng.polls > 0, "paused: replies are still collected with poll()"
-        assert "paused" in str(app.clock_bar.render())
+        assert "paused" in str(app.widgets.clock_bar.render())
         await pilot.press("space")
         await until(pilot, lambda: eng.steps > steps + 3)
         await pilot.press("4")
-        assert app.speed == "max"
+        assert app.session.speed == "max"
 
 
 async def test_max_speed_waits_for_decisions(tmp_path):
@@ -145,7 +145,7 @@ async def test_visitor_walks_in_and_walls_stop_them(tmp_path):
         await main_screen(app, pilot)
         await enter_visitor(app, pilot)
         assert EnterAsVisitor("Ada", "a travelling painter") in eng.commands
-        mv = app.map_view
+        mv = app.widgets.map_view
         assert mv.actors["player"].pos == (10, 7)
         await pilot.press("right", "d", "up", "w")
         assert mv.actors["player"].pos == (12, 5)  # drawn at once, while paused
@@ -160,7 +160,7 @@ async def test_visitor_walks_in_and_walls_stop_them(tmp_path):
         await pilot.press("up")
         assert mv.actors["player"].pos == (12, 1)
         assert len([c for c in eng.commands if isinstance(c, MovePlayer)]) == moves  # never sent
-        assert "Ada" in str(app.clock_bar.render())
+        assert "Ada" in str(app.widgets.clock_bar.render())
 
 
 async def test_tab_in_the_visitor_form_goes_to_the_next_field(tmp_path):
@@ -217,7 +217,7 @@ async def test_the_visitor_form_asks_for_a_name(tmp_path):
         assert form.is_current and form.focused.id == "visitor-name"
         await pilot.press(*"Tess", "enter")  # the line about you is written: enter walks in
         await until(pilot, lambda: isinstance(app.screen, MainScreen))
-        assert EnterAsVisitor("Tess", "a painter") in app.engine.commands
+        assert EnterAsVisitor("Tess", "a painter") in app.session.engine.commands
 
 
 async def test_moving_without_an_avatar_says_how(tmp_path):
@@ -255,7 +255,7 @@ async def test_talk_to_a_neighbour_reply_streams_in(tmp_path):
         await pilot.press("escape")
         assert EndConversation("Isabella Rodriguez") in eng.commands
         assert isinstance(app.screen, MainScreen)
-        assert app.talk is None
+        assert app.panels.talk is None
 
 
 async def test_what_is_typed_reaches_the_town_now_and_then_not_on_every_key(tmp_path):
@@ -283,10 +283,10 @@ async def test_a_replys_words_are_shown_as_they_come_not_at_the_next_tick(tmp_pa
         await main_screen(app, pilot)
         await until(pilot, lambda: eng.steps >= 1)
         await pilot.pause(0.2)
-        steps, ticks = eng.steps, app.ticks
+        steps, ticks = eng.steps, app.panels.ticks
         eng._out.utterances.append(Utterance("c1", "Isabella Rodriguez", "Ada", "Well", final=False))
         eng.heard.set()
-        await until(pilot, lambda: app.ticks > ticks, timeout=2.0)  # the next tick is a minute away
+        await until(pilot, lambda: app.panels.ticks > ticks, timeout=2.0)  # the next tick is a minute away
         assert eng.steps == steps and not eng._out.utterances  # collected by a poll; the clock stood
 
 
@@ -307,15 +307,15 @@ async def test_whisper_to_the_selected_resident(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
         await pilot.press("tab", "tab")
-        assert app.selected_name == "Klaus Mueller"
-        assert app.map_view.selected == "Klaus Mueller"
+        assert app.panels.selected_name == "Klaus Mueller"
+        assert app.widgets.map_view.selected == "Klaus Mueller"
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*"you will run for mayor")
         await pilot.press("enter")
         assert Whisper("Klaus Mueller", "you will run for mayor") in eng.commands
-        await until(pilot, lambda: app.town_log.lines_written > 0)
-        await until(pilot, lambda: "thought: you will run for mayor" in str(app.resident_panel.render()))
+        await until(pilot, lambda: app.widgets.town_log.lines_written > 0)
+        await until(pilot, lambda: "thought: you will run for mayor" in str(app.widgets.resident_panel.render()))
 
 
 async def test_embody_walk_and_release(tmp_path):
@@ -324,18 +324,18 @@ async def test_embody_walk_and_release(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
         await pilot.press("tab", "tab", "tab")
-        assert app.selected_name == "Maria Lopez"
+        assert app.panels.selected_name == "Maria Lopez"
         await pilot.press("b")
         assert Embody("Maria Lopez") in eng.commands
-        assert app.controlled == "Maria Lopez"
+        assert app.session.controlled == "Maria Lopez"
         start = eng.pos["Maria Lopez"]
         await pilot.press("right", "right")
         assert eng.pos["Maria Lopez"] == (start[0] + 2, start[1])
-        assert app.map_view.actors["Maria Lopez"].pos == (start[0] + 2, start[1])
-        assert "Maria Lopez" in str(app.clock_bar.render())
+        assert app.widgets.map_view.actors["Maria Lopez"].pos == (start[0] + 2, start[1])
+        assert "Maria Lopez" in str(app.widgets.clock_bar.render())
         await pilot.press("b")
         assert Release() in eng.commands
-        assert app.controlled is None
+        assert app.session.controlled is None
 
 
 async def test_set_an_object_on_fire(tmp_path):
@@ -348,8 +348,8 @@ async def test_set_an_object_on_fire(tmp_path):
         await pilot.press(*"the stove in the Lin kitchen is on fire")
         await pilot.press("enter")
         assert SetObjectState("the stove in the Lin kitchen is on fire") in eng.commands
-        await until(pilot, lambda: app.town_log.lines_written > 0)
-        fire = [h for h in app.town_log.history if "is now on fire" in h]
+        await until(pilot, lambda: app.widgets.town_log.lines_written > 0)
+        fire = [h for h in app.widgets.town_log.history if "is now on fire" in h]
         assert len(fire) == 1 and "the stove in the kitchen of the Lin house" in fire[0], fire
 
 
@@ -358,12 +358,12 @@ async def test_refused_command_is_a_warning_not_a_crash(tmp_path):
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
-        app.release()  # nothing embodied: the app says so before asking the engine
-        app.submit(Release())  # the engine refuses it: a warning notification
+        app.player.release()  # nothing embodied: the app says so before asking the engine
+        app.player.submit(Release())  # the engine refuses it: a warning notification
         await pilot.pause(0.05)
         msgs = [n.message for n in app._notifications]
         assert any("not controlling anyone" in m for m in msgs)
-        assert app.last_error is None
+        assert app.panels.last_error is None
 
 
 async def test_select_by_click_and_go_to(tmp_path):
@@ -371,14 +371,14 @@ async def test_select_by_click_and_go_to(tmp_path):
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
-        mv = app.map_view
+        mv = app.widgets.map_view
         x, y = mv.actors["Maria Lopez"].pos
         await pilot.click("#map", offset=(x + 1 - mv.scroll_offset.x, y + 1 - mv.scroll_offset.y))
-        assert app.selected_name == "Maria Lopez"
-        assert "Maria Lopez" in str(app.resident_panel.render())
-        assert "08:00 open the cafe" in str(app.resident_panel.render())
-        app.go_to("Klaus Mueller")
-        assert mv.follow == "Klaus Mueller" and app.selected_name == "Klaus Mueller"
+        assert app.panels.selected_name == "Maria Lopez"
+        assert "Maria Lopez" in str(app.widgets.resident_panel.render())
+        assert "08:00 open the cafe" in str(app.widgets.resident_panel.render())
+        app.panels.go_to("Klaus Mueller")
+        assert mv.follow == "Klaus Mueller" and app.panels.selected_name == "Klaus Mueller"
 
 
 async def test_command_palette_goes_to_a_resident(tmp_path):
@@ -391,8 +391,8 @@ async def test_command_palette_goes_to_a_resident(tmp_path):
         await pilot.press(*"go to klaus")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await until(pilot, lambda: app.selected_name == "Klaus Mueller")
-        assert app.map_view.follow == "Klaus Mueller"
+        await until(pilot, lambda: app.panels.selected_name == "Klaus Mueller")
+        assert app.widgets.map_view.follow == "Klaus Mueller"
 
 
 async def test_save_load_and_quit_autosaves(tmp_path):
@@ -409,10 +409,10 @@ async def test_save_load_and_quit_autosaves(tmp_path):
         assert app.screen.saves[0].town == "Testville"
         assert len(app.screen.saves[0].residents) == 3
         await pilot.press("enter")
-        await until(pilot, lambda: app.host.loaded == [saved])
-        await until(pilot, lambda: app.engine is not None and app.engine is not eng
-                    and isinstance(app.screen, MainScreen) and app.map_view is not None)
-        new = app.engine
+        await until(pilot, lambda: app.files.host.loaded == [saved])
+        await until(pilot, lambda: app.session.engine is not None and app.session.engine is not eng
+                    and isinstance(app.screen, MainScreen) and app.widgets.map_view is not None)
+        new = app.session.engine
         await until(pilot, lambda: new.steps > 0)
         assert eng.steps == eng.steps  # the old engine was left
         await pilot.press("q")
@@ -438,11 +438,11 @@ async def test_model_text_is_shown_as_plain_text(tmp_path):
         nasty = "[bold red]not markup[/] \x1b[31mred\x1b[0m\x1b]0;title\x07 done"
         app.post_message(Ticked(TickResult(step=1, clock="Day 1, 07:00:10",
                                            log=[LogLine("reflection", nasty, "Klaus Mueller")])))
-        await until(pilot, lambda: app.town_log.lines_written == 1)
-        text = app.town_log.history[0]
+        await until(pilot, lambda: app.widgets.town_log.lines_written == 1)
+        text = app.widgets.town_log.history[0]
         assert "[bold red]not markup[/] red done" in text
         assert "\x1b" not in text and "title" not in text
-        drawn = " ".join("".join(seg.text for seg in line) for line in app.town_log.lines)
+        drawn = " ".join("".join(seg.text for seg in line) for line in app.widgets.town_log.lines)
         assert "[bold red]not" in drawn and "\x1b" not in drawn
 
 
@@ -452,15 +452,15 @@ async def test_model_errors_become_a_notice_and_the_town_goes_on(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
         eng.fail_next_step = ModelUnavailable("the model server went away")
-        await until(pilot, lambda: app.last_error is not None)
-        assert "went away" in app.last_error
+        await until(pilot, lambda: app.panels.last_error is not None)
+        assert "went away" in app.panels.last_error
         steps = eng.steps
         await until(pilot, lambda: eng.steps > steps + 2)  # still running
-        assert "went away" in str(app.model_line.render())
+        assert "went away" in str(app.widgets.model_line.render())
         # a decision that failed inside the engine arrives as an error log line
         app.post_message(Ticked(TickResult(step=9, clock="Day 1, 07:01:30",
                                            log=[LogLine("error", "Klaus Mueller: next failed (model): timeout")])))
-        await until(pilot, lambda: "timeout" in (app.last_error or ""))
+        await until(pilot, lambda: "timeout" in (app.panels.last_error or ""))
 
 
 async def test_engine_crash_is_reported_once_and_pauses(tmp_path):
@@ -469,9 +469,9 @@ async def test_engine_crash_is_reported_once_and_pauses(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
         eng.fail_next_step = RuntimeError("bug in the engine")
-        await until(pilot, lambda: app.last_error is not None)
-        assert "bug in the engine" in app.last_error
-        assert app.speed == "pause"
+        await until(pilot, lambda: app.panels.last_error is not None)
+        assert "bug in the engine" in app.panels.last_error
+        assert app.session.speed == "pause"
         await pilot.press("space")
         steps = eng.steps
         await until(pilot, lambda: eng.steps > steps)
@@ -485,12 +485,12 @@ async def test_keys_answer_at_once_while_the_model_is_busy(tmp_path, key):
         await main_screen(app, pilot)
         if key == "right":
             await enter_visitor(app, pilot)
-        app.set_speed("fast")
+        app.player.set_speed("fast")
         await until(pilot, lambda: eng.steps > 5)
         if key == "right":
-            done = lambda: app.map_view.actors["player"].pos == (37, 12)  # noqa: E731
+            done = lambda: app.widgets.map_view.actors["player"].pos == (37, 12)  # noqa: E731
         else:
-            done = lambda: app.selected_name == "Isabella Rodriguez"  # noqa: E731
+            done = lambda: app.panels.selected_name == "Isabella Rodriguez"  # noqa: E731
         t0 = time.perf_counter()
         app.post_message(events.Key(key, None))
         while not done():
@@ -507,9 +507,9 @@ async def test_a_bad_save_is_reported_and_the_town_goes_on(tmp_path):
     bad.write_text("not a save")
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
-        app.load_save(bad)
-        await until(pilot, lambda: app.last_error is not None)
-        assert app.engine is eng
+        app.files.load_save(bad)
+        await until(pilot, lambda: app.panels.last_error is not None)
+        assert app.session.engine is eng
         steps = eng.steps
         await until(pilot, lambda: eng.steps > steps + 2)
 
@@ -544,8 +544,8 @@ async def test_space_resumes_at_the_speed_it_paused(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await main_screen(app, pilot)
         await pilot.press("space")
-        assert app.speed == "pause"
+        assert app.session.speed == "pause"
         await pilot.press("space")
-        assert app.speed == "fast"
+        assert app.session.speed == "fast"
         await pilot.press("4", "space", "space")
-        assert app.speed == "max"
+        assert app.session.speed == "max"

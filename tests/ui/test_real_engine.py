@@ -53,8 +53,8 @@ async def until(pilot, cond, timeout: float = 10.0) -> None:
 
 
 async def ready(app, pilot) -> None:
-    await until(pilot, lambda: isinstance(app.screen, MainScreen) and app.map_view is not None
-                and app.map_view.actors)
+    await until(pilot, lambda: isinstance(app.screen, MainScreen) and app.widgets.map_view is not None
+                and app.widgets.map_view.actors)
 
 
 @pytest.mark.slow
@@ -64,7 +64,7 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
     submitted = []
     async with app.run_test(size=(140, 44)) as pilot:
         await ready(app, pilot)
-        engine: Engine = app.engine
+        engine: Engine = app.session.engine
         real_submit = engine.submit
 
         def spy(cmd):
@@ -76,7 +76,7 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await pilot.press("v")
         await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
         await pilot.press(*"Ada", "enter", *"a painter passing through", "enter")
-        await until(pilot, lambda: "player" in app.map_view.actors)
+        await until(pilot, lambda: "player" in app.widgets.map_view.actors)
         me = engine.positions()["player"]
         target = min((n for n in engine.residents), key=lambda n: engine.paths.distance(me, engine.residents[n].pos))
         path = engine.paths.path(me, engine.residents[target].pos)[:-1]
@@ -84,9 +84,9 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
             cur = engine.positions()["player"]
             await pilot.press(KEY[(step[0] - cur[0], step[1] - cur[1])])
         assert engine.positions()["player"] == (path[-1] if path else me)
-        assert app.map_view.actors["player"].pos == engine.positions()["player"]
+        assert app.widgets.map_view.actors["player"].pos == engine.positions()["player"]
         # talk: the reply streams in from the (fake) model through the engine
-        app.select(target, follow=False)
+        app.panels.select(target, follow=False)
         await pilot.press("t")
         await until(pilot, lambda: isinstance(app.screen, TalkScreen))
         await pilot.press(*"hello, who are you?", "enter")
@@ -99,14 +99,14 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, MainScreen))
         # whisper to someone else, anywhere
         other = sorted(n for n in engine.residents if n != target)[0]
-        app.select(other)
+        app.panels.select(other)
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*"you will run for mayor", "enter")
         assert Whisper(other, "you will run for mayor") in submitted
         # embody a third, walk it, hand it back
         third = sorted(n for n in engine.residents if n not in (target, other))[0]
-        app.select(third)
+        app.panels.select(third)
         await pilot.press("b")
         assert Embody(third) in submitted and engine.embodied == third
         before = engine.residents[third].pos
@@ -114,7 +114,7 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
             await pilot.press(key)
             if engine.residents[third].pos != before:
                 break
-        assert app.map_view.actors[third].pos == engine.residents[third].pos
+        assert app.widgets.map_view.actors[third].pos == engine.residents[third].pos
         await pilot.press("b")
         assert Release() in submitted and engine.embodied is None
         # set an object's state in words
@@ -127,14 +127,14 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*words, "enter")
         assert SetObjectState(words) in submitted
-        await until(pilot, lambda: any("on fire" in h for h in app.town_log.history))
+        await until(pilot, lambda: any("on fire" in h for h in app.widgets.town_log.history))
         # the clock runs; residents move on screen
-        app.set_speed("fast")
+        app.player.set_speed("fast")
         step0 = engine.step_no
         await until(pilot, lambda: engine.step_no > step0 + 20)
-        app.set_speed("pause")
+        app.player.set_speed("pause")
         await pilot.pause(0.3)  # the last ticks' messages drain
-        drawn = {n: a.pos for n, a in app.map_view.actors.items()}
+        drawn = {n: a.pos for n, a in app.widgets.map_view.actors.items()}
         assert drawn == engine.positions()
         clock = engine.clock.text()
         await pilot.press("ctrl+s")
@@ -148,15 +148,15 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
     app2 = TownApp(FakeModelHost(str(saved)), saves, speed="pause", autosave_s=0)
     async with app2.run_test(size=(140, 44)) as pilot:
         await ready(app2, pilot)
-        assert app2.engine.clock.text() == clock
-        assert app2.visitor == "Ada"
+        assert app2.session.engine.clock.text() == clock
+        assert app2.session.visitor == "Ada"
         await pilot.press("ctrl+l")
         await until(pilot, lambda: isinstance(app2.screen, LoadScreen))
         assert app2.screen.saves[0].town == "Millbrook"
         await pilot.press("escape")
-        app2.set_speed("fast")
-        n = app2.engine.step_no
-        await until(pilot, lambda: app2.engine.step_no > n + 5)
+        app2.player.set_speed("fast")
+        n = app2.session.engine.step_no
+        await until(pilot, lambda: app2.session.engine.step_no > n + 5)
         await pilot.press("q")
 
 
@@ -207,16 +207,16 @@ async def test_the_status_line_shows_the_model_led_share_and_the_panel_the_sourc
     app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
     async with app.run_test(size=(160, 48)) as pilot:
         await ready(app, pilot)
-        engine: Engine = app.engine
+        engine: Engine = app.session.engine
         name = sorted(engine.residents)[0]
-        app.select(name, follow=False)
-        app.set_speed("fast")
+        app.panels.select(name, follow=False)
+        app.player.set_speed("fast")
         await until(pilot, lambda: engine.ledger.share_now(engine.clock.day, now=engine.clock.now) is not None
                     and engine.residents[name].action is not None, timeout=20)
-        app.set_speed("pause")
+        app.player.set_speed("pause")
         await pilot.pause(0.3)
-        app._update_clock()
-        app.refresh_panel()
+        app.panels.update_clock()
+        app.panels.refresh_panel()
         await pilot.pause(0.05)
         bar = app.screen.query_one(ClockBar)
         assert "model-led" in bar._last and "%" in bar._last, bar._last
@@ -240,12 +240,12 @@ async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
     app = TownApp(FakeModelHost(str(saved)), tmp_path / "saves", speed="pause", autosave_s=0)
     async with app.run_test(size=(140, 44)) as pilot:
         await ready(app, pilot)
-        assert app.engine.embodied == name
-        assert app.controlled == name and app.map_view.controlled == name
-        assert name in str(app.clock_bar.render())
+        assert app.session.engine.embodied == name
+        assert app.session.controlled == name and app.widgets.map_view.controlled == name
+        assert name in str(app.widgets.clock_bar.render())
         await pilot.press("b")  # hands the resident back
-        await until(pilot, lambda: app.engine.embodied is None)
-        assert app.controlled is None
+        await until(pilot, lambda: app.session.engine.embodied is None)
+        assert app.session.controlled is None
         await pilot.press("q")
 
 
@@ -264,7 +264,7 @@ async def test_quit_with_a_failed_save_asks_instead_of_losing_the_town(tmp_path,
         assert "disk is full" in app.screen.error and app.is_running
         await pilot.press("escape")  # back to the town: nothing lost
         await until(pilot, lambda: isinstance(app.screen, MainScreen))
-        assert app.engine is not None
+        assert app.session.engine is not None
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, QuitScreen))
         await pilot.press("r")  # still full: asked again
@@ -317,17 +317,17 @@ async def test_autosave_writes_on_another_thread_and_then_only_the_changes(tmp_p
     app = TownApp(FakeModelHost(), saves, speed="max", autosave_s=0)
     async with app.run_test(size=(140, 44)) as pilot:
         await ready(app, pilot)
-        app._autosave()
-        await until(pilot, lambda: app.last_save is not None)
-        assert app.last_save[1] is False  # the first save of a new town is written whole
-        first_step = app.engine.step_no
-        await until(pilot, lambda: app.engine.step_no > first_step + 5)
-        app.last_save = None
-        app._autosave()
-        await until(pilot, lambda: app.last_save is not None)
-        assert app.last_save[1] is True
+        app.files.autosave()
+        await until(pilot, lambda: app.files.last_save is not None)
+        assert app.files.last_save[1] is False  # the first save of a new town is written whole
+        first_step = app.session.engine.step_no
+        await until(pilot, lambda: app.session.engine.step_no > first_step + 5)
+        app.files.last_save = None
+        app.files.autosave()
+        await until(pilot, lambda: app.files.last_save is not None)
+        assert app.files.last_save[1] is True
         assert threads and all(t != threading.get_ident() for t in threads)
-        path = app.save_path
+        path = app.session.save_path
         saved_step = describe_save(path)["clock"]
         assert saved_step
         await pilot.press("1")  # pause

@@ -89,7 +89,7 @@ class RecordedModelHost(RealHost):
 
 async def ticks(app, pilot, n: int) -> None:
     """``n`` lockstep ticks, each shown by the app as the engine worker would."""
-    engine = app.engine
+    engine = app.session.engine
     for _ in range(n):
         await engine.wait_ready()
         app.post_message(Ticked(engine.step()))
@@ -103,7 +103,7 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
     app = TownApp(host, saves, speed="pause", autosave_s=0)
     async with app.run_test(size=(150, 46)) as pilot:
         await ready(app, pilot)
-        engine: Engine = app.engine
+        engine: Engine = app.session.engine
         engine.lockstep = True  # the test steps it: same keys, same ticks, same questions
         await ticks(app, pilot, 6)  # everyone asks for a day plan
 
@@ -111,7 +111,7 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
         await pilot.press("v")
         await until(pilot, lambda: isinstance(app.screen, VisitorScreen))
         await pilot.press(*"Ada", "enter", *"a painter passing through", "enter")
-        await until(pilot, lambda: "player" in app.map_view.actors)
+        await until(pilot, lambda: "player" in app.widgets.map_view.actors)
         me = engine.positions()["player"]
         target = min(sorted(engine.residents), key=lambda n: engine.paths.distance(me, engine.residents[n].pos))
         for step in engine.paths.path(me, engine.residents[target].pos)[:-1]:
@@ -119,7 +119,7 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
             await pilot.press(KEY[(step[0] - cur[0], step[1] - cur[1])])
 
         # talk: the resident answers with the model's recorded line
-        app.select(target, follow=False)
+        app.panels.select(target, follow=False)
         await pilot.press("t")
         await until(pilot, lambda: isinstance(app.screen, TalkScreen))
         talk = app.screen
@@ -138,7 +138,7 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
 
         # whisper to another resident: the inner voice re-plans its day
         other = sorted(n for n in engine.residents if n != target)[0]
-        app.select(other)
+        app.panels.select(other)
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*"I will run for mayor and tell everyone today", "enter")
@@ -147,7 +147,7 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
 
         # embody a third, walk it, hand it back: it decides again from where it is
         third = sorted(n for n in engine.residents if n not in (target, other))[0]
-        app.select(third)
+        app.panels.select(third)
         await pilot.press("b")
         assert engine.embodied == third
         before = engine.residents[third].pos
@@ -164,17 +164,17 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*"the stove in the Okafor kitchen is on fire", "enter")
         await ticks(app, pilot, 30)
-        assert any("on fire" in h for h in app.town_log.history)
+        assert any("on fire" in h for h in app.widgets.town_log.history)
         # someone awake in the house notices it and puts it out (issue 27)
         for _ in range(60):
             if engine.town.objects.get("Okafor house:kitchen:stove") != "on fire":
                 break
             await ticks(app, pilot, 1)
-        assert any("puts out the fire on the stove" in h for h in app.town_log.history)
+        assert any("puts out the fire on the stove" in h for h in app.widgets.town_log.history)
 
         # nothing asked that the recording could not answer; the map is the town
         assert not [e for e in engine.errors if "recorded" in e], engine.errors[:3]
-        drawn = {n: a.pos for n, a in app.map_view.actors.items()}
+        drawn = {n: a.pos for n, a in app.widgets.map_view.actors.items()}
         assert drawn == engine.positions()
         await pilot.press("ctrl+s")
         await pilot.press("q")

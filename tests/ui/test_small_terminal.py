@@ -42,7 +42,7 @@ def town(kind: str, tmp_path: Path) -> TownApp:
 
 
 async def _start(pilot) -> None:
-    await wait_for(pilot, lambda: pilot.app.start_screen.fraction == 0.5)
+    await wait_for(pilot, lambda: pilot.app.worker.start_screen.fraction == 0.5)
 
 
 async def _main(pilot) -> None:
@@ -84,7 +84,7 @@ async def _object(pilot) -> None:
 
 async def _save_as(pilot) -> None:
     await _main(pilot)
-    pilot.app.ask_save_as()
+    pilot.app.files.ask_save_as()
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
 
 
@@ -186,9 +186,9 @@ async def test_the_side_panel_folds_in_a_narrow_terminal_and_p_shows_it(tmp_path
         await _main(pilot)
         side = app.screen.query_one("#side")
         assert not side.display  # 80 columns: the map has the width
-        assert app.map_view.region.width == 80
+        assert app.widgets.map_view.region.width == 80
         await pilot.press("p")
-        assert side.display and side.region.right <= 80 and app.map_view.region.width >= 30
+        assert side.display and side.region.right <= 80 and app.widgets.map_view.region.width >= 30
         await pilot.press("p")
         assert not side.display
         await pilot.resize_terminal(120, 36)  # a wide terminal shows it again
@@ -216,7 +216,7 @@ async def test_the_clock_bar_leaves_out_what_does_not_fit(tmp_path):
     app = town("main", tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await _main(pilot)
-        bar = app.clock_bar
+        bar = app.widgets.clock_bar
         bar.controlled, bar.follow, bar.waiting, bar.lead = "Ada Lovelace", "Isabella Rodriguez", 3, 0.97
         bar.update_bar()
         assert len(bar._last) <= 78  # 80 less the padding

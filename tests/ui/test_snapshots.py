@@ -30,8 +30,8 @@ async def wait_for(pilot, cond, timeout: float = 5.0) -> None:
 
 async def main_ready(pilot) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.map_view is not None
-                   and app.map_view.actors)
+    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.widgets.map_view is not None
+                   and app.widgets.map_view.actors)
     await pilot.pause(0.3)
 
 
@@ -49,7 +49,7 @@ def test_start_screen(snap_compare, tmp_path):
     app = TownApp(StuckHost(), tmp_path / "saves", speed="pause", autosave_s=0)
 
     async def run_before(pilot):
-        await wait_for(pilot, lambda: pilot.app.start_screen.fraction == 0.5)
+        await wait_for(pilot, lambda: pilot.app.worker.start_screen.fraction == 0.5)
         await pilot.pause(0.3)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

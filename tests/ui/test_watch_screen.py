@@ -67,37 +67,37 @@ async def test_watch_jump_go_to_and_fork(tmp_path):
     app = TownApp(host, tmp_path / "saves", autosave_s=0, speed="pause")
     async with app.run_test(size=(140, 44)) as pilot:
         await ready(app, pilot)
-        assert app.replaying and host.opened == 0  # no model to watch
-        assert "REPLAY" in app.clock_bar._last
-        start = app.engine.at
+        assert app.session.replaying and host.opened == 0  # no model to watch
+        assert "REPLAY" in app.widgets.clock_bar._last
+        start = app.session.engine.at
         # the keys that would change the town are off while watching
         assert app.check_action("talk", ()) is False and app.check_action("whisper", ()) is False
         assert app.check_action("fork", ()) is True
 
         await pilot.press("right_square_bracket")
-        await until(pilot, lambda: app.engine.at == start + 60)
-        await until(pilot, lambda: app.last_clock.endswith("06:10:00"))
+        await until(pilot, lambda: app.session.engine.at == start + 60)
+        await until(pilot, lambda: app.panels.last_clock.endswith("06:10:00"))
         await pilot.press("left_square_bracket")
-        await until(pilot, lambda: app.engine.at == start)
+        await until(pilot, lambda: app.session.engine.at == start)
         await pilot.press("right_curly_bracket")  # an hour on: stops at the end of the run
-        await until(pilot, lambda: app.engine.at == TICKS)
-        await until(pilot, lambda: app.last_clock == end_clock)
+        await until(pilot, lambda: app.session.engine.at == TICKS)
+        await until(pilot, lambda: app.panels.last_clock == end_clock)
 
         await pilot.press("g")
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*"06:20")
         await pilot.press("enter")
-        await until(pilot, lambda: app.engine.at == 120)
-        positions = dict(app.engine.positions())
-        assert {a: tuple(app.map_view.actors[a].pos) for a in positions} == positions
+        await until(pilot, lambda: app.session.engine.at == 120)
+        positions = dict(app.session.engine.positions())
+        assert {a: tuple(app.widgets.map_view.actors[a].pos) for a in positions} == positions
 
         await pilot.press("n")  # fork a live town here
-        await until(pilot, lambda: isinstance(app.engine, Engine), timeout=20)
-        assert not app.replaying and host.opened == 1
-        assert app.engine.step_no == 120 and app.engine.llm is host.llm
+        await until(pilot, lambda: isinstance(app.session.engine, Engine), timeout=20)
+        assert not app.session.replaying and host.opened == 1
+        assert app.session.engine.step_no == 120 and app.session.engine.llm is host.llm
         forks = list((tmp_path / "saves").glob("fork-*.save"))
-        assert len(forks) == 1 and app.save_path == forks[0]
+        assert len(forks) == 1 and app.session.save_path == forks[0]
         assert app.check_action("talk", ()) is True and app.check_action("fork", ()) is False
-        app.set_speed("fast")
-        await until(pilot, lambda: app.engine.step_no > 125, timeout=20)  # and it goes on live
+        app.player.set_speed("fast")
+        await until(pilot, lambda: app.session.engine.step_no > 125, timeout=20)  # and it goes on live
         await pilot.press("q")
