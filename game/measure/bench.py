@@ -44,10 +44,6 @@ from game.world.town import Town
 __all__ = ["BENCHMARKS", "DIM", "bench_paths", "bench_retrieval", "bench_save_load", "bench_tick", "cli_bench",
            "largest_town", "machine", "median_ms", "run"]
 
-# the names ``game.ui.bench`` imports (``bench_double``, ``unit_rows`` in game/measure/benchkit.py)
-_bench_double = bench_double
-_unit_rows = unit_rows
-
 
 def _fill(stream: MemoryStream, n: int, start: datetime, rng: np.random.Generator) -> None:
     vecs = unit_rows(rng, n)

@@ -74,10 +74,10 @@ class _BenchHost:
     watch = None
 
     def __init__(self, save: Path) -> None:
-        from game.measure.bench import _bench_double
+        from game.measure.benchkit import bench_double
 
         self.start_save = save
-        self.llm: LLM = _bench_double()
+        self.llm: LLM = bench_double()
         self.engine: Engine | None = None
 
     @asynccontextmanager
@@ -143,7 +143,7 @@ async def _ticks(engine: Engine, n: int) -> None:
 
 def _busy(engine: Engine, seed: int, busy: int) -> None:
     """``busy`` more memories per resident, as ``bench_save_load`` adds."""
-    from game.measure.bench import _unit_rows
+    from game.measure.benchkit import unit_rows
 
     rng = np.random.default_rng(seed)
     for mind in engine.minds.values():
@@ -151,7 +151,7 @@ def _busy(engine: Engine, seed: int, busy: int) -> None:
         assert isinstance(memory, MemoryStream)  # the game's minds
         for i in range(busy):
             memory.add("conversation", f"a busy talk, line {i}", engine.clock.now, importance=5,
-                            embedding=_unit_rows(rng, 1)[0])
+                            embedding=unit_rows(rng, 1)[0])
 
 
 async def _autosaves(app: TownApp, engine: Engine, rounds: int, ticks: int, busy: int) -> dict[str, object]:
