@@ -19,8 +19,9 @@ from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import TownInput, build_engine, read_input
 from game.engine.engine import Engine
 from game.engine.events import TickResult
-from game.engine.ledger import format_lead, lead_since, mind_counts
+from game.engine.ledger import format_lead, lead_since, mind_counts, share
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
+from game.engine.prepare import Prepared, PrepStep
 from game.engine.save import SaveError
 from game.errors import GameError
 from game.llm.accounting import run_failed
@@ -116,6 +117,31 @@ class HeadlessRun:
         self.next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
         self.actions = ActionLog()  # for the place-fit measure of `town report` (SAVE.actions.jsonl)
         self.actions.sample(engine)
+        self.prepared: Prepared | None = None
+        self.first_minute: dict[str, object] | None = None  # the clock's first 60 real seconds (real time)
+        self._at_start = _waking(engine)
+        self._first_slowest = 1.0
+
+    async def prepare(self) -> None:
+        """In real time, the first day plans before the clock starts (game/engine/prepare.py), each
+        said as it comes; the run's real time is counted from the end of it."""
+        def said(step: PrepStep) -> None:
+            what = f"  {step.name}: {one_line(step.plan, 160) or 'no plan from the model'}" if step.name else ""
+            echo(f"  the residents plan their day: {step.done} of {step.total}{what}", file=self.log, flush=True)
+
+        self.prepared = await self.engine.prepare(progress=said)
+        self.t0 = self.last_print = time.monotonic()
+        self._at_start = _waking(self.engine)
+
+    def _first_minute(self) -> None:
+        """What the first minute of the clock looked like: was it slowed, and who led the town."""
+        now_by = _waking(self.engine)
+        delta = {k: v - self._at_start.get(k, 0.0) for k, v in now_by.items()}
+        led = share(delta)
+        self.first_minute = {"real_s": round(time.monotonic() - self.t0, 1), "clock": self.engine.clock.text(),
+                             "model_led_share": None if led is None else round(led, 3),
+                             "waking_min_by_source": {k: round(v, 1) for k, v in sorted(delta.items()) if v},
+                             "slowed_s": round(self.slowed, 1), "slowest": round(self._first_slowest, 1)}
 
     def running(self) -> bool:
         return self.engine.clock.now < self.stop
@@ -143,6 +169,8 @@ class HeadlessRun:
     async def rest(self, seconds: float) -> None:
         """The game's clock rate, slowed by the pace policy when the model lags."""
         self.slowed += seconds - (self.tick_delay or 0.0)
+        if self.first_minute is None and self.tick_delay:
+            self._first_slowest = max(self._first_slowest, seconds / self.tick_delay)
         await asyncio.sleep(seconds)
 
     def ticked(self, res: TickResult) -> None:
@@ -154,6 +182,8 @@ class HeadlessRun:
             elif line.kind in NOTABLE:
                 echo(f"  {res.clock}  {one_line(line.text)}", file=self.log)
         engine = self.engine
+        if self.first_minute is None and self.tick_delay and time.monotonic() - self.t0 >= 60:
+            self._first_minute()
         if engine.clock.now >= self.next_report or time.monotonic() - self.last_print >= 30:
             if engine.clock.now >= self.next_report:
                 self.next_report += timedelta(hours=1)
@@ -195,6 +225,8 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
          + (f", pace policy {pace_policy}" if tick_delay else ""), file=log, flush=True)
     interrupted = False
     try:
+        if tick_delay is not None:
+            await run.prepare()
         await run_paced(engine, run, governor)
     except asyncio.CancelledError:
         interrupted = True
@@ -207,6 +239,8 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
     report["pace_policy"] = pace_policy if tick_delay else None
     report["seconds_slowed_for_the_model"] = round(run.slowed, 1)
     report["spare_capacity"] = spare_summary(engine) if tick_delay else None
+    report["prepared"] = run.prepared.to_dict() if run.prepared is not None else None
+    report["first_minute"] = run.first_minute
     failed = run_failed(report["accounting"], baseline)
     report["failed"] = failed
     echo(dumps(report, indent=2) if as_json else format_report(report), file=out)
@@ -253,6 +287,11 @@ def _idle_text(llm: LLM, engine: Engine) -> str:
     except Exception:  # noqa: BLE001 - a figure for the log only
         return ""
     return "" if spare is None else f"  server idle {spare:.0%}"
+
+
+def _waking(engine: Engine) -> dict[str, float]:
+    """The town's waking minutes so far by where each action came from (the ledger's)."""
+    return {str(k): float(v) for k, v in engine.ledger.summary()["waking_min_by_source"].items()}
 
 
 def spare_summary(engine: Engine) -> dict[str, int]:
@@ -309,6 +348,14 @@ def format_report(r: dict) -> str:
     if r.get("pace_policy"):
         lines.append(f"pace policy {r['pace_policy']}: the clock waited "
                      f"{r.get('seconds_slowed_for_the_model', 0)} s for the model")
+    pr, fm = r.get("prepared"), r.get("first_minute")
+    if pr:
+        lines.append(f"before the clock started: {len(pr['planned'])} of {len(pr['asked'])} residents planned "
+                     f"their day in {pr['seconds']} s")
+    if fm:
+        led = fm["model_led_share"]
+        lines.append(f"the clock's first {fm['real_s']} s (to {fm['clock']}): model-led "
+                     f"{'n/a' if led is None else f'{led:.0%}'}, slowed {fm['slowed_s']} s (at most x{fm['slowest']})")
     sp = r.get("spare_capacity")
     if sp:
         lines.append(f"spare capacity: {sp['reactions_past_floor']} reactions and {sp['talks_past_floor']} talks "

@@ -50,7 +50,7 @@ class Prepared:
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
-        return {"asked": list(self.asked), "planned": list(self.planned), "seconds": round(self.seconds, 1)}
+        return {"asked": list(self.asked), "planned": sorted(self.planned), "seconds": round(self.seconds, 1)}
 
 
 def who_to_prepare(core: TownCore, board: JobBoard, horizon: timedelta) -> dict[str, JobKind]:
@@ -74,11 +74,15 @@ def who_to_prepare(core: TownCore, board: JobBoard, horizon: timedelta) -> dict[
 
 
 def plan_line(core: TownCore, name: str, blocks: int = 3) -> str:
-    """The first blocks of ``name``'s plan for the day, one line, or "" when it has none."""
+    """The next blocks of ``name``'s plan for the day (from the town's time, or its waking), one
+    line, or "" when it has none of the model's."""
     plan = core.minds[name].plan
     if plan is None or plan.source != "model":
         return ""
-    parts = [f"{b.start // 60 % 24:02d}:{b.start % 60:02d} {b.activity}" for b in plan.blocks[:blocks]]
+    now = core.clock.now
+    minute = now.hour * 60 + now.minute
+    ahead = [b for b in plan.blocks if b.end > minute]
+    parts = [f"{b.start // 60 % 24:02d}:{b.start % 60:02d} {b.activity}" for b in ahead[:blocks]]
     return "; ".join(parts)
 
 

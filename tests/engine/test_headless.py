@@ -161,3 +161,31 @@ async def test_a_full_disk_at_the_end_of_a_run_is_a_message_a_report_and_exit_1(
     err = capsys.readouterr().err
     assert rc == 1 and "the disk is full" in err and "Traceback" not in err
     assert "model-led share" in out.getvalue()  # the report is printed all the same
+
+
+async def test_in_real_time_the_first_day_plans_come_before_the_clock_starts(capsys):
+    """--pace normal|fast: the residents up at the town's hour, or soon, plan their day before the
+    first tick (game/engine/prepare.py), said as each comes; the report says who and how long, and
+    what the clock's first minute looked like."""
+    from game.world import default_town_path
+
+    out = io.StringIO()
+    rc = await run_headless(engine_model(jitter=0.002), str(default_town_path()), until="day 1 06:01",
+                            save=None, out=out, as_json=True, pace="fast")
+    assert rc == 0
+    r = json.loads(out.getvalue())
+    assert len(r["prepared"]["asked"]) == 8 and r["prepared"]["planned"] == r["prepared"]["asked"]
+    assert r["first_minute"] is None  # (a run shorter than a real minute)
+    err = capsys.readouterr().err
+    assert "the residents plan their day: 0 of 8" in err and "the residents plan their day: 8 of 8" in err
+    assert r["model_led"]["waking_min_by_source"].get("routine", 0) == 0  # nobody up lived by routine
+    from game.engine.headless import format_report
+    r["first_minute"] = {"real_s": 60.1, "clock": "Day 1, 06:20:00", "model_led_share": 0.97,
+                         "waking_min_by_source": {}, "slowed_s": 0.0, "slowest": 1.0}
+    text = format_report(r)
+    assert "before the clock started: 8 of 8 residents planned their day in" in text
+    assert "the clock's first 60.1 s (to Day 1, 06:20:00): model-led 97%, slowed 0.0 s (at most x1.0)" in text
+    lock = io.StringIO()
+    assert await run_headless(engine_model(jitter=0.002), str(default_town_path()), until="day 1 06:01",
+                              save=None, out=lock, as_json=True) == 0
+    assert json.loads(lock.getvalue())["prepared"] is None  # lockstep waits for every decision anyway
