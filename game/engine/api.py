@@ -14,14 +14,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from game.engine.events import Command, TickResult
+from game.engine.events import Command, Prepared, PrepStep, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import LLM, Priority
 from game.mind.facts import Fact, FactBook, TownNames
@@ -319,6 +319,18 @@ class LiveEngine(EngineView, Protocol):
     """A town that runs: ``step`` advances it one tick (in lockstep, only when ``blocked`` is False)."""
 
     def step(self) -> TickResult: ...
+
+
+@runtime_checkable
+class Preparable(Protocol):
+    """A live town that can plan before its clock starts (game/engine/prepare.py): the screen shows
+    the plans as they come.  In lockstep it need not: the clock waits for every decision."""
+
+    @property
+    def lockstep(self) -> bool: ...
+
+    async def prepare(self, horizon: timedelta = ..., progress: Callable[[PrepStep], None] | None = None,
+                      enough: asyncio.Event | None = None) -> Prepared: ...
 
 
 @runtime_checkable

@@ -27,7 +27,7 @@ from game.engine import save as saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
-from game.engine.events import Command, TickResult
+from game.engine.events import Command, Prepared, PrepStep, TickResult
 from game.engine.hazards import Hazards
 from game.engine.inspecting import positions, resident_view, snapshot
 from game.engine.jobs import JobBoard
@@ -36,7 +36,7 @@ from game.engine.leadtime import LeadTime
 from game.engine.ledger import DecisionLedger
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
-from game.engine.prepare import Prepared, PrepStep, prepare_town
+from game.engine.prepare import prepare_town
 from game.engine.saving import Saver
 from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState

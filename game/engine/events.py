@@ -137,3 +137,26 @@ Command = (
     EnterAsVisitor | MovePlayer | OpenTalk | Typing | SayToResident | EndConversation | Whisper | Embody | Release
     | SetObjectState | SaveTown
 )
+
+
+@dataclass(frozen=True)
+class PrepStep:
+    """One resident's plans came (or ``name`` is None: the start, nothing has come yet)."""
+
+    done: int
+    total: int
+    name: str | None = None
+    plan: str = ""  # its first blocks, one line ("06:00 open the cafe; 09:00 ...")
+    failed: bool = False  # no plan of the model's: it will live by its routine until one comes
+
+
+@dataclass
+class Prepared:
+    """What ``prepare_town`` did: who was asked, whose plan came from the model, how long it took."""
+
+    asked: list[str] = field(default_factory=list)
+    planned: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        return {"asked": list(self.asked), "planned": sorted(self.planned), "seconds": round(self.seconds, 1)}

@@ -18,10 +18,9 @@ from typing import TextIO
 from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import TownInput, build_engine, read_input
 from game.engine.engine import Engine
-from game.engine.events import TickResult
+from game.engine.events import Prepared, PrepStep, TickResult
 from game.engine.ledger import format_lead, lead_since, mind_counts, share
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
-from game.engine.prepare import Prepared, PrepStep
 from game.engine.save import SaveError
 from game.errors import GameError
 from game.llm.accounting import run_failed

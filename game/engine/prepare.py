@@ -20,37 +20,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import timedelta
 
+from game.engine.events import Prepared, PrepStep
 from game.engine.jobs import JobBoard
 from game.engine.lanes import Lanes
 from game.engine.state import JobKind, Resident
 from game.engine.towncore import TownCore
 from game.engine.tuning import PREPARE_AHEAD
-
-
-@dataclass(frozen=True)
-class PrepStep:
-    """One resident's plans came (or ``name`` is None: the start, nothing has come yet)."""
-
-    done: int
-    total: int
-    name: str | None = None
-    plan: str = ""  # its first blocks, one line ("06:00 open the cafe; 09:00 ...")
-    failed: bool = False  # no plan of the model's: it will live by its routine until one comes
-
-
-@dataclass
-class Prepared:
-    """What ``prepare_town`` did: who was asked, whose plan came from the model, how long it took."""
-
-    asked: list[str] = field(default_factory=list)
-    planned: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, object]:
-        return {"asked": list(self.asked), "planned": sorted(self.planned), "seconds": round(self.seconds, 1)}
 
 
 def who_to_prepare(core: TownCore, board: JobBoard, horizon: timedelta) -> dict[str, JobKind]:

@@ -1,4 +1,4 @@
-"""Screens: the start screen (model server starting), and the modal dialogues."""
+"""The modal dialogues (the start screen is in start.py)."""
 
 from __future__ import annotations
 
@@ -13,62 +13,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, RichLog, Static
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Input, Label, RichLog, Static
 
 from game.engine.events import Utterance
 from game.ui.host import SaveInfo
 from game.ui.messages import Said, TalkClosed, Typed
 from game.ui.text import clean, plain
-
-
-class StartScreen(Screen[None]):
-    """Shown while the model server starts and the town loads."""
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="start-box"):
-            yield Static(Text("Town", style="bold"), id="start-title")
-            yield Static(Text("A generative-agents town in your terminal", style="italic"))
-            yield Label("starting…", id="start-stage")
-            yield ProgressBar(total=None, show_eta=False, id="start-progress")
-            yield Static("", id="start-error")
-        yield Footer()
-
-    stage: str = "starting…"
-    fraction: float | None = None
-    error: str | None = None
-
-    def on_mount(self) -> None:
-        # after the first refresh: the bar's own mount would undo an earlier update
-        self.call_after_refresh(self.set_progress, self.stage, self.fraction)
-        if self.error:
-            self.set_error(self.error)
-
-    def set_progress(self, stage: str, fraction: float | None) -> None:
-        self.stage, self.fraction = stage, fraction
-        try:
-            label = self.query_one("#start-stage", Label)
-            bar = self.query_one("#start-progress", ProgressBar)
-        except NoMatches:  # not composed yet, or already replaced by the town
-            return
-        label.update(plain(stage, single_line=True))
-        if fraction is None:
-            bar.update(total=None)
-        else:
-            bar.update(total=100, progress=max(0.0, min(1.0, fraction)) * 100)
-
-    def set_error(self, message: str) -> None:
-        self.error = message
-        try:
-            target = self.query_one("#start-error", Static)
-        except NoMatches:
-            return
-        t = Text(end="")
-        t.append("Could not start: ", style="bold red")
-        t.append(plain(message))
-        t.append("\n\nPress q to quit.", style="dim")
-        target.update(t)
-
 
 R = TypeVar("R")  # what a dialog gives back (esc: None)
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from textual.app import App
 from textual.worker import Worker, WorkerState
 
-from game.engine.api import EngineView, LiveEngine, Replayable
-from game.engine.events import TickResult
+from game.engine.api import EngineView, LiveEngine, Preparable, Replayable
+from game.engine.events import PrepStep, TickResult
 from game.engine.pace import AS_FAST, Governor, run_paced
 from game.engine.pace import TICK_DELAY as PACE_DELAY
 from game.llm.api import LLM, LLMError
@@ -28,8 +28,8 @@ from game.ui.main_screen import MainScreen
 from game.ui.messages import EngineFailed, Ticked
 from game.ui.panels import Panels, clock_text
 from game.ui.replay_controls import ReplayControls
-from game.ui.screens import StartScreen
 from game.ui.session import Session
+from game.ui.start import StartScreen
 from game.ui.text import clean
 
 # seconds between ticks at each speed (the game's own rates, game/engine/pace.py); "max" runs as
@@ -99,13 +99,40 @@ class EngineWorker:
             watched_run = session.replay
             if self.replay.fork_path is not None and watched_run is not None:
                 await self.fork(watched_run, llm, self.replay.fork_path)
-            elif session.save_path is not None:
-                self.progress(f"loading {session.save_path.name}…", None)
-                self.install_engine(await self.host.load_engine(session.save_path, llm))
             else:
-                self.progress("building the town…", None)
-                self.install_engine(await self.host.new_engine(llm))
+                if session.save_path is not None:
+                    self.progress(f"loading {session.save_path.name}…", None)
+                    engine = await self.host.load_engine(session.save_path, llm)
+                else:
+                    self.progress("building the town…", None)
+                    engine = await self.host.new_engine(llm)
+                await self.prepare(engine)
+                self.install_engine(engine)
             await session.closing.wait()
+
+    async def prepare(self, engine: EngineView) -> None:
+        """Before the clock starts, the residents up or soon up plan their day (game/engine/prepare.py),
+        each plan shown on the start screen as it comes, so that the town's first minute is the
+        model's, not a slowed routine.  Enter starts the town before all came (the rest go on in
+        their lanes).  A failure is shown and the town starts all the same."""
+        if not isinstance(engine, Preparable) or engine.lockstep:
+            return
+        start, enough = self.start_screen, asyncio.Event()
+
+        def shown(step: PrepStep) -> None:
+            if step.total:
+                self.show_progress(f"the residents plan their day: {step.done} of {step.total}",
+                                   step.done / step.total)
+            if step.name:
+                start.add_plan(step.name, step.plan)
+
+        start.waiting_for_plans(enough.set)
+        try:
+            await engine.prepare(progress=shown, enough=enough)
+        except Exception as e:  # the town starts anyway; its lanes ask again as in play
+            self.panels.report_error(e, "prepare")
+        finally:
+            start.waiting_for_plans(None)
 
     async def fork(self, watched: Replayable, llm: LLM, path: Path) -> None:
         """The live town forked from the watched run at the moment on screen, saved as ``path``."""

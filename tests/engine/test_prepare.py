@@ -8,7 +8,8 @@ from datetime import timedelta
 from engine_fakes import engine_model
 
 from game.engine.build import new_engine
-from game.engine.prepare import PrepStep, who_to_prepare
+from game.engine.events import PrepStep
+from game.engine.prepare import who_to_prepare
 from game.engine.state import JobKind
 from game.world import default_town_path
 

@@ -26,7 +26,8 @@ from game.engine.events import (
 from game.llm.api import ModelUnavailable
 from game.ui.app import MainScreen, TownApp
 from game.ui.messages import Ticked
-from game.ui.screens import AskScreen, HelpScreen, LoadScreen, StartScreen, TalkScreen, VisitorScreen
+from game.ui.screens import AskScreen, HelpScreen, LoadScreen, TalkScreen, VisitorScreen
+from game.ui.start import StartScreen
 
 FAST = {"normal": 0.05, "fast": 0.02}
 

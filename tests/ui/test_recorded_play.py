@@ -86,6 +86,11 @@ class RecordedModelHost(RealHost):
     def open_llm(self, progress):
         return self._open(progress)
 
+    async def new_engine(self, llm):
+        engine = await super().new_engine(llm)
+        engine.lockstep = True  # before the screen starts it: no day plans asked before the clock (prepare.py)
+        return engine
+
 
 async def ticks(app, pilot, n: int) -> None:
     """``n`` lockstep ticks, each shown by the app as the engine worker would."""
