@@ -339,9 +339,18 @@ def bench_paths(quick: bool) -> dict:
             "note": "random reachable pairs, no path cache"}
 
 
+def bench_standin(quick: bool) -> dict:
+    """100 residents in real time against the stand-in server (game/measure/swarm.py; only when named)."""
+    from game.measure.swarm import quick_config, run_swarm, standard_config
+
+    return run_swarm(quick_config() if quick else standard_config())
+
+
 BENCHMARKS: dict[str, Callable[[bool], dict]] = {
     "retrieval": bench_retrieval, "save_load": bench_save_load, "tick": bench_tick, "paths": bench_paths,
+    "standin": bench_standin,
 }
+NAMED_ONLY = {"standin"}  # minutes long: run by `--only standin`, not by a plain `town bench`
 
 
 def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[str], None] | None = None,
@@ -349,7 +358,7 @@ def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[
     """Run ``only`` (default: all) of ``benchmarks`` (default: this module's; ``town bench`` adds the
     screen's own, ``game.ui.bench``)."""
     benchmarks = BENCHMARKS if benchmarks is None else benchmarks
-    names = only or list(benchmarks)
+    names = only or [n for n in benchmarks if n not in NAMED_ONLY]
     results: dict[str, dict] = {}
     for name in names:
         if progress:
