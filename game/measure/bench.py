@@ -10,6 +10,8 @@
 - ``render`` (the screen's own, in ``game.ui.bench``; ``town bench`` runs it too): frame render time
   of the largest map with 25 residents and bubbles (game.ui MapView)
 - ``paths``: path queries per second on the largest map (game.world PathFinder)
+- ``standin`` (only when named: minutes long): 100 residents in real time against a stand-in
+  many-slot server (game/measure/swarm.py, scripts/bench_swarm.py)
 
 ``$TOWN_BENCH_MAP`` names the map for ``render`` and ``paths`` (default: the largest of the built-in
 towns and those under ./maps/); ``$TOWN_BENCH_TOWN`` the town folder for ``save_load`` and ``tick``

@@ -137,8 +137,13 @@ def answer_for(payload: dict[str, Any], recorded: dict[str, list[Any]]) -> str:
     if not isinstance(js, dict) or not isinstance(js.get("schema"), dict):
         return "Good to see you. I was just thinking about the day ahead."
     schema = js["schema"]
-    pool = recorded.get(str(js.get("name", "")), [])
+    name = str(js.get("name", ""))
+    pool = recorded.get(name, [])
     defs = schema.get("$defs", {})
+    if name == "ImportanceAnswer":  # one rating a listed memory, as the model is asked
+        last = str(payload["messages"][-1].get("content", "")) if payload.get("messages") else ""
+        n = max(1, sum(1 for line in last.splitlines() if line.startswith("- ")))
+        pool = [{k: (v * n)[:n] if isinstance(v, list) and v else v for k, v in a.items()} for a in pool]
     # the first recorded answer (from the prompt's hash on) that fits as it is, else the first mended
     for i in range(len(pool)):
         base = pool[(seed + i) % len(pool)]

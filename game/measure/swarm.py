@@ -187,6 +187,34 @@ def occupancy(samples: list[tuple[float, int, int, int]], log: list[list[float]]
             "queued_max": int(np.max(queued))}
 
 
+def real_server_occupancy(samples: list[tuple[float, int, int, int]], busy: list[tuple[float, int]],
+                          slots: int) -> dict:
+    """``occupancy`` for a real llama-server: its ``/slots`` polls against the client's samples
+    nearest in time (the server keeps no log we can read)."""
+    import bisect
+
+    if not busy or not samples:
+        return {"note": "no /slots from the server (not llama-server?): the client's figures only",
+                "client_open_requests_max": max((s[2] + s[3] for s in samples), default=0)}
+    times = [s[0] for s in samples]
+    waiting = deciding = 0
+    busy_waiting = busy_deciding = 0.0
+    for t, n in busy:
+        i = max(0, bisect.bisect_right(times, t) - 1)  # the client's sample at or before the poll
+        _, jobs, flight, queued = samples[i]
+        if queued > 0:
+            waiting += 1
+            busy_waiting += n / slots
+        if jobs > 0:
+            deciding += 1
+            busy_deciding += min(n, flight + queued) / max(1, min(slots, flight + queued))
+    return {"polls": len(busy), "poll_every_s": 0.25,
+            "busy_share_while_work_waits": round(busy_waiting / waiting, 3) if waiting else None,
+            "share_of_polls_with_work_waiting": round(waiting / len(busy), 3),
+            "busy_of_open_requests_while_deciding": round(busy_deciding / deciding, 3) if deciding else None,
+            "busy_share_overall": round(sum(n for _, n in busy) / len(busy) / slots, 3)}
+
+
 def _pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
@@ -224,12 +252,32 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
             samples.append((time.monotonic(), len(engine.jobs), sched.in_flight, sched.queued))
             await asyncio.sleep(0.05)
 
+    async def poll_slots() -> None:
+        """A real llama-server's own view: its ``/slots`` every 0.25 s, as (t, slots processing)."""
+        import httpx
+
+        root = chat_url[:-3] if chat_url.endswith("/v1") else chat_url
+        async with httpx.AsyncClient(timeout=5.0) as http:
+            while True:
+                try:
+                    r = await http.get(f"{root}/slots")
+                    rows = r.json() if r.status_code == 200 else None
+                    if isinstance(rows, list):
+                        server_busy.append((time.monotonic(), sum(1 for x in rows if isinstance(x, dict)
+                                                                  and x.get("is_processing"))))
+                except (httpx.HTTPError, ValueError):
+                    pass
+                await asyncio.sleep(0.25)
+
     step_cpu: list[float] = []
     step_wall: list[float] = []
     proc_cpu: list[float] = []
     factors: list[float] = []
+    slowed_by: dict[str, int] = {}  # slowed ticks by game half-hour
     errors = 0
+    server_busy: list[tuple[float, int]] = []
     sampling = asyncio.create_task(sampler())
+    polling = asyncio.create_task(poll_slots()) if cfg.llm_url else None
     t0 = time.monotonic()
     cpu0 = time.process_time()
     last_cpu = cpu0
@@ -242,6 +290,9 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
             errors += sum(1 for line in res.log if line.kind == "error")
             await asyncio.sleep(gov.delay(tick_s, engine.backlog_min(), engine.routine_wait_min()))
             factors.append(gov.factor)
+            if gov.factor > 1.0:
+                half = engine.clock.now.replace(minute=engine.clock.now.minute // 30 * 30).strftime("%H:%M")
+                slowed_by[half] = slowed_by.get(half, 0) + 1
             now_cpu = time.process_time()
             proc_cpu.append(1000 * (now_cpu - last_cpu))
             last_cpu = now_cpu
@@ -249,12 +300,16 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
         real = time.monotonic() - t0
         cpu_total = time.process_time() - cpu0
         sampling.cancel()
+        if polling is not None:
+            polling.cancel()
         heap = tracemalloc.get_traced_memory() if cfg.trace_memory else None
         if cfg.trace_memory:
             tracemalloc.stop()
         rss1 = rss_mb()
         summary = engine.ledger.summary(since=lead_since(start, engine.clock.day))
         counts = mind_counts(engine.minds.values())
+        minds: list[Any] = list(engine.minds.values())
+        memories = sum(len(mind.memory) for mind in minds)
         await engine.aclose()
         by_purpose = client.accounting.by_purpose()
         total = client.accounting.total
@@ -267,6 +322,7 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
         "ticks": ticks, "real_s": round(real, 1), "normal_rate_s": round(ticks * tick_s, 1),
         "real_over_normal": round(real / (ticks * tick_s), 3) if ticks else None,
         "ticks_slowed": sum(1 for f in factors if f > 1.0), "slowest_factor": round(max(factors or [1.0]), 1),
+        "ticks_slowed_by_half_hour": slowed_by,
         "step_cpu_ms_median": round(statistics.median(step_cpu), 3) if step_cpu else None,
         "step_cpu_ms_p95": round(_pct(step_cpu, 0.95), 3), "step_cpu_ms_max": round(max(step_cpu or [0]), 2),
         "step_wall_ms_median": round(statistics.median(step_wall), 3) if step_wall else None,
@@ -276,11 +332,13 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
         "rss_mb_before_town": rss0, "rss_mb_town_built": rss_built, "rss_mb_end": rss1,
         "rss_mb_peak": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "tracemalloc_mb_now_peak": [round(x / 2**20, 1) for x in heap] if heap else None,
-        "engine_errors": errors,
+        "engine_errors": errors, "memories_at_end": memories,
         "model_led": {k: summary.get(k) for k in ("model_led_share", "decision_lag_p50_min",
                                                   "decision_lag_p90_min", "decisions", "since")},
+        # of the residents awake 10 game minutes or more in the span the share is reported for
         "model_led_lowest": min(((v["model_led_share"], n) for n, v in summary["by_resident"].items()
-                                 if v["model_led_share"] is not None), default=None),
+                                 if v["model_led_share"] is not None
+                                 and sum(v["waking_min_by_source"].values()) >= 10), default=None),
         "chat_calls": sum(int(v.get("calls", 0)) for v in chat.values()),
         "chat_failures": sum(int(v.get("failures", 0)) for v in chat.values()),
         "retries": int(total.retries),
@@ -288,7 +346,7 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
                            "completion_tokens": v["completion_tokens"], "evaluated_tokens": v["evaluated_tokens"],
                            "failures": v["failures"]} for k, v in sorted(chat.items())},
         "rules_and_fallbacks": counts, "scheduler_slots": sched.slots,
-        "_samples": samples,
+        "_samples": samples, "_server_busy": server_busy,
     }
 
 
@@ -322,6 +380,7 @@ def run_swarm(cfg: SwarmConfig) -> dict:
             if server is not None:
                 server.stop()
     samples = out.pop("_samples")
+    server_busy = out.pop("_server_busy")
     if stats is not None:
         log = stats["requests"]
         out["slots"] = occupancy(samples, log, int(stats["slots"]))
@@ -333,8 +392,7 @@ def run_swarm(cfg: SwarmConfig) -> dict:
                          "request_s_median": round(statistics.median([r[2] - r[1] for r in log]), 2) if log else None}
     else:
         out["server"] = {"kind": "given", "url": cfg.llm_url}
-        out["slots"] = {"note": "a real server's slots are not logged; see the client's scheduler figures",
-                        "client_open_requests_max": max((s[2] + s[3] for s in samples), default=0)}
+        out["slots"] = real_server_occupancy(samples, server_busy, out["scheduler_slots"])
     m = machine()
     m["load_1min_at_start"] = round(load0, 2)
     out["machine"] = m
@@ -346,7 +404,9 @@ def format_swarm(r: dict) -> str:
     s, sv, ml = r.get("slots", {}), r.get("server", {}), r.get("model_led", {})
     lines = [f"{r['residents']} residents {r['from']}-{r['until']} ({r['ticks']} ticks) in {r['real_s']} s real "
              f"against {r['normal_rate_s']} s at the normal rate (x{r['real_over_normal']}); slowed on "
-             f"{r['ticks_slowed']} ticks (at most x{r['slowest_factor']})",
+             f"{r['ticks_slowed']} ticks (at most x{r['slowest_factor']}"
+             + (f"; by game half-hour {r['ticks_slowed_by_half_hour']})"
+                if r.get("ticks_slowed_by_half_hour") else ")"),
              f"engine CPU per tick: step median {r['step_cpu_ms_median']} ms (p95 {r['step_cpu_ms_p95']}, max "
              f"{r['step_cpu_ms_max']}); whole process median {r['process_cpu_ms_per_tick_median']} ms (p95 "
              f"{r['process_cpu_ms_per_tick_p95']}), {r['process_cpu_share_of_real']:.0%} of one core",

@@ -110,3 +110,11 @@ def test_a_small_town_in_real_time_against_the_standin():
     assert r["server"]["kind"] == "stand-in" and r["server"]["requests"] >= 1 and r["chat_failures"] == 0
     assert r["slots"]["samples"] > 0 and r["scheduler_slots"] == 4
     assert "residents 06:00-06:01" in swarm.format_swarm(r)
+
+
+def test_a_real_servers_slots_against_the_clients_samples():
+    samples = [(0.0, 5, 2, 3), (1.0, 5, 2, 0), (2.0, 0, 0, 0)]
+    occ = swarm.real_server_occupancy(samples, [(0.01, 2), (1.01, 1), (2.01, 0)], slots=2)
+    assert occ["busy_share_while_work_waits"] == pytest.approx(1.0)
+    assert occ["busy_of_open_requests_while_deciding"] == pytest.approx(0.75)  # (1 + 0.5) / 2
+    assert swarm.real_server_occupancy(samples, [], 2)["client_open_requests_max"] == 5
