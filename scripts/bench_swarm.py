@@ -12,6 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from game.measure.bench import machine  # noqa: E402
 from game.measure.swarm import DECODE_RATE, PREFILL_RATE, SwarmConfig, format_swarm, run_swarm  # noqa: E402
 
 
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = SwarmConfig(residents=a.residents, slots=a.slots, decode_rate=a.decode_rate, prefill_rate=a.prefill_rate,
                       start=a.start, until=a.until, speedup=a.speedup, llm_url=a.llm_url, embed_url=a.embed_url,
                       ville=a.ville, town=a.town, trace_memory=a.tracemalloc)
-    out = run_swarm(cfg)
+    out = run_swarm(cfg, machine())
     print(json.dumps(out, indent=2, default=str) if a.json else format_swarm(out))
     return 0
 

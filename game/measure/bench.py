@@ -345,7 +345,7 @@ def bench_standin(quick: bool) -> dict:
     """100 residents in real time against the stand-in server (game/measure/swarm.py; only when named)."""
     from game.measure.swarm import quick_config, run_swarm, standard_config
 
-    return run_swarm(quick_config() if quick else standard_config())
+    return run_swarm(quick_config() if quick else standard_config(), machine())
 
 
 BENCHMARKS: dict[str, Callable[[bool], dict]] = {

@@ -361,10 +361,9 @@ def fetch_stats(url: str) -> dict | None:
         return None
 
 
-def run_swarm(cfg: SwarmConfig) -> dict:
-    """Build the town, start the stand-in (unless ``llm_url``), play, and gather the figures."""
-    from game.measure.bench import machine
-
+def run_swarm(cfg: SwarmConfig, machine: dict | None = None) -> dict:
+    """Build the town, start the stand-in (unless ``llm_url``), play, and gather the figures;
+    ``machine``: what ``game.measure.bench.machine()`` says of this machine (the callers give it)."""
     server: StandInProcess | None = None
     with tempfile.TemporaryDirectory(prefix="town-swarm-") as tmp:
         town = make_town(cfg, Path(tmp))
@@ -393,7 +392,7 @@ def run_swarm(cfg: SwarmConfig) -> dict:
     else:
         out["server"] = {"kind": "given", "url": cfg.llm_url}
         out["slots"] = real_server_occupancy(samples, server_busy, out["scheduler_slots"])
-    m = machine()
+    m = dict(machine or {})
     m["load_1min_at_start"] = round(load0, 2)
     out["machine"] = m
     out["config"] = {k: v for k, v in asdict(cfg).items() if k != "extra"}
