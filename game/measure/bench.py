@@ -10,6 +10,8 @@
 - ``render`` (the screen's own, in ``game.ui.bench``; ``town bench`` runs it too): frame render time
   of the largest map with 25 residents and bubbles (game.ui MapView)
 - ``paths``: path queries per second on the largest map (game.world PathFinder)
+- ``standin`` (only when named: minutes long): 100 residents in real time against a stand-in
+  many-slot server (game/measure/swarm.py, scripts/bench_swarm.py)
 
 ``$TOWN_BENCH_MAP`` names the map for ``render`` and ``paths`` (default: the largest of the built-in
 towns and those under ./maps/); ``$TOWN_BENCH_TOWN`` the town folder for ``save_load`` and ``tick``
@@ -169,9 +171,18 @@ def bench_paths(quick: bool) -> dict:
             "note": "random reachable pairs, no path cache"}
 
 
+def bench_standin(quick: bool) -> dict:
+    """100 residents in real time against the stand-in server (game/measure/swarm.py; only when named)."""
+    from game.measure.swarm import quick_config, run_swarm, standard_config
+
+    return run_swarm(quick_config() if quick else standard_config(), machine())
+
+
 BENCHMARKS: dict[str, Callable[[bool], dict]] = {
     "retrieval": bench_retrieval, "save_load": bench_save_load, "tick": bench_tick, "paths": bench_paths,
+    "standin": bench_standin,
 }
+NAMED_ONLY = {"standin"}  # minutes long: run by `--only standin`, not by a plain `town bench`
 
 
 def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[str], None] | None = None,
@@ -179,7 +190,7 @@ def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[
     """Run ``only`` (default: all) of ``benchmarks`` (default: this module's; ``town bench`` adds the
     screen's own, ``game.ui.bench``)."""
     benchmarks = BENCHMARKS if benchmarks is None else benchmarks
-    names = only or list(benchmarks)
+    names = only or [n for n in benchmarks if n not in NAMED_ONLY]
     results: dict[str, dict] = {}
     for name in names:
         if progress:

@@ -1,0 +1,429 @@
+"""A town of many residents against a many-slot server, in real time: the ``standin`` benchmark.
+
+``python scripts/bench_swarm.py`` (or ``town bench --only standin``, a 10-resident quick form
+with ``--quick``) builds a town of ``residents`` (the default town's twelve, or the imported
+Smallville's 25 with ``--ville``, repeated under new first names: "Grace2 Okafor" is Grace
+Okafor's clone, living in her home and working at her workplace), starts the stand-in server
+(``game/measure/standin.py``, a separate process, so its CPU is not the engine's) unless
+``--llm-url`` names a real one, and plays the town from ``start`` to ``until`` in real time at
+the game's normal rate (a tick of 10 game seconds every 0.5 real seconds, ``game/engine/pace.py``)
+with the game's own pace policy ("lead": the clock slows when the model lags), through the
+game's own client (``ModelClient``: httpx, the priority scheduler, re-asks, accounting).
+
+Measured:
+- the engine's CPU per tick: ``time.thread_time()`` around ``Engine.step()`` (the thread that
+  plays), and the whole process's CPU per tick (``time.process_time()``: the step, the minds'
+  decision tasks, prompts, retrieval, parsing, the HTTP client);
+- memory: the process's resident set (VmRSS) at the start and the end, its peak (ru_maxrss),
+  and with ``tracemalloc`` the Python heap's peak;
+- the slots: every 50 ms the client's open requests (in flight + queued in the scheduler) and
+  open decisions (the engine's jobs); afterwards each sample's busy slots from the server's own
+  log (each request's slot, start and end); "busy while work waits" is the busy share of all
+  slots over the samples where a request was queued in the client, and "busy of what was open"
+  the busy slots over min(slots, open requests) over the samples with a decision open;
+- the clock: real seconds against the normal rate's, ticks slowed by the pace policy, the
+  largest slow-down; the model-led share (the engine's ledger, from 07:00) and decision lag.
+
+``speedup`` divides both the tick's 0.5 s and every latency of the stand-in by the same factor:
+the town then runs as it would at the normal rate, ``speedup`` times faster; the engine's CPU per
+tick is the same work in less time (harder on the CPU, not easier).  The docs say which was used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+NORMAL_TICK_S = 0.5  # game/engine/pace.py TICK_DELAY["normal"]
+
+# The stand-in's default rates (tokens/s in one slot, 32 slots busy): llama.cpp's
+# llama-batched-bench in ggml-org/llama.cpp PR #3545 (LLaMA 7B F16 on one GPU), 32 parallel
+# sequences: 443.6 tokens/s generated over 32 sequences (13.9 a sequence) and prompts evaluated
+# at 1,084 tokens/s with 128-token prompts (1,302 with 2,048-token ones).
+DECODE_RATE = 13.9
+PREFILL_RATE = 1084.0
+
+
+@dataclass
+class SwarmConfig:
+    residents: int = 100
+    slots: int = 32
+    decode_rate: float = DECODE_RATE
+    prefill_rate: float = PREFILL_RATE
+    start: str = "05:30"
+    until: str = "08:00"
+    speedup: float = 1.0
+    llm_url: str | None = None
+    embed_url: str | None = None
+    ville: str | None = None  # the_ville folder (../shared/the_ville): its 25 residents as the base
+    town: str | None = None  # or any town folder as the base
+    trace_memory: bool = False
+    policy: str = "lead"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def standard_config() -> SwarmConfig:
+    """``town bench --only standin``: 100 residents, 32 slots, 05:30-06:30 at the normal rate (3 real minutes)."""
+    return SwarmConfig(residents=100, slots=32, start="05:30", until="06:30")
+
+
+def quick_config() -> SwarmConfig:
+    """``--quick``: 10 residents, 4 slots, five game minutes at 5x (seconds)."""
+    return SwarmConfig(residents=10, slots=4, start="06:00", until="06:05", speedup=5.0)
+
+
+def rss_mb() -> float | None:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def make_town(cfg: SwarmConfig, folder: Path) -> Path:
+    """The town of ``cfg.residents`` under ``folder``: the base town's residents, repeated under new
+    first names past its own number ("Grace2 Okafor" lives in Grace Okafor's home, works where she
+    does and knows whom she knows); below its own number, the first ones, each knowing only those kept."""
+    import shutil
+
+    from game.world import default_town_path
+
+    base = Path(cfg.town) if cfg.town else Path(default_town_path())
+    if cfg.ville:
+        from game.world.ville import import_ville
+
+        base = folder / "ville"
+        import_ville(cfg.ville, base)
+    dst = folder / "swarmtown"
+    shutil.copytree(base, dst)
+    data = json.loads((dst / "residents.json").read_text())
+    specs = list(data["residents"])
+    out = []
+    for i in range(cfg.residents):
+        s = dict(specs[i % len(specs)])
+        if i >= len(specs):
+            first, *rest = s["name"].split()
+            s["name"] = f"{first}{i // len(specs) + 1} {' '.join(rest)}".strip()
+            s["spawn"] = None
+        out.append(s)
+    names = {s["name"] for s in out}
+    for s in out:
+        if isinstance(s.get("relationships"), dict):
+            s["relationships"] = {k: v for k, v in s["relationships"].items() if k in names}
+    data["residents"] = out
+    (dst / "residents.json").write_text(json.dumps(data))
+    return dst
+
+
+class StandInProcess:
+    """``python -m game.measure.standin`` in its own process; ``url`` once it listens."""
+
+    def __init__(self, cfg: SwarmConfig) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "game.measure.standin", "--slots", str(cfg.slots),
+             "--prefill-rate", str(cfg.prefill_rate), "--decode-rate", str(cfg.decode_rate),
+             "--speedup", str(cfg.speedup)], stdout=subprocess.PIPE, text=True, cwd=str(ROOT), env=env)
+        assert self.proc.stdout is not None
+        self.url = self.proc.stdout.readline().strip()
+        if not self.url.startswith("http"):
+            self.stop()
+            raise RuntimeError("the stand-in server did not start")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def occupancy(samples: list[tuple[float, int, int, int]], log: list[list[float]], slots: int) -> dict:
+    """Busy slots at each sample (t, decisions open, requests in flight, queued) from the server's
+    log of requests (slot, start, end, ...)."""
+    import numpy as np
+
+    if not samples:
+        return {}
+    t = np.array([s[0] for s in samples])
+    starts = np.sort(np.array([r[1] for r in log] or [0.0]))
+    ends = np.sort(np.array([r[2] for r in log] or [0.0]))
+    busy = (np.searchsorted(starts, t, side="right") - np.searchsorted(ends, t, side="right")) if log \
+        else np.zeros(len(t))
+    jobs = np.array([s[1] for s in samples])
+    open_req = np.array([s[2] + s[3] for s in samples])
+    queued = np.array([s[3] for s in samples])
+    waiting = queued > 0
+    deciding = jobs > 0
+    want = np.minimum(open_req, slots)
+
+    def share(mask: Any, num: Any, den: Any) -> float | None:
+        d = float(np.sum(den[mask]))
+        return round(float(np.sum(num[mask])) / d, 3) if d > 0 else None
+
+    return {"samples": len(samples), "sample_every_s": 0.05,
+            "busy_share_while_work_waits": share(waiting, busy, np.full(len(t), slots)),
+            "share_of_samples_with_work_waiting": round(float(np.mean(waiting)), 3),
+            "busy_of_open_requests_while_deciding": share(deciding, np.minimum(busy, want), want),
+            "busy_share_while_deciding": share(deciding, busy, np.full(len(t), slots)),
+            "busy_share_overall": round(float(np.mean(busy)) / slots, 3),
+            "decisions_open_median": float(np.median(jobs)), "decisions_open_max": int(np.max(jobs)),
+            "queued_max": int(np.max(queued))}
+
+
+def real_server_occupancy(samples: list[tuple[float, int, int, int]], busy: list[tuple[float, int]],
+                          slots: int) -> dict:
+    """``occupancy`` for a real llama-server: its ``/slots`` polls against the client's samples
+    nearest in time (the server keeps no log we can read)."""
+    import bisect
+
+    if not busy or not samples:
+        return {"note": "no /slots from the server (not llama-server?): the client's figures only",
+                "client_open_requests_max": max((s[2] + s[3] for s in samples), default=0)}
+    times = [s[0] for s in samples]
+    waiting = deciding = 0
+    busy_waiting = busy_deciding = 0.0
+    for t, n in busy:
+        i = max(0, bisect.bisect_right(times, t) - 1)  # the client's sample at or before the poll
+        _, jobs, flight, queued = samples[i]
+        if queued > 0:
+            waiting += 1
+            busy_waiting += n / slots
+        if jobs > 0:
+            deciding += 1
+            busy_deciding += min(n, flight + queued) / max(1, min(slots, flight + queued))
+    return {"polls": len(busy), "poll_every_s": 0.25,
+            "busy_share_while_work_waits": round(busy_waiting / waiting, 3) if waiting else None,
+            "share_of_polls_with_work_waiting": round(waiting / len(busy), 3),
+            "busy_of_open_requests_while_deciding": round(busy_deciding / deciding, 3) if deciding else None,
+            "busy_share_overall": round(sum(n for _, n in busy) / len(busy) / slots, 3)}
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> dict:
+    """The town played in real time against ``chat_url``; the figures (without the server's)."""
+    from game.engine.build import new_engine
+    from game.engine.ledger import lead_since, mind_counts
+    from game.engine.pace import Governor
+    from game.llm.client import ModelClient
+    from game.llm.embed import RemoteEmbedder
+
+    data = json.loads((town / "residents.json").read_text())
+    day0 = datetime.fromisoformat(data["start"]).date()
+    h, m = (int(x) for x in cfg.start.split(":"))
+    uh, um = (int(x) for x in cfg.until.split(":"))
+    start = datetime(day0.year, day0.month, day0.day, h, m)
+    stop = start.replace(hour=uh, minute=um)
+    client = ModelClient(chat_url, embedder=RemoteEmbedder(embed_url), timeout_s=600.0)
+    await client.connect()
+    if cfg.trace_memory:
+        tracemalloc.start()
+    rss0 = rss_mb()
+    engine = new_engine(town, client, start=start)
+    engine.lockstep = False
+    rss_built = rss_mb()
+    gov = Governor(cfg.policy)
+    tick_s = NORMAL_TICK_S / cfg.speedup
+    samples: list[tuple[float, int, int, int]] = []
+    sched = client.scheduler
+
+    async def sampler() -> None:
+        while True:
+            samples.append((time.monotonic(), len(engine.jobs), sched.in_flight, sched.queued))
+            await asyncio.sleep(0.05)
+
+    async def poll_slots() -> None:
+        """A real llama-server's own view: its ``/slots`` every 0.25 s, as (t, slots processing)."""
+        import httpx
+
+        root = chat_url[:-3] if chat_url.endswith("/v1") else chat_url
+        async with httpx.AsyncClient(timeout=5.0) as http:
+            while True:
+                try:
+                    r = await http.get(f"{root}/slots")
+                    rows = r.json() if r.status_code == 200 else None
+                    if isinstance(rows, list):
+                        server_busy.append((time.monotonic(), sum(1 for x in rows if isinstance(x, dict)
+                                                                  and x.get("is_processing"))))
+                except (httpx.HTTPError, ValueError):
+                    pass
+                await asyncio.sleep(0.25)
+
+    step_cpu: list[float] = []
+    step_wall: list[float] = []
+    proc_cpu: list[float] = []
+    factors: list[float] = []
+    slowed_by: dict[str, int] = {}  # slowed ticks by game half-hour
+    errors = 0
+    server_busy: list[tuple[float, int]] = []
+    sampling = asyncio.create_task(sampler())
+    polling = asyncio.create_task(poll_slots()) if cfg.llm_url else None
+    t0 = time.monotonic()
+    cpu0 = time.process_time()
+    last_cpu = cpu0
+    try:
+        while engine.clock.now < stop:
+            c, w = time.thread_time(), time.perf_counter()
+            res = engine.step()
+            step_cpu.append(1000 * (time.thread_time() - c))
+            step_wall.append(1000 * (time.perf_counter() - w))
+            errors += sum(1 for line in res.log if line.kind == "error")
+            await asyncio.sleep(gov.delay(tick_s, engine.backlog_min(), engine.routine_wait_min()))
+            factors.append(gov.factor)
+            if gov.factor > 1.0:
+                half = engine.clock.now.replace(minute=engine.clock.now.minute // 30 * 30).strftime("%H:%M")
+                slowed_by[half] = slowed_by.get(half, 0) + 1
+            now_cpu = time.process_time()
+            proc_cpu.append(1000 * (now_cpu - last_cpu))
+            last_cpu = now_cpu
+    finally:
+        real = time.monotonic() - t0
+        cpu_total = time.process_time() - cpu0
+        sampling.cancel()
+        if polling is not None:
+            polling.cancel()
+        heap = tracemalloc.get_traced_memory() if cfg.trace_memory else None
+        if cfg.trace_memory:
+            tracemalloc.stop()
+        rss1 = rss_mb()
+        summary = engine.ledger.summary(since=lead_since(start, engine.clock.day))
+        counts = mind_counts(engine.minds.values())
+        minds: list[Any] = list(engine.minds.values())
+        memories = sum(len(mind.memory) for mind in minds)
+        await engine.aclose()
+        by_purpose = client.accounting.by_purpose()
+        total = client.accounting.total
+        await client.aclose()
+    ticks = len(step_cpu)
+    chat = {k: asdict(v) for k, v in by_purpose.items() if k != "embed"}
+    return {
+        "residents": len(engine.residents), "from": start.strftime("%H:%M"),
+        "until": engine.clock.now.strftime("%H:%M"),
+        "ticks": ticks, "real_s": round(real, 1), "normal_rate_s": round(ticks * tick_s, 1),
+        "real_over_normal": round(real / (ticks * tick_s), 3) if ticks else None,
+        "ticks_slowed": sum(1 for f in factors if f > 1.0), "slowest_factor": round(max(factors or [1.0]), 1),
+        "ticks_slowed_by_half_hour": slowed_by,
+        "step_cpu_ms_median": round(statistics.median(step_cpu), 3) if step_cpu else None,
+        "step_cpu_ms_p95": round(_pct(step_cpu, 0.95), 3), "step_cpu_ms_max": round(max(step_cpu or [0]), 2),
+        "step_wall_ms_median": round(statistics.median(step_wall), 3) if step_wall else None,
+        "process_cpu_ms_per_tick_median": round(statistics.median(proc_cpu), 2) if proc_cpu else None,
+        "process_cpu_ms_per_tick_p95": round(_pct(proc_cpu, 0.95), 2),
+        "process_cpu_share_of_real": round(cpu_total / real, 3) if real else None,
+        "rss_mb_before_town": rss0, "rss_mb_town_built": rss_built, "rss_mb_end": rss1,
+        "rss_mb_peak": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "tracemalloc_mb_now_peak": [round(x / 2**20, 1) for x in heap] if heap else None,
+        "engine_errors": errors, "memories_at_end": memories,
+        "model_led": {k: summary.get(k) for k in ("model_led_share", "decision_lag_p50_min",
+                                                  "decision_lag_p90_min", "decisions", "since")},
+        # of the residents awake 10 game minutes or more in the span the share is reported for
+        "model_led_lowest": min(((v["model_led_share"], n) for n, v in summary["by_resident"].items()
+                                 if v["model_led_share"] is not None
+                                 and sum(v["waking_min_by_source"].values()) >= 10), default=None),
+        "chat_calls": sum(int(v.get("calls", 0)) for v in chat.values()),
+        "chat_failures": sum(int(v.get("failures", 0)) for v in chat.values()),
+        "retries": int(total.retries),
+        "by_purpose": {k: {"calls": v["calls"], "prompt_tokens": v["prompt_tokens"],
+                           "completion_tokens": v["completion_tokens"], "evaluated_tokens": v["evaluated_tokens"],
+                           "failures": v["failures"]} for k, v in sorted(chat.items())},
+        "rules_and_fallbacks": counts, "scheduler_slots": sched.slots,
+        "_samples": samples, "_server_busy": server_busy,
+    }
+
+
+def fetch_stats(url: str) -> dict | None:
+    import httpx
+
+    root = url[:-3] if url.endswith("/v1") else url
+    try:
+        r = httpx.get(f"{root}/stats", timeout=30)
+        return r.json() if r.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return None
+
+
+def run_swarm(cfg: SwarmConfig, machine: dict | None = None) -> dict:
+    """Build the town, start the stand-in (unless ``llm_url``), play, and gather the figures;
+    ``machine``: what ``game.measure.bench.machine()`` says of this machine (the callers give it)."""
+    server: StandInProcess | None = None
+    with tempfile.TemporaryDirectory(prefix="town-swarm-") as tmp:
+        town = make_town(cfg, Path(tmp))
+        try:
+            if cfg.llm_url is None or cfg.embed_url is None:
+                server = StandInProcess(cfg)
+            chat_url = cfg.llm_url or (server.url if server else "")
+            embed_url = cfg.embed_url or (server.url if server else "")
+            load0 = os.getloadavg()[0]
+            out = asyncio.run(play(cfg, town, chat_url, embed_url))
+            stats = fetch_stats(chat_url) if cfg.llm_url is None else None
+        finally:
+            if server is not None:
+                server.stop()
+    samples = out.pop("_samples")
+    server_busy = out.pop("_server_busy")
+    if stats is not None:
+        log = stats["requests"]
+        out["slots"] = occupancy(samples, log, int(stats["slots"]))
+        out["server"] = {"kind": "stand-in", "slots": stats["slots"], "prefill_tokens_per_s": stats["prefill_rate"],
+                         "decode_tokens_per_s_per_slot": stats["decode_rate"], "speedup": stats["speedup"],
+                         "requests": len(log), "prompt_tokens_sent": int(sum(r[3] for r in log)),
+                         "prompt_tokens_evaluated": int(sum(r[4] for r in log)),
+                         "completion_tokens": int(sum(r[5] for r in log)),
+                         "request_s_median": round(statistics.median([r[2] - r[1] for r in log]), 2) if log else None}
+    else:
+        out["server"] = {"kind": "given", "url": cfg.llm_url}
+        out["slots"] = real_server_occupancy(samples, server_busy, out["scheduler_slots"])
+    m = dict(machine or {})
+    m["load_1min_at_start"] = round(load0, 2)
+    out["machine"] = m
+    out["config"] = {k: v for k, v in asdict(cfg).items() if k != "extra"}
+    return out
+
+
+def format_swarm(r: dict) -> str:
+    s, sv, ml = r.get("slots", {}), r.get("server", {}), r.get("model_led", {})
+    lines = [f"{r['residents']} residents {r['from']}-{r['until']} ({r['ticks']} ticks) in {r['real_s']} s real "
+             f"against {r['normal_rate_s']} s at the normal rate (x{r['real_over_normal']}); slowed on "
+             f"{r['ticks_slowed']} ticks (at most x{r['slowest_factor']}"
+             + (f"; by game half-hour {r['ticks_slowed_by_half_hour']})"
+                if r.get("ticks_slowed_by_half_hour") else ")"),
+             f"engine CPU per tick: step median {r['step_cpu_ms_median']} ms (p95 {r['step_cpu_ms_p95']}, max "
+             f"{r['step_cpu_ms_max']}); whole process median {r['process_cpu_ms_per_tick_median']} ms (p95 "
+             f"{r['process_cpu_ms_per_tick_p95']}), {r['process_cpu_share_of_real']:.0%} of one core",
+             f"memory: RSS {r['rss_mb_before_town']} MB before the town, {r['rss_mb_town_built']} built, "
+             f"{r['rss_mb_end']} at the end, peak {r['rss_mb_peak']}"
+             + (f"; Python heap now/peak {r['tracemalloc_mb_now_peak']} MB"
+                if r.get("tracemalloc_mb_now_peak") else ""),
+             f"model-led {ml.get('model_led_share')} (since {ml.get('since')}), lag p50 "
+             f"{ml.get('decision_lag_p50_min')} / p90 {ml.get('decision_lag_p90_min')} min, lowest "
+             f"{r.get('model_led_lowest')}; {r['chat_calls']} chat calls, {r['chat_failures']} failed, "
+             f"{r['engine_errors']} engine errors"]
+    if sv.get("kind") == "stand-in":
+        lines.append(f"server: stand-in, {sv['slots']} slots, prefill {sv['prefill_tokens_per_s']} t/s, decode "
+                     f"{sv['decode_tokens_per_s_per_slot']} t/s a slot, speedup {sv['speedup']}; {sv['requests']} "
+                     f"requests, median {sv['request_s_median']} s")
+        lines.append(f"slots busy while work waited in the client: {s.get('busy_share_while_work_waits')} "
+                     f"({s.get('share_of_samples_with_work_waiting')} of the time); of the open requests while "
+                     f"decisions were open: {s.get('busy_of_open_requests_while_deciding')}; overall "
+                     f"{s.get('busy_share_overall')}; decisions open median {s.get('decisions_open_median')}, max "
+                     f"{s.get('decisions_open_max')}")
+    return "\n".join(lines)
