@@ -34,67 +34,26 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import tracemalloc
-from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from game.measure.swarmconfig import (
+    DECODE_RATE,
+    PREFILL_RATE,
+    SwarmConfig,
+    quick_config,
+    standard_config,
+)
+from game.measure.swarmplay import play
+
 ROOT = Path(__file__).resolve().parents[2]
-NORMAL_TICK_S = 0.5  # game/engine/pace.py TICK_DELAY["normal"]
-
-# The stand-in's default rates (tokens/s in one slot, 32 slots busy): llama.cpp's
-# llama-batched-bench in ggml-org/llama.cpp PR #3545 (LLaMA 7B F16 on one GPU), 32 parallel
-# sequences: 443.6 tokens/s generated over 32 sequences (13.9 a sequence) and prompts evaluated
-# at 1,084 tokens/s with 128-token prompts (1,302 with 2,048-token ones).
-DECODE_RATE = 13.9
-PREFILL_RATE = 1084.0
-
-
-@dataclass
-class SwarmConfig:
-    residents: int = 100
-    slots: int = 32
-    decode_rate: float = DECODE_RATE
-    prefill_rate: float = PREFILL_RATE
-    start: str = "05:30"
-    until: str = "08:00"
-    speedup: float = 1.0
-    llm_url: str | None = None
-    embed_url: str | None = None
-    ville: str | None = None  # the_ville folder (../shared/the_ville): its 25 residents as the base
-    town: str | None = None  # or any town folder as the base
-    trace_memory: bool = False
-    policy: str = "lead"
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def standard_config() -> SwarmConfig:
-    """``town bench --only standin``: 100 residents, 32 slots, 05:30-06:30 at the normal rate (3 real minutes)."""
-    return SwarmConfig(residents=100, slots=32, start="05:30", until="06:30")
-
-
-def quick_config() -> SwarmConfig:
-    """``--quick``: 10 residents, 4 slots, five game minutes at 5x (seconds)."""
-    return SwarmConfig(residents=10, slots=4, start="06:00", until="06:05", speedup=5.0)
-
-
-def rss_mb() -> float | None:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    except (OSError, ValueError):
-        pass
-    return None
-
-
+__all__ = ["DECODE_RATE", "PREFILL_RATE", "SwarmConfig", "format_swarm", "make_town", "play", "quick_config",
+           "run_swarm", "standard_config"]
 def make_town(cfg: SwarmConfig, folder: Path) -> Path:
     """The town of ``cfg.residents`` under ``folder``: the base town's residents, repeated under new
     first names past its own number ("Grace2 Okafor" lives in Grace Okafor's home, works where she
@@ -213,141 +172,6 @@ def real_server_occupancy(samples: list[tuple[float, int, int, int]], busy: list
             "share_of_polls_with_work_waiting": round(waiting / len(busy), 3),
             "busy_of_open_requests_while_deciding": round(busy_deciding / deciding, 3) if deciding else None,
             "busy_share_overall": round(sum(n for _, n in busy) / len(busy) / slots, 3)}
-
-
-def _pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
-
-
-async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> dict:
-    """The town played in real time against ``chat_url``; the figures (without the server's)."""
-    from game.engine.build import new_engine
-    from game.engine.ledger import lead_since, mind_counts
-    from game.engine.pace import Governor
-    from game.llm.client import ModelClient
-    from game.llm.embed import RemoteEmbedder
-
-    data = json.loads((town / "residents.json").read_text())
-    day0 = datetime.fromisoformat(data["start"]).date()
-    h, m = (int(x) for x in cfg.start.split(":"))
-    uh, um = (int(x) for x in cfg.until.split(":"))
-    start = datetime(day0.year, day0.month, day0.day, h, m)
-    stop = start.replace(hour=uh, minute=um)
-    client = ModelClient(chat_url, embedder=RemoteEmbedder(embed_url), timeout_s=600.0)
-    await client.connect()
-    if cfg.trace_memory:
-        tracemalloc.start()
-    rss0 = rss_mb()
-    engine = new_engine(town, client, start=start)
-    engine.lockstep = False
-    rss_built = rss_mb()
-    gov = Governor(cfg.policy)
-    tick_s = NORMAL_TICK_S / cfg.speedup
-    samples: list[tuple[float, int, int, int]] = []
-    sched = client.scheduler
-
-    async def sampler() -> None:
-        while True:
-            samples.append((time.monotonic(), len(engine.jobs), sched.in_flight, sched.queued))
-            await asyncio.sleep(0.05)
-
-    async def poll_slots() -> None:
-        """A real llama-server's own view: its ``/slots`` every 0.25 s, as (t, slots processing)."""
-        import httpx
-
-        root = chat_url[:-3] if chat_url.endswith("/v1") else chat_url
-        async with httpx.AsyncClient(timeout=5.0) as http:
-            while True:
-                try:
-                    r = await http.get(f"{root}/slots")
-                    rows = r.json() if r.status_code == 200 else None
-                    if isinstance(rows, list):
-                        server_busy.append((time.monotonic(), sum(1 for x in rows if isinstance(x, dict)
-                                                                  and x.get("is_processing"))))
-                except (httpx.HTTPError, ValueError):
-                    pass
-                await asyncio.sleep(0.25)
-
-    step_cpu: list[float] = []
-    step_wall: list[float] = []
-    proc_cpu: list[float] = []
-    factors: list[float] = []
-    slowed_by: dict[str, int] = {}  # slowed ticks by game half-hour
-    errors = 0
-    server_busy: list[tuple[float, int]] = []
-    sampling = asyncio.create_task(sampler())
-    polling = asyncio.create_task(poll_slots()) if cfg.llm_url else None
-    t0 = time.monotonic()
-    cpu0 = time.process_time()
-    last_cpu = cpu0
-    try:
-        while engine.clock.now < stop:
-            c, w = time.thread_time(), time.perf_counter()
-            res = engine.step()
-            step_cpu.append(1000 * (time.thread_time() - c))
-            step_wall.append(1000 * (time.perf_counter() - w))
-            errors += sum(1 for line in res.log if line.kind == "error")
-            await asyncio.sleep(gov.delay(tick_s, engine.backlog_min(), engine.routine_wait_min()))
-            factors.append(gov.factor)
-            if gov.factor > 1.0:
-                half = engine.clock.now.replace(minute=engine.clock.now.minute // 30 * 30).strftime("%H:%M")
-                slowed_by[half] = slowed_by.get(half, 0) + 1
-            now_cpu = time.process_time()
-            proc_cpu.append(1000 * (now_cpu - last_cpu))
-            last_cpu = now_cpu
-    finally:
-        real = time.monotonic() - t0
-        cpu_total = time.process_time() - cpu0
-        sampling.cancel()
-        if polling is not None:
-            polling.cancel()
-        heap = tracemalloc.get_traced_memory() if cfg.trace_memory else None
-        if cfg.trace_memory:
-            tracemalloc.stop()
-        rss1 = rss_mb()
-        summary = engine.ledger.summary(since=lead_since(start, engine.clock.day))
-        counts = mind_counts(engine.minds.values())
-        minds: list[Any] = list(engine.minds.values())
-        memories = sum(len(mind.memory) for mind in minds)
-        await engine.aclose()
-        by_purpose = client.accounting.by_purpose()
-        total = client.accounting.total
-        await client.aclose()
-    ticks = len(step_cpu)
-    chat = {k: asdict(v) for k, v in by_purpose.items() if k != "embed"}
-    return {
-        "residents": len(engine.residents), "from": start.strftime("%H:%M"),
-        "until": engine.clock.now.strftime("%H:%M"),
-        "ticks": ticks, "real_s": round(real, 1), "normal_rate_s": round(ticks * tick_s, 1),
-        "real_over_normal": round(real / (ticks * tick_s), 3) if ticks else None,
-        "ticks_slowed": sum(1 for f in factors if f > 1.0), "slowest_factor": round(max(factors or [1.0]), 1),
-        "ticks_slowed_by_half_hour": slowed_by,
-        "step_cpu_ms_median": round(statistics.median(step_cpu), 3) if step_cpu else None,
-        "step_cpu_ms_p95": round(_pct(step_cpu, 0.95), 3), "step_cpu_ms_max": round(max(step_cpu or [0]), 2),
-        "step_wall_ms_median": round(statistics.median(step_wall), 3) if step_wall else None,
-        "process_cpu_ms_per_tick_median": round(statistics.median(proc_cpu), 2) if proc_cpu else None,
-        "process_cpu_ms_per_tick_p95": round(_pct(proc_cpu, 0.95), 2),
-        "process_cpu_share_of_real": round(cpu_total / real, 3) if real else None,
-        "rss_mb_before_town": rss0, "rss_mb_town_built": rss_built, "rss_mb_end": rss1,
-        "rss_mb_peak": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "tracemalloc_mb_now_peak": [round(x / 2**20, 1) for x in heap] if heap else None,
-        "engine_errors": errors, "memories_at_end": memories,
-        "model_led": {k: summary.get(k) for k in ("model_led_share", "decision_lag_p50_min",
-                                                  "decision_lag_p90_min", "decisions", "since")},
-        # of the residents awake 10 game minutes or more in the span the share is reported for
-        "model_led_lowest": min(((v["model_led_share"], n) for n, v in summary["by_resident"].items()
-                                 if v["model_led_share"] is not None
-                                 and sum(v["waking_min_by_source"].values()) >= 10), default=None),
-        "chat_calls": sum(int(v.get("calls", 0)) for v in chat.values()),
-        "chat_failures": sum(int(v.get("failures", 0)) for v in chat.values()),
-        "retries": int(total.retries),
-        "by_purpose": {k: {"calls": v["calls"], "prompt_tokens": v["prompt_tokens"],
-                           "completion_tokens": v["completion_tokens"], "evaluated_tokens": v["evaluated_tokens"],
-                           "failures": v["failures"]} for k, v in sorted(chat.items())},
-        "rules_and_fallbacks": counts, "scheduler_slots": sched.slots,
-        "_samples": samples, "_server_busy": server_busy,
-    }
 
 
 def fetch_stats(url: str) -> dict | None:
