@@ -17,6 +17,7 @@ from textual.widgets import Footer, Label, ProgressBar, Static
 from game.ui.text import clean, plain
 
 PLANS_SHOWN = 6  # the last plans that came, one line each (the box fits 80x24 with them)
+LINE = 58  # a plan's line is cut to the box's width (64 less its border and padding)
 
 
 class StartScreen(Screen[None]):
@@ -86,9 +87,13 @@ class StartScreen(Screen[None]):
         """The last plans that came, one plain line each (a name or a plan is never markup)."""
         t = Text(end="", no_wrap=True, overflow="ellipsis")
         for who, plan in self.plans[-PLANS_SHOWN:]:
-            t.append_text(plain(f"{clean(who, single_line=True)}: ", "bold"))
-            t.append_text(plain(plan, single_line=True) if plan else
-                          plain("no plan from the model yet: its routine meanwhile", "dim"))
+            name = clean(who, single_line=True)
+            words = clean(plan, single_line=True) if plan else "no plan from the model yet: its routine meanwhile"
+            room = max(8, LINE - len(name) - 2)
+            if len(words) > room:
+                words = words[:room - 1].rstrip() + "…"
+            t.append_text(plain(f"{name}: ", "bold"))
+            t.append_text(plain(words, "" if plan else "dim"))
             t.append("\n")
         if self.start_now is not None:
             t.append("Enter: start now (the rest plan while the town runs)", style="dim")

@@ -57,5 +57,8 @@ def test_a_plan_line_is_plain_text_and_a_missing_one_says_so():
     text = s.plans_text().plain
     assert "Grace [b]Okafor[/b]: 06:00 open the cafe" in text and "\x1b" not in text  # never markup, never escapes
     assert "Hank Brody: no plan from the model yet" in text
+    s.add_plan("Aiko Tanaka", "06:30 Wake up and have a breakfast of oatmeal and toast with berries. Read; 08:30 work")
+    line = s.plans_text().plain.splitlines()[-1]
+    assert len(line) <= 58 and line.endswith("…")  # one line each: six of them fit an 80x24 terminal
     step = PrepStep(1, 8, "Hank Brody", "", failed=True)
     assert step.failed and not step.plan
