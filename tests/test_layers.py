@@ -41,11 +41,13 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(GAME.rglob("*.py"))}
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """The modules of the game ``name`` imports, and every other top-level package it imports."""
+def imports_of(name: str, path: Path, known: set[str], *, type_checking: bool = False) -> set[str]:
+    """The modules of the game ``name`` imports, and every other top-level package it imports;
+    with ``type_checking``, the imports under ``if TYPE_CHECKING:`` too (tests/test_structure.py)."""
     is_pkg = path.name == "__init__.py"
     out: set[str] = set()
-    for node in _walk(ast.parse(path.read_text(encoding="utf-8"))):
+    root = ast.parse(path.read_text(encoding="utf-8"))
+    for node in (ast.walk(root) if type_checking else _walk(root)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 out.add(_resolve(alias.name, known))
@@ -90,7 +92,7 @@ def graph() -> dict[str, set[str]]:
     return {name: imports_of(name, path, known) for name, path in mods.items()}
 
 
-def _cycles(g: dict[str, set[str]]) -> list[list[str]]:
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module (or a module importing itself)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -147,11 +149,11 @@ def test_type_checking_imports_are_left_out(tmp_path):
 
 
 def test_a_cycle_is_found():
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
 def test_no_import_cycles_between_modules_of_the_game():
-    assert _cycles(graph()) == []
+    assert cycles(graph()) == []
 
 
 def test_the_layers_point_down():

@@ -11,6 +11,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from test_layers import cycles, imports_of, module_name
+
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "game"
 MAX_FILE_LINES = 400
@@ -22,13 +24,6 @@ _ASIDE = {"Protocol", "Exception", "BaseException", "Generic"}
 
 
 # -- reading the sources ---------------------------------------------------------------------------------
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
 
 def sources() -> dict[str, Path]:
     """Every module of the game (the built-in towns in game/maps are data, and hold no module)."""
@@ -65,61 +60,10 @@ def _resolve(dotted: str, known: set[str] | dict[str, Path]) -> str | None:
     return None
 
 
-def imports_of(name: str, path: Path, known: set[str] | dict[str, Path]) -> set[str]:
-    """The modules of the game ``name`` imports anywhere, ``if TYPE_CHECKING:`` blocks included."""
-    out: set[str] = set()
-    for node in ast.walk(tree(path)):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                dep = _resolve(alias.name, known)
-                if dep:
-                    out.add(dep)
-        elif isinstance(node, ast.ImportFrom):
-            base = _base_of(name, path, node)
-            for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                dep = sub if sub in known else _resolve(base, known)
-                if dep:
-                    out.add(dep)
-    out.discard(name)
-    return out
-
-
-def cycles(g: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan's algorithm)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(g.get(v, ())):
-            if w not in g:
-                continue
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    for v in sorted(g):
-        if v not in index:
-            visit(v)
-    return sorted(out)
+def game_imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The modules of the game ``name`` imports anywhere, ``if TYPE_CHECKING:`` blocks included
+    (test_layers.py reads the imports; it leaves those blocks out of the layers' graph)."""
+    return {d for d in imports_of(name, path, known, type_checking=True) if d in known} - {name}
 
 
 # -- classes ---------------------------------------------------------------------------------------------
@@ -297,7 +241,7 @@ def test_a_cycle_under_type_checking_is_found(tmp_path: Path) -> None:
     (tmp_path / "game").mkdir()
     a = tmp_path / "game" / "a.py"
     a.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from game.b import B\n")
-    assert imports_of("game.a", a, {"game.a", "game.b"}) == {"game.b"}
+    assert game_imports_of("game.a", a, {"game.a", "game.b"}) == {"game.b"}
     assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
 
 
@@ -308,7 +252,7 @@ def test_no_class_has_more_than_one_base_class_from_the_game() -> None:
 
 def test_no_import_cycle_even_under_type_checking() -> None:
     mods = sources()
-    g = {name: imports_of(name, path, mods) for name, path in mods.items()}
+    g = {name: game_imports_of(name, path, set(mods)) for name, path in mods.items()}
     found = [" <-> ".join(c) for c in cycles(g)]
     assert not found, f"import cycles among modules of the game (TYPE_CHECKING imports counted):{_listing(found)}"
 
