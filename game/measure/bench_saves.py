@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from game.measure.benchkit import DIM, bench_double, unit_rows
+from game.measure.benchkit import DIM, bench_double, clone_specs, unit_rows
 from game.mind.memory import MemoryStream
 from game.world.clock import Clock
 
@@ -38,16 +38,7 @@ def town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
         shutil.rmtree(dst)
     shutil.copytree(base, dst)
     data = json.loads((dst / "residents.json").read_text())
-    specs = list(data["residents"])
-    out = []
-    for i in range(residents):
-        s = dict(specs[i % len(specs)])
-        if i >= len(specs):
-            first, *rest = s["name"].split()
-            s["name"] = f"{first}{i // len(specs) + 1} {' '.join(rest)}".strip()
-            s["spawn"] = None
-        out.append(s)
-    data["residents"] = out
+    data["residents"] = clone_specs(list(data["residents"]), residents)
     (dst / "residents.json").write_text(json.dumps(data))
     return dst
 

@@ -72,3 +72,17 @@ def bench_double() -> CountingLLM:
     spec.loader.exec_module(mod)
     double: CountingLLM = mod.FakeInstantLLM()
     return double
+
+
+def clone_specs(specs: list[dict], n: int) -> list[dict]:
+    """``n`` resident specs from ``specs``, repeated past their number under new first names
+    ("Grace2 Okafor" lives in Grace Okafor's home and works where she works; no fixed spawn)."""
+    out = []
+    for i in range(n):
+        s = dict(specs[i % len(specs)])
+        if i >= len(specs):
+            first, *rest = s["name"].split()
+            s["name"] = f"{first}{i // len(specs) + 1} {' '.join(rest)}".strip()
+            s["spawn"] = None
+        out.append(s)
+    return out

@@ -42,6 +42,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from game.measure.benchkit import clone_specs
 from game.measure.swarmconfig import (
     DECODE_RATE,
     PREFILL_RATE,
@@ -71,15 +72,7 @@ def make_town(cfg: SwarmConfig, folder: Path) -> Path:
     dst = folder / "swarmtown"
     shutil.copytree(base, dst)
     data = json.loads((dst / "residents.json").read_text())
-    specs = list(data["residents"])
-    out = []
-    for i in range(cfg.residents):
-        s = dict(specs[i % len(specs)])
-        if i >= len(specs):
-            first, *rest = s["name"].split()
-            s["name"] = f"{first}{i // len(specs) + 1} {' '.join(rest)}".strip()
-            s["spawn"] = None
-        out.append(s)
+    out = clone_specs(list(data["residents"]), cfg.residents)
     names = {s["name"] for s in out}
     for s in out:
         if isinstance(s.get("relationships"), dict):
