@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from game.engine.events import Prepared, PrepStep
 from game.engine.jobs import JobBoard
@@ -28,25 +28,27 @@ from game.engine.lanes import Lanes
 from game.engine.state import JobKind, Resident
 from game.engine.towncore import TownCore
 from game.engine.tuning import PREPARE_AHEAD
+from game.mind.view import hhmm
 
 
-def who_to_prepare(core: TownCore, board: JobBoard, horizon: timedelta) -> dict[str, JobKind]:
+def who_to_prepare(core: TownCore, board: JobBoard, horizon: timedelta) -> dict[str, tuple[JobKind, datetime | None]]:
     """The residents whose next decision the first ticks would ask: awake with no step of their
     own in hand (``next``), or asleep with an unplanned day that begins within ``horizon``
-    (``ahead``).  Not the player's, not one with a job already in flight (a save's pending one)."""
+    (``ahead``, with the time it wakes).  Not the player's, not one with a job already in flight
+    (a save's pending one)."""
     now = core.clock.now
-    out: dict[str, JobKind] = {}
+    out: dict[str, tuple[JobKind, datetime | None]] = {}
     for r in core.residents.values():
         if core.controlled(r.name) or r.conversation or r.name in board.jobs:
             continue
         mind = core.minds[r.name]
         if not mind.asleep_at(now):
             if r.needs_decision or r.action_ended(now):
-                out[r.name] = JobKind.NEXT
+                out[r.name] = (JobKind.NEXT, None)
             continue
         at = mind.steps_run_out(now)
         if at is not None and at - now <= horizon:
-            out[r.name] = JobKind.AHEAD
+            out[r.name] = (JobKind.AHEAD, at)
     return out
 
 
@@ -59,7 +61,7 @@ def plan_line(core: TownCore, name: str, blocks: int = 3) -> str:
     now = core.clock.now
     minute = now.hour * 60 + now.minute
     ahead = [b for b in plan.blocks if b.end > minute]
-    parts = [f"{b.start // 60 % 24:02d}:{b.start % 60:02d} {b.activity}" for b in ahead[:blocks]]
+    parts = [f"{hhmm(b.start)} {b.activity}" for b in ahead[:blocks]]
     return "; ".join(parts)
 
 
@@ -83,10 +85,8 @@ async def prepare_town(core: TownCore, board: JobBoard, lanes: Lanes, *,
     tasks: dict[asyncio.Task[object], str] = {}
     for name in out.asked:
         r: Resident = core.residents[name]
-        kind = todo[name]
-        if kind == JobKind.AHEAD:
-            at = core.minds[name].steps_run_out(now)
-            assert at is not None
+        kind, at = todo[name]
+        if at is not None:  # asleep: its day and first window, for the time it wakes
             lanes.ask(r, kind, now, {"run_out": at.isoformat()})
         else:
             core.ledger.need(name, now)  # its decision is open from the town's first moment

@@ -24,8 +24,8 @@ def _engine():
 def test_who_is_asked_before_the_clock_starts():
     e = _engine()
     todo = who_to_prepare(e.core, e.board, timedelta(minutes=30))
-    assert sorted(n for n, k in todo.items() if k == JobKind.NEXT) == UP_AT_SIX
-    assert sorted(n for n, k in todo.items() if k == JobKind.AHEAD) == UP_BY_HALF_PAST
+    assert sorted(n for n, (k, _) in todo.items() if k == JobKind.NEXT) == UP_AT_SIX
+    assert sorted(n for n, (k, _) in todo.items() if k == JobKind.AHEAD) == UP_BY_HALF_PAST
     # Samuel wakes at 07:00, Marcus at 08:30: their lanes ask while they sleep, after the start
     assert "Samuel Okafor" not in todo and "Marcus Bell" not in todo
     assert set(who_to_prepare(e.core, e.board, timedelta(minutes=90))) > set(todo)  # a longer look ahead: more
