@@ -73,6 +73,7 @@ class Capacity:
         self.lookahead = lookahead
         self.rule: SpareRule | None = SpareRule()
         self.given = 0
+        self._server_idle: tuple[int, bool] = (-1, False)  # (the step it was read at, room for an early plan)
 
     def allowance(self, r: Resident, now: datetime) -> Allowance | None:
         rule = self.rule
@@ -101,13 +102,15 @@ class Capacity:
             return False
         if any(name in self.board.jobs and self.board.jobs[name].kind == JobKind.AHEAD for name in early):
             return False
-        try:
-            status = self.core.llm.status()
-        except Exception:  # noqa: BLE001 - no figures, no early plans
-            return False
-        idle = getattr(status, "idle_s", None)
-        return (idle is not None and idle >= rule.night_idle_s
-                and not getattr(status, "queued", 0) and not getattr(status, "in_flight", 0))
+        step = self.core.step_no
+        if self._server_idle[0] != step:  # the server read once a tick, not once a sleeper
+            try:
+                status = self.core.llm.status()
+                idle = status.idle_s is not None and status.idle_s >= rule.night_idle_s
+                self._server_idle = (step, idle and not status.queued and not status.in_flight)
+            except Exception:  # noqa: BLE001 - no figures, no early plans
+                self._server_idle = (step, False)
+        return self._server_idle[1]
 
     def planning_due(self, now: datetime, clear: timedelta) -> bool:
         """Whether any resident's planning is asked, waited for or due within the look ahead plus
