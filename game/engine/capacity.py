@@ -48,7 +48,8 @@ class SpareRule:
     reacts: int = 8  # the ceiling: reaction calls past the floor a resident-day (16 in all by default)
     talks: int = 3  # ... and conversations (8 in all by default)
     at_once: int = 1  # reactions holding an allowance in flight in the whole town
-    night_idle_s: float = 2.0  # a day planned early (``room_to_plan``): the server idle this long now
+    night_idle_s: float = 2.0  # a plan asked early (``room_to_plan``): the server idle this long now
+    early_at_once: int = 3  # ... and at most this many such plans in flight, and one slot left free
 
 
 def server_spare(status: object, rule: SpareRule) -> bool:
@@ -73,7 +74,9 @@ class Capacity:
         self.lookahead = lookahead
         self.rule: SpareRule | None = SpareRule()
         self.given = 0
-        self._server_idle: tuple[int, bool] = (-1, False)  # (the step it was read at, room for an early plan)
+        # the server as read at a step: (in flight, idle a while, early plans it has room for), None
+        # with work queued or no figures
+        self._server: tuple[int, tuple[int, bool, int] | None] = (-1, None)
 
     def allowance(self, r: Resident, now: datetime) -> Allowance | None:
         rule = self.rule
@@ -92,25 +95,36 @@ class Capacity:
         return Allowance(reacts=rule.reacts, talks=rule.talks)
 
     def room_to_plan(self, early: set[str]) -> bool:
-        """Whether a sleeper's day may be planned early (``tuning.NIGHT_AHEAD``): in real time only,
-        with nothing queued or in flight at the server and idle for ``night_idle_s`` now, and no
-        other early day plan in flight (``early``: the residents whose lane holds one).  In the
-        night, when everyone sleeps, the server is otherwise idle: the day plans made then are
-        calls the morning's wake-up, when a whole town decides at once, need not make."""
+        """Whether a resident's plan may be asked early (``tuning.NIGHT_AHEAD`` asleep,
+        ``IDLE_AHEAD`` awake): in real time only, with nothing queued at the server, and either
+        nothing in flight for ``night_idle_s`` now or nothing in flight but other early plans, and
+        fewer than ``early_at_once`` of those (``early``: the residents whose lane holds one).  In
+        the night, when everyone sleeps, and in the lulls of the day, the server is otherwise idle:
+        the plans made then are calls the next crowd (the morning's wake-up, when a whole town
+        decides at once; the arrivals at work) need not make.  The slots the early plans leave
+        free are the town's: a decision asked meanwhile starts at once, and no new early plan
+        starts until it is done."""
         rule = self.rule
         if self.core.lockstep or rule is None:
             return False
-        if any(name in self.board.jobs and self.board.jobs[name].kind == JobKind.AHEAD for name in early):
-            return False
+        asked = sum(1 for name in early if name in self.board.jobs and self.board.jobs[name].kind == JobKind.AHEAD)
         step = self.core.step_no
-        if self._server_idle[0] != step:  # the server read once a tick, not once a sleeper
+        if self._server[0] != step:  # the server read once a tick, not once a resident
             try:
-                status = self.core.llm.status()
-                idle = status.idle_s is not None and status.idle_s >= rule.night_idle_s
-                self._server_idle = (step, idle and not status.queued and not status.in_flight)
+                st = self.core.llm.status()
+                idle = st.idle_s is not None and st.idle_s >= rule.night_idle_s
+                # one slot stays free for the town's decisions
+                most = min(rule.early_at_once, max(1, (st.slots or 2) - 1))
+                self._server = (step, None if st.queued or st.idle_s is None else (st.in_flight, idle, most))
             except Exception:  # noqa: BLE001 - no figures, no early plans
-                self._server_idle = (step, False)
-        return self._server_idle[1]
+                self._server = (step, None)
+        seen = self._server[1]
+        if seen is None:
+            return False
+        in_flight, idle, most = seen
+        # idle a while, or busy with the early plans only (each is one call at a time; those
+        # asked this tick are not in flight yet)
+        return asked < most and (idle if not asked else in_flight <= asked)
 
     def planning_due(self, now: datetime, clear: timedelta) -> bool:
         """Whether any resident's planning is asked, waited for or due within the look ahead plus

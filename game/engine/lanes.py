@@ -23,7 +23,7 @@ from game.engine.seeking import Seeker
 from game.engine.state import Job, JobArgs, JobKind, Resident
 from game.engine.talks import Conversations
 from game.engine.towncore import TownCore
-from game.engine.tuning import NIGHT_AHEAD, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
+from game.engine.tuning import IDLE_AHEAD, NIGHT_AHEAD, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.engine.walking import Walker
 from game.llm.api import LLMError
 from game.mind.view import Action, Allowance, DayPlan, Hazard, Reaction, WorldView
@@ -60,7 +60,7 @@ class Lanes:
         self.talks = talks
         self.seeker = seeker
         self.capacity = capacity
-        self.early: set[str] = set()  # residents whose day was asked early, in the night (``maybe_ahead``)
+        self.early: set[str] = set()  # residents whose plan was asked early, the server having room (maybe_ahead)
         self.handlers: dict[JobKind, Handler[Any]] = {
             JobKind.NEXT: Handler(self._run_next, self._apply_next, self._carry_on),
             JobKind.AHEAD: Handler(self._run_ahead),
@@ -169,12 +169,14 @@ class Lanes:
         mind = self.core.minds[r.name]
         at = mind.steps_run_out(now)
         early = False
-        if at is not None and mind.asleep_at(now):
-            # the day plan and its first window before waking: three calls in a row, and a
-            # sleeper's time is free (asleep is not waking time, and nothing is lived by routine)
-            lead = max(lead, WAKE_AHEAD)
-            if lead < at - now <= NIGHT_AHEAD and self.capacity.room_to_plan(self.early):
-                lead, early = NIGHT_AHEAD, True  # the server has nothing else to do: plan it now
+        if at is not None:
+            reach = IDLE_AHEAD
+            if mind.asleep_at(now):
+                # the day plan and its first window before waking: three calls in a row, and a
+                # sleeper's time is free (asleep is not waking time, and nothing is lived by routine)
+                lead, reach = max(lead, WAKE_AHEAD), NIGHT_AHEAD
+            if lead < at - now <= reach and self.capacity.room_to_plan(self.early):
+                lead, early = reach, True  # the server has room: plan it now, not in the next crowd
         if at is None or at - now > lead:
             return False
         job = self.ask(r, JobKind.AHEAD, now, {"run_out": at.isoformat()})

@@ -91,6 +91,7 @@ class ModelStatus:
     # been idle now (seconds; 0 while busy): None where nobody measures it (a replay, a fake)
     spare: float | None = None
     idle_s: float | None = None
+    slots: int | None = None  # requests the client sends at once (the server's slots); None: not known
 
 
 class LLMError(GameError):

@@ -368,4 +368,5 @@ class ModelClient:
             by_purpose=self.accounting.by_purpose(),
             spare=round(self.scheduler.spare(), 3),
             idle_s=round(self.scheduler.idle_s(), 1),
+            slots=self.scheduler.slots,
         )

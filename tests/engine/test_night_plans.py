@@ -1,11 +1,13 @@
 """In the night, while the model server has nothing else to do, a sleeper's day is planned early
-(up to ``tuning.NIGHT_AHEAD`` before waking, one such plan in flight at a time): the calls of the
-morning's wake-up, when a whole town decides at once, are made while it sleeps (issue 30)."""
+(up to ``tuning.NIGHT_AHEAD`` before waking, a few such plans in flight at a time, one slot left
+free): the calls of the morning's wake-up, when a whole town decides at once, are made while it
+sleeps (issue 30).  In a lull of the day, the same for the next window of an awake resident's
+steps (up to ``tuning.IDLE_AHEAD`` before the steps in hand run out)."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engine_fakes import engine_model
 
@@ -17,28 +19,29 @@ from game.world import default_town_path
 NIGHT = datetime(2026, 3, 2, 0, 30)
 
 
-def _engine(idle: bool, lockstep: bool = False):
-    llm = engine_model(jitter=0.002, status=_status(idle))
-    return new_engine(default_town_path(), llm, lockstep=lockstep, start=NIGHT), llm
+def _engine(idle: bool, lockstep: bool = False, slots: int | None = None, start: datetime = NIGHT):
+    llm = engine_model(jitter=0.002, status=_status(idle, slots))
+    return new_engine(default_town_path(), llm, lockstep=lockstep, start=start), llm
 
 
-def _status(idle: bool) -> ModelStatus:
-    return ModelStatus(url="fake", model="fake", spare=1.0, idle_s=30.0 if idle else 0.0, in_flight=0 if idle else 1)
+def _status(idle: bool, slots: int | None = None) -> ModelStatus:
+    return ModelStatus(url="fake", model="fake", spare=1.0, idle_s=30.0 if idle else 0.0, in_flight=0 if idle else 1,
+                       slots=slots)
 
 
 def _early(e) -> list[str]:
     return [n for n, j in e.jobs.items() if j.kind == JobKind.AHEAD]
 
 
-async def test_one_day_planned_at_a_time_while_the_server_is_idle():
-    e, _ = _engine(idle=True)
+async def test_days_planned_a_few_at_a_time_while_the_server_is_idle():
+    e, _ = _engine(idle=True, slots=4)
     most = 0
     for _ in range(400):  # 400 ticks, each waiting for an answer in flight: not a race with the fake's latency
         e.step()
         most = max(most, len(_early(e)))
         if e.jobs:
             await e.wait_any()
-    assert most == 1  # one at a time: the server stays free for anyone who needs it
+    assert most == 3  # three at a time on four slots: one stays free for anyone who needs it
     # everyone waking within six hours of now had the day planned in the night, asleep still
     for name in ("Felix Adeyemi", "Hank Brody", "Ines Moreau", "Nora Lindqvist", "Grace Okafor"):
         plan = e.minds[name].plan
@@ -62,4 +65,58 @@ async def test_not_while_the_server_is_busy_nor_in_lockstep():
         e.step()
         await e.wait_ready()
     assert _early(e) == []  # the same town whatever the server's idle time says
+    await e.aclose()
+
+
+async def test_one_at_a_time_when_the_slots_are_not_known():
+    e, _ = _engine(idle=True)
+    most = 0
+    for _ in range(60):
+        e.step()
+        most = max(most, len(_early(e)))
+        if e.jobs:
+            await e.wait_any()
+    assert most == 1
+    await e.aclose()
+
+
+def test_no_new_early_plan_while_the_town_has_a_call_in_flight():
+    e, llm = _engine(idle=True, slots=4)
+    cap = e.capacity
+    e.lanes.early.update({"Felix Adeyemi"})
+    # busy with something other than early plans: no room, even with slots free
+    llm.model_status = ModelStatus(url="fake", model="fake", spare=0.5, idle_s=0.0, in_flight=1, slots=4)
+    e.core.step_no += 1
+    assert not cap.room_to_plan(e.lanes.early)
+    llm.model_status = ModelStatus(url="fake", model="fake", spare=0.5, idle_s=0.0, in_flight=0, queued=1, slots=4)
+    e.core.step_no += 1
+    assert not cap.room_to_plan(e.lanes.early)
+    llm.model_status = _status(idle=True, slots=4)
+    e.core.step_no += 1
+    assert cap.room_to_plan(e.lanes.early)
+
+
+async def test_an_awake_residents_next_window_asked_in_a_lull():
+    e, llm = _engine(idle=False, slots=4, start=datetime(2026, 3, 2, 10, 0))
+    for _ in range(60):  # the morning's decisions, with a busy server: the usual look ahead only
+        e.step()
+        if e.jobs:
+            await e.wait_any()
+    now = e.clock.now
+    awake = [n for n, r in e.residents.items() if not r.asleep and e.minds[n].steps_run_out(now) is not None]
+    assert awake
+    llm.model_status = _status(idle=True, slots=4)
+    asked: dict[str, timedelta] = {}
+    for _ in range(10):
+        before = {n: e.minds[n].steps_run_out(e.clock.now) for n in awake}
+        now = e.clock.now
+        e.step()
+        for n in _early(e):
+            at = before.get(n)
+            if n in e.lanes.early and n not in asked and at is not None:
+                asked[n] = at - now
+        await asyncio.sleep(0.01)
+    assert asked and set(asked) <= set(awake)
+    # asked past the usual look ahead (30 game minutes in real time), within three hours
+    assert all(timedelta(minutes=30) < left <= timedelta(hours=3) for left in asked.values()), asked
     await e.aclose()
