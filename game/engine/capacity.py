@@ -35,6 +35,7 @@ from game.engine.lookahead import Lookahead
 from game.engine.state import JobKind, Resident
 from game.engine.towncore import TownCore
 from game.engine.tuning import WAKE_AHEAD
+from game.llm.api import ModelStatus
 from game.mind.view import Allowance
 
 
@@ -74,9 +75,20 @@ class Capacity:
         self.lookahead = lookahead
         self.rule: SpareRule | None = SpareRule()
         self.given = 0
-        # the server as read at a step: (in flight, idle a while, early plans it has room for), None
-        # with work queued or no figures
-        self._server: tuple[int, tuple[int, bool, int] | None] = (-1, None)
+        self._read: tuple[int, ModelStatus | None] = (-1, None)  # the server's status as read at a step
+
+    def server(self) -> ModelStatus | None:
+        """The server's status, read once a tick (not once a resident); None in lockstep, with the
+        rule off, or when it cannot be read now (the next tick asks again)."""
+        if self.core.lockstep or self.rule is None:
+            return None
+        step = self.core.step_no
+        if self._read[0] != step:
+            try:
+                self._read = (step, self.core.llm.status())
+            except Exception:  # noqa: BLE001 - no figures this tick
+                self._read = (step, None)
+        return self._read[1]
 
     def allowance(self, r: Resident, now: datetime) -> Allowance | None:
         rule = self.rule
@@ -85,11 +97,8 @@ class Capacity:
         holding = sum(1 for j in self.board.jobs.values() if j.kind == JobKind.REACT and "allowance" in j.args)
         if holding >= rule.at_once:
             return None
-        try:
-            status = self.core.llm.status()
-        except Exception:  # noqa: BLE001 - no figures, no allowance
-            return None
-        if not server_spare(status, rule) or self.planning_due(now, rule.plan_clear):
+        status = self.server()
+        if status is None or not server_spare(status, rule) or self.planning_due(now, rule.plan_clear):
             return None
         self.given += 1
         return Allowance(reacts=rule.reacts, talks=rule.talks)
@@ -104,27 +113,31 @@ class Capacity:
         decides at once; the arrivals at work) need not make.  The slots the early plans leave
         free are the town's: a decision asked meanwhile starts at once, and no new early plan
         starts until it is done."""
-        rule = self.rule
-        if self.core.lockstep or rule is None:
+        rule, st = self.rule, self.server()
+        if rule is None or st is None or st.queued or st.idle_s is None:
             return False
         asked = sum(1 for name in early if name in self.board.jobs and self.board.jobs[name].kind == JobKind.AHEAD)
-        step = self.core.step_no
-        if self._server[0] != step:  # the server read once a tick, not once a resident
-            try:
-                st = self.core.llm.status()
-                idle = st.idle_s is not None and st.idle_s >= rule.night_idle_s
-                # one slot stays free for the town's decisions
-                most = min(rule.early_at_once, max(1, (st.slots or 2) - 1))
-                self._server = (step, None if st.queued or st.idle_s is None else (st.in_flight, idle, most))
-            except Exception:  # noqa: BLE001 - no figures, no early plans
-                self._server = (step, None)
-        seen = self._server[1]
-        if seen is None:
+        most = min(rule.early_at_once, max(1, (st.slots or 2) - 1))  # one slot stays free for the town
+        # idle a while, or busy with the early plans only (each is one call at a time; those asked
+        # this tick are not in flight yet)
+        return asked < most and (st.idle_s >= rule.night_idle_s if not asked else st.in_flight <= asked)
+
+    def room_to_reflect(self) -> bool:
+        """Whether a reflection may start now (real time: ``Lanes.maybe_observe``): nothing queued
+        at the server and two of its slots free (a status without the figures, as a replay's:
+        always).  A reflection is no decision: in the crowds (the wake-up, the arrivals at work) it
+        waits for the lull after them."""
+        st = self.server()
+        if st is None:
             return False
-        in_flight, idle, most = seen
-        # idle a while, or busy with the early plans only (each is one call at a time; those
-        # asked this tick are not in flight yet)
-        return asked < most and (idle if not asked else in_flight <= asked)
+        return st.idle_s is None or not st.queued and st.in_flight <= max(0, (st.slots or 2) - 2)
+
+    def crowded(self) -> bool:
+        """Whether the server is crowded now: in real time, decisions queued for half its slots or
+        more (``Perceiver.look``: a person come into view is then seen and remembered, not reacted
+        to, unless it is the player or the resident has news for them)."""
+        st = self.server()
+        return st is not None and st.queued >= max(1, (st.slots or 2) // 2)
 
     def planning_due(self, now: datetime, clear: timedelta) -> bool:
         """Whether any resident's planning is asked, waited for or due within the look ahead plus

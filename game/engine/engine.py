@@ -87,6 +87,7 @@ class Engine:
         self.perceiver = perceiver = Perceiver(core, things, hazards, perceive)
         self.lookahead = lookahead = Lookahead()
         self.capacity = capacity = Capacity(core, board, lookahead)
+        perceiver.crowded = capacity.crowded
         self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, seeker, capacity)
         self.saver = saver = Saver(core, things, board, talks)
         self.lead_time = LeadTime(core)

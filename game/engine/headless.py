@@ -298,7 +298,8 @@ def spare_summary(engine: Engine) -> dict[str, int]:
     counts = mind_counts(engine.minds.values())
     return {"allowances_given": engine.spare_given,
             "reactions_past_floor": counts.get("react_spare", 0),
-            "talks_past_floor": counts.get("talk_spare", 0)}
+            "talks_past_floor": counts.get("talk_spare", 0),
+            "crowd_sights": engine.perceiver.quiet_in_crowd}  # seen, not reacted to: the server crowded
 
 
 def _total_calls(llm: LLM) -> int:
@@ -358,7 +359,8 @@ def format_report(r: dict) -> str:
     sp = r.get("spare_capacity")
     if sp:
         lines.append(f"spare capacity: {sp['reactions_past_floor']} reactions and {sp['talks_past_floor']} talks "
-                     f"past the daily caps while the server was idle ({sp['allowances_given']} allowances given)")
+                     f"past the daily caps while the server was idle ({sp['allowances_given']} allowances given); "
+                     f"{sp.get('crowd_sights', 0)} people seen and not reacted to while it was crowded")
     if r.get("model_led"):
         lines += format_lead(r["model_led"], r.get("rules_and_fallbacks"))
     if r.get("save"):

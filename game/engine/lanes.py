@@ -203,7 +203,13 @@ class Lanes:
             self.walker.set_action(r, act, res, now)
 
     def maybe_observe(self, r: Resident, now: datetime, *, force: bool) -> None:
-        if r.name in self.board.jobs or not r.obs_buffer:
+        if r.name in self.board.jobs:
+            return
+        if not r.obs_buffer:
+            # in real time a reflection waits for a free lane and a server with room (run_job)
+            if (not self.core.lockstep and r.name != self.core.embodied and self.capacity.room_to_reflect()
+                    and self.core.minds[r.name].reflection_due(now)):
+                self.ask(r, JobKind.OBSERVE, now, {})
             return
         old = r.obs_since or now
         if force or len(r.obs_buffer) >= OBSERVE_BATCH or now - old >= OBSERVE_MAX_AGE:
@@ -227,6 +233,10 @@ class Lanes:
         insights: list[str] = []
         if job.observations:
             await mind.observe(job.now, list(job.observations))
+        if self.core.lockstep and job.observations or job.kind == JobKind.OBSERVE and self.capacity.room_to_reflect():
+            # in real time a decision never waits behind a reflection (a call of its own, at a
+            # priority below the town's planning): it is made in an ``observe`` job, when the
+            # lane is free and the server has room (``maybe_observe``)
             insights = list(await mind.reflect_if_due(job.now) or [])
         result = await self.handlers[job.kind].run(job, mind)
         # the mind carries on by rule when the model fails; the screen and the run still say so

@@ -29,6 +29,10 @@ from game.world.resolve import Grounder
 Perceive = Callable[..., list]
 
 
+def _never() -> bool:
+    return False
+
+
 class Perceiver:
     """Owns ``Resident.seen``, ``obs_buffer`` and ``obs_since`` (the lanes hand the buffer to a
     job and take it back when the job is cancelled), and adds to ``salient``, ``urgent`` and
@@ -37,6 +41,9 @@ class Perceiver:
 
     def __init__(self, core: TownCore, things: Things, hazards: Hazards, perceive: Perceive) -> None:
         self.core = core
+        # whether the model server is crowded now (``Capacity.crowded``, given by the engine)
+        self.crowded: Callable[[], bool] = _never
+        self.quiet_in_crowd = 0  # people come into view not reacted to for the crowd (a count for the report)
         self.things = things
         self.hazards = hazards
         self.perceive = perceive
@@ -54,12 +61,16 @@ class Perceiver:
                 if p.subject == r.name:
                     continue
                 key, text = "person:" + p.subject, p.text
-                if key not in r.seen and self.may_react(r, p.subject, now) \
-                        and (not self.at_home_together(r, p.subject)
-                             or core.minds[r.name].news_for(p.subject, now)):  # an invitation to give
-                    salient.append(text)
-                    r.reacted[p.subject] = now
-                    urgent = urgent or p.subject == player
+                if key not in r.seen and self.may_react(r, p.subject, now):
+                    # seen and remembered only: a spouse at breakfast, or anyone but the player
+                    # while the model server is crowded; unless there is news for them (an invitation)
+                    quiet = self.at_home_together(r, p.subject) or p.subject != player and self.crowded()
+                    if not quiet or core.minds[r.name].news_for(p.subject, now):
+                        salient.append(text)
+                        r.reacted[p.subject] = now
+                        urgent = urgent or p.subject == player
+                    elif p.subject != player and not self.at_home_together(r, p.subject):
+                        self.quiet_in_crowd += 1
             else:
                 key, text = "object:" + p.address, p.text
                 if p.address:

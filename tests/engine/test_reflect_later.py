@@ -1,0 +1,88 @@
+"""In real time a decision never waits behind a reflection: the reflection is made in an
+``observe`` job of its own, when the resident's lane is free and the server has two slots free
+and nothing queued (``Capacity.room_to_reflect``).  In lockstep every job still reflects first, as
+the recordings were made (issue 30: the arrivals at work, when reflections came due in the crowd,
+held the clock at "slowed x9" while decisions waited behind them)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+from engine_fakes import engine_model
+
+from game.engine.build import new_engine
+from game.engine.state import JobKind
+from game.llm.api import ModelStatus
+from game.world import default_town_path
+
+MORNING = datetime(2026, 3, 2, 10, 0)
+BUSY = ModelStatus(url="fake", model="fake", spare=0.0, idle_s=0.0, in_flight=3, queued=2, slots=4)
+ROOM = ModelStatus(url="fake", model="fake", spare=0.5, idle_s=0.0, in_flight=1, slots=4)
+
+
+def _engine(lockstep: bool, status: ModelStatus):
+    llm = engine_model(jitter=0.002, status=status)
+    e = new_engine(default_town_path(), llm, lockstep=lockstep, start=MORNING)
+    for mind in e.minds.values():
+        mind.core.config.reflect_threshold = 1.0  # due after any memory at all
+    return e, llm
+
+
+def _reflections(llm) -> list[str | None]:
+    return [who for purpose, who in llm.pairs() if purpose == "reflect"]
+
+
+async def _run(e, ticks: int, kinds: list[JobKind]) -> None:
+    for _ in range(ticks):
+        e.step()
+        kinds.extend(j.kind for j in e.jobs.values())
+        if e.jobs:
+            await asyncio.wait_for(e.wait_any(), 5)
+        await asyncio.sleep(0)
+
+
+async def test_not_in_the_crowd_then_in_an_observe_job_of_its_own():
+    e, llm = _engine(lockstep=False, status=BUSY)
+    kinds: list[JobKind] = []
+    await _run(e, 30, kinds)
+    assert kinds and _reflections(llm) == []  # decisions made, none waited behind a reflection
+    llm.model_status = ROOM
+    kinds.clear()
+    await _run(e, 30, kinds)
+    assert _reflections(llm) and JobKind.OBSERVE in kinds
+    await e.aclose()
+
+
+async def test_lockstep_reflects_before_the_decision_as_recorded():
+    e, llm = _engine(lockstep=True, status=BUSY)
+    for _ in range(30):
+        e.step()
+        await e.wait_ready()
+    assert _reflections(llm)
+    await e.aclose()
+
+
+async def test_in_a_crowd_people_are_seen_and_remembered_not_reacted_to():
+    """While decisions queue at the server for half its slots, a person come into view is only
+    remembered (``Capacity.crowded``); with room again, the next one is reacted to.  Lockstep
+    never counts the crowd."""
+    crowd = ModelStatus(url="fake", model="fake", spare=0.0, idle_s=0.0, in_flight=4, queued=2, slots=4)
+    e, llm = _engine(lockstep=False, status=crowd)
+    a, b = e.residents["Aiko Tanaka"], e.residents["Hank Brody"]  # (not at home together)
+    assert not a.asleep and not b.asleep  # (10:00)
+    b.pos = (a.pos[0] + 1, a.pos[1])
+    now = e.clock.now
+    assert e.capacity.crowded()
+    e.perceiver.look(a, now)
+    assert "person:Hank Brody" in a.seen and a.salient == [] and e.perceiver.quiet_in_crowd == 1
+    assert "Hank Brody" not in a.reacted  # (free to react when they meet again)
+    llm.model_status = ROOM
+    e.core.step_no += 1
+    a.seen.clear()
+    e.perceiver.look(a, now)
+    assert not e.capacity.crowded() and any("Hank Brody" in s for s in a.salient) and e.perceiver.quiet_in_crowd == 1
+    await e.aclose()
+    e, llm = _engine(lockstep=True, status=crowd)
+    assert not e.capacity.crowded()
+    await e.aclose()
