@@ -21,7 +21,7 @@ from game.mind.agenda import Agenda
 from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
-from game.mind.schemas import LineAnswer, clean_text, script_answer
+from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
 from game.mind.view import Conversation, Line, Script
 from game.mind.wording import whole_sentences
 
@@ -149,8 +149,15 @@ class Talker:
         by_call = {c.lower(): n for c, n in zip(calls, people)}
         names = people + firsts
         lines: list[tuple[str, str]] = []
+        cut = False  # the line before ran to the schema's length and was cut there
         for ln in ans.lines:
             who = by_call.get(ln.speaker.strip().lower())
+            run_on, cut = cut and _runs_on(ln.say), len(ln.say) >= SAY_MAX - 10
+            if run_on:
+                # the model's words ran past the line's length into the next line, under another
+                # speaker's name ("and incorporate their ideas. Third, ..."): not this speaker's
+                self.core.stats["script_line_run_on"] += 1
+                continue
             text = whole_sentences(_strip_speaker(ln.say, names), near=180)
             if who is None or not text:
                 self.core.stats["script_line_dropped"] += 1
@@ -314,6 +321,13 @@ class Talker:
 
 
 _GOODBYES = ("goodbye", "good bye", "bye", "see you", "talk later", "take care", "have a good")
+
+
+def _runs_on(text: str) -> bool:
+    """Whether a line begins in the middle of a sentence (a lower-case word): the rest of the
+    line before it, when that one was cut at its length."""
+    t = text.lstrip(" \"'(-….")
+    return bool(t) and t[0].islower() and not re.match(r"i\b", t)
 
 
 def _says_goodbye(text: str) -> bool:

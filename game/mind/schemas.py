@@ -280,7 +280,8 @@ class LineAnswer(BaseModel):
     end_conversation: bool = False
 
 
-SayText = Annotated[str, BeforeValidator(_text(220)), Field(max_length=220)]
+SAY_MAX = 220  # a line of a talk written whole, in characters (the schema's maxLength)
+SayText = Annotated[str, BeforeValidator(_text(SAY_MAX)), Field(max_length=SAY_MAX)]
 
 
 class ScriptLine(BaseModel):

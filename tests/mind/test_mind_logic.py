@@ -688,6 +688,30 @@ async def test_a_whole_talk_in_one_call_keeps_only_lines_of_the_talks_speakers()
     assert mind.stats["script_line_dropped"] == 1 and mind.stats["talk_in_circles"] == 1
 
 
+async def test_a_line_cut_at_its_length_does_not_run_on_under_the_next_speakers_name():
+    """Seen in Smallville (2026-11-26): Sam Moore's tips ran past the line's 220 characters and went
+    on, in lower case, as Adam Smith's next line ("and incorporate their ideas. Third, ...").  Such a line is
+    not its speaker's: it is dropped; a line in lower case after a line that was not cut is kept."""
+    long = ("Hi Klaus! I have some tips. First, it's important to be open-minded and willing to take risks. "
+            "Second, it's important to listen to what others say about your work and to think about it, "
+            "and then to look at it again")
+    assert len(long) >= 210
+    lines = [{"speaker": "Klaus", "say": "Hi Isabella, any tips for new ideas?"},
+             {"speaker": "Isabella", "say": long[:220]},
+             {"speaker": "Klaus", "say": "and incorporate their ideas. Third, be honest."},
+             {"speaker": "Isabella", "say": "Good luck with the paper."},
+             {"speaker": "Klaus", "say": "oh, thank you, Isabella."}]
+    mind, llm = make({"converse": [{"lines": lines}]})
+    conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])
+    script = await mind.converse(DAY1.replace(hour=9), conv, {})
+    said = [t for _, t in script.lines]
+    assert [w for w, _ in script.lines] == ["Klaus Mueller", "Isabella Rodriguez", "Isabella Rodriguez",
+                                            "Klaus Mueller"]
+    assert not any(t.startswith("and incorporate") for t in said) and said[-1] == "oh, thank you, Isabella."
+    assert said[1].endswith("willing to take risks.")  # (cut to whole sentences)
+    assert mind.stats["script_line_run_on"] == 1
+
+
 async def test_a_whole_talk_is_not_asked_past_the_days_lines_and_a_failure_says_so():
     mind, llm = make({"converse": [{"lines": [{"speaker": "Isabella", "say": "Hello."}]}]}, max_lines_per_day=1)
     conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])
