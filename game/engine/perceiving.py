@@ -64,12 +64,13 @@ class Perceiver:
                 if key not in r.seen and self.may_react(r, p.subject, now):
                     # seen and remembered only: a spouse at breakfast, or anyone but the player
                     # while the model server is crowded; unless there is news for them (an invitation)
-                    quiet = self.at_home_together(r, p.subject) or p.subject != player and self.crowded()
-                    if not quiet or core.minds[r.name].news_for(p.subject, now):
+                    home = self.at_home_together(r, p.subject)
+                    crowd = not home and p.subject != player and self.crowded()
+                    if not (home or crowd) or core.minds[r.name].news_for(p.subject, now):
                         salient.append(text)
                         r.reacted[p.subject] = now
                         urgent = urgent or p.subject == player
-                    elif p.subject != player and not self.at_home_together(r, p.subject):
+                    elif crowd:
                         self.quiet_in_crowd += 1
             else:
                 key, text = "object:" + p.address, p.text
