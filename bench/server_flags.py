@@ -67,11 +67,15 @@ class FlagSet:
 
 
 def parse_set(spec: str, base: dict[str, str] | None = None) -> FlagSet:
-    """``"name: VAR=value VAR=value"`` (a ``TOWN_LLM_*`` setting each) into a flag set."""
+    """``"name: VAR=value VAR=value"`` (a ``TOWN_LLM_*`` setting each, or one of llama-server's own
+    ``LLAMA_ARG_*`` variables, e.g. ``LLAMA_ARG_SPEC_TYPE=ngram-simple``) into a flag set."""
     name, _, rest = spec.partition(":")
     env: dict[str, str] = {}
     for item in rest.split():
         var, eq, value = item.partition("=")
+        if eq and var.startswith("LLAMA_ARG_") and value:
+            env[var] = value
+            continue
         if not eq or var not in ServerFlags.ENV.values():
             raise ValueError(f"flag set '{name.strip()}': '{item}' is not VAR=value with VAR one of "
                              f"{', '.join(sorted(ServerFlags.ENV.values()))}")
@@ -164,7 +168,17 @@ async def run_set(fs: FlagSet, requests: list[Request], *, concurrency: int, tes
     config.server = fs.flags
     server = embedded_server(config)
     t0 = time.monotonic()
-    await server.start(progress)
+    server_own = {k: v for k, v in fs.env.items() if k.startswith("LLAMA_ARG_")}
+    saved = {k: os.environ.get(k) for k in server_own}
+    os.environ.update(server_own)  # the server process inherits them as it starts
+    try:
+        await server.start(progress)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     startup = time.monotonic() - t0
     client = ModelClient.from_config(config, base_url=server.url)
     try:
@@ -176,7 +190,8 @@ async def run_set(fs: FlagSet, requests: list[Request], *, concurrency: int, tes
     finally:
         await client.aclose()
         server.stop()
-    return {"set": fs.name, "flags": fs.flags.to_dict(), "command": fs.flags.args(),
+    return {"set": fs.name, "flags": fs.flags.to_dict(),
+            "command": fs.flags.args() + [f"{k}={v}" for k, v in server_own.items()],
             "startup_s": round(startup, 1), **figures}
 
 

@@ -10,7 +10,9 @@ A recording is a JSON-lines file: a header line, then one line per answered requ
 The key is a hash of what was asked (messages, schema, limits; for embeddings the text), not of
 where it was asked, so a run recorded against one server replays anywhere.  Requests hold no URL
 and no API key.  When one request was asked several times its answers are replayed in the order
-they were recorded (the last one again if asked more often than recorded).
+they were recorded (the last one again if asked more often than recorded).  A chat line also
+keeps when it was asked and answered (``asked_s``, ``answered_s``: seconds since the recording
+began), to see where a run's model time went; a replay does not read them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import hashlib
 import json
 import os
 import threading
+import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import TypeVar
@@ -81,6 +84,7 @@ class RecordingLLM:
         new = not self.path.exists() or self.path.stat().st_size == 0
         self._fh = open(self.path, "a", encoding="utf-8")
         self._lock = threading.Lock()
+        self._started = time.monotonic()
         if new:
             self._write({"format": FORMAT, "version": VERSION})
 
@@ -101,25 +105,32 @@ class RecordingLLM:
             self._fh.write(line + "\n")
             self._fh.flush()
 
+    def _since(self) -> float:
+        return round(time.monotonic() - self._started, 2)
+
     async def complete(self, messages: list[Message], schema: type[T], tag: CallTag, *,
                        max_tokens: int = 512, temperature: float = 0.7) -> T:
+        asked = self._since()
         value = await self.inner.complete(messages, schema, tag, max_tokens=max_tokens,
                                           temperature=temperature)
         req = request_body("complete", messages, schema, max_tokens, temperature)
         self._write({"kind": "complete", "key": request_key(req), "tag": tag_row(tag),
-                     "request": req, "answer": value.model_dump(mode="json")})
+                     "request": req, "answer": value.model_dump(mode="json"),
+                     "asked_s": asked, "answered_s": self._since()})
         return value
 
     async def stream(self, messages: list[Message], tag: CallTag, *, max_tokens: int = 256,
                      temperature: float = 0.7, stop: tuple[str, ...] = ()) -> AsyncIterator[str]:
         pieces: list[str] = []
+        asked = self._since()
         async for piece in self.inner.stream(messages, tag, max_tokens=max_tokens,
                                              temperature=temperature, stop=stop):
             pieces.append(piece)
             yield piece
         req = request_body("stream", messages, None, max_tokens, temperature, stop)
         self._write({"kind": "stream", "key": request_key(req), "tag": tag_row(tag),
-                     "request": req, "pieces": pieces})
+                     "request": req, "pieces": pieces,
+                     "asked_s": asked, "answered_s": self._since()})
 
     async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
         """Passed on (nothing to record: its answer is never used)."""
