@@ -21,7 +21,13 @@ class MindConfig:
     importance_max_wait_min: int = 120  # ... or whatever is pending once the oldest is this old
     dedupe_minutes: int = 60  # the same sight within this many minutes refreshes, not re-stores
     max_block_min: int = 120  # hour blocks longer than this are decomposed in parts
-    decompose_window_min: int = 120  # one decompose call covers the blocks that end within this
+    # one decompose call covers the block in progress and the whole blocks after it until the
+    # window spans this much, never past the max: a plan of two-hour blocks (or a long block cut
+    # into parts of max_block_min) is decomposed about four hours a call, not two.  Each call's
+    # prompt costs the embedded model more than its steps do (about 300 prompt tokens evaluated,
+    # 5 s on two cores, against 0.5 s a step written beside other calls: docs/MODEL.md)
+    decompose_window_min: int = 180
+    decompose_window_max: int = 240
     # calls about everyday sights and the talks written whole (16 made 13.4 a resident-day); urgent news always
     max_reacts_per_day: int = 8
     max_talks_per_day: int = 5  # conversations a resident starts (or has had) in a day before it stops starting more

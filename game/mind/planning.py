@@ -239,7 +239,7 @@ class Planner:
                     return 0  # no plan from the model: next_action carries on as it would have
                 self.core.stats["wake_ahead"] += 1
             _, minute = self.core.day_and_minute(at)
-            window = decompose_window(self.agenda.plan, minute, self.core.config.decompose_window_min)
+            window = self._window(minute)
             start = at
             if window and window[-1].end - minute < 5:  # bridged by rule then: from the next block on
                 start = at + timedelta(minutes=window[-1].end - minute)
@@ -257,15 +257,20 @@ class Planner:
         self.agenda.queue = actions[1:]
         return actions[0]
 
+    def _window(self, minute: int) -> list[PlanBlock]:
+        cfg = self.core.config
+        return decompose_window(self.agenda.plan, minute, cfg.decompose_window_min, cfg.decompose_window_max)
+
     async def _decompose_steps(self, at: datetime, now: datetime, view: WorldView | None) -> list[Action]:
         """One call for the steps from ``at`` (now, or when the steps in hand run out) of the block
-        in progress then and of the blocks that follow it within ``config.decompose_window_min``
-        (a plan of half-hour and hour blocks is decomposed two hours at a time, not one block a
-        call).  The model names what and where; the emoji and the state the object is left in
-        come from the world's rules (see ``Locator.ground``).  Empty when there is nothing to decompose (a
-        block all but over is bridged by rule) or the call failed (the routine fills in)."""
+        in progress then and of the blocks that follow it until the window spans
+        ``config.decompose_window_min`` (at most ``decompose_window_max``): a plan of hour and
+        two-hour blocks is decomposed three to four hours at a time, not one block a call.  The
+        model names what and where; the emoji and the state the object is left in come from the
+        world's rules (see ``Locator.ground``).  Empty when there is nothing to decompose (a block
+        all but over is bridged by rule) or the call failed (the routine fills in)."""
         d, minute = self.core.day_and_minute(at)
-        window = decompose_window(self.agenda.plan, minute, self.core.config.decompose_window_min)
+        window = self._window(minute)
         if not window:
             return []
         end = window[-1].end
@@ -314,11 +319,13 @@ def _rest_of(a: Action, end: datetime, now: datetime) -> Action:
     return Action(a.description, a.emoji, a.address, left, a.object_state, now, a.source)
 
 
-def decompose_window(plan: DayPlan | None, minute: int, limit: int) -> list[PlanBlock]:
-    """The block in progress at ``minute`` and the whole blocks after it that end within ``limit``
-    minutes of it (at least the block in progress); empty when no block is in progress."""
+def decompose_window(plan: DayPlan | None, minute: int, limit: int, most: int | None = None) -> list[PlanBlock]:
+    """The block in progress at ``minute`` and the whole blocks after it (back to back) while the
+    window spans less than ``limit`` minutes, none ending more than ``most`` (default ``limit``)
+    minutes after ``minute``; at least the block in progress.  Empty when no block is in progress."""
     if plan is None:
         return []
+    most = limit if most is None else most
     out: list[PlanBlock] = []
     for b in plan.blocks:
         if b.end <= minute:
@@ -327,7 +334,7 @@ def decompose_window(plan: DayPlan | None, minute: int, limit: int) -> list[Plan
             if b.start > minute:
                 return []
             out.append(b)
-        elif b.end - minute <= limit and b.start == out[-1].end:
+        elif out[-1].end - minute < limit and b.end - minute <= most and b.start == out[-1].end:
             out.append(b)
         else:
             break

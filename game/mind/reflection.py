@@ -10,9 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.llm.api import LLMError, Priority
+from game.mind import prompting
 from game.mind.core import MindCore
 from game.mind.memory import Record
 from game.mind.schemas import IDENTITY_MAX, IdentityAnswer, InsightsAnswer
+from game.mind.unbacked import echoes_example, sentences
 from game.mind.wording import whole_sentences
 
 
@@ -41,19 +43,26 @@ class Reflector:
             ans = await self.core.complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
                                            max_tokens=100, first=first,
                                            name=self.core.name, memories=memories, date=now.strftime("%A %B %d"))
-            self.core.identity = self._fit_identity(ans.summary)
+            self.core.identity = self._fit_identity(ans.summary, memories)
         except LLMError as e:
             self.core.fail("identity", e)
             self.core.identity, self.core.identity_date = "", None  # asked again next time
         return self.core.identity
 
-    def _fit_identity(self, summary: str) -> str:
+    def _fit_identity(self, summary: str, memories: str = "") -> str:
         """The summary as it goes into every prompt of the day: cut off by its length limit, it
         ends at its last whole sentence ("... still giving lessons to a aa" was in every prompt of
         Samuel's recorded morning); one that never names the resident is not about them and is
         dropped, the persona alone standing for the day (Ines's was the prompt's example, "Eddy is
-        curious and hard-working. He studies music at the college. ...")."""
+        curious and hard-working. He studies music at the college. ...").  A sentence that echoes the
+        example and nothing the resident holds is left out ("I felt good about the song I finished this
+        week", said by Kenji, a pharmacist)."""
         text = whole_sentences(summary.strip(), near=IDENTITY_MAX - 20)
+        backing = f"{self.core.persona.brief()}\n{self.core.persona.daily}\n{memories}"
+        kept = [s for s in sentences(text) if not echoes_example(s, prompting.examples("identity"), backing)]
+        if len(kept) < len(sentences(text)):
+            self.core.stats["identity_example_echo"] += 1
+            text = " ".join(kept)
         if self.core.persona.first_name.lower() not in text.lower():
             self.core.stats["identity_dropped"] += 1
             return ""

@@ -93,6 +93,21 @@ def events_unbacked(text: str, backing: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_WORD = re.compile(r"[a-z]{4,}")
+_COMMON = {"about", "this", "that", "with", "from", "have", "feel", "feels", "felt", "good", "they", "their",
+           "them", "very", "been", "will", "would", "into", "today", "life", "recent", "progress"}
+
+
+def echoes_example(text: str, example: str, backing: str) -> bool:
+    """``text`` repeats the prompt's worked example rather than the speaker's life: two or more of its
+    content words come from the example and from nothing the speaker holds (Kenji, a pharmacist, "felt
+    good about the song I finished this week": the identity prompt's example, about a music student)."""
+    low = backing.lower()
+    ex = set(_WORD.findall(example.lower())) - _COMMON
+    borrowed = {w for w in _WORD.findall(text.lower()) if w in ex and w not in low}
+    return len(borrowed) >= 2
+
+
 def steps_out(text: str, me: str) -> bool:
     """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
     found his kitchen messy": its own name, and no I, me or my)."""

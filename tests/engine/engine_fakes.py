@@ -36,6 +36,14 @@ def engine_model(script=None, **options) -> FakeModel:
     return FakeModel(script, **{"jitter": 0.003, **options})
 
 
+def two_hour_windows(engine) -> None:
+    """Each mind of ``engine`` decomposes its plan two hours a call, as the look-ahead and fork tests
+    were written for: at the default (three to four hours, game/mind/config.py) the first window
+    outlasts the few game hours they run, and nothing is asked ahead in them."""
+    for mind in engine.core.minds.values():
+        mind.core.config.decompose_window_min = mind.core.config.decompose_window_max = 120
+
+
 def fire_blind(first=FIRST, again=AGAIN):
     """A model that will not deal with a hazard, as the 1.5B model may not (Grace Okafor, asked
     about a burning stove, chose "inviting him to the kitchen to check on the fire"): asked what

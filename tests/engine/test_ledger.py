@@ -189,7 +189,7 @@ async def test_the_wait_lived_by_routine_is_of_waking_residents_on_their_routine
         r.action = Action("spending time at home", "", "", 30, start=now - timedelta(minutes=6), source="routine")
         e.ledger.answered(name, now)
     assert e.routine_wait_min() == 0.0  # no decision open: the routine is not a wait for the model
-    ann = e.residents[names[0]]
+    ann = next(e.residents[n] for n in names if not e.residents[n].conversation)  # (one in a talk is not waiting)
     e.ledger.need(ann.name, now - timedelta(minutes=5))
     assert e.routine_wait_min() == 5.0
     ann.action = Action("reading", "", "", 30, start=now - timedelta(minutes=6), source="model")

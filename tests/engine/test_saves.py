@@ -141,7 +141,7 @@ async def test_forks_continue_identically_on_the_same_answers(fake_town_loader, 
     assert fingerprint(res_a) == fingerprint(res_b)
     assert state(a) == state(b)
     assert any(r.moves for r in res_a) and any(r.bubbles for r in res_a)
-    assert replay.calls >= 5  # the fork really ran on answers, not on rules alone
+    assert replay.calls >= 3  # the fork really ran on answers, not on rules alone (4 with 3-4 hour windows)
     await a.aclose()
     await b.aclose()
 

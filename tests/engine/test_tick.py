@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from datetime import datetime
 
-from engine_fakes import engine_model
+from engine_fakes import engine_model, two_hour_windows
 
 from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
@@ -180,6 +180,8 @@ async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fa
     import asyncio
 
     e = new_engine(fake_town_loader, engine_model(jitter=0.001), lockstep=False)
+
+    two_hour_windows(e)
     assert e.ahead is None  # the default: tuning.AHEAD in real time
     asked: list[str] = []
     real_ask = e.lanes.ask
@@ -235,6 +237,8 @@ async def test_in_real_time_the_look_ahead_lead_follows_how_long_windows_took_to
     from game.engine.tuning import AHEAD, AHEAD_MAX
 
     e = new_engine(fake_town_loader, engine_model(jitter=0.001), lockstep=False)
+
+    two_hour_windows(e)
     assert e.lookahead.real_lead() == AHEAD
     for _ in range(900):
         e.step()
@@ -260,11 +264,14 @@ async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_t
     from datetime import timedelta
 
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
+
+    two_hour_windows(e)
     await run(e, 600)
     assert _ahead_calls(e) == 0
     fps, calls = [], []
     for lat_seed in (1, 2):
         e = new_engine(fake_town_loader, engine_model(jitter=0.004, latency_seed=lat_seed), lockstep=True)
+        two_hour_windows(e)
         e.ahead = timedelta(minutes=30)
         fps.append(fingerprint(e, await run(e, 900)))  # (a window asked ahead is due when the steps run out)
         calls.append(_ahead_calls(e))
@@ -281,6 +288,8 @@ async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_ou
     from datetime import timedelta
 
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
+
+    two_hour_windows(e)
     e.ahead = timedelta(minutes=10)
     job = await _first_ahead_job(e)
     run_out = datetime.fromisoformat(job.args["run_out"])
@@ -324,6 +333,7 @@ async def test_in_lockstep_a_window_asked_ahead_is_due_at_once_when_the_lane_is_
 
     for want in ("ended", "seen"):
         e = new_engine(fake_town_loader, engine_model(), lockstep=True)
+        two_hour_windows(e)
         e.ahead = timedelta(minutes=30)
         job = await _first_ahead_job(e, due_after=e.decision_ticks)
         r = e.residents[job.resident]

@@ -29,6 +29,11 @@ STEPS = {"steps": [
 ]}
 
 
+# windows of two hours, as the queue's tests below were written for (the window's own rule, three to
+# four hours by default, is in test_decompose_window.py; a whole day at the defaults in test_budget.py)
+TWO_HOURS = {"decompose_window_min": 120, "decompose_window_max": 120}
+
+
 def make(script=None, **cfg) -> tuple[Mind, FakeModel]:
     llm = scripted_model({"identity": [{"summary": "Isabella is warm and runs the cafe."}], "plan_day": [PLAN],
                    "decompose": [STEPS], "importance": [lambda *_: {"ratings": ["important"] * 40}],
@@ -66,7 +71,7 @@ def test_rule_importance_for_routine_sights():
 
 # ------------------------------------------------------------------ planning
 async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
-    mind, llm = make()
+    mind, llm = make(**TWO_HOURS)
     now = DAY1.replace(hour=8)
     a1 = await mind.next_action(now, view)
     assert llm.purposes() == ["identity", "plan_day", "decompose"]
@@ -90,7 +95,7 @@ async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
 
 
 async def test_the_next_window_is_decided_ahead_and_taken_from_the_queue_without_a_wait(view):
-    mind, llm = make({"decompose": [STEPS, STEPS]})
+    mind, llm = make({"decompose": [STEPS, STEPS]}, **TWO_HOURS)
     now = DAY1.replace(hour=8)
     assert mind.steps_run_out(now) is None  # nothing decided yet: next_action asks, not a look ahead
     a1 = await mind.next_action(now, view)
@@ -134,7 +139,7 @@ async def test_a_look_ahead_is_asked_once_and_not_when_a_new_plan_comes_first_or
 
 
 async def test_the_day_and_its_first_window_are_decided_before_waking(view):
-    mind, llm = make()
+    mind, llm = make(**TWO_HOURS)
     night = DAY1.replace(hour=4, minute=30)  # asleep; wakes at 06:00
     wake = DAY1.replace(hour=6)
     assert mind.steps_run_out(DAY1 - timedelta(hours=1)) is None  # (23:00, the evening before)
@@ -161,7 +166,7 @@ async def test_no_window_before_waking_when_the_day_plan_failed(view):
 async def test_a_reaction_that_outlasts_the_steps_it_broke_off_is_looked_past(view):
     react = {"decision": "react", "talk_to": "", "new_action": "help put out the fire at the park",
              "place": "Johnson Park:park:bench", "emoji": "🚒", "minutes": 60}
-    mind, llm = make({"react": [react], "decompose": [STEPS, STEPS]})
+    mind, llm = make({"react": [react], "decompose": [STEPS, STEPS]}, **TWO_HOURS)
     now = DAY1.replace(hour=8)
     await mind.next_action(now, view)
     for _ in range(2):
@@ -282,6 +287,19 @@ async def test_the_identity_summary_ends_at_a_whole_sentence_and_is_about_the_re
     assert "Eddy" not in identity_text(mind) and identity_text(mind).startswith("Isabella Rodriguez")
     assert await mind.ensure_identity(DAY1.replace(hour=9)) == ""
     assert llm.purposes() == ["identity"]  # not asked again the same day
+
+
+async def test_an_identity_sentence_that_echoes_the_prompts_example_is_left_out():
+    # seen in the default town: Kenji, a pharmacist, "feels good about the song he finished this week"
+    said = ("Isabella runs Hobbs Cafe and loves to make people feel welcome. She feels good about the song "
+            "she finished this week.")
+    mind, _ = make({"identity": [{"summary": said}]})
+    assert await mind.ensure_identity(DAY1) == "Isabella runs Hobbs Cafe and loves to make people feel welcome."
+    assert mind.stats["identity_example_echo"] == 1
+    # the same words, where her own life backs them, stay
+    mind, _ = make({"identity": [{"summary": said}]})
+    mind.persona.background += " She writes a song a week and finished one on Sunday."
+    assert await mind.ensure_identity(DAY1) == said and mind.stats["identity_example_echo"] == 0
 
 
 async def test_reflection_threshold_and_evidence_must_be_real():

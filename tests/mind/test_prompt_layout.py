@@ -1,6 +1,6 @@
 """The prompt layout for the server's prompt cache (issue 15): every call begins with the one system
-prompt, then who the resident is, then the task, then the data that changes; so all of a resident's
-calls share one long beginning, and every call shares the system prompt with every other."""
+prompt, then the task, then who the resident is, then the data that changes; so all the calls of one
+purpose share one long beginning, whoever they are for, and every call shares the system prompt."""
 
 from __future__ import annotations
 
@@ -25,21 +25,21 @@ def _prefix(a: str, b: str) -> int:
     return n
 
 
-async def test_a_residents_calls_share_their_beginning_up_to_the_task(view):
+async def test_calls_of_one_purpose_share_their_beginning_up_to_the_person(view):
     mind, llm = make()
     now = DAY1.replace(hour=8)
     await mind.next_action(now, view)
-    await mind.next_action(now + timedelta(hours=2), view)
+    await mind.next_action(now + timedelta(hours=4), view)
     assert [t.purpose for t, _, _ in llm.calls] == ["identity", "plan_day", "decompose", "decompose"]
     systems = {m[0].content for _, m, _ in llm.calls}
     assert systems == {prompting.load_system()}  # one system prompt for every purpose
     users = [m[1].content for _, m, _ in llm.calls]
-    head = "You are:\n" + mind.persona.brief()
-    assert all(u.startswith(head) for u in users)  # who the resident is, first
-    # after the identity summary exists, plan and decompositions share it too, up to "Task:"
-    shared = _prefix(users[1], users[2])
-    assert users[1][:shared].endswith("\n\nTask: ") and shared > len(head)
-    assert _prefix(users[2], users[3]) > users[2].index("Task: ")  # same task, more in common
+    task, _ = prompting.load("decompose")
+    assert all(u.startswith("Task: ") for u in users)  # the task first
+    person = "\n\nYou are:\n" + mind.persona.brief()
+    assert users[2].startswith("Task: " + task.template + person)  # then who the resident is
+    # two decompositions share the task, who the resident is (with the identity summary) and more
+    assert _prefix(users[2], users[3]) > users[2].index(person) + len(person)
 
 
 def test_the_shared_folder_needs_its_sections(tmp_path):
@@ -49,7 +49,7 @@ def test_the_shared_folder_needs_its_sections(tmp_path):
     folder = PromptFolder(tmp_path, shared="_system")
     sys_msg, user = folder.render("ok", person="You are:\nAnn.", what="a thing", data="1 2 3")
     assert sys_msg.content == "One system prompt." and user.role == "user"
-    assert user.content == "You are:\nAnn.\n\nTask: Do a thing.\n\nData: 1 2 3"
+    assert user.content == "Task: Do a thing.\n\nYou are:\nAnn.\n\nData: 1 2 3"
     with pytest.raises(PromptError, match=r"needs a \[task\]"):
         folder.render("old")
     with pytest.raises(PromptError, match=r"no value for \$data"):
