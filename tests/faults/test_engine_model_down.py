@@ -36,6 +36,8 @@ async def test_town_carries_on_without_the_model(tmp_path):
     llm = ModelClient(srv.url, "live-fake", timeout_s=1.0, connect_timeout_s=0.5, transport_retries=1,
                       backoff_s=0.01, answer_retries=1, slots=2, embedder=fake_embedder())
     e = new_engine(town, llm, lockstep=True, seed=3)
+    for mind in e.core.minds.values():  # windows of two hours: the two hours down must ask the model
+        mind.core.config.decompose_window_min = mind.core.config.decompose_window_max = 120
     try:
         up, down, back = Counter(), Counter(), Counter()
         logs_up, logs_down, logs_back = [], [], []
