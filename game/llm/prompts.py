@@ -18,7 +18,8 @@ resident's description alone (about 160 tokens of 500-750) often was not; and a 
 takes is used up, so a resident's prompts of one purpose rarely found each other among 25 residents
 and 3 slots.  A task is shared by every resident's calls of that purpose.  On 43 recorded requests
 of Smallville's work hours, 3 at a time: 8,567 prompt tokens of 23,505 served from the cache
-against 5,479, 15% fewer evaluated, 9% more requests a minute (docs/MODEL.md).
+against 5,479 and 5,611, 14% fewer evaluated, 6.14 requests a minute against 5.65 and 5.48
+(docs/MODEL.md).
 """
 
 from __future__ import annotations

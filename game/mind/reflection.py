@@ -49,7 +49,7 @@ class Reflector:
             self.core.identity, self.core.identity_date = "", None  # asked again next time
         return self.core.identity
 
-    def _fit_identity(self, summary: str, memories: str = "") -> str:
+    def _fit_identity(self, summary: str, memories: str) -> str:
         """The summary as it goes into every prompt of the day: cut off by its length limit, it
         ends at its last whole sentence ("... still giving lessons to a aa" was in every prompt of
         Samuel's recorded morning); one that never names the resident is not about them and is
@@ -59,8 +59,9 @@ class Reflector:
         week", said by Kenji, a pharmacist)."""
         text = whole_sentences(summary.strip(), near=IDENTITY_MAX - 20)
         backing = f"{self.core.persona.brief()}\n{self.core.persona.daily}\n{memories}"
-        kept = [s for s in sentences(text) if not echoes_example(s, prompting.examples("identity"), backing)]
-        if len(kept) < len(sentences(text)):
+        example, said = prompting.examples("identity"), sentences(text)
+        kept = [s for s in said if not echoes_example(s, example, backing)]
+        if len(kept) < len(said):
             self.core.stats["identity_example_echo"] += 1
             text = " ".join(kept)
         if self.core.persona.first_name.lower() not in text.lower():

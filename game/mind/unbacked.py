@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from game.mind.facts import EVENT_RE, TownNames
+from game.mind.when import word_list
 
 PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
                "café", "market", "library", "school", "church", "square", "pub", "restaurant", "store", "shop",
@@ -93,7 +94,6 @@ def events_unbacked(text: str, backing: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-_WORD = re.compile(r"[a-z]{4,}")
 _COMMON = {"about", "this", "that", "with", "from", "have", "feel", "feels", "felt", "good", "they", "their",
            "them", "very", "been", "will", "would", "into", "today", "life", "recent", "progress"}
 
@@ -103,8 +103,8 @@ def echoes_example(text: str, example: str, backing: str) -> bool:
     content words come from the example and from nothing the speaker holds (Kenji, a pharmacist, "felt
     good about the song I finished this week": the identity prompt's example, about a music student)."""
     low = backing.lower()
-    ex = set(_WORD.findall(example.lower())) - _COMMON
-    borrowed = {w for w in _WORD.findall(text.lower()) if w in ex and w not in low}
+    ex = {w for w in word_list(example) if len(w) >= 4} - _COMMON
+    borrowed = {w for w in word_list(text) if w in ex and w not in low}
     return len(borrowed) >= 2
 
 
