@@ -63,7 +63,9 @@ async def test_a_failed_plan_is_said_and_the_resident_keeps_its_routine():
 async def test_the_player_may_start_before_every_plan_came():
     import asyncio
 
-    llm = engine_model(jitter=0.002)
+    # answers spread over up to 50 ms each (seeded): with 2 ms, on a loaded machine all eight plans
+    # came in one wake-up of the loop, before the player's start could stop the wait
+    llm = engine_model(jitter=0.05, latency_seed=7)
     e = new_engine(default_town_path(), llm, lockstep=False)
     enough = asyncio.Event()
     seen: list[PrepStep] = []
