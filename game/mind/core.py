@@ -25,6 +25,7 @@ from game.mind.embeddings import EmbeddingCache
 from game.mind.facts import FactBook
 from game.mind.memory import MemoryStream, Record
 from game.mind.persona import Persona
+from game.mind.records import partners_in
 from game.mind.view import Action, PlanBlock, WorldView
 
 log = logging.getLogger(__name__)
@@ -148,13 +149,25 @@ class MindCore:
     def talks_on(self, day: date, until: datetime | None = None) -> int:
         """Conversations with other residents the resident has had on ``day`` (from its memory;
         those remembered by ``until``, if given)."""
-        n = 0
+        return len(self._talks(day, until))
+
+    def talked_with_on(self, day: date, until: datetime | None = None) -> list[str]:
+        """Whom the resident has talked with on ``day`` (its own records of its talks), first
+        talked with first, each once."""
+        out: list[str] = []
+        for rec in reversed(self._talks(day, until)):
+            out += [n for n in partners_in(rec.text) if n not in out]
+        return out
+
+    def _talks(self, day: date, until: datetime | None) -> list[Record]:
+        """The records of the resident's own part in each talk of ``day``, latest first."""
+        out: list[Record] = []
         for rec in reversed(self.memory.recent(64, kinds=["conversation"], until=until)):
             if rec.created.date() < day:
                 break
             if rec.created.date() == day and rec.text.startswith("I talked with"):
-                n += 1
-        return n
+                out.append(rec)
+        return out
 
     def calls_on(self, day: date) -> dict[str, int]:
         return {p: n for (d, p), n in self.calls.items() if d == day.isoformat()}

@@ -12,8 +12,9 @@ are the agenda's (agenda.py).
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, TypeVar
 
 from game.llm.api import BadAnswer, LLMError, Priority
 from game.mind import attending
@@ -26,6 +27,8 @@ from game.mind.reflection import Reflector
 from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text
 from game.mind.shaping import emoji_for, scale_steps, shape_plan
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
+
+S = TypeVar("S", bound=tuple)  # a step as read: (what, minutes, the answer's item)
 
 
 class Planner:
@@ -60,10 +63,7 @@ class Planner:
         context = await assemble([Yesterday(), Thoughts(), KnownFacts(),
                                   RelevantMemories(k=5, token_budget=150)], ctx)
         try:
-            ans = await self.core.complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
-                                           max_tokens=260, context=context, date=now.strftime("%A %B %d"),
-                                           first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
-                                           start=hhmm(start))
+            ans = await self._day_plan_answer(now, context, start)
             self.agenda.last_raw_plan = ans.blocks()
             if len(self.agenda.last_raw_plan) < len(ans.plan):
                 self.core.stats["plan_lines_unreadable"] += len(ans.plan) - len(self.agenda.last_raw_plan)
@@ -89,6 +89,31 @@ class Planner:
         if len(self.core.facts):
             await attending.consider(self.core, self.agenda, now, view)  # the day's gatherings it knows of
         return self.agenda.plan
+
+    async def _day_plan_answer(self, now: datetime, context: str, start: int) -> DayPlanAnswer:
+        """The model's day plan; asked once more when the lines it could read cover less than a
+        quarter of the day from ``start`` to bed ("07-01 wake up", "07-02 go to the gym", ...: the
+        model counting, 1 of 27 plans of Smallville's morning), and the better of the two kept.
+        Raises ``LLMError`` when the first call fails."""
+        p = self.core.persona
+
+        async def ask() -> DayPlanAnswer:
+            return await self.core.complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
+                                            max_tokens=260, context=context, date=now.strftime("%A %B %d"),
+                                            first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
+                                            start=hhmm(start))
+
+        ans = await ask()
+        covered = _covered(ans.blocks(), start, p.sleep)
+        if covered * 4 >= p.sleep - start:
+            return ans
+        self.core.stats["plan_day_again"] += 1
+        try:
+            again = await ask()
+        except LLMError as e:
+            self.core.fail("plan_day", e)
+            return ans
+        return again if _covered(again.blocks(), start, p.sleep) > covered else ans
 
     async def replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
         """Revise the rest of today from now (one call) after a whisper or an important event."""
@@ -257,6 +282,18 @@ class Planner:
         self.agenda.queue = actions[1:]
         return actions[0]
 
+    def _awake_steps(self, steps: list[S], start: int, end: int) -> list[S]:
+        """The steps less any of sleeping, when the window lies in the resident's waking day (from
+        waking to an hour before bed): the hours it sleeps are the persona's, not the model's.
+        "6-7 wake up, brush teeth" became "sleeping (20 min)" first in a recorded morning, and the
+        one awake in the house slept through the fire in the kitchen.  A nap stays."""
+        p = self.core.persona
+        if start < p.wake or end > p.sleep - 60:
+            return steps
+        kept = [s for s in steps if not (_SLEEP_STEP.search(s[0]) and not _NAP.search(s[0]))]
+        self.core.stats["sleep_step_dropped"] += len(steps) - len(kept)
+        return kept
+
     def _window(self, minute: int) -> list[PlanBlock]:
         cfg = self.core.config
         return decompose_window(self.agenda.plan, minute, cfg.decompose_window_min, cfg.decompose_window_max)
@@ -293,7 +330,8 @@ class Planner:
         except LLMError as e:
             self.core.fail("decompose", e)
             return []
-        steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.items()]
+        steps = self._awake_steps([(s.action or window[0].activity, s.minutes, s) for s in ans.items()],
+                                  minute, end)
         if not steps:
             self.core.fail("decompose", BadAnswer("no step in the answer"))
             return []
@@ -311,6 +349,10 @@ class Planner:
                                   at + timedelta(minutes=offset), "model"))
             offset += minutes
         return actions
+
+
+_SLEEP_STEP = re.compile(r"\b(sleep|sleeping|asleep|back to bed)\b", re.I)
+_NAP = re.compile(r"\bnap(s|ping)?\b", re.I)
 
 
 def _rest_of(a: Action, end: datetime, now: datetime) -> Action:
@@ -339,3 +381,8 @@ def decompose_window(plan: DayPlan | None, minute: int, limit: int, most: int | 
         else:
             break
     return out
+
+
+def _covered(blocks: list[tuple[int, int, str]], start: int, end: int) -> int:
+    """Minutes of ``start``-``end`` the blocks cover (overlaps counted once per block)."""
+    return sum(max(0, min(e, end) - max(s, start)) for s, e, _ in blocks)

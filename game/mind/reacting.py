@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import cast
 
 from game.llm.api import LLMError, Priority
 from game.mind.agenda import Agenda
@@ -28,7 +29,7 @@ from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
 from game.mind.grounding import Locator
 from game.mind.mending import Mender
-from game.mind.schemas import ReactAnswer, clean_text, pick_emoji
+from game.mind.schemas import MeetReply, ReactAnswer, clean_text, meet_answer, pick_emoji
 from game.mind.shaping import emoji_for
 from game.mind.view import Action, Allowance, Hazard, Reaction, WorldView
 
@@ -72,7 +73,12 @@ class Reactor:
             return gate
         past_floor, untold = gate
         self._reacted[text] = now
-        ans = await self._ask(now, text, view, people, past_floor)
+        if _people_only(text, view, people):
+            # someone come into view: whether to talk to them is all there is to decide (a
+            # "react" to a person, on the embedded model, was mostly "following Eddy to the park")
+            ans = await self._meet(now, text, view, people, past_floor)
+        else:
+            ans = await self._ask(now, text, view, people, past_floor)
         if ans is None:
             return Reaction("continue", reason="error")
         ans = self._mended(ans, now, people)
@@ -128,6 +134,31 @@ class Reactor:
         except LLMError as e:
             self.core.fail("react", e)
             return None
+
+    async def _meet(self, now: datetime, text: str, view: WorldView | None, people: tuple[str, ...],
+                    past_floor: bool) -> ReactAnswer | None:
+        """Whether to talk to someone just seen (``meet.txt``), as the ``ReactAnswer`` it is: a
+        talk with the one named, or to carry on (None: the call failed)."""
+        ctx = Context(self.core, self.agenda, now, view, focus=text, about=people)
+        context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
+                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        d, _ = self.core.day_and_minute(now)
+        talked = [n for n in self.core.talked_with_on(d, now) if n != self.core.name]
+        self.core.stats["react_meet"] += 1
+        if past_floor:
+            self.core.stats["react_spare"] += 1
+        try:
+            ans = cast(MeetReply, await self.core.complete(
+                "meet", meet_answer(people), "react", Priority.REFLECT if past_floor else Priority.REACT, now,
+                max_tokens=40, context=context, talked=", ".join(talked) or "nobody yet",
+                people=", ".join(people), first=self.core.persona.first_name, percept=text))
+        except LLMError as e:
+            self.core.fail("react", e)
+            return None
+        who = _match_name(ans.talk_to, people) if ans.talk_to else None
+        if who is None:
+            return ReactAnswer(decision="continue")
+        return ReactAnswer(decision="talk", talk_to=who)
 
     def _mended(self, ans: ReactAnswer, now: datetime, people: tuple[str, ...]) -> ReactAnswer:
         """The answer as meant: a "react" that is a wish to talk is a talk, "continue" written as an
@@ -228,6 +259,17 @@ def _talk_meant(ans: ReactAnswer, people: Sequence[str]) -> str | None:
     if len(named) == 1:
         return named[0]
     return people[0] if len(people) == 1 else None
+
+
+def _people_only(text: str, view: WorldView | None, people: Sequence[str]) -> bool:
+    """Whether every sight in ``text`` ("; " between them) is of someone the resident can talk to
+    now: one of the people it sees (``view.nearby``), or a sentence that begins with the name of
+    one at hand.  A thing among them (a stove on fire, a changed sign) asks the whole reaction."""
+    if view is None or not people:
+        return False
+    nearby = set(view.nearby)
+    return all(part in nearby or any(part.startswith(p + " ") for p in people)
+               for part in (t.strip() for t in text.split("; ")) if part)
 
 
 def _match_name(raw: str, people: Sequence[str]) -> str | None:

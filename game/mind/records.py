@@ -60,9 +60,13 @@ def source_of(row: MemoryRow) -> str | None:
 
 def talked_with(row: MemoryRow) -> list[str]:
     """The partners of a conversation the resident took part in (its own summary record)."""
-    if row.kind != "conversation":
-        return []
-    m = _TALKED.match(row.text)
+    return partners_in(row.text) if row.kind == "conversation" else []
+
+
+def partners_in(text: str) -> list[str]:
+    """The partners named in the text of a resident's own record of a talk ("I talked with A, B;
+    I said: ..."); none for any other text."""
+    m = _TALKED.match(text)
     if not m:
         return []
     return [n.strip() for n in m.group("who").split(",") if n.strip() and n.strip() != "someone"]

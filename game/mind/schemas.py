@@ -241,6 +241,24 @@ def _one_of(values: tuple[str, ...], max_len: int = 30) -> type[str]:  # str, an
 
 
 @lru_cache(maxsize=64)
+def meet_answer(people: tuple[str, ...]) -> type[BaseModel]:
+    """The answer to seeing someone (``meet.txt``): a few words of why, then whom the resident
+    starts a conversation with, one of ``people`` (those it can talk to now) or "" for nobody; the
+    schema holds the name to those, so a small model cannot name anyone else.  Every answer a test
+    model gives to a "react" (``decision``, ``talk_to``) reads into it: its other fields are left
+    out, and its ``talk_to`` is what counts."""
+    return create_model("MeetAnswer", why=(Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)], ""),
+                        talk_to=(_one_of(("", *people), 40), ""))
+
+
+class MeetReply(Protocol):
+    """What an answer of ``meet_answer`` holds (a model made at run time)."""
+
+    why: str
+    talk_to: str
+
+
+@lru_cache(maxsize=64)
 def hazard_answer(states: tuple[str, ...]) -> type[BaseModel]:
     """The answer to a hazard seen (``react_hazard.txt``): a ``ReactAnswer`` less its place (the
     thing in danger is the place) whose schema lets the state be one of the thing's own
