@@ -120,9 +120,7 @@ class Reactor:
     async def _ask(self, now: datetime, text: str, view: WorldView | None, people: tuple[str, ...],
                    past_floor: bool) -> ReactAnswer | None:
         """The model's answer (None: the call failed)."""
-        ctx = Context(self.core, self.agenda, now, view, focus=text, about=people)
-        context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
-                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        context = await self._context(now, text, view, people)
         if past_floor:  # spare time of the server's: the town's planning goes first
             self.core.stats["react_spare"] += 1
         try:
@@ -135,13 +133,18 @@ class Reactor:
             self.core.fail("react", e)
             return None
 
+    async def _context(self, now: datetime, text: str, view: WorldView | None, people: tuple[str, ...]) -> str:
+        """What a reaction is asked with: where and when, the plan, thoughts, known facts, the people
+        at hand and what the sight brings to mind."""
+        ctx = Context(self.core, self.agenda, now, view, focus=text, about=people)
+        return await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
+                               RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+
     async def _meet(self, now: datetime, text: str, view: WorldView | None, people: tuple[str, ...],
                     past_floor: bool) -> ReactAnswer | None:
         """Whether to talk to someone just seen (``meet.txt``), as the ``ReactAnswer`` it is: a
         talk with the one named, or to carry on (None: the call failed)."""
-        ctx = Context(self.core, self.agenda, now, view, focus=text, about=people)
-        context = await assemble([Situation(), Plan(after=2), Thoughts(), KnownFacts(), Relationships(),
-                                  RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
+        context = await self._context(now, text, view, people)
         d, _ = self.core.day_and_minute(now)
         talked = [n for n in self.core.talked_with_on(d, now) if n != self.core.name]
         self.core.stats["react_meet"] += 1
