@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 from datetime import datetime, timedelta
-from typing import Literal, TypeVar
+from typing import Literal
 
 from game.llm.api import BadAnswer, LLMError, Priority
 from game.mind import attending
@@ -24,11 +24,11 @@ from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
 from game.mind.grounding import Locator
 from game.mind.reflection import Reflector
-from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, clean_text
+from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, StepItem, clean_text
 from game.mind.shaping import emoji_for, scale_steps, shape_plan
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
 
-S = TypeVar("S", bound=tuple)  # a step as read: (what, minutes, the answer's item)
+Step = tuple[str, int, StepItem]  # a step as read: what, minutes, the answer's item
 
 
 class Planner:
@@ -282,7 +282,7 @@ class Planner:
         self.agenda.queue = actions[1:]
         return actions[0]
 
-    def _awake_steps(self, steps: list[S], start: int, end: int) -> list[S]:
+    def _awake_steps(self, steps: list[Step], start: int, end: int) -> list[Step]:
         """The steps less any of sleeping, when the window lies in the resident's waking day (from
         waking to an hour before bed): the hours it sleeps are the persona's, not the model's.
         "6-7 wake up, brush teeth" became "sleeping (20 min)" first in a recorded morning, and the
