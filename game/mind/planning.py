@@ -294,6 +294,17 @@ class Planner:
         self.core.stats["sleep_step_dropped"] += len(steps) - len(kept)
         return kept
 
+    def _capped(self, steps: list[Step]) -> list[Step]:
+        """No step longer than a plan block may be (``config.max_block_min``): an answer of one or
+        two steps for a window of four hours was stretched over all of it ("brewing coffee" for
+        three hours, once its step of sleeping was left out).  The window then ends early, and
+        what is left of it is decomposed when these steps run out (or looked ahead before)."""
+        most = self.core.config.max_block_min
+        if all(m <= most for _, m, _ in steps):
+            return steps
+        self.core.stats["step_capped"] += 1
+        return [(d, min(m, most), s) for d, m, s in steps]
+
     def _window(self, minute: int) -> list[PlanBlock]:
         cfg = self.core.config
         return decompose_window(self.agenda.plan, minute, cfg.decompose_window_min, cfg.decompose_window_max)
@@ -337,7 +348,7 @@ class Planner:
             return []
         actions = []
         offset = 0  # minutes from ``at`` to the step's start
-        for desc, minutes, s in scale_steps(steps, span):
+        for desc, minutes, s in self._capped(scale_steps(steps, span)):
             block = next((b for b in window if b.start <= minute + offset < b.end), window[-1])
             fact = attending.fact_of_block(self.core, block, at) if len(self.core.facts) else None
             place = fact.place if fact is not None and fact.place else s.place  # the gathering's own place
