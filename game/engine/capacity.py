@@ -51,6 +51,10 @@ class SpareRule:
     at_once: int = 1  # reactions holding an allowance in flight in the whole town
     night_idle_s: float = 2.0  # a plan asked early (``room_to_plan``): the server idle this long now
     early_at_once: int = 3  # ... and at most this many such plans in flight, and one slot left free
+    # ... or, for an awake resident's next window, this many: the lulls of the day are short, and
+    # on a CPU server a call in a slot slows the others (Smallville at 07:00: three windows of
+    # 10:00-14:00 in flight as the morning's meetings began held the clock at x0.74)
+    early_awake_at_once: int = 1
 
 
 def server_spare(status: object, rule: SpareRule) -> bool:
@@ -103,7 +107,7 @@ class Capacity:
         self.given += 1
         return Allowance(reacts=rule.reacts, talks=rule.talks)
 
-    def room_to_plan(self, early: set[str]) -> bool:
+    def room_to_plan(self, early: set[str], *, awake: bool = False) -> bool:
         """Whether a resident's plan may be asked early (``tuning.NIGHT_AHEAD`` asleep,
         ``IDLE_AHEAD`` awake): in real time only, with nothing queued at the server, and either
         nothing in flight for ``night_idle_s`` now or nothing in flight but other early plans, and
@@ -112,25 +116,29 @@ class Capacity:
         the plans made then are calls the next crowd (the morning's wake-up, when a whole town
         decides at once; the arrivals at work) need not make.  The slots the early plans leave
         free are the town's: a decision asked meanwhile starts at once, and no new early plan
-        starts until it is done."""
+        starts until it is done.  ``awake``: the plan is an awake resident's next window (at most
+        ``early_awake_at_once`` early plans in flight then)."""
         rule, st = self.rule, self.server()
         if rule is None or st is None or st.queued or st.idle_s is None:
             return False
         asked = sum(1 for name in early if name in self.board.jobs and self.board.jobs[name].kind == JobKind.AHEAD)
-        most = min(rule.early_at_once, max(1, (st.slots or 2) - 1))  # one slot stays free for the town
+        most = min(rule.early_awake_at_once if awake else rule.early_at_once,
+                   max(1, (st.slots or 2) - 1))  # one slot stays free for the town
         # idle a while, or busy with the early plans only (each is one call at a time; those asked
         # this tick are not in flight yet)
         return asked < most and (st.idle_s >= rule.night_idle_s if not asked else st.in_flight <= asked)
 
     def room_to_reflect(self) -> bool:
-        """Whether a reflection may start now (real time: ``Lanes.maybe_observe``): nothing queued
-        at the server and two of its slots free (a status without the figures, as a replay's:
-        always).  A reflection is no decision: in the crowds (the wake-up, the arrivals at work) it
-        waits for the lull after them."""
-        st = self.server()
-        if st is None:
+        """Whether a reflection may start now (real time: ``Lanes.maybe_observe``): the server idle,
+        nothing in flight or queued for ``night_idle_s`` (a status without the figures, as a
+        replay's: always).  A reflection is no decision: in the crowds (the wake-up, the arrivals
+        at work, the lunch hour) it waits for the lull after them.  With two slots free it was let
+        in between the crowd's calls, and Smallville's lunch hour had four reflections in flight
+        beside its reactions and talks (held at x0.74)."""
+        st, rule = self.server(), self.rule
+        if st is None or rule is None:
             return False
-        return st.idle_s is None or not st.queued and st.in_flight <= max(0, (st.slots or 2) - 2)
+        return st.idle_s is None or not st.queued and not st.in_flight and st.idle_s >= rule.night_idle_s
 
     def crowded(self) -> bool:
         """Whether the server is crowded now: in real time, decisions queued for half its slots or

@@ -170,12 +170,12 @@ class Lanes:
         at = mind.steps_run_out(now)
         early = False
         if at is not None:
-            reach = IDLE_AHEAD
+            reach, awake = IDLE_AHEAD, True
             if mind.asleep_at(now):
                 # the day plan and its first window before waking: three calls in a row, and a
                 # sleeper's time is free (asleep is not waking time, and nothing is lived by routine)
-                lead, reach = max(lead, WAKE_AHEAD), NIGHT_AHEAD
-            if lead < at - now <= reach and self.capacity.room_to_plan(self.early):
+                lead, reach, awake = max(lead, WAKE_AHEAD), NIGHT_AHEAD, False
+            if lead < at - now <= reach and self.capacity.room_to_plan(self.early, awake=awake):
                 lead, early = reach, True  # the server has room: plan it now, not in the next crowd
         if at is None or at - now > lead:
             return False

@@ -2,7 +2,7 @@
 (up to ``tuning.NIGHT_AHEAD`` before waking, a few such plans in flight at a time, one slot left
 free): the calls of the morning's wake-up, when a whole town decides at once, are made while it
 sleeps (issue 30).  In a lull of the day, the same for the next window of an awake resident's
-steps (up to ``tuning.IDLE_AHEAD`` before the steps in hand run out)."""
+steps (up to ``tuning.IDLE_AHEAD`` before the steps in hand run out), one at a time."""
 
 from __future__ import annotations
 
@@ -111,6 +111,7 @@ async def test_an_awake_residents_next_window_asked_in_a_lull():
         before = {n: e.minds[n].steps_run_out(e.clock.now) for n in awake}
         now = e.clock.now
         e.step()
+        assert len([n for n in _early(e) if n in e.lanes.early]) <= 1  # one at a time by day, not three
         for n in _early(e):
             at = before.get(n)
             if n in e.lanes.early and n not in asked and at is not None:

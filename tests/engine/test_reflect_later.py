@@ -1,6 +1,6 @@
 """In real time a decision never waits behind a reflection: the reflection is made in an
-``observe`` job of its own, when the resident's lane is free and the server has two slots free
-and nothing queued (``Capacity.room_to_reflect``).  In lockstep every job still reflects first, as
+``observe`` job of its own, when the resident's lane is free and the server is idle: nothing in
+flight, nothing queued (``Capacity.room_to_reflect``).  In lockstep every job still reflects first, as
 the recordings were made (issue 30: the arrivals at work, when reflections came due in the crowd,
 held the clock at "slowed x9" while decisions waited behind them)."""
 
@@ -18,7 +18,9 @@ from game.world import default_town_path
 
 MORNING = datetime(2026, 3, 2, 10, 0)
 BUSY = ModelStatus(url="fake", model="fake", spare=0.0, idle_s=0.0, in_flight=3, queued=2, slots=4)
-ROOM = ModelStatus(url="fake", model="fake", spare=0.5, idle_s=0.0, in_flight=1, slots=4)
+ROOM = ModelStatus(url="fake", model="fake", spare=0.5, idle_s=5.0, in_flight=0, slots=4)
+# slots free, but a call in flight: the crowd's, whose next call would wait behind a reflection
+BETWEEN = ModelStatus(url="fake", model="fake", spare=0.5, idle_s=0.0, in_flight=1, slots=4)
 
 
 def _engine(lockstep: bool, status: ModelStatus):
@@ -47,6 +49,9 @@ async def test_not_in_the_crowd_then_in_an_observe_job_of_its_own():
     kinds: list[JobKind] = []
     await _run(e, 30, kinds)
     assert kinds and _reflections(llm) == []  # decisions made, none waited behind a reflection
+    llm.model_status = BETWEEN
+    await _run(e, 30, kinds)
+    assert _reflections(llm) == []
     llm.model_status = ROOM
     kinds.clear()
     await _run(e, 30, kinds)
