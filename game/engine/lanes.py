@@ -206,10 +206,12 @@ class Lanes:
         if r.name in self.board.jobs:
             return
         if not r.obs_buffer:
-            # in real time a reflection waits for a free lane and a server with room (run_job)
-            if (not self.core.lockstep and r.name != self.core.embodied and self.capacity.room_to_reflect()
-                    and self.core.minds[r.name].reflection_due(now)):
-                self.ask(r, JobKind.OBSERVE, now, {})
+            # in real time the ratings a decision left (run_job) wait for a free lane, and a
+            # reflection for a free lane and a server with room
+            if not self.core.lockstep and r.name != self.core.embodied:
+                mind = self.core.minds[r.name]
+                if mind.scoring_due(now) or self.capacity.room_to_reflect() and mind.reflection_due(now):
+                    self.ask(r, JobKind.OBSERVE, now, {})
             return
         old = r.obs_since or now
         if force or len(r.obs_buffer) >= OBSERVE_BATCH or now - old >= OBSERVE_MAX_AGE:
@@ -231,8 +233,13 @@ class Lanes:
         mind = self.core.minds[job.resident]
         fails_before = _failures(mind.stats)
         insights: list[str] = []
+        # in real time a decision never waits for an importance rating either: the memories are
+        # kept at once and rated in an ``observe`` job when the lane is free (``maybe_observe``)
+        rate_now = self.core.lockstep or job.kind == JobKind.OBSERVE
         if job.observations:
-            await mind.observe(job.now, list(job.observations))
+            await mind.observe(job.now, list(job.observations), score=rate_now)
+        elif job.kind == JobKind.OBSERVE and not self.core.lockstep:
+            await mind.score_pending(job.now)
         if self.core.lockstep and job.observations or job.kind == JobKind.OBSERVE and self.capacity.room_to_reflect():
             # in real time a decision never waits behind a reflection (a call of its own, at a
             # priority below the town's planning): it is made in an ``observe`` job, when the

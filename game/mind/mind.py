@@ -75,6 +75,7 @@ class Mind:
         self.recall = core.recall
         self.observe = self.senses.observe  # taking things in: senses.py
         self.score_pending = self.senses.score_pending
+        self.scoring_due = self.senses.scoring_due
         self.whisper = self.senses.whisper
         self.read_fact = self.senses.read_fact
         self.hear_fact = self.senses.hear_fact

@@ -68,8 +68,9 @@ class Senses:
         self._rated: OrderedDict[str, float] = OrderedDict()
 
     # ------------------------------------------------------------ observation
-    async def observe(self, now: datetime, percepts: list[str]) -> list[int]:
-        """Store what the resident perceives; routine sights by rule, the rest scored in batches."""
+    async def observe(self, now: datetime, percepts: list[str], *, score: bool = True) -> list[int]:
+        """Store what the resident perceives; routine sights by rule, the rest scored in batches
+        (``score`` False: not now, whatever is due; ``score_pending`` later)."""
         self.core.seed(now)
         new = []
         since = now - timedelta(minutes=self.core.config.dedupe_minutes)
@@ -90,18 +91,24 @@ class Senses:
                 self._rated.move_to_end(key)
                 self.core.stats["importance_seen_before"] += 1
             new.append(self.core.memory.add("observation", text, now, importance=imp))
-        await self.score_pending(now)
+        if score:
+            await self.score_pending(now)
         return new
+
+    def scoring_due(self, now: datetime) -> bool:
+        """Whether enough memories wait to be scored (``importance_batch``), or one has waited long
+        enough (``importance_max_wait_min``), for ``score_pending`` to make its call now."""
+        pending = [i for i in self.core.memory.unscored(until=now) if i not in self._scoring]
+        if not pending:
+            return False
+        oldest = self.core.memory.get(pending[0]).created
+        return (len(pending) >= self.core.config.importance_batch
+                or now - oldest >= timedelta(minutes=self.core.config.importance_max_wait_min))
 
     async def score_pending(self, now: datetime, force: bool = False) -> int:
         """One importance call for the memories waiting to be scored, when enough have gathered."""
         pending = [i for i in self.core.memory.unscored(until=now) if i not in self._scoring]
-        if not pending:
-            return 0
-        oldest = self.core.memory.get(pending[0]).created
-        due = (len(pending) >= self.core.config.importance_batch
-               or now - oldest >= timedelta(minutes=self.core.config.importance_max_wait_min))
-        if not (due or force):
+        if not pending or not (force or self.scoring_due(now)):
             return 0
         batch = pending[:30]
         self._scoring.update(batch)
