@@ -299,7 +299,8 @@ def spare_summary(engine: Engine) -> dict[str, int]:
     return {"allowances_given": engine.spare_given,
             "reactions_past_floor": counts.get("react_spare", 0),
             "talks_past_floor": counts.get("talk_spare", 0),
-            "crowd_sights": engine.perceiver.quiet_in_crowd}  # seen, not reacted to: the server crowded
+            "crowd_sights": engine.perceiver.quiet_in_crowd,  # seen, not reacted to: the server crowded
+            "sights_after_talk": engine.perceiver.quiet_after_talk}  # ... just talked with (no new talk yet)
 
 
 def _total_calls(llm: LLM) -> int:
@@ -360,7 +361,8 @@ def format_report(r: dict) -> str:
     if sp:
         lines.append(f"spare capacity: {sp['reactions_past_floor']} reactions and {sp['talks_past_floor']} talks "
                      f"past the daily caps while the server was idle ({sp['allowances_given']} allowances given); "
-                     f"{sp.get('crowd_sights', 0)} people seen and not reacted to while it was crowded")
+                     f"{sp.get('crowd_sights', 0)} people seen and not reacted to while it was crowded, "
+                     f"{sp.get('sights_after_talk', 0)} for having just talked with them")
     if r.get("model_led"):
         lines += format_lead(r["model_led"], r.get("rules_and_fallbacks"))
     if r.get("save"):

@@ -18,6 +18,7 @@ from game.engine.tuning import (
     PERCEIVE_BANDWIDTH,
     PERCEIVE_RADIUS,
     SUBJECT_COOLDOWN,
+    TALK_COOLDOWN,
     TALK_RANGE,
     chebyshev,
 )
@@ -44,6 +45,7 @@ class Perceiver:
         # whether the model server is crowded now (``Capacity.crowded``, given by the engine)
         self.crowded: Callable[[], bool] = _never
         self.quiet_in_crowd = 0  # people come into view not reacted to for the crowd (a count for the report)
+        self.quiet_after_talk = 0  # ... nor for having just talked with them (``talked_lately``)
         self.things = things
         self.hazards = hazards
         self.perceive = perceive
@@ -61,7 +63,9 @@ class Perceiver:
                 if p.subject == r.name:
                     continue
                 key, text = "person:" + p.subject, p.text
-                if key not in r.seen and self.may_react(r, p.subject, now):
+                if key not in r.seen and p.subject != player and self.talked_lately(r, p.subject, now):
+                    self.quiet_after_talk += 1
+                elif key not in r.seen and self.may_react(r, p.subject, now):
                     # seen and remembered only: a spouse at breakfast, or anyone but the player
                     # while the model server is crowded; unless there is news for them (an invitation)
                     home = self.at_home_together(r, p.subject)
@@ -105,6 +109,15 @@ class Perceiver:
         if not home or theirs is None or (theirs.persona.home or "").split(":")[0] != home:
             return False
         return self.core.town.tree.arena_at(r.pos).split(":")[0] == home  # anywhere in the home's sector
+
+    def talked_lately(self, r: Resident, other: str, now: datetime) -> bool:
+        """``r`` talked with ``other`` within ``TALK_COOLDOWN``: seen again (as a talk ends, the
+        others are all in view at once), it is remembered, not reacted to.  No new talk with them
+        may start yet (``Talks.partner``), so the question "talk to whom?" could only be answered
+        no: in Smallville's lunch hour the four of a talk just ended were each asked it, 20-45
+        real seconds a call while their next steps waited behind it."""
+        last = r.last_talk.get(other)
+        return last is not None and now - last < TALK_COOLDOWN
 
     def may_react(self, r: Resident, subject: str, now: datetime) -> bool:
         last = r.reacted.get(subject)

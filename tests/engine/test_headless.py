@@ -130,13 +130,14 @@ async def test_pace_runs_at_the_games_own_clock_rate(fake_town_loader):
     assert lock["seconds_waiting_on_model"] > 0
     # reactions past the daily caps on the server's spare time: counted in real time only
     assert fast["spare_capacity"] == {"allowances_given": 0, "reactions_past_floor": 0, "talks_past_floor": 0,
-                                      "crowd_sights": 0}
+                                      "crowd_sights": 0, "sights_after_talk": 0}
     assert lock["spare_capacity"] is None
     from game.engine.headless import format_report
     fast["spare_capacity"] = {"allowances_given": 5, "reactions_past_floor": 3, "talks_past_floor": 1,
-                              "crowd_sights": 7}
+                              "crowd_sights": 7, "sights_after_talk": 4}
     assert ("spare capacity: 3 reactions and 1 talks past the daily caps while the server was idle "
-            "(5 allowances given); 7 people seen and not reacted to while it was crowded") in format_report(fast)
+            "(5 allowances given); 7 people seen and not reacted to while it was crowded, 4 for having just "
+            "talked with them") in format_report(fast)
     assert "spare capacity" not in format_report(lock)
 
 

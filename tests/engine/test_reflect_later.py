@@ -7,7 +7,7 @@ held the clock at "slowed x9" while decisions waited behind them)."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engine_fakes import engine_model
 
@@ -91,3 +91,21 @@ async def test_in_a_crowd_people_are_seen_and_remembered_not_reacted_to():
     e, llm = _engine(lockstep=True, status=crowd)
     assert not e.capacity.crowded()
     await e.aclose()
+
+
+async def test_someone_just_talked_with_is_seen_not_reacted_to():
+    """As a talk ends, the others are all in view at once: no new talk with them may start within
+    ``TALK_COOLDOWN``, so the sight asks no reaction (``Perceiver.talked_lately``), in lockstep too."""
+    for lockstep in (False, True):
+        e, _ = _engine(lockstep=lockstep, status=ROOM)
+        a, b = e.residents["Aiko Tanaka"], e.residents["Hank Brody"]
+        b.pos = (a.pos[0] + 1, a.pos[1])
+        now = e.clock.now
+        a.last_talk["Hank Brody"] = now - timedelta(minutes=20)
+        e.perceiver.look(a, now)
+        assert "person:Hank Brody" in a.seen and a.salient == [] and e.perceiver.quiet_after_talk == 1
+        a.seen.clear()
+        a.last_talk["Hank Brody"] = now - timedelta(hours=2)
+        e.perceiver.look(a, now)
+        assert any("Hank Brody" in s for s in a.salient)
+        await e.aclose()
