@@ -185,6 +185,28 @@ def schema_enums(schema: type[BaseModel]) -> list[list[str]]:
     return out
 
 
+FREE_TIME = ("reading a book", "walking in the park", "visiting a friend", "tidying the house", "writing letters",
+             "painting", "gardening", "listening to music", "baking", "sewing")
+_FRAME_LINE = re.compile(r"(?m)^\d+\. \d\d:\d\d-\d\d:\d\d (.+?)(?: \(at [^)]*\))?$")
+
+
+def fill_frame(user: str) -> list[str]:
+    """A plain resident's day for a frame (plan_day.txt, replan.txt): each line in the frame's own
+    words, each free line something else."""
+    out, free = [], 0
+    for label in _FRAME_LINE.findall(user):
+        if label == "free time":
+            out.append(FREE_TIME[free % len(FREE_TIME)])
+            free += 1
+        elif label == "wake up and get ready":
+            out.append("wash and dress")
+        elif label == "get ready for bed":
+            out.append("brush teeth")
+        else:
+            out.append(label)
+    return out or ["reading a book"]
+
+
 def town_answer(messages: list[Message], schema: type[BaseModel], purpose: str, talk: bool) -> dict[str, Any]:
     """What a plain, steady resident answers to each of the minds' requests; ``talk``: whether a
     reaction may be to start a talk (to the last person listed, on about half the requests)."""
@@ -196,8 +218,7 @@ def town_answer(messages: list[Message], schema: type[BaseModel], purpose: str, 
         words = ("routine", "minor", "notable", "important", "huge")
         return {"ratings": [words[(k >> i) % 5] for i in range(n)]}
     if purpose in ("plan_day", "replan"):
-        return {"plan": ["7-9 breakfast and reading", "9-12 work", "12-13 lunch", "13-18 work",
-                         "18-22 relaxing at home"]}
+        return {"plan": fill_frame(user)}
     if purpose == "decompose":
         # the model names the activity and at most the area ("home", "work", ""): the world
         # picks the object (activities the town's table knows, and some it does not)

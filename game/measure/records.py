@@ -39,6 +39,8 @@ class SaveData:
     relationships: dict[str, dict[str, str]] = field(default_factory=dict)  # from each persona
     actions: dict[str, str] = field(default_factory=dict)  # what each resident is doing at the save
     mind_stats: dict[str, dict[str, int]] = field(default_factory=dict)  # each mind's rule/fallback counts
+    plans: dict[str, dict] = field(default_factory=dict)  # each mind's day plan (DayPlan.to_dict), if any
+    personas: dict[str, dict] = field(default_factory=dict)  # each mind's persona (Persona.to_dict)
 
     @property
     def clock_text(self) -> str:
@@ -86,7 +88,7 @@ def read_save(path: str | Path) -> SaveData:
             d["active"] = bool(active)
             convs.append(d)
         acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
-        positions, eng, rel, actions, stats = {}, {}, {}, {}, {}
+        positions, eng, rel, actions, stats, plans, personas = {}, {}, {}, {}, {}, {}, {}
         for name, x, y, action, e, mstate in db.execute(
                 "SELECT name, x, y, action, engine_state, mind_state FROM residents"):
             positions[name] = (int(x), int(y))
@@ -96,6 +98,9 @@ def read_save(path: str | Path) -> SaveData:
             st = mind_state.get("stats")
             stats[name] = {str(k): int(v) for k, v in st.items()} if isinstance(st, dict) else {}
             rel[name] = {str(k): str(v) for k, v in (persona.get("relationships") or {}).items()}
+            personas[name] = persona
+            if isinstance(mind_state.get("plan"), dict):
+                plans[name] = mind_state["plan"]
             act = json.loads(action) if action else None
             actions[name] = str(act.get("description", "")) if isinstance(act, dict) else ""
     except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, IndexError) as e:
@@ -104,7 +109,8 @@ def read_save(path: str | Path) -> SaveData:
         db.close()
     return SaveData(path=str(path), meta=meta, residents=residents, memories=rows, conversations=convs,
                     accounting=json.loads(acc_row[0]) if acc_row else None, positions=positions,
-                    engine_state=eng, relationships=rel, actions=actions, mind_stats=stats)
+                    engine_state=eng, relationships=rel, actions=actions, mind_stats=stats, plans=plans,
+                    personas=personas)
 
 
 def rows_of_engine(engine: Engine) -> list[MemoryRow]:

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
 from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
+from game.measure.dayplans import plans_report, render_plans
 from game.measure.placefit import report_for as place_fit_report
 from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
@@ -209,6 +210,7 @@ def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at
             since=lead_since(start, 1)),
         "rules_and_fallbacks": mind_counts(SimpleNamespace(stats=s) for s in data.mind_stats.values()),
         "place_fit": place_fit_report(save, data.meta.get("town_path")),
+        "plans": plans_report(data),
     }
 
 
@@ -252,6 +254,8 @@ def render(report: dict, console: Console) -> None:
     render_curve("relationship density over time", rel["curve"], 1.0, "cyan", console)
     render_attendance(report["attendance"], console)
     render_place_fit(report.get("place_fit") or {}, console)
+    for line in render_plans(report.get("plans") or {"totals": {"plans": 0}}):
+        console.print(T(line))
     render_usage(report["usage"], console)
     for line in format_lead(report["model_led"], report.get("rules_and_fallbacks")):
         console.print(T(line))

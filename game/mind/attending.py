@@ -110,11 +110,11 @@ def lay_in(core: MindCore, agenda: Agenda, f: Fact, now: datetime) -> None:
             blocks.append(b)
             continue
         if b.start < s:
-            blocks.append(PlanBlock(b.start, s, b.activity))
+            blocks.append(replace(b, end=s))
         if b.end > e:
-            blocks.append(PlanBlock(e, b.end, b.activity))
+            blocks.append(replace(b, start=e))
     label = block_label(core.name, f)
-    blocks.append(PlanBlock(s, e, label))
+    blocks.append(PlanBlock(s, e, label, address_at(f.place, ()) if f.place else "", "event"))
     agenda.plan = replace(agenda.plan, blocks=tuple(sorted(blocks, key=lambda b: b.start)))
     at = now + timedelta(minutes=s - minute)
     kept = []

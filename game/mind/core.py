@@ -118,9 +118,9 @@ class MindCore:
             self.first_date = d
         return (d - self.first_date).days + 1
 
-    def routine_blocks(self, start: int | None = None) -> tuple[PlanBlock, ...]:
-        """A plain day from the lifestyle (routine.py)."""
-        return routine.routine_blocks(self.persona, start, self.config.max_block_min)
+    def routine_blocks(self, start: int | None = None, day: date | None = None) -> tuple[PlanBlock, ...]:
+        """A plain day from the lifestyle (routine.py): ``day``'s frame (default: a usual workday)."""
+        return routine.routine_blocks(self.persona, start, self.config.max_block_min, day)
 
     def routine_action(self, now: datetime, view: WorldView | None = None) -> Action:
         """What the resident does by rule, no model (routine.py)."""

@@ -47,6 +47,52 @@ def _first_sentence(text: str) -> str:
     return m.group(1) if m else text.strip()
 
 
+@dataclass(frozen=True)
+class Shift:
+    """A fixed part of the resident's days (its work, a class): minutes after midnight of its day
+    (past midnight: > 24*60), what it is, where (an address) and the weekdays it is kept (Monday 0)."""
+
+    start: int
+    end: int
+    what: str
+    place: str
+    days: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6)
+
+    def to_list(self) -> list:
+        return [self.start, self.end, self.what, self.place, list(self.days)]
+
+    @staticmethod
+    def from_list(v: list) -> Shift:
+        return Shift(int(v[0]), int(v[1]), str(v[2]), str(v[3]), tuple(int(d) for d in v[4]))
+
+
+def _shifts(life: object, wake: int, workplace: str) -> list[Shift]:
+    """The lifestyle's schedule (``game.world.residents.Shift`` objects, or dicts of the same keys)."""
+    out = []
+    for sh in _get(life, "schedule", None) or []:
+        span = getattr(sh, "span", None)
+        if callable(span):
+            a, b = span(wake)
+            days = tuple(sh.weekdays)
+        else:
+            hours = str(_get(sh, "hours", "") or "")
+            if "-" not in hours:
+                continue
+            a, b = (to_minutes(x, -1) for x in hours.split("-", 1))
+            if a < 0 or b < 0:
+                continue
+            if a < wake and a < 6 * 60:
+                a += 24 * 60
+            if b <= a:
+                b += 24 * 60
+            raw = _get(sh, "days", None)
+            days = tuple(int(d) for d in raw) if isinstance(raw, (list, tuple)) and all(
+                isinstance(d, int) for d in raw) else (0, 1, 2, 3, 4, 5, 6)
+        place = str(_get(sh, "place", None) or workplace or "")
+        out.append(Shift(a, b, str(_get(sh, "what", "") or "work"), place, days))
+    return sorted(out, key=lambda s: s.start)
+
+
 @dataclass
 class Persona:
     name: str
@@ -64,6 +110,7 @@ class Persona:
     work_start: int = 9 * 60
     work_end: int = 17 * 60
     daily: str = ""
+    schedule: list[Shift] = field(default_factory=list)  # the fixed parts of its days (dayframe.py)
     seed_memories: list[str] = field(default_factory=list)
     relationships: dict[str, str] = field(default_factory=dict)
 
@@ -141,6 +188,10 @@ class Persona:
         p.workplace = str(_get(spec, "workplace", "") or "")
         p.work_start = to_minutes(_get(life, "work_start", None), 9 * 60)
         p.work_end = to_minutes(_get(life, "work_end", None), 17 * 60)
+        p.schedule = _shifts(life, wake, p.workplace)
+        at_work = [sh for sh in p.schedule if p.workplace and sh.place == p.workplace]
+        if at_work:  # the routine's hours of work are the schedule's
+            p.work_start, p.work_end = min(sh.start for sh in at_work), max(sh.end for sh in at_work)
         daily = _get(spec, "daily", None) or _get(spec, "daily_requirements", None) or ""
         if isinstance(daily, (list, tuple)):
             daily = "; ".join(str(d) for d in daily)
@@ -158,10 +209,12 @@ class Persona:
                 "currently": self.currently, "wake": self.wake, "sleep": self.sleep,
                 "meals": [list(m) for m in self.meals], "home": self.home, "workplace": self.workplace,
                 "work_start": self.work_start, "work_end": self.work_end, "daily": self.daily,
+                "schedule": [sh.to_list() for sh in self.schedule],
                 "seed_memories": list(self.seed_memories), "relationships": dict(self.relationships)}
 
     @staticmethod
     def from_dict(d: dict) -> Persona:
         d = dict(d)
         d["meals"] = [(str(n), int(t)) for n, t in d.get("meals", [])]
+        d["schedule"] = [Shift.from_list(v) for v in d.get("schedule", [])]
         return Persona(**d)

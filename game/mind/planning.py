@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, cast
 
 from game.llm.api import BadAnswer, LLMError, Priority
 from game.mind import attending
@@ -22,10 +24,11 @@ from game.mind.agenda import Agenda
 from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
+from game.mind.dayframe import Checked, Slot, blocks_of, check_day, frame_for, frame_text, merge
 from game.mind.grounding import Locator
 from game.mind.reflection import Reflector
-from game.mind.schemas import DayPlanAnswer, DecomposeAnswer, StepItem, clean_text
-from game.mind.shaping import emoji_for, scale_steps, shape_plan
+from game.mind.schemas import DayFillReply, DecomposeAnswer, StepItem, clean_text, day_fill_answer
+from game.mind.shaping import emoji_for, scale_steps
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
 
 Step = tuple[str, int, StepItem]  # a step as read: what, minutes, the answer's item
@@ -46,7 +49,8 @@ class Planner:
         self._ahead_tried: datetime | None = None  # the run-out time a look ahead was last asked for
 
     async def plan_day(self, now: datetime, view: WorldView | None = None) -> DayPlan:
-        """The day in broad strokes, wake to bed (one call; the identity refresh is one more)."""
+        """The day's frame filled in, wake to bed (one call, two when the check asks again; the
+        identity refresh is one more)."""
         async with self._plan_lock:
             return await self._plan_day(now, view)
 
@@ -59,28 +63,28 @@ class Planner:
                 f"{hhmm(b.start)} {b.activity}" for b in self.agenda.plan.blocks[:8]), 400)
         await self.reflector.ensure_identity(now)
         start = max(p.wake, min(minute, p.sleep - 60)) if self.agenda.plan_date == d else p.wake
+        slots = frame_for(p, d, start)
         ctx = Context(self.core, self.agenda, now, view, focus=f"{p.first_name}'s plans for today")
         context = await assemble([Yesterday(), Thoughts(), KnownFacts(),
                                   RelevantMemories(k=5, token_budget=150)], ctx)
+        checks: tuple[str, ...] = ()
         try:
-            ans = await self._day_plan_answer(now, context, start)
-            self.agenda.last_raw_plan = ans.blocks()
-            if len(self.agenda.last_raw_plan) < len(ans.plan):
-                self.core.stats["plan_lines_unreadable"] += len(ans.plan) - len(self.agenda.last_raw_plan)
-            blocks = shape_plan(self.agenda.last_raw_plan, start, p.sleep, self.core.config.max_block_min)
+            checked = await self._filled(now, view, slots, "plan_day", context=context,
+                                         date=now.strftime("%A %B %d"), first=p.first_name)
+            blocks = blocks_of(slots, checked.lines, _named(view), self.core.config.max_block_min)
+            checks = checked.notes()
             source: Literal["model", "routine"] = "model"
         except LLMError as e:
             self.core.fail("plan_day", e)
             self._plan_failed_at = now
             blocks, source = (), "routine"
         if not blocks:
-            blocks, source = self.core.routine_blocks(start), "routine"
+            blocks, source = self.core.routine_blocks(start, d), "routine"
         if self.agenda.plan is not None and self.agenda.plan_date == d:  # keep what was already lived today
-            kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity)
-                         for b in self.agenda.plan.blocks if b.start < start)
+            kept = tuple(replace(b, end=min(b.end, start)) for b in self.agenda.plan.blocks if b.start < start)
             blocks = kept + blocks
         self.agenda.plan = DayPlan(day=self.core.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks,
-                                   source=source)
+                                   source=source, checks=checks)
         self.agenda.plan_date = d
         self.agenda.queue, self.agenda.current = [], None  # (a step of the old plan is not resumed)
         self.agenda.replan_reason = None
@@ -90,30 +94,47 @@ class Planner:
             await attending.consider(self.core, self.agenda, now, view)  # the day's gatherings it knows of
         return self.agenda.plan
 
-    async def _day_plan_answer(self, now: datetime, context: str, start: int) -> DayPlanAnswer:
-        """The model's day plan; asked once more when the lines it could read cover less than a
-        quarter of the day from ``start`` to bed ("07-01 wake up", "07-02 go to the gym", ...: the
-        model counting, 1 of 27 plans of Smallville's morning), and the better of the two kept.
-        Raises ``LLMError`` when the first call fails."""
-        p = self.core.persona
+    async def _filled(self, now: datetime, view: WorldView | None, slots: list[Slot], template: str,
+                      **values: object) -> Checked:
+        """The frame's lines in the model's words, checked (dayframe.check_day): asked once more
+        with the problems named when any line fails, then each line taken from the first answer
+        that passed it, else mended by rule.  Counted in the stats (plan_checked, plan_first_pass,
+        plan_asked_again, plan_lines_mended, plan_problem_*).  Raises ``LLMError`` when the first
+        call fails."""
+        schema = day_fill_answer(len(slots))
+        named, lacks = _named(view), _lacks(view)
+        stats = self.core.stats
 
-        async def ask() -> DayPlanAnswer:
-            return await self.core.complete("plan_day", DayPlanAnswer, "plan_day", Priority.PLAN, now,
-                                            max_tokens=260, context=context, date=now.strftime("%A %B %d"),
-                                            first=p.first_name, wake=hhmm(p.wake), bed=hhmm(p.sleep),
-                                            start=hhmm(start))
+        async def ask(again: str) -> list[str]:
+            ans = await self.core.complete(template, schema, template, Priority.PLAN, now,
+                                           max_tokens=40 + 22 * len(slots), temperature=0.7, frame=frame_text(slots),
+                                           n=len(slots), again=again, **values)
+            lines = list(cast(DayFillReply, ans).plan)
+            return (lines + [""] * len(slots))[:len(slots)]
 
-        ans = await ask()
-        covered = _covered(ans.blocks(), start, p.sleep)
-        if covered * 4 >= p.sleep - start:
-            return ans
-        self.core.stats["plan_day_again"] += 1
+        first = await ask("")
+        problems = check_day(slots, first, named=named, lacks=lacks)
+        stats["plan_checked"] += 1
+        for pr in problems:
+            stats["plan_problem_" + pr.what.split()[2]] += 1
+        if not problems:
+            stats["plan_first_pass"] += 1
+            return merge(slots, first, problems, None, None)
+        stats["plan_asked_again"] += 1
+        said = "\n".join(f"{i + 1}. {line}" for i, line in enumerate(first))
+        again_text = ("Your last answer was:\n" + said + "\nIts problems: " + "; ".join(pr.what for pr in problems)
+                      + ". Write all the lines again, mending these.")
         try:
-            again = await ask()
+            second: list[str] | None = await ask(again_text)
         except LLMError as e:
-            self.core.fail("plan_day", e)
-            return ans
-        return again if _covered(again.blocks(), start, p.sleep) > covered else ans
+            self.core.fail(template, e)
+            second = None
+        problems2 = check_day(slots, second, named=named, lacks=lacks) if second is not None else None
+        checked = merge(slots, first, problems, second, problems2)
+        if second is not None and not problems2:
+            stats["plan_again_pass"] += 1
+        stats["plan_lines_mended"] += len(checked.mended)
+        return checked
 
     async def replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
         """Revise the rest of today from now (one call) after a whisper or an important event."""
@@ -129,30 +150,26 @@ class Planner:
         if p.sleep - start < 15:
             self.agenda.replan_reason = None
             return self.agenda.plan
+        slots = [s for s in frame_for(p, d, start) if s.end - s.start >= 5]
         ctx = Context(self.core, self.agenda, now, view, focus=news)
         # no old plan in this context: a small model copies it instead of changing it
         context = await assemble([KnownFacts(), RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
-            ans = await self.core.complete("replan", DayPlanAnswer, "replan", Priority.PLAN, now, max_tokens=200,
-                                           context=context, news=news, time=hhmm(minute), first=p.first_name,
-                                           bed=hhmm(p.sleep), start=hhmm(start))
-            # a block that started before now counts from now
-            items = [(max(s, start), e, a) for s, e, a in ans.blocks() if e > start]
-            if items:  # where the model's new plan stops early, the old plan carries on
-                last = max(e for _, e, _ in items)
-                items += [(max(b.start, last), b.end, b.activity) for b in self.agenda.plan.blocks if b.end > last]
-            new = shape_plan(items, start, p.sleep, self.core.config.max_block_min)
+            checked = await self._filled(now, view, slots, "replan", context=context, news=news,
+                                         time=hhmm(minute), first=p.first_name)
+            new = blocks_of(slots, checked.lines, _named(view), self.core.config.max_block_min)
         except LLMError as e:
             self.core.fail("replan", e)
             if self.agenda.plan.source == "routine":
                 self._plan_failed_at = now
-            new = ()
+            new, checked = (), None
         self.agenda.replan_reason = None
-        if not new:
+        if not new or checked is None:
             return self.agenda.plan
         old = self.agenda.plan
-        kept = tuple(PlanBlock(b.start, min(b.end, start), b.activity) for b in old.blocks if b.start < start)
-        self.agenda.plan = DayPlan(day=old.day, wake=old.wake, bed=old.bed, blocks=kept + new, source="model")
+        kept = tuple(replace(b, end=min(b.end, start)) for b in old.blocks if b.start < start)
+        self.agenda.plan = DayPlan(day=old.day, wake=old.wake, bed=old.bed, blocks=kept + new, source="model",
+                                   checks=old.checks + tuple(f"replan {hhmm(minute)}: {c}" for c in checked.notes()))
         self._plan_failed_at = None
         self.agenda.queue, self.agenda.current = [], None  # (a step of the old plan is not resumed)
         self.core.stats["replans"] += 1
@@ -332,7 +349,7 @@ class Planner:
         context = await assemble([Plan(before=1, after=0), Thoughts(), Needs(),
                                   RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
         first = self.core.persona.first_name
-        blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}" for b in window)
+        blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}{_at(b)}" for b in window)
         try:
             ans = await self.core.complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
                                            max_tokens=300, context=context, places=self.locator.places_line(view),
@@ -351,7 +368,8 @@ class Planner:
         for desc, minutes, s in self._capped(scale_steps(steps, span)):
             block = next((b for b in window if b.start <= minute + offset < b.end), window[-1])
             fact = attending.fact_of_block(self.core, block, at) if len(self.core.facts) else None
-            place = fact.place if fact is not None and fact.place else s.place  # the gathering's own place
+            # the gathering's own place; else the step's, else the block's where the frame says (work)
+            place = fact.place if fact is not None and fact.place else s.place or block.place
             addr, state = await self.locator.ground(view, desc, place, "", block.activity, allowed, fallback)
             if fact is not None and fact.place and not addr.startswith(fact.place):
                 # at a gathering, whatever it does there ("chatting", "resting") is done there
@@ -394,6 +412,16 @@ def decompose_window(plan: DayPlan | None, minute: int, limit: int, most: int | 
     return out
 
 
-def _covered(blocks: list[tuple[int, int, str]], start: int, end: int) -> int:
-    """Minutes of ``start``-``end`` the blocks cover (overlaps counted once per block)."""
-    return sum(max(0, min(e, end) - max(s, start)) for s, e, _ in blocks)
+def _at(b: PlanBlock) -> str:
+    """Where a block happens, for the decompose prompt, when its words do not say it already."""
+    where = b.place.split(":")[0] if b.place else ""
+    return f" (at {where})" if where and where.lower() not in b.activity.lower() else ""
+
+
+def _named(view: WorldView | None) -> Callable[[str], str | None] | None:
+    """The town's sector a text names (the world's ``area_named``), when the view has the world's picker."""
+    return view.ground.area_named if view is not None and view.ground is not None else None
+
+
+def _lacks(view: WorldView | None) -> Callable[[str], list[str]] | None:
+    return view.ground.lacks if view is not None and view.ground is not None else None

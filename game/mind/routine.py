@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+from game.mind.dayframe import A_WORKDAY, frame_for, routine_day
 from game.mind.persona import Persona
 from game.mind.places import find_in
-from game.mind.shaping import shape_plan
 from game.mind.view import Action, PlanBlock, WorldView
 
 
@@ -27,24 +27,18 @@ def day_and_minute(persona: Persona, now: datetime) -> tuple[date, int]:
     return d, m
 
 
-def routine_blocks(persona: Persona, start: int | None = None, max_block: int = 120) -> tuple[PlanBlock, ...]:
-    """A plain day from the lifestyle: morning, meals, work, evening at home."""
-    p = persona
-    start = p.wake if start is None else start
-    rows: list[tuple[int, int, str]] = [(p.wake, p.wake + 60, "getting ready for the day")]
-    if p.workplace:
-        rows.append((max(p.work_start, p.wake + 60), p.work_end, "working"))
-    for name, t in p.meals:
-        rows.append((t, t + 45, f"having {name}"))
-    rows.append((p.work_end, p.sleep, "relaxing at home"))
-    return shape_plan(rows, start, p.sleep, max_block)
+def routine_blocks(persona: Persona, start: int | None = None, max_block: int = 120,
+                   day: date | None = None) -> tuple[PlanBlock, ...]:
+    """A plain day from the lifestyle: the day's frame in its own words (dayframe.py); with no day,
+    a usual workday's."""
+    return routine_day(persona, day or A_WORKDAY, start, max_block)
 
 
 def routine_action(persona: Persona, now: datetime, view: WorldView | None = None) -> Action:
     """What the resident does by rule (no model): sleep, meals, work, home.  Used on the first
     morning until the day plan arrives and whenever a decision is pending or has failed."""
     p = persona
-    _, m = day_and_minute(persona, now)
+    d, m = day_and_minute(persona, now)
     allowed = tuple(view.allowed) if view else ()
     home = p.home or (view.here if view else "")
 
@@ -62,22 +56,20 @@ def routine_action(persona: Persona, now: datetime, view: WorldView | None = Non
         until = p.wake if m < p.wake else p.wake + 24 * 60
         return Action("sleeping", "😴", at(home, ("bed",), "sleeping"), max(5, min(60, until - m)), None, now,
                       "routine")
-    if m < p.wake + 30:
+    slot = next((s for s in frame_for(p, d) if s.start <= m < s.end), None)
+    left = max(5, min(60, slot.end - m)) if slot is not None else 30
+    if slot is not None and slot.kind == "wake":
         return Action("getting ready for the day", "🚿", at(home, ("bathroom", "shower", "sink"),
-                                                             "getting ready for the day"),
-                      max(5, p.wake + 30 - m), None, now, "routine")
-    for name, t in p.meals:
-        if t <= m < t + 30:
-            work_meal = p.workplace and p.work_start <= m < p.work_end and name == "lunch"
-            place = at(p.workplace if work_meal else home, ("kitchen", "table", "dining"), f"having {name}")
-            return Action(f"having {name}", "🍴", place, max(5, t + 30 - m), None, now, "routine")
-    nxt = min([t for _, t in p.meals if t > m] + [p.sleep])
-    if p.workplace and p.work_start <= m < p.work_end:
-        end = min(p.work_end, nxt)
-        return Action("working", "💼", at(p.workplace, ("desk", "counter", "office"), "working"),
-                      max(5, min(60, end - m)), None, now, "routine")
-    if p.workplace and m < p.work_start:
-        nxt = min(nxt, p.work_start)
+                                                             "getting ready for the day"), left, None, now, "routine")
+    if slot is not None and slot.kind == "meal":
+        what = f"having {slot.label}"
+        return Action(what, "🍴", at(slot.place or home, ("kitchen", "table", "dining"), what), left, None, now,
+                      "routine")
+    if slot is not None and slot.kind == "work":
+        return Action("working", "💼", at(slot.place, ("desk", "counter", "office"), "working"), left, None, now,
+                      "routine")
+    if slot is not None and slot.kind == "bed":
+        return Action("getting ready for bed", "🚿", at(home, ("bathroom", "sink"), "getting ready for bed"), left,
+                      None, now, "routine")
     return Action("spending time at home", "🏠", at(home, ("living", "couch", "sofa", "room"),
-                                                 "spending time at home"),
-                  max(5, min(60, nxt - m)), None, now, "routine")
+                                                 "spending time at home"), left, None, now, "routine")

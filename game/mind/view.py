@@ -37,6 +37,10 @@ class Ground(Protocol):
 
     def mended(self, address: str, proposal: str | None, activity: str = "") -> str | None: ...
 
+    def area_named(self, text: str) -> str | None: ...  # the town's sector a text names by name
+
+    def lacks(self, text: str) -> list[str]: ...  # kinds of place a text names that the town has none of
+
 
 @dataclass(frozen=True)
 class WorldView:
@@ -94,14 +98,25 @@ class Action:
 
 @dataclass(frozen=True)
 class PlanBlock:
-    """A broad stroke of the day: from ``start`` to ``end`` minutes after midnight."""
+    """A broad stroke of the day: from ``start`` to ``end`` minutes after midnight.  ``place`` is
+    where it happens when the day's frame says so (an address: the workplace in work hours, home
+    on waking), else ""; ``kind`` is the frame's line it fills ("wake", "meal", "work", "free",
+    "bed", "event" for a gathering laid in, "moved" for a fixed line the model moved for a reason,
+    "" for a plan made before frames)."""
 
     start: int
     end: int
     activity: str
+    place: str = ""
+    kind: str = ""
 
     def text(self) -> str:
         return f"{hhmm(self.start)}-{hhmm(self.end)} {self.activity}"
+
+    def line(self) -> str:
+        """The block as a player reads it: its hours, what and where ("Town Hall, mayor's office")."""
+        where = self.place.replace(":", ", ") if self.place else ""
+        return self.text() + (f" @ {where}" if where else "")
 
 
 @dataclass(frozen=True)
@@ -111,6 +126,8 @@ class DayPlan:
     bed: int  # minutes after midnight (may be > 24*60 for after midnight)
     blocks: tuple[PlanBlock, ...]
     source: Literal["model", "routine"] = "model"
+    checks: tuple[str, ...] = ()  # what the plan's check found in the model's answer, and what was done
+
 
     def block_at(self, minute: int) -> PlanBlock | None:
         for b in self.blocks:
@@ -121,15 +138,30 @@ class DayPlan:
     def text(self) -> str:
         return "\n".join(b.text() for b in self.blocks)
 
+    def timeline(self, minute: int | None = None) -> list[str]:
+        """The day as a player reads it: one line a block (the parts of a long one joined), where
+        it happens, and "<- now" beside the block in progress at ``minute``."""
+        joined: list[PlanBlock] = []
+        for b in self.blocks:
+            last = joined[-1] if joined else None
+            if last is not None and (last.activity, last.place, last.end) == (b.activity, b.place, b.start):
+                joined[-1] = PlanBlock(last.start, b.end, b.activity, b.place, b.kind)
+            else:
+                joined.append(b)
+        return [b.line() + ("  <- now" if minute is not None and b.start <= minute < b.end else "")
+                for b in joined]
+
     def to_dict(self) -> dict:
         return {"day": self.day, "wake": self.wake, "bed": self.bed, "source": self.source,
-                "blocks": [[b.start, b.end, b.activity] for b in self.blocks]}
+                "blocks": [[b.start, b.end, b.activity, b.place, b.kind] for b in self.blocks],
+                "checks": list(self.checks)}
 
     @staticmethod
     def from_dict(d: dict) -> DayPlan:
         return DayPlan(day=int(d["day"]), wake=int(d["wake"]), bed=int(d["bed"]),
-                       source=d.get("source", "model"),
-                       blocks=tuple(PlanBlock(int(s), int(e), str(a)) for s, e, a in d["blocks"]))
+                       source=d.get("source", "model"), checks=tuple(str(c) for c in d.get("checks", ())),
+                       blocks=tuple(PlanBlock(int(b[0]), int(b[1]), str(b[2]), *(str(x) for x in b[3:5]))
+                                    for b in d["blocks"]))
 
 
 @dataclass(frozen=True)

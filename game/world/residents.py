@@ -23,12 +23,90 @@ def _hhmm(v: str) -> str:
     return f"{int(h):02d}:{m}"
 
 
+_DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_DAY_SETS = {"every day": tuple(range(7)), "everyday": tuple(range(7)), "daily": tuple(range(7)),
+             "weekdays": tuple(range(5)), "weekends": (5, 6)}
+
+
+def minutes_of(hhmm: str) -> int:
+    h, m = hhmm.split(":")
+    return int(h) * 60 + int(m)
+
+
+def weekdays_of(days: str | list[str]) -> tuple[int, ...]:
+    """The days a shift is kept, Monday 0: "every day", "weekdays", "weekends", "mon-fri", or a
+    list of day names ("mon", "Tuesday").  Raises ValueError naming what it cannot read."""
+    if isinstance(days, str):
+        key = " ".join(days.lower().split())
+        if key in _DAY_SETS:
+            return _DAY_SETS[key]
+        m = re.fullmatch(r"([a-z]{3})[a-z]*\s*-\s*([a-z]{3})[a-z]*", key)
+        if m and m.group(1) in _DAY_NAMES and m.group(2) in _DAY_NAMES:
+            a, b = _DAY_NAMES.index(m.group(1)), _DAY_NAMES.index(m.group(2))
+            return tuple(range(a, b + 1)) if a <= b else tuple(sorted([*range(a, 7), *range(0, b + 1)]))
+        days = [d for d in re.split(r"[,\s]+", key) if d]
+    out: set[int] = set()
+    for d in days:
+        k = str(d).strip().lower()[:3]
+        if k not in _DAY_NAMES:
+            raise ValueError(f"{d!r} is not a day (use 'mon'..'sun', 'weekdays', 'weekends' or 'every day')")
+        out.add(_DAY_NAMES.index(k))
+    if not out:
+        raise ValueError("no day given")
+    return tuple(sorted(out))
+
+
+class Shift(BaseModel):
+    """A fixed part of a resident's days: its work, a class, a standing commitment.  The day plan
+    is built around it (game/mind/dayframe.py): the model says what the resident does in it, the
+    file says when and where."""
+    model_config = ConfigDict(extra="forbid")
+    what: str = Field(min_length=1, max_length=80, description="what it is, 'work behind the counter'")
+    hours: str = Field(description="'HH:MM-HH:MM'; an end before the start is past midnight")
+    days: str | list[str] = Field(default="every day",
+                                  description="'every day', 'weekdays', 'weekends', 'mon-fri' or ['mon', 'wed']")
+    place: str | None = Field(default=None, description="address; default: the resident's workplace")
+
+    @field_validator("hours")
+    @classmethod
+    def _h(cls, v: str) -> str:
+        parts = str(v).split("-")
+        if len(parts) != 2:
+            raise ValueError(f"{v!r} is not hours like '08:00-17:00'")
+        a, b = (_hhmm(x) for x in parts)
+        if a == b:
+            raise ValueError(f"{v!r} starts and ends at the same time")
+        return f"{a}-{b}"
+
+    @field_validator("days")
+    @classmethod
+    def _d(cls, v: str | list[str]) -> str | list[str]:
+        weekdays_of(v)
+        return v
+
+    def span(self, wake: int = 0) -> tuple[int, int]:
+        """Start and end in minutes after midnight of the resident's day (past midnight: > 24*60;
+        a shift that starts before ``wake`` in the small hours belongs to the evening before)."""
+        a, b = (minutes_of(x) for x in self.hours.split("-"))
+        if a < wake and a < 6 * 60:
+            a += 24 * 60
+        if b <= a:
+            b += 24 * 60
+        return a, b
+
+    @property
+    def weekdays(self) -> tuple[int, ...]:
+        return weekdays_of(self.days)
+
+
 class Lifestyle(BaseModel):
     model_config = ConfigDict(extra="forbid")
     wake: str = Field(description="usual wake-up time, 'HH:MM'")
     sleep: str = Field(description="usual bedtime, 'HH:MM'")
     meals: dict[str, str] = Field(default_factory=dict,
                                   description="meal name -> 'HH:MM', e.g. {'breakfast': '07:00'}")
+    schedule: list[Shift] = Field(default_factory=list,
+                                  description="fixed parts of its days: work, classes (what, hours, days, place)")
 
     @field_validator("wake", "sleep")
     @classmethod
@@ -39,6 +117,24 @@ class Lifestyle(BaseModel):
     @classmethod
     def _m(cls, v: dict[str, str]) -> dict[str, str]:
         return {k: _hhmm(t) for k, t in v.items()}
+
+    @model_validator(mode="after")
+    def _fits(self) -> Lifestyle:
+        """Every shift within the waking day, none overlapping another on a day both are kept."""
+        wake, sleep = minutes_of(self.wake), minutes_of(self.sleep)
+        if sleep <= wake:
+            sleep += 24 * 60
+        spans: list[tuple[Shift, tuple[int, int]]] = []
+        for sh in self.schedule:
+            a, b = sh.span(wake)
+            if a < wake or b > sleep:
+                raise ValueError(f"schedule {sh.what!r} ({sh.hours}) is not within the waking day "
+                                 f"({self.wake}-{self.sleep})")
+            for other, (oa, ob) in spans:
+                if a < ob and oa < b and set(sh.weekdays) & set(other.weekdays):
+                    raise ValueError(f"schedule {sh.what!r} ({sh.hours}) overlaps {other.what!r} ({other.hours})")
+            spans.append((sh, (a, b)))
+        return self
 
     def text(self, name: str = "") -> str:
         who = f"{name} " if name else ""
@@ -105,6 +201,10 @@ class ResidentsFile(BaseModel):
             if r.name in seen:
                 raise ValueError(f"two residents are called {r.name!r}")
             seen.add(r.name)
+            for sh in r.lifestyle.schedule:
+                if not (sh.place or r.workplace):
+                    raise ValueError(f"{r.name}: schedule {sh.what!r} names no place and {r.first_name} has "
+                                     f"no workplace")
         for n in self.small_cast:
             if n not in seen:
                 raise ValueError(f"small_cast names {n!r}, who is not a resident")

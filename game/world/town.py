@@ -77,7 +77,8 @@ class Town:
         """What a resident knows at the start: home, workplace, and the places it ``knows``."""
         r = self.resident(name)
         m = SpatialMemory()
-        m.seed(self.tree, [r.home] + ([r.workplace] if r.workplace else []) + list(r.knows))
+        shifts = [sh.place for sh in r.lifestyle.schedule if sh.place]
+        m.seed(self.tree, [r.home] + ([r.workplace] if r.workplace else []) + shifts + list(r.knows))
         return m
 
     def render_rows(self) -> list[str]:
@@ -349,6 +350,11 @@ def _place_residents(town: Town, res_path: Path) -> None:
             if not any(in_main(p) for p in walk):
                 raise MapError(res_path, f"{r.name}: {what} {addr!r} cannot be reached from the rest "
                                          f"of the town (walled in)")
+        for sh in r.lifestyle.schedule:
+            if sh.place is not None and sh.place not in tree:
+                hint = tree.find(sh.place)
+                raise MapError(res_path, f"{r.name}: schedule {sh.what!r} is at {sh.place!r}, which is not a place "
+                                         f"on the map" + (f" (did you mean {hint!r}?)" if hint else ""))
         for addr in r.knows:
             if addr not in tree:
                 raise MapError(res_path, f"{r.name}: knows {addr!r}, which is not a place on the map")

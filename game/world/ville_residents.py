@@ -35,7 +35,7 @@ def _parse_time(t: str) -> str | None:
 
 def parse_lifestyle(text: str) -> dict[str, object]:
     """"goes to bed around 10pm, awakes up around 6am, eats dinner around 5pm" -> Lifestyle data."""
-    low = text.lower()
+    low = re.sub(r"\bmidnight\b", "12am", re.sub(r"\bnoon\b", "12pm", text.lower()))
     t = r"(\d{1,2}(?::\d{2})?\s*[ap]\.?m)"
     sleep = re.search(r"bed around " + t, low)
     wake = re.search(r"(?:wakes?|awakes?)(?: up)? around " + t, low)
@@ -43,6 +43,60 @@ def parse_lifestyle(text: str) -> dict[str, object]:
     return {"wake": _parse_time(wake.group(1)) if wake else "07:00",
             "sleep": _parse_time(sleep.group(1)) if sleep else "23:00",
             "meals": {k: v for k, v in meals.items() if v}}
+
+
+_TIME = r"(\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m)"
+
+
+def _mins(hhmm: str) -> int:
+    h, m = hhmm.split(":")
+    return int(h) * 60 + int(m)
+
+
+def _hhmm_of(m: int) -> str:
+    return f"{m // 60 % 24:02d}:{m % 60:02d}"
+
+
+def parse_schedule(req: str, workplace: str | None, life: dict[str, object]) -> list[dict[str, object]]:
+    """The fixed hours a persona's daily requirement gives ("opens Hobbs Cafe at 8am everyday, and
+    stands at the counter until 8pm"; "take classes from 10am to 2pm"; "teach starting 10 am")
+    as a lifestyle schedule at its workplace, kept within its waking day; [] when it gives no hour
+    or there is no workplace (the frame then has work from 9 to 5 on weekdays at the workplace)."""
+    if not workplace:
+        return []
+    low = (req or "").lower()
+    times = [t for t in (_parse_time(x) for x in re.findall(_TIME, low)) if t]
+    if not times:
+        return []
+    study = re.search(r"\b(class|classes|lecture|course)\b", low)
+    teach = re.search(r"\bteach", low)
+    start = _mins(times[0])
+    end = _mins(times[1]) if len(times) > 1 else start + (4 * 60 if study or teach else 8 * 60)
+    wake, sleep = _mins(str(life["wake"])), _mins(str(life["sleep"]))
+    if sleep <= wake:
+        sleep += 24 * 60
+    if end <= start:
+        end += 24 * 60
+    start, end = max(start, wake + 30), min(end, sleep - 30)
+    if end - start < 30:
+        return []
+    place = workplace.split(":")[0]
+    what = f"take classes at {place}" if study else f"teach at {place}" if teach else f"work at {place}"
+    days = "every day" if re.search(r"\bevery ?day\b|\bdaily\b", low) else "weekdays"
+    return [{"what": what, "hours": f"{_hhmm_of(start)}-{_hhmm_of(end)}", "days": days}]
+
+
+def usual_meals(life: dict[str, object]) -> dict[str, str]:
+    """Breakfast half an hour after waking, lunch at noon and dinner at 18:30 where the persona's
+    sentence does not name them (the frame needs each meal's hour; Smallville's seeds give at
+    most dinner's)."""
+    meals = dict(life.get("meals") or {})  # type: ignore[call-overload]
+    wake = _mins(str(life["wake"]))
+    meals.setdefault("breakfast", _hhmm_of(wake + 30))
+    if "lunch" not in meals:
+        meals["lunch"] = _hhmm_of(max(12 * 60, wake + 3 * 60))
+    meals.setdefault("dinner", "18:30")
+    return dict(sorted(meals.items(), key=lambda kv: (_mins(kv[1]) - wake) % (24 * 60)))
 
 
 def _sentences(text: str) -> list[str]:
@@ -295,14 +349,18 @@ def _resident(i: int, n: str, bm: Path, sc: Mapping[str, object], pos: object, s
                        f"{n}'s living area {sc.get('living_area')!r} is not an arena of the map")
     knows = _known_places(bm / "spatial_memory.json", places)
     age = sc.get("age")
+    workplace = _workplace(sc, home_addr, places.homes, places.arenas_of, places.kinds_in)
+    life = parse_lifestyle(_text(sc, "lifestyle"))
+    life["meals"] = usual_meals(life)
+    life["schedule"] = parse_schedule(_text(sc, "daily_plan_req"), workplace, life)
     return {
         "name": n, "age": int(age or 30) if isinstance(age, (int, float, str)) else 30,
         "traits": [t.strip() for t in _text(sc, "innate").split(",") if t.strip()] or ["ordinary"],
         "background": _text(sc, "learned") or f"{n} lives in the Ville.",
         "currently": _text(sc, "currently") or f"{n} is going about their day.",
-        "lifestyle": parse_lifestyle(_text(sc, "lifestyle")),
+        "lifestyle": life,
         "home": home_addr,
-        "workplace": _workplace(sc, home_addr, places.homes, places.arenas_of, places.kinds_in),
+        "workplace": workplace,
         "daily_requirements": _sentences(_text(sc, "daily_plan_req")),
         "seed_memories": statements,
         "relationships": _relationships(n, names, statements),

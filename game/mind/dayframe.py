@@ -1,0 +1,322 @@
+"""The shape of a resident's day from what the town knows of it, and the check of the model's day
+against it (issue 38).
+
+The frame is data: when it wakes and goes to bed, when it eats, when and where it works (the
+lifestyle's schedule), and the free time between.  The model fills every line of the frame in the
+resident's own words (plan_day.txt); ``check_day`` reads the answer against the frame and the town
+before a single step is lived: at most one of each meal, no line repeated to fill time, work at
+the resident's own place in its hours (unless the line says why not), no waking up or going to
+sleep in the middle of the day, only places the town has.  What fails is asked again once with the
+problems named; what still fails is mended by rule (the frame's own words) and counted.
+
+Pure functions of the persona and the answer: no model, no state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from game.mind.persona import Persona, Shift
+from game.mind.schemas import clean_text
+from game.mind.view import PlanBlock, hhmm
+
+SlotKind = Literal["wake", "meal", "work", "free", "bed"]
+
+MEAL_MIN = {"breakfast": 30}  # minutes a meal takes in the frame (others: MEAL_DEFAULT)
+MEAL_DEFAULT = 45
+WAKE_MIN = 30  # getting up and ready
+BED_MIN = 30  # getting ready for bed
+FREE_MAX = 180  # free time longer than this is two lines (the model fills each with something)
+SHORTEST = 20  # free time or work shorter than this joins the line before it
+A_WORKDAY = date(2026, 3, 2)  # a Monday: the usual day, where no day is given
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One line of the day's frame."""
+
+    start: int
+    end: int
+    kind: SlotKind
+    label: str  # the frame's own words: "breakfast", "run Bluebell Cafe", "free time"
+    place: str = ""  # an address where the frame says where (home, the shift's place), else ""
+
+    def prompt_line(self, n: int) -> str:
+        where = self.place.split(":")[0] if self.place else ""
+        where_text = f" (at {where})" if where and where.lower() not in self.label.lower() else ""
+        return f"{n}. {hhmm(self.start)}-{hhmm(self.end)} {self.label}{where_text}"
+
+    def default(self) -> str:
+        """What the line says when the model's words for it cannot be kept."""
+        return {"wake": "getting up and ready for the day", "bed": "getting ready for bed",
+                "free": "free time"}.get(self.kind, self.label)
+
+
+def shifts_of(persona: Persona) -> list[Shift]:
+    """The fixed parts of its days: the schedule, else (a file with none, an old save) with a
+    workplace its work from ``work_start`` to ``work_end`` on weekdays."""
+    p = persona
+    if p.schedule or not p.workplace:
+        return list(p.schedule)
+    return [Shift(max(p.work_start, p.wake + WAKE_MIN), p.work_end, "work", p.workplace, (0, 1, 2, 3, 4))]
+
+
+def _meal_at(persona: Persona, day: date, t: int) -> str:
+    """Where a meal at minute ``t`` is had by the frame: at the shift's place when it falls in a shift."""
+    for sh in shifts_of(persona):
+        if day.weekday() in sh.days and sh.start <= t < sh.end:
+            return sh.place
+    return ""
+
+
+def frame_for(persona: Persona, day: date, start: int | None = None) -> list[Slot]:
+    """The frame of ``persona``'s ``day`` from ``start`` (default: waking) to bed: each minute is
+    the kind painted last over it (free, then shifts, then meals, then waking and bed), and runs of
+    one kind are a line."""
+    p = persona
+    wake, bed = p.wake, p.sleep
+    if bed - wake < WAKE_MIN + BED_MIN + 30:
+        return [Slot(wake, bed, "free", "free time")]
+    n = bed - wake
+    paint: list[tuple[SlotKind, str, str]] = [("free", "free time", "")] * n
+
+    def fill(a: int, b: int, what: tuple[SlotKind, str, str]) -> None:
+        for m in range(max(a, wake), min(b, bed)):
+            paint[m - wake] = what
+
+    for sh in shifts_of(p):
+        if day.weekday() in sh.days:
+            fill(sh.start, sh.end, ("work", sh.what, sh.place))
+    for name, t in p.meals:
+        t = min(max(t, wake + WAKE_MIN), bed - BED_MIN - 15)  # a meal at waking comes after getting up
+        length = MEAL_MIN.get(name, MEAL_DEFAULT)
+        fill(t, t + length, ("meal", name, _meal_at(p, day, t)))
+    home = p.home
+    fill(wake, wake + WAKE_MIN, ("wake", "wake up and get ready", home))
+    fill(bed - BED_MIN, bed, ("bed", "get ready for bed", home))
+    runs: list[list] = []
+    for i, what in enumerate(paint):
+        if runs and runs[-1][2] == what:
+            runs[-1][1] = wake + i + 1
+        else:
+            runs.append([wake + i, wake + i + 1, what])
+    slots: list[Slot] = []
+    for a, b, (kind, label, place) in runs:
+        if slots and b - a < SHORTEST and kind in ("free", "work") and slots[-1].kind != "bed":
+            slots[-1] = Slot(slots[-1].start, b, slots[-1].kind, slots[-1].label, slots[-1].place)
+            continue
+        if kind == "free" and b - a > FREE_MAX:
+            mid = a + (b - a) // 2
+            mid -= mid % 30 if b - mid > 30 else 0
+            slots += [Slot(a, mid, "free", "free time"), Slot(mid, b, "free", "free time")]
+            continue
+        slots.append(Slot(a, b, kind, label, place))
+    if start is not None:
+        slots = [Slot(max(s.start, start), s.end, s.kind, s.label, s.place) for s in slots if s.end > start]
+    return slots
+
+
+def frame_text(slots: Sequence[Slot]) -> str:
+    return "\n".join(s.prompt_line(i + 1) for i, s in enumerate(slots))
+
+
+# ---------------------------------------------------------------------------------------- checks
+_MEALS = ("breakfast", "brunch", "lunch", "dinner", "supper")
+_MEAL_WORD = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper)\b", re.I)
+# a meal made, served or planned for others is not one eaten
+_NOT_EATEN = re.compile(r"\b(serv\w*|cook\w*|prepar\w*|mak\w*|plan\w*|bak\w*|shop\w*|buy\w*|order\w*|"
+                        r"set\w* up|deliver\w*|clear\w*|clean\w*)\b[^,;.]{0,25}$", re.I)
+_WAKE = re.compile(r"\b(wake|wakes|waking|woke|get(?:s|ting)? up|out of bed|alarm)\b", re.I)
+_SLEEP = re.compile(r"\b(sleep|sleeps|sleeping|asleep|go(?:es|ing)? to bed|bedtime|turn(?:s|ing)? in)\b", re.I)
+_NAP = re.compile(r"\bnap", re.I)
+_INSTEAD = re.compile(r"^\s*instead\b", re.I)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def meals_eaten(text: str) -> list[str]:
+    """The meals a line says the resident eats ("lunch with Samuel": lunch; "serve breakfast": none)."""
+    out = []
+    for m in _MEAL_WORD.finditer(text or ""):
+        if not _NOT_EATEN.search(text[:m.start()]):
+            w = m.group(1).lower()
+            out.append("dinner" if w == "supper" else "lunch" if w == "brunch" else w)
+    return out
+
+
+def _key(text: str) -> str:
+    return " ".join(_WORD.findall((text or "").lower()))
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int  # 0-based index into the frame
+    what: str  # said to the model and kept beside the plan: "line 5 has lunch again (lunch is line 4)"
+
+
+def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[str], str | None] | None = None,
+              lacks: Callable[[str], list[str]] | None = None) -> list[Problem]:
+    """What is wrong with ``lines`` (the model's words, one for each slot) as a day.  ``named``: the
+    area of the town a line names, if any (to see work elsewhere); ``lacks``: the kinds of place a
+    line names that the town has none of ("bank", "train station")."""
+    out: list[Problem] = []
+    meal_line = {s.label: i for i, s in enumerate(slots) if s.kind == "meal"}
+    seen: dict[str, int] = {}
+    for i, (s, text) in enumerate(zip(slots, lines)):
+        n = i + 1
+        text = text or ""
+        if not _key(text):
+            out.append(Problem(i, f"line {n} is empty"))
+            continue
+        moved = bool(_INSTEAD.match(text)) and s.kind in ("work", "free", "meal") and len(_key(text).split()) >= 4
+        for meal in meals_eaten(text):
+            if s.kind == "meal" and meal == s.label:
+                continue
+            if meal in meal_line and not moved:
+                out.append(Problem(i, f"line {n} has {meal} again ({meal} is line {meal_line[meal] + 1})"))
+                break
+        if s.kind != "wake" and _WAKE.search(text):
+            out.append(Problem(i, f"line {n} wakes up, but the day starts at line 1"))
+        if s.kind != "bed" and _SLEEP.search(text) and not (_NAP.search(text) and s.kind == "free"):
+            out.append(Problem(i, f"line {n} goes to sleep, but bed is the last line"))
+        if s.kind == "work" and s.place and named is not None and not moved:
+            there = named(text)
+            if there and not _same_area(there, s.place):
+                out.append(Problem(i, f"line {n} is at {there.split(':')[0]} during {s.label} at "
+                                      f"{s.place.split(':')[0]} (begin it with 'instead,' and say why, "
+                                      f"or stay at work)"))
+        if lacks is not None:
+            for kind in lacks(text):
+                out.append(Problem(i, f"line {n} names a {kind}, which the town does not have"))
+        k = _key(text)
+        if k in seen and not (s.kind == "work" and slots[seen[k]].kind == "work" and slots[seen[k]].label == s.label):
+            out.append(Problem(i, f"line {n} repeats line {seen[k] + 1}"))
+        seen.setdefault(k, i)
+    return out
+
+
+def _same_area(a: str, b: str) -> bool:
+    return a.split(":")[0] == b.split(":")[0]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A day read against its frame: the lines kept, the problems of each reading, what was mended."""
+
+    lines: tuple[str, ...]
+    first: tuple[Problem, ...]  # the first answer's problems
+    again: tuple[Problem, ...] | None  # the second answer's, when asked again
+    mended: tuple[int, ...]  # lines whose words are the frame's (no answer's line passed)
+
+    def notes(self) -> tuple[str, ...]:
+        out = [f"first answer: {p.what}" for p in self.first]
+        if self.again is not None:
+            out += [f"asked again: {p.what}" for p in self.again]
+        out += [f"line {i + 1} mended by rule" for i in self.mended]
+        return tuple(out)
+
+
+def merge(slots: Sequence[Slot], first: Sequence[str], first_problems: Sequence[Problem],
+          again: Sequence[str] | None, again_problems: Sequence[Problem] | None) -> Checked:
+    """Each line from the first answer if it passed, else the second's if it passed, else the
+    frame's own words (the line is mended, and counted)."""
+    bad1 = {p.line for p in first_problems}
+    bad2 = {p.line for p in again_problems or ()} if again is not None else set(range(len(slots)))
+    lines, mended = [], []
+    for i, s in enumerate(slots):
+        if i not in bad1 and i < len(first):
+            lines.append(first[i])
+        elif again is not None and i not in bad2 and i < len(again):
+            lines.append(again[i])
+        else:
+            lines.append(s.default())
+            mended.append(i)
+    asked = tuple(again_problems or ()) if again is not None else None
+    return Checked(tuple(lines), tuple(first_problems), asked, tuple(mended))
+
+
+def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str], str | None] | None = None,
+              max_block: int = 120) -> tuple[PlanBlock, ...]:
+    """The plan's blocks: each slot with its line (long ones in parts of at most ``max_block``).  A
+    fixed line the model moved ("instead, ...") happens where it says, if it names a place."""
+    out: list[PlanBlock] = []
+    for s, text in zip(slots, lines):
+        text = clean_text(text, 120) or s.default()
+        kind: str = s.kind
+        place = s.place
+        if _INSTEAD.match(text) and s.kind in ("work", "free", "meal"):
+            kind = "moved"
+            place = (named(text) if named is not None else None) or ""
+        n = max(1, -(-(s.end - s.start) // max_block))
+        step = (s.end - s.start) / n
+        for i in range(n):
+            a = s.start + round(i * step)
+            b = s.end if i == n - 1 else s.start + round((i + 1) * step)
+            out.append(PlanBlock(a, b, text, place, kind))
+    return tuple(out)
+
+
+def routine_day(persona: Persona, day: date, start: int | None = None, max_block: int = 120) -> tuple[PlanBlock, ...]:
+    """The frame in its own words: the day by rule, with no model (the routine)."""
+    slots = frame_for(persona, day, start)
+    return blocks_of(slots, [_routine_words(s) for s in slots], max_block=max_block)
+
+
+def _routine_words(s: Slot) -> str:
+    if s.kind == "meal":
+        return f"having {s.label}"
+    if s.kind == "free":
+        return "relaxing at home"
+    return s.default()
+
+
+def judge_day(persona: Persona, day: date, blocks: Sequence[PlanBlock],
+              lacks: Callable[[str], list[str]] | None = None) -> list[str]:
+    """A saved day plan read as a player reads it (the measure of issue 38, independent of how
+    the plan was made): at most one of each meal; no line more than twice (work around lunch is
+    one line twice); on a day with work, work at its own place for most of its hours, unless a
+    line moved it saying why; no place the town lacks; in time order, waking first and bed last.
+    Returns what fails, [] when the day passes."""
+    out: list[str] = []
+    lines: list[PlanBlock] = []
+    for b in blocks:  # a long block cut in parts is one line
+        if lines and lines[-1].activity == b.activity and lines[-1].end == b.start and lines[-1].place == b.place:
+            lines[-1] = PlanBlock(lines[-1].start, b.end, b.activity, b.place, b.kind)
+        else:
+            lines.append(b)
+    if not lines:
+        return ["no plan"]
+    if any(b.start < a.end for a, b in zip(lines, lines[1:])) or any(b.end <= b.start for b in lines):
+        out.append("not in time order")
+    eaten = [m for b in lines for m in meals_eaten(b.activity)]
+    for meal in _MEALS:
+        if eaten.count(meal) > 1:
+            out.append(f"{meal} {eaten.count(meal)} times")
+    counts: dict[str, int] = {}
+    for b in lines:
+        counts[_key(b.activity)] = counts.get(_key(b.activity), 0) + 1
+    for k, n in counts.items():
+        if n > 2:
+            out.append(f"{k!r} {n} times")
+    if lines[0].kind != "wake" and not _WAKE.search(lines[0].activity):
+        out.append("the day does not begin with waking")
+    if any(_WAKE.search(b.activity) for b in lines[1:]):
+        out.append("wakes up after the first line")
+    if lines[-1].kind != "bed" and not _SLEEP.search(lines[-1].activity):
+        out.append("the day does not end with bed")
+    moved = any(b.kind == "moved" for b in lines)
+    for sh in shifts_of(persona):
+        if day.weekday() not in sh.days or moved:
+            continue
+        there = sum(max(0, min(b.end, sh.end) - max(b.start, sh.start)) for b in lines
+                    if b.place and _same_area(b.place, sh.place))
+        if there * 2 < sh.end - sh.start:
+            out.append(f"not at {sh.place.split(':')[0]} for {sh.what}")
+    if lacks is not None:
+        for b in lines:
+            for kind in lacks(b.activity):
+                out.append(f"names a {kind} ({b.activity!r})")
+    return out

@@ -1,0 +1,63 @@
+"""Kinds of place a resident's words may name that a town may not have ("take the train", "go to
+the bank"): the plan check (game/mind/dayframe.py) asks the world which a line names that this town
+lacks, so the words and the walk do not disagree (the world would place "the bank" somewhere).
+
+Each kind is a pattern for the words that name it and the words any of which, in a town's area or
+object names or kinds, means the town has one.  Kinds not listed are not judged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# (the kind as said to the model, what names it in a line, words in the town's names that are one)
+KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("bank", r"\bbank\b(?! of the)", ("bank",)),
+    ("train", r"\b(train|trains|railway|rail station|subway|metro)\b", ("train", "railway", "station")),
+    ("bus", r"\b(bus|buses|bus stop)\b", ("bus",)),
+    ("airport", r"\b(airport|plane|flight)\b", ("airport",)),
+    ("hospital", r"\b(hospital|clinic|doctor's office|doctors office|dentist)\b", ("hospital", "clinic", "dentist")),
+    ("church", r"\b(church|chapel|temple|mosque|synagogue)\b", ("church", "chapel", "temple", "mosque", "synagogue")),
+    ("gym", r"\b(gym|fitness (?:center|centre|club))\b", ("gym", "fitness")),
+    ("hardware store", r"\bhardware (?:store|shop)\b", ("hardware", "supply", "tool")),
+    ("post office", r"\bpost office\b", ("post",)),
+    ("mall", r"\b(mall|shopping (?:center|centre))\b", ("mall",)),
+    ("cinema", r"\b(cinema|movie theat(?:er|re)|movies)\b", ("cinema", "movie", "theater", "theatre")),
+    ("theatre", r"\btheat(?:er|re)\b", ("theater", "theatre", "stage")),
+    ("museum", r"\bmuseum\b", ("museum",)),
+    ("beach", r"\b(beach|seaside)\b", ("beach",)),
+    ("lake", r"\blake\b", ("lake",)),
+    ("river", r"\briver\b", ("river",)),
+    ("stadium", r"\b(stadium|arena)\b", ("stadium", "arena", "field")),
+    ("swimming pool", r"\b(swimming pool|pool to swim|go swimming|swim laps)\b", ("swimming",)),
+    ("hotel", r"\b(hotel|motel)\b", ("hotel", "motel", "inn")),
+    ("police station", r"\bpolice\b", ("police",)),
+    ("fire station", r"\bfire station\b", ("fire station",)),
+    ("gas station", r"\b(gas station|petrol station)\b", ("gas", "petrol")),
+    ("farm", r"\bfarm\b", ("farm",)),
+    ("factory", r"\bfactory\b", ("factory",)),
+    ("bookstore", r"\b(bookstore|bookshop|book store|book shop)\b", ("bookstore", "bookshop", "book store",
+                                                                     "book shop")),
+    ("bakery", r"\bthe bakery\b", ("bakery",)),
+    ("restaurant", r"\b(restaurant|diner|bistro)\b", ("restaurant", "diner", "bistro", "cafe", "pub", "kettle")),
+    ("supermarket", r"\b(supermarket|grocery store)\b", ("supermarket", "grocery", "market")),
+    ("school", r"\b(?<!college )school\b", ("school", "college")),
+    ("office building", r"\boffice building\b", ("office building",)),
+)
+_COMPILED = tuple((k, re.compile(p, re.I), re.compile("|".join(rf"\b{re.escape(h)}s?\b" for h in have)))
+                  for k, p, have in KINDS)
+
+
+def town_words(names: Iterable[str]) -> str:
+    """All the words of a town's area and object names and kinds, as one lower-case text."""
+    return " " + " ".join(re.sub(r"[^a-z0-9' ]+", " ", n.lower()) for n in names) + " "
+
+
+def lacking(text: str, words: str) -> list[str]:
+    """The kinds of place ``text`` names that a town whose ``town_words`` are ``words`` has none of."""
+    out = []
+    for kind, pattern, have in _COMPILED:
+        if pattern.search(text or "") and not have.search(words):
+            out.append(kind)
+    return out
