@@ -22,7 +22,7 @@ def _add_pace_policy(p: argparse.ArgumentParser) -> None:
                         "live by their routine until answers come (env TOWN_PACE_POLICY)")
 
 
-def _add_llm_flags(p: argparse.ArgumentParser) -> None:
+def add_llm_flags(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("language model")
     g.add_argument("--llm-url", default=None,
                    help="OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama). "
@@ -114,7 +114,7 @@ def _add_llm(sub: Subparsers) -> None:
     lsub = p.add_subparsers(dest="llm_command", required=True)
     c = lsub.add_parser("check", help="reach the model, make one structured call and one embedding")
     c.add_argument("--json", action="store_true")
-    _add_llm_flags(c)
+    add_llm_flags(c)
     c.set_defaults(handler="llm.check")
 
 
@@ -128,7 +128,7 @@ def _add_play(sub: Subparsers) -> None:
                         "from any moment); needs no model until you fork")
     p.add_argument("--saves", default=None, help="folder for saves (default: ./saves)")
     _add_pace_policy(p)
-    _add_llm_flags(p)
+    add_llm_flags(p)
     p.set_defaults(handler="play")
 
 
@@ -143,7 +143,7 @@ def _add_run(sub: Subparsers) -> None:
                    help="lockstep: every decision is waited for (default); normal/fast: the game's own "
                         "clock rates, as in play, with the pace policy")
     _add_pace_policy(p)
-    _add_llm_flags(p)
+    add_llm_flags(p)
     p.set_defaults(handler="run")
 
 
@@ -162,7 +162,7 @@ def _add_interview(sub: Subparsers) -> None:
     p.add_argument("name")
     p.add_argument("questions", nargs="+")
     p.add_argument("--remember", action="store_true", help="let the resident remember the interview")
-    _add_llm_flags(p)
+    add_llm_flags(p)
     p.set_defaults(handler="interview")
 
 
@@ -184,7 +184,7 @@ def _add_experiment(sub: Subparsers) -> None:
     p.add_argument("--out", default=None, metavar="DIR",
                    help="folder for the save, the recording and result.json (default: runs/<scenario>-<date>-<time>)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    _add_llm_flags(p)
+    add_llm_flags(p)
     p.set_defaults(handler="experiment")
 
 

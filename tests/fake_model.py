@@ -218,7 +218,7 @@ def town_answer(messages: list[Message], schema: type[BaseModel], purpose: str, 
         words = ("routine", "minor", "notable", "important", "huge")
         return {"ratings": [words[(k >> i) % 5] for i in range(n)]}
     if purpose in ("plan_day", "replan"):
-        return {"plan": fill_frame(user)}
+        return {"plan": fill_frame(user)}  # (a list: the answer reads it line by line)
     if purpose == "decompose":
         # the model names the activity and at most the area ("home", "work", ""): the world
         # picks the object (activities the town's table knows, and some it does not)

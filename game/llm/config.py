@@ -255,7 +255,7 @@ class LLMConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, env: Mapping[str, str] | None = None) -> LLMConfig:
-        """Flags from ``game.cli._add_llm_flags`` win over the environment."""
+        """Flags from ``game.cli.add_llm_flags`` win over the environment."""
         cfg = cls.from_env(env)
         url = getattr(args, "llm_url", None)
         if url:

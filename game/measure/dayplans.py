@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from game.engine.build import build_engine, read_input
 from game.errors import GameError
@@ -28,6 +29,9 @@ from game.measure.records import SaveData
 from game.mind.dayframe import frame_for, frame_text, judge_day
 from game.mind.mind import Mind
 from game.text import echo, one_line
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
 
 
 async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: int = 2) -> dict:
@@ -100,7 +104,7 @@ def render(rep: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from game.cli import _add_llm_flags  # the same model flags as every command
+    from game.cli import add_llm_flags  # the same model flags as every command
     from game.llm.config import LLMConfig
     from game.llm.session import open_llm
 
@@ -108,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("town")
     ap.add_argument("--small", action="store_true")
     ap.add_argument("--out", default=None, help="write the whole report as JSON here")
-    _add_llm_flags(ap)
+    add_llm_flags(ap)
     args = ap.parse_args(argv)
     try:
         config = LLMConfig.from_args(args)
@@ -178,6 +182,14 @@ def _town_lacks(town_path: object) -> Callable[[str], list[str]] | None:
     t = town.tree
     words = town_words([*t.sectors(), *t.all_arenas(), *t.all_objects(), *t.kind.values()])
     return lambda text: lacking(text, words)
+
+
+def print_plans(rep: dict, console: Console) -> None:
+    """``town report``'s section on the day plans, as plain text (the town's words are never markup)."""
+    from rich.text import Text
+
+    for line in render_plans(rep):
+        console.print(Text(one_line(line, 400)))
 
 
 def render_plans(rep: dict) -> list[str]:

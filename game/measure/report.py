@@ -9,8 +9,8 @@
   was written (saves themselves hold only the positions at the moment of saving);
 - the model's use: the call budget (chat calls per resident per whole game day, worst resident
   beside the average, tokens evaluated beside tokens sent; ``game.llm.accounting.budget``, the
-  same figure ``town run`` prints) and the whole run's totals by purpose.
-
+  same figure ``town run`` prints) and the whole run's totals by purpose;
+- the day plans: each resident's timeline with where each block happens (game/measure/dayplans.py).
 Printed as rich tables (every name and text from the town is shown as plain text, never markup),
 or as one JSON object with ``--json``.
 """
@@ -29,7 +29,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
 from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
-from game.measure.dayplans import plans_report, render_plans
+from game.measure.dayplans import plans_report, print_plans
 from game.measure.placefit import report_for as place_fit_report
 from game.measure.records import SaveData, read_save
 from game.measure.relations import PositionLog, density_over_time, graph
@@ -236,7 +236,6 @@ def _plain(s: object) -> Text:
 
 def render(report: dict, console: Console) -> None:
     from rich.text import Text
-
     T = _plain
     console.print(Text(clean(f"{report['town']} — {report['clock']} ({report['save']})"), style="bold"))
     console.print(T(f"{len(report['residents'])} residents, {report['game_days']} game days, "
@@ -254,8 +253,7 @@ def render(report: dict, console: Console) -> None:
     render_curve("relationship density over time", rel["curve"], 1.0, "cyan", console)
     render_attendance(report["attendance"], console)
     render_place_fit(report.get("place_fit") or {}, console)
-    for line in render_plans(report.get("plans") or {"totals": {"plans": 0}}):
-        console.print(T(line))
+    print_plans(report.get("plans") or {"totals": {"plans": 0}}, console)
     render_usage(report["usage"], console)
     for line in format_lead(report["model_led"], report.get("rules_and_fallbacks")):
         console.print(T(line))

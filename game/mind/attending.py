@@ -20,7 +20,7 @@ from game.mind.core import MindCore
 from game.mind.factcheck import fact_in
 from game.mind.facts import DEFAULT_LENGTH, Fact
 from game.mind.schemas import AttendAnswer
-from game.mind.view import PlanBlock, WorldView, hhmm
+from game.mind.view import DayPlan, PlanBlock, WorldView, hhmm
 
 
 def block_label(name: str, f: Fact) -> str:
@@ -94,6 +94,17 @@ async def _ask(core: MindCore, agenda: Agenda, f: Fact, now: datetime, view: Wor
         core.fail("attend", e)
         return None
     return bool(ans.go)
+
+
+def lay_in_again(core: MindCore, agenda: Agenda, old: DayPlan, now: datetime) -> None:
+    """After the rest of a day was planned again: the gatherings the old plan had laid in (today's,
+    that it goes to, not over yet) go back over the new plan, at their hours and place."""
+    d, minute = core.day_and_minute(now)
+    events = {b.activity for b in old.blocks if b.kind == "event" and b.end > minute}
+    for f in core.facts:
+        if f.kind == "gathering" and f.day == d and f.going and f.start is not None \
+                and block_label(core.name, f) in events:
+            lay_in(core, agenda, f, now)
 
 
 def lay_in(core: MindCore, agenda: Agenda, f: Fact, now: datetime) -> None:

@@ -32,6 +32,7 @@ WAKE_MIN = 30  # getting up and ready
 BED_MIN = 30  # getting ready for bed
 FREE_MAX = 180  # free time longer than this is two lines (the model fills each with something)
 SHORTEST = 20  # free time or work shorter than this joins the line before it
+FIXED_KINDS = ("wake", "bed")  # lines the model is shown but does not write: the frame's own words
 A_WORKDAY = date(2026, 3, 2)  # a Monday: the usual day, where no day is given
 
 
@@ -51,9 +52,9 @@ class Slot:
         return f"{n}. {hhmm(self.start)}-{hhmm(self.end)} {self.label}{where_text}"
 
     def default(self) -> str:
-        """What the line says when the model's words for it cannot be kept."""
+        """The frame's own words for the line (waking, bed; a line mended by rule)."""
         return {"wake": "getting up and ready for the day", "bed": "getting ready for bed",
-                "free": "free time"}.get(self.kind, self.label)
+                "free": "free time", "meal": f"having {self.label}"}.get(self.kind, self.label)
 
 
 def shifts_of(persona: Persona) -> list[Shift]:
@@ -154,46 +155,62 @@ def _key(text: str) -> str:
 @dataclass(frozen=True)
 class Problem:
     line: int  # 0-based index into the frame
-    what: str  # said to the model and kept beside the plan: "line 5 has lunch again (lunch is line 4)"
+    what: str  # said to the model and kept beside the plan: "the 17:00 line has lunch, but lunch is the 12:30 line"
+    kind: str = ""  # for the counts: empty, meal, wake, sleep, work, free, example, lacks, repeat
 
 
 def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[str], str | None] | None = None,
-              lacks: Callable[[str], list[str]] | None = None) -> list[Problem]:
+              lacks: Callable[[str], list[str]] | None = None, echo: Sequence[str] = (),
+              fixed: set[int] | None = None) -> list[Problem]:
     """What is wrong with ``lines`` (the model's words, one for each slot) as a day.  ``named``: the
     area of the town a line names, if any (to see work elsewhere); ``lacks``: the kinds of place a
-    line names that the town has none of ("bank", "train station")."""
+    line names that the town has none of ("bank", "train station"); ``echo``: the prompt's example
+    lines, which a line may not copy; ``fixed``: the lines that are the frame's own words (a line
+    that repeats one is the other's problem).  Each problem names its line by its hour ("the 17:00
+    line")."""
     out: list[Problem] = []
     meal_line = {s.label: i for i, s in enumerate(slots) if s.kind == "meal"}
+    copied = {_key(e) for e in echo}
     seen: dict[str, int] = {}
+
+    def at(i: int) -> str:
+        return f"the {hhmm(slots[i].start)} line"
+
     for i, (s, text) in enumerate(zip(slots, lines)):
-        n = i + 1
         text = text or ""
-        if not _key(text):
-            out.append(Problem(i, f"line {n} is empty"))
+        k = _key(text)
+        if not k:
+            out.append(Problem(i, f"{at(i)} is empty", "empty"))
             continue
-        moved = bool(_INSTEAD.match(text)) and s.kind in ("work", "free", "meal") and len(_key(text).split()) >= 4
+        moved = bool(_INSTEAD.match(text)) and s.kind in ("work", "free", "meal") and len(k.split()) >= 4
         for meal in meals_eaten(text):
             if s.kind == "meal" and meal == s.label:
                 continue
             if meal in meal_line and not moved:
-                out.append(Problem(i, f"line {n} has {meal} again ({meal} is line {meal_line[meal] + 1})"))
+                out.append(Problem(i, f"{at(i)} has {meal}, but {meal} is {at(meal_line[meal])}", "meal"))
                 break
         if s.kind != "wake" and _WAKE.search(text):
-            out.append(Problem(i, f"line {n} wakes up, but the day starts at line 1"))
+            out.append(Problem(i, f"{at(i)} wakes up, but the day starts at {at(0)}", "wake"))
         if s.kind != "bed" and _SLEEP.search(text) and not (_NAP.search(text) and s.kind == "free"):
-            out.append(Problem(i, f"line {n} goes to sleep, but bed is the last line"))
+            out.append(Problem(i, f"{at(i)} goes to sleep, but bed is {at(len(slots) - 1)}", "sleep"))
         if s.kind == "work" and s.place and named is not None and not moved:
             there = named(text)
             if there and not _same_area(there, s.place):
-                out.append(Problem(i, f"line {n} is at {there.split(':')[0]} during {s.label} at "
+                out.append(Problem(i, f"{at(i)} is at {there.split(':')[0]} during {s.label} at "
                                       f"{s.place.split(':')[0]} (begin it with 'instead,' and say why, "
-                                      f"or stay at work)"))
+                                      f"or stay at work)", "work"))
+        if s.kind == "free" and "free time" in text.lower():
+            out.append(Problem(i, f"{at(i)} says only 'free time': name one thing they do then", "free"))
+        if k in copied:
+            out.append(Problem(i, f"{at(i)} copies the example: write this person's own", "example"))
         if lacks is not None:
             for kind in lacks(text):
-                out.append(Problem(i, f"line {n} names a {kind}, which the town does not have"))
-        k = _key(text)
+                out.append(Problem(i, f"{at(i)} names a {kind}, which the town does not have", "lacks"))
         if k in seen and not (s.kind == "work" and slots[seen[k]].kind == "work" and slots[seen[k]].label == s.label):
-            out.append(Problem(i, f"line {n} repeats line {seen[k] + 1}"))
+            if fixed and i in fixed:  # the earlier line, the model's, repeats the frame's own
+                out.append(Problem(seen[k], f"{at(seen[k])} repeats {at(i)}", "repeat"))
+            else:
+                out.append(Problem(i, f"{at(i)} repeats {at(seen[k])}", "repeat"))
         seen.setdefault(k, i)
     return out
 
@@ -215,14 +232,15 @@ class Checked:
         out = [f"first answer: {p.what}" for p in self.first]
         if self.again is not None:
             out += [f"asked again: {p.what}" for p in self.again]
-        out += [f"line {i + 1} mended by rule" for i in self.mended]
+        out += [f"line {i + 1} mended by rule ({self.lines[i]!r})" for i in self.mended]
         return tuple(out)
 
 
 def merge(slots: Sequence[Slot], first: Sequence[str], first_problems: Sequence[Problem],
-          again: Sequence[str] | None, again_problems: Sequence[Problem] | None) -> Checked:
-    """Each line from the first answer if it passed, else the second's if it passed, else the
-    frame's own words (the line is mended, and counted)."""
+          again: Sequence[str] | None, again_problems: Sequence[Problem] | None,
+          fallback: Sequence[str] | None = None) -> Checked:
+    """Each line from the first answer if it passed, else the second's if it passed, else
+    ``fallback``'s (default: the frame's own words): the line is mended, and counted."""
     bad1 = {p.line for p in first_problems}
     bad2 = {p.line for p in again_problems or ()} if again is not None else set(range(len(slots)))
     lines, mended = [], []
@@ -232,10 +250,42 @@ def merge(slots: Sequence[Slot], first: Sequence[str], first_problems: Sequence[
         elif again is not None and i not in bad2 and i < len(again):
             lines.append(again[i])
         else:
-            lines.append(s.default())
+            lines.append(fallback[i] if fallback is not None else s.default())
             mended.append(i)
     asked = tuple(again_problems or ()) if again is not None else None
     return Checked(tuple(lines), tuple(first_problems), asked, tuple(mended))
+
+
+SPARE_TIME = ("relaxing at home", "reading at home", "a walk around town", "tidying up at home",
+              "writing letters at home", "resting at home")
+
+
+def fallbacks(slots: Sequence[Slot], persona: Persona, lines: Sequence[str], keep: Sequence[str] | None,
+              check: Callable[[list[str]], list[Problem]]) -> list[str]:
+    """What a line that no answer passed says instead (mended by rule): the old plan's words where
+    they pass (``keep``, for the rest of a day), else for free time one of the resident's own daily
+    requirements not yet in the day (then plain spare time), else the frame's own words.  ``lines``:
+    the day's lines that passed ("" where none did)."""
+    out = list(lines)
+    wants = [d.strip() for d in re.split(r";", persona.daily or "") if d.strip()]
+    spare = list(SPARE_TIME)
+    for i, s in enumerate(slots):
+        if out[i]:
+            continue
+        if keep and keep[i]:
+            trial = list(out)
+            trial[i] = keep[i]
+            if not [p for p in check([t or f"unplanned {j}" for j, t in enumerate(trial)]) if p.line == i]:
+                out[i] = keep[i]
+                continue
+        if s.kind == "free":
+            used = {_key(x) for x in out}
+            pick = next((w for w in wants + spare if _key(w) not in used and not meals_eaten(w)
+                         and not _SLEEP.search(w) and not _WAKE.search(w)), "")
+            out[i] = clean_text(pick, 80) or s.default()
+        else:
+            out[i] = s.default()
+    return out
 
 
 def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str], str | None] | None = None,

@@ -93,6 +93,14 @@ def _shifts(life: object, wake: int, workplace: str) -> list[Shift]:
     return sorted(out, key=lambda s: s.start)
 
 
+def _work_hours(p: Persona) -> tuple[int, int]:
+    """The hours of work the routine keeps: the schedule's at the workplace, else the file's."""
+    at_work = [sh for sh in p.schedule if p.workplace and sh.place == p.workplace]
+    if not at_work:
+        return p.work_start, p.work_end
+    return min(sh.start for sh in at_work), max(sh.end for sh in at_work)
+
+
 @dataclass
 class Persona:
     name: str
@@ -189,9 +197,7 @@ class Persona:
         p.work_start = to_minutes(_get(life, "work_start", None), 9 * 60)
         p.work_end = to_minutes(_get(life, "work_end", None), 17 * 60)
         p.schedule = _shifts(life, wake, p.workplace)
-        at_work = [sh for sh in p.schedule if p.workplace and sh.place == p.workplace]
-        if at_work:  # the routine's hours of work are the schedule's
-            p.work_start, p.work_end = min(sh.start for sh in at_work), max(sh.end for sh in at_work)
+        p.work_start, p.work_end = _work_hours(p)
         daily = _get(spec, "daily", None) or _get(spec, "daily_requirements", None) or ""
         if isinstance(daily, (list, tuple)):
             daily = "; ".join(str(d) for d in daily)

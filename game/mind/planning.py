@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Literal, cast
+from typing import Literal
 
 from game.llm.api import BadAnswer, LLMError, Priority
 from game.mind import attending
@@ -24,10 +23,11 @@ from game.mind.agenda import Agenda
 from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
-from game.mind.dayframe import Checked, Slot, blocks_of, check_day, frame_for, frame_text, merge
+from game.mind.dayfill import fill, named_by
+from game.mind.dayframe import blocks_of, frame_for
 from game.mind.grounding import Locator
 from game.mind.reflection import Reflector
-from game.mind.schemas import DayFillReply, DecomposeAnswer, StepItem, clean_text, day_fill_answer
+from game.mind.schemas import DecomposeAnswer, StepItem, clean_text
 from game.mind.shaping import emoji_for, scale_steps
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
 
@@ -69,9 +69,10 @@ class Planner:
                                   RelevantMemories(k=5, token_budget=150)], ctx)
         checks: tuple[str, ...] = ()
         try:
-            checked = await self._filled(now, view, slots, "plan_day", context=context,
-                                         date=now.strftime("%A %B %d"), first=p.first_name)
-            blocks = blocks_of(slots, checked.lines, _named(view), self.core.config.max_block_min)
+            checked = await fill(self.core, now, view, slots, "plan_day", context=context,
+                                 date=now.strftime("%A %B %d"), first=p.first_name, daily=p.daily or "(nothing set)",
+                                 wake=hhmm(p.wake), bed=hhmm(p.sleep))
+            blocks = blocks_of(slots, checked.lines, named_by(view), self.core.config.max_block_min)
             checks = checked.notes()
             source: Literal["model", "routine"] = "model"
         except LLMError as e:
@@ -94,48 +95,6 @@ class Planner:
             await attending.consider(self.core, self.agenda, now, view)  # the day's gatherings it knows of
         return self.agenda.plan
 
-    async def _filled(self, now: datetime, view: WorldView | None, slots: list[Slot], template: str,
-                      **values: object) -> Checked:
-        """The frame's lines in the model's words, checked (dayframe.check_day): asked once more
-        with the problems named when any line fails, then each line taken from the first answer
-        that passed it, else mended by rule.  Counted in the stats (plan_checked, plan_first_pass,
-        plan_asked_again, plan_lines_mended, plan_problem_*).  Raises ``LLMError`` when the first
-        call fails."""
-        schema = day_fill_answer(len(slots))
-        named, lacks = _named(view), _lacks(view)
-        stats = self.core.stats
-
-        async def ask(again: str) -> list[str]:
-            ans = await self.core.complete(template, schema, template, Priority.PLAN, now,
-                                           max_tokens=40 + 22 * len(slots), temperature=0.7, frame=frame_text(slots),
-                                           n=len(slots), again=again, **values)
-            lines = list(cast(DayFillReply, ans).plan)
-            return (lines + [""] * len(slots))[:len(slots)]
-
-        first = await ask("")
-        problems = check_day(slots, first, named=named, lacks=lacks)
-        stats["plan_checked"] += 1
-        for pr in problems:
-            stats["plan_problem_" + pr.what.split()[2]] += 1
-        if not problems:
-            stats["plan_first_pass"] += 1
-            return merge(slots, first, problems, None, None)
-        stats["plan_asked_again"] += 1
-        said = "\n".join(f"{i + 1}. {line}" for i, line in enumerate(first))
-        again_text = ("Your last answer was:\n" + said + "\nIts problems: " + "; ".join(pr.what for pr in problems)
-                      + ". Write all the lines again, mending these.")
-        try:
-            second: list[str] | None = await ask(again_text)
-        except LLMError as e:
-            self.core.fail(template, e)
-            second = None
-        problems2 = check_day(slots, second, named=named, lacks=lacks) if second is not None else None
-        checked = merge(slots, first, problems, second, problems2)
-        if second is not None and not problems2:
-            stats["plan_again_pass"] += 1
-        stats["plan_lines_mended"] += len(checked.mended)
-        return checked
-
     async def replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
         """Revise the rest of today from now (one call) after a whisper or an important event."""
         async with self._plan_lock:
@@ -155,9 +114,11 @@ class Planner:
         # no old plan in this context: a small model copies it instead of changing it
         context = await assemble([KnownFacts(), RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)], ctx)
         try:
-            checked = await self._filled(now, view, slots, "replan", context=context, news=news,
-                                         time=hhmm(minute), first=p.first_name)
-            new = blocks_of(slots, checked.lines, _named(view), self.core.config.max_block_min)
+            old_plan = self.agenda.plan
+            keep = [(b.activity if (b := old_plan.block_at(sl.start)) is not None else "") for sl in slots]
+            checked = await fill(self.core, now, view, slots, "replan", keep, context=context, news=news,
+                                 time=hhmm(minute), first=p.first_name)
+            new = blocks_of(slots, checked.lines, named_by(view), self.core.config.max_block_min)
         except LLMError as e:
             self.core.fail("replan", e)
             if self.agenda.plan.source == "routine":
@@ -175,6 +136,7 @@ class Planner:
         self.core.stats["replans"] += 1
         self.core.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in new), 500), now, importance=5)
+        attending.lay_in_again(self.core, self.agenda, old, now)  # the gatherings it goes to stay in it
         return self.agenda.plan
 
     async def next_action(self, now: datetime, view: WorldView | None = None) -> Action:
@@ -417,11 +379,3 @@ def _at(b: PlanBlock) -> str:
     where = b.place.split(":")[0] if b.place else ""
     return f" (at {where})" if where and where.lower() not in b.activity.lower() else ""
 
-
-def _named(view: WorldView | None) -> Callable[[str], str | None] | None:
-    """The town's sector a text names (the world's ``area_named``), when the view has the world's picker."""
-    return view.ground.area_named if view is not None and view.ground is not None else None
-
-
-def _lacks(view: WorldView | None) -> Callable[[str], list[str]] | None:
-    return view.ground.lacks if view is not None and view.ground is not None else None

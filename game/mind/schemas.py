@@ -131,31 +131,6 @@ class DayPlanAnswer(BaseModel):
         return starts if len(starts) > len(ranges) else ranges
 
 
-_LEADING_TIME = re.compile(r"^\s*(?:\d+\s*[.)]\s*)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*[-\u2013]\s*"
-                           r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*[:,.]?\s+)?", re.I)
-
-
-def _day_line(v: object) -> str:
-    """A line of a filled-in day, less a number or hours the model copied from the frame."""
-    return clean_text(_LEADING_TIME.sub("", clean_text(v, 200), count=1), 80)
-
-
-class DayFillReply(Protocol):
-    """What an answer of ``day_fill_answer`` holds (a model made at run time)."""
-
-    plan: list[str]
-
-
-@lru_cache(maxsize=64)
-def day_fill_answer(n: int) -> type[BaseModel]:
-    """The day's frame filled in (plan_day.txt, replan.txt): one line for each of its ``n`` lines.
-    The schema asks for exactly ``n``; an answer of another length still reads (a server that
-    ignores the schema): the planner's check finds the missing lines."""
-    line = Annotated[str, BeforeValidator(_day_line), Field(max_length=80)]
-    return create_model("DayFillAnswer", plan=(list[line], Field(min_length=1, max_length=40,
-                                                                 json_schema_extra={"minItems": n, "maxItems": n})))
-
-
 _START_LINE = re.compile(r"^\s*(\d{1,2})[-:.h](\d{2})\s*[:,.)-]?\s+(.+)$")
 
 

@@ -75,14 +75,18 @@ class Grounder:
         return lacking(text, words)
 
     def area_named(self, text: str) -> str | None:
-        """The sector of the whole town that ``text`` names by its full name (the longest such), or
-        None: "go to work at Oakhill College" -> "Oakhill College"."""
+        """The sector of the whole town that ``text`` names by its full name (the longest such), else
+        the one a trip in it goes to among the places it knows, or None: "go to work at Oakhill
+        College" -> "Oakhill College"; "drive to the market" -> "Greenway Market and Pharmacy"."""
         t = f" {_norm(text)} "
         best = None
         for sec in self.tree.sectors():
             name = _norm(sec)
             if name and f" {name} " in t and (best is None or len(name) > len(_norm(best))):
                 best = sec
+        if best is None:  # a trip to a place it knows by a loose name: "drive to the market"
+            dest = self.destination(text)
+            best = split(dest)[0] if dest else None
         return best
 
     def sectors(self) -> list[str]:

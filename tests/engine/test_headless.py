@@ -27,16 +27,17 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     assert "model-led share" in text and "decision lag p50" in text
     e = load_engine(save, engine_model())
     assert e.clock.text() == "Day 1, 09:00:00"
+    # (an hour and a half: a window of steps is three to four hours, so the first ones run out in it)
     out2 = io.StringIO()
-    rc = await run_headless(engine_model(jitter=0), str(save), until="day 1 09:30", save=str(save), out=out2,
+    rc = await run_headless(engine_model(jitter=0), str(save), until="day 1 10:30", save=str(save), out=out2,
                             as_json=True)
     assert rc == 0
     report = json.loads(out2.getvalue())
-    assert report["clock"] == "Day 1, 09:30:00" and report["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
+    assert report["clock"] == "Day 1, 10:30:00" and report["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
     b = report["budget"]
     assert b["per_resident_day"] is None and b["whole_days"] == []
     [day1] = b["per_covered_day"]
-    assert (day1["from"], day1["to"], day1["whole"]) == ("09:00", "09:30", False)
+    assert (day1["from"], day1["to"], day1["whole"]) == ("09:00", "10:30", False)
     # only this run's calls: the continued save's earlier ones are not counted again
     run_calls = day1["totals"]["calls"]
     all_calls = sum(r["calls"] for r in report["accounting"]["by_day_resident_purpose"]
@@ -46,7 +47,7 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
     lead = report["model_led"]
     assert 0 < lead["model_led_share"] <= 1 and set(lead["by_resident"]) == set(report["residents"])
     assert {"decision_lag_p50_min", "decision_lag_p90_min"} <= set(lead)
-    assert describe_save(save)["clock"] == "Day 1, 09:30:00"
+    assert describe_save(save)["clock"] == "Day 1, 10:30:00"
 
 
 async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town_loader, tmp_path):

@@ -34,6 +34,13 @@ def klaus(plan: list[str], go: bool = False) -> tuple[Mind, FakeModel]:
     return mind, llm
 
 
+def day(at_five: str) -> list[str]:
+    """Klaus's Friday, line by line of its frame between waking and bed (work at Town Hall from 9 to
+    5), ``at_five`` at 17:00."""
+    return ["toast", "read the paper", "file the reports", "soup at the desk", "answer letters",
+            at_five, "stew at home", "rest at home"]
+
+
 async def told(mind: Mind, now: datetime) -> None:
     fact = mind.read_fact("I am hosting a party at Hobbs Cafe today from 5pm to 7pm", now,
                           host="Isabella Rodriguez", source="Isabella Rodriguez")
@@ -41,8 +48,7 @@ async def told(mind: Mind, now: datetime) -> None:
 
 
 async def test_one_whose_plan_has_it_at_the_place_then_goes_without_a_call():
-    mind, llm = klaus(["6-12 work at Town Hall", "12-17 read at home", "17-20 help out at Hobbs Cafe",
-                       "20-22 rest at home"])
+    mind, llm = klaus(day("help out at Hobbs Cafe"))
     now = DAY1.replace(hour=8)
     await told(mind, now)
     await mind.next_action(now, VIEW)
@@ -52,7 +58,7 @@ async def test_one_whose_plan_has_it_at_the_place_then_goes_without_a_call():
 
 
 async def test_the_others_are_asked_with_what_their_plan_says_then():
-    mind, llm = klaus(["6-12 work at Town Hall", "12-17 read at home", "17-20 read a book at home", "20-22 rest"])
+    mind, llm = klaus(day("read a book at home"))
     now = DAY1.replace(hour=8)
     await told(mind, now)
     await mind.next_action(now, VIEW)

@@ -9,7 +9,7 @@ from game.llm.api import ModelTimeout
 from game.mind.dayframe import Slot, blocks_of, check_day, frame_for, judge_day, meals_eaten, merge
 from game.mind.mind import Mind
 from game.mind.persona import Persona, Shift
-from game.mind.view import PlanBlock
+from game.mind.view import PlanBlock, hhmm
 
 from .conftest import DAY1, SPEC
 from .fakes import scripted_model
@@ -21,9 +21,10 @@ BARISTA = Persona(name="Rosa Brody", wake=6 * 60, sleep=23 * 60, home="Brody hou
                   schedule=[Shift(7 * 60, 15 * 60, "work behind the counter", "Bluebell Cafe:cafe", (0, 1, 2, 3, 4))])
 # Isabella (conftest's SPEC): a workplace and no schedule: work from 9 to 5 on weekdays; DAY1 is a Friday
 IDENTITY = {"summary": "Isabella is warm and runs the cafe."}
-GOOD = ["stretch and shower", "toast and coffee", "read the paper on the balcony", "open the cafe and brew coffee",
+# the eight lines the model writes (waking and bed are the frame's own words)
+GOOD = ["toast and coffee", "read the paper on the balcony", "open the cafe and brew coffee",
         "a sandwich behind the counter", "serve the afternoon regulars", "walk in Johnson Park",
-        "pasta with Klaus", "plan the Valentine's party", "brush teeth"]
+        "pasta with Klaus", "plan the Valentine's party"]
 
 
 def test_the_frame_covers_the_waking_day_in_order_with_work_around_lunch():
@@ -70,17 +71,23 @@ def test_the_check_names_each_kind_of_problem():
     lunch_at = next(i for i, s in enumerate(slots) if s.label == "lunch")
     bad = list(good)
     bad[-2] = "have lunch again"  # free time in the evening
-    assert any("has lunch again" in p and f"lunch is line {lunch_at + 1}" in p for p in _problems(bad))
+    assert any("22:30" not in p and f"has lunch, but lunch is the {hhmm(slots[lunch_at].start)} line" in p
+               for p in _problems(bad))
     bad = list(good)
     bad[3] = "wake up from the alarm"
     bad[4] = "take a nap"  # a nap in free time is no sleep
     assert [p for p in _problems(bad) if "wakes up" in p] and not [p for p in _problems(bad) if "sleep" in p]
     bad = list(good)
     bad[2] = bad[6] = "take a break and relax"
-    assert any("repeats line" in p for p in _problems(bad))
+    assert any("repeats the " in p for p in _problems(bad))
     bad = list(good)
     bad[2] = ""
-    assert "line 3 is empty" in _problems(bad)
+    assert "the 07:00 line is empty" in _problems(bad)
+    bad = list(good)
+    bad[5] = "free time at the house"
+    bad[6] = "stretch and wash"  # the example's words
+    found = _problems(bad, echo=("stretch and wash",))
+    assert any("says only 'free time'" in p for p in found) and any("copies the example" in p for p in found)
 
 
 def test_work_elsewhere_needs_a_reason_and_places_the_town_lacks_are_named():
@@ -143,30 +150,46 @@ async def test_a_day_that_passes_is_asked_once_and_lived_as_written(view):
     assert [c.purpose for c in llm.calls].count("plan_day") == 1
     assert mind.stats["plan_checked"] == 1 and mind.stats["plan_first_pass"] == 1 and not plan.checks
     assert plan.timeline()[3].startswith("09:00-12:00 open the cafe and brew coffee @ Hobbs Cafe")
-    assert plan.blocks[0].activity == "stretch and shower" and plan.source == "model"
+    assert plan.blocks[0].activity == "getting up and ready for the day" and plan.source == "model"
+    assert plan.blocks[-1].activity == "getting ready for bed" and plan.blocks[-1].kind == "bed"
+    asked = llm.calls[-1].user
+    assert "06:00" not in asked.split("day between:")[1]  # waking and bed are shown as hours, not asked
 
 
 async def test_a_day_that_fails_is_asked_again_with_the_problems_named_then_mended(view):
     bad = list(GOOD)
-    bad[6] = "have lunch at the cafe"  # free time before dinner
-    bad[8] = "go to sleep early"
-    llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": bad}, {"plan": bad[:7] + ["pasta with Klaus", "sew a dress",
-                                                                       "brush teeth"]}]})
+    bad[5] = "have lunch at the cafe"  # free time before dinner
+    bad[7] = "go to sleep early"  # free time in the evening
+    llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": bad}, {"plan": ["sew a dress", "go to bed"]}]})
     mind = Mind(SPEC, llm, now=DAY1)
     plan = await mind.plan_day(DAY1.replace(hour=6), view)
     asks = [c for c in llm.calls if c.purpose == "plan_day"]
-    assert len(asks) == 2 and "has lunch again" in asks[1].user and "goes to sleep" in asks[1].user
+    assert len(asks) == 2 and "has lunch, but lunch is the 12:00 line" in asks[1].user
+    assert "goes to sleep" in asks[1].user and "09:00 work: open the cafe and brew coffee" in asks[1].user
     assert mind.stats["plan_asked_again"] == 1 and mind.stats["plan_lines_mended"] == 1
     acts = [b.activity for b in plan.blocks]
-    assert "sew a dress" in acts and "free time" in acts and "have lunch at the cafe" not in acts
+    assert "sew a dress" in acts and "have lunch at the cafe" not in acts
+    assert plan.block_at(19 * 60).activity == "relaxing at home"  # mended by rule: spare time
     assert any("mended by rule" in c for c in plan.checks)
 
 
 async def test_when_the_second_ask_fails_the_failing_lines_are_mended(view):
     bad = list(GOOD)
-    bad[2] = "eat breakfast again"
+    bad[1] = "eat breakfast again"
     llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": bad}, ModelTimeout("slow")]})
     mind = Mind(SPEC, llm, now=DAY1)
     plan = await mind.plan_day(DAY1.replace(hour=6), view)
     assert plan.source == "model" and mind.stats["error_plan_day"] == 1
-    assert plan.blocks[2].activity == "free time" and mind.stats["plan_lines_mended"] == 1
+    assert plan.blocks[2].activity == "relaxing at home" and mind.stats["plan_lines_mended"] == 1
+
+
+def test_a_mended_free_line_takes_the_residents_own_requirement_first():
+    from game.mind.dayframe import fallbacks
+
+    slots = frame_for(BARISTA, MONDAY)
+    p = Persona(**{**BARISTA.__dict__, "daily": "paint in the evening; have lunch with Dad"})
+    lines = ["" if s.kind == "free" else "x" for s in slots]
+    out = fallbacks(slots, p, lines, None, lambda ls: [])
+    free = [out[i] for i, s in enumerate(slots) if s.kind == "free"]
+    assert free[0] == "paint in the evening" and "have lunch with Dad" not in free  # (no meal outside meals)
+    assert len(set(free)) == len(free)

@@ -18,8 +18,12 @@ from game.mind.view import Conversation
 from .conftest import ALLOWED, DAY1, SPEC
 from .fakes import scripted_model
 
-PLAN = {"plan": ["6-8 wake up and have breakfast", "8-12 open and run Hobbs Cafe", "12-13 lunch",
-                 "14-20 decorate the cafe for the party", "nonsense without hours"]}
+# Isabella's Friday, line by line of its frame (tests/mind/test_dayframe.py): 06:00 wake, 06:30
+# breakfast, 07:00 free, 09:00 work, 12:00 lunch, 12:45 work, 17:00 free, 18:00 dinner, 18:45 free, 21:30 bed
+# (the lines of waking and of bed are the frame's own: the model writes the eight between)
+PLAN = {"plan": ["toast and coffee", "read the paper", "open and run Hobbs Cafe",
+                 "a sandwich at the counter", "serve the afternoon regulars", "walk in Johnson Park",
+                 "pasta with Klaus", "decorate the cafe for the party"]}
 STEPS = {"steps": [
     {"action": "brewing coffee", "minutes": 10, "place": "Hobbs Cafe:cafe:coffee machine", "emoji": "☕",
      "state": "brewing"},
@@ -72,7 +76,7 @@ def test_rule_importance_for_routine_sights():
 # ------------------------------------------------------------------ planning
 async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
     mind, llm = make(**TWO_HOURS)
-    now = DAY1.replace(hour=8)
+    now = DAY1.replace(hour=7)  # free time from 07:00 to 09:00: a 2-hour block
     a1 = await mind.next_action(now, view)
     assert llm.purposes() == ["identity", "plan_day", "decompose"]
     assert mind.plan.blocks[0].start == 6 * 60 and mind.plan.blocks[-1].end == 22 * 60
@@ -96,12 +100,12 @@ async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
 
 async def test_the_next_window_is_decided_ahead_and_taken_from_the_queue_without_a_wait(view):
     mind, llm = make({"decompose": [STEPS, STEPS]}, **TWO_HOURS)
-    now = DAY1.replace(hour=8)
+    now = DAY1.replace(hour=7)
     assert mind.steps_run_out(now) is None  # nothing decided yet: next_action asks, not a look ahead
     a1 = await mind.next_action(now, view)
-    run_out = now + timedelta(minutes=120)  # the three steps fill 08:00-10:00
+    run_out = now + timedelta(minutes=120)  # the three steps fill 07:00-09:00
     assert mind.steps_run_out(now) == run_out
-    # the last step is in hand: the window from 10:00 is asked now, and goes after it in the queue
+    # the last step is in hand: the window from 09:00 is asked now, and goes after it in the queue
     a2 = await mind.next_action(a1.end(), view)
     a3 = await mind.next_action(a2.end(), view)
     assert mind.queue == [] and mind.steps_run_out(a3.start) == run_out
@@ -151,7 +155,7 @@ async def test_the_day_and_its_first_window_are_decided_before_waking(view):
     assert (await mind.next_action(night, view)).description == "sleeping"
     first = await mind.next_action(wake + timedelta(minutes=2), view)  # woken a little late
     assert first.description == "brewing coffee" and first.source == "model"
-    assert first.end() == wake + timedelta(minutes=30)  # (the steps stretched to fill 06:00-08:00)
+    assert first.end() == wake + timedelta(minutes=15)  # (the steps stretched to fill 06:00-07:00)
     assert llm.purposes() == ["identity", "plan_day", "decompose"]  # no call at waking
 
 
@@ -167,17 +171,17 @@ async def test_a_reaction_that_outlasts_the_steps_it_broke_off_is_looked_past(vi
     react = {"decision": "react", "talk_to": "", "new_action": "help put out the fire at the park",
              "place": "Johnson Park:park:bench", "emoji": "🚒", "minutes": 60}
     mind, llm = make({"react": [react], "decompose": [STEPS, STEPS]}, **TWO_HOURS)
-    now = DAY1.replace(hour=8)
+    now = DAY1.replace(hour=7)
     await mind.next_action(now, view)
     for _ in range(2):
         await mind.next_action(mind.current.end(), view)
-    last = mind.current  # 08:25-10:00, the last step of the window
-    r = await mind.react(DAY1.replace(hour=9, minute=30), "smoke is rising from Johnson Park", view)
+    last = mind.current  # 07:25-09:00, the last step of the window
+    r = await mind.react(DAY1.replace(hour=8, minute=30), "smoke is rising from Johnson Park", view)
     assert r.kind == "react" and mind.queue == [last]
-    # the reaction ends at 10:30, after the steps it broke off: the next window runs from then
-    at = mind.steps_run_out(DAY1.replace(hour=9, minute=31))
-    assert at == DAY1.replace(hour=10, minute=30)
-    assert await mind.decide_ahead(DAY1.replace(hour=10), view, run_out=at) == 3
+    # the reaction ends at 09:30, after the steps it broke off: the next window runs from then
+    at = mind.steps_run_out(DAY1.replace(hour=8, minute=31))
+    assert at == DAY1.replace(hour=9, minute=30)
+    assert await mind.decide_ahead(DAY1.replace(hour=9), view, run_out=at) == 3
     assert mind.queue[1].start == at
     nxt = await mind.next_action(at, view)
     assert nxt.start == at and nxt.source == "model" and llm.purposes().count("decompose") == 2
@@ -203,7 +207,7 @@ async def test_model_failure_degrades_to_routine_and_records_the_error(view):
     assert mind.plan.blocks[0].start == 6 * 60 and mind.plan.blocks[-1].end == 22 * 60
     assert "decompose" in mind.last_error and mind.stats["error_plan_day"] == 1
     # an hour later the model is asked again for the rest of the day
-    llm.script["replan"] = [{"plan": ["10-22 get the party ready"]}]
+    llm.script["replan"] = [{"plan": ["get the party ready"]}]
     llm.script["decompose"] = [STEPS]
     a = await mind.next_action(DAY1.replace(hour=10, minute=5), view)
     assert mind.plan.source == "model" and mind.plan.block_at(11 * 60).activity == "get the party ready"
@@ -211,26 +215,32 @@ async def test_model_failure_degrades_to_routine_and_records_the_error(view):
 
 
 async def test_whisper_flags_a_replan_that_keeps_the_past_and_changes_the_future(view):
-    mind, llm = make({"replan": [{"plan": ["10-22 campaign for mayor"]}]})
+    mind, llm = make({"replan": [{"plan": ["instead, put up campaign posters because I run for mayor",
+                                            "lunch", "talk to voters at the counter", "campaign for mayor",
+                                            "dinner", "write a speech"]}]})
     await mind.next_action(DAY1.replace(hour=8), view)
     mind.whisper(DAY1.replace(hour=10), "I will run for mayor")
     assert mind.replan_reason
     await mind.next_action(DAY1.replace(hour=10), view)
     assert llm.purposes()[-2:] == ["replan", "decompose"]
     acts = [b.activity for b in mind.plan.blocks]
-    assert acts[0] == "wake up and have breakfast" and acts[-1] == "campaign for mayor"
-    assert mind.plan.block_at(9 * 60).activity == "open and run Hobbs Cafe"
+    assert acts[0] == "getting up and ready for the day" and acts[-1] == "getting ready for bed"
+    assert mind.plan.block_at(9 * 60).activity == "open and run Hobbs Cafe"  # the past is kept
+    assert mind.plan.block_at(10 * 60).kind == "moved"  # work moved, saying why
+    assert mind.plan.block_at(17 * 60).activity == "campaign for mayor"
     assert mind.replan_reason is None
     assert mind.memory.recent(1, kinds=["whisper"])[0].importance == 8
 
 
 async def test_a_short_replan_keeps_the_old_plan_after_it(view):
-    mind, llm = make({"replan": [{"plan": ["10-12 make campaign posters", ">// junk"]}]})
+    mind, llm = make({"replan": [{"plan": ["make campaign posters at the counter", ">// junk"]}]})
     await mind.next_action(DAY1.replace(hour=8), view)
     mind.whisper(DAY1.replace(hour=10), "I will run for mayor")
     await mind.next_action(DAY1.replace(hour=10), view)
-    assert mind.plan.block_at(11 * 60).activity == "make campaign posters"
-    assert mind.plan.block_at(12 * 60 + 30).activity == "lunch"  # the old plan carries on
+    assert mind.plan.block_at(11 * 60).activity == "make campaign posters at the counter"
+    # the lines it left out keep the old plan's words (no second call: nothing failed)
+    assert mind.plan.block_at(13 * 60).activity == "serve the afternoon regulars"
+    assert [c.purpose for c in llm.calls].count("replan") == 1
     assert mind.plan.blocks[-1].end == 22 * 60 and mind.stats["replans"] == 1
 
 
