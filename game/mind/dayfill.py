@@ -21,14 +21,18 @@ from game.mind.core import MindCore
 from game.mind.dayframe import FIXED_KINDS, Checked, Problem, Slot, check_day, fallbacks, frame_text, merge
 from game.mind.schemas import clean_text
 from game.mind.view import WorldView, hhmm
+from game.mind.wording import whole_words
 
 _LEADING_TIME = re.compile(r"^\s*(?:\d+\s*[.)]\s*)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*[-\u2013]\s*"
                            r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*[:,.]?\s+)?", re.I)
 
 
 def _day_line(v: object) -> str:
-    """A line of a filled-in day, less a number or hours the model copied from the frame."""
-    return clean_text(_LEADING_TIME.sub("", clean_text(v, 200), count=1), 80)
+    """A line of a filled-in day, less a number or hours the model copied from the frame, ending
+    at a whole word (or sentence) within 80 characters."""
+    text = clean_text(_LEADING_TIME.sub("", clean_text(v, 300), count=1), 300)
+    first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")  # a line is one thing: its first sentence
+    return whole_words(first, 80)
 
 
 class FillBase(BaseModel):
@@ -93,11 +97,13 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
                                   frame=frame_text([slots[i] for i in asked]), again=again, **values)
         out = list(day)
         for i, line in zip(which, ans.lines()):
-            out[i] = line or (keep[i] if keep else "")
+            out[i] = without_name(line, core.persona.name) or (keep[i] if keep else "")
         return out
 
+    places = _place_names(view)
+
     def check(lines: list[str]) -> list[Problem]:
-        return check_day(slots, lines, named=named, lacks=lacks, echo=echo, fixed=set(fixed))
+        return check_day(slots, lines, named=named, lacks=lacks, echo=echo, fixed=set(fixed), places=places)
 
     first = await ask(asked, "", [fixed.get(i, "") for i in range(len(slots))])
     problems = check(first)
@@ -129,6 +135,23 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
         stats["plan_again_pass"] += 1
     stats["plan_lines_mended"] += len(checked.mended)
     return checked
+
+
+def without_name(line: str, name: str) -> str:
+    """A line less the resident's own name at its start ("Grace goes to the office" -> "goes to the
+    office"): the model often writes whole sentences about the person."""
+    for who in (name, name.split()[0] if name else ""):
+        if who and line.lower().startswith(who.lower() + " "):
+            return line[len(who) + 1:].lstrip(" ,:")
+    return line
+
+
+def _place_names(view: WorldView | None) -> set[str] | None:
+    """The names of the places the resident knows (sectors and rooms), as ``dayframe`` keys them."""
+    if view is None or not view.allowed:
+        return None
+    names = {part for a in view.allowed for part in a.split(":")[:2]}
+    return {" ".join(re.findall(r"[a-z0-9]+", n.lower())) for n in names}
 
 
 def named_by(view: WorldView | None) -> Callable[[str], str | None] | None:

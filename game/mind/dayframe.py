@@ -135,6 +135,11 @@ _WAKE = re.compile(r"\b(wake|wakes|waking|woke|get(?:s|ting)? up|out of bed|alar
 _SLEEP = re.compile(r"\b(sleep|sleeps|sleeping|asleep|go(?:es|ing)? to bed|bedtime|turn(?:s|ing)? in)\b", re.I)
 _NAP = re.compile(r"\bnap", re.I)
 _INSTEAD = re.compile(r"^\s*instead\b", re.I)
+_GARBLED = re.compile(r"[\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_THE = re.compile(r"^\s*(?:at|in|to)?\s*(?:the\s+)?", re.I)
+_CLOCK = re.compile(r"\d\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.I)
+_PART_OF_DAY = (("morning", 0, 12 * 60), ("afternoon", 12 * 60, 17 * 60), ("evening", 17 * 60, 30 * 60),
+                ("night", 19 * 60, 30 * 60))
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -161,12 +166,13 @@ class Problem:
 
 def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[str], str | None] | None = None,
               lacks: Callable[[str], list[str]] | None = None, echo: Sequence[str] = (),
-              fixed: set[int] | None = None) -> list[Problem]:
+              fixed: set[int] | None = None, places: set[str] | None = None) -> list[Problem]:
     """What is wrong with ``lines`` (the model's words, one for each slot) as a day.  ``named``: the
     area of the town a line names, if any (to see work elsewhere); ``lacks``: the kinds of place a
     line names that the town has none of ("bank", "train station"); ``echo``: the prompt's example
     lines, which a line may not copy; ``fixed``: the lines that are the frame's own words (a line
-    that repeats one is the other's problem).  Each problem names its line by its hour ("the 17:00
+    that repeats one is the other's problem); ``places``: the town's place names (as ``_key`` reads
+    them), which alone are no line.  Each problem names its line by its hour ("the 17:00
     line")."""
     out: list[Problem] = []
     meal_line = {s.label: i for i, s in enumerate(slots) if s.kind == "meal"}
@@ -199,10 +205,16 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
                 out.append(Problem(i, f"{at(i)} is at {there.split(':')[0]} during {s.label} at "
                                       f"{s.place.split(':')[0]} (begin it with 'instead,' and say why, "
                                       f"or stay at work)", "work"))
+        if _GARBLED.search(text) or "(at " in text:
+            out.append(Problem(i, f"{at(i)} is not plain words of the day", "garbled"))
+        if places is not None and _key(_THE.sub("", text)) in places:
+            out.append(Problem(i, f"{at(i)} names only a place", "place"))
+        if s.kind == "meal" and any(m != s.label for m in _MEAL_WORD.findall(text.lower())):
+            out.append(Problem(i, f"{at(i)} is {s.label} but speaks of another meal", "meal"))
         if s.kind == "free" and "free time" in text.lower():
-            out.append(Problem(i, f"{at(i)} says only 'free time': name one thing they do then", "free"))
+            out.append(Problem(i, f"{at(i)} says only 'free time'", "free"))
         if k in copied:
-            out.append(Problem(i, f"{at(i)} copies the example: write this person's own", "example"))
+            out.append(Problem(i, f"{at(i)} copies the example", "example"))
         if lacks is not None:
             for kind in lacks(text):
                 out.append(Problem(i, f"{at(i)} names a {kind}, which the town does not have", "lacks"))
@@ -268,6 +280,10 @@ def fallbacks(slots: Sequence[Slot], persona: Persona, lines: Sequence[str], kee
     the day's lines that passed ("" where none did)."""
     out = list(lines)
     wants = [d.strip() for d in re.split(r";", persona.daily or "") if d.strip()]
+    shifts = [set(_key(sh.what).split()) for sh in shifts_of(persona)]
+    # not a requirement that names its own hour or is the resident's work (it has its own lines)
+    wants = [w for w in wants if not _CLOCK.search(w)
+             and not any(len(set(_key(w).split()) & sh) * 2 >= len(sh) for sh in shifts)]
     spare = list(SPARE_TIME)
     for i, s in enumerate(slots):
         if out[i]:
@@ -281,11 +297,18 @@ def fallbacks(slots: Sequence[Slot], persona: Persona, lines: Sequence[str], kee
         if s.kind == "free":
             used = {_key(x) for x in out}
             pick = next((w for w in wants + spare if _key(w) not in used and not meals_eaten(w)
-                         and not _SLEEP.search(w) and not _WAKE.search(w)), "")
+                         and not _SLEEP.search(w) and not _WAKE.search(w) and _fits_hour(w, s.start)), "")
             out[i] = clean_text(pick, 80) or s.default()
         else:
             out[i] = s.default()
     return out
+
+
+def _fits_hour(text: str, minute: int) -> bool:
+    """Whether a part of the day the text names ("in the evening") holds ``minute``."""
+    low = text.lower()
+    named = [(a, b) for word, a, b in _PART_OF_DAY if word in low]
+    return not named or any(a <= minute < b for a, b in named)
 
 
 def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str], str | None] | None = None,

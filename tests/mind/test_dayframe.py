@@ -187,9 +187,11 @@ def test_a_mended_free_line_takes_the_residents_own_requirement_first():
     from game.mind.dayframe import fallbacks
 
     slots = frame_for(BARISTA, MONDAY)
-    p = Persona(**{**BARISTA.__dict__, "daily": "paint in the evening; have lunch with Dad"})
+    p = Persona(**{**BARISTA.__dict__, "daily": "paint in the evening; have lunch with Dad; "
+                                                 "work behind the counter from 7am; work behind the counter"})
     lines = ["" if s.kind == "free" else "x" for s in slots]
     out = fallbacks(slots, p, lines, None, lambda ls: [])
-    free = [out[i] for i, s in enumerate(slots) if s.kind == "free"]
-    assert free[0] == "paint in the evening" and "have lunch with Dad" not in free  # (no meal outside meals)
-    assert len(set(free)) == len(free)
+    free = [(slots[i].start, out[i]) for i, s in enumerate(slots) if s.kind == "free"]
+    # 15:00 is no evening; no meal outside meals; not the work (it has its own lines) nor anything at an hour
+    assert free[0] == (15 * 60, "relaxing at home") and free[1] == (17 * 60, "paint in the evening")
+    assert not [t for _, t in free if "lunch" in t or "counter" in t] and len({t for _, t in free}) == len(free)
