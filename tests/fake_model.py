@@ -187,22 +187,21 @@ def schema_enums(schema: type[BaseModel]) -> list[list[str]]:
 
 FREE_TIME = ("reading a book", "walking in the park", "visiting a friend", "tidying the house", "writing letters",
              "painting", "gardening", "listening to music", "baking", "sewing")
-_FRAME_LINE = re.compile(r"(?m)^\d+\. \d\d:\d\d-\d\d:\d\d (.+?)(?: \(at [^)]*\))?$")
+_FRAME_LINE = re.compile(r"(?m)^\d\d:\d\d-\d\d:\d\d (.+?)(?: \(at [^)]*\))?( \(fixed\))?$")
 
 
 def fill_frame(user: str) -> list[str]:
-    """A plain resident's day for a frame (plan_day.txt, replan.txt): each line in the frame's own
-    words, each free line something else."""
-    out, free = [], 0
-    for label in _FRAME_LINE.findall(user):
+    """A plain resident's day for a frame (plan_day.txt, replan.txt): the lines it is asked for (not
+    the fixed ones; a shift once), work in the frame's own words, each free line something else."""
+    out, free, seen = [], 0, set()
+    for label, fixed in _FRAME_LINE.findall(user):
+        if fixed or label in seen:
+            continue
         if label == "free time":
             out.append(FREE_TIME[free % len(FREE_TIME)])
             free += 1
-        elif label == "wake up and get ready":
-            out.append("wash and dress")
-        elif label == "get ready for bed":
-            out.append("brush teeth")
         else:
+            seen.add(label)
             out.append(label)
     return out or ["reading a book"]
 

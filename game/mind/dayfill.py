@@ -88,16 +88,21 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
     named, lacks, echo = named_by(view), _lacks(view), example_lines(template)
     stats = core.stats
     fixed = {i: sl.default() for i, sl in enumerate(slots) if sl.kind in FIXED_KINDS}
-    asked = [i for i in range(len(slots)) if i not in fixed]
+    # one line a shift: its parts around a meal say the same
+    first_of = {i: next(j for j, o in enumerate(slots) if o.kind == "work" and o.label == sl.label)
+                if sl.kind == "work" else i for i, sl in enumerate(slots)}
+    asked = [i for i in range(len(slots)) if i not in fixed and first_of[i] == i]
 
     async def ask(which: list[int], again: str, day: list[str]) -> list[str]:
+        which = sorted({first_of[i] for i in which if i not in fixed})
         schema = day_fill_answer(tuple(slot_key(slots[i]) for i in which))
         ans = await core.complete(template, schema, template, Priority.PLAN, now,
-                                  max_tokens=40 + 22 * len(which), temperature=0.7,
-                                  frame=frame_text([slots[i] for i in asked]), again=again, **values)
+                                  max_tokens=40 + 22 * len(which), temperature=0.6,
+                                  frame=frame_text(slots, fixed=set(fixed)), again=again, **values)
         out = list(day)
         for i, line in zip(which, ans.lines()):
-            out[i] = without_name(line, core.persona.name) or (keep[i] if keep else "")
+            for j in (j for j in range(len(slots)) if first_of[j] == i):
+                out[j] = without_name(line, core.persona.name) or (keep[j] if keep else "")
         return out
 
     places = _place_names(view)

@@ -32,7 +32,7 @@ WAKE_MIN = 30  # getting up and ready
 BED_MIN = 30  # getting ready for bed
 FREE_MAX = 180  # free time longer than this is two lines (the model fills each with something)
 SHORTEST = 20  # free time or work shorter than this joins the line before it
-FIXED_KINDS = ("wake", "bed")  # lines the model is shown but does not write: the frame's own words
+FIXED_KINDS = ("wake", "meal", "bed")  # lines the model is shown but does not write: the frame's own words
 A_WORKDAY = date(2026, 3, 2)  # a Monday: the usual day, where no day is given
 
 
@@ -121,8 +121,11 @@ def frame_for(persona: Persona, day: date, start: int | None = None) -> list[Slo
     return slots
 
 
-def frame_text(slots: Sequence[Slot]) -> str:
-    return "\n".join(s.prompt_line(i + 1) for i, s in enumerate(slots))
+def frame_text(slots: Sequence[Slot], fixed: set[int] | None = None) -> str:
+    """The frame as the prompt shows it: "08:00-12:30 run the town (at Town Hall)", the lines the
+    model does not write marked "(fixed)"."""
+    return "\n".join(s.prompt_line(i + 1)[len(str(i + 1)) + 2:] + (" (fixed)" if fixed and i in fixed else "")
+                     for i, s in enumerate(slots))
 
 
 # ---------------------------------------------------------------------------------------- checks

@@ -73,6 +73,7 @@ class Planner:
                                  date=now.strftime("%A %B %d"), first=p.first_name, daily=p.daily or "(nothing set)",
                                  wake=hhmm(p.wake), bed=hhmm(p.sleep))
             blocks = blocks_of(slots, checked.lines, named_by(view), self.core.config.max_block_min)
+            self.agenda.last_raw_plan = [(sl.start, sl.end, line) for sl, line in zip(slots, checked.lines)]
             checks = checked.notes()
             source: Literal["model", "routine"] = "model"
         except LLMError as e:

@@ -88,6 +88,10 @@ async def test_inspect_and_snapshot(fake_town_loader):
     v = e.inspect("Ann")  # a first name is enough
     assert v.name == "Ann Lin" and v.action and v.emoji and v.place
     assert v.plan and all(isinstance(x, str) for x in v.plan)
+    # the panel's day: a timeline with where the fixed blocks happen and the one in progress marked
+    now = [x for x in v.plan if x.endswith("<- now")]
+    assert len(now) == 1 and v.plan[0].startswith("06:30-07:00 getting up and ready for the day @ Lin house")
+    assert any(" @ " in x and "working" not in x for x in v.plan[1:])
     assert v.recent and all(isinstance(x, str) for x in v.recent + v.retrieved)
     assert isinstance(v.relationships, dict) and not v.embodied
     snap = e.snapshot()

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 import numpy as np
-from fake_model import FakeModel, text_hash
+from fake_model import FREE_TIME, FakeModel, fill_frame, text_hash
 
 from game.world.objects import ObjectStates
 from game.world.residents import Lifestyle, ResidentSpec
@@ -27,9 +27,12 @@ PARTY = "Did you hear? There is a party at the cafe tonight!"
 
 
 def plan_with_party(messages, schema, tag) -> dict:
-    """A day that ends at the party at the cafe."""
-    return {"plan": ["7-9 breakfast and reading", "9-12 work", "12-13 lunch", "13-18 work",
-                     "18-22 going to the party at the cafe"]}
+    """A day that ends at the party at the cafe: the frame's own words, the last free line the party."""
+    lines = fill_frame(messages[-1].content)
+    free = [i for i, line in enumerate(lines) if line in FREE_TIME]
+    if free:
+        lines[free[-1]] = "going to the party at the cafe"
+    return {"plan": lines}
 
 
 def react_by_talking(talk: bool):

@@ -71,6 +71,13 @@ async def test_report_renders_names_as_plain_text(small_save, capsys):
     assert "[bold]not markup[/bold]" in out
     assert "Relationships" in out and "covers no whole game day" in out and "\u2588" in out
     assert "Model use over the whole run" in out and "worst: " in out
+    # the day plans: a timeline each, where the fixed blocks happen, what the check found
+    plans = r["plans"]
+    assert plans["totals"]["plans"] == len(plans["residents"]) > 0
+    assert plans["totals"]["plan_checked"] >= plans["totals"]["plan_first_pass"] > 0
+    one = next(iter(plans["residents"].values()))
+    assert one["timeline"] and " @ " in one["timeline"][0] and one["fails"] == []
+    assert "Day plans: " in out and one["timeline"][0] in out
 
 
 def test_cli_report_bad_file(tmp_path, capsys):

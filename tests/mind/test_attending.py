@@ -37,8 +37,7 @@ def klaus(plan: list[str], go: bool = False) -> tuple[Mind, FakeModel]:
 def day(at_five: str) -> list[str]:
     """Klaus's Friday, line by line of its frame between waking and bed (work at Town Hall from 9 to
     5), ``at_five`` at 17:00."""
-    return ["toast", "read the paper", "file the reports", "soup at the desk", "answer letters",
-            at_five, "stew at home", "rest at home"]
+    return ["read the paper", "file the reports", at_five, "rest at home"]
 
 
 async def told(mind: Mind, now: datetime) -> None:

@@ -21,10 +21,10 @@ BARISTA = Persona(name="Rosa Brody", wake=6 * 60, sleep=23 * 60, home="Brody hou
                   schedule=[Shift(7 * 60, 15 * 60, "work behind the counter", "Bluebell Cafe:cafe", (0, 1, 2, 3, 4))])
 # Isabella (conftest's SPEC): a workplace and no schedule: work from 9 to 5 on weekdays; DAY1 is a Friday
 IDENTITY = {"summary": "Isabella is warm and runs the cafe."}
-# the eight lines the model writes (waking and bed are the frame's own words)
-GOOD = ["toast and coffee", "read the paper on the balcony", "open the cafe and brew coffee",
-        "a sandwich behind the counter", "serve the afternoon regulars", "walk in Johnson Park",
-        "pasta with Klaus", "plan the Valentine's party"]
+# the lines the model writes: free time and one line a shift (waking, meals and bed are the frame's own)
+# Isabella's Friday: 07:00 free, 09:00 work (12:45 the same), 17:00 free, 18:45 free
+GOOD = ["read the paper on the balcony", "open the cafe and brew coffee", "walk in Johnson Park",
+        "plan the Valentine's party"]
 
 
 def test_the_frame_covers_the_waking_day_in_order_with_work_around_lunch():
@@ -152,14 +152,15 @@ async def test_a_day_that_passes_is_asked_once_and_lived_as_written(view):
     assert plan.timeline()[3].startswith("09:00-12:00 open the cafe and brew coffee @ Hobbs Cafe")
     assert plan.blocks[0].activity == "getting up and ready for the day" and plan.source == "model"
     assert plan.blocks[-1].activity == "getting ready for bed" and plan.blocks[-1].kind == "bed"
-    asked = llm.calls[-1].user
-    assert "06:00" not in asked.split("day between:")[1]  # waking and bed are shown as hours, not asked
+    asked = llm.calls[-1].user  # waking, meals and bed are shown, marked fixed, and not asked
+    assert "06:00-06:30 wake up and get ready (at Isabella's apartment) (fixed)" in asked
+    assert "12:00-12:45 lunch (at Hobbs Cafe) (fixed)" in asked and "09:00-12:00 work (at Hobbs Cafe)\n" in asked
 
 
 async def test_a_day_that_fails_is_asked_again_with_the_problems_named_then_mended(view):
     bad = list(GOOD)
-    bad[5] = "have lunch at the cafe"  # free time before dinner
-    bad[7] = "go to sleep early"  # free time in the evening
+    bad[2] = "have lunch at the cafe"  # free time before dinner
+    bad[3] = "go to sleep early"  # free time in the evening
     llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": bad}, {"plan": ["sew a dress", "go to bed"]}]})
     mind = Mind(SPEC, llm, now=DAY1)
     plan = await mind.plan_day(DAY1.replace(hour=6), view)
@@ -175,7 +176,7 @@ async def test_a_day_that_fails_is_asked_again_with_the_problems_named_then_mend
 
 async def test_when_the_second_ask_fails_the_failing_lines_are_mended(view):
     bad = list(GOOD)
-    bad[1] = "eat breakfast again"
+    bad[0] = "eat breakfast again"
     llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": bad}, ModelTimeout("slow")]})
     mind = Mind(SPEC, llm, now=DAY1)
     plan = await mind.plan_day(DAY1.replace(hour=6), view)
