@@ -135,7 +135,10 @@ _MEAL_WORD = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper)\b", re.I)
 _NOT_EATEN = re.compile(r"\b(serv\w*|cook\w*|prepar\w*|mak\w*|plan\w*|bak\w*|shop\w*|buy\w*|order\w*|"
                         r"set\w* up|deliver\w*|clear\w*|clean\w*)\b[^,;.]{0,25}$", re.I)
 _WAKE = re.compile(r"\b(wake|wakes|waking|woke|get(?:s|ting)? up|out of bed|alarm)\b", re.I)
-_SLEEP = re.compile(r"\b(sleep|sleeps|sleeping|asleep|go(?:es|ing)? to bed|bedtime|turn(?:s|ing)? in)\b", re.I)
+_SLEEP = re.compile(r"\b(sleep|sleeps|sleeping|asleep|go(?:es|ing)? to bed|ready for bed|bedtime|turn(?:s|ing)? in)\b",
+                    re.I)
+_IDLE = re.compile(r"^\W*(?:(?:take|taking|takes|have|having) a (?:break|rest|nap)|relax\w*|rest\w*|do(?:ing)? nothing|"
+                   r"nothing|skip\w*|free time)\W*$", re.I)
 _NAP = re.compile(r"\bnap", re.I)
 _INSTEAD = re.compile(r"^\s*instead\b", re.I)
 _GARBLED = re.compile(r"[\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -214,6 +217,10 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
             out.append(Problem(i, f"{at(i)} names only a place", "place"))
         if s.kind == "meal" and any(m != s.label for m in _MEAL_WORD.findall(text.lower())):
             out.append(Problem(i, f"{at(i)} is {s.label} but speaks of another meal", "meal"))
+        if _CLOCK.search(text):
+            out.append(Problem(i, f"{at(i)} gives an hour: the frame has the hours", "hour"))
+        if s.kind == "work" and _IDLE.match(text):
+            out.append(Problem(i, f"{at(i)} is {s.label} but does no work", "work"))
         if s.kind == "free" and "free time" in text.lower():
             out.append(Problem(i, f"{at(i)} says only 'free time'", "free"))
         if k in copied:

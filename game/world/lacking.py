@@ -39,7 +39,7 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("factory", r"\bfactory\b", ("factory",)),
     ("bookstore", r"\b(bookstore|bookshop|book store|book shop)\b", ("bookstore", "bookshop", "book store",
                                                                      "book shop")),
-    ("bakery", r"\bthe bakery\b", ("bakery",)),
+    ("bakery", r"\b(?:to|at|from|in) the bakery\b(?! stall)", ("bakery",)),
     ("restaurant", r"\b(restaurant|diner|bistro)\b", ("restaurant", "diner", "bistro", "cafe", "pub", "kettle")),
     ("supermarket", r"\b(supermarket|grocery store)\b", ("supermarket", "grocery", "market")),
     ("school", r"\b(?<!college )school\b", ("school", "college")),
