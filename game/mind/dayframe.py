@@ -333,6 +333,7 @@ def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str]
         if _INSTEAD.match(text) and s.kind in ("work", "free", "meal"):
             kind = "moved"
             place = (named(text) if named is not None else None) or ""
+            text = _INSTEAD.sub("", text).lstrip(" ,:") or s.default()  # the block says what, its kind that it moved
         n = max(1, -(-(s.end - s.start) // max_block))
         step = (s.end - s.start) / n
         for i in range(n):
