@@ -26,7 +26,8 @@ from game.errors import GameError
 from game.llm.accounting import Accounted, Accounting
 from game.llm.api import LLM, LLMError
 from game.measure.records import SaveData
-from game.mind.dayframe import frame_for, frame_text, judge_day
+from game.mind.dayframe import frame_for, frame_text
+from game.mind.dayjudge import judge_day
 from game.mind.mind import Mind
 from game.text import echo, one_line
 

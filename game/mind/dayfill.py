@@ -119,14 +119,9 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
         stats["plan_first_pass"] += 1
         return merge(slots, first, problems, None, None)
     stats["plan_asked_again"] += 1
-    bad = sorted({pr.line for pr in problems})
-    rest = "\n".join(f"{slot_key(slots[i])}: {first[i]}" for i in asked if i not in bad)
-    again_text = ("Some lines had problems: " + "; ".join(pr.what for pr in problems)
-                  + ". The rest of the day stays:\n" + rest + "\nWrite only the lines with problems again, "
-                  + "each something else.")
     second: list[str] | None
     try:
-        second = await ask(bad, again_text, first)
+        second = await ask([pr.line for pr in problems], again_text(slots, asked, first, problems), first)
     except LLMError as e:
         core.fail(template, e)
         second = None
@@ -140,6 +135,14 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
         stats["plan_again_pass"] += 1
     stats["plan_lines_mended"] += len(checked.mended)
     return checked
+
+
+def again_text(slots: list[Slot], asked: list[int], first: list[str], problems: list[Problem]) -> str:
+    """What the second ask adds: the problems, and the rest of the day that stays."""
+    bad = {pr.line for pr in problems}
+    rest = "\n".join(f"{slot_key(slots[i])}: {first[i]}" for i in asked if i not in bad)
+    return ("Some lines had problems: " + "; ".join(pr.what for pr in problems) + ". The rest of the day stays:\n"
+            + rest + "\nWrite only the lines with problems again, each something else.")
 
 
 def without_name(line: str, name: str) -> str:

@@ -129,13 +129,13 @@ def frame_text(slots: Sequence[Slot], fixed: set[int] | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------------------- checks
-_MEALS = ("breakfast", "brunch", "lunch", "dinner", "supper")
+MEALS = ("breakfast", "brunch", "lunch", "dinner", "supper")
 _MEAL_WORD = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper)\b", re.I)
 # a meal made, served or planned for others is not one eaten
 _NOT_EATEN = re.compile(r"\b(serv\w*|cook\w*|prepar\w*|mak\w*|plan\w*|bak\w*|shop\w*|buy\w*|order\w*|"
                         r"set\w* up|deliver\w*|clear\w*|clean\w*)\b[^,;.]{0,25}$", re.I)
-_WAKE = re.compile(r"\b(wake|wakes|waking|woke|get(?:s|ting)? up|out of bed|alarm)\b", re.I)
-_SLEEP = re.compile(r"\b(sleep|sleeps|sleeping|asleep|go(?:es|ing)? to bed|ready for bed|bedtime|turn(?:s|ing)? in)\b",
+WAKE = re.compile(r"\b(wake|wakes|waking|woke|get(?:s|ting)? up|out of bed|alarm)\b", re.I)
+SLEEP = re.compile(r"\b(sleep|sleeps|sleeping|asleep|go(?:es|ing)? to bed|ready for bed|bedtime|turn(?:s|ing)? in)\b",
                     re.I)
 _IDLE = re.compile(r"^\W*(?:(?:take|taking|takes|have|having) a (?:break|rest|nap)|relax\w*|rest\w*|do(?:ing)? nothing|"
                    r"nothing|skip\w*|free time)\W*$", re.I)
@@ -159,7 +159,7 @@ def meals_eaten(text: str) -> list[str]:
     return out
 
 
-def _key(text: str) -> str:
+def line_key(text: str) -> str:
     return " ".join(_WORD.findall((text or "").lower()))
 
 
@@ -182,7 +182,7 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
     line")."""
     out: list[Problem] = []
     meal_line = {s.label: i for i, s in enumerate(slots) if s.kind == "meal"}
-    copied = {_key(e) for e in echo}
+    copied = {line_key(e) for e in echo}
     seen: dict[str, int] = {}
 
     def at(i: int) -> str:
@@ -190,7 +190,7 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
 
     for i, (s, text) in enumerate(zip(slots, lines)):
         text = text or ""
-        k = _key(text)
+        k = line_key(text)
         if not k:
             out.append(Problem(i, f"{at(i)} is empty", "empty"))
             continue
@@ -201,30 +201,17 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
             if meal in meal_line and not moved:
                 out.append(Problem(i, f"{at(i)} has {meal}, but {meal} is {at(meal_line[meal])}", "meal"))
                 break
-        if s.kind != "wake" and _WAKE.search(text):
+        if s.kind != "wake" and WAKE.search(text):
             out.append(Problem(i, f"{at(i)} wakes up, but the day starts at {at(0)}", "wake"))
-        if s.kind != "bed" and _SLEEP.search(text) and not (_NAP.search(text) and s.kind == "free"):
+        if s.kind != "bed" and SLEEP.search(text) and not (_NAP.search(text) and s.kind == "free"):
             out.append(Problem(i, f"{at(i)} goes to sleep, but bed is {at(len(slots) - 1)}", "sleep"))
         if s.kind == "work" and s.place and named is not None and not moved:
             there = named(text)
-            if there and not _same_area(there, s.place):
+            if there and not same_area(there, s.place):
                 out.append(Problem(i, f"{at(i)} is at {there.split(':')[0]} during {s.label} at "
                                       f"{s.place.split(':')[0]} (begin it with 'instead,' and say why, "
                                       f"or stay at work)", "work"))
-        if _GARBLED.search(text) or "(at " in text:
-            out.append(Problem(i, f"{at(i)} is not plain words of the day", "garbled"))
-        if places is not None and _key(_THE.sub("", text)) in places:
-            out.append(Problem(i, f"{at(i)} names only a place", "place"))
-        if s.kind == "meal" and any(m != s.label for m in _MEAL_WORD.findall(text.lower())):
-            out.append(Problem(i, f"{at(i)} is {s.label} but speaks of another meal", "meal"))
-        if _CLOCK.search(text):
-            out.append(Problem(i, f"{at(i)} gives an hour: the frame has the hours", "hour"))
-        if s.kind == "work" and _IDLE.match(text):
-            out.append(Problem(i, f"{at(i)} is {s.label} but does no work", "work"))
-        if s.kind == "free" and "free time" in text.lower():
-            out.append(Problem(i, f"{at(i)} says only 'free time'", "free"))
-        if k in copied:
-            out.append(Problem(i, f"{at(i)} copies the example", "example"))
+        out += [Problem(i, f"{at(i)} {what}", kind) for what, kind in _wording(s, text, copied, places)]
         if lacks is not None:
             for kind in lacks(text):
                 out.append(Problem(i, f"{at(i)} names a {kind}, which the town does not have", "lacks"))
@@ -237,7 +224,28 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
     return out
 
 
-def _same_area(a: str, b: str) -> bool:
+def _wording(s: Slot, text: str, copied: set[str], places: set[str] | None) -> list[tuple[str, str]]:
+    """What is wrong with a line's words themselves, as (what, kind): garbled, a place alone, another
+    meal at a meal, an hour given, no work at work, "free time" said back, the example copied."""
+    out = []
+    if _GARBLED.search(text) or "(at " in text:
+        out.append(("is not plain words of the day", "garbled"))
+    if places is not None and line_key(_THE.sub("", text)) in places:
+        out.append(("names only a place", "place"))
+    if s.kind == "meal" and any(m != s.label for m in _MEAL_WORD.findall(text.lower())):
+        out.append((f"is {s.label} but speaks of another meal", "meal"))
+    if _CLOCK.search(text):
+        out.append(("gives an hour: the frame has the hours", "hour"))
+    if s.kind == "work" and _IDLE.match(text):
+        out.append((f"is {s.label} but does no work", "work"))
+    if s.kind == "free" and "free time" in text.lower():
+        out.append(("says only 'free time'", "free"))
+    if line_key(text) in copied:
+        out.append(("copies the example", "example"))
+    return out
+
+
+def same_area(a: str, b: str) -> bool:
     return a.split(":")[0] == b.split(":")[0]
 
 
@@ -290,10 +298,10 @@ def fallbacks(slots: Sequence[Slot], persona: Persona, lines: Sequence[str], kee
     the day's lines that passed ("" where none did)."""
     out = list(lines)
     wants = [d.strip() for d in re.split(r";", persona.daily or "") if d.strip()]
-    shifts = [set(_key(sh.what).split()) for sh in shifts_of(persona)]
+    shifts = [set(line_key(sh.what).split()) for sh in shifts_of(persona)]
     # not a requirement that names its own hour or is the resident's work (it has its own lines)
     wants = [w for w in wants if not _CLOCK.search(w)
-             and not any(len(set(_key(w).split()) & sh) * 2 >= len(sh) for sh in shifts)]
+             and not any(len(set(line_key(w).split()) & sh) * 2 >= len(sh) for sh in shifts)]
     spare = list(SPARE_TIME)
     for i, s in enumerate(slots):
         if out[i]:
@@ -305,9 +313,9 @@ def fallbacks(slots: Sequence[Slot], persona: Persona, lines: Sequence[str], kee
                 out[i] = keep[i]
                 continue
         if s.kind == "free":
-            used = {_key(x) for x in out}
-            pick = next((w for w in wants + spare if _key(w) not in used and not meals_eaten(w)
-                         and not _SLEEP.search(w) and not _WAKE.search(w) and _fits_hour(w, s.start)), "")
+            used = {line_key(x) for x in out}
+            pick = next((w for w in wants + spare if line_key(w) not in used and not meals_eaten(w)
+                         and not SLEEP.search(w) and not WAKE.search(w) and _fits_hour(w, s.start)), "")
             out[i] = clean_text(pick, 80) or s.default()
         else:
             out[i] = s.default()
@@ -355,52 +363,3 @@ def _routine_words(s: Slot) -> str:
     if s.kind == "free":
         return "relaxing at home"
     return s.default()
-
-
-def judge_day(persona: Persona, day: date, blocks: Sequence[PlanBlock],
-              lacks: Callable[[str], list[str]] | None = None) -> list[str]:
-    """A saved day plan read as a player reads it (the measure of issue 38, independent of how
-    the plan was made): at most one of each meal; no line more than twice (work around lunch is
-    one line twice); on a day with work, work at its own place for most of its hours, unless a
-    line moved it saying why; no place the town lacks; in time order, waking first and bed last.
-    Returns what fails, [] when the day passes."""
-    out: list[str] = []
-    lines: list[PlanBlock] = []
-    for b in blocks:  # a long block cut in parts is one line
-        if lines and lines[-1].activity == b.activity and lines[-1].end == b.start and lines[-1].place == b.place:
-            lines[-1] = PlanBlock(lines[-1].start, b.end, b.activity, b.place, b.kind)
-        else:
-            lines.append(b)
-    if not lines:
-        return ["no plan"]
-    if any(b.start < a.end for a, b in zip(lines, lines[1:])) or any(b.end <= b.start for b in lines):
-        out.append("not in time order")
-    eaten = [m for b in lines for m in meals_eaten(b.activity)]
-    for meal in _MEALS:
-        if eaten.count(meal) > 1:
-            out.append(f"{meal} {eaten.count(meal)} times")
-    counts: dict[str, int] = {}
-    for b in lines:
-        counts[_key(b.activity)] = counts.get(_key(b.activity), 0) + 1
-    for k, n in counts.items():
-        if n > 2:
-            out.append(f"{k!r} {n} times")
-    if lines[0].kind != "wake" and not _WAKE.search(lines[0].activity):
-        out.append("the day does not begin with waking")
-    if any(_WAKE.search(b.activity) for b in lines[1:]):
-        out.append("wakes up after the first line")
-    if lines[-1].kind != "bed" and not _SLEEP.search(lines[-1].activity):
-        out.append("the day does not end with bed")
-    moved = any(b.kind == "moved" for b in lines)
-    for sh in shifts_of(persona):
-        if day.weekday() not in sh.days or moved:
-            continue
-        there = sum(max(0, min(b.end, sh.end) - max(b.start, sh.start)) for b in lines
-                    if b.place and _same_area(b.place, sh.place))
-        if there * 2 < sh.end - sh.start:
-            out.append(f"not at {sh.place.split(':')[0]} for {sh.what}")
-    if lacks is not None:
-        for b in lines:
-            for kind in lacks(b.activity):
-                out.append(f"names a {kind} ({b.activity!r})")
-    return out

@@ -93,6 +93,13 @@ def _shifts(life: object, wake: int, workplace: str) -> list[Shift]:
     return sorted(out, key=lambda s: s.start)
 
 
+def _age(v: object) -> int | None:
+    try:
+        return int(v) if v is not None else None  # type: ignore[call-overload]  # whatever the file says
+    except (TypeError, ValueError):
+        return None
+
+
 def _work_hours(p: Persona) -> tuple[int, int]:
     """The hours of work the routine keeps: the schedule's at the workplace, else the file's."""
     at_work = [sh for sh in p.schedule if p.workplace and sh.place == p.workplace]
@@ -181,11 +188,7 @@ class Persona:
         p = Persona(name=name)
         if meals:
             p.meals = sorted(meals, key=lambda m: m[1])
-        age = _get(spec, "age", None)
-        try:
-            p.age = int(age) if age is not None else None
-        except (TypeError, ValueError):
-            p.age = None
+        p.age = _age(_get(spec, "age", None))
         p.traits = str(traits or "")
         p.background = str(_get(spec, "background", "") or "")
         p.currently = str(_get(spec, "currently", "") or "")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import date
 
 from game.llm.api import ModelTimeout
-from game.mind.dayframe import Slot, blocks_of, check_day, frame_for, judge_day, meals_eaten, merge
+from game.mind.dayframe import Slot, blocks_of, check_day, frame_for, meals_eaten, merge
+from game.mind.dayjudge import judge_day
 from game.mind.mind import Mind
 from game.mind.persona import Persona, Shift
 from game.mind.view import PlanBlock, hhmm

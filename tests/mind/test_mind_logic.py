@@ -21,7 +21,8 @@ from .fakes import scripted_model
 # Isabella's Friday, line by line of its frame (tests/mind/test_dayframe.py): 06:00 wake, 06:30
 # breakfast, 07:00 free, 09:00 work, 12:00 lunch, 12:45 work, 17:00 free, 18:00 dinner, 18:45 free, 21:30 bed
 # (waking, meals and bed are the frame's own: the model writes the free time and one line for the shift)
-PLAN = {"plan": ["read the paper", "open and run Hobbs Cafe", "walk in Johnson Park", "decorate the cafe for the party"]}
+PLAN = {"plan": ["read the paper", "open and run Hobbs Cafe", "walk in Johnson Park",
+                 "decorate the cafe for the party"]}
 STEPS = {"steps": [
     {"action": "brewing coffee", "minutes": 10, "place": "Hobbs Cafe:cafe:coffee machine", "emoji": "☕",
      "state": "brewing"},
