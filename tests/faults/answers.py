@@ -28,8 +28,8 @@ def _models_in(module: Any) -> list[type[BaseModel]]:
 
 def answer_schemas() -> list[type[BaseModel]]:
     """Every pydantic model in the modules of game.mind (schemas.py, interview.py, ...) and of
-    game.measure (if present), plus the variants the mind builds at run time (none since places are
-    picked by the world)."""
+    game.measure (if present) that has fields, plus the variants the mind builds at run time: a
+    filled-in day (``dayfill.day_fill_answer``, whose fields are the frame's lines; its base has none)."""
     found: list[type[BaseModel]] = []
     for pkg in ("game.mind", "game.measure"):
         try:
@@ -41,7 +41,10 @@ def answer_schemas() -> list[type[BaseModel]]:
                 mod = importlib.import_module(f"{pkg}.{info.name}")
             except Exception:  # a module being written: skip it, the others still count
                 continue
-            found += _models_in(mod)
+            found += [m for m in _models_in(mod) if m.model_fields]
+    from game.mind.dayfill import day_fill_answer
+
+    found.append(day_fill_answer(("07:00 free time", "09:00 run the town from the mayor's office", "17:00 free time")))
     return found
 
 
