@@ -186,7 +186,7 @@ def schema_enums(schema: type[BaseModel]) -> list[list[str]]:
 
 
 FREE_TIME = ("reading a book", "walking in the park", "visiting a friend", "tidying the house", "writing letters",
-             "painting", "gardening", "listening to music", "baking", "sewing")
+             "painting a picture", "gardening outside", "listening to music", "baking bread", "sewing a dress")
 _FRAME_LINE = re.compile(r"(?m)^\d\d:\d\d-\d\d:\d\d (.+?)(?: \(at [^)]*\))?( \(fixed\))?$")
 
 

@@ -111,11 +111,11 @@ def test_work_elsewhere_needs_a_reason_and_places_the_town_lacks_are_named():
 def test_merge_takes_each_line_from_the_first_answer_that_passed_it_else_the_frame():
     slots = [Slot(0, 60, "wake", "wake up and get ready"), Slot(60, 120, "free", "free time"),
              Slot(120, 180, "bed", "get ready for bed")]
-    first = ["wash", "", "brush teeth"]
+    first = ["wash and dress", "", "brush teeth"]
     p1 = check_day(slots, first)
-    checked = merge(slots, first, p1, ["x", "paint", "y"], [])
-    assert checked.lines == ("wash", "paint", "brush teeth") and checked.mended == ()
-    checked = merge(slots, first, p1, ["x", "", "y"], check_day(slots, ["x", "", "y"]))
+    checked = merge(slots, first, p1, ["x y", "paint a picture", "y z"], [])
+    assert checked.lines == ("wash and dress", "paint a picture", "brush teeth") and checked.mended == ()
+    checked = merge(slots, first, p1, ["x y", "", "y z"], check_day(slots, ["x y", "", "y z"]))
     assert checked.lines[1] == "free time" and checked.mended == (1,)
     assert any("mended by rule" in n for n in checked.notes())
 
