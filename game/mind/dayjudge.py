@@ -14,8 +14,8 @@ from game.mind.view import PlanBlock
 def judge_day(persona: Persona, day: date, blocks: Sequence[PlanBlock],
               lacks: Callable[[str], list[str]] | None = None) -> list[str]:
     """A saved day plan read as a player reads it (the measure of issue 38, independent of how
-    the plan was made): at most one of each meal; no line more than twice (work around lunch is
-    one line twice); on a day with work, work at its own place for most of its hours, unless a
+    the plan was made): at most one of each meal; no line more than twice (the parts of a shift
+    around its meals are one line); on a day with work, work at its own place for most of its hours, unless a
     line moved it saying why; no place the town lacks; in time order, waking first and bed last.
     Returns what fails, [] when the day passes."""
     out: list[str] = []
@@ -34,7 +34,12 @@ def judge_day(persona: Persona, day: date, blocks: Sequence[PlanBlock],
         if eaten.count(meal) > 1:
             out.append(f"{meal} {eaten.count(meal)} times")
     counts: dict[str, int] = {}
+    shift_parts = set()  # a shift's parts around its meals are one line, however many meals cut it
     for b in lines:
+        if b.kind == "work":
+            if (line_key(b.activity), b.place) in shift_parts:
+                continue
+            shift_parts.add((line_key(b.activity), b.place))
         counts[line_key(b.activity)] = counts.get(line_key(b.activity), 0) + 1
     for k, n in counts.items():
         if n > 2:

@@ -142,6 +142,13 @@ def test_judge_reads_a_saved_plan_as_a_player_does():
     fails = judge_day(BARISTA, MONDAY, old, lacks=lambda t: [])
     assert any(f.startswith("lunch") for f in fails) and any("times" in f and "break" in f for f in fails)
     assert any("not at Bluebell Cafe" in f for f in fails) and "the day does not begin with waking" in fails
+    # a shift cut by lunch and by dinner is one line in three parts (Isabella's in Smallville, 8 to 8)
+    long = Persona(**{**BARISTA.__dict__, "schedule": [Shift(8 * 60, 21 * 60, "work at the cafe", "Bluebell Cafe:cafe",
+                                                              (0, 1, 2, 3, 4))]})
+    slots = frame_for(long, MONDAY)
+    assert [s.kind for s in slots].count("work") == 3
+    assert judge_day(long, MONDAY, blocks_of(slots, [f"thing {i}" if s.kind != "work" else "serve coffee"
+                                                     for i, s in enumerate(slots)])) == []
 
 
 async def test_a_day_that_passes_is_asked_once_and_lived_as_written(view):
