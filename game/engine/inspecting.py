@@ -45,12 +45,7 @@ def resident_view(core: TownCore, r: Resident, *, thinking: bool) -> ResidentVie
         retrieved = [m.text for m in recs[:6]]
     except Exception:
         retrieved = []
-    now = core.clock.now
-    # the minute of the plan's day (a bed after midnight keeps the small hours as minutes past 24:00)
-    minute = now.hour * 60 + now.minute
-    if r.plan is not None and minute < r.plan.wake and r.plan.bed > 24 * 60:
-        minute += 24 * 60
-    plan = r.plan.timeline(minute) if r.plan is not None else []
+    plan = r.plan.timeline(r.plan.minute_of(core.clock.now)) if r.plan is not None else []
     act = r.action
     ledger = core.ledger
     return ResidentView(

@@ -130,7 +130,7 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
     failed = {pr.line for pr in (problems2 if problems2 is not None else problems)}
     good = [took[i] if i not in failed else "" for i in range(len(slots))]
     checked = merge(slots, first, problems, second, problems2,
-                    fallbacks(slots, core.persona, good, keep, lambda ls: check(ls)))
+                    fallbacks(slots, core.persona, good, keep, check))
     if second is not None and not problems2:
         stats["plan_again_pass"] += 1
     stats["plan_lines_mended"] += len(checked.mended)

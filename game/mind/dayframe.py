@@ -36,6 +36,12 @@ FIXED_KINDS = ("wake", "meal", "bed")  # lines the model is shown but does not w
 A_WORKDAY = date(2026, 3, 2)  # a Monday: the usual day, where no day is given
 
 
+def at_place(place: str, words: str) -> str:
+    """" (at Town Hall)": where a line happens, for a prompt, when its words do not say it already."""
+    where = place.split(":")[0] if place else ""
+    return f" (at {where})" if where and where.lower() not in words.lower() else ""
+
+
 @dataclass(frozen=True)
 class Slot:
     """One line of the day's frame."""
@@ -47,9 +53,7 @@ class Slot:
     place: str = ""  # an address where the frame says where (home, the shift's place), else ""
 
     def prompt_line(self, n: int) -> str:
-        where = self.place.split(":")[0] if self.place else ""
-        where_text = f" (at {where})" if where and where.lower() not in self.label.lower() else ""
-        return f"{n}. {hhmm(self.start)}-{hhmm(self.end)} {self.label}{where_text}"
+        return f"{n}. {hhmm(self.start)}-{hhmm(self.end)} {self.label}{at_place(self.place, self.label)}"
 
     def default(self) -> str:
         """The frame's own words for the line (waking, bed; a line mended by rule)."""

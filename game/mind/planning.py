@@ -24,7 +24,7 @@ from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemor
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
 from game.mind.dayfill import fill, named_by
-from game.mind.dayframe import blocks_of, frame_for
+from game.mind.dayframe import at_place, blocks_of, frame_for
 from game.mind.grounding import Locator
 from game.mind.reflection import Reflector
 from game.mind.schemas import DecomposeAnswer, StepItem, clean_text
@@ -312,7 +312,8 @@ class Planner:
         context = await assemble([Plan(before=1, after=0), Thoughts(), Needs(),
                                   RelevantMemories(k=3, token_budget=100, kinds=MEMORY_KINDS)], ctx)
         first = self.core.persona.first_name
-        blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}{_at(b)}" for b in window)
+        blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}{at_place(b.place, b.activity)}"
+                           for b in window)
         try:
             ans = await self.core.complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
                                            max_tokens=300, context=context, places=self.locator.places_line(view),
@@ -373,10 +374,4 @@ def decompose_window(plan: DayPlan | None, minute: int, limit: int, most: int | 
         else:
             break
     return out
-
-
-def _at(b: PlanBlock) -> str:
-    """Where a block happens, for the decompose prompt, when its words do not say it already."""
-    where = b.place.split(":")[0] if b.place else ""
-    return f" (at {where})" if where and where.lower() not in b.activity.lower() else ""
 

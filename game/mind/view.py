@@ -138,6 +138,12 @@ class DayPlan:
     def text(self) -> str:
         return "\n".join(b.text() for b in self.blocks)
 
+    def minute_of(self, now: datetime) -> int:
+        """Minutes since the midnight of this plan's day at ``now`` (a bed after midnight keeps the
+        small hours as minutes past 24:00, as ``routine.day_and_minute`` counts them)."""
+        m = now.hour * 60 + now.minute
+        return m + 24 * 60 if m < self.wake and self.bed > 24 * 60 and m + 24 * 60 < self.bed else m
+
     def timeline(self, minute: int | None = None) -> list[str]:
         """The day as a player reads it: one line a block (the parts of a long one joined), where
         it happens, and "<- now" beside the block in progress at ``minute``."""

@@ -9,7 +9,10 @@ object names or kinds, means the town has one.  Kinds not listed are not judged.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable
+
+from .tree import AreaTree
 
 # (the kind as said to the model, what names it in a line, words in the town's names that are one)
 KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -52,6 +55,18 @@ _COMPILED = tuple((k, re.compile(p, re.I), re.compile("|".join(rf"\b{re.escape(h
 def town_words(names: Iterable[str]) -> str:
     """All the words of a town's area and object names and kinds, as one lower-case text."""
     return " " + " ".join(re.sub(r"[^a-z0-9' ]+", " ", n.lower()) for n in names) + " "
+
+
+_WORDS: weakref.WeakKeyDictionary[AreaTree, str] = weakref.WeakKeyDictionary()  # a town's tree -> its words
+
+
+def tree_words(tree: AreaTree) -> str:
+    """``town_words`` of a whole town (its sectors, areas, objects and kinds), once per town."""
+    words = _WORDS.get(tree)
+    if words is None:
+        words = _WORDS[tree] = town_words([*tree.sectors(), *tree.all_arenas(), *tree.all_objects(),
+                                           *tree.kind.values()])
+    return words
 
 
 def lacking(text: str, words: str) -> list[str]:

@@ -11,12 +11,11 @@ choose only among a short list of areas, and may break a tie with embeddings (``
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .affordances import Affordances, words_of
-from .lacking import lacking, town_words
+from .lacking import lacking, tree_words
 from .objects import IDLE, ObjectStates
 from .states import mends, settle
 from .tree import join, split
@@ -36,9 +35,6 @@ def _norm(text: str) -> str:
     text = (text or "").lower().replace("\u2019", "'")
     text = re.sub(r"'s\b", "", text)
     return " ".join(w for w in re.findall(r"[a-z0-9]+", text) if w not in ("the", "a", "an"))
-
-
-_TOWN_WORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # a town's tree -> its words
 
 
 @dataclass(frozen=True)
@@ -67,12 +63,7 @@ class Grounder:
     def lacks(self, text: str) -> list[str]:
         """The kinds of place ``text`` names that the whole town has none of ("bank", "train"):
         game/world/lacking.py."""
-        words = _TOWN_WORDS.get(self.tree)
-        if words is None:
-            names = [*self.tree.sectors(), *self.tree.all_arenas(), *self.tree.all_objects(),
-                     *self.tree.kind.values()]
-            words = _TOWN_WORDS[self.tree] = town_words(names)
-        return lacking(text, words)
+        return lacking(text, tree_words(self.tree))
 
     def area_named(self, text: str) -> str | None:
         """The sector of the whole town that ``text`` names by its full name (the longest such), else

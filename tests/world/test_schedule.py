@@ -9,7 +9,7 @@ import pytest
 
 from game.world import load_town
 from game.world.errors import MapError
-from game.world.lacking import lacking, town_words
+from game.world.lacking import lacking, tree_words
 from game.world.residents import Shift, read_residents, weekdays_of
 from game.world.ville_residents import parse_lifestyle, parse_schedule, usual_meals
 
@@ -77,7 +77,8 @@ def test_every_default_resident_has_its_days_and_knows_where_they_happen():
 def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     town = load_town(DEFAULT)
     t = town.tree
-    words = town_words([*t.sectors(), *t.all_arenas(), *t.all_objects(), *t.kind.values()])
+    words = tree_words(t)
+    assert tree_words(t) is words  # once per town
     assert lacking("take the train to Oakhill College", words) == ["train"]
     assert lacking("go to the bank, then the gym", words) == ["bank", "gym"]
     assert lacking("buy nails at the hardware store", words) == []  # Brody's Supply Store
