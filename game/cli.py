@@ -77,6 +77,7 @@ _HANDLERS = {
     "import-ville": ("game.world.ville", "cli_import_ville"),
     "interview": ("game.measure.interview", "cli_interview"),
     "report": ("game.measure.report", "cli_report"),
+    "audit": ("game.measure.audit", "cli_audit"),
     "bench": ("game.ui.bench", "cli_bench"),
     "experiment": ("game.experiment.command", "cli_experiment"),
     "map": ("game.world.dump", "cli_dump_map"),
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_import_ville(sub)
     _add_interview(sub)
     _add_report(sub)
+    _add_audit(sub)
     _add_experiment(sub)
     _add_bench(sub)
     _add_map(sub)
@@ -160,10 +162,24 @@ def _add_interview(sub: Subparsers) -> None:
     p = sub.add_parser("interview", help="ask a resident of a saved town questions")
     p.add_argument("save")
     p.add_argument("name")
-    p.add_argument("questions", nargs="+")
+    p.add_argument("questions", nargs="*")
+    p.add_argument("--paper", action="store_true",
+                   help="ask the paper's 25 questions (five kinds: self-knowledge, memory, plans, reactions, "
+                        "reflections) after any given")
     p.add_argument("--remember", action="store_true", help="let the resident remember the interview")
     add_llm_flags(p)
     p.set_defaults(handler="interview")
+
+
+def _add_audit(sub: Subparsers) -> None:
+    p = sub.add_parser("audit", help="every line said and answer stored in a save, with its claims checked",
+                       description="Every conversation line and stored answer of a saved town, with the people, "
+                                   "places, gatherings and secrets each claims and a verdict for each (backed, "
+                                   "unbacked, corrected, not said), and the totals per resident-day. "
+                                   "Example: town audit saves/default.save --json")
+    p.add_argument("save")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler="audit")
 
 
 def _add_report(sub: Subparsers) -> None:

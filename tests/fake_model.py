@@ -206,6 +206,30 @@ def fill_frame(user: str) -> list[str]:
     return out or ["reading a book"]
 
 
+def day_keys(schema: type[BaseModel]) -> dict[str, Any]:
+    """The lines a filled-in frame's schema asks for: its properties by their keys."""
+    return schema.model_json_schema(by_alias=True).get("properties") or {}
+
+
+def fill_keys(props: dict[str, Any]) -> dict[str, str]:
+    """A plain resident's day for a filled-in frame's schema (one key a line it is asked for, "HH:MM
+    label"): a free line with choices takes the first not yet taken (the dealt choices differ,
+    so none repeats), another free line something of its own, a work line the frame's words."""
+    out, used, free = {}, set(), 0
+    for key, node in props.items():
+        label = key[6:] if re.match(r"^\d\d:\d\d ", key) else key
+        options = [o for o in node.get("enum") or () if o not in used]
+        if options:
+            out[key] = options[0]
+        elif label == "free time":
+            out[key] = FREE_TIME[free % len(FREE_TIME)]
+            free += 1
+        else:
+            out[key] = label
+        used.add(out[key])
+    return out
+
+
 def town_answer(messages: list[Message], schema: type[BaseModel], purpose: str, talk: bool) -> dict[str, Any]:
     """What a plain, steady resident answers to each of the minds' requests; ``talk``: whether a
     reaction may be to start a talk (to the last person listed, on about half the requests)."""
@@ -217,7 +241,8 @@ def town_answer(messages: list[Message], schema: type[BaseModel], purpose: str, 
         words = ("routine", "minor", "notable", "important", "huge")
         return {"ratings": [words[(k >> i) % 5] for i in range(n)]}
     if purpose in ("plan_day", "replan"):
-        return {"plan": fill_frame(user)}  # (a list: the answer reads it line by line)
+        props = day_keys(schema)
+        return fill_keys(props) if props else {"plan": fill_frame(user)}  # (a list: read line by line)
     if purpose == "decompose":
         # the model names the activity and at most the area ("home", "work", ""): the world
         # picks the object (activities the town's table knows, and some it does not)

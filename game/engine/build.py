@@ -22,6 +22,7 @@ from game.engine.state import Pos, TownState
 from game.errors import GameError
 from game.llm.api import LLM
 from game.mind import Mind
+from game.mind.facts import declared
 from game.mind.mindstate import MindState
 from game.text import one_line
 from game.world import MapError, SpatialMemory, Town, load_town, perceive, resolve_town_path
@@ -189,10 +190,27 @@ def new_engine(town_path: str | Path, llm: LLM, *, small: bool = False, seed: in
 
 def _new(inp: TownInput, llm: LLM, *, seed: int, lockstep: bool) -> Engine:
     town, specs, clock = inp.town, list(inp.specs or []), inp.clock
-    return Engine(town=town, town_path=inp.path, minds={s.name: Mind(s, llm, now=clock.now) for s in specs},
+    made = {s.name: Mind(s, llm, now=clock.now) for s in specs}
+    seed_knowledge(town, made, clock.now)
+    minds: dict[str, MindPort] = dict(made)
+    return Engine(town=town, town_path=inp.path, minds=minds,
                   clock=clock, llm=llm, pathfinder=town.paths, perceive=perceive,
                   spatial={s.name: town.spatial_seed(s.name) for s in specs},
                   positions=start_positions(town, specs), seed=seed, lockstep=lockstep, small=inp.small)
+
+
+def seed_knowledge(town: Town, minds: dict[str, Mind], now: datetime) -> int:
+    """Each declared event (residents.json ``events``, game/world/knowledge.py) held as a fact by
+    every resident of this run who knows of it, hosts it or is invited; the count handed over."""
+    n = 0
+    for e in town.events:
+        start, end = e.minutes()
+        for name in e.knowers():
+            if name in minds:
+                n += minds[name].know(declared(e.what, e.host, e.place, e.on(now.date()), start, end, holder=name,
+                                               now=now, honoree=e.honoree, invited=e.invited,
+                                               secret_from=e.secret_from, knowers=e.knowers()))
+    return n
 
 
 def load_engine(save_path: str | Path, llm: LLM, *, lockstep: bool = False) -> Engine:

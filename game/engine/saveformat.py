@@ -75,7 +75,8 @@ def time_of(s: str | None) -> datetime | None:
 def conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
     d: dict[str, object] = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
          "lines": [list(x) for x in conv.lines], "started": iso_time(conv.started),
-         "with_player": conv.with_player, "importance": conv.importance}
+         "with_player": conv.with_player, "importance": conv.importance,
+         "checks": {str(i): list(n) for i, n in conv.checks.items()}, "withheld": [list(w) for w in conv.withheld]}
     if talk is not None:
         d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=iso_time(talk.last_at), mode=talk.mode,
                  sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=iso_time(talk.next_at))
@@ -94,7 +95,22 @@ def talk_from(d: dict) -> Talk:
 def conv_from(d: dict) -> Conversation:
     return Conversation(id=d["id"], participants=list(d["participants"]), place=d.get("place", ""),
                         lines=[(s, t) for s, t in d["lines"]], started=time_of(d.get("started")),
-                        with_player=bool(d.get("with_player")), importance=_rating_of(d.get("importance")))
+                        with_player=bool(d.get("with_player")), importance=_rating_of(d.get("importance")),
+                        checks=_checks_of(d.get("checks")), withheld=_withheld_of(d.get("withheld")))
+
+
+def _checks_of(v: object) -> dict[int, list[str]]:
+    """A talk's line checks as saved (none in a save from before them)."""
+    if not isinstance(v, dict):
+        return {}
+    return {int(k): [str(n) for n in notes] for k, notes in v.items()
+            if str(k).isdigit() and isinstance(notes, list)}
+
+
+def _withheld_of(v: object) -> list[tuple[str, str, str]]:
+    if not isinstance(v, list):
+        return []
+    return [(str(w[0]), str(w[1]), str(w[2])) for w in v if isinstance(w, list) and len(w) == 3]
 
 
 def _rating_of(v: object) -> float | None:

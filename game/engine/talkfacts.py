@@ -4,13 +4,18 @@
 from __future__ import annotations
 
 import logging
+import re
+from collections import OrderedDict
 from datetime import datetime
 
 from game.engine.towncore import TownCore
-from game.mind.factcheck import vet_line
+from game.mind.factcheck import Vetted, vet_line
+from game.mind.unbacked import sentences
 from game.mind.view import Conversation
 
 log = logging.getLogger(__name__)
+SAID_KEPT = 2000  # lines remembered to tell a copy by
+_WORD = re.compile(r"[a-z0-9']+")
 
 
 class TalkFacts:
@@ -20,6 +25,12 @@ class TalkFacts:
     def __init__(self, core: TownCore) -> None:
         self.core = core
         self.fixes = 0
+        self.secrets_kept = 0  # lines (or parts) not said: they told a secret to the one it is kept from
+        # the words of the lines said lately (a key of five words or more -> the talk it was said in):
+        # a small model copies a line it remembers into another talk ("I'm also helping him with his
+        # piano lessons at Town Hall" in three talks); not saved (a loaded town starts afresh)
+        self.said: OrderedDict[str, str] = OrderedDict()
+        self.copies = 0
 
     def vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
             may_move: bool = True) -> tuple[str, str]:
@@ -31,9 +42,16 @@ class TalkFacts:
             for p in books:
                 self.core.minds[p].read_fact(text, now, host=speaker, source=speaker)
         v = vet_line(speaker, text, conv.participants, books, now, self.core.town_names, may_move=may_move)
+        if speaker in self.core.minds and v.text:
+            v = self._not_copied(conv, v)
         if v.fixes:
             self.fixes += len(v.fixes)
+            self.secrets_kept += sum(1 for f in v.fixes if f.startswith("kept secret"))
             log.info("line checked against the facts: %s (%r -> %r)", "; ".join(v.fixes), text, v.text)
+            if not v.text.strip():
+                conv.withheld.append((speaker, text, "; ".join(v.fixes)))
+            else:  # the caller adds the line next: its index is the talk's length now
+                conv.checks[len(conv.lines)] = v.fixes + ([f"was: {text}"] if v.text != text else [])
         if v.fact is not None and v.told:
             for p in v.told:
                 self.core.minds[p].hear_fact(v.fact, v.speaker, now)
@@ -42,3 +60,24 @@ class TalkFacts:
             if v.speaker in self.core.minds:
                 self.core.minds[v.speaker].facts.told_to(v.fact.key, v.told)
         return v.speaker, v.text
+
+    def _not_copied(self, conv: Conversation, v: Vetted) -> Vetted:
+        """The line less its sentences said already in another talk (of five words or more)."""
+        kept, dropped = [], 0
+        for sent in sentences(v.text) or [v.text]:
+            k = " ".join(_WORD.findall(sent.lower()))
+            told = v.fact is not None and v.fact.speaks_of(sent)  # a fact in the town's words may recur
+            if len(k.split()) >= 5 and not told and self.said.get(k, conv.id) != conv.id:
+                dropped += 1
+                continue
+            kept.append(sent)
+            if len(k.split()) >= 5:
+                self.said[k] = conv.id
+                self.said.move_to_end(k)
+        while len(self.said) > SAID_KEPT:
+            self.said.popitem(last=False)
+        if dropped:
+            self.copies += dropped
+            v.fixes.append(f"{dropped} sentence(s) copied from another talk not said")
+            v.text = " ".join(kept)
+        return v

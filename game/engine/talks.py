@@ -21,14 +21,17 @@ from game.engine.walking import Walker
 from game.llm.api import Priority
 from game.mind.view import Action, Conversation, Line, Script
 
+KEPT_TALKS = 200  # finished talks kept in the engine and its saves: a whole day of a town, for `town audit`
+
 
 class Conversations:
-    """Owns ``talks`` (id -> the talk going on), ``finished_talks`` (the last 50), ``seq`` (the
-    last talk's number), ``listening`` (resident -> the beginning of its reply to the player, still
-    being made) and ``heard``, and ``Resident.conversation`` and ``last_talk`` (it ends a walk
-    after someone, ``seeking``, when a talk starts).  Takes the core, the job board (each line,
-    part or script is a job), the walker (who talks stops, or walks over) and the facts (each line
-    is checked against them)."""
+    """Owns ``talks`` (id -> the talk going on), ``finished_talks`` (the last ``KEPT_TALKS``: a day of a town, for
+    `town audit`), ``seq`` (the last talk's number), ``listening`` (resident -> the beginning of its reply to
+    the player, still being made) and ``heard``, and ``Resident.conversation`` and ``last_talk`` (it ends a
+    walk after someone, ``seeking``, when a talk starts). Takes the core, the job board (each line, part or
+    script is a job), the walker (who talks stops, or walks over) and the facts (each line is checked against
+    them).
+    """
 
     def __init__(self, core: TownCore, board: JobBoard, walker: Walker, facts: TalkFacts) -> None:
         self.core = core
@@ -174,6 +177,8 @@ class Conversations:
         speaker, text = talk.script.pop(0)
         conv = talk.conv
         speaker, text = self.facts.vet(conv, speaker, text, now)
+        if not text:  # all of it told a secret to the one it is kept from: not said
+            return
         conv.add(speaker, text)
         talk.turn += 1
         talk.last_at = now
@@ -332,6 +337,9 @@ class Conversations:
                            or f"{job.resident} had nothing more to say")
             return
         _, text = self.facts.vet(conv, job.resident, line.text, now, may_move=False)
+        if not text:  # it told a secret to the one it is kept from: not said, and the talk ends
+            self.end_talk(cid, now, res, reason=f"{job.resident} kept a secret")
+            return
         conv.add(job.resident, text)
         talk.turn += 1
         talk.last_at = now
@@ -369,7 +377,7 @@ class Conversations:
                                           address=self.core.address_at(r.pos), duration_min=1, start=now,
                                           source="rule"))
         self.finished_talks.append(conv)
-        del self.finished_talks[:-50]
+        del self.finished_talks[:-KEPT_TALKS]
         who = ", ".join(conv.participants)
         res.log.append(LogLine("conversation", f"conversation of {who} ended ({len(conv.lines)} lines)"
                                + (f": {reason}" if reason else "")))

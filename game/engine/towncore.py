@@ -52,7 +52,12 @@ class TownCore:
         # (people: everyone the town's story names, not only the cast that plays: the small cast
         # speaks of Felix and Aiko, who live in the town)
         people = {*minds, *(getattr(s, "name", "") for s in getattr(town, "residents", ()) or ())} - {""}
-        self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)))
+        roles: dict[str, tuple[str, ...]] = {}
+        for r in getattr(town, "roles", ()) or ():
+            roles[r.who] = (*roles.get(r.who, ()), r.role)
+        self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)),
+                                    relations={n: dict(m.persona.relationships) for n, m in minds.items()},
+                                    roles=roles)
         # events waiting for the next TickResult (from commands and streamed replies)
         self.out = TickResult(step=0, clock="")
         self.errors: list[str] = []

@@ -22,6 +22,7 @@ import numpy as np
 from game.measure.benchkit import DIM, bench_double, clone_specs, unit_rows
 from game.mind.memory import MemoryStream
 from game.world.clock import Clock
+from game.world.knowledge import among
 
 if TYPE_CHECKING:  # pragma: no cover
     from game.engine.engine import Engine
@@ -39,6 +40,7 @@ def town_with(residents: int, folder: Path, base: Path | None = None) -> Path:
     shutil.copytree(base, dst)
     data = json.loads((dst / "residents.json").read_text())
     data["residents"] = clone_specs(list(data["residents"]), residents)
+    data = among(data, {s["name"] for s in data["residents"]})  # the town's events and roles for this cast
     (dst / "residents.json").write_text(json.dumps(data))
     return dst
 

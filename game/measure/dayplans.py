@@ -1,6 +1,6 @@
 """``python -m game.measure.dayplans TOWN [--small] [--out FILE.json] [--llm-url URL] [--record FILE]``:
 every resident's first day plan, made as the game makes it (the frame filled in by the model,
-checked, asked again, mended: game/mind/dayframe.py), and each read as a player reads it
+checked, asked again, mended: game/mind/daycheck.py, dayoptions.py), and each read as a player reads it
 (``judge_day``).  The figures of issue 38: how many plans passed the check on the model's first
 answer, how many pass after the checks, which lines were mended and why, and the calls and
 evaluated tokens each plan cost.

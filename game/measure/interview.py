@@ -147,6 +147,31 @@ def read_interview(save: str | TownInput, name: str,
     return inp, match_resident(name, inp.residents), asked
 
 
+# the paper's interview (Park et al. 2023, 5.1): five questions in each of five kinds, in our words;
+# the town's own names where a question needs one (an unknown name among them)
+PAPER_QUESTIONS = (
+    # self-knowledge
+    "Give an introduction of yourself.", "Describe your typical weekday in broad strokes.", "What is your job?",
+    "What do you like to do in your free time?", "Who do you live with?",
+    # memory
+    "Who is Hank Brody?", "Who is running for mayor?",
+    "Do you know of any gathering planned in town? Whose is it, where and when?",
+    "Who did you talk with today, and what about?", "Who is Ezra Vance?",
+    # plans
+    "What will you be doing at 10am today?", "What will you be doing at 6pm today?",
+    "What are your plans for tomorrow?", "What will you do after work today?", "When will you go to bed tonight?",
+    # reactions
+    "Your breakfast is burning! What would you do?", "Someone close to you is sick. What would you do?",
+    "A stranger asks you the way to the Town Hall. What do you say?",
+    "You hear shouting outside your window. What do you do?",
+    "Someone wants to talk with you while you are busy. What do you do?",
+    # reflections
+    "What matters most to you these days?", "If you could spend an hour with one person in town, who and why?",
+    "What has been on your mind lately?", "What do you think of the town's mayor?",
+    "What would you change about your town?",
+)
+
+
 def cli_interview(args: argparse.Namespace) -> int:
     """The save, the name and the questions are read and checked (exit 2) before the model is
     opened or the embedded server started."""
@@ -154,6 +179,8 @@ def cli_interview(args: argparse.Namespace) -> int:
 
     try:
         config = LLMConfig.from_args(args)
+        if getattr(args, "paper", False):
+            args.questions = [*args.questions, *PAPER_QUESTIONS]
         inp, _, _ = read_interview(args.save, args.name, list(args.questions))
     except (ValueError, GameError) as e:
         _err(str(e))

@@ -41,6 +41,7 @@ class SaveData:
     mind_stats: dict[str, dict[str, int]] = field(default_factory=dict)  # each mind's rule/fallback counts
     plans: dict[str, dict] = field(default_factory=dict)  # each mind's day plan (DayPlan.to_dict), if any
     personas: dict[str, dict] = field(default_factory=dict)  # each mind's persona (Persona.to_dict)
+    facts: dict[str, list[dict]] = field(default_factory=dict)  # each mind's facts (Fact.to_dict)
 
     @property
     def clock_text(self) -> str:
@@ -88,7 +89,7 @@ def read_save(path: str | Path) -> SaveData:
             d["active"] = bool(active)
             convs.append(d)
         acc_row = db.execute("SELECT data FROM accounting WHERE id = 1").fetchone()
-        positions, eng, rel, actions, stats, plans, personas = {}, {}, {}, {}, {}, {}, {}
+        positions, eng, rel, actions, stats, plans, personas, facts = {}, {}, {}, {}, {}, {}, {}, {}
         for name, x, y, action, e, mstate in db.execute(
                 "SELECT name, x, y, action, engine_state, mind_state FROM residents"):
             positions[name] = (int(x), int(y))
@@ -99,6 +100,7 @@ def read_save(path: str | Path) -> SaveData:
             stats[name] = {str(k): int(v) for k, v in st.items()} if isinstance(st, dict) else {}
             rel[name] = {str(k): str(v) for k, v in (persona.get("relationships") or {}).items()}
             personas[name] = persona
+            facts[name] = [d for d in mind_state.get("facts") or [] if isinstance(d, dict)]
             if isinstance(mind_state.get("plan"), dict):
                 plans[name] = mind_state["plan"]
             act = json.loads(action) if action else None
@@ -110,7 +112,7 @@ def read_save(path: str | Path) -> SaveData:
     return SaveData(path=str(path), meta=meta, residents=residents, memories=rows, conversations=convs,
                     accounting=json.loads(acc_row[0]) if acc_row else None, positions=positions,
                     engine_state=eng, relationships=rel, actions=actions, mind_stats=stats, plans=plans,
-                    personas=personas)
+                    personas=personas, facts=facts)
 
 
 def rows_of_engine(engine: Engine) -> list[MemoryRow]:

@@ -51,6 +51,7 @@ from game.measure.swarmconfig import (
     standard_config,
 )
 from game.measure.swarmplay import play
+from game.world.knowledge import among
 
 ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["DECODE_RATE", "PREFILL_RATE", "SwarmConfig", "format_swarm", "make_town", "play", "quick_config",
@@ -78,6 +79,7 @@ def make_town(cfg: SwarmConfig, folder: Path) -> Path:
         if isinstance(s.get("relationships"), dict):
             s["relationships"] = {k: v for k, v in s["relationships"].items() if k in names}
     data["residents"] = out
+    data = among(data, names)  # the town's events and roles for this cast only
     (dst / "residents.json").write_text(json.dumps(data))
     return dst
 

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from game.mind.claims import relation_claims, role_claims
 from game.mind.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts import EVENT_RE, Fact, TownNames
 from game.mind.persona import Persona
@@ -28,7 +29,7 @@ _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|
 
 @dataclass
 class Problem:
-    kind: str  # "out of town", "stranger", "person", "place", "event"
+    kind: str  # "out of town", "stranger", "person", "place", "event", "denial", "claim"
     what: str
     tell: str  # the note for the model when it is asked again
 
@@ -43,7 +44,8 @@ class Backing:
     fixes: list[str] = field(default_factory=list)  # words mended against a fact
     dropped: list[str] = field(default_factory=list)  # sentences nothing backs
     asked: int = 1  # model calls for this answer
-    source: str = "model"  # "model", or "rule" when nothing the model said was backed
+    source: str = "model"  # "model"; "rule" when nothing the model said was backed; "record" when what it
+    # knows was said from its records (the model's words left it out or denied it)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -70,10 +72,45 @@ def backing_text(persona: Persona, ctx: Shown, question: str) -> str:
     return "\n".join(str(x) for x in parts if x)
 
 
+def asked_of(question: str, held: Sequence[Fact], now: datetime, asker: str = "") -> list[Fact]:
+    """The gatherings the resident holds that ``question`` asks about: the one it names, else every
+    one to come when it asks of a kind of gathering ("is anything planned, a party?"); never one
+    kept from the asker."""
+    live = [f for f in held if f.kind == "gathering" and not f.over(now) and asker not in f.secret_from]
+    named = fact_in(question, live)
+    if named is not None:
+        return [named]
+    return live if EVENT_RE.search(question) else []
+
+
+def in_voice(f: Fact, me: str, now: datetime) -> str:
+    """A fact as the one who holds it says it: "I'm hosting ...", "Samuel Okafor told me that ..."."""
+    if f.host == me:
+        return f"I'm hosting {f.sentence(now)[len(f.host) + len(' is hosting '):]}."
+    return f"{f.source} told me that {f.sentence(now)}." if f.source else f"{f.sentence(now)}."
+
+
+def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime) -> tuple[str, list[str]]:
+    """An answer to a question about what the resident knows carries it: each asked fact the answer
+    does not name (or denies) is said from the record, in the resident's voice; a denial goes."""
+    missing = [f for f in facts if denies(answer) or fact_in(answer, [f]) is None]
+    if not missing:
+        return answer, []
+    said = " ".join(in_voice(f, me, now) for f in missing)
+    kept = "" if denies(answer) else answer
+    return (f"{kept} {said}".strip() if kept else said), [f"told from the record: {f.what}" for f in missing]
+
+
 def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
-                backing: str, question: str) -> list[Problem]:
+                backing: str, question: str, held: Sequence[Fact] = (), now: datetime | None = None) -> list[Problem]:
+    """What in ``answer`` nothing backs; ``held``: the gatherings the question asks about that the
+    resident holds (``asked_of``): an answer that denies them or leaves them out is a problem too."""
     first = me.split()[0]
     out: list[Problem] = []
+    for f in held:
+        if denies(answer) or fact_in(answer, [f]) is None:
+            out.append(Problem("denial", "", f"{first} knows this: {f.sentence(now)}. Say what you know of it: "
+                                             "what it is, whose it is, where and when."))
     if steps_out(answer, me) or re.match(
             rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b", answer):
         out.append(Problem("out of town", "", f"Answer as {first}, in the first person (I, me, my), as someone "
@@ -87,13 +124,19 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         out.append(Problem("person", name, f"{first} knows no one called {name}: do not name them."))
     for place in places_unknown(answer, town):
         out.append(Problem("place", place, f"The town has no {place[4:]}; its places are: {', '.join(town.places)}."))
+    people = [*town.people, *known]
+    for sent in sentences(answer):
+        for c in relation_claims(sent, me, [], people, town.relations) + role_claims(sent, people, town.roles, me):
+            if not c.backed:
+                out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
+                break
     low = backing.lower()
     for noun in events_unbacked(answer, low):
         if noun.lower() in question.lower() and denies(answer):
             continue
         out.append(Problem("event", noun, f"{first} has heard of no {noun.lower()}: do not make one up; say only "
                                           "what you know."))
-    asked = [m.group(0) for m in EVENT_RE.finditer(question)]
+    asked = [m.group(0) for m in EVENT_RE.finditer(question)] if not held else []
     for noun in asked:
         base = noun.lower().rstrip("s")
         if base not in low and not denies(answer) and not any(p.what == noun for p in out):
@@ -108,7 +151,8 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
     dropped: list[str] = []
     last_dropped = False
     for s in sentences(answer):
-        bad = any((p.what and p.what.lower() in s.lower()) for p in problems if p.kind in ("person", "place", "event"))
+        bad = any((p.what and p.what.lower() in s.lower()) for p in problems
+                  if p.kind in ("person", "place", "event", "claim"))
         bad = bad or steps_out(s, me)  # of itself in the third person, or of the prompt: never kept
         bad = bad or (last_dropped and _LEANS.match(s) is not None)
         (dropped if bad else kept).append(s)

@@ -14,7 +14,9 @@ from datetime import datetime, timedelta
 
 from game.mind.agenda import Agenda
 from game.mind.core import IDENTITY_TITLE, MindCore, identity_text
+from game.mind.facts import Fact, hide_secrets
 from game.mind.memory import Record
+from game.mind.unbacked import clauses
 from game.mind.view import WorldView, hhmm
 
 
@@ -31,6 +33,21 @@ class Context:
     about: Sequence[str] = ()  # people the prompt is about (dialogue, reactions)
     recalled: dict[int, list[Record]] = field(default_factory=dict)  # id(component) -> its memories
     shown: set[str] = field(default_factory=set)  # the lines of the sections rendered so far
+
+    def secrets(self) -> list[Fact]:
+        """What the resident holds that is kept from someone the prompt is about (a surprise
+        party, in a talk with the one it is for): no section of the prompt tells of it."""
+        if not self.about:
+            return []
+        return [f for f in self.core.facts if f.kept_from(self.about)]
+
+    def keep_secrets(self, text: str) -> str:
+        """``text`` less what tells of a secret kept from someone the prompt is about; counted
+        (``secret_kept_from_prompt``)."""
+        out, n = hide_secrets(text, self.secrets(), clauses)
+        if n:
+            self.core.stats["secret_kept_from_prompt"] += n
+        return out
 
 
 class Component:
@@ -170,12 +187,14 @@ class KnownFacts(Component):
         core = ctx.core
         out = []
         for f in core.facts.upcoming(ctx.now):
+            # (in the fact's own sentence: a prompt about the one it is kept from loses the whole of it)
+            secret = f", a surprise to keep from {', '.join(f.secret_from)}" if f.secret_from else ""
             if f.source:
-                out.append(f"- {f.source} told you: {f.sentence(ctx.now)}.")
+                out.append(f"- {f.source} told you: {f.sentence(ctx.now)}{secret}.")
                 continue
             if f.kind == "candidacy":
                 continue  # one's own candidacy is in one's thoughts and identity: no place or hour to keep
-            text = f"- {f.sentence(ctx.now)}."
+            text = f"- {f.sentence(ctx.now)}{secret}."
             if f.host == core.name:
                 untold = [p for p in ctx.about if p != core.name and p not in f.told]
                 if untold:
@@ -206,7 +225,7 @@ async def assemble(components: Sequence[Component], ctx: Context) -> str:
         await c.prepare(ctx)
     sections = []
     for c in components:
-        text = c.render(ctx).strip()
+        text = ctx.keep_secrets(c.render(ctx).strip())
         if text:
             sections.append(f"{c.title}:\n{text}" if c.title else text)
             ctx.shown.update(text.splitlines())

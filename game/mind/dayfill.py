@@ -1,5 +1,5 @@
 """The day's frame filled in by the model and checked (issue 38): one call for the frame's lines
-(plan_day.txt, or replan.txt for the rest of a day), ``dayframe.check_day`` on the answer, once more
+(plan_day.txt, or replan.txt for the rest of a day), ``daycheck.check_day`` on the answer, once more
 with the problems named when any line fails, then each line from the first answer that passed it,
 else mended by rule.  A function of the resident's core (the model, the counts); the planner
 (planning.py) calls it under its plan lock.
@@ -14,11 +14,14 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
+from pydantic.json_schema import JsonDict
 
 from game.llm.api import LLMError, Priority
 from game.mind import prompting
 from game.mind.core import MindCore
-from game.mind.dayframe import FIXED_KINDS, Checked, Problem, Slot, check_day, fallbacks, frame_text, merge
+from game.mind.daycheck import Checked, Problem, check_day, line_key, merge
+from game.mind.dayframe import FIXED_KINDS, Slot, frame_text
+from game.mind.dayoptions import WORK_PATTERN, deal, fallbacks, fitting, free_choices, meal_words, wants_of
 from game.mind.schemas import clean_text
 from game.mind.view import WorldView, hhmm
 from game.mind.wording import whole_words
@@ -61,57 +64,103 @@ def example_lines(template: str) -> tuple[str, ...]:
     return tuple(re.findall(r'": "([^"]+)"', prompting.examples(template)))
 
 
+@lru_cache(maxsize=8)
+def task_words(template: str) -> str:
+    """A template's task in words, which a line may not say back ("fixed by the person's life")."""
+    task, _ = prompting.load(template)
+    return task.template
+
+
 def slot_key(s: Slot) -> str:
     """The answer's key for a frame line: its hour and label."""
     return clean_text(f"{hhmm(s.start)} {s.label}", 60)
 
 
 @lru_cache(maxsize=128)
-def day_fill_answer(keys: tuple[str, ...]) -> type[FillBase]:
+def day_fill_answer(keys: tuple[str, ...], shapes: tuple[tuple[str, ...], ...] = ()) -> type[FillBase]:
     """The answer to plan_day.txt and replan.txt for a frame whose lines are ``keys``; a key
-    missing from an answer reads as "" (the check finds it)."""
+    missing from an answer reads as "" (the check finds it).  ``shapes``: for each key the choices
+    its line is one of (the schema's enum: the server's grammar holds the model to them), or none
+    for a line in the model's words (plain letters, no hours: ``WORK_PATTERN``).  The shapes bind
+    the server only: an answer off them (a server that ignores the schema) is read and checked as
+    any other."""
     line = Annotated[str, BeforeValidator(_day_line), Field(max_length=80)]
-    fields: dict[str, Any] = {f"l{i}": (line, Field(default="", alias=k)) for i, k in enumerate(keys)}
+    fields: dict[str, Any] = {}
+    for i, k in enumerate(keys):
+        shape = shapes[i] if i < len(shapes) else ()
+        extra: JsonDict = {"enum": list(shape)} if shape else {"pattern": WORK_PATTERN}
+        fields[f"l{i}"] = (line, Field(default="", alias=k, json_schema_extra=extra))
     return create_model("DayFillAnswer", __base__=FillBase, **fields)
+
+
+class _Day:
+    """One filling of a frame: what the model writes (``asked``: one line a shift, its parts around
+    a meal say the same), what it is shown in the frame's own words (``fixed``: waking, meals, bed),
+    the choices dealt to each free line, and the check."""
+
+    def __init__(self, core: MindCore, view: WorldView | None, slots: list[Slot], template: str,
+                 keep: list[str] | None) -> None:
+        self.core, self.slots, self.keep = core, slots, keep
+        p = core.persona
+        self.lacks = _lacks(view)
+        self.named, self.places = named_by(view), _place_names(view)
+        self.fixed = {i: (sl.kind == "meal" and meal_words(p, sl.label)) or sl.default()
+                      for i, sl in enumerate(slots) if sl.kind in FIXED_KINDS}
+        self.choices = free_choices(p, _sectors(view), self.lacks)
+        wants = wants_of(p)
+        self.leisure = [c for c in self.choices if c not in wants]  # no work line (its wants may be work)
+        # the prompt's own words said back, and the resident's story copied as a line ("has not been
+        # invited to any party this week, so he cannot run"); its wants and choices a line may say
+        self.echo = example_lines(template) + (task_words(template),) + (*p.seed_memories, p.currently)
+        self.own = [*wants, *self.choices]
+        acts = first_free(slots, self.fixed) if template == "replan" else None  # acts on the news: own words
+        self.first_of = {i: next(j for j, o in enumerate(slots) if o.kind == "work" and o.label == sl.label)
+                         if sl.kind == "work" else i for i, sl in enumerate(slots)}
+        self.asked = [i for i in range(len(slots)) if i not in self.fixed and self.first_of[i] == i]
+        self.hands = deal(slots, [i for i in self.asked if slots[i].kind == "free" and i != acts], self.choices)
+
+    def shapes(self, which: list[int], day: list[str]) -> tuple[tuple[str, ...], ...]:
+        """Each asked line's choices, less those the rest of the day already holds."""
+        used = {line_key(day[j]) for j in range(len(self.slots)) if j not in which and day[j]}
+        return tuple(line_choices(self.slots[i], [c for c in self.hands.get(i, ()) if line_key(c) not in used],
+                                  self.keep[i] if self.keep else "") for i in which)
+
+    def check(self, lines: list[str]) -> list[Problem]:
+        return check_day(self.slots, lines, named=self.named, lacks=self.lacks, echo=self.echo,
+                         fixed=set(self.fixed), places=self.places, leisure=self.leisure, own=self.own)
+
+    async def ask(self, now: datetime, template: str, which: list[int], again: str, day: list[str],
+                  values: dict[str, object]) -> list[str]:
+        slots, first_of, keep = self.slots, self.first_of, self.keep
+        which = sorted({first_of[i] for i in which if i not in self.fixed})
+        shapes = self.shapes(which, day)
+        schema = day_fill_answer(tuple(slot_key(slots[i]) for i in which), shapes)
+        ans = await self.core.complete(template, schema, template, Priority.PLAN, now,
+                                       max_tokens=40 + 30 * len(which), temperature=0.6,
+                                       frame=frame_text(slots, self.fixed, dict(zip(which, shapes))),
+                                       again=again, **values)
+        out = list(day)
+        for i, line in zip(which, ans.lines()):
+            for j in (j for j in range(len(slots)) if first_of[j] == i):
+                out[j] = without_name(line, self.core.persona.name) or (keep[j] if keep else "")
+        return out
 
 
 async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: list[Slot], template: str,
                keep: list[str] | None = None, **values: object) -> Checked:
-    """The frame's lines in the model's words, checked (dayframe.check_day): the lines of waking and
-    of going to bed are the frame's own (a small model wrote the same words for both); the others
-    are asked in one call; the lines that fail are asked once more, alone, with their problems
-    named and the rest of the day shown; what still fails is mended by rule (``fallbacks``).
-    Counted in the stats (plan_checked, plan_first_pass, plan_asked_again, plan_again_pass,
-    plan_lines_mended, plan_problem_*).  ``keep``: for the rest of a day, what the old plan says
-    at each line: a line the model leaves empty keeps it, and a line mended takes it when it
-    passes.  Raises ``LLMError`` when the first call fails."""
-    named, lacks, echo = named_by(view), _lacks(view), example_lines(template)
+    """The frame's lines in the model's words or choices, checked (daycheck.check_day): the lines
+    of waking, meals and going to bed are the frame's own; the others are asked in one call (a
+    free line chooses among its share of the resident's choices, dayoptions.py); the lines that
+    fail are asked once more, alone, with their problems named and the rest of the day shown;
+    what still fails is mended by rule (``fallbacks``).  Counted in the stats (plan_checked,
+    plan_first_pass, plan_asked_again, plan_again_pass, plan_lines_mended, plan_problem_*).
+    ``keep``: for the rest of a day, what the old plan says at each line: a line the model leaves
+    empty keeps it, and a line mended takes it when it passes.  Raises ``LLMError`` when the
+    first call fails."""
     stats = core.stats
-    fixed = {i: sl.default() for i, sl in enumerate(slots) if sl.kind in FIXED_KINDS}
-    # one line a shift: its parts around a meal say the same
-    first_of = {i: next(j for j, o in enumerate(slots) if o.kind == "work" and o.label == sl.label)
-                if sl.kind == "work" else i for i, sl in enumerate(slots)}
-    asked = [i for i in range(len(slots)) if i not in fixed and first_of[i] == i]
-
-    async def ask(which: list[int], again: str, day: list[str]) -> list[str]:
-        which = sorted({first_of[i] for i in which if i not in fixed})
-        schema = day_fill_answer(tuple(slot_key(slots[i]) for i in which))
-        ans = await core.complete(template, schema, template, Priority.PLAN, now,
-                                  max_tokens=40 + 22 * len(which), temperature=0.6,
-                                  frame=frame_text(slots, fixed=set(fixed)), again=again, **values)
-        out = list(day)
-        for i, line in zip(which, ans.lines()):
-            for j in (j for j in range(len(slots)) if first_of[j] == i):
-                out[j] = without_name(line, core.persona.name) or (keep[j] if keep else "")
-        return out
-
-    places = _place_names(view)
-
-    def check(lines: list[str]) -> list[Problem]:
-        return check_day(slots, lines, named=named, lacks=lacks, echo=echo, fixed=set(fixed), places=places)
-
-    first = await ask(asked, "", [fixed.get(i, "") for i in range(len(slots))])
-    problems = check(first)
+    day = _Day(core, view, slots, template, keep)
+    first = await day.ask(now, template, day.asked, "", [day.fixed.get(i, "") for i in range(len(slots))], values)
+    problems = day.check(first)
     stats["plan_checked"] += 1
     for pr in problems:
         stats["plan_problem_" + pr.kind] += 1
@@ -121,16 +170,17 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
     stats["plan_asked_again"] += 1
     second: list[str] | None
     try:
-        second = await ask([pr.line for pr in problems], again_text(slots, asked, first, problems), first)
+        second = await day.ask(now, template, [pr.line for pr in problems],
+                               again_text(slots, day.asked, first, problems), first, values)
     except LLMError as e:
         core.fail(template, e)
         second = None
-    problems2 = check(second) if second is not None else None
+    day.echo = day.echo + tuple(_less_labels(pr.what, slots) for pr in problems)  # not said back
+    problems2 = day.check(second) if second is not None else None
     took = second if second is not None else first
     failed = {pr.line for pr in (problems2 if problems2 is not None else problems)}
     good = [took[i] if i not in failed else "" for i in range(len(slots))]
-    checked = merge(slots, first, problems, second, problems2,
-                    fallbacks(slots, core.persona, good, keep, check))
+    checked = merge(slots, first, problems, second, problems2, fallbacks(slots, core.persona, good, keep, day.check))
     if second is not None and not problems2:
         stats["plan_again_pass"] += 1
     stats["plan_lines_mended"] += len(checked.mended)
@@ -143,6 +193,39 @@ def again_text(slots: list[Slot], asked: list[int], first: list[str], problems: 
     rest = "\n".join(f"{slot_key(slots[i])}: {first[i]}" for i in asked if i not in bad)
     return ("Some lines had problems: " + "; ".join(pr.what for pr in problems) + ". The rest of the day stays:\n"
             + rest + "\nWrite only the lines with problems again, each something else.")
+
+
+def _less_labels(text: str, slots: list[Slot]) -> str:
+    """A problem as said to the model, less the frame's own words (a line may say its label)."""
+    for sl in slots:
+        text = text.replace(sl.label, " | ")
+        if sl.place:
+            text = text.replace(sl.place.split(":")[0], " | ")
+    return text
+
+
+def line_choices(slot: Slot, choices: list[str], old: str = "") -> tuple[str, ...]:
+    """What a free line may be (those of the choices that fit its hour, and the old plan's line
+    there, for the rest of a day); none for a work line (the model's words)."""
+    if slot.kind != "free":
+        return ()
+    out = fitting(choices, slot)
+    if old and old not in out and old != slot.default():
+        out = [old] + out
+    return tuple(out) if len(out) >= 2 else ()
+
+
+def first_free(slots: list[Slot], fixed: dict[int, str]) -> int | None:
+    """The first line the model writes in a replan (it acts on the news, in the model's words)."""
+    return next((i for i, sl in enumerate(slots) if i not in fixed and sl.kind == "free"),
+                next((i for i in range(len(slots)) if i not in fixed), None))
+
+
+def _sectors(view: WorldView | None) -> list[str]:
+    """The sectors the resident knows, in the order the view lists them."""
+    if view is None:
+        return []
+    return list(dict.fromkeys(a.split(":")[0] for a in view.allowed))
 
 
 def without_name(line: str, name: str) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
-from game.mind.dayframe import MEALS, SLEEP, WAKE, line_key, meals_eaten, same_area, shifts_of
+from game.mind.daycheck import MEALS, SLEEP, WAKE, line_key, meals_eaten, same_area
+from game.mind.dayframe import shifts_of
 from game.mind.persona import Persona
 from game.mind.view import PlanBlock
 

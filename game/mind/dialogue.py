@@ -115,12 +115,13 @@ class Talker:
         parts = [self.core.persona.short()]
         if self.agenda.current is not None:
             parts.append(f"{first} is {self.agenda.current.description}.")
-        head = " ".join(parts)
-        knows = Relationships().render(ctx)
+        head = ctx.keep_secrets(" ".join(parts))
+        knows = ctx.keep_secrets(Relationships().render(ctx))
         ctx.shown = set(knows.splitlines())  # (a seed relationship is a memory too)
         sections = [(f"{first}'s own thoughts", Thoughts(limit=2).render(ctx)),
                     (f"What {first} knows is planned (true)", KnownFacts().render(ctx)),
                     (f"{first} knows", knows), (f"{first} remembers", mems.render(ctx))]
+        sections = [(title, ctx.keep_secrets(text)) for title, text in sections]
         return head + "".join(f"\n{title}:\n{text}" for title, text in sections if text.strip())
 
     async def converse(self, now: datetime, conversation: Conversation, sides: dict[str, str]) -> Script:

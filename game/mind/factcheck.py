@@ -19,8 +19,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.facts import Fact, FactBook, TownNames
-from game.mind.unbacked import PLACE_PHRASE, SENTENCES, people_named, places_unknown, sentences
+from game.mind.claims import relation_claims, role_claims
+from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
+from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.view import hhmm
 from game.mind.when import AT_RE, RANGE_RE, read_when, word_list
 
@@ -66,10 +67,17 @@ def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speake
     naming the fact's place is about it too (an answer already about the fact: "It is hosted by Ines
     at Bluebell Cafe tomorrow").  Returns the text and what was mended."""
     fixes: list[str] = []
-    keys = fact.keywords() | (set(word_list(fact.place)) - {"the", "and"} if by_place and fact.place else set())
+    keys = fact.keywords()
+    place = set(word_list(fact.place)) - {"the", "and"} if by_place and fact.place else set()
+    host = fact.host.split()[0].lower() if fact.host else ""
     parts = SENTENCES.split(text)
     for i, sent in enumerate(parts):
-        if not (keys & set(word_list(sent))):
+        words = set(word_list(sent))
+        # by its place only with a sign of the gathering ("hosted", "party", its host): "I open
+        # Bluebell Cafe at 6:30" is the cafe's day, not the party's hours
+        by_its_place = bool(place & words) and (EVENT_RE.search(sent) is not None or "host" in sent.lower()
+                                                or host in words)
+        if not (keys & words) and not by_its_place:
             continue
         parts[i] = _fix_sentence(sent, fact, now, town, speaker, fixes)
     return " ".join(parts) if fixes else text, fixes
@@ -108,7 +116,10 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
 
         def claim(m: re.Match) -> str:
             v = m.group("v")
-            return f"{first} is running for" if v == "running for" else f"{first} is {v}"
+            if v == "running for":  # a candidacy's words, not a gathering's; and not one the town declares
+                mine = any(r.startswith("candidate for") for r in town.roles.get(speaker, ()))
+                return m.group(0) if fact.kind != "candidacy" or mine else f"{first} is running for"
+            return f"{first} is {v}"
         new = _MY_EVENT.sub(f"{first}'s ", _CLAIM.sub(claim, text))
         if new != text:
             fixes.append(f"claim -> {fact.host}")
@@ -268,8 +279,21 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
             for f in book.upcoming(now):
                 held.setdefault(f.key, f)
     fixes: list[str] = []
+    # a surprise is not told to the one it is for, nor spoken of by them (a scripted talk answers
+    # the line that told it): what tells of it is not said
+    secrets = {f.key: f for book in books.values() for f in book if f.kept_from(participants)}
+    if secrets:
+        text, n = hide_secrets(text, list(secrets.values()), clauses)
+        if n:
+            kept = sorted({k for f in secrets.values() for k in f.kept_from(participants)})
+            fixes.append(f"kept secret from {', '.join(kept)}: {n} sentence(s) not said")
+        if not text.strip():
+            return Vetted(speaker, "", fixes=fixes)
     if speaker in books:  # a resident's line: a place the town lacks, a person nobody has, is not said
         text = _drop_unbacked_sentences(text, town, [*town.people, *participants], speaker, fixes)
+        text = _drop_unbacked_claims(text, town, speaker, [p for p in participants if p != speaker], fixes)
+        if not text.strip():
+            return Vetted(speaker, "", fixes=fixes)
     if not held:
         return Vetted(speaker, text, fixes=fixes)
     order = [speaker, *[p for p in participants if p != speaker]]
@@ -284,8 +308,24 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
     out.text, fixed = fix_fact_words(out.text, fact, now, town, out.speaker)
     out.fixes += fixed
     if out.speaker in holders or not may_move:
-        out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)]
+        out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)
+                    and p not in fact.secret_from]
     return out
+
+
+def _drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: list[str], fixes: list[str]) -> str:
+    """The line without its sentences that claim a relation or a role the town does not declare
+    ("my son Felix", "Rosa is running for mayor"): claims.py."""
+    people = [*town.people, *listeners]
+    kept = []
+    for sent in sentences(text) or [text]:
+        bad = [c for c in relation_claims(sent, speaker, listeners, people, town.relations)
+               + role_claims(sent, people, town.roles, speaker) if not c.backed]
+        if bad:
+            fixes.append("unbacked " + "; ".join(f"{c.kind}: {c.who} {c.what}" for c in bad))
+        else:
+            kept.append(sent)
+    return " ".join(kept)
 
 
 _FOREIGN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")

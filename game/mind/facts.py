@@ -15,7 +15,7 @@ people names as ``TownNames``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
 
@@ -43,6 +43,7 @@ _OFFICE_RE = re.compile(r"\b(?:running|to run|run|candidate|standing)\s+for\s+(?
 _STOP = {"a", "an", "the", "my", "our", "his", "her", "their", "s", "of", "for", "and", "with", "little",
          "small", "big", "day"}
 _GENERIC = {"party", "gathering", "meeting", "dinner", "lunch", "event"}
+_NOUN_WORDS = {w for n in EVENT_NOUNS for w in n.split()} | _GENERIC
 
 
 
@@ -53,6 +54,10 @@ class TownNames:
 
     places: tuple[str, ...] = ()
     people: tuple[str, ...] = ()
+    # what the town declares of its people (claims.py checks a line's claims against it): each one's
+    # relationships in its own words, and the roles declared of each ("mayor", "candidate for mayor")
+    relations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,22 @@ class Fact:
     heard: datetime | None = None
     told: tuple[str, ...] = ()  # whom this resident told it to (a host invites each once)
     going: bool | None = None  # whether this resident means to go (decided when its day is planned)
+    honoree: str = ""  # whom it is for ("Grace Okafor"), "" when no one in particular
+    invited: tuple[str, ...] = ()  # who is asked to come, as the town declared it
+    secret_from: tuple[str, ...] = ()  # who must not learn of it (a surprise); it travels with the fact
+
+    def kept_from(self, names: Iterable[str]) -> list[str]:
+        """Those of ``names`` this fact is kept secret from."""
+        return [n for n in names if n in self.secret_from]
+
+    def speaks_of(self, text: str) -> bool:
+        """Whether ``text`` tells of this fact: its kind of gathering ("party"), or two of its words
+        ("surprise" and "birthday"); the names of whose and whom it is for are no sign ("Happy
+        birthday, Grace" tells nothing).  Broad on purpose: it decides what is kept from the one
+        it is secret from, and a line about some other party is a small loss there."""
+        keys = self.keywords()
+        words = set(word_list(text))
+        return bool(keys & words & _NOUN_WORDS) or len(keys & words) >= 2
 
     # ------------------------------------------------------------------ words
     def when_text(self, now: datetime | None = None) -> str:
@@ -112,7 +133,10 @@ class Fact:
 
     def keywords(self) -> set[str]:
         """The words that say a line is about this fact ("valentine", "party"; "treasurer")."""
-        words = {w for w in word_list(self.what) if w not in _STOP}
+        # (not the names of whose and whom it is for: "Good morning, Grace" is not about Grace's party)
+        names = {w for n in (self.honoree,) for w in word_list(n)} | ({w for w in word_list(self.host)}
+                                                                      if self.kind == "gathering" else set())
+        words = {w for w in word_list(self.what) if w not in _STOP and w not in names and len(w) > 2}
         if self.kind == "candidacy":
             words.discard("running")
             words.discard("town")
@@ -133,6 +157,8 @@ class Fact:
         d["day"] = self.day.isoformat() if self.day else None
         d["heard"] = self.heard.isoformat() if self.heard else None
         d["told"] = list(self.told)
+        d["invited"] = list(self.invited)
+        d["secret_from"] = list(self.secret_from)
         return d
 
     @classmethod
@@ -144,7 +170,10 @@ class Fact:
                    source=str(d.get("source") or ""),
                    heard=datetime.fromisoformat(d["heard"]) if d.get("heard") else None,
                    told=tuple(str(t) for t in d.get("told") or ()),
-                   going=d.get("going") if isinstance(d.get("going"), bool) else None)
+                   going=d.get("going") if isinstance(d.get("going"), bool) else None,
+                   honoree=str(d.get("honoree") or ""),
+                   invited=tuple(str(t) for t in d.get("invited") or ()),
+                   secret_from=tuple(str(t) for t in d.get("secret_from") or ()))
 
 
 @dataclass
@@ -215,6 +244,33 @@ class FactBook:
                     f = Fact.from_dict(d)
                     book.facts[f.key] = f
         return book
+
+
+def hide_secrets(text: str, facts: Sequence[Fact], split: Callable[[str], list[str]]) -> tuple[str, int]:
+    """``text`` without the sentences that tell of one of ``facts`` (those kept from someone the
+    text is for), and how many went; ``split`` cuts a line into sentences."""
+    if not facts or not text:
+        return text, 0
+    out, dropped = [], 0
+    for line in text.split("\n"):
+        parts = split(line) or [line]
+        kept = [p for p in parts if not any(f.speaks_of(p) for f in facts)]
+        dropped += len(parts) - len(kept)
+        if kept:
+            out.append(" ".join(kept) if len(parts) > 1 else kept[0])
+    return "\n".join(out), dropped
+
+
+def declared(what: str, host: str, place: str, day: date, start: int, end: int, *, holder: str,
+             now: datetime, honoree: str = "", invited: Sequence[str] = (),
+             secret_from: Sequence[str] = (), knowers: Sequence[str] = ()) -> Fact:
+    """A gathering the town declares (residents.json ``events``), as ``holder`` holds it from the
+    start: its own when it is the host's (who has told those who know of it already,
+    ``knowers``), else as the host's word."""
+    own = holder == host
+    return Fact(key=_key(host, what), kind="gathering", what=what, host=host, place=place, day=day, start=start,
+                end=end, source="" if own else host, heard=now, honoree=honoree, invited=tuple(invited),
+                secret_from=tuple(secret_from), told=tuple(k for k in knowers if k != host) if own else ())
 
 
 # ----------------------------------------------------------------------------- reading words

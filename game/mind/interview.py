@@ -28,7 +28,18 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
-from game.mind.backing import Backing, Problem, backing_text, drop_unbacked, mend_facts, problems_in, rule_answer
+from game.mind.backing import (
+    Backing,
+    Problem,
+    asked_of,
+    backing_text,
+    carry,
+    denies,
+    drop_unbacked,
+    mend_facts,
+    problems_in,
+    rule_answer,
+)
 from game.mind.facts import FactBook, TownNames
 from game.mind.memory import MemoryStream, Record
 from game.mind.persona import Persona
@@ -292,6 +303,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     basis = backing_text(mind.persona, ctx, question)
 
     held = list(mind.facts)
+    asked = asked_of(question, held, now, asker)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
         text, fixes = mend_facts(text, held, now, town, name, question)
@@ -300,7 +312,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
 
     def check(text: str) -> list[Problem]:
         return problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
-                           question=question)
+                           question=question, held=asked, now=now)
     text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
     found = check(text)
     back.problems = [f"{p.kind}: {p.what}".rstrip(": ") for p in found]
@@ -316,6 +328,13 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         text, back.dropped = drop_unbacked(text, found, name)
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
+    if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
+        carried, told = carry(text if back.source == "model" else "", asked, name, now)
+        if told:
+            back.fixes += told
+            if back.source == "rule" or denies(text):
+                back.source = "record"
+            text = carried
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back

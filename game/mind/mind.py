@@ -31,7 +31,7 @@ from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.core import MindCore
 from game.mind.dialogue import Talker
 from game.mind.embeddings import Embedding, EmbeddingCache
-from game.mind.facts import FactBook, TownNames
+from game.mind.facts import Fact, FactBook, TownNames
 from game.mind.grounding import Locator
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.mending import Mender
@@ -101,6 +101,10 @@ class Mind:
     def know_town(self, names: TownNames) -> None:
         """The town's places and people, to read facts against (the engine tells every mind)."""
         self.core.facts.town = names
+
+    def know(self, fact: Fact) -> bool:
+        """Hold ``fact`` from the start (what the town declares this resident knows); True if new."""
+        return self.core.facts.learn(fact)
 
     def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]:
         """A finished conversation: its held context goes (dialogue.py), what was said is

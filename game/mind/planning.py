@@ -23,6 +23,7 @@ from game.mind.agenda import Agenda
 from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
+from game.mind.daycheck import without_hours
 from game.mind.dayfill import fill, named_by
 from game.mind.dayframe import at_place, blocks_of, frame_for
 from game.mind.grounding import Locator
@@ -70,7 +71,8 @@ class Planner:
         checks: tuple[str, ...] = ()
         try:
             checked = await fill(self.core, now, view, slots, "plan_day", context=context,
-                                 date=now.strftime("%A %B %d"), first=p.first_name, daily=p.daily or "(nothing set)",
+                                 date=now.strftime("%A %B %d"), first=p.first_name,
+                                 daily=without_hours(p.daily) or "(nothing set)",
                                  wake=hhmm(p.wake), bed=hhmm(p.sleep))
             blocks = blocks_of(slots, checked.lines, named_by(view), self.core.config.max_block_min)
             self.agenda.last_raw_plan = [(sl.start, sl.end, line) for sl, line in zip(slots, checked.lines)]

@@ -226,7 +226,8 @@ class Reactor:
         out: list[str] = []
         for f in self.core.facts.upcoming(now):
             if f.host == self.core.name and f.kind == "gathering":
-                out += [p for p in people if p != self.core.name and p not in f.told and p not in out]
+                out += [p for p in people if p != self.core.name and p not in f.told and p not in out
+                        and p not in f.secret_from]  # (a surprise is not news for the one it is for)
         return out
 
     def news_for(self, other: str, now: datetime) -> bool:

@@ -121,3 +121,9 @@ def steps_out(text: str, me: str) -> bool:
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` (split after . ! or ?)."""
     return [s for s in SENTENCES.split(text.strip()) if s.strip()]
+
+
+def clauses(text: str) -> list[str]:
+    """The sentences of ``text`` and their parts between semicolons ("his wife; the party must stay
+    a surprise" is two)."""
+    return [c.strip() for part in sentences(text) for c in part.split(";") if c.strip()]

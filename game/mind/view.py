@@ -250,6 +250,11 @@ class Conversation:
     # how much the talk matters to those in it, when the model rated it as it wrote every line of
     # it (a script); None: each remembered line is rated later, in an importance batch
     importance: float | None = None
+    # what the check of each line found and did (line index -> notes: "kept secret from ...",
+    # "dropped 1 unbacked sentence(s)", "was: <the model's words>"), and the lines not said at all
+    # (speaker, the model's words, why): kept for ``town audit``
+    checks: dict[int, list[str]] = field(default_factory=dict)
+    withheld: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add(self, speaker: str, text: str) -> None:
         self.lines.append((speaker, text))

@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import MapError
+from .knowledge import EventSpec, RoleSpec, check_knowledge
 
 _HHMM = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -193,6 +194,8 @@ class ResidentsFile(BaseModel):
     seconds_per_step: float = Field(default=10, gt=0)
     small_cast: list[str] = Field(default_factory=list)
     residents: list[ResidentSpec] = Field(min_length=1)
+    events: list[EventSpec] = Field(default_factory=list, description="gatherings the town knows of (knowledge.py)")
+    roles: list[RoleSpec] = Field(default_factory=list, description="offices, candidacies, trades (knowledge.py)")
 
     @model_validator(mode="after")
     def _names(self) -> ResidentsFile:
@@ -212,6 +215,7 @@ class ResidentsFile(BaseModel):
             for other in r.relationships:
                 if other not in seen:
                     raise ValueError(f"{r.name}'s relationships name {other!r}, who is not a resident")
+        check_knowledge(self.events, self.roles, seen)
         return self
 
 

@@ -14,6 +14,7 @@ from ..resources import package_dir
 from .affordances import Affordances
 from .clock import DEFAULT_START, Clock
 from .errors import MapError
+from .knowledge import EventSpec, RoleSpec
 from .objects import ObjectStates
 from .paths import PathFinder
 from .residents import ResidentSpec, read_residents
@@ -54,6 +55,8 @@ class Town:
     start: datetime = DEFAULT_START
     seconds_per_step: float = 10
     properties: dict[str, Property] = field(default_factory=dict)
+    events: list[EventSpec] = field(default_factory=list)  # what the town knows as data (knowledge.py)
+    roles: list[RoleSpec] = field(default_factory=list)
 
     @cached_property
     def paths(self) -> PathFinder:
@@ -312,6 +315,12 @@ def load_town(path: str | Path | None = None, *, residents: bool = True) -> Town
     town.residents = list(rf.residents)
     town.small_cast = list(rf.small_cast)
     _place_residents(town, res_path)
+    for e in rf.events:
+        if e.place not in tree:
+            hint = tree.find(e.place)
+            raise MapError(res_path, f"event {e.what!r} is at {e.place!r}, which is not a place on the map"
+                                     + (f" (did you mean {hint!r}?)" if hint else ""))
+    town.events, town.roles = list(rf.events), list(rf.roles)
     return town
 
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 import numpy as np
-from fake_model import FREE_TIME, FakeModel, fill_frame, text_hash
+from fake_model import FakeModel, day_keys, fill_keys, text_hash
 
 from game.world.objects import ObjectStates
 from game.world.residents import Lifestyle, ResidentSpec
@@ -28,11 +28,11 @@ PARTY = "Did you hear? There is a party at the cafe tonight!"
 
 def plan_with_party(messages, schema, tag) -> dict:
     """A day that ends at the party at the cafe: the frame's own words, the last free line the party."""
-    lines = fill_frame(messages[-1].content)
-    free = [i for i, line in enumerate(lines) if line in FREE_TIME]
+    lines = fill_keys(day_keys(schema))
+    free = [k for k in lines if k.endswith(" free time")]
     if free:
         lines[free[-1]] = "going to the party at the cafe"
-    return {"plan": lines}
+    return lines
 
 
 def react_by_talking(talk: bool):

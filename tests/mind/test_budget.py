@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from fake_model import fill_frame
+from fake_model import day_keys, fill_keys
 
 from game.mind import Mind
 
@@ -14,9 +14,9 @@ from .fakes import scripted_model
 from .scenarios import DAY1, ISABELLA, KLAUS, TOWN
 
 
-def plan(messages, *_):
-    """A day that passes the check: the frame's own words, a different thing in each free line."""
-    return {"plan": fill_frame(messages[-1].content)}
+def plan(messages, schema, *_):
+    """A day that passes the check: the frame's own words, a different choice in each free line."""
+    return fill_keys(day_keys(schema))
 
 
 def steps(*_):

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import date
 
 from game.llm.api import ModelTimeout
-from game.mind.dayframe import Slot, blocks_of, check_day, frame_for, meals_eaten, merge
+from game.mind.daycheck import check_day, meals_eaten, merge
+from game.mind.dayframe import Slot, blocks_of, frame_for
 from game.mind.dayjudge import judge_day
 from game.mind.mind import Mind
 from game.mind.persona import Persona, Shift
@@ -160,9 +161,11 @@ async def test_a_day_that_passes_is_asked_once_and_lived_as_written(view):
     assert plan.timeline()[3].startswith("09:00-12:00 open the cafe and brew coffee @ Hobbs Cafe")
     assert plan.blocks[0].activity == "getting up and ready for the day" and plan.source == "model"
     assert plan.blocks[-1].activity == "getting ready for bed" and plan.blocks[-1].kind == "bed"
-    asked = llm.calls[-1].user  # waking, meals and bed are shown, marked fixed, and not asked
-    assert "06:00-06:30 wake up and get ready (at Isabella's apartment) (fixed)" in asked
-    assert "12:00-12:45 lunch (at Hobbs Cafe) (fixed)" in asked and "09:00-12:00 work (at Hobbs Cafe)\n" in asked
+    asked = llm.calls[-1].user  # waking, meals and bed are shown in their own words, and not asked
+    assert "06:00-06:30 getting up and ready for the day\n" in asked and "(fixed)" not in asked
+    assert "12:00-12:45 having lunch\n" in asked and "09:00-12:00 work (at Hobbs Cafe)\n" in asked
+    # a free line lists what it may be: its share of the choices (Isabella knows Klaus and the park)
+    assert "07:00-09:00 free time, one of: " in asked and "catch up with Klaus Mueller" in asked
 
 
 async def test_a_day_that_fails_is_asked_again_with_the_problems_named_then_mended(view):
@@ -193,7 +196,7 @@ async def test_when_the_second_ask_fails_the_failing_lines_are_mended(view):
 
 
 def test_a_mended_free_line_takes_the_residents_own_requirement_first():
-    from game.mind.dayframe import fallbacks
+    from game.mind.dayoptions import fallbacks
 
     slots = frame_for(BARISTA, MONDAY)
     p = Persona(**{**BARISTA.__dict__, "daily": "paint in the evening; have lunch with Dad; "

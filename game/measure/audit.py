@@ -1,0 +1,214 @@
+"""``town audit SAVE [--json]`` (issue 39): every conversation line and stored answer of a save, with
+the claims found in it and a verdict for each, and the totals per resident-day.
+
+Read by rule from the save alone (no model, no world): the people a line names (a resident the
+speaker knows, one it never met, someone the town does not have), the places (the town's, or
+one it lacks), the gatherings (a fact the speaker holds, one only another in the talk holds, a
+memory of the speaker's, or nothing), a secret told to the one it is kept from, a line copied
+from another talk; and what the check did while the town ran (the line corrected, or not said:
+``Conversation.checks`` and ``withheld``).  A check cannot find what it does not look for: read
+the listing too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from game.measure.records import SaveData, read_save
+from game.mind.claims import relation_claims, role_claims
+from game.mind.facts import EVENT_RE, Fact, TownNames
+from game.mind.unbacked import people_named, places_unknown
+
+_WORD = re.compile(r"[a-z0-9']+")
+UNBACKED = ("invented person", "stranger named", "invented place", "unbacked event", "misattributed event",
+            "unbacked relation", "unbacked role", "secret told", "copied")
+
+
+@dataclass
+class Claim:
+    kind: str  # person, place, event, secret, copy, check
+    what: str
+    verdict: str  # "backed: ...", or one of UNBACKED, "corrected: ...", "not said: ..."
+
+
+@dataclass
+class Said:
+    talk: int
+    speaker: str
+    text: str
+    claims: list[Claim] = field(default_factory=list)
+
+    @property
+    def unbacked(self) -> bool:
+        return any(c.verdict in UNBACKED for c in self.claims)
+
+
+@dataclass
+class Audit:
+    save: str
+    clock: str
+    resident_days: float
+    lines: list[Said] = field(default_factory=list)
+    answers: list[Said] = field(default_factory=list)
+
+    def totals(self) -> dict[str, float | int]:
+        said = self.lines
+        before = sum(1 for s in said if s.unbacked or any(c.kind == "check" for c in s.claims))
+        after = sum(1 for s in said if s.unbacked and not any(c.kind == "check" for c in s.claims))
+        kinds = Counter(c.verdict for s in said + self.answers for c in s.claims if c.verdict in UNBACKED)
+        per = max(self.resident_days, 1e-9)
+        return {"lines": len(said), "lines_with_unbacked_claim_before_checks": before,
+                "lines_with_unbacked_claim_after_checks": sum(1 for s in said if s.unbacked),
+                "lines_corrected_or_not_said": before - after if before >= after else 0,
+                "secrets_kept": sum(1 for s in said for c in s.claims if "kept secret" in c.verdict),
+                "answers": len(self.answers), "answers_with_unbacked_claim": sum(1 for a in self.answers if a.unbacked),
+                **{k.replace(" ", "_"): v for k, v in sorted(kinds.items())},
+                "lines_per_resident_day": round(len(said) / per, 2)}
+
+
+def _key(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def _facts(save: SaveData) -> dict[str, list[Fact]]:
+    return {name: [Fact.from_dict(d) for d in rows if isinstance(d, dict) and d.get("key")]
+            for name, rows in save.facts.items()}
+
+
+def _known_people(save: SaveData, name: str) -> set[str]:
+    """Whom a resident knows: its relationships and everyone its memories name."""
+    known = set(save.relationships.get(name, {}))
+    texts = " ".join(r.text for r in save.memories if r.resident == name)
+    known |= {p for p in save.residents if p in texts or p.split()[0] in texts}
+    return known
+
+
+def check_line(text: str, speaker: str, others: list[str], save: SaveData, town: TownNames,
+               facts: dict[str, list[Fact]], now: datetime | None) -> list[Claim]:
+    """The claims in one line and their verdicts (no model)."""
+    out: list[Claim] = []
+    known = _known_people(save, speaker) | set(others)
+    for who in people_named(text, [*town.people, *others], town, speaker):
+        out.append(Claim("person", who, "invented person"))
+    for who in (p for p in town.people if p != speaker and (p in text)):
+        out.append(Claim("person", who, "backed: known" if who in known else "stranger named"))
+    for place in places_unknown(text, town):
+        out.append(Claim("place", place, "invented place"))
+    held = facts.get(speaker, [])
+    nouns = {m.group(0).lower() for m in EVENT_RE.finditer(text)}
+    if nouns:
+        from game.mind.factcheck import fact_in
+
+        mine = fact_in(text, held)
+        theirs = fact_in(text, [f for o in others for f in facts.get(o, [])])
+        memo = " ".join(r.text.lower() for r in save.memories if r.resident == speaker)
+        for noun in sorted(nouns):
+            if mine is not None:
+                out.append(Claim("event", noun, f"backed: fact {mine.key}"))
+            elif noun.rstrip("s") in memo:
+                out.append(Claim("event", noun, "backed: memory"))
+            elif theirs is not None:
+                out.append(Claim("event", noun, "misattributed event"))
+            else:
+                out.append(Claim("event", noun, "unbacked event"))
+    for c in relation_claims(text, speaker, others, list(town.people), town.relations) + role_claims(
+            text, list(town.people), town.roles, speaker):
+        out.append(Claim(c.kind, f"{c.who}: {c.what}", "backed: declared" if c.backed else f"unbacked {c.kind}"))
+    everyone = [speaker, *others]
+    for f in {f.key: f for p in everyone for f in facts.get(p, [])}.values():
+        kept = f.kept_from(everyone)
+        if kept and f.speaks_of(text):
+            out.append(Claim("secret", f.what, "secret told"))
+    return out
+
+
+def audit(save: SaveData, town: TownNames) -> Audit:
+    now = save.now
+    facts = _facts(save)
+    start = save.meta.get("clock", {}).get("start")
+    days = ((now - datetime.fromisoformat(start)).total_seconds() / 86400) if (now and start) else 1.0
+    out = Audit(save=save.path, clock=save.clock_text, resident_days=round(max(days, 1 / 24) * len(save.residents), 2))
+    seen: dict[str, int] = {}
+    for n, conv in enumerate(save.conversations):
+        people = [str(p) for p in conv.get("participants", [])]
+        checks = conv.get("checks") or {}
+        for i, (speaker, text) in enumerate(conv.get("lines", [])):
+            others = [p for p in people if p != speaker]
+            said = Said(n, speaker, text, check_line(text, speaker, others, save, town, facts, now))
+            k = _key(text)
+            if k in seen and seen[k] != n and len(k.split()) >= 5:
+                said.claims.append(Claim("copy", text[:60], "copied"))
+            seen.setdefault(k, n)
+            for note in checks.get(str(i), []):
+                said.claims.append(Claim("check", note[:120], f"corrected: {note[:120]}"))
+            out.lines.append(said)
+        for speaker, text, why in conv.get("withheld") or []:
+            out.lines.append(Said(n, speaker, text, [Claim("check", why[:120], f"not said: {why[:120]}")]))
+    for r in save.memories:
+        if r.kind == "player" and "I answered:" in r.text:
+            answer = r.text.split("I answered:", 1)[1].strip()
+            out.answers.append(Said(-1, r.resident, answer, check_line(answer, r.resident, [], save, town, facts, now)))
+    return out
+
+
+def render(a: Audit) -> str:
+    lines = [f"Audit of {a.save} at {a.clock} ({a.resident_days} resident-days)", ""]
+    talk = None
+    for s in a.lines:
+        if s.talk != talk:
+            talk = s.talk
+            lines.append(f"-- talk {talk + 1}")
+        lines.append(f"{s.speaker}: {s.text}")
+        lines += [f"    [{c.verdict}] {c.kind}: {c.what}" for c in s.claims]
+    if a.answers:
+        lines += ["", "-- stored answers"]
+        for s in a.answers:
+            lines.append(f"{s.speaker}: {s.text}")
+            lines += [f"    [{c.verdict}] {c.kind}: {c.what}" for c in s.claims]
+    lines += ["", "Totals:"] + [f"  {k}: {v}" for k, v in a.totals().items()]
+    return "\n".join(lines)
+
+
+def town_names(save: SaveData) -> TownNames:
+    """The town's places and people for a save: its map's sectors (the town it was made from)."""
+    places: tuple[str, ...] = ()
+    path = save.meta.get("town_path")
+    if path and Path(path).exists():
+        from game.world import load_town
+
+        places = tuple(load_town(path, residents=False).tree.sectors())
+    roles: dict[str, tuple[str, ...]] = {}
+    if path and Path(path).exists():
+        from game.world.residents import read_residents
+
+        res = Path(path).parent / "residents.json" if str(path).endswith(".tmx") else Path(path) / "residents.json"
+        if res.exists():
+            for r in read_residents(res).roles:
+                roles[r.who] = (*roles.get(r.who, ()), r.role)
+    return TownNames(places=places, people=tuple(save.residents), relations=save.relationships, roles=roles)
+
+
+def cli_audit(args: argparse.Namespace) -> int:
+    """``town audit SAVE [--json]``."""
+    from game.engine.save import SaveError
+
+    try:
+        save = read_save(str(args.save))
+    except SaveError as e:
+        print(f"town audit: {e}", file=sys.stderr)
+        return 2
+    a = audit(save, town_names(save))
+    if args.json:
+        print(json.dumps({"save": a.save, "clock": a.clock, "resident_days": a.resident_days,
+                          "totals": a.totals(), "lines": [asdict(s) for s in a.lines],
+                          "answers": [asdict(s) for s in a.answers]}, ensure_ascii=False, indent=1))
+    else:
+        print(render(a))
+    return 0

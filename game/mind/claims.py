@@ -1,0 +1,115 @@
+"""Claims of relation and role in a line, read by rule and checked against what the town declares
+(issue 39): "my daughter Rosa", "Hank, my father", "your husband Samuel"; "Hank is running for
+mayor", "Grace is the mayor", "I'm the baker".
+
+A small model swapped roles (the pharmacist's "new bread"; a student's "campaign") and relations
+in most talks.  The residents file holds each resident's relationships in its own words ("her
+husband of 34 years") and the town's roles (``roles``: mayor, candidate for mayor) beside each
+one's workplace; a claim they do not back is unbacked, and the line's sentence that makes it is
+not said (factcheck.vet_line) and counted by ``town audit``.
+
+Pure rules: no model, no state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+# each word a relation is said by -> the words a relationship's text may back it with
+_KIN = {
+    "wife": ("wife", "married", "husband"), "husband": ("husband", "married", "wife"),
+    "daughter": ("daughter", "father", "mother", "dad", "mum", "mom"),
+    "son": ("son", "father", "mother", "dad", "mum", "mom"),
+    "father": ("father", "dad", "daughter", "son"), "dad": ("father", "dad", "daughter", "son"),
+    "mother": ("mother", "mum", "mom", "daughter", "son"), "mum": ("mother", "mum", "mom", "daughter", "son"),
+    "mom": ("mother", "mum", "mom", "daughter", "son"),
+    "brother": ("brother", "sister", "sibling"), "sister": ("sister", "brother", "sibling"),
+    "grandfather": ("grandfather", "grandson", "granddaughter", "grandpa"),
+    "grandmother": ("grandmother", "grandson", "granddaughter", "grandma"),
+    "uncle": ("uncle", "niece", "nephew"), "aunt": ("aunt", "niece", "nephew"),
+    "nephew": ("nephew", "uncle", "aunt"), "niece": ("niece", "uncle", "aunt"),
+    "cousin": ("cousin",), "lodger": ("lodger", "landlady", "landlord", "lodges", "lives with"),
+    "landlady": ("landlady", "lodger", "lodges"), "landlord": ("landlord", "lodger", "lodges"),
+    "roommate": ("roommate", "housemate", "lives with"), "housemate": ("housemate", "roommate", "lives with"),
+    "pupil": ("pupil", "student", "taught", "teacher", "lessons"),
+    "teacher": ("teacher", "taught", "pupil", "student", "lessons"),
+    "boss": ("boss", "works for", "employee", "works at"), "employee": ("employee", "boss", "works for"),
+}
+_REL = "|".join(sorted(_KIN, key=len, reverse=True))
+_NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+_MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
+         re.compile(rf"{_NAME}, (?P<whose>my|your) (?P<rel>{_REL})\b")]
+_RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:running|standing|a candidate) for (?:the )?(?:post of )?(?P<role>[a-z]+)")
+_IS_THE = re.compile(rf"{_NAME} (?:is|'s) (?:the|our) (?:town'?s? )?(?P<role>mayor|baker|pharmacist|librarian|"
+                     r"barista|landlord|shopkeeper|teacher|professor|publican|gardener)\b")
+
+
+_I_RUN = re.compile(r"\bI(?:'m| am) (?:running|standing) for (?:the )?(?:post of )?(?P<role>[a-z]+)")
+# a word between "I am" and a role that still says what the speaker is ("I am Hank Brody, a proud
+# mayor"), not what it does to another ("I am voting for the mayor", "helping the mayor")
+_SELF_WORD = (r"(?!(?:for|against|the|our|your|to|with|of|from|at|by|helping|voting|supporting|meeting|seeing|"
+              r"talking|like|than|not)\b)[\w']+,?")
+_I_WIN = re.compile(r"\bI (?:want|hope|plan|intend|mean) to win the (?:election|race)\b")
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: str  # "relation" or "role"
+    who: str  # full name of whom the claim is about
+    what: str  # "daughter of Hank Brody", "candidate for mayor"
+    backed: bool
+
+
+def _full(name: str, people: Sequence[str]) -> str | None:
+    for p in people:
+        if name == p or name == p.split()[0]:
+            return p
+    return None
+
+
+def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: Sequence[str],
+                    relations: Mapping[str, Mapping[str, str]]) -> list[Claim]:
+    """The relations ``text`` claims ("my wife Grace": Grace is the speaker's wife) and whether the
+    relationships of either side back them (a word of the relation in its text)."""
+    out = []
+    for rx in _MINE:
+        for m in rx.finditer(text):
+            other = _full(m.group("name"), people)
+            holder = speaker if m.group("whose").lower() == "my" else (listeners[0] if len(listeners) == 1 else None)
+            if other is None or holder is None or other == holder:
+                continue
+            rel = m.group("rel").lower()
+            said = " ".join([relations.get(holder, {}).get(other, ""),
+                             relations.get(other, {}).get(holder, "")]).lower()
+            out.append(Claim("relation", other, f"{rel} of {holder}", any(w in said for w in _KIN[rel])))
+    return out
+
+
+def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[str]], speaker: str = "") -> list[Claim]:
+    """The roles ``text`` gives someone ("Hank is running for mayor", "Grace is the mayor"; of the
+    ``speaker``: "I'm running for mayor", "a proud mayor" after "I am", "I want to win the
+    election") and whether the town's declared roles back them; a role the town declares of no
+    one is not judged (a trade is often said of a workplace)."""
+    out = []
+    declared = {r.lower() for rs in roles.values() for r in rs}
+    found: list[tuple[str | None, str]] = []
+    for rx, kind in ((_RUNS, "candidate for {}"), (_IS_THE, "{}")):
+        found += [(_full(m.group("name"), people), kind.format(m.group("role").lower())) for m in rx.finditer(text)]
+    if speaker:
+        offices = sorted(r for r in declared if not r.startswith("candidate for "))
+        for m in _I_RUN.finditer(text):
+            found.append((speaker, f"candidate for {m.group('role').lower()}"))
+        if _I_WIN.search(text):
+            found += [(speaker, r) for r in sorted(declared) if r.startswith("candidate for ")][:1]
+        for office in offices:
+            o = re.escape(office)
+            if re.search(rf"\bI(?:'m| am)(?:\s+{_SELF_WORD}){{0,8}}\s+{o}\b", text) or re.search(
+                    rf"\bI(?:'m| am) (?:the|a|an|your|our) (?:town'?s? )?{o}\b", text):
+                found.append((speaker, office))
+    for who, role in found:
+        if who is None or role not in declared:
+            continue
+        out.append(Claim("role", who, role, role in {r.lower() for r in roles.get(who, ())}))
+    return out

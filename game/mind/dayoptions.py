@@ -1,0 +1,148 @@
+"""What a free hour of a resident's day may hold (issue 38): the choices the model picks from for
+each free-time line of its day plan, built from what the town knows of the resident, and the
+shape the server's grammar gives a work line.
+
+A 1.5B model asked to write a free hour in its own words repeated its last line, ate a fourth
+meal, went to bed at seven, or copied a line of its relationships ("Kenji always seems to know
+more than he says"): two plans in twelve passed the check on the first answer.  Picking among
+things the resident means to do (its daily requirements), people it knows, places it knows and
+plain spare time, each one that fits the hour and passes the check alone, leaves it only the
+choice: which, and in what order.  The choice is the model's (a line it chose counts as model-led);
+the words are the residents file's or these templates'.
+
+Pure functions of the persona, the slot and the town's names: no model, no state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from game.mind.daycheck import CLOCK, MEAL_HOURS, SLEEP, WAKE, Problem, line_key, meals_eaten
+from game.mind.dayframe import Slot, shifts_of
+from game.mind.persona import Persona
+from game.mind.schemas import clean_text
+
+# a work line in the model's words: two to twelve words of plain letters, no hours (the frame has
+# them).  Words and what is between them are told apart by their letters alone: a pattern whose
+# spaces could be read two ways ("[A-Za-z ,]{6,63} [A-Za-z]{3,15}") held a server's slot for
+# minutes on one line (llama.cpp followed every reading at once).  A line cut off where the hour
+# would be ("open the store at o") is the check's to find.
+WORK_PATTERN = r"^[A-Za-z]+(?:[ ,'&-]+[A-Za-z]+){1,11}$"
+_HOUSE = re.compile(r"\b(house|home|dorm\w*|apartment\w*|room|bedroom|flat)\b", re.I)
+_WALK = re.compile(r"\b(park|garden|green|square|woods?|beach|river|lake)\b", re.I)
+_READ = re.compile(r"\b(library|bookshop|bookstore)\b", re.I)
+MAX_PEOPLE = 4
+MAX_PLACES = 4
+_PART_OF_DAY = (("morning", 0, 12 * 60), ("afternoon", 12 * 60, 17 * 60), ("evening", 17 * 60, 30 * 60),
+                ("night", 19 * 60, 30 * 60))
+
+
+def meal_words(persona: Persona, meal: str) -> str:
+    """A daily requirement that is this meal ("have dinner with Samuel"), else ""."""
+    for w in (d.strip() for d in re.split(r";", persona.daily or "")):
+        if meals_eaten(w) == [meal] and not CLOCK.search(w):
+            return clean_text(w, 80)
+    return ""
+
+
+def _place_choice(place: str) -> str:
+    if _WALK.search(place):
+        return f"a walk in {place}"
+    if _READ.search(place):
+        return f"reading at {place}"
+    return f"some time at {place}"
+
+
+def free_choices(persona: Persona, places: Sequence[str] = (),
+                 lacks: Callable[[str], list[str]] | None = None) -> list[str]:
+    """Everything a free line of this resident's day may be, in order: its own daily requirements,
+    time with the people it knows, the places it knows (not houses, not its home or work), then
+    plain spare time; none of them a meal, waking, sleep, an hour or a place the town lacks."""
+    mine = {persona.home.split(":")[0], persona.workplace.split(":")[0]}
+    people = [f"catch up with {name}" for name in list(persona.relationships)[:MAX_PEOPLE]]
+    spots = [_place_choice(p) for p in places if p and p not in mine and not _HOUSE.search(p)][:MAX_PLACES]
+    out: list[str] = []
+    seen: set[str] = set()
+    for text in wants_of(persona) + people + spots + list(SPARE_TIME):
+        text = clean_text(text, 80)
+        k = line_key(text)
+        if not k or k in seen or meals_eaten(text) or SLEEP.search(text) or WAKE.search(text):
+            continue
+        if lacks is not None and lacks(text):
+            continue
+        seen.add(k)
+        out.append(text)
+    return out
+
+
+def fitting(choices: Sequence[str], slot: Slot) -> list[str]:
+    """The choices whose part of the day ("in the evening") holds the slot's start."""
+    return [c for c in choices if fits_hour(c, slot.start)]
+
+
+def deal(slots: Sequence[Slot], lines: Sequence[int], choices: Sequence[str], least: int = 2) -> dict[int, list[str]]:
+    """The choices dealt among the free ``lines`` like cards, each to the line with the fewest so
+    far among those whose hour it fits (the resident's own wants first, so that each free hour has
+    one of them): no two free lines can pick the same thing, and each still has a choice.  A line
+    left with fewer than ``least`` gets the other fitting choices too (then a repeat is possible,
+    and the check finds it)."""
+    hands: dict[int, list[str]] = {i: [] for i in lines}
+    for c in choices:
+        fits = [i for i in lines if fits_hour(c, slots[i].start)]
+        if fits:
+            hands[min(fits, key=lambda i: (len(hands[i]), i))].append(c)
+    for i in lines:
+        if len(hands[i]) < least:
+            hands[i] += [c for c in fitting(choices, slots[i]) if c not in hands[i]][:least - len(hands[i])]
+    return hands
+
+
+def wants_of(persona: Persona) -> list[str]:
+    """The resident's daily requirements that are neither its work (the shifts have their own lines)
+    nor fixed to an hour of their own ("open the cafe at 8am")."""
+    wants = [d.strip() for d in re.split(r";", persona.daily or "") if d.strip()]
+    shifts = [set(line_key(sh.what).split()) for sh in shifts_of(persona)]
+    return [w for w in wants if not CLOCK.search(w)
+            and not any(len(set(line_key(w).split()) & sh) * 2 >= len(sh) for sh in shifts)]
+
+
+SPARE_TIME = ("relaxing at home", "reading at home", "a walk around town", "tidying up at home",
+              "writing letters at home", "resting at home")
+
+
+def fallbacks(slots: Sequence[Slot], persona: Persona, lines: Sequence[str], keep: Sequence[str] | None,
+              check: Callable[[list[str]], list[Problem]]) -> list[str]:
+    """What a line that no answer passed says instead (mended by rule): the old plan's words where
+    they pass (``keep``, for the rest of a day), else for free time one of the resident's own daily
+    requirements not yet in the day (then plain spare time), else the frame's own words.  ``lines``:
+    the day's lines that passed ("" where none did)."""
+    out = list(lines)
+    wants = wants_of(persona)
+    spare = list(SPARE_TIME)
+    for i, s in enumerate(slots):
+        if out[i]:
+            continue
+        if keep and keep[i]:
+            trial = list(out)
+            trial[i] = keep[i]
+            if not [p for p in check([t or f"unplanned {j}" for j, t in enumerate(trial)]) if p.line == i]:
+                out[i] = keep[i]
+                continue
+        if s.kind == "free":
+            used = {line_key(x) for x in out}
+            pick = next((w for w in wants + spare if line_key(w) not in used and not meals_eaten(w)
+                         and not SLEEP.search(w) and not WAKE.search(w) and fits_hour(w, s.start)), "")
+            out[i] = clean_text(pick, 80) or s.default()
+        else:
+            out[i] = s.default()
+    return out
+
+
+def fits_hour(text: str, minute: int) -> bool:
+    """Whether a part of the day the text names ("in the evening") holds ``minute``, and so does
+    the time of each meal it speaks of ("cook dinner" not at 11:00)."""
+    low = text.lower()
+    named = [(a, b) for word, a, b in _PART_OF_DAY if word in low]
+    meals = [MEAL_HOURS[m] for m in MEAL_HOURS if re.search(rf"\b{m}\b", low)]
+    return (not named or any(a <= minute < b for a, b in named)) and all(a <= minute < b for a, b in meals)

@@ -1,0 +1,132 @@
+"""The choices a free hour of a day plan is picked from, and the shapes the server's grammar gives
+the plan's lines (issue 38): game/mind/dayoptions.py and dayfill.py's schema."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from game.mind.daycheck import check_day
+from game.mind.dayfill import day_fill_answer, line_choices
+from game.mind.dayframe import Slot, frame_for
+from game.mind.dayoptions import WORK_PATTERN, fitting, free_choices, meal_words
+from game.mind.persona import Persona, Shift
+
+MAYOR = Persona(name="Grace Okafor", wake=6 * 60, sleep=22 * 60 + 30, home="Okafor house:bedroom",
+                workplace="Town Hall:mayor's office",
+                meals=[("breakfast", 6 * 60 + 30), ("lunch", 12 * 60 + 30), ("dinner", 19 * 60)],
+                schedule=[Shift(8 * 60, 17 * 60, "run the town from the mayor's office", "Town Hall:mayor's office",
+                                (0, 1, 2, 3, 4))],
+                daily="work on the debate notes in the mayor's office; talk with residents about the town; "
+                      "have dinner with Samuel; open the fair at 9am; paint in the evening",
+                relationships={"Samuel Okafor": "her husband", "Aiko Tanaka": "an old friend"})
+PLACES = ["Okafor house", "Town Hall", "Willow Park", "Bluebell Cafe", "Oakhill College library", "Tanaka house"]
+
+
+def test_the_choices_are_the_residents_own_wants_people_and_places_and_never_a_meal_or_an_hour():
+    got = free_choices(MAYOR, PLACES)
+    assert got[:2] == ["talk with residents about the town", "paint in the evening"]  # its own, first
+    assert "catch up with Samuel Okafor" in got and "catch up with Aiko Tanaka" in got
+    assert {"a walk in Willow Park", "some time at Bluebell Cafe", "reading at Oakhill College library"} <= set(got)
+    # not its work (the shift has its line), a meal, an hour, its home or work, or another's house
+    assert not [c for c in got if re.search(r"dinner|9am|debate notes|Okafor house|Town Hall|Tanaka house", c)]
+    assert "reading at home" in got  # plain spare time last
+    # a place the town lacks is no choice
+    assert "a walk in Willow Park" not in free_choices(MAYOR, PLACES, lacks=lambda t: ["park"] if "Park" in t else [])
+
+
+def test_each_choice_passes_the_check_alone_and_a_free_hour_gets_those_that_fit_it():
+    slots = frame_for(MAYOR, date(2026, 3, 2))
+    choices = free_choices(MAYOR, PLACES)
+    morning = next(s for s in slots if s.kind == "free" and s.start < 12 * 60)
+    evening = [s for s in slots if s.kind == "free" and s.start >= 17 * 60][-1]
+    assert "paint in the evening" not in fitting(choices, morning)
+    assert "paint in the evening" in fitting(choices, evening)
+    for c in choices:
+        assert not check_day([evening], [c]), c
+
+
+def test_a_meal_the_resident_means_to_share_is_its_meal_line():
+    assert meal_words(MAYOR, "dinner") == "have dinner with Samuel" and meal_words(MAYOR, "lunch") == ""
+
+
+def test_the_schema_holds_a_free_line_to_its_choices_and_a_work_line_to_plain_words():
+    free, work = Slot(17 * 60, 19 * 60, "free", "free time"), Slot(8 * 60, 12 * 60, "work", "run the town")
+    shapes = (line_choices(free, ["a walk in Willow Park", "reading at home"]), line_choices(work, ["x", "y"]))
+    schema = day_fill_answer(("17:00 free time", "08:00 run the town"), shapes).model_json_schema()
+    props = schema["properties"]
+    assert props["17:00 free time"]["enum"] == ["a walk in Willow Park", "reading at home"]
+    assert props["08:00 run the town"]["pattern"] == WORK_PATTERN
+    assert re.fullmatch(WORK_PATTERN, "go over the budget with the clerk")
+    assert not re.fullmatch(WORK_PATTERN, "work from 8am to 5pm") and not re.fullmatch(WORK_PATTERN, "work")
+    # the rest of a day offers the old plan's line too; a single choice is no choice (plain words)
+    assert line_choices(free, ["reading at home", "a walk"], old="practise the song")[0] == "practise the song"
+    assert line_choices(free, ["reading at home"]) == ()
+    # an answer off the shapes (a server that ignores the schema) is read, and left to the check
+    ans = day_fill_answer(("17:00 free time",), (("a", "b"),)).model_validate({"17:00 free time": "go bowling"})
+    assert ans.lines() == ["go bowling"]
+
+
+def test_the_choices_are_dealt_so_no_two_free_hours_can_pick_the_same():
+    from game.mind.dayoptions import deal
+
+    slots = frame_for(MAYOR, date(2026, 3, 2))
+    free = [i for i, s in enumerate(slots) if s.kind == "free"]
+    hands = deal(slots, free, free_choices(MAYOR, PLACES))
+    dealt = [c for i in free for c in hands[i]]
+    assert len(free) >= 2 and len(dealt) == len(set(dealt))  # disjoint
+    assert all(len(hands[i]) >= 2 for i in free)
+    # its own wants go first, one to each hour they fit ("paint in the evening" only to the evening)
+    assert hands[free[0]][0] == "talk with residents about the town" and hands[free[1]][0] == "paint in the evening"
+    # a line left with too few takes others that fit (a repeat is then the check's to find)
+    one = deal(slots, free, ["reading at home", "a walk"])
+    assert all(len(one[i]) == 2 for i in free)
+
+
+def test_the_check_reads_what_the_grammar_cannot_stop():
+    from game.mind.daycheck import _shares_run, line_key, without_hours
+
+    work = Slot(8 * 60, 12 * 60, "work", "run the pub", "The Copper Kettle:pub")
+    evening = Slot(17 * 60, 23 * 60, "work", "run the pub", "The Copper Kettle:pub")
+
+    def kinds(slot, line):
+        return [p.kind for p in check_day([slot], [line])]
+
+    assert kinds(work, "open the supply store at o") == ["garbled"]  # the grammar kept the hour out
+    assert kinds(work, "Yes, Nora is gardening in the park") == ["garbled"]
+    assert kinds(evening, "serve breakfast at The Copper Kettle") == ["hour"]  # another shift's words
+    assert kinds(work, "serve breakfast at The Copper Kettle") == []
+    assert kinds(work, "relax at home with a book") == ["work"]  # at home in work hours
+    assert kinds(work, "catch up with Hank Brody") == []
+    assert [p.kind for p in check_day([work], ["catch up with Hank Brody"], leisure=["catch up with Hank Brody"])] == [
+        "work"]  # a free-time choice is no work
+    # the requirements' hours are not shown to the model, whose frame has them
+    assert without_hours("work at the pharmacy counter from 8am to 5pm") == "work at the pharmacy counter"
+    assert without_hours("open the cafe at 6:30am; serve until noon") == "open the cafe; serve"
+    # a line that says back the problem named to it
+    said = line_key("the 14:00 line is at home during  |  (begin it with 'instead,' and say why, or stay at work)")
+    assert _shares_run(line_key("begin it with instead and say why"), {said})
+    assert not _shares_run(line_key("study at the college library"), {said})
+    assert "cook dinner for Felix" not in fitting(["cook dinner for Felix", "a walk"], Slot(11 * 60, 12 * 60, "free",
+                                                                                          "free time"))
+
+
+def test_a_moved_line_needs_its_reason_and_still_eats_no_second_meal():
+    lunch = Slot(12 * 60, 13 * 60, "meal", "lunch")
+    study = Slot(14 * 60, 16 * 60, "work", "study at the college library", "Oakhill College library:reading room")
+    kinds = [p.kind for p in check_day([lunch, study], ["having lunch", "Instead of having lunch, catch up with Ines"])]
+    assert "meal" in kinds  # "instead of" is no reason, and lunch is the 12:00 line
+    ok = check_day([lunch, study], ["having lunch", "instead, help Ines at the cafe because she is ill"],
+                   named=lambda t: "Bluebell Cafe" if "cafe" in t else None)
+    assert ok == []
+
+
+def test_a_line_may_not_copy_the_residents_story_but_may_say_its_wants():
+    from game.mind.daycheck import _shares_run, line_key
+
+    seed = {line_key("Marcus Bell has not been invited to any party this week, as far as he knows")}
+    assert _shares_run(line_key("has not been invited to any party this week, so he cannot run"), seed)
+    garden = {line_key("Nora tends the vegetable patches in the community garden every morning")}
+    line = line_key("tend the vegetable patches in the community garden")
+    assert _shares_run(line, garden)
+    assert not _shares_run(line, garden, allowed={line})  # her want (or the shift's label) says it

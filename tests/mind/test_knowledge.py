@@ -1,0 +1,231 @@
+"""What the town knows as data (issue 39): events declared in the residents file and held as facts
+from the first minute, a secret kept out of every prompt and line for the one it is kept from,
+and an interview that carries what the resident knows instead of denying it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import datetime
+
+import pytest
+
+from game.engine.build import new_engine
+from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, assemble
+from game.mind.factcheck import vet_line
+from game.mind.facts import TownNames
+from game.world import default_town_path, load_town
+from game.world.errors import MapError
+from game.world.residents import read_residents
+
+from .fakes import scripted_model
+
+DEFAULT = default_town_path().parent if default_town_path().suffix else default_town_path()
+PARTY = "a surprise party for Grace's 60th birthday"
+MONDAY = datetime(2026, 3, 2, 9)
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return new_engine("default", scripted_model({}))
+
+
+def _file(tmp_path, **event):
+    data = json.loads((DEFAULT / "residents.json").read_text())
+    data["events"] = [{**data["events"][0], **event}]
+    p = tmp_path / "residents.json"
+    p.write_text(json.dumps(data))
+    return p
+
+
+@pytest.mark.parametrize("event, message", [
+    ({"known_by": ["Grace Okafor"]}, "Grace Okafor knows of \"a surprise party for Grace's 60th birthday\", which"),
+    ({"host": "Grace Okafor"}, "Grace Okafor hosts"),
+    ({"invited": ["Wolfgang Schulz"]}, "invited names 'Wolfgang Schulz', who is not a resident"),
+    ({"hours": "21:00-18:00"}, "ends before it starts"),
+    ({"day": "someday"}, "is not a weekday"),
+])
+def test_a_file_that_declares_something_impossible_is_a_clear_error(tmp_path, event, message):
+    with pytest.raises(MapError) as e:
+        read_residents(_file(tmp_path, **event))
+    assert message in str(e.value)
+
+
+def test_an_event_somewhere_the_map_lacks_is_refused_when_the_town_loads(tmp_path):
+    shutil.copytree(DEFAULT, tmp_path / "t")
+    _file(tmp_path / "t", place="The Grand Hotel")
+    with pytest.raises(MapError, match="is at 'The Grand Hotel', which is not a place on the map"):
+        load_town(tmp_path / "t")
+
+
+def test_those_the_town_says_know_of_the_party_hold_it_from_the_start_and_grace_does_not(engine):
+    holders = {n for n, m in engine.minds.items() if any(f.what == PARTY for f in m.facts)}
+    assert holders == {"Samuel Okafor", "Ines Moreau", "Rosa Brody", "Eli Moreau", "Aiko Tanaka"}
+    f = next(iter(engine.minds["Rosa Brody"].facts))
+    assert (f.host, f.source, f.place, f.day.isoformat(), f.start, f.end) == (
+        "Samuel Okafor", "Samuel Okafor", "Bluebell Cafe", "2026-03-03", 18 * 60, 21 * 60)
+    assert f.secret_from == ("Grace Okafor",) and f.honoree == "Grace Okafor"
+    assert next(iter(engine.minds["Samuel Okafor"].facts)).source == ""  # his own
+
+
+async def test_a_prompt_about_grace_tells_nothing_of_her_party_and_one_about_rosa_does(engine):
+    samuel = engine.minds["Samuel Okafor"]
+    samuel.core.seed(MONDAY)
+
+    async def context(about):
+        ctx = Context(samuel.core, samuel.agenda, MONDAY, None, focus=" ".join(about) + " party", about=about)
+        return await assemble([KnownFacts(), Relationships(), RelevantMemories(k=8, token_budget=400)], ctx)
+
+    with_grace, with_rosa = await context(["Grace Okafor"]), await context(["Rosa Brody"])
+    assert "party" not in with_grace.lower() and "surprise" not in with_grace.lower()
+    assert "his wife, the love of his life" in with_grace  # the relationship stays, less its secret clause
+    assert "party" in with_rosa.lower()
+    assert samuel.stats["secret_kept_from_prompt"] >= 2
+    side = await samuel.talker.talk_side(MONDAY, ["Grace Okafor"])
+    assert "party" not in side.lower()
+
+
+def test_a_line_that_tells_grace_of_her_party_is_not_said(engine):
+    books = {n: engine.minds[n].facts for n in ("Samuel Okafor", "Grace Okafor", "Rosa Brody")}
+    town = TownNames(places=("Bluebell Cafe",), people=tuple(engine.minds))
+    told = vet_line("Rosa Brody", "Good morning, Grace! We're planning your surprise party at the cafe.",
+                    ["Rosa Brody", "Grace Okafor"], books, MONDAY, town)
+    assert told.text == "Good morning, Grace!" and told.fixes[0].startswith("kept secret from Grace Okafor")
+    whole = vet_line("Samuel Okafor", "The party is on Tuesday at six.", ["Samuel Okafor", "Grace Okafor"], books,
+                     MONDAY, town)
+    assert whole.text == ""
+    # her own words about it (a scripted talk answers what it told her) are not said either
+    assert vet_line("Grace Okafor", "A party for me? How lovely!", ["Samuel Okafor", "Grace Okafor"], books,
+                    MONDAY, town).text == "How lovely!"
+    among = vet_line("Samuel Okafor", "The party is on Tuesday at six.", ["Samuel Okafor", "Rosa Brody"], books,
+                     MONDAY, town)
+    assert "party" in among.text and not among.fixes[:1] == ["kept secret"]
+    assert vet_line("Samuel Okafor", "Happy birthday for tomorrow, Grace!", ["Samuel Okafor", "Grace Okafor"],
+                    books, MONDAY, town).text == "Happy birthday for tomorrow, Grace!"  # no sign of the party
+
+
+async def test_an_interview_of_one_who_knows_carries_it_when_the_model_denies_it():
+    town = load_town("default")
+    from game.engine.build import seed_knowledge
+    from game.mind import Mind
+    from game.mind.interview import answer_backed
+
+    deny = {"answer": "No gathering is planned in town as far as I know."}
+    llm = scripted_model({"interview": [deny, deny]})
+    rosa = Mind(town.resident("Rosa Brody"), llm, now=MONDAY)
+    seed_knowledge(town, {"Rosa Brody": rosa}, MONDAY)
+    text, back = await answer_backed(rosa, "Do you know of any gathering planned in town? When and where?", MONDAY,
+                                     asker="An interviewer")
+    assert "No gathering" not in text and back.source == "record"
+    assert text == ("Samuel Okafor told me that Samuel Okafor is hosting a surprise party for Grace's 60th birthday "
+                    "at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00.")
+    assert back.asked == 2 and "denial" in back.problems[0]  # asked again with what she knows, first
+    # an answer that says it stays the model's
+    says = {"answer": "Yes, Samuel's surprise party for Grace is at Bluebell Cafe tomorrow from 18:00 to 21:00."}
+    rosa2 = Mind(town.resident("Rosa Brody"), scripted_model({"interview": [says]}), now=MONDAY)
+    seed_knowledge(town, {"Rosa Brody": rosa2}, MONDAY)
+    text, back = await answer_backed(rosa2, "Is there a party coming up?", MONDAY)
+    assert back.source == "model" and "Bluebell Cafe" in text and not back.fixes
+    # asked by the one it is kept from, nothing is carried
+    text, back = await answer_backed(rosa2, "Is there a party coming up?", MONDAY, asker="Grace Okafor")
+    assert not any(f.startswith("told from the record") for f in back.fixes)
+
+
+def test_a_line_said_in_another_talk_is_not_said_again(engine):
+    from game.engine.talkfacts import TalkFacts
+    from game.mind.view import Conversation
+
+    facts = TalkFacts(engine.talk_facts.core)
+    one = Conversation("t1", ["Rosa Brody", "Hank Brody"])
+    two = Conversation("t2", ["Rosa Brody", "Felix Adeyemi"])
+    line = "I'm also helping him with his piano lessons at Town Hall. See you!"
+    assert facts.vet(one, "Rosa Brody", line, MONDAY)[1] == line
+    assert facts.vet(one, "Rosa Brody", line, MONDAY)[1] == line  # (in its own talk it may come back)
+    assert facts.vet(two, "Rosa Brody", line, MONDAY)[1] == "See you!"
+    assert two.checks[0][0] == "1 sentence(s) copied from another talk not said" and facts.copies == 1
+    assert facts.vet(two, "Felix Adeyemi", "I'm also helping him with his piano lessons at Town Hall.",
+                     MONDAY)[1] == "" and two.withheld[-1][0] == "Felix Adeyemi"
+
+
+def test_a_relation_or_role_the_town_does_not_declare_is_not_said(engine):
+    town = engine.talk_facts.core.town_names
+    assert town.roles["Hank Brody"] == ("candidate for mayor",) and "Rosa Brody" in town.relations["Hank Brody"]
+    books = {n: engine.minds[n].facts for n in ("Hank Brody", "Felix Adeyemi")}
+    people = ["Hank Brody", "Felix Adeyemi"]
+    v = vet_line("Hank Brody", "My daughter Rosa runs the counter. My son Felix bakes bread.", people, books,
+                 MONDAY, town)
+    assert v.text == "My daughter Rosa runs the counter." and v.fixes == ["unbacked relation: Felix Adeyemi son of "
+                                                                          "Hank Brody"]
+    v = vet_line("Felix Adeyemi", "Rosa is running for mayor. Hank Brody is running for mayor too.", people, books,
+                 MONDAY, town)
+    assert v.text == "Hank Brody is running for mayor too."
+    assert vet_line("Felix Adeyemi", "Your son Felix? I am Felix.", people, books, MONDAY, town).text == "I am Felix."
+
+
+def test_the_host_has_no_news_for_the_one_it_is_kept_from_nor_for_those_who_know(engine):
+    samuel = engine.minds["Samuel Okafor"]
+    assert not samuel.news_for("Grace Okafor", MONDAY)  # (it woke him at six to tell her: no more)
+    assert not samuel.news_for("Rosa Brody", MONDAY) and not samuel.news_for("Aiko Tanaka", MONDAY)
+    assert samuel.news_for("Hank Brody", MONDAY)  # not invited yet ("not sure he should")
+
+
+def test_a_line_that_names_grace_is_not_about_her_party_and_never_tells_it_to_her(engine):
+    books = {n: engine.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
+    town = engine.talk_facts.core.town_names
+    v = vet_line("Rosa Brody", "Good morning, Grace! Your coffee is ready.", ["Rosa Brody", "Grace Okafor"], books,
+                 MONDAY, town)
+    assert v.fact is None and v.told == [] and v.text == "Good morning, Grace! Your coffee is ready."
+
+
+def test_a_cafe_day_is_not_mended_to_the_partys_hours():
+    from game.mind.factcheck import fix_fact_words
+    from game.mind.facts import declared
+
+    f = declared(PARTY, "Samuel Okafor", "Bluebell Cafe", MONDAY.date(), 18 * 60, 21 * 60, holder="Ines Moreau",
+                 now=MONDAY, honoree="Grace Okafor", secret_from=("Grace Okafor",))
+    town = TownNames(places=("Bluebell Cafe", "Town Hall"), people=("Samuel Okafor", "Ines Moreau"))
+    mine = "I open Bluebell Cafe at 6:30am and run it until 4pm."
+    assert fix_fact_words(mine, f, MONDAY, town, "Ines Moreau", by_place=True) == (mine, [])
+    party, fixes = fix_fact_words("The party is at Bluebell Cafe at 7pm.", f, MONDAY, town, "Ines Moreau",
+                                  by_place=True)
+    assert "from 18:00 to 21:00" in party and fixes
+
+
+def test_roles_claimed_of_oneself_are_checked_too():
+    from game.mind.claims import role_claims
+
+    roles = {"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)}
+    people = ["Grace Okafor", "Hank Brody", "Ines Moreau"]
+
+    def judged(speaker, text):
+        return [(c.what, c.backed) for c in role_claims(text, people, roles, speaker)]
+
+    assert judged("Hank Brody", "I am Hank Brody, a gruff, proud mayor.") == [("mayor", False)]
+    assert judged("Ines Moreau", "I want to win the election for mayor.") == [("candidate for mayor", False)]
+    assert judged("Hank Brody", "I am running for mayor against Grace.") == [("candidate for mayor", True)]
+    assert judged("Grace Okafor", "I am the mayor.") == [("mayor", True)]
+    assert judged("Ines Moreau", "I am voting for the mayor.") == [] == judged("Ines Moreau", "I'm helping the mayor.")
+
+
+def test_a_candidate_speaking_of_the_debate_keeps_his_own_candidacy():
+    from game.mind.factcheck import fix_fact_words
+    from game.mind.facts import declared
+
+    debate = declared("the public debate", "Grace Okafor", "Town Hall", MONDAY.date(), 19 * 60, 21 * 60,
+                      holder="Hank Brody", now=MONDAY)
+    town = TownNames(places=("Town Hall",), people=("Grace Okafor", "Hank Brody"),
+                     roles={"Hank Brody": ("candidate for mayor",)})
+    said = "I am running for mayor and preparing for the debate."
+    assert fix_fact_words(said, debate, MONDAY, town, "Hank Brody") == (said, [])  # not "Grace is running for"
+
+
+def test_a_town_cut_down_keeps_the_events_and_roles_of_its_cast():
+    from game.world.knowledge import among
+
+    data = json.loads((DEFAULT / "residents.json").read_text())
+    cast = {"Grace Okafor", "Samuel Okafor", "Hank Brody"}
+    cut = among(data, cast)
+    party, debate = cut["events"]
+    assert party["known_by"] == [] and party["invited"] == [] and party["secret_from"] == ["Grace Okafor"]
+    assert debate["known_by"] == ["Hank Brody"] and {r["who"] for r in cut["roles"]} <= cast
+    assert among(data, {"Hank Brody"})["events"] == []  # neither host is in it
