@@ -24,7 +24,7 @@ from pathlib import Path
 from game.measure.records import SaveData, read_save
 from game.mind.claims import relation_claims, role_claims
 from game.mind.facts import EVENT_RE, Fact, TownNames
-from game.mind.unbacked import people_named, places_unknown
+from game.mind.unbacked import people_named, places_unknown, sentences
 
 _WORD = re.compile(r"[a-z0-9']+")
 UNBACKED = ("invented person", "stranger named", "invented place", "unbacked event", "misattributed event",
@@ -142,10 +142,10 @@ def audit(save: SaveData, town: TownNames) -> Audit:
         for i, (speaker, text) in enumerate(conv.get("lines", [])):
             others = [p for p in people if p != speaker]
             said = Said(n, speaker, text, check_line(text, speaker, others, save, town, facts, now))
-            k = _key(text)
-            if k in seen and seen[k] != n and len(k.split()) >= 5:
-                said.claims.append(Claim("copy", text[:60], "copied"))
-            seen.setdefault(k, n)
+            for sent in sentences(text):  # a sentence of five words or more said in another talk
+                k = _key(sent)
+                if len(k.split()) >= 5 and seen.setdefault(k, n) != n:
+                    said.claims.append(Claim("copy", sent[:60], "copied"))
             for note in checks.get(str(i), []):
                 said.claims.append(Claim("check", note[:120], f"corrected: {note[:120]}"))
             out.lines.append(said)
@@ -185,14 +185,17 @@ def town_names(save: SaveData) -> TownNames:
 
         places = tuple(load_town(path, residents=False).tree.sectors())
     roles: dict[str, tuple[str, ...]] = {}
+    people = set(save.residents)
     if path and Path(path).exists():
         from game.world.residents import read_residents
 
         res = Path(path).parent / "residents.json" if str(path).endswith(".tmx") else Path(path) / "residents.json"
         if res.exists():
-            for r in read_residents(res).roles:
+            rf = read_residents(res)
+            people |= {r.name for r in rf.residents}  # the whole town (a small cast speaks of the others)
+            for r in rf.roles:
                 roles[r.who] = (*roles.get(r.who, ()), r.role)
-    return TownNames(places=places, people=tuple(save.residents), relations=save.relationships, roles=roles)
+    return TownNames(places=places, people=tuple(sorted(people)), relations=save.relationships, roles=roles)
 
 
 def cli_audit(args: argparse.Namespace) -> int:

@@ -101,6 +101,22 @@ def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime) -> tuple[s
     return (f"{kept} {said}".strip() if kept else said), [f"told from the record: {f.what}" for f in missing]
 
 
+def person_asked(question: str, relationships: dict[str, str]) -> str | None:
+    """The one person the question names whom the resident knows by its relationships, if any."""
+    named = [n for n in relationships if n in question or re.search(rf"\b{re.escape(n.split()[0])}\b", question)]
+    return named[0] if len(named) == 1 else None
+
+
+def in_own_words(name: str, relation: str) -> str:
+    """A relationship as the resident says it: "her father; she loves him" -> "Hank Brody is my
+    father." (its first part, the possessive made the speaker's)."""
+    first = relation.split(";")[0].strip().rstrip(".")
+    first = re.sub(r"^(?:her|his|their)\b", "my", first, flags=re.I)
+    if not re.match(r"^(?:my|the|a|an)\b", first, re.I):
+        first = "someone I know: " + first
+    return f"{name} is {first}."
+
+
 def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
                 backing: str, question: str, held: Sequence[Fact] = (), now: datetime | None = None) -> list[Problem]:
     """What in ``answer`` nothing backs; ``held``: the gatherings the question asks about that the

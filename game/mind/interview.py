@@ -36,7 +36,9 @@ from game.mind.backing import (
     carry,
     denies,
     drop_unbacked,
+    in_own_words,
     mend_facts,
+    person_asked,
     problems_in,
     rule_answer,
 )
@@ -328,6 +330,10 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         text, back.dropped = drop_unbacked(text, found, name)
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
+    who = person_asked(question, mind.persona.relationships)
+    if who is not None and (back.source == "rule" or _UNKNOWING.search(text)):  # one it knows: not denied
+        text, back.source = in_own_words(who, mind.persona.relationships[who]), "record"
+        back.fixes.append(f"told from the record: {who}")
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
         carried, told = carry(text if back.source == "model" else "", asked, name, now)
         if told:
@@ -338,6 +344,9 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back
+
+
+_UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar)\b", re.I)
 
 
 def _town(mind: Interviewee) -> TownNames:

@@ -229,3 +229,18 @@ def test_a_town_cut_down_keeps_the_events_and_roles_of_its_cast():
     assert party["known_by"] == [] and party["invited"] == [] and party["secret_from"] == ["Grace Okafor"]
     assert debate["known_by"] == ["Hank Brody"] and {r["who"] for r in cut["roles"]} <= cast
     assert among(data, {"Hank Brody"})["events"] == []  # neither host is in it
+
+
+async def test_asked_of_her_father_she_does_not_say_she_does_not_know_him():
+    from game.mind import Mind
+    from game.mind.interview import answer_backed
+
+    town = load_town("default")
+    deny = {"answer": "I'm not sure, I don't know."}
+    rosa = Mind(town.resident("Rosa Brody"), scripted_model({"interview": [deny, deny]}), now=MONDAY)
+    text, back = await answer_backed(rosa, "Who is Hank Brody?", MONDAY)
+    assert text == "Hank Brody is my father." and back.source == "record"
+    says = {"answer": "I think Hank Brody works too hard."}
+    rosa2 = Mind(town.resident("Rosa Brody"), scripted_model({"interview": [says]}), now=MONDAY)
+    text, back = await answer_backed(rosa2, "What do you think of Hank Brody?", MONDAY)
+    assert text == "I think Hank Brody works too hard." and back.source == "model"
