@@ -12,7 +12,7 @@ The backing is kept with the answer (``Backing``) so that a reader or a test can
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -105,6 +105,22 @@ def person_asked(question: str, relationships: dict[str, str]) -> str | None:
     """The one person the question names whom the resident knows by its relationships, if any."""
     named = [n for n in relationships if n in question or re.search(rf"\b{re.escape(n.split()[0])}\b", question)]
     return named[0] if len(named) == 1 else None
+
+
+def role_answer(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, Sequence[str]]) -> str | None:
+    """The town's declared answer to "who is running for mayor?" or "who is the mayor?", when the
+    question asks that of a role it declares; else None."""
+    m = re.search(r"\b(?:running|standing|a candidate) for (?:the )?(?P<o>[a-z]+)|\bwho(?:'s| is) (?:the|our) "
+                  r"(?:town'?s? )?(?P<r>[a-z]+)\b", question, re.I)
+    if m is None:
+        return None
+    role = f"candidate for {m.group('o').lower()}" if m.group("o") else (m.group("r") or "").lower()
+    holders = [who for who, rs in roles.items() if role in (r.lower() for r in rs)]
+    if not holders:
+        return None
+    verb = "is" if len(holders) == 1 else "are"
+    what = f"running for {role[len('candidate for '):]}" if role.startswith("candidate for ") else f"the {role}"
+    return f"{' and '.join(holders)} {verb} {what}."
 
 
 def in_own_words(name: str, relation: str) -> str:

@@ -40,6 +40,7 @@ from game.mind.backing import (
     mend_facts,
     person_asked,
     problems_in,
+    role_answer,
     rule_answer,
 )
 from game.mind.facts import FactBook, TownNames
@@ -334,6 +335,10 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     if who is not None and (back.source == "rule" or _UNKNOWING.search(text)):  # one it knows: not denied
         text, back.source = in_own_words(who, mind.persona.relationships[who]), "record"
         back.fixes.append(f"told from the record: {who}")
+    declared = role_answer(question, town.roles)
+    if declared is not None and (back.source == "rule" or _UNKNOWING.search(text)):  # the town's roles are known
+        text, back.source = declared, "record"
+        back.fixes.append("told from the record: the town's roles")
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
         carried, told = carry(text if back.source == "model" else "", asked, name, now)
         if told:

@@ -244,3 +244,13 @@ async def test_asked_of_her_father_she_does_not_say_she_does_not_know_him():
     rosa2 = Mind(town.resident("Rosa Brody"), scripted_model({"interview": [says]}), now=MONDAY)
     text, back = await answer_backed(rosa2, "What do you think of Hank Brody?", MONDAY)
     assert text == "I think Hank Brody works too hard." and back.source == "model"
+
+
+async def test_asked_who_runs_for_mayor_no_one_says_they_do_not_know(engine):
+    from game.mind.interview import answer_backed
+
+    samuel = engine.minds["Samuel Okafor"]
+    deny = {"answer": "I don't know who is running for mayor."}
+    text, back = await answer_backed(samuel, "Who is running for mayor?", MONDAY,
+                                     scripted_model({"interview": [deny, deny]}))
+    assert text == "Grace Okafor and Hank Brody are running for mayor." and back.source == "record"
