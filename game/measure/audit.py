@@ -23,6 +23,7 @@ from pathlib import Path
 
 from game.measure.records import SaveData, read_save
 from game.mind.claims import relation_claims, role_claims
+from game.mind.factcheck import fact_in
 from game.mind.facts import EVENT_RE, Fact, TownNames
 from game.mind.unbacked import people_named, places_unknown, sentences
 
@@ -82,19 +83,25 @@ def _facts(save: SaveData) -> dict[str, list[Fact]]:
             for name, rows in save.facts.items()}
 
 
-def _known_people(save: SaveData, name: str) -> set[str]:
+def _memory_texts(save: SaveData) -> dict[str, str]:
+    """Each resident's memories as one text (read once for the whole save, not once a line)."""
+    out: dict[str, list[str]] = {}
+    for r in save.memories:
+        out.setdefault(r.resident, []).append(r.text)
+    return {name: " ".join(texts) for name, texts in out.items()}
+
+
+def _known_people(save: SaveData, name: str, memo: str) -> set[str]:
     """Whom a resident knows: its relationships and everyone its memories name."""
-    known = set(save.relationships.get(name, {}))
-    texts = " ".join(r.text for r in save.memories if r.resident == name)
-    known |= {p for p in save.residents if p in texts or p.split()[0] in texts}
-    return known
+    return set(save.relationships.get(name, {})) | {p for p in save.residents if p in memo or p.split()[0] in memo}
 
 
 def check_line(text: str, speaker: str, others: list[str], save: SaveData, town: TownNames,
-               facts: dict[str, list[Fact]], now: datetime | None) -> list[Claim]:
+               facts: dict[str, list[Fact]], now: datetime | None, memos: dict[str, str]) -> list[Claim]:
     """The claims in one line and their verdicts (no model)."""
     out: list[Claim] = []
-    known = _known_people(save, speaker) | set(others)
+    memo = memos.get(speaker, "")
+    known = _known_people(save, speaker, memo) | set(others)
     for who in people_named(text, [*town.people, *others], town, speaker):
         out.append(Claim("person", who, "invented person"))
     for who in (p for p in town.people if p != speaker and (p in text)):
@@ -104,15 +111,12 @@ def check_line(text: str, speaker: str, others: list[str], save: SaveData, town:
     held = facts.get(speaker, [])
     nouns = {m.group(0).lower() for m in EVENT_RE.finditer(text)}
     if nouns:
-        from game.mind.factcheck import fact_in
-
         mine = fact_in(text, held)
         theirs = fact_in(text, [f for o in others for f in facts.get(o, [])])
-        memo = " ".join(r.text.lower() for r in save.memories if r.resident == speaker)
         for noun in sorted(nouns):
             if mine is not None:
                 out.append(Claim("event", noun, f"backed: fact {mine.key}"))
-            elif noun.rstrip("s") in memo:
+            elif noun.rstrip("s") in memo.lower():
                 out.append(Claim("event", noun, "backed: memory"))
             elif theirs is not None:
                 out.append(Claim("event", noun, "misattributed event"))
@@ -132,6 +136,7 @@ def check_line(text: str, speaker: str, others: list[str], save: SaveData, town:
 def audit(save: SaveData, town: TownNames) -> Audit:
     now = save.now
     facts = _facts(save)
+    memos = _memory_texts(save)
     start = save.meta.get("clock", {}).get("start")
     days = ((now - datetime.fromisoformat(start)).total_seconds() / 86400) if (now and start) else 1.0
     out = Audit(save=save.path, clock=save.clock_text, resident_days=round(max(days, 1 / 24) * len(save.residents), 2))
@@ -141,7 +146,7 @@ def audit(save: SaveData, town: TownNames) -> Audit:
         checks = conv.get("checks") or {}
         for i, (speaker, text) in enumerate(conv.get("lines", [])):
             others = [p for p in people if p != speaker]
-            said = Said(n, speaker, text, check_line(text, speaker, others, save, town, facts, now))
+            said = Said(n, speaker, text, check_line(text, speaker, others, save, town, facts, now, memos))
             for sent in sentences(text):  # a sentence of five words or more said in another talk
                 k = _key(sent)
                 if len(k.split()) >= 5 and seen.setdefault(k, n) != n:
@@ -154,7 +159,8 @@ def audit(save: SaveData, town: TownNames) -> Audit:
     for r in save.memories:
         if r.kind == "player" and "I answered:" in r.text:
             answer = r.text.split("I answered:", 1)[1].strip()
-            out.answers.append(Said(-1, r.resident, answer, check_line(answer, r.resident, [], save, town, facts, now)))
+            out.answers.append(Said(-1, r.resident, answer, check_line(answer, r.resident, [], save, town, facts, now,
+                                                                     memos)))
     return out
 
 
