@@ -33,12 +33,16 @@ _GARBLED = re.compile(r"[\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u3040-\u30ff\u3
 _THE = re.compile(r"^\s*(?:at|in|to)?\s*(?:the\s+)?", re.I)
 CLOCK = re.compile(r"\d\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
-_T = r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?|noon|midnight"
-_HOURS = re.compile(rf"\s*\b(?:from|at|until|till|by|around|between|before|after)?\s*(?:{_T})"
+_T = r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)?|\bnoon|\bmidnight"
+_HOURS = re.compile(rf"\s*\b(?:(?:from|at|until|till|by|around|between|before|after)\s+)?(?:{_T})"
                     rf"(?:\s*(?:to|-|\u2013|and|until|till)\s*(?:{_T}))?(?=\W|$)", re.I)
 # a line that stops on a word that needs another ("open the store at"), or speaks the prompt's words
 _DANGLING = re.compile(r"\b(?:at|from|to|in|on|until|till|by|the|a|an|and|with|of|for)\W*$"
                        r"|\b(?:at|from|to|until|till|by|around)\s+[a-z]{1,2}\W*$|^\W*(?:yes|no|sure|ok|okay)\b", re.I)
+# a place the line's work is for or goes to, not where it happens: "bake bread to sell to Bluebell
+# Cafe", "write a letter for Town Hall"
+_FOR_PLACE = re.compile(r"\b(?:for|(?:sell\w*|deliver\w*|bring\w*|send\w*|giv\w*|offer\w*|"
+                        r"show\w*|pitch\w*|talk\w*|speak\w*|writ\w*|call\w*|email\w*)\b[^,;.]{0,30}\bto)\b", re.I)
 _HOME = re.compile(r"\b(?:at|from|stay\w*|back) home\b", re.I)
 _MARKER = re.compile(r"\.[a-z]+[A-Z]\w*|\b[a-z]+[A-Z][a-z]+|\b(?:[Ll]abel|[Ss]pecified|[Nn]ot mentioned|[Nn]ot given|"
                      r"[Nn]ot stated|the text|the prompt|n/a)\b")  # "at .startTime", "oftakingClasses"
@@ -104,16 +108,20 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
             out.append(Problem(i, f"{at(i)} wakes up, but the day starts at {at(0)}", "wake"))
         if s.kind != "bed" and SLEEP.search(text) and not (_NAP.search(text) and s.kind == "free"):
             out.append(Problem(i, f"{at(i)} goes to sleep, but bed is {at(len(slots) - 1)}", "sleep"))
+        today = after_label(s, text)  # a work line's own words said are no problem of the model's
         if s.kind == "work" and s.place and not moved:
-            there = named(text) if named is not None else None
-            if there is None and _HOME.search(text) and not same_area(home, s.place):  # (one who works at home)
+            there = named(_FOR_PLACE.split(today, 1)[0]) if named is not None else None
+            if there is None and _HOME.search(today) and not same_area(home, s.place):  # (one who works at home)
                 there = "home"
             if there and not same_area(there, s.place):
                 out.append(Problem(i, f"{at(i)} is at {there.split(':')[0]} during {s.label} at "
                                       f"{s.place.split(':')[0]} (begin it with 'instead,' and say why, "
                                       f"or stay at work)", "work"))
         out += [Problem(i, f"{at(i)} {what}", kind) for what, kind in _wording(s, text, copied, places, allowed)]
-        if s.kind == "work" and any(f" {line_key(c)} " in f" {k} " for c in leisure):
+        if s.kind == "work" and today and today is not text and not moved and _NOT_A_TASK.match(today):
+            out.append(Problem(i, f"{at(i)} has after its comma no task of the day (write only its own words, or a "
+                                  f"task after them)", "work"))
+        if s.kind == "work" and today and any(f" {line_key(c)} " in f" {line_key(today)} " for c in leisure):
             out.append(Problem(i, f"{at(i)} is {s.label} but is a free time choice", "work"))
         if lacks is not None:
             for kind in lacks(text):
@@ -125,6 +133,23 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
                 out.append(Problem(i, f"{at(i)} repeats {at(seen[k])}", "repeat"))
         seen.setdefault(k, i)
     return out
+
+
+def after_label(s: Slot, text: str) -> str:
+    """What a work line says of today past its shift's own words ("run the pub, pulling pints for
+    the quiz" -> "pulling pints for the quiz"); the line itself (the same object) otherwise."""
+    if s.kind == "work" and line_key(text) == line_key(s.label):
+        return ""
+    if s.kind == "work" and text.lower().startswith(s.label.lower() + ","):
+        return text[len(s.label):].lstrip(" ,;:-") or text
+    return text
+
+
+# what follows a work line's comma that is no work of the day: a place, a reason, a time, a pronoun
+# ("at Oakhill College library", "as it is his main occupation", "which he loves")
+_NOT_A_TASK = re.compile(r"^\W*(?:at|in|on|as|because|since|while|so|and|but|or|which|where|when|who|it|its|"
+                         r"he|she|they|his|her|their|this|that|there|then|today|now|all|every|each|during|"
+                         r"until|till|from|by|the same|as usual|usual|again)\b", re.I)
 
 
 def _wording(s: Slot, text: str, copied: set[str], places: set[str] | None,

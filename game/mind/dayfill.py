@@ -21,7 +21,7 @@ from game.mind import prompting
 from game.mind.core import MindCore
 from game.mind.daycheck import Checked, Problem, check_day, line_key, merge
 from game.mind.dayframe import FIXED_KINDS, Slot, frame_text
-from game.mind.dayoptions import WORK_PATTERN, deal, fallbacks, fitting, free_choices, meal_words, wants_of
+from game.mind.dayoptions import deal, fallbacks, fitting, free_choices, meal_words, wants_of, work_pattern
 from game.mind.schemas import clean_text
 from game.mind.view import WorldView, hhmm
 from game.mind.wording import whole_words
@@ -77,18 +77,21 @@ def slot_key(s: Slot) -> str:
 
 
 @lru_cache(maxsize=128)
-def day_fill_answer(keys: tuple[str, ...], shapes: tuple[tuple[str, ...], ...] = ()) -> type[FillBase]:
+def day_fill_answer(keys: tuple[str, ...], shapes: tuple[tuple[str, ...], ...] = (),
+                    labels: tuple[str, ...] = ()) -> type[FillBase]:
     """The answer to plan_day.txt and replan.txt for a frame whose lines are ``keys``; a key
     missing from an answer reads as "" (the check finds it).  ``shapes``: for each key the choices
     its line is one of (the schema's enum: the server's grammar holds the model to them), or none
-    for a line in the model's words (plain letters, no hours: ``WORK_PATTERN``).  The shapes bind
+    for a line in the model's words: after its label (``labels``, a work line's own words) and a
+    comma, plain letters, no hours (``work_pattern``).  The shapes bind
     the server only: an answer off them (a server that ignores the schema) is read and checked as
     any other."""
     line = Annotated[str, BeforeValidator(_day_line), Field(max_length=80)]
     fields: dict[str, Any] = {}
     for i, k in enumerate(keys):
         shape = shapes[i] if i < len(shapes) else ()
-        extra: JsonDict = {"enum": list(shape)} if shape else {"pattern": WORK_PATTERN}
+        label = labels[i] if i < len(labels) else ""
+        extra: JsonDict = {"enum": list(shape)} if shape else {"pattern": work_pattern(label)}
         fields[f"l{i}"] = (line, Field(default="", alias=k, json_schema_extra=extra))
     return create_model("DayFillAnswer", __base__=FillBase, **fields)
 
@@ -134,7 +137,8 @@ class _Day:
         slots, first_of, keep = self.slots, self.first_of, self.keep
         which = sorted({first_of[i] for i in which if i not in self.fixed})
         shapes = self.shapes(which, day)
-        schema = day_fill_answer(tuple(slot_key(slots[i]) for i in which), shapes)
+        labels = tuple(slots[i].label if slots[i].kind == "work" else "" for i in which)
+        schema = day_fill_answer(tuple(slot_key(slots[i]) for i in which), shapes, labels)
         ans = await self.core.complete(template, schema, template, Priority.PLAN, now,
                                        max_tokens=40 + 30 * len(which), temperature=0.6,
                                        frame=frame_text(slots, self.fixed, dict(zip(which, shapes))),

@@ -29,10 +29,31 @@ from game.mind.schemas import clean_text
 # minutes on one line (llama.cpp followed every reading at once).  A line cut off where the hour
 # would be ("open the store at o") is the check's to find.
 WORK_PATTERN = r"^[A-Za-z]+(?:[ ,'&-]+[A-Za-z]+){1,11}$"
+# what it does there today: two to ten words.  (Held to begin with an -ing word, the 1.5B model
+# ran on in letters to the end of its tokens on ten first answers in twelve; what the ending may
+# not be, "at Oakhill College library", "as it is his main occupation", is the check's to find.)
+_TODAY = r"[A-Za-z]+(?:[ ,'&-]+[A-Za-z]+){1,9}"
+
+
+def work_pattern(label: str) -> str:
+    """The shape of a work line: the shift's own words, then, if the model has one, a comma and what
+    the resident works on today in the model's words ("run the pub, the questions for the Monday
+    quiz"); or "instead, ..." with a reason (the check reads the reason).  Anchored to the shift, a
+    work line cannot turn into another line's choice, the prompt's words or "free time", as it did on
+    one first answer in three when the line was the model's words alone.  A shift's own words are
+    the paper's line too ("work at the pharmacy from 8 to 5"): the 5-15 minute steps of each hour
+    are the model's (decompose.txt)."""
+    words = " ".join(re.findall(r"[A-Za-z0-9']+(?:[&-][A-Za-z0-9']+)*", label))
+    if not words:
+        return WORK_PATTERN
+    return rf"^(?:{words}(?:, {_TODAY})?|instead, {_TODAY})$"
 _HOUSE = re.compile(r"\b(house|home|dorm\w*|apartment\w*|room|bedroom|flat)\b", re.I)
 _WALK = re.compile(r"\b(park|garden|green|square|woods?|beach|river|lake)\b", re.I)
 _READ = re.compile(r"\b(library|bookshop|bookstore)\b", re.I)
 MAX_PEOPLE = 4
+VISIT = "catch up with"  # a free hour with someone the resident knows
+OUTINGS = (VISIT, "some time at ", "a walk ", "reading at ")  # the choices that go out (not "at home")
+OUT_HOURS = (7 * 60, 22 * 60)
 MAX_PLACES = 4
 _PART_OF_DAY = (("morning", 0, 12 * 60), ("afternoon", 12 * 60, 17 * 60), ("evening", 17 * 60, 30 * 60),
                 ("night", 19 * 60, 30 * 60))
@@ -60,7 +81,7 @@ def free_choices(persona: Persona, places: Sequence[str] = (),
     time with the people it knows, the places it knows (not houses, not its home or work), then
     plain spare time; none of them a meal, waking, sleep, an hour or a place the town lacks."""
     mine = {persona.home.split(":")[0], persona.workplace.split(":")[0]}
-    people = [f"catch up with {name}" for name in list(persona.relationships)[:MAX_PEOPLE]]
+    people = [f"{VISIT} {name}" for name in list(persona.relationships)[:MAX_PEOPLE]]
     spots = [_place_choice(p) for p in places if p and p not in mine and not _HOUSE.search(p)][:MAX_PLACES]
     out: list[str] = []
     seen: set[str] = set()
@@ -102,9 +123,18 @@ def wants_of(persona: Persona) -> list[str]:
     """The resident's daily requirements that are neither its work (the shifts have their own lines)
     nor fixed to an hour of their own ("open the cafe at 8am")."""
     wants = [d.strip() for d in re.split(r";", persona.daily or "") if d.strip()]
-    shifts = [set(line_key(sh.what).split()) for sh in shifts_of(persona)]
+    shifts = [_content(sh.what) for sh in shifts_of(persona)]
     return [w for w in wants if not CLOCK.search(w)
-            and not any(len(set(line_key(w).split()) & sh) * 2 >= len(sh) for sh in shifts)]
+            and not any(sh and len(_content(w) & sh) * 2 >= len(sh) for sh in shifts)]
+
+
+_SMALL = frozenset("a an the at in on of to for and or with by from his her their its he she they".split())
+
+
+def _content(text: str) -> set[str]:
+    """A text's words less the small ones ("practise the song ... on the piano at home" and "play
+    the piano at Bluebell Cafe" share "piano" alone, not four words)."""
+    return set(line_key(text).split()) - _SMALL
 
 
 SPARE_TIME = ("relaxing at home", "reading at home", "a walk around town", "tidying up at home",
@@ -143,6 +173,8 @@ def fits_hour(text: str, minute: int) -> bool:
     """Whether a part of the day the text names ("in the evening") holds ``minute``, and so does
     the time of each meal it speaks of ("cook dinner" not at 11:00)."""
     low = text.lower()
+    if low.startswith(OUTINGS) and not low.endswith(" at home") and not OUT_HOURS[0] <= minute < OUT_HOURS[1]:
+        return False  # no calling on people, nor time at a place in town, before 7 or after 10 at night
     named = [(a, b) for word, a, b in _PART_OF_DAY if word in low]
     meals = [MEAL_HOURS[m] for m in MEAL_HOURS if re.search(rf"\b{m}\b", low)]
     return (not named or any(a <= minute < b for a, b in named)) and all(a <= minute < b for a, b in meals)

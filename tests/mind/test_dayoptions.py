@@ -9,7 +9,7 @@ from datetime import date
 from game.mind.daycheck import check_day
 from game.mind.dayfill import day_fill_answer, line_choices
 from game.mind.dayframe import Slot, frame_for
-from game.mind.dayoptions import WORK_PATTERN, fitting, free_choices, meal_words
+from game.mind.dayoptions import WORK_PATTERN, fits_hour, fitting, free_choices, meal_words, wants_of, work_pattern
 from game.mind.persona import Persona, Shift
 
 MAYOR = Persona(name="Grace Okafor", wake=6 * 60, sleep=22 * 60 + 30, home="Okafor house:bedroom",
@@ -50,13 +50,23 @@ def test_a_meal_the_resident_means_to_share_is_its_meal_line():
     assert meal_words(MAYOR, "dinner") == "have dinner with Samuel" and meal_words(MAYOR, "lunch") == ""
 
 
-def test_the_schema_holds_a_free_line_to_its_choices_and_a_work_line_to_plain_words():
+def test_the_schema_holds_a_free_line_to_its_choices_and_a_work_line_to_its_shift():
     free, work = Slot(17 * 60, 19 * 60, "free", "free time"), Slot(8 * 60, 12 * 60, "work", "run the town")
     shapes = (line_choices(free, ["a walk in Willow Park", "reading at home"]), line_choices(work, ["x", "y"]))
-    schema = day_fill_answer(("17:00 free time", "08:00 run the town"), shapes).model_json_schema()
+    schema = day_fill_answer(("17:00 free time", "08:00 run the town"), shapes, ("", "run the town")).model_json_schema()
     props = schema["properties"]
     assert props["17:00 free time"]["enum"] == ["a walk in Willow Park", "reading at home"]
-    assert props["08:00 run the town"]["pattern"] == WORK_PATTERN
+    pattern = props["08:00 run the town"]["pattern"]
+    assert pattern == work_pattern("run the town")
+    # the shift's own words, with or without the day's task after a comma, or "instead, ..."
+    for ok in ("run the town", "run the town, going over the budget with the clerk",
+               "instead, help Samuel at the cafe because he is ill"):
+        assert re.fullmatch(pattern, ok), ok
+    for bad in ("free time", "catch up with Hank Brody", "run the town, from 8am to 5pm", "run the town,",
+                "work"):
+        assert not re.fullmatch(pattern, bad), bad
+    assert work_pattern("bake test batches in Nora's kitchen").startswith("^(?:bake test batches in Nora's kitchen")
+    assert work_pattern("(!)") == WORK_PATTERN  # no words to anchor to: plain words
     assert re.fullmatch(WORK_PATTERN, "go over the budget with the clerk")
     assert not re.fullmatch(WORK_PATTERN, "work from 8am to 5pm") and not re.fullmatch(WORK_PATTERN, "work")
     # the rest of a day offers the old plan's line too; a single choice is no choice (plain words)
@@ -98,11 +108,29 @@ def test_the_check_reads_what_the_grammar_cannot_stop():
     assert kinds(work, "serve breakfast at The Copper Kettle") == []
     assert kinds(work, "relax at home with a book") == ["work"]  # at home in work hours
     assert kinds(work, "catch up with Hank Brody") == []
+    # after the shift's words and a comma, a task of the day: not a place, a reason or a pronoun
+    assert kinds(work, "run the pub, pulling pints for the quiz crowd") == []
+    assert kinds(work, "run the pub, at The Copper Kettle") == ["work"]
+    assert kinds(work, "run the pub, as it is his main occupation") == ["work"]
+    # the shift's own words are never a free-time choice on its own line, whatever the choices hold
+    assert check_day([work], ["run the pub"], leisure=["run the pub"]) == []
+    # a place the work is for or is sold to is not where it happens
+    cafe = {"Bluebell Cafe": "Bluebell Cafe"}
+
+    def named(t):
+        return next((v for k, v in cafe.items() if k in t), None)
+
+    bake = Slot(5 * 60, 7 * 60, "work", "bake test batches", "Lindqvist house:kitchen")
+    assert check_day([bake], ["bake test batches, a rye loaf to sell to Bluebell Cafe"], named=named) == []
+    assert check_day([bake], ["bake test batches, a rye loaf for Bluebell Cafe"], named=named) == []
+    assert [p.kind for p in check_day([bake], ["bake test batches, serving at Bluebell Cafe"], named=named)] == [
+        "work"]
     assert [p.kind for p in check_day([work], ["catch up with Hank Brody"], leisure=["catch up with Hank Brody"])] == [
         "work"]  # a free-time choice is no work
     # the requirements' hours are not shown to the model, whose frame has them
     assert without_hours("work at the pharmacy counter from 8am to 5pm") == "work at the pharmacy counter"
     assert without_hours("open the cafe at 6:30am; serve until noon") == "open the cafe; serve"
+    assert without_hours("play the piano at the cafe in the afternoon") == "play the piano at the cafe in the afternoon"
     # a line that says back the problem named to it
     said = line_key("the 14:00 line is at home during  |  (begin it with 'instead,' and say why, or stay at work)")
     assert _shares_run(line_key("begin it with instead and say why"), {said})
@@ -130,3 +158,19 @@ def test_a_line_may_not_copy_the_residents_story_but_may_say_its_wants():
     line = line_key("tend the vegetable patches in the community garden")
     assert _shares_run(line, garden)
     assert not _shares_run(line, garden, allowed={line})  # her want (or the shift's label) says it
+
+
+def test_a_want_that_shares_only_small_words_with_a_shift_is_still_a_want():
+    pianist = Persona(name="Samuel Okafor", schedule=[Shift(14 * 60, 16 * 60, "play the piano at Bluebell Cafe",
+                                                            "Bluebell Cafe:cafe", (0, 1, 2, 3, 4))],
+                      daily="play the piano at Bluebell Cafe in the afternoon; practise the song he wrote for Grace "
+                            "on the piano at home")
+    assert wants_of(pianist) == ["practise the song he wrote for Grace on the piano at home"]
+
+
+def test_no_calling_on_people_nor_going_out_in_the_night():
+    assert fits_hour("catch up with Hank Brody", 10 * 60)
+    assert not fits_hour("catch up with Hank Brody", 23 * 60) and not fits_hour("catch up with Hank Brody", 6 * 60)
+    assert not fits_hour("some time at Bluebell Cafe", 24 * 60) and not fits_hour("a walk in Willow Park", 23 * 60)
+    assert not fits_hour("reading at Oakhill College library", 22 * 60 + 30)
+    assert fits_hour("reading at home", 23 * 60) and fits_hour("a walk around town", 20 * 60)
