@@ -40,7 +40,7 @@ class Scripted:
             "ImportanceAnswer": {"ratings": ["minor"] * 40},
             "ReactAnswer": {"decision": "continue"},
         }.get(name)
-        if name == "DecomposeAnswer":
+        if name in ("DecomposeAnswer", "BlockStepsAnswer"):
             data = {"steps": [{"action": "working", "minutes": 15, "place": "", "emoji": "\U0001F4BC", "state": ""}]}
         if data is None:
             raise RuntimeError(f"no scripted answer for {name}")

@@ -67,7 +67,7 @@ class FakeInstantLLM:
                 data = {"plan": [f"{h}-{h + 2} {a}" for h, a in blocks]}
             else:
                 data = {"plan": [{"start_hour": h, "end_hour": h + 2, "activity": a} for h, a in blocks]}
-        elif name == "DecomposeAnswer":
+        elif name in ("DecomposeAnswer", "BlockStepsAnswer"):
             data = {"steps": [f"step {(k >> s) % 50} (15 min"
                               + (f", {places[(k >> s) % len(places)]})" if places else ")") for s in range(4)]}
         elif name == "ReactAnswer":

@@ -12,7 +12,6 @@ are the agenda's (agenda.py).
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Literal
@@ -28,11 +27,10 @@ from game.mind.dayfill import fill, named_by
 from game.mind.dayframe import at_place, blocks_of, frame_for
 from game.mind.grounding import Locator
 from game.mind.reflection import Reflector
-from game.mind.schemas import DecomposeAnswer, StepItem, clean_text
-from game.mind.shaping import emoji_for, scale_steps
+from game.mind.schemas import clean_text
+from game.mind.shaping import emoji_for
+from game.mind.steps import block_key, block_steps_answer, grouped
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
-
-Step = tuple[str, int, StepItem]  # a step as read: what, minutes, the answer's item
 
 
 class Planner:
@@ -264,29 +262,6 @@ class Planner:
         self.agenda.queue = actions[1:]
         return actions[0]
 
-    def _awake_steps(self, steps: list[Step], start: int, end: int) -> list[Step]:
-        """The steps less any of sleeping, when the window lies in the resident's waking day (from
-        waking to an hour before bed): the hours it sleeps are the persona's, not the model's.
-        "6-7 wake up, brush teeth" became "sleeping (20 min)" first in a recorded morning, and the
-        one awake in the house slept through the fire in the kitchen.  A nap stays."""
-        p = self.core.persona
-        if start < p.wake or end > p.sleep - 60:
-            return steps
-        kept = [s for s in steps if not (_SLEEP_STEP.search(s[0]) and not _NAP.search(s[0]))]
-        self.core.stats["sleep_step_dropped"] += len(steps) - len(kept)
-        return kept
-
-    def _capped(self, steps: list[Step]) -> list[Step]:
-        """No step longer than a plan block may be (``config.max_block_min``): an answer of one or
-        two steps for a window of four hours was stretched over all of it ("brewing coffee" for
-        three hours, once its step of sleeping was left out).  The window then ends early, and
-        what is left of it is decomposed when these steps run out (or looked ahead before)."""
-        most = self.core.config.max_block_min
-        if all(m <= most for _, m, _ in steps):
-            return steps
-        self.core.stats["step_capped"] += 1
-        return [(d, min(m, most), s) for d, m, s in steps]
-
     def _window(self, minute: int) -> list[PlanBlock]:
         cfg = self.core.config
         return decompose_window(self.agenda.plan, minute, cfg.decompose_window_min, cfg.decompose_window_max)
@@ -316,39 +291,37 @@ class Planner:
         first = self.core.persona.first_name
         blocks = "\n".join(f"{hhmm(max(b.start, minute))}-{hhmm(b.end)} {b.activity}{at_place(b.place, b.activity)}"
                            for b in window)
+        schema = block_steps_answer(tuple(block_key(b, minute) for b in window))
         try:
-            ans = await self.core.complete("decompose", DecomposeAnswer, "decompose", Priority.PLAN, now,
+            ans = await self.core.complete("decompose", schema, "decompose", Priority.PLAN, now,
                                            max_tokens=300, context=context, places=self.locator.places_line(view),
                                            start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
                                            span=span)
         except LLMError as e:
             self.core.fail("decompose", e)
             return []
-        steps = self._awake_steps([(s.action or window[0].activity, s.minutes, s) for s in ans.items()],
-                                  minute, end)
-        if not steps:
+        groups = grouped(self.core, ans, window, minute, end)
+        if not any(steps for _, _, steps in groups):
             self.core.fail("decompose", BadAnswer("no step in the answer"))
             return []
         actions = []
-        offset = 0  # minutes from ``at`` to the step's start
-        for desc, minutes, s in self._capped(scale_steps(steps, span)):
-            block = next((b for b in window if b.start <= minute + offset < b.end), window[-1])
-            fact = attending.fact_of_block(self.core, block, at) if len(self.core.facts) else None
-            # the gathering's own place; else the step's, else the block's where the frame says (work)
-            place = fact.place if fact is not None and fact.place else s.place or block.place
-            addr, state = await self.locator.ground(view, desc, place, "", block.activity, allowed, fallback)
-            if fact is not None and fact.place and not addr.startswith(fact.place):
-                # at a gathering, whatever it does there ("chatting", "resting") is done there
-                addr, state = attending.address_at(fact.place, allowed), None
-            actions.append(Action(desc, emoji_for(desc), addr, minutes, state,
-                                  at + timedelta(minutes=offset), "model"))
-            offset += minutes
+        for fixed, a, steps in groups:
+            offset = a - minute  # minutes from ``at`` to the step's start
+            for desc, minutes, s in steps:
+                block = fixed or next((b for b in window if b.start <= minute + offset < b.end), window[-1])
+                fact = attending.fact_of_block(self.core, block, at) if len(self.core.facts) else None
+                # the gathering's own place; at work the shift's; else the step's, else the block's
+                at_work = block.kind == "work" and bool(block.place)
+                place = fact.place if fact is not None and fact.place else (
+                    block.place if at_work else s.place or block.place)
+                addr, state = await self.locator.ground(view, desc, place, "", block.activity, allowed, fallback)
+                if fact is not None and fact.place and not addr.startswith(fact.place):
+                    # at a gathering, whatever it does there ("chatting", "resting") is done there
+                    addr, state = attending.address_at(fact.place, allowed), None
+                actions.append(Action(desc, emoji_for(desc), addr, minutes, state,
+                                      at + timedelta(minutes=offset), "model"))
+                offset += minutes
         return actions
-
-
-_SLEEP_STEP = re.compile(r"\b(sleep|sleeping|asleep|back to bed)\b", re.I)
-_NAP = re.compile(r"\bnap(s|ping)?\b", re.I)
-
 
 def _rest_of(a: Action, end: datetime, now: datetime) -> Action:
     """``a`` from ``now`` to its ``end``: what is left of a step begun or due earlier."""

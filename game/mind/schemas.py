@@ -41,7 +41,7 @@ def _clamp(lo: int, hi: int, default: int) -> Callable[[object], int]:
     return f
 
 
-def _text(max_len: int) -> Callable[[object], str]:
+def bounded_text(max_len: int) -> Callable[[object], str]:
     return lambda v: clean_text(v, max_len)
 
 
@@ -55,8 +55,8 @@ ActionText = Annotated[str, BeforeValidator(_action(60)), Field(max_length=60)]
 Score = Annotated[int, BeforeValidator(_clamp(1, 10, 3)), Field(ge=1, le=10)]
 Hour = Annotated[int, BeforeValidator(_clamp(0, 26, 8)), Field(ge=0, le=26)]
 Minutes = Annotated[int, BeforeValidator(_clamp(5, 60, 10)), Field(ge=5, le=60)]
-ShortText = Annotated[str, BeforeValidator(_text(120)), Field(max_length=120)]
-LongText = Annotated[str, BeforeValidator(_text(400)), Field(max_length=400)]
+ShortText = Annotated[str, BeforeValidator(bounded_text(120)), Field(max_length=120)]
+LongText = Annotated[str, BeforeValidator(bounded_text(400)), Field(max_length=400)]
 
 
 RATINGS = {"routine": 1, "minor": 3, "notable": 5, "important": 7, "huge": 9}
@@ -120,7 +120,7 @@ def parse_plan_line(line: str) -> tuple[int, int, str] | None:
 class DayPlanAnswer(BaseModel):
     """Blocks as compact lines, "START-END activity" in whole hours: fewer tokens than objects."""
 
-    plan: list[Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)]] = Field(min_length=1,
+    plan: list[Annotated[str, BeforeValidator(bounded_text(80)), Field(max_length=80)]] = Field(min_length=1,
                                                                                         max_length=12)
 
     def blocks(self) -> list[tuple[int, int, str]]:
@@ -153,90 +153,24 @@ def parse_start_times(lines: list[str]) -> list[tuple[int, int, str]]:
             for (t, text), nxt in zip(found, [*found[1:], None])]
 
 
-class StepItem(BaseModel):
-    """One step of a decomposed block: what and where (its emoji and the state it leaves its
-    object in are the world's rules, not the model's: see Planner._decompose_steps)."""
-
-    action: ActionText
-    minutes: Minutes
-    place: Annotated[str, BeforeValidator(_text(160))]
-
-
-# "walking to work (10 min, work)": the action, then in brackets its minutes and, after a comma, its place
-# ("1 hour", "1.5 hrs" are hours: the 1.5B model wrote "visiting the hardware store (1 hour, work)")
-_STEP_TAIL = re.compile(r"\(\s*(?P<min>\d{1,3}(?:\.\d+)?)\s*(?:(?P<hours>hours?|hrs?|h)|minutes?|mins?|m)?\b\.?\s*"
-                        r"(?:[,;]\s*(?P<place>[^()]*?))?\s*(?P<end>\)|$)")
-# a step's own times written before it: "07:30-08:00 prepare coffee", "8am - 9am: ...", "9:15 ...",
-# "8-9 ..." (a time has a colon or am/pm; bare hours count only as a range)
-_T = r"(?:\d{1,2}:\d{2}\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?)"
-_TO = r"\s*(?:-|–|to)\s*"
-_STEP_HEAD = re.compile(rf"^\s*(?:{_T}(?:{_TO}(?:{_T}|\d{{1,2}}))?|\d{{1,2}}{_TO}(?:{_T}|\d{{1,2}}))\s*[:.)\-–]?\s+",
-                        re.IGNORECASE)
-STEP_LINE_MAX = 90
-
-
-def parse_step_line(line: str) -> StepItem:
-    """A step as a line, "brewing coffee (10 min, home)": the minutes and the place in the first
-    brackets that start with a number; a line without them is the action alone (10 minutes, no
-    place), one with nothing before them has no action (the block's own activity stands for it).
-    A place the length limit cut off before its bracket closed is dropped (the 1.5B model once
-    rambled "(10 min, home or Hobbs Cafe depending on the guest number if ...").  Hours count as
-    hours ("(1 hour, work)"); times written before the step ("07:30-08:00 prepare coffee") are
-    not part of its action."""
-    text = clean_text(line, STEP_LINE_MAX)
-    text = _STEP_HEAD.sub("", text, count=1)
-    m = _STEP_TAIL.search(text)
-    if m is None:
-        return StepItem(action=text, minutes=10, place="")
-    place = (m.group("place") or "") if m.group("end") == ")" else ""
-    minutes = float(m.group("min")) * (60 if m.group("hours") else 1)
-    return StepItem(action=text[:m.start()].strip(), minutes=round(minutes), place=place)
-
-
-def _step_line(v: object) -> object:
-    """A step given as an object (an older answer, a scripted test) reads as the line it stands for."""
-    if isinstance(v, dict):
-        place = str(v.get("place") or "").strip()
-        return f"{v.get('action', '')} ({v.get('minutes', 10)} min{', ' + place if place else ''})"
-    return clean_text(v, STEP_LINE_MAX)
-
-
-class DecomposeAnswer(BaseModel):
-    """Steps as compact lines, "brewing coffee (10 min, home)": a step as an object
-    ({"action": ..., "minutes": ..., "place": ...}) cost the 1.5B model 20 tokens to write, most of
-    them the keys; 47 decompose calls of a recorded day wrote 178 tokens each on average, half of
-    all the tokens the town generated (2026-11-25)."""
-
-    steps: list[Annotated[str, BeforeValidator(_step_line), Field(max_length=STEP_LINE_MAX)]] = Field(
-        min_length=1, max_length=8)  # 10 long steps ran past max_tokens
-
-    def items(self) -> list[StepItem]:
-        """The steps; when some lines have their (minutes, place), the lines without are not steps
-        (the 1.5B model put remarks between its steps: "They live in a small town, so it's not
-        far.")."""
-        lines = [x for x in self.steps if x.strip()]
-        timed = [x for x in lines if _STEP_TAIL.search(x)]
-        return [parse_step_line(x) for x in (timed or lines)]
-
-
 class ReactAnswer(BaseModel):
     decision: Literal["continue", "react", "talk"]
-    talk_to: Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)] = ""
+    talk_to: Annotated[str, BeforeValidator(bounded_text(40)), Field(max_length=40)] = ""
     new_action: ActionText = ""
-    place: Annotated[str, BeforeValidator(_text(160))] = ""
-    emoji: Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)] = ""
+    place: Annotated[str, BeforeValidator(bounded_text(160))] = ""
+    emoji: Annotated[str, BeforeValidator(bounded_text(8)), Field(max_length=8)] = ""
     minutes: Minutes = 10
-    state: Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)] = ""
+    state: Annotated[str, BeforeValidator(bounded_text(30)), Field(max_length=30)] = ""
 
 
-StateText = Annotated[str, BeforeValidator(_text(30)), Field(max_length=30)]
+StateText = Annotated[str, BeforeValidator(bounded_text(30)), Field(max_length=30)]
 Decision = Literal["continue", "react", "talk"]
 
 
 def _one_of(values: tuple[str, ...], max_len: int = 30) -> type[str]:  # str, annotated at run time
     """Text the schema sent limits to ``values`` (validation does not: the mind judges the answer)."""
     # (pydantic reads the Annotated form as the str field it describes)
-    return cast(type[str], Annotated[str, BeforeValidator(_text(max_len)),
+    return cast(type[str], Annotated[str, BeforeValidator(bounded_text(max_len)),
                                      Field(max_length=max_len, json_schema_extra={"enum": list(values)})])
 
 
@@ -247,7 +181,7 @@ def meet_answer(people: tuple[str, ...]) -> type[BaseModel]:
     schema holds the name to those, so a small model cannot name anyone else.  Every answer a test
     model gives to a "react" (``decision``, ``talk_to``) reads into it: its other fields are left
     out, and its ``talk_to`` is what counts."""
-    return create_model("MeetAnswer", why=(Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)], ""),
+    return create_model("MeetAnswer", why=(Annotated[str, BeforeValidator(bounded_text(80)), Field(max_length=80)], ""),
                         talk_to=(_one_of(("", *people), 40), ""))
 
 
@@ -265,9 +199,9 @@ def hazard_answer(states: tuple[str, ...]) -> type[BaseModel]:
     ``states`` or none, so a small model names one the world knows and the world judges whether
     it makes the thing safe.  Named ``ReactAnswer``: it is one (every test model answers it so)."""
     return create_model("ReactAnswer", decision=(Decision, ...),
-                        talk_to=(Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)], ""),
+                        talk_to=(Annotated[str, BeforeValidator(bounded_text(40)), Field(max_length=40)], ""),
                         new_action=(ActionText, ""),
-                        emoji=(Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)], ""),
+                        emoji=(Annotated[str, BeforeValidator(bounded_text(8)), Field(max_length=8)], ""),
                         minutes=(Minutes, 10), state=(_one_of(("", *states)), ""))
 
 
@@ -278,7 +212,7 @@ def mend_answer(safe: tuple[str, ...]) -> type[BaseModel]:
     that ignores the schema may still answer otherwise: the mind judges it as the first."""
     return create_model("ReactAnswer", decision=(_one_of(("react",)), "react"),
                         new_action=(ActionText, ""),
-                        emoji=(Annotated[str, BeforeValidator(_text(8)), Field(max_length=8)], ""),
+                        emoji=(Annotated[str, BeforeValidator(bounded_text(8)), Field(max_length=8)], ""),
                         minutes=(Minutes, 10), state=(_one_of(safe), ""))
 
 
@@ -294,16 +228,16 @@ class HazardReply(Protocol):
 
 
 class LineAnswer(BaseModel):
-    say: Annotated[str, BeforeValidator(_text(200)), Field(max_length=200)]
+    say: Annotated[str, BeforeValidator(bounded_text(200)), Field(max_length=200)]
     end_conversation: bool = False
 
 
 SAY_MAX = 220  # a line of a talk written whole, in characters (the schema's maxLength)
-SayText = Annotated[str, BeforeValidator(_text(SAY_MAX)), Field(max_length=SAY_MAX)]
+SayText = Annotated[str, BeforeValidator(bounded_text(SAY_MAX)), Field(max_length=SAY_MAX)]
 
 
 class ScriptLine(BaseModel):
-    speaker: Annotated[str, BeforeValidator(_text(40)), Field(max_length=40)]
+    speaker: Annotated[str, BeforeValidator(bounded_text(40)), Field(max_length=40)]
     say: SayText
 
 
@@ -333,7 +267,7 @@ def script_answer(speakers: tuple[str, ...]) -> type[ScriptAnswer]:
 
 
 class Insight(BaseModel):
-    insight: Annotated[str, BeforeValidator(_text(150)), Field(max_length=150)]
+    insight: Annotated[str, BeforeValidator(bounded_text(150)), Field(max_length=150)]
     evidence: list[Annotated[int, BeforeValidator(_clamp(-1, 999, -1))]] = Field(default_factory=list,
                                                                                    max_length=5)
 
@@ -346,7 +280,7 @@ IDENTITY_MAX = 300
 
 
 class IdentityAnswer(BaseModel):
-    summary: Annotated[str, BeforeValidator(_text(IDENTITY_MAX)), Field(max_length=IDENTITY_MAX)]
+    summary: Annotated[str, BeforeValidator(bounded_text(IDENTITY_MAX)), Field(max_length=IDENTITY_MAX)]
 
 
 # -------------------------------------------------------------------------------- emoji
@@ -372,5 +306,5 @@ class AttendAnswer(BaseModel):
 
     # the reason first: written before the decision, it weighs the plan and the person (on the
     # embedded model, 25 of 32 answers went with the reason first, 8 of 32 with it after; docs/MIND.md)
-    why: Annotated[str, BeforeValidator(_text(80)), Field(max_length=80)] = ""
+    why: Annotated[str, BeforeValidator(bounded_text(80)), Field(max_length=80)] = ""
     go: bool

@@ -13,7 +13,7 @@ from game.llm.api import CallTag, Message
 from game.llm.client import ModelClient
 from game.llm.embed import RemoteEmbedder
 from game.measure import standin, swarm
-from game.mind import schemas
+from game.mind import schemas, steps
 
 
 @pytest.fixture
@@ -39,7 +39,8 @@ def _ask(srv, schema, text="You are Grace Okafor. Plan the day.", n=1):
 
 
 @pytest.mark.parametrize("schema", [
-    schemas.DayPlanAnswer, schemas.DecomposeAnswer, schemas.ReactAnswer, schemas.LineAnswer,
+    schemas.DayPlanAnswer, steps.DecomposeAnswer, steps.block_steps_answer(("07:00 a", "08:00 b")),
+    schemas.ReactAnswer, schemas.LineAnswer,
     schemas.InsightsAnswer, schemas.IdentityAnswer, schemas.ImportanceAnswer, schemas.AttendAnswer,
     schemas.script_answer(("Grace", "Hank")), schemas.hazard_answer(("on", "off", "burning")),
 ])

@@ -12,7 +12,8 @@ from fake_model import FakeModel
 
 from game.llm.record import strict_schema
 from game.mind import Mind
-from game.mind.schemas import DecomposeAnswer, ReactAnswer
+from game.mind.schemas import ReactAnswer
+from game.mind.steps import DecomposeAnswer
 from game.mind.view import Hazard, WorldView
 from game.world import default_town_path, load_town
 from game.world.resolve import Grounder
@@ -188,3 +189,50 @@ async def test_waking_up_is_no_reaction_in_the_afternoon(town):
     mind, _, r = await grace_reacts(town, "going to wake up with Eli Moreau", "", "Okafor house:living room", 16,
                                     "Eli Moreau is walking by")
     assert r.kind == "continue" and mind.stats["react_absurd"] == 1
+
+
+def by_block(*per_block: list[str]):
+    """A decompose answer keyed by the schema's blocks, in order: each block's step lines."""
+    def answer(messages, schema, tag):
+        keys = [f.alias for n, f in schema.model_fields.items() if n != "steps"]
+        return {k: lines for k, lines in zip(keys, per_block)}
+    return answer
+
+
+async def test_each_block_gets_its_own_steps_in_its_own_minutes_and_work_is_done_at_work(town):
+    # the mayor's window from 07:00: free time to 08:00, then her office.  In one list the 1.5B
+    # model wrote her office work into her free hour and "visits Willow Park" into her office hours
+    spec = town.resident("Grace Okafor")
+    llm = scripted_model({"identity": [{"summary": "The mayor."}],
+                          "plan_day": [lambda m, schema, t: {f.alias: ("catch up with Rosa Brody" if "free" in f.alias
+                                                                      else "run the town from the mayor's office")
+                                                             for f in schema.model_fields.values() if f.alias}],
+                          "decompose": [by_block(["visits Bluebell Cafe (at home) (30 min, Bluebell Cafe)",
+                                                  "chatting with Rosa (30 min)"],
+                                                 ["reading the council's letters (30 min, work)",
+                                                  "visits Willow Park (30 min, Willow Park)"])],
+                          "importance": [lambda *_: {"ratings": ["minor"] * 40}]})
+    mind = Mind(spec, llm, now=DAY.replace(hour=6))
+    v = view_for(town, "Grace Okafor")
+    first = await mind.next_action(DAY.replace(hour=7), v)
+    acts = [first] + mind.queue
+    free = [a for a in acts if a.start < DAY.replace(hour=8)]
+    work = [a for a in acts if a.start >= DAY.replace(hour=8)]
+    assert [a.description for a in free] == ["visits Bluebell Cafe", "chatting with Rosa"]  # no "(at home)"
+    assert free[0].address.startswith("Bluebell Cafe") and sum(a.duration_min for a in free) == 60
+    assert work and work[0].start == DAY.replace(hour=8)  # the office's steps begin with the office
+    assert all(a.address.startswith("Town Hall") for a in work), [a.address for a in work]
+    schema_name = next(c.kind for c in llm.calls if c.tag.purpose == "decompose")
+    assert schema_name == "BlockStepsAnswer"
+
+
+def test_the_decompose_schema_asks_one_to_four_steps_of_every_block():
+    from game.mind.steps import block_steps_answer
+
+    schema = block_steps_answer(("07:00 catch up with Rosa", "08:00 run the town")).model_json_schema()
+    assert schema["required"] == ["07:00 catch up with Rosa", "08:00 run the town"]
+    assert "steps" not in schema["properties"]
+    assert schema["properties"]["08:00 run the town"]["minItems"] == 1
+    assert schema["properties"]["08:00 run the town"]["maxItems"] == 4
+    ans = block_steps_answer(("07:00 a", "08:00 b")).model_validate({"07:00 a": ["x (10 min)"]})
+    assert [len(b) for b in ans.per_block()] == [1, 0]  # a block left out: its activity stands for it

@@ -7,7 +7,8 @@ from pydantic import ValidationError
 
 from game.mind.persona import Persona, to_minutes
 from game.mind.places import resolve_place
-from game.mind.schemas import DecomposeAnswer, ImportanceAnswer, InsightsAnswer, LineAnswer, clean_text, pick_emoji
+from game.mind.schemas import ImportanceAnswer, InsightsAnswer, LineAnswer, clean_text, pick_emoji
+from game.mind.steps import DecomposeAnswer
 
 from .conftest import ALLOWED, SPEC
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.mind.schemas import DecomposeAnswer, ReactAnswer, parse_step_line
+from game.mind.schemas import ReactAnswer
 from game.mind.shaping import emoji_for
+from game.mind.steps import DecomposeAnswer, parse_step_line
 from game.mind.wording import as_doing, fit_action, ing, whole_words
 
 

@@ -1,0 +1,205 @@
+"""The answer to decompose.txt: the 10-30 minute steps of a window of the day plan, as compact
+lines ("brewing coffee (10 min, home)"), each block of the window its own list (``BlockSteps``),
+and how a line is read (``parse_step_line``).  Planner._decompose_steps (planning.py) asks and
+places them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Annotated
+
+from pydantic import BaseModel, BeforeValidator, Field, create_model, model_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from game.mind.core import MindCore
+from game.mind.schemas import ActionText, Minutes, bounded_text, clean_text
+from game.mind.shaping import scale_steps
+from game.mind.view import PlanBlock, hhmm
+
+
+class StepItem(BaseModel):
+    """One step of a decomposed block: what and where (its emoji and the state it leaves its
+    object in are the world's rules, not the model's: see Planner._decompose_steps)."""
+
+    action: ActionText
+    minutes: Minutes
+    place: Annotated[str, BeforeValidator(bounded_text(160))]
+
+
+# "walking to work (10 min, work)": the action, then in brackets its minutes and, after a comma, its place
+# ("1 hour", "1.5 hrs" are hours: the 1.5B model wrote "visiting the hardware store (1 hour, work)")
+_STEP_TAIL = re.compile(r"\(\s*(?P<min>\d{1,3}(?:\.\d+)?)\s*(?:(?P<hours>hours?|hrs?|h)|minutes?|mins?|m)?\b\.?\s*"
+                        r"(?:[,;]\s*(?P<place>[^()]*?))?\s*(?P<end>\)|$)")
+# a step's own times written before it: "07:30-08:00 prepare coffee", "8am - 9am: ...", "9:15 ...",
+# "8-9 ..." (a time has a colon or am/pm; bare hours count only as a range)
+_T = r"(?:\d{1,2}:\d{2}\s*(?:[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?)"
+_TO = r"\s*(?:-|–|to)\s*"
+_STEP_HEAD = re.compile(rf"^\s*(?:{_T}(?:{_TO}(?:{_T}|\d{{1,2}}))?|\d{{1,2}}{_TO}(?:{_T}|\d{{1,2}}))\s*[:.)\-–]?\s+",
+                        re.IGNORECASE)
+STEP_LINE_MAX = 90
+
+
+# where a block happens, as the prompt shows it, copied into a step: "has breakfast (at home)",
+# "gets up and ready for the day (at Okafor house)"
+_AT_NOTE = re.compile(r"\s*\((?:at|in)\b[^()]*\)")
+
+
+def parse_step_line(line: str) -> StepItem:
+    """A step as a line, "brewing coffee (10 min, home)": the minutes and the place in the first
+    brackets that start with a number; a line without them is the action alone (10 minutes, no
+    place), one with nothing before them has no action (the block's own activity stands for it).
+    A place the length limit cut off before its bracket closed is dropped (the 1.5B model once
+    rambled "(10 min, home or Hobbs Cafe depending on the guest number if ...").  Hours count as
+    hours ("(1 hour, work)"); times written before the step ("07:30-08:00 prepare coffee") are
+    not part of its action."""
+    text = clean_text(line, STEP_LINE_MAX)
+    text = _STEP_HEAD.sub("", text, count=1)
+    m = _STEP_TAIL.search(text)
+    if m is None:
+        return StepItem(action=_AT_NOTE.sub("", text).strip(), minutes=10, place="")
+    place = (m.group("place") or "") if m.group("end") == ")" else ""
+    minutes = float(m.group("min")) * (60 if m.group("hours") else 1)
+    return StepItem(action=_AT_NOTE.sub("", text[:m.start()]).strip(), minutes=round(minutes), place=place)
+
+
+def _step_line(v: object) -> object:
+    """A step given as an object (an older answer, a scripted test) reads as the line it stands for."""
+    if isinstance(v, dict):
+        place = str(v.get("place") or "").strip()
+        return f"{v.get('action', '')} ({v.get('minutes', 10)} min{', ' + place if place else ''})"
+    return clean_text(v, STEP_LINE_MAX)
+
+
+class DecomposeAnswer(BaseModel):
+    """Steps as compact lines, "brewing coffee (10 min, home)": a step as an object
+    ({"action": ..., "minutes": ..., "place": ...}) cost the 1.5B model 20 tokens to write, most of
+    them the keys; 47 decompose calls of a recorded day wrote 178 tokens each on average, half of
+    all the tokens the town generated (2026-11-25)."""
+
+    steps: list[Annotated[str, BeforeValidator(_step_line), Field(max_length=STEP_LINE_MAX)]] = Field(
+        min_length=1, max_length=8)  # 10 long steps ran past max_tokens
+
+    def items(self) -> list[StepItem]:
+        """The steps; when some lines have their (minutes, place), the lines without are not steps
+        (the 1.5B model put remarks between its steps: "They live in a small town, so it's not
+        far.")."""
+        lines = [x for x in self.steps if x.strip()]
+        timed = [x for x in lines if _STEP_TAIL.search(x)]
+        return [parse_step_line(x) for x in (timed or lines)]
+
+
+StepLine = Annotated[str, BeforeValidator(_step_line), Field(max_length=STEP_LINE_MAX)]
+
+
+class BlockSteps(DecomposeAnswer):
+    """The steps of each block of a window, one field a block named by its hour and activity
+    ("08:00 run the town"), so the server's grammar writes the block before its steps and the
+    steps of one block cannot slide into the hours of another: in one list for the whole window,
+    the 1.5B model wrote the mayor's office work at her breakfast hour and her visit to the cafe
+    into her office hours ("visits Willow Park" at Town Hall).  An answer of one list (``steps``:
+    a server that ignores the schema, a test model) is read as before, over the whole window."""
+
+    steps: SkipJsonSchema[list[StepLine]] = Field(default_factory=list, max_length=8)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blocks_missing(cls, v: object) -> object:
+        """A block the answer left out has no steps (its activity stands for them)."""
+        if isinstance(v, dict):
+            keys = [f.alias or n for n, f in cls.model_fields.items() if n != "steps"]
+            v = {**{k: [] for k in keys if k not in v}, **v}
+        return v
+
+    def per_block(self) -> list[list[StepItem]] | None:
+        """Each block's steps, in the window's order (a block left out: none); None for an answer
+        of one list."""
+        names = [n for n in type(self).model_fields if n != "steps"]
+        lists = [getattr(self, n) for n in names]
+        if not names or not any(lists):
+            return None
+        out = []
+        for lines in lists:
+            lines = [x for x in lines if x.strip()]
+            timed = [x for x in lines if _STEP_TAIL.search(x)]
+            out.append([parse_step_line(x) for x in (timed or lines)])
+        return out
+
+    def items(self) -> list[StepItem]:
+        per = self.per_block()
+        return [s for block in per for s in block] if per is not None else super().items()
+
+
+@lru_cache(maxsize=256)
+def block_steps_answer(keys: tuple[str, ...]) -> type[BlockSteps]:
+    """The answer to decompose.txt for a window whose blocks are ``keys``: one to four steps a
+    block."""
+    fields: dict = {f"b{i}": (list[StepLine], Field(alias=k, max_length=4, json_schema_extra={"minItems": 1}))
+                    for i, k in enumerate(keys)}
+    model = create_model("BlockStepsAnswer", __base__=BlockSteps, **fields)
+    model.model_config["populate_by_name"] = True
+    return model
+
+
+Step = tuple[str, int, StepItem]  # a step as read: what, minutes, the answer's item
+_SLEEP_STEP = re.compile(r"\b(sleep|sleeping|asleep|back to bed)\b", re.I)
+_NAP = re.compile(r"\bnap(s|ping)?\b", re.I)
+
+
+def awake_steps(core: MindCore, steps: list[Step], start: int, end: int) -> list[Step]:
+    """The steps less any of sleeping, when the window lies in the resident's waking day (from
+    waking to an hour before bed): the hours it sleeps are the persona's, not the model's.
+    "6-7 wake up, brush teeth" became "sleeping (20 min)" first in a recorded morning, and the
+    one awake in the house slept through the fire in the kitchen.  A nap stays."""
+    p = core.persona
+    if start < p.wake or end > p.sleep - 60:
+        return steps
+    kept = [s for s in steps if not (_SLEEP_STEP.search(s[0]) and not _NAP.search(s[0]))]
+    core.stats["sleep_step_dropped"] += len(steps) - len(kept)
+    return kept
+
+
+def capped(core: MindCore, steps: list[Step]) -> list[Step]:
+    """No step longer than a plan block may be (``config.max_block_min``): an answer of one or
+    two steps for a window of four hours was stretched over all of it ("brewing coffee" for
+    three hours, once its step of sleeping was left out).  The window then ends early, and
+    what is left of it is decomposed when these steps run out (or looked ahead before)."""
+    most = core.config.max_block_min
+    if all(m <= most for _, m, _ in steps):
+        return steps
+    core.stats["step_capped"] += 1
+    return [(d, min(m, most), s) for d, m, s in steps]
+
+
+def grouped(core: MindCore, ans: DecomposeAnswer, window: list[PlanBlock], minute: int,
+            end: int) -> list[tuple[PlanBlock | None, int, list[Step]]]:
+    """The answer's steps as (block, its first minute, steps fitted to it): each block's own
+    steps in its own minutes; an answer of one list over the whole window (block None: each
+    step then in the block its minutes fall in).  A block whose steps were capped short ends
+    the window there: the rest is decomposed when these run out."""
+    per = ans.per_block() if isinstance(ans, BlockSteps) else None
+    if per is None:
+        steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.items()]
+        return [(None, minute, fitted(core, steps, minute, end))]
+    out: list[tuple[PlanBlock | None, int, list[Step]]] = []
+    for b, items in zip(window, per):
+        a = max(b.start, minute)
+        steps = [(s.action or b.activity, s.minutes, s) for s in items]
+        these = fitted(core, steps, a, b.end) or [(b.activity, b.end - a, StepItem(action=b.activity,
+                                                                                   minutes=b.end - a, place=""))]
+        out.append((b, a, these))
+        if sum(m for _, m, _ in these) < b.end - a:
+            break
+    return out
+
+
+def fitted(core: MindCore, steps: list[Step], a: int, b: int) -> list[Step]:
+    """Steps less sleep in waking hours, scaled to fill minutes ``a`` to ``b``, none too long."""
+    steps = awake_steps(core, steps, a, b)
+    return capped(core, scale_steps(steps, b - a)) if steps else []
+
+
+def block_key(b: PlanBlock, minute: int) -> str:
+    """A block as the decompose answer's key: its hour and activity ("08:00 run the town")."""
+    return clean_text(f"{hhmm(max(b.start, minute))} {b.activity}", 48)
