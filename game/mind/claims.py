@@ -16,6 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from game.mind.facts import Fact
+from game.mind.unbacked import sentences
+from game.mind.when import word_list
 
 # each word a relation is said by -> the words a relationship's text may back it with
 _KIN = {
@@ -113,3 +118,39 @@ def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[s
             continue
         out.append(Claim("role", who, role, role in {r.lower() for r in roles.get(who, ())}))
     return out
+
+
+# a gathering spoken of as over, or as now, when it has not begun ("It was a great debate", "The
+# debate at Town Hall is starting soon", on the Monday of a Wednesday debate)
+_PAST = re.compile(r"\b(?:(?:it|that|the\s+[\w'-]+(?:\s+[\w'-]+)?)\s+(?:was|went)\b|went\s+to|been\s+to|"
+                   r"(?:enjoyed|loved|missed)\s+(?:it|the)\b|was\s+(?:a\s+|so\s+)?(?:great|fun|wonderful|lovely|"
+                   r"nice|amazing|good|brilliant)\b)", re.I)
+_NOW = re.compile(r"\b(?:right now|soon|tonight|this (?:morning|afternoon|evening)|has started|already started)\b",
+                  re.I)
+
+
+def drop_wrong_time(text: str, facts: list[Fact], now: datetime, fixes: list[str]) -> str:
+    """The line without its sentences that speak of a gathering that has not begun as over, or of
+    one on another day as now; a line left with nothing is not said."""
+    parts = sentences(text) or [text]
+    kept = []
+    for sent in parts:
+        bad = next((f for f in facts if f.kind == "gathering" and f.day is not None and f.start is not None
+                    and _about(sent, f) and _too_soon(sent, f, now)), None)
+        if bad is None:
+            kept.append(sent)
+        else:
+            fixes.append(f"unbacked time: {bad.bare_what} is {bad.when_text(now)}")
+    return " ".join(kept) if len(kept) < len(parts) else text
+
+
+def _about(sent: str, fact: Fact) -> bool:
+    """Whether a sentence speaks of the fact: as ``Fact.speaks_of``, or by a word of its own ("debate")."""
+    return fact.speaks_of(sent) or bool(fact.distinct() & set(word_list(sent)))
+
+
+def _too_soon(sent: str, fact: Fact, now: datetime) -> bool:
+    begins = datetime.combine(fact.day, datetime.min.time()) + timedelta(minutes=fact.start or 0)
+    if begins <= now:
+        return False
+    return bool(_PAST.search(sent)) or (fact.day != now.date() and bool(_NOW.search(sent)))

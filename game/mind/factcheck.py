@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.claims import relation_claims, role_claims
+from game.mind.claims import drop_wrong_time, relation_claims, role_claims
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
 from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.view import hhmm
@@ -106,6 +106,8 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
             text = _fix_hours(text, fact, fixes)
         if fact.day is not None:
             text = _fix_day(text, fact, now, fixes)
+    if fact.kind == "gathering" and fact.host:
+        text = _fix_inviter(text, fact, speaker, fixes)
     if speaker and speaker != fact.host:
         first = fact.host.split()[0]
         if _OWN_HOSTING.search(text) and not _CLAIM.search(text):
@@ -125,6 +127,27 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
             fixes.append(f"claim -> {fact.host}")
             text = new
     return text
+
+
+_INVITED = re.compile(r"\b(?:invitation|invite|invited|call|message|note)\s+(?:from|by)\s+"
+                      r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)|(?P<who2>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+"
+                      r"(?:invited|has invited|asked)\s+(?:me|you|us)\b")
+
+
+def _fix_inviter(text: str, fact: Fact, speaker: str, fixes: list[str]) -> str:
+    """Who invites to a gathering is its host: "the surprise party invitation from Grace Okafor"
+    (the one it is for) -> "... from Samuel"."""
+    first = fact.host.split()[0]
+
+    def sub(m: re.Match) -> str:
+        g = "who" if m.group("who") else "who2"
+        who = m.group(g)
+        if who.split()[0] in (first, "I", "He", "She", "They", "We") or who == speaker:
+            return m.group(0)
+        fixes.append(f"inviter {who} -> {fact.host}")
+        a, b = m.start(g) - m.start(), m.end(g) - m.start()
+        return m.group(0)[:a] + first + m.group(0)[b:]
+    return _INVITED.sub(sub, text)
 
 
 def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
@@ -296,6 +319,9 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
             return Vetted(speaker, "", fixes=fixes)
     if not held:
         return Vetted(speaker, text, fixes=fixes)
+    text = drop_wrong_time(text, list(held.values()), now, fixes)
+    if not text.strip():
+        return Vetted(speaker, "", fixes=fixes)
     order = [speaker, *[p for p in participants if p != speaker]]
     fact = fact_in(text, held.values(), prefer=order)
     if fact is None:

@@ -44,6 +44,7 @@ _STOP = {"a", "an", "the", "my", "our", "his", "her", "their", "s", "of", "for",
          "small", "big", "day"}
 _GENERIC = {"party", "gathering", "meeting", "dinner", "lunch", "event"}
 _NOUN_WORDS = {w for n in EVENT_NOUNS for w in n.split()} | _GENERIC
+_SECRET_WORDS = {"surprise", "surprises", "secret", "secrets"}  # of a secret, the word itself tells of it
 
 
 
@@ -88,11 +89,14 @@ class Fact:
 
     def speaks_of(self, text: str) -> bool:
         """Whether ``text`` tells of this fact: its kind of gathering ("party"), or two of its words
-        ("surprise" and "birthday"); the names of whose and whom it is for are no sign ("Happy
-        birthday, Grace" tells nothing).  Broad on purpose: it decides what is kept from the one
-        it is secret from, and a line about some other party is a small loss there."""
+        ("surprise" and "birthday"), or, of one kept secret, "surprise" or "secret" alone; the
+        names of whose and whom it is for are no sign ("Happy birthday, Grace" tells nothing).
+        Broad on purpose: it decides what is kept from the one it is secret from, and a line about
+        some other party is a small loss there."""
         keys = self.keywords()
         words = set(word_list(text))
+        if self.secret_from and words & _SECRET_WORDS:  # "I'll be ready with my surprise" to Grace
+            return True
         return bool(keys & words & _NOUN_WORDS) or len(keys & words) >= 2
 
     # ------------------------------------------------------------------ words

@@ -76,7 +76,7 @@ async def test_a_model_that_will_not_deal_with_the_fire_still_sees_it_put_out_by
     for _ in range(30):
         await e.wait_ready()
         e.step()
-    assert e.town.objects.get(STOVE) == "idle" and len(asked) == 2
+    assert e.town.objects.get(STOVE) != "burning" and len(asked) == 2  # (a cook at work may turn it on)
 
 
 async def test_the_models_own_action_puts_the_fire_out_when_it_fits(fake_town_loader):

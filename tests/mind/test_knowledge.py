@@ -254,3 +254,46 @@ async def test_asked_who_runs_for_mayor_no_one_says_they_do_not_know(engine):
     text, back = await answer_backed(samuel, "Who is running for mayor?", MONDAY,
                                      scripted_model({"interview": [deny, deny]}))
     assert text == "Grace Okafor and Hank Brody are running for mayor." and back.source == "record"
+
+
+def test_the_word_surprise_alone_is_kept_from_the_one_it_is_for(engine):
+    # said to Grace on the small cast's morning: "I'll be ready with my surprise at Town Hall"
+    books = {n: engine.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
+    town = TownNames(places=("Town Hall", "Bluebell Cafe"), people=tuple(engine.minds))
+    said = vet_line("Rosa Brody", "Have a great day! I'll be ready with my surprise at Town Hall.",
+                    ["Rosa Brody", "Grace Okafor"], books, MONDAY, town)
+    assert said.text == "Have a great day!"
+
+
+def test_who_invites_to_a_gathering_is_its_host():
+    from game.mind.factcheck import fix_fact_words
+    from game.mind.facts import declared
+
+    party = declared(PARTY, "Samuel Okafor", "Bluebell Cafe", MONDAY.date().replace(day=3), 18 * 60, 21 * 60,
+                     holder="Rosa Brody", now=MONDAY, honoree="Grace Okafor", secret_from=("Grace Okafor",))
+    town = TownNames(places=("Bluebell Cafe",), people=("Grace Okafor", "Samuel Okafor", "Rosa Brody", "Ines Moreau"))
+    text, fixes = fix_fact_words("I just got the surprise party invitation from Grace Okafor.", party, MONDAY, town,
+                                 "Rosa Brody")
+    assert text == "I just got the surprise party invitation from Samuel." and fixes == ["inviter Grace Okafor -> "
+                                                                                          "Samuel Okafor"]
+    assert fix_fact_words("Samuel invited me to the surprise party.", party, MONDAY, town, "Rosa Brody")[1] == []
+
+
+def test_a_gathering_that_has_not_begun_is_not_spoken_of_as_over_or_as_now():
+    from game.mind.claims import drop_wrong_time
+    from game.mind.facts import declared
+
+    wednesday = MONDAY.date().replace(day=4)
+    debate = declared("the public debate", "Grace Okafor", "Town Hall", wednesday, 19 * 60, 21 * 60,
+                      holder="Grace Okafor", now=MONDAY)
+    fixes: list[str] = []
+    # what the mayor said on the small cast's Monday morning of a Wednesday evening's debate
+    assert drop_wrong_time("Good morning, Ines! The debate at Town Hall is starting soon.", [debate], MONDAY,
+                           fixes) == "Good morning, Ines!"
+    assert drop_wrong_time("Yes, I have. It was a great debate.", [debate], MONDAY, fixes) == "Yes, I have."
+    assert len(fixes) == 2 and fixes[0].startswith("unbacked time: the public debate is on Wednesday")
+    for fine in ("I was thinking about the debate on Wednesday.", "The debate is on Wednesday at 7pm."):
+        assert drop_wrong_time(fine, [debate], MONDAY, fixes) == fine
+    # on its evening, it is on
+    evening = MONDAY.replace(day=4, hour=20)
+    assert drop_wrong_time("The debate has started.", [debate], evening, fixes) == "The debate has started."
