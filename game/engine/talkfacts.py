@@ -10,8 +10,9 @@ from datetime import datetime
 
 from game.engine.towncore import TownCore
 from game.mind.factcheck import Vetted, vet_line
+from game.mind.facts import Fact
 from game.mind.unbacked import sentences
-from game.mind.view import Conversation
+from game.mind.view import Conversation, hhmm
 
 log = logging.getLogger(__name__)
 SAID_KEPT = 2000  # lines remembered to tell a copy by
@@ -66,7 +67,7 @@ class TalkFacts:
         kept, dropped = [], 0
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
-            told = v.fact is not None and v.fact.speaks_of(sent)  # a fact in the town's words may recur
+            told = v.fact is not None and in_town_words(sent, v.fact)  # the fact as the town says it may recur
             if len(k.split()) >= 5 and not told and self.said.get(k, conv.id) != conv.id:
                 dropped += 1
                 continue
@@ -81,3 +82,13 @@ class TalkFacts:
             v.fixes.append(f"{dropped} sentence(s) copied from another talk not said")
             v.text = " ".join(kept)
         return v
+
+
+def in_town_words(sent: str, fact: Fact) -> bool:
+    """Whether a sentence tells ``fact`` with its place or its hour, as the town words it (news
+    passed on may be said alike in many talks); a sentence that only speaks of it ("I'm helping
+    Samuel prepare the party, it'll be fun") is the model's, and is not said twice."""
+    if not fact.speaks_of(sent):
+        return False
+    low = sent.lower()
+    return bool(fact.place and fact.place.lower() in low) or (fact.start is not None and hhmm(fact.start) in sent)

@@ -145,6 +145,16 @@ def test_a_line_said_in_another_talk_is_not_said_again(engine):
     assert two.checks[0][0] == "1 sentence(s) copied from another talk not said" and facts.copies == 1
     assert facts.vet(two, "Felix Adeyemi", "I'm also helping him with his piano lessons at Town Hall.",
                      MONDAY)[1] == "" and two.withheld[-1][0] == "Felix Adeyemi"
+    # a sentence about the party is the model's too, and not said twice; the news in the town's
+    # words (its place, its hour) may be passed on alike
+    three = Conversation("t3", ["Samuel Okafor", "Rosa Brody"])
+    four = Conversation("t4", ["Samuel Okafor", "Ines Moreau"])
+    chat = "I have been busy getting the surprise party ready for her."
+    assert facts.vet(three, "Samuel Okafor", chat, MONDAY)[1] == chat
+    assert facts.vet(four, "Samuel Okafor", chat, MONDAY)[1] == ""
+    news = "The surprise party is at Bluebell Cafe on Tuesday from 18:00 to 21:00."
+    assert facts.vet(three, "Samuel Okafor", news, MONDAY)[1] == news
+    assert facts.vet(four, "Samuel Okafor", news, MONDAY)[1] == news
 
 
 def test_a_relation_or_role_the_town_does_not_declare_is_not_said(engine):
