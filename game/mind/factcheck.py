@@ -329,13 +329,26 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
     holders = [p for p in participants if p in books and books[p].holds(fact.key)]
     out = Vetted(speaker, text, fact, fixes=fixes)
     if speaker not in holders and may_move and holders:
-        out.speaker = fact.host if fact.host in holders else holders[0]
+        to = fact.host if fact.host in holders else holders[0]
+        if re.search(rf"\b{re.escape(to.split()[0])}\b", text):  # said to them ("Thanks, Grace"): not theirs
+            return _not_known(out, speaker, fact)
+        out.speaker = to
         out.fixes.append(f"speaker {speaker} -> {out.speaker}")
     out.text, fixed = fix_fact_words(out.text, fact, now, town, out.speaker)
     out.fixes += fixed
     if out.speaker in holders or not may_move:
         out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)
                     and p not in fact.secret_from]
+    return out
+
+
+def _not_known(out: Vetted, speaker: str, fact: Fact) -> Vetted:
+    """A line that speaks of a gathering its speaker has not heard of, said to one who has: its
+    sentences about it are not said (moved to the listener, "Oh, thanks, Grace" became Grace's)."""
+    kept = [s for s in sentences(out.text) or [out.text] if not fact.speaks_of(s)
+            and not fact.distinct() & set(word_list(s))]
+    out.fixes.append(f"not known to {speaker}: {fact.bare_what}")
+    out.text, out.fact = " ".join(kept), None
     return out
 
 

@@ -307,3 +307,19 @@ def test_a_gathering_that_has_not_begun_is_not_spoken_of_as_over_or_as_now():
     # on its evening, it is on
     evening = MONDAY.replace(day=4, hour=20)
     assert drop_wrong_time("The debate has started.", [debate], evening, fixes) == "The debate has started."
+
+
+def test_a_line_about_what_its_speaker_has_not_heard_of_is_not_moved_to_the_one_it_is_said_to(engine):
+    # on the small cast's morning Rosa's "Oh, thanks, Grace. I'm excited for the debate." went to
+    # Grace (who knows of the debate), and Grace thanked herself
+    books = {n: engine.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
+    town = TownNames(places=("Town Hall",), people=tuple(engine.minds))
+    assert not any("debate" in f.what for f in books["Rosa Brody"])
+    said = vet_line("Rosa Brody", "Oh, thanks, Grace. I'm excited for the debate.", ["Rosa Brody", "Grace Okafor"],
+                    books, MONDAY, town)
+    assert (said.speaker, said.text) == ("Rosa Brody", "Oh, thanks, Grace.")
+    assert said.fixes[-1].startswith("not known to Rosa Brody")
+    # a line that does not speak to them still goes to the one who knows (a script's line misgiven)
+    moved = vet_line("Rosa Brody", "The debate is on Wednesday at Town Hall.", ["Rosa Brody", "Grace Okafor"],
+                     books, MONDAY, town)
+    assert moved.speaker == "Grace Okafor"
