@@ -151,6 +151,10 @@ def read_memories(db: sqlite3.Connection, meta: dict, path: Path) -> tuple[dict[
         n, dim = int(info[name]["n"]), int(info[name]["dim"])
         if n < 0 or dim < 0 or (n and dim > 100_000):
             raise ValueError(f"{name}: {n} memories of size {dim}")
+        stored = db.execute("SELECT COALESCE(SUM(count), 0) FROM memory_segments WHERE resident = ?",
+                            (name,)).fetchone()[0]
+        if n != stored:  # the count is not trusted before memory is set aside for it (1e10 was a MemoryError)
+            raise ValueError(f"{name}: the meta table says {n} memories, the save holds {stored}")
         images[name], segs = _read_stream(db, name, n, dim)
         sync.streams[name] = StreamSync(uid="", version=0, n=n, dim=dim, segments=segs)
     return images, sync

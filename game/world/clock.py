@@ -51,6 +51,7 @@ class Clock:
         return cls(datetime.fromisoformat(d["start"]), d["seconds_per_step"], int(d.get("step", 0)))
 
 
+MAX_DAYS = 36_500  # a hundred game years: past it, dates overflow before a town could get there
 _DAY = re.compile(r"^\s*day\s+(\d+)(?:[\s,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*$", re.I)
 
 
@@ -66,10 +67,17 @@ def parse_until(text: str, start: datetime = DEFAULT_START) -> datetime:
         hh, mm, ss = int(m.group(2) or 0), int(m.group(3) or 0), int(m.group(4) or 0)
         if hh > 24 or mm > 59 or ss > 59 or (hh == 24 and (mm or ss)):
             raise ValueError(f"{text!r}: not a time of day")
+        if day > MAX_DAYS:
+            raise ValueError(f"{text!r}: a town runs at most {MAX_DAYS} days")
         base = datetime(start.year, start.month, start.day)
         return base + timedelta(days=day - 1, hours=hh, minutes=mm, seconds=ss)
     try:
-        return datetime.fromisoformat(text.strip())
+        when = datetime.fromisoformat(text.strip())
     except (ValueError, AttributeError):
         raise ValueError(f"{text!r}: expected 'day N HH:MM' (e.g. 'day 2 08:00') or an ISO "
                          f"date-time") from None
+    if when.tzinfo is not None:
+        raise ValueError(f"{text!r}: a game time has no time zone (leave out the offset)")
+    if abs((when - start).days) > MAX_DAYS:
+        raise ValueError(f"{text!r}: more than {MAX_DAYS} days from the town's start ({start:%Y-%m-%d})")
+    return when

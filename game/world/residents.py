@@ -197,6 +197,17 @@ class ResidentsFile(BaseModel):
     events: list[EventSpec] = Field(default_factory=list, description="gatherings the town knows of (knowledge.py)")
     roles: list[RoleSpec] = Field(default_factory=list, description="offices, candidacies, trades (knowledge.py)")
 
+    @field_validator("start")
+    @classmethod
+    def _plain_start(cls, v: datetime | None) -> datetime | None:
+        """A game time has no time zone, and a town's days must fit the calendar (issue 41: both
+        were tracebacks later)."""
+        if v is not None and v.tzinfo is not None:
+            raise ValueError("a game time has no time zone (leave out the offset)")
+        if v is not None and not 1 <= v.year <= 9000:
+            raise ValueError(f"{v.year} is past the years a town can run in (1 to 9000)")
+        return v
+
     @model_validator(mode="after")
     def _names(self) -> ResidentsFile:
         seen: set[str] = set()

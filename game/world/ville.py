@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -58,6 +59,9 @@ class VilleLayout(TypedDict):
     blocks: dict[str, dict[int, list[str]]]  # block id -> its names, per kind of block
 
 
+MAX_SIDE = 2000  # tiles a side: the original is 140 x 100
+
+
 def _read_maze(path: Path, w: int, h: int) -> np.ndarray:
     try:
         text = path.read_text(encoding="utf-8")
@@ -71,14 +75,19 @@ def _read_maze(path: Path, w: int, h: int) -> np.ndarray:
     return np.array(vals, dtype=np.int64).reshape(h, w)
 
 
-def _read_blocks(path: Path) -> dict[int, list[str]]:
+def _read_blocks(path: Path, least: int = 1) -> dict[int, list[str]]:
+    """Block id -> its names (world, sector, arena, ...), each row with at least ``least`` names."""
     out: dict[int, list[str]] = {}
     try:
         with path.open(encoding="utf-8") as f:
             for row in csv.reader(f):
                 if not row or not row[0].strip():
                     continue
-                out[int(row[0])] = [c.strip() for c in row[1:]]
+                names = [c.strip() for c in row[1:]]
+                if sum(1 for n in names if n) < least:
+                    raise MapError(path, f"block {row[0].strip()} names {sum(1 for n in names if n)} of the "
+                                         f"{least} it needs")
+                out[int(row[0])] = names
     except FileNotFoundError:
         raise MapError(path, "missing (expected the original repository's layout)") from None
     except ValueError:
@@ -93,13 +102,15 @@ def read_ville_layout(src: Path) -> VilleLayout:
     try:
         meta = json.loads(meta_p.read_text(encoding="utf-8"))
         w, h = int(meta["maze_width"]), int(meta["maze_height"])
+        if not (0 < w <= MAX_SIDE and 0 < h <= MAX_SIDE):
+            raise MapError(meta_p, f"maze_width x maze_height is {w} x {h}: each must be 1 to {MAX_SIDE}")
     except FileNotFoundError:
         raise MapError(meta_p, "missing; is this the Generative Agents repository (or ../shared/the_ville)?") from None
     except (ValueError, KeyError, TypeError):
         raise MapError(meta_p, "no maze_width/maze_height") from None
     maze = {k: _read_maze(a / f"matrix/maze/{k}_maze.csv", w, h)
             for k in ("collision", "sector", "arena", "game_object", "spawning_location")}
-    blocks = {k: _read_blocks(a / f"matrix/special_blocks/{k}_blocks.csv")
+    blocks = {k: _read_blocks(a / f"matrix/special_blocks/{k}_blocks.csv", 2 if k == "arena" else 1)
               for k in ("sector", "arena", "game_object", "spawning_location")}
     return {"width": w, "height": h, "maze": maze, "blocks": blocks}
 
@@ -108,21 +119,13 @@ Tile = tuple[int, int]
 
 
 def import_ville(src: str | Path, out: str | Path, base: str = "base_the_ville_n25") -> dict[str, int]:
-    """Write a town folder; returns counts (sectors, arenas, objects, residents)."""
+    """Write a town folder; returns counts (sectors, arenas, objects, residents).  Everything is
+    read and made first, then written to a folder beside ``out`` and moved into it only when whole:
+    a bad persona base or a full disk leaves ``out`` as it was."""
     src, out = Path(src), Path(out)
     lay = read_ville_layout(src)
     sectors, arenas, objects = _areas(lay)
     ground, furn = _tile_layers(lay, objects)
-    out.mkdir(parents=True, exist_ok=True)
-    write_tmx(out / "town.tmx", ground, furn,
-              [Area(n, ts) for n, ts in sectors.items()],
-              [Area(a, ts, {"sector": s}) for (s, a), ts in arenas.items()],
-              [Area(o, ts, {"kind": o}) for (_s, _a, o), ts in objects.items()],
-              properties={"town": "the Ville", "origin": "Generative Agents (Park et al. 2023), the_ville"})
-    write_tsx(out)
-    png = default_town_path() / PNG_NAME
-    if png.is_file():
-        shutil.copyfile(png, out / PNG_NAME)
     arenas_of: dict[str, list[str]] = {}
     for s_, a_ in arenas:
         arenas_of.setdefault(s_, []).append(a_)
@@ -131,8 +134,26 @@ def import_ville(src: str | Path, out: str | Path, base: str = "base_the_ville_n
         kinds_in.setdefault(f"{s_}:{a_}", []).append(o_)
     residents = import_residents(src, base, sorted(sectors), {f"{s}:{a}" for s, a in arenas}, arenas_of,
                                  kinds_in)
-    (out / "residents.json").write_text(json.dumps(residents, indent=2, ensure_ascii=False) + "\n",
-                                        encoding="utf-8")
+    part = out.with_name(f".{out.name}.importing")
+    shutil.rmtree(part, ignore_errors=True)
+    part.mkdir(parents=True)
+    try:
+        write_tmx(part / "town.tmx", ground, furn,
+                  [Area(n, ts) for n, ts in sectors.items()],
+                  [Area(a, ts, {"sector": s}) for (s, a), ts in arenas.items()],
+                  [Area(o, ts, {"kind": o}) for (_s, _a, o), ts in objects.items()],
+                  properties={"town": "the Ville", "origin": "Generative Agents (Park et al. 2023), the_ville"})
+        write_tsx(part)
+        png = default_town_path() / PNG_NAME
+        if png.is_file():
+            shutil.copyfile(png, part / PNG_NAME)
+        (part / "residents.json").write_text(json.dumps(residents, indent=2, ensure_ascii=False) + "\n",
+                                             encoding="utf-8")
+        out.mkdir(parents=True, exist_ok=True)
+        for f in part.iterdir():
+            os.replace(f, out / f.name)
+    finally:
+        shutil.rmtree(part, ignore_errors=True)
     return {"sectors": len(sectors), "arenas": len(arenas), "objects": len(objects),
             "object_kinds": len({o for _s, _a, o in objects}), "residents": len(residents["residents"])}
 

@@ -123,6 +123,9 @@ def variants(good: Path, folder: Path, rng: random.Random, n_random: int) -> lis
         "memory embeddings random": "UPDATE memory_segments SET embedding = randomblob(length(embedding));",
         "memory counts wrong type": "UPDATE meta SET value = '5' WHERE key = 'memory';",
         "memory counts larger": "UPDATE meta SET value = replace(value, '\"n\": ', '\"n\": 1') WHERE key = 'memory';",
+        # a count of 1e10 was trusted and set memory aside for it: a MemoryError (issue 41)
+        "memory counts huge": "UPDATE meta SET value = replace(value, '\"n\": ', '\"n\": 100000000') "
+                              "WHERE key = 'memory';",
         "memory dim wrong": "UPDATE memory_segments SET dim = dim + 1;",
         "engine state a list": "UPDATE residents SET engine_state = '[]';",
         "mind state a list": "UPDATE residents SET mind_state = '[]';",

@@ -22,7 +22,9 @@ def test_parse_until():
     assert parse_until("Day 1, 23:30", start) == datetime(2026, 3, 2, 23, 30)
     assert parse_until("day 3", start) == datetime(2026, 3, 4)
     assert parse_until("2026-03-05T10:00", start) == datetime(2026, 3, 5, 10)
-    for bad in ("tomorrow", "day 0 08:00", "day 2 25:00", ""):
+    # past a hundred years the dates overflow; a time zone is no game time's (issue 41: both were tracebacks)
+    for bad in ("tomorrow", "day 0 08:00", "day 2 25:00", "", "day 3000000 08:00", "2026-03-02T08:00+02:00",
+                "9999-12-31T00:00"):
         with pytest.raises(ValueError):
             parse_until(bad, start)
 

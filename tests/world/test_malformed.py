@@ -211,3 +211,12 @@ def _first_cell(t: str, new: str) -> str:
 def test_mutated_maps(copy, label, mutate, words):
     _edit(copy / "town.tmx", mutate)
     _fails(copy, "town.tmx", *words)
+
+
+@pytest.mark.parametrize("start, words", [
+    ("2026-03-02T06:00+02:00", ("start", "no time zone")),
+    ("9999-12-31T06:00", ("start", "past the years a town can run in")),
+])
+def test_a_start_with_an_offset_or_past_the_calendar_is_refused(copy, start, words):
+    _residents(copy, lambda d: d.update(start=start))
+    _fails(copy, "residents.json", *words)

@@ -134,3 +134,46 @@ def test_map_cli_is_quiet_and_world_imports_no_upper_layer():
             "print(bad)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
+def _matrix_copy(ville_src, tmp_path):
+    """The original's layout files (not its personas) in a folder of the same shape, to spoil."""
+    import shutil
+    src = tmp_path / "src"
+    shutil.copytree(ville_src / ASSETS / "matrix", src / ASSETS / "matrix")
+    return src
+
+
+def test_a_spoiled_layout_is_one_plain_error_and_writes_nothing(ville_src, tmp_path):
+    import pytest
+
+    from game.world.errors import MapError
+    from game.world.ville import import_ville
+
+    src = _matrix_copy(ville_src, tmp_path)
+    blocks = src / ASSETS / "matrix/special_blocks/arena_blocks.csv"
+    first = blocks.read_text().splitlines()[0].split(",")[0]
+    blocks.write_text(blocks.read_text() + f"\n{first}9,\n")  # a row that names nothing (was an IndexError)
+    with pytest.raises(MapError, match="names 0 of the 2 it needs"):
+        import_ville(src, tmp_path / "out")
+    src2 = _matrix_copy(ville_src, tmp_path / "b")
+    meta = src2 / ASSETS / "matrix/maze_meta_info.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "maze_width": -140}))  # (was a ValueError)
+    with pytest.raises(MapError, match="each must be 1 to"):
+        import_ville(src2, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_persona_base_that_is_not_there_leaves_the_target_as_it_was(ville_src, tmp_path):
+    import pytest
+
+    from game.world.errors import MapError
+    from game.world.ville import import_ville
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(MapError):
+        import_ville(ville_src, out, base="nosuch")
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]  # no half a town (issue 41)
+    assert not list(tmp_path.glob(".out.importing*"))
