@@ -26,6 +26,7 @@ from game.errors import GameError
 from game.llm.accounting import run_failed
 from game.llm.api import LLM, LLMError
 from game.llm.config import LLMConfig
+from game.outpaths import writable_file
 from game.text import dumps, echo, one_line
 
 NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
@@ -65,6 +66,9 @@ def cli_run(args: argparse.Namespace) -> int:
         config = LLMConfig.from_args(args)
         policy = policy_from_env(getattr(args, "pace_policy", None))
         inp, _ = read_run_input(args.town, args.until, small=bool(getattr(args, "small", False)))
+        for flag in ("save", "record"):  # where it writes, before any model starts
+            if getattr(args, flag, None):
+                writable_file(getattr(args, flag), f"--{flag}")
     except (ValueError, GameError) as e:
         _err(str(e))
         return 2

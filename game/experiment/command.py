@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from game.outpaths import writable_dir, writable_file
 from game.text import dumps, echo, one_line
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,8 +48,11 @@ def cli_experiment(args: argparse.Namespace) -> int:
         if args.replay and not Path(args.replay).is_file():
             _err(f"--replay: '{args.replay}' does not exist")
             return 2
+        writable_dir(str(out_dir), "--out")  # where it writes, before any model starts
         if not args.replay and not args.record:
             args.record = str(out_dir / "recording.jsonl")
+        if args.record:
+            writable_file(args.record, "--record")
         if args.record and Path(args.record).is_file() and Path(args.record).stat().st_size:
             # a recording grows by appending: a second run in it would replay as neither run
             _err(f"--record: '{args.record}' already holds a recording; choose another file or --out")

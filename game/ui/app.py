@@ -16,6 +16,7 @@ from textual.notifications import SeverityLevel
 from textual.worker import Worker
 
 from game.engine.pace import Governor, policy_from_env
+from game.outpaths import writable_dir
 from game.text import one_line
 from game.ui.actions import PlayerActions
 from game.ui.commands import PaletteEntry, TownCommands, town_palette
@@ -253,6 +254,7 @@ def cli_play(args: argparse.Namespace) -> int:
         return 2
     try:
         policy = policy_from_env(getattr(args, "pace_policy", None))
+        writable_dir(str(saves), "--saves")  # a folder the saves can go in, before the screen starts
     except ValueError as e:
         _err(str(e))
         return 2

@@ -405,3 +405,33 @@ def test_every_error_of_the_game_is_a_game_error():
 
     for cls in (SaveError, ScenarioError, TownError, MapError, LLMError, InterviewError, CommandError):
         assert issubclass(cls, GameError), cls
+
+
+@pytest.mark.parametrize("flag", ["--save", "--record"])
+def test_a_place_run_cannot_write_is_said_before_any_model(tmp_path, capsys, flag):
+    # found only after the whole run (a save), or after the server started with a traceback
+    # (a recording), before issue 41.  No model: the URL goes nowhere, and is never asked.
+    town = write_town(tmp_path / "town")
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    for where, words in ((tmp_path, "is a folder"), (afile / "town.save", "is a file, not a folder")):
+        code = main(["run", str(town), "--until", "day 1 07:30", flag, str(where), "--llm-url", "http://127.0.0.1:9/v1"])
+        err = capsys.readouterr().err.strip()
+        assert code == 2 and err.startswith(f"town run: {flag} ") and words in err and "\n" not in err, err
+
+
+def test_an_experiment_folder_that_is_a_file_is_said_before_any_model(tmp_path, capsys):
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    scenario = Path(__file__).resolve().parents[2] / "scenarios" / "stove-fire.toml"
+    code = main(["experiment", str(scenario), "--out", str(afile), "--llm-url", "http://127.0.0.1:9/v1"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "--out" in err and "is a file; name a folder" in err and "\n" not in err, err
+
+
+def test_play_with_a_saves_folder_that_is_a_file_is_said_before_the_screen(tmp_path, capsys):
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    assert main(["play", "--saves", str(afile), "--llm-url", "http://127.0.0.1:9/v1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--saves" in err and "is a file; name a folder" in err and "\n" not in err, err
