@@ -168,4 +168,7 @@ def cli_check(args: argparse.Namespace) -> int:
         echo(dumps(report, indent=1))
     else:
         _print(report)
+    if not report["ok"]:  # the report is the result (stdout); what went wrong is an error too (stderr)
+        why = "; ".join(one_line(e) for e in report["errors"]) or "the check did not pass"
+        echo(f"town llm check: FAILED: {why[:300]}", file=sys.stderr)
     return 0 if report["ok"] else 1

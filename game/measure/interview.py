@@ -223,6 +223,7 @@ async def run_interview(llm: LLM, save: str | TownInput, name: str, questions: S
             except LLMError as e:  # one question the model could not answer: say so, ask the next
                 failed += 1
                 echo(f"\nQ: {one_line(q)}\n(no answer: {one_line(e)})", file=out, flush=True)
+                _err(f"no answer to {one_line(q)[:60]!r}: {one_line(e)}")  # (an error: on stderr too)
                 continue
             echo(f"\nQ: {one_line(q)}\nA: {clean(answer)}", file=out, flush=True)
         if remember and failed < len(questions):

@@ -165,6 +165,8 @@ def test_llm_check_on_a_server_that_is_not_the_api_says_what_it_got(env, monkeyp
         assert 'an HTML page: "Error response Error code: 501' in out
         assert out.rstrip().endswith("FAILED")
         assert_no_raw_html(out, err)
+        # the report is the result, on stdout; that it failed, and why, is an error too (issue 41)
+        assert err.strip().splitlines()[-1].startswith("town llm check: FAILED: ") and "HTTP 501" in err
         code = main(["llm", "check", "--json", "--llm-url", url])
     out, _ = capsys.readouterr()
     assert code == 1

@@ -134,7 +134,7 @@ async def test_town_interview_command_replays_a_recorded_interview(measureville,
     assert code == 2 and "no resident called 'Nobody'" in capsys.readouterr().err
 
 
-async def test_a_question_the_model_fails_is_reported_and_the_rest_answered(measureville, tmp_path):
+async def test_a_question_the_model_fails_is_reported_and_the_rest_answered(measureville, tmp_path, capsys):
     import io
 
     from game.llm.api import ModelTimeout
@@ -154,6 +154,8 @@ async def test_a_question_the_model_fails_is_reported_and_the_rest_answered(meas
     text = out.getvalue()
     assert code == 1
     assert "(no answer: the model server did not answer in time)" in text and "A: Let me think. Who are you?" in text
+    err = capsys.readouterr().err  # the failure is an error too: on stderr, one line (issue 41)
+    assert "no answer to 'Your toast is burning!': the model server did not answer in time" in err
 
 
 def test_time_asked():
