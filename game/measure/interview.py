@@ -66,9 +66,13 @@ def _resolve(target: Engine | Interviewee, name: str | None) -> tuple[Interviewe
     return mind, None, mind.persona.name
 
 
+QUESTION_MAX = 400  # characters a question may have
+
+
 def match_resident(name: str, names: Sequence[str]) -> str:
     """The resident called ``name`` (full name or an unambiguous first name, any case)."""
     want = " ".join(name.split()).lower()
+    name = one_line(name, 60)  # as the messages say it: no escape codes, not a page long
     for n in names:
         if n.lower() == want:
             return n
@@ -98,7 +102,7 @@ async def interview_backed(target: Engine | Interviewee, question: str, llm: LLM
     the resident's memory).  Raises ``LLMError`` when the model fails, ``InterviewError`` on bad input."""
     mind, engine, _ = _resolve(target, name)
     llm = llm or mind.llm
-    question = one_line(question, 400)
+    question = one_line(question, QUESTION_MAX)
     if not question:
         raise InterviewError("the question is empty")
     now_text = ""
@@ -133,6 +137,8 @@ def check_questions(questions: Sequence[str]) -> list[str]:
     for n, q in enumerate(questions, 1):
         if not one_line(q):
             raise InterviewError(f"question {n} is empty")
+        if len(one_line(q, 10 * QUESTION_MAX)) > QUESTION_MAX:  # (was cut without a word)
+            raise InterviewError(f"question {n} is {len(q)} characters long; at most {QUESTION_MAX}")
     return list(questions)
 
 

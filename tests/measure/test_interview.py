@@ -293,3 +293,16 @@ async def test_an_answer_about_oneself_in_the_third_person_is_asked_again(measur
         "Ada Ito is not familiar with that, as it is not mentioned in the given information.",
         "I haven't heard about that."], "Have you heard any news today?")
     assert text == "I haven't heard about that." and back.problems == ["out of town"] and back.asked == 2
+
+
+def test_a_question_too_long_is_refused_and_a_long_name_is_not_echoed_whole():
+    import pytest
+
+    from game.measure.interview import InterviewError, check_questions, match_resident
+
+    with pytest.raises(InterviewError, match="question 2 is 100000 characters long; at most 400"):
+        check_questions(["Who are you?", "a" * 100_000])  # (was cut to 400 without a word)
+    with pytest.raises(InterviewError) as ei:
+        match_resident("\x1b[31mZed" + "x" * 100_000, ["Grace Okafor"])
+    msg = str(ei.value)
+    assert len(msg) < 200 and "\x1b" not in msg and "'Zedx" in msg
