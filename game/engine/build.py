@@ -170,6 +170,9 @@ def read_input(town_or_save: str | Path, *, small: bool = False) -> TownInput:
     """A save is read as a save, a town as a town (a damaged .save is still a save: reading it
     says what is wrong with it, not "not a map").  Raises ``SaveError`` or ``TownError``."""
     if saves.is_save(town_or_save) or str(town_or_save).endswith(saves.SUFFIX):
+        if small:  # (was silently not used)
+            raise TownError(f"{town_or_save}: --small picks the small cast of a new town; a save keeps the "
+                            f"residents it was saved with")
         return read_save(town_or_save)
     return read_town(town_or_save, small=small)
 

@@ -270,6 +270,9 @@ class LLMConfig:
         cfg.replay = getattr(args, "replay", None) or None
         if cfg.record and cfg.replay:
             raise ValueError("--record and --replay cannot be used together")
+        if cfg.replay and (url or model or embed_url):  # (was silently not used)
+            raise ValueError("--replay answers from a recording: no model is used, so --llm-url, --model and "
+                             "--embed-url are not either")
         if cfg.replay and not Path(cfg.replay).is_file():  # bad input, said before anything starts
             raise ValueError(f"--replay: '{cfg.replay}' is not a recording file (it does not exist)")
         return cfg

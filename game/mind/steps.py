@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, Field, create_model, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from game.mind.core import MindCore
@@ -101,6 +101,8 @@ class BlockSteps(DecomposeAnswer):
     into her office hours ("visits Willow Park" at Town Hall).  An answer of one list (``steps``:
     a server that ignores the schema, a test model) is read as before, over the whole window."""
 
+    model_config = ConfigDict(populate_by_name=True)
+
     steps: SkipJsonSchema[list[StepLine]] = Field(default_factory=list, max_length=8)
 
     @model_validator(mode="before")
@@ -108,8 +110,9 @@ class BlockSteps(DecomposeAnswer):
     def _blocks_missing(cls, v: object) -> object:
         """A block the answer left out has no steps (its activity stands for them)."""
         if isinstance(v, dict):
-            keys = [f.alias or n for n, f in cls.model_fields.items() if n != "steps"]
-            v = {**{k: [] for k in keys if k not in v}, **v}
+            missing = [f.alias or n for n, f in cls.model_fields.items() if n != "steps" and n not in v
+                       and (f.alias or n) not in v]
+            v = {**{k: [] for k in missing}, **v}
         return v
 
     def per_block(self) -> list[list[StepItem]] | None:
@@ -137,9 +140,7 @@ def block_steps_answer(keys: tuple[str, ...]) -> type[BlockSteps]:
     block."""
     fields: dict = {f"b{i}": (list[StepLine], Field(alias=k, max_length=4, json_schema_extra={"minItems": 1}))
                     for i, k in enumerate(keys)}
-    model = create_model("BlockStepsAnswer", __base__=BlockSteps, **fields)
-    model.model_config["populate_by_name"] = True
-    return model
+    return create_model("BlockStepsAnswer", __base__=BlockSteps, **fields)
 
 
 Step = tuple[str, int, StepItem]  # a step as read: what, minutes, the answer's item

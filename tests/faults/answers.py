@@ -29,7 +29,8 @@ def _models_in(module: Any) -> list[type[BaseModel]]:
 def answer_schemas() -> list[type[BaseModel]]:
     """Every pydantic model in the modules of game.mind (schemas.py, interview.py, ...) and of
     game.measure (if present) that has fields, plus the variants the mind builds at run time: a
-    filled-in day (``dayfill.day_fill_answer``, whose fields are the frame's lines; its base has none)."""
+    filled-in day (``dayfill.day_fill_answer``, whose fields are the frame's lines; its base has none),
+    and the steps of a window (``steps.block_steps_answer``, one field a block)."""
     found: list[type[BaseModel]] = []
     for pkg in ("game.mind", "game.measure"):
         try:
@@ -41,10 +42,13 @@ def answer_schemas() -> list[type[BaseModel]]:
                 mod = importlib.import_module(f"{pkg}.{info.name}")
             except Exception:  # a module being written: skip it, the others still count
                 continue
-            found += [m for m in _models_in(mod) if m.model_fields]
+            # (a base whose fields are all made at run time, BlockSteps, shows none in its schema)
+            found += [m for m in _models_in(mod) if m.model_fields and m.model_json_schema().get("properties")]
     from game.mind.dayfill import day_fill_answer
+    from game.mind.steps import block_steps_answer
 
     found.append(day_fill_answer(("07:00 free time", "09:00 run the town from the mayor's office", "17:00 free time")))
+    found.append(block_steps_answer(("07:00 breakfast", "07:30 run the town from the mayor's office")))
     return found
 
 

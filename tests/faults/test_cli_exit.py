@@ -437,3 +437,16 @@ def test_play_with_a_saves_folder_that_is_a_file_is_said_before_the_screen(tmp_p
     assert main(["play", "--saves", str(afile), "--llm-url", "http://127.0.0.1:9/v1"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--saves" in err and "is a file; name a folder" in err and "\n" not in err, err
+
+
+def test_flags_that_would_not_be_used_are_refused(tmp_path, capsys):
+    # --small on a save and a model with --replay were silently not used (issue 41)
+    from game.engine.build import TownError, read_input
+
+    with pytest.raises(TownError, match="a save keeps the residents it was saved with"):
+        read_input(tmp_path / "town.save", small=True)
+    rec = tmp_path / "r.jsonl"
+    rec.write_text("")
+    code = main(["run", "default", "--until", "day 1 07:00", "--replay", str(rec), "--llm-url", "http://127.0.0.1:9/v1"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "--replay answers from a recording" in err and "\n" not in err, err
