@@ -150,6 +150,8 @@ def _about(sent: str, fact: Fact) -> bool:
 
 
 def _too_soon(sent: str, fact: Fact, now: datetime) -> bool:
+    if fact.day is None:
+        return False
     begins = datetime.combine(fact.day, datetime.min.time()) + timedelta(minutes=fact.start or 0)
     if begins <= now:
         return False

@@ -108,21 +108,10 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
             out.append(Problem(i, f"{at(i)} wakes up, but the day starts at {at(0)}", "wake"))
         if s.kind != "bed" and SLEEP.search(text) and not (_NAP.search(text) and s.kind == "free"):
             out.append(Problem(i, f"{at(i)} goes to sleep, but bed is {at(len(slots) - 1)}", "sleep"))
-        today = after_label(s, text)  # a work line's own words said are no problem of the model's
-        if s.kind == "work" and s.place and not moved:
-            there = named(_FOR_PLACE.split(today, 1)[0]) if named is not None else None
-            if there is None and _HOME.search(today) and not same_area(home, s.place):  # (one who works at home)
-                there = "home"
-            if there and not same_area(there, s.place):
-                out.append(Problem(i, f"{at(i)} is at {there.split(':')[0]} during {s.label} at "
-                                      f"{s.place.split(':')[0]} (begin it with 'instead,' and say why, "
-                                      f"or stay at work)", "work"))
+        work = _work_wording(s, text, moved, named, home, leisure)  # (in the order the problems are told)
+        out += [Problem(i, f"{at(i)} {what}", kind) for what, kind in work if kind == "work"]
         out += [Problem(i, f"{at(i)} {what}", kind) for what, kind in _wording(s, text, copied, places, allowed)]
-        if s.kind == "work" and today and today is not text and not moved and _NOT_A_TASK.match(today):
-            out.append(Problem(i, f"{at(i)} has after its comma no task of the day (write only its own words, or a "
-                                  f"task after them)", "work"))
-        if s.kind == "work" and today and any(f" {line_key(c)} " in f" {line_key(today)} " for c in leisure):
-            out.append(Problem(i, f"{at(i)} is {s.label} but is a free time choice", "work"))
+        out += [Problem(i, f"{at(i)} {what}", "work") for what, kind in work if kind == "task"]
         if lacks is not None:
             for kind in lacks(text):
                 out.append(Problem(i, f"{at(i)} names a {kind}, which the town does not have", "lacks"))
@@ -132,6 +121,31 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
             else:
                 out.append(Problem(i, f"{at(i)} repeats {at(seen[k])}", "repeat"))
         seen.setdefault(k, i)
+    return out
+
+
+def _work_wording(s: Slot, text: str, moved: bool, named: Callable[[str], str | None] | None, home: str,
+                  leisure: Sequence[str]) -> list[tuple[str, str]]:
+    """What is wrong with a work (or meal) line, as (what, kind): skipped with no reason, at another
+    place ("work"); after its comma no task of the day, a free time choice ("task": counted as work,
+    told after the wording's problems)."""
+    out = []
+    if s.kind in ("work", "meal") and not moved and re.match(r"^\W*instead\b", text, re.I):
+        out.append((f"skips {s.label} without saying why (say 'because ...')", "work"))
+    if s.kind != "work":
+        return out
+    today = after_label(s, text)  # a work line's own words said are no problem of the model's
+    if s.place and not moved:
+        there = named(_FOR_PLACE.split(today, 1)[0]) if named is not None else None
+        if there is None and _HOME.search(today) and not same_area(home, s.place):  # (one who works at home)
+            there = "home"
+        if there and not same_area(there, s.place):
+            out.append((f"is at {there.split(':')[0]} during {s.label} at {s.place.split(':')[0]} (begin it with "
+                        f"'instead,' and say why, or stay at work)", "work"))
+    if today and today is not text and not moved and _NOT_A_TASK.match(today):
+        out.append(("has after its comma no task of the day (write only its own words, or a task after them)", "task"))
+    if today and any(f" {line_key(c)} " in f" {line_key(today)} " for c in leisure):
+        out.append((f"is {s.label} but is a free time choice", "task"))
     return out
 
 

@@ -53,7 +53,8 @@ def test_a_meal_the_resident_means_to_share_is_its_meal_line():
 def test_the_schema_holds_a_free_line_to_its_choices_and_a_work_line_to_its_shift():
     free, work = Slot(17 * 60, 19 * 60, "free", "free time"), Slot(8 * 60, 12 * 60, "work", "run the town")
     shapes = (line_choices(free, ["a walk in Willow Park", "reading at home"]), line_choices(work, ["x", "y"]))
-    schema = day_fill_answer(("17:00 free time", "08:00 run the town"), shapes, ("", "run the town")).model_json_schema()
+    keys = ("17:00 free time", "08:00 run the town")
+    schema = day_fill_answer(keys, shapes, ("", "run the town")).model_json_schema()
     props = schema["properties"]
     assert props["17:00 free time"]["enum"] == ["a walk in Willow Park", "reading at home"]
     pattern = props["08:00 run the town"]["pattern"]
@@ -112,6 +113,9 @@ def test_the_check_reads_what_the_grammar_cannot_stop():
     assert kinds(work, "run the pub, pulling pints for the quiz crowd") == []
     assert kinds(work, "run the pub, at The Copper Kettle") == ["work"]
     assert kinds(work, "run the pub, as it is his main occupation") == ["work"]
+    # skipping work needs its reason (the grammar lets "instead, ..." open a work line)
+    assert kinds(work, "instead, I am taking a long walk in Johnson Park") == ["work"]
+    assert kinds(work, "instead, visit Samuel because he is ill") == []
     # the shift's own words are never a free-time choice on its own line, whatever the choices hold
     assert check_day([work], ["run the pub"], leisure=["run the pub"]) == []
     # a place the work is for or is sold to is not where it happens
