@@ -85,9 +85,14 @@ class DecomposeAnswer(BaseModel):
         """The steps; when some lines have their (minutes, place), the lines without are not steps
         (the 1.5B model put remarks between its steps: "They live in a small town, so it's not
         far.")."""
-        lines = [x for x in self.steps if x.strip()]
-        timed = [x for x in lines if _STEP_TAIL.search(x)]
-        return [parse_step_line(x) for x in (timed or lines)]
+        return read_steps(self.steps)
+
+
+def read_steps(lines: list[str]) -> list[StepItem]:
+    """Step lines read; when some have their (minutes, place), those without are remarks."""
+    lines = [x for x in lines if x.strip()]
+    timed = [x for x in lines if _STEP_TAIL.search(x)]
+    return [parse_step_line(x) for x in (timed or lines)]
 
 
 StepLine = Annotated[str, BeforeValidator(_step_line), Field(max_length=STEP_LINE_MAX)]
@@ -122,12 +127,7 @@ class BlockSteps(DecomposeAnswer):
         lists = [getattr(self, n) for n in names]
         if not names or not any(lists):
             return None
-        out = []
-        for lines in lists:
-            lines = [x for x in lines if x.strip()]
-            timed = [x for x in lines if _STEP_TAIL.search(x)]
-            out.append([parse_step_line(x) for x in (timed or lines)])
-        return out
+        return [read_steps(lines) for lines in lists]
 
     def items(self) -> list[StepItem]:
         per = self.per_block()
