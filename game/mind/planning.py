@@ -300,7 +300,7 @@ class Planner:
         except LLMError as e:
             self.core.fail("decompose", e)
             return []
-        groups = grouped(self.core, ans, window, minute, end)
+        groups = grouped(self.core, ans, window, minute, end, named_by(view))
         if not any(steps for _, _, steps in groups):
             self.core.fail("decompose", BadAnswer("no step in the answer"))
             return []

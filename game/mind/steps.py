@@ -7,6 +7,7 @@ places them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated
 
@@ -173,12 +174,33 @@ def capped(core: MindCore, steps: list[Step]) -> list[Step]:
     return [(d, min(m, most), s) for d, m, s in steps]
 
 
+Named = Callable[[str], "str | None"]  # the town's sector a text names (the world's ``area_named``)
+
+
+def own_steps(core: MindCore, steps: list[Step], block: PlanBlock, named: Named | None) -> list[Step]:
+    """A block's steps less those that cannot be its own: at work, a step that names another place
+    of the town (the mayor's "visiting Bluebell Cafe" in her office hours was placed in her office,
+    the words and the place at odds); anywhere, one that names the resident itself as another
+    person ("meeting with Grace Okafor", written for Grace).  What is left fills the block."""
+    me = core.persona.name.lower()
+    home = block.place.split(":")[0] if block.kind == "work" and block.place else ""
+    kept = []
+    for s in steps:
+        if me and f"with {me}" in s[0].lower():
+            core.stats["step_names_self"] += 1
+        elif home and named is not None and (n := named(f"{s[0]} {s[2].place}")) and n != home:
+            core.stats["work_step_elsewhere"] += 1
+        else:
+            kept.append(s)
+    return kept
+
+
 def grouped(core: MindCore, ans: DecomposeAnswer, window: list[PlanBlock], minute: int,
-            end: int) -> list[tuple[PlanBlock | None, int, list[Step]]]:
+            end: int, named: Named | None = None) -> list[tuple[PlanBlock | None, int, list[Step]]]:
     """The answer's steps as (block, its first minute, steps fitted to it): each block's own
-    steps in its own minutes; an answer of one list over the whole window (block None: each
-    step then in the block its minutes fall in).  A block whose steps were capped short ends
-    the window there: the rest is decomposed when these run out."""
+    steps in its own minutes (less those ``own_steps`` refuses); an answer of one list over the
+    whole window (block None: each step then in the block its minutes fall in).  A block whose
+    steps were capped short ends the window there: the rest is decomposed when these run out."""
     per = ans.per_block() if isinstance(ans, BlockSteps) else None
     if per is None:
         steps = [(s.action or window[0].activity, s.minutes, s) for s in ans.items()]
@@ -186,7 +208,7 @@ def grouped(core: MindCore, ans: DecomposeAnswer, window: list[PlanBlock], minut
     out: list[tuple[PlanBlock | None, int, list[Step]]] = []
     for b, items in zip(window, per):
         a = max(b.start, minute)
-        steps = [(s.action or b.activity, s.minutes, s) for s in items]
+        steps = own_steps(core, [(s.action or b.activity, s.minutes, s) for s in items], b, named)
         these = fitted(core, steps, a, b.end) or [(b.activity, b.end - a, StepItem(action=b.activity,
                                                                                    minutes=b.end - a, place=""))]
         out.append((b, a, these))

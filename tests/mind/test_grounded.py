@@ -201,14 +201,16 @@ def by_block(*per_block: list[str]):
 
 async def test_each_block_gets_its_own_steps_in_its_own_minutes_and_work_is_done_at_work(town):
     # the mayor's window from 07:00: free time to 08:00, then her office.  In one list the 1.5B
-    # model wrote her office work into her free hour and "visits Willow Park" into her office hours
+    # model wrote her office work into her free hour and "visits Willow Park" into her office hours;
+    # a step that names another place at work, or the resident as someone met, is not hers to do
     spec = town.resident("Grace Okafor")
     llm = scripted_model({"identity": [{"summary": "The mayor."}],
                           "plan_day": [lambda m, schema, t: {f.alias: ("catch up with Rosa Brody" if "free" in f.alias
                                                                       else "run the town from the mayor's office")
                                                              for f in schema.model_fields.values() if f.alias}],
                           "decompose": [by_block(["visits Bluebell Cafe (at home) (30 min, Bluebell Cafe)",
-                                                  "chatting with Rosa (30 min)"],
+                                                  "chatting with Rosa (30 min)",
+                                                  "meeting with Grace Okafor (20 min)"],
                                                  ["reading the council's letters (30 min, work)",
                                                   "visits Willow Park (30 min, Willow Park)"])],
                           "importance": [lambda *_: {"ratings": ["minor"] * 40}]})
@@ -222,6 +224,8 @@ async def test_each_block_gets_its_own_steps_in_its_own_minutes_and_work_is_done
     assert free[0].address.startswith("Bluebell Cafe") and sum(a.duration_min for a in free) == 60
     assert work and work[0].start == DAY.replace(hour=8)  # the office's steps begin with the office
     assert all(a.address.startswith("Town Hall") for a in work), [a.address for a in work]
+    assert not any("Willow Park" in a.description for a in work)  # not a walk to the park in office hours
+    assert mind.stats["work_step_elsewhere"] == 1 and mind.stats["step_names_self"] == 1
     schema_name = next(c.kind for c in llm.calls if c.tag.purpose == "decompose")
     assert schema_name == "BlockStepsAnswer"
 
