@@ -57,7 +57,9 @@ class TownCore:
             roles[r.who] = (*roles.get(r.who, ()), r.role)
         self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)),
                                     relations={n: dict(m.persona.relationships) for n, m in minds.items()},
-                                    roles=roles)
+                                    roles=roles, workplaces={
+                                        s.name: s.workplace.split(":")[0]
+                                        for s in getattr(town, "residents", ()) or () if getattr(s, "workplace", "")})
         # events waiting for the next TickResult (from commands and streamed replies)
         self.out = TickResult(step=0, clock="")
         self.errors: list[str] = []

@@ -25,11 +25,12 @@ from game.measure.records import SaveData, read_save
 from game.mind.claims import relation_claims, role_claims
 from game.mind.factcheck import fact_in
 from game.mind.facts import EVENT_RE, Fact, TownNames
+from game.mind.linechecks import misattributes
 from game.mind.unbacked import people_named, places_unknown, sentences
 
 _WORD = re.compile(r"[a-z0-9']+")
 UNBACKED = ("invented person", "stranger named", "invented place", "unbacked event", "misattributed event",
-            "unbacked relation", "unbacked role", "secret told", "copied")
+            "unbacked relation", "unbacked role", "secret told", "copied", "misattributed")
 
 
 @dataclass
@@ -125,6 +126,10 @@ def check_line(text: str, speaker: str, others: list[str], save: SaveData, town:
     for c in relation_claims(text, speaker, others, list(town.people), town.relations) + role_claims(
             text, list(town.people), town.roles, speaker):
         out.append(Claim(c.kind, f"{c.who}: {c.what}", "backed: declared" if c.backed else f"unbacked {c.kind}"))
+    for sent in sentences(text) or [text]:
+        why = misattributes(sent, speaker, others, town, held)
+        if why:
+            out.append(Claim("misattribution", why, "misattributed"))
     everyone = [speaker, *others]
     for f in {f.key: f for p in everyone for f in facts.get(p, [])}.values():
         kept = f.kept_from(everyone)
@@ -191,6 +196,7 @@ def town_names(save: SaveData) -> TownNames:
 
         places = tuple(load_town(path, residents=False).tree.sectors())
     roles: dict[str, tuple[str, ...]] = {}
+    works: dict[str, str] = {}
     people = set(save.residents)
     if path and Path(path).exists():
         from game.world.residents import read_residents
@@ -201,7 +207,9 @@ def town_names(save: SaveData) -> TownNames:
             people |= {r.name for r in rf.residents}  # the whole town (a small cast speaks of the others)
             for r in rf.roles:
                 roles[r.who] = (*roles.get(r.who, ()), r.role)
-    return TownNames(places=places, people=tuple(sorted(people)), relations=save.relationships, roles=roles)
+            works = {r.name: r.workplace.split(":")[0] for r in rf.residents if r.workplace}
+    return TownNames(places=places, people=tuple(sorted(people)), relations=save.relationships, roles=roles,
+                     workplaces=works)
 
 
 def cli_audit(args: argparse.Namespace) -> int:

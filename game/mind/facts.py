@@ -59,6 +59,7 @@ class TownNames:
     # relationships in its own words, and the roles declared of each ("mayor", "candidate for mayor")
     relations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    workplaces: Mapping[str, str] = field(default_factory=dict)  # full name -> its workplace's sector
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ from datetime import datetime
 
 from game.llm.api import LLMError, Priority
 from game.mind import prompting
+from game.mind.claims import role_claims
 from game.mind.core import MindCore
+from game.mind.linechecks import works_elsewhere
 from game.mind.memory import Record
 from game.mind.schemas import IDENTITY_MAX, IdentityAnswer, InsightsAnswer
 from game.mind.unbacked import echoes_example, sentences
@@ -115,10 +117,22 @@ class Reflector:
             if not ins.insight or not ids:
                 self.core.stats["insight_dropped"] += 1
                 continue
+            if self._misattributes(ins.insight):
+                continue
             self.core.memory.add("reflection", ins.insight, now, evidence=ids)
             made.append(ins.insight)
         self.core.stats["reflections"] += len(made)
         return made
+
+    def _misattributes(self, insight: str) -> bool:
+        """Whether an insight gives someone a workplace or a role the town does not ("Samuel Okafor
+        is managing Bluebell Cafe", of the cafe's pianist; linechecks.py, claims.py): not kept,
+        counted (``insight_misattributed``).  A reflection is a memory that later prompts carry."""
+        town = self.core.facts.town
+        bad = works_elsewhere(insight, "", town) or any(
+            not c.backed for c in role_claims(insight, list(town.people), town.roles))
+        self.core.stats["insight_misattributed"] += bool(bad)
+        return bool(bad)
 
     def _focal_points(self, since: datetime | None, now: datetime | None = None, n: int = 3) -> list[str]:
         """The texts of the ``n`` most important records of the last 60 since ``since`` (the

@@ -334,6 +334,21 @@ async def test_reflection_threshold_and_evidence_must_be_real():
     assert not mind.reflection_due()  # the counter restarted
 
 
+async def test_an_insight_that_gives_someone_a_workplace_not_theirs_is_not_kept():
+    # the default town's whole day: "Samuel Okafor is managing Bluebell Cafe" (he plays its piano)
+    from game.mind.facts import TownNames
+
+    script = {"reflect": [{"insights": [{"insight": "Klaus Mueller is managing Hobbs Cafe", "evidence": [1]},
+                                        {"insight": "Isabella works hard at Hobbs Cafe", "evidence": [1]}]}]}
+    mind, _ = make(script, reflect_threshold=10)
+    mind.know_town(TownNames(places=("Hobbs Cafe", "Oak Hill College"), people=("Isabella Rodriguez", "Klaus Mueller"),
+                             workplaces={"Isabella Rodriguez": "Hobbs Cafe", "Klaus Mueller": "Oak Hill College"}))
+    now = DAY1.replace(hour=11)
+    mind.memory.add("observation", "Klaus Mueller ordered a coffee at Hobbs Cafe", now, importance=9)
+    assert await mind.reflect_if_due(now + timedelta(minutes=1)) == ["Isabella works hard at Hobbs Cafe"]
+    assert mind.stats["insight_misattributed"] == 1
+
+
 # ------------------------------------------------------------------ reacting
 async def test_react_budget_cooldown_and_the_steps_carry_on_after_it(view):
     react = {"decision": "react", "talk_to": "", "new_action": "run to the park to see the fire",

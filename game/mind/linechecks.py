@@ -1,0 +1,128 @@
+"""Misattributions in a line, read by rule against who says it (issue 39): a speaker who answers
+itself ("I'm so sorry to hear that, Grace", said by Grace), who speaks of its own office as
+another's ("I'll be meeting with the mayor there", said by the mayor), who heard of its own
+gathering ("I heard about the party", said by its host), or who works at another's workplace
+("I have to serve breakfast at The Copper Kettle", said by one who does not work there); and a
+line or a reflection that gives someone a workplace the town does not ("Samuel Okafor is managing
+Bluebell Cafe").
+
+Each rule reads one sentence and returns why it misattributes, or "" when it does not.  A
+sentence that misattributes is not said (``drop_misattributed``); ``town audit`` counts them.
+
+Pure rules: no model, no state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from game.mind.facts import Fact, TownNames
+from game.mind.unbacked import sentences
+
+# a name said to someone: at the start ("Grace, ..."), after a greeting or thanks ("Thanks, Grace"),
+# or closing a clause (", Grace!")
+_VOCATIVE = (r"(?:^|[.!?]\s+)(?:(?:hi|hello|hey|thanks|thank you|oh|well|yes|no|sure|sorry|good morning|"
+             r"good evening|morning|dear)[,!]?\s+)?{n}\s*[,!?]|,\s*{n}\s*(?:[.!?,]|$)")
+
+
+def speaks_to_self(sent: str, speaker: str, listeners: Sequence[str]) -> str:
+    """Why ``sent`` is said to its own speaker ("That's lovely, Grace." by Grace), else ""; not
+    when a listener shares the speaker's first name."""
+    first = speaker.split()[0] if speaker else ""
+    if not first or any(p.split()[0] == first for p in listeners if p != speaker):
+        return ""
+    if re.search(_VOCATIVE.format(n=re.escape(first)), sent, re.I):
+        return f"said to its own speaker, {first}"
+    return ""
+
+
+_TO_ROLE = (r"\b(?:with|to|meet|meeting|see|seeing|ask|asking|tell|telling|visit|visiting|help|helping|for)"
+            r"\s+the\s+{r}\b(?!')")
+
+
+def own_role_as_other(sent: str, speaker: str, roles: Mapping[str, Sequence[str]]) -> str:
+    """Why ``sent`` speaks of an office its own speaker holds as someone else's ("meeting with the
+    mayor", said by the mayor), else ""."""
+    for role in roles.get(speaker, ()):
+        if role.startswith("candidate for"):
+            continue
+        if re.search(_TO_ROLE.format(r=re.escape(role)), sent, re.I):
+            return f"{speaker} is the {role}"
+    return ""
+
+
+_HEARD = re.compile(r"\b(?:heard|hear|hearing|told me|found out|just learned|invited me|inviting me|"
+                    r"help you (?:with|prepare|plan)|helping you (?:with|prepare|plan)|your (?:party|gathering|"
+                    r"celebration|event|debate|quiz|fair|get-together))\b", re.I)
+
+
+def host_as_guest(sent: str, speaker: str, facts: Iterable[Fact]) -> str:
+    """Why ``sent`` has the host of a gathering speak of it as one who heard of it or helps another
+    with it ("I heard about the party", "excited to help you with the debate", said by its host),
+    else ""."""
+    for f in facts:
+        if f.kind == "gathering" and f.host == speaker and _HEARD.search(sent) and f.speaks_of(sent):
+            return f"{speaker.split()[0]} hosts {f.bare_what}"
+    return ""
+
+
+# working at a place: "serve breakfast at", "running", "I work at", "opening" (the place after it)
+_WORK_VERB = (r"(?:serv(?:e|es|ing)|run(?:s|ning)?(?! (?:late|out|errands|to|into|over|around|after|for|away|home|"
+              r"back|by)\b)|manag(?:e|es|ing)|work(?:s|ing)? (?:at|in)|own(?:s|ing)?|"
+              r"open(?:s|ing)? up|staff(?:s|ing)?|tend(?:s|ing)? the bar at|bak(?:e|es|ing) (?:\w+ )?(?:at|for))")
+_I_WORK = re.compile(rf"\b(?:I|I'm|I am|I'll|I will|I have to|I need to|we|we're)\b[^.!?]{{0,60}}?\b{_WORK_VERB}\b"
+                     r"[^.!?]{0,40}?\b(?:at |in )?(?P<rest>.*)", re.I)
+_THEY_WORK = re.compile(rf"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|was|has been|'s) {_WORK_VERB}\b"
+                        r"(?P<rest>[^.!?]*)")
+
+
+def _place_in(text: str, places: Sequence[str]) -> str | None:
+    low = text.lower()
+    for p in sorted(places, key=len, reverse=True):
+        if p and p.lower() in low:
+            return p
+    return None
+
+
+def works_elsewhere(sent: str, speaker: str, town: TownNames) -> str:
+    """Why ``sent`` has its speaker, or someone it names, work at a place of the town that is
+    another's workplace and not theirs ("I'm serving breakfast at The Copper Kettle", said by one
+    who works elsewhere; "Samuel is managing Bluebell Cafe"), else "".  A place that is no one's
+    workplace is not judged (a trip, a favour)."""
+    works = town.workplaces
+    if not works:
+        return ""
+    theirs = set(works.values())
+    m = _I_WORK.search(sent)
+    if m and speaker:
+        p = _place_in(m.group("rest"), [p for p in town.places if p in theirs])
+        if p and works.get(speaker) != p:
+            return f"{speaker.split()[0]} does not work at {p}"
+    for m in _THEY_WORK.finditer(sent):
+        who = next((n for n in town.people if m.group("name") in (n, n.split()[0])), None)
+        p = _place_in(m.group("rest")[:60], [p for p in town.places if p in theirs])
+        if who and p and works.get(who) != p:
+            return f"{who.split()[0]} does not work at {p}"
+    return ""
+
+
+def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
+    """The first reason ``sent`` misattributes, by the rules above, else ""."""
+    return (speaks_to_self(sent, speaker, listeners) or own_role_as_other(sent, speaker, town.roles)
+            or host_as_guest(sent, speaker, facts) or works_elsewhere(sent, speaker, town))
+
+
+def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],
+                       fixes: list[str]) -> str:
+    """``text`` without its sentences that misattribute; each one's reason in ``fixes``."""
+    facts = list(facts)
+    parts = sentences(text) or [text]
+    kept = []
+    for sent in parts:
+        why = misattributes(sent, speaker, listeners, town, facts)
+        if why:
+            fixes.append(f"misattributed: {why}")
+        else:
+            kept.append(sent)
+    return " ".join(kept) if len(kept) < len(parts) else text

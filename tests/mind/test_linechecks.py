@@ -1,0 +1,53 @@
+"""Misattributions read by rule (game/mind/linechecks.py): the lines are what the embedded model
+said in the default town's whole day (docs/RUNLOG.md, 2026-11-28), and lines that must stand."""
+
+from datetime import date
+
+from game.mind.facts import Fact, TownNames
+from game.mind.linechecks import drop_misattributed, misattributes
+
+TOWN = TownNames(places=("Okafor house", "Bluebell Cafe", "Town Hall", "The Copper Kettle", "Willow Park",
+                         "Greenway Market and Pharmacy"),
+                 people=("Grace Okafor", "Samuel Okafor", "Hank Brody", "Marcus Bell", "Ines Moreau", "Rosa Brody"),
+                 roles={"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)},
+                 workplaces={"Grace Okafor": "Town Hall", "Hank Brody": "Brody's Supply Store",
+                             "Marcus Bell": "The Copper Kettle", "Ines Moreau": "Bluebell Cafe",
+                             "Rosa Brody": "Bluebell Cafe"})
+PARTY = Fact(key="samuel-okafor:party", kind="gathering", what="a surprise party for Grace's 60th birthday",
+             host="Samuel Okafor", place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60,
+             honoree="Grace Okafor", secret_from=("Grace Okafor",))
+
+
+def why(sent: str, speaker: str, listeners=("Hank Brody",)) -> str:
+    return misattributes(sent, speaker, list(listeners), TOWN, [PARTY])
+
+
+def test_what_the_model_said_is_read_as_misattributed():
+    assert "own speaker" in why("I'm so sorry to hear that, Grace.", "Grace Okafor")
+    assert "mayor" in why("I'll be meeting with the mayor there.", "Grace Okafor")
+    assert "hosts" in why("I heard about the party.", "Samuel Okafor", ["Nora Lindqvist"])
+    assert "Copper Kettle" in why("I have to go to the town hall with Marcus Bell to serve breakfast at "
+                                  "The Copper Kettle.", "Hank Brody")
+    assert "Samuel does not work at Bluebell Cafe" == why("Samuel Okafor is managing Bluebell Cafe.", "Rosa Brody")
+
+
+def test_what_is_true_stands():
+    assert why("Thanks, Hank! See you at the debate.", "Grace Okafor") == ""
+    assert why("I'm Grace, the mayor.", "Grace Okafor") == ""
+    assert why("I'll be in the mayor's office all day.", "Grace Okafor") == ""
+    assert why("Hank wants to meet the mayor.", "Rosa Brody") == ""  # said of another: true
+    assert why("I'm planning the party for Grace, don't tell her.", "Samuel Okafor") == ""
+    assert why("I heard about the party from Samuel.", "Rosa Brody") == ""  # not hers: heard is right
+    assert why("I'm serving breakfast at The Copper Kettle now.", "Marcus Bell") == ""
+    assert why("I'm going to have breakfast at The Copper Kettle.", "Hank Brody") == ""
+    assert why("Rosa is working at Bluebell Cafe today.", "Ines Moreau") == ""
+    assert why("I'm walking in Willow Park.", "Hank Brody") == ""  # no one's workplace
+
+
+def test_only_the_sentence_that_misattributes_is_not_said():
+    fixes: list[str] = []
+    out = drop_misattributed("Hello Hank! I'll be meeting with the mayor there. How is the store?", "Grace Okafor",
+                             ["Hank Brody"], TOWN, [PARTY], fixes)
+    assert out == "Hello Hank! How is the store?"
+    assert fixes == ["misattributed: Grace Okafor is the mayor"]
+    assert drop_misattributed("All fine here.", "Grace Okafor", [], TOWN, [], fixes) == "All fine here."
