@@ -18,11 +18,12 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from game.measure.audit import UNBACKED, check_line, town_names
 from game.measure.records import SaveData, read_save
+from game.mind import Mind
 from game.mind.view import Conversation
 from game.text import clean, echo
 
@@ -76,12 +77,16 @@ async def ask_talk(engine: Engine, people: Sequence[str], n: int) -> list[tuple[
     return out
 
 
-async def bench(llm: LLM, path: str, limit: int | None = None) -> tuple[list[BenchTalk], dict[str, object]]:
+async def bench(llm: LLM, path: str, limit: int | None = None, *,
+                points: bool = True) -> tuple[list[BenchTalk], dict[str, object]]:
     from game.engine.build import build_engine, read_input
 
     save = read_save(path)
     town = town_names(save)
     engine = build_engine(read_input(path), llm, lockstep=True)
+    for m in engine.minds.values():  # with or without each speaker's own points (talkpoints.py)
+        if isinstance(m, Mind):
+            m.core.config = replace(m.core.config, talk_points=points)
     talks: list[BenchTalk] = []
     verdicts: Counter[str] = Counter()
     try:
@@ -122,13 +127,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m game.measure.talkbench", description=__doc__.split("\n")[0])
     ap.add_argument("save")
     ap.add_argument("--limit", type=int, default=None, help="at most this many talks")
+    ap.add_argument("--no-points", action="store_true", help="ask without each speaker's own points")
     ap.add_argument("--out", default=None, help="write the whole result as JSON here too")
     add_llm_flags(ap)
     args = ap.parse_args(argv)
 
     async def run() -> tuple[list[BenchTalk], dict[str, object]]:
         async with open_llm(LLMConfig.from_args(args), progress=lambda m: echo(m, file=sys.stderr)) as llm:
-            return await bench(llm, args.save, args.limit)
+            return await bench(llm, args.save, args.limit, points=not args.no_points)
 
     talks, totals = asyncio.run(run())
     echo(render(args.save, talks, totals))

@@ -22,6 +22,7 @@ from game.mind.components import Context, KnownFacts, Relationships, RelevantMem
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
+from game.mind.talkpoints import render_points, talking_points
 from game.mind.view import Conversation, Line, Script
 from game.mind.wording import whole_sentences
 
@@ -29,6 +30,11 @@ TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 # a line's JSON: up to 200 characters of words (LineAnswer) at 2.5 or more a token, and its keys
 LINE_TOKENS = 110
 BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see ``Talker._recall_for``)
+
+
+# the converse prompt's rule for the points (talkpoints.py), where they are given
+POINTS_RULE = (" A line brings up one of its speaker's own points, or answers the line before; each point is"
+               " only its owner's to tell, and the one it is told to is spoken to as \"you\".")
 
 
 class Talker:
@@ -122,7 +128,17 @@ class Talker:
                     (f"What {first} knows is planned (true)", KnownFacts().render(ctx)),
                     (f"{first} knows", knows), (f"{first} remembers", mems.render(ctx))]
         sections = [(title, ctx.keep_secrets(text)) for title, text in sections]
-        return head + "".join(f"\n{title}:\n{text}" for title, text in sections if text.strip())
+        side = head + "".join(f"\n{title}:\n{text}" for title, text in sections if text.strip())
+        return side + self._points(now, about)
+
+    def _points(self, now: datetime, listeners: Sequence[str]) -> str:
+        """This resident's own points for a talk with ``listeners`` (talkpoints.py), as a section
+        that begins with a blank line; "" when off or none."""
+        if not self.core.config.talk_points:
+            return ""
+        doing = self.agenda.current.description if self.agenda.current is not None else ""
+        text = render_points(self.core.persona.first_name, talking_points(self.core, now, listeners, doing))
+        return "\n" + text if text else ""
 
     async def converse(self, now: datetime, conversation: Conversation, sides: dict[str, str]) -> Script:
         """A whole conversation between residents that this resident starts, in one call: each line
@@ -138,12 +154,13 @@ class Talker:
         people = [self.core.name, *listeners]
         firsts = [n.split()[0] for n in people]
         calls = firsts if len(set(firsts)) == len(firsts) else people  # two Annas: full names
-        context = await self._talk_context(now, conversation, listeners)
+        context = await self._talk_context(now, conversation, listeners) + self._points(now, listeners)
         others = "\n\n".join(f"Talking with:\n{sides[n]}" for n in listeners if sides.get(n))
         try:
             ans = await self.core.complete("converse", script_answer(tuple(calls)), "converse", Priority.REACT, now,
                                            max_tokens=400, context=context, others=others or "Talking with: someone",
-                                           first=calls[0], listeners=", ".join(listeners) or "someone")
+                                           first=calls[0], listeners=", ".join(listeners) or "someone",
+                                           points_rule=POINTS_RULE if self.core.config.talk_points else "")
         except LLMError as e:
             self.core.fail("converse", e)
             return Script(source="error")

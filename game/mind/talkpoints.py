@@ -1,0 +1,69 @@
+"""What a resident may bring up in a talk, built by rule from what it holds (issue 39): the
+gatherings it knows of, whose each is and whether each listener has heard of it; what it is
+doing now; what it is busy with this week (its persona's own words, less what it keeps to
+itself).  Each point is the speaker's own, in the third person with its name, so that a model
+writing both sides of a talk knows whose each one is.
+
+A small model writing a whole talk took one speaker's news for the other's ("I see you're
+helping Samuel prepare the party", to the one who was not), a topic of the other side's as its
+own (the mayor with "new pub quiz ideas", the landlord's), and spoke of the listener in the
+third person.  The points say whose each thing is; the converse prompt asks each line to bring
+up one of its speaker's points or answer the line before.
+
+Pure rules over the mind's records: no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from game.mind.core import MindCore
+from game.mind.facts import Fact
+from game.mind.unbacked import sentences
+
+# what a persona keeps to itself: not a point to bring up (it stays in its own context)
+_PRIVATE = re.compile(r"\b(?:secret|secretly|privately|has not told|have not told|not dared|hasn't told|"
+                      r"only (?:his|her|their) \w+ knows|must keep it from|keeps? it from|nobody knows)\b", re.I)
+MAX_POINTS = 4
+
+
+def _fact_point(core: MindCore, f: Fact, listeners: Sequence[str], now: datetime) -> str:
+    """A gathering as a point of this resident: whose it is from its side, and who has heard."""
+    first = core.persona.first_name
+    when = f.when_text(now)
+    at = f" at {f.place}" if f.place else ""
+    if f.host == core.name:
+        head = f"{first}'s own {f.bare_what}{at} {when}".rstrip()
+    else:
+        head = f"{f.host}'s {f.bare_what}{at} {when}".rstrip()
+    # who of the listeners it knows has heard: those it told, the one who told it
+    heard = [p.split()[0] for p in listeners if p in f.told or p == f.source]
+    return head + (f"; {', '.join(heard)} knows of it" if heard else "")
+
+
+def talking_points(core: MindCore, now: datetime, listeners: Sequence[str], doing: str = "") -> list[str]:
+    """This resident's points for a talk with ``listeners``: its gatherings (none kept from a
+    listener, none a listener is the host of: that one is the listener's to speak of), what it is
+    doing, and what its persona is busy with, at most ``MAX_POINTS``."""
+    first = core.persona.first_name
+    out = []
+    for f in core.facts.upcoming(now):
+        if f.kind != "gathering" or f.kept_from(listeners) or f.host in listeners:
+            continue
+        out.append(_fact_point(core, f, listeners, now))
+    if doing:
+        out.append(f"{first} is {doing}")
+    for sent in sentences(core.persona.currently):
+        if _PRIVATE.search(sent) or any(f.kept_from(listeners) and f.speaks_of(sent) for f in core.facts):
+            continue
+        out.append(re.sub(r"^(?:He|She|They)\b", first, sent).rstrip("."))
+    return out[:MAX_POINTS]
+
+
+def render_points(first: str, points: Sequence[str]) -> str:
+    """The points as a prompt section: "Ines's own to bring up:" and one per line."""
+    if not points:
+        return ""
+    return f"{first}'s own to bring up:\n" + "\n".join(f"- {p}" for p in points)
