@@ -29,6 +29,7 @@ _FILLER = {"the", "a", "an", "of", "in", "at", "on", "to", "and", "for", "with",
            "time", "little", "bit", "quick", "quickly", "while", "before", "after", "then", "again",
            "new", "more", "s", "be", "is", "use", "using"}
 _KEEP_FILLER = {"get", "make", "take", "use"}  # kept inside an affordance phrase ("get dressed")
+_GENERIC = {"mak", "get", "tak", "us"}  # stems that alone say nothing of the place
 
 
 def stem(word: str) -> str:
@@ -227,7 +228,7 @@ class Affordances:
         best = 0.0
         for p in self.phrases(address):
             hit = len(p & act)
-            if hit:
+            if hit and (p & act) - _GENERIC:  # "making coffee" is not "make a phone call"
                 best = max(best, hit / len(p) - 0.01 * len(act - p) / max(1, len(act)))
         return best
 
