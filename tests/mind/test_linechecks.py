@@ -51,3 +51,17 @@ def test_only_the_sentence_that_misattributes_is_not_said():
     assert out == "Hello Hank! How is the store?"
     assert fixes == ["misattributed: Grace Okafor is the mayor"]
     assert drop_misattributed("All fine here.", "Grace Okafor", [], TOWN, [], fixes) == "All fine here."
+
+
+def test_the_part_of_the_day_of_a_gathering_is_its_hours():
+    from datetime import datetime
+
+    from game.mind.factcheck import fix_fact_words
+
+    debate = Fact(key="grace-okafor:debate", kind="gathering", what="the public debate", host="Grace Okafor",
+                  place="Town Hall", day=date(2026, 3, 4), start=19 * 60, end=21 * 60)
+    now = datetime(2026, 3, 2, 9, 0)
+    text, fixes = fix_fact_words("I'm ready for the debate on Wednesday morning.", debate, now, TOWN, "Hank Brody")
+    assert text == "I'm ready for the debate on Wednesday evening." and fixes == ["morning -> evening"]
+    said = "Grace told me this morning about the debate on Wednesday night."
+    assert fix_fact_words(said, debate, now, TOWN, "Hank Brody")[0] == said
