@@ -138,6 +138,7 @@ class EmbeddedServer:
         self.died = 0  # times it stopped on its own while running (restarted by ``ServerSupervisor``)
         self.proc: subprocess.Popen[bytes] | None = None
         self._log_fh: BinaryIO | None = None
+        self._log_from = 0  # where this start's lines begin in the log (a restart carries it on)
 
     @property
     def url(self) -> str:
@@ -174,7 +175,9 @@ class EmbeddedServer:
         if self.log_path is None or not self.log_path.exists():
             return ""
         try:
-            text = self.log_path.read_text(errors="replace").splitlines()
+            with open(self.log_path, "rb") as fh:
+                fh.seek(self._log_from)
+                text = fh.read().decode(errors="replace").splitlines()
         except OSError:
             return ""
         return "\n".join(text[-lines:])
@@ -189,6 +192,7 @@ class EmbeddedServer:
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             self._log_fh = open(self.log_path, "ab" if append_log else "wb")
+            self._log_from = self._log_fh.tell()
         out = self._log_fh if self._log_fh is not None else subprocess.DEVNULL
         _install_handlers()
         # Popen from the calling (event-loop) thread: PDEATHSIG fires when *this thread* exits

@@ -161,7 +161,7 @@ class ServerSupervisor:
             self.say(f"the model server is back ({what} {time.monotonic() - t0:.1f} s after it was lost)")
             return Recovery.BACK
         self.state = AWAY
-        self.say(f"the model is away: {self.away}; the town goes on by routine")
+        self.say(f"the model is away: {self.away}")
         return Recovery.AWAY
 
     async def _restart(self, why: str) -> bool:

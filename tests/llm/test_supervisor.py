@@ -9,22 +9,18 @@ Every wait is bounded by a deadline, never a fixed sleep: the back-offs are made
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
-from pathlib import Path
 
 import pytest
+from faults.fake_llama import fake_llama_env, started
 from faults.live_server import LiveServer
 from pydantic import BaseModel
 
-import game.llm.supervisor as supervisor_mod
 from game.llm import session as session_mod
 from game.llm.api import CallTag, Message, ModelUnavailable, Priority
 from game.llm.client import ModelClient
-from game.llm.config import LLMConfig
 from game.llm.supervisor import ServerSupervisor
 
-ROOT = Path(__file__).resolve().parents[2]
 MSG = [Message("system", "You answer as JSON."), Message("user", "How are you?")]
 
 
@@ -32,42 +28,10 @@ class Mood(BaseModel):
     mood: str
 
 
-class FakeEmbedder:
-    name, dim = "fake-embedder", 3
-
-    async def embed(self, texts: list[str]) -> list[list[float]]:
-        return [[1.0, 0.0, 0.0] for _ in texts]
-
-    async def aclose(self) -> None:
-        pass
-
-
 @pytest.fixture
 def fake_llama(tmp_path, monkeypatch):
-    """The embedded server is the fake: a wrapper script as ``TOWN_LLAMA_SERVER``, a model file
-    that is not one, answers valid for each schema, each after 0.4 s; the starts are counted."""
-    home = tmp_path / "home"
-    (home / "models").mkdir(parents=True)
-    (home / "models" / "smollm2-135m-instruct-q4_1.gguf").write_text("not a model: the server is a fake")
-    wrapper = tmp_path / "llama-server"
-    wrapper.write_text(f"#!/bin/sh\nexec '{sys.executable}' '{ROOT / 'tests/llm/fake_llama_server.py'}' \"$@\"\n")
-    wrapper.chmod(0o755)
-    starts = tmp_path / "starts.txt"
-    monkeypatch.setenv("TOWN_LLAMA_SERVER", str(wrapper))
-    monkeypatch.setenv("FAKE_LLAMA_VALID", "1")
-    monkeypatch.setenv("FAKE_LLAMA_DELAY", "0.4")
-    monkeypatch.setenv("FAKE_LLAMA_STARTS", str(starts))
-    monkeypatch.delenv("FAKE_LLAMA_MAX_STARTS", raising=False)
-    monkeypatch.setattr(supervisor_mod, "RESTART_BACKOFF_S", (0.1, 0.2, 0.4))
-    monkeypatch.setattr(supervisor_mod, "WATCH_EVERY_S", 0.05)
-    monkeypatch.setattr(session_mod, "make_embedder", lambda config: FakeEmbedder())
-    config = LLMConfig(home=home, use_test_model=True, timeout_s=20.0, connect_timeout_s=2.0,
-                       transport_retries=1, backoff_s=0.05, answer_retries=0)
-    return config, starts
-
-
-def started(starts: Path) -> list[str]:
-    return starts.read_text().split() if starts.exists() else []
+    """The embedded server is the fake, each answer after 0.4 s (calls are in flight when it dies)."""
+    return fake_llama_env(tmp_path, monkeypatch, delay=0.4)
 
 
 async def until(cond, timeout: float = 15.0) -> float:
@@ -122,9 +86,8 @@ async def test_the_watch_restarts_a_server_that_stopped_between_calls(fake_llama
     assert len(started(starts)) == 2
 
 
-async def test_a_server_that_cannot_come_back_is_away_and_calls_fail_at_once(fake_llama, monkeypatch):
-    config, starts = fake_llama
-    monkeypatch.setenv("FAKE_LLAMA_MAX_STARTS", "1")  # every restart exits at once (code 3)
+async def test_a_server_that_cannot_come_back_is_away_and_calls_fail_at_once(tmp_path, monkeypatch):
+    config, starts = fake_llama_env(tmp_path, monkeypatch, delay=0.4, max_starts=1)  # restarts exit (code 3)
     said: list[str] = []
     async with session_mod.open_llm(config, progress=said.append) as llm:
         calls = [ask(llm, i) for i in range(3)]
@@ -141,7 +104,7 @@ async def test_a_server_that_cannot_come_back_is_away_and_calls_fail_at_once(fak
         with pytest.raises(ModelUnavailable, match="the model is away"):
             await ask(llm, 9)
         assert time.monotonic() - t0 < 1.0  # no more tries: at once
-        assert said[-1].startswith("the model is away") and "routine" in said[-1]
+        assert said[-1].startswith("the model is away: the model server could not be restarted")
     assert len(started(starts)) == 4
 
 
