@@ -133,8 +133,9 @@ class Panels:
         # words ("the stove in the kitchen of the Okafor house"); the map needs nothing from them
         for line in r.log:
             log.add(r.clock, line)
-            if line.kind == "error":  # a failed decision: the resident carries on with its routine
-                self.show_error(line.text, "model", log_it=False)
+            if line.kind == "error" and self.news.state != "away":  # a failed decision: the resident
+                self.show_error(line.text, "model", log_it=False)  # carries on with its routine
+            # (while the model is away every decision fails: the clock bar says so, once)
             if line.who == sel:
                 self.panel_dirty = True
         if self.session.visitor and PLAYER not in mv.actors:

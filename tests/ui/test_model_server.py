@@ -16,9 +16,11 @@ from fake_engine import FakeEngine, FakeHost
 from faults.fake_llama import fake_llama_env, started
 from faults.townfiles import write_town
 
+from game.engine.events import LogLine, TickResult
 from game.llm.server import _RUNNING
 from game.ui.app import MainScreen, TownApp
 from game.ui.host import RealHost
+from game.ui.messages import Ticked
 
 FAST = {"normal": 0.05, "fast": 0.02}
 
@@ -67,6 +69,10 @@ async def test_lost_back_and_away_are_told_and_the_clock_bar_says_model_away(tmp
         assert any("the model is away" in line for line in app.widgets.town_log.history)
         await until(pilot, lambda: app.session.engine.steps > steps + 3)  # the town goes on
         n = len(told(app))
+        # every decision fails while it is away: in the town log, not one notification each
+        app.post_message(Ticked(TickResult(step=99, clock="Day 1, 08:00:00", log=[
+            LogLine("error", "model: Klaus Mueller: plan_day: lost the model server (the model is away: ...)")])))
+        await until(pilot, lambda: any("Klaus Mueller: plan_day" in h for h in app.widgets.town_log.history))
         await pilot.pause(1.2)  # told once, not at every look at the status
         assert len(told(app)) == n and "model away" in bar._last
     # on a narrow terminal the bar drops other parts first: "model away" stays
