@@ -8,7 +8,8 @@ parts, one object a module: ``towncore.py`` (what they share), ``things.py``, ``
 ``perceiving.py``, ``lookahead.py``, ``capacity.py``, ``lanes.py`` (decisions), ``saving.py``,
 ``commands.py`` (player commands), ``leadtime.py``; ``inspecting.py`` what the screen reads at a
 glance; ``save_read.py`` and ``save_streams.py`` the halves of saves below ``save.py``;
-``tuning.py`` their constants; ``events.py`` what crosses to the UI; ``headless.py`` ``town run``;
+``tuning.py`` their constants; ``events.py`` what crosses to the UI; ``headless.py`` ``town run``
+(``runreport.py`` its report);
 ``manifest.py`` what a recorded run needs to replay.  See docs/ENGINE.md and docs/SAVES.md.
 """
 

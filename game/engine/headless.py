@@ -19,8 +19,9 @@ from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import TownInput, build_engine, read_input
 from game.engine.engine import Engine
 from game.engine.events import Prepared, PrepStep, TickResult
-from game.engine.ledger import format_lead, lead_since, mind_counts, share
+from game.engine.ledger import share
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
+from game.engine.runreport import accounting_of, format_report, make_report, spare_summary
 from game.engine.save import SaveError
 from game.errors import GameError
 from game.llm.accounting import run_failed
@@ -88,7 +89,7 @@ async def _main(args: argparse.Namespace, config: LLMConfig, policy: str = "lead
     except (NotImplementedError, RuntimeError, AttributeError):
         pass
     try:
-        async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
+        async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr), server_news=_err) as llm:
             return await run_headless(llm, town if town is not None else args.town, until=args.until,
                                       save=args.save, small=bool(getattr(args, "small", False)),
                                       as_json=bool(getattr(args, "json", False)), record=config.record,
@@ -124,6 +125,8 @@ class HeadlessRun:
         self.first_minute: dict[str, object] | None = None  # the clock's first 60 real seconds (real time)
         self._at_start = _waking(engine)
         self._first_slowest = 1.0
+        self.away: str | None = None  # why the model is away (it could not come back): the run stops
+        self._looked = 0.0
 
     async def prepare(self) -> None:
         """In real time, the first day plans before the clock starts (game/engine/prepare.py), each
@@ -147,7 +150,21 @@ class HeadlessRun:
                              "slowed_s": round(self.slowed, 1), "slowest": round(self._first_slowest, 1)}
 
     def running(self) -> bool:
-        return self.engine.clock.now < self.stop
+        return self.engine.clock.now < self.stop and not self.model_away()
+
+    def model_away(self) -> str | None:
+        """Why the model is away (its server could not be brought back, game/llm/supervisor.py),
+        looked at every 0.1 s at most; None while it is there or being brought back."""
+        now = time.monotonic()
+        if self.away is None and now - self._looked >= 0.1:
+            self._looked = now
+            try:
+                st = self.llm.status()
+            except Exception:  # noqa: BLE001 - a model with no status is not away
+                return None
+            if st.server == "away":
+                self.away = st.server_note or "its server could not be brought back"
+        return self.away
 
     def rate(self) -> float | None:
         return self.tick_delay
@@ -219,7 +236,7 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
         return 2
     engine.lockstep = tick_delay is None
     start_time = engine.clock.now
-    baseline = _accounting(llm)  # a continued save's earlier usage is not this run's
+    baseline = accounting_of(llm)  # a continued save's earlier usage is not this run's
     log = sys.stderr if as_json else out
     governor = Governor(pace_policy)
     run = HeadlessRun(llm, engine, stop, log, tick_delay, governor)
@@ -244,14 +261,17 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
     report["spare_capacity"] = spare_summary(engine) if tick_delay else None
     report["prepared"] = run.prepared.to_dict() if run.prepared is not None else None
     report["first_minute"] = run.first_minute
+    report["model_away"] = run.away
     failed = run_failed(report["accounting"], baseline)
     report["failed"] = failed
     echo(dumps(report, indent=2) if as_json else format_report(report), file=out)
-    if failed:  # the last line on stderr: a script that checks the exit code is not told it worked
+    said = f"; the town was saved to {saved} all the same" if saved else ""
+    if run.away:  # stopped at once: a run without a model would only be routines
+        _err(f"stopped at {engine.clock.text()}: the model is away ({one_line(run.away, 200)}){said}")
+    elif failed:  # the last line on stderr: a script that checks the exit code is not told it worked
         _err(f"the run failed: {failed}"
-             + (f"; last error: {one_line(run.last_error, 200)}" if run.last_error else "")
-             + (f"; the town was saved to {saved} all the same" if saved else ""))
-    return 130 if interrupted else 1 if (save and not saved) or failed else 0
+             + (f"; last error: {one_line(run.last_error, 200)}" if run.last_error else "") + said)
+    return 130 if interrupted else 1 if (save and not saved) or failed or run.away else 0
 
 
 async def _close_run(engine: Engine, actions: ActionLog, inp: TownInput, *, save: str | None,
@@ -297,78 +317,8 @@ def _waking(engine: Engine) -> dict[str, float]:
     return {str(k): float(v) for k, v in engine.ledger.summary()["waking_min_by_source"].items()}
 
 
-def spare_summary(engine: Engine) -> dict[str, int]:
-    """Reactions and talks past the daily caps on the server's spare time (game/engine/capacity.py)."""
-    counts = mind_counts(engine.minds.values())
-    return {"allowances_given": engine.spare_given,
-            "reactions_past_floor": counts.get("react_spare", 0),
-            "talks_past_floor": counts.get("talk_spare", 0),
-            "crowd_sights": engine.perceiver.quiet_in_crowd,  # seen, not reacted to: the server crowded
-            "sights_after_talk": engine.perceiver.quiet_after_talk}  # ... just talked with (no new talk yet)
-
-
 def _total_calls(llm: LLM) -> int:
     acc = getattr(llm, "accounting", None)
     if acc is not None:
         return int(acc.total.calls)
     return int(getattr(llm, "calls", 0))
-
-
-def _accounting(llm: LLM) -> dict | None:
-    acc = getattr(llm, "accounting", None)
-    return acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None
-
-
-def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited_s: float, errors: int,
-                save: str | None, baseline: dict | None = None) -> dict:
-    """The run's figures; the call budget as ``game.llm.accounting.budget`` defines it (chat calls
-    per resident per whole game day, worst resident beside the average, tokens evaluated beside
-    tokens sent), the same definition ``town report`` uses."""
-    from game.llm.accounting import budget
-
-    acc = _accounting(llm)
-    game_days = (engine.clock.now - start).total_seconds() / 86400.0
-    start_day = (start.date() - engine.clock.start.date()).days + 1
-    b = budget(acc, list(engine.residents), start=start, end=engine.clock.now,
-               first_date=engine.clock.start.date(), baseline=baseline)
-    return {
-        "town": getattr(engine.town, "name", ""), "residents": sorted(engine.residents),
-        "clock": engine.clock.text(), "from": start.isoformat(), "game_days": round(game_days, 4),
-        "real_seconds": round(real_s, 1),
-        "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
-        "budget": b, "save": save, "accounting": acc,
-        "model_led": engine.ledger.summary(since=lead_since(start, start_day)),
-        "rules_and_fallbacks": mind_counts(engine.minds.values()),
-    }
-
-
-def format_report(r: dict) -> str:
-    from game.llm.accounting import format_budget
-
-    lines = [f"{r['town']}: {len(r['residents'])} residents, now {r['clock']}; "
-             f"{r['game_days']} game days in {r['real_seconds']} s "
-             f"({r['seconds_waiting_on_model']} s waiting on the model, pace {r.get('pace', 'lockstep')}); "
-             f"errors: {r['errors']}"]
-    lines += format_budget(r["budget"])
-    if r.get("pace_policy"):
-        lines.append(f"pace policy {r['pace_policy']}: the clock waited "
-                     f"{r.get('seconds_slowed_for_the_model', 0)} s for the model")
-    pr, fm = r.get("prepared"), r.get("first_minute")
-    if pr:
-        lines.append(f"before the clock started: {len(pr['planned'])} of {len(pr['asked'])} residents planned "
-                     f"their day in {pr['seconds']} s")
-    if fm:
-        led = fm["model_led_share"]
-        lines.append(f"the clock's first {fm['real_s']} s (to {fm['clock']}): model-led "
-                     f"{'n/a' if led is None else f'{led:.0%}'}, slowed {fm['slowed_s']} s (at most x{fm['slowest']})")
-    sp = r.get("spare_capacity")
-    if sp:
-        lines.append(f"spare capacity: {sp['reactions_past_floor']} reactions and {sp['talks_past_floor']} talks "
-                     f"past the daily caps while the server was idle ({sp['allowances_given']} allowances given); "
-                     f"{sp.get('crowd_sights', 0)} people seen and not reacted to while it was crowded, "
-                     f"{sp.get('sights_after_talk', 0)} for having just talked with them")
-    if r.get("model_led"):
-        lines += format_lead(r["model_led"], r.get("rules_and_fallbacks"))
-    if r.get("save"):
-        lines.append(f"saved to {r['save']}")
-    return "\n".join(lines)

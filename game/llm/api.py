@@ -92,6 +92,14 @@ class ModelStatus:
     spare: float | None = None
     idle_s: float | None = None
     slots: int | None = None  # requests the client sends at once (the server's slots); None: not known
+    # the server as the game sees it (game/llm/supervisor.py): "up", "restarting" (gone, being
+    # brought back: the calls that found it gone wait) or "away" (it could not come back: calls fail,
+    # the town lives by routine); what was last said of it (why it is away); times it was brought
+    # back, and calls asked again after it came back
+    server: str = "up"
+    server_note: str | None = None
+    restarts: int = 0
+    reasked: int = 0
 
 
 class LLMError(GameError):

@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import aclosing
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 import httpx
 from pydantic import BaseModel
@@ -31,6 +31,7 @@ from .jsonvalue import as_object
 from .link import ServerLink
 from .scheduler import PriorityScheduler
 from .server import EmbeddedServer
+from .supervisor import ServerSupervisor
 from .wire import StreamTally, Transient, answer_of, finite_numbers, server_message, token_counts, utf8, wire_messages
 
 T = TypeVar("T", bound=BaseModel)
@@ -103,7 +104,16 @@ class ModelClient:
 
     @property
     def reachable(self) -> bool:
-        return self.link.reachable
+        sup = self.link.supervisor
+        return self.link.reachable and (sup is None or sup.state == "up")
+
+    @property
+    def supervisor(self) -> ServerSupervisor | None:
+        """What brings the server back when it goes away (``open_llm`` gives one), or None."""
+        return self.link.supervisor
+
+    def supervise(self, supervisor: ServerSupervisor) -> None:
+        self.link.supervisor = supervisor
 
     @classmethod
     def from_config(cls, config: LLMConfig, *, base_url: str | None = None,
@@ -282,7 +292,7 @@ class ModelClient:
             payload["stop"] = list(stop)
         payload["stream"] = True
         payload["stream_options"] = {"include_usage": True}
-        retries = 0
+        retries = reasked = 0
         while True:
             tally = StreamTally()
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
@@ -300,32 +310,38 @@ class ModelClient:
                     self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True)
                     raise ModelTimeout(self.last_error or "timeout") from None
                 except (httpx.TransportError, Transient) as e:
-                    err_msg = self._stream_lost(e, tag, t0, retries, started=tally.pieces > 0)
+                    lost = e if isinstance(e, Transient) else Transient(
+                        f"lost the model server at {self.base_url}: {type(e).__name__}: "
+                        f"{e or 'connection closed'}", lost=True)
+                    if tally.pieces > 0:  # an answer begun cannot be resumed
+                        self._stream_lost(lost, tag, t0, retries + reasked, started=True)
                 else:
-                    self.link.reachable = True
+                    self.link.answered()
                     gen_s = self._note_timings(tally.timings)
                     self.accounting.record(
                         tag, **token_counts(tally.usage, tally.raw_timings, completion_default=tally.pieces),
-                        latency_s=time.monotonic() - t0, retries=retries, generation_s=gen_s)
+                        latency_s=time.monotonic() - t0, retries=retries + reasked, generation_s=gen_s)
                     return
-            log.info("retrying stream after: %s", err_msg)
+            # not begun: asked again once the server is back (the slot is free meanwhile), or retried
+            again = await self.link.recovered(lost, reasked)
+            if again:
+                reasked += 1
+                continue
+            if again is False or retries >= self.link.transport_retries:
+                self._stream_lost(lost, tag, t0, retries, started=False)
+            log.info("retrying stream after: %s", lost)
             await self.link.backoff(retries)
             retries += 1
 
-    def _stream_lost(self, e: Exception, tag: CallTag, t0: float, retries: int, *, started: bool) -> str:
-        """What a stream that failed on the way says; raises ``ModelUnavailable`` once an answer
-        had begun or the retries are spent."""
-        msg = str(e) if isinstance(e, Transient) else (
-            f"lost the model server at {self.base_url}: {type(e).__name__}: "
-            f"{e or 'connection closed'}")
-        if started or retries >= self.link.transport_retries:
-            self.link.fail(msg)
-            self.link.reachable = False
-            self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
-                                   retries=retries)
-            raise ModelUnavailable(msg + (" in the middle of an answer" if started else
-                                          f" (tried {retries + 1} times)")) from None
-        return msg
+    def _stream_lost(self, e: Transient, tag: CallTag, t0: float, retries: int, *, started: bool) -> NoReturn:
+        """A stream that failed on the way, and stops here: once an answer had begun, or the
+        server is away, or the retries are spent."""
+        msg = str(e)
+        self.link.fail(msg)
+        self.link.reachable = False
+        self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True, retries=retries)
+        raise ModelUnavailable(msg + (" in the middle of an answer" if started else
+                                      f" ({self.link.gone_words(retries)})")) from None
 
     async def prefill(self, messages: list[Message], tag: CallTag) -> bool:
         """Have the server evaluate ``messages`` now and keep them cached, so that a later request
@@ -357,7 +373,7 @@ class ModelClient:
         return vectors
 
     def status(self) -> ModelStatus:
-        return ModelStatus(
+        status = ModelStatus(
             url=self.base_url,
             model=self.model or "",
             in_flight=self.scheduler.in_flight,
@@ -370,3 +386,8 @@ class ModelClient:
             idle_s=round(self.scheduler.idle_s(), 1),
             slots=self.scheduler.slots,
         )
+        sup = self.link.supervisor
+        if sup is not None:
+            status.server, status.restarts, status.reasked = sup.state, sup.restarts, sup.reasked
+            status.server_note = sup.away if sup.state == "away" else sup.note
+        return status

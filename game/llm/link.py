@@ -18,11 +18,16 @@ import httpx
 from .accounting import Accounting
 from .api import CallTag, LLMError, ModelTimeout, ModelUnavailable
 from .scheduler import PriorityScheduler
+from .supervisor import Recovery, ServerSupervisor
 from .wire import RETRY_STATUS, Transient, server_message
 
 R = TypeVar("R")
 
 log = logging.getLogger(__name__)
+
+# how many times one call is asked again after the server it found gone came back (a request that
+# kills the server each time it is asked must not restart it for ever)
+MAX_REASKED = 2
 
 
 class Preempted(Exception):
@@ -47,6 +52,8 @@ class ServerLink:
         # whether the server keeps evaluated prompts for later requests that begin the same way
         # (llama-server does, in its slots and its prompt cache): then requests are pinned to slots
         self.caches_prompts = False
+        # brings a server that went away back (open_llm gives one); None: failures are only retried
+        self.supervisor: ServerSupervisor | None = None
 
     def fail(self, message: str) -> None:
         self.last_error = message
@@ -62,10 +69,10 @@ class ServerLink:
         except httpx.TimeoutException as e:
             kind = "connect" if isinstance(e, httpx.ConnectTimeout) else "answer"
             raise Transient(f"the model server at {self.base_url} did not {kind} in time "
-                             f"({type(e).__name__})", timeout=kind == "answer") from None
+                             f"({type(e).__name__})", timeout=kind == "answer", lost=kind == "connect") from None
         except httpx.TransportError as e:
             raise Transient(f"lost the model server at {self.base_url}: "
-                             f"{type(e).__name__}: {e or 'connection closed'}") from None
+                             f"{type(e).__name__}: {e or 'connection closed'}", lost=True) from None
         if resp.status_code == 200:
             try:
                 data: object = resp.json()
@@ -83,8 +90,10 @@ class ServerLink:
                        f"(HTTP {resp.status_code}): {msg}")
 
     async def post(self, path: str, payload: dict[str, object], tag: CallTag) -> tuple[object, float, int]:
-        """POST with a scheduler slot, retrying transient failures.  Returns (json, seconds, retries)."""
-        retries = 0
+        """POST with a scheduler slot, retrying transient failures; a call that found the server
+        gone waits for it to be brought back (``supervisor``) and is asked again.  Returns (json,
+        seconds, retries: the re-asks included)."""
+        retries = reasked = 0
         while True:
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
@@ -98,21 +107,52 @@ class ServerLink:
                 except LLMError as e:  # refused (4xx): retrying will not help
                     self.last_error = str(e)
                     self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
-                                           retries=retries)
+                                           retries=retries + reasked)
                     raise
                 else:
-                    self.reachable = True
-                    return data, time.monotonic() - t0, retries
-            # the slot is free while we back off
-            if err.timeout or retries >= self.transport_retries:
+                    self.answered()
+                    return data, time.monotonic() - t0, retries + reasked
+            # the slot is free while we back off (or wait for the server to come back)
+            again = None if err.timeout else await self.recovered(err, reasked)
+            if again:
+                reasked += 1
+                continue
+            if err.timeout or again is False or retries >= self.transport_retries:
                 self.fail(str(err))
-                self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True, retries=retries)
+                self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
+                                       retries=retries + reasked)
                 if err.timeout:
                     raise ModelTimeout(f"{err} (limit {self.timeout_s:.0f} s)") from None
                 self.reachable = False
-                raise ModelUnavailable(f"{err} (tried {retries + 1} times)") from None
+                raise ModelUnavailable(f"{err} ({self.gone_words(retries)})") from None
             await self.backoff(retries)
             retries += 1
+
+    def answered(self) -> None:
+        self.reachable = True
+        if self.supervisor is not None:
+            self.supervisor.answered()
+
+    async def recovered(self, err: Transient, reasked: int) -> bool | None:
+        """After ``err``: True when the server had gone and was brought back (ask again, not a
+        retry), False when it is away (give up now), None otherwise (retry as usual)."""
+        sup = self.supervisor
+        if sup is None or not err.lost or reasked >= MAX_REASKED:
+            return None
+        self.reachable = False
+        outcome = await sup.recover(str(err))
+        if outcome is Recovery.BACK:
+            sup.reasked += 1
+            log.info("asked again after the model server came back: %s", err)
+            return True
+        return False if outcome is Recovery.AWAY else None
+
+    def gone_words(self, retries: int) -> str:
+        """Why a call gave up on the server: it is away, or the tries are spent."""
+        sup = self.supervisor
+        if sup is not None and sup.state == "away":
+            return f"the model is away: {sup.away}"
+        return f"tried {retries + 1} times"
 
     async def stoppable(self, request: Awaitable[R], number: int, tag: CallTag) -> R:
         """``request`` in slot ``number``; a town request may be stopped for the player's (the

@@ -134,8 +134,11 @@ class EmbeddedServer:
         self.extra_args = extra_args or []
         self.keep_log = keep_log
         self.failed = False
+        self.stopping = False  # stopped on purpose (``stop``): its exit is no crash to restart after
+        self.died = 0  # times it stopped on its own while running (restarted by ``ServerSupervisor``)
         self.proc: subprocess.Popen[bytes] | None = None
         self._log_fh: BinaryIO | None = None
+        self._log_from = 0  # where this start's lines begin in the log (a restart carries it on)
 
     @property
     def url(self) -> str:
@@ -172,12 +175,14 @@ class EmbeddedServer:
         if self.log_path is None or not self.log_path.exists():
             return ""
         try:
-            text = self.log_path.read_text(errors="replace").splitlines()
+            with open(self.log_path, "rb") as fh:
+                fh.seek(self._log_from)
+                text = fh.read().decode(errors="replace").splitlines()
         except OSError:
             return ""
         return "\n".join(text[-lines:])
 
-    def _launch(self) -> None:
+    def _launch(self, *, append_log: bool = False) -> None:
         if not self.binary.is_file():
             raise ModelUnavailable(f"the model server '{self.binary}' is not installed: run `town setup`")
         if not self.model.is_file():
@@ -186,7 +191,8 @@ class EmbeddedServer:
             self.port = free_port()
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
-            self._log_fh = open(self.log_path, "wb")
+            self._log_fh = open(self.log_path, "ab" if append_log else "wb")
+            self._log_from = self._log_fh.tell()
         out = self._log_fh if self._log_fh is not None else subprocess.DEVNULL
         _install_handlers()
         # Popen from the calling (event-loop) thread: PDEATHSIG fires when *this thread* exits
@@ -197,11 +203,13 @@ class EmbeddedServer:
         with _LOCK:
             _RUNNING.add(self)
 
-    async def start(self, progress: Progress | None = None, timeout_s: float = 300.0) -> None:
+    async def start(self, progress: Progress | None = None, timeout_s: float = 300.0, *,
+                    append_log: bool = False) -> None:
         """Launch and wait until ``/health`` says ok.  Raises ``ModelUnavailable`` with the log."""
         say = progress or (lambda _msg: None)
         say(f"starting the model server ({self.model.name})")
-        self._launch()
+        self.stopping = False
+        self._launch(append_log=append_log)
         t0 = time.monotonic()
         last = ""
         async with httpx.AsyncClient(timeout=2.0) as http:
@@ -233,6 +241,7 @@ class EmbeddedServer:
 
     def start_sync(self, timeout_s: float = 120.0) -> None:
         """Launch and wait for ``/health`` without an event loop (test fixtures, scripts)."""
+        self.stopping = False
         self._launch()
         t0 = time.monotonic()
         with httpx.Client(timeout=2.0) as http:
@@ -268,7 +277,22 @@ class EmbeddedServer:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def exited(self) -> int | None:
+        """The exit code of a server that stopped on its own (not by ``stop``), else None."""
+        if self.proc is None or self.stopping:
+            return None
+        return self.proc.poll()
+
+    async def restart(self, timeout_s: float = 120.0) -> None:
+        """Start it again after it stopped on its own: the same command line, on the same port,
+        its log carried on (kept).  Raises ``ModelUnavailable`` like ``start``."""
+        self.died += 1
+        self.stop(grace_s=2.0)  # whatever is left of it (a process that hangs on, the log file)
+        self.failed = False
+        await self.start(None, timeout_s, append_log=True)
+
     def stop(self, grace_s: float = 5.0) -> None:
+        self.stopping = True
         proc = self.proc
         if proc is not None and proc.poll() is None:
             try:
@@ -291,7 +315,8 @@ class EmbeddedServer:
             self._log_fh.close()
             self._log_fh = None
             crashed = proc is not None and proc.returncode not in (0, -signal.SIGTERM, -signal.SIGKILL, None)
-            if not self.keep_log and not self.failed and not crashed and self.log_path is not None:
+            kept = self.keep_log or self.failed or crashed or self.died > 0
+            if not kept and self.log_path is not None:
                 try:
                     self.log_path.unlink()
                 except OSError:

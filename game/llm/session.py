@@ -8,6 +8,9 @@
 - neither: starts the embedded llama-server with the installed model (``town setup``), or raises
   ``LLMError`` saying how to get one.
 - ``--record FILE`` wraps the client in a ``RecordingLLM``.
+- a ``ServerSupervisor`` (supervisor.py) watches the server: the embedded one is restarted when it
+  stops, a remote one looked for again; what happens is said through ``server_news`` (``progress``
+  unless given).
 Embeddings: ``--embed-url`` / ``TOWN_EMBED_URL`` if given, else the built-in MiniLM encoder
 (``TOWN_EMBED_VIA_LLM=1`` sends them to the chat server's ``/v1/embeddings`` instead).
 """
@@ -26,6 +29,7 @@ from .embed import CachedEmbedder, RemoteEmbedder
 from .minilm import MiniLMEncoder
 from .record import RecordingLLM, ReplayLLM
 from .server import EmbeddedServer, Progress
+from .supervisor import ServerSupervisor
 
 
 def make_embedder(config: LLMConfig) -> CachedEmbedder:
@@ -66,9 +70,11 @@ def embedded_server(config: LLMConfig) -> EmbeddedServer:
 
 
 @asynccontextmanager
-async def open_llm(config: LLMConfig, progress: Progress | None = None
+async def open_llm(config: LLMConfig, progress: Progress | None = None, *,
+                   server_news: Progress | None = None
                    ) -> AsyncIterator[ModelClient | RecordingLLM | ReplayLLM]:
-    """The game's ``LLM`` for this config; everything it started is stopped on exit."""
+    """The game's ``LLM`` for this config; everything it started is stopped on exit.  What befalls
+    the server later (lost, restarted, away) is said through ``server_news`` (else ``progress``)."""
     if config.replay:
         async with ReplayLLM(config.replay) as replay:
             yield replay
@@ -76,15 +82,21 @@ async def open_llm(config: LLMConfig, progress: Progress | None = None
     server: EmbeddedServer | None = None
     embedder = make_embedder(config)
     client: ModelClient | None = None
+    supervisor: ServerSupervisor | None = None
+    news = server_news or progress
     try:
         if config.llm_url:
             client = ModelClient.from_config(config, embedder=embedder)
+            supervisor = ServerSupervisor(client.base_url, say=news)
         else:
             server = embedded_server(config)
             await server.start(progress)
             client = ModelClient.from_config(config, base_url=server.url, embedder=embedder)
             client.server = server
+            supervisor = ServerSupervisor(server.url, server=server, say=news)
+        client.supervise(supervisor)
         await client.connect()
+        supervisor.start()
         if config.record:
             recorder = RecordingLLM(client, config.record)
             try:
@@ -94,6 +106,8 @@ async def open_llm(config: LLMConfig, progress: Progress | None = None
         else:
             yield client
     finally:
+        if supervisor is not None:  # (before the server is stopped: that stop is no crash)
+            await supervisor.aclose()
         if client is not None:
             await client.aclose()
         else:

@@ -24,11 +24,13 @@ RETRY_STATUS = {408, 425, 429, 500, 502, 503, 504}
 
 
 class Transient(Exception):
-    """A failure worth retrying (connection refused, dropped, 503 while loading...)."""
+    """A failure worth retrying (connection refused, dropped, 503 while loading...).  ``lost``:
+    the server itself may be gone (refused, dropped, no connection in time), not just busy."""
 
-    def __init__(self, message: str, *, timeout: bool = False) -> None:
+    def __init__(self, message: str, *, timeout: bool = False, lost: bool = False) -> None:
         super().__init__(message)
         self.timeout = timeout
+        self.lost = lost
 
 
 def utf8(text: str) -> str:

@@ -94,7 +94,8 @@ class RealHost:
         from game.llm.session import open_llm
 
         config = LLMConfig.from_args(self.args)
-        return open_llm(config, progress=progress)
+        # what befalls the model server later is told from its status (``Panels.poll``), not here
+        return open_llm(config, progress=progress, server_news=lambda _said: None)
 
     def watch_engine(self) -> Replayable:
         """The recorded run to watch (no model needed): a ``game.replay.watch.WatchEngine``."""

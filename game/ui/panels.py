@@ -5,6 +5,7 @@ is shown (``Panels.report_error``: a notification, the town log and the model li
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from textual.notifications import SeverityLevel
@@ -13,6 +14,7 @@ from game.engine.api import EngineView
 from game.engine.events import LogLine, TickResult
 from game.engine.pace import Governor
 from game.errors import GameError
+from game.llm.api import ModelStatus
 from game.ui.main_screen import Widgets
 from game.ui.mapview import PLAYER, Actor, Pos
 from game.ui.screens import TalkScreen
@@ -53,6 +55,7 @@ class Panels:
         self.ticks = 0
         self.panel_dirty = True
         self.first_move_at: float | None = None  # when a resident first moved (a test of start-up)
+        self.news = ServerNews(notify, self.log_line)
 
     # ------------------------------------------------------------------ a town comes on screen
 
@@ -130,8 +133,9 @@ class Panels:
         # words ("the stove in the kitchen of the Okafor house"); the map needs nothing from them
         for line in r.log:
             log.add(r.clock, line)
-            if line.kind == "error":  # a failed decision: the resident carries on with its routine
-                self.show_error(line.text, "model", log_it=False)
+            if line.kind == "error" and self.news.state != "away":  # a failed decision: the resident
+                self.show_error(line.text, "model", log_it=False)  # carries on with its routine
+            # (while the model is away every decision fails: the clock bar says so, once)
             if line.who == sel:
                 self.panel_dirty = True
         if self.session.visitor and PLAYER not in mv.actors:
@@ -150,21 +154,25 @@ class Panels:
         bar.lead = session.engine.lead()[0] if session.engine is not None else None
         bar.slowed = self.governor.label() if session.speed in ("normal", "fast") else ""
         bar.replay = session.replaying
+        bar.model = "" if session.replaying else self.news.words
         mv = self.widgets.map_view
         bar.follow = mv.follow if mv is not None and mv.follow not in (None, session.controlled) else None
         bar.update_bar()
 
     def poll(self) -> None:
-        """Twice a second: the model status line and (if anything changed) the side panel."""
+        """Twice a second: the model status line, news of the model server (on the start screen
+        too) and (if anything changed) the side panel."""
         session = self.session
+        status = None
+        if session.llm is not None:
+            try:
+                status = session.llm.status()
+            except Exception as e:  # the status call itself failing is worth showing
+                self.last_error = clean(str(e), single_line=True)
+        if status is not None and self.news.seen(status):
+            self.update_clock()
         model = self.widgets.model_line
         if model is not None:
-            status = None
-            if session.llm is not None:
-                try:
-                    status = session.llm.status()
-                except Exception as e:  # the status call itself failing is worth showing
-                    self.last_error = clean(str(e), single_line=True)
             idle = ("no model: watching a recording (n forks a live town)" if session.replaying
                     else "model: starting…")
             model.show(status, None if status is not None and status.last_error else self.last_error,
@@ -247,10 +255,50 @@ class Panels:
             label = {"engine": "The town stopped", "model": "The model failed"}.get(where, "Error")
         self.notify(text, title=label + (" (paused: space resumes)" if where == "engine" else ""),
                     severity="error", timeout=8)
-        log = self.widgets.town_log
-        if log is not None and log_it:
-            log.add(self.last_clock, LogLine("error", text))
+        if log_it:
+            self.log_line(LogLine("error", text))
         self.poll()
+
+    def log_line(self, line: LogLine) -> None:
+        log = self.widgets.town_log
+        if log is not None:
+            log.add(self.last_clock, line)
+
+
+class ServerNews:
+    """What the player is told of the model server (game/llm/supervisor.py, read from the status
+    twice a second): lost and being brought back, back, or away (the town goes on by routine); one
+    notification for each change, and the clock bar's words while it is not up."""
+
+    def __init__(self, notify: Notify, log: Callable[[LogLine], None]) -> None:
+        self.notify = notify
+        self.log = log
+        self.state = "up"
+        self.restarts = 0
+
+    @property
+    def words(self) -> str:
+        return {"restarting": "model restarting…", "away": "model away"}.get(self.state, "")
+
+    def seen(self, status: ModelStatus) -> bool:
+        """Take the status in; returns whether the server's state changed (and was told)."""
+        state, restarts = status.server, status.restarts
+        if (state, restarts) == (self.state, self.restarts):
+            return False
+        note = clean(status.server_note or "", single_line=True)
+        if state == "restarting" and self.state != "restarting":
+            self.notify(note or "the model server was lost", title="Model server lost: bringing it back",
+                        severity="warning", timeout=10)
+        elif state == "away" and self.state != "away":
+            text = f"{note or 'the model server could not be brought back'}. The town goes on by routine."
+            self.notify(text, title="The model is away", severity="error", timeout=30)
+            self.log(LogLine("error", f"the model is away: {text}"))
+        elif state == "up":
+            self.notify("the residents think with the model again", title="The model server is back",
+                        timeout=6)
+            self.log(LogLine("system", "the model server is back"))
+        self.state, self.restarts = state, restarts
+        return True
 
 
 def clock_text(engine: EngineView) -> str:

@@ -17,7 +17,8 @@ SPEED_LABEL = {"pause": "⏸ paused", "normal": "▶ normal", "fast": "⏩ fast"
 
 
 class ClockBar(Static):
-    """Town name, day and time, speed, who the player controls, decisions pending."""
+    """Town name, day and time, speed, who the player controls, the model server when it is not up,
+    decisions pending, the model-led share."""
 
     DEFAULT_CSS = "ClockBar { height: 1; dock: top; background: $panel; color: $text; padding: 0 1; }"
 
@@ -32,6 +33,7 @@ class ClockBar(Static):
         self.slowed = ""  # the pace governor's words when the clock waits for the model
         self.follow: str | None = None
         self.replay = False  # watching a recorded run
+        self.model = ""  # "model restarting…" / "model away" while the model server is not up
         self._last = ""
 
     def update_bar(self) -> None:
@@ -56,6 +58,9 @@ class ClockBar(Static):
         else:
             part(0, ("   ", ""), ("watching", "dim"))
             part(1, (" (v to walk in)", "dim"))
+        if self.model:  # plainly, whatever the width: the residents live by routine meanwhile
+            away = self.model == "model away"
+            part(0, ("   ", ""), (f" {self.model} ", "bold reverse red" if away else "bold yellow"))
         if self.follow:
             part(2, ("   camera: ", "dim"), (clean(self.follow, single_line=True), ""))
         if self.waiting:

@@ -3,16 +3,26 @@ answers /health, /v1/models, /props and /v1/chat/completions the way llama-serve
 ``timings`` (prompt_n, cache_n) from a per-slot prompt cache: a request pinned to a slot (id_slot)
 whose prompt begins like that slot's last one is "evaluated" only from where they differ.  Tokens
 are words.  It generates nothing real (the answer is ``{}``); /props also returns the command line
-it was started with, so a test can see the flags.  Never used by the game."""
+it was started with, so a test can see the flags.  Never used by the game.
+
+For the restart tests (tests/llm/test_supervisor.py), from the environment:
+  FAKE_LLAMA_VALID=1       answer each request with a valid instance of its JSON schema
+                           (tests/fake_model.py), so the minds can use the answers
+  FAKE_LLAMA_DELAY=S       take S seconds over each answer (calls are in flight when it is killed)
+  FAKE_LLAMA_STARTS=FILE   one line per start; with FAKE_LLAMA_MAX_STARTS=N, a start past the N-th
+                           exits at once with code 3 (a server that cannot come back)"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import random
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 
 def main(argv: list[str]) -> None:
@@ -25,8 +35,30 @@ def main(argv: list[str]) -> None:
     if log:  # the command line it was started with, one line per start
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(argv) + "\n")
+    starts = os.environ.get("FAKE_LLAMA_STARTS")
+    if starts:
+        with open(starts, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getpid()}\n")
+        limit = os.environ.get("FAKE_LLAMA_MAX_STARTS")
+        if limit and len(Path(starts).read_text().split()) > int(limit):
+            print("fake llama-server: refusing to start again", file=sys.stderr)
+            sys.exit(3)
+    valid = os.environ.get("FAKE_LLAMA_VALID") == "1"
+    delay = float(os.environ.get("FAKE_LLAMA_DELAY") or 0)
+    if valid:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    rng = random.Random(7)
     slots: dict[int, list[str]] = {}
     lock = threading.Lock()
+
+    def content(body: dict) -> str:
+        if not valid:
+            return "{}"
+        from fake_model import valid_instance
+
+        schema = (body.get("response_format") or {}).get("json_schema", {}).get("schema", {})
+        with lock:
+            return json.dumps(valid_instance(schema, rng))
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *a):  # quiet
@@ -61,8 +93,10 @@ def main(argv: list[str]) -> None:
                     same += 1
                 same = min(same, max(0, len(words) - 1))  # llama-server evaluates at least one token
                 slots[slot] = words
+            if delay:
+                time.sleep(delay)
             self._send({"choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": "{}"}}],
+                                     "message": {"role": "assistant", "content": content(body)}}],
                         "usage": {"prompt_tokens": len(words), "completion_tokens": 2},
                         "timings": {"prompt_n": len(words) - same, "cache_n": same, "predicted_n": 2,
                                     "prompt_ms": 1.0, "predicted_ms": 1.0}})
