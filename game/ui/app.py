@@ -33,6 +33,8 @@ from game.ui.worker import TICK_DELAY, EngineWorker
 
 __all__ = ["MainScreen", "TownApp", "cli_play"]
 
+SPEED_KEYS = Binding.Group("Speed", compact=True)  # 1-4, shown together in the footer: "1234 Speed"
+
 
 class TownApp(App[int]):
     """The game on screen, wired from its parts, each of which owns its state and is handed what it
@@ -50,7 +52,7 @@ class TownApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     COMMANDS = App.COMMANDS | {TownCommands}
-    BINDINGS = [  # help and quit first: the footer shows the keys in this order, a narrow one the first only
+    BINDINGS = [  # the footer (game/ui/keybar.py) shows the keys in this order, in two rows where one is too narrow
         Binding("question_mark,h", "help", "Help"),
         Binding("q", "quit_town", "Quit"),
         Binding("v", "visitor", "Visit"),
@@ -60,10 +62,10 @@ class TownApp(App[int]):
         Binding("o", "object", "Object"),
         Binding("f", "follow", "Camera"),
         Binding("space", "toggle_pause", "Pause"),
-        Binding("1", "speed('pause')", "Pause", show=False),
-        Binding("2", "speed('normal')", "Normal", show=False),
-        Binding("3", "speed('fast')", "Fast", show=False),
-        Binding("4", "speed('max')", "Max", show=False),
+        Binding("1", "speed('pause')", "Pause", group=SPEED_KEYS),
+        Binding("2", "speed('normal')", "Normal", group=SPEED_KEYS),
+        Binding("3", "speed('fast')", "Fast", group=SPEED_KEYS),
+        Binding("4", "speed('max')", "As fast as decisions allow", group=SPEED_KEYS),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+l", "load", "Load"),
         Binding("left_square_bracket", "jump(-10)", "-10 min", show=False),
