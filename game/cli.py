@@ -7,7 +7,8 @@ import argparse
 import importlib
 import logging
 import sys
-from typing import TypeAlias
+from collections.abc import Sequence
+from typing import NoReturn, TypeAlias
 
 from game.errors import GameError
 
@@ -68,6 +69,35 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error in one line: ``town run: error: the following arguments are
+    required: --until (see town run --help)`` on stderr and exit 2.  argparse's own printed the
+    whole usage first, four to six lines above the one that says what is wrong."""
+
+    def error(self, message: str) -> NoReturn:
+        from game.text import one_line
+
+        self.exit(2, f"{self.prog}: error: {one_line(message, 300)} (see {self.prog} --help)\n")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """An argument no parser knows is said by the command it was given to (``town play:
+        error: unrecognized arguments: --nope``), not by ``town``, which would point to the wrong help."""
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.chosen(ns).error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
+
+    def chosen(self, ns: argparse.Namespace) -> argparse.ArgumentParser:
+        """The innermost (sub)command's parser that ``ns`` was parsed by."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                sub = action.choices.get(getattr(ns, action.dest, None) or "")
+                if sub is not None:
+                    return sub.chosen(ns) if isinstance(sub, Parser) else sub
+        return self
+
+
 # name -> (module, function); each function takes the parsed args and returns an exit code
 _HANDLERS = {
     "setup": ("game.llm.install", "cli_setup"),
@@ -85,7 +115,7 @@ _HANDLERS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="town", description="A generative-agents town in your terminal.")
+    ap = Parser(prog="town", description="A generative-agents town in your terminal.")
     ap.add_argument("--version", action=_VersionAction, help="print the version of town and exit")
     sub = ap.add_subparsers(dest="command", required=True)
     _add_setup(sub)
@@ -113,7 +143,7 @@ def _add_setup(sub: Subparsers) -> None:
 
 def _add_llm(sub: Subparsers) -> None:
     p = sub.add_parser("llm", help="language model tools")
-    lsub = p.add_subparsers(dest="llm_command", required=True)
+    lsub = p.add_subparsers(dest="llm_command", required=True, metavar="{check}")
     c = lsub.add_parser("check", help="reach the model, make one structured call and one embedding")
     c.add_argument("--json", action="store_true")
     add_llm_flags(c)
