@@ -13,7 +13,7 @@ from typing import NoReturn, TypeAlias
 from game.errors import GameError
 
 # the object ``add_subparsers`` returns, to which each command adds its parser
-Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 def _add_pace_policy(p: argparse.ArgumentParser) -> None:
