@@ -27,10 +27,12 @@ def add_llm_flags(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("language model")
     g.add_argument("--llm-url", default=None,
                    help="OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama). "
-                        "Default: $TOWN_LLM_URL, else the embedded llama-server. "
+                        "Default: $TOWN_LLM_URL, else the config file's llm_url (town config), else "
+                        "the embedded llama-server. "
                         "The API key, if any, comes from $TOWN_LLM_API_KEY and goes to this host only.")
     g.add_argument("--model", default=None,
-                   help="model name (default: $TOWN_MODEL, else the embedded default model)")
+                   help="model name (default: $TOWN_MODEL, else the config file's model, else the "
+                        "embedded default model)")
     g.add_argument("--embed-url", default=None,
                    help="OpenAI-compatible base URL for embeddings (default: $TOWN_EMBED_URL, else the "
                         "built-in all-MiniLM-L6-v2 encoder, also with --llm-url, so a town keeps one "
@@ -111,6 +113,7 @@ _HANDLERS = {
     "bench": ("game.ui.bench", "cli_bench"),
     "experiment": ("game.experiment.command", "cli_experiment"),
     "map": ("game.world.dump", "cli_dump_map"),
+    "config": ("game.settings", "cli_config"),
 }
 
 
@@ -129,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_experiment(sub)
     _add_bench(sub)
     _add_map(sub)
+    _add_config(sub)
     return ap
 
 
@@ -151,6 +155,8 @@ def _add_llm(sub: Subparsers) -> None:
 
 
 def _add_play(sub: Subparsers) -> None:
+    from game.settings import SPEEDS
+
     p = sub.add_parser("play", help="play a town (default: the default town)")
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX, a built-in town's name (default) or a save file")
@@ -158,7 +164,15 @@ def _add_play(sub: Subparsers) -> None:
     p.add_argument("--watch", default=None, metavar="RECORDING",
                    help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
                         "from any moment); needs no model until you fork")
-    p.add_argument("--saves", default=None, help="folder for saves (default: ./saves)")
+    p.add_argument("--saves", default=None,
+                   help="folder for saves (default: $TOWN_SAVES, else the config file's saves, else ./saves "
+                        "if it is there, else the user data folder; town config says which)")
+    p.add_argument("--theme", default=None,
+                   help="a Textual theme's name (default: $TOWN_THEME, else the config file's, kept there "
+                        "when you change it in play, else textual-dark)")
+    p.add_argument("--speed", default=None, choices=SPEEDS,
+                   help="the clock's speed at the start (default: $TOWN_SPEED, else the config file's, "
+                        "else normal)")
     _add_pace_policy(p)
     add_llm_flags(p)
     p.set_defaults(handler="play")
@@ -247,6 +261,22 @@ def _add_map(sub: Subparsers) -> None:
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX or a built-in town's name (default: the default town)")
     p.set_defaults(handler="map")
+
+
+def _add_config(sub: Subparsers) -> None:
+    from game.settings import SETTINGS
+
+    p = sub.add_parser("config", help="where the config file is, and each setting with where it came from",
+                       description="The settings (llm_url, model, saves, theme, speed), each from its flag, "
+                                   "else its TOWN_* environment variable, else the config file, else the "
+                                   "default. With no command: the file's place and every setting.")
+    csub = p.add_subparsers(dest="config_command", metavar="{set,unset}")
+    s = csub.add_parser("set", help="write a setting into the config file")
+    s.add_argument("key", choices=tuple(SETTINGS))
+    s.add_argument("value")
+    u = csub.add_parser("unset", help="take a setting out of the config file")
+    u.add_argument("key", choices=tuple(SETTINGS))
+    p.set_defaults(handler="config")
 
 
 def main(argv: list[str] | None = None) -> int:

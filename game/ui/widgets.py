@@ -12,7 +12,6 @@ from game.engine.state import ResidentView
 from game.llm.api import ModelStatus
 from game.ui.text import clean, plain
 
-SPEEDS = ("pause", "normal", "fast", "max")
 SPEED_LABEL = {"pause": "⏸ paused", "normal": "▶ normal", "fast": "⏩ fast", "max": "⏭ as fast as decisions allow"}
 
 
