@@ -114,6 +114,7 @@ _HANDLERS = {
     "experiment": ("game.experiment.command", "cli_experiment"),
     "map": ("game.world.dump", "cli_dump_map"),
     "config": ("game.settings", "cli_config"),
+    "completion": ("game.completion", "cli_completion"),
 }
 
 
@@ -133,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_map(sub)
     _add_config(sub)
+    _add_completion(sub)
     return ap
 
 
@@ -164,7 +166,7 @@ def _add_play(sub: Subparsers) -> None:
     p.add_argument("--watch", default=None, metavar="RECORDING",
                    help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
                         "from any moment); needs no model until you fork")
-    p.add_argument("--saves", default=None,
+    p.add_argument("--saves", default=None, metavar="DIR",
                    help="folder for saves (default: $TOWN_SAVES, else the config file's saves, else ./saves "
                         "if it is there, else the user data folder; town config says which)")
     p.add_argument("--theme", default=None,
@@ -182,7 +184,7 @@ def _add_run(sub: Subparsers) -> None:
     p = sub.add_parser("run", help="run a town headless")
     p.add_argument("town", help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--until", required=True, help='game time to stop at, e.g. "day 2 08:00"')
-    p.add_argument("--save", default=None, help="write the town to this save file at the end")
+    p.add_argument("--save", default=None, metavar="FILE", help="write the town to this save file at the end")
     p.add_argument("--small", action="store_true", help="run the small cast")
     p.add_argument("--json", action="store_true", help="print the accounting as JSON")
     p.add_argument("--pace", choices=("lockstep", "normal", "fast"), default="lockstep",
@@ -277,6 +279,17 @@ def _add_config(sub: Subparsers) -> None:
     u = csub.add_parser("unset", help="take a setting out of the config file")
     u.add_argument("key", choices=tuple(SETTINGS))
     p.set_defaults(handler="config")
+
+
+def _add_completion(sub: Subparsers) -> None:
+    p = sub.add_parser("completion", help="print a completion script for bash, zsh or fish",
+                       description="A completion script for the shell, written from town's own commands and "
+                                   "flags. bash: town completion bash > "
+                                   "~/.local/share/bash-completion/completions/town; "
+                                   "zsh: town completion zsh > ~/.zfunc/_town (a folder on $fpath); "
+                                   "fish: town completion fish > ~/.config/fish/completions/town.fish")
+    p.add_argument("shell", choices=("bash", "zsh", "fish"))
+    p.set_defaults(handler="completion")
 
 
 def main(argv: list[str] | None = None) -> int:
