@@ -115,6 +115,8 @@ _HANDLERS = {
     "map": ("game.world.dump", "cli_dump_map"),
     "config": ("game.settings", "cli_config"),
     "completion": ("game.completion", "cli_completion"),
+    "new": ("game.world.check", "cli_new"),
+    "check": ("game.world.check", "cli_check"),
 }
 
 
@@ -133,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_experiment(sub)
     _add_bench(sub)
     _add_map(sub)
+    _add_new_and_check(sub)
     _add_config(sub)
     _add_completion(sub)
     return ap
@@ -263,6 +266,24 @@ def _add_map(sub: Subparsers) -> None:
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX or a built-in town's name (default: the default town)")
     p.set_defaults(handler="map")
+
+
+def _add_new_and_check(sub: Subparsers) -> None:
+    p = sub.add_parser("new", help="make a town folder to edit, a copy of a built-in town",
+                       description="Make a town folder to edit (town.tmx for Tiled, residents.json, the tileset), "
+                                   "a copy of a built-in town or of another town folder; never over anything "
+                                   "there. Then: town check, town play (docs/WORLD.md, 'Making a town').")
+    p.add_argument("name", help="a plain name makes maps/NAME; a path makes that folder")
+    p.add_argument("--from", dest="source", default=None, metavar="TOWN",
+                   help="the town to copy: a built-in town's name or a town folder (default: default)")
+    p.set_defaults(handler="new")
+    c = sub.add_parser("check", help="list every problem of a town folder, with its file and field",
+                       description="Every problem of a town: the map (TMX, tileset, tiles, layers, sectors, arenas), "
+                                   "residents.json (every field and name), and every place each resident's day "
+                                   "needs (home, workplace, schedule, places known, spawn; events' places). "
+                                   "Exit 0 when it is clean, 2 when it is not.")
+    c.add_argument("town", help="a town folder, a .tmx or a built-in town's name")
+    c.set_defaults(handler="check")
 
 
 def _add_config(sub: Subparsers) -> None:
