@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 SHELLS = ("bash", "zsh", "fish")
 
 
-PATH_METAVARS = ("FILE", "DIR", "RECORDING")  # a flag whose value is a path says so in its help's metavar
+PATH_METAVARS = ("FILE", "DIR", "RECORDING", "TOWN")  # a flag whose value is a path says so in its help's metavar
 
 
 @dataclass
