@@ -7,12 +7,13 @@ import argparse
 import importlib
 import logging
 import sys
-from typing import TypeAlias
+from collections.abc import Sequence
+from typing import NoReturn, TypeAlias
 
 from game.errors import GameError
 
 # the object ``add_subparsers`` returns, to which each command adds its parser
-Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 def _add_pace_policy(p: argparse.ArgumentParser) -> None:
@@ -26,10 +27,12 @@ def add_llm_flags(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("language model")
     g.add_argument("--llm-url", default=None,
                    help="OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama). "
-                        "Default: $TOWN_LLM_URL, else the embedded llama-server. "
+                        "Default: $TOWN_LLM_URL, else the config file's llm_url (town config), else "
+                        "the embedded llama-server. "
                         "The API key, if any, comes from $TOWN_LLM_API_KEY and goes to this host only.")
     g.add_argument("--model", default=None,
-                   help="model name (default: $TOWN_MODEL, else the embedded default model)")
+                   help="model name (default: $TOWN_MODEL, else the config file's model, else the "
+                        "embedded default model)")
     g.add_argument("--embed-url", default=None,
                    help="OpenAI-compatible base URL for embeddings (default: $TOWN_EMBED_URL, else the "
                         "built-in all-MiniLM-L6-v2 encoder, also with --llm-url, so a town keeps one "
@@ -68,6 +71,35 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error in one line: ``town run: error: the following arguments are
+    required: --until (see town run --help)`` on stderr and exit 2.  argparse's own printed the
+    whole usage first, four to six lines above the one that says what is wrong."""
+
+    def error(self, message: str) -> NoReturn:
+        from game.text import one_line
+
+        self.exit(2, f"{self.prog}: error: {one_line(message, 300)} (see {self.prog} --help)\n")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """An argument no parser knows is said by the command it was given to (``town play:
+        error: unrecognized arguments: --nope``), not by ``town``, which would point to the wrong help."""
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.chosen(ns).error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
+
+    def chosen(self, ns: argparse.Namespace) -> argparse.ArgumentParser:
+        """The innermost (sub)command's parser that ``ns`` was parsed by."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                sub = action.choices.get(getattr(ns, action.dest, None) or "")
+                if sub is not None:
+                    return sub.chosen(ns) if isinstance(sub, Parser) else sub
+        return self
+
+
 # name -> (module, function); each function takes the parsed args and returns an exit code
 _HANDLERS = {
     "setup": ("game.llm.install", "cli_setup"),
@@ -81,11 +113,15 @@ _HANDLERS = {
     "bench": ("game.ui.bench", "cli_bench"),
     "experiment": ("game.experiment.command", "cli_experiment"),
     "map": ("game.world.dump", "cli_dump_map"),
+    "config": ("game.settings", "cli_config"),
+    "completion": ("game.completion", "cli_completion"),
+    "new": ("game.world.check", "cli_new"),
+    "check": ("game.world.check", "cli_check"),
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="town", description="A generative-agents town in your terminal.")
+    ap = Parser(prog="town", description="A generative-agents town in your terminal.")
     ap.add_argument("--version", action=_VersionAction, help="print the version of town and exit")
     sub = ap.add_subparsers(dest="command", required=True)
     _add_setup(sub)
@@ -99,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_experiment(sub)
     _add_bench(sub)
     _add_map(sub)
+    _add_new_and_check(sub)
+    _add_config(sub)
+    _add_completion(sub)
     return ap
 
 
@@ -113,7 +152,7 @@ def _add_setup(sub: Subparsers) -> None:
 
 def _add_llm(sub: Subparsers) -> None:
     p = sub.add_parser("llm", help="language model tools")
-    lsub = p.add_subparsers(dest="llm_command", required=True)
+    lsub = p.add_subparsers(dest="llm_command", required=True, metavar="{check}")
     c = lsub.add_parser("check", help="reach the model, make one structured call and one embedding")
     c.add_argument("--json", action="store_true")
     add_llm_flags(c)
@@ -121,6 +160,8 @@ def _add_llm(sub: Subparsers) -> None:
 
 
 def _add_play(sub: Subparsers) -> None:
+    from game.settings import SPEEDS
+
     p = sub.add_parser("play", help="play a town (default: the default town)")
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX, a built-in town's name (default) or a save file")
@@ -128,7 +169,15 @@ def _add_play(sub: Subparsers) -> None:
     p.add_argument("--watch", default=None, metavar="RECORDING",
                    help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
                         "from any moment); needs no model until you fork")
-    p.add_argument("--saves", default=None, help="folder for saves (default: ./saves)")
+    p.add_argument("--saves", default=None, metavar="DIR",
+                   help="folder for saves (default: $TOWN_SAVES, else the config file's saves, else ./saves "
+                        "if it is there, else the user data folder; town config says which)")
+    p.add_argument("--theme", default=None,
+                   help="a Textual theme's name (default: $TOWN_THEME, else the config file's, kept there "
+                        "when you change it in play, else textual-dark)")
+    p.add_argument("--speed", default=None, choices=SPEEDS,
+                   help="the clock's speed at the start (default: $TOWN_SPEED, else the config file's, "
+                        "else normal)")
     _add_pace_policy(p)
     add_llm_flags(p)
     p.set_defaults(handler="play")
@@ -138,7 +187,7 @@ def _add_run(sub: Subparsers) -> None:
     p = sub.add_parser("run", help="run a town headless")
     p.add_argument("town", help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--until", required=True, help='game time to stop at, e.g. "day 2 08:00"')
-    p.add_argument("--save", default=None, help="write the town to this save file at the end")
+    p.add_argument("--save", default=None, metavar="FILE", help="write the town to this save file at the end")
     p.add_argument("--small", action="store_true", help="run the small cast")
     p.add_argument("--json", action="store_true", help="print the accounting as JSON")
     p.add_argument("--pace", choices=("lockstep", "normal", "fast"), default="lockstep",
@@ -217,6 +266,51 @@ def _add_map(sub: Subparsers) -> None:
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX or a built-in town's name (default: the default town)")
     p.set_defaults(handler="map")
+
+
+def _add_new_and_check(sub: Subparsers) -> None:
+    p = sub.add_parser("new", help="make a town folder to edit, a copy of a built-in town",
+                       description="Make a town folder to edit (town.tmx for Tiled, residents.json, the tileset), "
+                                   "a copy of a built-in town or of another town folder; never over anything "
+                                   "there. Then: town check, town play (docs/WORLD.md, 'Making a town').")
+    p.add_argument("name", help="a plain name makes maps/NAME; a path makes that folder")
+    p.add_argument("--from", dest="source", default=None, metavar="TOWN",
+                   help="the town to copy: a built-in town's name or a town folder (default: default)")
+    p.set_defaults(handler="new")
+    c = sub.add_parser("check", help="list every problem of a town folder, with its file and field",
+                       description="Every problem of a town: the map (TMX, tileset, tiles, layers, sectors, arenas), "
+                                   "residents.json (every field and name), and every place each resident's day "
+                                   "needs (home, workplace, schedule, places known, spawn; events' places). "
+                                   "Exit 0 when it is clean, 2 when it is not.")
+    c.add_argument("town", help="a town folder, a .tmx or a built-in town's name")
+    c.set_defaults(handler="check")
+
+
+def _add_config(sub: Subparsers) -> None:
+    from game.settings import SETTINGS
+
+    p = sub.add_parser("config", help="where the config file is, and each setting with where it came from",
+                       description="The settings (llm_url, model, saves, theme, speed), each from its flag, "
+                                   "else its TOWN_* environment variable, else the config file, else the "
+                                   "default. With no command: the file's place and every setting.")
+    csub = p.add_subparsers(dest="config_command", metavar="{set,unset}")
+    s = csub.add_parser("set", help="write a setting into the config file")
+    s.add_argument("key", choices=tuple(SETTINGS))
+    s.add_argument("value")
+    u = csub.add_parser("unset", help="take a setting out of the config file")
+    u.add_argument("key", choices=tuple(SETTINGS))
+    p.set_defaults(handler="config")
+
+
+def _add_completion(sub: Subparsers) -> None:
+    p = sub.add_parser("completion", help="print a completion script for bash, zsh or fish",
+                       description="A completion script for the shell, written from town's own commands and "
+                                   "flags. bash: town completion bash > "
+                                   "~/.local/share/bash-completion/completions/town; "
+                                   "zsh: town completion zsh > ~/.zfunc/_town (a folder on $fpath); "
+                                   "fish: town completion fish > ~/.config/fish/completions/town.fish")
+    p.add_argument("shell", choices=("bash", "zsh", "fish"))
+    p.set_defaults(handler="completion")
 
 
 def main(argv: list[str] | None = None) -> int:

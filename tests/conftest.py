@@ -6,10 +6,15 @@ the real-model tests having run.  Without it they skip cleanly, as on a machine 
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
 REQUIRE_ENV = "TOWN_REQUIRE_REAL_MODEL"
+
+# The player's config file (game/settings.py) is never read by the tests: a file that is not there,
+# unless a test names its own (tests/test_settings.py).
+os.environ["TOWN_CONFIG"] = os.path.join(tempfile.gettempdir(), f"town-tests-{os.getpid()}", "none.toml")
 
 
 def require_real_model(env=os.environ) -> bool:

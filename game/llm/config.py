@@ -1,6 +1,7 @@
 """Where the model lives and how to talk to it: resolved once from flags and the environment.
 
-Order of precedence: command-line flag, then environment variable, then the embedded default.
+Order of precedence: command-line flag, then environment variable, then the config file
+(``game.settings``), then the embedded default.
 The API key only ever comes from ``TOWN_LLM_API_KEY``; it is kept out of ``repr``, ``to_dict`` and
 every log line, recording and save.  It is sent only to the host it was given for (the chat
 server's): an embedding server elsewhere gets its own key, ``TOWN_EMBED_API_KEY``, or none
@@ -255,7 +256,13 @@ class LLMConfig:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, env: Mapping[str, str] | None = None) -> LLMConfig:
-        """Flags from ``game.cli.add_llm_flags`` win over the environment."""
+        """Flags from ``game.cli.add_llm_flags`` win over the environment, which wins over the
+        config file (``game.settings``: its ``llm_url`` and ``model``; read only when ``env`` is
+        not given, as from the command line)."""
+        if env is None:
+            from game.settings import layered_env
+
+            env = layered_env()
         cfg = cls.from_env(env)
         url = getattr(args, "llm_url", None)
         if url:

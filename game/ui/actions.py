@@ -21,13 +21,13 @@ from game.engine.events import (
     Whisper,
 )
 from game.engine.tuning import TALK_RANGE
+from game.settings import SPEEDS
 from game.ui.main_screen import Widgets
 from game.ui.mapview import PLAYER, Pos
 from game.ui.panels import Panels
 from game.ui.screens import AskScreen, TalkScreen, VisitorScreen
 from game.ui.session import Session
 from game.ui.text import clean
-from game.ui.widgets import SPEEDS
 
 
 class PlayerActions:

@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.theme import BUILTIN_THEMES, Theme
 from textual.worker import Worker
 
 from game.engine.pace import Governor, policy_from_env
@@ -31,7 +33,12 @@ from game.ui.session import Session
 from game.ui.text import clean
 from game.ui.worker import TICK_DELAY, EngineWorker
 
+if TYPE_CHECKING:
+    from game.engine.build import TownInput
+
 __all__ = ["MainScreen", "TownApp", "cli_play"]
+
+SPEED_KEYS = Binding.Group("Speed", compact=True)  # 1-4, shown together in the footer: "1234 Speed"
 
 
 class TownApp(App[int]):
@@ -50,7 +57,7 @@ class TownApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     COMMANDS = App.COMMANDS | {TownCommands}
-    BINDINGS = [  # help and quit first: the footer shows the keys in this order, a narrow one the first only
+    BINDINGS = [  # the footer (game/ui/keybar.py) shows the keys in this order, in two rows where one is too narrow
         Binding("question_mark,h", "help", "Help"),
         Binding("q", "quit_town", "Quit"),
         Binding("v", "visitor", "Visit"),
@@ -60,10 +67,10 @@ class TownApp(App[int]):
         Binding("o", "object", "Object"),
         Binding("f", "follow", "Camera"),
         Binding("space", "toggle_pause", "Pause"),
-        Binding("1", "speed('pause')", "Pause", show=False),
-        Binding("2", "speed('normal')", "Normal", show=False),
-        Binding("3", "speed('fast')", "Fast", show=False),
-        Binding("4", "speed('max')", "Max", show=False),
+        Binding("1", "speed('pause')", "Pause", group=SPEED_KEYS),
+        Binding("2", "speed('normal')", "Normal", group=SPEED_KEYS),
+        Binding("3", "speed('fast')", "Fast", group=SPEED_KEYS),
+        Binding("4", "speed('max')", "As fast as decisions allow", group=SPEED_KEYS),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+l", "load", "Load"),
         Binding("left_square_bracket", "jump(-10)", "-10 min", show=False),
@@ -76,8 +83,13 @@ class TownApp(App[int]):
 
     def __init__(self, host: GameHost, saves_dir: Path, *, autosave_s: float = 300.0,
                  tick_delay: dict[str, float] | None = None, speed: str = "normal",
-                 pace_policy: str = "lead") -> None:
+                 pace_policy: str = "lead", theme: str | None = None, keep_theme: Path | None = None) -> None:
+        """``theme``: a Textual theme's name to start with; ``keep_theme``: the config file the
+        player's choice of theme is written to when they change it (None: it is not kept)."""
         super().__init__()
+        if theme:
+            self.theme = theme
+        self.keep_theme = keep_theme
         saves = Path(saves_dir)
         governor = Governor(pace_policy)  # slows the clock when the model falls behind (game/engine/pace.py)
         self.session = Session(host.start_save, speed)
@@ -99,10 +111,22 @@ class TownApp(App[int]):
                        timeout=timeout, markup=False)
 
     def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, self.theme_changed)
         self.worker.start()
         self.set_interval(0.5, self.panels.poll)
         if self.files.autosave_s > 0:
             self.set_interval(self.files.autosave_s, self.files.autosave)
+
+    def theme_changed(self, theme: Theme) -> None:
+        """The player chose a theme (ctrl+p, 'Change theme'): kept in the config file for next time."""
+        if self.keep_theme is None:
+            return
+        from game.settings import SettingsError, keep
+
+        try:
+            keep("theme", theme.name, self.keep_theme)
+        except (OSError, SettingsError) as e:
+            self.notify(f"The theme could not be kept in {self.keep_theme}: {e}", severity="warning")
 
     GAME_ACTIONS = frozenset({"visitor", "talk", "whisper", "embody", "object", "follow", "toggle_pause",
                               "speed", "save", "load"})
@@ -218,14 +242,39 @@ def _err(msg: str) -> None:
 
 
 def cli_play(args: argparse.Namespace) -> int:
-    """`town play [TOWN_OR_SAVE] [--small] [--saves DIR]` plus the model flags."""
-    saves = Path(getattr(args, "saves", None) or "saves")
+    """`town play [TOWN_OR_SAVE] [--small] [--saves DIR] [--theme NAME] [--speed SPEED]` plus the
+    model flags; the settings not given as flags come from the environment or the config file
+    (game/settings.py)."""
+    try:
+        checked = _check_play_input(args)
+        from game.llm.config import LLMConfig
+        from game.settings import config_path, current
+
+        LLMConfig.from_args(args)  # bad flags (or a bad config file) are reported here, before the screen starts
+        chosen = current(args)
+        saves = Path(chosen["saves"].value or "saves")
+        theme = chosen["theme"].value
+        if theme not in BUILTIN_THEMES:
+            raise ValueError(f"theme '{theme}' ({chosen['theme'].source}) is not one of: {', '.join(BUILTIN_THEMES)}")
+        policy = policy_from_env(getattr(args, "pace_policy", None))
+        writable_dir(str(saves), "--saves")  # a folder the saves can go in, before the screen starts
+    except ValueError as e:
+        _err(str(e))
+        return 2
+    app = TownApp(RealHost(args, checked), saves, pace_policy=policy, theme=theme,
+                  speed=chosen["speed"].value or "normal", keep_theme=config_path())
+    app.run()
+    return int(app.return_code or 0)
+
+
+def _check_play_input(args: argparse.Namespace) -> TownInput | None:
+    """The town or save and the recording to watch, read and checked before the screen starts: a
+    ``ValueError`` with one line for each that cannot be played; the town read, for the first engine."""
     from game.world import resolve_town_path
 
     town = getattr(args, "town", None)
     if town and not resolve_town_path(town).exists():  # a path, or a built-in town's name
-        _err(f"{town}: no such town folder, map or save file")
-        return 2
+        raise ValueError(f"{town}: no such town folder, map or save file")
     watch = getattr(args, "watch", None)
     checked = None
     if town and not watch:  # a bad town or save is said here, before the screen and the model start
@@ -235,29 +284,12 @@ def cli_play(args: argparse.Namespace) -> int:
         try:  # read once: the first engine is built from it
             checked = read_input(town, small=bool(getattr(args, "small", False)))
         except GameError as e:
-            _err(str(e))
-            return 2
+            raise ValueError(str(e)) from None
     if watch:  # a recorded run that cannot be watched is said here, before the screen starts
         from game.engine.manifest import ManifestError, RunManifest
 
         try:
             RunManifest.load(watch).check_start()
         except ManifestError as e:
-            _err(str(e))
-            return 2
-    try:
-        from game.llm.config import LLMConfig
-
-        LLMConfig.from_args(args)  # bad flags are reported here, before the screen starts
-    except ValueError as e:
-        _err(str(e))
-        return 2
-    try:
-        policy = policy_from_env(getattr(args, "pace_policy", None))
-        writable_dir(str(saves), "--saves")  # a folder the saves can go in, before the screen starts
-    except ValueError as e:
-        _err(str(e))
-        return 2
-    app = TownApp(RealHost(args, checked), saves, pace_policy=policy)
-    app.run()
-    return int(app.return_code or 0)
+            raise ValueError(str(e)) from None
+    return checked

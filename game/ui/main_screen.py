@@ -14,9 +14,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches, WrongType
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from game.engine.api import EngineView
+from game.ui.keybar import KeyBar
 from game.ui.mapview import PLAYER, MapView
 from game.ui.messages import MainReady, Select, SelectStep, Walk
 from game.ui.widgets import ClockBar, ModelLine, ResidentPanel, TownLog
@@ -52,7 +52,7 @@ class MainScreen(Screen[None]):
                     yield ResidentPanel(id="panel")
                 yield TownLog(id="log")
         yield ModelLine(id="model")
-        yield Footer(compact=True)  # the keys closer together: more of them are seen
+        yield KeyBar()  # every key, in two rows where one is too narrow (80 columns)
 
     def on_mount(self) -> None:
         self.post_message(MainReady())

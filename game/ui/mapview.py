@@ -175,6 +175,18 @@ class MapView(ScrollView, can_focus=True):
             a.emoji = e
             self.invalidate_row(a.pos[1])
 
+    def bubble_x(self, actor: Actor) -> int | None:
+        """Where ``actor``'s emoji bubble starts: the two cells on its right, else the two on its
+        left, whichever are floor (walkable), else nowhere.  An emoji takes two cells: drawn over a
+        wall or a door it hid them (the panel says the emoji anyway)."""
+        if not actor.emoji:
+            return None
+        x, y = actor.pos
+        for start in (x + 1, x - 2):
+            if self.walkable((start, y)) and self.walkable((start + 1, y)):
+                return start
+        return None
+
     def actor_at(self, pos: Pos) -> str | None:
         """Who is drawn at (or whose bubble covers) ``pos``."""
         best = None
@@ -182,7 +194,8 @@ class MapView(ScrollView, can_focus=True):
             a = self.actors[name]
             if a.pos[0] == pos[0]:
                 return name
-            if a.emoji and a.pos[0] + 1 <= pos[0] <= a.pos[0] + 2:
+            start = self.bubble_x(a)
+            if start is not None and start <= pos[0] <= start + 1:
                 best = name
         return best
 
@@ -222,13 +235,13 @@ class MapView(ScrollView, can_focus=True):
         cells: list[tuple[str, Style] | None] = list(self._base[y])
         width = self.map_width
         names = sorted(self._at_row.get(y, ()))  # a fixed order, so overlaps draw the same way
-        for name in names:  # bubbles first, people on top
+        for name in names:  # bubbles first (on floor only), people on top
             a = self.actors[name]
-            x = a.pos[0]
-            if a.emoji and x + 2 < width:
-                bg = self._base[y][x + 1][1].bgcolor
-                cells[x + 1] = (a.emoji, Style(bgcolor=bg))
-                cells[x + 2] = _SKIP
+            start = self.bubble_x(a)
+            if a.emoji and start is not None:
+                bg = self._base[y][start][1].bgcolor
+                cells[start] = (a.emoji, Style(bgcolor=bg))
+                cells[start + 1] = _SKIP
         for name in names:
             a = self.actors[name]
             x = a.pos[0]

@@ -12,8 +12,22 @@ from game.engine.state import ResidentView
 from game.llm.api import ModelStatus
 from game.ui.text import clean, plain
 
-SPEEDS = ("pause", "normal", "fast", "max")
 SPEED_LABEL = {"pause": "⏸ paused", "normal": "▶ normal", "fast": "⏩ fast", "max": "⏭ as fast as decisions allow"}
+
+
+def _fitted(parts: list[tuple[int, Text, Text | None]], room: int) -> list[tuple[int, Text, Text | None]]:
+    """``parts`` within ``room`` cells (0: not known yet, all of them): the least needed (need 1,
+    then 2 ..) shortened where they have shorter words, else left out, until the rest fit."""
+    shown = list(parts)
+    for need in sorted({n for n, _, _ in parts if n > 0}):
+        for shorten in (True, False):
+            if not room or sum(t.cell_len for _, t, _ in shown) <= room:
+                return shown
+            if shorten:
+                shown = [(n, s, None) if n == need and s is not None else (n, t, s) for n, t, s in shown]
+            else:
+                shown = [p for p in shown if p[0] != need]
+    return shown
 
 
 class ClockBar(Static):
@@ -37,15 +51,21 @@ class ClockBar(Static):
         self._last = ""
 
     def update_bar(self) -> None:
-        """The bar's parts, in order; those that do not fit the bar's width are left out, the
-        least needed first (each says again what the footer or the panel says too)."""
-        parts: list[tuple[int, Text]] = []  # (need, text): 0 always shown; 1, then 2 .. 4 go while too long
+        """The bar's parts, in order; those that do not fit the bar's width are shortened or left
+        out one kind at a time, the least needed first (each says again what the footer or the panel
+        says too); the model-led share goes last, whatever else is shown (a panel opened, a camera
+        following, the clock slowed)."""
+        parts: list[tuple[int, Text, Text | None]] = []  # (need, text, shorter): 0 always shown
 
-        def part(need: int, *pieces: tuple[str, str]) -> None:
+        def part(need: int, *pieces: tuple[str, str], shorter: str | None = None) -> None:
             t = Text(end="")
             for text, style in pieces:
                 t.append(text, style=style)
-            parts.append((need, t))
+            short = None
+            if shorter is not None:
+                short = Text(end="")
+                short.append(shorter, style=pieces[-1][1])
+            parts.append((need, t, short))
 
         part(0, (f" {self.town_name} ", "bold reverse"))
         part(0, ("  ", ""), (clean(self.clock, single_line=True) or "…", "bold"))
@@ -65,18 +85,14 @@ class ClockBar(Static):
             part(2, ("   camera: ", "dim"), (clean(self.follow, single_line=True), ""))
         if self.waiting:
             part(3, (f"   thinking: {self.waiting}", "italic"))
-        if self.lead is not None and not self.replay:
-            part(4, ("   model-led ", "dim"), (f"{self.lead:.0%}", "bold" if self.lead >= 0.8 else "bold yellow"))
         if self.slowed and not self.replay:
-            part(4, (f"   {self.slowed}", "italic yellow"))
-        room = self.content_size.width  # 0 before the first layout: everything, until it is known
-        shown = list(parts)
-        for need in (1, 2, 3, 4):
-            if not room or sum(t.cell_len for _, t in shown) <= room:
-                break
-            shown = [(n, t) for n, t in shown if n != need]
+            part(4, (f"   {self.slowed}", "italic yellow"),
+                 shorter="   " + self.slowed.replace(" for the model", ""))
+        if self.lead is not None and not self.replay:
+            part(5, ("   model-led ", "dim"), (f"{self.lead:.0%}", "bold" if self.lead >= 0.8 else "bold yellow"))
+        shown = _fitted(parts, self.content_size.width)  # 0 before the first layout: everything
         t = Text(end="", no_wrap=True, overflow="ellipsis")
-        for _, piece in shown:
+        for _, piece, _short in shown:
             t.append_text(piece)
         if t.plain != self._last:
             self._last = t.plain
@@ -124,7 +140,9 @@ class ResidentPanel(Static):
         if glyph:
             t.append(glyph + " ", style=f"bold {colour}" if colour else "bold")
         t.append(clean(card.name, single_line=True) + "\n", style="bold underline")
-        t.append(plain(card.emoji + " " if card.emoji else "", single_line=True))
+        if card.emoji:  # (cleaned on its own: the space after it is not folded away)
+            t.append(plain(card.emoji, single_line=True))
+            t.append(" ")
         t.append(plain(card.action or "(no action yet)", single_line=True))
         t.append("\n")
         if card.place:

@@ -9,12 +9,12 @@ from the first minute (game/engine/build.py hands it to the mind as ``game.mind.
 kept out of every prompt about the one it is secret from, and checked in every line said to them.
 
 Validated shapes only (pydantic); the names are checked against the residents by
-``check_knowledge`` and the places against the map by the town loader.
+``knowledge_problems`` and the places against the map by the town loader.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -112,18 +112,18 @@ class RoleSpec(BaseModel):
     at: str = ""
 
 
-def check_knowledge(events: Iterable[EventSpec], roles: Iterable[RoleSpec], residents: set[str]) -> None:
-    """Every name an event or a role gives is a resident's; raises ValueError naming the first
-    that is not."""
-    for e in events:
+def knowledge_problems(events: Iterable[EventSpec], roles: Iterable[RoleSpec],
+                       residents: set[str]) -> Iterator[tuple[str, str]]:
+    """Each name an event or a role gives that is not a resident's, as (field, problem)."""
+    for i, e in enumerate(events):
         for what, names in (("host", [e.host]), ("honoree", [e.honoree] if e.honoree else []),
                             ("known_by", e.known_by), ("invited", e.invited), ("secret_from", e.secret_from)):
             for n in names:
                 if n not in residents:
-                    raise ValueError(f"event {e.what!r}: {what} names {n!r}, who is not a resident")
-    for r in roles:
+                    yield f"events[{i}].{what}", f"event {e.what!r}: {what} names {n!r}, who is not a resident"
+    for i, r in enumerate(roles):
         if r.who not in residents:
-            raise ValueError(f"role {r.role!r} names {r.who!r}, who is not a resident")
+            yield f"roles[{i}].who", f"role {r.role!r} names {r.who!r}, who is not a resident"
 
 
 def among(data: dict, names: set[str]) -> dict:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from .errors import MapError
-from .knowledge import EventSpec, RoleSpec, check_knowledge
+from .knowledge import EventSpec, RoleSpec, knowledge_problems
 
 _HHMM = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d$")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -209,25 +210,37 @@ class ResidentsFile(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _names(self) -> ResidentsFile:
+    def _names(self, info: ValidationInfo) -> ResidentsFile:
+        """The names across the file fit together.  Reading a town, the first that does not is the
+        error; ``town check`` (game/world/check.py) passes a list in the context to have them all."""
+        problems = list(self.name_problems())
+        collect = info.context.get("problems") if isinstance(info.context, dict) else None
+        if collect is not None:
+            collect.extend(problems)
+        elif problems:
+            raise ValueError(problems[0][1])
+        return self
+
+    def name_problems(self) -> Iterator[tuple[str, str]]:
+        """Each name the file gives that does not fit, as (field, problem)."""
         seen: set[str] = set()
-        for r in self.residents:
+        for i, r in enumerate(self.residents):
             if r.name in seen:
-                raise ValueError(f"two residents are called {r.name!r}")
+                yield f"residents[{i}].name", f"two residents are called {r.name!r}"
             seen.add(r.name)
-            for sh in r.lifestyle.schedule:
+            for j, sh in enumerate(r.lifestyle.schedule):
                 if not (sh.place or r.workplace):
-                    raise ValueError(f"{r.name}: schedule {sh.what!r} names no place and {r.first_name} has "
-                                     f"no workplace")
-        for n in self.small_cast:
+                    yield (f"residents[{i}].lifestyle.schedule[{j}].place",
+                           f"{r.name}: schedule {sh.what!r} names no place and {r.first_name} has no workplace")
+        for i, n in enumerate(self.small_cast):
             if n not in seen:
-                raise ValueError(f"small_cast names {n!r}, who is not a resident")
-        for r in self.residents:
+                yield f"small_cast[{i}]", f"small_cast names {n!r}, who is not a resident"
+        for i, r in enumerate(self.residents):
             for other in r.relationships:
                 if other not in seen:
-                    raise ValueError(f"{r.name}'s relationships name {other!r}, who is not a resident")
-        check_knowledge(self.events, self.roles, seen)
-        return self
+                    yield (f"residents[{i}].relationships",
+                           f"{r.name}'s relationships name {other!r}, who is not a resident")
+        yield from knowledge_problems(self.events, self.roles, seen)
 
 
 def _where(loc: tuple) -> str:
@@ -243,6 +256,47 @@ def _where(loc: tuple) -> str:
 def read_residents(path: str | Path) -> ResidentsFile:
     """Parse and validate residents.json (the map checks come later, in ``load_town``)."""
     path = Path(path)
+    data = _read_json(path)
+    try:
+        return ResidentsFile.model_validate(data)
+    except ValidationError as e:
+        problems = validation_problems(data, e)
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        field, problem = problems[0]
+        raise MapError(path, f"{field}: {problem}{more}") from None
+
+
+def residents_problems(path: Path) -> tuple[ResidentsFile | None, list[tuple[str, str]]]:
+    """Every problem of residents.json as (field, problem), and the file as read when it could be
+    (names that do not fit together do not stop it: ``town check`` lists them all)."""
+    try:
+        data = _read_json(path)
+    except MapError as e:
+        return None, [("", e.problem)]
+    names: list[tuple[str, str]] = []
+    try:
+        rf = ResidentsFile.model_validate(data, context={"problems": names})
+    except ValidationError as e:
+        return None, validation_problems(data, e)
+    return rf, names
+
+
+def validation_problems(data: dict, e: ValidationError) -> list[tuple[str, str]]:
+    """pydantic's errors as (field, problem): the field's place in the file, with the resident's
+    name where it is inside one (``residents[2] (Hank Brody).age``)."""
+    out = []
+    for err in e.errors():
+        loc = err.get("loc", ())
+        who = ""
+        if len(loc) >= 2 and loc[0] == "residents" and isinstance(loc[1], int):
+            rs = data.get("residents") or []
+            if loc[1] < len(rs) and isinstance(rs[loc[1]], dict) and rs[loc[1]].get("name"):
+                who = f" ({rs[loc[1]]['name']})"
+        out.append((f"{_where(loc)}{who}", err.get("msg", "invalid").removeprefix("Value error, ")))
+    return out
+
+
+def _read_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -255,17 +309,4 @@ def read_residents(path: str | Path) -> ResidentsFile:
         raise MapError(path, f"cannot read it ({e.strerror or e})") from None
     if not isinstance(data, dict):
         raise MapError(path, "expected a JSON object with a 'residents' list")
-    try:
-        return ResidentsFile.model_validate(data)
-    except ValidationError as e:
-        errs = e.errors()
-        first = errs[0]
-        loc = first.get("loc", ())
-        who = ""
-        if len(loc) >= 2 and loc[0] == "residents" and isinstance(loc[1], int):
-            rs = data.get("residents") or []
-            if loc[1] < len(rs) and isinstance(rs[loc[1]], dict) and rs[loc[1]].get("name"):
-                who = f" ({rs[loc[1]]['name']})"
-        more = f" (and {len(errs) - 1} more problems)" if len(errs) > 1 else ""
-        msg = first.get("msg", "invalid").removeprefix("Value error, ")
-        raise MapError(path, f"{_where(loc)}{who}: {msg}{more}") from None
+    return data

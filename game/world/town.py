@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -314,12 +315,9 @@ def load_town(path: str | Path | None = None, *, residents: bool = True) -> Town
     town.seconds_per_step = rf.seconds_per_step
     town.residents = list(rf.residents)
     town.small_cast = list(rf.small_cast)
-    _place_residents(town, res_path)
-    for e in rf.events:
-        if e.place not in tree:
-            hint = tree.find(e.place)
-            raise MapError(res_path, f"event {e.what!r} is at {e.place!r}, which is not a place on the map"
-                                     + (f" (did you mean {hint!r}?)" if hint else ""))
+    for _field, problem in place_problems(town, rf.events):  # the first that does not fit the map
+        raise MapError(res_path, problem)
+    _place_residents(town)
     town.events, town.roles = list(rf.events), list(rf.roles)
     return town
 
@@ -337,42 +335,58 @@ def main_component(town: Town) -> int:
     return comp_sizes.most_common(1)[0][0]
 
 
-def _place_residents(town: Town, res_path: Path) -> None:
+def place_problems(town: Town, events: Iterable[EventSpec] = ()) -> Iterator[tuple[str, str]]:
+    """Each place a resident's day needs, or an event is at, that the map does not have (or has no
+    walkable, reachable tile of), and each spawn off the town's walkable tiles, as (field in
+    residents.json, problem).  ``load_town`` stops at the first; ``town check`` lists them all."""
     tree, pf = town.tree, town.paths
     main = main_component(town)
-
-    def in_main(p: Pos) -> bool:
-        return pf.component_of(p) == main
-
-    taken: set[Pos] = set()
-    for r in town.residents:
+    for i, r in enumerate(town.residents):
+        at = f"residents[{i}]"
         for what, addr in (("home", r.home), ("workplace", r.workplace)):
             if addr is None:
                 continue
             if addr not in tree or addr == "":
-                hint = tree.find(addr)
-                raise MapError(res_path, f"{r.name}: {what} {addr!r} is not a place on the map"
-                                         + (f" (did you mean {hint!r}?)" if hint else ""))
+                yield f"{at}.{what}", f"{r.name}: {what} {addr!r} is not a place on the map{_hint(tree, addr)}"
+                continue
             walk = town.walkable_tiles_of(addr)
             if not walk:
-                raise MapError(res_path, f"{r.name}: {what} {addr!r} has no walkable tile on the map")
-            if not any(in_main(p) for p in walk):
-                raise MapError(res_path, f"{r.name}: {what} {addr!r} cannot be reached from the rest "
-                                         f"of the town (walled in)")
-        for sh in r.lifestyle.schedule:
+                yield f"{at}.{what}", f"{r.name}: {what} {addr!r} has no walkable tile on the map"
+            elif not any(pf.component_of(p) == main for p in walk):
+                yield f"{at}.{what}", (f"{r.name}: {what} {addr!r} cannot be reached from the rest "
+                                       f"of the town (walled in)")
+        for j, sh in enumerate(r.lifestyle.schedule):
             if sh.place is not None and sh.place not in tree:
-                hint = tree.find(sh.place)
-                raise MapError(res_path, f"{r.name}: schedule {sh.what!r} is at {sh.place!r}, which is not a place "
-                                         f"on the map" + (f" (did you mean {hint!r}?)" if hint else ""))
-        for addr in r.knows:
+                yield (f"{at}.lifestyle.schedule[{j}].place", f"{r.name}: schedule {sh.what!r} is at {sh.place!r}, "
+                       f"which is not a place on the map{_hint(tree, sh.place)}")
+        for j, addr in enumerate(r.knows):
             if addr not in tree:
-                raise MapError(res_path, f"{r.name}: knows {addr!r}, which is not a place on the map")
+                yield f"{at}.knows[{j}]", f"{r.name}: knows {addr!r}, which is not a place on the map"
         if r.spawn is not None:
             p = (int(r.spawn[0]), int(r.spawn[1]))
-            if not pf.walkable(p) or not in_main(p):
-                raise MapError(res_path, f"{r.name}: spawn {list(p)} is not a walkable tile of the town")
+            if not pf.walkable(p) or pf.component_of(p) != main:
+                yield f"{at}.spawn", f"{r.name}: spawn {list(p)} is not a walkable tile of the town"
+    for i, e in enumerate(events):
+        if e.place not in tree:
+            yield (f"events[{i}].place",
+                   f"event {e.what!r} is at {e.place!r}, which is not a place on the map{_hint(tree, e.place)}")
+
+
+def _hint(tree: AreaTree, addr: str) -> str:
+    hint = tree.find(addr)
+    return f" (did you mean {hint!r}?)" if hint else ""
+
+
+def _place_residents(town: Town) -> None:
+    """Each resident's first tile: its spawn, else a free walkable tile at home (the places checked)."""
+    tree, pf = town.tree, town.paths
+    main = main_component(town)
+    taken: set[Pos] = set()
+    for r in town.residents:
+        if r.spawn is not None:
+            p = (int(r.spawn[0]), int(r.spawn[1]))
         else:
-            cands = [p for p in town.walkable_tiles_of(r.home) if in_main(p)]
+            cands = [p for p in town.walkable_tiles_of(r.home) if pf.component_of(p) == main]
             free = [p for p in cands if p not in taken and split(tree.address_at(p)).__len__() < 3]
             free = free or [p for p in cands if p not in taken] or cands
             free.sort(key=lambda p: (p[1], p[0]))

@@ -88,3 +88,30 @@ async def test_follow_scrolls_the_camera_and_lines_render():
         assert line[x - sx] == mv.actors["R20"].glyph
         mv.move("R20", (x + 1, y))
         assert mv.actors["R20"].pos == (x + 1, y)
+
+
+def test_a_bubble_is_drawn_on_floor_only_never_over_a_wall():
+    """A wide emoji takes two cells: on the resident's right where both are floor, else on its left,
+    else not at all (it hid walls and doors; the panel says it anyway)."""
+    rows = ["##########",
+            "#........#",
+            "#....#...#",
+            "#.#......#",
+            "#......#.#",
+            "##########"]
+    mv = MapView(fake_town("Walls", rows, residents=[]))
+    mv.set_actors([Actor("right", "R", "red", (1, 1), "😴"),   # floor on its right
+                   Actor("left", "L", "red", (4, 2), "🚿"),    # a wall on its right: on its left
+                   Actor("none", "N", "red", (1, 3), "🍳"),    # a wall on its right, the edge on its left
+                   Actor("edge", "E", "red", (8, 4), "💤")])   # one floor cell on its left: none
+    drawn = [line_text(mv.row_strip(y)) for y in range(len(rows))]
+    assert drawn[1] == "#R😴.....#"
+    assert drawn[2] == "#.🚿L#...#"
+    assert drawn[3] == "#N#......#"
+    assert drawn[4] == "#......#E#"
+    assert mv.actor_at((2, 1)) == "right" and mv.actor_at((3, 2)) == "left" and mv.actor_at((2, 3)) is None
+    for y, tiles in enumerate(rows):  # every wall is drawn where the map has one
+        x = 0
+        for c in drawn[y]:
+            assert tiles[x] != "#" or c == "#", (y, x, drawn[y])
+            x += cell_len(c)

@@ -237,3 +237,62 @@ async def test_the_clock_bar_leaves_out_what_does_not_fit(tmp_path):
         bar.update_bar()
         assert "camera: Isabella Rodriguez" in bar._last and "thinking: 3" in bar._last
         assert "model-led 97%" in bar._last
+
+
+# every key the main screen has, as the footer writes it (1-4 share one word, "Speed")
+MAIN_KEYS = {"tab", "p", "?", "q", "v", "t", "x", "b", "o", "f", "space", "1", "2", "3", "4", "^s", "^l", "^p"}
+
+
+def footer_keys(app) -> dict[str, object]:
+    """The footer's keys that are on screen, whole, by what they show."""
+    from textual.widgets._footer import FooterKey
+
+    bar = app.screen.query_one("KeyBar")
+    shown = {}
+    for key in bar.query(FooterKey):
+        r = key.region
+        if r.area and bar.region.contains_region(r) and app.screen.region.contains_region(r):
+            shown[key.key_display] = r
+    return shown
+
+
+@pytest.mark.parametrize("kind", ["main", "main_with_panel"])
+async def test_every_key_shows_in_the_footer_at_80x24(tmp_path, kind):
+    """At 80 columns the footer ended at 'o O' (f, space, 1-4, ctrl+s and ctrl+l never showed): now
+    it takes a second row where one is too narrow."""
+    app = town(kind, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, kind)
+        shown = footer_keys(app)
+        assert set(shown) == MAIN_KEYS
+        assert len({r.y for r in shown.values()}) == 2  # two rows
+        words = " ".join(str(k.render()) for k in app.screen.query("KeyBar FooterKey, KeyBar FooterLabel"))
+        for word in ("Camera", "Pause", "Speed", "Save", "Load", "Object"):
+            assert word in words
+        await pilot.resize_terminal(200, 24)  # wide enough: one row again
+        await pilot.pause(0.3)
+        shown = footer_keys(app)
+        assert set(shown) == MAIN_KEYS and len({r.y for r in shown.values()}) == 1
+
+
+async def test_the_panel_shows_a_space_after_the_emoji(tmp_path):
+    app = town("main_with_panel", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await opened(pilot, "main_with_panel")
+        text = str(app.widgets.resident_panel.render())
+        assert "☕ pacing up and down" in text
+
+
+async def test_opening_the_panel_keeps_the_model_led_share_on_the_clock_bar(tmp_path):
+    app = town("main", tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _main(pilot)
+        bar = app.widgets.clock_bar
+        for panel_open in (False, True):
+            bar.follow, bar.waiting, bar.lead = "Isabella Rodriguez", 3, 0.83
+            bar.slowed, bar.speed = "slowed x3 for the model", "normal"
+            bar.update_bar()
+            assert "model-led 83%" in bar._last and "slowed x3" in bar._last, (panel_open, bar._last)
+            assert len(bar._last) <= 78
+            await pilot.press("p")
+            await pilot.pause(0.1)
