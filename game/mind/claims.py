@@ -156,3 +156,28 @@ def _too_soon(sent: str, fact: Fact, now: datetime) -> bool:
     if begins <= now:
         return False
     return bool(_PAST.search(sent)) or (fact.day != now.date() and bool(_NOW.search(sent)))
+
+
+# a part of the day said of a day ("Wednesday morning", "tomorrow night"): "told me this morning" is
+# when one heard it, not when the gathering is
+_PART = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow)\s+"
+                   r"(morning|afternoon|evening|night)\b", re.I)
+
+
+def _part_of(minute: int) -> str:
+    return "morning" if minute < 12 * 60 else "afternoon" if minute < 17 * 60 else "evening"
+
+
+def fix_part_of_day(text: str, fact: Fact, fixes: list[str]) -> str:
+    """The part of the day a sentence about the fact names, as its hours say ("the debate on
+    Wednesday morning", of one at 19:00 -> "Wednesday evening"); "night" stands for the evening."""
+    assert fact.start is not None
+    right = _part_of(fact.start)
+
+    def sub(m: re.Match) -> str:
+        w = m.group(1).lower()
+        if w == right or (w == "night" and right == "evening"):
+            return m.group(0)
+        fixes.append(f"{w} -> {right}")
+        return m.group(0)[:m.start(1) - m.start()] + right
+    return _PART.sub(sub, text)

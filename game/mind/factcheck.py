@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.claims import drop_wrong_time, relation_claims, role_claims
+from game.mind.claims import drop_wrong_time, fix_part_of_day, relation_claims, role_claims
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
 from game.mind.linechecks import drop_misattributed
 from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
@@ -204,32 +204,7 @@ def _fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
         word = right if delta in (0, 1) else f"on {right}"
         return word.capitalize() if m.start() == 0 else word
     text = _DAYWORDS.sub(sub, text)
-    return _fix_part_of_day(text, fact, fixes) if fact.start is not None else text
-
-
-# a part of the day said of a day ("Wednesday morning", "tomorrow night"): "told me this morning" is
-# when one heard it, not when the gathering is
-_PART = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow)\s+"
-                   r"(morning|afternoon|evening|night)\b", re.I)
-
-
-def _part_of(minute: int) -> str:
-    return "morning" if minute < 12 * 60 else "afternoon" if minute < 17 * 60 else "evening"
-
-
-def _fix_part_of_day(text: str, fact: Fact, fixes: list[str]) -> str:
-    """The part of the day a sentence about the fact names, as its hours say ("the debate on
-    Wednesday morning", of one at 19:00 -> "Wednesday evening"); "night" stands for the evening."""
-    assert fact.start is not None
-    right = _part_of(fact.start)
-
-    def sub(m: re.Match) -> str:
-        w = m.group(1).lower()
-        if w == right or (w == "night" and right == "evening"):
-            return m.group(0)
-        fixes.append(f"{w} -> {right}")
-        return m.group(0)[:m.start(1) - m.start()] + right
-    return _PART.sub(sub, text)
+    return fix_part_of_day(text, fact, fixes) if fact.start is not None else text
 
 
 _WHO = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?|[Hh]e|[Ss]he|[Tt]hey|[Ii])"
