@@ -22,7 +22,7 @@ from game.mind.components import Context, KnownFacts, Relationships, RelevantMem
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
-from game.mind.talkpoints import render_points, talking_points
+from game.mind.talkpoints import public, render_points, talking_points
 from game.mind.view import Conversation, Line, Script
 from game.mind.wording import whole_sentences
 
@@ -118,7 +118,8 @@ class Talker:
         ctx = Context(self.core, self.agenda, now, None, focus=" ".join(about), about=about)
         mems = RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)
         await mems.prepare(ctx)
-        parts = [self.core.persona.short()]
+        # not what it keeps to itself: the model writes the other side's lines too
+        parts = [public(self.core.persona.short())]
         if self.agenda.current is not None:
             parts.append(f"{first} is {self.agenda.current.description}.")
         head = ctx.keep_secrets(" ".join(parts))

@@ -29,6 +29,13 @@ _PRIVATE = re.compile(r"\b(?:secret|secretly|privately|has not told|have not tol
 MAX_POINTS = 4
 
 
+def public(text: str) -> str:
+    """``text`` less its sentences that say what their subject keeps to itself ("Kenji Tanaka
+    secretly writes the anonymous 'Millbrook Owl' column"): another's side of a talk shows the rest."""
+    parts = sentences(text)
+    return " ".join(s for s in parts if not _PRIVATE.search(s)) if parts else text
+
+
 def _fact_point(core: MindCore, f: Fact, listeners: Sequence[str], now: datetime) -> str:
     """A gathering as a point of this resident: whose it is from its side, and who has heard."""
     first = core.persona.first_name

@@ -28,3 +28,11 @@ async def test_points_say_whose_each_is_and_keep_the_surprise_from_the_one_it_is
         assert render_points("Rosa", ["a", "b"]) == "Rosa's own to bring up:\n- a\n- b"
     finally:
         await engine.aclose()
+
+
+def test_what_a_persona_keeps_to_itself_is_not_on_its_side_of_a_talk():
+    from game.mind.talkpoints import public
+
+    said = ("Kenji Tanaka (age 39). Kenji Tanaka is the pharmacist. Kenji Tanaka secretly writes the anonymous "
+            "'Millbrook Owl' column.")
+    assert public(said) == "Kenji Tanaka (age 39). Kenji Tanaka is the pharmacist."
