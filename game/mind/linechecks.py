@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 
 from game.mind.facts import Fact, TownNames
 from game.mind.unbacked import sentences
@@ -105,6 +106,22 @@ def works_elsewhere(sent: str, speaker: str, town: TownNames) -> str:
         if who and p and works.get(who) != p:
             return f"{who.split()[0]} does not work at {p}"
     return ""
+
+
+_GREETING = re.compile(r"\b(good\s+)(morning|afternoon|evening)\b", re.I)
+
+
+def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
+    """A greeting of the wrong part of the day made right ("Good morning, Priya!" at 15:00 ->
+    "Good afternoon"): before noon morning, to 17:00 afternoon, then evening."""
+    right = "morning" if now.hour < 12 else "afternoon" if now.hour < 17 else "evening"
+
+    def sub(m: re.Match) -> str:
+        if m.group(2).lower() == right:
+            return m.group(0)
+        fixes.append(f"greeting {m.group(2).lower()} -> {right}")
+        return m.group(1) + (right.capitalize() if m.group(2)[0].isupper() else right)
+    return _GREETING.sub(sub, text)
 
 
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:

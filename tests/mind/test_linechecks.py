@@ -65,3 +65,15 @@ def test_the_part_of_the_day_of_a_gathering_is_its_hours():
     assert text == "I'm ready for the debate on Wednesday evening." and fixes == ["morning -> evening"]
     said = "Grace told me this morning about the debate on Wednesday night."
     assert fix_fact_words(said, debate, now, TOWN, "Hank Brody")[0] == said
+
+
+def test_a_greeting_of_the_wrong_part_of_the_day_is_made_right():
+    from datetime import datetime
+
+    from game.mind.linechecks import fix_greeting
+
+    fixes: list[str] = []
+    said = "Good morning, Priya! I'm serving at The Copper Kettle now."
+    assert fix_greeting(said, datetime(2026, 3, 2, 15, 0), fixes) == said.replace("morning", "afternoon")
+    assert fixes == ["greeting morning -> afternoon"]
+    assert fix_greeting("good evening!", datetime(2026, 3, 2, 19, 0), fixes) == "good evening!"
