@@ -68,6 +68,24 @@ def host_as_guest(sent: str, speaker: str, facts: Iterable[Fact]) -> str:
     return ""
 
 
+def honoree_as_host(sent: str, facts: Iterable[Fact]) -> str:
+    """Why ``sent`` has the one a gathering is for plan it, or know of the surprise ("any surprise
+    party that Grace has planned", "plan the party with her", "make sure she knows it's coming"),
+    else "": the honoree of a surprise is the one who must not know."""
+    for f in facts:
+        if f.kind != "gathering" or not f.honoree or f.honoree == f.host or not f.speaks_of(sent):
+            continue
+        h = re.escape(f.honoree.split()[0])
+        if re.search(rf"\b{h}(?:'s)?\s+(?:has\s+|had\s+|is\s+|will\s+be\s+)?(?:plann|organi[sz]|host)", sent, re.I) or \
+                re.search(rf"\b(?:plan|planning|organi[sz]e|organi[sz]ing)\b[^.!?]{{0,40}}\bwith\s+(?:{h}|her|him)\b",
+                          sent, re.I):
+            return f"{f.honoree.split()[0]} does not plan {f.bare_what}"
+        if f.secret_from and re.search(rf"\b(?:{h}|she|he)\s+knows\b", sent, re.I) and \
+                not re.search(r"\b(?:not|n't|never)\b", sent, re.I):
+            return f"{f.honoree.split()[0]} must not know of {f.bare_what}"
+    return ""
+
+
 # working at a place: "serve breakfast at", "running", "I work at", "opening" (the place after it)
 _WORK_VERB = (r"(?:serv(?:e|es|ing)|run(?:s|ning)?(?! (?:late|out|errands|to|into|over|around|after|for|away|home|"
               r"back|by)\b)|manag(?:e|es|ing)|work(?:s|ing)? (?:at|in)|own(?:s|ing)?|"
@@ -127,7 +145,8 @@ def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
     return (speaks_to_self(sent, speaker, listeners) or own_role_as_other(sent, speaker, town.roles)
-            or host_as_guest(sent, speaker, facts) or works_elsewhere(sent, speaker, town))
+            or host_as_guest(sent, speaker, facts) or honoree_as_host(sent, facts)
+            or works_elsewhere(sent, speaker, town))
 
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],

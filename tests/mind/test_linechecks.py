@@ -29,6 +29,12 @@ def test_what_the_model_said_is_read_as_misattributed():
     assert "Copper Kettle" in why("I have to go to the town hall with Marcus Bell to serve breakfast at "
                                   "The Copper Kettle.", "Hank Brody")
     assert "Samuel does not work at Bluebell Cafe" == why("Samuel Okafor is managing Bluebell Cafe.", "Rosa Brody")
+    # the day of 2026-11-28, Ines to Samuel: the honoree as the one who plans, and as one who knows
+    assert "Grace does not plan" in why("I was wondering if there's any special surprise party that Grace has "
+                                        "planned for her 60th birthday.", "Ines Moreau", ["Samuel Okafor"])
+    assert "Grace does not plan" in why("I can help you plan the party with Grace.", "Rosa Brody", ["Ines Moreau"])
+    assert "must not know" in why("We'll make sure it's a surprise and that she knows it's coming.", "Samuel Okafor",
+                                  ["Ines Moreau"])
 
 
 def test_what_is_true_stands():
@@ -38,6 +44,8 @@ def test_what_is_true_stands():
     assert why("Hank wants to meet the mayor.", "Rosa Brody") == ""  # said of another: true
     assert why("I'm planning the party for Grace, don't tell her.", "Samuel Okafor") == ""
     assert why("I heard about the party from Samuel.", "Rosa Brody") == ""  # not hers: heard is right
+    assert why("Grace must not know about the party!", "Rosa Brody") == ""
+    assert why("I'm planning Grace's party with Rosa.", "Samuel Okafor") == ""
     assert why("I'm serving breakfast at The Copper Kettle now.", "Marcus Bell") == ""
     assert why("I'm going to have breakfast at The Copper Kettle.", "Hank Brody") == ""
     assert why("Rosa is working at Bluebell Cafe today.", "Ines Moreau") == ""
