@@ -21,7 +21,7 @@ from .states import mends, settle
 from .tree import join, split
 
 # a trip and where it goes: "drive to Bluebell Cafe", "walking back home", "head over to the park"
-_TRIP = re.compile(r"\b(?:driv\w*|walk\w*|go(?:es|ing)?|head\w*|return\w*|com(?:e|es|ing)|commut\w*|"
+_TRIP = re.compile(r"\b(?:driv\w*|walk\w*|go(?:es|ing)?|head\w*|visit(?:s|ing)?|return\w*|com(?:e|es|ing)|commut\w*|"
                    r"rid(?:e|es|ing)|bik\w*|cycl\w*|stroll\w*|travel\w*|hurr\w*|run(?:s|ning)?)\s+"
                    r"(?:back\s+|over\s+|down\s+|up\s+)?(?:to(?:wards)?\s+)?(?P<rest>(?:the\s+)?[A-Za-z].*)$", re.I)
 _HOME = {"home", "house", "my home", "my house", "at home", "my place", "my room", "my flat", "my apartment"}
@@ -42,6 +42,9 @@ class Placed:
     address: str
     fits: bool  # the place affords the activity (by the town's table)
     how: str  # "named", "area", "block", "near", "known", "nowhere"
+
+
+WIDER_MARGIN = 0.25  # how much better a thing elsewhere in the building must fit than the room's best
 
 
 class Grounder:
@@ -230,13 +233,15 @@ class Grounder:
                     return Placed(area, True, how)
                 area = join(*parts[:2])  # the thing named does not fit: something in its room may
                 parts = parts[:2]
-            best, _ = self._best(activity, self._within(area))
+            best, score = self._best(activity, self._within(area))
+            if len(parts) == 2:  # the rest of the building, where nothing in the room fits, or fits
+                # far better ("preparing the cake" at the kitchen counter, not the bedroom desk
+                # that affords "prepare notes")
+                wider, wider_score = self._best(activity, self._within(parts[0]))
+                if wider is not None and (best is None or wider_score > score + WIDER_MARGIN):
+                    best = wider
             if best is not None:
                 return Placed(best, True, how)
-            if len(parts) == 2:
-                best, _ = self._best(activity, self._within(parts[0]))  # the rest of the building
-                if best is not None:
-                    return Placed(best, True, how)
             if how == "area":
                 # the model named an area where nothing fits the activity ("a shower" at the
                 # store): somewhere near that fits (home, work) wins; else it still goes there
