@@ -33,7 +33,10 @@ _NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So",
               "Thursday", "Friday", "Saturday", "Sunday", "Day", "Valentine", "Valentine's", "Dear", "Good", "Mr",
               "Mrs", "Ms", "Dr", "Oh", "Yes", "No", "Well", "Hello", "Hi", "Thanks", "Thank", "March", "April",
               "February", "January", "May", "June", "July", "August", "September", "October", "November",
-              "December", "Sure", "Great", "See", "Let", "Have", "Do", "Did", "What", "Who", "Where", "When", "How"}
+              "December", "Sure", "Great", "See", "Let", "Have", "Do", "Did", "What", "Who", "Where", "When", "How",
+              # greetings and openers ("Hey Kenji!" is not a stranger called Hey Kenji)
+              "Hey", "Morning", "Evening", "Afternoon", "Bye", "Goodbye", "Cheers", "Welcome", "Congratulations",
+              "Sorry", "Please", "Okay", "Ok", "Ah", "Wow", "Listen", "Look", "Remember", "Ask", "Tell", "Meet"}
 
 
 def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> list[str]:

@@ -106,6 +106,8 @@ def test_two_parties_are_told_apart_by_their_own_words():
 def test_what_an_answer_says_that_nothing_backs_is_found():
     assert people_named("I know Ezra Vance and Rosa Brody from Bluebell Cafe.", ["Rosa Brody"], TOWN,
                         "Kenji Tanaka") == ["Ezra Vance"]
+    # a greeting is not a stranger: "Hey Kenji!" lost the whole sentence in the day of 2026-11-28
+    assert people_named("Hey Rosa, hope you're well. Morning Samuel!", ["Rosa Brody"], TOWN, "Kenji Tanaka") == []
     assert places_unknown("We met at the community center, then at the cafe near Willow Park.", TOWN) == \
         ["the community center"]
     assert events_unbacked("The spring fair is on Wednesday, and a party at 7.",
