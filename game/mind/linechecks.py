@@ -38,6 +38,17 @@ def speaks_to_self(sent: str, speaker: str, listeners: Sequence[str]) -> str:
     return ""
 
 
+def names_self(sent: str, speaker: str) -> str:
+    """Why ``sent`` speaks of its own speaker by full name as of someone else ("I'm planning to meet
+    with Priya Raman", by Priya), else ""; "I'm Priya Raman" and "my name is" stand."""
+    if not speaker or " " not in speaker:
+        return ""
+    for m in re.finditer(re.escape(speaker), sent):
+        if not re.search(r"\b(?:I'm|I am|I’m|name is|this is|it's|it is)\s*$", sent[:m.start()], re.I):
+            return f"{speaker.split()[0]} speaks of {speaker} as another"
+    return ""
+
+
 _TO_ROLE = (r"\b(?:with|to|meet|meeting|see|seeing|ask|asking|tell|telling|visit|visiting|help|helping|for)"
             r"\s+the\s+{r}\b(?!')")
 
@@ -144,8 +155,8 @@ def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
 
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
-    return (speaks_to_self(sent, speaker, listeners) or own_role_as_other(sent, speaker, town.roles)
-            or host_as_guest(sent, speaker, facts) or honoree_as_host(sent, facts)
+    return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker)
+            or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts) or honoree_as_host(sent, facts)
             or works_elsewhere(sent, speaker, town))
 
 

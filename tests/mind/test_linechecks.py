@@ -28,6 +28,8 @@ def test_what_the_model_said_is_read_as_misattributed():
     assert "hosts" in why("I heard about the party.", "Samuel Okafor", ["Nora Lindqvist"])
     assert "Copper Kettle" in why("I have to go to the town hall with Marcus Bell to serve breakfast at "
                                   "The Copper Kettle.", "Hank Brody")
+    assert "as another" in why("I'm planning to meet with Marcus Bell at the pub.", "Marcus Bell")
+    assert why("Hello, I'm Marcus Bell.", "Marcus Bell") == ""
     assert "Samuel does not work at Bluebell Cafe" == why("Samuel Okafor is managing Bluebell Cafe.", "Rosa Brody")
     # the day of 2026-11-28, Ines to Samuel: the honoree as the one who plans, and as one who knows
     assert "Grace does not plan" in why("I was wondering if there's any special surprise party that Grace has "
@@ -85,3 +87,11 @@ def test_a_greeting_of_the_wrong_part_of_the_day_is_made_right():
     assert fix_greeting(said, datetime(2026, 3, 2, 15, 0), fixes) == said.replace("morning", "afternoon")
     assert fixes == ["greeting morning -> afternoon"]
     assert fix_greeting("good evening!", datetime(2026, 3, 2, 19, 0), fixes) == "good evening!"
+
+
+def test_one_who_hears_another_hosts_does_not_claim_it():
+    from game.mind.factcheck import _own_hosting
+
+    assert not _own_hosting("Hi Grace! I hear you're hosting the public debate at Town Hall on March 4.")
+    assert not _own_hosting("I think Grace is hosting it.")
+    assert _own_hosting("I'm really excited to host the get-together.")
