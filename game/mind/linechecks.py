@@ -156,7 +156,8 @@ def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
     return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker)
-            or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts) or honoree_as_host(sent, facts)
+            or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
+            or honoree_as_host(sent, facts)
             or works_elsewhere(sent, speaker, town))
 
 
