@@ -75,7 +75,7 @@ def fact_in(text: str, facts: Iterable[Fact], prefer: Sequence[str] = ()) -> Fac
 
 
 def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str = "", *,
-                   by_place: bool = False) -> tuple[str, list[str]]:
+                   by_place: bool = False, to: Sequence[str] = ()) -> tuple[str, list[str]]:
     """``text`` with the fact's place, day and hours where a sentence about it names others, and the
     host named where ``speaker`` (not the host) claims it as their own.  ``by_place``: a sentence
     naming the fact's place is about it too (an answer already about the fact: "It is hosted by Ines
@@ -93,11 +93,12 @@ def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speake
                                                 or host in words)
         if not (keys & words) and not by_its_place:
             continue
-        parts[i] = _fix_sentence(sent, fact, now, town, speaker, fixes)
+        parts[i] = _fix_sentence(sent, fact, now, town, speaker, fixes, to)
     return " ".join(parts) if fixes else text, fixes
 
 
-def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str, fixes: list[str]) -> str:
+def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str, fixes: list[str],
+                  to: Sequence[str] = ()) -> str:
     if fact.kind == "gathering":
         if fact.place:
             for p in sorted(town.places, key=len, reverse=True):
@@ -128,7 +129,10 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
             # "I'm really excited to host the get-together" by one who only heard of it: the
             # sentence says whose it is instead
             fixes.append(f"claim -> {fact.host}")
-            return fact.sentence(now).replace(fact.host, first, 1) + "."
+            said = fact.sentence(now)
+            if fact.host in to:  # said to the host: "you're hosting", not "Samuel is hosting" to Samuel
+                return said.replace(f"{fact.host} is hosting", "You're hosting", 1) + "."
+            return said.replace(fact.host, first, 1) + "."
 
         def claim(m: re.Match) -> str:
             v = m.group("v")
@@ -352,7 +356,8 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
             return _not_known(out, speaker, fact)
         out.speaker = to
         out.fixes.append(f"speaker {speaker} -> {out.speaker}")
-    out.text, fixed = fix_fact_words(out.text, fact, now, town, out.speaker)
+    out.text, fixed = fix_fact_words(out.text, fact, now, town, out.speaker,
+                                     to=[p for p in participants if p != out.speaker])
     out.fixes += fixed
     if out.speaker in holders or not may_move:
         out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)

@@ -164,7 +164,7 @@ def test_one_who_heard_of_it_does_not_say_it_is_theirs_to_host():
     v = vet_line("Samuel Okafor", "Hi Ines, hope you're doing well too. I'm really excited to host the "
                  "neighbourhood get-together at Bluebell Cafe tomorrow. Do you have any plans\u62c5\u5fc3",
                  ["Samuel Okafor", "Ines Moreau"], books, MONDAY, TOWN, may_move=False)
-    assert v.text == ("Hi Ines, hope you're doing well too. Ines is hosting a neighbourhood get-together at "
+    assert v.text == ("Hi Ines, hope you're doing well too. You're hosting a neighbourhood get-together at "
                       "Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 20:00. Do you have any plans")
 
 

@@ -95,3 +95,18 @@ def test_one_who_hears_another_hosts_does_not_claim_it():
     assert not _own_hosting("Hi Grace! I hear you're hosting the public debate at Town Hall on March 4.")
     assert not _own_hosting("I think Grace is hosting it.")
     assert _own_hosting("I'm really excited to host the get-together.")
+
+
+def test_a_claim_mended_to_its_host_is_said_to_the_host_as_you():
+    from datetime import datetime
+
+    from game.mind.factcheck import fix_fact_words
+
+    now = datetime(2026, 3, 2, 19, 0)
+    text, fixes = fix_fact_words("I'm so excited to host the surprise party!", PARTY, now, TOWN, "Ines Moreau",
+                                 to=["Samuel Okafor"])
+    assert text.startswith("You're hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow")
+    assert fixes == ["claim -> Samuel Okafor"]
+    text, _ = fix_fact_words("I'm so excited to host the surprise party!", PARTY, now, TOWN, "Ines Moreau",
+                             to=["Rosa Brody"])
+    assert text.startswith("Samuel is hosting")
