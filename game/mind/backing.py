@@ -162,6 +162,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             if not c.backed:
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
+    out += _roles_denied(answer, me, question, town)
     low = backing.lower()
     for noun in events_unbacked(answer, low):
         if noun.lower() in question.lower() and denies(answer):
@@ -174,6 +175,44 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         if base not in low and not denies(answer) and not any(p.what == noun for p in out):
             out.append(Problem("event", noun, f"{first} has heard of no {base}: say that you have not heard of one."))
     return out
+
+
+UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar)\b", re.I)
+
+
+def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[Problem]:
+    """A question about an office ("What do you think of the town's mayor?") answered with not
+    knowing, by one who knows who holds it (its relationships, or itself): a denial.  Samuel, the
+    mayor's husband, said "I don't know the mayor of the town, as I don't live there"."""
+    if not UNKNOWING.search(answer):
+        return []
+    out = []
+    for who, roles in town.roles.items():
+        for role in roles:
+            if role.startswith("candidate for ") or not re.search(
+                    rf"\bthe (?:town'?s? )?{re.escape(role)}\b", question, re.I):
+                continue
+            rel = town.relations.get(me, {}).get(who, "")
+            if who == me or rel:
+                whose = "you" if who == me else f"{who}, {rel.split(';')[0].strip()}"
+                out.append(Problem("denial", "", f"The {role} is {whose}: say what you know and think of them."))
+    return out
+
+
+def today_not_another_day(answer: str, question: str, now: datetime | None, held: Sequence[Fact]) -> str:
+    """In an answer about today ("Who did you talk with today?"), a weekday that is not today's in a
+    sentence that speaks of nothing it holds is today ("I talked with Grace on Wednesday", said on
+    Monday); "the debate on Wednesday" stands."""
+    if now is None or "today" not in question.lower():
+        return answer
+    today = f"{now:%A}".lower()
+    out = []
+    for sent in sentences(answer) or [answer]:
+        if not any(f.speaks_of(sent) or f.distinct() & set(sent.lower().split()) for f in held):
+            sent = re.sub(r"\bon (Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b",
+                          lambda m: m.group(0) if m.group(1).lower() == today else "today", sent)
+        out.append(sent)
+    return " ".join(out)
 
 
 def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[str, list[str]]:

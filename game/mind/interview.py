@@ -29,6 +29,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.backing import (
+    UNKNOWING,
     Backing,
     Problem,
     asked_of,
@@ -42,6 +43,7 @@ from game.mind.backing import (
     problems_in,
     role_answer,
     rule_answer,
+    today_not_another_day,
 )
 from game.mind.facts import FactBook, TownNames
 from game.mind.memory import MemoryStream, Record
@@ -309,7 +311,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     asked = asked_of(question, held, now, asker)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
-        text, fixes = mend_facts(text, held, now, town, name, question)
+        text, fixes = mend_facts(today_not_another_day(text, question, now, held), held, now, town, name, question)
         back.fixes += fixes
         return text
 
@@ -351,7 +353,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     return text, back
 
 
-_UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar)\b", re.I)
+_UNKNOWING = UNKNOWING
 
 
 def _town(mind: Interviewee) -> TownNames:

@@ -110,3 +110,28 @@ def test_a_claim_mended_to_its_host_is_said_to_the_host_as_you():
     text, _ = fix_fact_words("I'm so excited to host the surprise party!", PARTY, now, TOWN, "Ines Moreau",
                              to=["Rosa Brody"])
     assert text.startswith("Samuel is hosting")
+
+
+def test_an_interview_answer_that_denies_an_office_its_resident_knows_is_a_denial():
+    from game.mind.backing import problems_in
+
+    town = TownNames(places=TOWN.places, people=TOWN.people, roles=TOWN.roles,
+                     relations={"Samuel Okafor": {"Grace Okafor": "his wife, the love of his life"}})
+    said = "I don't know the mayor of the town, as I don't live there."
+    found = problems_in(said, me="Samuel Okafor", known=["Grace Okafor"], strangers=[], town=town, backing="",
+                        question="What do you think of the town's mayor?")
+    assert [p.kind for p in found] == ["denial"] and "Grace Okafor, his wife" in found[0].tell
+    assert not problems_in("She is a fine mayor.", me="Samuel Okafor", known=["Grace Okafor"], strangers=[],
+                           town=town, backing="", question="What do you think of the town's mayor?")
+
+
+def test_an_answer_about_today_says_today_not_another_weekday():
+    from datetime import datetime
+
+    from game.mind.backing import today_not_another_day
+
+    monday = datetime(2026, 3, 2, 22, 0)
+    said = "I talked with Grace on Wednesday. The surprise party is on Tuesday."
+    assert today_not_another_day(said, "Who did you talk with today?", monday, [PARTY]) == \
+        "I talked with Grace today. The surprise party is on Tuesday."
+    assert today_not_another_day(said, "What are your plans for tomorrow?", monday, [PARTY]) == said
