@@ -195,6 +195,28 @@ def own_steps(core: MindCore, steps: list[Step], block: PlanBlock, named: Named 
     return kept
 
 
+_SMALL = {"the", "a", "an", "of", "to", "at", "in", "on", "for", "with", "and", "my", "his", "her", "their",
+          "some", "time", "up", "go", "going", "get", "getting"}
+
+
+def _content(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if w not in _SMALL and len(w) > 2}
+
+
+def off_block(core: MindCore, steps: list[Step], block: PlanBlock) -> list[Step]:
+    """A block's steps, or the block's own activity as its one step where the answer for it went
+    round in circles and none of it speaks of the block: the same lines twice and no word of the
+    activity ("going to work", "visiting Maria Lopez's apartment", twice each, for "planning my
+    campaign for mayor", the block the whisper put in her afternoon).  Counted ``steps_off_block``."""
+    lines = [d.lower() for d, _, _ in steps]
+    want = _content(block.activity)
+    if len(set(lines)) == len(lines) or not want or any(want & _content(d) for d in lines):
+        return steps
+    core.stats["steps_off_block"] += 1
+    return [(block.activity, sum(m for _, m, _ in steps), StepItem(action=block.activity,
+                                                                   minutes=sum(m for _, m, _ in steps), place=""))]
+
+
 def grouped(core: MindCore, ans: DecomposeAnswer, window: list[PlanBlock], minute: int,
             end: int, named: Named | None = None) -> list[tuple[PlanBlock | None, int, list[Step]]]:
     """The answer's steps as (block, its first minute, steps fitted to it): each block's own
@@ -208,7 +230,7 @@ def grouped(core: MindCore, ans: DecomposeAnswer, window: list[PlanBlock], minut
     out: list[tuple[PlanBlock | None, int, list[Step]]] = []
     for b, items in zip(window, per):
         a = max(b.start, minute)
-        steps = own_steps(core, [(s.action or b.activity, s.minutes, s) for s in items], b, named)
+        steps = off_block(core, own_steps(core, [(s.action or b.activity, s.minutes, s) for s in items], b, named), b)
         these = fitted(core, steps, a, b.end) or [(b.activity, b.end - a, StepItem(action=b.activity,
                                                                                    minutes=b.end - a, place=""))]
         out.append((b, a, these))

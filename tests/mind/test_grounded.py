@@ -240,3 +240,25 @@ def test_the_decompose_schema_asks_one_to_four_steps_of_every_block():
     assert schema["properties"]["08:00 run the town"]["maxItems"] == 4
     ans = block_steps_answer(("07:00 a", "08:00 b")).model_validate({"07:00 a": ["x (10 min)"]})
     assert [len(b) for b in ans.per_block()] == [1, 0]  # a block left out: its activity stands for it
+
+
+def test_steps_that_go_round_in_circles_and_miss_their_block_are_the_block():
+    # recorded 2026-11-28: the afternoon the whisper gave over to the campaign, decomposed thus
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from game.mind.steps import StepItem, off_block
+    from game.mind.view import PlanBlock
+
+    core = SimpleNamespace(stats=Counter())
+    block = PlanBlock(start=12 * 60 + 45, end=14 * 60 + 10, activity="planning my campaign for mayor of Smallville")
+    said = ["going to work", "visiting Maria Lopez's apartment"] * 2
+    steps = [(d, 15, StepItem(action=d, minutes=15, place="")) for d in said]
+    out = off_block(core, steps, block)
+    assert [(d, m) for d, m, _ in out] == [("planning my campaign for mayor of Smallville", 60)]
+    assert core.stats["steps_off_block"] == 1
+    # steps that say something of the block, or that do not repeat, stand
+    kept = [(d, 15, StepItem(action=d, minutes=15, place="")) for d in ["writing campaign letters"] * 2]
+    assert off_block(core, kept, block) == kept
+    fresh = [(d, 15, StepItem(action=d, minutes=15, place="")) for d in ["reading letters", "calling Maria"]]
+    assert off_block(core, fresh, block) == fresh
