@@ -21,28 +21,13 @@ from datetime import datetime
 
 from game.mind.claims import drop_wrong_time, fix_part_of_day, relation_claims, role_claims
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
-from game.mind.linechecks import drop_misattributed, fix_greeting
+from game.mind.linechecks import drop_misattributed, fix_greeting, own_hosting
 from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.view import hhmm
 from game.mind.when import AT_RE, RANGE_RE, read_when, word_list
 
 _CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+"
                     r"(?P<v>hosting|throwing|organi[sz]ing|holding|planning|having|putting on|running for)\b")
-_OWN_HOSTING = re.compile(r"\b(?:I|I'm|I’m|we|we're)\b[^.!?]{0,40}?\b(?:to\s+)?(?:host|hosting|throw|throwing|"
-                          r"organi[sz]e|organi[sz]ing|hold|holding|put on|putting on)\b", re.I)
-_OTHER_SUBJECT = re.compile(r"\b(?:you|you're|you’re|he|he's|she|she's|they|they're)\b|\b[A-Z][a-z]+\b(?<!\bI)")
-
-
-def _own_hosting(text: str) -> bool:
-    """Whether ``text`` has its speaker host ("I'm really excited to host the get-together"), not
-    another ("I hear you're hosting the debate", "I think Grace is hosting it")."""
-    m = _OWN_HOSTING.search(text)
-    if m is None:
-        return False
-    gap = text[m.start():m.end()].split(None, 1)[1] if " " in m.group(0) else ""
-    return not _OTHER_SUBJECT.search(gap)
-
-
 _MY_EVENT = re.compile(r"\bmy\s+(?=(?:[\w'’-]+\s+){0,3}?(?:party|gathering|get-together|meeting|picnic|celebration|"
                        r"campaign|candidacy)\b)", re.I)
 # ----------------------------------------------------------------------------- which fact
@@ -125,7 +110,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
         text = _fix_inviter(text, fact, speaker, fixes)
     if speaker and speaker != fact.host:
         first = fact.host.split()[0]
-        if _own_hosting(text) and not _CLAIM.search(text):
+        if own_hosting(text) and not _CLAIM.search(text):
             # "I'm really excited to host the get-together" by one who only heard of it: the
             # sentence says whose it is instead
             fixes.append(f"claim -> {fact.host}")

@@ -153,6 +153,23 @@ def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
     return _GREETING.sub(sub, text)
 
 
+_OWN_HOSTING = re.compile(r"\b(?:I|I'm|I’m|we|we're)\b[^.!?]{0,40}?\b(?:to\s+)?(?:host|hosting|throw|throwing|"
+                          r"organi[sz]e|organi[sz]ing|hold|holding|put on|putting on)\b", re.I)
+
+_OTHER_SUBJECT = re.compile(r"\b(?:you|you're|you’re|he|he's|she|she's|they|they're)\b|\b[A-Z][a-z]+\b(?<!\bI)")
+
+
+def own_hosting(text: str) -> bool:
+    """Whether ``text`` has its speaker host ("I'm really excited to host the get-together"), not
+    another ("I hear you're hosting the debate", "I think Grace is hosting it")."""
+    m = _OWN_HOSTING.search(text)
+    if m is None:
+        return False
+    gap = text[m.start():m.end()].split(None, 1)[1] if " " in m.group(0) else ""
+    return not _OTHER_SUBJECT.search(gap)
+
+
+
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
     return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker)

@@ -90,7 +90,7 @@ def test_a_greeting_of_the_wrong_part_of_the_day_is_made_right():
 
 
 def test_one_who_hears_another_hosts_does_not_claim_it():
-    from game.mind.factcheck import _own_hosting
+    from game.mind.linechecks import own_hosting as _own_hosting
 
     assert not _own_hosting("Hi Grace! I hear you're hosting the public debate at Town Hall on March 4.")
     assert not _own_hosting("I think Grace is hosting it.")

@@ -96,12 +96,13 @@ class FakeLlamaHost(RealHost):
 async def test_town_play_brings_a_killed_server_back_and_the_model_leads_again(tmp_path, monkeypatch):
     _, starts = fake_llama_env(tmp_path, monkeypatch, delay=0.2)
     town = write_town(tmp_path / "town")
+    before = set(_RUNNING)  # (a server another test of this process left registered is not this one)
     app = TownApp(FakeLlamaHost(town), tmp_path / "saves", tick_delay=FAST, speed="fast", autosave_s=0)
     async with app.run_test(size=(140, 40)) as pilot:
         await main_screen(app, pilot)
         llm, engine = app.session.llm, app.session.engine
         await until(pilot, lambda: llm.accounting.total.calls >= 10 and llm.scheduler.in_flight > 0, timeout=30)
-        [server] = list(_RUNNING)
+        [server] = [s for s in _RUNNING if s not in before]
         pid = server.proc.pid
         server.kill()
         t0 = time.monotonic()
