@@ -123,15 +123,15 @@ def wants_of(persona: Persona) -> list[str]:
     """The resident's daily requirements that are neither its work (the shifts have their own lines)
     nor fixed to an hour of their own ("open the cafe at 8am")."""
     wants = [d.strip() for d in re.split(r";", persona.daily or "") if d.strip()]
-    shifts = [_content(sh.what) for sh in shifts_of(persona)]
+    shifts = [content_words(sh.what) for sh in shifts_of(persona)]
     return [w for w in wants if not CLOCK.search(w)
-            and not any(sh and len(_content(w) & sh) * 2 >= len(sh) for sh in shifts)]
+            and not any(sh and len(content_words(w) & sh) * 2 >= len(sh) for sh in shifts)]
 
 
 _SMALL = frozenset("a an the at in on of to for and or with by from his her their its he she they".split())
 
 
-def _content(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
     """A text's words less the small ones ("practise the song ... on the piano at home" and "play
     the piano at Bluebell Cafe" share "piano" alone, not four words)."""
     return set(line_key(text).split()) - _SMALL

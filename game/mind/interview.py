@@ -334,11 +334,11 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
     who = person_asked(question, mind.persona.relationships)
-    if who is not None and (back.source == "rule" or _UNKNOWING.search(text)):  # one it knows: not denied
+    if who is not None and (back.source == "rule" or UNKNOWING.search(text)):  # one it knows: not denied
         text, back.source = in_own_words(who, mind.persona.relationships[who]), "record"
         back.fixes.append(f"told from the record: {who}")
     declared = role_answer(question, town.roles)
-    if declared is not None and (back.source == "rule" or _UNKNOWING.search(text)):  # the town's roles are known
+    if declared is not None and (back.source == "rule" or UNKNOWING.search(text)):  # the town's roles are known
         text, back.source = declared, "record"
         back.fixes.append("told from the record: the town's roles")
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
@@ -353,7 +353,6 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     return text, back
 
 
-_UNKNOWING = UNKNOWING
 
 
 def _town(mind: Interviewee) -> TownNames:

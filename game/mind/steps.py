@@ -15,6 +15,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 from pydantic.json_schema import SkipJsonSchema
 
 from game.mind.core import MindCore
+from game.mind.dayoptions import content_words
 from game.mind.schemas import ActionText, Minutes, bounded_text, clean_text
 from game.mind.shaping import scale_steps
 from game.mind.view import PlanBlock, hhmm
@@ -195,12 +196,10 @@ def own_steps(core: MindCore, steps: list[Step], block: PlanBlock, named: Named 
     return kept
 
 
-_SMALL = {"the", "a", "an", "of", "to", "at", "in", "on", "for", "with", "and", "my", "his", "her", "their",
-          "some", "time", "up", "go", "going", "get", "getting"}
-
-
 def _content(text: str) -> set[str]:
-    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if w not in _SMALL and len(w) > 2}
+    """A line's words less the small ones (``dayoptions.content_words``), cut to five letters so that
+    "campaign" meets "campaigning"."""
+    return {w[:5] for w in content_words(text) if len(w) > 2}
 
 
 def off_block(core: MindCore, steps: list[Step], block: PlanBlock) -> list[Step]:
