@@ -106,11 +106,17 @@ async def open_llm(config: LLMConfig, progress: Progress | None = None, *,
         else:
             yield client
     finally:
+        # What must happen happens first, with no await: a session ended by cancelling its task (the
+        # app quitting) may be cancelled again at any await below, and the server must not outlive it.
         if supervisor is not None:  # (before the server is stopped: that stop is no crash)
-            await supervisor.aclose()
-        if client is not None:
-            await client.aclose()
-        else:
-            await embedder.aclose()
+            supervisor.close()
         if server is not None:
             server.stop()
+        try:
+            if supervisor is not None:
+                await supervisor.aclose()
+        finally:
+            if client is not None:
+                await client.aclose()
+            else:
+                await embedder.aclose()

@@ -104,9 +104,17 @@ class ServerSupervisor:
         if self.server is not None and self._watcher is None:
             self._watcher = asyncio.ensure_future(self._watch())
 
+    def close(self) -> None:
+        """Stop watching and recovering at once, without waiting (before the server is stopped on
+        purpose: nothing may restart it after).  ``aclose`` then waits for the tasks to end."""
+        self._closed = True
+        for task in (self._watcher, self._task):
+            if task is not None and not task.done():
+                task.cancel()
+
     async def aclose(self) -> None:
         """Stop watching and recovering (before the server is stopped on purpose)."""
-        self._closed = True
+        self.close()
         for task in (self._watcher, self._task):
             if task is not None and not task.done():
                 task.cancel()

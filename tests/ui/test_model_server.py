@@ -118,5 +118,10 @@ async def test_town_play_brings_a_killed_server_back_and_the_model_leads_again(t
               f"at {engine.clock.text()}; {llm.status().reasked} calls asked again")
         assert back_s < 30 and llm.status().reasked >= 1  # what was in flight was asked again
         await pilot.press("space")  # pause before the app closes
-    await asyncio.sleep(0)
+    # the app cancels its workers on the way out and does not wait for them: the model session's
+    # cleanup runs on the loop's next turns (its first step, with no await, stops the server)
+    for _ in range(50):
+        if not set(_RUNNING) - before:
+            break
+        await asyncio.sleep(0.1)
     assert not (set(_RUNNING) - before)  # the server stopped with the game, and was not restarted after
