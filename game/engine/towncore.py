@@ -19,6 +19,9 @@ from game.engine.state import Player, Pos, Resident
 from game.llm.api import LLM
 from game.mind.facts import TownNames
 from game.world.affordances import KindInfo
+from game.world.lacking import lacking, tree_words
+from game.world.tree import AreaTree
+from game.world.whereabouts import whereabouts
 
 
 class TownCore:
@@ -55,11 +58,14 @@ class TownCore:
         roles: dict[str, tuple[str, ...]] = {}
         for r in getattr(town, "roles", ()) or ():
             roles[r.who] = (*roles.get(r.who, ()), r.role)
+        tree = town.tree  # (a test's town may have a tree of its own kind: no places read from it)
         self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)),
                                     relations={n: dict(m.persona.relationships) for n, m in minds.items()},
                                     roles=roles, workplaces={
                                         s.name: s.workplace.split(":")[0]
-                                        for s in getattr(town, "residents", ()) or () if getattr(s, "workplace", "")})
+                                        for s in getattr(town, "residents", ()) or () if getattr(s, "workplace", "")},
+                                    near=whereabouts(tree) if isinstance(tree, AreaTree) else {},
+                                    lacks=_lacks(tree) if isinstance(tree, AreaTree) else None)
         # events waiting for the next TickResult (from commands and streamed replies)
         self.out = TickResult(step=0, clock="")
         self.errors: list[str] = []
@@ -144,3 +150,8 @@ class TownCore:
             sm.observe_area(self.town.tree, address)
         else:
             sm.learn(address)
+
+
+def _lacks(tree: AreaTree) -> Callable[[str], list[str]]:
+    """The kinds of place a text names that the town has none of (game/world/lacking.py)."""
+    return lambda text: lacking(text, tree_words(tree))

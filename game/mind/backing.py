@@ -107,20 +107,35 @@ def person_asked(question: str, relationships: dict[str, str]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def role_answer(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, Sequence[str]]) -> str | None:
-    """The town's declared answer to "who is running for mayor?" or "who is the mayor?", when the
-    question asks that of a role it declares; else None."""
-    m = re.search(r"\b(?:running|standing|a candidate) for (?:the )?(?P<o>[a-z]+)|\bwho(?:'s| is) (?:the|our) "
-                  r"(?:town'?s? )?(?P<r>[a-z]+)\b", question, re.I)
+def role_holders(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, Sequence[str]]) -> list[str]:
+    """Who holds the role "who is running for mayor?" or "who is the mayor?" asks of, as the town
+    declares it; [] when the question asks of no role it declares."""
+    m = _ROLE_Q.search(question)
     if m is None:
-        return None
+        return []
     role = f"candidate for {m.group('o').lower()}" if m.group("o") else (m.group("r") or "").lower()
-    holders = [who for who, rs in roles.items() if role in (r.lower() for r in rs)]
+    return [who for who, rs in roles.items() if role in (r.lower() for r in rs)]
+
+
+_ROLE_Q = re.compile(r"\b(?:running|standing|a candidate) for (?:the )?(?P<o>[a-z]+)|\bwho(?:'s| is) (?:the|our) "
+                     r"(?:town'?s? )?(?P<r>[a-z]+)\b", re.I)
+
+
+def role_answer(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, Sequence[str]],
+                me: str = "") -> str | None:
+    """The town's declared answer to "who is running for mayor?" or "who is the mayor?", when the
+    question asks that of a role it declares, said by ``me`` ("Hank Brody and I are running for
+    mayor."); else None."""
+    holders = role_holders(question, roles)
     if not holders:
         return None
-    verb = "is" if len(holders) == 1 else "are"
+    m = _ROLE_Q.search(question)
+    assert m is not None
+    role = f"candidate for {m.group('o').lower()}" if m.group("o") else (m.group("r") or "").lower()
+    said = [h for h in holders if h != me] + (["I"] if me in holders else [])
+    verb = "am" if said == ["I"] else "is" if len(said) == 1 else "are"
     what = f"running for {role[len('candidate for '):]}" if role.startswith("candidate for ") else f"the {role}"
-    return f"{' and '.join(holders)} {verb} {what}."
+    return f"{' and '.join(said)} {verb} {what}."
 
 
 def in_own_words(name: str, relation: str) -> str:
@@ -156,6 +171,13 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         out.append(Problem("person", name, f"{first} knows no one called {name}: do not name them."))
     for place in places_unknown(answer, town):
         out.append(Problem("place", place, f"The town has no {place[4:]}; its places are: {', '.join(town.places)}."))
+    lacks = town.lacks
+    if lacks is not None:
+        for sent in sentences(answer):
+            for kind in lacks(sent)[:1]:
+                tell = f"The town has no {kind}: name only the town's own places and people."
+                out.append(Problem("place", sent, tell))
+    out += _place_denied(answer, first, question, town)
     people = [*town.people, *known]
     for sent in sentences(answer):
         for c in relation_claims(sent, me, [], people, town.relations) + role_claims(sent, people, town.roles, me):
@@ -197,6 +219,26 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
                 whose = "you" if who == me else f"{who}, {rel.split(';')[0].strip()}"
                 out.append(Problem("denial", "", f"The {role} is {whose}: say what you know and think of them."))
     return out
+
+
+_WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)
+
+
+def _place_denied(answer: str, first: str, question: str, town: TownNames) -> list[Problem]:
+    """"I don't know where the Town Hall is", asked the way to it by a resident of the town."""
+    if not _WHERE_DENIED.search(answer):
+        return []
+    return [Problem("denial", "", f"{first} knows where {p} is: {town.near[p]}. Say so.")
+            for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
+
+
+def way_answer(answer: str, question: str, town: TownNames) -> str | None:
+    """Where the place the question asks the way to is, from the map, for an answer that still
+    says it does not know; else None."""
+    if not _WHERE_DENIED.search(answer):
+        return None
+    asked = [p for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
+    return f"{asked[0]} is {town.near[asked[0]]}." if asked else None
 
 
 def today_not_another_day(answer: str, question: str, now: datetime | None, held: Sequence[Fact]) -> str:

@@ -28,20 +28,15 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
+from game.mind.answerdata import asks_of_talks, from_records, record_lines, talk_claims, talks_line, tidy
 from game.mind.backing import (
-    UNKNOWING,
     Backing,
     Problem,
     asked_of,
     backing_text,
-    carry,
-    denies,
     drop_unbacked,
-    in_own_words,
     mend_facts,
-    person_asked,
     problems_in,
-    role_answer,
     rule_answer,
     today_not_another_day,
 )
@@ -90,7 +85,7 @@ class Interviewee(Protocol):
 
     def day_and_minute(self, now: datetime) -> tuple[date, int]: ...
 
-    def routine_blocks(self, start: int | None = None) -> tuple[PlanBlock, ...]: ...
+    def routine_blocks(self, start: int | None = None, day: date | None = None) -> tuple[PlanBlock, ...]: ...
 
     async def ensure_embedded(self) -> None: ...
 
@@ -121,6 +116,7 @@ class InterviewContext:
     plan: list[str]
     doing: str = ""
     hint: str = ""  # for a question about a time of day: what the plan says then (repeated after it)
+    talked: list[str] = field(default_factory=list)  # whom it talked with today, by its records
     facts: list[str] = field(default_factory=list)  # the facts it holds, in the town's words
     sections: dict[str, str] = field(default_factory=dict)
 
@@ -260,6 +256,7 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
         ctx.hint = (f"At {hh} today {first}'s plan is: {block.activity}." if block
                     else f"At {hh} today {first} has nothing planned (asleep or free).")
         s["Today's plan"] += "\n" + ctx.hint
+    _records_hint(mind, ctx, question, rows)
     facts = mind.facts
     if len(facts):
         held = sorted(facts, key=lambda f: f.heard or now)[-6:]
@@ -273,11 +270,23 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
     return ctx
 
 
+def _records_hint(mind: Interviewee, ctx: InterviewContext, question: str, rows: Sequence[MemoryRow]) -> None:
+    """What its records say for the question (answerdata.py), in the plan's section and repeated
+    after the question."""
+    day, minute = mind.day_and_minute(ctx.now)
+    ctx.talked, lines = record_lines(
+        question, mind.persona.first_name, ctx.now, rows, _blocks(mind, ctx.now), minute,
+        lambda: mind.routine_blocks(None, date.fromordinal(day.toordinal() + 1)), list(mind.facts), mind.facts.town)
+    if lines:
+        ctx.hint = " ".join([ctx.hint, *lines]).strip()
+        ctx.sections["Today's plan"] = "\n".join([ctx.sections.get("Today's plan", ""), *lines]).strip()
+
+
 def messages_for(mind: Interviewee, ctx: InterviewContext, question: str,
                  asker: str = "The interviewer") -> list[Message]:
     context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
-    hint = (f"\n(Today is {ctx.now:%A}. {ctx.hint} Plans for other days are not for today.)"
-            if ctx.hint else "")
+    other_days = " Plans for other days are not for today." if time_asked(question) is not None else ""
+    hint = f"\n(Today is {ctx.now:%A}. {ctx.hint}{other_days})" if ctx.hint else ""
     return _PROMPTS.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
                             question=_clean(question, 400), asker=asker, hint=hint)
 
@@ -311,13 +320,20 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     asked = asked_of(question, held, now, asker)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
-        text, fixes = mend_facts(today_not_another_day(text, question, now, held), held, now, town, name, question)
+        text = today_not_another_day(tidy(text, town.places), question, now, held)
+        text, fixes = mend_facts(text, held, now, town, name, question)
         back.fixes += fixes
         return text
 
+    talks = asks_of_talks(question)
+
     def check(text: str) -> list[Problem]:
-        return problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
-                           question=question, held=asked, now=now)
+        found = problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
+                            question=question, held=asked, now=now)
+        if talks:  # whom it talked with today: only those its records hold
+            line = talks_line(mind.persona.first_name, ctx.talked)
+            found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
+        return found
     text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
     found = check(text)
     back.problems = [f"{p.kind}: {p.what}".rstrip(": ") for p in found]
@@ -333,21 +349,9 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         text, back.dropped = drop_unbacked(text, found, name)
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
-    who = person_asked(question, mind.persona.relationships)
-    if who is not None and (back.source == "rule" or UNKNOWING.search(text)):  # one it knows: not denied
-        text, back.source = in_own_words(who, mind.persona.relationships[who]), "record"
-        back.fixes.append(f"told from the record: {who}")
-    declared = role_answer(question, town.roles)
-    if declared is not None and (back.source == "rule" or UNKNOWING.search(text)):  # the town's roles are known
-        text, back.source = declared, "record"
-        back.fixes.append("told from the record: the town's roles")
-    if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
-        carried, told = carry(text if back.source == "model" else "", asked, name, now)
-        if told:
-            back.fixes += told
-            if back.source == "rule" or denies(text):
-                back.source = "record"
-            text = carried
+    text = from_records(text, back, question, me=name, relationships=mind.persona.relationships, town=town,
+                        now=now, talked=ctx.talked, asked=asked)
+    text = tidy(text, town.places)
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back

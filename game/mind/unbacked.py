@@ -24,7 +24,10 @@ _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|
                           r"|the prompt|the interviewer's\s+question"
                           r"|based on the (?:information|text|context)"
                           r"|people you know|listed (?:under|in|above|below)|make one up"
-                          r"|say only what (?:you|I) know)\b",
+                          r"|say only what (?:you|I) know"
+                          r"|plans for other days are not for today"
+                          r"|(?:do not|don't|doesn't|does not) have (?:any )?access to"
+                          r"|(?:do not|don't) have a town|(?:do not|don't) live (?:there|in (?:the|this|a) town))\b",
                           re.I)
 SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")

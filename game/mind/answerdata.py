@@ -1,0 +1,190 @@
+"""What an interview answer is held to from the resident's records, beyond the facts it holds
+(backing.py): whom it talked with today, what its plan has after work, what tomorrow's frame and
+the gatherings it knows of say of tomorrow, and the answer's words tidied as a reader reads them.
+
+Read on a whole day's interviews (issue 39): asked whom she talked with, Grace named three people
+she knows and never talked with that day (she talked with Rosa); asked what he will do after work,
+Samuel invented four dinners; asked of tomorrow, Rosa repeated a visit to her own house.  The
+model is given what the records say for such a question (``hint_for``), and an answer that names
+a talk the records do not hold is a problem (``talk_claims``), asked again with whom it did talk
+with, then dropped, then said from the records (``talks_answer``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date, datetime, timedelta
+
+from game.mind.backing import (
+    UNKNOWING,
+    Backing,
+    carry,
+    denies,
+    in_own_words,
+    person_asked,
+    role_answer,
+    role_holders,
+    way_answer,
+)
+from game.mind.facts import Fact, TownNames
+from game.mind.records import MemoryRow, mentioned, talked_with
+from game.mind.unbacked import sentences
+from game.mind.view import PlanBlock, hhmm
+
+_TALK_Q = re.compile(r"\b(?:who|whom)\b.{0,30}\b(?:talk|talked|speak|spoke|chat|chatted|met)\b", re.I)
+_AFTER_WORK_Q = re.compile(r"\bafter work\b", re.I)
+_TOMORROW_Q = re.compile(r"\btomorrow\b", re.I)
+# whom a sentence says it talked with: the names right after the verb ("talked with A, B and C")
+_TALKED_WITH = re.compile(r"\b(?:talk(?:ed)?|spoke|chatted|met|caught up)\s+(?:(?:briefly|also)\s+)?(?:with|to)?\s*"
+                          r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?(?:\s*(?:,|,?\s+and)\s+[A-Z][\w'-]*"
+                          r"(?:\s+[A-Z][\w'-]*)?)*)")
+
+
+def asks_of_talks(question: str) -> bool:
+    """"Who did you talk with today, and what about?" """
+    return bool(_TALK_Q.search(question))
+
+
+def talks_on(rows: Sequence[MemoryRow], day: date) -> list[str]:
+    """Whom the resident talked with on ``day``, in the order of the talks (its own records of them)."""
+    out: dict[str, None] = {}
+    for r in rows:
+        if r.created.date() == day:
+            for p in talked_with(r):
+                out[p] = None
+    return list(out)
+
+
+def _names(people: Sequence[str]) -> str:
+    return people[0] if len(people) == 1 else f"{', '.join(people[:-1])} and {people[-1]}"
+
+
+def talks_line(first: str, partners: Sequence[str]) -> str:
+    if not partners:
+        return f"Today {first} has talked with nobody yet."
+    return f"Today {first} talked with {_names(partners)}, and with no one else."
+
+
+def talk_claims(answer: str, partners: Sequence[str], people: Sequence[str], me: str) -> list[str]:
+    """The sentences of ``answer`` that say the resident talked with (or met) someone of the town
+    that its records of today's talks do not hold."""
+    others = [p for p in people if p != me and p not in partners]
+    out = []
+    for s in sentences(answer):
+        if any(mentioned(m.group("who"), others) for m in _TALKED_WITH.finditer(s)):
+            out.append(s)
+    return out
+
+
+def talks_answer(partners: Sequence[str]) -> str:
+    """Whom it talked with, said from the records."""
+    return f"Today I talked with {_names(partners)}." if partners else "I haven't talked with anyone today."
+
+
+def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int) -> str:
+    """What the plan has after today's work ends ("" when it has no work today or it is over)."""
+    work = [b for b in blocks if b.kind == "work"]
+    if not work:
+        return ""
+    end = max(b.end for b in work)
+    later = [b for b in blocks if b.start >= end and b.kind != "work"]
+    if not later:
+        return ""
+    said: dict[str, None] = {}
+    for b in later:
+        said[f"{b.activity} at {hhmm(b.start)}"] = None
+    return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(list(said)[:5])}."
+
+
+def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact], now: datetime) -> str:
+    """What is known of tomorrow: its work hours by the resident's frame, and the gatherings it
+    holds for that day (the rest of tomorrow is not planned yet)."""
+    tomorrow = now.date() + timedelta(days=1)
+    parts = []
+    work = [b for b in frame if b.kind == "work"]
+    if work:
+        acts = list(dict.fromkeys(b.activity for b in work))
+        parts.append(f"{'; '.join(acts)} from {hhmm(min(b.start for b in work))} to {hhmm(max(b.end for b in work))}")
+    else:
+        parts.append("no work")
+    for f in facts:
+        if f.kind == "gathering" and f.day == tomorrow:
+            parts.append(f.sentence(now))
+    return (f"Tomorrow ({tomorrow:%A}) {first} has: {'; '.join(parts)}. The rest of tomorrow is not "
+            f"planned yet.")
+
+
+_PLACE_TAG = re.compile(r"\s*\((?P<p>[^()]{2,40})\)")
+_HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
+
+
+def tidy(answer: str, places: Sequence[str]) -> str:
+    """The answer as a reader should get it: no prompt's words said back, no "(Town Hall)" tag
+    after an action, no sentence said twice, no last sentence cut off by the length limit."""
+    text = _HINT_ECHO.sub("", answer)
+    low = {p.lower() for p in places}
+    text = _PLACE_TAG.sub(lambda m: "" if m.group("p").strip().lower() in low else m.group(0), text)
+    out: list[str] = []
+    seen: set[str] = set()
+    for s in sentences(text):
+        key = re.sub(r"\W+", " ", s.lower()).strip()
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(s)
+    if len(out) > 1 and not re.search(r"[.!?\"')]$", out[-1]):
+        out.pop()  # cut off mid-sentence
+    return " ".join(out).strip() or answer.strip()
+
+
+def record_lines(question: str, first: str, now: datetime, rows: Sequence[MemoryRow], blocks: Sequence[PlanBlock],
+                 minute: int, tomorrow: Callable[[], Sequence[PlanBlock]], facts: Sequence[Fact],
+                 town: TownNames) -> tuple[list[str], list[str]]:
+    """(whom it talked with today, the lines its records give for ``question``): today's talks, the
+    plan after work, tomorrow's frame and gatherings, where a place the question names is."""
+    talked = talks_on(rows, now.date())
+    lines = []
+    if asks_of_talks(question):
+        lines.append(talks_line(first, talked))
+    if _AFTER_WORK_Q.search(question):
+        lines.append(after_work_line(first, blocks, minute))
+    if _TOMORROW_Q.search(question):
+        lines.append(tomorrow_line(first, tomorrow(), facts, now))
+    lines += [f"{p} is {town.near[p]}." for p in town.places
+              if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
+    return talked, [x for x in lines if x]
+
+
+def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
+                 town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact]) -> str:
+    """What the model's words denied or lost, said from the records: one it knows by its relationships,
+    who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
+    holds that the question asks about (``back`` is told which)."""
+    name = me
+    talks = asks_of_talks(question)
+    who = person_asked(question, dict(relationships))
+    if who is not None and (back.source == "rule" or UNKNOWING.search(text)):  # one it knows: not denied
+        text, back.source = in_own_words(who, relationships[who]), "record"
+        back.fixes.append(f"told from the record: {who}")
+    declared = role_answer(question, town.roles, name)
+    if declared is not None and (back.source == "rule" or UNKNOWING.search(text) or not all(
+            (h == name and re.search(r"\b(?:I|I'm|me)\b", text)) or mentioned(text, [h])
+            for h in role_holders(question, town.roles))):  # the town's roles are known, all of them
+        text, back.source = declared, "record"
+        back.fixes.append("told from the record: the town's roles")
+    if talks and (back.source == "rule" or UNKNOWING.search(text) or not mentioned(text, talked)) and talked:
+        text, back.source = talks_answer(talked), "record"  # whom it talked with, from its records
+        back.fixes.append("told from the record: today's talks")
+    way = way_answer(text, question, town)
+    if way is not None:  # the way to a place of the town: from the map
+        text, back.source = way, "record"
+        back.fixes.append("told from the map: the way")
+    if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
+        carried, told = carry(text if back.source == "model" else "", asked, name, now)
+        if told:
+            back.fixes += told
+            if back.source == "rule" or denies(text):
+                back.source = "record"
+            text = carried
+    return text

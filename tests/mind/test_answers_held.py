@@ -1,0 +1,107 @@
+"""Interview answers held to the resident's records (issue 39, game/mind/answerdata.py): whom it
+talked with today, who holds a role, a place the town lacks, the way to a place of the town, and
+the words tidied as a reader reads them.  Each case is one the whole day's interviews showed."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from game.engine.build import new_engine
+from game.mind.answerdata import record_lines, talk_claims, talks_on, tidy
+from game.mind.interview import answer_backed
+from game.mind.records import MemoryRow
+
+from .fakes import scripted_model
+
+MONDAY = datetime(2026, 3, 2, 21)
+PEOPLE = ["Grace Okafor", "Rosa Brody", "Aiko Tanaka", "Ines Moreau", "Kenji Tanaka", "Samuel Okafor"]
+
+
+@pytest.fixture()
+def engine():
+    return new_engine("default", scripted_model({}))
+
+
+def _says(*answers: str):
+    return scripted_model({"interview": [{"answer": a} for a in answers]})
+
+
+def test_a_talk_the_records_do_not_hold_is_found_and_one_they_hold_is_not():
+    grace = ("I talked with Aiko Tanaka, who is an old friend. I also had breakfast with my family, and I talked "
+             "with Ines Moreau. I talked with Rosa about Grace's debate.")
+    found = talk_claims(grace, ["Rosa Brody"], PEOPLE, "Grace Okafor")
+    assert found == ["I talked with Aiko Tanaka, who is an old friend.",
+                     "I also had breakfast with my family, and I talked with Ines Moreau."]
+    assert talk_claims("I talked with Rosa and Samuel about the party.", ["Rosa Brody"], PEOPLE,
+                       "Grace Okafor") == ["I talked with Rosa and Samuel about the party."]
+    rows = [MemoryRow("Grace Okafor", 1, "conversation", "I talked with Rosa Brody; I said: Hi Rosa!", MONDAY),
+            MemoryRow("Grace Okafor", 2, "conversation", "I talked with Hank Brody; I said: Hello.",
+                      datetime(2026, 3, 1, 12))]
+    assert talks_on(rows, MONDAY.date()) == ["Rosa Brody"]
+
+
+def test_the_words_are_tidied_as_a_reader_reads_them():
+    said = ("I will be catching up with Rosa at 10:00 today. Plans for other days are not for today. I am "
+            "listening to the radio (Town Hall). I am listening to the radio (Town Hall). And then I went to")
+    assert tidy(said, ["Town Hall"]) == "I will be catching up with Rosa at 10:00 today. I am listening to the radio."
+    assert tidy("I'm at home (in my own words)", ["Town Hall"]) == "I'm at home (in my own words)"
+
+
+async def test_asked_whom_she_talked_with_she_names_only_those_she_did(engine):
+    grace = engine.minds["Grace Okafor"]
+    grace.memory.add("conversation", "I talked with Rosa Brody; I said: Hi Rosa! How is the cafe?", MONDAY)
+    made_up = "I talked with Aiko Tanaka and Ines Moreau about the town."
+    llm = _says(made_up, made_up)
+    text, back = await answer_backed(grace, "Who did you talk with today, and what about?", MONDAY, llm)
+    assert text == "Today I talked with Rosa Brody." and back.source == "record" and back.asked == 2
+    assert "Today Grace talked with Rosa Brody, and with no one else." in llm.calls[0].text  # told first
+    right = "I talked with Rosa Brody about the cafe."
+    text, back = await answer_backed(grace, "Who did you talk with today?", MONDAY, _says(right))
+    assert text == right and back.source == "model"
+
+
+async def test_who_runs_for_mayor_names_every_candidate_in_the_speakers_voice(engine):
+    q = "Who is running for mayor?"
+    text, _ = await answer_backed(engine.minds["Rosa Brody"], q, MONDAY, _says("Grace Okafor is running for mayor."))
+    assert text == "Grace Okafor and Hank Brody are running for mayor."
+    text, _ = await answer_backed(engine.minds["Grace Okafor"], q, MONDAY, _says("I am running for mayor."))
+    assert text == "Hank Brody and I are running for mayor."
+    both = "Grace and Hank Brody are both running; I'm voting for Grace."
+    text, back = await answer_backed(engine.minds["Rosa Brody"], q, MONDAY, _says(both))
+    assert text == both and back.source == "model"
+
+
+async def test_a_place_the_town_lacks_is_asked_again_and_the_way_to_one_it_has_is_known(engine):
+    grace = engine.minds["Grace Okafor"]
+    llm = _says("I would call the police at once.", "I would go outside and see what is happening.")
+    text, back = await answer_backed(grace, "You hear shouting outside your window. What do you do?", MONDAY, llm)
+    assert text == "I would go outside and see what is happening."
+    assert "The town has no police station" in llm.calls[1].text
+    near = engine.core.town_names.near
+    assert near["Town Hall"] == "next to Bluebell Cafe and Willow Park, on the north side of town"
+    rosa = engine.minds["Rosa Brody"]
+    llm = _says("I'm sorry, I don't know where the Town Hall is.", "It's next to Bluebell Cafe, by Willow Park.")
+    way = "A stranger asks you the way to the Town Hall. What do you say?"
+    text, back = await answer_backed(rosa, way, MONDAY, llm)
+    assert text == "It's next to Bluebell Cafe, by Willow Park." and back.problems == ["denial"]
+    assert "Town Hall is next to Bluebell Cafe and Willow Park" in llm.calls[0].text
+    deny = "I'm sorry, I don't know where the Town Hall is."
+    text, back = await answer_backed(rosa, "Where is the Town Hall?", MONDAY, _says(deny, deny))
+    assert text == "Town Hall is next to Bluebell Cafe and Willow Park, on the north side of town."
+    assert back.source == "record"
+
+
+def test_after_work_and_tomorrow_are_read_from_the_plan_and_the_frame(engine):
+    rosa = engine.minds["Rosa Brody"]
+    blocks = rosa.routine_blocks()
+    _, lines = record_lines("What will you do after work today?", "Rosa", MONDAY, [], blocks, 21 * 60,
+                            lambda: (), [], engine.core.town_names)
+    assert lines and lines[0].startswith("After work today (it ends at 15:00) Rosa's plan is:")
+    party = [f for f in rosa.facts if f.kind == "gathering" and "party" in f.what]
+    _, lines = record_lines("What are your plans for tomorrow?", "Rosa", MONDAY, [], blocks, 21 * 60,
+                            lambda: blocks, party, engine.core.town_names)
+    assert lines == ["Tomorrow (Tuesday) Rosa has: work behind the counter at Bluebell Cafe from 07:00 to 15:00; "
+                     "Samuel Okafor is hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow "
+                     "(Tuesday March 3) from 18:00 to 21:00. The rest of tomorrow is not planned yet."]
