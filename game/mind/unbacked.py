@@ -53,6 +53,8 @@ def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> l
         a, b = m.group(1), re.sub(r"['’]s$", "", m.group(2))
         if a in _NOT_NAMES or b in _NOT_NAMES:
             continue
+        if re.search(r"(?:['\"‘“]|\bthe\s)$", text[:m.start()], re.I):
+            continue  # a title, not a person: "the 'Millbrook Owl' column", "the Millbrook Owl"
         full = f"{a} {b}"
         if full.lower() in known_l or full.lower() in places or a.lower() in places.split():
             continue
@@ -65,6 +67,11 @@ def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> l
 def _plain(text: str) -> str:
     """Lower case without accents ("café" is "cafe")."""
     return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
+# a place said by another word for a kind the town has ("the shop" of Brody's Supply Store)
+_SAME = {"shop": ("shop", "store", "market"), "store": ("store", "shop", "market"), "bar": ("bar", "pub"),
+         "restaurant": ("restaurant", "cafe", "pub", "kettle")}
 
 
 def places_unknown(text: str, town: TownNames) -> list[str]:
@@ -82,8 +89,9 @@ def places_unknown(text: str, town: TownNames) -> list[str]:
         if any(rest in p or p in rest for p in low_places):
             continue
         noun = rest.split()[-1]
-        if any(re.search(rf"\b{re.escape(noun)}\b", p) for p in low_places) and len(rest.split()) == 1:
-            continue  # "the cafe": the town has one
+        if any(re.search(rf"\b(?:{'|'.join(_SAME.get(noun, (re.escape(noun),)))})\b", p) for p in low_places) \
+                and len(rest.split()) == 1:
+            continue  # "the cafe": the town has one; "the shop": its store
         out.append(phrase)
     return out
 

@@ -30,21 +30,28 @@ class FakeEmbedder:
         pass
 
 
-def fake_llama_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, delay: float = 0.0,
-                   backoff: tuple[float, ...] = (0.1, 0.2, 0.4),
-                   max_starts: int | None = None) -> tuple[LLMConfig, Path]:
-    """The config ``open_llm`` gets, and the file of the fake server's starts (one line each);
-    ``max_starts``: a start past that many exits at once (a server that cannot come back)."""
+def install_fake_llama(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The fake server installed as the game's llama-server (``TOWN_LLAMA_SERVER``: a wrapper script)
+    with a model file that is not one in a fresh ``TOWN_HOME``, which is returned."""
     home = tmp_path / "home"
     (home / "models").mkdir(parents=True)
     (home / "models" / "smollm2-135m-instruct-q4_1.gguf").write_text("not a model: the server is a fake")
     wrapper = tmp_path / "llama-server"
     wrapper.write_text(f"#!/bin/sh\nexec '{sys.executable}' '{ROOT / 'tests/llm/fake_llama_server.py'}' \"$@\"\n")
     wrapper.chmod(0o755)
-    starts = tmp_path / "starts.txt"
     monkeypatch.setenv("TOWN_HOME", str(home))
-    monkeypatch.setenv("TOWN_LLM_TEST_MODEL", "1")
     monkeypatch.setenv("TOWN_LLAMA_SERVER", str(wrapper))
+    return home
+
+
+def fake_llama_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, delay: float = 0.0,
+                   backoff: tuple[float, ...] = (0.1, 0.2, 0.4),
+                   max_starts: int | None = None) -> tuple[LLMConfig, Path]:
+    """The config ``open_llm`` gets, and the file of the fake server's starts (one line each);
+    ``max_starts``: a start past that many exits at once (a server that cannot come back)."""
+    home = install_fake_llama(tmp_path, monkeypatch)
+    starts = tmp_path / "starts.txt"
+    monkeypatch.setenv("TOWN_LLM_TEST_MODEL", "1")
     monkeypatch.setenv("FAKE_LLAMA_VALID", "1")
     monkeypatch.setenv("FAKE_LLAMA_DELAY", str(delay))
     monkeypatch.setenv("FAKE_LLAMA_STARTS", str(starts))

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from faults.fake_llama import install_fake_llama
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,15 +25,8 @@ def _bench():
 
 @pytest.fixture
 def fake_llama(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    (home / "models").mkdir(parents=True)
-    (home / "models" / "smollm2-135m-instruct-q4_1.gguf").write_text("not a model: the server is a fake")
-    wrapper = tmp_path / "llama-server"
-    wrapper.write_text(f"#!/bin/sh\nexec '{sys.executable}' '{ROOT / 'tests/llm/fake_llama_server.py'}' \"$@\"\n")
-    wrapper.chmod(0o755)
+    install_fake_llama(tmp_path, monkeypatch)
     argv_log = tmp_path / "argv.jsonl"
-    monkeypatch.setenv("TOWN_HOME", str(home))
-    monkeypatch.setenv("TOWN_LLAMA_SERVER", str(wrapper))
     monkeypatch.setenv("FAKE_LLAMA_ARGV_LOG", str(argv_log))
     for var in ("TOWN_LLM_THREADS", "TOWN_LLM_BATCH", "TOWN_LLM_UBATCH", "TOWN_LLM_SLOTS", "TOWN_LLM_CACHE_RAM",
                 "TOWN_LLM_CACHE_PROMPT", "TOWN_LLM_THREADS_BATCH", "TOWN_LLM_CTX_PER_SLOT"):

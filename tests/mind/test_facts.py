@@ -110,6 +110,11 @@ def test_what_an_answer_says_that_nothing_backs_is_found():
     assert people_named("Hey Rosa, hope you're well. Morning Samuel!", ["Rosa Brody"], TOWN, "Kenji Tanaka") == []
     assert places_unknown("We met at the community center, then at the cafe near Willow Park.", TOWN) == \
         ["the community center"]
+    # read on the day of 2026-11-28: a title is no stranger, "the shop" is the town's market, "the gym" is none
+    assert people_named("Who writes the anonymous 'Millbrook Owl' column? The Millbrook Owl knows.", [], TOWN,
+                        "Eli Moreau") == []
+    assert places_unknown("I'm going to the shop floor to organize supplies.", TOWN) == []
+    assert places_unknown("I'll be at the gym.", TOWN) == ["the gym"]
     assert events_unbacked("The spring fair is on Wednesday, and a party at 7.",
                            "grace loves the spring fair") == ["party"]
     assert steps_out("Hank Brody is not familiar with him, as he is not mentioned in the given information.",
