@@ -21,7 +21,7 @@ from datetime import datetime
 
 from game.mind.claims import drop_wrong_time, fix_part_of_day, relation_claims, role_claims
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
-from game.mind.linechecks import drop_misattributed, fix_greeting, own_hosting
+from game.mind.linechecks import drop_misattributed, fix_greeting, own_hosting, to_listener, unnarrate
 from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.view import hhmm
 from game.mind.when import AT_RE, RANGE_RE, read_when, word_list
@@ -317,10 +317,12 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         if not text.strip():
             return Vetted(speaker, "", fixes=fixes)
     if speaker in books:  # a resident's line: a place the town lacks, a person nobody has, is not said
-        text = _drop_unbacked_sentences(text, town, [*town.people, *participants], speaker, fixes)
         listeners = [p for p in participants if p != speaker]
+        text = _drop_unbacked_sentences(unnarrate(text, speaker, fixes), town, [*town.people, *participants],
+                                        speaker, fixes)
         text = _drop_unbacked_claims(text, town, speaker, listeners, fixes)
-        text = drop_misattributed(text, speaker, listeners, town, books[speaker], fixes)
+        text = to_listener(drop_misattributed(text, speaker, listeners, town, books[speaker], fixes), speaker,
+                           listeners, fixes)
         text = fix_greeting(text, now, fixes)
         if not text.strip():
             return Vetted(speaker, "", fixes=fixes)

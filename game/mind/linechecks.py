@@ -170,9 +170,25 @@ def own_hosting(text: str) -> bool:
 
 
 
+_MEETING = re.compile(r"\b(?:(?:great|nice|good|lovely|a pleasure) (?:meeting|to meet) you|pleased to meet you|"
+                      r"(?:it's|it is) been great meeting you)\b", re.I)
+
+
+def meets_the_known(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
+    """Why ``sent`` greets as a new acquaintance someone its speaker has a relationship with ("It's
+    been great meeting you", said by Samuel to his wife), else ""."""
+    known = town.relations.get(speaker, {})
+    if _MEETING.search(sent):
+        for p in listeners:
+            if p in known or p.split()[0] in known:
+                return f"{speaker.split()[0]} has long known {p.split()[0]}"
+    return ""
+
+
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
     return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker)
+            or meets_the_known(sent, speaker, listeners, town)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
             or honoree_as_host(sent, facts)
             or works_elsewhere(sent, speaker, town))
@@ -191,3 +207,53 @@ def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: 
         else:
             kept.append(sent)
     return " ".join(kept) if len(kept) < len(parts) else text
+
+
+_NARRATES = r"^(?:{n})\s+(?:[a-z]+s|is|has|was)\b"
+_QUOTED = re.compile(r"(?:says|asks|replies|adds|whispers|smiles)[^'\"‘“]{0,20}[,:]\s*['\"‘“](?P<q>.{2,})['\"’”]\s*$")
+_I = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|we're|us|our)\b")
+
+
+def unnarrate(text: str, speaker: str, fixes: list[str]) -> str:
+    """A line written as a story's narration ("Rosa looks over her menu and finds a special cake.
+    She thinks it looks delicious.") is not said: what the narration quotes the speaker saying is
+    ("Nora nods and says, 'Sure, Rosa, let's order it.'" -> "Sure, Rosa, let's order it."); a
+    "She ..." or "He ..." sentence after a narrated one goes with it."""
+    first = speaker.split()[0] if speaker else ""
+    if not first:
+        return text
+    starts = re.compile(_NARRATES.format(n=re.escape(first)))
+    parts = sentences(text) or [text]
+    kept: list[str] = []
+    told = False
+    after = False
+    for s in parts:
+        narrated = bool(starts.match(s) and not _I.search(s.split(",")[0])) or (
+            after and re.match(r"(?:She|He|They)\s+[a-z]+s\b", s) is not None)
+        if not narrated:
+            kept.append(s)
+            after = False
+            continue
+        told, after = True, True
+        m = _QUOTED.search(s)
+        if m:
+            kept.append(m.group("q").strip())
+    if not told:
+        return text
+    fixes.append("narration not said")
+    return " ".join(kept)
+
+
+def to_listener(text: str, speaker: str, listeners: Sequence[str], fixes: list[str]) -> str:
+    """In a talk of two, the one spoken to is "you", not a name in the third person ("I've heard
+    about it from Felix", said to Felix -> "from you")."""
+    if len(listeners) != 1:
+        return text
+    who = listeners[0]
+    names = "|".join(re.escape(n) for n in dict.fromkeys([who, who.split()[0]]))
+    pat = re.compile(rf"\b(from|with|to|about|for|by|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
+                     r"(?!['’]s)(?!\s*[,!?])")
+    new = pat.sub(lambda m: f"{m.group(1)} you", text)
+    if new != text:
+        fixes.append(f"{who.split()[0]} spoken to as you")
+    return new

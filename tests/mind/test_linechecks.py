@@ -136,3 +136,33 @@ def test_an_answer_about_today_says_today_not_another_weekday():
     assert today_not_another_day(said, "Who did you talk with today?", monday, [PARTY]) == \
         "I talked with Grace today. The surprise party is on Tuesday."
     assert today_not_another_day(said, "What are your plans for tomorrow?", monday, [PARTY]) == said
+
+
+def test_a_line_written_as_narration_says_only_what_it_quotes():
+    # the whole day of 2026-11-28 05:00: a talk of three came back as a story's narration
+    from game.mind.linechecks import unnarrate
+
+    fixes: list[str] = []
+    said = ("Rosa looks over her menu and finds that there's a special cake for Grace's birthday. She thinks it "
+            "looks delicious and suggests ordering it.")
+    assert unnarrate(said, "Rosa Brody", fixes) == "" and fixes == ["narration not said"]
+    assert unnarrate("Nora nods and says, 'Sure, Rosa, let's order that special cake.'", "Nora Lindqvist",
+                     []) == "Sure, Rosa, let's order that special cake."
+    assert unnarrate("Rosa, I think she has a point.", "Samuel Okafor", []) == "Rosa, I think she has a point."
+    assert unnarrate("She thinks it looks good. I agree.", "Samuel Okafor", []) == "She thinks it looks good. I agree."
+
+
+def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
+    from game.mind.linechecks import meets_the_known, to_listener
+
+    fixes: list[str] = []
+    assert to_listener("I've heard about it from Felix. Thanks, Felix!", "Nora Lindqvist", ["Felix Adeyemi"],
+                       fixes) == "I've heard about it from you. Thanks, Felix!"
+    assert fixes == ["Felix spoken to as you"]
+    assert to_listener("I talked with Felix's mother.", "Nora Lindqvist", ["Felix Adeyemi"], []) == \
+        "I talked with Felix's mother."
+    assert to_listener("I heard it from Felix.", "Nora Lindqvist", ["Felix Adeyemi", "Rosa Brody"], []) == \
+        "I heard it from Felix."  # a talk of three: a name says which one
+    town = TownNames(relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})
+    assert meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Grace Okafor"], town)
+    assert not meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Felix Adeyemi"], town)
