@@ -91,10 +91,13 @@ def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int) -> str
     later = [b for b in blocks if b.start >= end and b.kind != "work"]
     if not later:
         return ""
-    said: dict[str, None] = {}
+    said: list[str] = []
+    last = ""
     for b in later:
-        said[f"{b.activity} at {hhmm(b.start)}"] = None
-    return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(list(said)[:5])}."
+        if b.activity != last:  # a block cut in two is one thing to do
+            said.append(f"{b.activity} at {hhmm(b.start)}")
+        last = b.activity
+    return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(said[:5])}."
 
 
 def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact], now: datetime) -> str:
@@ -116,6 +119,7 @@ def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact],
 
 
 _PLACE_TAG = re.compile(r"\s*\((?P<p>[^()]{2,40})\)")
+_AS_ME = re.compile(r"^As (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?,\s*")
 _HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
 
 
@@ -123,6 +127,9 @@ def tidy(answer: str, places: Sequence[str]) -> str:
     """The answer as a reader should get it: no prompt's words said back, no "(Town Hall)" tag
     after an action, no sentence said twice, no last sentence cut off by the length limit."""
     text = _HINT_ECHO.sub("", answer)
+    text = _AS_ME.sub("", text)  # "As Rosa, I think ..." -> "I think ..."
+    text = re.sub(r",?\s+naming (?:him|her|them)\b", "", text)  # the prompt's rule said back
+    text = text[:1].upper() + text[1:]
     low = {p.lower() for p in places}
     text = _PLACE_TAG.sub(lambda m: "" if m.group("p").strip().lower() in low else m.group(0), text)
     out: list[str] = []

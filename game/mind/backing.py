@@ -158,6 +158,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         if denies(answer) or fact_in(answer, [f]) is None:
             out.append(Problem("denial", "", f"{first} knows this: {f.sentence(now)}. Say what you know of it: "
                                              "what it is, whose it is, where and when."))
+    out += _wrong_host(answer, held, town, now)
     if steps_out(answer, me) or re.match(
             rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b", answer):
         out.append(Problem("out of town", "", f"Answer as {first}, in the first person (I, me, my), as someone "
@@ -224,6 +225,25 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
 _WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)
 
 
+_HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|'s|will be|was) (?:hosting|throwing|holding|"
+                    r"organi[sz]ing)\b")
+
+
+def _wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime | None) -> list[Problem]:
+    """A sentence about a gathering it holds that gives it another host ("Grace Okafor is hosting it,
+    and Ines is choosing the ingredients for the party": Samuel hosts the party)."""
+    out = []
+    for sent in sentences(answer):
+        for m in _HOSTS.finditer(sent):
+            who = next((p for p in town.people if m.group("who") in (p, p.split()[0])), None)
+            about = [f for f in held if f.speaks_of(sent)]
+            if who is None or not about or any(f.host == who for f in about):
+                continue
+            f = about[0]
+            out.append(Problem("claim", sent, f"{f.host} is the host: {f.sentence(now)}."))
+    return out
+
+
 def _place_denied(answer: str, first: str, question: str, town: TownNames) -> list[Problem]:
     """"I don't know where the Town Hall is", asked the way to it by a resident of the town."""
     if not _WHERE_DENIED.search(answer):
@@ -232,13 +252,22 @@ def _place_denied(answer: str, first: str, question: str, town: TownNames) -> li
             for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
 
 
+_WAY_Q = re.compile(r"\b(?:the way to|where is|where's|how (?:do|can|would) (?:I|we|you|one) get to)\b", re.I)
+_DIRECTIONS = re.compile(r"\b(?:next to|near|north|south|east|west|street|road|left|right|past|across|behind|"
+                         r"opposite|beside|corner|straight)\b", re.I)
+
+
 def way_answer(answer: str, question: str, town: TownNames) -> str | None:
     """Where the place the question asks the way to is, from the map, for an answer that still
-    says it does not know; else None."""
-    if not _WHERE_DENIED.search(answer):
-        return None
+    says it does not know, or that asked the way says nothing of where it is; else None."""
     asked = [p for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
-    return f"{asked[0]} is {town.near[asked[0]]}." if asked else None
+    if not asked:
+        return None
+    lost = _WAY_Q.search(question) and not _DIRECTIONS.search(answer) and not any(
+        p.lower() in answer.lower() for p in town.places if p != asked[0])
+    if not _WHERE_DENIED.search(answer) and not lost:
+        return None
+    return f"{asked[0]} is {town.near[asked[0]]}."
 
 
 def today_not_another_day(answer: str, question: str, now: datetime | None, held: Sequence[Fact]) -> str:

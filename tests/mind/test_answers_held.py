@@ -105,3 +105,42 @@ def test_after_work_and_tomorrow_are_read_from_the_plan_and_the_frame(engine):
     assert lines == ["Tomorrow (Tuesday) Rosa has: work behind the counter at Bluebell Cafe from 07:00 to 15:00; "
                      "Samuel Okafor is hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow "
                      "(Tuesday March 3) from 18:00 to 21:00. The rest of tomorrow is not planned yet."]
+
+
+async def test_a_gathering_given_another_host_is_asked_again_and_the_way_is_never_a_stray_memory(engine):
+    # Rosa's interview at 22:00 on the day of 05:00: "Grace Okafor is hosting it, and Ines Moreau is
+    # choosing the ingredients for the party"; asked the way, "I say, 'Sure, Rosa, let's order that cake.'"
+    from game.mind.backing import problems_in
+
+    rosa = engine.minds["Rosa Brody"]
+    held = [*[f for f in rosa.facts if "party" in f.what], *[f for f in engine.minds["Grace Okafor"].facts
+                                                              if "debate" in f.what]]
+    wrong = "Grace Okafor is hosting it, and Ines Moreau is choosing the ingredients for the party."
+    found = problems_in(wrong, me="Rosa Brody", known=["Grace Okafor", "Ines Moreau", "Samuel Okafor"], strangers=[],
+                        town=engine.core.town_names, backing="", question="Is a gathering planned?", held=held,
+                        now=MONDAY)
+    assert [p.kind for p in found][:2] == ["denial", "claim"] and found[1].tell.startswith("Samuel Okafor is the host")
+    right = "Grace Okafor is hosting the public debate, and Samuel Okafor is hosting the party at Bluebell Cafe."
+    assert not [p for p in problems_in(right, me="Rosa Brody", known=[], strangers=[], town=engine.core.town_names,
+                                       backing="", question="", held=held, now=MONDAY) if p.kind == "claim"]
+    cake = "I say, 'Sure, Rosa, let's order that special cake.'"
+    text, back = await answer_backed(rosa, "A stranger asks you the way to the Town Hall. What do you say?", MONDAY,
+                                     _says(cake))
+    assert text == "Town Hall is next to Bluebell Cafe and Willow Park, on the north side of town."
+    said = "I'd tell them to walk past Bluebell Cafe."
+    text, _ = await answer_backed(rosa, "A stranger asks you the way to the Town Hall. What do you say?", MONDAY,
+                                  _says(said))
+    assert text == said
+
+
+def test_the_plan_after_work_says_a_block_cut_in_two_once_and_the_town_lacks_a_fire_department(engine):
+    from game.mind.answerdata import after_work_line
+    from game.mind.view import PlanBlock
+
+    blocks = [PlanBlock(420, 900, "work behind the counter", kind="work"), PlanBlock(1020, 1095, "paint"),
+              PlanBlock(1095, 1170, "paint"), PlanBlock(1170, 1215, "having dinner")]
+    assert after_work_line("Rosa", blocks, 600) == ("After work today (it ends at 15:00) Rosa's plan is: paint at 17:00; "
+                                                    "having dinner at 19:30.")
+    lacks = engine.core.town_names.lacks
+    assert lacks("I will call the fire department.") == ["fire station"]
+    assert lacks("I'd call an ambulance.") == ["hospital"]
