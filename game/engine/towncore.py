@@ -64,6 +64,8 @@ class TownCore:
                                     roles=roles, workplaces={
                                         s.name: s.workplace.split(":")[0]
                                         for s in getattr(town, "residents", ()) or () if getattr(s, "workplace", "")},
+                                    homes={s.name: s.home.split(":")[0] for s in getattr(town, "residents", ()) or ()
+                                           if getattr(s, "home", "")},
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},
                                     lacks=_lacks(tree) if isinstance(tree, AreaTree) else None)
         # events waiting for the next TickResult (from commands and streamed replies)

@@ -82,8 +82,9 @@ def talks_answer(partners: Sequence[str]) -> str:
     return f"Today I talked with {_names(partners)}." if partners else "I haven't talked with anyone today."
 
 
-def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int) -> str:
-    """What the plan has after today's work ends ("" when it has no work today or it is over)."""
+def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, mine: bool = False) -> str:
+    """What the plan has after today's work ends ("" when it has no work today or it is over);
+    ``mine``: in the resident's own voice ("After work today my plan is: ...")."""
     work = [b for b in blocks if b.kind == "work"]
     if not work:
         return ""
@@ -97,7 +98,25 @@ def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int) -> str
         if b.activity != last:  # a block cut in two is one thing to do
             said.append(f"{b.activity} at {hhmm(b.start)}")
         last = b.activity
+    if mine:
+        return f"After work today (it ends at {hhmm(end)}) my plan is: {'; '.join(said[:5])}."
     return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(said[:5])}."
+
+
+def housemates_answer(me: str, town: TownNames, relationships: Mapping[str, str]) -> str:
+    """Who lives in the resident's home, by the town's data, with what each is to it."""
+    home = town.homes.get(me)
+    if not home:
+        return ""
+    mates = [n for n, h in town.homes.items() if h == home and n != me]
+    if not mates:
+        return "I live alone."
+    said = []
+    for n in mates:
+        rel = (relationships.get(n) or relationships.get(n.split()[0]) or "").split(";")[0].split(",")[0].strip()
+        rel = re.sub(r"^(?:her|his|their)\b", "my", rel, flags=re.I)
+        said.append(f"{n}, {rel}" if rel.lower().startswith("my ") else n)
+    return f"I live with {_names(said)}."
 
 
 def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact], now: datetime) -> str:
@@ -164,7 +183,8 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
 
 
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
-                 town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact]) -> str:
+                 town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
+                 after_work: str = "") -> str:
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
@@ -183,6 +203,13 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if talks and (back.source == "rule" or UNKNOWING.search(text) or not mentioned(text, talked)) and talked:
         text, back.source = talks_answer(talked), "record"  # whom it talked with, from its records
         back.fixes.append("told from the record: today's talks")
+    lost = back.source == "rule" or UNKNOWING.search(text) is not None
+    if lost and re.search(r"\blive with\b", question, re.I) and housemates_answer(me, town, relationships):
+        text, back.source = housemates_answer(me, town, relationships), "record"
+        back.fixes.append("told from the record: the home")
+    if lost and after_work and _AFTER_WORK_Q.search(question):
+        text, back.source = after_work, "record"
+        back.fixes.append("told from the record: the plan after work")
     way = way_answer(text, question, town)
     if way is not None:  # the way to a place of the town: from the map
         text, back.source = way, "record"

@@ -203,12 +203,17 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
 UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar)\b", re.I)
 
 
+# "She is a fine mayor", said of one's wife: the office's holder named by a pronoun that fits
+_SHE, _HE = r"(?:she|her)\b", r"(?:he|him|his)\b"
+_PRONOUN = {w: _SHE for w in ("wife", "mother", "daughter", "sister", "aunt", "grandmother", "girlfriend")} | \
+    {w: _HE for w in ("husband", "father", "son", "brother", "uncle", "grandfather", "boyfriend")}
+
+
 def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[Problem]:
     """A question about an office ("What do you think of the town's mayor?") answered with not
-    knowing, by one who knows who holds it (its relationships, or itself): a denial.  Samuel, the
-    mayor's husband, said "I don't know the mayor of the town, as I don't live there"."""
-    if not UNKNOWING.search(answer):
-        return []
+    knowing, or without naming who holds it, by one who knows who does (its relationships, or
+    itself): a denial.  Samuel, the mayor's husband, said "I don't know the mayor of the town, as I
+    don't live there", and later "I hope he will do a good job"."""
     out = []
     for who, roles in town.roles.items():
         for role in roles:
@@ -216,8 +221,16 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
                     rf"\bthe (?:town'?s? )?{re.escape(role)}\b", question, re.I):
                 continue
             rel = town.relations.get(me, {}).get(who, "")
-            if who == me or rel:
-                whose = "you" if who == me else f"{who}, {rel.split(';')[0].strip()}"
+            if who != me and not rel:
+                continue
+            word = re.sub(r"^(?:his|her|their|my)\s+", "", rel.split(";")[0].split(",")[0].strip())
+            named = re.search(rf"\b{re.escape(who.split()[0])}\b", answer) or (
+                who == me and re.search(r"\b(?:I|I'm|me)\b", answer)) or (
+                word and re.search(rf"\bmy {re.escape(word)}\b", answer, re.I)) or re.match(
+                _PRONOUN.get(word, r"(?:she|he)\b"), answer.strip(), re.I)
+            if UNKNOWING.search(answer) or not named:
+                yours = re.sub(r"^(?:his|her|their)\b", "your", rel.split(";")[0].strip(), flags=re.I)
+                whose = "you" if who == me else f"{who}, {yours}"
                 out.append(Problem("denial", "", f"The {role} is {whose}: say what you know and think of them."))
     return out
 

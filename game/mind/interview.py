@@ -28,7 +28,15 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
-from game.mind.answerdata import asks_of_talks, from_records, record_lines, talk_claims, talks_line, tidy
+from game.mind.answerdata import (
+    after_work_line,
+    asks_of_talks,
+    from_records,
+    record_lines,
+    talk_claims,
+    talks_line,
+    tidy,
+)
 from game.mind.backing import (
     Backing,
     Problem,
@@ -350,7 +358,8 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
     text = from_records(text, back, question, me=name, relationships=mind.persona.relationships, town=town,
-                        now=now, talked=ctx.talked, asked=asked)
+                        now=now, talked=ctx.talked, asked=asked,
+                        after_work=after_work_line("", _blocks(mind, now), 0, mine=True))
     text = tidy(text, town.places)
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)

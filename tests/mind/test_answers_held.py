@@ -139,8 +139,22 @@ def test_the_plan_after_work_says_a_block_cut_in_two_once_and_the_town_lacks_a_f
 
     blocks = [PlanBlock(420, 900, "work behind the counter", kind="work"), PlanBlock(1020, 1095, "paint"),
               PlanBlock(1095, 1170, "paint"), PlanBlock(1170, 1215, "having dinner")]
-    assert after_work_line("Rosa", blocks, 600) == ("After work today (it ends at 15:00) Rosa's plan is: paint at 17:00; "
-                                                    "having dinner at 19:30.")
+    said = after_work_line("Rosa", blocks, 600)
+    assert said == "After work today (it ends at 15:00) Rosa's plan is: paint at 17:00; having dinner at 19:30."
     lacks = engine.core.town_names.lacks
     assert lacks("I will call the fire department.") == ["fire station"]
     assert lacks("I'd call an ambulance.") == ["hospital"]
+
+
+async def test_who_lives_with_whom_and_the_evening_are_never_denied(engine):
+    # Samuel's interview at 22:00 on the day of 05:00: "Who do you live with?" -> "I'm not sure, I don't
+    # know."; "What will you do after work today?" -> the same; the mayor, his wife, "I hope he will do well"
+    samuel = engine.minds["Samuel Okafor"]
+    deny = "I'm not sure, I don't know."
+    text, back = await answer_backed(samuel, "Who do you live with?", MONDAY, _says(deny, deny))
+    assert text == "I live with Grace Okafor, my wife." and back.source == "record"
+    text, back = await answer_backed(samuel, "What will you do after work today?", MONDAY, _says(deny, deny))
+    assert text.startswith("After work today (it ends at ") and "my plan is:" in text and back.source == "record"
+    llm = _says("I hope he will do a good job.", "Grace, my wife, is a fine mayor.")
+    text, back = await answer_backed(samuel, "What do you think of the town's mayor?", MONDAY, llm)
+    assert "The mayor is Grace Okafor, your wife" in llm.calls[1].text and text == "Grace, my wife, is a fine mayor."

@@ -121,7 +121,7 @@ def test_an_interview_answer_that_denies_an_office_its_resident_knows_is_a_denia
     found = problems_in(said, me="Samuel Okafor", known=["Grace Okafor"], strangers=[], town=town, backing="",
                         question="What do you think of the town's mayor?")
     assert [p.kind for p in found] == ["out of town", "denial"]  # (who does not live in the town steps out of it)
-    assert "Grace Okafor, his wife" in found[1].tell
+    assert "Grace Okafor, your wife" in found[1].tell
     assert not problems_in("She is a fine mayor.", me="Samuel Okafor", known=["Grace Okafor"], strangers=[],
                            town=town, backing="", question="What do you think of the town's mayor?")
 
