@@ -35,6 +35,7 @@ from game.mind.view import PlanBlock, hhmm
 _TALK_Q = re.compile(r"\b(?:who|whom)\b.{0,30}\b(?:talk|talked|speak|spoke|chat|chatted|met)\b", re.I)
 _AFTER_WORK_Q = re.compile(r"\bafter work\b", re.I)
 _TOMORROW_Q = re.compile(r"\btomorrow\b", re.I)
+_NO_PLANS = re.compile(r"\b(?:no|(?:do not|don't|do n't) have any|nothing) (?:plans?|planned)\b", re.I)
 # whom a sentence says it talked with: the names right after the verb ("talked with A, B and C")
 _TALKED_WITH = re.compile(r"\b(?:talk(?:ed)?|spoke|chatted|met|caught up)\s+(?:(?:briefly|also)\s+)?(?:with|to)?\s*"
                           r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?(?:\s*(?:,|,?\s+and)\s+[A-Z][\w'-]*"
@@ -119,7 +120,8 @@ def housemates_answer(me: str, town: TownNames, relationships: Mapping[str, str]
     return f"I live with {_names(said)}."
 
 
-def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact], now: datetime) -> str:
+def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact], now: datetime, *,
+                  mine: bool = False) -> str:
     """What is known of tomorrow: its work hours by the resident's frame, and the gatherings it
     holds for that day (the rest of tomorrow is not planned yet)."""
     tomorrow = now.date() + timedelta(days=1)
@@ -133,8 +135,19 @@ def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact],
     for f in facts:
         if f.kind == "gathering" and f.day == tomorrow:
             parts.append(f.sentence(now))
+    if mine:
+        return f"Tomorrow ({tomorrow:%A}) I have: {'; '.join(parts)}. The rest of tomorrow is not planned yet."
     return (f"Tomorrow ({tomorrow:%A}) {first} has: {'; '.join(parts)}. The rest of tomorrow is not "
             f"planned yet.")
+
+
+def home_claims(answer: str, me: str, town: TownNames) -> list[str]:
+    """Asked who it lives with: the sentences that name someone of the town who lives elsewhere."""
+    home = town.homes.get(me)
+    if not home:
+        return []
+    others = [p for p in town.people if p != me and town.homes.get(p) != home]
+    return [s for s in sentences(answer) if mentioned(s, others)]
 
 
 _PLACE_TAG = re.compile(r"\s*\((?P<p>[^()]{2,40})\)")
@@ -184,7 +197,7 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
 
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
-                 after_work: str = "") -> str:
+                 after_work: str = "", tomorrow: str = "") -> str:
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
@@ -207,6 +220,9 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if lost and re.search(r"\blive with\b", question, re.I) and housemates_answer(me, town, relationships):
         text, back.source = housemates_answer(me, town, relationships), "record"
         back.fixes.append("told from the record: the home")
+    if tomorrow and (lost or _NO_PLANS.search(text)) and _TOMORROW_Q.search(question):
+        text, back.source = tomorrow, "record"
+        back.fixes.append("told from the record: tomorrow")
     if lost and after_work and _AFTER_WORK_Q.search(question):
         text, back.source = after_work, "record"
         back.fixes.append("told from the record: the plan after work")

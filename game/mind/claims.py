@@ -88,6 +88,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
             rel = m.group("rel").lower()
             said = " ".join([relations.get(holder, {}).get(other, ""),
                              relations.get(other, {}).get(holder, "")]).lower()
+            said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)  # "Hank's daughter" is no daughter of the speaker
             out.append(Claim("relation", other, f"{rel} of {holder}", any(w in said for w in _KIN[rel])))
     return out
 

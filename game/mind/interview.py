@@ -32,10 +32,13 @@ from game.mind.answerdata import (
     after_work_line,
     asks_of_talks,
     from_records,
+    home_claims,
+    housemates_answer,
     record_lines,
     talk_claims,
     talks_line,
     tidy,
+    tomorrow_line,
 )
 from game.mind.backing import (
     Backing,
@@ -278,6 +281,12 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
     return ctx
 
 
+def _tomorrow(mind: Interviewee, now: datetime) -> str:
+    day, _ = mind.day_and_minute(now)
+    return tomorrow_line("", mind.routine_blocks(None, date.fromordinal(day.toordinal() + 1)), list(mind.facts), now,
+                         mine=True)
+
+
 def _records_hint(mind: Interviewee, ctx: InterviewContext, question: str, rows: Sequence[MemoryRow]) -> None:
     """What its records say for the question (answerdata.py), in the plan's section and repeated
     after the question."""
@@ -338,6 +347,9 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     def check(text: str) -> list[Problem]:
         found = problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
                             question=question, held=asked, now=now)
+        if re.search(r"\blive with\b", question, re.I):  # who lives with it: the town's homes
+            found += [Problem("claim", sent, housemates_answer(name, town, mind.persona.relationships))
+                      for sent in home_claims(text, name, town)]
         if talks:  # whom it talked with today: only those its records hold
             line = talks_line(mind.persona.first_name, ctx.talked)
             found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
@@ -359,7 +371,8 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
             text, back.source = rule_answer(found), "rule"
     text = from_records(text, back, question, me=name, relationships=mind.persona.relationships, town=town,
                         now=now, talked=ctx.talked, asked=asked,
-                        after_work=after_work_line("", _blocks(mind, now), 0, mine=True))
+                        after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
+                        tomorrow=_tomorrow(mind, now) if re.search(r"\btomorrow\b", question, re.I) else "")
     text = tidy(text, town.places)
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)

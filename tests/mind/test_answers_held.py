@@ -158,3 +158,15 @@ async def test_who_lives_with_whom_and_the_evening_are_never_denied(engine):
     llm = _says("I hope he will do a good job.", "Grace, my wife, is a fine mayor.")
     text, back = await answer_backed(samuel, "What do you think of the town's mayor?", MONDAY, llm)
     assert "The mayor is Grace Okafor, your wife" in llm.calls[1].text and text == "Grace, my wife, is a fine mayor."
+
+
+async def test_a_housemate_that_is_not_one_and_no_plans_for_tomorrow_are_mended(engine):
+    # Grace's interview at 22:00 on the day of 05:00: "I live with my husband, Samuel Okafor, and my
+    # daughter, Rosa Brody." (Rosa is Hank's); "I'm sorry, but I don't have any plans for tomorrow."
+    grace = engine.minds["Grace Okafor"]
+    wrong = "I live with my husband, Samuel Okafor, and my daughter, Rosa Brody."
+    text, back = await answer_backed(grace, "Who do you live with?", MONDAY, _says(wrong, wrong))
+    assert "Rosa" not in text and back.asked == 2
+    none = "I'm sorry, but I don't have any plans for tomorrow."
+    text, back = await answer_backed(grace, "What are your plans for tomorrow?", MONDAY, _says(none))
+    assert text.startswith("Tomorrow (Tuesday) I have: ") and back.source == "record"
