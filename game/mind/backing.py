@@ -226,8 +226,8 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
             word = re.sub(r"^(?:his|her|their|my)\s+", "", rel.split(";")[0].split(",")[0].strip())
             named = re.search(rf"\b{re.escape(who.split()[0])}\b", answer) or (
                 who == me and re.search(r"\b(?:I|I'm|me)\b", answer)) or (
-                word and re.search(rf"\bmy {re.escape(word)}\b", answer, re.I)) or re.match(
-                _PRONOUN.get(word, r"(?:she|he)\b"), answer.strip(), re.I)
+                word and re.search(rf"\bmy {re.escape(word)}\b", answer, re.I)) or (who != me and re.match(
+                    _PRONOUN.get(word, r"(?:she|he)\b"), answer.strip(), re.I))
             if UNKNOWING.search(answer) or not named:
                 yours = re.sub(r"^(?:his|her|their)\b", "your", rel.split(";")[0].strip(), flags=re.I)
                 whose = "you" if who == me else f"{who}, {yours}"
