@@ -158,7 +158,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         if denies(answer) or fact_in(answer, [f]) is None:
             out.append(Problem("denial", "", f"{first} knows this: {f.sentence(now)}. Say what you know of it: "
                                              "what it is, whose it is, where and when."))
-    out += _wrong_host(answer, held, town, now)
+    out += wrong_host(answer, held, town, now)
     if steps_out(answer, me) or re.match(
             rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b", answer):
         out.append(Problem("out of town", "", f"Answer as {first}, in the first person (I, me, my), as someone "
@@ -242,12 +242,17 @@ _HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|'s|will be|w
                     r"organi[sz]ing)\b")
 
 
-def _wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime | None) -> list[Problem]:
+_HELPS = re.compile(r"\bhelp(?:s|ing)? (?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:to )?(?:prepare|plan|organi[sz]e|"
+                    r"set up|get ready for|with)\b")
+
+
+def wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime | None) -> list[Problem]:
     """A sentence about a gathering it holds that gives it another host ("Grace Okafor is hosting it,
-    and Ines is choosing the ingredients for the party": Samuel hosts the party)."""
+    and Ines is choosing the ingredients for the party": Samuel hosts the party; "helping Samuel
+    Okafor prepare Grace's public debate")."""
     out = []
     for sent in sentences(answer):
-        for m in _HOSTS.finditer(sent):
+        for m in [*_HOSTS.finditer(sent), *_HELPS.finditer(sent)]:
             who = next((p for p in town.people if m.group("who") in (p, p.split()[0])), None)
             about = [f for f in held if f.speaks_of(sent)]
             if who is None or not about or any(f.host == who for f in about):

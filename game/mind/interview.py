@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Annotated, Protocol
 
@@ -50,6 +50,7 @@ from game.mind.backing import (
     problems_in,
     rule_answer,
     today_not_another_day,
+    wrong_host,
 )
 from game.mind.facts import FactBook, TownNames
 from game.mind.memory import MemoryStream, Record
@@ -210,8 +211,20 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
     plan = mind.plan
     if plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0]):
-        return plan.blocks
-    return mind.routine_blocks()  # the resident's usual day (its lifestyle), before a plan is made
+        return _merged(plan.blocks)
+    return _merged(mind.routine_blocks())  # the resident's usual day (its lifestyle), before a plan is made
+
+
+def _merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
+    """The plan as one reads it: a block cut in two (the steps' two-hour limit) is one block, so the
+    hours an answer gives are the block's ("work from 07:00 to 13:30", not "to 10:15")."""
+    out: list[PlanBlock] = []
+    for b in blocks:
+        if out and out[-1].activity == b.activity and out[-1].end == b.start:
+            out[-1] = replace(out[-1], end=b.end)
+        else:
+            out.append(b)
+    return tuple(out)
 
 
 def _plan_lines(mind: Interviewee, now: datetime) -> list[str]:
@@ -264,7 +277,7 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
         block = next((b for b in _blocks(mind, now) if b.start <= asked < b.end
                       or b.start <= asked + 24 * 60 < b.end), None)
         hh = f"{asked // 60:02d}:{asked % 60:02d}"
-        ctx.hint = (f"At {hh} today {first}'s plan is: {block.activity}." if block
+        ctx.hint = (f"At {hh} today {first}'s plan is: {block.activity} ({block.text().split()[0]})." if block
                     else f"At {hh} today {first} has nothing planned (asleep or free).")
         s["Today's plan"] += "\n" + ctx.hint
     _records_hint(mind, ctx, question, rows)
@@ -350,6 +363,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         if re.search(r"\blive with\b", question, re.I):  # who lives with it: the town's homes
             found += [Problem("claim", sent, housemates_answer(name, town, mind.persona.relationships))
                       for sent in home_claims(text, name, town)]
+        found += wrong_host(text, [f for f in held if f not in asked], town, now)  # of any it holds
         if talks:  # whom it talked with today: only those its records hold
             line = talks_line(mind.persona.first_name, ctx.talked)
             found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]

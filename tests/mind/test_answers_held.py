@@ -170,3 +170,13 @@ async def test_a_housemate_that_is_not_one_and_no_plans_for_tomorrow_are_mended(
     none = "I'm sorry, but I don't have any plans for tomorrow."
     text, back = await answer_backed(grace, "What are your plans for tomorrow?", MONDAY, _says(none))
     assert text.startswith("Tomorrow (Tuesday) I have: ") and back.source == "record"
+
+
+def test_helping_one_who_does_not_host_it_is_a_wrong_host(engine):
+    from game.mind.backing import wrong_host
+
+    held = [*engine.minds["Rosa Brody"].facts, *[f for f in engine.minds["Grace Okafor"].facts if "debate" in f.what]]
+    town = engine.core.town_names
+    said = "I am also helping Samuel Okafor prepare Grace's public debate at Town Hall on Wednesday."
+    assert [p.what for p in wrong_host(said, held, town, MONDAY)] == [said]
+    assert not wrong_host("I am helping Samuel Okafor prepare Grace's surprise party.", held, town, MONDAY)
