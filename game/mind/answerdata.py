@@ -22,6 +22,7 @@ from game.mind.backing import (
     carry,
     denies,
     in_own_words,
+    in_voice,
     person_asked,
     role_answer,
     role_holders,
@@ -35,6 +36,7 @@ from game.mind.view import PlanBlock, hhmm
 _TALK_Q = re.compile(r"\b(?:who|whom)\b.{0,30}\b(?:talk|talked|speak|spoke|chat|chatted|met)\b", re.I)
 _AFTER_WORK_Q = re.compile(r"\bafter work\b", re.I)
 _TOMORROW_Q = re.compile(r"\btomorrow\b", re.I)
+_NOT_SURE = ("I'm not sure, I don't know.", "I haven't heard of anything like that.")  # backing.rule_answer's
 _NO_PLANS = re.compile(r"\b(?:no|(?:do not|don't|do n't) have any|nothing) (?:plans?|planned)\b", re.I)
 # whom a sentence says it talked with: the names right after the verb ("talked with A, B and C")
 _TALKED_WITH = re.compile(r"\b(?:talk(?:ed)?|spoke|chatted|met|caught up)\s+(?:(?:briefly|also)\s+)?(?:with|to)?\s*"
@@ -197,7 +199,7 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
 
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
-                 after_work: str = "", tomorrow: str = "") -> str:
+                 after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = ()) -> str:
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
@@ -230,6 +232,10 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if way is not None:  # the way to a place of the town: from the map
         text, back.source = way, "record"
         back.fixes.append("told from the map: the way")
+    if back.source == "rule" and not asked and holds and text in _NOT_SURE:
+        f = holds[0]  # an open question ("What has been on your mind?") all dropped: what it knows is coming
+        text, back.source = f"I've been thinking about this: {in_voice(f, me, now)}", "record"
+        back.fixes.append(f"told from the record: {f.what}")
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
         carried, told = carry(text if back.source == "model" else "", asked, name, now)
         if told:

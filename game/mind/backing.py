@@ -238,8 +238,8 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
 _WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)
 
 
-_HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|'s|will be|was) (?:hosting|throwing|holding|"
-                    r"organi[sz]ing)\b")
+_HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) "
+                    r"(?:the one who will be )?(?:hosting|throwing|holding|organi[sz]ing)\b")
 
 
 _HELPS = re.compile(r"\bhelp(?:s|ing)? (?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:to )?(?:prepare|plan|organi[sz]e|"

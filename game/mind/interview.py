@@ -216,8 +216,7 @@ def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
 
 
 def _merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
-    """The plan as one reads it: a block cut in two (the steps' two-hour limit) is one block, so the
-    hours an answer gives are the block's ("work from 07:00 to 13:30", not "to 10:15")."""
+    """The plan as one reads it: a block cut in two is one ("work from 07:00 to 13:30", not "to 10:15")."""
     out: list[PlanBlock] = []
     for b in blocks:
         if out and out[-1].activity == b.activity and out[-1].end == b.start:
@@ -386,7 +385,8 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     text = from_records(text, back, question, me=name, relationships=mind.persona.relationships, town=town,
                         now=now, talked=ctx.talked, asked=asked,
                         after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
-                        tomorrow=_tomorrow(mind, now) if re.search(r"\btomorrow\b", question, re.I) else "")
+                        tomorrow=_tomorrow(mind, now) if re.search(r"\btomorrow\b", question, re.I) else "",
+                        holds=[f for f in mind.facts.upcoming(now) if asker not in f.secret_from])
     text = tidy(text, town.places)
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)

@@ -180,3 +180,16 @@ def test_helping_one_who_does_not_host_it_is_a_wrong_host(engine):
     said = "I am also helping Samuel Okafor prepare Grace's public debate at Town Hall on Wednesday."
     assert [p.what for p in wrong_host(said, held, town, MONDAY)] == [said]
     assert not wrong_host("I am helping Samuel Okafor prepare Grace's surprise party.", held, town, MONDAY)
+
+
+async def test_an_open_question_left_with_nothing_says_what_it_knows_is_coming(engine):
+    # Samuel, asked what has been on his mind, "I'm not sure, I don't know." (every sentence dropped);
+    # asked of one close to him who is sick, "my wife Grace, who is hosting the surprise party"
+    from game.mind.backing import wrong_host
+
+    samuel = engine.minds["Samuel Okafor"]
+    made_up = "I've been thinking about Ezra Vance's concert at the community center."
+    text, back = await answer_backed(samuel, "What has been on your mind lately?", MONDAY, _says(made_up, made_up))
+    assert text.startswith("I've been thinking about this: I'm hosting a surprise party") and back.source == "record"
+    said = "I would call my wife Grace, who is hosting the surprise party for Grace's 60th birthday."
+    assert [p.what for p in wrong_host(said, list(samuel.facts), engine.core.town_names, MONDAY)] == [said]
