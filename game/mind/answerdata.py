@@ -39,7 +39,8 @@ _TOMORROW_Q = re.compile(r"\btomorrow\b", re.I)
 _NOT_SURE = ("I'm not sure, I don't know.", "I haven't heard of anything like that.")  # backing.rule_answer's
 _NO_PLANS = re.compile(r"\b(?:no|(?:do not|don't|do n't) have any|nothing) (?:plans?|planned)\b", re.I)
 # whom a sentence says it talked with: the names right after the verb ("talked with A, B and C")
-_TALKED_WITH = re.compile(r"\b(?:talk(?:ed)?|spoke|chatted|met|caught up)\s+(?:(?:briefly|also)\s+)?(?:with|to)?\s*"
+_TALKED_WITH = re.compile(r"\b(?:talk(?:ed)?|spoke|chatted|met|caught up|(?:a|had a) (?:conversation|chat|talk))\s+"
+                          r"(?:(?:briefly|also)\s+)?(?:with|to)?\s*"
                           r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?(?:\s*(?:,|,?\s+and)\s+[A-Z][\w'-]*"
                           r"(?:\s+[A-Z][\w'-]*)?)*)")
 

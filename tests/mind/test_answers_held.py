@@ -34,6 +34,8 @@ def test_a_talk_the_records_do_not_hold_is_found_and_one_they_hold_is_not():
     found = talk_claims(grace, ["Rosa Brody"], PEOPLE, "Grace Okafor")
     assert found == ["I talked with Aiko Tanaka, who is an old friend.",
                      "I also had breakfast with my family, and I talked with Ines Moreau."]
+    assert talk_claims("I also had a conversation with Ines Moreau.", ["Rosa Brody"], PEOPLE, "Grace Okafor") == \
+        ["I also had a conversation with Ines Moreau."]
     assert talk_claims("I talked with Rosa and Samuel about the party.", ["Rosa Brody"], PEOPLE,
                        "Grace Okafor") == ["I talked with Rosa and Samuel about the party."]
     rows = [MemoryRow("Grace Okafor", 1, "conversation", "I talked with Rosa Brody; I said: Hi Rosa!", MONDAY),
