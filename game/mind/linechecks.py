@@ -185,10 +185,32 @@ def meets_the_known(sent: str, speaker: str, listeners: Sequence[str], town: Tow
     return ""
 
 
+_YOUR = re.compile(r"\byour (?:(?:surprise|own|big|upcoming|little|birthday|public)\s+)*(?P<noun>[a-z-]+)\b", re.I)
+
+
+def yours_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
+    """Why ``sent`` gives the one spoken to a gathering or a campaign that is not theirs ("What about
+    your surprise party?" to one who does not host it; "discuss your campaign" said by the candidate
+    to one who is none), else "".  Said to several, "your" is not judged."""
+    if len(listeners) != 1:
+        return ""
+    to = listeners[0]
+    for m in _YOUR.finditer(sent):
+        noun = m.group("noun").lower()
+        if noun == "campaign" and not any(r.startswith("candidate for") for r in town.roles.get(to, ())):
+            return f"{to.split()[0]} runs no campaign"
+        for f in facts:
+            if f.kind == "gathering" and noun.rstrip("s") in f.keywords() and f.host != to:
+                return f"{f.bare_what} is not {to.split()[0]}'s"
+    return ""
+
+
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
+    facts = list(facts)
     return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker)
             or meets_the_known(sent, speaker, listeners, town)
+            or yours_not_theirs(sent, speaker, listeners, town, facts)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
             or honoree_as_host(sent, facts)
             or works_elsewhere(sent, speaker, town))

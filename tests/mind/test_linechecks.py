@@ -166,3 +166,19 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
     town = TownNames(relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})
     assert meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Grace Okafor"], town)
     assert not meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Felix Adeyemi"], town)
+
+
+def test_a_gathering_or_a_campaign_is_not_the_listeners_when_it_is_not():
+    # the day's talks asked again (talkbench, 2026-11-28 06:34): Kenji to Felix "What about your
+    # surprise party?"; Hank, the candidate, to Marcus "Can we meet ... to discuss your campaign?"
+    from game.mind.linechecks import yours_not_theirs
+
+    town = TownNames(roles={"Hank Brody": ("candidate for mayor",)})
+    party = [PARTY]
+    assert yours_not_theirs("What about your surprise party?", "Kenji Tanaka", ["Felix Adeyemi"], town, party)
+    assert not yours_not_theirs("How is your surprise party coming along?", "Rosa Brody", ["Samuel Okafor"], town,
+                                party)
+    assert yours_not_theirs("Can we meet to discuss your campaign?", "Hank Brody", ["Marcus Bell"], town, party)
+    assert not yours_not_theirs("How is your campaign?", "Marcus Bell", ["Hank Brody"], town, party)
+    assert not yours_not_theirs("What about your party?", "Kenji Tanaka", ["Felix Adeyemi", "Nora Lindqvist"],
+                                town, party)
