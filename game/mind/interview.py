@@ -208,11 +208,11 @@ def time_asked(question: str) -> int | None:
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
+def _blocks(mind: Interviewee, now: datetime, *, whole: bool = True) -> tuple[PlanBlock, ...]:
     plan = mind.plan
-    if plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0]):
-        return _merged(plan.blocks)
-    return _merged(mind.routine_blocks())  # the resident's usual day (its lifestyle), before a plan is made
+    today = plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0])
+    blocks = plan.blocks if plan is not None and today else mind.routine_blocks()  # (before a plan: the usual day)
+    return _merged(blocks) if whole else blocks
 
 
 def _merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
@@ -228,7 +228,7 @@ def _merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
 
 def _plan_lines(mind: Interviewee, now: datetime) -> list[str]:
     _, minute = mind.day_and_minute(now)
-    blocks = _blocks(mind, now)
+    blocks = _blocks(mind, now, whole=False)  # (as recorded: the fixtures' prompts list the blocks as cut)
     out = []
     for b in blocks:
         out.append(b.text() + ("  <- now" if b.start <= minute < b.end else ""))

@@ -175,10 +175,11 @@ async def test_a_time_in_the_question_points_at_the_plan(measureville):
     mind.memory.add("observation", "the dance class is today at 6pm", e.clock.now, importance=9)
     ctx = await build_context(mind, "What will you be doing at 6pm today?", e.clock.now, candidates=sorted(e.minds))
     block = next(b for b in mind.routine_blocks() if b.start <= 18 * 60 < b.end)
-    assert ctx.sections["Today's plan"].endswith(f"At 18:00 today Ada's plan is: {block.activity}.")
+    # the block as one reads the plan: a block cut in two is one, with its hours
+    hint = f"At 18:00 today Ada's plan is: {block.activity} (17:00-22:00)."
+    assert ctx.sections["Today's plan"].endswith(hint)
     user = messages_for(mind, ctx, "What will you be doing at 6pm today?")[1].content
-    assert user.endswith(f"6pm today?\n(Today is Monday. At 18:00 today Ada's plan is: {block.activity}. "
-                         f"Plans for other days are not for today.)")
+    assert user.endswith(f"6pm today?\n(Today is Monday. {hint} Plans for other days are not for today.)")
     assert "the dance class is today at 6pm" in ctx.memories
     assert not any("Tuesday" in m for m in ctx.memories)  # another day's plan is left out
     await e.aclose()
