@@ -1,0 +1,103 @@
+"""The throttle (game/llm/throttle.py): how many requests in flight, from the server's stated slots,
+its refusals and its answer times.  Pure: no clock, no server."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from game.llm.scheduler import PriorityScheduler
+from game.llm.throttle import Throttle
+
+
+def test_stated_slots_are_the_limit_and_answer_times_do_not_move_it():
+    t = Throttle(8)
+    for i in range(50):
+        t.answered(t.ticket(), 0.1 * (i + 1), "plan", waiting=True)  # slower and slower
+    assert t.value == 8 and t.stated
+
+
+def test_a_refusal_cuts_once_a_round_and_the_limit_grows_back():
+    t = Throttle(32)
+    sent = [t.ticket() for _ in range(32)]
+    assert t.refused(sent[0], in_flight=32) is True
+    assert t.value == 24
+    # the others of that round, refused too, were sent before the cut: one overload, one cut
+    assert not any(t.refused(s, in_flight=30) for s in sent[1:10])
+    assert t.value == 24 and t.cuts == 1 and t.refusals == 10
+    # a request sent after the cut and refused cuts again, from what was in flight then
+    assert t.refused(t.ticket(), in_flight=12) is True
+    assert t.value == 9 and t.lowest == 9
+    # answers while work waits take it back to the slots, never past them
+    for _ in range(40):
+        t.answered(t.ticket(), 1.0, "plan", waiting=True)
+    assert t.value == 32
+    # nothing waits: no growth needed, none made
+    t.refused(t.ticket(), in_flight=8)
+    for _ in range(40):
+        t.answered(t.ticket(), 1.0, "plan", waiting=False)
+    assert t.value == 6
+
+
+def test_a_server_that_says_nothing_is_probed_up_while_it_answers_as_usual():
+    t = Throttle(256, stated=False, start=4)
+    assert t.value == 4
+    for _ in range(60):
+        t.answered(t.ticket(), 1.0, "plan", waiting=True)
+    assert t.value > 40
+    before = t.value
+    for _ in range(20):
+        t.answered(t.ticket(), 1.0, "plan", waiting=False)  # nothing held back: no news, no change
+    assert t.value == before
+
+
+def test_answers_slower_than_usual_bring_the_limit_down():
+    t = Throttle(256, stated=False, start=64)
+    for _ in range(20):
+        t.answered(t.ticket(), 1.0, "plan", waiting=True)
+    high = t.value
+    for _ in range(40):
+        t.answered(t.ticket(), 5.0, "plan", waiting=True)  # five times the usual: a queue at the server
+    assert t.value < high / 4
+    assert t.recent > t.tolerance
+
+
+def test_the_usual_is_each_purposes_own():
+    """A day plan takes ten times a reaction: the two mixed are not a slowing server."""
+    t = Throttle(256, stated=False, start=8)
+    for i in range(80):
+        t.answered(t.ticket(), 10.0 if i % 2 else 1.0, "plan_day" if i % 2 else "react", waiting=True)
+    assert t.value > 80 and t.recent == pytest.approx(1.0, abs=0.05)
+
+
+def test_the_limit_never_leaves_its_bounds():
+    t = Throttle(16, stated=False, start=4, floor=2)
+    for _ in range(10):
+        t.refused(t.ticket(), in_flight=1)
+    assert t.value == 2
+    for _ in range(500):
+        t.answered(t.ticket(), 0.5, "x", waiting=True)
+    assert t.value == 16
+
+
+async def test_the_scheduler_sends_what_the_throttle_allows_and_keeps_the_players_slot():
+    s = PriorityScheduler(8, reserve=1)
+    held = [await s.acquire(2) for _ in range(7)]  # the town fills 7 of 8
+    assert s.in_flight == 7 and s.capacity == 8
+    assert s.refused(held[0]) is True  # a refusal: 7 in flight -> 5 allowed
+    assert s.capacity == 5
+    for n in held[:3]:
+        s.release(n)
+    tasks = [asyncio.ensure_future(s.acquire(2)) for _ in range(2)]
+    await asyncio.sleep(0)
+    assert not any(t.done() for t in tasks) and s.queued == 2  # 4 in flight: the town's limit now
+    player = await asyncio.wait_for(s.acquire(0), 1)  # the player's request starts at once
+    assert s.in_flight == 5
+    s.release(player)
+    assert s.queued == 2
+    for n in held[3:]:
+        s.answered(n, 1.0, "plan")
+        s.release(n)
+    await asyncio.wait_for(asyncio.gather(*tasks), 1)
+    assert s.queued == 0
