@@ -82,16 +82,16 @@ class ModelClient:
         # llama-server's per-request timings (prompt_n, prompt_ms, predicted_n, predicted_ms)
         self.timings: deque[tuple[int, float, int, float]] = deque(maxlen=256)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.AsyncClient(
-            headers=headers,
-            timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
-            transport=transport,
-            # the scheduler bounds what is in flight; a pool limit below it would hold requests back unseen
-            limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
-        )
+
+        def pool() -> httpx.AsyncClient:  # the scheduler bounds what is in flight, not the pool
+            return httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
+                                     transport=transport, limits=httpx.Limits(max_connections=None,
+                                                                              max_keepalive_connections=None))
+        self._http = pool()
         self.link = ServerLink(self.base_url, self._http, self.scheduler, self.accounting,
                                timeout_s=timeout_s, transport_retries=max(0, transport_retries),
                                backoff_s=backoff_s)
+        self.link.more_http = pool  # a pool for each POOL_SLOTS slots (link.py)
 
     @property
     def caches_prompts(self) -> bool:
@@ -151,6 +151,7 @@ class ModelClient:
         await self.aclose()
 
     async def aclose(self) -> None:
+        await self.link.aclose()
         await self._http.aclose()
         if self.embedder is not None:
             await self.embedder.aclose()

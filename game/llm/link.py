@@ -17,7 +17,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncGenerator, Awaitable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TypeVar
 
 import httpx
@@ -39,6 +39,10 @@ MAX_REASKED = 2
 # PriorityScheduler; llama-server only): longer than the pause between two prefills while the
 # player types, and than most pauses to read a reply before typing the next line
 PLAYER_LINGER_S = 8.0
+# requests of this many slot numbers share one HTTP connection pool: httpcore's pool looks at each
+# of its connections at every step of every request, and with a few hundred in one pool that took
+# most of the game's CPU (a town of 300 on 100 slots: docs/SCALE.md)
+POOL_SLOTS = 16
 BUSY_BACKOFF_MAX_S = 30.0  # the longest wait between two tries of a request the server refused (no Retry-After)
 
 
@@ -54,6 +58,8 @@ class ServerLink:
                  backoff_s: float) -> None:
         self.base_url = base_url
         self.http = http
+        self.more_http: Callable[[], httpx.AsyncClient] | None = None  # another pool like ``http``
+        self._pools: dict[int, httpx.AsyncClient] = {}  # past the first POOL_SLOTS slot numbers
         self.scheduler = scheduler
         self.accounting = accounting
         self.timeout_s = timeout_s
@@ -93,6 +99,22 @@ class ServerLink:
         self.scheduler.preempt = True
         return True
 
+    def http_for(self, number: int) -> httpx.AsyncClient:
+        """The HTTP client of slot ``number``: one connection pool for each ``POOL_SLOTS``."""
+        shard = number // POOL_SLOTS
+        if shard == 0 or self.more_http is None:
+            return self.http
+        pool = self._pools.get(shard)
+        if pool is None:
+            pool = self._pools[shard] = self.more_http()
+        return pool
+
+    async def aclose(self) -> None:
+        """Close the pools past the first (the owner of ``http`` closes it)."""
+        pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            await pool.aclose()
+
     def fail(self, message: str) -> None:
         self.last_error = message
         log.info("%s", message)
@@ -117,10 +139,10 @@ class ServerLink:
         await asyncio.sleep(delay)
         return True
 
-    async def post_once(self, path: str, payload: dict[str, object]) -> object:
+    async def post_once(self, path: str, payload: dict[str, object], number: int = 0) -> object:
         url = f"{self.base_url}{path}"
         try:
-            resp = await self.http.post(url, json=payload)
+            resp = await self.http_for(number).post(url, json=payload)
         except httpx.TimeoutException as e:
             kind = "connect" if isinstance(e, httpx.ConnectTimeout) else "answer"
             raise Transient(f"the model server at {self.base_url} did not {kind} in time "
@@ -153,7 +175,7 @@ class ServerLink:
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
-                    data = await self.stoppable(self.post_once(path, self.pinned(payload, number)),
+                    data = await self.stoppable(self.post_once(path, self.pinned(payload, number), number),
                                                 number, tag)
                 except Preempted:
                     continue  # stopped for the player's request: asked again once a slot is free
@@ -256,7 +278,7 @@ class ServerLink:
     async def stream_lines(self, payload: dict[str, object], number: int) -> AsyncGenerator[str, None]:
         """The lines of a streamed answer in slot ``number``.  Raises ``Transient`` on a status
         worth retrying, ``LLMError`` on another refusal; httpx's errors pass through."""
-        async with self.http.stream("POST", f"{self.base_url}/chat/completions",
+        async with self.http_for(number).stream("POST", f"{self.base_url}/chat/completions",
                                     json=self.pinned(payload, number)) as resp:
             if resp.status_code != 200:
                 await resp.aread()

@@ -127,3 +127,16 @@ async def test_a_slow_server_gets_fewer_in_flight_than_a_fast_one():
     assert fast > 60 and fast_limit > 100
     assert slow < 20 and slow_limit < 24
     assert slow_peak < fast_peak / 2
+
+
+async def test_the_slots_share_connection_pools_of_sixteen():
+    """A pool of hundreds of connections costs the game its CPU (httpcore looks at each at every
+    step): slot numbers go sixteen to a pool."""
+    from game.llm.link import POOL_SLOTS
+
+    c = client_of(LoadServer(lambda n: 0.0))
+    first, second = c.link.http_for(0), c.link.http_for(POOL_SLOTS)
+    assert c.link.http_for(POOL_SLOTS - 1) is first and c.link.http_for(2 * POOL_SLOTS - 1) is second
+    assert second is not first and c.link.http_for(5 * POOL_SLOTS) not in (first, second)
+    await c.aclose()
+    assert second.is_closed and first.is_closed
