@@ -68,7 +68,7 @@ class Throttle:
         self.floor = min(self.floor, self.ceiling)
         self.stated = True
         self.limit = float(self.ceiling)
-        self.lowest = min(self.lowest, self.value)
+        self.lowest = self.value  # (what it was before the server said is no figure of the server's)
 
     def ticket(self) -> int:
         """A request starts: its number, to hand back with ``answered`` or ``refused``."""

@@ -222,6 +222,12 @@ class StandIn(ThreadingHTTPServer):
             self.refused += 1
             return True
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that closed its kept-alive connection (the run's end) is no error to print."""
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
