@@ -52,6 +52,7 @@ def row(r: dict) -> str:
     low = r.get("model_led_lowest")
     lowest = f" (lowest {low[0]:.0%})" if isinstance(low, (list, tuple)) and low and low[0] is not None else ""
     refused = sv.get("refused", 0)
+    before = r.get("slots_before_the_clock", {})
     return (f"| {r['residents']} | {sv.get('slots', '-')} (client: {th.get('limit', '-')}"
             f"{', found' if not th.get('stated', True) else ''}) "
             f"| x{r['real_over_normal']} ({r['real_s']} s / {r['normal_rate_s']} s), slowed {r['ticks_slowed']} of "
@@ -60,6 +61,7 @@ def row(r: dict) -> str:
             f"| {r['rss_mb_town_built']} / **{r['rss_mb_end']}** ({r['rss_mb_peak']}) "
             f"| **{_pct(s.get('busy_share_while_work_waits'))}** ({_pct(s.get('share_of_samples_with_work_waiting'))}"
             f" of the time) | **{_pct(ml.get('model_led_share'))}**{lowest} "
+            f"| {r.get('prepare_s', '-')} s ({_pct(before.get('busy_share_while_work_waits'))}) "
             f"| {r['chat_calls']} ({r['chat_failures']} failed; {refused} refused, "
             f"{r.get('refusals_asked_again', 0)} asked again) "
             f"| {m.get('load_1min_at_start', '-')} / {m.get('load_1min_at_end', '-')} |")
@@ -68,8 +70,9 @@ def row(r: dict) -> str:
 HEADER = ("| residents | stand-in slots (client's limit at the end) | real / normal rate, slowed ticks "
           "| engine step CPU ms: median (p95) | whole process CPU ms a tick: median (p95) "
           "| RSS MB: built / end (peak) | slots busy while work waits (time work waited) "
-          "| model-led | chat calls (failed; 429s, asked again) | load 1 min: start / end |\n"
-          "|---|---|---|---|---|---|---|---|---|---|")
+          "| model-led | day plans before the clock (slots busy while work waits) "
+          "| chat calls (failed; 429s, asked again) | load 1 min: start / end |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def scale_table(result: dict) -> str:

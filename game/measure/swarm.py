@@ -204,11 +204,16 @@ def run_swarm(cfg: SwarmConfig, machine: dict | None = None) -> dict:
         finally:
             if server is not None:
                 server.stop()
-    samples = out.pop("_samples")
+    everything = out.pop("_samples")
+    clock_from = out.pop("_clock_from")
+    # the slots while the clock ran (the day plans before it apart: ``slots_before_the_clock``)
+    samples = [x for x in everything if x[0] >= clock_from]
     server_busy = out.pop("_server_busy")
     if stats is not None:
         log = stats["requests"]
         out["slots"] = occupancy(samples, log, int(stats["slots"]))
+        out["slots_before_the_clock"] = occupancy([x for x in everything if x[0] < clock_from], log,
+                                                  int(stats["slots"]))
         out["server"] = {"kind": "stand-in", "slots": stats["slots"], "prefill_tokens_per_s": stats["prefill_rate"],
                          "decode_tokens_per_s_per_slot": stats["decode_rate"], "speedup": stats["speedup"],
                          "requests": len(log), "refused": stats.get("refused", 0),
@@ -234,6 +239,8 @@ def format_swarm(r: dict) -> str:
              f"{r['ticks_slowed']} ticks (at most x{r['slowest_factor']}"
              + (f"; by game half-hour {r['ticks_slowed_by_half_hour']})"
                 if r.get("ticks_slowed_by_half_hour") else ")"),
+             f"before the clock: the first day plans, {r.get('prepare_s')} s (slots busy while work waited: "
+             f"{r.get('slots_before_the_clock', {}).get('busy_share_while_work_waits')})",
              f"engine CPU per tick: step median {r['step_cpu_ms_median']} ms (p95 {r['step_cpu_ms_p95']}, max "
              f"{r['step_cpu_ms_max']}); whole process median {r['process_cpu_ms_per_tick_median']} ms (p95 "
              f"{r['process_cpu_ms_per_tick_p95']}), {r['process_cpu_share_of_real']:.0%} of one core",

@@ -193,5 +193,5 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
         "engine_errors": run.errors, "memories_at_end": memories, **lead, **model,
         "scheduler_slots": client.scheduler.slots, "throttle": client.scheduler.throttle.figures(),
         "refusals_asked_again": client.link.refusals, "calls_given_up_refused": client.link.busy_given_up,
-        "_samples": run.samples, "_server_busy": run.server_busy,
+        "_samples": run.samples, "_server_busy": run.server_busy, "_clock_from": t0,
     }
