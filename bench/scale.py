@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -45,9 +47,21 @@ def main(argv: list[str] | None = None) -> int:
     def configure(cfg: SwarmConfig) -> None:
         cfg.speedup, cfg.llm_url, cfg.embed_url = a.speedup, a.llm_url, a.embed_url
 
-    out = run_scale([int(x) for x in a.sizes.split(",") if x.strip()], quick=a.quick, refuse=a.refuse,
-                    retry_after=a.retry_after, hide_slots=a.hide_slots, machine=machine(),
-                    progress=lambda line: print(line, file=sys.stderr, flush=True), configure=configure)
+    sizes = [int(x) for x in a.sizes.split(",") if x.strip()]
+    if len(sizes) > 1:  # each size in a process of its own: its memory is its own
+        out = {"runs": [], "quick": a.quick, "refuse": a.refuse, "hide_slots": a.hide_slots}
+        with tempfile.TemporaryDirectory(prefix="town-scale-") as tmp:
+            for n in sizes:
+                rest = [x for i, x in enumerate(argv or sys.argv[1:]) if x != "--json" and
+                        (i == 0 or (argv or sys.argv[1:])[i - 1] != "--json")]
+                one = Path(tmp) / f"{n}.json"
+                subprocess.run([sys.executable, __file__, *rest, "--sizes", str(n), "--json", str(one)],
+                               check=True, stdout=subprocess.DEVNULL)
+                out["runs"] += json.loads(one.read_text())["runs"]
+    else:
+        out = run_scale(sizes, quick=a.quick, refuse=a.refuse, retry_after=a.retry_after,
+                        hide_slots=a.hide_slots, machine=machine(),
+                        progress=lambda line: print(line, file=sys.stderr, flush=True), configure=configure)
     for r in out["runs"]:
         print(format_swarm(r), end="\n\n")
     print(scale_table(out))

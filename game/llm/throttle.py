@@ -15,9 +15,16 @@ server itself rather than fixed.
   most halved), once a round, as refusals are.  While nothing waits the limit holds nothing back
   and stays as it is.  A server that queues what it cannot batch (its answer times grow with
   what is in flight, its throughput does not) so gets about what it can batch.
-- **A refusal** (HTTP 429, 503: ``refused``) cuts the limit to ``cut`` of what was in flight when
-  it came, once a round: the refusals of requests sent before the last cut do not cut again (a
-  burst of refusals from one overload is one signal).  The limit grows back as above.
+- **A refusal** (HTTP 429, 503: ``refused``) cuts the limit, once a round (the refusals of
+  requests sent before the last cut do not cut again: a burst of refusals from one overload is one
+  signal), to what was in flight when it came (at most halved at once) times ``1 - share / 2``,
+  ``share`` being the part of the last answers (about a round's) that were refusals: a server
+  that refuses what it holds past its capacity is taken about halfway down to it each round, and
+  one that refuses a fixed share of everything (a rate limit drawn at random, the stand-in's
+  ``--refuse``) costs a sixth a round for a third refused, which the answers between win back:
+  its slots stay nearly full.  A server that
+  states its slots gets back to them by half a request an answer while work waits (about x1.3 a
+  round with a third refused); one that does not, as above.
 
 The limit is never above ``ceiling`` (the stated slots, or ``TOWN_LLM_MAX_IN_FLIGHT``) nor below
 ``floor``.  Pure bookkeeping with no clock or I/O: the scheduler asks ``value`` and reports each
@@ -38,18 +45,18 @@ _SHORT = 2 / (10 + 1)  # the recent answer times' average: about the last ten an
 
 class Throttle:
     def __init__(self, ceiling: int = 4, *, stated: bool = True, start: int = 4, floor: int = 1,
-                 tolerance: float = 2.0, smoothing: float = 0.2, cut: float = 0.75) -> None:
+                 tolerance: float = 2.0, smoothing: float = 0.2) -> None:
         self.ceiling = max(1, int(ceiling))
         self.floor = max(1, min(int(floor), self.ceiling))
         self.stated = stated
         self.tolerance = max(1.0, float(tolerance))
         self.smoothing = min(1.0, max(0.0, float(smoothing)))
-        self.cut = min(0.99, max(0.1, float(cut)))
         self.limit = float(self.ceiling if stated else min(max(start, self.floor), self.ceiling))
         self._tickets = 0  # requests started
         self._cut_at = 0  # the last ticket given before the last cut
         self._usual: dict[str, float] = {}  # purpose -> its usual answer time (s)
         self.recent = 1.0  # recent answer times over their purposes' usual ones (an average)
+        self.share = 0.0  # the part of the last answers (about a round's) that were refusals
         self.refusals = 0  # refusals reported
         self.cuts = 0  # times the limit was cut for them
         self.slowdowns = 0  # times it was cut for answers slower than ``tolerance`` times the usual
@@ -79,9 +86,10 @@ class Throttle:
         """The request ``ticket`` of ``purpose`` was answered after ``seconds`` in flight;
         ``waiting``: other work waits for a slot now (the limit holds it back)."""
         ratio = self._against_usual(purpose, seconds)
+        self._count(refused=False)
         if self.stated:
             if waiting and self.limit < self.ceiling:  # grow back after a cut
-                self.limit = min(float(self.ceiling), self.limit + self.smoothing * math.sqrt(self.limit))
+                self.limit = min(float(self.ceiling), self.limit + 0.5)
             return
         if ratio is not None:
             self.recent += _SHORT * (ratio - self.recent)
@@ -104,14 +112,22 @@ class Throttle:
         """The request ``ticket`` was refused (429, 503) with ``in_flight`` requests in flight
         (itself included).  Returns whether the limit was cut (once a round)."""
         self.refusals += 1
+        self._count(refused=True)
         if ticket <= self._cut_at:
             return False  # sent before the last cut: that overload is already answered
         self._cut_at = self._tickets
         self.cuts += 1
         self._probing = False
-        self.limit = max(float(self.floor), min(self.limit, float(max(1, in_flight))) * self.cut)
+        # from what was in flight, but at most halved at once: the first refusal may come while
+        # the first requests are still being sent, and one refusal in a burst says little
+        base = min(self.limit, max(float(in_flight), self.limit / 2))
+        self.limit = max(float(self.floor), base * (1 - self.share / 2))
         self.lowest = min(self.lowest, self.value)
         return True
+
+    def _count(self, *, refused: bool) -> None:
+        """One more answer or refusal in ``share`` (an average over about a round of them)."""
+        self.share += (float(refused) - self.share) / max(4.0, self.limit)
 
     def _against_usual(self, purpose: str, seconds: float) -> float | None:
         """``seconds`` over the usual answer time of ``purpose`` (None for the first answer of
@@ -129,4 +145,5 @@ class Throttle:
         """What a report says of it."""
         return {"limit": self.value, "ceiling": self.ceiling, "stated": self.stated,
                 "lowest": self.lowest, "refusals": self.refusals, "cuts": self.cuts, "slowdowns": self.slowdowns,
+                "refused_share": round(self.share, 3),
                 "recent_over_usual": round(self.recent, 2)}

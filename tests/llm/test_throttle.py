@@ -4,6 +4,9 @@ its refusals and its answer times.  Pure: no clock, no server."""
 from __future__ import annotations
 
 import asyncio
+import random
+import statistics
+from collections.abc import Callable
 
 import pytest
 
@@ -18,26 +21,50 @@ def test_stated_slots_are_the_limit_and_answer_times_do_not_move_it():
     assert t.value == 8 and t.stated
 
 
-def test_a_refusal_cuts_once_a_round_and_the_limit_grows_back():
+def test_a_refusal_cuts_once_a_round_from_what_was_in_flight():
     t = Throttle(32)
     sent = [t.ticket() for _ in range(32)]
-    assert t.refused(sent[0], in_flight=32) is True
-    assert t.value == 24
+    assert t.refused(sent[0], in_flight=32) is True and t.value < 32
+    after = t.value
     # the others of that round, refused too, were sent before the cut: one overload, one cut
     assert not any(t.refused(s, in_flight=30) for s in sent[1:10])
-    assert t.value == 24 and t.cuts == 1 and t.refusals == 10
-    # a request sent after the cut and refused cuts again, from what was in flight then
+    assert t.value == after and t.cuts == 1 and t.refusals == 10
+    # a request sent after the cut, refused with 12 in flight: down towards 12, at most halved at once
     assert t.refused(t.ticket(), in_flight=12) is True
-    assert t.value == 9 and t.lowest == 9
-    # answers while work waits take it back to the slots, never past them
-    for _ in range(40):
+    assert after / 4 <= t.value <= after / 2 and t.lowest == t.value
+    # answers while work waits take it back to the slots, never past them; with nothing waiting, none
+    low = t.value
+    for _ in range(10):
+        t.answered(t.ticket(), 1.0, "plan", waiting=False)
+    assert t.value == low
+    for _ in range(80):
         t.answered(t.ticket(), 1.0, "plan", waiting=True)
     assert t.value == 32
-    # nothing waits: no growth needed, none made
-    t.refused(t.ticket(), in_flight=8)
-    for _ in range(40):
-        t.answered(t.ticket(), 1.0, "plan", waiting=False)
-    assert t.value == 6
+
+
+def _rounds(t: Throttle, n: int, refused: Callable[[int], bool]) -> list[int]:
+    """``n`` rounds of the limit's worth of requests, all in flight, each answered or refused."""
+    values = []
+    for _ in range(n):
+        tickets = [t.ticket() for _ in range(t.value)]
+        for i, k in enumerate(tickets):
+            if refused(i):
+                t.refused(k, in_flight=len(tickets))
+            else:
+                t.answered(k, 1.0, "plan", waiting=True)
+        values.append(t.value)
+    return values
+
+
+def test_a_server_that_refuses_past_its_capacity_is_brought_down_to_it():
+    values = _rounds(Throttle(64), 40, lambda i: i >= 20)  # takes 20, refuses the rest
+    assert 15 <= statistics.mean(values[20:]) <= 32
+
+
+def test_a_server_that_refuses_a_third_at_random_keeps_its_slots_nearly_full():
+    draw = random.Random(1)
+    values = _rounds(Throttle(64), 40, lambda i: draw.random() < 1 / 3)
+    assert statistics.mean(values[10:]) > 48
 
 
 def test_a_server_that_says_nothing_is_probed_up_while_it_answers_as_usual():
@@ -85,18 +112,19 @@ async def test_the_scheduler_sends_what_the_throttle_allows_and_keeps_the_player
     s = PriorityScheduler(8, reserve=1)
     held = [await s.acquire(2) for _ in range(7)]  # the town fills 7 of 8
     assert s.in_flight == 7 and s.capacity == 8
-    assert s.refused(held[0]) is True  # a refusal: 7 in flight -> 5 allowed
-    assert s.capacity == 5
-    for n in held[:3]:
-        s.release(n)
+    assert s.refused(held[0]) is True  # refused with 7 in flight: fewer than 7 allowed
+    cap = s.capacity
+    assert cap < 7
+    while s.in_flight > cap - 1:  # down to the town's limit (one slot kept for the player)
+        s.release(held.pop(0))
     tasks = [asyncio.ensure_future(s.acquire(2)) for _ in range(2)]
     await asyncio.sleep(0)
-    assert not any(t.done() for t in tasks) and s.queued == 2  # 4 in flight: the town's limit now
+    assert not any(t.done() for t in tasks) and s.queued == 2
     player = await asyncio.wait_for(s.acquire(0), 1)  # the player's request starts at once
-    assert s.in_flight == 5
+    assert s.in_flight == cap
     s.release(player)
     assert s.queued == 2
-    for n in held[3:]:
+    for n in held:
         s.answered(n, 1.0, "plan")
         s.release(n)
     await asyncio.wait_for(asyncio.gather(*tasks), 1)
