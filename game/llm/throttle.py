@@ -16,15 +16,15 @@ server itself rather than fixed.
   and stays as it is.  A server that queues what it cannot batch (its answer times grow with
   what is in flight, its throughput does not) so gets about what it can batch.
 - **A refusal** (HTTP 429, 503: ``refused``) cuts the limit, once a round (the refusals of
-  requests sent before the last cut do not cut again: a burst of refusals from one overload is one
-  signal), to what was in flight when it came (at most halved at once) times ``1 - share / 2``,
-  ``share`` being the part of the last answers (about a round's) that were refusals: a server
-  that refuses what it holds past its capacity is taken about halfway down to it each round, and
-  one that refuses a fixed share of everything (a rate limit drawn at random, the stand-in's
-  ``--refuse``) costs a sixth a round for a third refused, which the answers between win back:
-  its slots stay nearly full.  A server that
-  states its slots gets back to them by half a request an answer while work waits (about x1.3 a
-  round with a third refused); one that does not, as above.
+  requests sent before the last cut, or before half the new limit's worth of answers came back,
+  do not cut again: a burst of refusals from one overload is one signal, and refusals come back
+  at once while answers take their time), to what was in flight when it came (at most halved at
+  once) times ``1 - share / 2``, ``share`` being the part of the last answers (about a round's)
+  that were refusals: a server that refuses what it holds past its capacity is taken about
+  halfway down to it each round, and one that refuses a fixed share of everything (a rate limit
+  drawn at random, the stand-in's ``--refuse``) costs a sixth a round for a third refused, which
+  the answers between win back: its slots stay nearly full.  A server that states its slots gets
+  back to them by half a request an answer while work waits; one that does not, as above.
 
 The limit is never above ``ceiling`` (the stated slots, or ``TOWN_LLM_MAX_IN_FLIGHT``) nor below
 ``floor``.  Pure bookkeeping with no clock or I/O: the scheduler asks ``value`` and reports each
@@ -54,6 +54,8 @@ class Throttle:
         self.limit = float(self.ceiling if stated else min(max(start, self.floor), self.ceiling))
         self._tickets = 0  # requests started
         self._cut_at = 0  # the last ticket given before the last cut
+        self._answers = 0  # answers since the last cut
+        self._needs = 0  # answers since the last cut before a refusal may cut again
         self._usual: dict[str, float] = {}  # purpose -> its usual answer time (s)
         self.recent = 1.0  # recent answer times over their purposes' usual ones (an average)
         self.share = 0.0  # the part of the last answers (about a round's) that were refusals
@@ -87,6 +89,7 @@ class Throttle:
         ``waiting``: other work waits for a slot now (the limit holds it back)."""
         ratio = self._against_usual(purpose, seconds)
         self._count(refused=False)
+        self._answers += 1
         if self.stated:
             if waiting and self.limit < self.ceiling:  # grow back after a cut
                 self.limit = min(float(self.ceiling), self.limit + 0.5)
@@ -113,8 +116,10 @@ class Throttle:
         (itself included).  Returns whether the limit was cut (once a round)."""
         self.refusals += 1
         self._count(refused=True)
-        if ticket <= self._cut_at:
-            return False  # sent before the last cut: that overload is already answered
+        if ticket <= self._cut_at or self._answers < self._needs:
+            # sent before the last cut, or refused before what the cut allows was tried (refusals
+            # come back at once, answers after their time): that overload is already answered
+            return False
         self._cut_at = self._tickets
         self.cuts += 1
         self._probing = False
@@ -122,6 +127,7 @@ class Throttle:
         # the first requests are still being sent, and one refusal in a burst says little
         base = min(self.limit, max(float(in_flight), self.limit / 2))
         self.limit = max(float(self.floor), base * (1 - self.share / 2))
+        self._answers, self._needs = 0, max(1, self.value // 2)
         self.lowest = min(self.lowest, self.value)
         return True
 

@@ -86,6 +86,19 @@ async def test_a_server_that_refuses_a_third_of_the_calls_loses_none():
         assert c.scheduler.in_flight == 0 and c.scheduler.queued == 0
 
 
+async def test_refusals_at_random_leave_the_slots_nearly_full():
+    """A third refused at once, the others answered after their time: the refusals of one round
+    come back long before its answers, and are one signal, not one each."""
+    draw = __import__("random").Random(3)
+    server = LoadServer(lambda n: 0.05, refuse=lambda i: draw.random() < 1 / 3, retry_after="0.01", slots=32)
+    async with client_of(server) as c:
+        await c.connect()
+        await ask_all(c, 400, residents=400)
+        assert server.answered == 400 and c.accounting.total.failures == 0
+        assert statistics.mean(server.seen[100:300]) > 20  # of the town's 31
+        assert c.scheduler.throttle.lowest > 10
+
+
 async def test_a_503_with_retry_after_is_waited_for_as_asked():
     server = LoadServer(lambda n: 0.0, refuse=lambda i: i == 0, status=503, retry_after="0.3")
     async with client_of(server) as c:

@@ -29,7 +29,11 @@ def test_a_refusal_cuts_once_a_round_from_what_was_in_flight():
     # the others of that round, refused too, were sent before the cut: one overload, one cut
     assert not any(t.refused(s, in_flight=30) for s in sent[1:10])
     assert t.value == after and t.cuts == 1 and t.refusals == 10
-    # a request sent after the cut, refused with 12 in flight: down towards 12, at most halved at once
+    # refused at once, before half the new limit's worth of answers came back: the same overload
+    assert t.refused(t.ticket(), in_flight=20) is False and t.value == after
+    for _ in range(after // 2):
+        t.answered(t.ticket(), 1.0, "plan", waiting=False)
+    # then refused with 12 in flight: down towards 12, at most halved at once
     assert t.refused(t.ticket(), in_flight=12) is True
     assert after / 4 <= t.value <= after / 2 and t.lowest == t.value
     # answers while work waits take it back to the slots, never past them; with nothing waiting, none
