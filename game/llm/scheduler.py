@@ -149,7 +149,7 @@ class PriorityScheduler:
         """The request in slot ``number`` was refused for the server's load (429, 503): fewer in
         flight from now on (once a round: see throttle.py).  Returns whether the limit was cut."""
         ticket = self._tickets.get(number)
-        return ticket is not None and self.throttle.refused(ticket, self.in_flight)
+        return ticket is not None and self.throttle.refused(ticket)
 
     def limit(self, priority: int) -> int:
         """How many requests may be in flight when one of ``priority`` starts.  While the player

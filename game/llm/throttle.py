@@ -18,12 +18,12 @@ server itself rather than fixed.
 - **A refusal** (HTTP 429, 503: ``refused``) cuts the limit, once a round (the refusals of
   requests sent before the last cut, or before half the new limit's worth of answers came back,
   do not cut again: a burst of refusals from one overload is one signal, and refusals come back
-  at once while answers take their time), to what was in flight when it came (at most halved at
-  once) times ``1 - share / 2``, ``share`` being the part of the last answers (about a round's)
-  that were refusals: a server that refuses what it holds past its capacity is taken about
-  halfway down to it each round, and one that refuses a fixed share of everything (a rate limit
-  drawn at random, the stand-in's ``--refuse``) costs a sixth a round for a third refused, which
-  the answers between win back: its slots stay nearly full.  A server that states its slots gets
+  at once while answers take their time), by ``1 - share / 2``, ``share`` being the part of the
+  last answers (about a round's) that were refusals: one that refuses a fixed share of
+  everything (a rate limit drawn at random, the stand-in's ``--refuse``) costs a sixth a round for
+  a third refused, which the answers between win back, so its slots stay nearly full; one that
+  refuses what it holds past its capacity is sent about two to three times that (the refused wait
+  their back-off outside the slots and are asked again; the server stays full).  A server that states its slots gets
   back to them by half a request an answer while work waits; one that does not, as above.
 
 The limit is never above ``ceiling`` (the stated slots, or ``TOWN_LLM_MAX_IN_FLIGHT``) nor below
@@ -111,9 +111,9 @@ class Throttle:
         step = self.smoothing * math.sqrt(self.limit) if self._probing else 1 / math.sqrt(self.limit)
         self.limit = min(float(self.ceiling), self.limit + step)
 
-    def refused(self, ticket: int, in_flight: int) -> bool:
-        """The request ``ticket`` was refused (429, 503) with ``in_flight`` requests in flight
-        (itself included).  Returns whether the limit was cut (once a round)."""
+    def refused(self, ticket: int) -> bool:
+        """The request ``ticket`` was refused (429, 503).  Returns whether the limit was cut (once
+        a round)."""
         self.refusals += 1
         self._count(refused=True)
         if ticket <= self._cut_at or self._answers < self._needs:
@@ -123,10 +123,10 @@ class Throttle:
         self._cut_at = self._tickets
         self.cuts += 1
         self._probing = False
-        # from what was in flight, but at most halved at once: the first refusal may come while
-        # the first requests are still being sent, and one refusal in a burst says little
-        base = min(self.limit, max(float(in_flight), self.limit / 2))
-        self.limit = max(float(self.floor), base * (1 - self.share / 2))
+        # by half the share refused: what was in flight when it came says little (a fixed share
+        # refused while few are asked would halve it each time, and the answers between could not
+        # win it back)
+        self.limit = max(float(self.floor), self.limit * (1 - self.share / 2))
         self._answers, self._needs = 0, max(1, self.value // 2)
         self.lowest = min(self.lowest, self.value)
         return True

@@ -21,21 +21,21 @@ def test_stated_slots_are_the_limit_and_answer_times_do_not_move_it():
     assert t.value == 8 and t.stated
 
 
-def test_a_refusal_cuts_once_a_round_from_what_was_in_flight():
+def test_a_refusal_cuts_once_a_round():
     t = Throttle(32)
     sent = [t.ticket() for _ in range(32)]
-    assert t.refused(sent[0], in_flight=32) is True and t.value < 32
+    assert t.refused(sent[0]) is True and t.value < 32
     after = t.value
     # the others of that round, refused too, were sent before the cut: one overload, one cut
-    assert not any(t.refused(s, in_flight=30) for s in sent[1:10])
+    assert not any(t.refused(s) for s in sent[1:10])
     assert t.value == after and t.cuts == 1 and t.refusals == 10
     # refused at once, before half the new limit's worth of answers came back: the same overload
-    assert t.refused(t.ticket(), in_flight=20) is False and t.value == after
+    assert t.refused(t.ticket()) is False and t.value == after
     for _ in range(after // 2):
         t.answered(t.ticket(), 1.0, "plan", waiting=False)
-    # then refused with 12 in flight: down towards 12, at most halved at once
-    assert t.refused(t.ticket(), in_flight=12) is True
-    assert after / 4 <= t.value <= after / 2 and t.lowest == t.value
+    # then refused again: cut again, by half the share of refusals among the last answers
+    assert t.refused(t.ticket()) is True
+    assert after / 2 <= t.value < after and t.lowest == t.value
     # answers while work waits take it back to the slots, never past them; with nothing waiting, none
     low = t.value
     for _ in range(10):
@@ -53,16 +53,18 @@ def _rounds(t: Throttle, n: int, refused: Callable[[int], bool]) -> list[int]:
         tickets = [t.ticket() for _ in range(t.value)]
         for i, k in enumerate(tickets):
             if refused(i):
-                t.refused(k, in_flight=len(tickets))
+                t.refused(k)
             else:
                 t.answered(k, 1.0, "plan", waiting=True)
         values.append(t.value)
     return values
 
 
-def test_a_server_that_refuses_past_its_capacity_is_brought_down_to_it():
-    values = _rounds(Throttle(64), 40, lambda i: i >= 20)  # takes 20, refuses the rest
-    assert 15 <= statistics.mean(values[20:]) <= 32
+def test_a_server_that_refuses_past_its_capacity_is_sent_fewer():
+    """It takes 20 and refuses the rest: the limit comes down and stays within about three times
+    that (the refused wait their back-off outside the slots, none lost; the server stays full)."""
+    values = _rounds(Throttle(64), 40, lambda i: i >= 20)
+    assert 20 <= statistics.mean(values[10:]) <= 60 and max(values[10:]) < 64
 
 
 def test_a_server_that_refuses_a_third_at_random_keeps_its_slots_nearly_full():
@@ -104,8 +106,9 @@ def test_the_usual_is_each_purposes_own():
 
 def test_the_limit_never_leaves_its_bounds():
     t = Throttle(16, stated=False, start=4, floor=2)
-    for _ in range(10):
-        t.refused(t.ticket(), in_flight=1)
+    for _ in range(30):  # every other one refused, nothing waiting to grow it back
+        t.answered(t.ticket(), 0.5, "x", waiting=False)
+        t.refused(t.ticket())
     assert t.value == 2
     for _ in range(500):
         t.answered(t.ticket(), 0.5, "x", waiting=True)
@@ -116,9 +119,9 @@ async def test_the_scheduler_sends_what_the_throttle_allows_and_keeps_the_player
     s = PriorityScheduler(8, reserve=1)
     held = [await s.acquire(2) for _ in range(7)]  # the town fills 7 of 8
     assert s.in_flight == 7 and s.capacity == 8
-    assert s.refused(held[0]) is True  # refused with 7 in flight: fewer than 7 allowed
+    assert s.refused(held[0]) is True  # refused: fewer allowed
     cap = s.capacity
-    assert cap < 7
+    assert 4 <= cap < 8
     while s.in_flight > cap - 1:  # down to the town's limit (one slot kept for the player)
         s.release(held.pop(0))
     tasks = [asyncio.ensure_future(s.acquire(2)) for _ in range(2)]
