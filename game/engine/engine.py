@@ -44,7 +44,7 @@ from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
-from game.engine.tuning import PERCEIVE_EVERY, PREPARE_AHEAD, TALK_RANGE, chebyshev
+from game.engine.tuning import PREPARE_AHEAD, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.api import LLM
 from game.mind.view import Conversation, WorldView
@@ -352,9 +352,7 @@ class Engine:
         for r in self.residents.values():
             self.walker.move(r, res)
             self.things.mend_on_arrival(r, res, now)
-        for i, r in enumerate(self.residents.values()):
-            if (self.step_no + i) % PERCEIVE_EVERY == 0:
-                self.perceiver.look(r, now)
+        self.perceiver.look_round(self.residents.values(), self.step_no, now)
         for r in self.residents.values():
             self.lanes.decide(r, now, res)
         self.conversations.tick(now)

@@ -4,7 +4,8 @@ places it sees are learnt; ``world_view`` tells its mind what it knows.  A part 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import cast
@@ -16,11 +17,11 @@ from game.engine.towncore import TownCore
 from game.engine.tuning import (
     OBJECT_NEWS,
     PERCEIVE_BANDWIDTH,
+    PERCEIVE_EVERY,
     PERCEIVE_RADIUS,
     SUBJECT_COOLDOWN,
     TALK_COOLDOWN,
     TALK_RANGE,
-    chebyshev,
 )
 from game.mind.view import WorldView
 from game.world.objects import ObjectStates
@@ -28,6 +29,7 @@ from game.world.resolve import Grounder
 
 # the world's perception (game.world.perception.perceive): what one resident sees from where it stands
 Perceive = Callable[..., list]
+Pos = tuple[int, int]
 
 
 def _never() -> bool:
@@ -49,11 +51,44 @@ class Perceiver:
         self.things = things
         self.hazards = hazards
         self.perceive = perceive
+        # while a round of looks goes on (``look_round``): everyone's tile by cell of
+        # PERCEIVE_RADIUS tiles, as of this tick (after everyone moved)
+        self._cells: dict[Pos, list[tuple[str, Pos]]] | None = None
+
+    def look_round(self, residents: Iterable[Resident], step_no: int, now: datetime) -> None:
+        """This tick's looks, once everyone has moved: each resident every ``PERCEIVE_EVERY``
+        ticks (staggered by its place in the town).  A look is made among those near it only
+        (``around``): the world's perception looks no further than ``PERCEIVE_RADIUS``, so it
+        sees what it would among the whole town, and a look costs the people near, not the town
+        (1,000 residents, a third of them looking each tick among all of them, took most of a
+        tick's time)."""
+        size = max(1, PERCEIVE_RADIUS)
+        cells: dict[Pos, list[tuple[str, Pos]]] = defaultdict(list)
+        for name, p in self.core.actors().items():
+            cells[(p[0] // size, p[1] // size)].append((name, p))
+        self._cells = cells
+        try:
+            for i, r in enumerate(residents):
+                if (step_no + i) % PERCEIVE_EVERY == 0:
+                    self.look(r, now)
+        finally:
+            self._cells = None
+
+    def around(self, pos: Pos) -> tuple[dict[str, Pos], dict[str, str]]:
+        """Those within ``PERCEIVE_RADIUS`` tiles of ``pos`` (a square; a few beyond it) and what
+        they are doing now: from the round's grid (``look_round``), else the whole town."""
+        if self._cells is None:
+            return self.core.actors(), self.core.doing()
+        size = max(1, PERCEIVE_RADIUS)
+        cx, cy = pos[0] // size, pos[1] // size
+        cells = self._cells
+        near = {name: p for dx in (-1, 0, 1) for dy in (-1, 0, 1) for name, p in cells.get((cx + dx, cy + dy), ())}
+        return near, self.core.doing(near)
 
     def look(self, r: Resident, now: datetime) -> None:
         core = self.core
-        percepts = self.perceive(r.name, r.pos, core.town, core.actors(), PERCEIVE_RADIUS,
-                                 PERCEIVE_BANDWIDTH, doing=core.doing())
+        near, doing = self.around(r.pos)
+        percepts = self.perceive(r.name, r.pos, core.town, near, PERCEIVE_RADIUS, PERCEIVE_BANDWIDTH, doing=doing)
         current: dict[str, str] = {}
         salient: list[str] = []
         urgent = False
@@ -140,8 +175,9 @@ class Perceiver:
         nearby = [text for key, text in sorted(r.seen.items()) if key.startswith("person:")]
         # those it can talk to: within talking range, or in view (it walks over to them)
         in_view = {key.split(":", 1)[1] for key in r.seen if key.startswith("person:")}
-        people = sorted(n for n, p in core.actors().items()
-                        if n != name and (chebyshev(p, r.pos) <= TALK_RANGE or n in in_view))
+        x, y = r.pos  # (chebyshev's test written out: this runs over the whole town for each decision)
+        people = sorted(n for n, (px, py) in core.actors().items()
+                        if n != name and (abs(px - x) <= TALK_RANGE and abs(py - y) <= TALK_RANGE or n in in_view))
         return WorldView.make(now_text=core.clock.long_text(), here=here, here_text=core.describe(here),
                               known_places=known, allowed=allowed, nearby=nearby, people_here=people,
                               ground=self.grounder(name, allowed, here))

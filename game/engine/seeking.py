@@ -33,7 +33,7 @@ class Seeker:
         name = self.talks.partner(r, with_whom.split(",")[0], now)
         if name is None or name not in self.core.residents:
             return False
-        pos = self.core.actors().get(name)
+        pos = self.core.position(name)
         if pos is None or chebyshev(pos, r.pos) > SEEK_RADIUS:
             return False
         act = Action(description=f"going to talk with {name}", emoji="\U0001F6B6",
@@ -52,7 +52,7 @@ class Seeker:
         True while it goes on walking (nothing else to decide this tick)."""
         name = r.seeking
         assert name is not None
-        pos = self.core.actors().get(name)
+        pos = self.core.position(name)
         gone = pos is None or r.seek_until is None or now >= r.seek_until or not self.talks.free_to_talk(name)
         if not gone and pos is not None and chebyshev(pos, r.pos) <= TALK_RANGE:
             r.seeking = r.seek_until = None

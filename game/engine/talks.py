@@ -64,7 +64,7 @@ class Conversations:
             name = self.partner(ra, w, now)
             if name is None:
                 continue
-            pos = self.core.actors().get(name)
+            pos = self.core.position(name)
             if pos is None or chebyshev(pos, ra.pos) > reach:
                 continue
             other = self.core.residents.get(name)

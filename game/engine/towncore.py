@@ -10,7 +10,7 @@ called, whose is this name).  It decides nothing: the parts do (game/engine/engi
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from game.engine.api import Clock, MindPort, PlaceMemory, TownMap
 from game.engine.events import LogLine, TickResult
@@ -98,13 +98,21 @@ class TownCore:
             out[self.player.name] = self.player.pos
         return out
 
-    def doing(self) -> dict[str, str]:
-        """What everyone is doing, in words (what perception says of them)."""
-        out = {name: r.action.description for name, r in self.residents.items() if r.action is not None}
-        if self.player is not None:
+    def doing(self, names: Iterable[str] | None = None) -> dict[str, str]:
+        """What everyone is doing (or those of ``names``), in words (what perception says of them)."""
+        residents = self.residents if names is None else {n: self.residents[n] for n in names if n in self.residents}
+        out = {name: r.action.description for name, r in residents.items() if r.action is not None}
+        if self.player is not None and (names is None or self.player.name in names):
             out[self.player.name] = f"visiting ({self.player.description})" if self.player.description \
                 else "visiting"
         return out
+
+    def position(self, name: str) -> Pos | None:
+        """Where ``name`` (a resident or the visitor) is (``actors()``'s, without the whole town)."""
+        if self.player is not None and self.player.name == name:
+            return self.player.pos
+        r = self.residents.get(name)
+        return r.pos if r is not None else None
 
     def controlled(self, name: str) -> bool:
         """The player speaks and walks for ``name`` (the visitor, or the embodied resident)."""

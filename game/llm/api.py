@@ -91,7 +91,9 @@ class ModelStatus:
     # been idle now (seconds; 0 while busy): None where nobody measures it (a replay, a fake)
     spare: float | None = None
     idle_s: float | None = None
-    slots: int | None = None  # requests the client sends at once (the server's slots); None: not known
+    # requests the client sends at once now (its throttle: the server's slots, or as many as its answer
+    # times show it takes; fewer after refusals); None: not known
+    slots: int | None = None
     # the server as the game sees it (game/llm/supervisor.py): "up", "restarting" (gone, being
     # brought back: the calls that found it gone wait) or "away" (it could not come back: calls fail,
     # the town lives by routine); what was last said of it (why it is away); times it was brought

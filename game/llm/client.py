@@ -32,6 +32,7 @@ from .link import ServerLink
 from .scheduler import PriorityScheduler
 from .server import EmbeddedServer
 from .supervisor import ServerSupervisor
+from .throttle import Throttle
 from .wire import StreamTally, Transient, answer_of, finite_numbers, server_message, token_counts, utf8, wire_messages
 
 T = TypeVar("T", bound=BaseModel)
@@ -40,11 +41,6 @@ log = logging.getLogger(__name__)
 
 _EMBED_TAG = CallTag(purpose="embed")
 
-
-# seconds after a request of the player's during which the town starts none of its own (see
-# PriorityScheduler): longer than the pause between two prefills while the player types, and than
-# most pauses to read a reply before typing the next line
-PLAYER_LINGER_S = 8.0
 
 class ModelClient:
     """The real model layer.  Use ``async with ModelClient(...) as llm`` or call ``aclose()``."""
@@ -65,6 +61,7 @@ class ModelClient:
         accounting: Accounting | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         cache_prompt: bool | None = None,
+        max_in_flight: int = 256,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -76,21 +73,25 @@ class ModelClient:
         # it to the server (on by default); sent only to llama-server (``/props`` answered)
         self.cache_prompt = cache_prompt
         self._llama_server = False
-        self.scheduler = PriorityScheduler(slots or 4)
+        # as many in flight as the server has slots (given, or said by /props at ``connect``);
+        # for a server that says nothing, as many as its answer times show it takes (throttle.py)
+        self.scheduler = PriorityScheduler(slots or max_in_flight, throttle=Throttle(slots) if slots else
+                                           Throttle(max_in_flight, stated=False))
         self.server: EmbeddedServer | None = None  # the llama-server this game started for it, if any
         self.models_error: str | None = None  # GET /models was not the API's list (town llm check says so)
         # llama-server's per-request timings (prompt_n, prompt_ms, predicted_n, predicted_ms)
         self.timings: deque[tuple[int, float, int, float]] = deque(maxlen=256)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.AsyncClient(
-            headers=headers,
-            timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
-            transport=transport,
-            limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
-        )
+
+        def pool() -> httpx.AsyncClient:  # the scheduler bounds what is in flight, not the pool
+            return httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
+                                     transport=transport, limits=httpx.Limits(max_connections=None,
+                                                                              max_keepalive_connections=None))
+        self._http = pool()
         self.link = ServerLink(self.base_url, self._http, self.scheduler, self.accounting,
                                timeout_s=timeout_s, transport_retries=max(0, transport_retries),
                                backoff_s=backoff_s)
+        self.link.more_http = pool  # a pool for each POOL_SLOTS slots (link.py)
 
     @property
     def caches_prompts(self) -> bool:
@@ -136,6 +137,7 @@ class ModelClient:
             answer_retries=config.answer_retries,
             embedder=embedder,
             cache_prompt=config.server.cache_prompt,
+            max_in_flight=config.max_in_flight,
             accounting=accounting,
             transport=transport,
         )
@@ -149,6 +151,7 @@ class ModelClient:
         await self.aclose()
 
     async def aclose(self) -> None:
+        await self.link.aclose()
         await self._http.aclose()
         if self.embedder is not None:
             await self.embedder.aclose()
@@ -180,23 +183,7 @@ class ModelClient:
         else:
             self.models_error = f"GET {self.base_url}/models answered HTTP {resp.status_code}: {server_message(resp)}"
         if not self._slots_fixed:
-            try:
-                props = await self._http.get(f"{self._root}/props", timeout=5.0)
-                if props.status_code == 200:
-                    total = int(props.json().get("total_slots") or 0)
-                    if total > 0:
-                        self.scheduler.resize(total)
-                        self._llama_server = True
-                        # llama-server keeps evaluated prompts (unless told not to)
-                        self.link.caches_prompts = self.cache_prompt is not False
-                        # a talk with the player is then a run of short requests (prefills while
-                        # they type, the reply): the town waits between them too
-                        self.scheduler.linger = PLAYER_LINGER_S
-                        # one server's slots share its cores: the player's reply stops the town's
-                        # requests in flight rather than wait behind them (they are asked again)
-                        self.scheduler.preempt = True
-            except (httpx.HTTPError, ValueError, TypeError, AttributeError):
-                pass  # not llama-server: keep the configured default
+            self._llama_server = await self.link.ask_props(self._root, self.cache_prompt)
         self.link.reachable = True
 
     def _note_timings(self, timings: dict[str, float]) -> float | None:
@@ -287,12 +274,10 @@ class ModelClient:
         temperature: float = 0.7,
         stop: tuple[str, ...] = (),
     ) -> AsyncIterator[str]:
-        payload = self._payload(wire_messages(messages), max_tokens, temperature)
-        if stop:
-            payload["stop"] = list(stop)
-        payload["stream"] = True
-        payload["stream_options"] = {"include_usage": True}
-        retries = reasked = 0
+        payload = {**self._payload(wire_messages(messages), max_tokens, temperature), "stream": True,
+                   "stream_options": {"include_usage": True}, **({"stop": list(stop)} if stop else {})}
+        retries = reasked = refused = 0
+        first = 0.0  # when the server first refused it for its load
         while True:
             tally = StreamTally()
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
@@ -305,24 +290,30 @@ class ModelClient:
                             if tally.done:
                                 break
                 except httpx.TimeoutException as e:
-                    self.link.fail(f"the model server at {self.base_url} stopped answering "
-                                   f"({type(e).__name__})")
-                    self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True)
-                    raise ModelTimeout(self.last_error or "timeout") from None
+                    self._stream_timeout(e, tag, t0)
                 except (httpx.TransportError, Transient) as e:
                     lost = e if isinstance(e, Transient) else Transient(
                         f"lost the model server at {self.base_url}: {type(e).__name__}: "
                         f"{e or 'connection closed'}", lost=True)
                     if tally.pieces > 0:  # an answer begun cannot be resumed
                         self._stream_lost(lost, tag, t0, retries + reasked, started=True)
+                    if lost.busy:
+                        self.scheduler.refused(number)
                 else:
+                    self.scheduler.answered(number, time.monotonic() - t0, tag.purpose)
                     self.link.answered()
                     gen_s = self._note_timings(tally.timings)
                     self.accounting.record(
                         tag, **token_counts(tally.usage, tally.raw_timings, completion_default=tally.pieces),
-                        latency_s=time.monotonic() - t0, retries=retries + reasked, generation_s=gen_s)
+                        latency_s=time.monotonic() - t0, retries=retries + reasked + refused, generation_s=gen_s)
                     return
             # not begun: asked again once the server is back (the slot is free meanwhile), or retried
+            first = first or (time.monotonic() if lost.busy else 0.0)
+            if lost.busy and await self.link.wait_busy(lost, refused, first):  # refused for its load
+                refused += 1
+                continue
+            if lost.busy:
+                self._stream_lost(lost, tag, t0, retries + refused, started=False)
             again = await self.link.recovered(lost, reasked)
             if again:
                 reasked += 1
@@ -332,6 +323,11 @@ class ModelClient:
             log.info("retrying stream after: %s", lost)
             await self.link.backoff(retries)
             retries += 1
+
+    def _stream_timeout(self, e: httpx.TimeoutException, tag: CallTag, t0: float) -> NoReturn:
+        self.link.fail(f"the model server at {self.base_url} stopped answering ({type(e).__name__})")
+        self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True)
+        raise ModelTimeout(self.last_error or "timeout") from None
 
     def _stream_lost(self, e: Transient, tag: CallTag, t0: float, retries: int, *, started: bool) -> NoReturn:
         """A stream that failed on the way, and stops here: once an answer had begun, or the
@@ -384,7 +380,7 @@ class ModelClient:
             by_purpose=self.accounting.by_purpose(),
             spare=round(self.scheduler.spare(), 3),
             idle_s=round(self.scheduler.idle_s(), 1),
-            slots=self.scheduler.slots,
+            slots=self.scheduler.capacity,
         )
         sup = self.link.supervisor
         if sup is not None:

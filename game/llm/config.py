@@ -219,7 +219,10 @@ class LLMConfig:
     record: str | None = None
     replay: str | None = None
     home: Path = field(default_factory=town_home)
-    slots: int | None = None  # parallel requests; None: ask the server (llama-server /props), else 4
+    slots: int | None = None  # parallel requests; None: ask the server (llama-server /props), else found
+    # the most in flight at once for a server that does not say its slots (vLLM, a router): the
+    # client finds how many it takes from its answer times, up to this (game/llm/throttle.py)
+    max_in_flight: int = 256
     timeout_s: float = 600.0  # one request, from the moment it is sent (not counting the queue)
     connect_timeout_s: float = 10.0
     transport_retries: int = 3  # retries after a transport failure, with exponential backoff
@@ -243,6 +246,7 @@ class LLMConfig:
             embed_api_key=(env.get("TOWN_EMBED_API_KEY") or None),
             home=town_home(env),
             slots=_int_env(env, "TOWN_LLM_SLOTS", None),
+            max_in_flight=_int_env(env, "TOWN_LLM_MAX_IN_FLIGHT", None) or 256,
             timeout_s=_float_env(env, "TOWN_LLM_TIMEOUT", 600.0),
             embed_via_llm=env.get("TOWN_EMBED_VIA_LLM", "") not in ("", "0", "false", "no"),
             use_test_model=env.get("TOWN_LLM_TEST_MODEL", "") not in ("", "0", "false", "no"),
@@ -320,6 +324,7 @@ class LLMConfig:
             "replay": self.replay,
             "home": str(self.home),
             "slots": self.slots,
+            "max_in_flight": self.max_in_flight,
             "timeout_s": self.timeout_s,
             "server": self.server.to_dict(),
         }

@@ -10,7 +10,7 @@ import asyncio
 import hashlib
 import logging
 import sqlite3
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from pathlib import Path
 
 import httpx
@@ -25,27 +25,86 @@ log = logging.getLogger(__name__)
 
 
 class RemoteEmbedder:
-    """An OpenAI-compatible ``/v1/embeddings`` (llama-server --embeddings, Ollama, vLLM...)."""
+    """An OpenAI-compatible ``/v1/embeddings`` (llama-server --embeddings, Ollama, vLLM...).
+
+    Texts asked for at once by many callers go in few requests: at most ``in_flight`` requests are
+    sent at a time, and what is asked meanwhile waits and goes in the next one (up to ``batch``
+    texts a request), each caller given its own vectors in its own order.  A town of hundreds
+    asks thousands of single texts a minute: one request each queued in the HTTP pool's own
+    queue, whose every step looks at every connection (300 residents: two thirds of the game's
+    CPU went there, docs/SCALE.md)."""
 
     def __init__(self, base_url: str, model: str | None = None, *, api_key: str | None = None,
                  timeout_s: float = 60.0, retries: int = 3, backoff_s: float = 0.5,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None, in_flight: int = 4,
+                 batch: int = 64) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.name = model or "remote"
         self.dim: int | None = None
         self.retries = retries
         self.backoff_s = backoff_s
+        self.in_flight = max(1, in_flight)
+        self.batch = max(1, batch)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.AsyncClient(headers=headers, timeout=timeout_s, transport=transport)
+        self._http = httpx.AsyncClient(headers=headers, timeout=timeout_s, transport=transport,
+                                       limits=httpx.Limits(max_connections=self.in_flight,
+                                                           max_keepalive_connections=self.in_flight))
+        self._waiting: deque[tuple[list[str], asyncio.Future[list[list[float]]]]] = deque()
+        self._sending: set[asyncio.Task[None]] = set()
+        self.requests = 0  # requests sent (each of up to ``batch`` texts)
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
+        fut: asyncio.Future[list[list[float]]] = asyncio.get_running_loop().create_future()
+        self._waiting.append((list(texts), fut))
+        self._send_waiting()
+        return await fut
+
+    def _send_waiting(self) -> None:
+        """Send what waits, a request of up to ``batch`` texts while fewer than ``in_flight`` are out."""
+        while self._waiting and len(self._sending) < self.in_flight:
+            group: list[tuple[list[str], asyncio.Future[list[list[float]]]]] = []
+            n = 0
+            while self._waiting and (not group or n + len(self._waiting[0][0]) <= self.batch):
+                texts, fut = self._waiting.popleft()
+                if not fut.done():  # (a caller cancelled while it waited)
+                    group.append((texts, fut))
+                    n += len(texts)
+            if not group:
+                continue
+            task = asyncio.ensure_future(self._send(group))
+            self._sending.add(task)
+            task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        self._send_waiting()
+
+    async def _send(self, group: list[tuple[list[str], asyncio.Future[list[list[float]]]]]) -> None:
+        try:
+            vecs = await self._post([t for texts, _ in group for t in texts])
+        except BaseException as e:  # every caller of the request hears of it (a cancel: as an LLMError)
+            err = e if isinstance(e, Exception) else LLMError(f"the embedding request to {self.base_url} was stopped")
+            for _, fut in group:
+                if not fut.done():
+                    fut.set_exception(err)
+            if not isinstance(e, Exception):
+                raise
+            return
+        i = 0
+        for texts, fut in group:
+            if not fut.done():
+                fut.set_result(vecs[i:i + len(texts)])
+            i += len(texts)
+
+    async def _post(self, texts: list[str]) -> list[list[float]]:
         payload: dict[str, object] = {"input": texts}
         if self.model:
             payload["model"] = self.model
         url = f"{self.base_url}/embeddings"
+        self.requests += 1
         for attempt in range(self.retries + 1):
             try:
                 resp = await self._http.post(url, json=payload)
@@ -77,6 +136,8 @@ class RemoteEmbedder:
         return vecs.tolist()
 
     async def aclose(self) -> None:
+        for task in list(self._sending):
+            task.cancel()
         await self._http.aclose()
 
 

@@ -3,14 +3,21 @@ it: in a slot of the priority scheduler, pinned to that slot of a llama-server, 
 exponential backoff after a transport failure, and stopped for the player's request where the
 scheduler preempts (then asked again).  ``ModelClient`` (client.py) builds the requests and
 reads the answers; this is the road they travel.
+
+A server that refuses a request for its load (HTTP 429 or 503) gets fewer in flight (the
+scheduler's throttle) and the request is asked again after the seconds its ``Retry-After`` asks,
+or after a back-off (0.5 s doubling to 30 s, with jitter) without one, for as long as
+``busy_patience_s`` (the request timeout): a refusal is never a lost call, as a server that answers
+again takes it.  Each answer's time in a slot goes to the throttle too (how many the server takes).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
-from collections.abc import AsyncGenerator, Awaitable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TypeVar
 
 import httpx
@@ -19,7 +26,7 @@ from .accounting import Accounting
 from .api import CallTag, LLMError, ModelTimeout, ModelUnavailable
 from .scheduler import PriorityScheduler
 from .supervisor import Recovery, ServerSupervisor
-from .wire import RETRY_STATUS, Transient, server_message
+from .wire import RETRY_STATUS, Transient, refusal, server_message
 
 R = TypeVar("R")
 
@@ -28,6 +35,15 @@ log = logging.getLogger(__name__)
 # how many times one call is asked again after the server it found gone came back (a request that
 # kills the server each time it is asked must not restart it for ever)
 MAX_REASKED = 2
+# seconds after a request of the player's during which the town starts none of its own (see
+# PriorityScheduler; llama-server only): longer than the pause between two prefills while the
+# player types, and than most pauses to read a reply before typing the next line
+PLAYER_LINGER_S = 8.0
+# requests of this many slot numbers share one HTTP connection pool: httpcore's pool looks at each
+# of its connections at every step of every request, and with a few hundred in one pool that took
+# most of the game's CPU (a town of 300 on 100 slots: docs/SCALE.md)
+POOL_SLOTS = 16
+BUSY_BACKOFF_MAX_S = 30.0  # the longest wait between two tries of a request the server refused (no Retry-After)
 
 
 class Preempted(Exception):
@@ -42,6 +58,8 @@ class ServerLink:
                  backoff_s: float) -> None:
         self.base_url = base_url
         self.http = http
+        self.more_http: Callable[[], httpx.AsyncClient] | None = None  # another pool like ``http``
+        self._pools: dict[int, httpx.AsyncClient] = {}  # past the first POOL_SLOTS slot numbers
         self.scheduler = scheduler
         self.accounting = accounting
         self.timeout_s = timeout_s
@@ -54,6 +72,48 @@ class ServerLink:
         self.caches_prompts = False
         # brings a server that went away back (open_llm gives one); None: failures are only retried
         self.supervisor: ServerSupervisor | None = None
+        self.busy_patience_s = timeout_s  # how long a call asks a server that refuses it for its load
+        self.refusals = 0  # requests the server refused for its load (each asked again)
+        self.busy_given_up = 0  # calls that gave up after ``busy_patience_s`` of refusals
+        self._jitter = random.Random()
+
+    async def ask_props(self, root: str, cache_prompt: bool | None) -> bool:
+        """llama-server's ``/props`` (at the server's ``root``): its slots, which the scheduler
+        then fills; returns whether it answered as llama-server does (False: the throttle finds
+        how many the server takes from its answer times)."""
+        try:
+            props = await self.http.get(f"{root}/props", timeout=5.0)
+            total = int(props.json().get("total_slots") or 0) if props.status_code == 200 else 0
+        except (httpx.HTTPError, ValueError, TypeError, AttributeError):
+            return False  # not llama-server
+        if total <= 0:
+            return False
+        self.scheduler.resize(total)
+        # llama-server keeps evaluated prompts (unless told not to)
+        self.caches_prompts = cache_prompt is not False
+        # a talk with the player is then a run of short requests (prefills while they type, the
+        # reply): the town waits between them too
+        self.scheduler.linger = PLAYER_LINGER_S
+        # one server's slots share its cores: the player's reply stops the town's requests in
+        # flight rather than wait behind them (they are asked again)
+        self.scheduler.preempt = True
+        return True
+
+    def http_for(self, number: int) -> httpx.AsyncClient:
+        """The HTTP client of slot ``number``: one connection pool for each ``POOL_SLOTS``."""
+        shard = number // POOL_SLOTS
+        if shard == 0 or self.more_http is None:
+            return self.http
+        pool = self._pools.get(shard)
+        if pool is None:
+            pool = self._pools[shard] = self.more_http()
+        return pool
+
+    async def aclose(self) -> None:
+        """Close the pools past the first (the owner of ``http`` closes it)."""
+        pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            await pool.aclose()
 
     def fail(self, message: str) -> None:
         self.last_error = message
@@ -62,10 +122,27 @@ class ServerLink:
     async def backoff(self, retries: int) -> None:
         await asyncio.sleep(self.backoff_s * (2 ** retries))
 
-    async def post_once(self, path: str, payload: dict[str, object]) -> object:
+    async def wait_busy(self, err: Transient, refused: int, first: float) -> bool:
+        """After the server refused a request for its load (``err.busy``) for the ``refused``-th
+        time since ``first``: wait what it asked (Retry-After), or a back-off with jitter, and
+        return True to ask again; False when that would pass ``busy_patience_s``."""
+        self.refusals += 1
+        if err.retry_after is not None:
+            delay = err.retry_after
+        else:
+            delay = min(BUSY_BACKOFF_MAX_S, self.backoff_s * (2 ** min(refused, 16)))
+            delay *= self._jitter.uniform(0.5, 1.0)  # refusals come in crowds: spread their returns
+        if time.monotonic() + delay - first > self.busy_patience_s:
+            self.busy_given_up += 1
+            return False
+        log.info("%s; asked again in %.1f s", err, delay)
+        await asyncio.sleep(delay)
+        return True
+
+    async def post_once(self, path: str, payload: dict[str, object], number: int = 0) -> object:
         url = f"{self.base_url}{path}"
         try:
-            resp = await self.http.post(url, json=payload)
+            resp = await self.http_for(number).post(url, json=payload)
         except httpx.TimeoutException as e:
             kind = "connect" if isinstance(e, httpx.ConnectTimeout) else "answer"
             raise Transient(f"the model server at {self.base_url} did not {kind} in time "
@@ -79,10 +156,9 @@ class ServerLink:
             except (ValueError, RecursionError):
                 raise Transient(f"the model server at {self.base_url} sent a broken reply") from None
             return data
-        msg = server_message(resp)
         if resp.status_code in RETRY_STATUS:
-            raise Transient(f"the model server at {self.base_url} answered HTTP "
-                             f"{resp.status_code}: {msg}")
+            raise refusal(resp, self.base_url)
+        msg = server_message(resp)
         if resp.status_code in (401, 403):
             raise LLMError(f"the model server at {self.base_url} refused the request "
                            f"(HTTP {resp.status_code}): check TOWN_LLM_API_KEY")
@@ -93,26 +169,39 @@ class ServerLink:
         """POST with a scheduler slot, retrying transient failures; a call that found the server
         gone waits for it to be brought back (``supervisor``) and is asked again.  Returns (json,
         seconds, retries: the re-asks included)."""
-        retries = reasked = 0
+        retries = reasked = refused = 0
+        first = 0.0  # when the server first refused it for its load
         while True:
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
-                    data = await self.stoppable(self.post_once(path, self.pinned(payload, number)),
+                    data = await self.stoppable(self.post_once(path, self.pinned(payload, number), number),
                                                 number, tag)
                 except Preempted:
                     continue  # stopped for the player's request: asked again once a slot is free
                 except Transient as e:
                     err = e
+                    if e.busy:
+                        self.scheduler.refused(number)
                 except LLMError as e:  # refused (4xx): retrying will not help
                     self.last_error = str(e)
                     self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
-                                           retries=retries + reasked)
+                                           retries=retries + reasked + refused)
                     raise
                 else:
+                    self.scheduler.answered(number, time.monotonic() - t0, tag.purpose)
                     self.answered()
-                    return data, time.monotonic() - t0, retries + reasked
+                    return data, time.monotonic() - t0, retries + reasked + refused
             # the slot is free while we back off (or wait for the server to come back)
+            if err.busy:
+                first = first or time.monotonic()
+                if await self.wait_busy(err, refused, first):
+                    refused += 1
+                    continue
+                self.fail(f"{err} (refused for {time.monotonic() - first:.0f} s)")
+                self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
+                                       retries=retries + reasked + refused)
+                raise ModelUnavailable(self.last_error or str(err)) from None
             again = None if err.timeout else await self.recovered(err, reasked)
             if again:
                 reasked += 1
@@ -189,15 +278,13 @@ class ServerLink:
     async def stream_lines(self, payload: dict[str, object], number: int) -> AsyncGenerator[str, None]:
         """The lines of a streamed answer in slot ``number``.  Raises ``Transient`` on a status
         worth retrying, ``LLMError`` on another refusal; httpx's errors pass through."""
-        async with self.http.stream("POST", f"{self.base_url}/chat/completions",
+        async with self.http_for(number).stream("POST", f"{self.base_url}/chat/completions",
                                     json=self.pinned(payload, number)) as resp:
             if resp.status_code != 200:
                 await resp.aread()
-                msg = server_message(resp)
                 if resp.status_code in RETRY_STATUS:
-                    raise Transient(f"the model server at {self.base_url} answered "
-                                     f"HTTP {resp.status_code}: {msg}")
+                    raise refusal(resp, self.base_url)
                 raise LLMError(f"the model server at {self.base_url} rejected the "
-                               f"request (HTTP {resp.status_code}): {msg}")
+                               f"request (HTTP {resp.status_code}): {server_message(resp)}")
             async for line in resp.aiter_lines():
                 yield line

@@ -30,6 +30,12 @@ called, and the town's requests go back to the queue to be asked again once the 
 reply that waited behind three town answers being written took 12.6 s to its first words on two
 cores; alone, about one second.
 
+How many may be in flight is the ``throttle``'s (throttle.py): the slots the server says it has,
+or, where it says nothing, what its answer times show it can take; fewer after it refuses (429,
+503).  ``slots`` stays the number of server slots to pin requests to (or the throttle's ceiling).
+Each request in flight holds a ticket of the throttle's: the link reports its answer time
+(``answered``) or its refusal (``refused``) before it gives the slot back.
+
 The scheduler also keeps how long it has had nothing to do (nothing in flight, nothing queued):
 ``spare()`` is the share of the last ``window`` seconds it was idle (the time before it existed
 counts as busy) and ``idle_s()`` how long the present idle stretch has lasted.  The engine reads
@@ -47,16 +53,20 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+from .throttle import Throttle
+
 SPARE_WINDOW_S = 60.0  # real seconds over which ``spare()`` measures the idle share
 
 
 class PriorityScheduler:
     def __init__(self, slots: int = 4, reserve: int = 1, linger: float = 0.0,
                  clock: Callable[[], float] = time.monotonic, preempt: bool = False,
-                 window: float = SPARE_WINDOW_S) -> None:
+                 window: float = SPARE_WINDOW_S, throttle: Throttle | None = None) -> None:
         if slots < 1:
             raise ValueError("the scheduler needs at least one slot")
         self.slots = slots
+        # how many may be in flight (a fixed ``slots`` unless a throttle of its own is given)
+        self.throttle = throttle or Throttle(slots, stated=True)
         self.reserve = max(0, int(reserve))
         self.linger = max(0.0, float(linger))
         self._clock = clock
@@ -65,6 +75,9 @@ class PriorityScheduler:
         self._heap: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
         self._held: dict[int, int] = {}  # slot number in use -> the priority that holds it
+        self._tickets: dict[int, int] = {}  # slot number in use -> its request's throttle ticket
+        self._player_held = 0  # slots held by priority 0 (the player's work)
+        self._waiting = 0  # requests queued (their futures not yet granted nor cancelled)
         self._keyed: dict[str, int] = {}  # key (a resident) -> the slot number its work last had
         self.preempt = preempt
         self._stoppers: dict[int, Callable[[], None]] = {}  # slot number -> stops its town request
@@ -111,48 +124,71 @@ class PriorityScheduler:
 
     @property
     def queued(self) -> int:
-        return sum(1 for _, _, f in self._heap if not f.done())
+        return self._waiting
+
+    @property
+    def capacity(self) -> int:
+        """How many requests may be in flight now (the throttle's limit)."""
+        return self.throttle.value
 
     def resize(self, slots: int) -> None:
-        """Change the number of slots (e.g. once the server has said how many it has)."""
+        """The server has ``slots`` slots (it said so): as many in flight from now on."""
         if slots < 1:
             raise ValueError("the scheduler needs at least one slot")
         self.slots = slots
+        self.throttle.state(slots)
         self._wake()
+
+    def answered(self, number: int, seconds: float, purpose: str) -> None:
+        """The request in slot ``number`` was answered after ``seconds`` (before it is released)."""
+        ticket = self._tickets.get(number)
+        if ticket is not None:
+            self.throttle.answered(ticket, seconds, purpose, waiting=self._waiting > 0)
+
+    def refused(self, number: int) -> bool:
+        """The request in slot ``number`` was refused for the server's load (429, 503): fewer in
+        flight from now on (once a round: see throttle.py).  Returns whether the limit was cut."""
+        ticket = self._tickets.get(number)
+        return ticket is not None and self.throttle.refused(ticket)
 
     def limit(self, priority: int) -> int:
         """How many requests may be in flight when one of ``priority`` starts.  While the player
         waits on a request (priority 0 in flight), the town starts none of its own: a new prompt
         would be evaluated beside the player's and slow its every step (requests already in
         flight go on)."""
+        cap = self.throttle.value
         if priority <= 0:
-            return self.slots
-        if any(p <= 0 for p in self._held.values()) or self._clock() < self._player_until:
+            return cap
+        if self._player_held > 0 or self._clock() < self._player_until:
             return 0
-        return max(1, self.slots - self.reserve)
+        return max(1, cap - self.reserve)
+
+    def _head(self) -> int | None:
+        """The priority of the most urgent request waiting (None: none waits)."""
+        while self._heap and self._heap[0][2].done():  # cancelled while waiting
+            heapq.heappop(self._heap)
+        return self._heap[0][0] if self._heap else None
 
     def _wake(self) -> None:
-        while self._heap:
-            prio, _, fut = self._heap[0]
-            if fut.done():  # cancelled while waiting
-                heapq.heappop(self._heap)
-                continue
+        while (prio := self._head()) is not None:
             if self.in_flight >= self.limit(prio):
                 break  # the most urgent waiting request cannot start yet; nor can any after it
-            heapq.heappop(self._heap)
+            fut = heapq.heappop(self._heap)[2]
             self.in_flight += 1
+            self._waiting -= 1
             fut.set_result(None)
         self._note()
 
     async def acquire(self, priority: int, key: str | None = None) -> int:
         """Wait for a slot; returns its number (see ``slot``)."""
-        if self.in_flight < self.limit(priority) and not any(
-                not f.done() and p <= priority for p, _, f in self._heap):
+        head = self._head()
+        if self.in_flight < self.limit(priority) and (head is None or head > priority):
             self.in_flight += 1
             self._note()
             return self._number(priority, key)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._heap, (int(priority), next(self._seq), fut))
+        self._waiting += 1
         self._note()
         try:
             await fut
@@ -161,6 +197,7 @@ class PriorityScheduler:
                 # the slot was granted just as we were cancelled: hand it on
                 self.release()
             else:
+                self._waiting -= 1
                 self._note()  # (a cancelled waiter may have been the last thing queued)
             raise
         return self._number(priority, key)
@@ -178,6 +215,9 @@ class PriorityScheduler:
             if key is not None:
                 self._keyed[key] = n
         self._held[n] = int(priority)
+        self._tickets[n] = self.throttle.ticket()
+        if priority <= 0:
+            self._player_held += 1
         if priority <= 0 and self.preempt:
             self._preempt_town()
         return n
@@ -203,7 +243,10 @@ class PriorityScheduler:
             raise RuntimeError("scheduler slot released twice")
         if number is not None:
             self._stoppers.pop(number, None)
+            self._tickets.pop(number, None)
             held = self._held.pop(number, None)
+            if held is not None and held <= 0:
+                self._player_held -= 1
             if held is not None and held <= 0 and self.linger > 0:
                 self._player_until = self._clock() + self.linger
                 try:  # the town's waiting requests are looked at again once the pause is over

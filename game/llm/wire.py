@@ -12,6 +12,8 @@ import html
 import json
 import math
 import re
+import time
+from email.utils import parsedate_to_datetime
 from typing import TypedDict
 
 import httpx
@@ -21,16 +23,51 @@ from game.text import one_line
 from .api import Message
 
 RETRY_STATUS = {408, 425, 429, 500, 502, 503, 504}
+# the server is there but will not take the request now (too many requests, overloaded, loading):
+# fewer in flight, the request asked again after Retry-After or a back-off, never given up for it
+BUSY_STATUS = {429, 503}
+RETRY_AFTER_MAX_S = 120.0  # a Retry-After longer than this is taken as this
 
 
 class Transient(Exception):
     """A failure worth retrying (connection refused, dropped, 503 while loading...).  ``lost``:
-    the server itself may be gone (refused, dropped, no connection in time), not just busy."""
+    the server itself may be gone (refused, dropped, no connection in time), not just busy.
+    ``busy``: it refused for its load (429, 503); ``retry_after``: the seconds it asked for."""
 
-    def __init__(self, message: str, *, timeout: bool = False, lost: bool = False) -> None:
+    def __init__(self, message: str, *, timeout: bool = False, lost: bool = False, busy: bool = False,
+                 retry_after: float | None = None) -> None:
         super().__init__(message)
         self.timeout = timeout
         self.lost = lost
+        self.busy = busy
+        self.retry_after = retry_after
+
+
+def retry_after_s(value: str | None, now: float | None = None) -> float | None:
+    """A ``Retry-After`` header's seconds (a number of seconds, or an HTTP date: seconds from
+    ``now``, Unix time), at most ``RETRY_AFTER_MAX_S``; None when absent or unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - (time.time() if now is None else now)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+    if not math.isfinite(seconds):
+        return None
+    return min(RETRY_AFTER_MAX_S, max(0.0, seconds))
+
+
+def refusal(resp: httpx.Response, base_url: str) -> Transient:
+    """A reply whose status is worth retrying (``RETRY_STATUS``) as a ``Transient``, busy for 429
+    and 503, with the server's Retry-After."""
+    busy = resp.status_code in BUSY_STATUS
+    return Transient(f"the model server at {base_url} answered HTTP {resp.status_code}: "
+                     f"{server_message(resp)}", busy=busy,
+                     retry_after=retry_after_s(resp.headers.get("retry-after")) if busy else None)
 
 
 def utf8(text: str) -> str:

@@ -12,6 +12,8 @@
 - ``paths``: path queries per second on the largest map (game.world PathFinder)
 - ``standin`` (only when named: minutes long): 100 residents in real time against a stand-in
   many-slot server (game/measure/swarm.py, scripts/bench_swarm.py)
+- ``scale`` (only when named: ten minutes and more): 100, 300 and 1,000 residents from 08:00
+  against the stand-in, one table (game/measure/scale.py, bench/scale.py)
 
 ``$TOWN_BENCH_MAP`` names the map for ``render`` and ``paths`` (default: the largest of the built-in
 towns and those under ./maps/); ``$TOWN_BENCH_TOWN`` the town folder for ``save_load`` and ``tick``
@@ -178,11 +180,20 @@ def bench_standin(quick: bool) -> dict:
     return run_swarm(quick_config() if quick else standard_config(), machine())
 
 
+def bench_scale(quick: bool) -> dict:
+    """100, 300 and 1,000 residents from 08:00 against the stand-in (game/measure/scale.py; only when named)."""
+    from game.measure.scale import run_scale, scale_table
+
+    out = run_scale(quick=quick, machine=machine())
+    out["table"] = scale_table(out)
+    return out
+
+
 BENCHMARKS: dict[str, Callable[[bool], dict]] = {
     "retrieval": bench_retrieval, "save_load": bench_save_load, "tick": bench_tick, "paths": bench_paths,
-    "standin": bench_standin,
+    "standin": bench_standin, "scale": bench_scale,
 }
-NAMED_ONLY = {"standin"}  # minutes long: run by `--only standin`, not by a plain `town bench`
+NAMED_ONLY = {"standin", "scale"}  # minutes long: run by `--only standin`, not by a plain `town bench`
 
 
 def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[str], None] | None = None,

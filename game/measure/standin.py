@@ -20,7 +20,12 @@ it and nothing in ``game/`` outside this benchmark imports it.
 - ``POST /v1/embeddings``: hashed unit vectors of ``dim`` (384) numbers, at once, in no slot.
 - ``GET /v1/models``, ``/health``, ``/props`` (``total_slots``: the client sizes its scheduler
   from it, as with llama-server), ``/stats`` (each chat request's slot, start and end times on
-  ``time.monotonic()``, the same clock as the benchmark's on Linux).
+  ``time.monotonic()``, the same clock as the benchmark's on Linux; the requests refused).
+- ``refuse``: that share of the chat requests (drawn at random, seeded) is answered HTTP 429 at
+  once, with ``Retry-After: retry_after`` when given, as a rate-limited or overloaded server does:
+  the client must ask them again, and lose none.  ``hide_slots``: ``/props`` answers 404, as vLLM
+  or a router would, so the client finds how many to send from the answer times (the requests past
+  the slots wait in the stand-in for one, as in a server's own queue).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import argparse
 import hashlib
 import json
 import math
+import random
 import sys
 import threading
 import time
@@ -189,8 +195,14 @@ class StandIn(ThreadingHTTPServer):
     request_queue_size = 256
 
     def __init__(self, port: int, *, slots: int, prefill_rate: float, decode_rate: float,
-                 speedup: float = 1.0, dim: int = 384, recordings: Path = RECORDINGS) -> None:
+                 speedup: float = 1.0, dim: int = 384, recordings: Path = RECORDINGS,
+                 refuse: float = 0.0, retry_after: float | None = None, hide_slots: bool = False) -> None:
         super().__init__(("127.0.0.1", port), Handler)
+        self.refuse = min(1.0, max(0.0, float(refuse)))
+        self.retry_after = retry_after
+        self.hide_slots = hide_slots
+        self._draw = random.Random(7)  # which requests are refused (under ``lock``)
+        self.refused = 0
         self.slots = Slots(max(1, slots))
         self.prefill_rate = float(prefill_rate)
         self.decode_rate = float(decode_rate)
@@ -199,6 +211,22 @@ class StandIn(ThreadingHTTPServer):
         self.recorded = load_recorded(recordings)
         self.log: list[tuple[int, float, float, int, int, int]] = []  # slot, start, end, sent, evaluated, completion
         self.lock = threading.Lock()
+
+    def refuses_now(self) -> bool:
+        """Whether this chat request is one of the share refused (``refuse``)."""
+        if self.refuse <= 0:
+            return False
+        with self.lock:
+            if self._draw.random() >= self.refuse:
+                return False
+            self.refused += 1
+            return True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that closed its kept-alive connection (the run's end) is no error to print."""
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:
@@ -243,10 +271,13 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
-    def _send(self, code: int, body: Any, ctype: str = "application/json") -> None:
+    def _send(self, code: int, body: Any, ctype: str = "application/json",
+              headers: dict[str, str] | None = None) -> None:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         try:
             self.send_response(code)
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -261,13 +292,14 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, {"object": "list", "data": [{"id": MODEL_NAME, "object": "model"}]})
         elif path == "/health":
             self._send(200, {"status": "ok"})
-        elif path == "/props":
+        elif path == "/props" and not s.hide_slots:
             self._send(200, {"total_slots": s.slots.n, "standin": True})
         elif path == "/stats":
             with s.lock:
                 log = list(s.log)
             self._send(200, {"slots": s.slots.n, "prefill_rate": s.prefill_rate, "decode_rate": s.decode_rate,
-                             "speedup": s.speedup, "requests": log})
+                             "speedup": s.speedup, "requests": log, "refused": s.refused,
+                             "refuse": s.refuse, "hide_slots": s.hide_slots})
         else:
             self._send(404, {"error": {"message": f"no {path} here"}})
 
@@ -291,6 +323,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         if path not in ("/v1/chat/completions", "/chat/completions"):
             self._send(404, {"error": {"message": f"no {path} here"}})
+            return
+        if s.refuses_now():
+            self._send(429, {"error": {"message": "too many requests (the stand-in refuses a share)",
+                                       "type": "rate_limit_error"}},
+                       headers={"Retry-After": f"{s.retry_after:g}"} if s.retry_after is not None else None)
             return
         text, usage, timings = s.chat(payload)
         if not payload.get("stream"):
@@ -320,9 +357,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--prefill-rate", type=float, required=True, help="prompt tokens/s evaluated in one slot")
     p.add_argument("--decode-rate", type=float, required=True, help="tokens/s generated in one slot")
     p.add_argument("--speedup", type=float, default=1.0, help="every latency divided by this")
+    p.add_argument("--refuse", type=float, default=0.0, help="answer HTTP 429 to this share of chat requests")
+    p.add_argument("--retry-after", type=float, help="with --refuse: the Retry-After seconds sent")
+    p.add_argument("--hide-slots", action="store_true", help="/props answers 404 (as vLLM or a router)")
     a = p.parse_args(argv)
     srv = StandIn(a.port, slots=a.slots, prefill_rate=a.prefill_rate, decode_rate=a.decode_rate,
-                  speedup=a.speedup)
+                  speedup=a.speedup, refuse=a.refuse, retry_after=a.retry_after, hide_slots=a.hide_slots)
     print(srv.url, flush=True)  # the first line: where it listens
     try:
         srv.serve_forever()

@@ -70,6 +70,10 @@ def make_town(cfg: SwarmConfig, folder: Path) -> Path:
 
         base = folder / "ville"
         import_ville(cfg.ville, base)
+    if cfg.per_block and cfg.residents > cfg.per_block:
+        from game.measure.bigtown import big_town
+
+        return big_town(base, cfg.residents, folder, cfg.per_block)
     dst = folder / "swarmtown"
     shutil.copytree(base, dst)
     data = json.loads((dst / "residents.json").read_text())
@@ -92,7 +96,10 @@ class StandInProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "game.measure.standin", "--slots", str(cfg.slots),
              "--prefill-rate", str(cfg.prefill_rate), "--decode-rate", str(cfg.decode_rate),
-             "--speedup", str(cfg.speedup)], stdout=subprocess.PIPE, text=True, cwd=str(ROOT), env=env)
+             "--speedup", str(cfg.speedup), "--refuse", str(cfg.refuse)]
+            + (["--retry-after", str(cfg.retry_after)] if cfg.retry_after is not None else [])
+            + (["--hide-slots"] if cfg.hide_slots else []),
+            stdout=subprocess.PIPE, text=True, cwd=str(ROOT), env=env)
         assert self.proc.stdout is not None
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http"):
@@ -197,14 +204,21 @@ def run_swarm(cfg: SwarmConfig, machine: dict | None = None) -> dict:
         finally:
             if server is not None:
                 server.stop()
-    samples = out.pop("_samples")
+    everything = out.pop("_samples")
+    clock_from = out.pop("_clock_from")
+    # the slots while the clock ran (the day plans before it apart: ``slots_before_the_clock``)
+    samples = [x for x in everything if x[0] >= clock_from]
     server_busy = out.pop("_server_busy")
     if stats is not None:
         log = stats["requests"]
         out["slots"] = occupancy(samples, log, int(stats["slots"]))
+        out["slots_before_the_clock"] = occupancy([x for x in everything if x[0] < clock_from], log,
+                                                  int(stats["slots"]))
         out["server"] = {"kind": "stand-in", "slots": stats["slots"], "prefill_tokens_per_s": stats["prefill_rate"],
                          "decode_tokens_per_s_per_slot": stats["decode_rate"], "speedup": stats["speedup"],
-                         "requests": len(log), "prompt_tokens_sent": int(sum(r[3] for r in log)),
+                         "requests": len(log), "refused": stats.get("refused", 0),
+                         "hide_slots": stats.get("hide_slots", False),
+                         "prompt_tokens_sent": int(sum(r[3] for r in log)),
                          "prompt_tokens_evaluated": int(sum(r[4] for r in log)),
                          "completion_tokens": int(sum(r[5] for r in log)),
                          "request_s_median": round(statistics.median([r[2] - r[1] for r in log]), 2) if log else None}
@@ -225,6 +239,8 @@ def format_swarm(r: dict) -> str:
              f"{r['ticks_slowed']} ticks (at most x{r['slowest_factor']}"
              + (f"; by game half-hour {r['ticks_slowed_by_half_hour']})"
                 if r.get("ticks_slowed_by_half_hour") else ")"),
+             f"before the clock: the first day plans, {r.get('prepare_s')} s (slots busy while work waited: "
+             f"{r.get('slots_before_the_clock', {}).get('busy_share_while_work_waits')})",
              f"engine CPU per tick: step median {r['step_cpu_ms_median']} ms (p95 {r['step_cpu_ms_p95']}, max "
              f"{r['step_cpu_ms_max']}); whole process median {r['process_cpu_ms_per_tick_median']} ms (p95 "
              f"{r['process_cpu_ms_per_tick_p95']}), {r['process_cpu_share_of_real']:.0%} of one core",
@@ -245,4 +261,9 @@ def format_swarm(r: dict) -> str:
                      f"decisions were open: {s.get('busy_of_open_requests_while_deciding')}; overall "
                      f"{s.get('busy_share_overall')}; decisions open median {s.get('decisions_open_median')}, max "
                      f"{s.get('decisions_open_max')}")
+        th = r.get("throttle", {})
+        how = "stated" if th.get("stated") else "found"
+        lines.append(f"client: {th.get('limit')} in flight at most at the end ({how}, lowest {th.get('lowest')}); "
+                     f"the stand-in refused {sv.get('refused', 0)} requests, "
+                     f"{r.get('refusals_asked_again', 0)} asked again, {r.get('calls_given_up_refused', 0)} given up")
     return "\n".join(lines)

@@ -31,12 +31,28 @@ class SwarmConfig:
     town: str | None = None  # or any town folder as the base
     trace_memory: bool = False
     policy: str = "lead"
+    # the stand-in answers HTTP 429 to this share of chat requests (Retry-After: retry_after, if
+    # given); hide_slots: its /props says nothing (the client finds how many from answer times)
+    refuse: float = 0.0
+    retry_after: float | None = None
+    hide_slots: bool = False
+    # past this many residents the town is the base town repeated in blocks of about this many
+    # (game/measure/bigtown.py); 0: every resident in the one base town
+    per_block: int = 100
     extra: dict[str, object] = field(default_factory=dict)
 
 
 def standard_config() -> SwarmConfig:
     """``town bench --only standin``: 100 residents, 32 slots, 05:30-06:30 at the normal rate (3 real minutes)."""
     return SwarmConfig(residents=100, slots=32, start="05:30", until="06:30")
+
+
+def scale_config(residents: int, *, quick: bool = False) -> SwarmConfig:
+    """The scale table's run (bench/scale.py): ``residents`` from 08:00 (the morning rush) for one
+    game hour at the normal rate, with a slot for every three residents (32 for 100; enough: the
+    100-resident runs never had more than 31 busy), or with ``quick`` ten game minutes."""
+    return SwarmConfig(residents=residents, slots=max(4, -(-residents // 3)), start="08:00",
+                       until="08:10" if quick else "09:00")
 
 
 def quick_config() -> SwarmConfig:

@@ -151,7 +151,9 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
     from game.llm.embed import RemoteEmbedder
 
     start, stop = _window(town, cfg)
-    client = ModelClient(chat_url, embedder=RemoteEmbedder(embed_url), timeout_s=600.0)
+    # (a stand-in that hides its slots may have more than the client's usual ceiling)
+    client = ModelClient(chat_url, embedder=RemoteEmbedder(embed_url), timeout_s=600.0,
+                         max_in_flight=max(256, 2 * cfg.slots))
     await client.connect()
     if cfg.trace_memory:
         tracemalloc.start()
@@ -189,5 +191,7 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
         "rss_mb_peak": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "tracemalloc_mb_now_peak": [round(x / 2**20, 1) for x in heap] if heap else None,
         "engine_errors": run.errors, "memories_at_end": memories, **lead, **model,
-        "scheduler_slots": client.scheduler.slots, "_samples": run.samples, "_server_busy": run.server_busy,
+        "scheduler_slots": client.scheduler.slots, "throttle": client.scheduler.throttle.figures(),
+        "refusals_asked_again": client.link.refusals, "calls_given_up_refused": client.link.busy_given_up,
+        "_samples": run.samples, "_server_busy": run.server_busy, "_clock_from": t0,
     }

@@ -77,10 +77,12 @@ class AreaTree:
         self._children: dict[Address, list[str]] = defaultdict(list)
         self.kind: dict[Address, str] = {}  # object address -> kind ("bed")
         self.props: dict[Address, dict] = {}  # extra properties of any area/object
+        self._described: dict[Address, str] = {}  # ``describe``'s words (perception asks them every look)
         self._kw: dict[Address, set[str]] | None = None
 
     # ---- building -------------------------------------------------------------------------
     def add_sector(self, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
+        self._described.clear()
         name = name.strip()
         if name not in self._tiles:
             self._sectors.append(name)
@@ -93,6 +95,7 @@ class AreaTree:
         self._kw = None
 
     def add_arena(self, sector: str, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
+        self._described.clear()
         addr = join(sector, name)
         if addr not in self._tiles:
             self._arenas.append((sector, name))
@@ -106,6 +109,7 @@ class AreaTree:
 
     def add_object_tiles(self, label: str, kind: str, tiles: Iterable[Pos], props: dict | None = None) -> int:
         """Place an object; its sector and arena come from each tile.  Returns tiles placed."""
+        self._described.clear()
         n = 0
         for x, y in tiles:
             a = self._arena_at[y, x]
@@ -135,6 +139,7 @@ class AreaTree:
 
     def finish(self) -> None:
         """Compute the tile lists (after all areas are added)."""
+        self._described.clear()
         for addr in self._tiles:
             self._tiles[addr] = []
         s, a, o = self._sector_at, self._arena_at, self._object_at
@@ -210,6 +215,12 @@ class AreaTree:
 
     def describe(self, address: Address) -> str:
         """Natural language: ``"the stove in the kitchen of the Lin house"``."""
+        said = self._described.get(address)
+        if said is None:
+            said = self._described[address] = self._describe(address)
+        return said
+
+    def _describe(self, address: Address) -> str:
         parts = split(address)
         if not parts:
             return f"the streets of {self.town_name}"

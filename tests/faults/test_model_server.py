@@ -112,11 +112,15 @@ async def test_dropped_mid_request_retries_and_recovers():
             assert isinstance(ans, ReactAnswer)
             assert c.status().reachable is True
             assert c.accounting.by_purpose()["fault"].retries >= 1
+            # a 503 is the server's load (or a model loading): asked again after a back-off for as
+            # long as the patience (the request timeout; short here), then given up
             srv.mode = "503"
+            c.link.busy_patience_s = 0.3
             with pytest.raises(ModelUnavailable) as err:
                 await ask(c)
             OUTCOMES[("503", type(err.value).__name__)] += 1
             assert "HTTP 503" in str(err.value) and "Loading model" in str(err.value)
+            assert "refused for" in str(err.value) and c.link.refusals >= 2
             assert idle(c)
         finally:
             await c.aclose()

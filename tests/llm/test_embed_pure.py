@@ -142,3 +142,31 @@ async def test_unusable_disk_cache_still_gives_real_vectors(tmp_path):
     assert cache.disk_error and "embedding cache disabled" in cache.disk_error
     assert inner.seen == ["ab"]
     await cache.aclose()
+
+
+async def test_remote_embedder_sends_texts_asked_together_in_few_requests():
+    """Fifty callers at once (a town's minds): a few requests of many texts, each caller its own
+    vectors in its order; a failed request fails only its own callers."""
+    import asyncio
+
+    sizes = []
+
+    async def handler(request):
+        body = json.loads(request.content)
+        sizes.append(len(body["input"]))
+        await asyncio.sleep(0.01)
+        if "bad" in body["input"]:
+            return httpx.Response(400, json={"error": {"message": "no"}})
+        return httpx.Response(200, json={"data": [{"index": i, "embedding": [float(len(t)), 1.0]}
+                                                  for i, t in enumerate(body["input"])]})
+
+    emb = RemoteEmbedder("http://e/v1", transport=httpx.MockTransport(handler), in_flight=2, batch=16)
+    asks = [["x" * (i + 1), "y" * (i + 2)] for i in range(50)]
+    out = await asyncio.gather(*(emb.embed(a) for a in asks))
+    for a, vecs in zip(asks, out):
+        assert [round(v[0] / v[1]) for v in vecs] == [len(t) for t in a]  # its own, in order
+    assert sum(sizes) == 100 and max(sizes) <= 16 and emb.requests == len(sizes) < 12
+    results = await asyncio.gather(emb.embed(["bad"]), return_exceptions=True)
+    assert isinstance(results[0], LLMError)
+    assert len(await emb.embed(["fine"])) == 1
+    await emb.aclose()

@@ -119,3 +119,51 @@ def test_a_real_servers_slots_against_the_clients_samples():
     assert occ["busy_share_while_work_waits"] == pytest.approx(1.0)
     assert occ["busy_of_open_requests_while_deciding"] == pytest.approx(0.75)  # (1 + 0.5) / 2
     assert swarm.real_server_occupancy(samples, [], 2)["client_open_requests_max"] == 5
+
+
+def test_a_standin_that_refuses_a_third_of_the_calls_loses_none():
+    srv = standin.start_in_thread(slots=4, prefill_rate=100_000.0, decode_rate=10_000.0, refuse=1 / 3,
+                                  retry_after=0.05)
+    try:
+        out, _, client = _ask(srv, schemas.ReactAnswer, n=30)
+        assert len(out) == 30 and all(isinstance(v, schemas.ReactAnswer) for v in out)
+        assert srv.refused >= 5 and len(srv.log) == 30  # each refused call asked again and answered
+        assert client.accounting.total.failures == 0 and client.link.refusals == srv.refused
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_a_small_town_against_a_standin_that_refuses_and_hides_its_slots():
+    cfg = swarm.SwarmConfig(residents=10, slots=4, start="06:00", until="06:01", speedup=10.0,
+                            decode_rate=400.0, prefill_rate=20_000.0, policy="clock", refuse=0.34,
+                            retry_after=0.05, hide_slots=True)
+    r = swarm.run_swarm(cfg)
+    assert r["engine_errors"] == 0 and r["chat_failures"] == 0 and r["calls_given_up_refused"] == 0
+    assert r["server"]["refused"] >= 1 and r["refusals_asked_again"] == r["server"]["refused"]
+    assert r["throttle"]["stated"] is False  # /props said nothing: the limit is found
+    assert "refused" in swarm.format_swarm(r)
+    from game.measure.scale import scale_table
+
+    r["machine"]["load_1min_at_end"] = 0.5
+    table = scale_table({"runs": [r]})  # (the scale benchmark's table: a row a run)
+    assert table.count("\n") == 2 and "| 10 | 4 (client: " in table and ", found)" in table
+
+
+def test_a_big_town_is_the_default_town_in_blocks(tmp_path):
+    from game.measure.bigtown import big_town
+    from game.world import default_town_path, load_town
+
+    base = load_town(default_town_path())
+    folder = big_town(default_town_path(), 30, tmp_path, per_block=10)
+    town = load_town(folder)  # every place each resident's day needs is on the map (load_town checks)
+    assert town.width == 3 * base.width and town.height == base.height and len(town.residents) == 30
+    assert len(town.tree.sectors()) == 3 * len(base.tree.sectors())
+    assert "Okafor house 3" in town.tree.sectors() and "Okafor house" in town.tree.sectors()
+    names = {r.name for r in town.residents}
+    grace3 = next(r for r in town.residents if r.name == "Grace3 Okafor")  # the third generation: block 3
+    assert grace3.home.startswith("Okafor house 3:") and (grace3.workplace or "").startswith("Town Hall 3:")
+    assert "Samuel3 Okafor" in grace3.relationships and set(grace3.relationships) <= names
+    assert 2 * base.width <= town.spawn["Grace3 Okafor"][0] < 3 * base.width
+    assert town.spawn["Grace Okafor"] == base.spawn["Grace Okafor"]
+
