@@ -204,15 +204,14 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
-    name = me
     talks = asks_of_talks(question)
     who = person_asked(question, dict(relationships))
     if who is not None and (back.source == "rule" or UNKNOWING.search(text)):  # one it knows: not denied
         text, back.source = in_own_words(who, relationships[who]), "record"
         back.fixes.append(f"told from the record: {who}")
-    declared = role_answer(question, town.roles, name)
+    declared = role_answer(question, town.roles, me)
     if declared is not None and (back.source == "rule" or UNKNOWING.search(text) or not all(
-            (h == name and re.search(r"\b(?:I|I'm|me)\b", text)) or mentioned(text, [h])
+            (h == me and re.search(r"\b(?:I|I'm|me)\b", text)) or mentioned(text, [h])
             for h in role_holders(question, town.roles))):  # the town's roles are known, all of them
         text, back.source = declared, "record"
         back.fixes.append("told from the record: the town's roles")
@@ -238,7 +237,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         text, back.source = f"I've been thinking about this: {in_voice(f, me, now)}", "record"
         back.fixes.append(f"told from the record: {f.what}")
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
-        carried, told = carry(text if back.source == "model" else "", asked, name, now)
+        carried, told = carry(text if back.source == "model" else "", asked, me, now)
         if told:
             back.fixes += told
             if back.source == "rule" or denies(text):

@@ -107,14 +107,18 @@ def person_asked(question: str, relationships: dict[str, str]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def role_holders(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, Sequence[str]]) -> list[str]:
-    """Who holds the role "who is running for mayor?" or "who is the mayor?" asks of, as the town
-    declares it; [] when the question asks of no role it declares."""
+def _role_asked(question: str) -> str | None:
+    """The role "who is running for mayor?" ("candidate for mayor") or "who is the mayor?" asks of."""
     m = _ROLE_Q.search(question)
     if m is None:
-        return []
-    role = f"candidate for {m.group('o').lower()}" if m.group("o") else (m.group("r") or "").lower()
-    return [who for who, rs in roles.items() if role in (r.lower() for r in rs)]
+        return None
+    return f"candidate for {m.group('o').lower()}" if m.group("o") else (m.group("r") or "").lower()
+
+
+def role_holders(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, Sequence[str]]) -> list[str]:
+    """Who holds the role the question asks of, as the town declares it; [] when it asks of none."""
+    role = _role_asked(question)
+    return [who for who, rs in roles.items() if role in (r.lower() for r in rs)] if role else []
 
 
 _ROLE_Q = re.compile(r"\b(?:running|standing|a candidate) for (?:the )?(?P<o>[a-z]+)|\bwho(?:'s| is) (?:the|our) "
@@ -127,11 +131,9 @@ def role_answer(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, 
     question asks that of a role it declares, said by ``me`` ("Hank Brody and I are running for
     mayor."); else None."""
     holders = role_holders(question, roles)
-    if not holders:
+    role = _role_asked(question)
+    if not holders or role is None:
         return None
-    m = _ROLE_Q.search(question)
-    assert m is not None
-    role = f"candidate for {m.group('o').lower()}" if m.group("o") else (m.group("r") or "").lower()
     said = [h for h in holders if h != me] + (["I"] if me in holders else [])
     verb = "am" if said == ["I"] else "is" if len(said) == 1 else "are"
     what = f"running for {role[len('candidate for '):]}" if role.startswith("candidate for ") else f"the {role}"

@@ -293,19 +293,22 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
     return ctx
 
 
-def _tomorrow(mind: Interviewee, now: datetime) -> str:
+def _tomorrow_frame(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
     day, _ = mind.day_and_minute(now)
-    return tomorrow_line("", mind.routine_blocks(None, date.fromordinal(day.toordinal() + 1)), list(mind.facts), now,
-                         mine=True)
+    return mind.routine_blocks(None, date.fromordinal(day.toordinal() + 1))
+
+
+def _tomorrow(mind: Interviewee, now: datetime) -> str:
+    return tomorrow_line("", _tomorrow_frame(mind, now), list(mind.facts), now, mine=True)
 
 
 def _records_hint(mind: Interviewee, ctx: InterviewContext, question: str, rows: Sequence[MemoryRow]) -> None:
     """What its records say for the question (answerdata.py), in the plan's section and repeated
     after the question."""
-    day, minute = mind.day_and_minute(ctx.now)
+    _, minute = mind.day_and_minute(ctx.now)
     ctx.talked, lines = record_lines(
         question, mind.persona.first_name, ctx.now, rows, _blocks(mind, ctx.now), minute,
-        lambda: mind.routine_blocks(None, date.fromordinal(day.toordinal() + 1)), list(mind.facts), mind.facts.town)
+        lambda: _tomorrow_frame(mind, ctx.now), list(mind.facts), mind.facts.town)
     if lines:
         ctx.hint = " ".join([ctx.hint, *lines]).strip()
         ctx.sections["Today's plan"] = "\n".join([ctx.sections.get("Today's plan", ""), *lines]).strip()
@@ -391,8 +394,6 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back
-
-
 
 
 def _town(mind: Interviewee) -> TownNames:
