@@ -321,8 +321,7 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         text = _drop_unbacked_sentences(unnarrate(text, speaker, fixes), town, [*town.people, *participants],
                                         speaker, fixes)
         text = _drop_unbacked_claims(text, town, speaker, listeners, fixes)
-        text = to_listener(drop_misattributed(text, speaker, listeners, town, books[speaker], fixes), speaker,
-                           listeners, fixes)
+        text = to_listener(drop_misattributed(text, speaker, listeners, town, books[speaker], fixes), listeners, fixes)
         text = fix_greeting(text, now, fixes)
         if not text.strip():
             return Vetted(speaker, "", fixes=fixes)

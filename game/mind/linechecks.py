@@ -266,7 +266,7 @@ def unnarrate(text: str, speaker: str, fixes: list[str]) -> str:
     return " ".join(kept)
 
 
-def to_listener(text: str, speaker: str, listeners: Sequence[str], fixes: list[str]) -> str:
+def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     """In a talk of two, the one spoken to is "you", not a name in the third person ("I've heard
     about it from Felix", said to Felix -> "from you")."""
     if len(listeners) != 1:

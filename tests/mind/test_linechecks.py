@@ -156,12 +156,12 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
     from game.mind.linechecks import meets_the_known, to_listener
 
     fixes: list[str] = []
-    assert to_listener("I've heard about it from Felix. Thanks, Felix!", "Nora Lindqvist", ["Felix Adeyemi"],
-                       fixes) == "I've heard about it from you. Thanks, Felix!"
+    assert to_listener("I've heard about it from Felix. Thanks, Felix!", ["Felix Adeyemi"], fixes) == \
+        "I've heard about it from you. Thanks, Felix!"
     assert fixes == ["Felix spoken to as you"]
-    assert to_listener("I talked with Felix's mother.", "Nora Lindqvist", ["Felix Adeyemi"], []) == \
+    assert to_listener("I talked with Felix's mother.", ["Felix Adeyemi"], []) == \
         "I talked with Felix's mother."
-    assert to_listener("I heard it from Felix.", "Nora Lindqvist", ["Felix Adeyemi", "Rosa Brody"], []) == \
+    assert to_listener("I heard it from Felix.", ["Felix Adeyemi", "Rosa Brody"], []) == \
         "I heard it from Felix."  # a talk of three: a name says which one
     town = TownNames(relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})
     assert meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Grace Okafor"], town)
