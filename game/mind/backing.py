@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from game.mind.claims import relation_claims, role_claims
+from game.mind.claims import kin_unbacked, relation_claims, role_claims
 from game.mind.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts import EVENT_RE, Fact, TownNames
 from game.mind.persona import Persona
@@ -187,6 +187,10 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             if not c.backed:
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
+    for sent in sentences(answer):
+        for kin in kin_unbacked(sent, backing)[:1]:
+            word = "children" if "single" in kin.lower() else kin.split()[-1]
+            out.append(Problem("claim", sent, f"{first} has no {word}: say only what is so."))
     out += _roles_denied(answer, me, question, town)
     low = backing.lower()
     for noun in events_unbacked(answer, low):
@@ -241,7 +245,10 @@ _WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where
 
 
 _HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) "
-                    r"(?:the one who will be )?(?:hosting|throwing|holding|organi[sz]ing)\b")
+                    r"(?:the one who will be |(?:[\w']+ ){1,5}and )?(?:hosting|throwing|holding|organi[sz]ing)\b")
+# "She is hosting the party", of the one the sentence before named
+_SHE_HOSTS = re.compile(r"^(?:She|He)(?: is|'s| will be| was) (?:hosting|throwing|holding|organi[sz]ing)\b")
+_FULL = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 
 
 _HELPS = re.compile(r"\bhelp(?:s|ing)? (?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:to )?(?:prepare|plan|organi[sz]e|"
@@ -253,14 +260,20 @@ def wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime
     and Ines is choosing the ingredients for the party": Samuel hosts the party; "helping Samuel
     Okafor prepare Grace's public debate")."""
     out = []
+    last: str | None = None  # the one the sentences so far named last
     for sent in sentences(answer):
-        for m in [*_HOSTS.finditer(sent), *_HELPS.finditer(sent)]:
-            who = next((p for p in town.people if m.group("who") in (p, p.split()[0])), None)
+        named = [m.group("who") for m in [*_HOSTS.finditer(sent), *_HELPS.finditer(sent)]]
+        if last is not None and _SHE_HOSTS.match(sent):
+            named.append(last)
+        for said in named:
+            who = next((p for p in town.people if said in (p, p.split()[0])), None)
             about = [f for f in held if f.speaks_of(sent)]
             if who is None or not about or any(f.host == who for f in about):
                 continue
             f = about[0]
             out.append(Problem("claim", sent, f"{f.host} is the host: {f.sentence(now)}."))
+        names = [p for m in _FULL.finditer(sent) for p in town.people if m.group(0) in (p, p.split()[0])]
+        last = names[-1] if names else last
     return out
 
 

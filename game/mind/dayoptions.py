@@ -33,6 +33,9 @@ WORK_PATTERN = r"^[A-Za-z]+(?:[ ,'&-]+[A-Za-z]+){1,11}$"
 # ran on in letters to the end of its tokens on ten first answers in twelve; what the ending may
 # not be, "at Oakhill College library", "as it is his main occupation", is the check's to find.)
 _TODAY = r"[A-Za-z]+(?:[ ,'&-]+[A-Za-z]+){1,9}"
+# "instead, ..." and its reason: up to sixteen words (ten cut reasons off: "instead, take the day off
+# to help Samuel decorate Bluebell Cafe for" ...)
+_INSTEAD = r"[A-Za-z]+(?:[ ,'&-]+[A-Za-z]+){1,15}"
 
 
 def work_pattern(label: str) -> str:
@@ -46,7 +49,7 @@ def work_pattern(label: str) -> str:
     words = " ".join(re.findall(r"[A-Za-z0-9']+(?:[&-][A-Za-z0-9']+)*", label))
     if not words:
         return WORK_PATTERN
-    return rf"^(?:{words}(?:, {_TODAY})?|instead, {_TODAY})$"
+    return rf"^(?:{words}(?:, {_TODAY})?|instead, {_INSTEAD})$"
 _HOUSE = re.compile(r"\b(house|home|dorm\w*|apartment\w*|room|bedroom|flat)\b", re.I)
 _WALK = re.compile(r"\b(park|garden|green|square|woods?|beach|river|lake)\b", re.I)
 _READ = re.compile(r"\b(library|bookshop|bookstore)\b", re.I)

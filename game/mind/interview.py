@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Annotated, Protocol
 
@@ -29,16 +29,22 @@ from pydantic import BaseModel, BeforeValidator, Field
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.answerdata import (
+    USUAL_Q,
     after_work_line,
     asks_of_talks,
+    clock_times,
     from_records,
     home_claims,
     housemates_answer,
+    merged,
+    own_voice,
     record_lines,
     talk_claims,
     talks_line,
     tidy,
+    times_unbacked,
     tomorrow_line,
+    usual_day_line,
 )
 from game.mind.backing import (
     Backing,
@@ -185,54 +191,24 @@ async def _retrieve(mind: Interviewee, query: str, now: datetime, k: int, budget
     return mind.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds, refresh=False)
 
 
-_TIME = re.compile(r"\b(?:(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b|(\d{1,2}):(\d{2})\b|(noon|midday|midnight))", re.I)
-
-
 def time_asked(question: str) -> int | None:
     """Minutes after midnight of a time of day the question names ("6pm", "18:30", "noon"), or None."""
-    m = _TIME.search(question)
-    if not m:
-        return None
-    if m.group(6):
-        return 0 if m.group(6).lower() == "midnight" else 12 * 60
-    if m.group(1):
-        h, mi = int(m.group(1)), int(m.group(2) or 0)
-        if not 1 <= h <= 12 or mi > 59:
-            return None
-        h = h % 12 + (12 if m.group(3).lower() == "p" else 0)
-        return h * 60 + mi
-    h, mi = int(m.group(4)), int(m.group(5))
-    return h * 60 + mi if h < 24 and mi < 60 else None
+    times = clock_times(question)
+    return times[0] if times else None
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
-def _blocks(mind: Interviewee, now: datetime, *, whole: bool = True) -> tuple[PlanBlock, ...]:
+def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
     plan = mind.plan
     today = plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0])
-    blocks = plan.blocks if plan is not None and today else mind.routine_blocks()  # (before a plan: the usual day)
-    return _merged(blocks) if whole else blocks
-
-
-def _merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
-    """The plan as one reads it: a block cut in two is one ("work from 07:00 to 13:30", not "to 10:15")."""
-    out: list[PlanBlock] = []
-    for b in blocks:
-        if out and out[-1].activity == b.activity and out[-1].end == b.start:
-            out[-1] = replace(out[-1], end=b.end)
-        else:
-            out.append(b)
-    return tuple(out)
+    return merged(plan.blocks if plan is not None and today else mind.routine_blocks())  # (no plan: the usual day)
 
 
 def _plan_lines(mind: Interviewee, now: datetime) -> list[str]:
     _, minute = mind.day_and_minute(now)
-    blocks = _blocks(mind, now, whole=False)  # (as recorded: the fixtures' prompts list the blocks as cut)
-    out = []
-    for b in blocks:
-        out.append(b.text() + ("  <- now" if b.start <= minute < b.end else ""))
-    return out
+    return [b.text() + ("  <- now" if b.start <= minute < b.end else "") for b in _blocks(mind, now)]
 
 
 async def build_context(mind: Interviewee, question: str, now: datetime, *, now_text: str = "",
@@ -309,6 +285,7 @@ def _records_hint(mind: Interviewee, ctx: InterviewContext, question: str, rows:
     ctx.talked, lines = record_lines(
         question, mind.persona.first_name, ctx.now, rows, _blocks(mind, ctx.now), minute,
         lambda: _tomorrow_frame(mind, ctx.now), list(mind.facts), mind.facts.town)
+    lines += [usual_day_line(mind.routine_blocks())] if USUAL_Q.search(question) else []
     if lines:
         ctx.hint = " ".join([ctx.hint, *lines]).strip()
         ctx.sections["Today's plan"] = "\n".join([ctx.sections.get("Today's plan", ""), *lines]).strip()
@@ -352,12 +329,12 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     asked = asked_of(question, held, now, asker)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
-        text = today_not_another_day(tidy(text, town.places), question, now, held)
+        text = today_not_another_day(own_voice(tidy(text, town.places), name), question, now, held)
         text, fixes = mend_facts(text, held, now, town, name, question)
         back.fixes += fixes
         return text
 
-    talks = asks_of_talks(question)
+    talks, usual = asks_of_talks(question), mind.routine_blocks()
 
     def check(text: str) -> list[Problem]:
         found = problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
@@ -369,6 +346,10 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         if talks:  # whom it talked with today: only those its records hold
             line = talks_line(mind.persona.first_name, ctx.talked)
             found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
+        hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
+        found += [Problem("claim", sent, f"Say only the hours {mind.persona.first_name} holds. {hours}".strip())
+                  for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
+                                             tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis)]
         return found
     text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
     found = check(text)
@@ -389,6 +370,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
                         now=now, talked=ctx.talked, asked=asked,
                         after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
                         tomorrow=_tomorrow(mind, now) if re.search(r"\btomorrow\b", question, re.I) else "",
+                        usual=usual_day_line(usual) if USUAL_Q.search(question) else "",
                         holds=[f for f in mind.facts.upcoming(now) if asker not in f.secret_from])
     text = tidy(text, town.places)
     if remember:

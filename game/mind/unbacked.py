@@ -26,6 +26,8 @@ _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|
                           r"|people you know|listed (?:under|in|above|below)|make one up"
                           r"|say only what (?:you|I) know"
                           r"|plans for other days are not for today"
+                          r"|its places are|the town's own places|say only what is so|do not name them"
+                          r"|knows no one called|has heard of no|in the first person"
                           r"|(?:do not|don't|doesn't|does not) have (?:any )?access to"
                           r"|(?:do not|don't) have a town|(?:do not|don't) live (?:there|in (?:the|this|a) town))\b",
                           re.I)

@@ -1,0 +1,105 @@
+"""Interview answers held to the records, the cases the third pass still let through (issue 39):
+hours a usual day or tomorrow does not hold, kin a resident does not have, a host given by "and
+hosting" or a pronoun, the retry note said back, and the resident's own name said as another's."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from game.engine.build import new_engine
+from game.mind.answerdata import clock_times, own_voice, times_unbacked, usual_day_line
+from game.mind.backing import problems_in, wrong_host
+from game.mind.claims import kin_unbacked
+from game.mind.interview import answer_backed
+from game.mind.unbacked import steps_out
+from game.mind.view import PlanBlock
+
+from .fakes import scripted_model
+
+MONDAY = datetime(2026, 3, 2, 21)
+
+
+@pytest.fixture()
+def engine():
+    return new_engine("default", scripted_model({}))
+
+
+def _says(*answers: str):
+    return scripted_model({"interview": [{"answer": a} for a in answers]})
+
+
+def test_times_of_day_are_read_as_said():
+    assert clock_times("from 7:00 AM to 13:30 PM, at 6pm, 6 p.m. and noon; 18:00; 25:00 and 99pm") == \
+        [420, 810, 1080, 1080, 720, 1080]
+
+
+def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours(engine):
+    rosa = engine.minds["Rosa Brody"]
+    usual = rosa.routine_blocks()
+    line = usual_day_line(usual)
+    assert line.startswith("On a usual weekday: I get up at 06:00, breakfast at 06:30, work behind the counter "
+                           "at Bluebell Cafe from 07:00 to 15:00") and line.endswith("bed at 23:00.")
+    cut = ("I wake up at 6:00 AM, work behind the counter at Bluebell Cafe from 7:00 AM to 10:15 AM, have lunch, "
+           "work from 11:52 AM to 13:30 PM.")
+    assert times_unbacked(cut, "Describe your typical weekday in broad strokes.", today=(), usual=usual,
+                          tomorrow=(), facts=[], basis="") == [cut]
+    right = "I work behind the counter at Bluebell Cafe from 7am to 3pm."
+    assert not times_unbacked(right, "Describe your typical weekday.", today=(), usual=usual, tomorrow=(),
+                              facts=[], basis="")
+    samuel = engine.minds["Samuel Okafor"]
+    party = [f for f in samuel.facts if "party" in f.what]
+    frame = [PlanBlock(840, 960, "play the piano at Bluebell Cafe", kind="work")]
+    piano = ("I plan to play the piano at Bluebell Cafe from 18:00 to 21:00 tomorrow, as I have a surprise party "
+             "for Grace's 60th birthday at Bluebell Cafe tomorrow from 18:00 to 21:00.")
+    also = "I'm hosting the surprise party at Bluebell Cafe tomorrow from 18:00 to 21:00."
+    q = "What are your plans for tomorrow?"
+    assert times_unbacked(f"{piano} {also}", q, today=(), usual=(), tomorrow=frame, facts=party, basis="") == [piano]
+
+
+async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(engine):
+    rosa = engine.minds["Rosa Brody"]
+    cut = "I work behind the counter at Bluebell Cafe from 7:00 to 10:15 and from 11:52 to 13:30."
+    llm = _says(cut, cut)
+    text, back = await answer_backed(rosa, "Describe your typical weekday in broad strokes.", MONDAY, llm)
+    assert text == usual_day_line(rosa.routine_blocks()) and back.source == "record"
+    assert "On a usual weekday: I get up at 06:00" in llm.calls[0].text  # told first, as a hint
+
+
+def test_kin_nobody_has_given_them_is_not_said():
+    grace = "her husband of 34 years; lately oddly secretive. Hank's daughter, a kind young woman"
+    assert kin_unbacked("I am a single parent and have a young child.", grace) == ["single parent"]
+    assert kin_unbacked("I live with my husband and children.", grace) == ["my husband and children"]
+    assert kin_unbacked("My husband Samuel plays the piano.", grace) == []
+    samuel = "Samuel still gives lessons to a few children in town. his wife, the love of his life"
+    assert kin_unbacked("I live with my wife Grace Okafor and my children.", samuel) == ["my children"]
+    assert kin_unbacked("My son Eli is studying.", "She raised her son Eli alone.") == []
+    assert kin_unbacked("My late wife loved the store.", "His wife died five years ago.") == []
+
+
+def test_a_host_said_by_and_hosting_or_by_a_pronoun_is_checked(engine):
+    samuel = engine.minds["Samuel Okafor"]
+    town = engine.core.town_names
+    held = list(samuel.facts)
+    one = "I have a deep connection with Grace Okafor, who is visiting Bluebell Cafe and hosting a surprise party."
+    assert [p.what for p in wrong_host(one, held, town, MONDAY)] == [one]
+    two = "I would choose Ines Moreau. She is hosting the surprise party for Grace's 60th birthday at Bluebell Cafe."
+    assert [p.what for p in wrong_host(two, held, town, MONDAY)] == [two.split(". ")[1]]
+    mine = "I would choose Ines Moreau. I am hosting the surprise party at Bluebell Cafe, and she helps."
+    assert wrong_host(mine, held, town, MONDAY) == []
+
+
+def test_the_retry_note_said_back_is_never_kept(engine):
+    note = ("The town has no town square; its places are: Okafor house, Town Hall. I'm hosting the public "
+            "debate at Town Hall on Wednesday.")
+    assert steps_out(note.split(". ")[0], "Grace Okafor")
+    found = problems_in(note, me="Grace Okafor", known=[], strangers=[], town=engine.core.town_names, backing="",
+                        question="Is a gathering planned?")
+    assert any(p.kind == "out of town" for p in found)
+
+
+def test_its_own_name_said_as_anothers_is_its_own():
+    assert own_voice("I know Hank Brody, Rosa's father.", "Rosa Brody") == "I know Hank Brody, my father."
+    assert own_voice("Rosa Brody's town would thrive.", "Rosa Brody") == "my town would thrive."
+    assert own_voice("Rosalind's cat", "Rosa Brody") == "Rosalind's cat"
