@@ -101,10 +101,15 @@ def honoree_as_host(sent: str, facts: Iterable[Fact]) -> str:
 _WORK_VERB = (r"(?:serv(?:e|es|ing)|run(?:s|ning)?(?! (?:late|out|errands|to|into|over|around|after|for|away|home|"
               r"back|by)\b)|manag(?:e|es|ing)|work(?:s|ing)? (?:at|in)|own(?:s|ing)?|"
               r"open(?:s|ing)? up|staff(?:s|ing)?|tend(?:s|ing)? the bar at|bak(?:e|es|ing) (?:\w+ )?(?:at|for))")
-_I_WORK = re.compile(rf"\b(?:I|I'm|I am|I'll|I will|I have to|I need to|we|we're)\b[^.!?]{{0,60}}?\b{_WORK_VERB}\b"
-                     r"[^.!?]{0,40}?\b(?:at |in )?(?P<rest>.*)", re.I)
+_I_WORK = re.compile(rf"\b(?:I|I'm|I am|I'll|I will|I have to|I need to|we|we're)\b[^.!?]{{0,60}}?\b"
+                     rf"(?P<v>{_WORK_VERB})\b[^.!?]{{0,40}}?\b(?:at |in )?(?P<rest>.*)", re.I)
+_YOU_WORK = re.compile(rf"\b(?:you|you're|you’re|you are|you'll|you will)\b[^.!?]{{0,40}}?\b"
+                       rf"(?:{_WORK_VERB}|open(?:s|ing)?)\b[^.!?]{{0,40}}?\b(?:at |in )?(?P<rest>.*)", re.I)
 _THEY_WORK = re.compile(rf"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|was|has been|'s) {_WORK_VERB}\b"
                         r"(?P<rest>[^.!?]*)")
+
+
+_SOMEONE = re.compile(r"\b(?:you|you're|you’re|he|he's|she|she's|they|they're)\b", re.I)
 
 
 def _place_in(text: str, places: Sequence[str]) -> str | None:
@@ -115,20 +120,28 @@ def _place_in(text: str, places: Sequence[str]) -> str | None:
     return None
 
 
-def works_elsewhere(sent: str, speaker: str, town: TownNames) -> str:
+def works_elsewhere(sent: str, speaker: str, town: TownNames, listeners: Sequence[str] = ()) -> str:
     """Why ``sent`` has its speaker, or someone it names, work at a place of the town that is
     another's workplace and not theirs ("I'm serving breakfast at The Copper Kettle", said by one
-    who works elsewhere; "Samuel is managing Bluebell Cafe"), else "".  A place that is no one's
+    who works elsewhere; "Samuel is managing Bluebell Cafe"; "you're opening a bakery stall at
+    Greenway Market", to one who works elsewhere), else "".  A place that is no one's
     workplace is not judged (a trip, a favour)."""
     works = town.workplaces
     if not works:
         return ""
     theirs = set(works.values())
     m = _I_WORK.search(sent)
+    if m and _SOMEONE.search(sent[m.start():m.start("v")]):
+        m = None  # "I heard you're serving at the cafe": another works
     if m and speaker:
         p = _place_in(m.group("rest"), [p for p in town.places if p in theirs])
         if p and works.get(speaker) != p:
             return f"{speaker.split()[0]} does not work at {p}"
+    m = _YOU_WORK.search(sent) if len(listeners) == 1 else None
+    if m:  # "I heard you're opening a bakery stall at Greenway Market", to one who works elsewhere
+        p = _place_in(m.group("rest"), [p for p in town.places if p in theirs])
+        if p and works.get(listeners[0]) != p:
+            return f"{listeners[0].split()[0]} does not work at {p}"
     for m in _THEY_WORK.finditer(sent):
         who = next((n for n in town.people if m.group("name") in (n, n.split()[0])), None)
         p = _place_in(m.group("rest")[:60], [p for p in town.places if p in theirs])
@@ -205,6 +218,32 @@ def yours_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: To
     return ""
 
 
+# kinds of place, each with the words said of it; a place's own kinds are those its name says
+_KINDS = {
+    "cafe": ("cafe", "café", "coffee shop", "coffeehouse", "coffee house"), "bakery": ("bakery", "bakeshop"),
+    "pub": ("pub", "bar", "inn", "tavern"), "store": ("store", "shop", "supply store", "hardware store"),
+    "market": ("market", "grocery", "supermarket", "grocer"), "pharmacy": ("pharmacy", "chemist", "drugstore"),
+    "library": ("library",), "college": ("college", "university", "school"), "park": ("park", "garden"),
+    "hall": ("hall", "town hall", "city hall"), "restaurant": ("restaurant", "diner", "bistro"),
+}
+_KIND_OF = {w: k for k, ws in _KINDS.items() for w in ws}
+_KIND_WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
+
+
+def wrong_kind_of_place(sent: str, places: Sequence[str]) -> str:
+    """Why ``sent`` calls a place of the town a kind of place its name says it is not ("Bluebell
+    Cafe, a local bakery"), else ""; a place whose name says no kind is not judged."""
+    for p in places:
+        own = {k for w, k in _KIND_OF.items() if re.search(rf"\b{re.escape(w)}\b", p, re.I)}
+        if not own or p not in sent:
+            continue
+        m = re.search(rf"\b{re.escape(p)}(?:,| is| was|'s a)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,2}}?"
+                      rf"(?P<k>{_KIND_WORDS})\b", sent, re.I)
+        if m and _KIND_OF[m.group("k").lower()] not in own:
+            return f"{p} is no {m.group('k').lower()}"
+    return ""
+
+
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
     facts = list(facts)
@@ -212,8 +251,8 @@ def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownN
             or meets_the_known(sent, speaker, listeners, town)
             or yours_not_theirs(sent, speaker, listeners, town, facts)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
-            or honoree_as_host(sent, facts)
-            or works_elsewhere(sent, speaker, town))
+            or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places)
+            or works_elsewhere(sent, speaker, town, listeners))
 
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],

@@ -182,3 +182,30 @@ def test_a_gathering_or_a_campaign_is_not_the_listeners_when_it_is_not():
     assert not yours_not_theirs("How is your campaign?", "Marcus Bell", ["Hank Brody"], town, party)
     assert not yours_not_theirs("What about your party?", "Kenji Tanaka", ["Felix Adeyemi", "Nora Lindqvist"],
                                 town, party)
+
+
+def test_a_place_is_not_called_a_kind_its_name_says_it_is_not():
+    # the whole day of 2026-11-28: Hank to Felix, Bluebell Cafe "a local bakery"
+    from game.mind.linechecks import wrong_kind_of_place
+
+    places = ["Bluebell Cafe", "Greenway Market and Pharmacy", "Brody's Supply Store", "The Copper Kettle"]
+    assert wrong_kind_of_place("Bluebell Cafe, a local bakery, is lovely.", places) == "Bluebell Cafe is no bakery"
+    assert not wrong_kind_of_place("Bluebell Cafe is the best coffee shop in town.", places)
+    assert not wrong_kind_of_place("Greenway Market and Pharmacy is a great grocery store.", places)
+    assert not wrong_kind_of_place("The Copper Kettle is a bakery now.", places)  # its name says no kind
+    town = TownNames(places=tuple(places))
+    assert misattributes("I love Bluebell Cafe, a local bakery.", "Hank Brody", ["Felix Adeyemi"], town, [])
+
+
+def test_the_one_spoken_to_is_not_put_to_work_at_anothers_workplace():
+    # talkbench of 2026-11-28 06:34: Felix to Samuel, "I heard you're opening a bakery stall" (his own)
+    from game.mind.linechecks import works_elsewhere
+
+    town = TownNames(places=("Greenway Market and Pharmacy", "Bluebell Cafe"),
+                     workplaces={"Felix Adeyemi": "Greenway Market and Pharmacy", "Rosa Brody": "Bluebell Cafe"})
+    said = "I heard you're opening a bakery stall at Greenway Market and Pharmacy."
+    assert works_elsewhere(said, "Felix Adeyemi", town, ["Samuel Okafor"]) == \
+        "Samuel does not work at Greenway Market and Pharmacy"
+    assert not works_elsewhere("I heard you're serving at Bluebell Cafe today.", "Felix Adeyemi", town,
+                               ["Rosa Brody"])
+    assert not works_elsewhere(said, "Felix Adeyemi", town, ["Samuel Okafor", "Rosa Brody"])  # "you" of several
