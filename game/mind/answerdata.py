@@ -82,6 +82,35 @@ def talk_claims(answer: str, partners: Sequence[str], people: Sequence[str], me:
     return out
 
 
+_TOLD_ME = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?|[Hh]e|[Ss]he),? (?:who )?(?:also )?"
+                      r"(?:told|informed|asked) me(?: that| about| to)? (?P<what>[^.!?]+)")
+
+
+def hearsay_unbacked(answer: str, basis: str, people: Sequence[str]) -> list[str]:
+    """The sentences of ``answer`` that say someone told it something that nothing it holds about
+    them says ("Samuel told me that he was visiting Rosa's house and calling Ines", with no line of
+    hers about Samuel that shares two words of it).  What is held: the lines of ``basis`` (the
+    prompt, its memories) that name them."""
+    lines = basis.splitlines()
+    out = []
+    last: str | None = None
+    for sent in sentences(answer):
+        for m in _TOLD_ME.finditer(sent):
+            said = m.group("who")
+            who = last if said.lower() in ("he", "she") else next(
+                (p for p in people if said in (p, p.split()[0])), None)
+            if who is None:
+                continue
+            about = " ".join(x for x in lines if who.split()[0] in x)
+            what = _stems(m.group("what"), set())
+            if what and len(what & _stems(about, set())) < min(2, len(what)):
+                out.append(sent)
+                break
+        named = [p for p in people if re.search(rf"\b{re.escape(p.split()[0])}\b", sent)]
+        last = named[-1] if named else last
+    return out
+
+
 def talks_answer(partners: Sequence[str]) -> str:
     """Whom it talked with, said from the records."""
     return f"Today I talked with {_names(partners)}." if partners else "I haven't talked with anyone today."

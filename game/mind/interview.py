@@ -34,6 +34,7 @@ from game.mind.answerdata import (
     asks_of_talks,
     clock_times,
     from_records,
+    hearsay_unbacked,
     home_claims,
     housemates_answer,
     merged,
@@ -346,6 +347,8 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         if talks:  # whom it talked with today: only those its records hold
             line = talks_line(mind.persona.first_name, ctx.talked)
             found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
+        found += [Problem("claim", sent, "Say only what your memories hold that they told you.")
+                  for sent in hearsay_unbacked(text, basis, town.people)]
         hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
         found += [Problem("claim", sent, f"Say only the hours {mind.persona.first_name} holds. {hours}".strip())
                   for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,

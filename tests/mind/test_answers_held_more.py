@@ -103,3 +103,19 @@ def test_its_own_name_said_as_anothers_is_its_own():
     assert own_voice("I know Hank Brody, Rosa's father.", "Rosa Brody") == "I know Hank Brody, my father."
     assert own_voice("Rosa Brody's town would thrive.", "Rosa Brody") == "my town would thrive."
     assert own_voice("Rosalind's cat", "Rosa Brody") == "Rosalind's cat"
+
+
+def test_what_someone_told_it_is_held_to_what_it_remembers_of_them():
+    # Grace at 22:00: "Samuel Okafor, who told me that he was visiting Rosa's house and that he was
+    # calling Ines to find out more about public debates" (nothing she holds of Samuel says so)
+    from game.mind.answerdata import hearsay_unbacked
+
+    people = ["Samuel Okafor", "Rosa Brody", "Ines Moreau", "Aiko Tanaka"]
+    basis = ("- I talked with Samuel Okafor; Samuel said: I'm practising the piano for tonight.\n"
+             "- Aiko Tanaka: an old friend she trusts")
+    made_up = ("I also caught up with Samuel Okafor, who told me that he was visiting Rosa's house and that he was "
+               "calling Ines to find out more about public debates.")
+    assert hearsay_unbacked(made_up, basis, people) == [made_up]
+    assert hearsay_unbacked("Samuel told me he is practising the piano.", basis, people) == []
+    assert hearsay_unbacked("I talked with Aiko. She told me about the weather.", basis, people) == \
+        ["She told me about the weather."]
