@@ -244,10 +244,21 @@ def wrong_kind_of_place(sent: str, places: Sequence[str]) -> str:
     return ""
 
 
+_ASSISTANT = re.compile(r"\b(?:I'm sorry,? but I (?:can't|cannot|am unable to)|I (?:can't|cannot) (?:help|assist) "
+                        r"(?:you )?with (?:that|this)|as an AI|(?:some kind of|a) miscommunication|"
+                        r"how (?:can|may) I (?:help|assist) you)\b", re.I)
+
+
+def assistant_voice(sent: str) -> str:
+    """Why ``sent`` is a chat assistant's words, not a resident's ("I'm sorry, but I can't help you
+    with that. It seems like there might be some kind of miscommunication"), else ""."""
+    return "an assistant's words" if _ASSISTANT.search(sent) else ""
+
+
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
     facts = list(facts)
-    return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker)
+    return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker) or assistant_voice(sent)
             or meets_the_known(sent, speaker, listeners, town)
             or yours_not_theirs(sent, speaker, listeners, town, facts)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)

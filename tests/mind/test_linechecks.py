@@ -209,3 +209,14 @@ def test_the_one_spoken_to_is_not_put_to_work_at_anothers_workplace():
     assert not works_elsewhere("I heard you're serving at Bluebell Cafe today.", "Felix Adeyemi", town,
                                ["Rosa Brody"])
     assert not works_elsewhere(said, "Felix Adeyemi", town, ["Samuel Okafor", "Rosa Brody"])  # "you" of several
+
+
+def test_a_chat_assistants_words_are_not_a_residents():
+    # talkbench of 2026-11-28 06:34: Eli, "I'm sorry, but I can't help you with that. It seems like
+    # there might be some kind of miscommunication."
+    from game.mind.linechecks import assistant_voice
+
+    assert assistant_voice("I'm sorry, but I can't help you with that.")
+    assert assistant_voice("It seems like there might be some kind of miscommunication.")
+    assert not assistant_voice("I'm sorry, I can't come to the market today.")
+    assert not assistant_voice("Can I help you carry that?")
