@@ -62,6 +62,22 @@ def line_key(text: str) -> str:
     return " ".join(_WORD.findall((text or "").lower()))
 
 
+_COMMON = {"today", "tomorrow", "start", "must", "next", "have", "decided", "with", "that", "this", "will", "from",
+           "about", "some", "time", "going", "want", "need", "make", "into", "instead", "because", "their"}
+
+
+def news_words(text: str) -> set[str]:
+    """What a thought or a line is about, as word stems (five letters of each word of four or more,
+    less the words any day has)."""
+    return {w[:5] for w in _WORD.findall(text.lower()) if len(w) >= 4 and w not in _COMMON}
+
+
+def acts_on(line: str, news: str) -> bool:
+    """Whether a line of the day speaks of the new thought ("instead, start my campaign", of "I
+    have decided to run for mayor ... my campaign")."""
+    return bool(news) and bool(news_words(line) & news_words(news))
+
+
 @dataclass(frozen=True)
 class Problem:
     line: int  # 0-based index into the frame
@@ -72,13 +88,14 @@ class Problem:
 def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[str], str | None] | None = None,
               lacks: Callable[[str], list[str]] | None = None, echo: Sequence[str] = (),
               fixed: set[int] | None = None, places: set[str] | None = None,
-              leisure: Sequence[str] = (), own: Sequence[str] = ()) -> list[Problem]:
+              leisure: Sequence[str] = (), own: Sequence[str] = (), news: str = "") -> list[Problem]:
     """What is wrong with ``lines`` (the model's words, one for each slot) as a day.  ``named``: the
     area of the town a line names, if any (to see work elsewhere); ``lacks``: the kinds of place a
     line names that the town has none of ("bank", "train station"); ``echo``: the prompt's example
     lines, which a line may not copy; ``fixed``: the lines that are the frame's own words (a line
     that repeats one is the other's problem); ``places``: the town's place names (as ``_key`` reads
     them), which alone are no line; ``leisure``: the free-time choices, which are no work line.
+    ``news``: a replan's new thought; a line skipped "instead" to act on it has its reason.
     Each problem names its line by its hour ("the 17:00
     line")."""
     out: list[Problem] = []
@@ -97,7 +114,9 @@ def check_day(slots: Sequence[Slot], lines: Sequence[str], *, named: Callable[[s
         if not k:
             out.append(Problem(i, f"{at(i)} is empty", "empty"))
             continue
-        moved = bool(INSTEAD.match(text)) and s.kind in ("work", "free", "meal") and len(k.split()) >= 4
+        moved = s.kind in ("work", "free", "meal") and (
+            (bool(INSTEAD.match(text)) and len(k.split()) >= 4)
+            or (re.match(r"^\W*instead\b", text, re.I) is not None and acts_on(text, news)))
         for meal in meals_eaten(text):
             if s.kind == "meal" and meal == s.label:
                 continue

@@ -35,7 +35,7 @@ def _day_line(v: object) -> str:
     at a whole word (or sentence) within 80 characters."""
     text = clean_text(_LEADING_TIME.sub("", clean_text(v, 300), count=1), 300)
     first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")  # a line is one thing: its first sentence
-    return whole_words(first, 80)
+    return whole_words(first[:80], 80)  # (the grammar bounds words, not characters: a long line is cut)
 
 
 class FillBase(BaseModel):
@@ -102,8 +102,8 @@ class _Day:
     the choices dealt to each free line, and the check."""
 
     def __init__(self, core: MindCore, view: WorldView | None, slots: list[Slot], template: str,
-                 keep: list[str] | None) -> None:
-        self.core, self.slots, self.keep = core, slots, keep
+                 keep: list[str] | None, news: str = "") -> None:
+        self.core, self.slots, self.keep, self.news = core, slots, keep, news
         p = core.persona
         self.lacks = _lacks(view)
         self.named, self.places = named_by(view), _place_names(view)
@@ -130,7 +130,8 @@ class _Day:
 
     def check(self, lines: list[str]) -> list[Problem]:
         return check_day(self.slots, lines, named=self.named, lacks=self.lacks, echo=self.echo,
-                         fixed=set(self.fixed), places=self.places, leisure=self.leisure, own=self.own)
+                         fixed=set(self.fixed), places=self.places, leisure=self.leisure, own=self.own,
+                         news=self.news)
 
     async def ask(self, now: datetime, template: str, which: list[int], again: str, day: list[str],
                   values: dict[str, object]) -> list[str]:
@@ -162,7 +163,7 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
     empty keeps it, and a line mended takes it when it passes.  Raises ``LLMError`` when the
     first call fails."""
     stats = core.stats
-    day = _Day(core, view, slots, template, keep)
+    day = _Day(core, view, slots, template, keep, str(values.get("news") or ""))
     first = await day.ask(now, template, day.asked, "", [day.fixed.get(i, "") for i in range(len(slots))], values)
     problems = day.check(first)
     stats["plan_checked"] += 1

@@ -100,7 +100,8 @@ class Talker:
             self.core.fail("dialogue", e)
             return Line("", end=True, source="error")
         self._lines_today[d.isoformat()] += 1
-        text = _strip_speaker(ans.say, [self.core.name, self.core.persona.first_name])
+        text = _strip_speaker(ans.say, [self.core.name, self.core.persona.first_name]  # (or a listener's name)
+                              + [n for who in listeners for n in (who, who.split()[0])])
         if not text:
             return Line("", end=True)
         if not conversation.with_player and _repeats(text, [t for _, t in conversation.lines]):

@@ -82,6 +82,20 @@ def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speake
     return " ".join(parts) if fixes else text, fixes
 
 
+_CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|while|before|after)\s")
+
+
+def _in_its_clause(text: str, at: int, fact: Fact) -> bool:
+    """Whether the place said at ``at`` is in the clause that speaks of the fact ("the debate at
+    the cafe"), not in another ("my work at the supply store, preparing for the debate")."""
+    cuts = [0, *[m.end() for m in _CLAUSE_END.finditer(text)], len(text) + 1]
+    start = max(c for c in cuts if c <= at)
+    end = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() > at), default=len(text))
+    clause = text[start:end]
+    return bool(fact.keywords() & set(word_list(clause))) or EVENT_RE.search(clause) is not None or (
+        bool(fact.host) and fact.host.split()[0] in clause)
+
+
 def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str, fixes: list[str],
                   to: Sequence[str] = ()) -> str:
     if fact.kind == "gathering":
@@ -92,13 +106,19 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
                 for alias in place_aliases(p):
                     if alias.lower() in fact.place.lower() or not re.search(rf"\b{re.escape(alias)}\b", text, re.I):
                         continue
-                    text = re.sub(rf"(?:\bthe\s+)?\b{re.escape(alias)}\b", fact.place, text, flags=re.I)
-                    fixes.append(f"place {alias} -> {fact.place}")
-                    break
+                    said = text
+
+                    def there(m: re.Match[str], said: str = said) -> str:
+                        return fact.place if _in_its_clause(said, m.start(), fact) else m.group(0)
+                    text = re.sub(rf"(?:\bthe\s+)?\b{re.escape(alias)}\b", there, text, flags=re.I)
+                    if text != said:
+                        fixes.append(f"place {alias} -> {fact.place}")
+                        break
             for m in reversed(list(PLACE_PHRASE.finditer(text))):
                 phrase = m.group("p")
                 noun = phrase.split()[-1].lower()
-                if noun in fact.place.lower() or fact.place.lower() in phrase.lower():
+                if noun in fact.place.lower() or fact.place.lower() in phrase.lower() or not _in_its_clause(
+                        text, m.start("p"), fact):
                     continue
                 text = text[:m.start("p")] + fact.place + text[m.end("p"):]
                 fixes.append(f"place {phrase} -> {fact.place}")
