@@ -249,7 +249,7 @@ def clock_times(text: str) -> list[int]:
             h, mi = int(m.group(1)), int(m.group(2) or 0)
             if 1 <= h <= 12 and mi < 60:
                 out.append((h % 12 + (12 if m.group(3).lower() == "p" else 0)) * 60 + mi)
-            elif 12 < h < 24 and mi < 60:  # "13:30 PM"
+            elif 12 < h < 24 and mi < 60 and m.group(2):  # "13:30 PM" (not "13pm")
                 out.append(h * 60 + mi)
         elif int(m.group(4)) < 24 and int(m.group(5)) < 60:
             out.append(int(m.group(4)) * 60 + int(m.group(5)))

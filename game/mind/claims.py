@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from game.mind.facts import Fact
+from game.mind.facts import EVENT_RE, Fact
 from game.mind.unbacked import sentences
 from game.mind.when import word_list
 
@@ -150,6 +150,20 @@ def kin_unbacked(text: str, own: str) -> list[str]:
         if group not in have:
             out.append(m.group(0))
     return out
+
+
+_CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|while|before|after)\s")
+
+
+def in_its_clause(text: str, at: int, fact: Fact) -> bool:
+    """Whether the place said at ``at`` is in the clause that speaks of the fact ("the debate at
+    the cafe"), not in another ("my work at the supply store, preparing for the debate")."""
+    cuts = [0, *[m.end() for m in _CLAUSE_END.finditer(text)], len(text) + 1]
+    start = max(c for c in cuts if c <= at)
+    end = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() > at), default=len(text))
+    clause = text[start:end]
+    return bool(fact.keywords() & set(word_list(clause))) or EVENT_RE.search(clause) is not None or (
+        bool(fact.host) and fact.host.split()[0] in clause)
 
 
 # a gathering spoken of as over, or as now, when it has not begun ("It was a great debate", "The

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.claims import drop_wrong_time, fix_part_of_day, relation_claims, role_claims
+from game.mind.claims import drop_wrong_time, fix_part_of_day, in_its_clause, relation_claims, role_claims
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
 from game.mind.linechecks import drop_misattributed, fix_greeting, own_hosting, to_listener, unnarrate
 from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
@@ -82,20 +82,6 @@ def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speake
     return " ".join(parts) if fixes else text, fixes
 
 
-_CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|while|before|after)\s")
-
-
-def _in_its_clause(text: str, at: int, fact: Fact) -> bool:
-    """Whether the place said at ``at`` is in the clause that speaks of the fact ("the debate at
-    the cafe"), not in another ("my work at the supply store, preparing for the debate")."""
-    cuts = [0, *[m.end() for m in _CLAUSE_END.finditer(text)], len(text) + 1]
-    start = max(c for c in cuts if c <= at)
-    end = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() > at), default=len(text))
-    clause = text[start:end]
-    return bool(fact.keywords() & set(word_list(clause))) or EVENT_RE.search(clause) is not None or (
-        bool(fact.host) and fact.host.split()[0] in clause)
-
-
 def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str, fixes: list[str],
                   to: Sequence[str] = ()) -> str:
     if fact.kind == "gathering":
@@ -109,7 +95,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
                     said = text
 
                     def there(m: re.Match[str], said: str = said) -> str:
-                        return fact.place if _in_its_clause(said, m.start(), fact) else m.group(0)
+                        return fact.place if in_its_clause(said, m.start(), fact) else m.group(0)
                     text = re.sub(rf"(?:\bthe\s+)?\b{re.escape(alias)}\b", there, text, flags=re.I)
                     if text != said:
                         fixes.append(f"place {alias} -> {fact.place}")
@@ -117,7 +103,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
             for m in reversed(list(PLACE_PHRASE.finditer(text))):
                 phrase = m.group("p")
                 noun = phrase.split()[-1].lower()
-                if noun in fact.place.lower() or fact.place.lower() in phrase.lower() or not _in_its_clause(
+                if noun in fact.place.lower() or fact.place.lower() in phrase.lower() or not in_its_clause(
                         text, m.start("p"), fact):
                     continue
                 text = text[:m.start("p")] + fact.place + text[m.end("p"):]

@@ -59,7 +59,7 @@ from game.mind.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.facts import FactBook, TownNames
+from game.mind.facts import Fact, FactBook, TownNames
 from game.mind.memory import MemoryStream, Record
 from game.mind.persona import Persona
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
@@ -335,25 +335,10 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         back.fixes += fixes
         return text
 
-    talks, usual = asks_of_talks(question), mind.routine_blocks()
+    usual = mind.routine_blocks()
 
     def check(text: str) -> list[Problem]:
-        found = problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
-                            question=question, held=asked, now=now)
-        if re.search(r"\blive with\b", question, re.I):  # who lives with it: the town's homes
-            found += [Problem("claim", sent, housemates_answer(name, town, mind.persona.relationships))
-                      for sent in home_claims(text, name, town)]
-        found += wrong_host(text, [f for f in held if f not in asked], town, now)  # of any it holds
-        if talks:  # whom it talked with today: only those its records hold
-            line = talks_line(mind.persona.first_name, ctx.talked)
-            found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
-        found += [Problem("claim", sent, "Say only what your memories hold that they told you.")
-                  for sent in hearsay_unbacked(text, basis, town.people)]
-        hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
-        found += [Problem("claim", sent, f"Say only the hours {mind.persona.first_name} holds. {hours}".strip())
-                  for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
-                                             tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis)]
-        return found
+        return _problems(mind, ctx, question, now, text, basis=basis, held=held, asked=asked, usual=usual)
     text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
     found = check(text)
     back.problems = [f"{p.kind}: {p.what}".rstrip(": ") for p in found]
@@ -379,6 +364,28 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     if remember:
         mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back
+
+
+def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: datetime, text: str, *, basis: str,
+              held: list[Fact], asked: list[Fact], usual: Sequence[PlanBlock]) -> list[Problem]:
+    """What in an answer nothing backs: backing.problems_in, and what its records hold (answerdata.py)."""
+    name, town, first = mind.persona.name, _town(mind), mind.persona.first_name
+    found = problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
+                        question=question, held=asked, now=now)
+    if re.search(r"\blive with\b", question, re.I):  # who lives with it: the town's homes
+        found += [Problem("claim", sent, housemates_answer(name, town, mind.persona.relationships))
+                  for sent in home_claims(text, name, town)]
+    found += wrong_host(text, [f for f in held if f not in asked], town, now)  # of any it holds
+    if asks_of_talks(question):  # whom it talked with today: only those its records hold
+        line = talks_line(first, ctx.talked)
+        found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
+    found += [Problem("claim", sent, "Say only what your memories hold that they told you.")
+              for sent in hearsay_unbacked(text, basis, town.people)]
+    hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
+    found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
+              for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
+                                         tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis)]
+    return found
 
 
 def _town(mind: Interviewee) -> TownNames:
