@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from game.mind.facts import EVENT_RE, Fact
+from game.mind.facts import EVENT_RE, Fact, TownNames
 from game.mind.unbacked import sentences
 from game.mind.when import word_list
 
@@ -164,6 +164,21 @@ def in_its_clause(text: str, at: int, fact: Fact) -> bool:
     clause = text[start:end]
     return bool(fact.keywords() & set(word_list(clause))) or EVENT_RE.search(clause) is not None or (
         bool(fact.host) and fact.host.split()[0] in clause)
+
+
+def drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: list[str], fixes: list[str]) -> str:
+    """The line without its sentences that claim a relation or a role the town does not declare
+    ("my son Felix", "Rosa is running for mayor"): claims.py."""
+    people = [*town.people, *listeners]
+    kept = []
+    for sent in sentences(text) or [text]:
+        bad = [c for c in relation_claims(sent, speaker, listeners, people, town.relations)
+               + role_claims(sent, people, town.roles, speaker) if not c.backed]
+        if bad:
+            fixes.append("unbacked " + "; ".join(f"{c.kind}: {c.who} {c.what}" for c in bad))
+        else:
+            kept.append(sent)
+    return " ".join(kept)
 
 
 # a gathering spoken of as over, or as now, when it has not begun ("It was a great debate", "The

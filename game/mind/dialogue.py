@@ -22,7 +22,8 @@ from game.mind.components import Context, KnownFacts, Relationships, RelevantMem
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
-from game.mind.talkpoints import public, render_points, talking_points
+from game.mind.talkpoints import public, public_lines, render_points, talking_points
+from game.mind.unbacked import sentences
 from game.mind.view import Conversation, Line, Script
 from game.mind.wording import whole_sentences
 
@@ -129,7 +130,7 @@ class Talker:
         sections = [(f"{first}'s own thoughts", Thoughts(limit=2).render(ctx)),
                     (f"What {first} knows is planned (true)", KnownFacts().render(ctx)),
                     (f"{first} knows", knows), (f"{first} remembers", mems.render(ctx))]
-        sections = [(title, ctx.keep_secrets(text)) for title, text in sections]
+        sections = [(title, public_lines(ctx.keep_secrets(text))) for title, text in sections]
         side = head + "".join(f"\n{title}:\n{text}" for title, text in sections if text.strip())
         return side + self._points(now, about)
 
@@ -156,7 +157,9 @@ class Talker:
         people = [self.core.name, *listeners]
         firsts = [n.split()[0] for n in people]
         calls = firsts if len(set(firsts)) == len(firsts) else people  # two Annas: full names
-        context = await self._talk_context(now, conversation, listeners) + self._points(now, listeners)
+        # both sides are in one prompt: what either keeps to itself is in neither ("Hank has not told
+        # anyone that the store is in trouble" became the other's "I'm sorry to hear about the store")
+        context = public_lines(await self._talk_context(now, conversation, listeners)) + self._points(now, listeners)
         others = "\n\n".join(f"Talking with:\n{sides[n]}" for n in listeners if sides.get(n))
         try:
             ans = await self.core.complete("converse", script_answer(tuple(calls)), "converse", Priority.REACT, now,
@@ -185,6 +188,10 @@ class Talker:
             if _repeats(text, [t for _, t in lines]):
                 self.core.stats["talk_in_circles"] += 1
                 break
+            text = _not_anothers_self(text, [t for w, t in lines if w != who])
+            if not text:
+                self.core.stats["script_line_dropped"] += 1
+                continue
             lines.append((who, text))
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)
         return Script(lines=lines, importance=ans.importance)
@@ -353,6 +360,21 @@ def _runs_on(text: str) -> bool:
 def _says_goodbye(text: str) -> bool:
     t = text.lower()
     return any(g in t for g in _GOODBYES)
+
+
+def _not_anothers_self(text: str, others: Sequence[str]) -> str:
+    """A line less its sentences that say of the speaker what another in the talk said of itself
+    ("I'm studying history at Oakhill College", said by the librarian after the student said it)."""
+    theirs = [set(_WORDS.findall(s.lower())) for o in others for s in sentences(o) if _SELF.match(s)]
+    kept = [s for s in sentences(text) or [text] if not (
+        _SELF.match(s) and len(mine := set(_WORDS.findall(s.lower())) - _SMALL) >= 3
+        and any(mine <= t for t in theirs))]
+    return " ".join(kept)
+
+
+_SELF = re.compile(r"^(?:\W*)(?:I'm|I am|I've been|I work|I study)\b", re.I)
+_WORDS = re.compile(r"[a-z']+")
+_SMALL = {"i'm", "i", "am", "also", "too", "the", "a", "at", "in", "of", "and", "my"}
 
 
 def _strip_speaker(text: str, names: Sequence[str]) -> str:

@@ -19,9 +19,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.claims import drop_wrong_time, fix_part_of_day, in_its_clause, relation_claims, role_claims
+from game.mind.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
-from game.mind.linechecks import drop_misattributed, fix_greeting, own_hosting, to_listener, unnarrate
+from game.mind.linechecks import (
+    drop_misattributed,
+    drop_wrong_today,
+    fix_greeting,
+    own_hosting,
+    to_listener,
+    unnarrate,
+)
 from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.view import hhmm
 from game.mind.when import AT_RE, RANGE_RE, read_when, word_list
@@ -326,9 +333,9 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         listeners = [p for p in participants if p != speaker]
         text = _drop_unbacked_sentences(unnarrate(text, speaker, fixes), town, [*town.people, *participants],
                                         speaker, fixes)
-        text = _drop_unbacked_claims(text, town, speaker, listeners, fixes)
+        text = drop_unbacked_claims(text, town, speaker, listeners, fixes)
         text = to_listener(drop_misattributed(text, speaker, listeners, town, books[speaker], fixes), listeners, fixes)
-        text = fix_greeting(text, now, fixes)
+        text = drop_wrong_today(fix_greeting(text, now, fixes), now, fixes)
         if not text.strip():
             return Vetted(speaker, "", fixes=fixes)
     if not held:
@@ -365,21 +372,6 @@ def _not_known(out: Vetted, speaker: str, fact: Fact) -> Vetted:
     out.fixes.append(f"not known to {speaker}: {fact.bare_what}")
     out.text, out.fact = " ".join(kept), None
     return out
-
-
-def _drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: list[str], fixes: list[str]) -> str:
-    """The line without its sentences that claim a relation or a role the town does not declare
-    ("my son Felix", "Rosa is running for mayor"): claims.py."""
-    people = [*town.people, *listeners]
-    kept = []
-    for sent in sentences(text) or [text]:
-        bad = [c for c in relation_claims(sent, speaker, listeners, people, town.relations)
-               + role_claims(sent, people, town.roles, speaker) if not c.backed]
-        if bad:
-            fixes.append("unbacked " + "; ".join(f"{c.kind}: {c.who} {c.what}" for c in bad))
-        else:
-            kept.append(sent)
-    return " ".join(kept)
 
 
 _FOREIGN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")

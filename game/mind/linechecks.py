@@ -326,6 +326,26 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     pat = re.compile(rf"\b(from|with|to|about|for|by|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
                      r"(?!['’]s)(?!\s*[,!?])")
     new = pat.sub(lambda m: f"{m.group(1)} you", text)
+    # "I'm sure Grace is excited", said to Grace: "you are"
+    subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s)\b(?!\s*[,!?])")
+    new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
+    new = re.sub(r"(^|[.!?]\s+)you\b", lambda m: m.group(1) + "You", new)
     if new != text:
         fixes.append(f"{who.split()[0]} spoken to as you")
     return new
+
+
+_YOU_VERB = {"is": "are", "was": "were", "has": "have"}
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_TODAY_IS = re.compile(r"\b(?:it's|it is|today is|today's)\s+(?:a\s+)?(?P<d>" + "|".join(_DAYS) + r")\b", re.I)
+
+
+def drop_wrong_today(text: str, now: datetime, fixes: list[str]) -> str:
+    """The line without its sentences that say today is another day of the week ("It's Saturday,
+    you know?", said on a Monday); a line left with nothing is not said."""
+    today = _DAYS[now.weekday()]
+    parts = sentences(text) or [text]
+    kept = [s for s in parts if not any(m.group("d").lower() != today for m in _TODAY_IS.finditer(s))]
+    if len(kept) < len(parts):
+        fixes.append(f"today is {today.capitalize()}")
+    return " ".join(kept)

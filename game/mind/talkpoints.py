@@ -36,6 +36,14 @@ def public(text: str) -> str:
     return " ".join(s for s in parts if not _PRIVATE.search(s)) if parts else text
 
 
+def public_lines(text: str) -> str:
+    """``public`` line by line: a section's lines ("- Hank Brody has not told anyone ...") less
+    what their subject keeps to itself; a line left empty goes."""
+    kept = [(public(line[2:]) and "- " + public(line[2:])) if line.startswith("- ") else public(line)
+            for line in text.splitlines()]
+    return "\n".join(k for k, line in zip(kept, text.splitlines()) if k.strip() or not line.strip())
+
+
 def _fact_point(core: MindCore, f: Fact, listeners: Sequence[str], now: datetime) -> str:
     """A gathering as a point of this resident: whose it is from its side, and who has heard."""
     first = core.persona.first_name

@@ -220,3 +220,39 @@ def test_a_chat_assistants_words_are_not_a_residents():
     assert assistant_voice("It seems like there might be some kind of miscommunication.")
     assert not assistant_voice("I'm sorry, I can't come to the market today.")
     assert not assistant_voice("Can I help you carry that?")
+
+
+def test_the_listener_as_a_subject_is_you_and_today_is_no_other_day():
+    # the whole day of 2026-11-28 (09:22): Samuel to Grace, "I'm sure Grace is excited about it";
+    # Felix to Kenji in four talks on a Monday, "It's Saturday, you know?"
+    from datetime import datetime
+
+    from game.mind.linechecks import drop_wrong_today, to_listener
+
+    fixes: list[str] = []
+    assert to_listener("I'm sure Grace is excited about it.", ["Grace Okafor"], fixes) == \
+        "I'm sure you are excited about it."
+    assert to_listener("Grace is my wife.", ["Grace Okafor"], []) == "You are my wife."
+    assert to_listener("Grace, is that you?", ["Grace Okafor"], []) == "Grace, is that you?"  # said to her
+    assert to_listener("I'm sure Grace is excited.", ["Grace Okafor", "Rosa Brody"], []) == \
+        "I'm sure Grace is excited."  # a talk of three: a name says which one
+    monday = datetime(2026, 3, 2, 12)
+    fixes = []
+    assert drop_wrong_today("How's everything going? It's Saturday, you know?", monday, fixes) == \
+        "How's everything going?" and fixes == ["today is Monday"]
+    assert drop_wrong_today("It's Monday again. The stall opens on Saturday.", monday, []) == \
+        "It's Monday again. The stall opens on Saturday."
+
+
+def test_a_talks_shared_prompt_holds_nothing_either_keeps_to_itself_nor_anothers_self():
+    # Hank's "has not told anyone ... the store is in trouble" became Marcus's "I'm sorry to hear about
+    # the store"; Aiko, the librarian, said Eli's "I'm studying history at Oakhill College"
+    from game.mind.dialogue import _not_anothers_self
+    from game.mind.talkpoints import public_lines
+
+    shown = "- Hank Brody has not told anyone, not even Rosa, that the store is in trouble\n- Marcus Bell: his friend"
+    assert public_lines(shown) == "- Marcus Bell: his friend"
+    eli = "Hello, Aiko! I'm studying history at Oakhill College."
+    assert _not_anothers_self("I'm checking out books. I'm studying history at Oakhill College.", [eli]) == \
+        "I'm checking out books."
+    assert _not_anothers_self("I'm fine.", ["I'm fine, thanks."]) == "I'm fine."
