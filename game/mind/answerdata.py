@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from game.mind.backing import (
@@ -30,6 +29,7 @@ from game.mind.backing import (
     way_answer,
 )
 from game.mind.facts import Fact, TownNames
+from game.mind.hours import stems
 from game.mind.records import MemoryRow, mentioned, talked_with
 from game.mind.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
@@ -37,6 +37,9 @@ from game.mind.view import PlanBlock, hhmm
 _TALK_Q = re.compile(r"\b(?:who|whom)\b.{0,30}\b(?:talk|talked|speak|spoke|chat|chatted|met)\b", re.I)
 _AFTER_WORK_Q = re.compile(r"\bafter work\b", re.I)
 _TOMORROW_Q = re.compile(r"\btomorrow\b", re.I)
+# an open question ("What has been on your mind lately?"), not one that imagines ("Someone close
+# to you is sick"): only its answer may fall back to what the resident knows is coming
+_OPEN_Q = re.compile(r"\b(?:on your mind|matters? most|thinking about|looking forward|busy with)\b", re.I)
 _NOT_SURE = ("I'm not sure, I don't know.", "I haven't heard of anything like that.")  # backing.rule_answer's
 _NO_PLANS = re.compile(r"\b(?:no|(?:do not|don't|do n't) have any|nothing) (?:plans?|planned)\b", re.I)
 # whom a sentence says it talked with: the names right after the verb ("talked with A, B and C")
@@ -102,12 +105,35 @@ def hearsay_unbacked(answer: str, basis: str, people: Sequence[str]) -> list[str
             if who is None:
                 continue
             about = " ".join(x for x in lines if who.split()[0] in x)
-            what = _stems(m.group("what"), set())
-            if what and len(what & _stems(about, set())) < min(2, len(what)):
+            what = stems(m.group("what"), set())
+            if what and len(what & stems(about, set())) < min(2, len(what)):
                 out.append(sent)
                 break
         named = [p for p in people if re.search(rf"\b{re.escape(p.split()[0])}\b", sent)]
         last = named[-1] if named else last
+    return out
+
+
+_ABOUT = re.compile(r"\b(?:talked|spoke|chatted|talk)\s+(?:to|with)\s+(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+"
+                    r"about\s+(?P<what>[^.!?;]+)")
+
+
+def talk_topics_unbacked(answer: str, rows: Sequence[MemoryRow], day: date, people: Sequence[str]) -> list[str]:
+    """The sentences of ``answer`` that say what a talk of ``day`` was about that the records of the
+    talks with that person do not ("I talked to Nora about the surprise party", of a talk about
+    breakfast eggs): no word of it in them."""
+    out = []
+    for sent in sentences(answer):
+        for m in _ABOUT.finditer(sent):
+            who = next((p for p in people if m.group("who") in (p, p.split()[0])), None)
+            if who is None:
+                continue
+            held = " ".join(r.text for r in rows if r.kind == "conversation" and r.created.date() == day
+                            and who.split()[0] in r.text)
+            what = stems(m.group("what"), set())
+            if what and not what & stems(held, set()):
+                out.append(sent)
+                break
     return out
 
 
@@ -234,104 +260,6 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
     return talked, [x for x in lines if x]
 
 
-USUAL_Q = re.compile(r"\b(?:typical|usual|normal|ordinary)\s+(?:week)?day\b|\bbroad strokes\b", re.I)
-_CLOCK = re.compile(r"\b(?:(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|(\d{1,2}):(\d{2})\b|"
-                    r"(noon|midday|midnight))", re.I)
-
-
-def clock_times(text: str) -> list[int]:
-    """The times of day ``text`` says, in minutes after midnight ("7:00 AM", "13:30 PM", "6pm", "18:00", "noon")."""
-    out = []
-    for m in _CLOCK.finditer(text):
-        if m.group(6):
-            out.append(0 if m.group(6).lower() == "midnight" else 12 * 60)
-        elif m.group(1):
-            h, mi = int(m.group(1)), int(m.group(2) or 0)
-            if 1 <= h <= 12 and mi < 60:
-                out.append((h % 12 + (12 if m.group(3).lower() == "p" else 0)) * 60 + mi)
-            elif 12 < h < 24 and mi < 60 and m.group(2):  # "13:30 PM" (not "13pm")
-                out.append(h * 60 + mi)
-        elif int(m.group(4)) < 24 and int(m.group(5)) < 60:
-            out.append(int(m.group(4)) * 60 + int(m.group(5)))
-    return out
-
-
-def usual_day_line(frame: Sequence[PlanBlock]) -> str:
-    """A usual weekday by the resident's frame, in its own voice: waking, meals, work, bed."""
-    if not frame:
-        return ""
-    parts = [f"I get up at {hhmm(frame[0].start)}"]
-    work = [b for b in frame if b.kind == "work"]
-    first_work = min((b.start for b in work), default=24 * 60)
-    for b in frame:
-        if b.kind == "meal":
-            meal = re.sub(r"^having\s+", "", b.activity)
-            parts.append(f"{meal} at {hhmm(b.start)}")
-        if work and b.start == first_work:
-            acts = "; ".join(dict.fromkeys(w.activity for w in work))
-            parts.append(f"{acts} from {hhmm(first_work)} to {hhmm(max(w.end for w in work))}")
-    parts.append(f"bed at {hhmm(frame[-1].end % (24 * 60))}")
-    return f"On a usual weekday: {', '.join(parts)}."
-
-
-def merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
-    """The plan as one reads it: a block cut in two is one ("work from 07:00 to 13:30", not "to 10:15")."""
-    out: list[PlanBlock] = []
-    for b in blocks:
-        if out and out[-1].activity == b.activity and out[-1].end == b.start:
-            out[-1] = replace(out[-1], end=b.end)
-        else:
-            out.append(b)
-    return tuple(out)
-
-
-def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], usual: Sequence[PlanBlock],
-                   tomorrow: Sequence[PlanBlock], facts: Sequence[Fact], basis: str) -> list[str]:
-    """The sentences of ``answer`` that say a time of day nothing it holds has: a usual weekday is
-    held to the frame, tomorrow to tomorrow's frame and the gatherings, the rest to today's plan, the
-    frame, the gatherings and any time its memories or the prompt say ("work from 7:00 to 10:15" of a
-    usual day whose work is 07:00-15:00; "play the piano from 18:00 to 21:00 tomorrow")."""
-    def ends(blocks: Sequence[PlanBlock]) -> set[int]:
-        return {t for b in merged(blocks) for t in (b.start, b.end, b.end % (24 * 60))}
-    gatherings = {t for f in facts if f.start is not None for t in (f.start, f.end or f.start)}
-    if USUAL_Q.search(question):
-        ok = ends(usual)
-    elif _TOMORROW_Q.search(question):
-        ok = ends(tomorrow) | gatherings
-    else:
-        ok = ends(today) | ends(usual) | gatherings | set(clock_times(basis))
-    ok |= set(clock_times(question))
-    entries = [(b.start, b.activity) for b in [*today, *usual, *tomorrow]] + [
-        (f.start, f"{f.what} {f.host}") for f in facts if f.start is not None]
-    return [s for s in sentences(answer) if any(all(abs(t - k) > 10 for k in ok) for t in clock_times(s))
-            or _misplaced(s, entries)]
-
-
-_RANGE = re.compile(r"\bfrom\s+(?P<a>[\d:]+\s*(?:[ap]\.?\s?m\b\.?)?)\s+(?:to|until|till)\b", re.I)
-_PLAIN = {"plan", "plans", "will", "have", "from", "with", "that", "this", "today", "tomorrow", "also", "then",
-          "going", "until", "there", "their", "about", "would", "what", "when", "where", "which", "some"}
-
-
-def _stems(text: str, skip: set[str]) -> set[str]:
-    return {w[:4] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in _PLAIN and w not in skip}
-
-
-def _misplaced(sent: str, entries: Sequence[tuple[int, str]]) -> bool:
-    """A range of hours said for what holds other hours: "play the piano from 18:00 to 21:00", the
-    hours of the party (what comes before "from", back to the last comma, shares no word with what
-    those hours are held for)."""
-    for m in _RANGE.finditer(sent):
-        start = clock_times(m.group("a"))
-        if not start:
-            continue
-        held = [what for t, what in entries if abs(t - start[0]) <= 10]
-        said = re.split(r"[,;:]", sent[:m.start()])[-1]
-        skip = {"bluebell", "cafe", "town", "hall", "house", "park", "college", "market", "store"}
-        if held and _stems(said, skip) and not any(_stems(said, skip) & _stems(h, skip) for h in held):
-            return True
-    return False
-
-
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
                  after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "") -> str:
@@ -369,7 +297,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if way is not None:  # the way to a place of the town: from the map
         text, back.source = way, "record"
         back.fixes.append("told from the map: the way")
-    if back.source == "rule" and not asked and holds and text in _NOT_SURE:
+    if back.source == "rule" and not asked and holds and text in _NOT_SURE and _OPEN_Q.search(question):
         f = holds[0]  # an open question ("What has been on your mind?") all dropped: what it knows is coming
         text, back.source = f"I've been thinking about this: {in_voice(f, me, now)}", "record"
         back.fixes.append(f"told from the record: {f.what}")

@@ -29,23 +29,19 @@ from pydantic import BaseModel, BeforeValidator, Field
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.answerdata import (
-    USUAL_Q,
     after_work_line,
     asks_of_talks,
-    clock_times,
     from_records,
     hearsay_unbacked,
     home_claims,
     housemates_answer,
-    merged,
     own_voice,
     record_lines,
     talk_claims,
+    talk_topics_unbacked,
     talks_line,
     tidy,
-    times_unbacked,
     tomorrow_line,
-    usual_day_line,
 )
 from game.mind.backing import (
     Backing,
@@ -60,6 +56,7 @@ from game.mind.backing import (
     wrong_host,
 )
 from game.mind.facts import Fact, FactBook, TownNames
+from game.mind.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
 from game.mind.memory import MemoryStream, Record
 from game.mind.persona import Persona
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
@@ -379,6 +376,8 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
     if asks_of_talks(question):  # whom it talked with today: only those its records hold
         line = talks_line(first, ctx.talked)
         found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
+        found += [Problem("claim", sent, "Say only what your memories of each talk hold.") for sent in
+                  talk_topics_unbacked(text, rows_of_mind(name, mind), now.date(), town.people)]
     found += [Problem("claim", sent, "Say only what your memories hold that they told you.")
               for sent in hearsay_unbacked(text, basis, town.people)]
     hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint

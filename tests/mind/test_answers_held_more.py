@@ -9,9 +9,10 @@ from datetime import datetime
 import pytest
 
 from game.engine.build import new_engine
-from game.mind.answerdata import clock_times, own_voice, times_unbacked, usual_day_line
+from game.mind.answerdata import own_voice
 from game.mind.backing import problems_in, wrong_host
 from game.mind.claims import kin_unbacked
+from game.mind.hours import clock_times, times_unbacked, usual_day_line
 from game.mind.interview import answer_backed
 from game.mind.unbacked import steps_out
 from game.mind.view import PlanBlock
@@ -119,3 +120,31 @@ def test_what_someone_told_it_is_held_to_what_it_remembers_of_them():
     assert hearsay_unbacked("Samuel told me he is practising the piano.", basis, people) == []
     assert hearsay_unbacked("I talked with Aiko. She told me about the weather.", basis, people) == \
         ["She told me about the weather."]
+
+
+def test_what_a_talk_was_about_is_held_to_the_records_of_that_talk():
+    # Rosa at 22:00 (the day of 09:22): "I talked to Nora about the surprise party ... I talked to
+    # Grace about her plans for the party" (the talk with both was about breakfast eggs)
+    from game.mind.answerdata import talk_topics_unbacked
+    from game.mind.records import MemoryRow
+
+    day = MONDAY.date()
+    rows = [MemoryRow("Rosa Brody", 1, "conversation", "I talked with Nora Lindqvist, Grace Okafor; I said: I'm "
+                      "making eggs.", MONDAY),
+            MemoryRow("Rosa Brody", 2, "conversation", "Ines Moreau told me: Samuel is hosting a surprise party.",
+                      MONDAY)]
+    people = ["Nora Lindqvist", "Grace Okafor", "Ines Moreau"]
+    said = ("I talked to Nora about the surprise party. I talked to Grace about her plans for the party. I talked "
+            "to Ines about the surprise party.")
+    assert talk_topics_unbacked(said, rows, day, people) == [
+        "I talked to Nora about the surprise party.", "I talked to Grace about her plans for the party."]
+    assert talk_topics_unbacked("I talked with Nora about eggs.", rows, day, people) == []
+
+
+async def test_a_question_that_imagines_is_never_answered_with_what_is_coming(engine):
+    # Rosa, "Someone close to you is sick": "I've been thinking about this: Samuel Okafor told me ..."
+    rosa = engine.minds["Rosa Brody"]
+    made_up = "I would call Ezra Vance at the hospital."
+    text, back = await answer_backed(rosa, "Someone close to you is sick. What would you do?", MONDAY,
+                                     _says(made_up, made_up))
+    assert not text.startswith("I've been thinking about this")
