@@ -284,7 +284,9 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if lost and re.search(r"\blive with\b", question, re.I) and housemates_answer(me, town, relationships):
         text, back.source = housemates_answer(me, town, relationships), "record"
         back.fixes.append("told from the record: the home")
-    if tomorrow and (lost or _NO_PLANS.search(text)) and _TOMORROW_Q.search(question):
+    day_after = now.date() + timedelta(days=1)  # tomorrow's gatherings it holds: an answer that leaves one out
+    left_out = [f for f in holds if f.kind == "gathering" and f.day == day_after and not f.speaks_of(text)]
+    if tomorrow and (lost or _NO_PLANS.search(text) or left_out) and _TOMORROW_Q.search(question):
         text, back.source = tomorrow, "record"
         back.fixes.append("told from the record: tomorrow")
     if usual and (lost or not text.strip()):

@@ -148,3 +148,11 @@ async def test_a_question_that_imagines_is_never_answered_with_what_is_coming(en
     text, back = await answer_backed(rosa, "Someone close to you is sick. What would you do?", MONDAY,
                                      _says(made_up, made_up))
     assert not text.startswith("I've been thinking about this")
+
+
+async def test_plans_for_tomorrow_that_leave_out_its_gathering_are_said_from_the_records(engine):
+    # Samuel at 22:00 (the day of 09:22): "The rest of tomorrow is not planned yet." (his party lost)
+    samuel = engine.minds["Samuel Okafor"]
+    lost = "The rest of tomorrow is not planned yet."
+    text, back = await answer_backed(samuel, "What are your plans for tomorrow?", MONDAY, _says(lost, lost))
+    assert "surprise party" in text and back.source == "record"
