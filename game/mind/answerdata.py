@@ -137,6 +137,44 @@ def talk_topics_unbacked(answer: str, rows: Sequence[MemoryRow], day: date, peop
     return out
 
 
+_TOLD_LINE = re.compile(r"^\W*(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) told me: (?P<said>.+)$")
+_I_DO = re.compile(r"^\W*(?:I'm|I am|I've been)\s+(?P<act>.+)", re.I)
+
+
+def borrowed_self(answer: str, basis: str) -> list[str]:
+    """The sentences of ``answer`` in which the resident does what another told it they do ("I enjoy
+    reading the town budget", said by Samuel after Grace told him "I'm reading the town budget"),
+    when nothing of its own says so."""
+    lines = basis.splitlines()
+    own = [set(re.findall(r"[a-z]+", x.lower())) for x in lines if not _TOLD_LINE.match(x)]
+    theirs = []
+    for x in lines:
+        m = _TOLD_LINE.match(x)
+        for sent in sentences(m.group("said")) if m else ():
+            act = _I_DO.match(sent)
+            words = {w for w in re.findall(r"[a-z]+", act.group("act").lower()) if len(w) >= 4} if act else set()
+            if len(words) >= 2 and not any(words <= o for o in own):
+                theirs.append(words)
+    return [s for s in sentences(answer) if re.match(r"^\W*I\b", s)
+            and any(t <= set(re.findall(r"[a-z]+", s.lower())) for t in theirs)]
+
+
+def relation_words_mixed(answer: str, relationships: Mapping[str, str]) -> list[str]:
+    """The sentences of ``answer`` that say of one person what the resident's relationships say of
+    another ("Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret": the
+    last words are Nora's)."""
+    out = []
+    for sent in sentences(answer):
+        low = sent.lower()
+        for who, text in relationships.items():
+            phrases = [p.strip().lower() for p in re.split(r"[;,]", text) if len(p.split()) >= 4]
+            named = re.search(r"\b[A-Z][a-z]+ [A-Z]", sent)  # someone else named by full name
+            if any(p in low for p in phrases) and who.split()[0] not in sent and named:
+                out.append(sent)
+                break
+    return out
+
+
 def talks_answer(partners: Sequence[str]) -> str:
     """Whom it talked with, said from the records."""
     return f"Today I talked with {_names(partners)}." if partners else "I haven't talked with anyone today."

@@ -56,6 +56,7 @@ _I_RUN = re.compile(r"\bI(?:'m| am) (?:running|standing) for (?:the )?(?:post of
 # mayor"), not what it does to another ("I am voting for the mayor", "helping the mayor")
 _SELF_WORD = (r"(?!(?:for|against|the|our|your|to|with|of|from|at|by|helping|voting|supporting|meeting|seeing|"
               r"talking|like|than|not)\b)[\w']+,?")
+_AGAINST_ME = re.compile(r"\brunning (?:for (?:the )?(?:post of )?(?P<role>[a-z]+) )?against me\b")
 _I_WIN = re.compile(r"\bI (?:want|hope|plan|intend|mean) to win the (?:election|race)\b")
 
 
@@ -107,6 +108,9 @@ def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[s
         offices = sorted(r for r in declared if not r.startswith("candidate for "))
         for m in _I_RUN.finditer(text):
             found.append((speaker, f"candidate for {m.group('role').lower()}"))
+        for m in _AGAINST_ME.finditer(text):  # "I don't know if she is running for mayor against me"
+            role = m.group("role") or next((r[14:] for r in sorted(declared) if r.startswith("candidate for ")), "")
+            found.append((speaker, f"candidate for {role.lower()}"))
         if _I_WIN.search(text):
             found += [(speaker, r) for r in sorted(declared) if r.startswith("candidate for ")][:1]
         for office in offices:

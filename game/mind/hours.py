@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
 from game.mind.facts import Fact
 from game.mind.unbacked import sentences
@@ -66,7 +67,8 @@ def merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
 
 
 def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], usual: Sequence[PlanBlock],
-                   tomorrow: Sequence[PlanBlock], facts: Sequence[Fact], basis: str) -> list[str]:
+                   tomorrow: Sequence[PlanBlock], facts: Sequence[Fact], basis: str,
+                   day: date | None = None) -> list[str]:
     """The sentences of ``answer`` that say a time of day nothing it holds has: a usual weekday is
     held to the frame, tomorrow to tomorrow's frame and the gatherings, the rest to today's plan, the
     frame, the gatherings and any time its memories or the prompt say ("work from 7:00 to 10:15" of a
@@ -83,8 +85,16 @@ def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], us
     ok |= set(clock_times(question))
     entries = [(b.start, b.activity) for b in [*today, *usual, *tomorrow]] + [
         (f.start, f"{f.what} {f.host}") for f in facts if f.start is not None]
+    plain = entries  # of today, a sentence that names no day: another day's gathering holds no hours
+    if day is not None and not USUAL_Q.search(question) and not _TOMORROW_Q.search(question):
+        # ("make decorations for the party from 18:00 to 21:00", the party being tomorrow)
+        plain = [(b.start, b.activity) for b in [*today, *usual]] + [
+            (f.start, f"{f.what} {f.host}" if f.day in (None, day) else "") for f in facts if f.start is not None]
     return [s for s in sentences(answer) if any(all(abs(t - k) > 10 for k in ok) for t in clock_times(s))
-            or _misplaced(s, entries)]
+            or _misplaced(s, entries if _DAY_NAMED.search(s) else plain)]
+
+
+_DAY_NAMED = re.compile(r"\b(?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
 
 
 _RANGE = re.compile(r"\bfrom\s+(?P<a>[\d:]+\s*(?:[ap]\.?\s?m\b\.?)?)\s+(?:to|until|till)\b", re.I)

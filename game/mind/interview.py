@@ -31,12 +31,14 @@ from game.llm.prompts import PromptFolder
 from game.mind.answerdata import (
     after_work_line,
     asks_of_talks,
+    borrowed_self,
     from_records,
     hearsay_unbacked,
     home_claims,
     housemates_answer,
     own_voice,
     record_lines,
+    relation_words_mixed,
     talk_claims,
     talk_topics_unbacked,
     talks_line,
@@ -380,10 +382,15 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
                   talk_topics_unbacked(text, rows_of_mind(name, mind), now.date(), town.people)]
     found += [Problem("claim", sent, "Say only what your memories hold that they told you.")
               for sent in hearsay_unbacked(text, basis, town.people)]
+    found += [Problem("claim", sent, "Say only what you do yourself, not what others told you they do.")
+              for sent in borrowed_self(text, basis)]
+    found += [Problem("claim", sent, "Say of each person only what you hold of them.")
+              for sent in relation_words_mixed(text, mind.persona.relationships)]
     hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
     found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
-                                         tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis)]
+                                         tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis,
+                                         day=mind.day_and_minute(now)[0])]
     return found
 
 

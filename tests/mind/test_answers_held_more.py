@@ -156,3 +156,24 @@ async def test_plans_for_tomorrow_that_leave_out_its_gathering_are_said_from_the
     lost = "The rest of tomorrow is not planned yet."
     text, back = await answer_backed(samuel, "What are your plans for tomorrow?", MONDAY, _says(lost, lost))
     assert "surprise party" in text and back.source == "record"
+
+
+def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
+    # Samuel at 22:00 (the day of 09:22): "I enjoy reading the town budget in my free time" (Grace told
+    # him "I'm reading the town budget"); "Hank Brody is an old acquaintance, a dear friend, but she
+    # cannot keep a secret" (Nora's words); "I don't know if she is running for mayor against me"
+    from game.mind.answerdata import borrowed_self, relation_words_mixed
+    from game.mind.claims import role_claims
+
+    basis = "- Grace Okafor told me: I'm reading the town budget. Do you know the budget?\n- his wife"
+    said = "I enjoy reading the town budget in my free time."
+    assert borrowed_self(said, basis) == [said]
+    assert borrowed_self(said, basis + "\n- Samuel is reading the town budget with Grace") == []
+    rel = {"Nora Lindqvist": "a dear friend, but she cannot keep a secret", "Hank Brody": "an old acquaintance"}
+    mixed = "Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret."
+    assert relation_words_mixed(mixed, rel) == [mixed]
+    assert relation_words_mixed("Nora Lindqvist is a dear friend, but she cannot keep a secret.", rel) == []
+    roles = {"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)}
+    claims = role_claims("I don't know if she is running for mayor against me.", ["Grace Okafor", "Hank Brody"],
+                         roles, "Samuel Okafor")
+    assert [(c.who, c.what, c.backed) for c in claims] == [("Samuel Okafor", "candidate for mayor", False)]

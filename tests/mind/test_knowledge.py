@@ -168,7 +168,7 @@ def test_a_relation_or_role_the_town_does_not_declare_is_not_said(engine):
                                                                           "Hank Brody"]
     v = vet_line("Felix Adeyemi", "Rosa is running for mayor. Hank Brody is running for mayor too.", people, books,
                  MONDAY, town)
-    assert v.text == "Hank Brody is running for mayor too."
+    assert v.text == "You are running for mayor too."  # said to Hank: "you" (linechecks.to_listener)
     assert vet_line("Felix Adeyemi", "Your son Felix? I am Felix.", people, books, MONDAY, town).text == "I am Felix."
 
 
