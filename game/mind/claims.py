@@ -47,8 +47,9 @@ _NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 _MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
          re.compile(rf"{_NAME}, (?P<whose>my|your) (?P<rel>{_REL})\b")]
 _RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:running|standing|a candidate) for (?:the )?(?:post of )?(?P<role>[a-z]+)")
-_IS_THE = re.compile(rf"{_NAME} (?:is|'s) (?:the|our) (?:town'?s? )?(?P<role>mayor|baker|pharmacist|librarian|"
-                     r"barista|landlord|shopkeeper|teacher|professor|publican|gardener)\b")
+_IS_THE = re.compile(rf"{_NAME},? (?:who is |is |'s )(?:also )?(?:the|our) (?:town'?s? )?"
+                     r"(?P<role>mayor|baker|pharmacist|librarian|barista|landlord|shopkeeper|teacher|professor|"
+                     r"publican|gardener)\b")
 
 
 _I_RUN = re.compile(r"\bI(?:'m| am) (?:running|standing) for (?:the )?(?:post of )?(?P<role>[a-z]+)")

@@ -109,6 +109,20 @@ _THEY_WORK = re.compile(rf"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|was|has 
                         r"(?P<rest>[^.!?]*)")
 
 
+_MY_WORK = re.compile(r"\bmy (?:work|job|shift)s? (?:at|in) (?P<rest>[^.!?]+)", re.I)
+
+
+def _by_kind(text: str, places: Iterable[str]) -> str | None:
+    """The one place named by its kind ("the cafe": Bluebell Cafe), when only one has that kind."""
+    m = re.match(r"\s*the\s+(\w+(?: \w+)?)", text, re.I)
+    if not m:
+        return None
+    kind = next((k for w, k in _KIND_OF.items() if re.match(rf"{re.escape(w)}\b", m.group(1), re.I)), None)
+    found = [p for p in places if kind and any(re.search(rf"\b{re.escape(w)}\b", p, re.I)
+                                               for w, k in _KIND_OF.items() if k == kind)]
+    return found[0] if len(found) == 1 else None
+
+
 _SOMEONE = re.compile(r"\b(?:you|you're|you’re|he|he's|she|she's|they|they're)\b", re.I)
 
 
@@ -135,6 +149,11 @@ def works_elsewhere(sent: str, speaker: str, town: TownNames, listeners: Sequenc
         m = None  # "I heard you're serving at the cafe": another works
     if m and speaker:
         p = _place_in(m.group("rest"), [p for p in town.places if p in theirs])
+        if p and works.get(speaker) != p:
+            return f"{speaker.split()[0]} does not work at {p}"
+    m = _MY_WORK.search(sent)
+    if m and speaker:  # "my work at the cafe", said by the mayor
+        p = _place_in(m.group("rest"), [p for p in town.places if p in theirs]) or _by_kind(m.group("rest"), theirs)
         if p and works.get(speaker) != p:
             return f"{speaker.split()[0]} does not work at {p}"
     m = _YOU_WORK.search(sent) if len(listeners) == 1 else None

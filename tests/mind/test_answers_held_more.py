@@ -177,3 +177,18 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     claims = role_claims("I don't know if she is running for mayor against me.", ["Grace Okafor", "Hank Brody"],
                          roles, "Samuel Okafor")
     assert [(c.who, c.what, c.backed) for c in claims] == [("Samuel Okafor", "candidate for mayor", False)]
+
+
+def test_my_work_at_anothers_place_and_a_role_after_who_is_are_caught(engine):
+    # Grace at 22:00 (the day of 09:22): "my work at the cafe" (three times); "my husband Samuel
+    # Okafor, who is the mayor of Millbrook"
+    from game.mind.claims import role_claims
+    from game.mind.linechecks import works_elsewhere
+
+    town = engine.core.town_names
+    assert works_elsewhere("I'm passionate about my work at the cafe.", "Grace Okafor", town) == \
+        "Grace does not work at Bluebell Cafe"
+    assert works_elsewhere("I love my work at the cafe.", "Rosa Brody", town) == ""
+    said = "I live with my husband Samuel Okafor, who is the mayor of Millbrook."
+    assert [(c.who, c.backed) for c in role_claims(said, list(town.people), town.roles, "Grace Okafor")] == \
+        [("Samuel Okafor", False)]
