@@ -306,7 +306,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     holds that the question asks about (``back`` is told which)."""
     talks = asks_of_talks(question)
     who = person_asked(question, dict(relationships))
-    if who is not None and (back.source == "rule" or UNKNOWING.search(text)):  # one it knows: not denied
+    if who is not None:  # one it knows: said from its relationship (the model's words mixed others' in)
         text, back.source = in_own_words(who, relationships[who]), "record"
         back.fixes.append(f"told from the record: {who}")
     declared = role_answer(question, town.roles, me)

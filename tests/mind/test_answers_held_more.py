@@ -192,3 +192,12 @@ def test_my_work_at_anothers_place_and_a_role_after_who_is_are_caught(engine):
     said = "I live with my husband Samuel Okafor, who is the mayor of Millbrook."
     assert [(c.who, c.backed) for c in role_claims(said, list(town.people), town.roles, "Grace Okafor")] == \
         [("Samuel Okafor", False)]
+
+
+async def test_one_it_knows_is_said_from_its_relationship(engine):
+    # Rosa at 22:00 (the day of 09:22, second pass): "Hank Brody is my father, and he is known for his
+    # love for arguing with Rosa" (her relationship: "she loves him and hates arguing with him")
+    rosa = engine.minds["Rosa Brody"]
+    said = "Hank Brody is my father, and he is known for his love for arguing with Rosa."
+    text, back = await answer_backed(rosa, "Who is Hank Brody?", MONDAY, _says(said))
+    assert text == "Hank Brody is my father." and back.source == "record"
