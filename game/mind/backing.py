@@ -194,7 +194,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         if wrong_kind_of_place(sent, town.places):
             out.append(Problem("claim", sent, f"{wrong_kind_of_place(sent, town.places)}: say only what is so."))
         for kin in kin_unbacked(sent, backing)[:1]:
-            word = "children" if "single" in kin.lower() else kin.split()[-1]
+            word = "children" if not kin.lower().startswith(("my", "our")) else kin.split()[-1]
             out.append(Problem("claim", sent, f"{first} has no {word}: say only what is so."))
     out += _roles_denied(answer, me, question, town)
     low = backing.lower()

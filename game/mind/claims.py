@@ -138,7 +138,9 @@ _KIN_WORD = {w: g for g, ws in _KIN_GROUPS.items() for w in ws}
 _MY_KIN = re.compile(r"\b(?:my|our)\s+(?:(?:young|little|two|three|four|grown|eldest|youngest|late|dear|beloved|"
                      r"lovely|own|grand)\s+)*(?:\w+\s+and\s+)?(?P<w>"
                      + "|".join(sorted(_KIN_WORD, key=len, reverse=True)) + r")\b"
-                     r"|\bsingle (?P<single>parent|mother|father|mom|mum|dad)\b", re.I)
+                     r"|\bsingle (?P<single>parent|mother|father|mom|mum|dad)\b"
+                     r"|\bI(?:'m| am) (?:a|an|the) (?:[\w-]+ ){0,3}?(?P<parent>father|mother|parent|dad|mum|mom|"
+                     r"grandfather|grandmother|grandparent)\b", re.I)
 
 
 def kin_unbacked(text: str, own: str) -> list[str]:
@@ -151,7 +153,7 @@ def kin_unbacked(text: str, own: str) -> list[str]:
     have |= {"spouse"} if re.search(r"\bmarried\b", low) else set()
     out = []
     for m in _MY_KIN.finditer(text):
-        group = "child" if m.group("single") else _KIN_WORD[m.group("w").lower()]
+        group = "child" if m.group("single") or m.group("parent") else _KIN_WORD[m.group("w").lower()]
         if group not in have:
             out.append(m.group(0))
     return out

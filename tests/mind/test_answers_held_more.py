@@ -77,6 +77,9 @@ def test_kin_nobody_has_given_them_is_not_said():
     assert kin_unbacked("I live with my wife Grace Okafor and my children.", samuel) == ["my children"]
     assert kin_unbacked("My son Eli is studying.", "She raised her son Eli alone.") == []
     assert kin_unbacked("My late wife loved the store.", "His wife died five years ago.") == []
+    # Samuel, second pass on the day of 09:22: "I am a proud husband and father"
+    assert kin_unbacked("I am a proud husband and father.", samuel) == ["I am a proud husband and father"]
+    assert kin_unbacked("I am a proud father.", "his daughter, the person he cares most about") == []
 
 
 def test_a_host_said_by_and_hosting_or_by_a_pronoun_is_checked(engine):
