@@ -70,7 +70,7 @@ async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(en
 
 def test_kin_nobody_has_given_them_is_not_said():
     grace = "her husband of 34 years; lately oddly secretive. Hank's daughter, a kind young woman"
-    assert kin_unbacked("I am a single parent and have a young child.", grace) == ["single parent"]
+    assert kin_unbacked("I am a single parent and have a young child.", grace) == ["I am a single parent"]
     assert kin_unbacked("I live with my husband and children.", grace) == ["my husband and children"]
     assert kin_unbacked("My husband Samuel plays the piano.", grace) == []
     samuel = "Samuel still gives lessons to a few children in town. his wife, the love of his life"
