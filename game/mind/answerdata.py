@@ -138,6 +138,7 @@ def talk_topics_unbacked(answer: str, rows: Sequence[MemoryRow], day: date, peop
 
 
 _TOLD_LINE = re.compile(r"^\W*(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) told me: (?P<said>.+)$")
+_SEEN_DOING = re.compile(r"^\W*(?P<who>[A-Z][a-z]+ [A-Z][a-z]+) is (?P<act>[a-z]+ing\b.+)$")
 _I_DO = re.compile(r"^\W*(?:I'm|I am|I've been)\s+(?P<act>.+)", re.I)
 
 
@@ -146,11 +147,13 @@ def borrowed_self(answer: str, basis: str) -> list[str]:
     reading the town budget", said by Samuel after Grace told him "I'm reading the town budget"),
     when nothing of its own says so."""
     lines = basis.splitlines()
-    own = [set(re.findall(r"[a-z]+", x.lower())) for x in lines if not _TOLD_LINE.match(x)]
+    own = [set(re.findall(r"[a-z]+", x.lower())) for x in lines if not _TOLD_LINE.match(x) and not _SEEN_DOING.match(x)]
     theirs = []
     for x in lines:
         m = _TOLD_LINE.match(x)
-        for sent in sentences(m.group("said")) if m else ():
+        seen = _SEEN_DOING.match(x)  # "Grace Okafor is reading the town budget": seen, hers
+        doing = re.sub(r"\s*\(.*?\)", "", seen.group("act")) if seen else ""
+        for sent in sentences(m.group("said")) if m else [f"I'm {doing}"] if seen else ():
             act = _I_DO.match(sent)
             words = {w for w in re.findall(r"[a-z]+", act.group("act").lower()) if len(w) >= 4} if act else set()
             if len(words) >= 2 and not any(words <= o for o in own):

@@ -204,3 +204,13 @@ async def test_one_it_knows_is_said_from_its_relationship(engine):
     said = "Hank Brody is my father, and he is known for his love for arguing with Rosa."
     text, back = await answer_backed(rosa, "Who is Hank Brody?", MONDAY, _says(said))
     assert text == "Hank Brody is my father." and back.source == "record"
+
+
+def test_what_another_was_seen_doing_is_not_its_own():
+    # Samuel, second pass: "I am busy with reading the town budget" (he saw Grace reading it)
+    from game.mind.answerdata import borrowed_self
+
+    said = "I am busy with reading the town budget and catching up with Rosa Brody."
+    assert borrowed_self(said, "- Grace Okafor is reading the town budget (the mayor's office)") == [said]
+    assert borrowed_self("I am catching up with Rosa Brody.",
+                         "- Grace Okafor is catching up with Rosa Brody\n- 08:00 catching up with Rosa Brody") == []
