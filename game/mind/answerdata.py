@@ -166,11 +166,16 @@ def relation_words_mixed(answer: str, relationships: Mapping[str, str]) -> list[
     """The sentences of ``answer`` that say of one person what the resident's relationships say of
     another ("Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret": the
     last words are Nora's)."""
+    def plain(t: str) -> str:  # "serves her coffee" and "serves me coffee" are one
+        words = re.findall(r"[a-z']+", t.lower())
+        return " ".join("x" if w in ("her", "his", "their", "me", "my", "him", "them") else w for w in words)
+
     out = []
     for sent in sentences(answer):
-        low = sent.lower()
+        low = plain(sent)
         for who, text in relationships.items():
-            phrases = [p.strip().lower() for p in re.split(r"[;,]", text) if len(p.split()) >= 4]
+            words = [plain(p).split() for p in re.split(r"[;,]", text)]
+            phrases = [" ".join(w[i:i + 5]) for w in words for i in range(max(0, len(w) - 4))]
             named = re.search(r"\b[A-Z][a-z]+ [A-Z]", sent)  # someone else named by full name
             if any(p in low for p in phrases) and who.split()[0] not in sent and named:
                 out.append(sent)

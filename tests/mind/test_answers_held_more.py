@@ -176,6 +176,10 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     mixed = "Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret."
     assert relation_words_mixed(mixed, rel) == [mixed]
     assert relation_words_mixed("Nora Lindqvist is a dear friend, but she cannot keep a secret.", rel) == []
+    # Grace, second pass: "my husband, Samuel Okafor, who is a kind young woman who serves me coffee"
+    rosa = {"Rosa Brody": "Hank's daughter, a kind young woman who serves her coffee every morning"}
+    said = "I live with my husband, Samuel Okafor, who is a kind young woman who serves me coffee every morning."
+    assert relation_words_mixed(said, rosa) == [said]
     roles = {"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)}
     claims = role_claims("I don't know if she is running for mayor against me.", ["Grace Okafor", "Hank Brody"],
                          roles, "Samuel Okafor")
