@@ -114,7 +114,7 @@ def hearsay_unbacked(answer: str, basis: str, people: Sequence[str]) -> list[str
     return out
 
 
-_ABOUT = re.compile(r"\b(?:talked|spoke|chatted|talk)\s+(?:to|with)\s+(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+"
+_ABOUT = re.compile(r"\b(?:talked|spoke|chatted|talk|conversation|chat)\s+(?:to|with)\s+(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+"
                     r"about\s+(?P<what>[^.!?;]+)")
 
 

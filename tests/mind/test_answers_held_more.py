@@ -142,6 +142,9 @@ def test_what_a_talk_was_about_is_held_to_the_records_of_that_talk():
     assert talk_topics_unbacked(said, rows, day, people) == [
         "I talked to Nora about the surprise party.", "I talked to Grace about her plans for the party."]
     assert talk_topics_unbacked("I talked with Nora about eggs.", rows, day, people) == []
+    # Grace, second pass: "I had a great conversation with Rosa Brody about her work ethic"
+    said = "I had a great conversation with Nora Lindqvist about her work ethic."
+    assert talk_topics_unbacked(said, rows, day, people) == [said]
 
 
 async def test_a_question_that_imagines_is_never_answered_with_what_is_coming(engine):
