@@ -114,8 +114,8 @@ def hearsay_unbacked(answer: str, basis: str, people: Sequence[str]) -> list[str
     return out
 
 
-_ABOUT = re.compile(r"\b(?:talked|spoke|chatted|talk|conversation|chat)\s+(?:to|with)\s+(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+"
-                    r"about\s+(?P<what>[^.!?;]+)")
+_ABOUT = re.compile(r"\b(?:talked|spoke|chatted|talk|conversation|chat)\s+(?:to|with)\s+"
+                    r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+about\s+(?P<what>[^.!?;]+)")
 
 
 def talk_topics_unbacked(answer: str, rows: Sequence[MemoryRow], day: date, people: Sequence[str]) -> list[str]:
