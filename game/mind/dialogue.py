@@ -21,9 +21,9 @@ from game.mind.agenda import Agenda
 from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
+from game.mind.linechecks import not_anothers_self, strip_speaker
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
 from game.mind.talkpoints import public, public_lines, render_points, talking_points
-from game.mind.unbacked import sentences
 from game.mind.view import Conversation, Line, Script
 from game.mind.wording import whole_sentences
 
@@ -101,7 +101,7 @@ class Talker:
             self.core.fail("dialogue", e)
             return Line("", end=True, source="error")
         self._lines_today[d.isoformat()] += 1
-        text = _strip_speaker(ans.say, [self.core.name, self.core.persona.first_name]  # (or a listener's name)
+        text = strip_speaker(ans.say, [self.core.name, self.core.persona.first_name]  # (or a listener's name)
                               + [n for who in listeners for n in (who, who.split()[0])])
         if not text:
             return Line("", end=True)
@@ -181,14 +181,14 @@ class Talker:
                 # speaker's name ("and incorporate their ideas. Third, ..."): not this speaker's
                 self.core.stats["script_line_run_on"] += 1
                 continue
-            text = whole_sentences(_strip_speaker(ln.say, names), near=180)
+            text = whole_sentences(strip_speaker(ln.say, names), near=180)
             if who is None or not text:
                 self.core.stats["script_line_dropped"] += 1
                 continue
             if _repeats(text, [t for _, t in lines]):
                 self.core.stats["talk_in_circles"] += 1
                 break
-            text = _not_anothers_self(text, [t for w, t in lines if w != who])
+            text = not_anothers_self(text, [t for w, t in lines if w != who])
             if not text:
                 self.core.stats["script_line_dropped"] += 1
                 continue
@@ -339,11 +339,11 @@ class Talker:
                     sent = len(shown)
         except LLMError as e:
             self.core.fail("dialogue", e)
-            yield Line(_strip_speaker(clean_text(text, 300), names),
+            yield Line(strip_speaker(clean_text(text, 300), names),
                        end=True, source="error")
             return
         self._lines_today[d.isoformat()] += 1
-        line = _strip_speaker(clean_text(text, 300), names)
+        line = strip_speaker(clean_text(text, 300), names)
         yield Line(line, end=not line or _says_goodbye(line))
 
 
@@ -360,30 +360,6 @@ def _runs_on(text: str) -> bool:
 def _says_goodbye(text: str) -> bool:
     t = text.lower()
     return any(g in t for g in _GOODBYES)
-
-
-def _not_anothers_self(text: str, others: Sequence[str]) -> str:
-    """A line less its sentences that say of the speaker what another in the talk said of itself
-    ("I'm studying history at Oakhill College", said by the librarian after the student said it)."""
-    theirs = [set(_WORDS.findall(s.lower())) for o in others for s in sentences(o) if _SELF.match(s)]
-    kept = [s for s in sentences(text) or [text] if not (
-        _SELF.match(s) and len(mine := set(_WORDS.findall(s.lower())) - _SMALL) >= 3
-        and any(mine <= t for t in theirs))]
-    return " ".join(kept)
-
-
-_SELF = re.compile(r"^(?:\W*)(?:I'm|I am|I've been|I work|I study)\b", re.I)
-_WORDS = re.compile(r"[a-z']+")
-_SMALL = {"i'm", "i", "am", "also", "too", "the", "a", "at", "in", "of", "and", "my"}
-
-
-def _strip_speaker(text: str, names: Sequence[str]) -> str:
-    """A line without a leading "Name:" (small models often write the speaker's name first)."""
-    t = text.strip()
-    for n in names:
-        if n and t.lower().startswith(n.lower() + ":"):
-            t = t[len(n) + 1:].strip()
-    return t.strip('"').strip()
 
 
 def _speaker_lead(text: str, names: Sequence[str]) -> int | None:

@@ -368,3 +368,27 @@ def drop_wrong_today(text: str, now: datetime, fixes: list[str]) -> str:
     if len(kept) < len(parts):
         fixes.append(f"today is {today.capitalize()}")
     return " ".join(kept)
+
+
+def not_anothers_self(text: str, others: Sequence[str]) -> str:
+    """A line less its sentences that say of the speaker what another in the talk said of itself
+    ("I'm studying history at Oakhill College", said by the librarian after the student said it)."""
+    theirs = [set(_WORDS.findall(s.lower())) for o in others for s in sentences(o) if _SELF.match(s)]
+    kept = [s for s in sentences(text) or [text] if not (
+        _SELF.match(s) and len(mine := set(_WORDS.findall(s.lower())) - _SMALL) >= 3
+        and any(mine <= t for t in theirs))]
+    return " ".join(kept)
+
+
+_SELF = re.compile(r"^(?:\W*)(?:I'm|I am|I've been|I work|I study)\b", re.I)
+_WORDS = re.compile(r"[a-z']+")
+_SMALL = {"i'm", "i", "am", "also", "too", "the", "a", "at", "in", "of", "and", "my"}
+
+
+def strip_speaker(text: str, names: Sequence[str]) -> str:
+    """A line without a leading "Name:" (small models often write the speaker's name first)."""
+    t = text.strip()
+    for n in names:
+        if n and t.lower().startswith(n.lower() + ":"):
+            t = t[len(n) + 1:].strip()
+    return t.strip('"').strip()

@@ -247,7 +247,7 @@ def test_the_listener_as_a_subject_is_you_and_today_is_no_other_day():
 def test_a_talks_shared_prompt_holds_nothing_either_keeps_to_itself_nor_anothers_self():
     # Hank's "has not told anyone ... the store is in trouble" became Marcus's "I'm sorry to hear about
     # the store"; Aiko, the librarian, said Eli's "I'm studying history at Oakhill College"
-    from game.mind.dialogue import _not_anothers_self
+    from game.mind.linechecks import not_anothers_self as _not_anothers_self
     from game.mind.talkpoints import public_lines
 
     shown = "- Hank Brody has not told anyone, not even Rosa, that the store is in trouble\n- Marcus Bell: his friend"
