@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from game.mind.dayframe import INSTEAD, Slot
+from game.mind.hours import stems
 from game.mind.view import hhmm
 
 MEALS = ("breakfast", "brunch", "lunch", "dinner", "supper")
@@ -66,16 +67,10 @@ _COMMON = {"today", "tomorrow", "start", "must", "next", "have", "decided", "wit
            "about", "some", "time", "going", "want", "need", "make", "into", "instead", "because", "their"}
 
 
-def news_words(text: str) -> set[str]:
-    """What a thought or a line is about, as word stems (five letters of each word of four or more,
-    less the words any day has)."""
-    return {w[:5] for w in _WORD.findall(text.lower()) if len(w) >= 4 and w not in _COMMON}
-
-
 def acts_on(line: str, news: str) -> bool:
     """Whether a line of the day speaks of the new thought ("instead, start my campaign", of "I
     have decided to run for mayor ... my campaign")."""
-    return bool(news) and bool(news_words(line) & news_words(news))
+    return bool(news) and bool(stems(line, _COMMON, 5) & stems(news, _COMMON, 5))
 
 
 @dataclass(frozen=True)

@@ -102,8 +102,10 @@ _PLAIN = {"plan", "plans", "will", "have", "from", "with", "that", "this", "toda
           "going", "until", "there", "their", "about", "would", "what", "when", "where", "which", "some"}
 
 
-def stems(text: str, skip: set[str]) -> set[str]:
-    return {w[:4] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in _PLAIN and w not in skip}
+def stems(text: str, skip: set[str], n: int = 4) -> set[str]:
+    """What ``text`` is about, as the first ``n`` letters of each word of four or more, less the
+    words any sentence has and ``skip``."""
+    return {w[:n] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in _PLAIN and w not in skip}
 
 
 def _misplaced(sent: str, entries: Sequence[tuple[int, str]]) -> bool:
