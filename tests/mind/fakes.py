@@ -12,3 +12,8 @@ def scripted_model(script: dict[str, Any] | None = None, **options: Any) -> Fake
     (``"stream:<purpose>"`` for a streamed reply); any other request fails the test.  Embeddings are
     hashed bags of words, so texts that share words are similar."""
     return FakeModel(script, otherwise="fail", vectors="words", **options)
+
+
+def interview_answers(*answers: str) -> FakeModel:
+    """The fake model saying ``answers`` in turn to interview questions (the first ask, then the second)."""
+    return scripted_model({"interview": [{"answer": a} for a in answers]})

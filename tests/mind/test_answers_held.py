@@ -13,6 +13,7 @@ from game.mind.answerdata import record_lines, talk_claims, talks_on, tidy
 from game.mind.interview import answer_backed
 from game.mind.records import MemoryRow
 
+from .fakes import interview_answers as _says
 from .fakes import scripted_model
 
 MONDAY = datetime(2026, 3, 2, 21)
@@ -22,10 +23,6 @@ PEOPLE = ["Grace Okafor", "Rosa Brody", "Aiko Tanaka", "Ines Moreau", "Kenji Tan
 @pytest.fixture()
 def engine():
     return new_engine("default", scripted_model({}))
-
-
-def _says(*answers: str):
-    return scripted_model({"interview": [{"answer": a} for a in answers]})
 
 
 def test_a_talk_the_records_do_not_hold_is_found_and_one_they_hold_is_not():

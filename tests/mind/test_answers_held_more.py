@@ -17,6 +17,7 @@ from game.mind.interview import answer_backed
 from game.mind.unbacked import steps_out
 from game.mind.view import PlanBlock
 
+from .fakes import interview_answers as _says
 from .fakes import scripted_model
 
 MONDAY = datetime(2026, 3, 2, 21)
@@ -25,10 +26,6 @@ MONDAY = datetime(2026, 3, 2, 21)
 @pytest.fixture()
 def engine():
     return new_engine("default", scripted_model({}))
-
-
-def _says(*answers: str):
-    return scripted_model({"interview": [{"answer": a} for a in answers]})
 
 
 def test_times_of_day_are_read_as_said():
