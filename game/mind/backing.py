@@ -189,10 +189,9 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
     for sent in sentences(answer):
-        if works_elsewhere(sent, me, town):
-            out.append(Problem("claim", sent, f"{works_elsewhere(sent, me, town)}: say only what is so."))
-        if wrong_kind_of_place(sent, town.places):
-            out.append(Problem("claim", sent, f"{wrong_kind_of_place(sent, town.places)}: say only what is so."))
+        for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places)):
+            if why:
+                out.append(Problem("claim", sent, f"{why}: say only what is so."))
         for kin in kin_unbacked(sent, backing)[:1]:
             word = "children" if not kin.lower().startswith(("my", "our")) else kin.split()[-1]
             out.append(Problem("claim", sent, f"{first} has no {word}: say only what is so."))
