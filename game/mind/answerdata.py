@@ -306,6 +306,9 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
     return talked, [x for x in lines if x]
 
 
+_WHO_IS_Q = re.compile(r"\bwho(?:'s| is| are)\b(?! (?:the|our|a|an|running|standing)\b)", re.I)
+
+
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
                  after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "") -> str:
@@ -314,7 +317,8 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     holds that the question asks about (``back`` is told which)."""
     talks = asks_of_talks(question)
     who = person_asked(question, dict(relationships))
-    if who is not None:  # one it knows: said from its relationship (the model's words mixed others' in)
+    if who is not None and (_WHO_IS_Q.search(question) or back.source == "rule" or UNKNOWING.search(text)):
+        # asked who one it knows is (the model's words mixed others' in), or its words denied or lost them
         text, back.source = in_own_words(who, relationships[who]), "record"
         back.fixes.append(f"told from the record: {who}")
     declared = role_answer(question, town.roles, me)
