@@ -55,7 +55,7 @@ def _server_figures(llm: LLM) -> dict[str, object]:
         st = llm.status()
     except Exception:  # noqa: BLE001 - figures for the report only
         return {}
-    return {"state": st.server, "restarts": st.restarts, "reasked": st.reasked}
+    return {"state": st.server, "restarts": st.restarts, "reasked": st.reasked, "stalled": st.stalled}
 
 
 def format_report(r: dict) -> str:
@@ -89,6 +89,9 @@ def format_report(r: dict) -> str:
     if server.get("restarts") or server.get("state") == "away":
         lines.append(f"the model server was brought back {server.get('restarts', 0)} times "
                      f"({server.get('reasked', 0)} calls asked again); now {server.get('state')}")
+    if server.get("stalled"):
+        lines.append(f"{server['stalled']} requests stood still in a server slot while it answered others, "
+                     "and were asked again")
     if r.get("save"):
         lines.append(f"saved to {r['save']}")
     return "\n".join(lines)

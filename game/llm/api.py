@@ -102,6 +102,8 @@ class ModelStatus:
     server_note: str | None = None
     restarts: int = 0
     reasked: int = 0
+    # requests dropped as stuck in a server slot while the server answered others, and asked again
+    stalled: int = 0
 
 
 class LLMError(GameError):

@@ -381,6 +381,7 @@ class ModelClient:
             spare=round(self.scheduler.spare(), 3),
             idle_s=round(self.scheduler.idle_s(), 1),
             slots=self.scheduler.capacity,
+            stalled=self.link.stalled,
         )
         sup = self.link.supervisor
         if sup is not None:

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TypeVar
 
@@ -43,6 +44,14 @@ PLAYER_LINGER_S = 8.0
 # of its connections at every step of every request, and with a few hundred in one pool that took
 # most of the game's CPU (a town of 300 on 100 slots: docs/SCALE.md)
 POOL_SLOTS = 16
+# a request in flight this long, and STALL_FACTOR times the slowest of the last answers (their 90th
+# percentile), while the server answered others that began after it, is stuck in its server slot (a
+# llama-server slot was seen to hold one request for ten minutes, answering nothing, while the other
+# slots went on, and every later request pinned to that slot waited behind it): it is dropped (which
+# frees the server's slot where the server still listens) and asked again, no longer pinned there
+STALL_FLOOR_S = 120.0
+STALL_FACTOR = 6.0
+MAX_STALLS = 1  # times one call is asked again after it stalled; then it fails as a timeout
 BUSY_BACKOFF_MAX_S = 30.0  # the longest wait between two tries of a request the server refused (no Retry-After)
 
 
@@ -76,6 +85,11 @@ class ServerLink:
         self.refusals = 0  # requests the server refused for its load (each asked again)
         self.busy_given_up = 0  # calls that gave up after ``busy_patience_s`` of refusals
         self._jitter = random.Random()
+        self.stall_floor_s = STALL_FLOOR_S
+        self.stalled = 0  # requests dropped as stuck in their slot and asked again (``watched``)
+        self.suspect: set[int] = set()  # server slots a request stalled in: no request is pinned there
+        self._answers = 0  # answers received, all slots together
+        self._recent: deque[float] = deque(maxlen=64)  # seconds of the last answers
 
     async def ask_props(self, root: str, cache_prompt: bool | None) -> bool:
         """llama-server's ``/props`` (at the server's ``root``): its slots, which the scheduler
@@ -169,14 +183,14 @@ class ServerLink:
         """POST with a scheduler slot, retrying transient failures; a call that found the server
         gone waits for it to be brought back (``supervisor``) and is asked again.  Returns (json,
         seconds, retries: the re-asks included)."""
-        retries = reasked = refused = 0
+        retries = reasked = refused = stalls = 0
         first = 0.0  # when the server first refused it for its load
         while True:
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
-                    data = await self.stoppable(self.post_once(path, self.pinned(payload, number), number),
-                                                number, tag)
+                    data = await self.stoppable(self.watched(self.post_once(path, self.pinned(payload, number),
+                                                                            number), number), number, tag)
                 except Preempted:
                     continue  # stopped for the player's request: asked again once a slot is free
                 except Transient as e:
@@ -190,9 +204,12 @@ class ServerLink:
                     raise
                 else:
                     self.scheduler.answered(number, time.monotonic() - t0, tag.purpose)
-                    self.answered()
+                    self.answered(time.monotonic() - t0)
                     return data, time.monotonic() - t0, retries + reasked + refused
             # the slot is free while we back off (or wait for the server to come back)
+            if err.stalled and stalls < MAX_STALLS:
+                stalls += 1
+                continue
             if err.busy:
                 first = first or time.monotonic()
                 if await self.wait_busy(err, refused, first):
@@ -206,18 +223,56 @@ class ServerLink:
             if again:
                 reasked += 1
                 continue
-            if err.timeout or again is False or retries >= self.transport_retries:
+            if err.timeout or err.stalled or again is False or retries >= self.transport_retries:
                 self.fail(str(err))
                 self.accounting.record(tag, latency_s=time.monotonic() - t0, failed=True,
                                        retries=retries + reasked)
-                if err.timeout:
-                    raise ModelTimeout(f"{err} (limit {self.timeout_s:.0f} s)") from None
+                if err.timeout or err.stalled:
+                    raise ModelTimeout(f"{err} (limit {self.timeout_s:.0f} s)" if err.timeout else
+                                       f"{err} (asked {stalls + 1} times)") from None
                 self.reachable = False
                 raise ModelUnavailable(f"{err} ({self.gone_words(retries)})") from None
             await self.backoff(retries)
             retries += 1
 
-    def answered(self) -> None:
+    def stall_s(self) -> float:
+        """How long a request may stand in its slot, while others are answered, before it is called stuck."""
+        if not self._recent:
+            return max(self.stall_floor_s, self.timeout_s)
+        slow = sorted(self._recent)[int(0.9 * (len(self._recent) - 1))]
+        return max(self.stall_floor_s, STALL_FACTOR * slow)
+
+    async def watched(self, request: Awaitable[R], number: int) -> R:
+        """``request`` in slot ``number``, dropped as stuck (``Transient(stalled=True)``) when it stands
+        longer than ``stall_s`` while the server answers requests that began after it; that server
+        slot is ``suspect`` from then on (no request is pinned to it)."""
+        task = asyncio.ensure_future(request)
+        t0 = time.monotonic()
+        try:
+            while True:
+                seen = self._answers
+                done, _ = await asyncio.wait({task}, timeout=self.stall_s())
+                if done:
+                    return task.result()
+                if self._answers > seen:  # others were answered meanwhile: this one is stuck
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+                    self.stalled += 1
+                    if self.caches_prompts and number < self.scheduler.slots:
+                        self.suspect.add(number)
+                    log.warning("a request stood %.0f s in slot %d while the server answered others; "
+                                "asked again", time.monotonic() - t0, number)
+                    raise Transient(f"the model server at {self.base_url} left a request standing in its "
+                                    f"slot {number} while it answered others", stalled=True)
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+    def answered(self, seconds: float | None = None) -> None:
+        self._answers += 1
+        if seconds is not None:
+            self._recent.append(seconds)
         self.reachable = True
         if self.supervisor is not None:
             self.supervisor.answered()
@@ -271,7 +326,7 @@ class ServerLink:
 
     def pinned(self, payload: dict[str, object], number: int) -> dict[str, object]:
         """The request pinned to server slot ``number`` (llama-server only: see the scheduler)."""
-        if not self.caches_prompts or number >= self.scheduler.slots:
+        if not self.caches_prompts or number >= self.scheduler.slots or number in self.suspect:
             return payload
         return {**payload, "id_slot": number}
 
