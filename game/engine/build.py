@@ -20,6 +20,7 @@ from game.engine.engine import Engine
 from game.engine.save import SaveError
 from game.engine.state import Pos, TownState
 from game.errors import GameError
+from game.llm.accounting import Accounting, accounting_of
 from game.llm.api import LLM
 from game.mind import Mind
 from game.mind.facts import declared
@@ -244,11 +245,11 @@ def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
     except (KeyError, ValueError, TypeError, IndexError) as e:
         raise SaveError(f"save '{save_path}' is damaged or incomplete ({type(e).__name__}: "
                         f"{one_line(e, 160)})") from None
-    acc = getattr(llm, "accounting", None)
-    if state.accounting is not None and acc is not None and hasattr(type(acc), "from_dict") and hasattr(acc, "restore"):
+    acc = accounting_of(llm)
+    if state.accounting is not None and acc is not None:
         # the loaded town's usage carries on (what the session spent on another town is not its)
         try:
-            acc.restore(type(acc).from_dict(state.accounting))
+            acc.restore(Accounting.from_dict(state.accounting))
         except (KeyError, ValueError, TypeError, AttributeError):
             pass  # damaged figures are not the town: it loads, and counting starts again now
         acc.set_day(engine.clock.day)

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from game.engine.engine import Engine
 from game.engine.ledger import format_lead, lead_since, mind_counts
+from game.llm.accounting import accounting_of
 from game.llm.api import LLM
 
 
@@ -20,9 +21,10 @@ def spare_summary(engine: Engine) -> dict[str, int]:
             "sights_after_talk": engine.perceiver.quiet_after_talk}  # ... just talked with (no new talk yet)
 
 
-def accounting_of(llm: LLM) -> dict | None:
-    acc = getattr(llm, "accounting", None)
-    return acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None
+def accounting_dict(llm: LLM) -> dict | None:
+    """The model's accounting as data (None where it keeps none)."""
+    acc = accounting_of(llm)
+    return acc.to_dict() if acc is not None else None
 
 
 def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited_s: float, errors: int,
@@ -32,7 +34,7 @@ def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited
     tokens sent), the same definition ``town report`` uses."""
     from game.llm.accounting import budget
 
-    acc = accounting_of(llm)
+    acc = accounting_dict(llm)
     game_days = (engine.clock.now - start).total_seconds() / 86400.0
     start_day = (start.date() - engine.clock.start.date()).days + 1
     b = budget(acc, list(engine.residents), start=start, end=engine.clock.now,

@@ -22,10 +22,15 @@ _NOBODY = "-"
 @runtime_checkable
 class Accounted(Protocol):
     """A model that keeps an ``Accounting``: the real client, a recording of it, a replay (a
-    test's fake model may keep none)."""
+    test's fake model keeps none, and a recording of one has None)."""
 
     @property
-    def accounting(self) -> Accounting: ...
+    def accounting(self) -> Accounting | None: ...
+
+
+def accounting_of(llm: object) -> Accounting | None:
+    """The ``Accounting`` a model keeps, or None where it keeps none (``Accounted``)."""
+    return llm.accounting if isinstance(llm, Accounted) else None
 
 
 class Accounting:

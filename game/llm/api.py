@@ -183,3 +183,11 @@ class Prefills(Protocol):
     server was asked (False where it keeps no prompt cache, or in a replay)."""
 
     async def prefill(self, messages: list[Message], tag: CallTag) -> bool: ...
+
+
+@runtime_checkable
+class Closes(Protocol):
+    """An optional capability of an ``LLM``: let go of what it holds (``ModelClient``: its server
+    connections; ``ReplayLLM``); a recording closes the model it wraps."""
+
+    async def aclose(self) -> None: ...

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from game.engine.build import build_engine, read_input
 from game.errors import GameError
-from game.llm.accounting import Accounted, Accounting
+from game.llm.accounting import Accounting, accounting_of
 from game.llm.api import LLM, LLMError
 from game.measure.records import SaveData
 from game.mind.dayframe import frame_for, frame_text
@@ -60,8 +60,9 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
                       "first_pass": stats.get("plan_first_pass", 0) == 1, "stats": stats,
                       "passes_after": not fails, "fails_after": fails,
                       "calls": mind.calls_on(day)}
-        if isinstance(llm, Accounted):
-            rows[name]["usage"] = _usage(llm.accounting, name)
+        acc = accounting_of(llm)
+        if acc is not None:
+            rows[name]["usage"] = _usage(acc, name)
 
     await asyncio.gather(*(one(n) for n in engine.minds))
     n = len(rows)
