@@ -49,7 +49,7 @@ def cast(town: Town, small: bool) -> list[ResidentSpec]:
     """The residents who live in this run: all of them, or the town's small cast."""
     specs = list(town.residents)
     if small:
-        keep = set(getattr(town, "small_cast", []) or [])
+        keep = set(town.small_cast)
         if keep:
             specs = [s for s in specs if s.name in keep]
     return sorted(specs, key=lambda s: s.name)
@@ -58,10 +58,9 @@ def cast(town: Town, small: bool) -> list[ResidentSpec]:
 def start_positions(town: Town, specs: list[ResidentSpec]) -> dict[str, Pos]:
     """Where each resident starts: the town's spawn point for it, its own, its home, or the middle."""
     out = {}
-    spawn = getattr(town, "spawn", {}) or {}
     for spec in specs:
-        pos = spawn.get(spec.name) or getattr(spec, "spawn", None)
-        if pos is None and getattr(spec, "home", None):
+        pos = town.spawn.get(spec.name) or spec.spawn
+        if pos is None and spec.home:
             try:
                 tiles = sorted(town.tree.tiles_of(spec.home))
                 pos = tiles[0] if tiles else None
@@ -108,7 +107,7 @@ def read_town(town_path: str | Path, *, small: bool = False, start: datetime | N
     specs = cast(town, small)
     if not specs:
         raise TownError(f"{town_path}: the town has no residents")
-    clock = Clock(start, getattr(town, "seconds_per_step", 10)) if start is not None else town.clock()
+    clock = Clock(start, town.seconds_per_step) if start is not None else town.clock()
     return TownInput(path=str(town_path), town=town, clock=clock, specs=specs, small=small)
 
 

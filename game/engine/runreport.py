@@ -40,7 +40,7 @@ def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited
     b = budget(acc, list(engine.residents), start=start, end=engine.clock.now,
                first_date=engine.clock.start.date(), baseline=baseline)
     return {
-        "town": getattr(engine.town, "name", ""), "residents": sorted(engine.residents),
+        "town": engine.town.name, "residents": sorted(engine.residents),
         "clock": engine.clock.text(), "from": start.isoformat(), "game_days": round(game_days, 4),
         "real_seconds": round(real_s, 1),
         "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
