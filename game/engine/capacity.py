@@ -57,15 +57,14 @@ class SpareRule:
     early_awake_at_once: int = 1
 
 
-def server_spare(status: object, rule: SpareRule) -> bool:
-    """Whether the model server has time to spare now (``ModelStatus``; a status without the
-    figures, as a replay's or a test double's, has none)."""
-    spare = getattr(status, "spare", None)
-    idle = getattr(status, "idle_s", None)
+def server_spare(status: ModelStatus, rule: SpareRule) -> bool:
+    """Whether the model server has time to spare now (a status without the figures, as a
+    replay's or a test double's, has none)."""
+    spare, idle = status.spare, status.idle_s
     if spare is None or idle is None:
         return False
     return (spare >= rule.min_spare and idle >= rule.min_idle_s
-            and not getattr(status, "queued", 0) and not getattr(status, "in_flight", 0))
+            and not status.queued and not status.in_flight)
 
 
 class Capacity:

@@ -13,7 +13,7 @@ from game.llm.api import LLM
 
 def spare_summary(engine: Engine) -> dict[str, int]:
     """Reactions and talks past the daily caps on the server's spare time (game/engine/capacity.py)."""
-    counts = mind_counts(engine.minds.values())
+    counts = mind_counts(m.stats for m in engine.minds.values())
     return {"allowances_given": engine.spare_given,
             "reactions_past_floor": counts.get("react_spare", 0),
             "talks_past_floor": counts.get("talk_spare", 0),
@@ -46,7 +46,7 @@ def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited
         "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
         "budget": b, "save": save, "accounting": acc,
         "model_led": engine.ledger.summary(since=lead_since(start, start_day)),
-        "rules_and_fallbacks": mind_counts(engine.minds.values()),
+        "rules_and_fallbacks": mind_counts(m.stats for m in engine.minds.values()),
         "model_server": _server_figures(llm),
     }
 

@@ -333,7 +333,7 @@ class Conversations:
             if line.source == "error":
                 why = self.core.minds[job.resident].last_error or "the model failed"
                 self.core.error(f"{job.resident} could not answer: {why}", res)
-            self.end_talk(cid, now, res, reason=getattr(line, "reason", "")
+            self.end_talk(cid, now, res, reason=line.reason
                            or f"{job.resident} had nothing more to say")
             return
         _, text = self.facts.vet(conv, job.resident, line.text, now, may_move=False)
