@@ -81,16 +81,13 @@ class Capacity:
         self._read: tuple[int, ModelStatus | None] = (-1, None)  # the server's status as read at a step
 
     def server(self) -> ModelStatus | None:
-        """The server's status, read once a tick (not once a resident); None in lockstep, with the
-        rule off, or when it cannot be read now (the next tick asks again)."""
+        """The server's status, read once a tick (not once a resident); None in lockstep or with the
+        rule off."""
         if self.core.lockstep or self.rule is None:
             return None
         step = self.core.step_no
         if self._read[0] != step:
-            try:
-                self._read = (step, self.core.llm.status())
-            except Exception:  # noqa: BLE001 - no figures this tick
-                self._read = (step, None)
+            self._read = (step, self.core.llm.status())
         return self._read[1]
 
     def allowance(self, r: Resident, now: datetime) -> Allowance | None:

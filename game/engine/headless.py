@@ -158,10 +158,7 @@ class HeadlessRun:
         now = time.monotonic()
         if self.away is None and now - self._looked >= 0.1:
             self._looked = now
-            try:
-                st = self.llm.status()
-            except Exception:  # noqa: BLE001 - a model with no status is not away
-                return None
+            st = self.llm.status()
             if st.server == "away":
                 self.away = st.server_note or "its server could not be brought back"
         return self.away
@@ -305,10 +302,7 @@ def _idle_text(llm: LLM, engine: Engine) -> str:
     """In real time, the server's idle share of the last minute (game/engine/capacity.py uses it)."""
     if engine.lockstep:
         return ""
-    try:
-        spare = llm.status().spare
-    except Exception:  # noqa: BLE001 - a figure for the log only
-        return ""
+    spare = llm.status().spare
     return "" if spare is None else f"  server idle {spare:.0%}"
 
 

@@ -165,10 +165,7 @@ class Panels:
         session = self.session
         status = None
         if session.llm is not None:
-            try:
-                status = session.llm.status()
-            except Exception as e:  # the status call itself failing is worth showing
-                self.last_error = clean(str(e), single_line=True)
+            status = session.llm.status()  # (figures it keeps: reading them cannot fail)
         if status is not None and self.news.seen(status):
             self.update_clock()
         model = self.widgets.model_line
