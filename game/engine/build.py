@@ -156,7 +156,7 @@ def read_save(save_path: str | Path) -> TownInput:
         raise SaveError(f"save '{save_path}' belongs to the town '{town_path}', which is not there any more")
     try:
         town = load_world(town_path)
-    except Exception as e:
+    except TownError as e:
         raise SaveError(f"save '{save_path}': its town '{town_path}' cannot be loaded: {e}") from None
     check_state(state, town, save_path)
     try:

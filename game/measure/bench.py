@@ -131,7 +131,7 @@ def bench_tick(quick: bool) -> dict:
 
 
 def largest_town() -> Town:
-    from game.world import load_town
+    from game.world import MapError, load_town
     from game.world.town import builtin_towns_dir
 
     env = os.environ.get("TOWN_BENCH_MAP")
@@ -141,7 +141,7 @@ def largest_town() -> Town:
     for c in cands:
         try:
             t = load_town(c)
-        except Exception:
+        except MapError:  # not a town that loads: the next candidate
             continue
         if t.width * t.height > area:
             best, area = t, t.width * t.height

@@ -175,11 +175,11 @@ def plans_report(data: SaveData) -> dict:
 def _town_lacks(town_path: object) -> Callable[[str], list[str]] | None:
     """The town's ``lacks`` (kinds of place it has none of), or None when its folder cannot be read."""
     try:
-        from game.engine.build import load_world
+        from game.engine.build import TownError, load_world
         from game.world.lacking import lacking, tree_words
 
         town = load_world(str(town_path))
-    except Exception:  # noqa: BLE001 - the town folder moved: the rest is still judged
+    except TownError:  # the town folder moved: the rest is still judged
         return None
     words = tree_words(town.tree)
     return lambda text: lacking(text, words)

@@ -144,7 +144,7 @@ class WatchEngine:
         if pos is not None:
             try:
                 place = self.town.tree.describe(self.town.tree.address_at(pos) or "")  # (none: the streets)
-            except Exception:
+            except KeyError:  # (a place the tree does not know)
                 place = ""
         return ResidentView(name=name, action=bubble.text if bubble else "", emoji=bubble.emoji if bubble else "",
                             place=place, pos=pos,

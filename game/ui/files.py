@@ -151,7 +151,7 @@ class Files:
             engine, session.engine = session.engine, None
             try:
                 await asyncio.wait_for(engine.aclose(), 5)
-            except Exception:  # quitting: the town's decisions in flight are dropped either way
+            except TimeoutError:  # quitting: the town's decisions in flight are dropped either way
                 pass
         session.closing.set()
         self.app.exit(return_code=session.exit_code)

@@ -157,7 +157,7 @@ class EngineWorker:
             return
         try:
             await asyncio.wait_for(old.aclose(), 5)
-        except Exception as e:  # the old town's decisions are dropped either way
+        except TimeoutError as e:  # (aclose gathers its tasks' own errors) its decisions are dropped either way
             self.panels.report_error(e, where)
 
     def install_engine(self, engine: EngineView) -> None:
