@@ -147,8 +147,7 @@ def attendance_report(data: SaveData, at: str | None = None, window: tuple[datet
         from game.engine.build import TownError, load_world
 
         town = load_world(data.meta["town_path"])
-    except (TownError, KeyError) as e:  # the town folder moved (or the save names none): the log
-        # is still there, the places are not
+    except (TownError, KeyError) as e:  # the town folder moved (or none named): the log stays, the places not
         return {"available": False, "log": str(path), "why": f"the town cannot be loaded for place names: {e}"}
     lo, hi = window or (datetime.min, datetime.max)
     places: dict[str, dict[str, dict]] = {}
