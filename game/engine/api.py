@@ -332,7 +332,9 @@ class EngineView(Protocol):
 
     async def wait_any(self) -> None: ...
 
-    def inspect(self, name: str) -> ResidentView: ...
+    def inspect(self, name: str) -> ResidentView:
+        """Resident ``name`` as the side panel shows it; ``CommandError`` for no such resident."""
+        ...
 
     def lead(self) -> tuple[float | None, float]:
         """The town's model-led share over the last two game hours (None when nothing is counted,

@@ -11,6 +11,7 @@ from typing import Protocol
 from textual.notifications import SeverityLevel
 
 from game.engine.api import EngineView
+from game.engine.commands import CommandError
 from game.engine.events import LogLine, TickResult
 from game.engine.pace import Governor
 from game.errors import GameError
@@ -180,7 +181,7 @@ class Panels:
         if talk is not None and talk.started and not talk.ended and session.engine is not None:
             try:
                 card = session.engine.inspect(talk.resident)
-            except Exception:
+            except CommandError:  # (no such resident any more: nothing to end)
                 card = None
             if card is not None and card.conversation is None:
                 talk.ended_by_town()
