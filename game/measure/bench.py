@@ -209,7 +209,7 @@ def run(only: list[str] | None = None, quick: bool = False, progress: Callable[[
         t = time.perf_counter()
         try:
             r = benchmarks[name](quick)
-        except Exception as e:  # one broken layer must not hide the other figures
+        except Exception as e:  # one broken layer hides no other figure (test_bench.py)
             r = {"error": f"{type(e).__name__}: {e}"}
         r["seconds"] = round(time.perf_counter() - t, 1)
         results[name] = r

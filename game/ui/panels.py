@@ -197,7 +197,7 @@ class Panels:
             return
         try:
             card = engine.inspect(name)
-        except Exception as e:
+        except Exception as e:  # the panel never stops the game: shown (test_play.py)
             self.report_error(e, "inspect")
             return
         look = self.looks.get(name)

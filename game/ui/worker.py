@@ -129,7 +129,7 @@ class EngineWorker:
         start.waiting_for_plans(enough.set)
         try:
             await engine.prepare(progress=shown, enough=enough)
-        except Exception as e:  # the town starts anyway; its lanes ask again as in play
+        except Exception as e:  # the town starts anyway, its lanes ask again (test_start_plans.py)
             self.panels.report_error(e, "prepare")
         finally:
             start.waiting_for_plans(None)
