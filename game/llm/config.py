@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
@@ -252,10 +252,11 @@ class LLMConfig:
             server=ServerFlags.from_env(env),
         )
         names = {f.name for f in fields(cls)}
-        for key in overrides:
+        for key, value in overrides.items():
             if key not in names:
                 raise TypeError(f"LLMConfig has no setting '{key}'")
-        return replace(cfg, **overrides)
+            setattr(cfg, key, value)
+        return cfg
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, env: Mapping[str, str] | None = None) -> LLMConfig:
