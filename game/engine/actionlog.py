@@ -41,7 +41,7 @@ class ActionLog:
         """Note the actions that began since the last sample, and the object changes of ``res``."""
         now = engine.clock.now
         for name, r in sorted(engine.residents.items()):
-            a = getattr(r, "action", None)
+            a = r.action
             if a is None:
                 continue
             key = (a.description, a.address, a.start)
@@ -50,7 +50,7 @@ class ActionLog:
             self._last[name] = key
             self.actions.append({"t": (a.start or now).isoformat(), "who": name, "action": a.description,
                                  "address": a.address, "state": a.object_state, "source": a.source})
-        for c in getattr(res, "object_changes", None) or ():
+        for c in res.object_changes if res is not None else ():
             self.objects.append({"t": now.isoformat(), "object": c.address, "state": c.state, "by": c.by})
 
     def write(self, path: str | Path) -> None:

@@ -8,7 +8,8 @@
 - ``MindPort``: what the engine needs of a resident's mind (``game.mind.Mind`` satisfies it); the
   engine asks nothing else of a mind, and a test mind needs only these.
 - ``Paths``, ``Places``, ``PlaceMemory``, ``Objects``, ``TownMap``, ``Clock``: what the engine uses
-  of the world's parts (``game.world`` satisfies them; the engine does not import it).
+  of the world's parts (``game.world`` satisfies them; of its types the engine names only
+  ``Affordances``, which the world's place picker takes).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from game.mind.memory_image import MemoryImage
 from game.mind.mindstate import MindState
 from game.mind.persona import Persona
 from game.mind.view import Action, Allowance, Conversation, DayPlan, Hazard, Line, Reaction, Script, WorldView
+from game.world.affordances import Affordances
 
 
 class Clock(Protocol):
@@ -116,8 +118,33 @@ class PlaceMemory(Protocol):
     def to_dict(self) -> dict: ...
 
 
+class CastMember(Protocol):
+    """A resident as the town's files declare it (``game.world.residents.ResidentSpec``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def home(self) -> str: ...  # "sector:arena"
+
+    @property
+    def workplace(self) -> str | None: ...
+
+
+class TownRole(Protocol):
+    """A role the town knows someone by (``game.world.knowledge.RoleSpec``): "mayor", "the baker"."""
+
+    @property
+    def who(self) -> str: ...
+
+    @property
+    def role(self) -> str: ...
+
+
 class TownMap(Protocol):
-    """A loaded town (``game.world.town.Town``): its grid of walkable tiles, places and objects."""
+    """A loaded town (``game.world.town.Town``): its grid of walkable tiles, places and objects,
+    what each thing affords (the world's own ``Affordances``, which its place picker takes), the
+    residents and roles its files declare, and the game seconds of one step."""
 
     @property
     def name(self) -> str: ...
@@ -135,7 +162,16 @@ class TownMap(Protocol):
     def spawn(self) -> Mapping[str, Pos]: ...
 
     @property
-    def residents(self) -> Sequence[object]: ...
+    def residents(self) -> Sequence[CastMember]: ...
+
+    @property
+    def roles(self) -> Sequence[TownRole]: ...
+
+    @property
+    def affordances(self) -> Affordances: ...
+
+    @property
+    def seconds_per_step(self) -> float: ...
 
 
 class Remembered(Protocol):
@@ -296,7 +332,9 @@ class EngineView(Protocol):
 
     async def wait_any(self) -> None: ...
 
-    def inspect(self, name: str) -> ResidentView: ...
+    def inspect(self, name: str) -> ResidentView:
+        """Resident ``name`` as the side panel shows it; ``CommandError`` for no such resident."""
+        ...
 
     def lead(self) -> tuple[float | None, float]:
         """The town's model-led share over the last two game hours (None when nothing is counted,

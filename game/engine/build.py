@@ -20,6 +20,7 @@ from game.engine.engine import Engine
 from game.engine.save import SaveError
 from game.engine.state import Pos, TownState
 from game.errors import GameError
+from game.llm.accounting import Accounting, accounting_of
 from game.llm.api import LLM
 from game.mind import Mind
 from game.mind.facts import declared
@@ -48,7 +49,7 @@ def cast(town: Town, small: bool) -> list[ResidentSpec]:
     """The residents who live in this run: all of them, or the town's small cast."""
     specs = list(town.residents)
     if small:
-        keep = set(getattr(town, "small_cast", []) or [])
+        keep = set(town.small_cast)
         if keep:
             specs = [s for s in specs if s.name in keep]
     return sorted(specs, key=lambda s: s.name)
@@ -57,10 +58,9 @@ def cast(town: Town, small: bool) -> list[ResidentSpec]:
 def start_positions(town: Town, specs: list[ResidentSpec]) -> dict[str, Pos]:
     """Where each resident starts: the town's spawn point for it, its own, its home, or the middle."""
     out = {}
-    spawn = getattr(town, "spawn", {}) or {}
     for spec in specs:
-        pos = spawn.get(spec.name) or getattr(spec, "spawn", None)
-        if pos is None and getattr(spec, "home", None):
+        pos = town.spawn.get(spec.name) or spec.spawn
+        if pos is None and spec.home:
             try:
                 tiles = sorted(town.tree.tiles_of(spec.home))
                 pos = tiles[0] if tiles else None
@@ -107,7 +107,7 @@ def read_town(town_path: str | Path, *, small: bool = False, start: datetime | N
     specs = cast(town, small)
     if not specs:
         raise TownError(f"{town_path}: the town has no residents")
-    clock = Clock(start, getattr(town, "seconds_per_step", 10)) if start is not None else town.clock()
+    clock = Clock(start, town.seconds_per_step) if start is not None else town.clock()
     return TownInput(path=str(town_path), town=town, clock=clock, specs=specs, small=small)
 
 
@@ -156,7 +156,7 @@ def read_save(save_path: str | Path) -> TownInput:
         raise SaveError(f"save '{save_path}' belongs to the town '{town_path}', which is not there any more")
     try:
         town = load_world(town_path)
-    except Exception as e:
+    except TownError as e:
         raise SaveError(f"save '{save_path}': its town '{town_path}' cannot be loaded: {e}") from None
     check_state(state, town, save_path)
     try:
@@ -244,11 +244,11 @@ def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
     except (KeyError, ValueError, TypeError, IndexError) as e:
         raise SaveError(f"save '{save_path}' is damaged or incomplete ({type(e).__name__}: "
                         f"{one_line(e, 160)})") from None
-    acc = getattr(llm, "accounting", None)
-    if state.accounting is not None and acc is not None and hasattr(type(acc), "from_dict") and hasattr(acc, "restore"):
+    acc = accounting_of(llm)
+    if state.accounting is not None and acc is not None:
         # the loaded town's usage carries on (what the session spent on another town is not its)
         try:
-            acc.restore(type(acc).from_dict(state.accounting))
+            acc.restore(Accounting.from_dict(state.accounting))
         except (KeyError, ValueError, TypeError, AttributeError):
             pass  # damaged figures are not the town: it loads, and counting starts again now
         acc.set_day(engine.clock.day)

@@ -57,15 +57,14 @@ class SpareRule:
     early_awake_at_once: int = 1
 
 
-def server_spare(status: object, rule: SpareRule) -> bool:
-    """Whether the model server has time to spare now (``ModelStatus``; a status without the
-    figures, as a replay's or a test double's, has none)."""
-    spare = getattr(status, "spare", None)
-    idle = getattr(status, "idle_s", None)
+def server_spare(status: ModelStatus, rule: SpareRule) -> bool:
+    """Whether the model server has time to spare now (a status without the figures, as a
+    replay's or a test double's, has none)."""
+    spare, idle = status.spare, status.idle_s
     if spare is None or idle is None:
         return False
     return (spare >= rule.min_spare and idle >= rule.min_idle_s
-            and not getattr(status, "queued", 0) and not getattr(status, "in_flight", 0))
+            and not status.queued and not status.in_flight)
 
 
 class Capacity:
@@ -82,16 +81,13 @@ class Capacity:
         self._read: tuple[int, ModelStatus | None] = (-1, None)  # the server's status as read at a step
 
     def server(self) -> ModelStatus | None:
-        """The server's status, read once a tick (not once a resident); None in lockstep, with the
-        rule off, or when it cannot be read now (the next tick asks again)."""
+        """The server's status, read once a tick (not once a resident); None in lockstep or with the
+        rule off."""
         if self.core.lockstep or self.rule is None:
             return None
         step = self.core.step_no
         if self._read[0] != step:
-            try:
-                self._read = (step, self.core.llm.status())
-            except Exception:  # noqa: BLE001 - no figures this tick
-                self._read = (step, None)
+            self._read = (step, self.core.llm.status())
         return self._read[1]
 
     def allowance(self, r: Resident, now: datetime) -> Allowance | None:

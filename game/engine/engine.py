@@ -46,6 +46,7 @@ from game.engine.things import Things
 from game.engine.towncore import TownCore
 from game.engine.tuning import PREPARE_AHEAD, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
+from game.llm.accounting import accounting_of
 from game.llm.api import LLM
 from game.mind.view import Conversation, WorldView
 
@@ -94,9 +95,9 @@ class Engine:
         self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, saver.save)
         for mind in minds.values():
             mind.know_town(core.town_names)
-        accounting = getattr(llm, "accounting", None)
-        if accounting is not None and hasattr(accounting, "set_day"):
-            accounting.set_day(clock.day)
+        self.accounting = accounting_of(llm)  # (a test's model may keep none)
+        if self.accounting is not None:
+            self.accounting.set_day(clock.day)
 
     # ------------------------------------------------------------------ the parts' state, by name
 
@@ -346,9 +347,8 @@ class Engine:
         now = self.clock.now
         res.step = self.step_no
         res.clock = self.clock.text()
-        accounting = getattr(self.llm, "accounting", None)
-        if accounting is not None and getattr(accounting, "day", self.clock.day) != self.clock.day:
-            accounting.set_day(self.clock.day)
+        if self.accounting is not None and self.accounting.day != self.clock.day:
+            self.accounting.set_day(self.clock.day)
         for r in self.residents.values():
             self.walker.move(r, res)
             self.things.mend_on_arrival(r, res, now)

@@ -21,10 +21,10 @@ from game.engine.engine import Engine
 from game.engine.events import Prepared, PrepStep, TickResult
 from game.engine.ledger import share
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
-from game.engine.runreport import accounting_of, format_report, make_report, spare_summary
+from game.engine.runreport import accounting_dict, format_report, make_report, spare_summary
 from game.engine.save import SaveError
 from game.errors import GameError
-from game.llm.accounting import run_failed
+from game.llm.accounting import accounting_of, run_failed
 from game.llm.api import LLM, LLMError
 from game.llm.config import LLMConfig
 from game.outpaths import writable_file
@@ -158,10 +158,7 @@ class HeadlessRun:
         now = time.monotonic()
         if self.away is None and now - self._looked >= 0.1:
             self._looked = now
-            try:
-                st = self.llm.status()
-            except Exception:  # noqa: BLE001 - a model with no status is not away
-                return None
+            st = self.llm.status()
             if st.server == "away":
                 self.away = st.server_note or "its server could not be brought back"
         return self.away
@@ -236,7 +233,7 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
         return 2
     engine.lockstep = tick_delay is None
     start_time = engine.clock.now
-    baseline = accounting_of(llm)  # a continued save's earlier usage is not this run's
+    baseline = accounting_dict(llm)  # a continued save's earlier usage is not this run's
     log = sys.stderr if as_json else out
     governor = Governor(pace_policy)
     run = HeadlessRun(llm, engine, stop, log, tick_delay, governor)
@@ -305,10 +302,7 @@ def _idle_text(llm: LLM, engine: Engine) -> str:
     """In real time, the server's idle share of the last minute (game/engine/capacity.py uses it)."""
     if engine.lockstep:
         return ""
-    try:
-        spare = llm.status().spare
-    except Exception:  # noqa: BLE001 - a figure for the log only
-        return ""
+    spare = llm.status().spare
     return "" if spare is None else f"  server idle {spare:.0%}"
 
 
@@ -318,7 +312,5 @@ def _waking(engine: Engine) -> dict[str, float]:
 
 
 def _total_calls(llm: LLM) -> int:
-    acc = getattr(llm, "accounting", None)
-    if acc is not None:
-        return int(acc.total.calls)
-    return int(getattr(llm, "calls", 0))
+    acc = accounting_of(llm)
+    return acc.total.calls if acc is not None else 0

@@ -34,17 +34,12 @@ def resident_view(core: TownCore, r: Resident, *, thinking: bool) -> ResidentVie
     name = r.name
     mind = core.minds[name]
     mem = mind.memory
-    try:
-        recent = [rec.text for rec in mem.recent(8)]
-    except Exception:  # the panel must never break the game
-        recent = []
+    recent = [rec.text for rec in mem.recent(8)]
     rel = dict(mind.persona.relationships or {})
-    try:  # what it last recalled: records whose last access is later than their creation
-        recs = [m for m in mem.recent(400) if m.last_access > m.created]
-        recs.sort(key=lambda m: (m.last_access, m.id), reverse=True)
-        retrieved = [m.text for m in recs[:6]]
-    except Exception:
-        retrieved = []
+    # what it last recalled: records whose last access is later than their creation
+    recs = [m for m in mem.recent(400) if m.last_access > m.created]
+    recs.sort(key=lambda m: (m.last_access, m.id), reverse=True)
+    retrieved = [m.text for m in recs[:6]]
     plan = r.plan.timeline(r.plan.minute_of(core.clock.now)) if r.plan is not None else []
     act = r.action
     ledger = core.ledger

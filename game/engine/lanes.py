@@ -196,7 +196,7 @@ class Lanes:
     def routine(self, r: Resident, now: datetime, res: TickResult) -> None:
         try:
             act = self.core.minds[r.name].routine_action(now, self.perceiver.world_view(r.name))
-        except Exception as e:  # the routine is rule-based; a failure here is a bug worth showing
+        except Exception as e:  # the routine is rule-based: a bug, shown (test_part_failures.py)
             self.core.error(f"{r.name}: routine action failed: {e}", res)
             return
         if r.action is None or r.action_ended(now) or act.description != r.action.description:

@@ -17,7 +17,7 @@ by the status line, the resident panel, ``town run`` and ``town report``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -274,11 +274,11 @@ def format_lead(summary: dict, fallbacks: dict[str, int] | None = None) -> list[
     return out
 
 
-def mind_counts(minds: Iterable[object]) -> dict[str, int]:
-    """The minds' own counts of rules and fallbacks (``Mind.stats``: a place fallback, a rule
+def mind_counts(stats: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """The minds' own counts of rules and fallbacks (each mind's ``stats``: a place fallback, a rule
     score instead of the model's, a reaction held back by its cooldown, an error...), summed."""
     out: dict[str, int] = {}
-    for m in minds:
-        for k, v in (getattr(m, "stats", None) or {}).items():
+    for counts in stats:
+        for k, v in counts.items():
             out[str(k)] = out.get(str(k), 0) + int(v)
     return dict(sorted(out.items()))

@@ -92,12 +92,18 @@ class Ended(Protocol):
     @property
     def clock(self) -> ClockText: ...
 
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def command_log(self) -> Sequence[tuple[int, Command]]: ...
+
 
 def write_engine_manifest(recording: str | Path, engine: Ended, *, start: str | Path, small: bool,
                           start_time: datetime | None = None) -> Path:
     """``write_manifest`` for a run that has just ended on ``engine``."""
-    return write_manifest(recording, start=start, small=small, seed=getattr(engine, "seed", 0),
-                          commands=list(getattr(engine, "command_log", [])), end_step=engine.step_no,
+    return write_manifest(recording, start=start, small=small, seed=engine.seed,
+                          commands=list(engine.command_log), end_step=engine.step_no,
                           end_clock=engine.clock.text(), start_time=start_time)
 
 

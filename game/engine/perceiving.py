@@ -183,11 +183,11 @@ class Perceiver:
                               ground=self.grounder(name, allowed, here))
 
     def grounder(self, name: str, allowed: Sequence[str], here: str) -> Grounder | None:
-        """The world's place picker for one resident's decision (None for a town without
-        affordances, or a resident that knows no place): see game/world/resolve.py."""
-        aff = getattr(self.core.town, "affordances", None)  # (optional: a test town has none)
-        if aff is None or not allowed:
+        """The world's place picker for one resident's decision (None for a resident that knows no
+        place): see game/world/resolve.py."""
+        if not allowed:
             return None
+        aff = self.core.town.affordances
         mind = self.core.minds.get(name)
         persona = mind.persona if mind is not None else None
         return Grounder(aff, allowed, home=(persona.home or "") if persona is not None else "",

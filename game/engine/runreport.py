@@ -7,12 +7,13 @@ from datetime import datetime
 
 from game.engine.engine import Engine
 from game.engine.ledger import format_lead, lead_since, mind_counts
+from game.llm.accounting import accounting_of
 from game.llm.api import LLM
 
 
 def spare_summary(engine: Engine) -> dict[str, int]:
     """Reactions and talks past the daily caps on the server's spare time (game/engine/capacity.py)."""
-    counts = mind_counts(engine.minds.values())
+    counts = mind_counts(m.stats for m in engine.minds.values())
     return {"allowances_given": engine.spare_given,
             "reactions_past_floor": counts.get("react_spare", 0),
             "talks_past_floor": counts.get("talk_spare", 0),
@@ -20,9 +21,10 @@ def spare_summary(engine: Engine) -> dict[str, int]:
             "sights_after_talk": engine.perceiver.quiet_after_talk}  # ... just talked with (no new talk yet)
 
 
-def accounting_of(llm: LLM) -> dict | None:
-    acc = getattr(llm, "accounting", None)
-    return acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None
+def accounting_dict(llm: LLM) -> dict | None:
+    """The model's accounting as data (None where it keeps none)."""
+    acc = accounting_of(llm)
+    return acc.to_dict() if acc is not None else None
 
 
 def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited_s: float, errors: int,
@@ -32,29 +34,26 @@ def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited
     tokens sent), the same definition ``town report`` uses."""
     from game.llm.accounting import budget
 
-    acc = accounting_of(llm)
+    acc = accounting_dict(llm)
     game_days = (engine.clock.now - start).total_seconds() / 86400.0
     start_day = (start.date() - engine.clock.start.date()).days + 1
     b = budget(acc, list(engine.residents), start=start, end=engine.clock.now,
                first_date=engine.clock.start.date(), baseline=baseline)
     return {
-        "town": getattr(engine.town, "name", ""), "residents": sorted(engine.residents),
+        "town": engine.town.name, "residents": sorted(engine.residents),
         "clock": engine.clock.text(), "from": start.isoformat(), "game_days": round(game_days, 4),
         "real_seconds": round(real_s, 1),
         "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
         "budget": b, "save": save, "accounting": acc,
         "model_led": engine.ledger.summary(since=lead_since(start, start_day)),
-        "rules_and_fallbacks": mind_counts(engine.minds.values()),
+        "rules_and_fallbacks": mind_counts(m.stats for m in engine.minds.values()),
         "model_server": _server_figures(llm),
     }
 
 
 def _server_figures(llm: LLM) -> dict[str, object]:
     """The model server as the run left it: up or away, times brought back, calls asked again."""
-    try:
-        st = llm.status()
-    except Exception:  # noqa: BLE001 - figures for the report only
-        return {}
+    st = llm.status()
     return {"state": st.server, "restarts": st.restarts, "reasked": st.reasked, "stalled": st.stalled}
 
 

@@ -189,7 +189,7 @@ class SaveJob:
         self.path = str(path)
         self.sync = sync
         self.result: SyncPoint | None = None
-        self.error: Exception | None = None
+        self.error: SaveError | None = None
         self.seconds = 0.0
         self.incremental = False
 
@@ -197,7 +197,7 @@ class SaveJob:
         t = time.perf_counter()
         try:
             self.result = self.prepared.write(self.path, self.sync)
-        except Exception as e:  # kept for the thread that asked (``Engine.saved`` raises it there)
+        except SaveError as e:  # kept for the thread that asked (``finish`` raises it there)
             self.error = e
             raise
         finally:

@@ -15,6 +15,7 @@ from game.engine.state import TownState
 from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
+from game.llm.accounting import accounting_of
 from game.mind.memory_image import MemoryImage
 from game.mind.mindstate import MindState
 
@@ -66,7 +67,7 @@ class Saver:
         the live residents, talks and jobs: prepare it (``save.prepare``) before the next tick.
         ``since``: what a save file holds; the memory images then name what changed after it."""
         core = self.core
-        accounting = getattr(core.llm, "accounting", None)  # (optional: a test's model keeps none)
+        accounting = accounting_of(core.llm)  # (a test's model may keep none)
         minds: dict[str, MindState] = {}
         memories: dict[str, MemoryImage | list[dict]] = {}
         for name in sorted(core.residents):
@@ -85,7 +86,7 @@ class Saver:
             spatial={n: sm.to_dict() for n, sm in core.spatial.items()}, objects=core.town.objects.to_dict(),
             object_news=dict(self.things.news), talks=dict(self.talks.talks),
             finished_talks=list(self.talks.finished_talks), jobs=sorted(self.board.jobs.values(), key=lambda j: j.seq),
-            accounting=accounting.to_dict() if accounting is not None and hasattr(accounting, "to_dict") else None,
+            accounting=accounting.to_dict() if accounting is not None else None,
             ledger=core.ledger.to_dict())
 
     def restore(self, state: TownState) -> None:

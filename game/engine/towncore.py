@@ -54,18 +54,16 @@ class TownCore:
         # the town's places and people, for reading and checking facts (mind/facts.py)
         # (people: everyone the town's story names, not only the cast that plays: the small cast
         # speaks of Felix and Aiko, who live in the town)
-        people = {*minds, *(getattr(s, "name", "") for s in getattr(town, "residents", ()) or ())} - {""}
+        people = {*minds, *(s.name for s in town.residents)} - {""}
         roles: dict[str, tuple[str, ...]] = {}
-        for r in getattr(town, "roles", ()) or ():
+        for r in town.roles:
             roles[r.who] = (*roles.get(r.who, ()), r.role)
         tree = town.tree  # (a test's town may have a tree of its own kind: no places read from it)
         self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)),
                                     relations={n: dict(m.persona.relationships) for n, m in minds.items()},
                                     roles=roles, workplaces={
-                                        s.name: s.workplace.split(":")[0]
-                                        for s in getattr(town, "residents", ()) or () if getattr(s, "workplace", "")},
-                                    homes={s.name: s.home.split(":")[0] for s in getattr(town, "residents", ()) or ()
-                                           if getattr(s, "home", "")},
+                                        s.name: s.workplace.split(":")[0] for s in town.residents if s.workplace},
+                                    homes={s.name: s.home.split(":")[0] for s in town.residents if s.home},
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},
                                     lacks=_lacks(tree) if isinstance(tree, AreaTree) else None)
         # events waiting for the next TickResult (from commands and streamed replies)
@@ -147,9 +145,8 @@ class TownCore:
 
     def info(self, address: str) -> KindInfo | None:
         """The kind of thing at ``address`` with its states' vocabulary (``game.world.affordances``),
-        or None (a town without affordances, or no such thing)."""
-        aff = getattr(self.town, "affordances", None)  # (optional: a test town has none)
-        return aff.info(address) if aff is not None else None
+        or None (no such thing)."""
+        return self.town.affordances.info(address)
 
     def learn(self, name: str, address: str) -> None:
         """``name`` knows the place at ``address`` from now on (seen, walked into, or told of)."""

@@ -17,6 +17,7 @@ from game.experiment.progress import ProgressBar
 from game.experiment.runstate import Prepared, RunState
 from game.experiment.scenario import place_tiles, resolve_time
 from game.experiment.score import INVENTED, KNOWS, NO_ANSWER, UNSCORED, Verdict, expected_info, score_answer
+from game.llm.accounting import accounting_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from game.engine.engine import Engine
@@ -34,8 +35,8 @@ INTERVIEW_LANES = 4
 
 def model_use(llm: LLM, resident_days: float) -> dict:
     """The town's own chat calls and tokens per resident-day (embeddings and interviews apart)."""
-    acc = getattr(llm, "accounting", None)
-    if acc is None or not hasattr(acc, "by_purpose"):
+    acc = accounting_of(llm)
+    if acc is None:
         return {"available": False, "why": "the model layer keeps no accounting (a replay)"}
     from game.llm.api import Usage
 

@@ -295,13 +295,13 @@ def usage_path(recording: str | Path) -> Path:
 async def run_experiment(p: Prepared, llm: LLM, out_dir: Path, *, progress: TextIO | None = sys.stderr,
                          record: str | None = None, replay: str | None = None) -> dict:
     """Run, save, interview and measure; writes ``OUT/result.json`` and returns the result."""
-    from game.llm.accounting import run_failed
+    from game.llm.accounting import accounting_of, run_failed
 
     out_dir.mkdir(parents=True, exist_ok=True)
     engine = open_engine(p, llm)
     start = engine.clock.now
-    acc = getattr(llm, "accounting", None) if not replay else None  # a replay asks no model
-    baseline = acc.to_dict() if acc is not None and hasattr(acc, "to_dict") else None  # a save's earlier use
+    acc = accounting_of(llm) if not replay else None  # a replay asks no model
+    baseline = acc.to_dict() if acc is not None else None  # a save's earlier use
     until = resolve_time(p.scenario.run.until, p.day1)
     bar = ProgressBar(start, until, progress)
     if progress is not None:

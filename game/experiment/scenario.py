@@ -96,7 +96,7 @@ class TownSpec(_Strict):
 
     @model_validator(mode="after")
     def _one_source(self) -> TownSpec:
-        given = [k for k in ("map", "save", "ville") if getattr(self, k)]
+        given = [k for k, v in (("map", self.map), ("save", self.save), ("ville", self.ville)) if v]
         if len(given) != 1:
             raise ValueError("give exactly one of 'map', 'save' or 'ville'"
                              + (f" (found {', '.join(given)})" if given else ""))

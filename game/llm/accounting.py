@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from threading import Lock
@@ -22,10 +22,15 @@ _NOBODY = "-"
 @runtime_checkable
 class Accounted(Protocol):
     """A model that keeps an ``Accounting``: the real client, a recording of it, a replay (a
-    test's fake model may keep none)."""
+    test's fake model keeps none, and a recording of one has None)."""
 
     @property
-    def accounting(self) -> Accounting: ...
+    def accounting(self) -> Accounting | None: ...
+
+
+def accounting_of(llm: object) -> Accounting | None:
+    """The ``Accounting`` a model keeps, or None where it keeps none (``Accounted``)."""
+    return llm.accounting if isinstance(llm, Accounted) else None
 
 
 class Accounting:
@@ -330,7 +335,7 @@ def budget(acc: Mapping[str, object] | None, residents: list[str], *, start: dat
     for key, u in _day_rows(baseline).items():  # what the run itself spent
         mine = rows.get(key)
         if mine is not None:
-            rows[key] = Usage(**{f.name: getattr(mine, f.name) - getattr(u, f.name) for f in fields(Usage)})
+            rows[key] = mine.minus(u)
     covered: list[Covered] = []
     one_day = timedelta(days=1)
     d = (start.date() - first_date).days + 1

@@ -74,6 +74,14 @@ class Usage:
         self.failures += other.failures
         self.retries += other.retries
 
+    def minus(self, other: Usage) -> Usage:
+        """What was used since ``other`` (an earlier reading of the same counters)."""
+        return Usage(calls=self.calls - other.calls, prompt_tokens=self.prompt_tokens - other.prompt_tokens,
+                     completion_tokens=self.completion_tokens - other.completion_tokens,
+                     latency_s=self.latency_s - other.latency_s, failures=self.failures - other.failures,
+                     retries=self.retries - other.retries, cached_tokens=self.cached_tokens - other.cached_tokens,
+                     evaluated_tokens=self.evaluated_tokens - other.evaluated_tokens)
+
 
 @dataclass
 class ModelStatus:
@@ -185,3 +193,11 @@ class Prefills(Protocol):
     server was asked (False where it keeps no prompt cache, or in a replay)."""
 
     async def prefill(self, messages: list[Message], tag: CallTag) -> bool: ...
+
+
+@runtime_checkable
+class Closes(Protocol):
+    """An optional capability of an ``LLM``: let go of what it holds (``ModelClient``: its server
+    connections; ``ReplayLLM``); a recording closes the model it wraps."""
+
+    async def aclose(self) -> None: ...

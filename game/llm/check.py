@@ -17,7 +17,9 @@ from pydantic import BaseModel, Field
 
 from game.text import dumps, echo, one_line
 
+from .accounting import accounting_of
 from .api import CallTag, Embedder, LLMError, Message, Priority
+from .embed import CachedEmbedder
 
 if TYPE_CHECKING:
     from .config import LLMConfig
@@ -68,6 +70,18 @@ class CheckReport(TypedDict, total=False):
     embed: EmbedCheck
 
 
+def _served_by(llm: object) -> tuple[str | None, Embedder | None]:
+    """What the check reads of a real client (also under a recording): why GET /models was not the
+    API's list, and its embedder; a replay has neither."""
+    from .client import ModelClient
+    from .record import RecordingLLM
+
+    client = llm.inner if isinstance(llm, RecordingLLM) else llm
+    if isinstance(client, ModelClient):
+        return client.models_error, client.embedder
+    return None, None
+
+
 async def run_check(config: LLMConfig, progress: Progress | None = None) -> CheckReport:
     from .session import open_llm
 
@@ -80,7 +94,7 @@ async def run_check(config: LLMConfig, progress: Progress | None = None) -> Chec
             report["startup_s"] = round(time.monotonic() - t0, 2)
             st = llm.status()
             report["url"], report["model"] = st.url, st.model
-            models_error = getattr(llm, "models_error", None)  # (a replay has none)
+            models_error, embedder = _served_by(llm)
             if models_error:  # not the OpenAI API's list of models: say what came instead
                 errors.append(f"models: {models_error} (an OpenAI-compatible server lists "
                                         f"its models there)")
@@ -89,13 +103,13 @@ async def run_check(config: LLMConfig, progress: Progress | None = None) -> Chec
                 t1 = time.monotonic()
                 answer = await llm.complete(PROMPT, Fruit, CallTag("check", None, Priority.PLAYER),
                                             max_tokens=60, temperature=0.2)
-                acc = llm.accounting
                 chat.update({"ok": True, "latency_s": round(time.monotonic() - t1, 2),
-                             "answer": answer.model_dump(),
-                             "prompt_tokens": acc.total.prompt_tokens,
-                             "completion_tokens": acc.total.completion_tokens,
-                             "tokens_per_s": round(acc.tokens_per_s(), 1),
-                             "tries": acc.total.calls})
+                             "answer": answer.model_dump()})
+                acc = accounting_of(llm)  # (every model open_llm gives keeps one)
+                if acc is not None:
+                    chat.update({"prompt_tokens": acc.total.prompt_tokens,
+                                 "completion_tokens": acc.total.completion_tokens,
+                                 "tokens_per_s": round(acc.tokens_per_s(), 1), "tries": acc.total.calls})
             except LLMError as e:
                 chat["error"] = str(e)
                 errors.append(f"chat: {e}")
@@ -104,14 +118,13 @@ async def run_check(config: LLMConfig, progress: Progress | None = None) -> Chec
             try:
                 t2 = time.monotonic()
                 texts = ["The baker opens her shop at dawn.", "At sunrise the bakery opens."]
-                embedder = getattr(llm, "embedder", None)  # (a replay has none)
-                inner: Embedder | None = getattr(embedder, "inner", None)  # time the encoder, not the cache
+                inner = embedder.inner if isinstance(embedder, CachedEmbedder) else None  # the encoder, not the cache
                 vecs = await (inner.embed(texts) if inner is not None else llm.embed(texts))
                 norm = math.sqrt(sum(x * x for x in vecs[0]))
                 cos = sum(a * b for a, b in zip(vecs[0], vecs[1]))
                 emb.update({"ok": abs(norm - 1.0) < 1e-3, "size": len(vecs[0]),
                             "latency_s": round(time.monotonic() - t2, 3), "similarity": round(cos, 3),
-                            "model": getattr(embedder, "name", None)})
+                            "model": embedder.name if embedder is not None else None})
                 if not emb["ok"]:
                     errors.append(f"embed: the vector is not unit length ({norm:.4f})")
             except LLMError as e:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
@@ -191,14 +191,13 @@ class ServerFlags:
     def env(self) -> dict[str, str]:
         """The settings as environment variables (to start another process with these flags)."""
         out = {}
-        for name, var in self.ENV.items():
-            value = getattr(self, name)
+        for name, value in self.to_dict().items():
             if value is not None:
-                out[var] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+                out[self.ENV[name]] = ("1" if value else "0") if isinstance(value, bool) else str(value)
         return out
 
     def to_dict(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self.ENV}
+        return asdict(self)  # (its fields are the settings ``ENV`` names, in its order)
 
 
 @dataclass
@@ -252,8 +251,9 @@ class LLMConfig:
             use_test_model=env.get("TOWN_LLM_TEST_MODEL", "") not in ("", "0", "false", "no"),
             server=ServerFlags.from_env(env),
         )
+        names = {f.name for f in fields(cls)}
         for key, value in overrides.items():
-            if not hasattr(cfg, key):
+            if key not in names:
                 raise TypeError(f"LLMConfig has no setting '{key}'")
             setattr(cfg, key, value)
         return cfg

@@ -29,9 +29,9 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .accounting import Accounted, Accounting
+from .accounting import Accounting, accounting_of
 from .answers import strict_schema
-from .api import LLM, BadAnswer, CallTag, LLMError, Message, ModelStatus, Prefills
+from .api import LLM, BadAnswer, CallTag, Closes, LLMError, Message, ModelStatus, Prefills
 from .jsonvalue import as_list
 
 T = TypeVar("T", bound=BaseModel)
@@ -88,16 +88,10 @@ class RecordingLLM:
         if new:
             self._write({"format": FORMAT, "version": VERSION})
 
-    def __getattr__(self, name: str) -> object:
-        # connect(), scheduler... of the wrapped client
-        return getattr(self.inner, name)
-
     @property
-    def accounting(self) -> Accounting:
-        """The wrapped client's (a recording counts nothing of its own)."""
-        if isinstance(self.inner, Accounted):
-            return self.inner.accounting
-        raise AttributeError("accounting")
+    def accounting(self) -> Accounting | None:
+        """The wrapped client's (a recording counts nothing of its own); None where it keeps none."""
+        return accounting_of(self.inner)
 
     def _write(self, row: Mapping[str, object]) -> None:
         line = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
@@ -158,9 +152,8 @@ class RecordingLLM:
 
     async def aclose(self) -> None:
         self.close_file()
-        closer = getattr(self.inner, "aclose", None)
-        if closer is not None:
-            await closer()
+        if isinstance(self.inner, Closes):
+            await self.inner.aclose()
 
     async def __aenter__(self) -> RecordingLLM:
         return self

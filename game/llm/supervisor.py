@@ -94,7 +94,7 @@ class ServerSupervisor:
         log.warning("%s", message)
         try:
             self._say(message)
-        except Exception:  # noqa: BLE001 - telling must never stop a recovery
+        except Exception:  # noqa: BLE001 - telling must never stop a recovery (test_supervisor.py)
             log.exception("could not say: %s", message)
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -134,7 +134,7 @@ class ServerSupervisor:
             if code is not None and self.state == UP:
                 try:
                     await self.recover(f"the model server stopped (exit code {code})")
-                except Exception:  # noqa: BLE001 - the watch goes on; the calls will find out
+                except Exception:  # noqa: BLE001 - the watch goes on (test_supervisor.py)
                     log.exception("the model server's recovery failed")
 
     # --- recovery --------------------------------------------------------------------------

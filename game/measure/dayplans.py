@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from game.engine.build import build_engine, read_input
 from game.errors import GameError
-from game.llm.accounting import Accounted, Accounting
+from game.llm.accounting import Accounting, accounting_of
 from game.llm.api import LLM, LLMError
 from game.measure.records import SaveData
 from game.mind.dayframe import frame_for, frame_text
@@ -60,8 +60,9 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
                       "first_pass": stats.get("plan_first_pass", 0) == 1, "stats": stats,
                       "passes_after": not fails, "fails_after": fails,
                       "calls": mind.calls_on(day)}
-        if isinstance(llm, Accounted):
-            rows[name]["usage"] = _usage(llm.accounting, name)
+        acc = accounting_of(llm)
+        if acc is not None:
+            rows[name]["usage"] = _usage(acc, name)
 
     await asyncio.gather(*(one(n) for n in engine.minds))
     n = len(rows)
@@ -174,11 +175,11 @@ def plans_report(data: SaveData) -> dict:
 def _town_lacks(town_path: object) -> Callable[[str], list[str]] | None:
     """The town's ``lacks`` (kinds of place it has none of), or None when its folder cannot be read."""
     try:
-        from game.engine.build import load_world
+        from game.engine.build import TownError, load_world
         from game.world.lacking import lacking, tree_words
 
         town = load_world(str(town_path))
-    except Exception:  # noqa: BLE001 - the town folder moved: the rest is still judged
+    except TownError:  # the town folder moved: the rest is still judged
         return None
     words = tree_words(town.tree)
     return lambda text: lacking(text, words)

@@ -56,14 +56,14 @@ class InterviewError(GameError):
 def _resolve(target: Engine | Interviewee, name: str | None) -> tuple[Interviewee, Engine | None, str]:
     """(mind, engine or None, resident name) for an engine (with ``name``) or a mind (the engine's
     minds are ``game.mind.Mind``s, which an interview reads)."""
-    minds = getattr(target, "minds", None)
-    if isinstance(minds, dict):
+    from game.engine.engine import Engine
+
+    if isinstance(target, Engine):
         if not name:
             raise InterviewError("which resident? (an engine was given without a name)")
-        full = match_resident(name, list(minds))
-        return cast(Interviewee, minds[full]), cast("Engine", target), full
-    mind = cast(Interviewee, target)
-    return mind, None, mind.persona.name
+        full = match_resident(name, list(target.minds))
+        return cast(Interviewee, target.minds[full]), target, full
+    return target, None, target.persona.name
 
 
 QUESTION_MAX = 400  # characters a question may have

@@ -143,10 +143,10 @@ def report_for(save: str, town_path: str | None) -> dict:
     except ValueError as e:
         return {"available": False, "why": str(e)}
     try:
-        from game.engine.build import load_world
+        from game.engine.build import TownError, load_world
 
         town = load_world(str(town_path))
-    except Exception as e:  # noqa: BLE001 - the town folder moved: say so, the rest still reports
+    except TownError as e:  # the town folder moved: say so, the rest still reports
         return {"available": False, "why": f"the town cannot be loaded to judge places: {e}"}
     out = score(log.actions, log.objects, town.tree, table)
     out["available"] = True

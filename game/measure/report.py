@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
 
 from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
@@ -145,10 +144,10 @@ def attendance_report(data: SaveData, at: str | None = None, window: tuple[datet
     except ValueError as e:
         return {"available": False, "log": str(path), "why": str(e)}
     try:
-        from game.engine.build import load_world
+        from game.engine.build import TownError, load_world
 
         town = load_world(data.meta["town_path"])
-    except Exception as e:  # the town folder moved: the log is still there, the places are not
+    except (TownError, KeyError) as e:  # the town folder moved (or none named): the log stays, the places not
         return {"available": False, "log": str(path), "why": f"the town cannot be loaded for place names: {e}"}
     lo, hi = window or (datetime.min, datetime.max)
     places: dict[str, dict[str, dict]] = {}
@@ -208,7 +207,7 @@ def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at
         "usage": usage(data),
         "model_led": DecisionLedger.from_dict(data.meta.get("ledger")).summary(
             since=lead_since(start, 1)),
-        "rules_and_fallbacks": mind_counts(SimpleNamespace(stats=s) for s in data.mind_stats.values()),
+        "rules_and_fallbacks": mind_counts(data.mind_stats.values()),
         "place_fit": place_fit_report(save, data.meta.get("town_path")),
         "plans": plans_report(data),
     }

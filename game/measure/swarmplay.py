@@ -139,7 +139,7 @@ def lead_figures(engine: Engine, start: datetime) -> dict:
         "model_led_lowest": min(((v["model_led_share"], n) for n, v in summary["by_resident"].items()
                                  if v["model_led_share"] is not None
                                  and sum(v["waking_min_by_source"].values()) >= 10), default=None),
-        "rules_and_fallbacks": mind_counts(engine.minds.values()),
+        "rules_and_fallbacks": mind_counts(m.stats for m in engine.minds.values()),
     }
 
 

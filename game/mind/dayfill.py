@@ -55,7 +55,7 @@ class FillBase(BaseModel):
         return v
 
     def lines(self) -> list[str]:
-        return [str(getattr(self, name)) for name in type(self).model_fields]
+        return [str(value) for _, value in self]  # (its fields, in order: one a frame line)
 
 
 @lru_cache(maxsize=8)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from game.llm.api import LLMError
 from game.mind.core import MindCore
 from game.mind.places import resolve_place
 from game.mind.schemas import clean_text
@@ -71,7 +72,7 @@ class Locator:
             return None
         try:
             vecs = await self.core.embed([activity] + [t for _, t in options])
-        except Exception as e:  # noqa: BLE001 - no embeddings: the rule's choice stands
+        except LLMError as e:  # no embeddings: the rule's choice stands
             self.core.stats["place_embed_error"] += 1
             log.debug("place by meaning failed: %s", e)
             return None

@@ -92,8 +92,9 @@ def fill(c: Columns, img: MemoryImage, owned: bool) -> None:
     records).  Values a damaged save could hold are made safe: unknown kinds raise ``ValueError``,
     importances are clamped, non-finite embeddings count as none, evidence must point back."""
     n = int(img.n)
-    for name in ("kind", "created", "has_emb", "access", "importance", "scored"):
-        if len(getattr(img, name)) < n:
+    for name, column in (("kind", img.kind), ("created", img.created), ("has_emb", img.has_emb),
+                         ("access", img.access), ("importance", img.importance), ("scored", img.scored)):
+        if len(column) < n:
             raise ValueError(f"memory image: {name} holds fewer than {n} records")
     if len(img.text) < n or len(img.evidence) < n:
         raise ValueError(f"memory image: texts or evidence for fewer than {n} records")

@@ -22,6 +22,7 @@ interviews (interview.py) and makes and reads saves.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from collections.abc import Mapping
 from datetime import date, datetime
 
 from game.llm.api import LLM
@@ -36,7 +37,7 @@ from game.mind.grounding import Locator
 from game.mind.memory import MemoryImage, MemoryStream
 from game.mind.mending import Mender
 from game.mind.mindstate import MindState
-from game.mind.persona import Persona
+from game.mind.persona import Declared, Persona
 from game.mind.planning import Planner
 from game.mind.reacting import Reactor
 from game.mind.reflection import Reflector
@@ -51,7 +52,7 @@ __all__ = ["MEMORY_KINDS", "Embedder", "Mind", "MindConfig", "emoji_for", "fit_s
 
 
 class Mind:
-    def __init__(self, spec: object, llm: LLM, embedder: Embedding | None = None, *,
+    def __init__(self, spec: Persona | Declared | Mapping[str, object], llm: LLM, embedder: Embedding | None = None, *,
                  config: MindConfig | None = None, now: datetime | None = None) -> None:
         self.core = core = MindCore(Persona.from_spec(spec), llm, config or MindConfig(), EmbeddingCache(llm, embedder))
         self.agenda = agenda = Agenda()

@@ -1,23 +1,27 @@
-"""Who a resident is, read from a ``ResidentSpec``-like object (or a plain dict).
+"""Who a resident is, read from plain data: a town's ``ResidentSpec`` hands its own
+(``mind_data``), a test or a tool a dict of the same keys.
 
-The mind never imports the world, so this reads attributes or keys by name and tolerates the
-usual spellings of times ("7:00", "07:00", "7am", 7, 7.5, ``datetime.time``).
+The mind never imports the world, so this reads keys by name and tolerates the usual spellings of
+times ("7:00", "07:00", "7am", 7, 7.5, ``datetime.time``).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+
+class Declared(Protocol):
+    """A resident as its town's file declares it (``game.world.residents.ResidentSpec``)."""
+
+    def mind_data(self) -> Mapping[str, object]: ...
 
 
 def _get(obj: object, key: str, default: object = None) -> Any:  # a spec's value: of any type
-    if obj is None:
-        return default
-    if isinstance(obj, dict):
-        return obj.get(key, default)
-    return getattr(obj, key, default)
+    return obj.get(key, default) if isinstance(obj, Mapping) else default
 
 
 def to_minutes(value: object, default: int) -> int:
@@ -67,27 +71,24 @@ class Shift:
 
 
 def _shifts(life: object, wake: int, workplace: str) -> list[Shift]:
-    """The lifestyle's schedule (``game.world.residents.Shift`` objects, or dicts of the same keys)."""
+    """The lifestyle's schedule: shifts of ``what``, ``hours`` ("HH:MM-HH:MM"; an end before the start
+    is past midnight, a start before ``wake`` in the small hours the evening before), ``days``
+    (weekday numbers, Monday 0; else every day) and ``place``."""
     out = []
     for sh in _get(life, "schedule", None) or []:
-        span = getattr(sh, "span", None)
-        if callable(span):
-            a, b = span(wake)
-            days = tuple(sh.weekdays)
-        else:
-            hours = str(_get(sh, "hours", "") or "")
-            if "-" not in hours:
-                continue
-            a, b = (to_minutes(x, -1) for x in hours.split("-", 1))
-            if a < 0 or b < 0:
-                continue
-            if a < wake and a < 6 * 60:
-                a += 24 * 60
-            if b <= a:
-                b += 24 * 60
-            raw = _get(sh, "days", None)
-            days = tuple(int(d) for d in raw) if isinstance(raw, (list, tuple)) and all(
-                isinstance(d, int) for d in raw) else (0, 1, 2, 3, 4, 5, 6)
+        hours = str(_get(sh, "hours", "") or "")
+        if "-" not in hours:
+            continue
+        a, b = (to_minutes(x, -1) for x in hours.split("-", 1))
+        if a < 0 or b < 0:
+            continue
+        if a < wake and a < 6 * 60:
+            a += 24 * 60
+        if b <= a:
+            b += 24 * 60
+        raw = _get(sh, "days", None)
+        days = tuple(int(d) for d in raw) if isinstance(raw, (list, tuple)) and all(
+            isinstance(d, int) for d in raw) else (0, 1, 2, 3, 4, 5, 6)
         place = str(_get(sh, "place", None) or workplace or "")
         out.append(Shift(a, b, str(_get(sh, "what", "") or "work"), place, days))
     return sorted(out, key=lambda s: s.start)
@@ -156,9 +157,11 @@ class Persona:
         return " ".join(p.strip() for p in parts if p.strip())
 
     @staticmethod
-    def from_spec(spec: object) -> Persona:
+    def from_spec(spec: Persona | Declared | Mapping[str, object]) -> Persona:
         if isinstance(spec, Persona):
             return spec
+        if not isinstance(spec, Mapping):
+            spec = spec.mind_data()
         name = str(_get(spec, "name", "") or "").strip()
         if not name:
             raise ValueError("resident spec: 'name' is missing or empty")

@@ -125,9 +125,8 @@ class BlockSteps(DecomposeAnswer):
     def per_block(self) -> list[list[StepItem]] | None:
         """Each block's steps, in the window's order (a block left out: none); None for an answer
         of one list."""
-        names = [n for n in type(self).model_fields if n != "steps"]
-        lists = [getattr(self, n) for n in names]
-        if not names or not any(lists):
+        lists = [value for name, value in self if name != "steps"]  # (its fields, in order)
+        if not lists or not any(lists):
             return None
         return [read_steps(lines) for lines in lists]
 

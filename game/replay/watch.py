@@ -101,7 +101,7 @@ class WatchEngine:
         return frame
 
     def steps_per_minute(self) -> int:
-        seconds = getattr(self.town, "seconds_per_step", 10) or 10
+        seconds = self.town.seconds_per_step or 10
         return max(1, round(60 / seconds))
 
     def step_at(self, when: str) -> int:
@@ -117,7 +117,7 @@ class WatchEngine:
             text = f"{day} {text}"
         target = parse_until(text, self.tape.engine.clock.start)
         t0 = self.tape.first_time
-        step_len = getattr(self.town, "seconds_per_step", 10) or 10
+        step_len = self.town.seconds_per_step or 10
         return self.first_step + max(0, math.ceil((target - t0).total_seconds() / step_len))
 
     # ---------------------------------------------------------------- what the screen asks
@@ -144,7 +144,7 @@ class WatchEngine:
         if pos is not None:
             try:
                 place = self.town.tree.describe(self.town.tree.address_at(pos) or "")  # (none: the streets)
-            except Exception:
+            except KeyError:  # (a place the tree does not know)
                 place = ""
         return ResidentView(name=name, action=bubble.text if bubble else "", emoji=bubble.emoji if bubble else "",
                             place=place, pos=pos,

@@ -73,7 +73,7 @@ class PlayerActions:
         except CommandError as e:  # the player asked for something that cannot be done now
             self.app.notify(clean(str(e), single_line=True), severity="warning", timeout=5)
             return False
-        except Exception as e:  # anything else is a failure, shown in the one place
+        except Exception as e:  # anything else is a failure, shown in the one place (test_play.py)
             self.panels.report_error(e, "command")
             return False
         self.session.wake.set()  # a paused screen collects the result at once
@@ -148,7 +148,7 @@ class PlayerActions:
             engine.submit(Typing(resident, text))
         except CommandError:
             pass
-        except Exception as e:  # noqa: BLE001 - a failure, shown in the one place
+        except Exception as e:  # noqa: BLE001 - a failure, shown in the one place (test_play.py)
             self.panels.report_error(e, "command")
 
     def say_to(self, resident: str, text: str) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 
 from game.engine.api import Replayable
 from game.engine.engine import Engine
+from game.engine.save import SaveError
 from game.llm.api import LLM
 from game.measure.bench import BENCHMARKS, bench_save_load, largest_town, median_ms
 from game.measure.bench import cli_bench as measure_cli_bench
@@ -97,7 +98,7 @@ class _BenchHost:
         return self.engine
 
     def describe_save(self, path: Path) -> SaveInfo:
-        raise RuntimeError("the benchmark host lists no saves")
+        raise SaveError(f"{path}: the benchmark host lists no saves")
 
     def watch_engine(self) -> Replayable:
         raise RuntimeError("the benchmark host watches no recording")

@@ -9,6 +9,7 @@ from pathlib import Path
 from textual.app import App
 
 from game.engine.save import save_name
+from game.errors import GameError
 from game.ui.host import GameHost, list_saves
 from game.ui.panels import Panels
 from game.ui.screens import AskScreen, LoadScreen, QuitScreen
@@ -55,7 +56,7 @@ class Files:
                 job = engine.save_job(path)
                 await asyncio.to_thread(job.run)
                 job.finish()
-            except Exception as e:
+            except (GameError, OSError) as e:  # a SaveError, a save refused (CommandError), the folder
                 self.save_error = clean(str(e), single_line=True)
                 self.panels.report_error(e, "save")
                 return False
@@ -151,7 +152,7 @@ class Files:
             engine, session.engine = session.engine, None
             try:
                 await asyncio.wait_for(engine.aclose(), 5)
-            except Exception:  # quitting: the town's decisions in flight are dropped either way
+            except TimeoutError:  # quitting: the town's decisions in flight are dropped either way
                 pass
         session.closing.set()
         self.app.exit(return_code=session.exit_code)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from game.engine.api import EngineView, LiveEngine, Replayable
-from game.engine.save import SUFFIX, is_save, save_files
+from game.engine.save import SUFFIX, SaveError, is_save, save_files
 from game.llm.api import LLM
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +40,9 @@ class GameHost(Protocol):
 
     async def load_engine(self, path: Path, llm: LLM) -> EngineView: ...
 
-    def describe_save(self, path: Path) -> SaveInfo: ...
+    def describe_save(self, path: Path) -> SaveInfo:
+        """What the load screen lists of a save; raises ``SaveError`` for a file it cannot read."""
+        ...
 
     @property
     def watch(self) -> str | None:
@@ -61,7 +63,7 @@ def list_saves(host: GameHost, folder: Path) -> list[SaveInfo]:
     for p in save_files(folder):
         try:
             out.append(host.describe_save(p))
-        except Exception as e:  # one bad file must not hide the others
+        except SaveError as e:  # one bad file must not hide the others
             out.append(SaveInfo(p, "?", "?", [], error=f"{p.name}: {e}"))
     return out
 

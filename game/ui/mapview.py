@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rich.cells import cell_len
+from rich.color import ColorParseError
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -70,10 +71,10 @@ def _safe_style(fg: str | None = None, bg: str | None = None, *, bold: bool | No
                 reverse: bool | None = None, underline: bool | None = None) -> Style:
     try:
         return Style(color=fg or None, bgcolor=bg or None, bold=bold, reverse=reverse, underline=underline)
-    except Exception:  # a colour rich cannot parse: keep the other half
+    except ColorParseError:  # a colour rich cannot parse: keep the other half
         try:
             return Style(bgcolor=bg or None, bold=bold, reverse=reverse, underline=underline)
-        except Exception:
+        except ColorParseError:
             return Style(bold=bold, reverse=reverse, underline=underline)
 
 

@@ -11,6 +11,7 @@ from typing import Protocol
 from textual.notifications import SeverityLevel
 
 from game.engine.api import EngineView
+from game.engine.commands import CommandError
 from game.engine.events import LogLine, TickResult
 from game.engine.pace import Governor
 from game.errors import GameError
@@ -165,10 +166,7 @@ class Panels:
         session = self.session
         status = None
         if session.llm is not None:
-            try:
-                status = session.llm.status()
-            except Exception as e:  # the status call itself failing is worth showing
-                self.last_error = clean(str(e), single_line=True)
+            status = session.llm.status()  # (figures it keeps: reading them cannot fail)
         if status is not None and self.news.seen(status):
             self.update_clock()
         model = self.widgets.model_line
@@ -183,7 +181,7 @@ class Panels:
         if talk is not None and talk.started and not talk.ended and session.engine is not None:
             try:
                 card = session.engine.inspect(talk.resident)
-            except Exception:
+            except CommandError:  # (no such resident any more: nothing to end)
                 card = None
             if card is not None and card.conversation is None:
                 talk.ended_by_town()
@@ -199,7 +197,7 @@ class Panels:
             return
         try:
             card = engine.inspect(name)
-        except Exception as e:
+        except Exception as e:  # the panel never stops the game: shown (test_play.py)
             self.report_error(e, "inspect")
             return
         look = self.looks.get(name)

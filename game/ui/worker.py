@@ -129,7 +129,7 @@ class EngineWorker:
         start.waiting_for_plans(enough.set)
         try:
             await engine.prepare(progress=shown, enough=enough)
-        except Exception as e:  # the town starts anyway; its lanes ask again as in play
+        except Exception as e:  # the town starts anyway, its lanes ask again (test_start_plans.py)
             self.panels.report_error(e, "prepare")
         finally:
             start.waiting_for_plans(None)
@@ -157,7 +157,7 @@ class EngineWorker:
             return
         try:
             await asyncio.wait_for(old.aclose(), 5)
-        except Exception as e:  # the old town's decisions are dropped either way
+        except TimeoutError as e:  # (aclose gathers its tasks' own errors) its decisions are dropped either way
             self.panels.report_error(e, where)
 
     def install_engine(self, engine: EngineView) -> None:

@@ -186,6 +186,14 @@ class ResidentSpec(BaseModel):
     def innate(self) -> str:
         return ", ".join(self.traits)
 
+    def mind_data(self) -> dict[str, object]:
+        """The resident as plain data for its mind (which reads no world type: game/mind/persona.py):
+        as residents.json has it, with each shift's days as weekday numbers (Monday 0)."""
+        data = self.model_dump()
+        for shift, row in zip(self.lifestyle.schedule, data["lifestyle"]["schedule"]):
+            row["days"] = list(shift.weekdays)
+        return data
+
 
 class ResidentsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")

@@ -196,7 +196,7 @@ def load_tmx(path: str | Path) -> RawMap:
         tm = pytmx.TiledMap(str(path), allow_duplicate_names=False)
     except MapError:
         raise
-    except Exception as e:  # pytmx raises bare Exception/ValueError/KeyError for many problems
+    except Exception as e:  # pytmx raises bare Exception, ValueError, KeyError...: test_malformed.py
         raise MapError(path, f"cannot read the map: {e or type(e).__name__}") from None
     tw, th = float(tm.tilewidth or 1), float(tm.tileheight or 1)
     raw = RawMap(path=path, width=int(tm.width), height=int(tm.height),

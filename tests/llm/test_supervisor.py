@@ -9,6 +9,7 @@ Every wait is bounded by a deadline, never a fixed sleep: the back-offs are made
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 import pytest
@@ -172,3 +173,42 @@ async def test_a_remote_server_that_stays_away_fails_the_calls_then_answers_agai
         await c.aclose()
         await c.supervisor.aclose()
         await srv.stop()
+
+
+def test_a_word_that_cannot_be_said_is_logged_and_never_stops_the_supervisor(caplog):
+    # game/llm/supervisor.py's ``say`` names this test: the screen it tells may be gone
+    def say(message: str) -> None:
+        raise RuntimeError("the screen is gone")
+
+    sup = ServerSupervisor("http://127.0.0.1:9/v1", say=say)
+    with caplog.at_level(logging.ERROR, logger="game.llm.supervisor"):
+        sup.say("the model server stopped")
+    assert sup.note == "the model server stopped"
+    assert "could not say: the model server stopped" in caplog.text
+
+
+async def test_a_recovery_that_fails_is_logged_and_the_watch_goes_on(caplog):
+    # game/llm/supervisor.py's watch names this test: a restart that fails with a bug, not an
+    # LLMError or OSError (those it tells and tries again)
+    class Gone:
+        looked = 0
+
+        def exited(self) -> int:
+            self.looked += 1
+            return 9
+
+        def alive(self) -> bool:
+            return False
+
+        async def restart(self, ready_s: float) -> None:
+            raise RuntimeError("a bug in the restart")
+
+    server = Gone()
+    sup = ServerSupervisor("http://127.0.0.1:9/v1", server=server, backoff_s=(0.01,),
+                           watch_every_s=0.01)
+    with caplog.at_level(logging.ERROR, logger="game.llm.supervisor"):
+        sup.start()
+        await until(lambda: "the model server's recovery failed" in caplog.text)
+        looked = server.looked
+        await until(lambda: server.looked > looked + 2)  # still watching
+    await sup.aclose()

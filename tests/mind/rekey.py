@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from game.llm.api import CallTag, LLMError
+from game.llm.api import CallTag, LLMError, ModelStatus
 from game.llm.record import FORMAT, VERSION, embed_key, request_body, request_key, tag_row
 
 from .scenarios import SCENARIOS
@@ -77,6 +77,10 @@ class RekeyLLM:
                 self.vectors[embed_key(t)] = vec
                 self.embeds.append({"kind": "embed", "key": embed_key(t), "text": t, "vector": vec})
         return [self.vectors[embed_key(t)] for t in texts]
+
+    def status(self) -> ModelStatus:
+        """An ``LLM``'s status line (the screen reads it twice a second)."""
+        return ModelStatus(url="rekey:", model="(recording)")
 
     def write(self, path: Path) -> int:
         """Write the recording the run used; returns how many answers were re-keyed."""

@@ -292,6 +292,8 @@ class FakeEngine:
         return 0.0
 
     def inspect(self, name: str) -> ResidentView:
+        if name not in self.pos:  # as the real one (EngineView.inspect)
+            raise CommandError(f"there is no resident called '{name}'")
         return ResidentView(
             name=name,
             action="pacing up and down",
@@ -376,9 +378,13 @@ class FakeHost:
         return FakeEngine.load(path)
 
     def describe_save(self, path: Path):
+        from game.engine.save import SaveError
         from game.ui.host import SaveInfo
 
-        d = FakeEngine.describe_save(path)
+        try:  # as the real one: a file it cannot read is a SaveError (GameHost.describe_save)
+            d = FakeEngine.describe_save(path)
+        except (OSError, ValueError, KeyError) as e:
+            raise SaveError(f"'{path}' is not a fake save ({type(e).__name__}: {e})") from None
         return SaveInfo(path, d["town"], d["clock"], d["residents"])
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fake_engine import FakeSpec, fake_town
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
@@ -115,3 +117,13 @@ def test_a_bubble_is_drawn_on_floor_only_never_over_a_wall():
         for c in drawn[y]:
             assert tiles[x] != "#" or c == "#", (y, x, drawn[y])
             x += cell_len(c)
+
+
+def test_a_colour_rich_cannot_read_is_left_out_not_raised():
+    # game/ui/mapview.py catches ColorParseError there: the glyph is drawn without that colour
+    rows = ["#####", "#...#", "#####"]
+    tiles = fake_town("Odd", rows, residents=[FakeSpec("R0", "A", "not-a-colour")])
+    tiles.tiles[1][1] = dataclasses.replace(tiles.tiles[1][1], fg="no such colour")
+    mv = MapView(tiles)
+    mv.set_actors([Actor("R0", "A", "not-a-colour", (2, 1), None)])
+    assert line_text(mv.row_strip(1)) == "#.A.#"

@@ -550,3 +550,38 @@ async def test_space_resumes_at_the_speed_it_paused(tmp_path):
         assert app.session.speed == "fast"
         await pilot.press("4", "space", "space")
         assert app.session.speed == "max"
+
+
+async def test_a_command_that_fails_is_shown_and_the_game_goes_on(tmp_path):
+    # game/ui/actions.py catches any failure of a command there (not only a CommandError)
+    eng = FakeEngine()
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+
+        def broken(command: object) -> None:
+            raise RuntimeError("a bug in the town")
+
+        eng.submit = broken
+        assert not app.player.submit(EnterAsVisitor("Ada", "a painter"))
+        assert app.panels.last_error == "RuntimeError: a bug in the town"
+        app.panels.last_error = None
+        app.player.typing("Isabella Rodriguez", "Hel")  # what the player types: shown too, never raised
+        assert app.panels.last_error == "RuntimeError: a bug in the town"
+        assert app.is_running
+
+
+async def test_a_resident_the_panel_cannot_show_is_an_error_shown_not_raised(tmp_path):
+    # game/ui/panels.py catches any failure of ``inspect`` there: the panel never stops the game
+    eng = FakeEngine()
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await main_screen(app, pilot)
+
+        def broken(name: str) -> object:
+            raise RuntimeError("a bug in the panel")
+
+        eng.inspect = broken
+        await pilot.press("tab")  # select the next resident: the panel asks for them
+        await until(pilot, lambda: app.panels.last_error == "RuntimeError: a bug in the panel")
+        assert app.is_running

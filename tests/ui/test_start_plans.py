@@ -62,3 +62,20 @@ def test_a_plan_line_is_plain_text_and_a_missing_one_says_so():
     assert len(line) <= 58 and line.endswith("…")  # one line each: six of them fit an 80x24 terminal
     step = PrepStep(1, 8, "Hank Brody", "", failed=True)
     assert step.failed and not step.plan
+
+
+async def test_plans_that_fail_are_shown_and_the_town_starts_all_the_same(tmp_path, monkeypatch):
+    # game/ui/worker.py catches any failure of the first plans there: the lanes ask again in play
+    from game.engine.engine import Engine
+
+    async def broken(self: Engine, *args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in the plans")
+
+    monkeypatch.setattr(Engine, "prepare", broken)
+    app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert app.panels.last_error == "RuntimeError: a bug in the plans"
+        engine = app.session.engine
+        await pilot.press("space")  # and the town plays
+        await until(pilot, lambda: engine.step_no >= 1)
