@@ -20,7 +20,7 @@ from typing import Protocol
 from game.mind.claims import kin_unbacked, relation_claims, role_claims
 from game.mind.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts import EVENT_RE, Fact, TownNames
-from game.mind.linechecks import works_elsewhere, wrong_kind_of_place
+from game.mind.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.persona import Persona
 from game.mind.unbacked import events_unbacked, people_named, places_unknown, sentences, steps_out
 
@@ -189,7 +189,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
     for sent in sentences(answer):
-        for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places)):
+        for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
+                    amount_unbacked(sent, backing)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))
         for kin in kin_unbacked(sent, backing)[:1]:

@@ -57,6 +57,13 @@ _I_RUN = re.compile(r"\bI(?:'m| am) (?:running|standing) for (?:the )?(?:post of
 # mayor"), not what it does to another ("I am voting for the mayor", "helping the mayor")
 _SELF_WORD = (r"(?!(?:for|against|the|our|your|to|with|of|from|at|by|helping|voting|supporting|meeting|seeing|"
               r"talking|like|than|not)\b)[\w']+,?")
+_YOU_RUN = re.compile(r"\byou(?:'re| are| were)? (?:running|standing) for (?:the )?(?:post of )?(?P<role>[a-z]+)",
+                      re.I)
+# offices an election is held for: a candidacy for one the town holds no election for is invented
+# ("I thought you were running for the police"); "running for the bus" is no candidacy
+_OFFICE_WORDS = frozenset(("mayor", "council", "councillor", "councilman", "councilwoman", "sheriff", "police",
+                           "chief", "governor", "president", "senate", "senator", "judge", "treasurer", "office",
+                           "parliament", "congress", "board", "alderman", "election"))
 _AGAINST_ME = re.compile(r"\brunning (?:for (?:the )?(?:post of )?(?P<role>[a-z]+) )?against me\b")
 _I_WIN = re.compile(r"\bI (?:want|hope|plan|intend|mean) to win the (?:election|race)\b")
 
@@ -95,16 +102,20 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
     return out
 
 
-def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[str]], speaker: str = "") -> list[Claim]:
+def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[str]], speaker: str = "",
+                listener: str = "") -> list[Claim]:
     """The roles ``text`` gives someone ("Hank is running for mayor", "Grace is the mayor"; of the
     ``speaker``: "I'm running for mayor", "a proud mayor" after "I am", "I want to win the
-    election") and whether the town's declared roles back them; a role the town declares of no
-    one is not judged (a trade is often said of a workplace)."""
+    election"; of the one ``listener``: "you are running for mayor") and whether the town's declared
+    roles back them; a role the town declares of no one is not judged (a trade is often said of a
+    workplace), but a candidacy for an office nobody runs for is unbacked."""
     out = []
     declared = {r.lower() for rs in roles.values() for r in rs}
     found: list[tuple[str | None, str]] = []
     for rx, kind in ((_RUNS, "candidate for {}"), (_IS_THE, "{}")):
         found += [(_full(m.group("name"), people), kind.format(m.group("role").lower())) for m in rx.finditer(text)]
+    if listener:
+        found += [(listener, f"candidate for {m.group('role').lower()}") for m in _YOU_RUN.finditer(text)]
     if speaker:
         offices = sorted(r for r in declared if not r.startswith("candidate for "))
         for m in _I_RUN.finditer(text):
@@ -120,6 +131,9 @@ def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[s
                     rf"\bI(?:'m| am) (?:the|a|an|your|our) (?:town'?s? )?{o}\b", text):
                 found.append((speaker, office))
     for who, role in found:
+        if who is not None and role not in declared and role.startswith("candidate for ") \
+                and role[len("candidate for "):] in _OFFICE_WORDS:
+            out.append(Claim("role", who, role, False))  # an election the town does not hold
         if who is None or role not in declared:
             continue
         out.append(Claim("role", who, role, role in {r.lower() for r in roles.get(who, ())}))
@@ -180,7 +194,8 @@ def drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: li
     kept = []
     for sent in sentences(text) or [text]:
         bad = [c for c in relation_claims(sent, speaker, listeners, people, town.relations)
-               + role_claims(sent, people, town.roles, speaker) if not c.backed]
+               + role_claims(sent, people, town.roles, speaker, listeners[0] if len(listeners) == 1 else "")
+               if not c.backed]
         if bad:
             fixes.append("unbacked " + "; ".join(f"{c.kind}: {c.who} {c.what}" for c in bad))
         else:

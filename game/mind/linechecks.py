@@ -274,6 +274,20 @@ def assistant_voice(sent: str) -> str:
     return "an assistant's words" if _ASSISTANT.search(sent) else ""
 
 
+_AMOUNT = re.compile(r"[$£€]\s?\d(?:[\d,.]*\d)?(?:\s?(?:k|m|million|thousand|billion)\b)?|\b\d[\d,.]*\s?(?:million |thousand |"
+                     r"hundred )?(?:dollars|pounds|euros|bucks)\b|\b(?:a|one|two|three|five|ten|a few) (?:hundred|"
+                     r"thousand|million|billion) (?:dollars|pounds|euros|bucks)\b", re.I)
+
+
+def amount_unbacked(sent: str, backing: str = "") -> str:
+    """An amount of money ``sent`` gives ("the budget for the park is $100,000") that ``backing``
+    (what the speaker holds) does not hold, else "": nothing in the town's records has a price."""
+    for m in _AMOUNT.finditer(sent):
+        if m.group(0).lower() not in backing.lower():
+            return f"an amount nobody holds ({m.group(0)})"
+    return ""
+
+
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
     facts = list(facts)
@@ -282,7 +296,7 @@ def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownN
             or yours_not_theirs(sent, speaker, listeners, town, facts)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
             or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places)
-            or works_elsewhere(sent, speaker, town, listeners))
+            or works_elsewhere(sent, speaker, town, listeners) or amount_unbacked(sent))
 
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],

@@ -215,6 +215,13 @@ def test_roles_claimed_of_oneself_are_checked_too():
     assert judged("Hank Brody", "I am running for mayor against Grace.") == [("candidate for mayor", True)]
     assert judged("Grace Okafor", "I am the mayor.") == [("mayor", True)]
     assert judged("Ines Moreau", "I am voting for the mayor.") == [] == judged("Ines Moreau", "I'm helping the mayor.")
+    # a candidacy for an office the town holds no election for; said of the one listener as "you"
+    assert judged("Hank Brody", "Grace is running for sheriff.") == [("candidate for sheriff", False)]
+    assert [(c.who, c.what, c.backed) for c in role_claims("I thought you were running for the police.", people,
+                                                           roles, "Samuel Okafor", "Hank Brody")] == [
+        ("Hank Brody", "candidate for police", False)]
+    assert role_claims("You are running for mayor, Hank.", people, roles, "Ines Moreau", "Hank Brody")[0].backed
+    assert judged("Hank Brody", "Hank is running for the bus.") == []  # no office
 
 
 def test_a_candidate_speaking_of_the_debate_keeps_his_own_candidacy():

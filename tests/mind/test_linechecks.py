@@ -222,6 +222,17 @@ def test_a_chat_assistants_words_are_not_a_residents():
     assert not assistant_voice("Can I help you carry that?")
 
 
+def test_an_amount_of_money_nobody_holds_is_not_said():
+    # the whole day of 2026-11-28 08:27: Samuel to Grace, "the budget for the park is $100,000"
+    from game.mind.linechecks import amount_unbacked
+
+    assert amount_unbacked("I heard the budget for the park is $100,000.") == "an amount nobody holds ($100,000)"
+    assert amount_unbacked("It cost me fifty... no, 20 dollars!")
+    assert amount_unbacked("They spent a million dollars on it.")
+    assert not amount_unbacked("The park opens at 8 and I have 2 dogs.")
+    assert not amount_unbacked("My rent is $900 a month.", "Her rent is $900 a month.")  # what she holds
+
+
 def test_the_listener_as_a_subject_is_you_and_today_is_no_other_day():
     # the whole day of 2026-11-28 (09:22): Samuel to Grace, "I'm sure Grace is excited about it";
     # Felix to Kenji in four talks on a Monday, "It's Saturday, you know?"
