@@ -151,6 +151,27 @@ def in_own_words(name: str, relation: str) -> str:
     return f"{name} is {first}."
 
 
+_MEAL_WITH = re.compile(r"\b(?P<meal>breakfast|lunch|dinner|supper|coffee|tea|a meal|drinks?|a drink) with "
+                        r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:(?:,| and|, and) [A-Z][a-z]+(?: [A-Z][a-z]+)?)*)")
+_MEALS = re.compile(r"\b(?:breakfast|lunch|dinner|supper|coffee|tea|meal|drinks?|eat|ate|eating)\b", re.I)
+
+
+def meals_unbacked(answer: str, me: str, town: TownNames, backing: str) -> list[str]:
+    """The people ``answer`` has the resident share a meal with ("dinner with Grace and Priya")
+    who neither live with it nor share a meal with it in a line of what it holds."""
+    home = town.homes.get(me)
+    meal_lines = [ln for ln in backing.splitlines() if _MEALS.search(ln)]
+    out = []
+    for m in _MEAL_WITH.finditer(answer):
+        for name in re.split(r",? and |, ", m.group("who")):
+            full = next((p for p in town.people if name in (p, p.split()[0])), None)
+            if full is None or full == me or (home and town.homes.get(full) == home):
+                continue
+            if not any(re.search(rf"\b{re.escape(full.split()[0])}\b", ln) for ln in meal_lines):
+                out.append(f"{m.group('meal')} with {full}")
+    return out
+
+
 def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
                 backing: str, question: str, held: Sequence[Fact] = (), now: datetime | None = None) -> list[Problem]:
     """What in ``answer`` nothing backs; ``held``: the gatherings the question asks about that the
@@ -193,6 +214,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                     amount_unbacked(sent, backing)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))
+        for meal in meals_unbacked(sent, me, town, backing)[:1]:
+            out.append(Problem("claim", sent, f"{first} has no {meal} in its day: say only what is so."))
         for kin in kin_unbacked(sent, backing)[:1]:
             word = "children" if not kin.lower().startswith(("my", "our")) else kin.split()[-1]
             out.append(Problem("claim", sent, f"{first} has no {word}: say only what is so."))

@@ -218,3 +218,15 @@ def test_what_another_was_seen_doing_is_not_its_own():
     assert borrowed_self(said, "- Grace Okafor is reading the town budget (the mayor's office)") == [said]
     assert borrowed_self("I am catching up with Rosa Brody.",
                          "- Grace Okafor is catching up with Rosa Brody\n- 08:00 catching up with Rosa Brody") == []
+
+
+def test_a_meal_shared_with_one_it_neither_lives_with_nor_plans_to_meet_is_caught(engine):
+    # Samuel at 22:00 (the day of 09:22, second pass): "dinner with Grace and Priya"
+    from game.mind.backing import meals_unbacked
+
+    town = engine.core.town_names
+    assert meals_unbacked("I had dinner with Grace and Priya.", "Samuel Okafor", town, "") == ["dinner with Priya Raman"]
+    assert meals_unbacked("I had dinner with Grace.", "Samuel Okafor", town, "") == []  # they live together
+    plan = "19:00 have dinner with Hank Brody at The Copper Kettle"
+    assert meals_unbacked("Tonight I have dinner with Hank.", "Samuel Okafor", town, plan) == []
+    assert meals_unbacked("I'll have coffee with Rosa.", "Samuel Okafor", town, plan) == ["coffee with Rosa Brody"]
