@@ -123,18 +123,34 @@ def talk_topics_unbacked(answer: str, rows: Sequence[MemoryRow], day: date, peop
     talks with that person do not ("I talked to Nora about the surprise party", of a talk about
     breakfast eggs): no word of it in them."""
     out = []
+
+    def held(who: str) -> set[str]:
+        return stems(" ".join(r.text for r in rows if r.kind == "conversation" and r.created.date() == day
+                              and who.split()[0] in r.text), set())
+    partners = talks_on(rows, day)
+    names = {w.lower() for p in people for w in p.split()}
     for sent in sentences(answer):
         for m in _ABOUT.finditer(sent):
             who = next((p for p in people if m.group("who") in (p, p.split()[0])), None)
             if who is None:
                 continue
-            held = " ".join(r.text for r in rows if r.kind == "conversation" and r.created.date() == day
-                            and who.split()[0] in r.text)
             what = stems(m.group("what"), set())
-            if what and not what & stems(held, set()):
+            if what and not what & held(who):
                 out.append(sent)
                 break
+        else:  # "Nora was there to check in and see if there's anything happening", said by Grace
+            m = _PARTNER_DID.match(sent)
+            who = next((p for p in partners if m and m.group("who") in (p, p.split()[0])), None) if m else None
+            what = {w for w in stems(m.group("what"), set()) if len(w) >= 4 and w not in names} if m else set()
+            if who is not None and len(what) >= 2 and not what & held(who):
+                out.append(sent)
     return out
+
+
+# a sentence whose subject is one it talked with ("Nora Lindqvist was there to check in ..."), not
+# hearsay ("X told me that ...", hearsay_unbacked) nor a talk's topic (_ABOUT)
+_PARTNER_DID = re.compile(r"^\W*(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?!told me\b)(?:was|is|said|asked|wanted|came|"
+                          r"mentioned|talked|shared|wondered|seemed|had|needed)\b(?P<what>[^.!?]+)")
 
 
 _TOLD_LINE = re.compile(r"^\W*(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) told me: (?P<said>.+)$")

@@ -23,6 +23,7 @@ from game.mind.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
 from game.mind.linechecks import (
     drop_misattributed,
+    drop_nonsense,
     drop_wrong_today,
     fix_greeting,
     own_hosting,
@@ -335,7 +336,7 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
                                         speaker, fixes)
         text = drop_unbacked_claims(text, town, speaker, listeners, fixes)
         text = to_listener(drop_misattributed(text, speaker, listeners, town, books[speaker], fixes), listeners, fixes)
-        text = drop_wrong_today(fix_greeting(text, now, fixes), now, fixes)
+        text = drop_nonsense(drop_wrong_today(fix_greeting(text, now, fixes), now, fixes), now, fixes)
         if not text.strip():
             return Vetted(speaker, "", fixes=fixes)
     if not held:

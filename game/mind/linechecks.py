@@ -169,6 +169,48 @@ def works_elsewhere(sent: str, speaker: str, town: TownNames, listeners: Sequenc
     return ""
 
 
+# a meal spoken of as now or just done ("I just finished breakfast", "I'm starting my day with
+# breakfast", "having lunch right now"): the hours each may be now, in minutes of the day
+_MEAL_NOW = re.compile(r"\b(?:just (?:had|finished|ate|eaten)|(?:starting|start) my day with|(?:I'm|I am|we're) "
+                       r"(?:having|eating|finishing|making|cooking)|(?:had|finished) my)\s+(?:my |a |some |a quick |an early "
+                       r"|a late )?(?P<meal>breakfast|lunch|dinner|supper)\b", re.I)
+_MEAL_HOURS = {"breakfast": (4 * 60, 11 * 60), "lunch": (11 * 60, 15 * 60 + 30), "dinner": (16 * 60 + 30, 23 * 60 + 59),
+               "supper": (16 * 60 + 30, 23 * 60 + 59)}
+
+
+_LATER = re.compile(r"\b(?:tomorrow|tonight|later|next|soon|at (?:noon|\d)|this (?:evening|afternoon)|on (?:monday|"
+                    r"tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|usually|every)\b", re.I)
+
+
+def meal_out_of_hours(sent: str, now: datetime) -> str:
+    """Why ``sent`` has a meal now that is not of this hour ("I just finished breakfast" at 14:44), else ""."""
+    m = _MEAL_NOW.search(sent)
+    if m is None or _LATER.search(sent):
+        return ""
+    lo, hi = _MEAL_HOURS[m.group("meal").lower()]
+    minute = now.hour * 60 + now.minute
+    return "" if lo <= minute <= hi else f"{m.group('meal').lower()} at {now:%H:%M}"
+
+
+_SELF_WITH_SELF = re.compile(r"\byou(?:'re| are| were)?\s+(?:\w+ing)\s+(?:\w+\s+){0,2}?with you\b", re.I)
+
+
+def drop_nonsense(text: str, now: datetime, fixes: list[str]) -> str:
+    """``text`` without the sentences that cannot be so as said: a meal now out of its hours, the
+    one spoken to doing something with itself ("you're talking with you", once "with Felix" said to
+    Felix), a sentence said twice in one line."""
+    kept: list[str] = []
+    for sent in sentences(text) or [text]:
+        why = meal_out_of_hours(sent, now) or ("the listener with itself" if _SELF_WITH_SELF.search(sent) else "")
+        if why:
+            fixes.append(f"not so: {why}")
+        elif sent.strip().lower() in (k.strip().lower() for k in kept):
+            fixes.append("a sentence said twice")
+        else:
+            kept.append(sent)
+    return " ".join(kept) if kept != (sentences(text) or [text]) else text
+
+
 _GREETING = re.compile(r"\b(good\s+)(morning|afternoon|evening)\b", re.I)
 
 

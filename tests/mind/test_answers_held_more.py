@@ -142,6 +142,15 @@ def test_what_a_talk_was_about_is_held_to_the_records_of_that_talk():
     # Grace, second pass: "I had a great conversation with Rosa Brody about her work ethic"
     said = "I had a great conversation with Nora Lindqvist about her work ethic."
     assert talk_topics_unbacked(said, rows, day, people) == [said]
+    # Rosa at 22:00 (the day of 11:21): "Nora Lindqvist was there to check in and see if there's
+    # anything interesting happening in the city" (Grace's words; Nora said nothing of it)
+    rows.append(MemoryRow("Rosa Brody", 3, "conversation", "I talked with Grace Okafor; Grace Okafor said: I'm here "
+                          "to check in and see if there's anything interesting happening in the city.", MONDAY))
+    said = "Nora Lindqvist was there to check in and see if there's anything interesting happening in the city."
+    assert talk_topics_unbacked(said, rows, day, people) == [said]
+    assert talk_topics_unbacked("Grace Okafor wanted to check in on anything interesting happening.", rows, day,
+                                people) == []
+    assert talk_topics_unbacked("Nora Lindqvist was making eggs.", rows, day, people) == []
 
 
 async def test_a_question_that_imagines_is_never_answered_with_what_is_coming(engine):

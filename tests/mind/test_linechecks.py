@@ -267,3 +267,24 @@ def test_a_talks_shared_prompt_holds_nothing_either_keeps_to_itself_nor_anothers
     assert _not_anothers_self("I'm checking out books. I'm studying history at Oakhill College.", [eli]) == \
         "I'm checking out books."
     assert _not_anothers_self("I'm fine.", ["I'm fine, thanks."]) == "I'm fine."
+
+
+def test_a_meal_out_of_its_hours_the_listener_with_itself_and_a_sentence_twice_are_not_said():
+    # the whole day of 2026-11-28 11:21: Ines at 12:37 "I'm starting my day with breakfast"; Eli at
+    # 17:00 "I just finished breakfast"; Kenji to Felix "I see that you're talking with you" (the
+    # model's "with Felix Adeyemi", said to Felix); "I'm glad to hear that. I'm glad to hear that."
+    from game.mind.linechecks import drop_nonsense
+
+    from datetime import datetime
+
+    monday = datetime(2026, 3, 2, 8, 0)
+    noon, five, morning = monday.replace(hour=12, minute=37), monday.replace(hour=17), monday.replace(hour=7)
+    fixes: list[str] = []
+    assert drop_nonsense("I'm starting my day with breakfast. How are you?", noon, fixes) == "How are you?"
+    assert drop_nonsense("Hey! I just finished breakfast and I was thinking of you.", five, fixes) == "Hey!"
+    assert drop_nonsense("I just finished breakfast.", morning, fixes) == "I just finished breakfast."
+    assert drop_nonsense("I'm having lunch at noon tomorrow.", five, fixes) == "I'm having lunch at noon tomorrow."
+    assert drop_nonsense("I see that you're talking with you. I'm glad.", noon, fixes) == "I'm glad."
+    assert drop_nonsense("I'm glad to hear that. I'm glad to hear that.", noon, fixes) == "I'm glad to hear that."
+    assert fixes == ["not so: breakfast at 12:37", "not so: breakfast at 17:00", "not so: the listener with itself",
+                     "a sentence said twice"]
