@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 
-from game.engine.api import Clock, MindPort, PlaceMemory, TownMap
+from game.engine.api import Clock, MindPort, Objects, PlaceMemory, TownMap
 from game.engine.events import LogLine, TickResult
 from game.engine.ledger import DecisionLedger
 from game.engine.state import Player, Pos, Resident
@@ -65,7 +65,8 @@ class TownCore:
                                         s.name: s.workplace.split(":")[0] for s in town.residents if s.workplace},
                                     homes={s.name: s.home.split(":")[0] for s in town.residents if s.home},
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},
-                                    lacks=_lacks(tree) if isinstance(tree, AreaTree) else None)
+                                    lacks=_lacks(tree) if isinstance(tree, AreaTree) else None,
+                                    open_now=lambda place: _open_now(town.objects, place))
         # events waiting for the next TickResult (from commands and streamed replies)
         self.out = TickResult(step=0, clock="")
         self.errors: list[str] = []
@@ -157,6 +158,14 @@ class TownCore:
             sm.observe_area(self.town.tree, address)
         else:
             sm.learn(address)
+
+
+_OPEN_STATES = ("staffed", "open", "serving")
+
+
+def _open_now(objects: Objects, place: str) -> bool:
+    """Whether one of ``place``'s objects is staffed, open or serving now."""
+    return any(addr.startswith(place + ":") and state.startswith(_OPEN_STATES) for addr, state in objects.busy().items())
 
 
 def _lacks(tree: AreaTree) -> Callable[[str], list[str]]:

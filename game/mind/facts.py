@@ -65,6 +65,9 @@ class TownNames:
     near: Mapping[str, str] = field(default_factory=dict)
     # the kinds of place a text names that the town has none of ("police station"): the world's reading
     lacks: Callable[[str], list[str]] | None = field(default=None, compare=False, hash=False)
+    # whether a place of the town is open now (one of its objects staffed, open or serving): the
+    # world's object states; None where no world is known (a test's town)
+    open_now: Callable[[str], bool] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)

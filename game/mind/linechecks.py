@@ -123,6 +123,23 @@ def _by_kind(text: str, places: Iterable[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+_CLOSED = re.compile(r"(?P<what>\bthe\s+\w+(?:\s+\w+)?|[A-Z][\w']*(?:\s+(?:and\s+)?[A-Z][\w']*)*)\s+(?:is|'s)\s+"
+                     r"(?:already\s+|now\s+|still\s+)?(?:closed|shut)\b(?!\s+(?:on|tomorrow|at|from|until|after|"
+                     r"before|on\s+\w+days?))", re.I)
+
+
+def closed_when_open(sent: str, town: TownNames) -> str:
+    """Why ``sent`` says a place is closed that is open now (one of its objects staffed: "The cafe
+    is closed for the day", by its barista at 07:16), else ""."""
+    if town.open_now is None:
+        return ""
+    for m in _CLOSED.finditer(sent):
+        place = _place_in(m.group("what"), town.places) or _by_kind(m.group("what"), town.places)
+        if place and town.open_now(place):
+            return f"{place} is open now"
+    return ""
+
+
 _SOMEONE = re.compile(r"\b(?:you|you're|you’re|he|he's|she|she's|they|they're)\b", re.I)
 
 
@@ -338,7 +355,8 @@ def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownN
             or yours_not_theirs(sent, speaker, listeners, town, facts)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
             or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places)
-            or works_elsewhere(sent, speaker, town, listeners) or amount_unbacked(sent))
+            or works_elsewhere(sent, speaker, town, listeners) or amount_unbacked(sent)
+            or closed_when_open(sent, town))
 
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],

@@ -239,3 +239,16 @@ def test_a_meal_shared_with_one_it_neither_lives_with_nor_plans_to_meet_is_caugh
     plan = "19:00 have dinner with Hank Brody at The Copper Kettle"
     assert meals_unbacked("Tonight I have dinner with Hank.", "Samuel Okafor", town, plan) == []
     assert meals_unbacked("I'll have coffee with Rosa.", "Samuel Okafor", town, plan) == ["coffee with Rosa Brody"]
+
+
+def test_a_place_is_open_while_one_of_its_counters_is_staffed(engine):
+    from game.mind.linechecks import closed_when_open
+
+    town, objects = engine.core.town_names, engine.core.town.objects
+    assert not town.open_now("Bluebell Cafe")
+    objects.set("Bluebell Cafe:cafe:cafe counter", "staffed", "Rosa Brody")
+    try:
+        assert town.open_now("Bluebell Cafe") and not town.open_now("Town Hall")
+        assert closed_when_open("The cafe is closed for the day.", town) == "Bluebell Cafe is open now"
+    finally:
+        objects.set("Bluebell Cafe:cafe:cafe counter", "idle", "Rosa Brody")

@@ -288,3 +288,16 @@ def test_a_meal_out_of_its_hours_the_listener_with_itself_and_a_sentence_twice_a
     assert drop_nonsense("I'm glad to hear that. I'm glad to hear that.", noon, fixes) == "I'm glad to hear that."
     assert fixes == ["not so: breakfast at 12:37", "not so: breakfast at 17:00", "not so: the listener with itself",
                      "a sentence said twice"]
+
+
+def test_a_place_said_to_be_closed_while_it_is_open_is_not_said():
+    # the whole day of 2026-11-28 11:21: Rosa, its barista, at 07:16: "The cafe is closed for the day."
+    from game.mind.linechecks import closed_when_open
+
+    town = TownNames(places=("Bluebell Cafe", "Town Hall"), people=("Rosa Brody",),
+                     open_now=lambda place: place == "Bluebell Cafe")
+    assert closed_when_open("I'm sorry. The cafe is closed for the day.", town) == "Bluebell Cafe is open now"
+    assert closed_when_open("Bluebell Cafe is already closed.", town) == "Bluebell Cafe is open now"
+    assert closed_when_open("Town Hall is closed.", town) == ""  # not open now: may be so
+    assert closed_when_open("The cafe is closed on Sundays.", town) == ""
+    assert closed_when_open("The cafe is closed.", TownNames(places=("Bluebell Cafe",))) == ""  # no world
