@@ -169,13 +169,22 @@ def borrowed_self(answer: str, basis: str) -> list[str]:
         m = _TOLD_LINE.match(x)
         seen = _SEEN_DOING.match(x)  # "Grace Okafor is reading the town budget": seen, hers
         doing = re.sub(r"\s*\(.*?\)", "", seen.group("act")) if seen else ""
-        for sent in sentences(m.group("said")) if m else [f"I'm {doing}"] if seen else ():
+        said = [c for x in sentences(m.group("said")) for c in _I_CLAUSE.split(x)] if m else []
+        for sent in said if m else [f"I'm {doing}"] if seen else ():
             act = _I_DO.match(sent)
             words = {w for w in re.findall(r"[a-z]+", act.group("act").lower()) if len(w) >= 4} if act else set()
             if len(words) >= 2 and not any(words <= o for o in own):
                 theirs.append(words)
+    # all of a clause's words, or at least three quarters of them (three or more): "I'm running for a
+    # third term as mayor against my father, Hank Brody", of Grace's "... against Hank Brody"
     return [s for s in sentences(answer) if re.match(r"^\W*I\b", s)
-            and any(t <= set(re.findall(r"[a-z]+", s.lower())) for t in theirs)]
+            and any(len(t & set(re.findall(r"[a-z]+", s.lower()))) >= max(2, min(len(t), -(-3 * len(t) // 4)))
+                    for t in theirs)]
+
+
+# a told sentence's clauses that each say what its speaker does ("I'm running for mayor and I'm
+# preparing for the debate")
+_I_CLAUSE = re.compile(r",?\s+(?:and|but|so)\s+(?=I(?:'m| am| have| will|'ve)?\b)|;\s*(?=I\b)")
 
 
 def relation_words_mixed(answer: str, relationships: Mapping[str, str]) -> list[str]:

@@ -46,19 +46,21 @@ _REL = "|".join(sorted(_KIN, key=len, reverse=True))
 _NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 _MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
          re.compile(rf"{_NAME}, (?P<whose>my|your) (?P<rel>{_REL})\b")]
-_RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:running|standing|a candidate) for (?:the )?(?:post of )?(?P<role>[a-z]+)")
+# what may stand between "running for" and the office: "a third term as", "re-election as", "the post of"
+_FOR_OFFICE = r"(?:a\s+(?:\w+\s+)?term\s+as\s+|re-?election\s+as\s+|the\s+(?:post|office)\s+of\s+|the\s+|post\s+of\s+)?"
+_RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:running|standing|a candidate) for {_FOR_OFFICE}(?P<role>[a-z]+)")
 _IS_THE = re.compile(rf"{_NAME},? (?:who is |is |'s )(?:also )?(?:the|our) (?:town'?s? )?"
                      r"(?P<role>mayor|baker|pharmacist|librarian|barista|landlord|shopkeeper|teacher|professor|"
                      r"publican|gardener)\b")
 
 
-_I_RUN = re.compile(r"\bI(?:'m| am) (?:running|standing) for (?:the )?(?:post of )?(?P<role>[a-z]+)")
+_I_RUN = re.compile(r"\bI(?:'m| am)\s+(?:(?!not\b)\w+\s+){0,3}?(?:running|standing|to run) for " + _FOR_OFFICE
+                    + r"(?P<role>[a-z]+)")
 # a word between "I am" and a role that still says what the speaker is ("I am Hank Brody, a proud
 # mayor"), not what it does to another ("I am voting for the mayor", "helping the mayor")
 _SELF_WORD = (r"(?!(?:for|against|the|our|your|to|with|of|from|at|by|helping|voting|supporting|meeting|seeing|"
               r"talking|like|than|not)\b)[\w']+,?")
-_YOU_RUN = re.compile(r"\byou(?:'re| are| were)? (?:running|standing) for (?:the )?(?:post of )?(?P<role>[a-z]+)",
-                      re.I)
+_YOU_RUN = re.compile(r"\byou(?:'re| are| were)? (?:running|standing) for " + _FOR_OFFICE + r"(?P<role>[a-z]+)", re.I)
 # offices an election is held for: a candidacy for one the town holds no election for is invented
 # ("I thought you were running for the police"); "running for the bus" is no candidacy
 _OFFICE_WORDS = frozenset(("mayor", "council", "councillor", "councilman", "councilwoman", "sheriff", "police",

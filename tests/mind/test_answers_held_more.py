@@ -181,6 +181,20 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     said = "I enjoy reading the town budget in my free time."
     assert borrowed_self(said, basis) == [said]
     assert borrowed_self(said, basis + "\n- Samuel is reading the town budget with Grace") == []
+    # Rosa at 22:00 (the day of 11:21): Grace told her "I'm running for a third term as mayor against
+    # Hank Brody and I'm preparing for the public debate ..."; Rosa: "I'm running for a third term as
+    # mayor against my father, Hank Brody", "I am busy preparing for the public debate at Town Hall"
+    told = ("- Grace Okafor told me: That's perfect! I'm running for a third term as mayor against Hank Brody and "
+            "I'm preparing for the public debate at the Town Hall council chamber on Wednesday at 7pm.")
+    for said in ("I'm running for a third term as mayor against my father, Hank Brody.",
+                 "I am busy preparing for the public debate at Town Hall on Wednesday."):
+        assert borrowed_self(said, told) == [said]
+    assert borrowed_self("I'm going to the public debate at Town Hall on Wednesday.", told) == []
+    roles = {"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)}
+    for said in ("I am interested in running for a third term as mayor.", "I'm running for re-election as mayor."):
+        assert [(c.who, c.backed) for c in role_claims(said, ["Rosa Brody"], roles, "Rosa Brody")] == \
+            [("Rosa Brody", False)]
+    assert role_claims("I'm not running for mayor.", ["Rosa Brody"], roles, "Rosa Brody") == []
     rel = {"Nora Lindqvist": "a dear friend, but she cannot keep a secret", "Hank Brody": "an old acquaintance"}
     mixed = "Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret."
     assert relation_words_mixed(mixed, rel) == [mixed]
