@@ -29,7 +29,7 @@ from game.mind.backing import (
     way_answer,
 )
 from game.mind.facts import Fact, TownNames
-from game.mind.hours import stems
+from game.mind.hours import clock_times, stems
 from game.mind.records import MemoryRow, mentioned, talked_with
 from game.mind.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
@@ -234,6 +234,30 @@ def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, min
     return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(said[:5])}."
 
 
+_AT_Q = re.compile(r"\bwhat (?:will|are) you (?:be )?(?:doing|do) at (?P<t>[^?]+?)(?P<day> today| tonight| this \w+)?\s*\?",
+                   re.I)
+
+
+def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | None:
+    """Asked what it will be doing at a time today ("What will you be doing at 10am today?"): (the
+    answer from today's plan, in its voice, and that block's activity); None otherwise."""
+    m = _AT_Q.search(question)
+    times = clock_times(m.group("t")) if m else []
+    if not times or re.search(r"\btomorrow\b", question, re.I):
+        return None
+    at = times[0]
+    b = next((b for b in blocks if b.start <= at < b.end), None)
+    if b is None:
+        return None
+    start = min((x.start for x in blocks if x.activity == b.activity and x.end >= b.start and x.start <= b.start),
+                default=b.start)
+    end = b.end
+    for x in blocks:  # a block cut in two is one thing to do
+        if x.start == end and x.activity == b.activity:
+            end = x.end
+    return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(start)} to {hhmm(end)}).", b.activity
+
+
 def housemates_answer(me: str, town: TownNames, relationships: Mapping[str, str]) -> str:
     """Who lives in the resident's home, by the town's data, with what each is to it."""
     home = town.homes.get(me)
@@ -324,6 +348,9 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
         lines.append(talks_line(first, talked))
     if _AFTER_WORK_Q.search(question):
         lines.append(after_work_line(first, blocks, minute))
+    at = at_time(question, blocks)
+    if at is not None:
+        lines.append(at[0].replace(" my plan ", f" {first}'s plan ", 1))
     if _TOMORROW_Q.search(question):
         lines.append(tomorrow_line(first, tomorrow(), facts, now))
     lines += [f"{p} is {town.near[p]}." for p in town.places
@@ -336,7 +363,8 @@ _WHO_IS_Q = re.compile(r"\bwho(?:'s| is| are)\b(?! (?:the|our|a|an|running|stand
 
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
-                 after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "") -> str:
+                 after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "",
+                 at: tuple[str, str] | None = None) -> str:
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
@@ -370,6 +398,9 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if lost and after_work and _AFTER_WORK_Q.search(question):
         text, back.source = after_work, "record"
         back.fixes.append("told from the record: the plan after work")
+    if at is not None and (lost or not stems(at[1], set()) & stems(text, set())):
+        text, back.source = at[0], "record"  # what it does at that hour: its plan's block
+        back.fixes.append("told from the record: the plan at that hour")
     way = way_answer(text, question, town)
     if way is not None:  # the way to a place of the town: from the map
         text, back.source = way, "record"

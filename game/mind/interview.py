@@ -30,6 +30,7 @@ from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.answerdata import (
     after_work_line,
+    at_time,
     asks_of_talks,
     borrowed_self,
     from_records,
@@ -358,6 +359,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
                         after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
                         tomorrow=_tomorrow(mind, now) if re.search(r"\btomorrow\b", question, re.I) else "",
                         usual=usual_day_line(usual) if USUAL_Q.search(question) else "",
+                        at=at_time(question, _blocks(mind, now)),
                         holds=[f for f in mind.facts.upcoming(now) if asker not in f.secret_from])
     text = tidy(text, town.places)
     if remember:

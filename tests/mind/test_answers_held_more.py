@@ -266,3 +266,29 @@ def test_a_place_is_open_while_one_of_its_counters_is_staffed(engine):
         assert closed_when_open("The cafe is closed for the day.", town) == "Bluebell Cafe is open now"
     finally:
         objects.set("Bluebell Cafe:cafe:cafe counter", "idle", "Rosa Brody")
+
+
+async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(engine):
+    # Samuel at 22:00 (the day of 11:21): "I will be reading at home at 10am today" (his plan: catch up
+    # with Rosa Brody 08:00-10:30), and the same at 6pm (catch up with Grace Okafor 16:00-19:00)
+    from game.mind.answerdata import at_time
+    from game.mind.view import PlanBlock
+
+    blocks = [PlanBlock(480, 555, "catch up with Rosa Brody", "", "free"),
+              PlanBlock(555, 630, "catch up with Rosa Brody", "", "free"),
+              PlanBlock(630, 705, "practise the song on the piano at home", "", "free")]
+    assert at_time("What will you be doing at 10am today?", blocks) == (
+        "At 10:00 my plan is: catch up with Rosa Brody (08:00 to 10:30).", "catch up with Rosa Brody")
+    assert at_time("What will you be doing at 10am tomorrow?", blocks) is None
+    assert at_time("What do you think of Rosa?", blocks) is None
+    from game.mind.answerdata import from_records
+    from game.mind.backing import Backing
+
+    town = engine.core.town_names
+    at = at_time("What will you be doing at 10am today?", blocks)
+    for said, kept in (("I will be reading at home at 10am today.", False),
+                       ("I'll be catching up with Rosa then.", True)):
+        back = Backing()
+        text = from_records(said, back, "What will you be doing at 10am today?", me="Samuel Okafor",
+                            relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
+        assert (text == said) is kept and (back.source == "record") is not kept
