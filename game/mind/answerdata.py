@@ -139,9 +139,9 @@ def talk_topics_unbacked(answer: str, rows: Sequence[MemoryRow], day: date, peop
                 out.append(sent)
                 break
         else:  # "Nora was there to check in and see if there's anything happening", said by Grace
-            m = _PARTNER_DID.match(sent)
-            who = next((p for p in partners if m and m.group("who") in (p, p.split()[0])), None) if m else None
-            what = {w for w in stems(m.group("what"), set()) if len(w) >= 4 and w not in names} if m else set()
+            did = _PARTNER_DID.match(sent)
+            who = next((p for p in partners if did.group("who") in (p, p.split()[0])), None) if did else None
+            what = {w for w in stems(did.group("what"), set()) if w not in names} if did else set()
             if who is not None and len(what) >= 2 and not what & held(who):
                 out.append(sent)
     return out
