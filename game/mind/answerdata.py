@@ -234,6 +234,25 @@ def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, min
     return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(said[:5])}."
 
 
+_MY_AGE = re.compile(r"\b(?:I(?:'m| am)(?: (?:a|an|now))? (?P<a>\d{1,3})(?:-| )years?(?:-| )old\b|I(?:'m| am) (?P<b>\d{1,3})\b"
+                     r"(?! (?:minutes|hours|days|weeks|months|pm|am|o'clock|:))|\b(?:a|an) (?P<c>\d{1,3})-year-old\b)")
+
+
+def age_unbacked(answer: str, age: int | None) -> list[str]:
+    """The sentences of ``answer`` that give the resident an age not its own ("a 60-year-old mayor",
+    said by Grace, 59, whose sixtieth birthday is tomorrow)."""
+    if not age:
+        return []
+    out = []
+    for sent in sentences(answer):
+        for m in _MY_AGE.finditer(sent):
+            said = int(m.group("a") or m.group("b") or m.group("c"))
+            if said != age and (m.group("c") is None or re.match(r"^\W*I\b", sent)):
+                out.append(sent)
+                break
+    return out
+
+
 _AT_Q = re.compile(r"\bwhat (?:will|are) you (?:be )?(?:doing|do) at (?P<t>[^?]+?)(?P<day> today| tonight| this \w+)?\s*\?",
                    re.I)
 

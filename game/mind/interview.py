@@ -30,6 +30,7 @@ from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.answerdata import (
     after_work_line,
+    age_unbacked,
     at_time,
     asks_of_talks,
     borrowed_self,
@@ -388,6 +389,7 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
               for sent in borrowed_self(text, basis)]
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
               for sent in relation_words_mixed(text, mind.persona.relationships)]
+    found += [Problem("claim", sent, f"{first} is {mind.persona.age}.") for sent in age_unbacked(text, mind.persona.age)]
     hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
     found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,

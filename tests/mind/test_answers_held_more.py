@@ -292,3 +292,15 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
         text = from_records(said, back, "What will you be doing at 10am today?", me="Samuel Okafor",
                             relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
         assert (text == said) is kept and (back.source == "record") is not kept
+
+
+def test_an_age_not_its_own_is_caught():
+    # Grace (59; sixty on Tuesday) at 22:00 (the day of 11:21): "I am Grace Okafor, a 60-year-old mayor"
+    from game.mind.answerdata import age_unbacked
+
+    said = "I am Grace Okafor, a 60-year-old mayor of Millbrook. I love the town."
+    assert age_unbacked(said, 59) == ["I am Grace Okafor, a 60-year-old mayor of Millbrook."]
+    assert age_unbacked("I'm 60 years old.", 59) and not age_unbacked("I'm 59 years old.", 59)
+    assert age_unbacked("I'm 59 and proud of it.", 59) == [] and age_unbacked("I'm 61 and proud.", 59)
+    assert age_unbacked("Hank has a 12-year-old truck. I'm 5 minutes away.", 59) == []
+    assert age_unbacked("I am a 60-year-old mayor.", None) == []
