@@ -23,6 +23,8 @@ from game.mind.backing import (
     denies,
     in_own_words,
     in_voice,
+    of_self_as_another,
+    office_line,
     person_asked,
     role_answer,
     role_holders,
@@ -420,6 +422,11 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if at is not None and (lost or not stems(at[1], set()) & stems(text, set())):
         text, back.source = at[0], "record"  # what it does at that hour: its plan's block
         back.fixes.append("told from the record: the plan at that hour")
+    office = office_line(question, me, town)
+    if office and (lost or UNKNOWING.search(text) or of_self_as_another(text, me)):
+        kept = [x for x in sentences(text) if not UNKNOWING.search(x) and me not in x] if back.source == "model" else []
+        text, back.source = " ".join([office, *kept]), "record"  # who holds the office it asks of
+        back.fixes.append("told from the record: the office")
     way = way_answer(text, question, town)
     if way is not None:  # the way to a place of the town: from the map
         text, back.source = way, "record"

@@ -266,7 +266,36 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
                 yours = re.sub(r"^(?:his|her|their)\b", "your", rel.split(";")[0].strip(), flags=re.I)
                 whose = "you" if who == me else f"{who}, {yours}"
                 out.append(Problem("denial", "", f"The {role} is {whose}: say what you know and think of them."))
+            elif who == me and of_self_as_another(answer, me):  # "I think Grace Okafor is a dedicated leader"
+                out.append(Problem("denial", "", f"The {role} is you: speak of yourself as I."))
     return out
+
+
+_SELF_SPOKEN = re.compile(r"\b(?:I am|I'm|I was|I have|I've|I will|I'll|me|my|myself)\b")
+
+
+def of_self_as_another(answer: str, me: str) -> bool:
+    """Whether ``answer`` speaks of its own speaker by name and never as itself ("I think Grace Okafor
+    is a dedicated leader", by Grace)."""
+    return bool(re.search(rf"\b{re.escape(me)}\b", answer)) and not _SELF_SPOKEN.search(answer)
+
+
+def office_line(question: str, me: str, town: TownNames) -> str:
+    """Who holds the office a question names ("the town's mayor"), said by ``me`` from the records
+    ("I am the town's mayor.", "Grace Okafor, my wife, is the town's mayor."); "" when it asks of none
+    or ``me`` knows nobody who holds it."""
+    for who, roles in town.roles.items():
+        for role in roles:
+            if role.startswith("candidate for ") or not re.search(
+                    rf"\bthe (?:town'?s? )?{re.escape(role)}\b", question, re.I):
+                continue
+            if who == me:
+                return f"I am the town's {role}."
+            rel = town.relations.get(me, {}).get(who, "")
+            if rel:
+                mine = re.sub(r"^(?:his|her|their)\b", "my", rel.split(";")[0].split(",")[0].strip(), flags=re.I)
+                return f"{who}, {mine}, is the town's {role}."
+    return ""
 
 
 _WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)

@@ -48,7 +48,8 @@ _MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
          re.compile(rf"{_NAME}, (?P<whose>my|your) (?P<rel>{_REL})\b")]
 # what may stand between "running for" and the office: "a third term as", "re-election as", "the post of"
 _FOR_OFFICE = r"(?:a\s+(?:\w+\s+)?term\s+as\s+|re-?election\s+as\s+|the\s+(?:post|office)\s+of\s+|the\s+|post\s+of\s+)?"
-_RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:running|standing|a candidate) for {_FOR_OFFICE}(?P<role>[a-z]+)")
+_RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:[^.,;!?]{{1,60}}? and (?:is )?)?(?:running|standing|a candidate) for "
+                   rf"{_FOR_OFFICE}(?P<role>[a-z]+)")
 _IS_THE = re.compile(rf"{_NAME},? (?:who is |is |'s )(?:also )?(?:the|our) (?:town'?s? )?"
                      r"(?P<role>mayor|baker|pharmacist|librarian|barista|landlord|shopkeeper|teacher|professor|"
                      r"publican|gardener)\b")

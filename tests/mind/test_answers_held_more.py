@@ -304,3 +304,24 @@ def test_an_age_not_its_own_is_caught():
     assert age_unbacked("I'm 59 and proud of it.", 59) == [] and age_unbacked("I'm 61 and proud.", 59)
     assert age_unbacked("Hank has a 12-year-old truck. I'm 5 minutes away.", 59) == []
     assert age_unbacked("I am a 60-year-old mayor.", None) == []
+
+
+def test_asked_of_the_mayor_one_who_knows_her_says_who_she_is_and_she_speaks_as_herself(engine):
+    # the day of 11:21, at 22:00: Samuel, "I don't know the mayor, but I know Grace Okafor is the love of
+    # my life"; Grace, "I think Grace Okafor is a dedicated and meticulous leader ..."
+    from game.mind.answerdata import from_records
+    from game.mind.backing import Backing, office_line
+
+    town = engine.core.town_names
+    q = "What do you think of the town's mayor?"
+    assert office_line(q, "Samuel Okafor", town) == "Grace Okafor, my wife, is the town's mayor."
+    assert office_line(q, "Grace Okafor", town) == "I am the town's mayor."
+    assert office_line("What do you think of Hank?", "Grace Okafor", town) == ""
+    for me, said, want in (
+            ("Samuel Okafor", "I don't know the mayor, but I know Grace Okafor is the love of my life. She is kind.",
+             "Grace Okafor, my wife, is the town's mayor. She is kind."),
+            ("Grace Okafor", "I think Grace Okafor is a dedicated and meticulous leader.", "I am the town's mayor."),
+            ("Samuel Okafor", "I think my wife Grace does a fine job.", "I think my wife Grace does a fine job.")):
+        back = Backing()
+        assert from_records(said, back, q, me=me, relationships={}, town=town, now=MONDAY, talked=[],
+                            asked=[]) == want

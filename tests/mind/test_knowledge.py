@@ -222,6 +222,10 @@ def test_roles_claimed_of_oneself_are_checked_too():
         ("Hank Brody", "candidate for police", False)]
     assert role_claims("You are running for mayor, Hank.", people, roles, "Ines Moreau", "Hank Brody")[0].backed
     assert judged("Hank Brody", "Hank is running for the bus.") == []  # no office
+    # Grace of Samuel (the day of 11:21): "Samuel is my husband of 34 years and is running for a third term"
+    assert [(c.who, c.backed) for c in role_claims(
+        "Ines is my husband of 34 years and is running for a third term as mayor.", people, roles, "Grace Okafor")] \
+        == [("Ines Moreau", False)]
 
 
 def test_a_candidate_speaking_of_the_debate_keeps_his_own_candidacy():
