@@ -369,9 +369,6 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
         lines.append(talks_line(first, talked))
     if _AFTER_WORK_Q.search(question):
         lines.append(after_work_line(first, blocks, minute))
-    at = at_time(question, blocks)
-    if at is not None:
-        lines.append(at[0].replace(" my plan ", f" {first}'s plan ", 1))
     if _TOMORROW_Q.search(question):
         lines.append(tomorrow_line(first, tomorrow(), facts, now))
     lines += [f"{p} is {town.near[p]}." for p in town.places

@@ -88,6 +88,8 @@ def in_voice(f: Fact, me: str, now: datetime) -> str:
     """A fact as the one who holds it says it: "I'm hosting ...", "Samuel Okafor told me that ..."."""
     if f.host == me:
         return f"I'm hosting {f.sentence(now)[len(f.host) + len(' is hosting '):]}."
+    if f.source and f.source == f.host:  # "Samuel Okafor is hosting ... (he told me himself)", not "X told me that X"
+        return f"{f.sentence(now)}; {f.source.split()[0]} told me so."
     return f"{f.source} told me that {f.sentence(now)}." if f.source else f"{f.sentence(now)}."
 
 

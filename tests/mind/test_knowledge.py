@@ -117,8 +117,8 @@ async def test_an_interview_of_one_who_knows_carries_it_when_the_model_denies_it
     text, back = await answer_backed(rosa, "Do you know of any gathering planned in town? When and where?", MONDAY,
                                      asker="An interviewer")
     assert "No gathering" not in text and back.source == "record"
-    assert text == ("Samuel Okafor told me that Samuel Okafor is hosting a surprise party for Grace's 60th birthday "
-                    "at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00.")
+    assert text == ("Samuel Okafor is hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow "
+                    "(Tuesday March 3) from 18:00 to 21:00; Samuel told me so.")
     assert back.asked == 2 and "denial" in back.problems[0]  # asked again with what she knows, first
     # an answer that says it stays the model's
     says = {"answer": "Yes, Samuel's surprise party for Grace is at Bluebell Cafe tomorrow from 18:00 to 21:00."}
