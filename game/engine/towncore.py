@@ -165,7 +165,8 @@ _OPEN_STATES = ("staffed", "open", "serving")
 
 def _open_now(objects: Objects, place: str) -> bool:
     """Whether one of ``place``'s objects is staffed, open or serving now."""
-    return any(addr.startswith(place + ":") and state.startswith(_OPEN_STATES) for addr, state in objects.busy().items())
+    busy = objects.busy().items()
+    return any(addr.startswith(place + ":") and state.startswith(_OPEN_STATES) for addr, state in busy)
 
 
 def _lacks(tree: AreaTree) -> Callable[[str], list[str]]:

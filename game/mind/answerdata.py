@@ -23,15 +23,14 @@ from game.mind.backing import (
     denies,
     in_own_words,
     in_voice,
-    of_self_as_another,
-    office_line,
     person_asked,
     role_answer,
     role_holders,
     way_answer,
 )
 from game.mind.facts import Fact, TownNames
-from game.mind.hours import clock_times, stems
+from game.mind.hours import stems
+from game.mind.ownclaims import after_work_line, of_self_as_another, office_line
 from game.mind.records import MemoryRow, mentioned, talked_with
 from game.mind.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
@@ -215,70 +214,6 @@ def talks_answer(partners: Sequence[str]) -> str:
     return f"Today I talked with {_names(partners)}." if partners else "I haven't talked with anyone today."
 
 
-def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, mine: bool = False) -> str:
-    """What the plan has after today's work ends ("" when it has no work today or it is over);
-    ``mine``: in the resident's own voice ("After work today my plan is: ...")."""
-    work = [b for b in blocks if b.kind == "work"]
-    if not work:
-        return ""
-    end = max(b.end for b in work)
-    later = [b for b in blocks if b.start >= end and b.kind != "work"]
-    if not later:
-        return ""
-    said: list[str] = []
-    last = ""
-    for b in later:
-        if b.activity != last:  # a block cut in two is one thing to do
-            said.append(f"{b.activity} at {hhmm(b.start)}")
-        last = b.activity
-    if mine:
-        return f"After work today (it ends at {hhmm(end)}) my plan is: {'; '.join(said[:5])}."
-    return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(said[:5])}."
-
-
-_MY_AGE = re.compile(r"\b(?:I(?:'m| am)(?: (?:a|an|now))? (?P<a>\d{1,3})(?:-| )years?(?:-| )old\b|I(?:'m| am) (?P<b>\d{1,3})\b"
-                     r"(?! (?:minutes|hours|days|weeks|months|pm|am|o'clock|:))|\b(?:a|an) (?P<c>\d{1,3})-year-old\b)")
-
-
-def age_unbacked(answer: str, age: int | None) -> list[str]:
-    """The sentences of ``answer`` that give the resident an age not its own ("a 60-year-old mayor",
-    said by Grace, 59, whose sixtieth birthday is tomorrow)."""
-    if not age:
-        return []
-    out = []
-    for sent in sentences(answer):
-        for m in _MY_AGE.finditer(sent):
-            said = int(m.group("a") or m.group("b") or m.group("c"))
-            if said != age and (m.group("c") is None or re.match(r"^\W*I\b", sent)):
-                out.append(sent)
-                break
-    return out
-
-
-_AT_Q = re.compile(r"\bwhat (?:will|are) you (?:be )?(?:doing|do) at (?P<t>[^?]+?)(?P<day> today| tonight| this \w+)?\s*\?",
-                   re.I)
-
-
-def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | None:
-    """Asked what it will be doing at a time today ("What will you be doing at 10am today?"): (the
-    answer from today's plan, in its voice, and that block's activity); None otherwise."""
-    m = _AT_Q.search(question)
-    times = clock_times(m.group("t")) if m else []
-    if not times or re.search(r"\btomorrow\b", question, re.I):
-        return None
-    at = times[0]
-    b = next((b for b in blocks if b.start <= at < b.end), None)
-    if b is None:
-        return None
-    start = min((x.start for x in blocks if x.activity == b.activity and x.end >= b.start and x.start <= b.start),
-                default=b.start)
-    end = b.end
-    for x in blocks:  # a block cut in two is one thing to do
-        if x.start == end and x.activity == b.activity:
-            end = x.end
-    return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(start)} to {hhmm(end)}).", b.activity
-
-
 def housemates_answer(me: str, town: TownNames, relationships: Mapping[str, str]) -> str:
     """Who lives in the resident's home, by the town's data, with what each is to it."""
     home = town.homes.get(me)
@@ -379,6 +314,18 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
 _WHO_IS_Q = re.compile(r"\bwho(?:'s| is| are)\b(?! (?:the|our|a|an|running|standing)\b)", re.I)
 
 
+def _office(text: str, back: Backing, question: str, me: str, town: TownNames, lost: bool) -> str:
+    """Asked of an office: who holds it, from the records, when the words deny or lose it, or when
+    its holder speaks of itself by name; the rest of the model's words kept."""
+    office = office_line(question, me, town)
+    if not office or not (lost or UNKNOWING.search(text) or of_self_as_another(text, me)):
+        return text
+    kept = [x for x in sentences(text) if not UNKNOWING.search(x) and me not in x] if back.source == "model" else []
+    back.source = "record"
+    back.fixes.append("told from the record: the office")
+    return " ".join([office, *kept])
+
+
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
                  after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "",
@@ -419,11 +366,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
     if at is not None and (lost or not stems(at[1], set()) & stems(text, set())):
         text, back.source = at[0], "record"  # what it does at that hour: its plan's block
         back.fixes.append("told from the record: the plan at that hour")
-    office = office_line(question, me, town)
-    if office and (lost or UNKNOWING.search(text) or of_self_as_another(text, me)):
-        kept = [x for x in sentences(text) if not UNKNOWING.search(x) and me not in x] if back.source == "model" else []
-        text, back.source = " ".join([office, *kept]), "record"  # who holds the office it asks of
-        back.fixes.append("told from the record: the office")
+    text = _office(text, back, question, me, town, lost)
     way = way_answer(text, question, town)
     if way is not None:  # the way to a place of the town: from the map
         text, back.source = way, "record"

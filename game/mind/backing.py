@@ -21,6 +21,7 @@ from game.mind.claims import kin_unbacked, relation_claims, role_claims
 from game.mind.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts import EVENT_RE, Fact, TownNames
 from game.mind.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
+from game.mind.ownclaims import meals_unbacked, of_self_as_another
 from game.mind.persona import Persona
 from game.mind.unbacked import events_unbacked, people_named, places_unknown, sentences, steps_out
 
@@ -153,27 +154,6 @@ def in_own_words(name: str, relation: str) -> str:
     return f"{name} is {first}."
 
 
-_MEAL_WITH = re.compile(r"\b(?P<meal>breakfast|lunch|dinner|supper|coffee|tea|a meal|drinks?|a drink) with "
-                        r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:(?:,| and|, and) [A-Z][a-z]+(?: [A-Z][a-z]+)?)*)")
-_MEALS = re.compile(r"\b(?:breakfast|lunch|dinner|supper|coffee|tea|meal|drinks?|eat|ate|eating)\b", re.I)
-
-
-def meals_unbacked(answer: str, me: str, town: TownNames, backing: str) -> list[str]:
-    """The people ``answer`` has the resident share a meal with ("dinner with Grace and Priya")
-    who neither live with it nor share a meal with it in a line of what it holds."""
-    home = town.homes.get(me)
-    meal_lines = [ln for ln in backing.splitlines() if _MEALS.search(ln)]
-    out = []
-    for m in _MEAL_WITH.finditer(answer):
-        for name in re.split(r",? and |, ", m.group("who")):
-            full = next((p for p in town.people if name in (p, p.split()[0])), None)
-            if full is None or full == me or (home and town.homes.get(full) == home):
-                continue
-            if not any(re.search(rf"\b{re.escape(full.split()[0])}\b", ln) for ln in meal_lines):
-                out.append(f"{m.group('meal')} with {full}")
-    return out
-
-
 def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
                 backing: str, question: str, held: Sequence[Fact] = (), now: datetime | None = None) -> list[Problem]:
     """What in ``answer`` nothing backs; ``held``: the gatherings the question asks about that the
@@ -271,33 +251,6 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
             elif who == me and of_self_as_another(answer, me):  # "I think Grace Okafor is a dedicated leader"
                 out.append(Problem("denial", "", f"The {role} is you: speak of yourself as I."))
     return out
-
-
-_SELF_SPOKEN = re.compile(r"\b(?:I am|I'm|I was|I have|I've|I will|I'll|me|my|myself)\b")
-
-
-def of_self_as_another(answer: str, me: str) -> bool:
-    """Whether ``answer`` speaks of its own speaker by name and never as itself ("I think Grace Okafor
-    is a dedicated leader", by Grace)."""
-    return bool(re.search(rf"\b{re.escape(me)}\b", answer)) and not _SELF_SPOKEN.search(answer)
-
-
-def office_line(question: str, me: str, town: TownNames) -> str:
-    """Who holds the office a question names ("the town's mayor"), said by ``me`` from the records
-    ("I am the town's mayor.", "Grace Okafor, my wife, is the town's mayor."); "" when it asks of none
-    or ``me`` knows nobody who holds it."""
-    for who, roles in town.roles.items():
-        for role in roles:
-            if role.startswith("candidate for ") or not re.search(
-                    rf"\bthe (?:town'?s? )?{re.escape(role)}\b", question, re.I):
-                continue
-            if who == me:
-                return f"I am the town's {role}."
-            rel = town.relations.get(me, {}).get(who, "")
-            if rel:
-                mine = re.sub(r"^(?:his|her|their)\b", "my", rel.split(";")[0].split(",")[0].strip(), flags=re.I)
-                return f"{who}, {mine}, is the town's {role}."
-    return ""
 
 
 _WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)

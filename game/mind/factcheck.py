@@ -23,13 +23,11 @@ from game.mind.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_
 from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
 from game.mind.linechecks import (
     drop_misattributed,
-    drop_nonsense,
-    drop_wrong_today,
-    fix_greeting,
     own_hosting,
     to_listener,
     unnarrate,
 )
+from game.mind.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
 from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.view import hhmm
 from game.mind.when import AT_RE, RANGE_RE, read_when, word_list

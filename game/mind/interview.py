@@ -29,9 +29,6 @@ from pydantic import BaseModel, BeforeValidator, Field
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.answerdata import (
-    after_work_line,
-    age_unbacked,
-    at_time,
     asks_of_talks,
     borrowed_self,
     from_records,
@@ -62,6 +59,7 @@ from game.mind.backing import (
 from game.mind.facts import Fact, FactBook, TownNames
 from game.mind.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
 from game.mind.memory import MemoryStream, Record
+from game.mind.ownclaims import after_work_line, age_unbacked, at_time
 from game.mind.persona import Persona
 from game.mind.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.unbacked import people_named
@@ -146,8 +144,7 @@ class InterviewContext:
 
 def known_people(name: str, rows: Sequence[MemoryRow], relationships: dict[str, str],
                  candidates: Sequence[str] = ()) -> list[str]:
-    """The people ``name`` knows: its relationships, the speakers and partners of its conversations,
-    and every candidate (the town's residents, the visitor) its memories mention."""
+    """The people ``name`` knows: its relationships, its talks' people, the candidates its memories name."""
     known: dict[str, None] = {}
     for who in relationships:
         known[who] = None
@@ -281,8 +278,7 @@ def _tomorrow(mind: Interviewee, now: datetime) -> str:
 
 
 def _records_hint(mind: Interviewee, ctx: InterviewContext, question: str, rows: Sequence[MemoryRow]) -> None:
-    """What its records say for the question (answerdata.py), in the plan's section and repeated
-    after the question."""
+    """What its records say for the question (answerdata.py), in the plan's section and after it."""
     _, minute = mind.day_and_minute(ctx.now)
     ctx.talked, lines = record_lines(
         question, mind.persona.first_name, ctx.now, rows, _blocks(mind, ctx.now), minute,
@@ -389,7 +385,8 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
               for sent in borrowed_self(text, basis)]
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
               for sent in relation_words_mixed(text, mind.persona.relationships)]
-    found += [Problem("claim", sent, f"{first} is {mind.persona.age}.") for sent in age_unbacked(text, mind.persona.age)]
+    age = mind.persona.age
+    found += [Problem("claim", sent, f"{first} is {age}.") for sent in age_unbacked(text, age)]
     hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
     found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,

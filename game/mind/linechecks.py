@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
 
 from game.mind.facts import Fact, TownNames
 from game.mind.unbacked import sentences
@@ -186,64 +185,6 @@ def works_elsewhere(sent: str, speaker: str, town: TownNames, listeners: Sequenc
     return ""
 
 
-# a meal spoken of as now or just done ("I just finished breakfast", "I'm starting my day with
-# breakfast", "having lunch right now"): the hours each may be now, in minutes of the day
-_MEAL_NOW = re.compile(r"\b(?:just (?:had|finished|ate|eaten)|(?:starting|start) my day with|(?:I'm|I am|we're) "
-                       r"(?:having|eating|finishing|making|cooking)|(?:had|finished) my)\s+(?:my |a |some |a quick |an early "
-                       r"|a late )?(?P<meal>breakfast|lunch|dinner|supper)\b", re.I)
-_MEAL_HOURS = {"breakfast": (4 * 60, 11 * 60), "lunch": (11 * 60, 15 * 60 + 30), "dinner": (16 * 60 + 30, 23 * 60 + 59),
-               "supper": (16 * 60 + 30, 23 * 60 + 59)}
-
-
-_LATER = re.compile(r"\b(?:tomorrow|tonight|later|next|soon|at (?:noon|\d)|this (?:evening|afternoon)|on (?:monday|"
-                    r"tuesday|wednesday|thursday|friday|saturday|sunday)|yesterday|usually|every)\b", re.I)
-
-
-def meal_out_of_hours(sent: str, now: datetime) -> str:
-    """Why ``sent`` has a meal now that is not of this hour ("I just finished breakfast" at 14:44), else ""."""
-    m = _MEAL_NOW.search(sent)
-    if m is None or _LATER.search(sent):
-        return ""
-    lo, hi = _MEAL_HOURS[m.group("meal").lower()]
-    minute = now.hour * 60 + now.minute
-    return "" if lo <= minute <= hi else f"{m.group('meal').lower()} at {now:%H:%M}"
-
-
-_SELF_WITH_SELF = re.compile(r"\byou(?:'re| are| were)?\s+(?:\w+ing)\s+(?:\w+\s+){0,2}?with you\b", re.I)
-
-
-def drop_nonsense(text: str, now: datetime, fixes: list[str]) -> str:
-    """``text`` without the sentences that cannot be so as said: a meal now out of its hours, the
-    one spoken to doing something with itself ("you're talking with you", once "with Felix" said to
-    Felix), a sentence said twice in one line."""
-    kept: list[str] = []
-    for sent in sentences(text) or [text]:
-        why = meal_out_of_hours(sent, now) or ("the listener with itself" if _SELF_WITH_SELF.search(sent) else "")
-        if why:
-            fixes.append(f"not so: {why}")
-        elif sent.strip().lower() in (k.strip().lower() for k in kept):
-            fixes.append("a sentence said twice")
-        else:
-            kept.append(sent)
-    return " ".join(kept) if kept != (sentences(text) or [text]) else text
-
-
-_GREETING = re.compile(r"\b(good\s+)(morning|afternoon|evening)\b", re.I)
-
-
-def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
-    """A greeting of the wrong part of the day made right ("Good morning, Priya!" at 15:00 ->
-    "Good afternoon"): before noon morning, to 17:00 afternoon, then evening."""
-    right = "morning" if now.hour < 12 else "afternoon" if now.hour < 17 else "evening"
-
-    def sub(m: re.Match) -> str:
-        if m.group(2).lower() == right:
-            return m.group(0)
-        fixes.append(f"greeting {m.group(2).lower()} -> {right}")
-        return m.group(1) + (right.capitalize() if m.group(2)[0].isupper() else right)
-    return _GREETING.sub(sub, text)
-
-
 _OWN_HOSTING = re.compile(r"\b(?:I|I'm|I’m|we|we're)\b[^.!?]{0,40}?\b(?:to\s+)?(?:host|hosting|throw|throwing|"
                           r"organi[sz]e|organi[sz]ing|hold|holding|put on|putting on)\b", re.I)
 
@@ -333,7 +274,8 @@ def assistant_voice(sent: str) -> str:
     return "an assistant's words" if _ASSISTANT.search(sent) else ""
 
 
-_AMOUNT = re.compile(r"[$£€]\s?\d(?:[\d,.]*\d)?(?:\s?(?:k|m|million|thousand|billion)\b)?|\b\d[\d,.]*\s?(?:million |thousand |"
+_AMOUNT = re.compile(r"[$£€]\s?\d(?:[\d,.]*\d)?(?:\s?(?:k|m|million|thousand|billion)\b)?"
+                     r"|\b\d[\d,.]*\s?(?:million |thousand |"
                      r"hundred )?(?:dollars|pounds|euros|bucks)\b|\b(?:a|one|two|three|five|ten|a few) (?:hundred|"
                      r"thousand|million|billion) (?:dollars|pounds|euros|bucks)\b", re.I)
 
@@ -429,21 +371,6 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
 
 
 _YOU_VERB = {"is": "are", "was": "were", "has": "have"}
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_TODAY_IS = re.compile(r"\b(?:it's|it is|today is|today's)\s+(?:a\s+)?(?P<d>" + "|".join(_DAYS) + r")\b", re.I)
-
-
-def drop_wrong_today(text: str, now: datetime, fixes: list[str]) -> str:
-    """The line without its sentences that say today is another day of the week ("It's Saturday,
-    you know?", said on a Monday); a line left with nothing is not said."""
-    today = _DAYS[now.weekday()]
-    parts = sentences(text) or [text]
-    kept = [s for s in parts if not any(m.group("d").lower() != today for m in _TODAY_IS.finditer(s))]
-    if len(kept) < len(parts):
-        fixes.append(f"today is {today.capitalize()}")
-    return " ".join(kept)
-
-
 def not_anothers_self(text: str, others: Sequence[str]) -> str:
     """A line less its sentences that say of the speaker what another in the talk said of itself
     ("I'm studying history at Oakhill College", said by the librarian after the student said it)."""

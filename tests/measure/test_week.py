@@ -60,7 +60,7 @@ def test_the_table_has_a_row_a_day_and_every_column(quick_week):
     assert [d["until"] for d in days] == ["Day 1, 06:30:00", "Day 1, 07:00:00"]
     for d in days:
         assert d["ticks"] == 180 and d["engine_errors"] == 0
-        assert d["step_ms_mean"] > 0 and d["step_ms_p95"] >= d["step_ms_mean"] * 0.5
+        assert d["step_ms_mean"] > 0 and d["step_ms_p95"] > 0  # (their ratio is the machine's load: not tested)
         assert d["rss_mb"] > 0 and d["save_s"] > 0 and d["whole_save_s"] > 0 and d["load_s"] > 0
         assert d["save_mb"] > 0 and d["retrieval_ms"] is not None and d["retrieval_ms"] > 0
     assert [d["save_kind"] for d in days] == ["whole", "changes"]  # as the game saves: changes after the first

@@ -245,10 +245,11 @@ def test_what_another_was_seen_doing_is_not_its_own():
 
 def test_a_meal_shared_with_one_it_neither_lives_with_nor_plans_to_meet_is_caught(engine):
     # Samuel at 22:00 (the day of 09:22, second pass): "dinner with Grace and Priya"
-    from game.mind.backing import meals_unbacked
+    from game.mind.ownclaims import meals_unbacked
 
     town = engine.core.town_names
-    assert meals_unbacked("I had dinner with Grace and Priya.", "Samuel Okafor", town, "") == ["dinner with Priya Raman"]
+    said = "I had dinner with Grace and Priya."
+    assert meals_unbacked(said, "Samuel Okafor", town, "") == ["dinner with Priya Raman"]
     assert meals_unbacked("I had dinner with Grace.", "Samuel Okafor", town, "") == []  # they live together
     plan = "19:00 have dinner with Hank Brody at The Copper Kettle"
     assert meals_unbacked("Tonight I have dinner with Hank.", "Samuel Okafor", town, plan) == []
@@ -271,7 +272,7 @@ def test_a_place_is_open_while_one_of_its_counters_is_staffed(engine):
 async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(engine):
     # Samuel at 22:00 (the day of 11:21): "I will be reading at home at 10am today" (his plan: catch up
     # with Rosa Brody 08:00-10:30), and the same at 6pm (catch up with Grace Okafor 16:00-19:00)
-    from game.mind.answerdata import at_time
+    from game.mind.ownclaims import at_time
     from game.mind.view import PlanBlock
 
     blocks = [PlanBlock(480, 555, "catch up with Rosa Brody", "", "free"),
@@ -296,7 +297,7 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
 
 def test_an_age_not_its_own_is_caught():
     # Grace (59; sixty on Tuesday) at 22:00 (the day of 11:21): "I am Grace Okafor, a 60-year-old mayor"
-    from game.mind.answerdata import age_unbacked
+    from game.mind.ownclaims import age_unbacked
 
     said = "I am Grace Okafor, a 60-year-old mayor of Millbrook. I love the town."
     assert age_unbacked(said, 59) == ["I am Grace Okafor, a 60-year-old mayor of Millbrook."]
@@ -310,7 +311,8 @@ def test_asked_of_the_mayor_one_who_knows_her_says_who_she_is_and_she_speaks_as_
     # the day of 11:21, at 22:00: Samuel, "I don't know the mayor, but I know Grace Okafor is the love of
     # my life"; Grace, "I think Grace Okafor is a dedicated and meticulous leader ..."
     from game.mind.answerdata import from_records
-    from game.mind.backing import Backing, office_line
+    from game.mind.backing import Backing
+    from game.mind.ownclaims import office_line
 
     town = engine.core.town_names
     q = "What do you think of the town's mayor?"

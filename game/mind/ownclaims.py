@@ -1,0 +1,127 @@
+"""What an interview answer claims of the resident itself (issue 39): the meals it shares and
+with whom, its age, what it does at an hour of today, the office it or one it knows holds.  Each
+is held to the records (the town's homes and roles, the persona, today's plan); backing.py and
+answerdata.py ask these."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from game.mind.facts import TownNames
+from game.mind.hours import clock_times
+from game.mind.unbacked import sentences
+from game.mind.view import PlanBlock, hhmm
+
+_MEAL_WITH = re.compile(r"\b(?P<meal>breakfast|lunch|dinner|supper|coffee|tea|a meal|drinks?|a drink) with "
+                        r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:(?:,| and|, and) [A-Z][a-z]+(?: [A-Z][a-z]+)?)*)")
+_MEALS = re.compile(r"\b(?:breakfast|lunch|dinner|supper|coffee|tea|meal|drinks?|eat|ate|eating)\b", re.I)
+
+
+def meals_unbacked(answer: str, me: str, town: TownNames, backing: str) -> list[str]:
+    """The people ``answer`` has the resident share a meal with ("dinner with Grace and Priya")
+    who neither live with it nor share a meal with it in a line of what it holds."""
+    home = town.homes.get(me)
+    meal_lines = [ln for ln in backing.splitlines() if _MEALS.search(ln)]
+    out = []
+    for m in _MEAL_WITH.finditer(answer):
+        for name in re.split(r",? and |, ", m.group("who")):
+            full = next((p for p in town.people if name in (p, p.split()[0])), None)
+            if full is None or full == me or (home and town.homes.get(full) == home):
+                continue
+            if not any(re.search(rf"\b{re.escape(full.split()[0])}\b", ln) for ln in meal_lines):
+                out.append(f"{m.group('meal')} with {full}")
+    return out
+
+
+_SELF_SPOKEN = re.compile(r"\b(?:I am|I'm|I was|I have|I've|I will|I'll|me|my|myself)\b")
+
+
+def of_self_as_another(answer: str, me: str) -> bool:
+    """Whether ``answer`` speaks of its own speaker by name and never as itself ("I think Grace Okafor
+    is a dedicated leader", by Grace)."""
+    return bool(re.search(rf"\b{re.escape(me)}\b", answer)) and not _SELF_SPOKEN.search(answer)
+
+
+def office_line(question: str, me: str, town: TownNames) -> str:
+    """Who holds the office a question names ("the town's mayor"), said by ``me`` from the records
+    ("I am the town's mayor.", "Grace Okafor, my wife, is the town's mayor."); "" when it asks of none
+    or ``me`` knows nobody who holds it."""
+    for who, roles in town.roles.items():
+        for role in roles:
+            if role.startswith("candidate for ") or not re.search(
+                    rf"\bthe (?:town'?s? )?{re.escape(role)}\b", question, re.I):
+                continue
+            if who == me:
+                return f"I am the town's {role}."
+            rel = town.relations.get(me, {}).get(who, "")
+            if rel:
+                mine = re.sub(r"^(?:his|her|their)\b", "my", rel.split(";")[0].split(",")[0].strip(), flags=re.I)
+                return f"{who}, {mine}, is the town's {role}."
+    return ""
+
+
+_MY_AGE = re.compile(r"\b(?:I(?:'m| am)(?: (?:a|an|now))? (?P<a>\d{1,3})(?:-| )years?(?:-| )old\b"
+                     r"|I(?:'m| am) (?P<b>\d{1,3})\b"
+                     r"(?! (?:minutes|hours|days|weeks|months|pm|am|o'clock|:))|\b(?:a|an) (?P<c>\d{1,3})-year-old\b)")
+
+
+def age_unbacked(answer: str, age: int | None) -> list[str]:
+    """The sentences of ``answer`` that give the resident an age not its own ("a 60-year-old mayor",
+    said by Grace, 59, whose sixtieth birthday is tomorrow)."""
+    if not age:
+        return []
+    out = []
+    for sent in sentences(answer):
+        for m in _MY_AGE.finditer(sent):
+            said = int(m.group("a") or m.group("b") or m.group("c"))
+            if said != age and (m.group("c") is None or re.match(r"^\W*I\b", sent)):
+                out.append(sent)
+                break
+    return out
+
+
+_AT_Q = re.compile(r"\bwhat (?:will|are) you (?:be )?(?:doing|do) at (?P<t>[^?]+?)"
+                   r"(?P<day> today| tonight| this \w+)?\s*\?",
+                   re.I)
+
+
+def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | None:
+    """Asked what it will be doing at a time today ("What will you be doing at 10am today?"): (the
+    answer from today's plan, in its voice, and that block's activity); None otherwise."""
+    m = _AT_Q.search(question)
+    times = clock_times(m.group("t")) if m else []
+    if not times or re.search(r"\btomorrow\b", question, re.I):
+        return None
+    at = times[0]
+    b = next((b for b in blocks if b.start <= at < b.end), None)
+    if b is None:
+        return None
+    start = min((x.start for x in blocks if x.activity == b.activity and x.end >= b.start and x.start <= b.start),
+                default=b.start)
+    end = b.end
+    for x in blocks:  # a block cut in two is one thing to do
+        if x.start == end and x.activity == b.activity:
+            end = x.end
+    return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(start)} to {hhmm(end)}).", b.activity
+
+
+def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, mine: bool = False) -> str:
+    """What the plan has after today's work ends ("" when it has no work today or it is over);
+    ``mine``: in the resident's own voice ("After work today my plan is: ...")."""
+    work = [b for b in blocks if b.kind == "work"]
+    if not work:
+        return ""
+    end = max(b.end for b in work)
+    later = [b for b in blocks if b.start >= end and b.kind != "work"]
+    if not later:
+        return ""
+    said: list[str] = []
+    last = ""
+    for b in later:
+        if b.activity != last:  # a block cut in two is one thing to do
+            said.append(f"{b.activity} at {hhmm(b.start)}")
+        last = b.activity
+    if mine:
+        return f"After work today (it ends at {hhmm(end)}) my plan is: {'; '.join(said[:5])}."
+    return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(said[:5])}."
