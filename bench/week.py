@@ -68,7 +68,7 @@ from game.measure.benchkit import machine  # noqa: E402
 from game.measure.standin import embedding  # noqa: E402
 from game.measure.swarm import StandInProcess, make_town  # noqa: E402
 from game.measure.swarmconfig import NORMAL_TICK_S, SwarmConfig, rss_mb  # noqa: E402
-from game.mind.memory_image import MemoryImage  # noqa: E402
+from game.mind.memory.image import MemoryImage  # noqa: E402
 from game.mind.mind import Mind  # noqa: E402
 
 QUICK_DAY_HOURS = 2.0

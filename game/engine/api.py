@@ -26,7 +26,7 @@ from game.engine.events import Command, Prepared, PrepStep, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import LLM, Priority
 from game.mind.facts import Fact, FactBook, TownNames
-from game.mind.memory_image import MemoryImage
+from game.mind.memory.image import MemoryImage
 from game.mind.mindstate import MindState
 from game.mind.persona import Persona
 from game.mind.view import Action, Allowance, Conversation, DayPlan, Hazard, Line, Reaction, Script, WorldView
@@ -175,7 +175,7 @@ class TownMap(Protocol):
 
 
 class Remembered(Protocol):
-    """One record of a memory stream (``game.mind.memory.Record``), as the side panel reads it."""
+    """One record of a memory stream (``game.mind.memory.stream.Record``), as the side panel reads it."""
 
     @property
     def id(self) -> int: ...
@@ -191,7 +191,7 @@ class Remembered(Protocol):
 
 
 class Memories(Protocol):
-    """A mind's memory stream (``game.mind.memory.MemoryStream``), as the engine reads and saves it."""
+    """A mind's memory stream (``game.mind.memory.stream.MemoryStream``), as the engine reads and saves it."""
 
     uid: str  # who the stream is (a save made of another stream is written whole)
 

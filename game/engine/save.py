@@ -53,7 +53,7 @@ from game.engine.saveformat import (
     sqlite_words,
 )
 from game.engine.state import StreamSync, SyncPoint, TownState
-from game.mind.memory import MemoryImage, MemoryStream
+from game.mind.memory.stream import MemoryImage, MemoryStream
 
 # (read there, named here too: the one module of saves the rest of the game imports)
 __all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "FaultHooks", "Prepared", "SaveError",

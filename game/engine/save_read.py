@@ -25,7 +25,7 @@ from game.engine.saveformat import (
     time_of,
 )
 from game.engine.state import Job, Player, Resident, StreamSync, SyncPoint, TownState
-from game.mind.memory import MemoryImage, MemoryStream
+from game.mind.memory.stream import MemoryImage, MemoryStream
 from game.mind.view import Action, DayPlan
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from game.engine.saveformat import CHUNK, SEGMENT, chunk_count
 from game.engine.state import StreamSync
-from game.mind.memory import MemoryImage
+from game.mind.memory.stream import MemoryImage
 
 
 def _segment_row(name: str, img: MemoryImage, a: int, b: int) -> tuple:

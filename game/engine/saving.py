@@ -16,7 +16,7 @@ from game.engine.talks import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
 from game.llm.accounting import accounting_of
-from game.mind.memory_image import MemoryImage
+from game.mind.memory.image import MemoryImage
 from game.mind.mindstate import MindState
 
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypedDict
 
-from game.mind.memory_image import MemoryImage
+from game.mind.memory.image import MemoryImage
 from game.mind.mindstate import MindState
 from game.mind.view import Action, Conversation, DayPlan
 
@@ -261,7 +261,7 @@ class TownState:
     embodied: str | None = None
     residents: dict[str, Resident] = field(default_factory=dict)
     minds: dict[str, MindState] = field(default_factory=dict)  # resident -> mind state without its memory
-    # resident -> its memories: a MemoryImage (game/mind/memory.py), or rows (MemoryStream.to_rows)
+    # resident -> its memories: a MemoryImage (game/mind/memory/stream.py), or rows (MemoryStream.to_rows)
     memories: dict[str, MemoryImage | list[dict]] = field(default_factory=dict)
     spatial: dict[str, dict] = field(default_factory=dict)  # resident -> SpatialMemory.to_dict()
     objects: dict[str, dict] = field(default_factory=dict)  # address -> {"state", "by"}

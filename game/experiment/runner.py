@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from game.experiment.scenario import Seed
     from game.llm.api import LLM
     from game.measure.relations import PositionLog
-    from game.mind.records import Remembering
+    from game.mind.memory.records import Remembering
 
 __all__ = ["Prepared", "RunState", "open_engine", "prepare", "run_experiment", "run_town", "usage_path"]
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from game.measure.bench_saves import bench_save_load, start_at_eight, town_with
 from game.measure.benchkit import DIM, bench_double, machine, median_ms, unit_rows
-from game.mind.memory import MemoryStream
+from game.mind.memory.stream import MemoryStream
 from game.text import dumps, echo
 from game.world.town import Town
 
@@ -62,7 +62,7 @@ def _fill(stream: MemoryStream, n: int, start: datetime, rng: np.random.Generato
 
 
 def bench_retrieval(quick: bool) -> dict:
-    from game.mind.memory import MemoryStream
+    from game.mind.memory.stream import MemoryStream
 
     n = 20_000 if quick else 100_000
     rng = np.random.default_rng(1)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from game.measure.benchkit import DIM, bench_double, clone_specs, unit_rows
-from game.mind.memory import MemoryStream
+from game.mind.memory.stream import MemoryStream
 from game.world.clock import Clock
 from game.world.knowledge import among
 

@@ -1,7 +1,7 @@
 """Memory records as plain rows, read from a save or a live town, for the measurements.
 
 A row and the readers of what its text says (who told the resident, whom it talked with, who is
-mentioned) belong to the mind that writes those shapes (``game.mind.records``) and are re-exported
+mentioned) belong to the mind that writes those shapes (``game.mind.memory.records``) and are re-exported
 here; this module adds reading them, and the rest of a save, without a model or a world.
 """
 
@@ -15,7 +15,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from game.mind.records import MemoryRow, Remembering, mentioned, name_pattern, rows_of_mind, source_of, talked_with
+from game.mind.memory.records import (
+    MemoryRow,
+    Remembering,
+    mentioned,
+    name_pattern,
+    rows_of_mind,
+    source_of,
+    talked_with,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from game.engine.engine import Engine
@@ -69,7 +77,7 @@ class SaveData:
 def read_save(path: str | Path) -> SaveData:
     """Read the parts of a save the measurements need.  Raises ``SaveError`` (a clear message)."""
     from game.engine.save import SaveError, open_save, read_memories
-    from game.mind.memory import KINDS, from_game_hours
+    from game.mind.memory.stream import KINDS, from_game_hours
 
     db, meta = open_save(path)
     try:

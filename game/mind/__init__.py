@@ -5,7 +5,7 @@ returns plain data (``Action``, ``DayPlan``, ``Reaction``, ``Line``).  It talks 
 through ``game.llm.api.LLM``.
 """
 
-from game.mind.memory import MemoryStream, Record, Weights
+from game.mind.memory.stream import MemoryStream, Record, Weights
 from game.mind.mind import Mind, MindConfig
 from game.mind.persona import Persona
 from game.mind.view import Action, Conversation, DayPlan, Line, PlanBlock, Reaction, WorldView

@@ -30,8 +30,8 @@ from game.mind.backing import (
 )
 from game.mind.facts import Fact, TownNames
 from game.mind.hours import stems
+from game.mind.memory.records import MemoryRow, mentioned, talked_with
 from game.mind.ownclaims import after_work_line, of_self_as_another, office_line
-from game.mind.records import MemoryRow, mentioned, talked_with
 from game.mind.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
 

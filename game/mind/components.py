@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from game.mind.agenda import Agenda
 from game.mind.core import IDENTITY_TITLE, MindCore, identity_text
 from game.mind.facts import Fact, hide_secrets
-from game.mind.memory import Record
+from game.mind.memory.stream import Record
 from game.mind.unbacked import clauses
 from game.mind.view import WorldView, hhmm
 

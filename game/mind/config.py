@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from game.mind.memory import Weights
+from game.mind.memory.stream import Weights
 
 Embedder = Callable[[list[str]], Awaitable[list[list[float]]]]
 

@@ -21,11 +21,11 @@ from pydantic import BaseModel
 from game.llm.api import LLM, CallTag, LLMError, Priority
 from game.mind import prompting, routine
 from game.mind.config import MindConfig
-from game.mind.embeddings import EmbeddingCache
 from game.mind.facts import FactBook
-from game.mind.memory import MemoryStream, Record
+from game.mind.memory.embeddings import EmbeddingCache
+from game.mind.memory.records import partners_in
+from game.mind.memory.stream import MemoryStream, Record
 from game.mind.persona import Persona
-from game.mind.records import partners_in
 from game.mind.view import Action, PlanBlock, WorldView
 
 log = logging.getLogger(__name__)

@@ -31,10 +31,10 @@ from game.mind.agenda import Agenda
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.core import MindCore
 from game.mind.dialogue import Talker
-from game.mind.embeddings import Embedding, EmbeddingCache
 from game.mind.facts import Fact, FactBook, TownNames
 from game.mind.grounding import Locator
-from game.mind.memory import MemoryImage, MemoryStream
+from game.mind.memory.embeddings import Embedding, EmbeddingCache
+from game.mind.memory.stream import MemoryImage, MemoryStream
 from game.mind.mending import Mender
 from game.mind.mindstate import MindState
 from game.mind.persona import Declared, Persona

@@ -1,12 +1,12 @@
 """A mind as a save holds it (``Mind.to_state`` / ``Mind.from_state``): plain JSON-ready data, but
 its memory, which is one row per record (embedding as float32 bytes) or, read from a save, the
-stream's image (game/mind/memory_image.py)."""
+stream's image (game/mind/memory/image.py)."""
 
 from __future__ import annotations
 
 from typing import TypedDict
 
-from game.mind.memory_image import MemoryImage
+from game.mind.memory.image import MemoryImage
 
 
 class MindState(TypedDict, total=False):

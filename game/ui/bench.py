@@ -23,7 +23,7 @@ from game.engine.save import SaveError
 from game.llm.api import LLM
 from game.measure.bench import BENCHMARKS, bench_save_load, largest_town, median_ms
 from game.measure.bench import cli_bench as measure_cli_bench
-from game.mind.memory import MemoryStream
+from game.mind.memory.stream import MemoryStream
 from game.ui.host import Progress, SaveInfo
 
 if TYPE_CHECKING:  # pragma: no cover (Textual is imported only by the screen's benchmarks)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from game.llm.answers import AnswerError, parse_answer
-from game.mind.memory import KINDS, MemoryStream
+from game.mind.memory.stream import KINDS, MemoryStream
 
 from .answers import answer_schemas
 from .fakes import any_answer_model

@@ -265,7 +265,7 @@ async def test_impossible_save_data_is_a_save_error_naming_file_and_field(tmp_pa
 # ------------------------------------------------------------------------ saves are data
 
 SAVE_CODE = ("game/engine/save.py", "game/engine/build.py", "game/engine/engine.py", "game/mind/mind.py",
-             "game/mind/memory.py", "game/mind/view.py", "game/mind/persona.py", "game/world/spatial.py",
+             "game/mind/memory/stream.py", "game/mind/view.py", "game/mind/persona.py", "game/world/spatial.py",
              "game/world/objects.py", "game/world/clock.py", "game/llm/accounting.py")
 PICKLE_WORDS = re.compile(r"\b(pickle|cPickle|marshal|shelve|dill|cloudpickle|joblib|__reduce__|__getstate__)\b")
 

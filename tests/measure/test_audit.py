@@ -10,7 +10,7 @@ from datetime import datetime
 from game.measure.audit import audit, render
 from game.measure.records import SaveData
 from game.mind.facts import TownNames, declared
-from game.mind.records import MemoryRow
+from game.mind.memory.records import MemoryRow
 
 T = datetime(2026, 3, 2, 9)
 PEOPLE = ("Grace Okafor", "Samuel Okafor", "Rosa Brody", "Hank Brody")

@@ -11,7 +11,7 @@ import pytest
 from game.engine.build import new_engine
 from game.mind.answerdata import record_lines, talk_claims, talks_on, tidy
 from game.mind.interview import answer_backed
-from game.mind.records import MemoryRow
+from game.mind.memory.records import MemoryRow
 
 from .fakes import interview_answers as _says
 from .fakes import scripted_model

@@ -126,7 +126,7 @@ def test_what_a_talk_was_about_is_held_to_the_records_of_that_talk():
     # Rosa at 22:00 (the day of 09:22): "I talked to Nora about the surprise party ... I talked to
     # Grace about her plans for the party" (the talk with both was about breakfast eggs)
     from game.mind.answerdata import talk_topics_unbacked
-    from game.mind.records import MemoryRow
+    from game.mind.memory.records import MemoryRow
 
     day = MONDAY.date()
     rows = [MemoryRow("Rosa Brody", 1, "conversation", "I talked with Nora Lindqvist, Grace Okafor; I said: I'm "

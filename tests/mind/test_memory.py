@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 
-from game.mind.memory import MemoryStream, Weights, estimate_tokens
+from game.mind.memory.stream import MemoryStream, Weights, estimate_tokens
 
 T0 = datetime(2026, 2, 13, 8, 0)
 
@@ -145,7 +145,7 @@ def _topic_stream(n: int, seed: int) -> tuple[MemoryStream, np.ndarray, datetime
     """A stream like a long-lived resident's: records about a few hundred things (each embedding a
     topic's direction plus noise, as sentences about the same thing are), every 20 s, importance
     1-10; and queries about those things."""
-    from game.mind import memory as mem
+    from game.mind.memory import stream as mem
 
     rng = np.random.default_rng(seed)
     topics = rng.standard_normal((300, 384)).astype(np.float32)
@@ -177,7 +177,7 @@ def test_the_prefilter_finds_the_exact_top_10_on_a_large_stream():
 
 
 def test_below_the_prefilter_threshold_retrieval_is_exact_and_kinds_and_exclusions_hold():
-    from game.mind import memory as mem
+    from game.mind.memory import stream as mem
 
     m, queries, now = _topic_stream(mem.PREFILTER_MIN, seed=12)
     m2 = MemoryStream(capacity=10)
@@ -218,7 +218,7 @@ def test_the_prefilter_with_kinds_and_exclusions_agrees_with_exact_scoring():
 
 
 def test_the_projection_is_built_a_step_per_retrieval_and_results_stay_exact_until_then():
-    from game.mind import memory as mem
+    from game.mind.memory import stream as mem
 
     m, queries, now = _topic_stream(mem.PREFILTER_MIN + 3 * mem.PREFILTER_STEP, seed=15)
     fresh = MemoryStream.from_image(m.image())

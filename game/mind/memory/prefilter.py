@@ -1,4 +1,4 @@
-"""The prefilter of ``MemoryStream.retrieve`` (memory.py): on a large stream (from ``PREFILTER_MIN``
+"""The prefilter of ``MemoryStream.retrieve`` (stream.py): on a large stream (from ``PREFILTER_MIN``
 records on) it picks candidates cheaply, so that 100k memories cost a few milliseconds; only the
 candidates are scored exactly.  It owns the projected rows; it reads the stream's ``Columns``."""
 
@@ -9,8 +9,8 @@ from datetime import datetime
 
 import numpy as np
 
-from game.mind.columns import Columns
-from game.mind.scoring import (
+from game.mind.memory.columns import Columns
+from game.mind.memory.scoring import (
     KINDS,
     PREFILTER_CANDIDATES,
     PREFILTER_DIM,

@@ -1,4 +1,4 @@
-"""What retrieval scores with (Park et al. 2023; see memory.py): game hours, token estimates, the
+"""What retrieval scores with (Park et al. 2023; see stream.py): game hours, token estimates, the
 weights, the min-max that normalises each term, and the figures of the prefilter (prefilter.py)
 that picks candidates on a large stream (from ``PREFILTER_MIN`` records on)."""
 

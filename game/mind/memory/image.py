@@ -1,6 +1,6 @@
 """A memory stream as a save sees it: ``MemoryImage`` (a consistent view taken in microseconds,
 read from another thread), and what a save does with a stream's ``Columns``: take an image, write
-its rows, fill an empty stream from an image in one go.  See memory.py and docs/SAVES.md."""
+its rows, fill an empty stream from an image in one go.  See stream.py and docs/SAVES.md."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from game.mind.columns import Columns
-from game.mind.scoring import KINDS, from_game_hours
+from game.mind.memory.columns import Columns
+from game.mind.memory.scoring import KINDS, from_game_hours
 
 
 @dataclass

@@ -27,10 +27,10 @@ from datetime import datetime
 
 import numpy as np
 
-from game.mind.columns import Columns
-from game.mind.memory_image import MemoryImage, fill, image_capacity, take_image, to_rows
-from game.mind.prefilter import Prefilter
-from game.mind.scoring import (
+from game.mind.memory.columns import Columns
+from game.mind.memory.image import MemoryImage, fill, image_capacity, take_image, to_rows
+from game.mind.memory.prefilter import Prefilter
+from game.mind.memory.scoring import (
     KINDS,
     PREFILTER_CANDIDATES,
     PREFILTER_DIM,
@@ -46,7 +46,7 @@ from game.mind.scoring import (
     minmax,
 )
 
-# (the parts of a stream live in scoring.py and memory_image.py; the rest of the game imports here)
+# (the parts of a stream live in scoring.py and image.py; the rest of the game imports here)
 __all__ = ["KINDS", "PREFILTER_CANDIDATES", "PREFILTER_DIM", "PREFILTER_MIN", "PREFILTER_SAMPLE", "PREFILTER_STEP",
            "Kind", "MemoryImage", "MemoryStream", "Record", "Weights", "clamp_importance", "estimate_tokens",
            "from_game_hours", "game_hours"]
@@ -68,7 +68,7 @@ class Record:
 
 class MemoryStream:
     """A resident's records, made of parts: the ``columns`` that hold them, the ``prefilter`` of a
-    large stream's retrieval (prefilter.py), and what a save takes (memory_image.py)."""
+    large stream's retrieval (prefilter.py), and what a save takes (image.py)."""
 
     def __init__(self, *, decay: float = 0.99, weights: Weights = DEFAULT_WEIGHTS, capacity: int = 64) -> None:
         self.decay = float(decay)
@@ -80,7 +80,7 @@ class MemoryStream:
     @classmethod
     def from_image(cls, img: MemoryImage, *, owned: bool = False, decay: float = 0.99,
                    weights: Weights = DEFAULT_WEIGHTS) -> MemoryStream:
-        """A stream from a save's image, in one go (``fill``, memory_image.py)."""
+        """A stream from a save's image, in one go (``fill``, image.py)."""
         m = cls(decay=decay, weights=weights, capacity=image_capacity(img, owned))
         fill(m.columns, img, owned)
         return m
@@ -121,7 +121,7 @@ class MemoryStream:
         return self.columns.ver
 
     def image(self, since: int | None = None) -> MemoryImage:
-        """This stream as it is now, for a save (``take_image``, memory_image.py)."""
+        """This stream as it is now, for a save (``take_image``, image.py)."""
         return take_image(self.columns, self.uid, self.decay, since)
 
     def to_rows(self) -> list[dict]:

@@ -1,6 +1,6 @@
 """The columns of a memory stream: every record's data in numpy arrays (and two lists), grown by
-doubling.  ``MemoryStream`` (memory.py) writes them; its prefilter (prefilter.py) and its saves
-(memory_image.py) read them.  One object owns them, so each of those parts says what it uses."""
+doubling.  ``MemoryStream`` (stream.py) writes them; its prefilter (prefilter.py) and its saves
+(image.py) read them.  One object owns them, so each of those parts says what it uses."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from game.mind.memory import MemoryStream
+from game.mind.memory.stream import MemoryStream
 
 
 @dataclass(frozen=True)
