@@ -1,6 +1,6 @@
 """``python -m game.measure.dayplans TOWN [--small] [--out FILE.json] [--llm-url URL] [--record FILE]``:
 every resident's first day plan, made as the game makes it (the frame filled in by the model,
-checked, asked again, mended: game/mind/daycheck.py, dayoptions.py), and each read as a player reads it
+checked, asked again, mended: game/mind/planning/daycheck.py, dayoptions.py), and each read as a player reads it
 (``judge_day``).  The figures of issue 38: how many plans passed the check on the model's first
 answer, how many pass after the checks, which lines were mended and why, and the calls and
 evaluated tokens each plan cost.
@@ -26,9 +26,9 @@ from game.errors import GameError
 from game.llm.accounting import Accounting, accounting_of
 from game.llm.api import LLM, LLMError
 from game.measure.records import SaveData
-from game.mind.dayframe import frame_for, frame_text
-from game.mind.dayjudge import judge_day
 from game.mind.mind import Mind
+from game.mind.planning.dayframe import frame_for, frame_text
+from game.mind.planning.dayjudge import judge_day
 from game.text import echo, one_line
 
 if TYPE_CHECKING:  # pragma: no cover

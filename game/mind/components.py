@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from game.mind.agenda import Agenda
 from game.mind.core import IDENTITY_TITLE, MindCore, identity_text
 from game.mind.facts import Fact, hide_secrets
 from game.mind.memory.stream import Record
+from game.mind.planning.agenda import Agenda
 from game.mind.unbacked import clauses
 from game.mind.view import WorldView, hhmm
 

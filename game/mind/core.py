@@ -19,13 +19,14 @@ from typing import Protocol, TypeVar
 from pydantic import BaseModel
 
 from game.llm.api import LLM, CallTag, LLMError, Priority
-from game.mind import prompting, routine
+from game.mind import prompting
 from game.mind.config import MindConfig
 from game.mind.facts import FactBook
 from game.mind.memory.embeddings import EmbeddingCache
 from game.mind.memory.records import partners_in
 from game.mind.memory.stream import MemoryStream, Record
 from game.mind.persona import Persona
+from game.mind.planning import routine
 from game.mind.view import Action, PlanBlock, WorldView
 
 log = logging.getLogger(__name__)
@@ -119,11 +120,11 @@ class MindCore:
         return (d - self.first_date).days + 1
 
     def routine_blocks(self, start: int | None = None, day: date | None = None) -> tuple[PlanBlock, ...]:
-        """A plain day from the lifestyle (routine.py): ``day``'s frame (default: a usual workday)."""
+        """A plain day from the lifestyle (planning/routine.py): ``day``'s frame (default: a usual workday)."""
         return routine.routine_blocks(self.persona, start, self.config.max_block_min, day)
 
     def routine_action(self, now: datetime, view: WorldView | None = None) -> Action:
-        """What the resident does by rule, no model (routine.py)."""
+        """What the resident does by rule, no model (planning/routine.py)."""
         return routine.routine_action(self.persona, now, view)
 
     # ------------------------------------------------------------------ the model

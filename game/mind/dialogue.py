@@ -17,15 +17,15 @@ from datetime import datetime
 
 from game.llm.api import CallTag, LLMError, Message, Prefills, Priority
 from game.mind import prompting
-from game.mind.agenda import Agenda
 from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
 from game.mind.linechecks import not_anothers_self, strip_speaker
+from game.mind.planning.agenda import Agenda
+from game.mind.planning.wording import whole_sentences
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
 from game.mind.talkpoints import public, public_lines, render_points, talking_points
 from game.mind.view import Conversation, Line, Script
-from game.mind.wording import whole_sentences
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 # a line's JSON: up to 200 characters of words (LineAnswer) at 2.5 or more a token, and its keys

@@ -19,12 +19,12 @@ from datetime import datetime
 from typing import cast
 
 from game.llm.api import LLMError, Priority
-from game.mind.agenda import Agenda
 from game.mind.components import Context, Plan, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
+from game.mind.planning.agenda import Agenda
+from game.mind.planning.shaping import emoji_for
 from game.mind.schemas import HazardReply, hazard_answer, mend_answer, pick_emoji
-from game.mind.shaping import emoji_for
 from game.mind.view import Action, Hazard, Reaction, WorldView
 
 _NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "continuing", "carrying on")

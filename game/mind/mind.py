@@ -11,9 +11,9 @@ The architecture of Park et al. 2023 on a call budget (see docs/MIND.md):
 
 ``Mind`` is composed of parts, each an object in its own module that owns its working state and
 takes what it needs in its constructor: the core every part shares (core.py: persona, settings,
-memory, facts, counts, the clock, the one way to ask the model), the agenda (agenda.py: the plan,
+memory, facts, counts, the clock, the one way to ask the model), the agenda (planning/agenda.py: the plan,
 the steps, the step in hand), the senses (senses.py), the reflector (reflection.py), the locator
-(grounding.py), the planner (planning.py), the mender (mending.py), the reactor (reacting.py) and
+(planning/grounding.py), the planner (planning/planner.py), the mender (mending.py), the reactor (reacting.py) and
 the talker (dialogue.py).  Mind wires them, answers for them to the rest of the game (the methods
 below are the parts' own; the attributes are the core's and the agenda's, as properties), answers
 interviews (interview.py) and makes and reads saves.
@@ -27,22 +27,22 @@ from datetime import date, datetime
 
 from game.llm.api import LLM
 from game.mind import interview
-from game.mind.agenda import Agenda
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.core import MindCore
 from game.mind.dialogue import Talker
 from game.mind.facts import Fact, FactBook, TownNames
-from game.mind.grounding import Locator
 from game.mind.memory.embeddings import Embedding, EmbeddingCache
 from game.mind.memory.stream import MemoryImage, MemoryStream
 from game.mind.mending import Mender
 from game.mind.mindstate import MindState
 from game.mind.persona import Declared, Persona
-from game.mind.planning import Planner
+from game.mind.planning.agenda import Agenda
+from game.mind.planning.grounding import Locator
+from game.mind.planning.planner import Planner
+from game.mind.planning.shaping import emoji_for, fit_steps, shape_plan
 from game.mind.reacting import Reactor
 from game.mind.reflection import Reflector
 from game.mind.senses import Senses, rule_importance
-from game.mind.shaping import emoji_for, fit_steps, shape_plan
 from game.mind.view import Action, Conversation, DayPlan
 from game.text import one_line
 
@@ -83,8 +83,8 @@ class Mind:
         self.ensure_identity = self.reflector.ensure_identity  # reflection.py
         self.reflection_due = self.reflector.reflection_due
         self.reflect_if_due = self.reflector.reflect_if_due
-        self.places_for = self.locator.places_for  # grounding.py
-        self.plan_day = self.planner.plan_day  # planning.py
+        self.places_for = self.locator.places_for  # planning/grounding.py
+        self.plan_day = self.planner.plan_day  # planning/planner.py
         self.replan = self.planner.replan
         self.next_action = self.planner.next_action
         self.steps_run_out = self.planner.steps_run_out

@@ -126,7 +126,7 @@ class Persona:
     work_start: int = 9 * 60
     work_end: int = 17 * 60
     daily: str = ""
-    schedule: list[Shift] = field(default_factory=list)  # the fixed parts of its days (dayframe.py)
+    schedule: list[Shift] = field(default_factory=list)  # the fixed parts of its days (planning/dayframe.py)
     seed_memories: list[str] = field(default_factory=list)
     relationships: dict[str, str] = field(default_factory=dict)
 

@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from game.llm.api import LLMError, Priority
-from game.mind.agenda import Agenda
 from game.mind.components import (
     Context,
     KnownFacts,
@@ -27,10 +26,11 @@ from game.mind.components import (
 )
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
-from game.mind.grounding import Locator
 from game.mind.mending import Mender
+from game.mind.planning.agenda import Agenda
+from game.mind.planning.grounding import Locator
+from game.mind.planning.shaping import emoji_for
 from game.mind.schemas import MeetReply, ReactAnswer, clean_text, meet_answer, pick_emoji
-from game.mind.shaping import emoji_for
 from game.mind.view import Action, Allowance, Hazard, Reaction, WorldView
 
 _BED_WORDS = re.compile(r"\b(wak(e|es|ing) up|go(es|ing)? to (bed|sleep)|fall(ing)? asleep|sleep(ing)?|nap(ping)?)\b",
@@ -242,7 +242,7 @@ class Reactor:
 
 
 _NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "keep doing the same thing",
-            "continuing", "carrying on", "keeping going", "keeping doing the same thing")  # (as read: wording.py)
+            "continuing", "carrying on", "keeping going", "keeping doing the same thing")  # (as read: planning/wording.py)
 _TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak", "discuss", "invite", "inviting",
                "mention", "share", "sharing", "hello", "hi ", "conversation", "let him know", "let her know")
 

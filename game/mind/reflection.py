@@ -15,9 +15,9 @@ from game.mind.claims import role_claims
 from game.mind.core import MindCore
 from game.mind.linechecks import works_elsewhere
 from game.mind.memory.stream import Record
+from game.mind.planning.wording import whole_sentences
 from game.mind.schemas import IDENTITY_MAX, IdentityAnswer, InsightsAnswer
 from game.mind.unbacked import echoes_example, sentences
-from game.mind.wording import whole_sentences
 
 
 class Reflector:

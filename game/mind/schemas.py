@@ -16,7 +16,7 @@ from typing import Annotated, Literal, Protocol, cast
 
 from pydantic import BaseModel, BeforeValidator, Field, create_model
 
-from game.mind.wording import fit_action
+from game.mind.planning.wording import fit_action
 from game.text import one_line
 
 
@@ -47,7 +47,7 @@ def bounded_text(max_len: int) -> Callable[[object], str]:
 
 def _action(max_len: int) -> Callable[[object], str]:
     """What a resident does, as others will see it: whole words, a bare verb first made "-ing"
-    (game/mind/wording.py)."""
+    (game/mind/planning/wording.py)."""
     return lambda v: fit_action(clean_text(v, max_len), max_len)
 
 
@@ -302,7 +302,7 @@ def pick_emoji(raw: str, fallback: str) -> str:
 
 
 class AttendAnswer(BaseModel):
-    """Whether a resident goes to a gathering it knows of (``attending.py``)."""
+    """Whether a resident goes to a gathering it knows of (``planning/attending.py``)."""
 
     # the reason first: written before the decision, it weighs the plan and the person (on the
     # embedded model, 25 of 32 answers went with the reason first, 8 of 32 with it after; docs/MIND.md)

@@ -13,9 +13,9 @@ from collections import OrderedDict
 from datetime import datetime, timedelta
 
 from game.llm.api import LLMError, Priority
-from game.mind.agenda import Agenda
 from game.mind.core import MindCore
 from game.mind.facts import Fact
+from game.mind.planning.agenda import Agenda
 from game.mind.schemas import ImportanceAnswer, clean_text
 from game.mind.view import Conversation
 

@@ -1,5 +1,5 @@
 """Kinds of place a resident's words may name that a town may not have ("take the train", "go to
-the bank"): the plan check (game/mind/daycheck.py) asks the world which a line names that this town
+the bank"): the plan check (game/mind/planning/daycheck.py) asks the world which a line names that this town
 lacks, so the words and the walk do not disagree (the world would place "the bank" somewhere).
 
 Each kind is a pattern for the words that name it and the words any of which, in a town's area or

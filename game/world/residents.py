@@ -60,7 +60,7 @@ def weekdays_of(days: str | list[str]) -> tuple[int, ...]:
 
 class Shift(BaseModel):
     """A fixed part of a resident's days: its work, a class, a standing commitment.  The day plan
-    is built around it (game/mind/dayframe.py): the model says what the resident does in it, the
+    is built around it (game/mind/planning/dayframe.py): the model says what the resident does in it, the
     file says when and where."""
     model_config = ConfigDict(extra="forbid")
     what: str = Field(min_length=1, max_length=80, description="what it is, 'work behind the counter'")

@@ -44,8 +44,8 @@ def answer_schemas() -> list[type[BaseModel]]:
                 continue
             # (a base whose fields are all made at run time, BlockSteps, shows none in its schema)
             found += [m for m in _models_in(mod) if m.model_fields and m.model_json_schema().get("properties")]
-    from game.mind.dayfill import day_fill_answer
-    from game.mind.steps import block_steps_answer
+    from game.mind.planning.dayfill import day_fill_answer
+    from game.mind.planning.steps import block_steps_answer
 
     found.append(day_fill_answer(("07:00 free time", "09:00 run the town from the mayor's office", "17:00 free time")))
     found.append(block_steps_answer(("07:00 breakfast", "07:30 run the town from the mayor's office")))

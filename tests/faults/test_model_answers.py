@@ -446,7 +446,7 @@ def test_parser_stays_fast_on_adversarial_text(case):
     """No input makes the repair code slow (quadratic scans would stall a decision)."""
     import time
 
-    from game.mind.steps import DecomposeAnswer
+    from game.mind.planning.steps import DecomposeAnswer
 
     t0 = time.perf_counter()
     try:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from game.measure.placefit import fits, impossible_state, load_table, table_entry
+from game.mind.planning.steps import DecomposeAnswer
 from game.mind.schemas import ReactAnswer
-from game.mind.steps import DecomposeAnswer
 from game.world import IDLE, default_town_path, load_town
 from game.world.resolve import Grounder
 

@@ -13,7 +13,8 @@ from game.llm.api import CallTag, Message
 from game.llm.client import ModelClient
 from game.llm.embed import RemoteEmbedder
 from game.measure import standin, swarm
-from game.mind import schemas, steps
+from game.mind import schemas
+from game.mind.planning import steps
 
 
 @pytest.fixture

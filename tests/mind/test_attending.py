@@ -1,4 +1,4 @@
-"""Whether a resident goes to a gathering it was told of (issue 27, ``mind/attending.py``): the host
+"""Whether a resident goes to a gathering it was told of (issue 27, ``mind/planning/attending.py``): the host
 goes; one whose plan already has it at the gathering's place then goes with no call; the others are
 asked, and the prompt shows what their plan says for that hour, "nothing planned" for a gap."""
 
@@ -8,10 +8,10 @@ from datetime import datetime
 
 from fake_model import FakeModel
 
-from game.mind.attending import _plan_then
 from game.mind.config import MindConfig
 from game.mind.facts import TownNames
 from game.mind.mind import Mind
+from game.mind.planning.attending import _plan_then
 from game.mind.view import DayPlan, PlanBlock, WorldView
 
 from .conftest import ALLOWED, DAY1, SPEC

@@ -1,16 +1,16 @@
 """The day's frame from what the town knows of a resident, and the check of the model's day against
-it before it is lived (issue 38): game/mind/dayframe.py and the planner's use of it."""
+it before it is lived (issue 38): game/mind/planning/dayframe.py and the planner's use of it."""
 
 from __future__ import annotations
 
 from datetime import date
 
 from game.llm.api import ModelTimeout
-from game.mind.daycheck import check_day, meals_eaten, merge
-from game.mind.dayframe import Slot, blocks_of, frame_for
-from game.mind.dayjudge import judge_day
 from game.mind.mind import Mind
 from game.mind.persona import Persona, Shift
+from game.mind.planning.daycheck import check_day, meals_eaten, merge
+from game.mind.planning.dayframe import Slot, blocks_of, frame_for
+from game.mind.planning.dayjudge import judge_day
 from game.mind.view import PlanBlock, hhmm
 
 from .conftest import DAY1, SPEC
@@ -196,7 +196,7 @@ async def test_when_the_second_ask_fails_the_failing_lines_are_mended(view):
 
 
 def test_a_mended_free_line_takes_the_residents_own_requirement_first():
-    from game.mind.dayoptions import fallbacks
+    from game.mind.planning.dayoptions import fallbacks
 
     slots = frame_for(BARISTA, MONDAY)
     p = Persona(**{**BARISTA.__dict__, "daily": "paint in the evening; have lunch with Dad; "

@@ -1,16 +1,24 @@
 """The choices a free hour of a day plan is picked from, and the shapes the server's grammar gives
-the plan's lines (issue 38): game/mind/dayoptions.py and dayfill.py's schema."""
+the plan's lines (issue 38): game/mind/planning/dayoptions.py and dayfill.py's schema."""
 
 from __future__ import annotations
 
 import re
 from datetime import date
 
-from game.mind.daycheck import check_day
-from game.mind.dayfill import day_fill_answer, line_choices
-from game.mind.dayframe import Slot, frame_for
-from game.mind.dayoptions import WORK_PATTERN, fits_hour, fitting, free_choices, meal_words, wants_of, work_pattern
 from game.mind.persona import Persona, Shift
+from game.mind.planning.daycheck import check_day
+from game.mind.planning.dayfill import day_fill_answer, line_choices
+from game.mind.planning.dayframe import Slot, frame_for
+from game.mind.planning.dayoptions import (
+    WORK_PATTERN,
+    fits_hour,
+    fitting,
+    free_choices,
+    meal_words,
+    wants_of,
+    work_pattern,
+)
 
 MAYOR = Persona(name="Grace Okafor", wake=6 * 60, sleep=22 * 60 + 30, home="Okafor house:bedroom",
                 workplace="Town Hall:mayor's office",
@@ -79,7 +87,7 @@ def test_the_schema_holds_a_free_line_to_its_choices_and_a_work_line_to_its_shif
 
 
 def test_the_choices_are_dealt_so_no_two_free_hours_can_pick_the_same():
-    from game.mind.dayoptions import deal
+    from game.mind.planning.dayoptions import deal
 
     slots = frame_for(MAYOR, date(2026, 3, 2))
     free = [i for i, s in enumerate(slots) if s.kind == "free"]
@@ -95,7 +103,7 @@ def test_the_choices_are_dealt_so_no_two_free_hours_can_pick_the_same():
 
 
 def test_the_check_reads_what_the_grammar_cannot_stop():
-    from game.mind.daycheck import _shares_run, line_key, without_hours
+    from game.mind.planning.daycheck import _shares_run, line_key, without_hours
 
     work = Slot(8 * 60, 12 * 60, "work", "run the pub", "The Copper Kettle:pub")
     evening = Slot(17 * 60, 23 * 60, "work", "run the pub", "The Copper Kettle:pub")
@@ -154,7 +162,7 @@ def test_a_moved_line_needs_its_reason_and_still_eats_no_second_meal():
 
 
 def test_a_line_may_not_copy_the_residents_story_but_may_say_its_wants():
-    from game.mind.daycheck import _shares_run, line_key
+    from game.mind.planning.daycheck import _shares_run, line_key
 
     seed = {line_key("Marcus Bell has not been invited to any party this week, as far as he knows")}
     assert _shares_run(line_key("has not been invited to any party this week, so he cannot run"), seed)

@@ -1,7 +1,7 @@
 """Which blocks of the day plan one decompose call covers (``planning.decompose_window``)."""
 
 from game.mind.config import MindConfig
-from game.mind.planning import decompose_window
+from game.mind.planning.planner import decompose_window
 from game.mind.view import DayPlan, PlanBlock
 
 

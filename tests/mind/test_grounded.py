@@ -12,8 +12,8 @@ from fake_model import FakeModel
 
 from game.llm.record import strict_schema
 from game.mind import Mind
+from game.mind.planning.steps import DecomposeAnswer
 from game.mind.schemas import ReactAnswer
-from game.mind.steps import DecomposeAnswer
 from game.mind.view import Hazard, WorldView
 from game.world import default_town_path, load_town
 from game.world.resolve import Grounder
@@ -231,7 +231,7 @@ async def test_each_block_gets_its_own_steps_in_its_own_minutes_and_work_is_done
 
 
 def test_the_decompose_schema_asks_one_to_four_steps_of_every_block():
-    from game.mind.steps import block_steps_answer
+    from game.mind.planning.steps import block_steps_answer
 
     schema = block_steps_answer(("07:00 catch up with Rosa", "08:00 run the town")).model_json_schema()
     assert schema["required"] == ["07:00 catch up with Rosa", "08:00 run the town"]
@@ -247,7 +247,7 @@ def test_steps_that_go_round_in_circles_and_miss_their_block_are_the_block():
     from collections import Counter
     from types import SimpleNamespace
 
-    from game.mind.steps import StepItem, off_block
+    from game.mind.planning.steps import StepItem, off_block
     from game.mind.view import PlanBlock
 
     core = SimpleNamespace(stats=Counter())

@@ -6,9 +6,9 @@ import pytest
 from pydantic import ValidationError
 
 from game.mind.persona import Persona, to_minutes
-from game.mind.places import resolve_place
+from game.mind.planning.places import resolve_place
+from game.mind.planning.steps import DecomposeAnswer
 from game.mind.schemas import ImportanceAnswer, InsightsAnswer, LineAnswer, clean_text, pick_emoji
-from game.mind.steps import DecomposeAnswer
 
 from .conftest import ALLOWED, SPEC
 
@@ -88,7 +88,7 @@ def test_persona_reads_times_in_many_spellings():
 
 
 def test_places_are_listed_compactly_and_lose_no_address():
-    from game.mind.places import format_places
+    from game.mind.planning.places import format_places
     addrs = ("Lin house:kitchen", "Lin house:kitchen:stove", "Lin house:kitchen:kitchen table",
              "Lin house:bathroom", "Park:lawn", "Lin house:garden:bench", "Market")
     text = format_places(addrs)

@@ -1,4 +1,4 @@
-"""The words of a model's action as others see them (game/mind/wording.py), and the answer schemas
+"""The words of a model's action as others see them (game/mind/planning/wording.py), and the answer schemas
 that apply them.  The bare verbs here are the ones the 1.5B model began its steps with in the
 recorded panel morning (tests/fixtures/grounding/panel.jsonl, 2026-11-25)."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from game.mind.planning.shaping import emoji_for
+from game.mind.planning.steps import DecomposeAnswer, parse_step_line
+from game.mind.planning.wording import as_doing, fit_action, ing, whole_words
 from game.mind.schemas import ReactAnswer
-from game.mind.shaping import emoji_for
-from game.mind.steps import DecomposeAnswer, parse_step_line
-from game.mind.wording import as_doing, fit_action, ing, whole_words
 
 
 @pytest.mark.parametrize("verb, doing", [

@@ -1,7 +1,7 @@
 """What the resident is doing and means to do: today's plan, the decomposed steps still to come,
 the step in hand, and why the rest of the day should be planned again.
 
-Plain saved state, one ``Agenda`` per mind.  The planner (planning.py) makes the plan and the
+Plain saved state, one ``Agenda`` per mind.  The planner (planner.py) makes the plan and the
 steps; a reaction (reacting.py, mending.py) puts a step of its own first; a gathering the resident
 goes to (attending.py) is laid over the plan; the prompts' sections (components.py) show it.
 """

@@ -2,7 +2,7 @@
 (plan_day.txt, or replan.txt for the rest of a day), ``daycheck.check_day`` on the answer, once more
 with the problems named when any line fails, then each line from the first answer that passed it,
 else mended by rule.  A function of the resident's core (the model, the counts); the planner
-(planning.py) calls it under its plan lock.
+(planner.py) calls it under its plan lock.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from pydantic.json_schema import JsonDict
 from game.llm.api import LLMError, Priority
 from game.mind import prompting
 from game.mind.core import MindCore
-from game.mind.daycheck import Checked, Problem, check_day, line_key, merge
-from game.mind.dayframe import FIXED_KINDS, Slot, frame_text
-from game.mind.dayoptions import deal, fallbacks, fitting, free_choices, meal_words, wants_of, work_pattern
+from game.mind.planning.daycheck import Checked, Problem, check_day, line_key, merge
+from game.mind.planning.dayframe import FIXED_KINDS, Slot, frame_text
+from game.mind.planning.dayoptions import deal, fallbacks, fitting, free_choices, meal_words, wants_of, work_pattern
+from game.mind.planning.wording import whole_words
 from game.mind.schemas import clean_text
 from game.mind.view import WorldView, hhmm
-from game.mind.wording import whole_words
 
 _LEADING_TIME = re.compile(r"^\s*(?:\d+\s*[.)]\s*)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*[-\u2013]\s*"
                            r"\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*[:,.]?\s+)?", re.I)

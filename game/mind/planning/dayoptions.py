@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from game.mind.daycheck import CLOCK, MEAL_HOURS, SLEEP, WAKE, Problem, line_key, meals_eaten
-from game.mind.dayframe import Slot, shifts_of
 from game.mind.persona import Persona
+from game.mind.planning.daycheck import CLOCK, MEAL_HOURS, SLEEP, WAKE, Problem, line_key, meals_eaten
+from game.mind.planning.dayframe import Slot, shifts_of
 from game.mind.schemas import clean_text
 
 # a work line in the model's words: two to twelve words of plain letters, no hours (the frame has

@@ -17,19 +17,19 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from game.llm.api import BadAnswer, LLMError, Priority
-from game.mind import attending
-from game.mind.agenda import Agenda
 from game.mind.components import Context, KnownFacts, Needs, Plan, RelevantMemories, Thoughts, Yesterday, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
-from game.mind.daycheck import without_hours
-from game.mind.dayfill import fill, named_by
-from game.mind.dayframe import at_place, blocks_of, frame_for
-from game.mind.grounding import Locator
+from game.mind.planning import attending
+from game.mind.planning.agenda import Agenda
+from game.mind.planning.daycheck import without_hours
+from game.mind.planning.dayfill import fill, named_by
+from game.mind.planning.dayframe import at_place, blocks_of, frame_for
+from game.mind.planning.grounding import Locator
+from game.mind.planning.shaping import emoji_for
+from game.mind.planning.steps import block_key, block_steps_answer, grouped
 from game.mind.reflection import Reflector
 from game.mind.schemas import clean_text
-from game.mind.shaping import emoji_for
-from game.mind.steps import block_key, block_steps_answer, grouped
 from game.mind.view import Action, DayPlan, PlanBlock, WorldView, hhmm
 
 

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from game.mind.dayframe import INSTEAD, Slot
 from game.mind.hours import stems
+from game.mind.planning.dayframe import INSTEAD, Slot
 from game.mind.view import hhmm
 
 MEALS = ("breakfast", "brunch", "lunch", "dinner", "supper")

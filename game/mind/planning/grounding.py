@@ -10,7 +10,7 @@ import logging
 
 from game.llm.api import LLMError
 from game.mind.core import MindCore
-from game.mind.places import resolve_place
+from game.mind.planning.places import resolve_place
 from game.mind.schemas import clean_text
 from game.mind.view import Ground, WorldView
 

@@ -5,7 +5,7 @@ the block is laid over the plan by rule, the steps already decomposed that reach
 there, and when the block is decomposed its steps are placed at the fact's place.
 
 Functions of the resident's core (what it knows, the model) and its agenda (the plan they change);
-the planner (planning.py) calls them under its plan lock.
+the planner (planner.py) calls them under its plan lock.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from game.llm.api import LLMError, Priority
-from game.mind.agenda import Agenda
 from game.mind.components import Context, Plan, Relationships, assemble
 from game.mind.core import MindCore
 from game.mind.factcheck import fact_in
 from game.mind.facts import DEFAULT_LENGTH, Fact
+from game.mind.planning.agenda import Agenda
 from game.mind.schemas import AttendAnswer
 from game.mind.view import DayPlan, PlanBlock, WorldView, hhmm
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
-from game.mind.daycheck import MEALS, SLEEP, WAKE, line_key, meals_eaten, same_area
-from game.mind.dayframe import shifts_of
 from game.mind.persona import Persona
+from game.mind.planning.daycheck import MEALS, SLEEP, WAKE, line_key, meals_eaten, same_area
+from game.mind.planning.dayframe import shifts_of
 from game.mind.view import PlanBlock
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from game.mind.dayframe import A_WORKDAY, frame_for, routine_day
 from game.mind.persona import Persona
-from game.mind.places import find_in
+from game.mind.planning.dayframe import A_WORKDAY, frame_for, routine_day
+from game.mind.planning.places import find_in
 from game.mind.view import Action, PlanBlock, WorldView
 
 

@@ -1,6 +1,6 @@
 """The answer to decompose.txt: the 10-30 minute steps of a window of the day plan, as compact
 lines ("brewing coffee (10 min, home)"), each block of the window its own list (``BlockSteps``),
-and how a line is read (``parse_step_line``).  Planner._decompose_steps (planning.py) asks and
+and how a line is read (``parse_step_line``).  Planner._decompose_steps (planner.py) asks and
 places them.
 """
 
@@ -15,9 +15,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 from pydantic.json_schema import SkipJsonSchema
 
 from game.mind.core import MindCore
-from game.mind.dayoptions import content_words
+from game.mind.planning.dayoptions import content_words
+from game.mind.planning.shaping import scale_steps
 from game.mind.schemas import ActionText, Minutes, bounded_text, clean_text
-from game.mind.shaping import scale_steps
 from game.mind.view import PlanBlock, hhmm
 
 
