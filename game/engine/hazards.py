@@ -2,7 +2,7 @@
 ``urgent`` in kinds.toml) is noticed by whoever is awake in the same building near it, from any room
 (the smoke, the water on the floor), and acted on.  The reaction is asked with the hazard as plain
 data (``Hazard``), so the mind's answer is an action at the thing that makes it safe
-(game/mind/hazards.py).  The thing changes when its resident reaches it, not before; the town log
+(game/mind/reacting/hazards.py).  The thing changes when its resident reaches it, not before; the town log
 says who mended it ("Grace Okafor puts out the fire on the stove").  Nobody is asked while someone
 deals with it already; a resident asked is asked again (``HAZARD_AGAIN``) only if it is still not
 dealt with.  A part of ``Engine``; it keeps no state of its own (a save holds what it reads); the things

@@ -33,7 +33,7 @@ class MindConfig:
     max_talks_per_day: int = 5  # conversations a resident starts (or has had) in a day before it stops starting more
     max_lines_per_day: int = 30
     max_turns_per_speaker: int = 4  # per conversation
-    # a whole talk asked with each speaker's own points to bring up (talkpoints.py); off: as before
+    # a whole talk asked with each speaker's own points to bring up (talk/points.py); off: as before
     talk_points: bool = True
     # the same words of a sight are not considered twice within this, whoever asks (per text; the
     # engine holds back a person or thing seen longer, per subject: engine/tuning.py SUBJECT_COOLDOWN)

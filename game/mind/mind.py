@@ -13,8 +13,8 @@ The architecture of Park et al. 2023 on a call budget (see docs/MIND.md):
 takes what it needs in its constructor: the core every part shares (core.py: persona, settings,
 memory, facts, counts, the clock, the one way to ask the model), the agenda (planning/agenda.py: the plan,
 the steps, the step in hand), the senses (senses.py), the reflector (reflection.py), the locator
-(planning/grounding.py), the planner (planning/planner.py), the mender (mending.py), the reactor (reacting.py) and
-the talker (dialogue.py).  Mind wires them, answers for them to the rest of the game (the methods
+(planning/grounding.py), the planner (planning/planner.py), the mender (reacting/hazards.py), the reactor (reacting/reactor.py) and
+the talker (talk/dialogue.py).  Mind wires them, answers for them to the rest of the game (the methods
 below are the parts' own; the attributes are the core's and the agenda's, as properties), answers
 interviews (interview.py) and makes and reads saves.
 """
@@ -29,20 +29,20 @@ from game.llm.api import LLM
 from game.mind import interview
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.core import MindCore
-from game.mind.dialogue import Talker
 from game.mind.facts import Fact, FactBook, TownNames
 from game.mind.memory.embeddings import Embedding, EmbeddingCache
 from game.mind.memory.stream import MemoryImage, MemoryStream
-from game.mind.mending import Mender
 from game.mind.mindstate import MindState
 from game.mind.persona import Declared, Persona
 from game.mind.planning.agenda import Agenda
 from game.mind.planning.grounding import Locator
 from game.mind.planning.planner import Planner
 from game.mind.planning.shaping import emoji_for, fit_steps, shape_plan
-from game.mind.reacting import Reactor
+from game.mind.reacting.hazards import Mender
+from game.mind.reacting.reactor import Reactor
 from game.mind.reflection import Reflector
 from game.mind.senses import Senses, rule_importance
+from game.mind.talk.dialogue import Talker
 from game.mind.view import Action, Conversation, DayPlan
 from game.text import one_line
 
@@ -89,9 +89,9 @@ class Mind:
         self.next_action = self.planner.next_action
         self.steps_run_out = self.planner.steps_run_out
         self.decide_ahead = self.planner.decide_ahead
-        self.react = self.reactor.react  # reacting.py
+        self.react = self.reactor.react  # reacting/reactor.py
         self.news_for = self.reactor.news_for
-        self.say = self.talker.say  # dialogue.py
+        self.say = self.talker.say  # talk/dialogue.py
         self.say_stream = self.talker.say_stream
         self.talk_side = self.talker.talk_side
         self.converse = self.talker.converse
@@ -108,7 +108,7 @@ class Mind:
         return self.core.facts.learn(fact)
 
     def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]:
-        """A finished conversation: its held context goes (dialogue.py), what was said is
+        """A finished conversation: its held context goes (talk/dialogue.py), what was said is
         remembered (senses.py)."""
         self.talker.forget(conversation.id)
         return self.senses.remember_conversation(now, conversation)

@@ -260,7 +260,7 @@ def test_a_talks_shared_prompt_holds_nothing_either_keeps_to_itself_nor_anothers
     # Hank's "has not told anyone ... the store is in trouble" became Marcus's "I'm sorry to hear about
     # the store"; Aiko, the librarian, said Eli's "I'm studying history at Oakhill College"
     from game.mind.linechecks import not_anothers_self as _not_anothers_self
-    from game.mind.talkpoints import public_lines
+    from game.mind.talk.points import public_lines
 
     shown = "- Hank Brody has not told anyone, not even Rosa, that the store is in trouble\n- Marcus Bell: his friend"
     assert public_lines(shown) == "- Marcus Bell: his friend"

@@ -1,10 +1,10 @@
-"""Talking points (game/mind/talkpoints.py): what a resident may bring up, whose each point is, and
+"""Talking points (game/mind/talk/points.py): what a resident may bring up, whose each point is, and
 nothing kept from a listener, on the default town's declared events."""
 
 from fake_model import FakeModel
 
 from game.engine.build import build_engine, read_input
-from game.mind.talkpoints import render_points, talking_points
+from game.mind.talk.points import render_points, talking_points
 from game.world import default_town_path
 
 
@@ -31,7 +31,7 @@ async def test_points_say_whose_each_is_and_keep_the_surprise_from_the_one_it_is
 
 
 def test_what_a_persona_keeps_to_itself_is_not_on_its_side_of_a_talk():
-    from game.mind.talkpoints import public
+    from game.mind.talk.points import public
 
     said = ("Kenji Tanaka (age 39). Kenji Tanaka is the pharmacist. Kenji Tanaka secretly writes the anonymous "
             "'Millbrook Owl' column.")

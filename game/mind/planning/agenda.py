@@ -2,7 +2,7 @@
 the step in hand, and why the rest of the day should be planned again.
 
 Plain saved state, one ``Agenda`` per mind.  The planner (planner.py) makes the plan and the
-steps; a reaction (reacting.py, mending.py) puts a step of its own first; a gathering the resident
+steps; a reaction (reacting/reactor.py, reacting/hazards.py) puts a step of its own first; a gathering the resident
 goes to (attending.py) is laid over the plan; the prompts' sections (components.py) show it.
 """
 

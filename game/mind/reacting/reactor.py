@@ -3,7 +3,7 @@ with the rules that mend what a small model says (a "react" that is a wish to ta
 at noon, "continue" written as an action).
 
 ``Reactor`` is a part of ``Mind`` (see mind.py): it owns when each sight was last considered (the
-cool-down); a hazard it hands to the mender (mending.py).
+cool-down); a hazard it hands to the mender (hazards.py).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from game.mind.components import (
 )
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore
-from game.mind.mending import Mender
 from game.mind.planning.agenda import Agenda
 from game.mind.planning.grounding import Locator
 from game.mind.planning.shaping import emoji_for
+from game.mind.reacting.hazards import Mender
 from game.mind.schemas import MeetReply, ReactAnswer, clean_text, meet_answer, pick_emoji
 from game.mind.view import Action, Allowance, Hazard, Reaction, WorldView
 
@@ -61,7 +61,7 @@ class Reactor:
         the model server has time to spare) raises both daily caps for this one reaction; a call
         past the floor is asked below the town's planning (``Priority.REFLECT``) and counted in
         ``stats`` (``react_spare``, ``talk_spare``).  A ``hazard`` among the sights (a fire, a
-        leak) is always acted on: an action at the thing that makes it safe (mending.py)."""
+        leak) is always acted on: an action at the thing that makes it safe (hazards.py)."""
         text = clean_text(percept_text, 300)
         if hazard is not None and text:
             self._reacted[text] = now

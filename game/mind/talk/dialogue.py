@@ -24,7 +24,7 @@ from game.mind.linechecks import not_anothers_self, strip_speaker
 from game.mind.planning.agenda import Agenda
 from game.mind.planning.wording import whole_sentences
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
-from game.mind.talkpoints import public, public_lines, render_points, talking_points
+from game.mind.talk.points import public, public_lines, render_points, talking_points
 from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
@@ -33,7 +33,7 @@ LINE_TOKENS = 110
 BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see ``Talker._recall_for``)
 
 
-# the converse prompt's rule for the points (talkpoints.py), where they are given
+# the converse prompt's rule for the points (points.py), where they are given
 POINTS_RULE = (" A line brings up one of its speaker's own points, or answers the line before; each point is"
                " only its owner's to tell, and the one it is told to is spoken to as \"you\".")
 
@@ -135,7 +135,7 @@ class Talker:
         return side + self._points(now, about)
 
     def _points(self, now: datetime, listeners: Sequence[str]) -> str:
-        """This resident's own points for a talk with ``listeners`` (talkpoints.py), as a section
+        """This resident's own points for a talk with ``listeners`` (points.py), as a section
         that begins with a blank line; "" when off or none."""
         if not self.core.config.talk_points:
             return ""

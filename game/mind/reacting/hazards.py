@@ -9,7 +9,7 @@ only); an answer that still does not, or a model that fails, leaves the action t
 rule (``source="rule"``: the ledger does not count it as the model's).  Whether an answer makes
 the thing safe is the world's to say (``view.ground.state``, game/world/states.py ``mends``).
 
-``Mender`` is a part of ``Mind`` (see mind.py), asked by the reactor (reacting.py); no state of its
+``Mender`` is a part of ``Mind`` (see mind.py), asked by the reactor (reactor.py); no state of its
 own.
 """
 
