@@ -25,7 +25,7 @@ import numpy as np
 from game.engine.events import Command, Prepared, PrepStep, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import LLM, Priority
-from game.mind.facts import Fact, FactBook, TownNames
+from game.mind.facts.fact import Fact, FactBook, TownNames
 from game.mind.memory.image import MemoryImage
 from game.mind.mindstate import MindState
 from game.mind.persona import Persona
@@ -224,7 +224,7 @@ class MindPort(Protocol):
     def persona(self) -> Persona: ...  # .relationships: who it knows, in its own words
 
     @property
-    def facts(self) -> FactBook: ...  # what it knows that others could act on (mind/facts.py)
+    def facts(self) -> FactBook: ...  # what it knows that others could act on (mind/facts/fact.py)
 
     def know_town(self, names: TownNames) -> None: ...
 

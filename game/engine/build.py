@@ -23,7 +23,7 @@ from game.errors import GameError
 from game.llm.accounting import Accounting, accounting_of
 from game.llm.api import LLM
 from game.mind import Mind
-from game.mind.facts import declared
+from game.mind.facts.fact import declared
 from game.mind.mindstate import MindState
 from game.text import one_line
 from game.world import MapError, SpatialMemory, Town, load_town, perceive, resolve_town_path

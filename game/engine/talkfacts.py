@@ -1,5 +1,5 @@
 """Facts in talks: a line as it may be said, checked against what the residents in the talk know
-(game/mind/factcheck.py), and the fact told to those who had not heard it.  A part of ``Engine``."""
+(game/mind/facts/factcheck.py), and the fact told to those who had not heard it.  A part of ``Engine``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections import OrderedDict
 from datetime import datetime
 
 from game.engine.towncore import TownCore
-from game.mind.factcheck import Vetted, vet_line
-from game.mind.facts import Fact
-from game.mind.unbacked import sentences
+from game.mind.facts.fact import Fact
+from game.mind.facts.factcheck import Vetted, vet_line
+from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation, hhmm
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ class TalkFacts:
 
     def vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
             may_move: bool = True) -> tuple[str, str]:
-        """A line as it may be said (mind/factcheck.py): a line about a fact goes to the one in the
+        """A line as it may be said (mind/facts/factcheck.py): a line about a fact goes to the one in the
         talk who holds it, with the fact's place and hours; those who had not heard it hear it now,
         from the speaker, in the town's words.  The player's words may tell a new fact of theirs."""
         books = {p: self.core.minds[p].facts for p in conv.participants if p in self.core.minds}

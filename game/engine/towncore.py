@@ -17,7 +17,7 @@ from game.engine.events import LogLine, TickResult
 from game.engine.ledger import DecisionLedger
 from game.engine.state import Player, Pos, Resident
 from game.llm.api import LLM
-from game.mind.facts import TownNames
+from game.mind.facts.fact import TownNames
 from game.world.affordances import KindInfo
 from game.world.lacking import lacking, tree_words
 from game.world.tree import AreaTree
@@ -51,7 +51,7 @@ class TownCore:
         self.player: Player | None = None
         self.embodied: str | None = None
         self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/ledger.py)
-        # the town's places and people, for reading and checking facts (mind/facts.py)
+        # the town's places and people, for reading and checking facts (mind/facts/fact.py)
         # (people: everyone the town's story names, not only the cast that plays: the small cast
         # speaks of Felix and Aiko, who live in the town)
         people = {*minds, *(s.name for s in town.residents)} - {""}

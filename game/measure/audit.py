@@ -22,11 +22,11 @@ from datetime import datetime
 from pathlib import Path
 
 from game.measure.records import SaveData, read_save
-from game.mind.claims import relation_claims, role_claims
-from game.mind.factcheck import fact_in
-from game.mind.facts import EVENT_RE, Fact, TownNames
-from game.mind.linechecks import misattributes
-from game.mind.unbacked import people_named, places_unknown, sentences
+from game.mind.facts.claims import relation_claims, role_claims
+from game.mind.facts.fact import EVENT_RE, Fact, TownNames
+from game.mind.facts.factcheck import fact_in
+from game.mind.facts.linechecks import misattributes
+from game.mind.facts.unbacked import people_named, places_unknown, sentences
 
 _WORD = re.compile(r"[a-z0-9']+")
 UNBACKED = ("invented person", "stranger named", "invented place", "unbacked event", "misattributed event",

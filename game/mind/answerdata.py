@@ -28,11 +28,11 @@ from game.mind.backing import (
     role_holders,
     way_answer,
 )
-from game.mind.facts import Fact, TownNames
-from game.mind.hours import stems
+from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.hours import stems
+from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import MemoryRow, mentioned, talked_with
 from game.mind.ownclaims import after_work_line, of_self_as_another, office_line
-from game.mind.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
 
 _TALK_Q = re.compile(r"\b(?:who|whom)\b.{0,30}\b(?:talk|talked|speak|spoke|chat|chatted|met)\b", re.I)

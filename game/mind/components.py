@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from game.mind.core import IDENTITY_TITLE, MindCore, identity_text
-from game.mind.facts import Fact, hide_secrets
+from game.mind.facts.fact import Fact, hide_secrets
+from game.mind.facts.unbacked import clauses
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda
-from game.mind.unbacked import clauses
 from game.mind.view import WorldView, hhmm
 
 
@@ -177,7 +177,7 @@ class Relationships(Component):
 
 
 class KnownFacts(Component):
-    """What the resident knows is planned (facts.py): its own gatherings and what others told it
+    """What the resident knows is planned (facts/fact.py): its own gatherings and what others told it
     (gatherings, candidacies), in the town's words, with who told it; for a host, who of the people
     the prompt is about has not heard of it yet.  Empty when it knows of nothing."""
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from game.llm.api import LLM, CallTag, LLMError, Priority
 from game.mind import prompting
 from game.mind.config import MindConfig
-from game.mind.facts import FactBook
+from game.mind.facts.fact import FactBook
 from game.mind.memory.embeddings import EmbeddingCache
 from game.mind.memory.records import partners_in
 from game.mind.memory.stream import MemoryStream, Record
@@ -81,7 +81,7 @@ class MindCore:
         self.config = config
         self.embeddings = embeddings
         self.memory = MemoryStream(weights=config.weights)
-        self.facts = FactBook()  # what the resident knows that others could act on (facts.py)
+        self.facts = FactBook()  # what the resident knows that others could act on (facts/fact.py)
         self.identity: str = ""  # the day's identity summary (reflection.py writes it)
         self.identity_date: date | None = None
         self.first_date: date | None = None

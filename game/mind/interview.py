@@ -56,13 +56,13 @@ from game.mind.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.facts import Fact, FactBook, TownNames
-from game.mind.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
+from game.mind.facts.fact import Fact, FactBook, TownNames
+from game.mind.facts.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
+from game.mind.facts.unbacked import people_named
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import MemoryStream, Record
 from game.mind.ownclaims import after_work_line, age_unbacked, at_time
 from game.mind.persona import Persona
-from game.mind.unbacked import people_named
 from game.mind.view import Action, DayPlan, PlanBlock
 from game.resources import package_dir
 from game.text import one_line

@@ -29,7 +29,7 @@ from game.llm.api import LLM
 from game.mind import interview
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.core import MindCore
-from game.mind.facts import Fact, FactBook, TownNames
+from game.mind.facts.fact import Fact, FactBook, TownNames
 from game.mind.memory.embeddings import Embedding, EmbeddingCache
 from game.mind.memory.stream import MemoryImage, MemoryStream
 from game.mind.mindstate import MindState

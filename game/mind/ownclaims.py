@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from game.mind.facts import TownNames
-from game.mind.hours import clock_times
-from game.mind.unbacked import sentences
+from game.mind.facts.fact import TownNames
+from game.mind.facts.hours import clock_times
+from game.mind.facts.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
 
 _MEAL_WITH = re.compile(r"\b(?P<meal>breakfast|lunch|dinner|supper|coffee|tea|a meal|drinks?|a drink) with "

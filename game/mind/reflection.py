@@ -11,13 +11,13 @@ from datetime import datetime
 
 from game.llm.api import LLMError, Priority
 from game.mind import prompting
-from game.mind.claims import role_claims
 from game.mind.core import MindCore
-from game.mind.linechecks import works_elsewhere
+from game.mind.facts.claims import role_claims
+from game.mind.facts.linechecks import works_elsewhere
+from game.mind.facts.unbacked import echoes_example, sentences
 from game.mind.memory.stream import Record
 from game.mind.planning.wording import whole_sentences
 from game.mind.schemas import IDENTITY_MAX, IdentityAnswer, InsightsAnswer
-from game.mind.unbacked import echoes_example, sentences
 
 
 class Reflector:
@@ -126,7 +126,7 @@ class Reflector:
 
     def _misattributes(self, insight: str) -> bool:
         """Whether an insight gives someone a workplace or a role the town does not ("Samuel Okafor
-        is managing Bluebell Cafe", of the cafe's pianist; linechecks.py, claims.py): not kept,
+        is managing Bluebell Cafe", of the cafe's pianist; facts/linechecks.py, facts/claims.py): not kept,
         counted (``insight_misattributed``).  A reflection is a memory that later prompts carry."""
         town = self.core.facts.town
         bad = works_elsewhere(insight, "", town) or any(

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from game.llm.api import LLMError, Priority
 from game.mind.core import MindCore
-from game.mind.facts import Fact
+from game.mind.facts.fact import Fact
 from game.mind.planning.agenda import Agenda
 from game.mind.schemas import ImportanceAnswer, clean_text
 from game.mind.view import Conversation
@@ -147,7 +147,7 @@ class Senses:
         self.core.seed(now)
         text = clean_text(text, 300)
         rid = self.core.memory.add("whisper", text, now, importance=8)
-        self.read_fact(text, now)  # a gathering it hosts, a candidacy: kept as data (facts.py)
+        self.read_fact(text, now)  # a gathering it hosts, a candidacy: kept as data (facts/fact.py)
         self.agenda.replan_reason = f"a thought: {text}"
         self.core.stats["whispers"] += 1
         return rid
@@ -185,7 +185,7 @@ class Senses:
 
     def read_fact(self, text: str, now: datetime, *, host: str | None = None, source: str = "") -> Fact | None:
         """A gathering or candidacy in ``text`` (the resident's own thought, or what ``source``
-        said), kept as a fact; None when the words hold none (facts.py, no model call)."""
+        said), kept as a fact; None when the words hold none (facts/fact.py, no model call)."""
         p = self.core.persona
         fact = self.core.facts.read(text, p.name, now, host=host, source=source,
                                     home=(p.home or "").split(":")[0], work=(p.workplace or "").split(":")[0])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from game.mind.unbacked import sentences
+from game.mind.facts.unbacked import sentences
 
 # a meal spoken of as now or just done ("I just finished breakfast", "I'm starting my day with
 # breakfast", "having lunch right now"): the hours each may be now, in minutes of the day

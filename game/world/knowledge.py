@@ -5,7 +5,7 @@ the residents, and checked when the town is read.
 A small model told in prose that "the party must stay a surprise" told Grace of her own party in
 three talks, and residents who held the party in their seed memories said in interviews that no
 gathering was planned.  Declared here, an event becomes a fact each resident who knows it holds
-from the first minute (game/engine/build.py hands it to the mind as ``game.mind.facts.Fact``),
+from the first minute (game/engine/build.py hands it to the mind as ``game.mind.facts.fact.Fact``),
 kept out of every prompt about the one it is secret from, and checked in every line said to them.
 
 Validated shapes only (pydantic); the names are checked against the residents by

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from game.measure.audit import audit, render
 from game.measure.records import SaveData
-from game.mind.facts import TownNames, declared
+from game.mind.facts.fact import TownNames, declared
 from game.mind.memory.records import MemoryRow
 
 T = datetime(2026, 3, 2, 9)

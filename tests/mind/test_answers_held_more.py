@@ -11,10 +11,10 @@ import pytest
 from game.engine.build import new_engine
 from game.mind.answerdata import own_voice
 from game.mind.backing import problems_in, wrong_host
-from game.mind.claims import kin_unbacked
-from game.mind.hours import clock_times, times_unbacked, usual_day_line
+from game.mind.facts.claims import kin_unbacked
+from game.mind.facts.hours import clock_times, times_unbacked, usual_day_line
+from game.mind.facts.unbacked import steps_out
 from game.mind.interview import answer_backed
-from game.mind.unbacked import steps_out
 from game.mind.view import PlanBlock
 
 from .fakes import interview_answers as _says
@@ -175,7 +175,7 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     # him "I'm reading the town budget"); "Hank Brody is an old acquaintance, a dear friend, but she
     # cannot keep a secret" (Nora's words); "I don't know if she is running for mayor against me"
     from game.mind.answerdata import borrowed_self, relation_words_mixed
-    from game.mind.claims import role_claims
+    from game.mind.facts.claims import role_claims
 
     basis = "- Grace Okafor told me: I'm reading the town budget. Do you know the budget?\n- his wife"
     said = "I enjoy reading the town budget in my free time."
@@ -212,8 +212,8 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
 def test_my_work_at_anothers_place_and_a_role_after_who_is_are_caught(engine):
     # Grace at 22:00 (the day of 09:22): "my work at the cafe" (three times); "my husband Samuel
     # Okafor, who is the mayor of Millbrook"
-    from game.mind.claims import role_claims
-    from game.mind.linechecks import works_elsewhere
+    from game.mind.facts.claims import role_claims
+    from game.mind.facts.linechecks import works_elsewhere
 
     town = engine.core.town_names
     assert works_elsewhere("I'm passionate about my work at the cafe.", "Grace Okafor", town) == \
@@ -257,7 +257,7 @@ def test_a_meal_shared_with_one_it_neither_lives_with_nor_plans_to_meet_is_caugh
 
 
 def test_a_place_is_open_while_one_of_its_counters_is_staffed(engine):
-    from game.mind.linechecks import closed_when_open
+    from game.mind.facts.linechecks import closed_when_open
 
     town, objects = engine.core.town_names, engine.core.town.objects
     assert not town.open_now("Bluebell Cafe")

@@ -9,7 +9,7 @@ from datetime import datetime
 from fake_model import FakeModel
 
 from game.mind.config import MindConfig
-from game.mind.facts import TownNames
+from game.mind.facts.fact import TownNames
 from game.mind.mind import Mind
 from game.mind.planning.attending import _plan_then
 from game.mind.view import DayPlan, PlanBlock, WorldView

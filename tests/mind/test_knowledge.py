@@ -12,8 +12,8 @@ import pytest
 
 from game.engine.build import new_engine
 from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, assemble
-from game.mind.factcheck import vet_line
-from game.mind.facts import TownNames
+from game.mind.facts.fact import TownNames
+from game.mind.facts.factcheck import vet_line
 from game.world import default_town_path, load_town
 from game.world.errors import MapError
 from game.world.residents import read_residents
@@ -188,8 +188,8 @@ def test_a_line_that_names_grace_is_not_about_her_party_and_never_tells_it_to_he
 
 
 def test_a_cafe_day_is_not_mended_to_the_partys_hours():
-    from game.mind.factcheck import fix_fact_words
-    from game.mind.facts import declared
+    from game.mind.facts.fact import declared
+    from game.mind.facts.factcheck import fix_fact_words
 
     f = declared(PARTY, "Samuel Okafor", "Bluebell Cafe", MONDAY.date(), 18 * 60, 21 * 60, holder="Ines Moreau",
                  now=MONDAY, honoree="Grace Okafor", secret_from=("Grace Okafor",))
@@ -202,7 +202,7 @@ def test_a_cafe_day_is_not_mended_to_the_partys_hours():
 
 
 def test_roles_claimed_of_oneself_are_checked_too():
-    from game.mind.claims import role_claims
+    from game.mind.facts.claims import role_claims
 
     roles = {"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)}
     people = ["Grace Okafor", "Hank Brody", "Ines Moreau"]
@@ -229,8 +229,8 @@ def test_roles_claimed_of_oneself_are_checked_too():
 
 
 def test_a_candidate_speaking_of_the_debate_keeps_his_own_candidacy():
-    from game.mind.factcheck import fix_fact_words
-    from game.mind.facts import declared
+    from game.mind.facts.fact import declared
+    from game.mind.facts.factcheck import fix_fact_words
 
     debate = declared("the public debate", "Grace Okafor", "Town Hall", MONDAY.date(), 19 * 60, 21 * 60,
                       holder="Hank Brody", now=MONDAY)
@@ -287,8 +287,8 @@ def test_the_word_surprise_alone_is_kept_from_the_one_it_is_for(engine):
 
 
 def test_who_invites_to_a_gathering_is_its_host():
-    from game.mind.factcheck import fix_fact_words
-    from game.mind.facts import declared
+    from game.mind.facts.fact import declared
+    from game.mind.facts.factcheck import fix_fact_words
 
     party = declared(PARTY, "Samuel Okafor", "Bluebell Cafe", MONDAY.date().replace(day=3), 18 * 60, 21 * 60,
                      holder="Rosa Brody", now=MONDAY, honoree="Grace Okafor", secret_from=("Grace Okafor",))
@@ -301,8 +301,8 @@ def test_who_invites_to_a_gathering_is_its_host():
 
 
 def test_a_gathering_that_has_not_begun_is_not_spoken_of_as_over_or_as_now():
-    from game.mind.claims import drop_wrong_time
-    from game.mind.facts import declared
+    from game.mind.facts.claims import drop_wrong_time
+    from game.mind.facts.fact import declared
 
     wednesday = MONDAY.date().replace(day=4)
     debate = declared("the public debate", "Grace Okafor", "Town Hall", wednesday, 19 * 60, 21 * 60,

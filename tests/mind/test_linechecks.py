@@ -1,10 +1,10 @@
-"""Misattributions read by rule (game/mind/linechecks.py): the lines are what the embedded model
+"""Misattributions read by rule (game/mind/facts/linechecks.py): the lines are what the embedded model
 said in the default town's whole day (docs/RUNLOG.md, 2026-11-28), and lines that must stand."""
 
 from datetime import date
 
-from game.mind.facts import Fact, TownNames
-from game.mind.linechecks import drop_misattributed, misattributes
+from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.linechecks import drop_misattributed, misattributes
 
 TOWN = TownNames(places=("Okafor house", "Bluebell Cafe", "Town Hall", "The Copper Kettle", "Willow Park",
                          "Greenway Market and Pharmacy"),
@@ -66,7 +66,7 @@ def test_only_the_sentence_that_misattributes_is_not_said():
 def test_the_part_of_the_day_of_a_gathering_is_its_hours():
     from datetime import datetime
 
-    from game.mind.factcheck import fix_fact_words
+    from game.mind.facts.factcheck import fix_fact_words
 
     debate = Fact(key="grace-okafor:debate", kind="gathering", what="the public debate", host="Grace Okafor",
                   place="Town Hall", day=date(2026, 3, 4), start=19 * 60, end=21 * 60)
@@ -90,7 +90,7 @@ def test_a_greeting_of_the_wrong_part_of_the_day_is_made_right():
 
 
 def test_one_who_hears_another_hosts_does_not_claim_it():
-    from game.mind.linechecks import own_hosting as _own_hosting
+    from game.mind.facts.linechecks import own_hosting as _own_hosting
 
     assert not _own_hosting("Hi Grace! I hear you're hosting the public debate at Town Hall on March 4.")
     assert not _own_hosting("I think Grace is hosting it.")
@@ -100,7 +100,7 @@ def test_one_who_hears_another_hosts_does_not_claim_it():
 def test_a_claim_mended_to_its_host_is_said_to_the_host_as_you():
     from datetime import datetime
 
-    from game.mind.factcheck import fix_fact_words
+    from game.mind.facts.factcheck import fix_fact_words
 
     now = datetime(2026, 3, 2, 19, 0)
     text, fixes = fix_fact_words("I'm so excited to host the surprise party!", PARTY, now, TOWN, "Ines Moreau",
@@ -140,7 +140,7 @@ def test_an_answer_about_today_says_today_not_another_weekday():
 
 def test_a_line_written_as_narration_says_only_what_it_quotes():
     # the whole day of 2026-11-28 05:00: a talk of three came back as a story's narration
-    from game.mind.linechecks import unnarrate
+    from game.mind.facts.linechecks import unnarrate
 
     fixes: list[str] = []
     said = ("Rosa looks over her menu and finds that there's a special cake for Grace's birthday. She thinks it "
@@ -153,7 +153,7 @@ def test_a_line_written_as_narration_says_only_what_it_quotes():
 
 
 def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
-    from game.mind.linechecks import meets_the_known, to_listener
+    from game.mind.facts.linechecks import meets_the_known, to_listener
 
     fixes: list[str] = []
     assert to_listener("I've heard about it from Felix. Thanks, Felix!", ["Felix Adeyemi"], fixes) == \
@@ -171,7 +171,7 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
 def test_a_gathering_or_a_campaign_is_not_the_listeners_when_it_is_not():
     # the day's talks asked again (talkbench, 2026-11-28 06:34): Kenji to Felix "What about your
     # surprise party?"; Hank, the candidate, to Marcus "Can we meet ... to discuss your campaign?"
-    from game.mind.linechecks import yours_not_theirs
+    from game.mind.facts.linechecks import yours_not_theirs
 
     town = TownNames(roles={"Hank Brody": ("candidate for mayor",)})
     party = [PARTY]
@@ -186,7 +186,7 @@ def test_a_gathering_or_a_campaign_is_not_the_listeners_when_it_is_not():
 
 def test_a_place_is_not_called_a_kind_its_name_says_it_is_not():
     # the whole day of 2026-11-28: Hank to Felix, Bluebell Cafe "a local bakery"
-    from game.mind.linechecks import wrong_kind_of_place
+    from game.mind.facts.linechecks import wrong_kind_of_place
 
     places = ["Bluebell Cafe", "Greenway Market and Pharmacy", "Brody's Supply Store", "The Copper Kettle"]
     assert wrong_kind_of_place("Bluebell Cafe, a local bakery, is lovely.", places) == "Bluebell Cafe is no bakery"
@@ -199,7 +199,7 @@ def test_a_place_is_not_called_a_kind_its_name_says_it_is_not():
 
 def test_the_one_spoken_to_is_not_put_to_work_at_anothers_workplace():
     # talkbench of 2026-11-28 06:34: Felix to Samuel, "I heard you're opening a bakery stall" (his own)
-    from game.mind.linechecks import works_elsewhere
+    from game.mind.facts.linechecks import works_elsewhere
 
     town = TownNames(places=("Greenway Market and Pharmacy", "Bluebell Cafe"),
                      workplaces={"Felix Adeyemi": "Greenway Market and Pharmacy", "Rosa Brody": "Bluebell Cafe"})
@@ -214,7 +214,7 @@ def test_the_one_spoken_to_is_not_put_to_work_at_anothers_workplace():
 def test_a_chat_assistants_words_are_not_a_residents():
     # talkbench of 2026-11-28 06:34: Eli, "I'm sorry, but I can't help you with that. It seems like
     # there might be some kind of miscommunication."
-    from game.mind.linechecks import assistant_voice
+    from game.mind.facts.linechecks import assistant_voice
 
     assert assistant_voice("I'm sorry, but I can't help you with that.")
     assert assistant_voice("It seems like there might be some kind of miscommunication.")
@@ -224,7 +224,7 @@ def test_a_chat_assistants_words_are_not_a_residents():
 
 def test_an_amount_of_money_nobody_holds_is_not_said():
     # the whole day of 2026-11-28 08:27: Samuel to Grace, "the budget for the park is $100,000"
-    from game.mind.linechecks import amount_unbacked
+    from game.mind.facts.linechecks import amount_unbacked
 
     assert amount_unbacked("I heard the budget for the park is $100,000.") == "an amount nobody holds ($100,000)"
     assert amount_unbacked("It cost me fifty... no, 20 dollars!")
@@ -238,7 +238,7 @@ def test_the_listener_as_a_subject_is_you_and_today_is_no_other_day():
     # Felix to Kenji in four talks on a Monday, "It's Saturday, you know?"
     from datetime import datetime
 
-    from game.mind.linechecks import to_listener
+    from game.mind.facts.linechecks import to_listener
     from game.mind.timechecks import drop_wrong_today
 
     fixes: list[str] = []
@@ -259,7 +259,7 @@ def test_the_listener_as_a_subject_is_you_and_today_is_no_other_day():
 def test_a_talks_shared_prompt_holds_nothing_either_keeps_to_itself_nor_anothers_self():
     # Hank's "has not told anyone ... the store is in trouble" became Marcus's "I'm sorry to hear about
     # the store"; Aiko, the librarian, said Eli's "I'm studying history at Oakhill College"
-    from game.mind.linechecks import not_anothers_self as _not_anothers_self
+    from game.mind.facts.linechecks import not_anothers_self as _not_anothers_self
     from game.mind.talk.points import public_lines
 
     shown = "- Hank Brody has not told anyone, not even Rosa, that the store is in trouble\n- Marcus Bell: his friend"
@@ -293,7 +293,7 @@ def test_a_meal_out_of_its_hours_the_listener_with_itself_and_a_sentence_twice_a
 
 def test_a_place_said_to_be_closed_while_it_is_open_is_not_said():
     # the whole day of 2026-11-28 11:21: Rosa, its barista, at 07:16: "The cafe is closed for the day."
-    from game.mind.linechecks import closed_when_open
+    from game.mind.facts.linechecks import closed_when_open
 
     town = TownNames(places=("Bluebell Cafe", "Town Hall"), people=("Rosa Brody",),
                      open_now=lambda place: place == "Bluebell Cafe")

@@ -336,7 +336,7 @@ async def test_reflection_threshold_and_evidence_must_be_real():
 
 async def test_an_insight_that_gives_someone_a_workplace_not_theirs_is_not_kept():
     # the default town's whole day: "Samuel Okafor is managing Bluebell Cafe" (he plays its piano)
-    from game.mind.facts import TownNames
+    from game.mind.facts.fact import TownNames
 
     script = {"reflect": [{"insights": [{"insight": "Klaus Mueller is managing Hobbs Cafe", "evidence": [1]},
                                         {"insight": "Isabella works hard at Hobbs Cafe", "evidence": [1]}]}]}

@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from game.llm.api import LLMError, Priority
 from game.mind.components import Context, Plan, Relationships, assemble
 from game.mind.core import MindCore
-from game.mind.factcheck import fact_in
-from game.mind.facts import DEFAULT_LENGTH, Fact
+from game.mind.facts.fact import DEFAULT_LENGTH, Fact
+from game.mind.facts.factcheck import fact_in
 from game.mind.planning.agenda import Agenda
 from game.mind.schemas import AttendAnswer
 from game.mind.view import DayPlan, PlanBlock, WorldView, hhmm

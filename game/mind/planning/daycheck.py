@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from game.mind.hours import stems
+from game.mind.facts.hours import stems
 from game.mind.planning.dayframe import INSTEAD, Slot
 from game.mind.view import hhmm
 

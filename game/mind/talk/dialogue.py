@@ -20,7 +20,7 @@ from game.mind import prompting
 from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
-from game.mind.linechecks import not_anothers_self, strip_speaker
+from game.mind.facts.linechecks import not_anothers_self, strip_speaker
 from game.mind.planning.agenda import Agenda
 from game.mind.planning.wording import whole_sentences
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer

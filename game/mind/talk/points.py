@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from game.mind.core import MindCore
-from game.mind.facts import Fact
-from game.mind.unbacked import sentences
+from game.mind.facts.fact import Fact
+from game.mind.facts.unbacked import sentences
 
 # what a persona keeps to itself: not a point to bring up (it stays in its own context)
 _PRIVATE = re.compile(r"\b(?:secret|secretly|privately|has not told|have not told|not dared|hasn't told|"

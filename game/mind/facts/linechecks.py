@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from game.mind.facts import Fact, TownNames
-from game.mind.unbacked import sentences
+from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.unbacked import sentences
 
 # a name said to someone: at the start ("Grace, ..."), after a greeting or thanks ("Thanks, Grace"),
 # or closing a clause (", Grace!")

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from game.mind.facts import Fact
-from game.mind.unbacked import sentences
+from game.mind.facts.fact import Fact
+from game.mind.facts.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
 
 _TOMORROW_Q = re.compile(r"\btomorrow\b", re.I)

@@ -1,6 +1,6 @@
 """When the words say something happens: the day (today, tomorrow, a weekday, a date) and the
 hours (a range, "at 7", or a vague "this afternoon"), read by the clock of the moment they are
-heard.  Facts (facts.py) are read with it, and answers are checked against them (factcheck.py)."""
+heard.  Facts (fact.py) are read with it, and answers are checked against them (factcheck.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The model's words checked against the facts (facts.py) and the town's names.
+"""The model's words checked against the facts (fact.py) and the town's names.
 
 * ``vet_line``: a line of a conversation that speaks of a fact is said by one who holds it (a
   resident does not claim another's plan, nor tell news it never heard: the line goes to the
@@ -19,18 +19,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause
-from game.mind.facts import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
-from game.mind.linechecks import (
+from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause
+from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
+from game.mind.facts.linechecks import (
     drop_misattributed,
     own_hosting,
     to_listener,
     unnarrate,
 )
+from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
+from game.mind.facts.when import AT_RE, RANGE_RE, read_when, word_list
 from game.mind.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
-from game.mind.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.view import hhmm
-from game.mind.when import AT_RE, RANGE_RE, read_when, word_list
 
 _CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+"
                     r"(?P<v>hosting|throwing|organi[sz]ing|holding|planning|having|putting on|running for)\b")

@@ -11,8 +11,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from game.mind.facts import EVENT_RE, TownNames
-from game.mind.when import word_list
+from game.mind.facts.fact import EVENT_RE, TownNames
+from game.mind.facts.when import word_list
 
 PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
                "café", "market", "library", "school", "church", "square", "pub", "restaurant", "store", "shop",

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from game.mind.facts import EVENT_RE, Fact, TownNames
-from game.mind.unbacked import sentences
-from game.mind.when import word_list
+from game.mind.facts.fact import EVENT_RE, Fact, TownNames
+from game.mind.facts.unbacked import sentences
+from game.mind.facts.when import word_list
 
 # each word a relation is said by -> the words a relationship's text may back it with
 _KIN = {

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
 
+from game.mind.facts.when import DEFAULT_LENGTH, read_when, word_list
 from game.mind.view import hhmm
-from game.mind.when import DEFAULT_LENGTH, read_when, word_list
 from game.text import one_line
 
 EVENT_NOUNS = (
