@@ -57,7 +57,7 @@ def test_the_wheel_carries_the_default_town_the_prompts_and_every_file_of_the_ga
         assert f"game/maps/default/{f}" in names
     prompts = sorted(p.name for p in (GAME / "mind" / "prompts").glob("*.txt"))
     assert prompts and all(f"game/mind/prompts/{p}" in names for p in prompts)
-    for f in ("game/mind/interview.txt", "game/world/kinds.toml", "game/measure/place_fit.json",
+    for f in ("game/mind/interview/interview.txt", "game/world/kinds.toml", "game/measure/place_fit.json",
               "game/ui/town.tcss"):
         assert f in names
     # every file of the package, code and data, and nothing from outside it

@@ -146,7 +146,7 @@ def _verdicts(sc: Scenario, answers: list[Answer], infos: dict[str, Info],
             facts = expected_info(infos[q.about], q.expect, q.needed)
             backing = next((x for x in spreads[q.about].learned if x.resident == name), None)
         verdict = score_answer(name, q_text, ans, q.about, facts, backing)
-        verdict.checked = checked  # what the interview's own check found and kept (mind/backing.py)
+        verdict.checked = checked  # what the interview's own check found and kept (mind/interview/backing.py)
         verdicts.append(verdict)
     return verdicts
 

@@ -1,7 +1,7 @@
 """Interviews: a resident answers questions in character, as at one moment of the town.
 
 ``town interview SAVE NAME "question" ... [--remember]`` loads a save, and the resident answers
-each question (``game.mind.interview``, the one implementation, which ``Mind.answer`` uses too:
+each question (``game.mind.interview.answering``, the one implementation, which ``Mind.answer`` uses too:
 from its identity, today's plan, its reflections and the memories retrieved for the question,
 without changing the town).  Only with ``--remember`` is the interview stored in the resident's
 memory and the save written back.
@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 
 from game.errors import GameError
 from game.llm.api import LLM, LLMError
-from game.mind.backing import Backing
-from game.mind.interview import (
+from game.mind.interview.answering import (
     PURPOSE,
     InterviewAnswer,
     InterviewContext,
@@ -37,6 +36,7 @@ from game.mind.interview import (
     strangers_named,
     time_asked,
 )
+from game.mind.interview.backing import Backing
 from game.text import clean, echo, one_line
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,7 +16,7 @@ the steps, the step in hand), the senses (senses.py), the reflector (reflection.
 (planning/grounding.py), the planner (planning/planner.py), the mender (reacting/hazards.py), the reactor (reacting/reactor.py) and
 the talker (talk/dialogue.py).  Mind wires them, answers for them to the rest of the game (the methods
 below are the parts' own; the attributes are the core's and the agenda's, as properties), answers
-interviews (interview.py) and makes and reads saves.
+interviews (interview/answering.py) and makes and reads saves.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from collections.abc import Mapping
 from datetime import date, datetime
 
 from game.llm.api import LLM
-from game.mind import interview
 from game.mind.config import MEMORY_KINDS, Embedder, MindConfig
 from game.mind.core import MindCore
 from game.mind.facts.fact import Fact, FactBook, TownNames
+from game.mind.interview import answering as interview
 from game.mind.memory.embeddings import Embedding, EmbeddingCache
 from game.mind.memory.stream import MemoryImage, MemoryStream
 from game.mind.mindstate import MindState
@@ -116,7 +116,7 @@ class Mind:
     async def answer(self, now: datetime, question: str, asker: str = "An interviewer",
                      remember: bool = False) -> str:
         """Answer a question in the resident's voice (interviews; the player asking): the one
-        interview of the game (interview.py; ``town interview`` asks through it too)."""
+        interview of the game (interview/answering.py; ``town interview`` asks through it too)."""
         return await interview.answer(self, one_line(question, 400), now, asker=asker, remember=remember)
 
     # ------------------------------------------------------------------ the core's state

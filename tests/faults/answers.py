@@ -27,7 +27,7 @@ def _models_in(module: Any) -> list[type[BaseModel]]:
 
 
 def answer_schemas() -> list[type[BaseModel]]:
-    """Every pydantic model in the modules of game.mind (schemas.py, interview.py, ...) and of
+    """Every pydantic model in the modules of game.mind (schemas.py, interview/answering.py, ...) and of
     game.measure (if present) that has fields, plus the variants the mind builds at run time: a
     filled-in day (``dayfill.day_fill_answer``, whose fields are the frame's lines; its base has none),
     and the steps of a window (``steps.block_steps_answer``, one field a block)."""
@@ -37,9 +37,9 @@ def answer_schemas() -> list[type[BaseModel]]:
             package = importlib.import_module(pkg)
         except ImportError:
             continue
-        for info in pkgutil.iter_modules(package.__path__):
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{pkg}."):  # sub-packages too
             try:
-                mod = importlib.import_module(f"{pkg}.{info.name}")
+                mod = importlib.import_module(info.name)
             except Exception:  # a module being written: skip it, the others still count
                 continue
             # (a base whose fields are all made at run time, BlockSteps, shows none in its schema)

@@ -245,7 +245,7 @@ def asked(llm) -> list[str]:
 
 
 async def ask_backed(measureville, answers, question, setup=None):
-    from game.mind.interview import answer_backed
+    from game.mind.interview.answering import answer_backed
     llm = scripted_interviews(answers)
     e = new_engine(measureville, llm, lockstep=True)
     mind = e.minds["Ada Ito"]

@@ -1,4 +1,4 @@
-"""Interview answers held to the resident's records (issue 39, game/mind/answerdata.py): whom it
+"""Interview answers held to the resident's records (issue 39, game/mind/interview/answerdata.py): whom it
 talked with today, who holds a role, a place the town lacks, the way to a place of the town, and
 the words tidied as a reader reads them.  Each case is one the whole day's interviews showed."""
 
@@ -9,8 +9,8 @@ from datetime import datetime
 import pytest
 
 from game.engine.build import new_engine
-from game.mind.answerdata import record_lines, talk_claims, talks_on, tidy
-from game.mind.interview import answer_backed
+from game.mind.interview.answerdata import record_lines, talk_claims, talks_on, tidy
+from game.mind.interview.answering import answer_backed
 from game.mind.memory.records import MemoryRow
 
 from .fakes import interview_answers as _says
@@ -109,7 +109,7 @@ def test_after_work_and_tomorrow_are_read_from_the_plan_and_the_frame(engine):
 async def test_a_gathering_given_another_host_is_asked_again_and_the_way_is_never_a_stray_memory(engine):
     # Rosa's interview at 22:00 on the day of 05:00: "Grace Okafor is hosting it, and Ines Moreau is
     # choosing the ingredients for the party"; asked the way, "I say, 'Sure, Rosa, let's order that cake.'"
-    from game.mind.backing import problems_in
+    from game.mind.interview.backing import problems_in
 
     rosa = engine.minds["Rosa Brody"]
     held = [*[f for f in rosa.facts if "party" in f.what], *[f for f in engine.minds["Grace Okafor"].facts
@@ -172,7 +172,7 @@ async def test_a_housemate_that_is_not_one_and_no_plans_for_tomorrow_are_mended(
 
 
 def test_helping_one_who_does_not_host_it_is_a_wrong_host(engine):
-    from game.mind.backing import wrong_host
+    from game.mind.interview.backing import wrong_host
 
     held = [*engine.minds["Rosa Brody"].facts, *[f for f in engine.minds["Grace Okafor"].facts if "debate" in f.what]]
     town = engine.core.town_names
@@ -184,7 +184,7 @@ def test_helping_one_who_does_not_host_it_is_a_wrong_host(engine):
 async def test_an_open_question_left_with_nothing_says_what_it_knows_is_coming(engine):
     # Samuel, asked what has been on his mind, "I'm not sure, I don't know." (every sentence dropped);
     # asked of one close to him who is sick, "my wife Grace, who is hosting the surprise party"
-    from game.mind.backing import wrong_host
+    from game.mind.interview.backing import wrong_host
 
     samuel = engine.minds["Samuel Okafor"]
     made_up = "I've been thinking about Ezra Vance's concert at the community center."

@@ -9,12 +9,12 @@ from datetime import datetime
 import pytest
 
 from game.engine.build import new_engine
-from game.mind.answerdata import own_voice
-from game.mind.backing import problems_in, wrong_host
 from game.mind.facts.claims import kin_unbacked
 from game.mind.facts.hours import clock_times, times_unbacked, usual_day_line
 from game.mind.facts.unbacked import steps_out
-from game.mind.interview import answer_backed
+from game.mind.interview.answerdata import own_voice
+from game.mind.interview.answering import answer_backed
+from game.mind.interview.backing import problems_in, wrong_host
 from game.mind.view import PlanBlock
 
 from .fakes import interview_answers as _says
@@ -109,7 +109,7 @@ def test_its_own_name_said_as_anothers_is_its_own():
 def test_what_someone_told_it_is_held_to_what_it_remembers_of_them():
     # Grace at 22:00: "Samuel Okafor, who told me that he was visiting Rosa's house and that he was
     # calling Ines to find out more about public debates" (nothing she holds of Samuel says so)
-    from game.mind.answerdata import hearsay_unbacked
+    from game.mind.interview.answerdata import hearsay_unbacked
 
     people = ["Samuel Okafor", "Rosa Brody", "Ines Moreau", "Aiko Tanaka"]
     basis = ("- I talked with Samuel Okafor; Samuel said: I'm practising the piano for tonight.\n"
@@ -125,7 +125,7 @@ def test_what_someone_told_it_is_held_to_what_it_remembers_of_them():
 def test_what_a_talk_was_about_is_held_to_the_records_of_that_talk():
     # Rosa at 22:00 (the day of 09:22): "I talked to Nora about the surprise party ... I talked to
     # Grace about her plans for the party" (the talk with both was about breakfast eggs)
-    from game.mind.answerdata import talk_topics_unbacked
+    from game.mind.interview.answerdata import talk_topics_unbacked
     from game.mind.memory.records import MemoryRow
 
     day = MONDAY.date()
@@ -174,8 +174,8 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     # Samuel at 22:00 (the day of 09:22): "I enjoy reading the town budget in my free time" (Grace told
     # him "I'm reading the town budget"); "Hank Brody is an old acquaintance, a dear friend, but she
     # cannot keep a secret" (Nora's words); "I don't know if she is running for mayor against me"
-    from game.mind.answerdata import borrowed_self, relation_words_mixed
     from game.mind.facts.claims import role_claims
+    from game.mind.interview.answerdata import borrowed_self, relation_words_mixed
 
     basis = "- Grace Okafor told me: I'm reading the town budget. Do you know the budget?\n- his wife"
     said = "I enjoy reading the town budget in my free time."
@@ -235,7 +235,7 @@ async def test_one_it_knows_is_said_from_its_relationship(engine):
 
 def test_what_another_was_seen_doing_is_not_its_own():
     # Samuel, second pass: "I am busy with reading the town budget" (he saw Grace reading it)
-    from game.mind.answerdata import borrowed_self
+    from game.mind.interview.answerdata import borrowed_self
 
     said = "I am busy with reading the town budget and catching up with Rosa Brody."
     assert borrowed_self(said, "- Grace Okafor is reading the town budget (the mayor's office)") == [said]
@@ -282,8 +282,8 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
         "At 10:00 my plan is: catch up with Rosa Brody (08:00 to 10:30).", "catch up with Rosa Brody")
     assert at_time("What will you be doing at 10am tomorrow?", blocks) is None
     assert at_time("What do you think of Rosa?", blocks) is None
-    from game.mind.answerdata import from_records
-    from game.mind.backing import Backing
+    from game.mind.interview.answerdata import from_records
+    from game.mind.interview.backing import Backing
 
     town = engine.core.town_names
     at = at_time("What will you be doing at 10am today?", blocks)
@@ -310,8 +310,8 @@ def test_an_age_not_its_own_is_caught():
 def test_asked_of_the_mayor_one_who_knows_her_says_who_she_is_and_she_speaks_as_herself(engine):
     # the day of 11:21, at 22:00: Samuel, "I don't know the mayor, but I know Grace Okafor is the love of
     # my life"; Grace, "I think Grace Okafor is a dedicated and meticulous leader ..."
-    from game.mind.answerdata import from_records
-    from game.mind.backing import Backing
+    from game.mind.interview.answerdata import from_records
+    from game.mind.interview.backing import Backing
     from game.mind.ownclaims import office_line
 
     town = engine.core.town_names

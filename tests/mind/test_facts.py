@@ -174,7 +174,7 @@ def test_one_who_heard_of_it_does_not_say_it_is_theirs_to_host():
 
 
 def test_an_answer_names_who_told_it_and_whose_it_is_as_the_facts_say():
-    from game.mind.backing import mend_facts
+    from game.mind.interview.backing import mend_facts
     books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
                              "from 6pm to 8pm", "Rosa Brody")
     heard = books["Rosa Brody"].hear(fact, "Grace Okafor", MONDAY)
@@ -192,7 +192,7 @@ def test_an_answer_names_who_told_it_and_whose_it_is_as_the_facts_say():
 
 
 def test_an_answer_that_gives_the_gathering_to_its_teller_or_turns_the_telling_round_is_mended():
-    from game.mind.backing import mend_facts
+    from game.mind.interview.backing import mend_facts
     books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
                              "from 6pm to 8pm", "Samuel Okafor", "Grace Okafor")
     heard = books["Samuel Okafor"].hear(fact, "Grace Okafor", MONDAY)
@@ -213,7 +213,7 @@ def test_an_answer_that_gives_the_gathering_to_its_teller_or_turns_the_telling_r
 
 
 def test_a_sentence_that_leans_on_a_dropped_one_is_dropped_with_it():
-    from game.mind.backing import Problem, drop_unbacked
+    from game.mind.interview.backing import Problem, drop_unbacked
     problems = [Problem("event", "get-together", "")]
     # (Hank Brody, who had not heard of it, on the embedded model, 2026-11-26)
     text, dropped = drop_unbacked("Rosa Brody told me about the get-together. She suggested it because she was "
@@ -234,7 +234,7 @@ def test_an_answer_that_echoes_the_prompt_or_the_note_it_was_asked_again_with_st
 
 
 def test_the_host_told_by_no_one_also_when_the_answer_says_who_told_you():
-    from game.mind.backing import mend_facts
+    from game.mind.interview.backing import mend_facts
     books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
                              "from 6pm to 8pm")
     text, _ = mend_facts("Grace Okafor told you about the get-together, and her idea was it.", [fact], MONDAY, TOWN,
@@ -243,7 +243,7 @@ def test_the_host_told_by_no_one_also_when_the_answer_says_who_told_you():
 
 
 def test_an_answer_on_the_day_itself_says_today_where_it_names_the_place():
-    from game.mind.backing import mend_facts
+    from game.mind.interview.backing import mend_facts
     books, fact = books_with("Ines Moreau", "I am hosting a neighbourhood get-together at Bluebell Cafe tomorrow "
                              "from 6pm to 8pm", "Samuel Okafor")
     heard = books["Samuel Okafor"].hear(fact, "Grace Okafor", MONDAY)
@@ -256,7 +256,7 @@ def test_an_answer_on_the_day_itself_says_today_where_it_names_the_place():
 
 
 def test_what_is_left_of_an_answer_is_never_in_the_third_person():
-    from game.mind.backing import Problem, drop_unbacked
+    from game.mind.interview.backing import Problem, drop_unbacked
     # (Rosa Brody, who had only seen Ines at it, on the embedded model, 2026-11-26)
     text, dropped = drop_unbacked("Yes, I heard of a get-together planned in town. It's at Bluebell Cafe on Wednesday "
                                   "at 7:00 PM. Rosa is going to help prepare it.",

@@ -22,7 +22,7 @@ def test_no_prompt_for_a_residents_words_holds_an_example_to_copy():
         text = (PROMPT_DIR / f"{name}.txt").read_text(encoding="utf-8")
         assert "Example" not in text and "library is closing" not in text, name
         assert "own work, plans and opinions" in text, name
-    text = (PROMPT_DIR.parent / "interview.txt").read_text(encoding="utf-8")  # (game/mind/interview.py's)
+    text = (PROMPT_DIR.parent / "interview" / "interview.txt").read_text(encoding="utf-8")  # the interview's own
     assert "Example" not in text and "Sam" not in text and "pottery" not in text
     assert "own work, plans and opinions" in text
 

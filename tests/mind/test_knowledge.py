@@ -108,7 +108,7 @@ async def test_an_interview_of_one_who_knows_carries_it_when_the_model_denies_it
     town = load_town("default")
     from game.engine.build import seed_knowledge
     from game.mind import Mind
-    from game.mind.interview import answer_backed
+    from game.mind.interview.answering import answer_backed
 
     deny = {"answer": "No gathering is planned in town as far as I know."}
     llm = scripted_model({"interview": [deny, deny]})
@@ -254,7 +254,7 @@ def test_a_town_cut_down_keeps_the_events_and_roles_of_its_cast():
 
 async def test_asked_of_her_father_she_does_not_say_she_does_not_know_him():
     from game.mind import Mind
-    from game.mind.interview import answer_backed
+    from game.mind.interview.answering import answer_backed
 
     town = load_town("default")
     deny = {"answer": "I'm not sure, I don't know."}
@@ -268,7 +268,7 @@ async def test_asked_of_her_father_she_does_not_say_she_does_not_know_him():
 
 
 async def test_asked_who_runs_for_mayor_no_one_says_they_do_not_know(engine):
-    from game.mind.interview import answer_backed
+    from game.mind.interview.answering import answer_backed
 
     samuel = engine.minds["Samuel Okafor"]
     deny = {"answer": "I don't know who is running for mayor."}

@@ -113,7 +113,7 @@ def test_a_claim_mended_to_its_host_is_said_to_the_host_as_you():
 
 
 def test_an_interview_answer_that_denies_an_office_its_resident_knows_is_a_denial():
-    from game.mind.backing import problems_in
+    from game.mind.interview.backing import problems_in
 
     town = TownNames(places=TOWN.places, people=TOWN.people, roles=TOWN.roles,
                      relations={"Samuel Okafor": {"Grace Okafor": "his wife, the love of his life"}})
@@ -129,7 +129,7 @@ def test_an_interview_answer_that_denies_an_office_its_resident_knows_is_a_denia
 def test_an_answer_about_today_says_today_not_another_weekday():
     from datetime import datetime
 
-    from game.mind.backing import today_not_another_day
+    from game.mind.interview.backing import today_not_another_day
 
     monday = datetime(2026, 3, 2, 22, 0)
     said = "I talked with Grace on Wednesday. The surprise party is on Tuesday."

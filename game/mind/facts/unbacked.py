@@ -1,6 +1,6 @@
 """What in a line the town does not back: a person no one in it is, a place it does not have, an
 event nothing the speaker holds speaks of, words that step out of the town.  The vetting of a
-talk's line (factcheck.py) drops such sentences; the interview (backing.py) asks again.
+talk's line (factcheck.py) drops such sentences; the interview (interview/backing.py) asks again.
 
 Pure rules, no model call.
 """

@@ -4,7 +4,7 @@ talked with, who is mentioned.
 The mind stores what others said as ``"<speaker> told me: ..."`` (conversations) or ``"<speaker>
 said to me: ..."`` (the player), its own part of a talk as ``"I talked with A, B; I said: ..."``
 (senses.py writes them) and its seed relationships as ``"<name>: <text>"``.  These readers sit
-beside the mind that writes those shapes; the interview (interview.py) and the measurements
+beside the mind that writes those shapes; the interview (interview/answering.py) and the measurements
 (``game.measure.records``, which adds rows read from a save) use them.
 """
 

@@ -28,7 +28,10 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
-from game.mind.answerdata import (
+from game.mind.facts.fact import Fact, FactBook, TownNames
+from game.mind.facts.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
+from game.mind.facts.unbacked import people_named
+from game.mind.interview.answerdata import (
     asks_of_talks,
     borrowed_self,
     from_records,
@@ -44,7 +47,7 @@ from game.mind.answerdata import (
     tidy,
     tomorrow_line,
 )
-from game.mind.backing import (
+from game.mind.interview.backing import (
     Backing,
     Problem,
     asked_of,
@@ -56,9 +59,6 @@ from game.mind.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.facts.fact import Fact, FactBook, TownNames
-from game.mind.facts.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
-from game.mind.facts.unbacked import people_named
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import MemoryStream, Record
 from game.mind.ownclaims import after_work_line, age_unbacked, at_time

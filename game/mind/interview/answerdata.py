@@ -16,7 +16,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime, timedelta
 
-from game.mind.backing import (
+from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.hours import stems
+from game.mind.facts.unbacked import sentences
+from game.mind.interview.backing import (
     UNKNOWING,
     Backing,
     carry,
@@ -28,9 +31,6 @@ from game.mind.backing import (
     role_holders,
     way_answer,
 )
-from game.mind.facts.fact import Fact, TownNames
-from game.mind.facts.hours import stems
-from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import MemoryRow, mentioned, talked_with
 from game.mind.ownclaims import after_work_line, of_self_as_another, office_line
 from game.mind.view import PlanBlock, hhmm
