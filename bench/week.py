@@ -60,7 +60,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.engine import save as saves  # noqa: E402
+from game.engine import saves  # noqa: E402
 from game.engine.engine import Engine  # noqa: E402
 from game.engine.pace import Governor  # noqa: E402
 from game.llm.client import ModelClient  # noqa: E402

@@ -2,12 +2,12 @@
 
 No Textual here (the UI drives the engine from a worker).  ``state.py`` holds the engine's state as
 plain data, ``api.py`` its seams as Protocols, ``build.py`` makes an engine from a town or a save,
-``save.py`` reads and writes a saved town.  ``engine.py`` is the tick and wires the engine's
+``saves/writing.py`` reads and writes a saved town.  ``engine.py`` is the tick and wires the engine's
 parts, one object a module: ``towncore.py`` (what they share), ``things.py``, ``walking.py``,
 ``jobs.py``, ``talkfacts.py``, ``talks.py`` (conversations), ``seeking.py``, ``hazards.py``,
-``perceiving.py``, ``lookahead.py``, ``capacity.py``, ``lanes.py`` (decisions), ``saving.py``,
+``perceiving.py``, ``lookahead.py``, ``capacity.py``, ``lanes.py`` (decisions), ``saves/saver.py``,
 ``commands.py`` (player commands), ``leadtime.py``; ``inspecting.py`` what the screen reads at a
-glance; ``save_read.py`` and ``save_streams.py`` the halves of saves below ``save.py``;
+glance; ``saves/reading.py`` and ``saves/streams.py`` the halves of saves below ``saves/writing.py``;
 ``tuning.py`` their constants; ``events.py`` what crosses to the UI; ``headless.py`` ``town run``
 (``runreport.py`` its report);
 ``manifest.py`` what a recorded run needs to replay.  See docs/ENGINE.md and docs/SAVES.md.
@@ -15,7 +15,7 @@ glance; ``save_read.py`` and ``save_streams.py`` the halves of saves below ``sav
 
 from game.engine.build import TownError, load_engine, new_engine, open_engine
 from game.engine.engine import PLAYER, CommandError, Engine
-from game.engine.save import SaveError
+from game.engine.saves import SaveError
 
 __all__ = ["PLAYER", "CommandError", "Engine", "SaveError", "TownError", "load_engine", "new_engine",
            "open_engine"]

@@ -284,7 +284,7 @@ class ClockText(Protocol):
 
 
 class SaveWork(Protocol):
-    """A save being made (``EngineView.save_job``; game/engine/save.py ``SaveJob``)."""
+    """A save being made (``EngineView.save_job``; game/engine/saves/writing.py ``SaveJob``)."""
 
     seconds: float  # how long ``run`` took
     incremental: bool  # only what changed was written

@@ -1,7 +1,7 @@
 """Building an engine: the one place that puts a town's parts together, from a town or a save.
 
 ``new_engine`` makes a town from its folder (or .tmx): the world's map, a mind per resident, the
-clock.  ``load_engine`` makes it from a save: ``game.engine.save`` reads a ``TownState`` and this
+clock.  ``load_engine`` makes it from a save: ``game.engine.saves`` reads a ``TownState`` and this
 module builds the live parts again from it (the map from the town's path, the minds from their
 states, each resident's map of places) and hands the rest to ``Engine.restore``.  This is where the
 engine meets ``game.world`` and ``game.mind``; the tick loop itself knows them only through the
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from game.engine import save as saves
+from game.engine import saves
 from game.engine.api import MindPort
 from game.engine.engine import Engine
-from game.engine.save import SaveError
+from game.engine.saves import SaveError
 from game.engine.state import Pos, TownState
 from game.errors import GameError
 from game.llm.accounting import Accounting, accounting_of

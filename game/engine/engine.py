@@ -23,7 +23,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from game.engine import save as saves
+from game.engine import saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
@@ -37,7 +37,7 @@ from game.engine.ledger import DecisionLedger
 from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
 from game.engine.prepare import prepare_town
-from game.engine.saving import Saver
+from game.engine.saves.saver import Saver
 from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
 from game.engine.talkfacts import TalkFacts
@@ -63,7 +63,7 @@ class Engine:
     the things (things.py), the walker (walking.py), the job board (jobs.py), the facts in talks
     (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
     perceiver (perceiving.py), the look ahead (lookahead.py), the spare capacity (capacity.py),
-    the lanes of decisions (lanes.py), the saver (saving.py), the player's commands
+    the lanes of decisions (lanes.py), the saver (saves/saver.py), the player's commands
     (commands.py) and the lead time (leadtime.py); inspecting.py reads the town for the screen.
     The engine wires them, runs the tick and answers what the screen reads; its attributes below
     are the parts' own."""
@@ -255,11 +255,11 @@ class Engine:
         """What ``name`` knows of the world now, as its mind is told it."""
         return self.perceiver.world_view(name)
 
-    # ------------------------------------------------------------------ saving (saving.py)
+    # ------------------------------------------------------------------ saving (saves/saver.py)
 
     def save(self, path: str | Path | None = None) -> str:
         """Write the town to ``path`` (or its own save path); returns the path.  A file this
-        engine wrote or loaded gets only what changed since (game/engine/save.py)."""
+        engine wrote or loaded gets only what changed since (game/engine/saves/writing.py)."""
         return self.saver.save(path)
 
     def save_job(self, path: str | Path | None = None) -> saves.SaveJob:

@@ -22,7 +22,7 @@ from game.engine.events import Prepared, PrepStep, TickResult
 from game.engine.ledger import share
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
 from game.engine.runreport import accounting_dict, format_report, make_report, spare_summary
-from game.engine.save import SaveError
+from game.engine.saves import SaveError
 from game.errors import GameError
 from game.llm.accounting import accounting_of, run_failed
 from game.llm.api import LLM, LLMError

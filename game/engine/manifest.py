@@ -69,7 +69,7 @@ def write_manifest(recording: str | Path, *, start: str | Path, small: bool, see
     JSON, written atomically."""
     import json
 
-    from game.engine import atomic
+    from game.engine.saves import atomic
 
     path = manifest_path(recording)
     from game.world import resolve_town_path

@@ -1,7 +1,7 @@
 """The engine's state as plain typed data: residents, the visitor, talks, decision jobs, a town.
 
 These dataclasses import no engine module: the tick loop (``game.engine.engine``) works on them,
-the save (``game.engine.save``) reads and writes a ``TownState`` made of them, and the screen reads
+the save (``game.engine.saves``) reads and writes a ``TownState`` made of them, and the screen reads
 ``ResidentView`` and ``Player`` through ``game.engine.api.EngineView``.  Everything here is data
 that a save can hold; the live parts of a town (its map, minds, model, tasks) are not.
 """

@@ -80,7 +80,7 @@ def _from_save(scenario: Scenario, src: Path, where: str) -> tuple[Prepared, dat
     """A save, read whole and checked against its town before any model; and its first moment."""
     from game.engine.build import TownError
     from game.engine.build import read_save as read_checked
-    from game.engine.save import SaveError, is_save
+    from game.engine.saves import SaveError, is_save
     from game.measure.records import read_save
 
     if not is_save(src):

@@ -214,7 +214,7 @@ def town_names(save: SaveData) -> TownNames:
 
 def cli_audit(args: argparse.Namespace) -> int:
     """``town audit SAVE [--json]``."""
-    from game.engine.save import SaveError
+    from game.engine.saves import SaveError
 
     try:
         save = read_save(str(args.save))

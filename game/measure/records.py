@@ -76,7 +76,7 @@ class SaveData:
 
 def read_save(path: str | Path) -> SaveData:
     """Read the parts of a save the measurements need.  Raises ``SaveError`` (a clear message)."""
-    from game.engine.save import SaveError, open_save, read_memories
+    from game.engine.saves import SaveError, open_save, read_memories
     from game.mind.memory.stream import KINDS, from_game_hours
 
     db, meta = open_save(path)

@@ -174,7 +174,7 @@ def build_report(save: str, *, track_spec: str | Sequence[str] | None = None, at
     data = read_save(save)
     start, now = data.start, data.now
     if start is None or now is None:
-        from game.engine.save import SaveError
+        from game.engine.saves import SaveError
 
         raise SaveError(f"save '{save}' is damaged (its clock cannot be read)")
     game_days = max((now - start).total_seconds() / 86400.0, 1e-9)
@@ -377,7 +377,7 @@ def render_place_fit(pf: dict, console: Console) -> None:
 
 
 def cli_report(args: argparse.Namespace) -> int:
-    from game.engine.save import SaveError
+    from game.engine.saves import SaveError
 
     try:
         report = build_report(args.save, track_spec=getattr(args, "track", None), at=getattr(args, "at", None))

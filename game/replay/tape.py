@@ -65,7 +65,7 @@ class ReplayTape:
     # -------------------------------------------------------------------- replaying
     def _new_engine(self) -> Engine:
         from game.engine.build import load_engine, new_engine
-        from game.engine.save import is_save
+        from game.engine.saves import is_save
         from game.llm.record import ReplayLLM
 
         llm = ReplayLLM(self.recording)

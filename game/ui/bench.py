@@ -19,7 +19,7 @@ import numpy as np
 
 from game.engine.api import Replayable
 from game.engine.engine import Engine
-from game.engine.save import SaveError
+from game.engine.saves import SaveError
 from game.llm.api import LLM
 from game.measure.bench import BENCHMARKS, bench_save_load, largest_town, median_ms
 from game.measure.bench import cli_bench as measure_cli_bench

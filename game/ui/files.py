@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from game.engine.save import save_name
+from game.engine.saves import save_name
 from game.errors import GameError
 from game.ui.host import GameHost, list_saves
 from game.ui.panels import Panels

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from game.engine.api import EngineView, LiveEngine, Replayable
-from game.engine.save import SUFFIX, SaveError, is_save, save_files
+from game.engine.saves import SUFFIX, SaveError, is_save, save_files
 from game.llm.api import LLM
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -134,7 +134,7 @@ class RealHost:
         return inp if inp is not None and path is not None and path in (self.town_path, self._start_save) else None
 
     def describe_save(self, path: Path) -> SaveInfo:
-        from game.engine.save import describe_save
+        from game.engine.saves import describe_save
 
         d = describe_save(path)
         return SaveInfo(path, str(d.get("town", "?")), str(d.get("clock", "?")),

@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.app import App
 
 from game.engine.events import LogLine
-from game.engine.save import save_name
+from game.engine.saves import save_name
 from game.ui.actions import PlayerActions
 from game.ui.main_screen import Widgets
 from game.ui.messages import Ticked

@@ -10,7 +10,7 @@ from engine_fakes import engine_model
 
 from game.engine.build import load_engine
 from game.engine.headless import cli_run, run_headless
-from game.engine.save import describe_save
+from game.engine.saves import describe_save
 
 
 async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, capsys):
@@ -156,7 +156,7 @@ def test_the_paces_are_the_games_clock_rates():
 
 async def test_a_full_disk_at_the_end_of_a_run_is_a_message_a_report_and_exit_1(fake_town_loader, tmp_path,
                                                                                  monkeypatch, capsys):
-    from game.engine import save as save_mod
+    from game.engine import saves as save_mod
 
     monkeypatch.setattr(save_mod.faults, "max_pages", 3)  # SQLite's own "database or disk is full"
     out = io.StringIO()

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from engine_fakes import engine_model
 
-from game.engine import save as save_mod
+from game.engine import saves as save_mod
 from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
 from game.engine.events import EnterAsVisitor, SaveTown, SayToResident, SetObjectState, Whisper
-from game.engine.save import SaveError, describe_save
+from game.engine.saves import SaveError, describe_save
 from game.llm.record import RecordingLLM, ReplayLLM
 
 HERE = Path(__file__).parent
@@ -201,7 +201,8 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
         import asyncio, os, sys
         sys.path[:0] = [{str(HERE)!r}, {str(HERE.parent)!r}]
         from engine_fakes import engine_model, make_town
-        from game.engine import build, save
+        from game.engine import build
+        from game.engine import saves as save
         from game.engine.build import new_engine
         build.load_world = lambda p: make_town()
         async def main():

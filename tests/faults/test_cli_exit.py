@@ -378,7 +378,7 @@ def test_an_experiment_whose_model_is_not_there_names_no_save_it_never_wrote(env
 
 def test_ctrl_c_is_130_and_an_uncaught_game_error_is_one_line_and_1(env, monkeypatch, capsys):
     import game.world.dump as dump
-    from game.engine.save import SaveError
+    from game.engine.saves import SaveError
 
     def interrupted(_args):
         raise KeyboardInterrupt
@@ -398,7 +398,7 @@ def test_ctrl_c_is_130_and_an_uncaught_game_error_is_one_line_and_1(env, monkeyp
 def test_every_error_of_the_game_is_a_game_error():
     from game.engine.build import TownError
     from game.engine.commands import CommandError
-    from game.engine.save import SaveError
+    from game.engine.saves import SaveError
     from game.errors import GameError
     from game.experiment.scenario import ScenarioError
     from game.llm.api import LLMError

@@ -23,7 +23,7 @@ import pytest
 
 from game.engine.build import load_engine
 from game.engine.engine import Engine
-from game.engine.save import SaveError, list_saves
+from game.engine.saves import SaveError, list_saves
 
 from .fakes import any_answer_model
 from .town_engine import busy_engine

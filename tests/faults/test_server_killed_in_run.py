@@ -13,7 +13,7 @@ import json
 import time
 
 from game.engine import headless
-from game.engine.save import describe_save
+from game.engine.saves import describe_save
 from game.llm.server import _RUNNING
 
 from .fake_llama import fake_llama_env, started

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from game.engine.save_read import read_state
+from game.engine.saves.reading import read_state
 from game.experiment.runner import prepare, run_experiment
 from game.experiment.scenario import load_scenario
 from game.llm.record import ReplayLLM

@@ -378,7 +378,7 @@ class FakeHost:
         return FakeEngine.load(path)
 
     def describe_save(self, path: Path):
-        from game.engine.save import SaveError
+        from game.engine.saves import SaveError
         from game.ui.host import SaveInfo
 
         try:  # as the real one: a file it cannot read is a SaveError (GameHost.describe_save)

@@ -17,7 +17,7 @@ from engine_fakes import engine_model  # noqa: E402
 
 from game.engine import Engine  # noqa: E402
 from game.engine.events import Embody, Release, SayToResident, SetObjectState, Whisper  # noqa: E402
-from game.engine.save import describe_save  # noqa: E402
+from game.engine.saves import describe_save  # noqa: E402
 from game.ui.app import MainScreen, TownApp  # noqa: E402
 from game.ui.host import RealHost  # noqa: E402
 from game.ui.screens import AskScreen, LoadScreen, TalkScreen, VisitorScreen  # noqa: E402
@@ -252,7 +252,7 @@ async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
 async def test_quit_with_a_failed_save_asks_instead_of_losing_the_town(tmp_path, monkeypatch):
     """The disk is full when the player quits: the town stays, the player is asked (try again,
     save elsewhere, quit without saving, back to the town), and saving elsewhere then quits."""
-    from game.engine import save as save_mod
+    from game.engine import saves as save_mod
     from game.ui.screens import QuitScreen
 
     app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
@@ -283,7 +283,7 @@ async def test_quit_with_a_failed_save_asks_instead_of_losing_the_town(tmp_path,
 
 
 async def test_quit_without_saving_is_the_players_choice(tmp_path, monkeypatch):
-    from game.engine import save as save_mod
+    from game.engine import saves as save_mod
     from game.ui.screens import QuitScreen
 
     app = TownApp(FakeModelHost(), tmp_path / "saves", speed="pause", autosave_s=0)
@@ -302,7 +302,7 @@ async def test_autosave_writes_on_another_thread_and_then_only_the_changes(tmp_p
     the second autosave to the same file writes only what changed; the town loads as saved."""
     import threading
 
-    from game.engine import save as save_mod
+    from game.engine import saves as save_mod
     from game.engine.build import load_engine
 
     threads = []

@@ -1,5 +1,5 @@
-"""Saves: one SQLite file per save, never pickled, written whole or changed in one transaction.
-See docs/SAVES.md.
+"""Writing a save: one SQLite file per save, never pickled, written whole or changed in one
+transaction.  See docs/SAVES.md.
 
 A save holds a ``TownState`` (game/engine/state.py): ``write_state`` writes one, ``read_state``
 reads one back.  This module knows the file format and nothing of the engine; the engine is built
@@ -16,10 +16,10 @@ file with ``os.replace``; a crash leaves the previous save intact either way.
 
 A save is made in two steps so that a screen never waits on the disk: ``prepare`` (cheap, on the
 thread that plays the town: the small tables as JSON, the memories as ``MemoryImage``s) and
-``Prepared.write`` (any thread).  Loading (save_read.py) checks that the file is a town save
+``Prepared.write`` (any thread).  Loading (reading.py) checks that the file is a town save
 of a format this game reads, and refuses anything else with a message that names the file and
-the problem.  The format's tables and words are in saveformat.py; this module names all of it for
-the rest of the game.
+the problem.  The format's tables and words are in fileformat.py; the package (``game.engine.saves``)
+names all of it for the rest of the game.
 """
 
 from __future__ import annotations
@@ -32,15 +32,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from game.engine import atomic
-from game.engine.save_read import describe_save, is_save, list_saves, open_save, read_memories, read_state, save_files
-from game.engine.save_streams import write_stream
-from game.engine.saveformat import (
-    CHUNK,
+from game.engine.saves import atomic
+from game.engine.saves.fileformat import (
     FORMAT,
     PAGE_SIZE,
     SCHEMA,
-    SEGMENT,
     SMALL_TABLES,
     SUFFIX,
     VERSION,
@@ -52,14 +48,11 @@ from game.engine.saveformat import (
     recover,
     sqlite_words,
 )
-from game.engine.state import StreamSync, SyncPoint, TownState
+from game.engine.saves.streams import write_stream
+from game.engine.state import SyncPoint, TownState
 from game.mind.memory.stream import MemoryImage, MemoryStream
 
-# (read there, named here too: the one module of saves the rest of the game imports)
-__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "FaultHooks", "Prepared", "SaveError",
-           "SaveJob", "StreamSync", "SyncPoint", "describe_save", "faults", "is_save",
-           "list_saves", "open_save", "prepare", "read_memories", "read_state", "save_files", "save_name",
-           "sync_key", "write_state"]
+__all__ = ["FaultHooks", "Prepared", "SaveJob", "faults", "prepare", "save_name", "sync_key", "write_state"]
 
 
 @dataclass
@@ -223,7 +216,7 @@ def write_state(state: TownState, path: str | Path, sync: SyncPoint | None = Non
 
 
 def _write_whole(prep: Prepared, path: Path) -> SyncPoint:
-    """The whole town to a temporary file beside ``path``, then moved over it (game/engine/atomic.py)."""
+    """The whole town to a temporary file beside ``path``, then moved over it (game/engine/saves/atomic.py)."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """A resident's memories in a save: written in segments of records (columns as little-endian
 arrays, texts as one JSON list) and chunks of what changes (last access, importance, scored), whole
-or only what changed since the file's ``StreamSync``.  See save.py and docs/SAVES.md."""
+or only what changed since the file's ``StreamSync``.  See writing.py and docs/SAVES.md."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sqlite3
 
 import numpy as np
 
-from game.engine.saveformat import CHUNK, SEGMENT, chunk_count
+from game.engine.saves.fileformat import CHUNK, SEGMENT, chunk_count
 from game.engine.state import StreamSync
 from game.mind.memory.stream import MemoryImage
 

@@ -1,13 +1,13 @@
 """Keeping a town: the engine's parts as one ``TownState`` (what a save holds) and taken back from
 one, and the save file this town writes to (only what changed since, once it has written or loaded
-it).  A part of ``Engine``; the file format itself is save.py's."""
+it).  A part of ``Engine``; the file format itself is writing.py's."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from game.engine import save as saves
+from game.engine import saves
 from game.engine.commands import CommandError
 from game.engine.jobs import JobBoard
 from game.engine.ledger import DecisionLedger
@@ -34,7 +34,7 @@ class Saver:
 
     def save(self, path: str | Path | None = None) -> str:
         """Write the town to ``path`` (or its own save path); returns the path.  A file this
-        engine wrote or loaded gets only what changed since (game/engine/save.py)."""
+        engine wrote or loaded gets only what changed since (game/engine/saves/writing.py)."""
         job = self.save_job(path)
         job.run()
         return job.finish()

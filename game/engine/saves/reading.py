@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from game.engine.saveformat import (
+from game.engine.saves.fileformat import (
     CHUNK,
     FORMAT,
     SUFFIX,

@@ -1,6 +1,6 @@
 """The save file's format: its tables, what a save file knows of the streams it holds, and the
-words for what goes wrong.  Shared by writing (game/engine/save.py) and reading
-(game/engine/save_read.py); see docs/SAVES.md."""
+words for what goes wrong.  Shared by writing (game/engine/saves/writing.py) and reading
+(game/engine/saves/reading.py); see docs/SAVES.md."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from game.engine import atomic
+from game.engine.saves import atomic
 from game.engine.state import Talk
 from game.errors import GameError
 from game.mind.view import Conversation
