@@ -338,7 +338,7 @@ class EngineView(Protocol):
 
     def lead(self) -> tuple[float | None, float]:
         """The town's model-led share over the last two game hours (None when nothing is counted,
-        as in a replay) and the game minutes its oldest open decision has waited (game/engine/ledger.py)."""
+        as in a replay) and the game minutes its oldest open decision has waited (game/engine/decisions/ledger.py)."""
         ...
 
     def routine_wait_min(self) -> float:
@@ -367,7 +367,7 @@ class LiveEngine(EngineView, Protocol):
 
 @runtime_checkable
 class Preparable(Protocol):
-    """A live town that can plan before its clock starts (game/engine/prepare.py): the screen shows
+    """A live town that can plan before its clock starts (game/engine/decisions/prepare.py): the screen shows
     the plans as they come.  In lockstep it need not: the clock waits for every decision."""
 
     @property

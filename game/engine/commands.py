@@ -9,6 +9,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from game.engine.decisions.jobs import JobBoard
+from game.engine.decisions.lanes import Lanes
 from game.engine.events import (
     Bubble,
     Command,
@@ -28,8 +30,6 @@ from game.engine.events import (
     Utterance,
     Whisper,
 )
-from game.engine.jobs import JobBoard
-from game.engine.lanes import Lanes
 from game.engine.state import PLAYER, JobKind, Player, Pos, Resident, Talk
 from game.engine.talkfacts import TalkFacts
 from game.engine.talks import Conversations

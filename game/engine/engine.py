@@ -25,18 +25,18 @@ from pathlib import Path
 
 from game.engine import saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
-from game.engine.capacity import Capacity, SpareRule
 from game.engine.commands import CommandError, PlayerCommands, player_text
+from game.engine.decisions.capacity import Capacity, SpareRule
+from game.engine.decisions.jobs import JobBoard
+from game.engine.decisions.lanes import Lanes
+from game.engine.decisions.leadtime import LeadTime
+from game.engine.decisions.ledger import DecisionLedger
+from game.engine.decisions.lookahead import Lookahead
+from game.engine.decisions.prepare import prepare_town
 from game.engine.events import Command, Prepared, PrepStep, TickResult
 from game.engine.hazards import Hazards
 from game.engine.inspecting import positions, resident_view, snapshot
-from game.engine.jobs import JobBoard
-from game.engine.lanes import Lanes
-from game.engine.leadtime import LeadTime
-from game.engine.ledger import DecisionLedger
-from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceive, Perceiver
-from game.engine.prepare import prepare_town
 from game.engine.saves.saver import Saver
 from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
@@ -60,11 +60,11 @@ class Engine:
     Composed of parts, each an object in its own module that owns its share of the state and
     takes what it needs in its constructor (docs/ENGINE.md has the table): the core they all share
     (towncore.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
-    the things (things.py), the walker (walking.py), the job board (jobs.py), the facts in talks
+    the things (things.py), the walker (walking.py), the job board (decisions/jobs.py), the facts in talks
     (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
-    perceiver (perceiving.py), the look ahead (lookahead.py), the spare capacity (capacity.py),
-    the lanes of decisions (lanes.py), the saver (saves/saver.py), the player's commands
-    (commands.py) and the lead time (leadtime.py); inspecting.py reads the town for the screen.
+    perceiver (perceiving.py), the look ahead (decisions/lookahead.py), the spare capacity (decisions/capacity.py),
+    the lanes of decisions (decisions/lanes.py), the saver (saves/saver.py), the player's commands
+    (commands.py) and the lead time (decisions/leadtime.py); inspecting.py reads the town for the screen.
     The engine wires them, runs the tick and answers what the screen reads; its attributes below
     are the parts' own."""
 
@@ -221,7 +221,7 @@ class Engine:
     @property
     def ahead(self) -> timedelta | None:
         """How early the next window of steps is asked; None: tuning.AHEAD in real time, never in
-        lockstep (lookahead.py)."""
+        lockstep (decisions/lookahead.py)."""
         return self.lookahead.ahead
 
     @ahead.setter
@@ -235,7 +235,7 @@ class Engine:
     @property
     def spare_rule(self) -> SpareRule | None:
         """Reactions and talks past the daily caps while the server is idle, in real time only
-        (capacity.py); None: the fixed caps."""
+        (decisions/capacity.py); None: the fixed caps."""
         return self.capacity.rule
 
     @spare_rule.setter
@@ -321,7 +321,7 @@ class Engine:
 
     async def prepare(self, horizon: timedelta = PREPARE_AHEAD, progress: Callable[[PrepStep], None] | None = None,
                       enough: asyncio.Event | None = None) -> Prepared:
-        """Before the first tick of a real-time run, the first day plans (prepare.py)."""
+        """Before the first tick of a real-time run, the first day plans (decisions/prepare.py)."""
         return await prepare_town(self.core, self.board, self.lanes, horizon=horizon, progress=progress, enough=enough)
 
     def snapshot(self) -> TickResult:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from game.engine.jobs import JobBoard
+from game.engine.decisions.jobs import JobBoard
 from game.engine.state import JobKind, Resident
 from game.engine.talks import Conversations
 from game.engine.things import Things

@@ -17,9 +17,9 @@ from typing import TextIO
 
 from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import TownInput, build_engine, read_input
+from game.engine.decisions.ledger import share
 from game.engine.engine import Engine
 from game.engine.events import Prepared, PrepStep, TickResult
-from game.engine.ledger import share
 from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
 from game.engine.runreport import accounting_dict, format_report, make_report, spare_summary
 from game.engine.saves import SaveError
@@ -129,7 +129,7 @@ class HeadlessRun:
         self._looked = 0.0
 
     async def prepare(self) -> None:
-        """In real time, the first day plans before the clock starts (game/engine/prepare.py), each
+        """In real time, the first day plans before the clock starts (game/engine/decisions/prepare.py), each
         said as it comes; the run's real time is counted from the end of it."""
         def said(step: PrepStep) -> None:
             what = f"  {step.name}: {one_line(step.plan, 160) or 'no plan from the model'}" if step.name else ""
@@ -299,7 +299,7 @@ async def _close_run(engine: Engine, actions: ActionLog, inp: TownInput, *, save
 
 
 def _idle_text(llm: LLM, engine: Engine) -> str:
-    """In real time, the server's idle share of the last minute (game/engine/capacity.py uses it)."""
+    """In real time, the server's idle share of the last minute (game/engine/decisions/capacity.py uses it)."""
     if engine.lockstep:
         return ""
     spare = llm.status().spare

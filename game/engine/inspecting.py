@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from game.engine.decisions.ledger import share
 from game.engine.events import Bubble, Move, TickResult
-from game.engine.ledger import share
 from game.engine.state import PLAYER, Pos, Resident, ResidentView
 from game.engine.towncore import TownCore
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from game.engine.decisions.ledger import format_lead, lead_since, mind_counts
 from game.engine.engine import Engine
-from game.engine.ledger import format_lead, lead_since, mind_counts
 from game.llm.accounting import accounting_of
 from game.llm.api import LLM
 
 
 def spare_summary(engine: Engine) -> dict[str, int]:
-    """Reactions and talks past the daily caps on the server's spare time (game/engine/capacity.py)."""
+    """Reactions and talks past the daily caps on the server's spare time (game/engine/decisions/capacity.py)."""
     counts = mind_counts(m.stats for m in engine.minds.values())
     return {"allowances_given": engine.spare_given,
             "reactions_past_floor": counts.get("react_spare", 0),

@@ -27,7 +27,7 @@ MAX_TALK_LINES = 8  # lines in a conversation between residents
 
 
 class JobKind(StrEnum):
-    """What a job asks of the resident's mind.  Lanes (game/engine/lanes.py) holds the one table of
+    """What a job asks of the resident's mind.  Lanes (game/engine/decisions/lanes.py) holds the one table of
     what each kind runs, applies and does when it fails; a save keeps the value (the word)."""
 
     NEXT = "next"  # the next step (the mind plans the day when it needs to)
@@ -106,7 +106,7 @@ class Resident:
 
 
 class ViewData(TypedDict):
-    """A ``WorldView`` as plain data (jobs.py ``view_to_dict``): what a decision knew, saved with it."""
+    """A ``WorldView`` as plain data (decisions/jobs.py ``view_to_dict``): what a decision knew, saved with it."""
 
     now_text: str
     here: str

@@ -12,8 +12,8 @@ import logging
 from datetime import datetime
 
 from game.engine.api import MindPort
+from game.engine.decisions.jobs import JobBoard
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
-from game.engine.jobs import JobBoard
 from game.engine.state import MAX_TALK_LINES, Job, JobArgs, JobKind, Resident, Talk
 from game.engine.talkfacts import TalkFacts
 from game.engine.towncore import TownCore

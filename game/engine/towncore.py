@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable, Iterable
 
 from game.engine.api import Clock, MindPort, Objects, PlaceMemory, TownMap
+from game.engine.decisions.ledger import DecisionLedger
 from game.engine.events import LogLine, TickResult
-from game.engine.ledger import DecisionLedger
 from game.engine.state import Player, Pos, Resident
 from game.llm.api import LLM
 from game.mind.facts.fact import TownNames
@@ -50,7 +50,7 @@ class TownCore:
             name: Resident(name=name, pos=positions[name]) for name in sorted(minds)}
         self.player: Player | None = None
         self.embodied: str | None = None
-        self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/ledger.py)
+        self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/decisions/ledger.py)
         # the town's places and people, for reading and checking facts (mind/facts/fact.py)
         # (people: everyone the town's story names, not only the cast that plays: the small cast
         # speaks of Felix and Aiko, who live in the town)

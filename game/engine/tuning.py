@@ -36,14 +36,14 @@ AHEAD_MAX = timedelta(minutes=120)
 # row: at normal pace on two slow cores they took 40 game minutes of the morning's routine)
 WAKE_AHEAD = timedelta(minutes=90)
 # ... or, asleep while the model server has room, this long before waking (a few such plans in flight
-# in the town, and only while nothing else is: capacity.py): the night is when the model has room
+# in the town, and only while nothing else is: decisions/capacity.py): the night is when the model has room
 NIGHT_AHEAD = timedelta(hours=6)
 # ... or, awake while the model server has room, the next window up to this long before the steps in
 # hand run out: the calls the next crowd (the arrivals at work, the lunch hour) would make, made in
 # the lull before it.  A replan throws such a window away; a lull costs nothing
 IDLE_AHEAD = timedelta(hours=3)  # (past AHEAD_MAX, the longest the look ahead asks anyway)
 # before the first tick of a real-time run, the residents up or waking within this plan their day
-# while the start screen waits (prepare.py); the rest are asked ahead while they sleep
+# while the start screen waits (decisions/prepare.py); the rest are asked ahead while they sleep
 PREPARE_AHEAD = timedelta(minutes=30)
 
 

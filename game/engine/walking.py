@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.engine.api import Paths
+from game.engine.decisions.ledger import is_model_led
 from game.engine.events import Bubble, Move, TickResult
-from game.engine.ledger import is_model_led
 from game.engine.state import Pos, Resident
 from game.engine.things import Things
 from game.engine.towncore import TownCore

@@ -12,7 +12,7 @@ import asyncio
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from game.engine.ledger import lead_since
+from game.engine.decisions.ledger import lead_since
 from game.experiment.progress import ProgressBar
 from game.experiment.runstate import Prepared, RunState
 from game.experiment.scenario import place_tiles, resolve_time
@@ -127,7 +127,7 @@ def measure(p: Prepared, engine: Engine, st: RunState, log: PositionLog, answers
                           "no_answer": sum(v.verdict == NO_ANSWER for v in verdicts),
                           "share": _share(len(invented), len(scored))},
         "model_use": usage,
-        # the engine's own ledger (game/engine/ledger.py): waking minutes by where the action came
+        # the engine's own ledger (game/engine/decisions/ledger.py): waking minutes by where the action came
         # from, talks included, and the decision lag; the samples' counts stay as a cross-check
         "model_led": dict(engine.ledger.summary(since=lead_since(start, 1)),
                           samples=total_samples, by_source=dict(sorted(st.led.items())),

@@ -40,7 +40,7 @@ The scheduler also keeps how long it has had nothing to do (nothing in flight, n
 ``spare()`` is the share of the last ``window`` seconds it was idle (the time before it existed
 counts as busy) and ``idle_s()`` how long the present idle stretch has lasted.  The engine reads
 them, in real-time play only, to let the residents react and talk past their daily floor while
-the server has time to spare (game/engine/capacity.py).
+the server has time to spare (game/engine/decisions/capacity.py).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from game.engine.ledger import DecisionLedger, format_lead, lead_since, mind_counts
+from game.engine.decisions.ledger import DecisionLedger, format_lead, lead_since, mind_counts
 from game.measure.dayplans import plans_report, print_plans
 from game.measure.placefit import report_for as place_fit_report
 from game.measure.records import SaveData, read_save

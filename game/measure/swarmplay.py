@@ -129,7 +129,7 @@ def model_figures(client: ModelClient) -> dict:
 
 def lead_figures(engine: Engine, start: datetime) -> dict:
     """The model-led share from 07:00 (the ledger's), the lowest resident's, and the minds' counts."""
-    from game.engine.ledger import lead_since, mind_counts
+    from game.engine.decisions.ledger import lead_since, mind_counts
 
     summary = engine.ledger.summary(since=lead_since(start, engine.clock.day))
     return {

@@ -209,7 +209,7 @@ class Reaction:
 class Allowance:
     """Calls past the mind's daily floor (``MindConfig.max_reacts_per_day``, ``max_talks_per_day``)
     that one reaction may use: the engine gives it in real-time play while the model server has
-    time to spare (game/engine/capacity.py); the mind spends it only once the floor is reached,
+    time to spare (game/engine/decisions/capacity.py); the mind spends it only once the floor is reached,
     and at a priority below the town's planning.  None or zeros: the fixed caps."""
 
     reacts: int = 0  # reaction calls (talks written whole counted in) past the floor today

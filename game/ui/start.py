@@ -1,5 +1,5 @@
 """The start screen: the model server starting, the town loading, and then the residents planning
-their day before the clock starts (``game.engine.prepare``), each plan shown as it comes.  Enter
+their day before the clock starts (``game.engine.decisions.prepare``), each plan shown as it comes.  Enter
 starts the town before every plan came: the rest go on in their lanes, as any decision in play."""
 
 from __future__ import annotations

@@ -264,7 +264,7 @@ class ModelLine(Static):
         t.append(f"  queued {status.queued}")
         t.append(f"  {status.tokens_per_s:.1f} tok/s")
         spare = status.spare
-        if spare is not None:  # the server's idle share of the last minute (game/engine/capacity.py)
+        if spare is not None:  # the server's idle share of the last minute (game/engine/decisions/capacity.py)
             t.append(f"  idle {spare:.0%}")
         err = error or status.last_error
         if err:

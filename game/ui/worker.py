@@ -111,7 +111,7 @@ class EngineWorker:
             await session.closing.wait()
 
     async def prepare(self, engine: EngineView) -> None:
-        """Before the clock starts, the residents up or soon up plan their day (game/engine/prepare.py),
+        """Before the clock starts, the residents up or soon up plan their day (game/engine/decisions/prepare.py),
         each plan shown on the start screen as it comes, so that the town's first minute is the
         model's, not a slowed routine.  Enter starts the town before all came (the rest go on in
         their lanes).  A failure is shown and the town starts all the same."""

@@ -1,5 +1,5 @@
 """Reactions and talks past the daily caps while the model server has time to spare
-(game/engine/capacity.py): real-time play only, never while planning is due, one at a time; a
+(game/engine/decisions/capacity.py): real-time play only, never while planning is due, one at a time; a
 lockstep town is the same town whatever the server's idle time says."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from engine_fakes import engine_model
 from test_tick import fingerprint, run
 
 from game.engine.build import new_engine
-from game.engine.capacity import SpareRule, server_spare
+from game.engine.decisions.capacity import SpareRule, server_spare
 from game.engine.state import Job
 from game.llm.api import ModelStatus
 from game.mind.view import Allowance

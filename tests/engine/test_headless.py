@@ -169,7 +169,7 @@ async def test_a_full_disk_at_the_end_of_a_run_is_a_message_a_report_and_exit_1(
 
 async def test_in_real_time_the_first_day_plans_come_before_the_clock_starts(capsys):
     """--pace normal|fast: the residents up at the town's hour, or soon, plan their day before the
-    first tick (game/engine/prepare.py), said as each comes; the report says who and how long, and
+    first tick (game/engine/decisions/prepare.py), said as each comes; the report says who and how long, and
     what the clock's first minute looked like."""
     from game.world import default_town_path
 

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 from engine_fakes import engine_model
 
 from game.engine.build import load_engine, new_engine
+from game.engine.decisions.ledger import DecisionLedger, percentile, share
 from game.engine.engine import Engine
-from game.engine.ledger import DecisionLedger, percentile, share
 
 T0 = datetime(2026, 3, 2, 6, 50)
 

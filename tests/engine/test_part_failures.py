@@ -1,6 +1,6 @@
 """What the engine's parts do when a mind's rule-based part fails (a bug, not the model): the
 failure is shown or logged, and the town goes on.  The ``except Exception`` clauses in
-game/engine/lanes.py and game/engine/talks.py name these tests."""
+game/engine/decisions/lanes.py and game/engine/talks.py name these tests."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Before the first tick of a real-time run the residents who are up, or wake within the look
-ahead, plan their day (game/engine/prepare.py): the town then starts with the model's plans."""
+ahead, plan their day (game/engine/decisions/prepare.py): the town then starts with the model's plans."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from datetime import timedelta
 from engine_fakes import engine_model
 
 from game.engine.build import new_engine
+from game.engine.decisions.prepare import who_to_prepare
 from game.engine.events import PrepStep
-from game.engine.prepare import who_to_prepare
 from game.engine.state import JobKind
 from game.world import default_town_path
 

@@ -1,4 +1,4 @@
-"""The engine's allowance past the daily caps (game/engine/capacity.py gives it while the model
+"""The engine's allowance past the daily caps (game/engine/decisions/capacity.py gives it while the model
 server has time to spare): the floor stays the fixed cap, the allowance raises it for one reaction,
 and a call past the floor is asked below the town's planning and counted."""
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from game.engine import saves
 from game.engine.commands import CommandError
-from game.engine.jobs import JobBoard
-from game.engine.ledger import DecisionLedger
+from game.engine.decisions.jobs import JobBoard
+from game.engine.decisions.ledger import DecisionLedger
 from game.engine.state import TownState
 from game.engine.talks import Conversations
 from game.engine.things import Things

@@ -1,7 +1,7 @@
 """The board of jobs in flight: one model-backed job per resident at a time.  A part of ``Engine``.
 
 Any part asks a job here (``ask``) or stops caring for one (``cancel``); the lanes
-(game/engine/lanes.py) start the jobs as tasks, run them by their kind and apply their answers.
+(game/engine/decisions/lanes.py) start the jobs as tasks, run them by their kind and apply their answers.
 """
 
 from __future__ import annotations

@@ -13,11 +13,11 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from game.engine.api import MindPort
-from game.engine.capacity import Capacity
+from game.engine.decisions.capacity import Capacity
+from game.engine.decisions.jobs import JobBoard, view_from_dict
+from game.engine.decisions.lookahead import Lookahead
 from game.engine.events import LogLine, TickResult
 from game.engine.hazards import Hazards
-from game.engine.jobs import JobBoard, view_from_dict
-from game.engine.lookahead import Lookahead
 from game.engine.perceiving import Perceiver
 from game.engine.seeking import Seeker
 from game.engine.state import Job, JobArgs, JobKind, Resident

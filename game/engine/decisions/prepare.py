@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from game.engine.decisions.jobs import JobBoard
+from game.engine.decisions.lanes import Lanes
 from game.engine.events import Prepared, PrepStep
-from game.engine.jobs import JobBoard
-from game.engine.lanes import Lanes
 from game.engine.state import JobKind, Resident
 from game.engine.towncore import TownCore
 from game.engine.tuning import PREPARE_AHEAD

@@ -1,12 +1,12 @@
 """How far the model leads the town: each waking resident's time counted in the ledger by where
-its action came from, and the waits the screen and the pacing read (game/engine/ledger.py keeps
+its action came from, and the waits the screen and the pacing read (game/engine/decisions/ledger.py keeps
 the figures).  A part of the engine: it takes the core."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from game.engine.ledger import is_model_led
+from game.engine.decisions.ledger import is_model_led
 from game.engine.towncore import TownCore
 
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from game.engine.jobs import JobBoard
-from game.engine.lookahead import Lookahead
+from game.engine.decisions.jobs import JobBoard
+from game.engine.decisions.lookahead import Lookahead
 from game.engine.state import JobKind, Resident
 from game.engine.towncore import TownCore
 from game.engine.tuning import WAKE_AHEAD
