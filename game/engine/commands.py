@@ -31,8 +31,8 @@ from game.engine.events import (
     Whisper,
 )
 from game.engine.state import PLAYER, JobKind, Player, Pos, Resident, Talk
-from game.engine.talkfacts import TalkFacts
-from game.engine.talks import Conversations
+from game.engine.talks.conversations import Conversations
+from game.engine.talks.facts import TalkFacts
 from game.engine.things import Things
 from game.engine.towncore import TownCore
 from game.engine.tuning import TALK_RANGE, chebyshev

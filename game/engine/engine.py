@@ -38,10 +38,10 @@ from game.engine.hazards import Hazards
 from game.engine.inspecting import positions, resident_view, snapshot
 from game.engine.perceiving import Perceive, Perceiver
 from game.engine.saves.saver import Saver
-from game.engine.seeking import Seeker
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
-from game.engine.talkfacts import TalkFacts
-from game.engine.talks import Conversations
+from game.engine.talks.conversations import Conversations
+from game.engine.talks.facts import TalkFacts
+from game.engine.talks.seeking import Seeker
 from game.engine.things import Things
 from game.engine.towncore import TownCore
 from game.engine.tuning import PREPARE_AHEAD, TALK_RANGE, chebyshev
@@ -61,7 +61,7 @@ class Engine:
     takes what it needs in its constructor (docs/ENGINE.md has the table): the core they all share
     (towncore.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
     the things (things.py), the walker (walking.py), the job board (decisions/jobs.py), the facts in talks
-    (talkfacts.py), the talks (talks.py), the seeker (seeking.py), the hazards (hazards.py), the
+    (talks/facts.py), the talks (talks/conversations.py), the seeker (talks/seeking.py), the hazards (hazards.py), the
     perceiver (perceiving.py), the look ahead (decisions/lookahead.py), the spare capacity (decisions/capacity.py),
     the lanes of decisions (decisions/lanes.py), the saver (saves/saver.py), the player's commands
     (commands.py) and the lead time (decisions/leadtime.py); inspecting.py reads the town for the screen.

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from game.engine.decisions.jobs import JobBoard
 from game.engine.state import JobKind, Resident
-from game.engine.talks import Conversations
+from game.engine.talks.conversations import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
 from game.engine.tuning import HAZARD_AGAIN, HAZARD_REACH, chebyshev

@@ -34,7 +34,7 @@ class JobKind(StrEnum):
     AHEAD = "ahead"  # the next window of steps, asked before the last one runs out
     REACT = "react"  # what to do about something seen
     OBSERVE = "observe"  # only the observations (every job takes those first)
-    SAY = "say"  # a line of a talk by lines (talks.py)
+    SAY = "say"  # a line of a talk by lines (talks/conversations.py)
     LISTEN = "listen"  # the beginning of a reply, made while the player types
     SIDE = "side"  # one's part of a talk written whole
     CONVERSE = "converse"  # the whole talk, by the one who started it
@@ -86,7 +86,7 @@ class Resident:
     urgent: bool = False  # one of them is news the resident may not let pass (an object changed, the player)
     reacted: dict[str, datetime] = field(default_factory=dict)  # subject -> last reaction time
     last_talk: dict[str, datetime] = field(default_factory=dict)
-    seeking: str | None = None  # someone it decided to talk with and walks after (talks.py, _seek)
+    seeking: str | None = None  # someone it decided to talk with and walks after (talks/conversations.py, _seek)
     seek_until: datetime | None = None  # ... until then, when it gives up
 
     @property
@@ -174,7 +174,7 @@ class Talk:
     last_at: datetime | None = None  # when the last line was said (to drop a talk the player left)
     listened: dict[str, tuple[int, str]] = field(default_factory=dict)  # resident -> (lines, typed) it got ready for
     typed: str = ""  # what the player has typed so far of their next line (a hint, see ``Typing``)
-    # how the talk is written (talks.py): "" not yet chosen; "script": residents only, the whole
+    # how the talk is written (talks/conversations.py): "" not yet chosen; "script": residents only, the whole
     # talk in one call, its lines said one by one; "lines": one call a line (the player's talks,
     # and a talk someone joined or the player took a part in)
     mode: str = ""

@@ -1,6 +1,6 @@
 """What the engine's parts do when a mind's rule-based part fails (a bug, not the model): the
 failure is shown or logged, and the town goes on.  The ``except Exception`` clauses in
-game/engine/decisions/lanes.py and game/engine/talks.py name these tests."""
+game/engine/decisions/lanes.py and game/engine/talks/conversations.py name these tests."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ async def test_a_reply_goes_on_when_getting_it_ready_failed(fake_town_loader, ca
     e.player.pos = e.residents["Bob Lin"].pos
     e.submit(OpenTalk("Bob Lin"))
     await asyncio.sleep(0.05)
-    with caplog.at_level(logging.WARNING, logger="game.engine.talks"):
+    with caplog.at_level(logging.WARNING, logger="game.engine.talks.conversations"):
         e.submit(SayToResident("Bob Lin", "Lovely weather."))  # while the reply is being got ready
         got: list = []
         for _ in range(400):

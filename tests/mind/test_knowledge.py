@@ -132,7 +132,7 @@ async def test_an_interview_of_one_who_knows_carries_it_when_the_model_denies_it
 
 
 def test_a_line_said_in_another_talk_is_not_said_again(engine):
-    from game.engine.talkfacts import TalkFacts
+    from game.engine.talks.facts import TalkFacts
     from game.mind.view import Conversation
 
     facts = TalkFacts(engine.talk_facts.core)

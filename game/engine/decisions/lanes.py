@@ -19,9 +19,9 @@ from game.engine.decisions.lookahead import Lookahead
 from game.engine.events import LogLine, TickResult
 from game.engine.hazards import Hazards
 from game.engine.perceiving import Perceiver
-from game.engine.seeking import Seeker
 from game.engine.state import Job, JobArgs, JobKind, Resident
-from game.engine.talks import Conversations
+from game.engine.talks.conversations import Conversations
+from game.engine.talks.seeking import Seeker
 from game.engine.towncore import TownCore
 from game.engine.tuning import IDLE_AHEAD, NIGHT_AHEAD, OBSERVE_BATCH, OBSERVE_MAX_AGE, PERCEIVE_RADIUS, WAKE_AHEAD
 from game.engine.walking import Walker

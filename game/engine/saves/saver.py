@@ -12,7 +12,7 @@ from game.engine.commands import CommandError
 from game.engine.decisions.jobs import JobBoard
 from game.engine.decisions.ledger import DecisionLedger
 from game.engine.state import TownState
-from game.engine.talks import Conversations
+from game.engine.talks.conversations import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
 from game.llm.accounting import accounting_of

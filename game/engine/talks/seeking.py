@@ -8,7 +8,7 @@ from datetime import datetime
 
 from game.engine.events import LogLine, TickResult
 from game.engine.state import Resident
-from game.engine.talks import Conversations
+from game.engine.talks.conversations import Conversations
 from game.engine.towncore import TownCore
 from game.engine.tuning import SEEK_RADIUS, SEEK_TIME, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
