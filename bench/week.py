@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from game.engine import saves  # noqa: E402
 from game.engine.engine import Engine  # noqa: E402
-from game.engine.pace import Governor  # noqa: E402
+from game.engine.running.pace import Governor  # noqa: E402
 from game.llm.client import ModelClient  # noqa: E402
 from game.measure.benchkit import machine  # noqa: E402
 from game.measure.standin import embedding  # noqa: E402

@@ -105,7 +105,7 @@ _HANDLERS = {
     "setup": ("game.llm.install", "cli_setup"),
     "llm.check": ("game.llm.check", "cli_check"),
     "play": ("game.ui.app", "cli_play"),
-    "run": ("game.engine.headless", "cli_run"),
+    "run": ("game.engine.running.headless", "cli_run"),
     "import-ville": ("game.world.ville", "cli_import_ville"),
     "interview": ("game.measure.interview", "cli_interview"),
     "report": ("game.measure.report", "cli_report"),

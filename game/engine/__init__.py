@@ -8,9 +8,9 @@ parts, one object a module: ``towncore.py`` (what they share), ``things.py``, ``
 ``perceiving.py``, ``decisions/lookahead.py``, ``decisions/capacity.py``, ``decisions/lanes.py`` (decisions), ``saves/saver.py``,
 ``commands.py`` (player commands), ``decisions/leadtime.py``; ``inspecting.py`` what the screen reads at a
 glance; ``saves/reading.py`` and ``saves/streams.py`` the halves of saves below ``saves/writing.py``;
-``tuning.py`` their constants; ``events.py`` what crosses to the UI; ``headless.py`` ``town run``
-(``runreport.py`` its report);
-``manifest.py`` what a recorded run needs to replay.  See docs/ENGINE.md and docs/SAVES.md.
+``tuning.py`` their constants; ``events.py`` what crosses to the UI; ``running/headless.py`` ``town run``
+(``running/report.py`` its report);
+``running/manifest.py`` what a recorded run needs to replay.  See docs/ENGINE.md and docs/SAVES.md.
 """
 
 from game.engine.build import TownError, load_engine, new_engine, open_engine

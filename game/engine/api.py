@@ -343,7 +343,7 @@ class EngineView(Protocol):
 
     def routine_wait_min(self) -> float:
         """Game minutes the longest wait for a decision lived by routine has lasted (0 when none;
-        game/engine/pace.py slows the clock for it)."""
+        game/engine/running/pace.py slows the clock for it)."""
         ...
 
     def submit(self, command: Command) -> object: ...

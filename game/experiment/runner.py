@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
-from game.engine.actionlog import ActionLog, actions_log_path
+from game.engine.running.actionlog import ActionLog, actions_log_path
 from game.experiment.measuring import interview_all, measure, model_use
 from game.experiment.progress import ProgressBar
 from game.experiment.runstate import Prepared, RunState
@@ -338,7 +338,7 @@ async def run_experiment(p: Prepared, llm: LLM, out_dir: Path, *, progress: Text
 def _write_manifest(p: Prepared, engine: Engine, record: str) -> None:
     """The run's manifest for ``town play --watch`` (only when the run is made of commands alone:
     a seeded memory or a named cast is not something a replayed engine can redo)."""
-    from game.engine.manifest import write_engine_manifest
+    from game.engine.running.manifest import write_engine_manifest
 
     if isinstance(p.scenario.town.cast, list) or any(s.kind == "memory" for s in p.scenario.seed):
         return

@@ -3,7 +3,7 @@
 ``town run ... --pace normal`` writes a progress line every 30 real seconds to stderr
 ("  Day 1, 07:00:00  model calls 324 ... real 980s").  Between two game times this reads the real
 seconds the run took against the normal rate's (a game minute every 3 real seconds: a tick of 10
-game seconds every 0.5 s, ``game/engine/pace.py``), which is how docs/BENCHMARKS.md gives a stretch
+game seconds every 0.5 s, ``game/engine/running/pace.py``), which is how docs/BENCHMARKS.md gives a stretch
 of a run ("the work hours, 07:00-09:00: x0.80").
 
     python -m game.measure.clockrate RUN.err 05:00 12:00 [07:00 09:00 ...]

@@ -131,7 +131,7 @@ def score(actions: Iterable[dict], objects: Iterable[dict], tree: AreaTree, tabl
 def report_for(save: str, town_path: str | None) -> dict:
     """The measure for a save, from its action log (``SAVE.actions.jsonl``); says why when it
     cannot be measured."""
-    from game.engine.actionlog import ActionLog, actions_log_path
+    from game.engine.running.actionlog import ActionLog, actions_log_path
 
     path = actions_log_path(save)
     if not path.exists():

@@ -191,7 +191,7 @@ class PositionLog:
 
     @classmethod
     def read(cls, path: str | Path) -> PositionLog:
-        from game.engine.actionlog import read_headed
+        from game.engine.running.actionlog import read_headed
 
         head, lines = read_headed(path, cls.FORMAT, "position log")
         log = cls(every=int(head.get("every", 1)))

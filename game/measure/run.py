@@ -1,6 +1,6 @@
 """A measured headless run: the engine in lockstep, with seeded whispers and a position log.
 
-``game.engine.headless`` runs a town; this adds what the measurements need and the engine does not
+``game.engine.running.headless`` runs a town; this adds what the measurements need and the engine does not
 keep: the whispers that seed a piece of news at the start, and where everyone was over time (written
 beside the save as ``SAVE.positions.jsonl``, which ``town report`` reads for attendance).
 """
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.events import TickResult, Whisper
+from game.engine.running.actionlog import ActionLog, actions_log_path
 from game.measure.relations import PositionLog
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -6,7 +6,7 @@ Smallville's 25 with ``--ville``, repeated under new first names: "Grace2 Okafor
 Okafor's clone, living in her home and working at her workplace), starts the stand-in server
 (``game/measure/standin.py``, a separate process, so its CPU is not the engine's) unless
 ``--llm-url`` names a real one, and plays the town from ``start`` to ``until`` in real time at
-the game's normal rate (a tick of 10 game seconds every 0.5 real seconds, ``game/engine/pace.py``)
+the game's normal rate (a tick of 10 game seconds every 0.5 real seconds, ``game/engine/running/pace.py``)
 with the game's own pace policy ("lead": the clock slows when the model lags), through the
 game's own client (``ModelClient``: httpx, the priority scheduler, re-asks, accounting).
 

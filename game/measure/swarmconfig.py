@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-NORMAL_TICK_S = 0.5  # game/engine/pace.py TICK_DELAY["normal"]
+NORMAL_TICK_S = 0.5  # game/engine/running/pace.py TICK_DELAY["normal"]
 
 # The stand-in's default rates (tokens/s in one slot, 32 slots busy): llama.cpp's
 # llama-batched-bench in ggml-org/llama.cpp PR #3545 (LLaMA 7B F16 on one GPU), 32 parallel

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from game.engine.engine import Engine
-from game.engine.pace import Governor
+from game.engine.running.pace import Governor
 from game.llm.client import ModelClient
 from game.measure.swarmconfig import NORMAL_TICK_S, SwarmConfig, rss_mb
 from game.mind.mind import Mind

@@ -33,7 +33,7 @@ from game.engine.events import Bubble, Command, Move, TickResult
 if TYPE_CHECKING:  # pragma: no cover
     from game.engine.api import TownMap
     from game.engine.engine import Engine
-    from game.engine.manifest import RunManifest
+    from game.engine.running.manifest import RunManifest
     from game.llm.api import LLM
 
 KEYFRAME_EVERY = 60  # ticks between two full pictures kept in memory
@@ -225,7 +225,7 @@ def fingerprint(results: Sequence[TickResult]) -> list[tuple]:
 def tape_of(recording: str | Path | RunManifest) -> tuple[ReplayTape, int]:
     """The tape of a recorded run (its path, or its loaded ``RunManifest``) and the step where the
     run ended (raises ``ManifestError`` with what is missing)."""
-    from game.engine.manifest import RunManifest
+    from game.engine.running.manifest import RunManifest
 
     m = recording if isinstance(recording, RunManifest) else RunManifest.load(recording)
     m.check_start()

@@ -55,7 +55,7 @@ class WatchEngine:
     @classmethod
     def of_recording(cls, recording: str | Path) -> WatchEngine:
         """Raises ``ManifestError`` (a message) when the run cannot be watched."""
-        from game.engine.manifest import RunManifest
+        from game.engine.running.manifest import RunManifest
 
         manifest = RunManifest.load(recording)
         w = cls(*tape_of(manifest))

@@ -17,7 +17,7 @@ from textual.notifications import SeverityLevel
 from textual.theme import BUILTIN_THEMES, Theme
 from textual.worker import Worker
 
-from game.engine.pace import Governor, policy_from_env
+from game.engine.running.pace import Governor, policy_from_env
 from game.outpaths import writable_dir
 from game.text import one_line
 from game.ui.actions import PlayerActions
@@ -91,7 +91,7 @@ class TownApp(App[int]):
             self.theme = theme
         self.keep_theme = keep_theme
         saves = Path(saves_dir)
-        governor = Governor(pace_policy)  # slows the clock when the model falls behind (game/engine/pace.py)
+        governor = Governor(pace_policy)  # slows the clock when the model falls behind (game/engine/running/pace.py)
         self.session = Session(host.start_save, speed)
         self.widgets = Widgets(self)
         self.panels = Panels(self.session, self.widgets, governor, self.notify)
@@ -286,7 +286,7 @@ def _check_play_input(args: argparse.Namespace) -> TownInput | None:
         except GameError as e:
             raise ValueError(str(e)) from None
     if watch:  # a recorded run that cannot be watched is said here, before the screen starts
-        from game.engine.manifest import ManifestError, RunManifest
+        from game.engine.running.manifest import ManifestError, RunManifest
 
         try:
             RunManifest.load(watch).check_start()

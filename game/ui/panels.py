@@ -13,7 +13,7 @@ from textual.notifications import SeverityLevel
 from game.engine.api import EngineView
 from game.engine.commands import CommandError
 from game.engine.events import LogLine, TickResult
-from game.engine.pace import Governor
+from game.engine.running.pace import Governor
 from game.errors import GameError
 from game.llm.api import ModelStatus
 from game.ui.main_screen import Widgets

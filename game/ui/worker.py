@@ -1,6 +1,6 @@
 """The engine worker: the model session, the town it runs, and one ``Ticked`` message per tick.
 
-The engine runs in one async worker on the app's loop: the paced loop (``game.engine.pace.run_paced``,
+The engine runs in one async worker on the app's loop: the paced loop (``game.engine.running.pace.run_paced``,
 the one ``town run`` uses too) calls ``engine.step()`` at the chosen speed and awaits between ticks,
 so the model calls (asyncio tasks started by the engine) progress while the screen stays
 responsive.  Every failure of a worker or a model call is shown in one place
@@ -19,8 +19,8 @@ from textual.worker import Worker, WorkerState
 
 from game.engine.api import EngineView, LiveEngine, Preparable, Replayable
 from game.engine.events import PrepStep, TickResult
-from game.engine.pace import AS_FAST, Governor, run_paced
-from game.engine.pace import TICK_DELAY as PACE_DELAY
+from game.engine.running.pace import AS_FAST, Governor, run_paced
+from game.engine.running.pace import TICK_DELAY as PACE_DELAY
 from game.llm.api import LLM, LLMError
 from game.ui.actions import PlayerActions
 from game.ui.host import GameHost
@@ -32,7 +32,7 @@ from game.ui.session import Session
 from game.ui.start import StartScreen
 from game.ui.text import clean
 
-# seconds between ticks at each speed (the game's own rates, game/engine/pace.py); "max" runs as
+# seconds between ticks at each speed (the game's own rates, game/engine/running/pace.py); "max" runs as
 # fast as decisions allow
 TICK_DELAY = dict(PACE_DELAY, max=AS_FAST)
 PAUSED_POLL = 0.1  # while paused, how often to collect replies and command results
@@ -203,7 +203,7 @@ class EngineWorker:
 
 
 class ScreenTicks:
-    """The screen's runner of the paced loop (``game.engine.pace.Ticking``) for one engine: it
+    """The screen's runner of the paced loop (``game.engine.running.pace.Ticking``) for one engine: it
     runs while that engine is the session's, at the session's speed; each tick is posted as one
     ``Ticked``; while paused, replies and command results still arrive."""
 

@@ -8,7 +8,7 @@ import json
 
 from engine_fakes import engine_model
 
-from game.engine.headless import run_headless
+from game.engine.running.headless import run_headless
 
 
 async def test_a_run_over_a_whole_day_reports_that_day(fake_town_loader):

@@ -9,7 +9,7 @@ import json
 from engine_fakes import engine_model
 
 from game.engine.build import load_engine
-from game.engine.headless import cli_run, run_headless
+from game.engine.running.headless import cli_run, run_headless
 from game.engine.saves import describe_save
 
 
@@ -51,7 +51,7 @@ async def test_run_reports_and_saves_and_continues(fake_town_loader, tmp_path, c
 
 
 async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town_loader, tmp_path):
-    from game.engine.manifest import RunManifest
+    from game.engine.running.manifest import RunManifest
     from game.llm.record import RecordingLLM
     from game.replay.tape import fingerprint, tape_of
 
@@ -72,6 +72,17 @@ async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town
     assert not tape._engine.errors  # every answer was in the recording
     await tape.aclose()
     await tape2.aclose()
+
+
+def test_the_code_fingerprint_reads_the_engine_and_the_minds_files():
+    """A recording replays exactly only under the same fingerprint: it is of the files that decide
+    which questions a run asks, wherever in game/engine and game/mind they live (a fingerprint of no
+    file at all would let any code replay any recording)."""
+    import hashlib
+
+    from game.engine.running.manifest import code_fingerprint
+
+    assert code_fingerprint() != hashlib.sha256().hexdigest()[:16]
 
 
 async def test_small_cast(fake_town_loader, tmp_path):
@@ -133,7 +144,7 @@ async def test_pace_runs_at_the_games_own_clock_rate(fake_town_loader):
     assert fast["spare_capacity"] == {"allowances_given": 0, "reactions_past_floor": 0, "talks_past_floor": 0,
                                       "crowd_sights": 0, "sights_after_talk": 0}
     assert lock["spare_capacity"] is None
-    from game.engine.headless import format_report
+    from game.engine.running.headless import format_report
     fast["spare_capacity"] = {"allowances_given": 5, "reactions_past_floor": 3, "talks_past_floor": 1,
                               "crowd_sights": 7, "sights_after_talk": 4}
     assert ("spare capacity: 3 reactions and 1 talks past the daily caps while the server was idle "
@@ -148,7 +159,7 @@ async def test_a_bad_pace_is_a_clear_message(fake_town_loader, capsys):
 
 
 def test_the_paces_are_the_games_clock_rates():
-    from game.engine.headless import PACES
+    from game.engine.running.headless import PACES
     from game.ui.worker import TICK_DELAY
 
     assert {k: v for k, v in PACES.items() if v is not None} == {k: TICK_DELAY[k] for k in ("normal", "fast")}
@@ -183,7 +194,7 @@ async def test_in_real_time_the_first_day_plans_come_before_the_clock_starts(cap
     err = capsys.readouterr().err
     assert "the residents plan their day: 0 of 8" in err and "the residents plan their day: 8 of 8" in err
     assert r["model_led"]["waking_min_by_source"].get("routine", 0) == 0  # nobody up lived by routine
-    from game.engine.headless import format_report
+    from game.engine.running.headless import format_report
     r["first_minute"] = {"real_s": 60.1, "clock": "Day 1, 06:20:00", "model_led_share": 0.97,
                          "waking_min_by_source": {}, "slowed_s": 0.0, "slowest": 1.0}
     text = format_report(r)

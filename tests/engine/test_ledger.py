@@ -118,7 +118,7 @@ async def test_the_ledger_is_saved_with_the_town(fake_town_loader, tmp_path):
 
 
 def test_the_governor_slows_the_clock_only_when_the_model_falls_behind_and_only_when_asked():
-    from game.engine.pace import Governor, policy_from_env
+    from game.engine.running.pace import Governor, policy_from_env
 
     lead = Governor("lead", max_lag_min=10, slowest=12)
     assert lead.delay(0.5, 4.0) == 0.5 and lead.label() == ""
@@ -144,7 +144,7 @@ async def test_a_headless_run_at_play_pace_is_not_lockstep_and_reports_its_pace(
     import io
     import json
 
-    from game.engine.headless import run_headless
+    from game.engine.running.headless import run_headless
 
     out = io.StringIO()
     rc = await run_headless(engine_model(jitter=0.3, latency_seed=3), str(fake_town_loader), until="day 1 07:03",

@@ -76,7 +76,7 @@ async def test_lockstep_waits_for_due_decisions(fake_town_loader):
 
 
 def test_engine_does_not_import_textual():
-    code = "import sys, game.engine, game.engine.engine, game.engine.saves, game.engine.headless; " \
+    code = "import sys, game.engine, game.engine.engine, game.engine.saves, game.engine.running.headless; " \
            "print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

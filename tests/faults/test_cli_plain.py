@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 
 from game.cli import main
-from game.engine.headless import run_headless
+from game.engine.running.headless import run_headless
 from game.llm.client import ModelClient
 
 from .fakes import fake_embedder

@@ -358,7 +358,7 @@ async def test_save_holds_no_api_key(tmp_path, monkeypatch):
 
 async def test_town_run_refuses_bad_files_with_a_message(tmp_path, capsys):
     """``town run BAD --until ...`` exits 2 with one line on stderr, never a traceback."""
-    from game.engine.headless import run_headless
+    from game.engine.running.headless import run_headless
 
     e = await busy_engine(tmp_path, 20)
     good = tmp_path / "good.save"

@@ -12,7 +12,7 @@ import asyncio
 import json
 import time
 
-from game.engine import headless
+from game.engine.running import headless
 from game.engine.saves import describe_save
 from game.llm.server import _RUNNING
 

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from measure_fakes import measure_model
 
-from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import new_engine
+from game.engine.running.actionlog import ActionLog, actions_log_path
 from game.measure.placefit import TABLE, load_table, score
 from game.measure.report import build_report, render
 from game.measure.run import measured_run, save_with_positions

@@ -11,7 +11,7 @@ from measure_fakes import measure_model
 from game.engine.build import new_engine
 from game.engine.engine import CommandError
 from game.engine.events import Whisper
-from game.engine.manifest import ManifestError, RunManifest, manifest_path, write_engine_manifest
+from game.engine.running.manifest import ManifestError, RunManifest, manifest_path, write_engine_manifest
 from game.llm.record import RecordingLLM
 from game.replay.tape import fingerprint, tape_of
 from game.replay.watch import WatchEngine

@@ -18,7 +18,7 @@ from test_real_engine import ready, until  # noqa: E402
 from game.engine import Engine  # noqa: E402
 from game.engine.build import new_engine  # noqa: E402
 from game.engine.events import Whisper  # noqa: E402
-from game.engine.manifest import write_engine_manifest  # noqa: E402
+from game.engine.running.manifest import write_engine_manifest  # noqa: E402
 from game.llm.record import RecordingLLM  # noqa: E402
 from game.ui.app import TownApp  # noqa: E402
 from game.ui.host import RealHost  # noqa: E402

@@ -19,7 +19,7 @@ silently turn into its routine, so the player chooses, as a setting (``--pace-po
 
 The same governor paces ``town run --pace normal|fast`` and the screen, so what is measured
 headless is what a player sees; and the same loop runs both (``run_paced``: a tick, then the wait
-before the next), the screen's worker (game/ui/worker.py) and ``town run`` (game/engine/headless.py).
+before the next), the screen's worker (game/ui/worker.py) and ``town run`` (game/engine/running/headless.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What ``town run`` says at its end (game/engine/headless.py): the run's figures as JSON-ready
+"""What ``town run`` says at its end (game/engine/running/headless.py): the run's figures as JSON-ready
 data (``make_report``) and as lines of text (``format_report``)."""
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ def code_fingerprint() -> str:
     templates and answer schemas): a recording replays exactly only under the same fingerprint."""
     import hashlib
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]  # game/ (this file is game/engine/running/manifest.py)
     h = hashlib.sha256()
     for folder in ("engine", "mind"):
         for f in sorted((root / folder).rglob("*")):

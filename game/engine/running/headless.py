@@ -15,13 +15,13 @@ import time
 from datetime import datetime, timedelta
 from typing import TextIO
 
-from game.engine.actionlog import ActionLog, actions_log_path
 from game.engine.build import TownInput, build_engine, read_input
 from game.engine.decisions.ledger import share
 from game.engine.engine import Engine
 from game.engine.events import Prepared, PrepStep, TickResult
-from game.engine.pace import TICK_DELAY, Governor, policy_from_env, run_paced
-from game.engine.runreport import accounting_dict, format_report, make_report, spare_summary
+from game.engine.running.actionlog import ActionLog, actions_log_path
+from game.engine.running.pace import TICK_DELAY, Governor, policy_from_env, run_paced
+from game.engine.running.report import accounting_dict, format_report, make_report, spare_summary
 from game.engine.saves import SaveError
 from game.errors import GameError
 from game.llm.accounting import accounting_of, run_failed
@@ -33,7 +33,7 @@ from game.text import dumps, echo, one_line
 NOTABLE = ("conversation", "reflection", "react", "whisper", "object")  # log lines worth printing
 
 # ``--pace``: real seconds between ticks.  "normal" and "fast" are the game's own clock rates
-# (``game.engine.pace.TICK_DELAY``, which the screen uses too): the engine runs in real time,
+# (``game.engine.running.pace.TICK_DELAY``, which the screen uses too): the engine runs in real time,
 # decisions arrive when they arrive, and the pace policy decides what gives when the model falls
 # behind (the clock slows, or residents live on their routine meanwhile), as in play, so play
 # conditions can be measured without a terminal.  "lockstep" (None) waits for every due decision:
@@ -100,7 +100,7 @@ async def _main(args: argparse.Namespace, config: LLMConfig, policy: str = "lead
 
 
 class HeadlessRun:
-    """One ``town run``, the runner of the paced loop (``game.engine.pace.run_paced``): in lockstep
+    """One ``town run``, the runner of the paced loop (``game.engine.running.pace.run_paced``): in lockstep
     each tick first waits for the decisions due (saying so every 30 s), and what the town does is
     printed as it happens, with its figures once a game hour (or every 30 real seconds)."""
 
@@ -216,7 +216,7 @@ class HeadlessRun:
 async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, save: str | None,
                        small: bool = False, as_json: bool = False, out: TextIO | None = None,
                        record: str | None = None, pace: str = "lockstep", pace_policy: str = "lead") -> int:
-    """Run to ``until`` at ``pace`` (``PACES``) with ``pace_policy`` (game/engine/pace.py) and
+    """Run to ``until`` at ``pace`` (``PACES``) with ``pace_policy`` (game/engine/running/pace.py) and
     report; returns an exit code (messages, never tracebacks): 2 for bad input, 1 when the model
     failed (``run_failed``: more than ``FAILED_CALLS_SHARE`` of its chat calls) or the save could
     not be written, 130 when interrupted, else 0."""
@@ -274,11 +274,11 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
 async def _close_run(engine: Engine, actions: ActionLog, inp: TownInput, *, save: str | None,
                      record: str | None, small: bool) -> str | None:
     """The end of a run, interrupted or not: the manifest a replay needs (besides the model's
-    answers, game.engine.manifest), the save and its action log; the engine closed.  Returns the
+    answers, game.engine.running.manifest), the save and its action log; the engine closed.  Returns the
     save's path, or None when there was none or it could not be written."""
     if record:
         try:
-            from game.engine.manifest import write_engine_manifest
+            from game.engine.running.manifest import write_engine_manifest
 
             write_engine_manifest(record, engine, start=inp.path, small=small)
         except OSError as e:
