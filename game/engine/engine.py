@@ -34,9 +34,9 @@ from game.engine.decisions.ledger import DecisionLedger
 from game.engine.decisions.lookahead import Lookahead
 from game.engine.decisions.prepare import prepare_town
 from game.engine.events import Command, Prepared, PrepStep, TickResult
-from game.engine.hazards import Hazards
 from game.engine.inspecting import positions, resident_view, snapshot
-from game.engine.perceiving import Perceive, Perceiver
+from game.engine.noticing.hazards import Hazards
+from game.engine.noticing.perceiving import Perceive, Perceiver
 from game.engine.saves.saver import Saver
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
 from game.engine.talks.conversations import Conversations
@@ -61,8 +61,8 @@ class Engine:
     takes what it needs in its constructor (docs/ENGINE.md has the table): the core they all share
     (towncore.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
     the things (things.py), the walker (walking.py), the job board (decisions/jobs.py), the facts in talks
-    (talks/facts.py), the talks (talks/conversations.py), the seeker (talks/seeking.py), the hazards (hazards.py), the
-    perceiver (perceiving.py), the look ahead (decisions/lookahead.py), the spare capacity (decisions/capacity.py),
+    (talks/facts.py), the talks (talks/conversations.py), the seeker (talks/seeking.py), the hazards (noticing/hazards.py), the
+    perceiver (noticing/perceiving.py), the look ahead (decisions/lookahead.py), the spare capacity (decisions/capacity.py),
     the lanes of decisions (decisions/lanes.py), the saver (saves/saver.py), the player's commands
     (commands.py) and the lead time (decisions/leadtime.py); inspecting.py reads the town for the screen.
     The engine wires them, runs the tick and answers what the screen reads; its attributes below

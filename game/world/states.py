@@ -21,7 +21,7 @@ _MISHAPS = load_kinds().mishaps  # [mishap.STATE] of kinds.toml
 # Lindqvist" set his desk on fire).  The player may put anything in them.
 MISHAPS = frozenset(_MISHAPS)
 # the mishaps that call for action (a fire, a leak): whoever is awake near one goes to it and makes
-# it safe, its resting state (game/engine/hazards.py)
+# it safe, its resting state (game/engine/noticing/hazards.py)
 HAZARDS = frozenset(s for s, m in _MISHAPS.items() if m.urgent)
 # only looking at a thing does not mend it ("checking if the stove is still on fire", state "off")
 _LOOKING = re.compile(r"\b(check\w*|look(?:s|ing|ed)? (?:at|into|over)|see(?:s|ing)? (?:if|whether|what)|watch\w*|"

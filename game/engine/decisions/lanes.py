@@ -17,8 +17,8 @@ from game.engine.decisions.capacity import Capacity
 from game.engine.decisions.jobs import JobBoard, view_from_dict
 from game.engine.decisions.lookahead import Lookahead
 from game.engine.events import LogLine, TickResult
-from game.engine.hazards import Hazards
-from game.engine.perceiving import Perceiver
+from game.engine.noticing.hazards import Hazards
+from game.engine.noticing.perceiving import Perceiver
 from game.engine.state import Job, JobArgs, JobKind, Resident
 from game.engine.talks.conversations import Conversations
 from game.engine.talks.seeking import Seeker
@@ -109,7 +109,7 @@ class Lanes:
         if r.salient:
             text = "; ".join(r.salient)
             args: JobArgs = {"percept": text, "urgent": r.urgent}
-            hazard = self.hazards.hazard_for(r, now)  # a fire among them: its reaction mends it (hazards.py)
+            hazard = self.hazards.hazard_for(r, now)  # a fire among them: its reaction mends it (noticing/hazards.py)
             if hazard is not None:
                 args["hazard"] = hazard.to_dict()
             # past the daily floor while the server is idle (capacity.py); news needs no allowance

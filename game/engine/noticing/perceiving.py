@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import cast
 
-from game.engine.hazards import Hazards
+from game.engine.noticing.hazards import Hazards
 from game.engine.state import Resident
 from game.engine.things import Things
 from game.engine.towncore import TownCore
