@@ -18,6 +18,7 @@ GAME = ROOT / "game"
 MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
 MAX_ANY = 30  # annotations in game/ that mention Any
+MAX_TOP_MODULES = 12  # issue 40: modules at the top of game/mind and game/engine (__init__.py not counted)
 
 # bases that are never a mixin of ours: a Protocol names what a part needs, an exception is a kind of error
 _ASIDE = {"Protocol", "Exception", "BaseException", "Generic"}
@@ -225,6 +226,15 @@ def any_annotations() -> list[str]:
     return sorted(out, key=lambda x: (x.rsplit(":", 1)[0], int(x.rsplit(":", 1)[1])))
 
 
+def top_modules(package: Path) -> list[str]:
+    """The modules at the top of ``package`` (its sub-packages and their modules not counted)."""
+    return sorted(p.name for p in package.glob("*.py") if p.name != "__init__.py")
+
+
+def sub_packages(package: Path) -> list[Path]:
+    return sorted(p.parent for p in package.glob("*/__init__.py"))
+
+
 def _listing(items: list[str]) -> str:
     return "\n  " + "\n  ".join(items)
 
@@ -276,3 +286,19 @@ def test_any_is_in_at_most_30_annotations() -> None:
     found = any_annotations()
     assert len(found) <= MAX_ANY, (f"{len(found)} annotations mention Any (at most {MAX_ANY}):"
                                    f"{_listing(found)}")
+
+
+def test_the_mind_and_the_engine_keep_at_most_12_modules_at_their_top_level() -> None:
+    for package in (GAME / "mind", GAME / "engine"):
+        found = top_modules(package)
+        assert len(found) <= MAX_TOP_MODULES, (f"{package.relative_to(ROOT)} has {len(found)} modules at its top "
+                                               f"(at most {MAX_TOP_MODULES}; a sub-package holds the rest):"
+                                               f"{_listing(found)}")
+
+
+def test_each_sub_package_of_the_mind_and_the_engine_says_what_it_owns() -> None:
+    subs = [sub for package in (GAME / "mind", GAME / "engine") for sub in sub_packages(package)]
+    assert len(subs) >= 5
+    bare = [str(sub.relative_to(ROOT)) for sub in subs
+            if not (ast.get_docstring(tree(sub / "__init__.py")) or "").strip()]
+    assert not bare, f"sub-packages whose __init__.py has no docstring:{_listing(bare)}"

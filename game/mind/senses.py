@@ -19,7 +19,7 @@ from game.mind.planning.agenda import Agenda
 from game.mind.schemas import ImportanceAnswer, clean_text
 from game.mind.view import Conversation
 
-# the engine's own words for a talk seen from outside (talks.py): what was said is remembered by
+# the engine's own words for a talk seen from outside (game/engine/talks/): what was said is remembered by
 # those in it, and the sight of it was rated routine by the model in 43 of 44 cases (a whole day)
 _NAME = r"[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*"
 _TALK_SIGHTS = re.compile(rf" is (?:talking with|going to talk with) {_NAME}(?:, {_NAME})*(?: \([^()]*\))?$")

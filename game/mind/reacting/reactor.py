@@ -242,7 +242,7 @@ class Reactor:
 
 
 _NOTHING = ("continue", "nothing", "none", "carry on", "keep going", "keep doing the same thing",
-            "continuing", "carrying on", "keeping going", "keeping doing the same thing")  # (as read: planning/wording.py)
+            "continuing", "carrying on", "keeping going", "keeping doing the same thing")  # (planning/wording.py)
 _TALK_WORDS = ("talk", "tell", "ask", "inform", "chat", "greet", "say", "speak", "discuss", "invite", "inviting",
                "mention", "share", "sharing", "hello", "hi ", "conversation", "let him know", "let her know")
 
