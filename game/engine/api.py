@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from game.engine.events import Command, Prepared, PrepStep, TickResult
+from game.engine.events import Command, FirstPlans, PrepStep, TickResult
 from game.engine.state import Player, Pos, ResidentView
 from game.llm.api import LLM, Priority
 from game.mind.facts.fact import Fact, FactBook, TownNames
@@ -374,7 +374,7 @@ class Preparable(Protocol):
     def lockstep(self) -> bool: ...
 
     async def prepare(self, horizon: timedelta = ..., progress: Callable[[PrepStep], None] | None = None,
-                      enough: asyncio.Event | None = None) -> Prepared: ...
+                      enough: asyncio.Event | None = None) -> FirstPlans: ...
 
 
 @runtime_checkable

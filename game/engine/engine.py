@@ -33,7 +33,7 @@ from game.engine.decisions.leadtime import LeadTime
 from game.engine.decisions.ledger import DecisionLedger
 from game.engine.decisions.lookahead import Lookahead
 from game.engine.decisions.prepare import prepare_town
-from game.engine.events import Command, Prepared, PrepStep, TickResult
+from game.engine.events import Command, FirstPlans, PrepStep, TickResult
 from game.engine.inspecting import positions, resident_view, snapshot
 from game.engine.noticing.hazards import Hazards
 from game.engine.noticing.perceiving import Perceive, Perceiver
@@ -321,7 +321,7 @@ class Engine:
             await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
 
     async def prepare(self, horizon: timedelta = PREPARE_AHEAD, progress: Callable[[PrepStep], None] | None = None,
-                      enough: asyncio.Event | None = None) -> Prepared:
+                      enough: asyncio.Event | None = None) -> FirstPlans:
         """Before the first tick of a real-time run, the first day plans (decisions/prepare.py)."""
         return await prepare_town(self.core, self.board, self.lanes, horizon=horizon, progress=progress, enough=enough)
 

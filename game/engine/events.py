@@ -151,7 +151,7 @@ class PrepStep:
 
 
 @dataclass
-class Prepared:
+class FirstPlans:
     """What ``prepare_town`` did: who was asked, whose plan came from the model, how long it took."""
 
     asked: list[str] = field(default_factory=list)

@@ -20,7 +20,7 @@ from game.outpaths import writable_dir, writable_file
 from game.text import dumps, echo, one_line
 
 if TYPE_CHECKING:  # pragma: no cover
-    from game.experiment.runstate import Prepared
+    from game.experiment.runstate import CheckedScenario
     from game.llm.config import LLMConfig
 
 
@@ -68,7 +68,7 @@ def cli_experiment(args: argparse.Namespace) -> int:
     return asyncio.run(_main(prepared, config, out_dir, bool(args.json)))
 
 
-async def _main(prepared: Prepared, config: LLMConfig, out_dir: Path, as_json: bool) -> int:
+async def _main(prepared: CheckedScenario, config: LLMConfig, out_dir: Path, as_json: bool) -> int:
     import signal
 
     from game.experiment.runner import run_experiment

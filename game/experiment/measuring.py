@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from game.engine.decisions.ledger import lead_since
 from game.experiment.progress import ProgressBar
-from game.experiment.runstate import Prepared, RunState
+from game.experiment.runstate import CheckedScenario, RunState
 from game.experiment.scenario import place_tiles, resolve_time
 from game.experiment.score import INVENTED, KNOWS, NO_ANSWER, UNSCORED, Verdict, expected_info, score_answer
 from game.llm.accounting import accounting_of
@@ -58,7 +58,7 @@ def model_use(llm: LLM, resident_days: float) -> dict:
             "failures": total.failures, "by_purpose": by}
 
 
-async def interview_all(engine: Engine, llm: LLM, p: Prepared, bar: ProgressBar | None) -> list[Answer]:
+async def interview_all(engine: Engine, llm: LLM, p: CheckedScenario, bar: ProgressBar | None) -> list[Answer]:
     """(resident, question, answer or None when the model failed, what backs the answer) for every
     resident and question, a few residents at a time."""
     from game.llm.api import LLMError
@@ -92,7 +92,7 @@ async def interview_all(engine: Engine, llm: LLM, p: Prepared, bar: ProgressBar 
     return [x for r in results for x in r]
 
 
-def measure(p: Prepared, engine: Engine, st: RunState, log: PositionLog, answers: list[Answer],
+def measure(p: CheckedScenario, engine: Engine, st: RunState, log: PositionLog, answers: list[Answer],
             usage: dict, start: datetime) -> dict:
     """Everything the table shows, as plain data (also the ``--json`` output)."""
     from game.measure.records import rows_of_engine
@@ -174,7 +174,7 @@ def _diffusion(sc: Scenario, st: RunState, infos: dict[str, Info], spreads: dict
     return diffusion
 
 
-def _attendance(p: Prepared, engine: Engine, log: PositionLog, spreads: dict[str, Spread],
+def _attendance(p: CheckedScenario, engine: Engine, log: PositionLog, spreads: dict[str, Spread],
                 residents: list[str]) -> dict | None:
     """Who was invited (knew of it before it began) and who came to the scenario's gathering."""
     from game.measure.relations import attendance

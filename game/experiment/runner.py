@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 from game.engine.running.actionlog import ActionLog, actions_log_path
 from game.experiment.measuring import interview_all, measure, model_use
 from game.experiment.progress import ProgressBar
-from game.experiment.runstate import Prepared, RunState
+from game.experiment.runstate import CheckedScenario, RunState
 from game.experiment.scenario import Scenario, ScenarioError, cast_names, check_against, resolve_time
 from game.text import echo
 
@@ -34,10 +34,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from game.measure.relations import PositionLog
     from game.mind.memory.records import Remembering
 
-__all__ = ["Prepared", "RunState", "open_engine", "prepare", "run_experiment", "run_town", "usage_path"]
+__all__ = ["CheckedScenario", "RunState", "open_engine", "prepare", "run_experiment", "run_town", "usage_path"]
 
 
-def prepare(scenario: Scenario, out_dir: Path) -> Prepared:
+def prepare(scenario: Scenario, out_dir: Path) -> CheckedScenario:
     """Resolve and load the town, check the scenario against it.  Raises ``ScenarioError``."""
     where = scenario.path or "<scenario>"
     src = scenario.town_path()
@@ -76,7 +76,7 @@ def _import_ville(scenario: Scenario, src: Path, out_dir: Path, where: str) -> P
     return dest
 
 
-def _from_save(scenario: Scenario, src: Path, where: str) -> tuple[Prepared, datetime]:
+def _from_save(scenario: Scenario, src: Path, where: str) -> tuple[CheckedScenario, datetime]:
     """A save, read whole and checked against its town before any model; and its first moment."""
     from game.engine.build import TownError
     from game.engine.build import read_save as read_checked
@@ -92,10 +92,10 @@ def _from_save(scenario: Scenario, src: Path, where: str) -> tuple[Prepared, dat
     except (SaveError, TownError, KeyError) as e:
         raise ScenarioError(f"{where}: town.save: {e}") from None
     day1 = data.start or town.start
-    return Prepared(scenario, src, True, town, list(data.residents), day1, None, checked), data.now or day1
+    return CheckedScenario(scenario, src, True, town, list(data.residents), day1, None, checked), data.now or day1
 
 
-def _from_map(scenario: Scenario, src: Path, where: str) -> tuple[Prepared, datetime]:
+def _from_map(scenario: Scenario, src: Path, where: str) -> tuple[CheckedScenario, datetime]:
     """A new town from its map, with the scenario's cast and start; and its first moment."""
     from game.engine.build import TownError, load_world
 
@@ -109,10 +109,10 @@ def _from_map(scenario: Scenario, src: Path, where: str) -> tuple[Prepared, date
     if scenario.town.start:
         hh, mm = (int(x) for x in scenario.town.start.split(":"))
         start = datetime(day1.year, day1.month, day1.day, hh, mm)
-    return Prepared(scenario, src, False, town, cast, day1, start), start or town.start
+    return CheckedScenario(scenario, src, False, town, cast, day1, start), start or town.start
 
 
-def open_engine(p: Prepared, llm: LLM) -> Engine:
+def open_engine(p: CheckedScenario, llm: LLM) -> Engine:
     """The engine of the scenario's town, in lockstep, with only the scenario's cast."""
     from game.engine.build import build_engine, load_engine, new_engine
 
@@ -196,7 +196,7 @@ def _end_talks(engine: Engine, now: datetime, talks: list[tuple[datetime, str]])
             pass  # the talk ended by itself
 
 
-async def run_town(p: Prepared, engine: Engine, out_dir: Path,
+async def run_town(p: CheckedScenario, engine: Engine, out_dir: Path,
                    bar: ProgressBar | None) -> tuple[RunState, PositionLog]:
     """Seed and run the town to ``run.until``; saves it (with its position log) as it goes."""
     from game.measure.relations import PositionLog
@@ -239,7 +239,7 @@ async def run_town(p: Prepared, engine: Engine, out_dir: Path,
     return st, log
 
 
-async def _steps(engine: Engine, p: Prepared, st: RunState, log: PositionLog,
+async def _steps(engine: Engine, p: CheckedScenario, st: RunState, log: PositionLog,
                  seeds: list[tuple[datetime, int, Seed]], talks: list[tuple[datetime, str]], until: datetime,
                  save_path: Path, bar: ProgressBar | None, sample: Callable[[], None]) -> None:
     from game.engine.engine import CommandError
@@ -292,7 +292,7 @@ def usage_path(recording: str | Path) -> Path:
     return Path(str(recording) + ".usage.json")
 
 
-async def run_experiment(p: Prepared, llm: LLM, out_dir: Path, *, progress: TextIO | None = sys.stderr,
+async def run_experiment(p: CheckedScenario, llm: LLM, out_dir: Path, *, progress: TextIO | None = sys.stderr,
                          record: str | None = None, replay: str | None = None) -> dict:
     """Run, save, interview and measure; writes ``OUT/result.json`` and returns the result."""
     from game.llm.accounting import accounting_of, run_failed
@@ -335,7 +335,7 @@ async def run_experiment(p: Prepared, llm: LLM, out_dir: Path, *, progress: Text
     return result
 
 
-def _write_manifest(p: Prepared, engine: Engine, record: str) -> None:
+def _write_manifest(p: CheckedScenario, engine: Engine, record: str) -> None:
     """The run's manifest for ``town play --watch`` (only when the run is made of commands alone:
     a seeded memory or a named cast is not something a replayed engine can redo)."""
     from game.engine.running.manifest import write_engine_manifest

@@ -1,5 +1,5 @@
 """What a scenario run carries from step to step: the scenario checked against its town
-(``Prepared``, made by ``runner.prepare``) and the run's bookkeeping (``RunState``).  A leaf of
+(``CheckedScenario``, made by ``runner.prepare``) and the run's bookkeeping (``RunState``).  A leaf of
 the package: the runner fills them and ``measuring`` reads them."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @dataclass
-class Prepared:
+class CheckedScenario:
     scenario: Scenario
     town_path: Path  # a town folder/.tmx, or a save
     is_save: bool

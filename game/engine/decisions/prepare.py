@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 
 from game.engine.decisions.jobs import JobBoard
 from game.engine.decisions.lanes import Lanes
-from game.engine.events import Prepared, PrepStep
+from game.engine.events import FirstPlans, PrepStep
 from game.engine.state import JobKind, Resident
 from game.engine.towncore import TownCore
 from game.engine.tuning import PREPARE_AHEAD
@@ -72,16 +72,16 @@ async def _set(event: asyncio.Event) -> object:
 async def prepare_town(core: TownCore, board: JobBoard, lanes: Lanes, *,
                        horizon: timedelta = PREPARE_AHEAD,
                        progress: Callable[[PrepStep], None] | None = None,
-                       enough: asyncio.Event | None = None) -> Prepared:
+                       enough: asyncio.Event | None = None) -> FirstPlans:
     """Ask the first decisions (``who_to_prepare``) and wait for them all, or until ``enough`` is
     set (the player chose to start now: the decisions still open go on in their lanes, as any
     decision in play does); their answers are applied at the next ``step()``.  A failed call is
     not retried here: the resident lives by its routine until its lane asks again, as in play,
-    and ``Prepared.planned`` leaves it out."""
+    and ``FirstPlans.planned`` leaves it out."""
     t0 = time.monotonic()
     now = core.clock.now
     todo = who_to_prepare(core, board, horizon)
-    out = Prepared(asked=sorted(todo))
+    out = FirstPlans(asked=sorted(todo))
     tasks: dict[asyncio.Task[object], str] = {}
     for name in out.asked:
         r: Resident = core.residents[name]

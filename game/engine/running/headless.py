@@ -18,7 +18,7 @@ from typing import TextIO
 from game.engine.build import TownInput, build_engine, read_input
 from game.engine.decisions.ledger import share
 from game.engine.engine import Engine
-from game.engine.events import Prepared, PrepStep, TickResult
+from game.engine.events import FirstPlans, PrepStep, TickResult
 from game.engine.running.actionlog import ActionLog, actions_log_path
 from game.engine.running.pace import TICK_DELAY, Governor, policy_from_env, run_paced
 from game.engine.running.report import accounting_dict, format_report, make_report, spare_summary
@@ -121,7 +121,7 @@ class HeadlessRun:
         self.next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
         self.actions = ActionLog()  # for the place-fit measure of `town report` (SAVE.actions.jsonl)
         self.actions.sample(engine)
-        self.prepared: Prepared | None = None
+        self.prepared: FirstPlans | None = None
         self.first_minute: dict[str, object] | None = None  # the clock's first 60 real seconds (real time)
         self._at_start = _waking(engine)
         self._first_slowest = 1.0

@@ -21,7 +21,7 @@ from game.engine.saves.reading import (
 )
 from game.engine.saves.writing import (
     FaultHooks,
-    Prepared,
+    PreparedSave,
     SaveJob,
     faults,
     prepare,
@@ -31,7 +31,7 @@ from game.engine.saves.writing import (
 )
 from game.engine.state import StreamSync, SyncPoint
 
-__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "FaultHooks", "Prepared", "SaveError",
+__all__ = ["CHUNK", "FORMAT", "SEGMENT", "SUFFIX", "VERSION", "FaultHooks", "PreparedSave", "SaveError",
            "SaveJob", "StreamSync", "SyncPoint", "describe_save", "faults", "is_save",
            "list_saves", "open_save", "prepare", "read_memories", "read_state", "save_files", "save_name",
            "sync_key", "write_state"]

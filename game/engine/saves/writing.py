@@ -16,7 +16,7 @@ file with ``os.replace``; a crash leaves the previous save intact either way.
 
 A save is made in two steps so that a screen never waits on the disk: ``prepare`` (cheap, on the
 thread that plays the town: the small tables as JSON, the memories as ``MemoryImage``s) and
-``Prepared.write`` (any thread).  Loading (reading.py) checks that the file is a town save
+``PreparedSave.write`` (any thread).  Loading (reading.py) checks that the file is a town save
 of a format this game reads, and refuses anything else with a message that names the file and
 the problem.  The format's tables and words are in fileformat.py; the package (``game.engine.saves``)
 names all of it for the rest of the game.
@@ -52,7 +52,7 @@ from game.engine.saves.streams import write_stream
 from game.engine.state import SyncPoint, TownState
 from game.mind.memory.stream import MemoryImage, MemoryStream
 
-__all__ = ["FaultHooks", "Prepared", "SaveJob", "faults", "prepare", "save_name", "sync_key", "write_state"]
+__all__ = ["FaultHooks", "PreparedSave", "SaveJob", "faults", "prepare", "save_name", "sync_key", "write_state"]
 
 
 @dataclass
@@ -91,7 +91,7 @@ def _meta_of(st: TownState) -> dict:
 
 
 @dataclass
-class Prepared:
+class PreparedSave:
     """A town ready to be written: its small tables as rows of JSON text (made at once, so the
     town may go on playing) and its memories as images.  ``write`` may run on any thread."""
 
@@ -118,8 +118,8 @@ class Prepared:
         return _write_whole(self, path)
 
 
-def prepare(st: TownState) -> Prepared:
-    """``st`` as a ``Prepared`` save: the cheap part, done on the thread that owns the town."""
+def prepare(st: TownState) -> PreparedSave:
+    """``st`` as a ``PreparedSave``: the cheap part, done on the thread that owns the town."""
     rows: dict[str, list[tuple]] = {t: [] for t in SMALL_TABLES if t != "meta"}
     for name, r in sorted(st.residents.items()):
         eng = {
@@ -158,7 +158,7 @@ def prepare(st: TownState) -> Prepared:
         elif not isinstance(img, MemoryImage):  # rows (an old save's, or a test's)
             img = MemoryStream.from_rows(img).image()
         memories[name] = img
-    return Prepared(meta=_meta_of(st), rows=rows, memories=memories)
+    return PreparedSave(meta=_meta_of(st), rows=rows, memories=memories)
 
 
 def sync_key(path: str | Path) -> str:
@@ -175,7 +175,7 @@ class SaveJob:
     ``error`` the ``SaveError`` if it failed (``run`` raises it too); ``seconds`` how long the
     writing took; ``incremental`` whether only the changes were written."""
 
-    def __init__(self, prepared: Prepared, path: str | Path, sync: SyncPoint | None,
+    def __init__(self, prepared: PreparedSave, path: str | Path, sync: SyncPoint | None,
                  done: Callable[[SaveJob], None] | None = None) -> None:
         self.prepared = prepared
         self._done = done
@@ -211,11 +211,11 @@ class SaveJob:
 
 
 def write_state(state: TownState, path: str | Path, sync: SyncPoint | None = None) -> SyncPoint:
-    """Write ``state`` to ``path`` (see ``Prepared.write``); returns the file's ``SyncPoint``."""
+    """Write ``state`` to ``path`` (see ``PreparedSave.write``); returns the file's ``SyncPoint``."""
     return prepare(state).write(path, sync)
 
 
-def _write_whole(prep: Prepared, path: Path) -> SyncPoint:
+def _write_whole(prep: PreparedSave, path: Path) -> SyncPoint:
     """The whole town to a temporary file beside ``path``, then moved over it (game/engine/saves/atomic.py)."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
@@ -252,7 +252,7 @@ def _write_whole(prep: Prepared, path: Path) -> SyncPoint:
     return sync
 
 
-def _write_small(db: sqlite3.Connection, prep: Prepared, sync: SyncPoint) -> None:
+def _write_small(db: sqlite3.Connection, prep: PreparedSave, sync: SyncPoint) -> None:
     meta = dict(prep.meta, save_id=sync.save_id, generation=sync.generation,
                 memory={n: {"n": img.n, "dim": int(img.dim or 0)} for n, img in sorted(prep.memories.items())})
     db.executemany("INSERT INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
@@ -262,7 +262,7 @@ def _write_small(db: sqlite3.Connection, prep: Prepared, sync: SyncPoint) -> Non
             db.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
 
-def _write_changes(prep: Prepared, path: Path, sync: SyncPoint) -> SyncPoint | None:
+def _write_changes(prep: PreparedSave, path: Path, sync: SyncPoint) -> SyncPoint | None:
     """What changed since ``sync``, in one transaction on the file itself; None (nothing written)
     when the file is not the one ``sync`` describes any more."""
     atomic.drop_stale(path.parent if str(path.parent) else Path("."), path.name)  # a killed whole save's
