@@ -133,7 +133,7 @@ async def test_a_gathering_given_another_host_is_asked_again_and_the_way_is_neve
 
 
 def test_the_plan_after_work_says_a_block_cut_in_two_once_and_the_town_lacks_a_fire_department(engine):
-    from game.mind.ownclaims import after_work_line
+    from game.mind.interview.ownclaims import after_work_line
     from game.mind.view import PlanBlock
 
     blocks = [PlanBlock(420, 900, "work behind the counter", kind="work"), PlanBlock(1020, 1095, "paint"),

@@ -245,7 +245,7 @@ def test_what_another_was_seen_doing_is_not_its_own():
 
 def test_a_meal_shared_with_one_it_neither_lives_with_nor_plans_to_meet_is_caught(engine):
     # Samuel at 22:00 (the day of 09:22, second pass): "dinner with Grace and Priya"
-    from game.mind.ownclaims import meals_unbacked
+    from game.mind.interview.ownclaims import meals_unbacked
 
     town = engine.core.town_names
     said = "I had dinner with Grace and Priya."
@@ -272,7 +272,7 @@ def test_a_place_is_open_while_one_of_its_counters_is_staffed(engine):
 async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(engine):
     # Samuel at 22:00 (the day of 11:21): "I will be reading at home at 10am today" (his plan: catch up
     # with Rosa Brody 08:00-10:30), and the same at 6pm (catch up with Grace Okafor 16:00-19:00)
-    from game.mind.ownclaims import at_time
+    from game.mind.interview.ownclaims import at_time
     from game.mind.view import PlanBlock
 
     blocks = [PlanBlock(480, 555, "catch up with Rosa Brody", "", "free"),
@@ -297,7 +297,7 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
 
 def test_an_age_not_its_own_is_caught():
     # Grace (59; sixty on Tuesday) at 22:00 (the day of 11:21): "I am Grace Okafor, a 60-year-old mayor"
-    from game.mind.ownclaims import age_unbacked
+    from game.mind.interview.ownclaims import age_unbacked
 
     said = "I am Grace Okafor, a 60-year-old mayor of Millbrook. I love the town."
     assert age_unbacked(said, 59) == ["I am Grace Okafor, a 60-year-old mayor of Millbrook."]
@@ -312,7 +312,7 @@ def test_asked_of_the_mayor_one_who_knows_her_says_who_she_is_and_she_speaks_as_
     # my life"; Grace, "I think Grace Okafor is a dedicated and meticulous leader ..."
     from game.mind.interview.answerdata import from_records
     from game.mind.interview.backing import Backing
-    from game.mind.ownclaims import office_line
+    from game.mind.interview.ownclaims import office_line
 
     town = engine.core.town_names
     q = "What do you think of the town's mayor?"

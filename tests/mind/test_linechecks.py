@@ -80,7 +80,7 @@ def test_the_part_of_the_day_of_a_gathering_is_its_hours():
 def test_a_greeting_of_the_wrong_part_of_the_day_is_made_right():
     from datetime import datetime
 
-    from game.mind.timechecks import fix_greeting
+    from game.mind.facts.timechecks import fix_greeting
 
     fixes: list[str] = []
     said = "Good morning, Priya! I'm serving at The Copper Kettle now."
@@ -239,7 +239,7 @@ def test_the_listener_as_a_subject_is_you_and_today_is_no_other_day():
     from datetime import datetime
 
     from game.mind.facts.linechecks import to_listener
-    from game.mind.timechecks import drop_wrong_today
+    from game.mind.facts.timechecks import drop_wrong_today
 
     fixes: list[str] = []
     assert to_listener("I'm sure Grace is excited about it.", ["Grace Okafor"], fixes) == \
@@ -276,7 +276,7 @@ def test_a_meal_out_of_its_hours_the_listener_with_itself_and_a_sentence_twice_a
     # model's "with Felix Adeyemi", said to Felix); "I'm glad to hear that. I'm glad to hear that."
     from datetime import datetime
 
-    from game.mind.timechecks import drop_nonsense
+    from game.mind.facts.timechecks import drop_nonsense
 
     monday = datetime(2026, 3, 2, 8, 0)
     noon, five, morning = monday.replace(hour=12, minute=37), monday.replace(hour=17), monday.replace(hour=7)

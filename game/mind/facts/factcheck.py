@@ -27,9 +27,9 @@ from game.mind.facts.linechecks import (
     to_listener,
     unnarrate,
 )
+from game.mind.facts.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
 from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.facts.when import AT_RE, RANGE_RE, read_when, word_list
-from game.mind.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
 from game.mind.view import hhmm
 
 _CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+"

@@ -31,8 +31,8 @@ from game.mind.interview.backing import (
     role_holders,
     way_answer,
 )
+from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line
 from game.mind.memory.records import MemoryRow, mentioned, talked_with
-from game.mind.ownclaims import after_work_line, of_self_as_another, office_line
 from game.mind.view import PlanBlock, hhmm
 
 _TALK_Q = re.compile(r"\b(?:who|whom)\b.{0,30}\b(?:talk|talked|speak|spoke|chat|chatted|met)\b", re.I)

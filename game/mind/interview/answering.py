@@ -59,9 +59,9 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
+from game.mind.interview.ownclaims import after_work_line, age_unbacked, at_time
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import MemoryStream, Record
-from game.mind.ownclaims import after_work_line, age_unbacked, at_time
 from game.mind.persona import Persona
 from game.mind.view import Action, DayPlan, PlanBlock
 from game.resources import package_dir

@@ -22,7 +22,7 @@ from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.facts.unbacked import events_unbacked, people_named, places_unknown, sentences, steps_out
-from game.mind.ownclaims import meals_unbacked, of_self_as_another
+from game.mind.interview.ownclaims import meals_unbacked, of_self_as_another
 from game.mind.persona import Persona
 
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"

@@ -1,7 +1,7 @@
 """What an interview answer claims of the resident itself (issue 39): the meals it shares and
 with whom, its age, what it does at an hour of today, the office it or one it knows holds.  Each
-is held to the records (the town's homes and roles, the persona, today's plan); interview/backing.py and
-interview/answerdata.py ask these."""
+is held to the records (the town's homes and roles, the persona, today's plan); backing.py and
+answerdata.py ask these."""
 
 from __future__ import annotations
 
