@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from game.mind.facts.fact import TownNames
-from game.mind.facts.hours import clock_times
+from game.mind.facts.hours import clock_times, merged
 from game.mind.facts.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
 
@@ -94,16 +94,10 @@ def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | Non
     if not times or re.search(r"\btomorrow\b", question, re.I):
         return None
     at = times[0]
-    b = next((b for b in blocks if b.start <= at < b.end), None)
+    b = next((b for b in merged(blocks) if b.start <= at < b.end), None)  # a block cut in two is one
     if b is None:
         return None
-    start = min((x.start for x in blocks if x.activity == b.activity and x.end >= b.start and x.start <= b.start),
-                default=b.start)
-    end = b.end
-    for x in blocks:  # a block cut in two is one thing to do
-        if x.start == end and x.activity == b.activity:
-            end = x.end
-    return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(start)} to {hhmm(end)}).", b.activity
+    return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(b.start)} to {hhmm(b.end)}).", b.activity
 
 
 def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, mine: bool = False) -> str:
