@@ -112,3 +112,12 @@ def make_town() -> Town:
                 spawn={s.name: s.spawn for s in specs}, objects=ObjectStates(tree.all_objects()), grid=grid,
                 start=datetime(2026, 3, 2, 7, 0), seconds_per_step=10)
     return town
+
+
+async def ticks(e, n: int) -> list:
+    """``n`` ticks of engine ``e``, each once its work is ready (lockstep): their results."""
+    out = []
+    for _ in range(n):
+        await e.wait_ready()
+        out.append(e.step())
+    return out

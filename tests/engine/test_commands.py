@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_fakes import engine_model
+from engine_fakes import engine_model, ticks
 
 from game.engine.build import new_engine
 from game.engine.engine import PLAYER, CommandError, Engine
@@ -17,14 +17,6 @@ from game.engine.events import (
     SetObjectState,
     Whisper,
 )
-
-
-async def ticks(e: Engine, n: int) -> list:
-    out = []
-    for _ in range(n):
-        await e.wait_ready()
-        out.append(e.step())
-    return out
 
 
 def memories(e: Engine, name: str) -> list[str]:

@@ -7,19 +7,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from engine_fakes import engine_model
+from engine_fakes import engine_model, ticks
 
 from game.engine.build import new_engine
-from game.engine.engine import Engine
 from game.engine.events import EndConversation, EnterAsVisitor, OpenTalk, SayToResident
-
-
-async def ticks(e: Engine, n: int) -> list:
-    out = []
-    for _ in range(n):
-        await e.wait_ready()
-        out.append(e.step())
-    return out
 
 
 def broken(*args: object, **kwargs: object) -> object:

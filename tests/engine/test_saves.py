@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from engine_fakes import engine_model
+from engine_fakes import engine_model, ticks
 
 from game.engine import saves as save_mod
 from game.engine.build import load_engine, new_engine
@@ -22,14 +22,6 @@ from game.engine.saves import SaveError, describe_save
 from game.llm.record import RecordingLLM, ReplayLLM
 
 HERE = Path(__file__).parent
-
-
-async def ticks(e: Engine, n: int) -> list:
-    out = []
-    for _ in range(n):
-        await e.wait_ready()
-        out.append(e.step())
-    return out
 
 
 def state(e: Engine) -> dict:
