@@ -166,6 +166,10 @@ def _add_play(sub: Subparsers) -> None:
     p.add_argument("town", nargs="?", default=None,
                    help="a town directory/TMX, a built-in town's name (default) or a save file")
     p.add_argument("--small", action="store_true", help="play with the small cast")
+    p.add_argument("--start", default=None, metavar="WHEN",
+                   help="a new town's first moment: 'dawn' (the default: just before the first resident wakes, "
+                        "so the clock runs at once while they plan their day as they sleep), HH:MM of its "
+                        "first day, or 'town' for the town's own start")
     p.add_argument("--watch", default=None, metavar="RECORDING",
                    help="watch a run recorded with --record (scrub, jump to a time, fork a live town "
                         "from any moment); needs no model until you fork")
@@ -189,6 +193,9 @@ def _add_run(sub: Subparsers) -> None:
     p.add_argument("--until", required=True, help='game time to stop at, e.g. "day 2 08:00"')
     p.add_argument("--save", default=None, metavar="FILE", help="write the town to this save file at the end")
     p.add_argument("--small", action="store_true", help="run the small cast")
+    p.add_argument("--start", default=None, metavar="WHEN",
+                   help="a new town's first moment: HH:MM of its first day, or 'dawn' (just before the "
+                        "first resident wakes); default: the town's own start")
     p.add_argument("--json", action="store_true", help="print the accounting as JSON")
     p.add_argument("--pace", choices=("lockstep", "normal", "fast"), default="lockstep",
                    help="lockstep: every decision is waited for (default); normal/fast: the game's own "

@@ -10,8 +10,9 @@ Protocols of ``game.engine.api``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from game.engine import saves
@@ -19,6 +20,7 @@ from game.engine.api import MindPort
 from game.engine.engine import Engine
 from game.engine.saves import SaveError
 from game.engine.state import Pos, TownState
+from game.engine.tuning import PREPARE_AHEAD
 from game.errors import GameError
 from game.llm.accounting import Accounting, accounting_of
 from game.llm.api import LLM
@@ -175,6 +177,46 @@ def read_input(town_or_save: str | Path, *, small: bool = False) -> TownInput:
                             f"residents it was saved with")
         return read_save(town_or_save)
     return read_town(town_or_save, small=small)
+
+
+DAWN, OWN = "dawn", "town"  # --start's words: before the first waking; the town's own start
+_HHMM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+
+def opening(inp: TownInput, start: str | None) -> TownInput:
+    """A new town opened at another time of its first day than its own (``--start``): "HH:MM", or
+    ``DAWN``, just before the first of its cast wakes, so that no one is up or waking within
+    ``PREPARE_AHEAD`` and the clock runs at once while the residents plan as they sleep (issue 42:
+    a new town on screen in seconds, not after minutes of day plans).  ``DAWN`` keeps the town's
+    own start when that is earlier; ``OWN`` (or None) is the town's own start.  Raises ``TownError``
+    for a save or a time that is not one."""
+    check_start(start)
+    if start is None or start == OWN:
+        return inp
+    if inp.specs is None:
+        raise TownError(f"--start {one_line(start, 20)}: a save goes on from where it was saved")
+    day = inp.clock.start.replace(hour=0, minute=0, second=0, microsecond=0)
+    if start == DAWN:
+        first = min((_minutes(s.lifestyle.wake) for s in inp.specs), default=None)
+        if first is None:
+            return inp
+        at = day + timedelta(minutes=first) - PREPARE_AHEAD - timedelta(minutes=1)
+        if at < day or at >= inp.clock.start:
+            return inp
+    else:
+        at = day + timedelta(minutes=_minutes(start.strip()))
+    return replace(inp, clock=Clock(at, inp.clock.seconds_per_step))
+
+
+def check_start(start: str | None) -> None:
+    """``--start``'s words, checked before any file is read: raises ``TownError``."""
+    if start is not None and start not in (DAWN, OWN) and not _HHMM.match(start.strip()):
+        raise TownError(f"--start {one_line(start, 20)!r}: give a time of the first day as HH:MM, 'dawn' or 'town'")
+
+
+def _minutes(hhmm: str) -> int:
+    h, _, m = hhmm.partition(":")
+    return int(h) * 60 + int(m)
 
 
 def build_engine(inp: TownInput, llm: LLM, *, seed: int = 0, lockstep: bool = False) -> Engine:

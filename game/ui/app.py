@@ -270,8 +270,14 @@ def cli_play(args: argparse.Namespace) -> int:
 def _check_play_input(args: argparse.Namespace) -> TownInput | None:
     """The town or save and the recording to watch, read and checked before the screen starts: a
     ``ValueError`` with one line for each that cannot be played; the town read, for the first engine."""
+    from game.engine.build import check_start
+    from game.errors import GameError
     from game.world import resolve_town_path
 
+    try:
+        check_start(getattr(args, "start", None))
+    except GameError as e:
+        raise ValueError(str(e)) from None
     town = getattr(args, "town", None)
     if town and not resolve_town_path(town).exists():  # a path, or a built-in town's name
         raise ValueError(f"{town}: no such town folder, map or save file")
@@ -283,6 +289,8 @@ def _check_play_input(args: argparse.Namespace) -> TownInput | None:
 
         try:  # read once: the first engine is built from it
             checked = read_input(town, small=bool(getattr(args, "small", False)))
+            if getattr(args, "start", None) is not None and checked.is_save:
+                raise ValueError(f"{town}: --start is for a new town; a save goes on from where it was saved")
         except GameError as e:
             raise ValueError(str(e)) from None
     if watch:  # a recorded run that cannot be watched is said here, before the screen starts

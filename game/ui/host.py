@@ -77,6 +77,8 @@ class RealHost:
         self.watch: str | None = getattr(args, "watch", None)  # a recorded run to watch
         town = getattr(args, "town", None)
         self.small = bool(getattr(args, "small", False))
+        # a new town's first moment (--start; game.engine.build.opening): by default before dawn
+        self.start: str = getattr(args, "start", None) or "dawn"
         self.town_path: Path | None = None
         self._start_save: Path | None = None
         if town:
@@ -108,15 +110,12 @@ class RealHost:
         return WatchEngine.of_recording(self.watch)
 
     async def new_engine(self, llm: LLM) -> LiveEngine:
-        from game.engine import new_engine
+        from game.engine.build import build_engine, opening, read_town
         from game.world import default_town_path
 
-        if (inp := self._take_checked(self.town_path)) is not None:
-            from game.engine.build import build_engine
-
-            return build_engine(inp, llm)
-        town = self.town_path if self.town_path is not None else default_town_path()
-        return new_engine(town, llm, small=self.small)
+        if (inp := self._take_checked(self.town_path)) is None:
+            inp = read_town(self.town_path if self.town_path is not None else default_town_path(), small=self.small)
+        return build_engine(opening(inp, self.start), llm)
 
     async def load_engine(self, path: Path, llm: LLM) -> LiveEngine:
         from game.engine import load_engine

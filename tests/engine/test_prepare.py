@@ -82,3 +82,32 @@ async def test_the_player_may_start_before_every_plan_came():
         await asyncio.sleep(0.01)
     assert all(e.residents[n].action.source == "model" for n in UP_AT_SIX)
     await e.aclose()
+
+
+def test_a_town_opened_at_dawn_has_no_one_to_prepare_and_its_day_unchanged():
+    """``town play``'s start (issue 42): just before the first resident wakes, so the clock runs at
+    once; the first waker's day plan is asked at once (WAKE_AHEAD), while it sleeps."""
+    from game.engine.build import opening, read_town
+
+    own = read_town(default_town_path())
+    dawn = opening(own, "dawn")
+    assert own.clock.now.strftime("%H:%M") == "06:00" and dawn.clock.now.strftime("%H:%M") == "03:59"
+    assert dawn.clock.now.date() == own.clock.now.date() and dawn.clock.day == 1  # Felix wakes at 04:30
+    e = new_engine(default_town_path(), engine_model(jitter=0.002), lockstep=False, start=dawn.clock.now)
+    assert who_to_prepare(e.core, e.board, timedelta(minutes=30)) == {}
+    assert all(m.asleep_at(e.clock.now) for m in e.minds.values())
+
+
+def test_the_start_words():
+    import pytest
+
+    from game.engine.build import TownError, opening, read_town
+
+    own = read_town(default_town_path())
+    assert opening(own, None) is own and opening(own, "town") is own
+    assert opening(own, "07:15").clock.now.strftime("%H:%M") == "07:15"
+    early = opening(own, "02:00")
+    assert opening(early, "dawn") is early  # already before anyone wakes: as it is
+    for bad in ("25:00", "noon", "7", ""):
+        with pytest.raises(TownError, match="--start"):
+            opening(own, bad)

@@ -250,6 +250,8 @@ RUN_CASES = {
     "--until not a time": (["run", "{town}", "--until", "tomorrow"], "'tomorrow'"),
     "--until before the start": (["run", "{town}", "--until", "day 1 05:00"], "is not after the town's time"),
     "a broken map": (["run", "{broken map}", "--until", "day 1 07:00"], "broken-town"),
+    "--start not a time": (["run", "{town}", "--start", "25:61", "--until", "day 1 07:00"], "--start '25:61'"),
+    "--start with a save": (["run", "{good}", "--start", "dawn", "--until", "day 2 07:00"], "a save goes on"),
     "no such town": (["run", "{town}-nowhere", "--until", "day 1 07:00"], "no such town"),
     "not a save": (["run", "{garbage}", "--until", "day 1 07:00"], "garbage.save"),
     "a save with a table dropped": (["run", "{dropped}", "--until", "day 1 07:00"], "dropped.save"),
@@ -318,6 +320,11 @@ def test_town_play_says_its_errors_on_stderr(env, saves, no_model, monkeypatch, 
     assert out == "" and err.startswith("town play: ") and "nowhere" in err
     for bad, words in (("broken map", "broken-town"), ("impossible0", ".x/y"), ("dropped", "dropped.save")):
         assert main(["play", str(saves[bad])]) == 2  # before the screen or any model starts
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith("town play: ") and words in err, err
+    for argv, words in ((["--start", "noon"], "--start 'noon'"),
+                        ([str(saves["good"]), "--start", "05:00"], "a save goes on")):
+        assert main(["play", *argv]) == 2  # issue 42's --start, checked before the screen
         out, err = capsys.readouterr()
         assert out == "" and err.startswith("town play: ") and words in err, err
     assert not no_model

@@ -183,20 +183,26 @@ def test_real_host_tells_saves_from_towns(tmp_path):
 async def test_the_town_read_to_check_it_at_the_start_is_built_from_not_read_again(monkeypatch):
     """`town play TOWN` reads and checks the town before the screen and the model start; the first
     engine is built from that reading, and only a later one (a new town after a load) reads again."""
-    import game.engine as engine_pkg
+    import game.engine.build as build
     from game.engine.build import read_input
 
     town = default_town_path()
     host = RealHost(SimpleNamespace(town=str(town), small=True), read_input(str(town), small=True))
     reads: list[object] = []
-    real_new = engine_pkg.new_engine
-    monkeypatch.setattr(engine_pkg, "new_engine", lambda *a, **k: reads.append(a[0]) or real_new(*a, **k))
+    real_read = build.read_town
+    monkeypatch.setattr(build, "read_town", lambda *a, **k: reads.append(a[0]) or real_read(*a, **k))
     first = await host.new_engine(engine_model())
     assert reads == [] and sorted(first.residents) and len(first.residents) == 5
+    # a new town opens before dawn (issue 42): the small cast's first wakes at 05:30
+    assert first.clock.now.strftime("%H:%M") == "04:59"
     await first.aclose()
     second = await host.new_engine(engine_model())
     assert reads == [town]
     await second.aclose()
+    own = RealHost(SimpleNamespace(town=str(town), small=True, start="town"))
+    third = await own.new_engine(engine_model())
+    assert third.clock.now.strftime("%H:%M") == "06:00"  # --start town: the town's own start
+    await third.aclose()
 
 
 async def test_the_status_line_shows_the_model_led_share_and_the_panel_the_source(tmp_path):

@@ -46,7 +46,7 @@ class RecordedModelHost(RealHost):
     """The real host on a recording of the real model (or, with TOWN_UI_RECORD, recording one)."""
 
     def __init__(self) -> None:
-        super().__init__(SimpleNamespace(town=None, small=True, watch=None))
+        super().__init__(SimpleNamespace(town=None, small=True, watch=None, start="town"))  # as recorded
         self.llm = None
 
     @asynccontextmanager

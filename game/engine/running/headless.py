@@ -15,7 +15,7 @@ import time
 from datetime import datetime, timedelta
 from typing import TextIO
 
-from game.engine.build import TownInput, build_engine, read_input
+from game.engine.build import TownInput, build_engine, opening, read_input
 from game.engine.decisions.ledger import share
 from game.engine.engine import Engine
 from game.engine.events import FirstPlans, PrepStep, TickResult
@@ -46,7 +46,7 @@ def _err(msg: str) -> None:
 
 
 def read_run_input(town_or_save: str | TownInput, until: str, *,
-                   small: bool = False) -> tuple[TownInput, datetime]:
+                   small: bool = False, start: str | None = None) -> tuple[TownInput, datetime]:
     """The town or save and the moment to stop at, read and checked with no model: ``--until``'s
     words first (no file is read for a time that is not one), then the town or save, then that
     the time is after the town's.  Raises ``GameError`` (town, save) or ``ValueError`` (time)."""
@@ -54,6 +54,7 @@ def read_run_input(town_or_save: str | TownInput, until: str, *,
 
     parse_until(until)  # a time that is not one is said before any file is read
     inp = town_or_save if isinstance(town_or_save, TownInput) else read_input(town_or_save, small=small)
+    inp = opening(inp, start)  # --start: a new town's first moment ("dawn", "HH:MM")
     stop = parse_until(until, inp.clock.start)
     if stop <= inp.clock.now:
         raise ValueError(f"--until {until!r} is not after the town's time ({inp.clock.text()})")
@@ -66,7 +67,8 @@ def cli_run(args: argparse.Namespace) -> int:
     try:
         config = LLMConfig.from_args(args)
         policy = policy_from_env(getattr(args, "pace_policy", None))
-        inp, _ = read_run_input(args.town, args.until, small=bool(getattr(args, "small", False)))
+        inp, _ = read_run_input(args.town, args.until, small=bool(getattr(args, "small", False)),
+                                start=args.start)
         for flag in ("save", "record"):  # where it writes, before any model starts
             if getattr(args, flag, None):
                 writable_file(getattr(args, flag), f"--{flag}")
