@@ -1,15 +1,11 @@
 """The engine's seams, as Protocols (like ``game.llm.api`` for the model).
 
-- ``EngineView``: what the screen reads and asks of a running town.  The live ``Engine``, the
-  watched recording (``game.replay.watch.WatchEngine``) and the UI tests' ``FakeEngine`` all satisfy
-  it, so the screen never asks "is this attribute there?".
-- ``LiveEngine``: a town that runs tick by tick (``Engine``, ``FakeEngine``).
-- ``Replayable``: what watching a recorded run adds (stepping a tape, seeking, forking).
-- ``MindPort``: what the engine needs of a resident's mind (``game.mind.Mind`` satisfies it); the
-  engine asks nothing else of a mind, and a test mind needs only these.
+- ``EngineView``: what the screen reads and asks of a running town (the live ``Engine``, the watched
+  recording ``game.replay.watch.WatchEngine``, the UI tests' ``FakeEngine``).
+- ``LiveEngine``: a town that runs tick by tick; ``Replayable``: what watching a recording adds.
+- ``MindPort``: all the engine needs of a resident's mind (``game.mind.Mind``; a test mind).
 - ``Paths``, ``Places``, ``PlaceMemory``, ``Objects``, ``TownMap``, ``Clock``: what the engine uses
-  of the world's parts (``game.world`` satisfies them; of its types the engine names only
-  ``Affordances``, which the world's place picker takes).
+  of the world's parts (of the world's types it names only ``Affordances``).
 """
 
 from __future__ import annotations
@@ -134,11 +130,16 @@ class CastMember(Protocol):
 class TownRole(Protocol):
     """A role the town knows someone by (``game.world.knowledge.RoleSpec``): "mayor", "the baker"."""
 
-    @property
-    def who(self) -> str: ...
+    who: str
+    role: str
 
-    @property
-    def role(self) -> str: ...
+
+class TownEvent(Protocol):
+    """A gathering the town declares (``game.world.knowledge.EventSpec``)."""
+
+    what: str
+    host: str
+    known_by: list[str]  # those who know of it from the start: a hand in it
 
 
 class TownMap(Protocol):
@@ -166,6 +167,9 @@ class TownMap(Protocol):
 
     @property
     def roles(self) -> Sequence[TownRole]: ...
+
+    @property
+    def events(self) -> Sequence[TownEvent]: ...
 
     @property
     def affordances(self) -> Affordances: ...

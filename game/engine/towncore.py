@@ -66,7 +66,8 @@ class TownCore:
                                     homes={s.name: s.home.split(":")[0] for s in town.residents if s.home},
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},
                                     lacks=_lacks(tree) if isinstance(tree, AreaTree) else None,
-                                    open_now=lambda place: _open_now(town.objects, place))
+                                    open_now=lambda place: _open_now(town.objects, place),
+                                    parts={e.what.lower(): (e.host, *e.known_by) for e in town.events})
         # events waiting for the next TickResult (from commands and streamed replies)
         self.out = TickResult(step=0, clock="")
         self.errors: list[str] = []

@@ -197,6 +197,7 @@ def town_names(save: SaveData) -> TownNames:
         places = tuple(load_town(path, residents=False).tree.sectors())
     roles: dict[str, tuple[str, ...]] = {}
     works: dict[str, str] = {}
+    parts: dict[str, tuple[str, ...]] = {}
     people = set(save.residents)
     if path and Path(path).exists():
         from game.world.residents import read_residents
@@ -208,8 +209,9 @@ def town_names(save: SaveData) -> TownNames:
             for r in rf.roles:
                 roles[r.who] = (*roles.get(r.who, ()), r.role)
             works = {r.name: r.workplace.split(":")[0] for r in rf.residents if r.workplace}
+            parts = {e.what.lower(): (e.host, *e.known_by) for e in rf.events}
     return TownNames(places=places, people=tuple(sorted(people)), relations=save.relationships, roles=roles,
-                     workplaces=works)
+                     workplaces=works, parts=parts)
 
 
 def cli_audit(args: argparse.Namespace) -> int:

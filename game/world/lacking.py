@@ -48,6 +48,7 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("supermarket", r"\b(supermarket|grocery store)\b", ("supermarket", "grocery", "market")),
     ("school", r"\b(?<!college )school\b", ("school", "college")),
     ("office building", r"\boffice building\b", ("office building",)),
+    ("community centre", r"\bcommunity (?:center|centre)\b", ("community center", "community centre")),
 )
 _COMPILED = tuple((k, re.compile(p, re.I), re.compile("|".join(rf"\b{re.escape(h)}s?\b" for h in have)))
                   for k, p, have in KINDS)

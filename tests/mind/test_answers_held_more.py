@@ -327,3 +327,63 @@ def test_asked_of_the_mayor_one_who_knows_her_says_who_she_is_and_she_speaks_as_
         back = Backing()
         assert from_records(said, back, q, me=me, relationships={}, town=town, now=MONDAY, talked=[],
                             asked=[]) == want
+
+
+def test_one_it_knows_is_not_met_as_a_stranger_and_a_pm_after_noon_is_not_said():
+    """Rosa's interview of 2026-11-28, afternoon: the mayor she talked with that morning."""
+    from game.mind.interview.answerdata import tidy
+    from game.mind.interview.ownclaims import self_claims, strangers_known
+
+    people = ["Grace Okafor", "Rosa Brody", "Felix Adeyemi"]
+    said = ("I admire Grace Okafor's leadership. She is a strong and inspiring figure. I look forward to meeting her "
+            "and learning more about her.")
+    assert strangers_known(said, ["Grace Okafor"], people) == [
+        ("I look forward to meeting her and learning more about her.", "Grace Okafor")]
+    assert strangers_known(said, ["Felix Adeyemi"], people) == []  # one it does not know: it may hope to
+    assert strangers_known("I'd love to get to know Felix better.", ["Felix Adeyemi"], people)
+    assert [h for _, h in self_claims("I'm 60. I hope to meet Grace soon.", "Rosa Brody", 24, ["Grace Okafor"],
+                                      people)] == ["Rosa is 24.", "Rosa already knows Grace Okafor: say what Rosa "
+                                                                  "holds of them."]
+    assert tidy("I will be working from 7:00 AM to 13:30 PM today.", []) == \
+        "I will be working from 7:00 AM to 13:30 today."
+
+
+def test_asked_of_tomorrow_people_to_meet_are_held_to_what_it_holds_of_tomorrow():
+    """Grace's answer of 2026-11-28, afternoon: six talks for a day not planned yet."""
+    from game.mind.interview.ownclaims import self_claims
+
+    people = ["Grace Okafor", "Samuel Okafor", "Hank Brody", "Ines Moreau"]
+    held = "Tomorrow (Tuesday) I have: run the town from the mayor's office from 08:00 to 17:00. The rest of " \
+           "tomorrow is not planned yet."
+    said = ("I will also have a conversation with Hank Brody about his work ethic. I am grateful to Ines Moreau. "
+            "I will run the town from the mayor's office.")
+    found = self_claims(said, "Grace Okafor", 59, [], people, "What are your plans for tomorrow?", held)
+    assert [s for s, _ in found] == ["I will also have a conversation with Hank Brody about his work ethic."]
+    assert found[0][1].startswith("Say only what Grace holds of tomorrow: Tomorrow (Tuesday)")
+    assert self_claims(said, "Grace Okafor", 59, [], people, "What will you do after work today?", held) == []
+
+
+def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_it_goes():
+    """The gathering question of 2026-11-28, afternoon: Ines and Kenji named the party without its
+    host; Grace denied any gathering, then named her own; Samuel began with "Grace Okafor is hosting it"."""
+    from datetime import date
+
+    from game.mind.facts.fact import Fact
+    from game.mind.interview.answerdata import tidy
+    from game.mind.interview.backing import carry
+
+    party = Fact(key="p", kind="gathering", what="a surprise party for Grace's 60th birthday", host="Samuel Okafor",
+                 place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60, honoree="Grace Okafor",
+                 source="Rosa Brody")
+    now = datetime(2026, 3, 2, 22)
+    said, told = carry("Yes, there is a surprise party planned for Grace's 60th birthday at Bluebell Cafe tomorrow.",
+                       [party], "Kenji Tanaka", now)
+    assert said.startswith("Rosa Brody told me that Samuel Okafor is hosting") and "Yes, there is" not in said and told
+    kept, told = carry("Samuel is hosting a surprise party at Bluebell Cafe tomorrow at 6pm.", [party], "Kenji Tanaka",
+                       now)
+    assert told == [] and kept.startswith("Samuel is hosting")
+    debate = Fact(key="d", kind="gathering", what="the public debate", host="Grace Okafor", place="Town Hall",
+                  day=date(2026, 3, 4), start=19 * 60, end=21 * 60)
+    said, _ = carry("I know of no gathering planned in town.", [debate], "Grace Okafor", now)
+    assert "no gathering" not in said and "public debate" in said
+    assert tidy("Grace Okafor is hosting it. I'm hosting a surprise party.", []) == "I'm hosting a surprise party."

@@ -185,7 +185,7 @@ def test_an_answer_names_who_told_it_and_whose_it_is_as_the_facts_say():
     assert text == "Grace Okafor told me about the get-together, and Ines Moreau's idea was it." and len(fixes) == 2
     text, _ = mend_facts("Hank Brody told me about the get-together, and Rosa Brody's idea was it.", [fact],
                          MONDAY, TOWN, "Ines Moreau", q)
-    assert text == "Nobody told me: it is my own neighbourhood get-together, and I am hosting it."
+    assert text == "It is my own neighbourhood get-together: I am hosting it, so nobody had to tell me."
     text, _ = mend_facts("It is a neighbourhood get-together at Bluebell Cafe, hosted by Samuel Okafor.", [fact],
                          MONDAY, TOWN, "Ines Moreau", "Did you hear of a get-together?")
     assert text == "It is a neighbourhood get-together at Bluebell Cafe, hosted by me."
@@ -239,7 +239,7 @@ def test_the_host_told_by_no_one_also_when_the_answer_says_who_told_you():
                              "from 6pm to 8pm")
     text, _ = mend_facts("Grace Okafor told you about the get-together, and her idea was it.", [fact], MONDAY, TOWN,
                          "Ines Moreau", "Who told you about the get-together, and whose idea was it?")
-    assert text == "Nobody told me: it is my own neighbourhood get-together, and I am hosting it."
+    assert text == "It is my own neighbourhood get-together: I am hosting it, so nobody had to tell me."
 
 
 def test_an_answer_on_the_day_itself_says_today_where_it_names_the_place():

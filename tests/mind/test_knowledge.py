@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -334,3 +334,15 @@ def test_a_line_about_what_its_speaker_has_not_heard_of_is_not_moved_to_the_one_
     moved = vet_line("Rosa Brody", "The debate is on Wednesday at Town Hall.", ["Rosa Brody", "Grace Okafor"],
                      books, MONDAY, town)
     assert moved.speaker == "Grace Okafor"
+
+
+def test_this_monday_made_right_is_tomorrow_not_this_tomorrow():
+    from game.mind.facts.fact import declared
+    from game.mind.facts.factcheck import fix_fact_words
+
+    f = declared(PARTY, "Samuel Okafor", "Bluebell Cafe", MONDAY.date() + timedelta(days=1), 18 * 60, 21 * 60,
+                 holder="Rosa Brody", now=MONDAY, honoree="Grace Okafor", secret_from=("Grace Okafor",))
+    town = TownNames(places=("Bluebell Cafe",), people=("Samuel Okafor", "Rosa Brody"))
+    said, fixes = fix_fact_words("I'm looking forward to the surprise party this Monday.", f, MONDAY, town,
+                                 "Rosa Brody")
+    assert "this tomorrow" not in said and "party tomorrow" in said and fixes

@@ -4,7 +4,7 @@ said in the default town's whole day (docs/RUNLOG.md, 2026-11-28), and lines tha
 from datetime import date
 
 from game.mind.facts.fact import Fact, TownNames
-from game.mind.facts.linechecks import drop_misattributed, misattributes
+from game.mind.facts.linechecks import drop_misattributed, meets_the_known, misattributes
 
 TOWN = TownNames(places=("Okafor house", "Bluebell Cafe", "Town Hall", "The Copper Kettle", "Willow Park",
                          "Greenway Market and Pharmacy"),
@@ -302,3 +302,41 @@ def test_a_place_said_to_be_closed_while_it_is_open_is_not_said():
     assert closed_when_open("Town Hall is closed.", town) == ""  # not open now: may be so
     assert closed_when_open("The cafe is closed on Sundays.", town) == ""
     assert closed_when_open("The cafe is closed.", TownNames(places=("Bluebell Cafe",))) == ""  # no world
+
+
+# -- a part in a gathering (game/mind/facts/parts.py): what the model said on 2026-11-28 afternoon ---------
+
+PARTS = TownNames(places=TOWN.places, people=TOWN.people, roles=TOWN.roles, workplaces=TOWN.workplaces,
+                  parts={PARTY.what.lower(): ("Samuel Okafor", "Ines Moreau", "Rosa Brody")})
+
+
+def test_a_part_in_a_gathering_given_to_one_who_has_none_is_read_as_misattributed():
+    from game.mind.facts.parts import part_not_theirs, parts_unbacked
+
+    def part(sent: str, speaker: str, listeners=("Marcus Bell",)) -> str:
+        return part_not_theirs(sent, speaker, list(listeners), PARTS, [PARTY])
+
+    said = ("I've been looking forward to meeting you, especially since I know you're helping prepare Grace's "
+            "surprise party.")
+    assert part(said, "Rosa Brody") == "Marcus has no part in surprise party for Grace's 60th birthday"
+    assert part(said, "Rosa Brody", ["Ines Moreau"]) == ""  # she lends the cafe: a hand in it
+    assert "Marcus" in part("Thanks for helping with the surprise party!", "Rosa Brody")
+    assert "Hank has no part" in part("I enjoy helping my father, Hank, prepare Grace's surprise party at Bluebell "
+                                      "Cafe.", "Rosa Brody", [])
+    assert "Hank has no part" in part("Hank is helping with the surprise party.", "Rosa Brody", [])
+    # what stands: a helper helping its host, asking one to help, a party it does not speak of
+    assert part("I'm helping Samuel prepare Grace's surprise party.", "Rosa Brody") == ""
+    assert part("Could you help me decorate for the surprise party?", "Rosa Brody") == ""
+    assert part("I know you're helping Hank with the store.", "Rosa Brody") == ""
+    town_without = TownNames(places=TOWN.places, people=TOWN.people)
+    assert part_not_theirs(said, "Rosa Brody", ["Marcus Bell"], town_without, [PARTY]) == ""  # no declared event
+    assert [w for _, w in parts_unbacked("I paint. I enjoy helping my father, Hank, prepare Grace's surprise party.",
+                                         "Rosa Brody", PARTS, [PARTY])] == ["Hank has no part in surprise party for "
+                                                                             "Grace's 60th birthday"]
+
+
+def test_nice_to_meet_you_said_to_one_long_known():
+    town = TownNames(people=TOWN.people, relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})
+    assert meets_the_known("I'm excited to meet you.", "Samuel Okafor", ["Grace Okafor"], town)
+    assert meets_the_known("So glad to finally meet you!", "Samuel Okafor", ["Grace Okafor"], town)
+    assert not meets_the_known("I'm excited to see you.", "Samuel Okafor", ["Grace Okafor"], town)

@@ -84,6 +84,9 @@ def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     assert lacking("buy nails at the hardware store", words) == []  # Brody's Supply Store
     assert lacking("dinner at a restaurant", words) == []  # a cafe and a pub serve it
     assert lacking("a business lunch", words) == []  # no bus in "business"
+    # an interview of 2026-11-28: "go to the local pharmacy or the town's community center"
+    assert lacking("the town's community center", words) == ["community centre"]
+    assert lacking("the community garden", words) == []
 
 
 def test_the_importer_reads_hours_from_the_daily_requirement():

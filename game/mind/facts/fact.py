@@ -68,6 +68,9 @@ class TownNames:
     # whether a place of the town is open now (one of its objects staffed, open or serving): the
     # world's object states; None where no world is known (a test's town)
     open_now: Callable[[str], bool] | None = field(default=None, compare=False, hash=False)
+    # each declared gathering's words (lower case) -> who has a hand in it: its host and those who
+    # know of it from the start (residents.json ``events``; parts.py)
+    parts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

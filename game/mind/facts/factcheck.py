@@ -188,8 +188,8 @@ def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
     return text
 
 
-_DAYWORDS = re.compile(r"\b(?:on\s+)?(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|"
-                       r"sunday)\b", re.I)
+_DAYWORDS = re.compile(r"\b(?:(?:on|this|next)\s+)?(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|"
+                       r"friday|saturday|sunday)\b", re.I)  # ("this Monday" made right is "tomorrow")
 
 
 def place_aliases(place: str) -> list[str]:
@@ -244,7 +244,7 @@ def fix_who(text: str, fact: Fact, me: str) -> tuple[str, list[str]]:
             m = _TOLD_ME.search(s)
             if m and m.group("who") not in ("I", "i"):
                 fixes.append(f"told me: {m.group('who')} -> my own")
-                parts[i] = f"Nobody told me: it is my own {fact.bare_what}, and I am hosting it."
+                parts[i] = f"It is my own {fact.bare_what}: I am hosting it, so nobody had to tell me."
         text = " ".join(parts) if fixes else text
 
     def told(m: re.Match) -> str:
@@ -348,6 +348,10 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         return Vetted(speaker, text, fixes=fixes)
     holders = [p for p in participants if p in books and books[p].holds(fact.key)]
     out = Vetted(speaker, text, fact, fixes=fixes)
+    # a line moved to the one who holds it keeps its words: one that says "you" would then say it of
+    # its first speaker ("I know you're helping prepare Grace's surprise party", Marcus's, moved to Rosa)
+    if speaker not in holders and may_move and holders and re.search(r"\byou", text, re.I):
+        return _not_known(out, speaker, fact)
     if speaker not in holders and may_move and holders:
         to = fact.host if fact.host in holders else holders[0]
         if re.search(rf"\b{re.escape(to.split()[0])}\b", text):  # said to them ("Thanks, Grace"): not theirs

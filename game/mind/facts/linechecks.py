@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.parts import part_not_theirs
 from game.mind.facts.unbacked import sentences
 
 # a name said to someone: at the start ("Grace, ..."), after a greeting or thanks ("Thanks, Grace"),
@@ -202,7 +203,8 @@ def own_hosting(text: str) -> bool:
 
 
 
-_MEETING = re.compile(r"\b(?:(?:great|nice|good|lovely|a pleasure) (?:meeting|to meet) you|pleased to meet you|"
+_MEETING = re.compile(r"\b(?:(?:great|nice|good|lovely|a pleasure|excited|glad|happy) (?:meeting|to (?:finally )?meet) "
+                      r"you|pleased to meet you|"
                       r"(?:it's|it is) been great meeting you)\b", re.I)
 
 
@@ -298,7 +300,7 @@ def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownN
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
             or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places)
             or works_elsewhere(sent, speaker, town, listeners) or amount_unbacked(sent)
-            or closed_when_open(sent, town))
+            or closed_when_open(sent, town) or part_not_theirs(sent, speaker, listeners, town, facts))
 
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],

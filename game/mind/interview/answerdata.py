@@ -32,7 +32,7 @@ from game.mind.interview.backing import (
     way_answer,
 )
 from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line
-from game.mind.memory.records import MemoryRow, mentioned, talked_with
+from game.mind.memory.records import MemoryRow, mentioned, spoke_with
 from game.mind.view import PlanBlock, hhmm
 
 _TALK_Q = re.compile(r"\b(?:who|whom)\b.{0,30}\b(?:talk|talked|speak|spoke|chat|chatted|met)\b", re.I)
@@ -60,7 +60,7 @@ def talks_on(rows: Sequence[MemoryRow], day: date) -> list[str]:
     out: dict[str, None] = {}
     for r in rows:
         if r.created.date() == day:
-            for p in talked_with(r):
+            for p in spoke_with(r):
                 out[p] = None
     return list(out)
 
@@ -278,11 +278,15 @@ def tidy(answer: str, places: Sequence[str]) -> str:
     text = _AS_ME.sub("", text)  # "As Rosa, I think ..." -> "I think ..."
     text = re.sub(r",?\s+naming (?:him|her|them)\b", "", text)  # the prompt's rule said back
     text = text[:1].upper() + text[1:]
+    text = re.sub(r"\b(1[3-9]|2[0-3]):([0-5]\d)\s*(?:PM|pm|p\.m\.)", r"\1:\2", text)  # "13:30 PM"
     low = {p.lower() for p in places}
     text = _PLACE_TAG.sub(lambda m: "" if m.group("p").strip().lower() in low else m.group(0), text)
     out: list[str] = []
     seen: set[str] = set()
-    for s in sentences(text):
+    parts = sentences(text)
+    if len(parts) > 1 and re.match(r"^\W*[A-Z][a-z]+(?: [A-Z][a-z]+)? is hosting it\.$", parts[0]):
+        parts = parts[1:]  # "Grace Okafor is hosting it." first: "it" is nothing the answer names
+    for s in parts:
         key = re.sub(r"\W+", " ", s.lower()).strip()
         if key in seen:
             continue

@@ -11,9 +11,8 @@ talked with or heard of in its memories) and says that anyone else is unknown, s
 about a stranger gets "I don't know them" rather than an invention.  People of the town that the
 question names and the resident never met (``candidates``) are listed as such, explicitly.
 
-The template is ``interview.txt`` beside this module rather than among the mind's ``prompts/``
-(whose calls share one layout for the server's prompt cache): an interview is a one-off call with
-a system prompt of its own.
+The template is ``interview.txt`` beside this module, not among the mind's ``prompts/`` (whose
+calls share one layout for the server's prompt cache): an interview has a system prompt of its own.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.facts.fact import Fact, FactBook, TownNames
 from game.mind.facts.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
+from game.mind.facts.parts import parts_unbacked
 from game.mind.facts.unbacked import people_named
 from game.mind.interview.answerdata import (
     asks_of_talks,
@@ -59,7 +59,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.interview.ownclaims import after_work_line, age_unbacked, at_time
+from game.mind.interview.ownclaims import after_work_line, at_time, self_claims
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import MemoryStream, Record
 from game.mind.persona import Persona
@@ -385,8 +385,9 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
               for sent in borrowed_self(text, basis)]
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
               for sent in relation_words_mixed(text, mind.persona.relationships)]
-    age = mind.persona.age
-    found += [Problem("claim", sent, f"{first} is {age}.") for sent in age_unbacked(text, age)]
+    found += [Problem("claim", sent, f"{why}.") for sent, why in parts_unbacked(text, name, town, held)]
+    found += [Problem("claim", s, hint) for s, hint in self_claims(text, name, mind.persona.age, [
+        *mind.persona.relationships, *ctx.talked], town.people, question, _tomorrow(mind, now))]
     hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
     found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,

@@ -26,7 +26,7 @@ from game.mind.interview.ownclaims import meals_unbacked, of_self_as_another
 from game.mind.persona import Persona
 
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
-                   r"not aware|not familiar|no one|nobody|nothing)\b", re.I)
+                   r"not aware|not familiar|no one|nobody|nothing|know of no|there (?:is|are) no|none)\b", re.I)
 
 
 @dataclass
@@ -97,12 +97,20 @@ def in_voice(f: Fact, me: str, now: datetime) -> str:
 def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime) -> tuple[str, list[str]]:
     """An answer to a question about what the resident knows carries it: each asked fact the answer
     does not name (or denies) is said from the record, in the resident's voice; a denial goes."""
-    missing = [f for f in facts if denies(answer) or fact_in(answer, [f]) is None]
+    missing = [f for f in facts if denies(answer) or fact_in(answer, [f]) is None or not _whose_said(answer, f, me)]
     if not missing:
         return answer, []
     said = " ".join(in_voice(f, me, now) for f in missing)
-    kept = "" if denies(answer) else answer
+    # what it said of them without whose they are ("One is a surprise party ...") is said whole instead
+    kept = "" if denies(answer) else " ".join(s for s in sentences(answer) if not any(f.speaks_of(s) for f in missing))
     return (f"{kept} {said}".strip() if kept else said), [f"told from the record: {f.what}" for f in missing]
+
+
+def _whose_said(answer: str, f: Fact, me: str) -> bool:
+    """Whether ``answer`` says whose ``f`` is: its host by name, or "I"/"my" when it is the speaker's."""
+    if f.host == me and re.search(r"\b(?:I|I'm|my|mine)\b", answer):
+        return True
+    return bool(re.search(rf"\b(?:{re.escape(f.host)}|{re.escape(f.host.split()[0])})\b", answer))
 
 
 def person_asked(question: str, relationships: dict[str, str]) -> str | None:

@@ -81,6 +81,54 @@ def age_unbacked(answer: str, age: int | None) -> list[str]:
     return out
 
 
+# one it would meet, as a stranger ("I look forward to meeting her and learning more about her", said
+# by Rosa of the mayor she talked with that morning)
+_TO_MEET = re.compile(r"\b(?:look(?:ing)? forward to|hope to|hoping to|(?:would|'d) (?:like|love) to|want to|"
+                      r"can't wait to)\s+"
+                      r"(?:finally\s+)?(?:meet(?:ing)?|get(?:ting)? to know)\s+(?P<who>him|her|them|[A-Z][a-z]+"
+                      r"(?: [A-Z][a-z]+)?)\b")
+
+
+def strangers_known(answer: str, known: Sequence[str], people: Sequence[str]) -> list[tuple[str, str]]:
+    """The sentences of ``answer`` that would meet as a stranger one the resident knows (its
+    relationships, those it talked with): each with whom, by name or the last person named before."""
+    out: list[tuple[str, str]] = []
+    last: str | None = None
+    for sent in sentences(answer):
+        for m in _TO_MEET.finditer(sent):
+            said = m.group("who")
+            who = last if said in ("him", "her", "them") else next(
+                (p for p in people if said in (p, p.split()[0])), None)
+            if who is not None and who in known:
+                out.append((sent, who))
+                break
+        named = [(sent.find(p.split()[0]), p) for p in people if re.search(rf"\b{re.escape(p.split()[0])}\b", sent)]
+        last = max(named)[1] if named else last
+    return out
+
+
+# a plan to meet someone ("I will also have a conversation with Hank", "I plan to catch up with Ines")
+_TO_SEE = re.compile(r"\b(?:will|'ll|plan(?:ning)? to|going to|include)\b[^.!?]*?\b(?:catch(?:ing)? up|meet|"
+                     r"talk|conversation|visit|dinner|lunch|breakfast|see|spend)", re.I)
+
+
+def self_claims(answer: str, me: str, age: int | None, known: Sequence[str], people: Sequence[str],
+                question: str = "", tomorrow: str = "") -> list[tuple[str, str]]:
+    """What an answer says of the resident that its records deny, each with the hint for asking
+    again: an age not its own, one it knows met as a stranger, and, asked of tomorrow, people to
+    meet that nothing it holds of tomorrow names (``tomorrow``: what it holds, answerdata.tomorrow_line;
+    Grace listed six talks for a day not planned yet)."""
+    first = me.split()[0]
+    out = [(sent, f"{first} is {age}.") for sent in age_unbacked(answer, age)]
+    out += [(sent, f"{first} already knows {who}: say what {first} holds of them.")
+            for sent, who in strangers_known(answer, known, people)]
+    if tomorrow and re.search(r"\btomorrow\b", question, re.I):
+        out += [(sent, f"Say only what {first} holds of tomorrow: {tomorrow}") for sent in sentences(answer)
+                if _TO_SEE.search(sent) and any(re.search(rf"\b{re.escape(p.split()[0])}\b", sent)
+                                                and p.split()[0] not in tomorrow for p in people if p != me)]
+    return out
+
+
 _AT_Q = re.compile(r"\bwhat (?:will|are) you (?:be )?(?:doing|do) at (?P<t>[^?]+?)"
                    r"(?P<day> today| tonight| this \w+)?\s*\?",
                    re.I)

@@ -58,9 +58,20 @@ def source_of(row: MemoryRow) -> str | None:
     return m.group("who").strip() if m else None
 
 
+_HEARD_LINE = re.compile(r"^(?P<who>[A-Z][\w'-]*(?: [A-Z][\w'-]*)?) told me: ")
+
+
 def talked_with(row: MemoryRow) -> list[str]:
     """The partners of a conversation the resident took part in (its own summary record)."""
     return partners_in(row.text) if row.kind == "conversation" else []
+
+
+def spoke_with(row: MemoryRow) -> list[str]:
+    """Whom the resident talked with by this record: ``talked_with``, or one whose line it heard said
+    to it ("Grace Okafor told me: ...", all there is of a talk of one line; asked whom he talked with,
+    Samuel said nobody)."""
+    heard = _HEARD_LINE.match(row.text) if row.kind == "conversation" else None
+    return [heard.group("who")] if heard and heard.group("who") != "Nobody" else talked_with(row)
 
 
 def partners_in(text: str) -> list[str]:
