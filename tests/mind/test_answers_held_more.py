@@ -12,9 +12,9 @@ from game.engine.build import new_engine
 from game.mind.facts.claims import kin_unbacked
 from game.mind.facts.hours import clock_times, times_unbacked, usual_day_line
 from game.mind.facts.unbacked import steps_out
-from game.mind.interview.answerdata import own_voice
 from game.mind.interview.answering import answer_backed
 from game.mind.interview.backing import problems_in, wrong_host
+from game.mind.interview.ownclaims import own_voice
 from game.mind.view import PlanBlock
 
 from .fakes import interview_answers as _says
@@ -387,3 +387,57 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
     said, _ = carry("I know of no gathering planned in town.", [debate], "Grace Okafor", now)
     assert "no gathering" not in said and "public debate" in said
     assert tidy("Grace Okafor is hosting it. I'm hosting a surprise party.", []) == "I'm hosting a surprise party."
+
+
+def test_after_work_is_held_to_todays_plan_after_work():
+    """Rosa's answer of 2026-11-28, afternoon: tomorrow, and the party's hours for her decorations."""
+    from game.mind.facts.fact import TownNames
+    from game.mind.interview.answerdata import from_records
+    from game.mind.interview.backing import Backing
+
+    line = "After work today (it ends at 15:00) my plan is: make decorations for the party at 15:00."
+    said = "After work tomorrow, I will make decorations for the party from 18:00 to 21:00."
+    back = Backing()
+    text = from_records(said, back, "What will you do after work today?", me="Rosa Brody", relationships={},
+                        town=TownNames(), now=datetime(2026, 3, 2, 22), talked=[], asked=[], after_work=line)
+    assert text == line and back.source == "record"
+    good = "I will make decorations for the party at 15:00."
+    assert from_records(good, Backing(), "What will you do after work today?", me="Rosa Brody", relationships={},
+                        town=TownNames(), now=datetime(2026, 3, 2, 22), talked=[], asked=[], after_work=line) == good
+
+
+def test_its_own_office_spoken_of_as_anothers_is_said_as_its_own():
+    """Grace's answer of 2026-11-28, afternoon, asked what she thinks of the town's mayor."""
+    from game.mind.facts.fact import TownNames
+    from game.mind.interview.answerdata import from_records
+    from game.mind.interview.backing import Backing
+
+    town = TownNames(people=("Grace Okafor", "Hank Brody"), roles={"Grace Okafor": ("mayor",)})
+    said = ("I think the town's mayor is a strong, meticulous individual. I believe that her commitment to community "
+            "makes her a valuable asset. I love this town.")
+    back = Backing()
+    text = from_records(said, back, "What do you think of the town's mayor?", me="Grace Okafor", relationships={},
+                        town=town, now=datetime(2026, 3, 2, 22), talked=[], asked=[])
+    assert text == "I am the town's mayor. I love this town."
+    hank = from_records("I think she works hard.", Backing(), "What do you think of the town's mayor?",
+                        me="Hank Brody", relationships={}, town=town, now=datetime(2026, 3, 2, 22), talked=[], asked=[])
+    assert hank == "I think she works hard."  # another's office: "she" is right
+
+
+def test_an_answer_that_begins_with_its_own_name_is_said_as_itself():
+    said = "Samuel talked with Grace Okafor, who told him: Hello, Samuel! I hope all is well."
+    assert own_voice(said, "Samuel Okafor") == ("I talked with Grace Okafor, who told me: Hello, Samuel! I hope all "
+                                                "is well.")
+    assert own_voice("I live with Rosa's father.", "Rosa Brody") == "I live with my father."
+    assert own_voice("Grace talked with me.", "Samuel Okafor") == "Grace talked with me."
+
+
+def test_a_piece_of_tomorrows_record_said_back_is_said_whole():
+    from game.mind.facts.fact import TownNames
+    from game.mind.interview.answerdata import from_records
+    from game.mind.interview.backing import Backing
+
+    line = "Tomorrow (Tuesday) I have: run the town from 08:00 to 17:00. The rest of tomorrow is not planned yet."
+    assert from_records("The rest of tomorrow is not planned yet.", Backing(), "What are your plans for tomorrow?",
+                        me="Grace Okafor", relationships={}, town=TownNames(), now=datetime(2026, 3, 2, 22),
+                        talked=[], asked=[], tomorrow=line) == line

@@ -340,3 +340,13 @@ def test_nice_to_meet_you_said_to_one_long_known():
     assert meets_the_known("I'm excited to meet you.", "Samuel Okafor", ["Grace Okafor"], town)
     assert meets_the_known("So glad to finally meet you!", "Samuel Okafor", ["Grace Okafor"], town)
     assert not meets_the_known("I'm excited to see you.", "Samuel Okafor", ["Grace Okafor"], town)
+
+
+def test_ones_own_part_in_a_gathering_is_not_denied():
+    from game.mind.facts.parts import part_not_theirs
+
+    said = "I will not be helping Samuel Okafor prepare Grace's surprise party on Tuesday."
+    assert part_not_theirs(said, "Rosa Brody", [], PARTS, [PARTY]) == \
+        "Rosa has a hand in surprise party for Grace's 60th birthday"
+    assert part_not_theirs(said, "Hank Brody", [], PARTS, [PARTY]) == ""  # one with no hand in it may say so
+    assert part_not_theirs("I'm helping Samuel prepare the surprise party.", "Rosa Brody", [], PARTS, [PARTY]) == ""

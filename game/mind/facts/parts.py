@@ -32,13 +32,20 @@ def _named(text: str, people: Sequence[str]) -> str | None:
     return None
 
 
+_NOT = re.compile(r"\b(?:not|won't|n't|never|no longer)\b", re.I)
+
+
 def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """Why ``sent`` gives a part in one of ``facts``' gatherings (one the town declared) to someone
-    who has none, else ""."""
+    who has none, or denies its speaker's own part ("I will not be helping Samuel prepare Grace's
+    surprise party", said by Rosa, who makes its decorations), else ""."""
     for f in facts:
         hands = town.parts.get(f.what.lower())
         if f.kind != "gathering" or hands is None or not f.speaks_of(sent):
             continue
+        own = re.search(rf"\bI\b[^.!?]*?{_NOT.pattern}[^.!?]*?\b{_HELP}\b", sent, re.I)
+        if speaker in hands and own is not None:
+            return f"{speaker.split()[0]} has a hand in {f.bare_what}"
         if len(listeners) == 1 and listeners[0] not in hands and _YOU_HELP.search(sent):
             return f"{listeners[0].split()[0]} has no part in {f.bare_what}"
         for m in _HELPING.finditer(sent):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime, timedelta
 
 from game.mind.facts.fact import Fact, TownNames
-from game.mind.facts.hours import stems
+from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.unbacked import sentences
 from game.mind.interview.backing import (
     UNKNOWING,
@@ -44,7 +44,8 @@ _OPEN_Q = re.compile(r"\b(?:on your mind|matters? most|thinking about|looking fo
 _NOT_SURE = ("I'm not sure, I don't know.", "I haven't heard of anything like that.")  # backing.rule_answer's
 _NO_PLANS = re.compile(r"\b(?:no|(?:do not|don't|do n't) have any|nothing) (?:plans?|planned)\b", re.I)
 # whom a sentence says it talked with: the names right after the verb ("talked with A, B and C")
-_TALKED_WITH = re.compile(r"\b(?:talk(?:ed)?|spoke|chatted|met|caught up|(?:a|had a) (?:conversation|chat|talk))\s+"
+_TALKED_WITH = re.compile(r"\b(?:talk(?:ed)?|spoke|chatted|met|caught up|catch up|"
+                          r"(?:a|had a) (?:conversation|chat|talk))\s+"
                           r"(?:(?:briefly|also)\s+)?(?:with|to)?\s*"
                           r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?(?:\s*(?:,|,?\s+and)\s+[A-Z][\w'-]*"
                           r"(?:\s+[A-Z][\w'-]*)?)*)")
@@ -265,12 +266,6 @@ _AS_ME = re.compile(r"^As (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?,\s*")
 _HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
 
 
-def own_voice(text: str, me: str) -> str:
-    """Its own name said as another's by the resident ("Rosa's father", said by Rosa): "my"."""
-    first = re.escape(me.split()[0])
-    return re.sub(rf"\b{first}(?: {re.escape(me.split()[-1])})?['’]s\b", "my", text) if " " in me else text
-
-
 def tidy(answer: str, places: Sequence[str]) -> str:
     """The answer as a reader should get it: no prompt's words said back, no "(Town Hall)" tag
     after an action, no sentence said twice, no last sentence cut off by the length limit."""
@@ -322,9 +317,14 @@ def _office(text: str, back: Backing, question: str, me: str, town: TownNames, l
     """Asked of an office: who holds it, from the records, when the words deny or lose it, or when
     its holder speaks of itself by name; the rest of the model's words kept."""
     office = office_line(question, me, town)
-    if not office or not (lost or UNKNOWING.search(text) or of_self_as_another(text, me)):
+    # its own office spoken of as another's ("I think the town's mayor is a strong individual ... her
+    # commitment", by the mayor)
+    third = re.compile(rf"\b(?:she|her|he|his|him|{re.escape(office[5:].rstrip('.'))})\b", re.I
+                       ) if office.startswith("I am ") else re.compile(r"$^")
+    if not office or not (lost or UNKNOWING.search(text) or of_self_as_another(text, me) or third.search(text)):
         return text
-    kept = [x for x in sentences(text) if not UNKNOWING.search(x) and me not in x] if back.source == "model" else []
+    kept = [x for x in sentences(text) if not UNKNOWING.search(x) and me not in x and not third.search(x)
+            ] if back.source == "model" else []
     back.source = "record"
     back.fixes.append("told from the record: the office")
     return " ".join([office, *kept])
@@ -358,13 +358,15 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         back.fixes.append("told from the record: the home")
     day_after = now.date() + timedelta(days=1)  # tomorrow's gatherings it holds: an answer that leaves one out
     left_out = [f for f in holds if f.kind == "gathering" and f.day == day_after and not f.speaks_of(text)]
-    if tomorrow and (lost or _NO_PLANS.search(text) or left_out) and _TOMORROW_Q.search(question):
+    if tomorrow and (lost or _NO_PLANS.search(text) or left_out or text.strip() in tomorrow) and _TOMORROW_Q.search(
+            question):  # (only a piece of the record said back: "The rest of tomorrow is not planned yet.")
         text, back.source = tomorrow, "record"
         back.fixes.append("told from the record: tomorrow")
     if usual and (lost or not text.strip()):
         text, back.source = usual, "record"
         back.fixes.append("told from the record: the usual day")
-    if lost and after_work and _AFTER_WORK_Q.search(question):
+    if after_work and _AFTER_WORK_Q.search(question) and (lost or _TOMORROW_Q.search(text) or not set(
+            clock_times(text)) <= set(clock_times(after_work))):  # (its hours are the plan's, of today)
         text, back.source = after_work, "record"
         back.fixes.append("told from the record: the plan after work")
     if at is not None and (lost or not stems(at[1], set()) & stems(text, set())):

@@ -38,7 +38,6 @@ from game.mind.interview.answerdata import (
     hearsay_unbacked,
     home_claims,
     housemates_answer,
-    own_voice,
     record_lines,
     relation_words_mixed,
     talk_claims,
@@ -59,7 +58,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.interview.ownclaims import after_work_line, at_time, self_claims
+from game.mind.interview.ownclaims import after_work_line, at_time, own_voice, self_claims
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import MemoryStream, Record
 from game.mind.persona import Persona

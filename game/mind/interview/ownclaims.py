@@ -167,3 +167,20 @@ def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, min
     if mine:
         return f"After work today (it ends at {hhmm(end)}) my plan is: {'; '.join(said[:5])}."
     return f"After work today (it ends at {hhmm(end)}) {first}'s plan is: {'; '.join(said[:5])}."
+
+
+_SELF_DID = r"(?P<v>talked|spoke|met|caught up|went|played|worked|visited)\b"
+
+
+def own_voice(text: str, me: str) -> str:
+    """Its own name said as another's by the resident: "my" for "Rosa's father", said by Rosa; "I"
+    for an answer that begins with its own name doing something ("Samuel talked with Grace Okafor,
+    who told him: ...", said by Samuel, the prompt's record said back)."""
+    if " " not in me:
+        return text
+    first, last = re.escape(me.split()[0]), re.escape(me.split()[-1])
+    text = re.sub(rf"\b{first}(?: {last})?['’]s\b", "my", text)
+    m = re.match(rf"^(?P<pre>\W*){first}(?: {last})? {_SELF_DID}", text)
+    if m is None:
+        return text
+    return re.sub(r"\btold (?:him|her)\b", "told me", f"{m.group('pre')}I {m.group('v')}{text[m.end():]}", count=1)
