@@ -50,7 +50,7 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
         view = engine.world_view(name)
         async with sem:
             before = dict(mind.stats)
-            plan = await mind.plan_day(now, view)
+            plan = await mind.planner.plan_day(now, view)
         lacks = view.ground.lacks if view.ground is not None else None
         fails = judge_day(p, day, plan.blocks, lacks)
         stats = {k: v - before.get(k, 0) for k, v in mind.stats.items()
@@ -59,7 +59,7 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
                       "plan": plan.timeline(), "checks": list(plan.checks),
                       "first_pass": stats.get("plan_first_pass", 0) == 1, "stats": stats,
                       "passes_after": not fails, "fails_after": fails,
-                      "calls": mind.calls_on(day)}
+                      "calls": mind.core.calls_on(day)}
         acc = accounting_of(llm)
         if acc is not None:
             rows[name]["usage"] = _usage(acc, name)

@@ -86,7 +86,7 @@ async def bench(llm: LLM, path: str, limit: int | None = None, *,
     engine = build_engine(read_input(path), llm, lockstep=True)
     for m in engine.minds.values():  # with or without each speaker's own points (game/mind/talk/points.py)
         if isinstance(m, Mind):
-            m.core.config = replace(m.core.config, talk_points=points)
+            m.core.use_config(replace(m.core.config, talk_points=points))
     talks: list[BenchTalk] = []
     verdicts: Counter[str] = Counter()
     try:

@@ -93,14 +93,14 @@ async def test_in_real_time_an_idle_server_lets_residents_react_past_the_floor_u
         e = new_engine(fake_town_loader, llm, lockstep=False)
         e.spare_rule = SpareRule(plan_clear=timedelta(0), reacts=2, talks=1)
         for m in e.minds.values():
-            m.config.max_reacts_per_day = 0
-            m.config.max_talks_per_day = 0
+            m.core.config.max_reacts_per_day = 0
+            m.core.config.max_talks_per_day = 0
         await _play(e, 900, sights_every=60)  # 2.5 game hours, a sight every 10 minutes
         assert not e.errors, e.errors
         spare = {n: m.stats.get("react_spare", 0) for n, m in e.minds.items()}
         calls[name] = (e.spare_given, spare, sum(m.stats.get("react_budget", 0) for m in e.minds.values()))
         for n, m in e.minds.items():
-            used = sum(v for (d, p), v in m.calls.items() if p in ("react", "converse"))
+            used = sum(v for (d, p), v in m.core.calls.items() if p in ("react", "converse"))
             urgent = used - spare[n]
             assert spare[n] <= 2 and urgent >= 0, (n, spare[n], used)
             assert m.stats.get("talk_spare", 0) <= 1

@@ -92,7 +92,7 @@ async def test_whisper_is_stored_as_own_thought_and_replans(engine):
     e.submit(Whisper("Bob Lin", "I will run for mayor"))
     assert any("run for mayor" in m for m in memories(e, "Bob Lin"))
     assert e.jobs["Bob Lin"].kind == "next"
-    assert e.minds["Bob Lin"].replan_reason
+    assert e.minds["Bob Lin"].agenda.replan_reason
     await ticks(e, 10)
     after = [p for p, who in e.llm.pairs() if who == "Bob Lin"][n_before:]
     assert "replan" in after or "plan_day" in after, after
@@ -364,7 +364,7 @@ async def test_a_housemate_at_home_is_seen_but_is_no_news(engine):
 async def test_an_object_on_fire_is_considered_when_the_days_reactions_are_spent(engine):
     e = engine
     bob = e.residents["Bob Lin"]
-    e.minds["Bob Lin"].config.max_reacts_per_day = 0  # everyday sights get no reaction call today
+    e.minds["Bob Lin"].core.config.max_reacts_per_day = 0  # everyday sights get no reaction call today
     bob.pos = (3, 3)
     e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
     res = await ticks(e, 40)

@@ -110,7 +110,7 @@ async def test_a_host_sees_the_one_at_home_it_has_not_invited_and_may_go_past_th
     now = e.clock.now
     ann.read_fact("I am hosting a book party at the Cafe tomorrow at 5pm", now)
     assert ann.news_for("Bob Lin", now) and not ann.news_for("Ann Lin", now)
-    ann.config.max_reacts_per_day = 0  # the day's caps spent
+    ann.core.config.max_reacts_per_day = 0  # the day's caps spent
     from game.mind.view import WorldView
     view = WorldView(people_here=("Bob Lin",))
     rx = await ann.react(now.replace(hour=9), "Bob Lin is reading (kitchen)", view)

@@ -115,7 +115,7 @@ async def test_a_model_that_is_down_leaves_the_fire_to_the_rule(fake_town_loader
 async def test_the_days_reactions_spent_do_not_hold_back_a_fire(blind):
     e, asked = blind
     for m in e.minds.values():
-        m.config.max_reacts_per_day = 0
+        m.core.config.max_reacts_per_day = 0
     results, ticks = await fire_in_the_lin_kitchen(e)
     assert ticks > 0
     who = who_put_it_out(e, results)

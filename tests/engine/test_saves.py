@@ -40,7 +40,7 @@ def state(e: Engine) -> dict:
             "plan": r.plan.to_dict() if r.plan else None, "conversation": r.conversation,
             "seen": r.seen, "obs": r.obs_buffer, "salient": r.salient,
             "memory": [(m.id, m.kind, m.text, m.created, round(m.importance, 4)) for m in mind.memory.recent(10**6)],
-            "mind_plan": mind.plan.to_dict() if mind.plan else None, "queue": [a.to_dict() for a in mind.queue],
+            "mind_plan": mind.plan.to_dict() if mind.plan else None, "queue": [a.to_dict() for a in mind.agenda.queue],
             "spatial": e.spatial[n].to_dict(),
         }
     return out
@@ -342,11 +342,11 @@ async def test_a_pending_look_ahead_is_saved_and_asked_again_after_loading(fake_
     loaded = load_engine(path, engine_model(), lockstep=True)
     assert loaded.jobs[job.resident].kind == "ahead" and "view" in loaded.jobs[job.resident].args
     mind = loaded.minds[job.resident]
-    before = len(mind.queue)
+    before = len(mind.agenda.queue)
     # due when the steps run out, as asked (lanes.py, maybe_ahead): the tick is kept
     assert loaded.jobs[job.resident].ready_at == job.ready_at > loaded.step_no + loaded.decision_ticks
     await ticks(loaded, job.ready_at - loaded.step_no + 1)
-    assert mind.stats["ahead_calls"] >= 1 and len(mind.queue) > before and not loaded.errors
+    assert mind.stats["ahead_calls"] >= 1 and len(mind.agenda.queue) > before and not loaded.errors
     await loaded.aclose()
 
 

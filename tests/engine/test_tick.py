@@ -220,7 +220,7 @@ async def test_in_real_time_the_day_is_planned_before_waking_and_the_first_step_
         await asyncio.sleep(0.002 if e.jobs else 0)
     for name, mind in e.minds.items():
         assert mind.plan is not None and mind.plan.source == "model", name
-        assert mind.queue and mind.queue[0].start == wake and mind.stats["wake_ahead"] == 1, name
+        assert mind.agenda.queue and mind.agenda.queue[0].start == wake and mind.stats["wake_ahead"] == 1, name
         assert e.residents[name].action.description == "sleeping"
     while e.clock.now < wake + timedelta(minutes=2):
         e.step()
@@ -304,8 +304,8 @@ async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_ou
         e.step()
         await e.wait_ready()
     # applied by the step that reaches the run-out, before its decisions: its steps in hand
-    assert e.clock.now == run_out and e.minds[job.resident].queue
-    first = e.minds[job.resident].queue[0].description
+    assert e.clock.now == run_out and e.minds[job.resident].agenda.queue
+    first = e.minds[job.resident].agenda.queue[0].description
     asked = e.llm.pairs().count(("decompose", job.resident))
     while r.action.source != "model" or r.action.start < run_out:  # the "next" job takes it from the queue
         e.step()

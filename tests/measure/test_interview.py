@@ -174,7 +174,7 @@ async def test_a_time_in_the_question_points_at_the_plan(measureville):
     mind.memory.add("observation", "the book club meets on Tuesday at 6pm", e.clock.now, importance=9)
     mind.memory.add("observation", "the dance class is today at 6pm", e.clock.now, importance=9)
     ctx = await build_context(mind, "What will you be doing at 6pm today?", e.clock.now, candidates=sorted(e.minds))
-    block = next(b for b in mind.routine_blocks() if b.start <= 18 * 60 < b.end)
+    block = next(b for b in mind.core.routine_blocks() if b.start <= 18 * 60 < b.end)
     # the block as one reads the plan: a block cut in two is one, with its hours
     hint = f"At 18:00 today Ada's plan is: {block.activity} (17:00-22:00)."
     assert ctx.sections["Today's plan"].endswith(hint)

@@ -94,7 +94,7 @@ async def test_a_place_the_town_lacks_is_asked_again_and_the_way_to_one_it_has_i
 
 def test_after_work_and_tomorrow_are_read_from_the_plan_and_the_frame(engine):
     rosa = engine.minds["Rosa Brody"]
-    blocks = rosa.routine_blocks()
+    blocks = rosa.core.routine_blocks()
     _, lines = record_lines("What will you do after work today?", "Rosa", MONDAY, [], blocks, 21 * 60,
                             lambda: (), [], engine.core.town_names)
     assert lines and lines[0].startswith("After work today (it ends at 15:00) Rosa's plan is:")

@@ -35,7 +35,7 @@ def test_times_of_day_are_read_as_said():
 
 def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours(engine):
     rosa = engine.minds["Rosa Brody"]
-    usual = rosa.routine_blocks()
+    usual = rosa.core.routine_blocks()
     line = usual_day_line(usual)
     assert line.startswith("On a usual weekday: I get up at 06:00, breakfast at 06:30, work behind the counter "
                            "at Bluebell Cafe from 07:00 to 15:00") and line.endswith("bed at 23:00.")
@@ -61,7 +61,7 @@ async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(en
     cut = "I work behind the counter at Bluebell Cafe from 7:00 to 10:15 and from 11:52 to 13:30."
     llm = _says(cut, cut)
     text, back = await answer_backed(rosa, "Describe your typical weekday in broad strokes.", MONDAY, llm)
-    assert text == usual_day_line(rosa.routine_blocks()) and back.source == "record"
+    assert text == usual_day_line(rosa.core.routine_blocks()) and back.source == "record"
     assert "On a usual weekday: I get up at 06:00" in llm.calls[0].text  # told first, as a hint
 
 
