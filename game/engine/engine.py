@@ -37,6 +37,7 @@ from game.engine.events import Command, FirstPlans, PrepStep, TickResult
 from game.engine.inspecting import positions, resident_view, snapshot
 from game.engine.noticing.hazards import Hazards
 from game.engine.noticing.perceiving import Perceive, Perceiver
+from game.engine.noticing.salience import Salience
 from game.engine.saves.saver import Saver
 from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
 from game.engine.talks.conversations import Conversations
@@ -85,15 +86,17 @@ class Engine:
         self.talk_facts = facts = TalkFacts(core)
         self.conversations = talks = Conversations(core, board, walker, facts)
         self.seeker = seeker = Seeker(core, walker, talks)
-        self.hazards = hazards = Hazards(core, things, board, talks)
-        self.perceiver = perceiver = Perceiver(core, things, hazards, perceive)
+        self.salience = salience = Salience()
+        self.hazards = hazards = Hazards(core, things, walker, board, talks, salience)
+        self.perceiver = perceiver = Perceiver(core, things, board, salience, hazards, perceive)
         self.lookahead = lookahead = Lookahead()
         self.capacity = capacity = Capacity(core, board, lookahead)
         perceiver.crowded = capacity.crowded
-        self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, seeker, capacity)
+        self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, salience, hazards, talks, seeker,
+                                   capacity)
         self.saver = saver = Saver(core, things, board, talks)
         self.lead_time = LeadTime(core)
-        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, saver.save)
+        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, salience, saver.save)
         for mind in minds.values():
             mind.know_town(core.town_names)
         self.accounting = accounting_of(llm)  # (a test's model may keep none)

@@ -38,6 +38,12 @@ class JobBoard:
         self.jobs[r.name] = job
         return job
 
+    def buffer(self, r: Resident, text: str, now: datetime) -> None:
+        """What ``r`` saw, waiting for its next job (``ask`` hands it over; ``obs_since``: since when)."""
+        if not r.obs_buffer:
+            r.obs_since = now
+        r.obs_buffer.append(text)
+
     def cancel(self, name: str) -> None:
         """Stop caring about ``name``'s job.  In lockstep a job already started is not cancelled but
         dropped: it runs to the end (what it did to the mind, observations stored, memories touched,
