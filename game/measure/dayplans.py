@@ -43,11 +43,11 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
     rows: dict[str, dict] = {}
 
     async def one(name: str) -> None:
-        mind = engine.minds[name]
+        mind = engine.core.minds[name]
         assert isinstance(mind, Mind)  # (the game's own minds)
         p = mind.persona
         now = datetime.combine(day, datetime.min.time()) + timedelta(minutes=p.wake)
-        view = engine.world_view(name)
+        view = engine.perceiver.world_view(name)
         async with sem:
             before = dict(mind.stats)
             plan = await mind.planner.plan_day(now, view)
@@ -64,7 +64,7 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
         if acc is not None:
             rows[name]["usage"] = _usage(acc, name)
 
-    await asyncio.gather(*(one(n) for n in engine.minds))
+    await asyncio.gather(*(one(n) for n in engine.core.minds))
     n = len(rows)
     first = sum(1 for r in rows.values() if r["first_pass"])
     after = sum(1 for r in rows.values() if r["passes_after"])

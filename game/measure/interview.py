@@ -61,8 +61,8 @@ def _resolve(target: Engine | Interviewee, name: str | None) -> tuple[Interviewe
     if isinstance(target, Engine):
         if not name:
             raise InterviewError("which resident? (an engine was given without a name)")
-        full = match_resident(name, list(target.minds))
-        return cast(Interviewee, target.minds[full]), target, full
+        full = match_resident(name, list(target.core.minds))
+        return cast(Interviewee, target.core.minds[full]), target, full
     return target, None, target.core.persona.name
 
 
@@ -111,7 +111,7 @@ async def interview_backed(target: Engine | Interviewee, question: str, llm: LLM
         now = now or engine.clock.now
         clock = engine.clock
         now_text = clock.long_text()
-        candidates = sorted(engine.minds)
+        candidates = sorted(engine.core.minds)
         player = engine.player
         if player is not None:
             candidates.append(player.name)

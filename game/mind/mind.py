@@ -12,12 +12,11 @@ The architecture of Park et al. 2023 on a call budget (see docs/MIND.md):
 ``Mind`` is composed of parts, each an object in its own module that owns its working state and
 takes what it needs in its constructor: the core every part shares (core.py: persona, settings,
 memory, facts, counts, the clock, the one way to ask the model), the agenda (planning/agenda.py:
-the plan, the steps, the step in hand), the senses (senses.py), the reflector (reflection.py), the
-locator (planning/grounding.py), the planner (planning/planner.py), the mender
+the plan, the steps, the step in hand), the hearsay and the senses (senses.py), the reflector
+(reflection.py), the locator (planning/grounding.py), the planner (planning/planner.py), the mender
 (reacting/hazards.py), the reactor (reacting/reactor.py) and the talker (talk/dialogue.py).  Mind
-wires them, answers for them to the rest of the game (the methods below are the parts' own; the
-attributes are the core's and the agenda's, as properties), answers interviews
-(interview/answering.py) and makes and reads saves.
+wires them, answers what the engine asks (``MindPort``, each by the part that does it), answers
+interviews (interview/answering.py) and makes and reads saves; anything else is asked of a part.
 """
 
 from __future__ import annotations

@@ -302,7 +302,8 @@ async def test_an_identity_sentence_that_echoes_the_prompts_example_is_left_out(
     said = ("Isabella runs Hobbs Cafe and loves to make people feel welcome. She feels good about the song "
             "she finished this week.")
     mind, _ = make({"identity": [{"summary": said}]})
-    assert await mind.reflector.ensure_identity(DAY1) == "Isabella runs Hobbs Cafe and loves to make people feel welcome."
+    said_back = await mind.reflector.ensure_identity(DAY1)
+    assert said_back == "Isabella runs Hobbs Cafe and loves to make people feel welcome."
     assert mind.stats["identity_example_echo"] == 1
     # the same words, where her own life backs them, stay
     mind, _ = make({"identity": [{"summary": said}]})
