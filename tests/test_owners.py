@@ -150,9 +150,9 @@ class _Writes(ast.NodeVisitor):
                  near: set[str] | None = None) -> None:
         self.fields, self.classes = fields, classes
         self.near = set(fields) if near is None else near  # the records a receiver of no known type may be
-        self.attrs: dict[str, dict[str, str]] = {}
+        self.attrs: dict[str, dict[str, ast.expr]] = {}
         self.cls: list[str] = []
-        self.names: list[dict[str, str]] = [{}]
+        self.names: list[dict[str, ast.expr]] = [{}]
         self.found: dict[tuple[str, str], list[int]] = defaultdict(list)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:

@@ -59,12 +59,13 @@ class Engine:
     (towncore.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
     the things (things.py), the walker (walking.py), the job board (decisions/jobs.py), the facts
     in talks (talks/facts.py), the talks (talks/conversations.py), the seeker (talks/seeking.py),
-    the hazards (noticing/hazards.py), the perceiver (noticing/perceiving.py), the look ahead
+    the salience (noticing/salience.py), the hazards (noticing/hazards.py), the perceiver
+    (noticing/perceiving.py), the look ahead
     (decisions/lookahead.py), the spare capacity (decisions/capacity.py), the lanes of decisions
     (decisions/lanes.py), the saver (saves/saver.py), the player's commands (commands.py) and the
     lead time (decisions/leadtime.py); inspecting.py reads the town for the screen.
-    The engine wires them, runs the tick and answers what the screen reads; its attributes below
-    are the parts' own."""
+    The engine wires them, runs the tick and answers what the screen reads (``EngineView``); the
+    rest is read of the part that keeps it (``engine.core.residents``, ``engine.board.jobs``)."""
 
     is_replay = False  # (see game.engine.api.EngineView)
 

@@ -17,9 +17,11 @@ from game.world.errors import NoPath
 
 
 class Walker:
-    """Owns ``Resident.pos``, ``path`` and ``action``: the other parts change them only through its
-    methods (``set_action`` for a decided action, ``take_on`` for a rule's one in place, ``put``,
-    ``approach``).  Takes the core, the things (an action changes its object) and the path finder."""
+    """Owns ``Resident.pos``, ``path``, ``action``, ``needs_decision`` and the walk after someone
+    (``seeking``, ``seek_until``): the other parts change them only through its methods
+    (``set_action`` for a decided action, ``take_on`` for a rule's one in place, ``put``,
+    ``approach``, ``need_decision``, ``pursue``, ``stop_pursuit``).  Takes the core, the things (an
+    action changes its object) and the path finder."""
 
     def __init__(self, core: TownCore, things: Things, paths: Paths) -> None:
         self.core = core

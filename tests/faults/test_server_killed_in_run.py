@@ -53,7 +53,7 @@ async def _run_and_kill_at(tmp_path, monkeypatch, at_hour: int, until: str, max_
         seen["killed_at"] = seen["engine"].clock.now
         seen["pid"] = server.proc.pid
         server.kill()
-        llm = seen["engine"].llm
+        llm = seen["engine"].core.llm
         await _until(lambda: llm.status().server != "up" or llm.status().restarts > 0)
         await _until(lambda: llm.status().server != "restarting", timeout=60)
         seen["settled_at"] = seen["engine"].clock.now  # back, or away

@@ -15,8 +15,9 @@ from game.mind.view import WorldView
 
 
 class JobBoard:
-    """Owns ``jobs`` (resident -> its one job in flight) and ``seq``, the last job's number.  Takes
-    the core (the residents' observation buffers go with a job, and back when it is cancelled)."""
+    """Owns ``jobs`` (resident -> its one job in flight), ``seq``, the last job's number, and the
+    residents' observation buffers (``Resident.obs_buffer``, ``obs_since``: ``buffer`` fills one, a
+    job takes it, a cancelled job gives it back).  Takes the core."""
 
     def __init__(self, core: TownCore) -> None:
         self.core = core
