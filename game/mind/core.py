@@ -111,10 +111,6 @@ class MindCore:
         self.calls = Counter({(str(d), str(p)): int(n) for d, p, n in state.get("calls", [])})
         self.facts = FactBook.from_list(state.get("facts"))
 
-    def use_memory(self, memory: MemoryStream) -> None:
-        """Another memory stream in place of this one's (a measurement's prepared memories)."""
-        self.memory = memory
-
     def use_config(self, config: MindConfig) -> None:
         """Other settings from now on (a measurement comparing two)."""
         self.config = config
