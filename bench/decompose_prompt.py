@@ -66,7 +66,7 @@ async def main() -> int:
     for _ in range(60):
         await e.wait_ready()
         e.step()
-        if len(llm.prompts) == len(e.residents):
+        if len(llm.prompts) == len(e.core.residents):
             break
     await e.aclose()
     total = 0

@@ -69,7 +69,7 @@ async def measure(args: argparse.Namespace) -> dict:
         status = app.llm.status()
         out["model"] = getattr(status, "model", None)
         engine = app.engine
-        sched = getattr(engine.llm, "scheduler", None)  # (a recording client hands it on)
+        sched = getattr(engine.core.llm, "scheduler", None)  # (a recording client hands it on)
         if sched is not None and args.no_preempt:
             sched.preempt = False  # the player's requests wait behind the town's in flight
         out["preempt"] = bool(getattr(sched, "preempt", False))
@@ -79,20 +79,20 @@ async def measure(args: argparse.Namespace) -> dict:
         asked: list[str] = []
 
         def town_calls() -> int:  # the town's own requests finished so far (not the player's)
-            use = engine.llm.status().by_purpose or {}
+            use = engine.core.llm.status().by_purpose or {}
             return sum(int(getattr(u, "calls", 0)) for p, u in use.items() if p not in ("prefill", "dialogue"))
 
         talk_s = 0.0
         town_before = town_calls()
         for _ in range(args.talks):
-            free = [n for n, r in sorted(engine.residents.items())
+            free = [n for n, r in sorted(engine.core.residents.items())
                     if n not in asked and not r.conversation and "sleep" not in
                     (r.action.description.lower() if r.action else "")]
             if not free:
                 break
             name = free[0]
             asked.append(name)
-            x, y = engine.residents[name].pos
+            x, y = engine.core.residents[name].pos
             spot = next(((x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
                          if grid[y + dy, x + dx]), (x, y))
             engine.player.pos = spot  # the visitor stands next to them (walking there is not measured)
@@ -108,7 +108,7 @@ async def measure(args: argparse.Namespace) -> dict:
                 for i, ch in enumerate(line, 1):  # key by key, into the talk's input, as a player types
                     box.insert_text_at_cursor(ch)
                     await pilot.pause(max(0.0, began + i * typing / len(line) - time.monotonic()))
-                busy = engine.llm.status()
+                busy = engine.core.llm.status()
                 heard[name] = (None, None)
                 t = time.monotonic()
                 await pilot.press("enter")
@@ -141,7 +141,7 @@ async def measure(args: argparse.Namespace) -> dict:
                 out[f"first_words_median_s_turn{turn}"] = round(statistics.median(firsts), 2)
                 print(f"first words of a reply, turn {turn}: median {statistics.median(firsts):.2f} s "
                       f"over {len(firsts)}", file=sys.stderr, flush=True)
-        use = getattr(engine.llm.status(), "by_purpose", {}) or {}
+        use = getattr(engine.core.llm.status(), "by_purpose", {}) or {}
         out["prefill"] = {k: round(float(getattr(use.get("prefill"), k, 0) or 0), 2)
                           for k in ("calls", "prompt_tokens", "latency_s")}
         print(f"prefill calls: {out['prefill']}", file=sys.stderr, flush=True)

@@ -130,7 +130,7 @@ def image_digest(img: MemoryImage) -> str:
 def canonical(engine: Engine) -> dict[str, str]:
     """The town as its save holds it, one digest a section: the meta (without ``saved_at``), each
     table's rows, each resident's memories.  Equal digests: equal sections."""
-    prepared = saves.prepare(engine.state())
+    prepared = saves.prepare(engine.saver.state())
     meta = {k: v for k, v in prepared.meta.items() if k != "saved_at"}
     out = {"meta": _sha(json.dumps(meta, sort_keys=True, default=str).encode())}
     for table, rows in sorted(prepared.rows.items()):
@@ -160,7 +160,7 @@ async def _reload(path: str) -> dict:
     load_s = time.perf_counter() - t0
     try:
         return {"load_s": round(load_s, 3), "canonical": canonical(engine),
-                "memories": sum(len(m.memory) for m in engine.minds.values() if isinstance(m, Mind))}
+                "memories": sum(len(m.memory) for m in engine.core.minds.values() if isinstance(m, Mind))}
     finally:
         await engine.aclose()
         await client.aclose()
@@ -179,12 +179,12 @@ def reload_elsewhere(path: Path) -> dict:
 
 
 def memories_held(engine: Engine) -> int:
-    return sum(len(m.memory) for m in engine.minds.values() if isinstance(m, Mind))
+    return sum(len(m.memory) for m in engine.core.minds.values() if isinstance(m, Mind))
 
 
 def sampled_minds(engine: Engine, n: int) -> list[Mind]:
     """``n`` residents spread evenly over the cast in name order (the same ones every night)."""
-    minds = [m for _, m in sorted(engine.minds.items()) if isinstance(m, Mind)]
+    minds = [m for _, m in sorted(engine.core.minds.items()) if isinstance(m, Mind)]
     if not minds or n <= 0:
         return []
     step = max(1, len(minds) // n)
@@ -206,7 +206,7 @@ def retrieval_ms(engine: Engine, sample: int, queries: int) -> float | None:
             text = memory.get(i * (n - 1) // max(1, queries - 1)).text
             query = np.asarray(embedding(text, dim), dtype=np.float32) if dim else None
             t0 = time.perf_counter()
-            memory.retrieve(query, now, k=mind.config.retrieve_k, token_budget=mind.config.memory_tokens,
+            memory.retrieve(query, now, k=mind.core.config.retrieve_k, token_budget=mind.core.config.memory_tokens,
                             refresh=False)
             times.append((time.perf_counter() - t0) * 1000)
     return round(statistics.median(times), 3) if times else None
@@ -270,7 +270,7 @@ class Week:
             res = engine.step()
             self.step_s.append(time.perf_counter() - w)
             self.errors += sum(1 for line in res.log if line.kind == "error")
-            await asyncio.sleep(gov.delay(self.tick_s, engine.backlog_min(), engine.routine_wait_min()))
+            await asyncio.sleep(gov.delay(self.tick_s, engine.lead_time.backlog_min(), engine.routine_wait_min()))
             self.slowed += int(gov.factor > 1.0)
         return time.monotonic() - t0
 
@@ -287,7 +287,7 @@ class Week:
         for _ in range(tries):
             self.scratch.unlink(missing_ok=True)
             t0 = time.perf_counter()
-            saves.write_state(self.engine.state(), self.scratch)
+            saves.write_state(self.engine.saver.state(), self.scratch)
             best = min(best, time.perf_counter() - t0)
         self.scratch.unlink(missing_ok=True)
         return best
@@ -332,7 +332,7 @@ async def play_week(cfg: WeekConfig, town: Path, url: str, folder: Path,
         h, m = (int(x) for x in cfg.start.split(":"))
         start = datetime.fromisoformat(first).replace(hour=h, minute=m)
     engine = new_engine(town, client, start=start)
-    engine.lockstep = False
+    engine.core.lockstep = False
     week = Week(cfg, engine, client, folder)
     rows: list[DayRow] = []
     began = engine.clock.text()
@@ -345,7 +345,7 @@ async def play_week(cfg: WeekConfig, town: Path, url: str, folder: Path,
     finally:
         await engine.aclose()
         await client.aclose()
-    return {"residents": len(engine.residents), "town": engine.town.name, "from": began,
+    return {"residents": len(engine.core.residents), "town": engine.town.name, "from": began,
             "prepare_s": round(prepare_s, 1), "days": [asdict(r) for r in rows]}
 
 

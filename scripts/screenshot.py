@@ -85,7 +85,7 @@ class RecordedHost(RealHost):
 
     async def new_engine(self, llm):
         engine = await super().new_engine(llm)
-        engine.lockstep = True  # before the screen starts it: no day plans asked before the clock
+        engine.core.lockstep = True  # before the screen starts it: no day plans asked before the clock
         return engine
 
 
@@ -105,12 +105,12 @@ async def _on_screen(app: TownApp, pilot) -> None:
 async def _step(app: TownApp, pilot, engine, ticks: int) -> tuple[int, bool]:
     """Up to ``ticks`` lockstep ticks, each shown as the app's engine loop shows one; stops before
     a tick that reports an error (the recording had no answer).  Returns (ticks shown, cut short)."""
-    engine.lockstep = True
+    engine.core.lockstep = True
     for ran in range(ticks):
-        errors = len(engine.errors)
+        errors = len(engine.core.errors)
         await asyncio.wait_for(engine.wait_ready(), START_S)
         result = engine.step()
-        if len(engine.errors) > errors:  # the recording ran out: the screen keeps the last tick
+        if len(engine.core.errors) > errors:  # the recording ran out: the screen keeps the last tick
             return ran, True
         app.post_message(Ticked(result))
         await pilot.pause(0)
@@ -142,7 +142,7 @@ async def take(out: Path = OUT, *, size: tuple[int, int] = SIZE, ticks: int = TI
             engine = app.session.engine
             ran, cut_short = await _step(app, pilot, engine, ticks)
             if ran == 0 and ticks > 0:
-                raise ShotError(f"the recording answers not even the first tick: {engine.errors[-1]}")
+                raise ShotError(f"the recording answers not even the first tick: {engine.core.errors[-1]}")
             if select is not None:
                 if select not in app.panels.resident_names():
                     raise ShotError(f"no resident {select!r} in the town "

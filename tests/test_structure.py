@@ -19,6 +19,7 @@ MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
 MAX_ANY = 30  # annotations in game/ that mention Any
 MAX_TOP_MODULES = 12  # issue 40: modules at the top of game/mind and game/engine (__init__.py not counted)
+MAX_FORWARDS = 5  # issue 40: attributes a class forwards to one other object
 
 # bases that are never a mixin of ours: a Protocol names what a part needs, an exception is a kind of error
 _ASIDE = {"Protocol", "Exception", "BaseException", "Generic"}
@@ -225,6 +226,81 @@ def any_annotations() -> list[str]:
                     out.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     return sorted(out, key=lambda x: (x.rsplit(":", 1)[0], int(x.rsplit(":", 1)[1])))
 
+# -- forwarding -----------------------------------------------------------------------------------------
+
+# Textual finds an App's key actions and message handlers by name (``action_talk``, ``on_walk``): not counted
+_FRAMEWORK_HOOKS = ("action_", "on_")
+
+
+def _part(expr: ast.expr | None, aliases: frozenset[str] = frozenset()) -> str | None:
+    """The part ``self.<part>.<x>`` reaches, or ``<alias>.<x>`` for a local bound to a part in
+    ``__init__`` (``self.core = core = ...``); None: no attribute of a part."""
+    if not isinstance(expr, ast.Attribute):
+        return None
+    base = expr.value
+    if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "self":
+        return base.attr
+    if isinstance(base, ast.Name) and base.id in aliases:
+        return base.id
+    return None
+
+
+def _forwarded(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The part a method only hands on to: its body (but a docstring) is one ``return self.p.x``,
+    ``[return] [await] self.p.x(...)`` or, in a setter, ``self.p.x = value``."""
+    body = [st for st in fn.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+    if len(body) != 1 or fn.name.startswith(_FRAMEWORK_HOOKS):
+        return None
+    st = body[0]
+    if isinstance(st, ast.Assign) and len(st.targets) == 1:
+        return _part(st.targets[0]) if isinstance(st.value, ast.Name) else None
+    value = st.value if isinstance(st, ast.Return | ast.Expr) else None
+    if isinstance(value, ast.Await):
+        value = value.value
+    if isinstance(value, ast.Call):
+        value = value.func
+    return _part(value)
+
+
+def _bound(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, set[str]]:
+    """The names ``__init__`` binds on ``self`` to a part's attribute (``self.observe = self.senses.observe``)."""
+    aliases = frozenset(t.id for sub in ast.walk(init) if isinstance(sub, ast.Assign)
+                        for t in sub.targets if isinstance(t, ast.Name))
+    out: dict[str, set[str]] = {}
+    for sub in ast.walk(init):
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1:
+            target, part = sub.targets[0], _part(sub.value, aliases)
+            if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                    and target.value.id == "self" and part is not None):
+                out.setdefault(part, set()).add(target.attr)
+    return out
+
+
+def forwards(cls: ast.ClassDef) -> dict[str, set[str]]:
+    """part -> the attributes a class hands on to it: methods and properties that only forward
+    (Textual's hooks aside), and names bound in ``__init__`` to a part's attribute."""
+    out: dict[str, set[str]] = {}
+    for node in cls.body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        part = _forwarded(node)
+        if part is not None:
+            out.setdefault(part, set()).add(node.name)
+        if node.name == "__init__":
+            for part, names in _bound(node).items():
+                out.setdefault(part, set()).update(names)
+    return out
+
+
+def forwarding() -> dict[str, dict[str, set[str]]]:
+    """``module.Class`` -> part -> the attributes it forwards there, for every class of the game."""
+    out: dict[str, dict[str, set[str]]] = {}
+    for name, path in sources().items():
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ClassDef) and (found := forwards(node)):
+                out[f"{name}.{node.name}"] = found
+    return out
+
 
 def top_modules(package: Path) -> list[str]:
     """The modules at the top of ``package`` (its sub-packages and their modules not counted)."""
@@ -302,3 +378,23 @@ def test_each_sub_package_of_the_mind_and_the_engine_says_what_it_owns() -> None
     bare = [str(sub.relative_to(ROOT)) for sub in subs
             if not (ast.get_docstring(tree(sub / "__init__.py")) or "").strip()]
     assert not bare, f"sub-packages whose __init__.py has no docstring:{_listing(bare)}"
+
+
+def test_forwarding_is_found() -> None:
+    src = ("class A:\n    def __init__(self, p):\n        self.p = p = P()\n        self.f = self.p.f\n"
+           "        self.k = p.k\n        self.m = math.pi\n    def on_key(self):\n        return self.p.key()\n"
+           "    @property\n    def x(self):\n        return self.p.x\n"
+           "    async def g(self, n):\n        \"\"\"doc\"\"\"\n        return await self.q.g(n)\n"
+           "    def h(self):\n        return len(self.p.y)\n")
+    cls = ast.parse(src).body[0]
+    assert isinstance(cls, ast.ClassDef)
+    assert forwards(cls) == {"p": {"f", "k", "x"}, "q": {"g"}}
+
+
+def test_no_class_forwards_more_than_5_attributes_to_another() -> None:
+    found = forwarding()
+    assert "game.engine.engine.Engine" in found and "game.mind.mind.Mind" in found
+    bad = [f"{cls} -> {part}: {len(names)} ({', '.join(sorted(names))})" for cls, parts in sorted(found.items())
+           for part, names in sorted(parts.items()) if len(names) > MAX_FORWARDS]
+    assert not bad, (f"classes that forward more than {MAX_FORWARDS} attributes to another (let callers use the "
+                     f"part, or give the part the work):{_listing(bad)}")

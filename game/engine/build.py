@@ -282,7 +282,7 @@ def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
                         spatial={n: SpatialMemory.from_dict(d) for n, d in state.spatial.items()},
                         positions={n: r.pos for n, r in state.residents.items()}, seed=state.seed,
                         lockstep=lockstep, decision_ticks=state.decision_ticks, small=state.small)
-        engine.restore(state)
+        engine.saver.restore(state)
     except (KeyError, ValueError, TypeError, IndexError) as e:
         raise SaveError(f"save '{save_path}' is damaged or incomplete ({type(e).__name__}: "
                         f"{one_line(e, 160)})") from None
@@ -294,8 +294,8 @@ def _loaded(inp: TownInput, llm: LLM, *, lockstep: bool) -> Engine:
         except (KeyError, ValueError, TypeError, AttributeError):
             pass  # damaged figures are not the town: it loads, and counting starts again now
         acc.set_day(engine.clock.day)
-    engine.save_path = str(save_path)
-    engine.remember_save(save_path, state.sync)
+    engine.saver.path = str(save_path)
+    engine.saver.remember(save_path, state.sync)
     return engine
 
 

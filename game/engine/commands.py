@@ -30,6 +30,7 @@ from game.engine.events import (
     Utterance,
     Whisper,
 )
+from game.engine.noticing.salience import Salience
 from game.engine.state import PLAYER, JobKind, Player, Pos, Resident, Talk
 from game.engine.talks.conversations import Conversations
 from game.engine.talks.facts import TalkFacts
@@ -62,7 +63,8 @@ class PlayerCommands:
     (the engine's save, for ``SaveTown``)."""
 
     def __init__(self, core: TownCore, walker: Walker, things: Things, board: JobBoard, lanes: Lanes,
-                 talks: Conversations, facts: TalkFacts, save_to: Callable[[str | None], str]) -> None:
+                 talks: Conversations, facts: TalkFacts, salience: Salience,
+                 save_to: Callable[[str | None], str]) -> None:
         self.core = core
         self.walker = walker
         self.things = things
@@ -70,6 +72,7 @@ class PlayerCommands:
         self.lanes = lanes
         self.talks = talks
         self.facts = facts
+        self.salience = salience
         self.save_to = save_to
         # (step, command) of every player command done since this engine was made or loaded: with
         # a recording of the model's answers, what a replay needs to make the same town again
@@ -236,8 +239,8 @@ class PlayerCommands:
         if r.name != self.core.embodied and not r.conversation:
             if r.name in self.board.jobs and self.board.jobs[r.name].kind != JobKind.SAY:
                 self.board.cancel(r.name)
-            r.needs_decision = True
-            r.salient = []
+            self.walker.need_decision(r)
+            self.salience.dropped(r)
             if r.name not in self.board.jobs:
                 self.lanes.ask(r, JobKind.NEXT, now, {})  # the mind re-plans from the whisper
             self.lanes.launch()
@@ -251,7 +254,7 @@ class PlayerCommands:
         if r.name in self.board.jobs:
             self.board.cancel(r.name)
         self.core.embodied = r.name
-        r.salient = []
+        self.salience.dropped(r)
         self.core.ledger.drop(r.name)
         self.walker.take_on(r, Action(description="walking around", emoji="\U0001F6B6",
                                       address=self.core.address_at(r.pos), duration_min=60 * 24, start=now,
@@ -270,7 +273,7 @@ class PlayerCommands:
             self.talks.end_talk(r.conversation, now, out, reason=f"{r.name} was released")
         if r.name in self.board.jobs and self.board.jobs[r.name].kind != JobKind.SAY:
             self.board.cancel(r.name)
-        r.needs_decision = True
+        self.walker.need_decision(r)
         self.walker.take_on(r, Action(description="gathering their thoughts", emoji="\U0001F4AD",
                                       address=self.core.address_at(r.pos), duration_min=1, start=now, source="rule"))
         assert r.action is not None

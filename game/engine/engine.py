@@ -17,28 +17,26 @@ See docs/ENGINE.md.
 from __future__ import annotations
 
 import asyncio
-import random
-from collections import deque
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from game.engine import saves
 from game.engine.api import Clock, MindPort, Paths, PlaceMemory, TownMap
 from game.engine.commands import CommandError, PlayerCommands, player_text
-from game.engine.decisions.capacity import Capacity, SpareRule
+from game.engine.decisions.capacity import Capacity
 from game.engine.decisions.jobs import JobBoard
 from game.engine.decisions.lanes import Lanes
 from game.engine.decisions.leadtime import LeadTime
-from game.engine.decisions.ledger import DecisionLedger
 from game.engine.decisions.lookahead import Lookahead
 from game.engine.decisions.prepare import prepare_town
 from game.engine.events import Command, FirstPlans, PrepStep, TickResult
 from game.engine.inspecting import positions, resident_view, snapshot
 from game.engine.noticing.hazards import Hazards
 from game.engine.noticing.perceiving import Perceive, Perceiver
+from game.engine.noticing.salience import Salience
 from game.engine.saves.saver import Saver
-from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk, TownState
+from game.engine.state import PLAYER, Job, Player, Pos, Resident, ResidentView, Talk
 from game.engine.talks.conversations import Conversations
 from game.engine.talks.facts import TalkFacts
 from game.engine.talks.seeking import Seeker
@@ -48,7 +46,6 @@ from game.engine.tuning import PREPARE_AHEAD, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.accounting import accounting_of
 from game.llm.api import LLM
-from game.mind.view import Conversation, WorldView
 
 __all__ = ["PLAYER", "TALK_RANGE", "CommandError", "Engine", "Job", "Player", "Resident", "ResidentView", "Talk",
            "chebyshev", "player_text"]
@@ -62,12 +59,13 @@ class Engine:
     (towncore.py: the town, clock, model, residents, minds, visitor, ledger, the events of this tick),
     the things (things.py), the walker (walking.py), the job board (decisions/jobs.py), the facts
     in talks (talks/facts.py), the talks (talks/conversations.py), the seeker (talks/seeking.py),
-    the hazards (noticing/hazards.py), the perceiver (noticing/perceiving.py), the look ahead
+    the salience (noticing/salience.py), the hazards (noticing/hazards.py), the perceiver
+    (noticing/perceiving.py), the look ahead
     (decisions/lookahead.py), the spare capacity (decisions/capacity.py), the lanes of decisions
     (decisions/lanes.py), the saver (saves/saver.py), the player's commands (commands.py) and the
     lead time (decisions/leadtime.py); inspecting.py reads the town for the screen.
-    The engine wires them, runs the tick and answers what the screen reads; its attributes below
-    are the parts' own."""
+    The engine wires them, runs the tick and answers what the screen reads (``EngineView``); the
+    rest is read of the part that keeps it (``engine.core.residents``, ``engine.board.jobs``)."""
 
     is_replay = False  # (see game.engine.api.EngineView)
 
@@ -85,102 +83,35 @@ class Engine:
         self.talk_facts = facts = TalkFacts(core)
         self.conversations = talks = Conversations(core, board, walker, facts)
         self.seeker = seeker = Seeker(core, walker, talks)
-        self.hazards = hazards = Hazards(core, things, board, talks)
-        self.perceiver = perceiver = Perceiver(core, things, hazards, perceive)
+        self.salience = salience = Salience()
+        self.hazards = hazards = Hazards(core, things, walker, board, talks, salience)
+        self.perceiver = perceiver = Perceiver(core, things, board, salience, hazards, perceive)
         self.lookahead = lookahead = Lookahead()
         self.capacity = capacity = Capacity(core, board, lookahead)
         perceiver.crowded = capacity.crowded
-        self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, hazards, talks, seeker, capacity)
+        self.lanes = lanes = Lanes(core, board, lookahead, walker, perceiver, salience, hazards, talks, seeker,
+                                   capacity)
         self.saver = saver = Saver(core, things, board, talks)
         self.lead_time = LeadTime(core)
-        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, saver.save)
+        self.commands = PlayerCommands(core, walker, things, board, lanes, talks, facts, salience, saver.save)
         for mind in minds.values():
             mind.know_town(core.town_names)
         self.accounting = accounting_of(llm)  # (a test's model may keep none)
         if self.accounting is not None:
             self.accounting.set_day(clock.day)
 
-    # ------------------------------------------------------------------ the parts' state, by name
+    # ------------------------------------------------------------------ what the screen reads (EngineView)
+    # (everything else is read of the part that keeps it: engine.core.residents, engine.board.jobs,
+    # engine.conversations.talks, engine.saver.path...; tests/test_structure.py allows a class 5
+    # attributes forwarded to another at most)
 
     @property
     def town(self) -> TownMap:
         return self.core.town
 
     @property
-    def town_path(self) -> str:
-        return self.core.town_path
-
-    @property
     def clock(self) -> Clock:
         return self.core.clock
-
-    @property
-    def llm(self) -> LLM:
-        return self.core.llm
-
-    @property
-    def minds(self) -> dict[str, MindPort]:
-        return self.core.minds
-
-    @property
-    def spatial(self) -> dict[str, PlaceMemory]:
-        return self.core.spatial
-
-    @property
-    def residents(self) -> dict[str, Resident]:
-        return self.core.residents
-
-    @property
-    def seed(self) -> int:
-        return self.core.seed
-
-    @property
-    def rng(self) -> random.Random:
-        return self.core.rng
-
-    @property
-    def ledger(self) -> DecisionLedger:
-        return self.core.ledger
-
-    @property
-    def errors(self) -> list[str]:
-        return self.core.errors
-
-    @property
-    def on_error(self) -> Callable[[str], None] | None:
-        return self.core.on_error
-
-    @on_error.setter
-    def on_error(self, fn: Callable[[str], None] | None) -> None:
-        self.core.on_error = fn
-
-    @property
-    def lockstep(self) -> bool:
-        return self.core.lockstep
-
-    @lockstep.setter
-    def lockstep(self, on: bool) -> None:
-        self.core.lockstep = on
-
-    @property
-    def decision_ticks(self) -> int:
-        return self.core.decision_ticks
-
-    @property
-    def small(self) -> bool:
-        return self.core.small
-
-    @small.setter
-    def small(self, on: bool) -> None:
-        self.core.small = on
-
-    @property
-    def step_no(self) -> int:
-        return self.core.step_no
-
-    @step_no.setter
-    def step_no(self, n: int) -> None:
-        self.core.step_no = n
 
     @property
     def player(self) -> Player | None:
@@ -190,71 +121,19 @@ class Engine:
     def embodied(self) -> str | None:
         return self.core.embodied
 
-    @embodied.setter
-    def embodied(self, name: str | None) -> None:
-        self.core.embodied = name
-
     @property
-    def jobs(self) -> dict[str, Job]:
-        return self.board.jobs
-
-    @property
-    def talks(self) -> dict[str, Talk]:
-        return self.conversations.talks
-
-    @property
-    def finished_talks(self) -> list[Conversation]:
-        return self.conversations.finished_talks
+    def lockstep(self) -> bool:
+        return self.core.lockstep
 
     @property
     def heard(self) -> asyncio.Event:
         """Set when a reply to the player has new words: a screen between ticks polls at once."""
         return self.conversations.heard
 
-    @property
-    def object_news(self) -> dict[str, datetime]:
-        return self.things.news
-
-    @property
-    def command_log(self) -> list[tuple[int, Command]]:
-        return self.commands.log
-
-    @property
-    def ahead(self) -> timedelta | None:
-        """How early the next window of steps is asked; None: tuning.AHEAD in real time, never in
-        lockstep (decisions/lookahead.py)."""
-        return self.lookahead.ahead
-
-    @ahead.setter
-    def ahead(self, lead: timedelta | None) -> None:
-        self.lookahead.ahead = lead
-
-    @property
-    def ahead_took(self) -> deque[float]:
-        return self.lookahead.took
-
-    @property
-    def spare_rule(self) -> SpareRule | None:
-        """Reactions and talks past the daily caps while the server is idle, in real time only
-        (decisions/capacity.py); None: the fixed caps."""
-        return self.capacity.rule
-
-    @spare_rule.setter
-    def spare_rule(self, rule: SpareRule | None) -> None:
-        self.capacity.rule = rule
-
-    @property
-    def spare_given(self) -> int:
-        return self.capacity.given
-
     def submit(self, command: Command) -> object:
         """Do a player command now; its events come with the next ``step()``/``poll()``.
         Raises ``CommandError`` (a message fit for the player) when it cannot be done."""
         return self.commands.submit(command)
-
-    def world_view(self, name: str) -> WorldView:
-        """What ``name`` knows of the world now, as its mind is told it."""
-        return self.perceiver.world_view(name)
 
     # ------------------------------------------------------------------ saving (saves/saver.py)
 
@@ -268,27 +147,6 @@ class Engine:
         runs it off its own): the cheap part of a save.  ``SaveJob.finish`` on this thread after."""
         return self.saver.save_job(path)
 
-    def remember_save(self, path: str | Path, sync: saves.SyncPoint | None) -> None:
-        """A save this engine was loaded from: its next save to it writes only what changed."""
-        self.saver.remember(path, sync)
-
-    def state(self, since: saves.SyncPoint | None = None) -> TownState:
-        """The whole town as data (``TownState``): what a save holds (see ``Saver.state``)."""
-        return self.saver.state(since)
-
-    def restore(self, state: TownState) -> None:
-        """Take on the engine's part of a saved town (the minds, map and clock were built from it)."""
-        self.saver.restore(state)
-
-    @property
-    def save_path(self) -> str | None:
-        """The file this town was last saved to or loaded from."""
-        return self.saver.path
-
-    @save_path.setter
-    def save_path(self, path: str | None) -> None:
-        self.saver.path = path
-
     # ------------------------------------------------------------------ what the UI reads
 
     def positions(self) -> dict[str, Pos]:
@@ -296,15 +154,15 @@ class Engine:
 
     @property
     def waiting_on_model(self) -> int:
-        return len(self.jobs)
+        return len(self.board.jobs)
 
     @property
     def blocked(self) -> bool:
         """Lockstep only: a job due at this boundary has not finished, so the clock must wait."""
         if not self.lockstep:
             return False
-        return any(j.ready_at <= self.step_no and not (j.task and j.task.done())
-                   for j in self.jobs.values())
+        return any(j.ready_at <= self.core.step_no and not (j.task and j.task.done())
+                   for j in self.board.jobs.values())
 
     async def wait_ready(self) -> None:
         """Await until ``step()`` can advance (lockstep); returns at once in real-time mode."""
@@ -327,11 +185,11 @@ class Engine:
 
     def snapshot(self) -> TickResult:
         """Everything as it is now, as one TickResult (moves with src == dst, every bubble)."""
-        return snapshot(self.core, len(self.jobs))
+        return snapshot(self.core, len(self.board.jobs))
 
     def inspect(self, name: str) -> ResidentView:
         r = self.commands.resident(name)
-        return resident_view(self.core, r, thinking=r.name in self.jobs)
+        return resident_view(self.core, r, thinking=r.name in self.board.jobs)
 
     # ------------------------------------------------------------------ the tick
 
@@ -340,34 +198,30 @@ class Engine:
         self.lanes.launch()
         res = self.core.take_out()
         if self.blocked:
-            res.waiting_on_model = len(self.jobs)
+            res.waiting_on_model = len(self.board.jobs)
             return res
         self.lanes.apply_finished(res)
         self.clock.tick()
         self.core.step_no += 1
         now = self.clock.now
-        res.step = self.step_no
+        res.step = self.core.step_no
         res.clock = self.clock.text()
         if self.accounting is not None and self.accounting.day != self.clock.day:
             self.accounting.set_day(self.clock.day)
-        for r in self.residents.values():
+        for r in self.core.residents.values():
             self.walker.move(r, res)
             self.things.mend_on_arrival(r, res, now)
-        self.perceiver.look_round(self.residents.values(), self.step_no, now)
-        for r in self.residents.values():
+        self.perceiver.look_round(self.core.residents.values(), self.core.step_no, now)
+        for r in self.core.residents.values():
             self.lanes.decide(r, now, res)
         self.conversations.tick(now)
         self.lead_time.count(now)
         self.lanes.launch()
-        res.waiting_on_model = len(self.jobs)
+        res.waiting_on_model = len(self.board.jobs)
         return res
 
     def lead(self) -> tuple[float | None, float]:
         return self.lead_time.lead()
-
-    def backlog_min(self) -> float:
-        """Game minutes the oldest open decision of a resident (not the embodied one) has waited."""
-        return self.lead_time.backlog_min()
 
     def routine_wait_min(self) -> float:
         """Game minutes the longest wait lived by routine has lasted (``LeadTime.routine_wait_min``)."""
@@ -381,12 +235,12 @@ class Engine:
         res = self.core.take_out()
         if not self.lockstep:
             self.lanes.apply_finished(res, only_player=True)
-        res.waiting_on_model = len(self.jobs)
+        res.waiting_on_model = len(self.board.jobs)
         return res
 
     async def aclose(self) -> None:
         """Cancel every job in flight (on quit); a save made before keeps them as pending."""
-        tasks = [j.task for j in self.jobs.values() if j.task is not None and not j.task.done()]
+        tasks = [j.task for j in self.board.jobs.values() if j.task is not None and not j.task.done()]
         listening = self.conversations.listening
         tasks += [t for t in listening.values() if not t.done()]
         listening.clear()

@@ -17,9 +17,11 @@ from game.world.errors import NoPath
 
 
 class Walker:
-    """Owns ``Resident.pos``, ``path`` and ``action``: the other parts change them only through its
-    methods (``set_action`` for a decided action, ``take_on`` for a rule's one in place, ``put``,
-    ``approach``).  Takes the core, the things (an action changes its object) and the path finder."""
+    """Owns ``Resident.pos``, ``path``, ``action``, ``needs_decision`` and the walk after someone
+    (``seeking``, ``seek_until``): the other parts change them only through its methods
+    (``set_action`` for a decided action, ``take_on`` for a rule's one in place, ``put``,
+    ``approach``, ``need_decision``, ``pursue``, ``stop_pursuit``).  Takes the core, the things (an
+    action changes its object) and the path finder."""
 
     def __init__(self, core: TownCore, things: Things, paths: Paths) -> None:
         self.core = core
@@ -69,6 +71,19 @@ class Walker:
             target.bubbles.append(Bubble(r.name, action.emoji, action.description))
         if action.object_state:  # (a mishap's mending waits until it is there: things.py)
             self.things.on_action(r, action, target, now)
+
+    def need_decision(self, r: Resident, need: bool = True) -> None:
+        """Whether ``r``'s next action is to be decided (an action, a talk or a walk after someone
+        ended, a whisper...); setting an action (``set_action``) settles it."""
+        r.needs_decision = need
+
+    def pursue(self, r: Resident, name: str, until: datetime) -> None:
+        """``r`` walks after ``name`` to talk with them, until ``until`` (talks/seeking.py)."""
+        r.seeking, r.seek_until = name, until
+
+    def stop_pursuit(self, r: Resident) -> None:
+        """``r`` walks after nobody now (the talk started, it gave up, a hazard came first)."""
+        r.seeking = r.seek_until = None
 
     def take_on(self, r: Resident, action: Action, *, stop: bool = False) -> Action | None:
         """``r`` does ``action`` where it is (a rule's: talking, thinking about a talk, walked by

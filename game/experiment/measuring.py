@@ -65,7 +65,7 @@ async def interview_all(engine: Engine, llm: LLM, p: CheckedScenario, bar: Progr
     from game.measure.interview import interview_backed
 
     questions = [q.ask for q in p.scenario.question]
-    names = sorted(engine.residents)
+    names = sorted(engine.core.residents)
     lanes = asyncio.Semaphore(INTERVIEW_LANES)
     done = [0]
     total = len(names) * len(questions)
@@ -100,13 +100,13 @@ def measure(p: CheckedScenario, engine: Engine, st: RunState, log: PositionLog, 
     from game.measure.spread import Info, track
 
     sc = p.scenario
-    residents = sorted(engine.residents)
+    residents = sorted(engine.core.residents)
     end = engine.clock.now
     rows = rows_of_engine(engine)
     infos = {i.name: Info(i.name, Info.parse(i.name, i.keywords).keywords, i.needed) for i in sc.info}
     spreads = {k: track(rows, info, residents) for k, info in infos.items()}
     verdicts = _verdicts(sc, answers, infos, spreads)
-    rel = {name: dict(engine.minds[name].persona.relationships) for name in residents}
+    rel = {name: dict(engine.core.minds[name].persona.relationships) for name in residents}
     g0 = graph(rows, residents, until=start, relationships=rel, start=start)
     g1 = graph(rows, residents, relationships=rel, start=start)
     scored = [v for v in verdicts if v.verdict not in (UNSCORED, NO_ANSWER)]
@@ -129,9 +129,9 @@ def measure(p: CheckedScenario, engine: Engine, st: RunState, log: PositionLog, 
         "model_use": usage,
         # the engine's own ledger (game/engine/decisions/ledger.py): waking minutes by where the action came
         # from, talks included, and the decision lag; the samples' counts stay as a cross-check
-        "model_led": dict(engine.ledger.summary(since=lead_since(start, 1)),
+        "model_led": dict(engine.core.ledger.summary(since=lead_since(start, 1)),
                           samples=total_samples, by_source=dict(sorted(st.led.items())),
-                          share=engine.ledger.summary(since=lead_since(start, 1))["model_led_share"]),
+                          share=engine.core.ledger.summary(since=lead_since(start, 1))["model_led_share"]),
     }
 
 

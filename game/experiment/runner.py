@@ -126,17 +126,17 @@ def open_engine(p: CheckedScenario, llm: LLM) -> Engine:
     if isinstance(p.scenario.town.cast, list):
         _keep_only(engine, set(p.cast))
     if p.scenario.run.ahead_min:
-        engine.ahead = timedelta(minutes=p.scenario.run.ahead_min)
+        engine.lookahead.ahead = timedelta(minutes=p.scenario.run.ahead_min)
     return engine
 
 
 def _keep_only(engine: Engine, keep: set[str]) -> None:
     """A named cast: the engine builds the whole town (or its small cast), the others leave before
     the first tick.  No decision has been asked for yet, so nothing else refers to them."""
-    for name in [n for n in engine.residents if n not in keep]:
-        for table in (engine.residents, engine.minds, engine.spatial):
+    for name in [n for n in engine.core.residents if n not in keep]:
+        for table in (engine.core.residents, engine.core.minds, engine.core.spatial):
             table.pop(name, None)
-    engine.small = False
+    engine.core.small = False
 
 
 # ------------------------------------------------------------------------------ the run
@@ -152,12 +152,12 @@ def _apply_seed(engine: Engine, seed: Seed, now: datetime, talks: list[tuple[dat
         address = engine.submit(SetObjectState(seed.text))
         return f"object {address}: {seed.text}"
     assert seed.resident is not None  # (the scenario's check: every seed but an object's names one)
-    name = match_resident(seed.resident, list(engine.residents))
+    name = match_resident(seed.resident, list(engine.core.residents))
     if seed.kind == "thought":
         engine.submit(Whisper(name, seed.text))
         return f"inner voice to {name}: {seed.text}"
     if seed.kind == "memory":
-        mind = cast("Remembering", engine.minds[name])  # a game.mind.Mind
+        mind = cast("Remembering", engine.core.minds[name])  # a game.mind.Mind
         mind.memory.add("observation", seed.text, now, importance=seed.importance)
         return f"memory of {name}: {seed.text}"
     # a player line: the visitor walks up to the resident (one step per move, as the keys do) and speaks
@@ -169,7 +169,7 @@ def _apply_seed(engine: Engine, seed: Seed, now: datetime, talks: list[tuple[dat
         assert player is not None  # (entered above)
         return player
 
-    target = engine.residents[name].pos
+    target = engine.core.residents[name].pos
     path = engine.paths.path(visitor().pos, target)
     for step in path:
         if chebyshev(visitor().pos, target) <= TALK_RANGE:
@@ -203,7 +203,7 @@ async def run_town(p: CheckedScenario, engine: Engine, out_dir: Path,
 
     sc = p.scenario
     until = resolve_time(sc.run.until, p.day1)
-    engine.lockstep = sc.run.pace != "play"
+    engine.core.lockstep = sc.run.pace != "play"
     start = engine.clock.now
     seeds = sorted(((resolve_time(s.at, p.day1) if s.at else start, n, s) for n, s in enumerate(sc.seed)),
                    key=lambda x: (x[0], x[1]))
@@ -216,11 +216,11 @@ async def run_town(p: CheckedScenario, engine: Engine, out_dir: Path,
     actions = ActionLog()  # every action begun, for the place-fit measure of `town report`
 
     def sample(force: bool = False) -> None:
-        actions.sample(engine)
+        actions.sample(engine.core)
         before = len(log.samples)
         log.sample(engine, force=force)
         if len(log.samples) > before:
-            for r in engine.residents.values():
+            for r in engine.core.residents.values():
                 src = r.action.source if r.action is not None else None
                 if src:
                     st.led[src] = st.led.get(src, 0) + 1
@@ -279,7 +279,7 @@ async def _steps(engine: Engine, p: CheckedScenario, st: RunState, log: Position
             engine.save(save_path)
             log.write(str(save_path) + ".positions.jsonl")
         if bar:
-            bar.update(engine.clock.now, engine.clock.text(), f"thinking {len(engine.jobs)}")
+            bar.update(engine.clock.now, engine.clock.text(), f"thinking {len(engine.board.jobs)}")
         if play:
             await asyncio.sleep(max(0.0, interval - (time.monotonic() - tick0)))
 
@@ -305,12 +305,12 @@ async def run_experiment(p: CheckedScenario, llm: LLM, out_dir: Path, *, progres
     until = resolve_time(p.scenario.run.until, p.day1)
     bar = ProgressBar(start, until, progress)
     if progress is not None:
-        echo(f"{p.scenario.name}: {engine.town.name}, {len(engine.residents)} "
+        echo(f"{p.scenario.name}: {engine.town.name}, {len(engine.core.residents)} "
              f"residents, {engine.clock.text()} to {p.scenario.run.until} ({p.scenario.run.pace}); "
              f"output in {out_dir}", file=progress, flush=True)
     try:
         st, log = await run_town(p, engine, out_dir, bar)
-        resident_days = len(engine.residents) * max((engine.clock.now - start).total_seconds(), 0) / 86400
+        resident_days = len(engine.core.residents) * max((engine.clock.now - start).total_seconds(), 0) / 86400
         usage = model_use(llm, resident_days)
         if replay:
             try:
@@ -342,5 +342,5 @@ def _write_manifest(p: CheckedScenario, engine: Engine, record: str) -> None:
 
     if isinstance(p.scenario.town.cast, list) or any(s.kind == "memory" for s in p.scenario.seed):
         return
-    write_engine_manifest(record, engine, start=str(p.town_path), small=p.scenario.town.cast == "small",
-                          start_time=p.start)
+    write_engine_manifest(record, engine.core, engine.commands.log, start=str(p.town_path),
+                          small=p.scenario.town.cast == "small", start_time=p.start)

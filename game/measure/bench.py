@@ -117,7 +117,7 @@ def bench_tick(quick: bool) -> dict:
                 steps.append((time.perf_counter() - t) * 1000)
                 await asyncio.sleep(0)
             total = time.perf_counter() - t0
-            errors.extend(e.errors)
+            errors.extend(e.core.errors)
             await e.aclose()
             return steps, total
 

@@ -54,7 +54,7 @@ def start_at_eight(e: Engine) -> None:
 
 def stream_of(e: Engine, name: str) -> MemoryStream:
     """The memory stream of ``name``'s mind (a ``game.mind.Mind``: the benchmarks build real minds)."""
-    memory = e.minds[name].memory
+    memory = e.core.minds[name].memory
     assert isinstance(memory, MemoryStream)
     return memory
 
@@ -88,7 +88,7 @@ def bench_save_load(quick: bool, screen: Callable[[Path, Path], dict] | None = N
         # this engine is only filled and saved: it never asks a model, so it is given none
         e = new_engine(town, cast("LLM", None), lockstep=True)
         start = e.clock.now
-        for name in e.minds:
+        for name in e.core.minds:
             memory = stream_of(e, name)
             fill_fast(memory, n_mem, start - timedelta(days=60), rng)
             for rid in memory.unembedded():  # the seed memories, embedded as a played town's are
@@ -104,7 +104,7 @@ def bench_save_load(quick: bool, screen: Callable[[Path, Path], dict] | None = N
         t = time.perf_counter()
         e2 = load_engine(path, bench_double(), lockstep=True)
         load_s = time.perf_counter() - t
-        total = sum(len(stream_of(e2, name)) for name in e2.minds)
+        total = sum(len(stream_of(e2, name)) for name in e2.core.minds)
         start_at_eight(e2)
         auto = autosave_after(e2, path, 30)
         out.update({"residents": n_res, "memories_each": n_mem, "memories_loaded": total, "dim": DIM,
@@ -122,7 +122,7 @@ async def play(e: Engine, ticks: int) -> None:
             await e.wait_ready()
         e.step()
         await asyncio.sleep(0)
-    tasks = [j.task for j in e.jobs.values() if j.task is not None]
+    tasks = [j.task for j in e.board.jobs.values() if j.task is not None]
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
@@ -136,15 +136,15 @@ def autosave_after(e: Engine, path: Path, ticks: int, rounds: int = 5, busy: int
     incremental = True
     rng = np.random.default_rng(5)
     for _ in range(rounds):
-        before = sum(len(stream_of(e, name)) for name in e.minds)
+        before = sum(len(stream_of(e, name)) for name in e.core.minds)
         asyncio.run(play(e, ticks))
-        for name in e.minds:
+        for name in e.core.minds:
             memory = stream_of(e, name)
             for i in range(busy):
                 memory.add("conversation", f"a busy talk, line {i}", e.clock.now, importance=5,
                            embedding=unit_rows(rng, 1)[0])
             memory.retrieve(unit_rows(rng, 1)[0], e.clock.now, k=10)
-        added.append(sum(len(stream_of(e, name)) for name in e.minds) - before)
+        added.append(sum(len(stream_of(e, name)) for name in e.core.minds) - before)
         t = time.perf_counter()
         job = e.save_job(path)
         prep.append(time.perf_counter() - t)

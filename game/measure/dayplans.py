@@ -43,14 +43,14 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
     rows: dict[str, dict] = {}
 
     async def one(name: str) -> None:
-        mind = engine.minds[name]
+        mind = engine.core.minds[name]
         assert isinstance(mind, Mind)  # (the game's own minds)
         p = mind.persona
         now = datetime.combine(day, datetime.min.time()) + timedelta(minutes=p.wake)
-        view = engine.world_view(name)
+        view = engine.perceiver.world_view(name)
         async with sem:
             before = dict(mind.stats)
-            plan = await mind.plan_day(now, view)
+            plan = await mind.planner.plan_day(now, view)
         lacks = view.ground.lacks if view.ground is not None else None
         fails = judge_day(p, day, plan.blocks, lacks)
         stats = {k: v - before.get(k, 0) for k, v in mind.stats.items()
@@ -59,12 +59,12 @@ async def plan_everyone(llm: LLM, town: str, *, small: bool = False, parallel: i
                       "plan": plan.timeline(), "checks": list(plan.checks),
                       "first_pass": stats.get("plan_first_pass", 0) == 1, "stats": stats,
                       "passes_after": not fails, "fails_after": fails,
-                      "calls": mind.calls_on(day)}
+                      "calls": mind.core.calls_on(day)}
         acc = accounting_of(llm)
         if acc is not None:
             rows[name]["usage"] = _usage(acc, name)
 
-    await asyncio.gather(*(one(n) for n in engine.minds))
+    await asyncio.gather(*(one(n) for n in engine.core.minds))
     n = len(rows)
     first = sum(1 for r in rows.values() if r["first_pass"])
     after = sum(1 for r in rows.values() if r["passes_after"])

@@ -61,9 +61,9 @@ def _resolve(target: Engine | Interviewee, name: str | None) -> tuple[Interviewe
     if isinstance(target, Engine):
         if not name:
             raise InterviewError("which resident? (an engine was given without a name)")
-        full = match_resident(name, list(target.minds))
-        return cast(Interviewee, target.minds[full]), target, full
-    return target, None, target.persona.name
+        full = match_resident(name, list(target.core.minds))
+        return cast(Interviewee, target.core.minds[full]), target, full
+    return target, None, target.core.persona.name
 
 
 QUESTION_MAX = 400  # characters a question may have
@@ -101,7 +101,7 @@ async def interview_backed(target: Engine | Interviewee, question: str, llm: LLM
     Nothing in the town changes unless ``remember`` (then the question and the answer are stored in
     the resident's memory).  Raises ``LLMError`` when the model fails, ``InterviewError`` on bad input."""
     mind, engine, _ = _resolve(target, name)
-    llm = llm or mind.llm
+    llm = llm or mind.core.llm
     question = one_line(question, QUESTION_MAX)
     if not question:
         raise InterviewError("the question is empty")
@@ -111,13 +111,13 @@ async def interview_backed(target: Engine | Interviewee, question: str, llm: LLM
         now = now or engine.clock.now
         clock = engine.clock
         now_text = clock.long_text()
-        candidates = sorted(engine.minds)
+        candidates = sorted(engine.core.minds)
         player = engine.player
         if player is not None:
             candidates.append(player.name)
     if now is None:
-        n = len(mind.memory)
-        now = mind.memory.get(n - 1).created if n else datetime.now()
+        n = len(mind.core.memory)
+        now = mind.core.memory.get(n - 1).created if n else datetime.now()
     return await answer_backed(mind, question, now, llm, asker=asker, remember=remember, now_text=now_text,
                                candidates=candidates)
 

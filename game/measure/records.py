@@ -126,8 +126,8 @@ def read_save(path: str | Path) -> SaveData:
 def rows_of_engine(engine: Engine) -> list[MemoryRow]:
     """Every resident's memory as rows (the engine's minds are ``game.mind.Mind``s)."""
     out: list[MemoryRow] = []
-    for name in sorted(engine.minds):
-        out.extend(rows_of_mind(name, cast(Remembering, engine.minds[name])))
+    for name in sorted(engine.core.minds):
+        out.extend(rows_of_mind(name, cast(Remembering, engine.core.minds[name])))
     return out
 
 

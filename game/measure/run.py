@@ -36,13 +36,13 @@ async def measured_run(engine: Engine, until: datetime, *, whispers: Sequence[tu
                        every: int = 6, on_tick: Callable[[Engine, TickResult], object] | None = None,
                        log: PositionLog | None = None) -> RunResult:
     """Step ``engine`` (made lockstep) until its clock reaches ``until``; whisper first."""
-    engine.lockstep = True
+    engine.core.lockstep = True
     for name, text in whispers:
         engine.submit(Whisper(name, text))
     log = log if log is not None else PositionLog(every=every)
     log.sample(engine, force=True)
     actions = ActionLog()
-    actions.sample(engine)
+    actions.sample(engine.core)
     t0 = time.monotonic()
     waited = 0.0
     ticks = 0
@@ -55,7 +55,7 @@ async def measured_run(engine: Engine, until: datetime, *, whispers: Sequence[tu
         res = engine.step()
         ticks += 1
         log.sample(engine)
-        actions.sample(engine, res)
+        actions.sample(engine.core, res)
         errors.extend(line.text for line in res.log if line.kind == "error")
         if on_tick is not None:
             on_tick(engine, res)

@@ -56,7 +56,7 @@ class SwarmPlay:
     async def sampler(self) -> None:
         sched = self.client.scheduler
         while True:
-            self.samples.append((time.monotonic(), len(self.engine.jobs), sched.in_flight, sched.queued))
+            self.samples.append((time.monotonic(), len(self.engine.board.jobs), sched.in_flight, sched.queued))
             await asyncio.sleep(0.05)
 
     async def poll_slots(self) -> None:
@@ -86,7 +86,7 @@ class SwarmPlay:
             self.step_cpu.append(1000 * (time.thread_time() - c))
             self.step_wall.append(1000 * (time.perf_counter() - w))
             self.errors += sum(1 for line in res.log if line.kind == "error")
-            await asyncio.sleep(gov.delay(self.tick_s, engine.backlog_min(), engine.routine_wait_min()))
+            await asyncio.sleep(gov.delay(self.tick_s, engine.lead_time.backlog_min(), engine.routine_wait_min()))
             self.factors.append(gov.factor)
             if gov.factor > 1.0:
                 now = engine.clock.now
@@ -131,7 +131,7 @@ def lead_figures(engine: Engine, start: datetime) -> dict:
     """The model-led share from 07:00 (the ledger's), the lowest resident's, and the minds' counts."""
     from game.engine.decisions.ledger import lead_since, mind_counts
 
-    summary = engine.ledger.summary(since=lead_since(start, engine.clock.day))
+    summary = engine.core.ledger.summary(since=lead_since(start, engine.clock.day))
     return {
         "model_led": {k: summary.get(k) for k in ("model_led_share", "decision_lag_p50_min",
                                                   "decision_lag_p90_min", "decisions", "since")},
@@ -139,7 +139,7 @@ def lead_figures(engine: Engine, start: datetime) -> dict:
         "model_led_lowest": min(((v["model_led_share"], n) for n, v in summary["by_resident"].items()
                                  if v["model_led_share"] is not None
                                  and sum(v["waking_min_by_source"].values()) >= 10), default=None),
-        "rules_and_fallbacks": mind_counts(m.stats for m in engine.minds.values()),
+        "rules_and_fallbacks": mind_counts(m.stats for m in engine.core.minds.values()),
     }
 
 
@@ -159,7 +159,7 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
         tracemalloc.start()
     rss0 = rss_mb()
     engine = new_engine(town, client, start=start)
-    engine.lockstep = False
+    engine.core.lockstep = False
     rss_built = rss_mb()
     run = SwarmPlay(cfg, engine, client, chat_url)
     sampling = asyncio.create_task(run.sampler())
@@ -180,12 +180,12 @@ async def play(cfg: SwarmConfig, town: Path, chat_url: str, embed_url: str) -> d
             tracemalloc.stop()
         rss1 = rss_mb()
         lead = lead_figures(engine, start)
-        memories = sum(len(m.memory) for m in engine.minds.values() if isinstance(m, Mind))
+        memories = sum(len(m.memory) for m in engine.core.minds.values() if isinstance(m, Mind))
         await engine.aclose()
         model = model_figures(client)
         await client.aclose()
     return {
-        "residents": len(engine.residents), "from": start.strftime("%H:%M"),
+        "residents": len(engine.core.residents), "from": start.strftime("%H:%M"),
         "until": engine.clock.now.strftime("%H:%M"), **run.clock_figures(real, cpu_total),
         "rss_mb_before_town": rss0, "rss_mb_town_built": rss_built, "rss_mb_end": rss1,
         "rss_mb_peak": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

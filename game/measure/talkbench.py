@@ -63,7 +63,7 @@ async def ask_talk(engine: Engine, people: Sequence[str], n: int) -> list[tuple[
     """One talk asked of ``people[0]`` with the others, each line as vetted: (speaker, text, fixes)."""
     now = engine.clock.now
     starter, listeners = people[0], list(people[1:])
-    minds = engine.minds
+    minds = engine.core.minds
     sides = {p: await minds[p].talk_side(now, [starter]) for p in listeners}
     conv = Conversation(id=f"bench-{n}", participants=list(people), place="", lines=[], started=now)
     script = await minds[starter].converse(now, conv, sides)
@@ -84,9 +84,9 @@ async def bench(llm: LLM, path: str, limit: int | None = None, *,
     save = read_save(path)
     town = town_names(save)
     engine = build_engine(read_input(path), llm, lockstep=True)
-    for m in engine.minds.values():  # with or without each speaker's own points (game/mind/talk/points.py)
+    for m in engine.core.minds.values():  # with or without each speaker's own points (game/mind/talk/points.py)
         if isinstance(m, Mind):
-            m.core.config = replace(m.core.config, talk_points=points)
+            m.core.use_config(replace(m.core.config, talk_points=points))
     talks: list[BenchTalk] = []
     verdicts: Counter[str] = Counter()
     try:

@@ -46,7 +46,7 @@ class Context:
         (``secret_kept_from_prompt``)."""
         out, n = hide_secrets(text, self.secrets(), clauses)
         if n:
-            self.core.stats["secret_kept_from_prompt"] += n
+            self.core.count("secret_kept_from_prompt", n)
         return out
 
 

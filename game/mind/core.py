@@ -23,8 +23,10 @@ from game.mind import prompting
 from game.mind.config import MindConfig
 from game.mind.facts.fact import FactBook
 from game.mind.memory.embeddings import EmbeddingCache
+from game.mind.memory.image import MemoryImage
 from game.mind.memory.records import partners_in
 from game.mind.memory.stream import MemoryStream, Record
+from game.mind.mindstate import MindState
 from game.mind.persona import Persona
 from game.mind.planning import routine
 from game.mind.view import Action, PlanBlock, WorldView
@@ -93,6 +95,34 @@ class MindCore:
     def name(self) -> str:
         return self.persona.name
 
+    # ------------------------------------------------------------------ its state, written here only
+    def restore(self, state: MindState) -> None:
+        """What a save holds of the core (``Mind.from_state``); the persona came with the mind."""
+        mem = state.get("memory", [])
+        if isinstance(mem, MemoryImage):  # a loaded save's: built in one go
+            owned = bool(mem.extra.pop("owned", False))  # taken once: a second stream copies
+            self.memory = MemoryStream.from_image(mem, owned=owned, weights=self.config.weights)
+        else:
+            self.memory = MemoryStream.from_rows(mem, weights=self.config.weights)
+        self.identity = state.get("identity", "")
+        self.identity_date = _date(state.get("identity_date"))
+        self.first_date = _date(state.get("first_date"))
+        self.stats = Counter(state.get("stats", {}))
+        self.calls = Counter({(str(d), str(p)): int(n) for d, p, n in state.get("calls", [])})
+        self.facts = FactBook.from_list(state.get("facts"))
+
+    def use_config(self, config: MindConfig) -> None:
+        """Other settings from now on (a measurement comparing two)."""
+        self.config = config
+
+    def identity_asked(self, day: date | None) -> None:
+        """The plan day the identity summary was last asked for (None: ask again; reflection.py)."""
+        self.identity_date = day
+
+    def new_identity(self, summary: str) -> None:
+        """The day's identity summary (reflection.py makes it)."""
+        self.identity = summary
+
     # ------------------------------------------------------------------ the clock
     def seed(self, now: datetime) -> None:
         """Store the spec's seed memories (importance by rule: 5), once, at the start of the town."""
@@ -110,8 +140,7 @@ class MindCore:
         return routine.day_and_minute(self.persona, now)
 
     def asleep_at(self, now: datetime) -> bool:
-        _, m = self.day_and_minute(now)
-        return m < self.persona.wake or m >= self.persona.sleep
+        return routine.asleep_at(self.persona, now)
 
     def day_number(self, now: datetime) -> int:
         d, _ = self.day_and_minute(now)
@@ -137,6 +166,10 @@ class MindCore:
         return await self.llm.complete(messages, schema, CallTag(purpose, self.name, priority),
                                        max_tokens=max_tokens, temperature=temperature)
 
+    def count(self, what: str, n: int = 1) -> None:
+        """Add ``n`` to the count of ``what`` in ``stats`` (every part counts through here)."""
+        self.stats[what] += n
+
     def count_call(self, now: datetime, purpose: str) -> None:
         d, _ = self.day_and_minute(now)
         self.calls[(d.isoformat(), purpose)] += 1
@@ -144,7 +177,7 @@ class MindCore:
     def fail(self, what: str, e: Exception) -> None:
         """A decision that failed: kept as ``last_error``, counted as ``error_<what>``, logged."""
         self.last_error = f"{self.name}: {what}: {e}"
-        self.stats[f"error_{what}"] += 1
+        self.count(f"error_{what}")
         log.warning("%s", self.last_error)
 
     def talks_on(self, day: date, until: datetime | None = None) -> int:
@@ -199,3 +232,7 @@ class MindCore:
             self.fail("embed", e)
         return self.memory.retrieve(qv, now, k=k or self.config.retrieve_k,
                                     token_budget=token_budget or self.config.memory_tokens, kinds=kinds)
+
+
+def _date(s: str | None) -> date | None:
+    return date.fromisoformat(s) if s else None

@@ -33,7 +33,7 @@ class Reflector:
         d, _ = self.core.day_and_minute(now)
         if self.core.identity_date == d:  # asked today (a summary dropped as not about them stays so)
             return self.core.identity
-        self.core.identity_date = d
+        self.core.identity_asked(d)
         first = self.core.persona.first_name
         recs: dict[int, Record] = {}
         for q in (f"{first}'s core characteristics", f"{first}'s current daily occupation",
@@ -45,10 +45,11 @@ class Reflector:
             ans = await self.core.complete("identity", IdentityAnswer, "identity", Priority.REFLECT, now,
                                            max_tokens=100, first=first,
                                            name=self.core.name, memories=memories, date=now.strftime("%A %B %d"))
-            self.core.identity = self._fit_identity(ans.summary, memories)
+            self.core.new_identity(self._fit_identity(ans.summary, memories))
         except LLMError as e:
             self.core.fail("identity", e)
-            self.core.identity, self.core.identity_date = "", None  # asked again next time
+            self.core.new_identity("")  # asked again next time
+            self.core.identity_asked(None)
         return self.core.identity
 
     def _fit_identity(self, summary: str, memories: str) -> str:
@@ -64,10 +65,10 @@ class Reflector:
         example, said = prompting.examples("identity"), sentences(text)
         kept = [s for s in said if not echoes_example(s, example, backing)]
         if len(kept) < len(said):
-            self.core.stats["identity_example_echo"] += 1
+            self.core.count("identity_example_echo")
             text = " ".join(kept)
         if self.core.persona.first_name.lower() not in text.lower():
-            self.core.stats["identity_dropped"] += 1
+            self.core.count("identity_dropped")
             return ""
         return text
 
@@ -112,16 +113,16 @@ class Reflector:
                 if 1 <= n <= len(numbered):
                     ids.append(numbered[n - 1].id)
                 else:
-                    self.core.stats["evidence_dropped"] += 1
+                    self.core.count("evidence_dropped")
             ids = list(dict.fromkeys(ids))
             if not ins.insight or not ids:
-                self.core.stats["insight_dropped"] += 1
+                self.core.count("insight_dropped")
                 continue
             if self._misattributes(ins.insight):
                 continue
             self.core.memory.add("reflection", ins.insight, now, evidence=ids)
             made.append(ins.insight)
-        self.core.stats["reflections"] += len(made)
+        self.core.count("reflections", len(made))
         return made
 
     def _misattributes(self, insight: str) -> bool:
@@ -131,7 +132,7 @@ class Reflector:
         town = self.core.facts.town
         bad = works_elsewhere(insight, "", town) or any(
             not c.backed for c in role_claims(insight, list(town.people), town.roles))
-        self.core.stats["insight_misattributed"] += bool(bad)
+        self.core.count("insight_misattributed", bool(bad))
         return bool(bad)
 
     def _focal_points(self, since: datetime | None, now: datetime | None = None, n: int = 3) -> list[str]:

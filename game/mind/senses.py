@@ -51,14 +51,45 @@ def sight_key(text: str) -> str:
     return _WHERE.sub("", text)
 
 
+class Hearsay:
+    """Facts taken in: read in the resident's own thought or in what someone said, or told in a talk
+    (the engine checked the words).  Takes the core (facts, memory, stats)."""
+
+    def __init__(self, core: MindCore) -> None:
+        self.core = core
+
+    def read_fact(self, text: str, now: datetime, *, host: str | None = None, source: str = "") -> Fact | None:
+        """A gathering or candidacy in ``text`` (the resident's own thought, or what ``source``
+        said), kept as a fact; None when the words hold none (facts/fact.py, no model call)."""
+        p = self.core.persona
+        fact = self.core.facts.read(text, p.name, now, host=host, source=source,
+                                    home=(p.home or "").split(":")[0], work=(p.workplace or "").split(":")[0])
+        if fact is not None:
+            self.core.count("facts_read")
+        return fact
+
+    def hear_fact(self, fact: Fact, source: str, now: datetime) -> bool:
+        """``source`` told the resident ``fact`` (a talk said it; the engine checked the words): kept
+        as what that person said, and remembered in the town's words, not the model's."""
+        heard = self.core.facts.hear(fact, source, now)
+        if heard is None:
+            return False
+        self.core.count("facts_heard")
+        self.core.memory.add("conversation", f"{source} told me: {heard.sentence(now)}.", now,
+                             importance=max(7.0, self.core.config.told_floor))
+        return True
+
+
 class Senses:
-    """Observing, scoring importance, whispers, remembering what was said, reading facts.
+    """Observing, scoring importance, whispers, remembering what was said.
 
-    Takes the core (memory, facts, stats, the model) and the agenda (a thought asks for a replan)."""
+    Takes the core (memory, facts, stats, the model), the agenda (a thought asks for a replan) and
+    the hearsay (a thought may hold a fact)."""
 
-    def __init__(self, core: MindCore, agenda: Agenda) -> None:
+    def __init__(self, core: MindCore, agenda: Agenda, hearsay: Hearsay) -> None:
         self.core = core
         self.agenda = agenda
+        self.hearsay = hearsay
         self._scoring: set[int] = set()
         self._floor: dict[int, float] = {}  # record id -> least importance once scored
         # sight (without where) -> the importance the model gave it for this resident: the same
@@ -82,14 +113,14 @@ class Senses:
             old = self.core.memory.find_recent_text(text, since, key=sight_key)
             if old is not None:
                 self.core.memory.touch([old], now)
-                self.core.stats["seen_again"] += 1
+                self.core.count("seen_again")
                 continue
             imp = rule_importance(text)
             if imp is not None:
-                self.core.stats["importance_rule"] += 1
+                self.core.count("importance_rule")
             elif (imp := self._rated.get(key := sight_key(text))) is not None:
                 self._rated.move_to_end(key)
-                self.core.stats["importance_seen_before"] += 1
+                self.core.count("importance_seen_before")
             new.append(self.core.memory.add("observation", text, now, importance=imp))
         if score:
             await self.score_pending(now)
@@ -126,8 +157,8 @@ class Senses:
                 if n < len(scores) and self.core.memory.get(r).kind == "observation":
                     self._remember_rating(sight_key(self.core.memory.text(r)), float(score))
             if len(scores) != len(batch):
-                self.core.stats["importance_count_mismatch"] += 1
-            self.core.stats["importance_scored"] += len(batch)
+                self.core.count("importance_count_mismatch")
+            self.core.count("importance_scored", len(batch))
         except LLMError as e:
             self.core.fail("importance", e)
             for r in batch:  # keep the provisional score rather than asking again and again
@@ -147,9 +178,9 @@ class Senses:
         self.core.seed(now)
         text = clean_text(text, 300)
         rid = self.core.memory.add("whisper", text, now, importance=8)
-        self.read_fact(text, now)  # a gathering it hosts, a candidacy: kept as data (facts/fact.py)
-        self.agenda.replan_reason = f"a thought: {text}"
-        self.core.stats["whispers"] += 1
+        self.hearsay.read_fact(text, now)  # a gathering it hosts, a candidacy: kept as data (facts/fact.py)
+        self.agenda.replan_for(f"a thought: {text}")
+        self.core.count("whispers")
         return rid
 
     def remember_conversation(self, now: datetime, conversation: Conversation) -> list[int]:
@@ -162,7 +193,7 @@ class Senses:
         kind = "player" if conversation.with_player else "conversation"
         rated = conversation.importance
         if rated is not None:
-            self.core.stats["importance_with_talk"] += 1
+            self.core.count("importance_with_talk")
         mine = []
         for speaker, text in conversation.lines:
             text = clean_text(text, 300)
@@ -182,24 +213,3 @@ class Senses:
             ids.append(self.core.memory.add("conversation", clean_text(
                 f"I talked with {with_whom}; I said: " + " ".join(mine), 400), now, importance=rated))
         return ids
-
-    def read_fact(self, text: str, now: datetime, *, host: str | None = None, source: str = "") -> Fact | None:
-        """A gathering or candidacy in ``text`` (the resident's own thought, or what ``source``
-        said), kept as a fact; None when the words hold none (facts/fact.py, no model call)."""
-        p = self.core.persona
-        fact = self.core.facts.read(text, p.name, now, host=host, source=source,
-                                    home=(p.home or "").split(":")[0], work=(p.workplace or "").split(":")[0])
-        if fact is not None:
-            self.core.stats["facts_read"] += 1
-        return fact
-
-    def hear_fact(self, fact: Fact, source: str, now: datetime) -> bool:
-        """``source`` told the resident ``fact`` (a talk said it; the engine checked the words): kept
-        as what that person said, and remembered in the town's words, not the model's."""
-        heard = self.core.facts.hear(fact, source, now)
-        if heard is None:
-            return False
-        self.core.stats["facts_heard"] += 1
-        self.core.memory.add("conversation", f"{source} told me: {heard.sentence(now)}.", now,
-                             importance=max(7.0, self.core.config.told_floor))
-        return True

@@ -78,7 +78,7 @@ class ReplayTape:
 
     def _submit_due(self, e: Engine) -> None:
         for at, cmd in self.commands:
-            if at == e.step_no:
+            if at == e.core.step_no:
                 e.submit(cmd)
 
     def open(self) -> TickResult:
@@ -88,7 +88,7 @@ class ReplayTape:
             snap = e.snapshot()
             self._pos = {m.who: m.dst for m in snap.moves}
             self._bub = {b.who: b for b in snap.bubbles}
-            self.base_step = e.step_no
+            self.base_step = e.core.step_no
             self._keys.append(_Key(self.base_step, snap.clock, dict(self._pos), dict(self._bub)))
             self._times.append(e.clock.now)
             self._submit_due(e)
@@ -201,7 +201,7 @@ class ReplayTape:
         e = self._new_engine()
         try:
             self._submit_due(e)
-            while e.step_no < step:
+            while e.core.step_no < step:
                 while e.blocked:
                     await e.wait_ready()
                 e.step()

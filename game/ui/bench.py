@@ -137,8 +137,8 @@ async def _town_on_screen(app: TownApp, pilot: Pilot[int]) -> None:
 
 
 async def _ticks(engine: Engine, n: int) -> None:
-    start = engine.step_no
-    while engine.step_no < start + n:
+    start = engine.core.step_no
+    while engine.core.step_no < start + n:
         await asyncio.sleep(0.01)
 
 
@@ -147,7 +147,7 @@ def _busy(engine: Engine, seed: int, busy: int) -> None:
     from game.measure.benchkit import unit_rows
 
     rng = np.random.default_rng(seed)
-    for mind in engine.minds.values():
+    for mind in engine.core.minds.values():
         memory = mind.memory
         assert isinstance(memory, MemoryStream)  # the game's minds
         for i in range(busy):

@@ -35,18 +35,18 @@ async def test_an_allowance_only_in_real_time_while_idle_one_at_a_time_and_not_w
         fake_town_loader):
     llm = idle_server()
     e = new_engine(fake_town_loader, llm, lockstep=False)
-    names = sorted(e.residents)
-    r = e.residents[names[0]]
+    names = sorted(e.core.residents)
+    r = e.core.residents[names[0]]
     now = e.clock.now
-    for x in e.residents.values():
+    for x in e.core.residents.values():
         x.needs_decision = False  # (a new town's residents all wait for their first step)
     assert not e.capacity.planning_due(now, timedelta(minutes=10))  # nothing asked, nobody's steps run out yet
     assert e.capacity.allowance(r, now) == Allowance(reacts=SpareRule().reacts, talks=SpareRule().talks)
-    assert e.spare_given == 1
+    assert e.capacity.given == 1
     # lockstep: none, and the server's figures are not even read
-    e.lockstep, asked = True, llm.status_reads
+    e.core.lockstep, asked = True, llm.status_reads
     assert e.capacity.allowance(r, now) is None and llm.status_reads == asked
-    e.lockstep = False
+    e.core.lockstep = False
     # a busy or lately busy server: none
     llm.model_status.spare = 0.2
     assert e.capacity.allowance(r, now) is None
@@ -54,22 +54,22 @@ async def test_an_allowance_only_in_real_time_while_idle_one_at_a_time_and_not_w
     assert e.capacity.allowance(r, now) is None
     llm.model_status.idle_s = 60.0
     # one at a time in the whole town
-    e.jobs[names[1]] = Job(seq=1, resident=names[1], kind="react", now=now, ready_at=0,
+    e.board.jobs[names[1]] = Job(seq=1, resident=names[1], kind="react", now=now, ready_at=0,
                            args={"percept": "x", "allowance": {"reacts": 8, "talks": 3}})
     assert e.capacity.allowance(r, now) is None
     # planning first: someone's next step or window is asked, waited for, or due soon
-    e.jobs[names[1]] = Job(seq=2, resident=names[1], kind="ahead", now=now, ready_at=0, args={})
+    e.board.jobs[names[1]] = Job(seq=2, resident=names[1], kind="ahead", now=now, ready_at=0, args={})
     assert e.capacity.allowance(r, now) is None
-    del e.jobs[names[1]]
-    e.residents[names[1]].needs_decision = True
+    del e.board.jobs[names[1]]
+    e.core.residents[names[1]].needs_decision = True
     assert e.capacity.allowance(r, now) is None
-    e.residents[names[1]].needs_decision = False
-    mind = e.minds[names[1]]
+    e.core.residents[names[1]].needs_decision = False
+    mind = e.core.minds[names[1]]
     mind.steps_run_out = lambda t: t + timedelta(minutes=35)  # within the look ahead (30) + 10
     assert e.capacity.allowance(r, now) is None
     mind.steps_run_out = lambda t: t + timedelta(minutes=50)
-    assert e.capacity.allowance(r, now) is not None and e.spare_given == 2
-    e.spare_rule = None  # turned off: the fixed caps
+    assert e.capacity.allowance(r, now) is not None and e.capacity.given == 2
+    e.capacity.rule = None  # turned off: the fixed caps
     assert e.capacity.allowance(r, now) is None
     await e.aclose()
 
@@ -78,10 +78,10 @@ async def _play(e, ticks: int, sights_every: int = 0) -> None:
     """Step in real time; every ``sights_every`` ticks each resident sees something everyday."""
     for i in range(ticks):
         if sights_every and i % sights_every == 0:
-            for r in e.residents.values():
+            for r in e.core.residents.values():
                 r.salient.append(f"a cat walks by ({i})")
         e.step()
-        await asyncio.sleep(0.002 if e.jobs else 0)
+        await asyncio.sleep(0.002 if e.board.jobs else 0)
 
 
 async def test_in_real_time_an_idle_server_lets_residents_react_past_the_floor_up_to_the_ceiling(
@@ -91,16 +91,16 @@ async def test_in_real_time_an_idle_server_lets_residents_react_past_the_floor_u
     calls = {}
     for name, llm in (("busy", engine_model(jitter=0.001)), ("idle", idle_server(jitter=0.001))):
         e = new_engine(fake_town_loader, llm, lockstep=False)
-        e.spare_rule = SpareRule(plan_clear=timedelta(0), reacts=2, talks=1)
-        for m in e.minds.values():
-            m.config.max_reacts_per_day = 0
-            m.config.max_talks_per_day = 0
+        e.capacity.rule = SpareRule(plan_clear=timedelta(0), reacts=2, talks=1)
+        for m in e.core.minds.values():
+            m.core.config.max_reacts_per_day = 0
+            m.core.config.max_talks_per_day = 0
         await _play(e, 900, sights_every=60)  # 2.5 game hours, a sight every 10 minutes
-        assert not e.errors, e.errors
-        spare = {n: m.stats.get("react_spare", 0) for n, m in e.minds.items()}
-        calls[name] = (e.spare_given, spare, sum(m.stats.get("react_budget", 0) for m in e.minds.values()))
-        for n, m in e.minds.items():
-            used = sum(v for (d, p), v in m.calls.items() if p in ("react", "converse"))
+        assert not e.core.errors, e.core.errors
+        spare = {n: m.stats.get("react_spare", 0) for n, m in e.core.minds.items()}
+        calls[name] = (e.capacity.given, spare, sum(m.stats.get("react_budget", 0) for m in e.core.minds.values()))
+        for n, m in e.core.minds.items():
+            used = sum(v for (d, p), v in m.core.calls.items() if p in ("react", "converse"))
             urgent = used - spare[n]
             assert spare[n] <= 2 and urgent >= 0, (n, spare[n], used)
             assert m.stats.get("talk_spare", 0) <= 1
@@ -114,7 +114,7 @@ async def test_in_lockstep_the_servers_idle_time_changes_nothing(fake_town_loade
     for llm in (engine_model(jitter=0.002, latency_seed=1), idle_server(jitter=0.002, latency_seed=2)):
         e = new_engine(fake_town_loader, llm, lockstep=True)
         fps.append(fingerprint(e, await run(e, 400)))
-        assert e.spare_given == 0 and not any(m.stats.get("react_spare") for m in e.minds.values())
+        assert e.capacity.given == 0 and not any(m.stats.get("react_spare") for m in e.core.minds.values())
         await e.aclose()
     assert fps[0] == fps[1]
     assert llm.status_reads == 0  # the idle figures were never read

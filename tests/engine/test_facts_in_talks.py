@@ -33,29 +33,29 @@ async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hour
     e = new_engine(fake_town_loader, llm, lockstep=True)
     await run(e, 3)
     now = e.clock.now
-    fact = e.minds["Ann Lin"].read_fact("I am hosting a book party at the Cafe tomorrow from 5pm to 7pm", now)
+    fact = e.core.minds["Ann Lin"].read_fact("I am hosting a book party at the Cafe tomorrow from 5pm to 7pm", now)
     assert fact is not None and fact.place == "Cafe" and (fact.start, fact.end) == (17 * 60, 19 * 60)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2))):
-        e.residents[name].pos, e.residents[name].path = pos, []
+        e.core.residents[name].pos, e.core.residents[name].path = pos, []
     assert e.conversations.start_talk("Bob Lin", "Ann Lin", now, TickResult(step=0, clock=""))  # Bob starts: lines swap
-    cid = e.residents["Bob Lin"].conversation
-    conv = e.talks[cid].conv
+    cid = e.core.residents["Bob Lin"].conversation
+    conv = e.conversations.talks[cid].conv
     prompt_seen = False
     for _ in range(80):
         await run(e, 1)
         prompt_seen = prompt_seen or any("book party" in c.text for c in llm.of("complete"))
-        if cid not in e.talks:
+        if cid not in e.conversations.talks:
             break
-    assert cid not in e.talks
+    assert cid not in e.conversations.talks
     said = conv.lines
     news = [(s, t) for s, t in said if "book party" in t]
     assert news == [("Ann Lin", "Actually, I'm hosting a book party tomorrow at Cafe from 17:00 to 19:00.")], said
-    bob = e.minds["Bob Lin"]
+    bob = e.core.minds["Bob Lin"]
     heard = bob.facts.get(fact.key)
     assert heard is not None and heard.source == "Ann Lin" and heard.place == "Cafe" and heard.host == "Ann Lin"
     told = [m.text for m in bob.memory.recent(50) if m.text.startswith("Ann Lin told me: Ann Lin is hosting")]
     assert told and "at Cafe" in told[0] and "from 17:00 to 19:00" in told[0], told
-    assert e.minds["Ann Lin"].facts.get(fact.key).told == ("Bob Lin",)
+    assert e.core.minds["Ann Lin"].facts.get(fact.key).told == ("Bob Lin",)
     assert prompt_seen  # the host's own prompt showed the fact in the town's words
     await e.aclose()
 
@@ -66,10 +66,10 @@ async def test_the_visitor_can_tell_a_resident_of_a_gathering(fake_town_loader):
     await run(e, 2)
     e.submit(EnterAsVisitor("Tess", "a traveller"))
     e.player.pos = (14, 3)
-    e.residents["Ann Lin"].pos, e.residents["Ann Lin"].path = (15, 3), []
+    e.core.residents["Ann Lin"].pos, e.core.residents["Ann Lin"].path = (15, 3), []
     e.submit(OpenTalk("Ann Lin"))
     e.submit(SayToResident("Ann Lin", "I'm throwing a picnic on Main street tomorrow at noon, come along!"))
-    fact = next(iter(e.minds["Ann Lin"].facts))
+    fact = next(iter(e.core.minds["Ann Lin"].facts))
     assert fact.host == "Tess" and fact.source == "Tess" and fact.place == "Main street" and fact.start == 12 * 60
     await e.aclose()
 
@@ -79,19 +79,19 @@ async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(
     e = new_engine(fake_town_loader, llm, lockstep=True)
     await run(e, 3)
     now = e.clock.now
-    ann, bob = e.minds["Ann Lin"], e.minds["Bob Lin"]
+    ann, bob = e.core.minds["Ann Lin"], e.core.minds["Bob Lin"]
     fact = ann.read_fact("I am hosting a book party at the Cafe today from 10am to 11am", now)
     assert fact is not None and fact.day == now.date()
     bob.hear_fact(fact, "Ann Lin", now)
     e.core.learn("Bob Lin", "Cafe")  # as a talk that tells it does: told where it is, he knows the place
-    e.residents["Bob Lin"].needs_decision = True
+    e.core.residents["Bob Lin"].needs_decision = True
     at_party = set()
     for _ in range(6 * 60 * 4):  # until 11:00 at the latest
         await run(e, 1)
         t = e.clock.now
         if t.hour == 10 and t.minute >= 20:
             for name in ("Ann Lin", "Bob Lin"):
-                if e.town.tree.address_at(e.residents[name].pos).startswith("Cafe"):
+                if e.town.tree.address_at(e.core.residents[name].pos).startswith("Cafe"):
                     at_party.add(name)
         if t.hour >= 11:
             break
@@ -106,11 +106,11 @@ async def test_one_told_of_a_gathering_today_puts_it_in_the_plan_and_goes_there(
 async def test_a_host_sees_the_one_at_home_it_has_not_invited_and_may_go_past_the_days_caps(fake_town_loader):
     e = new_engine(fake_town_loader, engine_model(talk=True), lockstep=True)
     await run(e, 2)
-    ann = e.minds["Ann Lin"]
+    ann = e.core.minds["Ann Lin"]
     now = e.clock.now
     ann.read_fact("I am hosting a book party at the Cafe tomorrow at 5pm", now)
     assert ann.news_for("Bob Lin", now) and not ann.news_for("Ann Lin", now)
-    ann.config.max_reacts_per_day = 0  # the day's caps spent
+    ann.core.config.max_reacts_per_day = 0  # the day's caps spent
     from game.mind.view import WorldView
     view = WorldView(people_here=("Bob Lin",))
     rx = await ann.react(now.replace(hour=9), "Bob Lin is reading (kitchen)", view)

@@ -24,7 +24,7 @@ async def fire_in_the_lin_kitchen(e: Engine) -> tuple[list, int]:
     for _ in range(8):
         await e.wait_ready()
         e.step()
-    ann, bob = e.residents["Ann Lin"], e.residents["Bob Lin"]
+    ann, bob = e.core.residents["Ann Lin"], e.core.residents["Bob Lin"]
     assert not ann.asleep and not bob.asleep and not ann.conversation and not bob.conversation
     for r, pos in ((ann, (8, 2)), (bob, (10, 3))):
         r.pos, r.path = pos, []
@@ -61,11 +61,11 @@ async def test_a_model_that_will_not_deal_with_the_fire_still_sees_it_put_out_by
     results, ticks = await fire_in_the_lin_kitchen(e)
     assert ticks > 0, "the stove still burns after ten game minutes"
     who = who_put_it_out(e, results)
-    mender = e.residents[who]
+    mender = e.core.residents[who]
     # asked twice (what to do; then plainly), neither answer put it out: the action by rule
     assert [w for r, w in asked if r == who] == ["hazard", "mend"]
     assert mender.action.description == "putting out the fire" and mender.action.source == "rule"
-    assert mender.action.address == STOVE and e.minds[who].stats["hazard_rule"] == 1
+    assert mender.action.address == STOVE and e.core.minds[who].stats["hazard_rule"] == 1
     # only one of the two was sent: the other was not asked while someone dealt with it
     assert {r for r, _ in asked} == {who}
     # put out when its mender got there, not from the bedroom
@@ -86,9 +86,9 @@ async def test_the_models_own_action_puts_the_fire_out_when_it_fits(fake_town_lo
         results, ticks = await fire_in_the_lin_kitchen(e)
         assert ticks > 0
         who = who_put_it_out(e, results)
-        act = e.residents[who].action
+        act = e.core.residents[who].action
         assert act.source == "reaction" and act.description == "putting out the fire" and act.address == STOVE
-        assert e.minds[who].stats["hazard_model"] == 1 and e.minds[who].stats["hazard_asked_again"] == 0
+        assert e.core.minds[who].stats["hazard_model"] == 1 and e.core.minds[who].stats["hazard_asked_again"] == 0
         danger = "\nDanger: the stove in the kitchen of Lin house is on fire."
         hazard_prompts = [c.text for c in llm.of("complete") if danger in c.text]
         assert len(hazard_prompts) == 1 and "It is safe again when it is off." in hazard_prompts[0]
@@ -106,16 +106,16 @@ async def test_a_model_that_is_down_leaves_the_fire_to_the_rule(fake_town_loader
         results, ticks = await fire_in_the_lin_kitchen(e)
         assert ticks > 0
         who = who_put_it_out(e, results)
-        assert e.residents[who].action.source == "rule"
-        assert e.minds[who].stats["error_react"] == 1  # one failed call, not two
+        assert e.core.residents[who].action.source == "rule"
+        assert e.core.minds[who].stats["error_react"] == 1  # one failed call, not two
     finally:
         await e.aclose()
 
 
 async def test_the_days_reactions_spent_do_not_hold_back_a_fire(blind):
     e, asked = blind
-    for m in e.minds.values():
-        m.config.max_reacts_per_day = 0
+    for m in e.core.minds.values():
+        m.core.config.max_reacts_per_day = 0
     results, ticks = await fire_in_the_lin_kitchen(e)
     assert ticks > 0
     who = who_put_it_out(e, results)
@@ -129,7 +129,7 @@ async def test_a_fire_breaks_off_a_talk_in_the_house(blind):
     for _ in range(8):
         await e.wait_ready()
         e.step()
-    ann, bob = e.residents["Ann Lin"], e.residents["Bob Lin"]
+    ann, bob = e.core.residents["Ann Lin"], e.core.residents["Bob Lin"]
     for r, pos in ((ann, (8, 2)), (bob, (10, 3))):
         r.pos, r.path = pos, []
     assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, e.core.out)
@@ -145,7 +145,7 @@ async def test_a_fire_breaks_off_a_talk_in_the_house(blind):
     assert e.town.objects.get(STOVE) == "idle", "the stove still burns after ten game minutes"
     ended = [e.text for r in results for e in r.log if e.kind == "conversation" and "ended" in e.text]
     assert ended and "noticed that the stove in the kitchen of Lin house is on fire" in ended[0]
-    assert cid not in e.talks and who_put_it_out(e, results)
+    assert cid not in e.conversations.talks and who_put_it_out(e, results)
     # only its mender changed the stove: a step decided before the fire ("cooking", state "on")
     # leaves a burning stove burning
     assert [c.by for r in results for c in r.object_changes] == ["player", who_put_it_out(e, results)]

@@ -69,7 +69,7 @@ async def test_a_recorded_run_leaves_its_manifest_and_replays_the_same(fake_town
     tape2, _ = tape_of(rec_path)
     tape2.open()
     assert fingerprint(await tape2.advance(end)) == fingerprint(first)
-    assert not tape._engine.errors  # every answer was in the recording
+    assert not tape._engine.core.errors  # every answer was in the recording
     await tape.aclose()
     await tape2.aclose()
 
@@ -123,7 +123,7 @@ async def test_interrupted_run_still_saves(fake_town_loader, tmp_path):
     info = describe_save(save)
     assert info["clock"].startswith("Day 1")
     e = load_engine(save, engine_model())
-    assert e.jobs  # the unanswered decisions were kept, to be asked again
+    assert e.board.jobs  # the unanswered decisions were kept, to be asked again
 
 
 async def test_pace_runs_at_the_games_own_clock_rate(fake_town_loader):

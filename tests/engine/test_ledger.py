@@ -65,12 +65,12 @@ async def _run(e: Engine, ticks: int) -> None:
 async def test_a_model_that_keeps_up_leads_and_one_that_fails_leaves_the_routine(fake_town_loader):
     fast = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await _run(fast, 300)
-    led = fast.ledger.summary()
+    led = fast.core.ledger.summary()
     assert led["model_led_share"] is not None and led["model_led_share"] > 0.5, led
     assert led["decisions"] > 0 and led["decision_lag_p50_min"] is not None
     down = new_engine(fake_town_loader, engine_model(fail=("plan_day", "decompose", "react")), lockstep=True)
     await _run(down, 300)
-    led_down = down.ledger.summary()
+    led_down = down.core.ledger.summary()
     assert led_down["model_led_share"] is not None and led_down["model_led_share"] < 0.2, led_down
     assert led_down["waking_min_by_source"].get("routine", 0) > 0
     await fast.aclose()
@@ -84,9 +84,9 @@ async def _open_needs_with_nothing_asked(e: Engine, ticks: int) -> list[str]:
     for _ in range(ticks):
         await e.wait_ready()
         e.step()
-        for name, r in e.residents.items():
-            lr = e.ledger.residents.get(name)
-            if (lr is not None and lr.need_since is not None and name not in e.jobs
+        for name, r in e.core.residents.items():
+            lr = e.core.ledger.residents.get(name)
+            if (lr is not None and lr.need_since is not None and name not in e.board.jobs
                     and not r.needs_decision and not r.salient):
                 seen.append(f"{e.clock.now:%H:%M:%S} {name} open since {lr.need_since:%H:%M:%S}")
     return seen
@@ -100,7 +100,7 @@ async def test_no_decision_stays_open_when_nothing_is_asked(fake_town_loader):
     assert await _open_needs_with_nothing_asked(e, 400) == []
     down = new_engine(fake_town_loader, engine_model(fail=("react", "decompose")), lockstep=True)
     assert await _open_needs_with_nothing_asked(down, 400) == []
-    assert down.backlog_min() < 10  # the clock would not be slowed
+    assert down.lead_time.backlog_min() < 10  # the clock would not be slowed
     await e.aclose()
     await down.aclose()
 
@@ -108,11 +108,11 @@ async def test_no_decision_stays_open_when_nothing_is_asked(fake_town_loader):
 async def test_the_ledger_is_saved_with_the_town(fake_town_loader, tmp_path):
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await _run(e, 120)
-    before = e.ledger.summary()
+    before = e.core.ledger.summary()
     path = tmp_path / "t.save"
     e.save(path)
     back = load_engine(path, engine_model())
-    assert back.ledger.summary() == before
+    assert back.core.ledger.summary() == before
     await e.aclose()
     await back.aclose()
 
@@ -183,20 +183,21 @@ async def test_the_wait_lived_by_routine_is_of_waking_residents_on_their_routine
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await _run(e, 30)
     now = e.clock.now
-    names = sorted(e.residents)
+    names = sorted(e.core.residents)
     for name in names:
-        r = e.residents[name]
+        r = e.core.residents[name]
         r.action = Action("spending time at home", "", "", 30, start=now - timedelta(minutes=6), source="routine")
-        e.ledger.answered(name, now)
+        e.core.ledger.answered(name, now)
     assert e.routine_wait_min() == 0.0  # no decision open: the routine is not a wait for the model
-    ann = next(e.residents[n] for n in names if not e.residents[n].conversation)  # (one in a talk is not waiting)
-    e.ledger.need(ann.name, now - timedelta(minutes=5))
+    residents = e.core.residents
+    ann = next(residents[n] for n in names if not residents[n].conversation)  # (one in a talk is not waiting)
+    e.core.ledger.need(ann.name, now - timedelta(minutes=5))
     assert e.routine_wait_min() == 5.0
     ann.action = Action("reading", "", "", 30, start=now - timedelta(minutes=6), source="model")
     assert e.routine_wait_min() == 0.0  # its model-made step goes on while a reaction is asked
     ann.action = Action("sleeping", "", "", 30, start=now - timedelta(minutes=6), source="routine")
     assert e.routine_wait_min() == 0.0  # asleep is not waking time
     ann.action = Action("spending time at home", "", "", 30, start=now - timedelta(minutes=6), source="routine")
-    e.embodied = ann.name
+    e.core.embodied = ann.name
     assert e.routine_wait_min() == 0.0  # the player's
     await e.aclose()

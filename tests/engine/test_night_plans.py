@@ -30,7 +30,7 @@ def _status(idle: bool, slots: int | None = None) -> ModelStatus:
 
 
 def _early(e) -> list[str]:
-    return [n for n, j in e.jobs.items() if j.kind == JobKind.AHEAD]
+    return [n for n, j in e.board.jobs.items() if j.kind == JobKind.AHEAD]
 
 
 async def test_days_planned_a_few_at_a_time_while_the_server_is_idle():
@@ -39,14 +39,14 @@ async def test_days_planned_a_few_at_a_time_while_the_server_is_idle():
     for _ in range(400):  # 400 ticks, each waiting for an answer in flight: not a race with the fake's latency
         e.step()
         most = max(most, len(_early(e)))
-        if e.jobs:
+        if e.board.jobs:
             await e.wait_any()
     assert most == 3  # three at a time on four slots: one stays free for anyone who needs it
     # everyone waking within six hours of now had the day planned in the night, asleep still
     for name in ("Felix Adeyemi", "Hank Brody", "Ines Moreau", "Nora Lindqvist", "Grace Okafor"):
-        plan = e.minds[name].plan
-        assert plan is not None and plan.source == "model" and e.residents[name].asleep, name
-    assert e.minds["Eli Moreau"].plan is None  # wakes at 08:00: more than six hours away still
+        plan = e.core.minds[name].plan
+        assert plan is not None and plan.source == "model" and e.core.residents[name].asleep, name
+    assert e.core.minds["Eli Moreau"].plan is None  # wakes at 08:00: more than six hours away still
     await e.aclose()
 
 
@@ -74,7 +74,7 @@ async def test_one_at_a_time_when_the_slots_are_not_known():
     for _ in range(60):
         e.step()
         most = max(most, len(_early(e)))
-        if e.jobs:
+        if e.board.jobs:
             await e.wait_any()
     assert most == 1
     await e.aclose()
@@ -100,15 +100,15 @@ async def test_an_awake_residents_next_window_asked_in_a_lull():
     e, llm = _engine(idle=False, slots=4, start=datetime(2026, 3, 2, 10, 0))
     for _ in range(60):  # the morning's decisions, with a busy server: the usual look ahead only
         e.step()
-        if e.jobs:
+        if e.board.jobs:
             await e.wait_any()
     now = e.clock.now
-    awake = [n for n, r in e.residents.items() if not r.asleep and e.minds[n].steps_run_out(now) is not None]
+    awake = [n for n, r in e.core.residents.items() if not r.asleep and e.core.minds[n].steps_run_out(now) is not None]
     assert awake
     llm.model_status = _status(idle=True, slots=4)
     asked: dict[str, timedelta] = {}
     for _ in range(10):
-        before = {n: e.minds[n].steps_run_out(e.clock.now) for n in awake}
+        before = {n: e.core.minds[n].steps_run_out(e.clock.now) for n in awake}
         now = e.clock.now
         e.step()
         assert len([n for n in _early(e) if n in e.lanes.early]) <= 1  # one at a time by day, not three

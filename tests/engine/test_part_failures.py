@@ -19,10 +19,10 @@ def broken(*args: object, **kwargs: object) -> object:
 
 async def test_a_routine_that_fails_is_shown_and_the_town_goes_on(fake_town_loader, monkeypatch):
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
-    monkeypatch.setattr(e.minds["Ann Lin"], "routine_action", broken)
+    monkeypatch.setattr(e.core.minds["Ann Lin"], "routine_action", broken)
     await ticks(e, 30)
-    assert any(x.startswith("Ann Lin: routine action failed: a bug in the mind") for x in e.errors), e.errors
-    assert all(e.residents[n].action is not None for n in ("Bob Lin", "Cara Diaz"))  # the others live on
+    assert any(x.startswith("Ann Lin: routine action failed: a bug in the mind") for x in e.core.errors), e.core.errors
+    assert all(e.core.residents[n].action is not None for n in ("Bob Lin", "Cara Diaz"))  # the others live on
     await e.aclose()
 
 
@@ -30,15 +30,15 @@ async def test_a_talk_a_mind_cannot_remember_is_shown_and_still_ends(fake_town_l
     e = new_engine(fake_town_loader, engine_model(talk=False), lockstep=True)
     await ticks(e, 3)
     e.submit(EnterAsVisitor("Zed", "a tinker"))
-    cara = e.residents["Cara Diaz"]
+    cara = e.core.residents["Cara Diaz"]
     e.player.pos = cara.pos
     cid = e.submit(SayToResident("Cara", "Have you heard the bridge is closed?"))
     await ticks(e, 8)
-    assert e.talks[cid].conv.lines
-    monkeypatch.setattr(e.minds["Cara Diaz"], "remember_conversation", broken)
+    assert e.conversations.talks[cid].conv.lines
+    monkeypatch.setattr(e.core.minds["Cara Diaz"], "remember_conversation", broken)
     e.submit(EndConversation("Cara Diaz"))
-    assert cara.conversation is None and cid not in e.talks and cara.needs_decision
-    assert "Cara Diaz: could not remember the conversation: a bug in the mind" in e.errors
+    assert cara.conversation is None and cid not in e.conversations.talks and cara.needs_decision
+    assert "Cara Diaz: could not remember the conversation: a bug in the mind" in e.core.errors
     await ticks(e, 3)  # and the town goes on
     await e.aclose()
 
@@ -55,7 +55,7 @@ async def test_a_reply_goes_on_when_getting_it_ready_failed(fake_town_loader, ca
     for _ in range(3):
         e.step()
     e.submit(EnterAsVisitor("Zed", "a tinker"))
-    e.player.pos = e.residents["Bob Lin"].pos
+    e.player.pos = e.core.residents["Bob Lin"].pos
     e.submit(OpenTalk("Bob Lin"))
     await asyncio.sleep(0.05)
     with caplog.at_level(logging.WARNING, logger="game.engine.talks.conversations"):

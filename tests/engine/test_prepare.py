@@ -36,16 +36,16 @@ async def test_the_town_starts_with_the_model_plans_and_the_clock_unmoved():
     start = e.clock.now
     seen: list[PrepStep] = []
     done = await e.prepare(progress=seen.append)
-    assert e.clock.now == start and e.step_no == 0  # nothing lived before the plans came
+    assert e.clock.now == start and e.core.step_no == 0  # nothing lived before the plans came
     assert done.asked == sorted(UP_AT_SIX + UP_BY_HALF_PAST) and sorted(done.planned) == done.asked
     assert seen[0] == PrepStep(0, 8) and [s.done for s in seen] == list(range(9))
     assert all(s.plan and not s.failed for s in seen[1:]) and {s.name for s in seen[1:]} == set(done.asked)
     e.step()  # the first tick applies them: everyone up is on a step of the model's, none on routine
     for name in UP_AT_SIX:
-        act = e.residents[name].action
+        act = e.core.residents[name].action
         assert act is not None and act.source == "model", (name, act)
-    assert e.minds["Kenji Tanaka"].plan is not None and e.residents["Kenji Tanaka"].asleep
-    assert not e.jobs.keys() & set(UP_AT_SIX)  # no decision of theirs left open
+    assert e.core.minds["Kenji Tanaka"].plan is not None and e.core.residents["Kenji Tanaka"].asleep
+    assert not e.board.jobs.keys() & set(UP_AT_SIX)  # no decision of theirs left open
     await e.aclose()
 
 
@@ -56,7 +56,7 @@ async def test_a_failed_plan_is_said_and_the_resident_keeps_its_routine():
     assert done.planned == [] and all(s.failed for s in seen[1:])
     res = e.step()
     assert res.log and any("model" in line.text for line in res.log)  # the failures are shown
-    assert all(e.residents[n].action is not None for n in UP_AT_SIX)  # the routine fills in
+    assert all(e.core.residents[n].action is not None for n in UP_AT_SIX)  # the routine fills in
     await e.aclose()
 
 
@@ -76,11 +76,11 @@ async def test_the_player_may_start_before_every_plan_came():
             enough.set()
     done = await e.prepare(progress=on_step, enough=enough)
     assert 2 <= len(done.planned) < len(done.asked) and seen[-1].done < 8
-    assert set(done.asked) - set(done.planned) <= set(e.jobs)  # the rest go on in their lanes
+    assert set(done.asked) - set(done.planned) <= set(e.board.jobs)  # the rest go on in their lanes
     for _ in range(30):  # and are applied as they come, as in play
         e.step()
         await asyncio.sleep(0.01)
-    assert all(e.residents[n].action.source == "model" for n in UP_AT_SIX)
+    assert all(e.core.residents[n].action.source == "model" for n in UP_AT_SIX)
     await e.aclose()
 
 

@@ -22,8 +22,8 @@ SIGHTS = [f"a stranger number {n} walks a goat down the lane" for n in range(8)]
 async def _decide_with_sights(lockstep: bool):
     llm = engine_model()
     e = new_engine(default_town_path(), llm, lockstep=lockstep, start=MORNING)
-    r = e.residents["Aiko Tanaka"]
-    mind = e.minds[r.name]
+    r = e.core.residents["Aiko Tanaka"]
+    mind = e.core.minds[r.name]
     mind.core.config.importance_batch = 3
     r.obs_buffer = list(SIGHTS)
     e.lanes.ask(r, JobKind.NEXT, e.clock.now, {})
@@ -37,7 +37,7 @@ async def test_a_decision_keeps_its_sights_unrated_and_an_observe_job_rates_them
     assert "importance" not in llm.purposes()
     assert len(mind.memory.unscored()) >= 3 and mind.scoring_due(e.clock.now)
     e.step()  # the lane is free: the ratings are asked now, in a job of their own
-    assert e.jobs.get(r.name) is not None and e.jobs[r.name].kind == JobKind.OBSERVE
+    assert e.board.jobs.get(r.name) is not None and e.board.jobs[r.name].kind == JobKind.OBSERVE
     await asyncio.wait_for(e.wait_any(), 5)
     assert "importance" in llm.purposes() and not mind.scoring_due(e.clock.now)
     await e.aclose()

@@ -26,7 +26,7 @@ BETWEEN = ModelStatus(url="fake", model="fake", spare=0.5, idle_s=0.0, in_flight
 def _engine(lockstep: bool, status: ModelStatus):
     llm = engine_model(jitter=0.002, status=status)
     e = new_engine(default_town_path(), llm, lockstep=lockstep, start=MORNING)
-    for mind in e.minds.values():
+    for mind in e.core.minds.values():
         mind.core.config.reflect_threshold = 1.0  # due after any memory at all
     return e, llm
 
@@ -38,8 +38,8 @@ def _reflections(llm) -> list[str | None]:
 async def _run(e, ticks: int, kinds: list[JobKind]) -> None:
     for _ in range(ticks):
         e.step()
-        kinds.extend(j.kind for j in e.jobs.values())
-        if e.jobs:
+        kinds.extend(j.kind for j in e.board.jobs.values())
+        if e.board.jobs:
             await asyncio.wait_for(e.wait_any(), 5)
         await asyncio.sleep(0)
 
@@ -74,7 +74,7 @@ async def test_in_a_crowd_people_are_seen_and_remembered_not_reacted_to():
     never counts the crowd."""
     crowd = ModelStatus(url="fake", model="fake", spare=0.0, idle_s=0.0, in_flight=4, queued=2, slots=4)
     e, llm = _engine(lockstep=False, status=crowd)
-    a, b = e.residents["Aiko Tanaka"], e.residents["Hank Brody"]  # (not at home together)
+    a, b = e.core.residents["Aiko Tanaka"], e.core.residents["Hank Brody"]  # (not at home together)
     assert not a.asleep and not b.asleep  # (10:00)
     b.pos = (a.pos[0] + 1, a.pos[1])
     now = e.clock.now
@@ -98,7 +98,7 @@ async def test_someone_just_talked_with_is_seen_not_reacted_to():
     ``TALK_COOLDOWN``, so the sight asks no reaction (``Perceiver.talked_lately``), in lockstep too."""
     for lockstep in (False, True):
         e, _ = _engine(lockstep=lockstep, status=ROOM)
-        a, b = e.residents["Aiko Tanaka"], e.residents["Hank Brody"]
+        a, b = e.core.residents["Aiko Tanaka"], e.core.residents["Hank Brody"]
         b.pos = (a.pos[0] + 1, a.pos[1])
         now = e.clock.now
         a.last_talk["Hank Brody"] = now - timedelta(minutes=20)

@@ -26,29 +26,29 @@ HERE = Path(__file__).parent
 
 def state(e: Engine) -> dict:
     """Everything that must survive a save, as comparable plain data."""
-    out = {"clock": e.clock.to_dict(), "step": e.step_no, "rng": e.rng.getstate(), "embodied": e.embodied,
+    out = {"clock": e.clock.to_dict(), "step": e.core.step_no, "rng": e.core.rng.getstate(), "embodied": e.embodied,
            "player": None if e.player is None else (e.player.name, e.player.description, tuple(e.player.pos)),
            "objects": e.town.objects.to_dict(), "talks": {k: (t.conv.participants, t.conv.lines, t.turn)
-                                                          for k, t in e.talks.items()},
+                                                          for k, t in e.conversations.talks.items()},
            "jobs": sorted((j.resident, j.kind, j.ready_at, json.dumps(j.args), j.observations)
-                          for j in e.jobs.values())}
-    for n, r in e.residents.items():
-        mind = e.minds[n]
+                          for j in e.board.jobs.values())}
+    for n, r in e.core.residents.items():
+        mind = e.core.minds[n]
         out[n] = {
             "pos": tuple(r.pos), "path": [tuple(p) for p in r.path],
             "action": r.action.to_dict() if r.action else None,
             "plan": r.plan.to_dict() if r.plan else None, "conversation": r.conversation,
             "seen": r.seen, "obs": r.obs_buffer, "salient": r.salient,
             "memory": [(m.id, m.kind, m.text, m.created, round(m.importance, 4)) for m in mind.memory.recent(10**6)],
-            "mind_plan": mind.plan.to_dict() if mind.plan else None, "queue": [a.to_dict() for a in mind.queue],
-            "spatial": e.spatial[n].to_dict(),
+            "mind_plan": mind.plan.to_dict() if mind.plan else None, "queue": [a.to_dict() for a in mind.agenda.queue],
+            "spatial": e.core.spatial[n].to_dict(),
         }
     return out
 
 
 async def settle(e: Engine) -> None:
     """Let the decisions in flight finish (they change their minds as they go) before comparing."""
-    tasks = [j.task for j in e.jobs.values() if j.task is not None]
+    tasks = [j.task for j in e.board.jobs.values() if j.task is not None]
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
@@ -63,12 +63,12 @@ async def busy_town(town_dir, tmp_path) -> Engine:
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     e.submit(SetObjectState("the stove in the Lin kitchen is on fire"))
     e.submit(Whisper("Bob Lin", "I should open a bakery"))
-    cara = e.residents["Cara Diaz"]
+    cara = e.core.residents["Cara Diaz"]
     e.player.pos = cara.pos
     e.submit(SayToResident("Cara Diaz", "Good morning!"))
     await ticks(e, 4)
     e.step()  # leave some decisions in flight
-    assert e.jobs, "the test wants pending decisions in the save"
+    assert e.board.jobs, "the test wants pending decisions in the save"
     return e
 
 
@@ -80,11 +80,11 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
     llm2 = engine_model()
     f = load_engine(path, llm2)
     after = state(f)
-    assert llm2.accounting.to_dict()["by_resident_purpose"] == e.llm.accounting.to_dict()["by_resident_purpose"]
-    assert llm2.accounting.total.calls == e.llm.accounting.total.calls > 0
+    assert llm2.accounting.to_dict()["by_resident_purpose"] == e.core.llm.accounting.to_dict()["by_resident_purpose"]
+    assert llm2.accounting.total.calls == e.core.llm.accounting.total.calls > 0
     for key in before:
         assert after[key] == before[key], key
-    assert f.save_path == str(path)
+    assert f.saver.path == str(path)
     info = describe_save(path)
     assert info["town"] == "Testville" and info["clock"] == e.clock.text()
     assert info["residents"] == ["Ann Lin", "Bob Lin", "Cara Diaz"]
@@ -92,7 +92,7 @@ async def test_round_trip_restores_everything(fake_town_loader, tmp_path):
     db = sqlite3.connect(path)
     count, dim, blob = db.execute("SELECT count, dim, embedding FROM memory_segments LIMIT 1").fetchone()
     assert isinstance(blob, bytes) and dim == 16 and len(blob) == count * 16 * 4
-    assert db.execute("SELECT count(*) FROM pending").fetchone()[0] == len(e.jobs)
+    assert db.execute("SELECT count(*) FROM pending").fetchone()[0] == len(e.board.jobs)
     db.close()
     raw = path.read_bytes()
     assert b"pickle" not in raw and b"\x80\x04\x95" not in raw  # no pickle protocol-4 frames
@@ -129,7 +129,7 @@ async def test_forks_continue_identically_on_the_same_answers(fake_town_loader, 
     b = load_engine(path, replay, lockstep=True)
     res_b = await ticks(b, 900)
     await settle(b)
-    assert not a.errors and not b.errors, (a.errors, b.errors)
+    assert not a.core.errors and not b.core.errors, (a.core.errors, b.core.errors)
     assert fingerprint(res_a) == fingerprint(res_b)
     assert state(a) == state(b)
     assert any(r.moves for r in res_a) and any(r.bubbles for r in res_a)
@@ -173,12 +173,12 @@ async def test_a_failed_save_leaves_the_previous_one_intact(fake_town_loader, tm
     with pytest.raises(RuntimeError):
         e.save(path)
     assert path.read_bytes() == old
-    assert load_engine(path, engine_model()).step_no == 20
+    assert load_engine(path, engine_model()).core.step_no == 20
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith((".tmp", "-journal"))]
     monkeypatch.setattr(save_mod.faults, "before_commit", None)
     monkeypatch.setattr(save_mod.faults, "before_replace", None)
     e.save(path)  # and the next save writes what the failed one could not
-    assert load_engine(path, engine_model()).step_no == 40
+    assert load_engine(path, engine_model()).core.step_no == 40
     await e.aclose()
 
 
@@ -217,10 +217,10 @@ def test_a_crash_during_save_leaves_the_previous_one_intact(fake_town_loader, tm
     else:
         assert (tmp_path / "c.save-journal").exists(), "the crash should have left SQLite's journal"
     f = load_engine(path, engine_model())
-    assert f.step_no == 15
-    f.step_no = 16
+    assert f.core.step_no == 15
+    f.core.step_no = 16
     f.save(path)  # whatever the crash left beside the file does not reach the next save
-    assert load_engine(path, engine_model()).step_no == 16
+    assert load_engine(path, engine_model()).core.step_no == 16
 
 
 def test_bad_files_are_refused_with_a_clear_message(fake_town_loader, tmp_path):
@@ -287,7 +287,7 @@ async def test_odd_file_names_save_and_load(fake_town_loader, tmp_path):
     await ticks(e, 5)
     path = tmp_path / "my town? #1 50%.save"
     e.save(path)
-    assert load_engine(path, engine_model()).step_no == 5
+    assert load_engine(path, engine_model()).core.step_no == 5
     assert describe_save(path)["clock"] == e.clock.text()
     await e.aclose()
 
@@ -310,7 +310,7 @@ async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_to
     that still holds one loads it as a "next" job, and the town goes on."""
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await ticks(e, 3)
-    assert e.jobs
+    assert e.board.jobs
     path = tmp_path / "old.save"
     e.save(path)
     await e.aclose()
@@ -319,10 +319,10 @@ async def test_an_old_saves_pending_day_plan_is_asked_as_the_next_action(fake_to
     db.commit()
     db.close()
     loaded = load_engine(path, engine_model(), lockstep=True)
-    kinds = sorted(j.kind for j in loaded.jobs.values())
+    kinds = sorted(j.kind for j in loaded.board.jobs.values())
     assert "plan" not in kinds and "next" in kinds
     await ticks(loaded, 20)
-    assert loaded.step_no == e.step_no + 20 and not loaded.errors
+    assert loaded.core.step_no == e.core.step_no + 20 and not loaded.core.errors
     await loaded.aclose()
 
 
@@ -330,23 +330,23 @@ async def test_a_pending_look_ahead_is_saved_and_asked_again_after_loading(fake_
     from datetime import timedelta
 
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
-    e.ahead = timedelta(minutes=30)
+    e.lookahead.ahead = timedelta(minutes=30)
     for _ in range(2000):
-        if any(j.kind == "ahead" for j in e.jobs.values()):
+        if any(j.kind == "ahead" for j in e.board.jobs.values()):
             break
         await ticks(e, 1)
-    job = next(j for j in e.jobs.values() if j.kind == "ahead")
+    job = next(j for j in e.board.jobs.values() if j.kind == "ahead")
     path = tmp_path / "ahead.save"
     e.save(path)
     await e.aclose()
     loaded = load_engine(path, engine_model(), lockstep=True)
-    assert loaded.jobs[job.resident].kind == "ahead" and "view" in loaded.jobs[job.resident].args
-    mind = loaded.minds[job.resident]
-    before = len(mind.queue)
+    assert loaded.board.jobs[job.resident].kind == "ahead" and "view" in loaded.board.jobs[job.resident].args
+    mind = loaded.core.minds[job.resident]
+    before = len(mind.agenda.queue)
     # due when the steps run out, as asked (lanes.py, maybe_ahead): the tick is kept
-    assert loaded.jobs[job.resident].ready_at == job.ready_at > loaded.step_no + loaded.decision_ticks
-    await ticks(loaded, job.ready_at - loaded.step_no + 1)
-    assert mind.stats["ahead_calls"] >= 1 and len(mind.queue) > before and not loaded.errors
+    assert loaded.board.jobs[job.resident].ready_at == job.ready_at > loaded.core.step_no + loaded.core.decision_ticks
+    await ticks(loaded, job.ready_at - loaded.core.step_no + 1)
+    assert mind.stats["ahead_calls"] >= 1 and len(mind.agenda.queue) > before and not loaded.core.errors
     await loaded.aclose()
 
 
@@ -392,15 +392,15 @@ async def test_save_as_makes_a_whole_independent_save(fake_town_loader, tmp_path
     await settle(e)
     await ticks(e, 20)
     e.save(b)  # save as: a new file, written whole
-    step_b = e.step_no
+    step_b = e.core.step_no
     await ticks(e, 20)
     e.save(b)
     e.save(a)  # a changes; b is its own file
-    assert load_engine(b, engine_model()).step_no == e.step_no
+    assert load_engine(b, engine_model()).core.step_no == e.core.step_no
     b2 = tmp_path / "b2.save"
     b2.write_bytes(b.read_bytes())
-    assert load_engine(b2, engine_model()).step_no == e.step_no
-    assert step_b < e.step_no
+    assert load_engine(b2, engine_model()).core.step_no == e.core.step_no
+    assert step_b < e.core.step_no
     await e.aclose()
 
 
@@ -435,7 +435,7 @@ async def test_a_version_1_save_still_loads_and_is_saved_in_the_new_format(fake_
     db.execute("CREATE TABLE memories (resident TEXT NOT NULL, id INTEGER NOT NULL, kind TEXT NOT NULL, "
                "text TEXT NOT NULL, created TEXT NOT NULL, data TEXT NOT NULL, embedding BLOB, "
                "PRIMARY KEY (resident, id))")
-    for name, mind in e.minds.items():
+    for name, mind in e.core.minds.items():
         for row in mind.memory.to_rows():
             emb = row.pop("embedding")
             db.execute("INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -25,10 +25,10 @@ async def talk_of_two(fake_town_loader, llm: FakeModel) -> tuple[Engine, str]:
     e = new_engine(fake_town_loader, llm, lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (20, 9))):
-        e.residents[name].pos = pos
-        e.residents[name].path = []
+        e.core.residents[name].pos = pos
+        e.core.residents[name].path = []
     assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, TickResult(step=0, clock=""))
-    cid = e.residents["Ann Lin"].conversation
+    cid = e.core.residents["Ann Lin"].conversation
     assert cid
     return e, cid
 
@@ -37,9 +37,9 @@ async def cara_joins(e: Engine, cid: str) -> None:
     """Cara walks up to the talk of two once its first line is said, and joins it."""
     for _ in range(40):
         await run(e, 1)
-        if e.talks[cid].conv.lines:
+        if e.conversations.talks[cid].conv.lines:
             break
-    e.residents["Cara Diaz"].pos = (16, 2)
+    e.core.residents["Cara Diaz"].pos = (16, 2)
     assert e.conversations.start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
 
 
@@ -53,7 +53,7 @@ async def test_a_talk_of_residents_is_one_call_said_a_line_a_minute_and_both_rem
     before = len(llm.calls)
     res = await run(e, 80)
     lines = said(res, cid)
-    assert cid not in e.talks and e.residents["Ann Lin"].conversation is None
+    assert cid not in e.conversations.talks and e.core.residents["Ann Lin"].conversation is None
     talk_calls = [c for c in llm.pairs()[before:] if c[0] in ("converse", "dialogue")]
     assert talk_calls == [("converse", "Ann Lin")]  # one call for the whole talk, by who started it
     assert 2 <= len(lines) <= 4
@@ -63,7 +63,7 @@ async def test_a_talk_of_residents_is_one_call_said_a_line_a_minute_and_both_rem
     prompt = next(c.text for c in llm.calls if (c.purpose, c.resident) == ("converse", "Ann Lin"))
     assert "Talking with:\nBob Lin" in prompt  # Bob's own part: who he is, what he remembers of Ann
     for me, other in (("Ann Lin", "Bob Lin"), ("Bob Lin", "Ann Lin")):
-        mem = e.minds[me].memory
+        mem = e.core.minds[me].memory
         told = [m for m in mem.recent(200) if m.text.startswith(f"{other} told me: Hello, this is line")]
         mine = [m for m in mem.recent(200) if m.text.startswith(f"I talked with {other}; I said:")]
         assert told and mine, [m.text for m in mem.recent(5)]
@@ -77,9 +77,9 @@ async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loa
     e, cid = await talk_of_two(fake_town_loader, llm)
     for _ in range(40):
         await run(e, 1)
-        if e.talks[cid].conv.lines:
+        if e.conversations.talks[cid].conv.lines:
             break
-    talk = e.talks[cid]
+    talk = e.conversations.talks[cid]
     assert talk.mode == "script" and len(talk.conv.lines) == 1 and talk.script, "the first line is said"
     rest = list(talk.script)
     path = tmp_path / "talk.save"
@@ -87,12 +87,12 @@ async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loa
     await e.aclose()
     llm2 = engine_model(talk=False)
     f = load_engine(path, llm2, lockstep=True)
-    assert f.talks[cid].script == rest and f.talks[cid].mode == "script"
-    assert f.talks[cid].conv.importance == 7  # the rating of what is still to be said, kept
+    assert f.conversations.talks[cid].script == rest and f.conversations.talks[cid].mode == "script"
+    assert f.conversations.talks[cid].conv.importance == 7  # the rating of what is still to be said, kept
     res = await run(f, 40)
     assert [(s, t) for _, s, t in said(res, cid)] == rest  # what was written is said, not asked again
     assert not [c for c in llm2.pairs() if c[0] in ("converse", "dialogue")]
-    assert cid not in f.talks
+    assert cid not in f.conversations.talks
     await f.aclose()
 
 
@@ -100,7 +100,7 @@ async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fa
     llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     await cara_joins(e, cid)
-    talk = e.talks[cid]
+    talk = e.conversations.talks[cid]
     assert talk.mode == "lines" and not talk.script  # what was written had no part for Cara
     assert talk.conv.importance is None  # its rating was of the script, not of what is said now
     res = await run(e, 80)
@@ -116,11 +116,11 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
     llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     await cara_joins(e, cid)
-    talk = e.talks[cid]
+    talk = e.conversations.talks[cid]
     assert talk.mode == "lines"
-    e.ahead = timedelta(minutes=15)
+    e.lookahead.ahead = timedelta(minutes=15)
     for name in talk.conv.participants:
-        e.minds[name].steps_run_out = lambda now: now + timedelta(minutes=5)
+        e.core.minds[name].steps_run_out = lambda now: now + timedelta(minutes=5)
     asked: list[tuple[str, int]] = []  # (who, lines until its turn) when its window was asked
     real_ask = e.lanes.ask
 
@@ -133,7 +133,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
     e.lanes.ask = ask
     for _ in range(60):
         await run(e, 1)
-        if cid not in e.talks:
+        if cid not in e.conversations.talks:
             break
     assert asked, "a window was asked during the talk"
     assert all(away >= 2 for _, away in asked), asked
@@ -144,7 +144,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
 async def test_a_failed_script_ends_the_talk_and_says_so(fake_town_loader):
     e, cid = await talk_of_two(fake_town_loader, engine_model(talk=False, fail=("converse",)))
     res = await run(e, 30)
-    assert cid not in e.talks
+    assert cid not in e.conversations.talks
     errors = [e.text for r in res for e in r.log if e.kind == "error"]
     assert any("Ann Lin could not talk" in t for t in errors), errors
     assert not said(res, cid)
@@ -157,15 +157,15 @@ async def test_the_next_window_is_asked_while_a_written_talk_is_said(fake_town_l
     from datetime import timedelta
     llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
-    e.ahead = timedelta(minutes=15)
+    e.lookahead.ahead = timedelta(minutes=15)
     for _ in range(40):
         await run(e, 1)
-        if e.talks[cid].script:
+        if e.conversations.talks[cid].script:
             break
-    assert e.talks[cid].script, "the script is written"
-    bob = e.minds["Bob Lin"]
+    assert e.conversations.talks[cid].script, "the script is written"
+    bob = e.core.minds["Bob Lin"]
     bob.steps_run_out = lambda now: now + timedelta(minutes=5)
     await run(e, 1)
-    assert cid in e.talks and e.residents["Bob Lin"].conversation == cid
-    assert e.jobs["Bob Lin"].kind == "ahead"
+    assert cid in e.conversations.talks and e.core.residents["Bob Lin"].conversation == cid
+    assert e.board.jobs["Bob Lin"].kind == "ahead"
     await e.aclose()

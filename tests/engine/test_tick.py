@@ -25,7 +25,7 @@ def fingerprint(engine: Engine, results: list) -> list:
     fp = [(r.step, r.clock, r.moves, r.bubbles, r.utterances, r.object_changes,
            [(e.kind, e.text) for e in r.log]) for r in results]
     fp.append(sorted((n, r.pos, r.action.description if r.action else None)
-                     for n, r in engine.residents.items()))
+                     for n, r in engine.core.residents.items()))
     return fp
 
 
@@ -38,10 +38,10 @@ async def test_residents_move_and_decide(fake_town_loader):
     assert any(r.bubbles for r in results)
     purposes = {p for p, _ in llm.pairs()}
     assert {"plan_day", "decompose"} <= purposes, purposes
-    assert all(r.plan is not None for r in e.residents.values())
-    assert not e.errors, e.errors
+    assert all(r.plan is not None for r in e.core.residents.values())
+    assert not e.core.errors, e.core.errors
     # at most one job per resident, always
-    assert len(e.jobs) <= len(e.residents)
+    assert len(e.board.jobs) <= len(e.core.residents)
 
 
 async def test_same_answers_same_town_whatever_the_timing(fake_town_loader):
@@ -57,21 +57,21 @@ async def test_step_never_awaits_the_model(fake_town_loader):
     e = new_engine(fake_town_loader, engine_model(jitter=10.0), lockstep=False)
     for _ in range(30):
         r = e.step()
-    assert r.waiting_on_model == len(e.residents)  # all still thinking, the clock ran anyway
-    assert e.step_no == 30
+    assert r.waiting_on_model == len(e.core.residents)  # all still thinking, the clock ran anyway
+    assert e.core.step_no == 30
     await e.aclose()
 
 
 async def test_lockstep_waits_for_due_decisions(fake_town_loader):
     e = new_engine(fake_town_loader, engine_model(jitter=0.05), lockstep=True)
-    for _ in range(e.decision_ticks + 3):
+    for _ in range(e.core.decision_ticks + 3):
         e.step()
-    first_due = min(j.ready_at for j in e.jobs.values())
-    assert e.blocked and e.step_no == first_due  # stalled at the boundary
+    first_due = min(j.ready_at for j in e.board.jobs.values())
+    assert e.blocked and e.core.step_no == first_due  # stalled at the boundary
     await e.wait_ready()
     assert not e.blocked
     e.step()
-    assert e.step_no == first_due + 1
+    assert e.core.step_no == first_due + 1
     await e.aclose()
 
 
@@ -95,7 +95,7 @@ async def test_inspect_and_snapshot(fake_town_loader):
     assert v.recent and all(isinstance(x, str) for x in v.recent + v.retrieved)
     assert isinstance(v.relationships, dict) and not v.embodied
     snap = e.snapshot()
-    assert {m.who for m in snap.moves} == set(e.residents)
+    assert {m.who for m in snap.moves} == set(e.core.residents)
     assert all(m.src == m.dst == e.positions()[m.who] for m in snap.moves)
     await e.aclose()
 
@@ -104,7 +104,7 @@ async def test_an_object_an_action_changed_goes_back_to_idle(fake_town_loader):
     from game.mind.view import Action
 
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
-    bob = e.residents["Bob Lin"]
+    bob = e.core.residents["Bob Lin"]
     now = e.clock.now
     e.walker.set_action(bob, Action("cooking", "\U0001F373", "Lin house:kitchen:stove", 10, "cooking", now), None, now)
     assert e.town.objects.get("Lin house:kitchen:stove") == "on"  # "cooking" is "on" for a stove
@@ -121,23 +121,23 @@ async def test_group_talk_turn_by_turn_and_all_remember(fake_town_loader):
     e = new_engine(fake_town_loader, engine_model(talk=False), lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2)), ("Cara Diaz", (16, 2))):
-        e.residents[name].pos = pos
-        e.residents[name].path = []
+        e.core.residents[name].pos = pos
+        e.core.residents[name].path = []
     out = TickResult(step=0, clock="")
     assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, out)
     assert e.conversations.start_talk("Cara Diaz", "Ann", e.clock.now, out)  # joins the talk in progress
-    cid = e.residents["Ann Lin"].conversation
-    assert cid and e.residents["Cara Diaz"].conversation == cid
-    assert e.talks[cid].conv.participants == ["Ann Lin", "Bob Lin", "Cara Diaz"]
+    cid = e.core.residents["Ann Lin"].conversation
+    assert cid and e.core.residents["Cara Diaz"].conversation == cid
+    assert e.conversations.talks[cid].conv.participants == ["Ann Lin", "Bob Lin", "Cara Diaz"]
     res = await run(e, 80)
     said = [u.speaker for r in res for u in r.utterances if u.conversation_id == cid]
     assert said[:3] == ["Ann Lin", "Bob Lin", "Cara Diaz"]  # round robin
-    assert cid not in e.talks
+    assert cid not in e.conversations.talks
     for name in ("Ann Lin", "Bob Lin", "Cara Diaz"):
-        texts = [m.text for m in e.minds[name].memory.recent(100)]
+        texts = [m.text for m in e.core.minds[name].memory.recent(100)]
         others = {"Ann Lin", "Bob Lin", "Cara Diaz"} - {name}
         assert any(t.startswith(f"{o} told me") for t in texts for o in others), (name, texts[-5:])
-        assert e.residents[name].conversation is None
+        assert e.core.residents[name].conversation is None
     await e.aclose()
 
 
@@ -146,8 +146,8 @@ async def test_model_failures_are_shown_and_the_town_goes_on(fake_town_loader):
     results = await run(e, 60)
     errors = [e.text for r in results for e in r.log if e.kind == "error"]
     assert errors and all(t.startswith("model: ") for t in errors) and "timed out" in errors[0]
-    assert e.errors
-    assert all(r.action is not None for r in e.residents.values())  # the routine carries them
+    assert e.core.errors
+    assert all(r.action is not None for r in e.core.residents.values())  # the routine carries them
     assert any(r.moves or r.bubbles for r in results)
 
 
@@ -160,12 +160,12 @@ async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_
     e = new_engine(fake_town_loader, engine_model(talk=False), lockstep=True)
     await run(e, 3)
     for name, pos in (("Ann Lin", (2, 7)), ("Bob Lin", (8, 7))):
-        e.residents[name].pos = pos
-        e.residents[name].path = []
+        e.core.residents[name].pos = pos
+        e.core.residents[name].path = []
     out = TickResult(step=0, clock="")
     assert not e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, out)  # the player's reach: too far
     assert e.conversations.start_talk("Ann Lin", "Bob Lin", e.clock.now, out, reach=PERCEIVE_RADIUS)
-    ann, bob = e.residents["Ann Lin"], e.residents["Bob Lin"]
+    ann, bob = e.core.residents["Ann Lin"], e.core.residents["Bob Lin"]
     assert ann.conversation and ann.conversation == bob.conversation and ann.path
     assert chebyshev(ann.pos, bob.pos) > TALK_RANGE
     res = await run(e, 20)
@@ -175,7 +175,7 @@ async def test_a_resident_walks_over_to_someone_it_decided_to_talk_to(fake_town_
 
 
 def _ahead_calls(e: Engine) -> int:
-    return sum(m.stats.get("ahead_calls", 0) for m in e.minds.values())
+    return sum(m.stats.get("ahead_calls", 0) for m in e.core.minds.values())
 
 
 async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fake_town_loader):
@@ -186,7 +186,7 @@ async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fa
     e = new_engine(fake_town_loader, engine_model(jitter=0.001), lockstep=False)
 
     two_hour_windows(e)
-    assert e.ahead is None  # the default: tuning.AHEAD in real time
+    assert e.lookahead.ahead is None  # the default: tuning.AHEAD in real time
     asked: list[str] = []
     real_ask = e.lanes.ask
 
@@ -196,13 +196,13 @@ async def test_in_real_time_the_next_window_is_asked_while_the_last_step_runs(fa
     e.lanes.ask = ask
     for _ in range(900):  # 2.5 game hours
         e.step()
-        await asyncio.sleep(0.002 if e.jobs else 0)
-    assert "ahead" in asked and _ahead_calls(e) >= len(e.residents), asked.count("ahead")
-    assert not e.errors, e.errors
+        await asyncio.sleep(0.002 if e.board.jobs else 0)
+    assert "ahead" in asked and _ahead_calls(e) >= len(e.core.residents), asked.count("ahead")
+    assert not e.core.errors, e.core.errors
     # after each resident's first window every decompose call was a look ahead: the "next" jobs
     # took their steps from the queue
-    decomposes = sum(1 for p, _ in e.llm.pairs() if p == "decompose")
-    assert decomposes == len(e.residents) + _ahead_calls(e) < asked.count("next"), (decomposes, asked)
+    decomposes = sum(1 for p, _ in e.core.llm.pairs() if p == "decompose")
+    assert decomposes == len(e.core.residents) + _ahead_calls(e) < asked.count("next"), (decomposes, asked)
     await e.aclose()
 
 
@@ -217,17 +217,17 @@ async def test_in_real_time_the_day_is_planned_before_waking_and_the_first_step_
     wake = datetime(2026, 3, 2, 6, 30)  # Testville's residents wake at 06:30
     while e.clock.now < wake - timedelta(minutes=30):
         e.step()
-        await asyncio.sleep(0.002 if e.jobs else 0)
-    for name, mind in e.minds.items():
+        await asyncio.sleep(0.002 if e.board.jobs else 0)
+    for name, mind in e.core.minds.items():
         assert mind.plan is not None and mind.plan.source == "model", name
-        assert mind.queue and mind.queue[0].start == wake and mind.stats["wake_ahead"] == 1, name
-        assert e.residents[name].action.description == "sleeping"
+        assert mind.agenda.queue and mind.agenda.queue[0].start == wake and mind.stats["wake_ahead"] == 1, name
+        assert e.core.residents[name].action.description == "sleeping"
     while e.clock.now < wake + timedelta(minutes=2):
         e.step()
-        await asyncio.sleep(0.002 if e.jobs else 0)
-    for name, r in e.residents.items():
+        await asyncio.sleep(0.002 if e.board.jobs else 0)
+    for name, r in e.core.residents.items():
         assert r.action.source == "model" and r.action.start <= wake + timedelta(minutes=1), (name, r.action)
-    assert not e.errors, e.errors
+    assert not e.core.errors, e.core.errors
     await e.aclose()
 
 
@@ -246,20 +246,20 @@ async def test_in_real_time_the_look_ahead_lead_follows_how_long_windows_took_to
     assert e.lookahead.real_lead() == AHEAD
     for _ in range(900):
         e.step()
-        await asyncio.sleep(0.002 if e.jobs else 0)
-    assert e.ahead_took and all(t >= 0 for t in e.ahead_took)  # measured as they came
-    e.ahead_took.extend([10, 40])
+        await asyncio.sleep(0.002 if e.board.jobs else 0)
+    assert e.lookahead.took and all(t >= 0 for t in e.lookahead.took)  # measured as they came
+    e.lookahead.took.extend([10, 40])
     assert e.lookahead.real_lead() == timedelta(minutes=60)
-    e.ahead_took.append(300)
+    e.lookahead.took.append(300)
     assert e.lookahead.real_lead() == AHEAD_MAX
-    e.ahead_took.clear()
-    e.ahead_took.append(5)
+    e.lookahead.took.clear()
+    e.lookahead.took.append(5)
     assert e.lookahead.real_lead() == AHEAD
     await e.aclose()
     lock = new_engine(fake_town_loader, engine_model(), lockstep=True)
-    lock.ahead = timedelta(minutes=30)
+    lock.lookahead.ahead = timedelta(minutes=30)
     await run(lock, 600)
-    assert not lock.ahead_took  # in lockstep the lead is the scenario's, fixed: the same town whatever the timing
+    assert not lock.lookahead.took  # in lockstep the lead is the scenario's, fixed: the same town whatever the timing
     await lock.aclose()
 
 
@@ -276,10 +276,10 @@ async def test_in_lockstep_nothing_is_asked_ahead_unless_set_and_then_the_same_t
     for lat_seed in (1, 2):
         e = new_engine(fake_town_loader, engine_model(jitter=0.004, latency_seed=lat_seed), lockstep=True)
         two_hour_windows(e)
-        e.ahead = timedelta(minutes=30)
+        e.lookahead.ahead = timedelta(minutes=30)
         fps.append(fingerprint(e, await run(e, 900)))  # (a window asked ahead is due when the steps run out)
         calls.append(_ahead_calls(e))
-        assert not e.errors, e.errors
+        assert not e.core.errors, e.core.errors
         await e.aclose()
     assert calls[0] == calls[1] > 0 and fps[0] == fps[1]
 
@@ -294,24 +294,24 @@ async def test_in_lockstep_a_window_asked_ahead_is_applied_when_the_steps_run_ou
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
 
     two_hour_windows(e)
-    e.ahead = timedelta(minutes=10)
+    e.lookahead.ahead = timedelta(minutes=10)
     job = await _first_ahead_job(e)
     run_out = datetime.fromisoformat(job.args["run_out"])
-    assert job.ready_at == e.step_no + e.clock.steps_until(run_out) - 1 > e.step_no + e.decision_ticks
-    r = e.residents[job.resident]
+    assert job.ready_at == e.core.step_no + e.clock.steps_until(run_out) - 1 > e.core.step_no + e.core.decision_ticks
+    r = e.core.residents[job.resident]
     await e.wait_ready()
-    while e.jobs.get(job.resident) is job:
+    while e.board.jobs.get(job.resident) is job:
         e.step()
         await e.wait_ready()
     # applied by the step that reaches the run-out, before its decisions: its steps in hand
-    assert e.clock.now == run_out and e.minds[job.resident].queue
-    first = e.minds[job.resident].queue[0].description
-    asked = e.llm.pairs().count(("decompose", job.resident))
+    assert e.clock.now == run_out and e.core.minds[job.resident].agenda.queue
+    first = e.core.minds[job.resident].agenda.queue[0].description
+    asked = e.core.llm.pairs().count(("decompose", job.resident))
     while r.action.source != "model" or r.action.start < run_out:  # the "next" job takes it from the queue
         e.step()
         await e.wait_ready()
-    assert r.action.description == first and e.llm.pairs().count(("decompose", job.resident)) == asked
-    assert not e.errors, e.errors
+    assert r.action.description == first and e.core.llm.pairs().count(("decompose", job.resident)) == asked
+    assert not e.core.errors, e.core.errors
     await e.aclose()
 
 
@@ -321,7 +321,8 @@ async def _first_ahead_job(e: Engine, *, due_after: int = 0):
     for _ in range(900):
         await e.wait_ready()
         e.step()
-        job = next((j for j in e.jobs.values() if j.kind == "ahead" and j.ready_at > e.step_no + due_after), None)
+        job = next((j for j in e.board.jobs.values()
+                    if j.kind == "ahead" and j.ready_at > e.core.step_no + due_after), None)
         if job is not None:
             return job
     raise AssertionError("no window was asked ahead in 900 ticks")
@@ -338,9 +339,9 @@ async def test_in_lockstep_a_window_asked_ahead_is_due_at_once_when_the_lane_is_
     for want in ("ended", "seen"):
         e = new_engine(fake_town_loader, engine_model(), lockstep=True)
         two_hour_windows(e)
-        e.ahead = timedelta(minutes=30)
-        job = await _first_ahead_job(e, due_after=e.decision_ticks)
-        r = e.residents[job.resident]
+        e.lookahead.ahead = timedelta(minutes=30)
+        job = await _first_ahead_job(e, due_after=e.core.decision_ticks)
+        r = e.core.residents[job.resident]
         if want == "ended":  # its step ends now, long before the window asked ahead was due
             r.action = replace(r.action, duration_min=0)
             r.path = []
@@ -348,19 +349,19 @@ async def test_in_lockstep_a_window_asked_ahead_is_due_at_once_when_the_lane_is_
             r.salient = ["a stranger waves from across the room"]
         await e.wait_ready()
         e.step()
-        assert job.ready_at == e.step_no  # due at this boundary: the clock waits for it if it must
+        assert job.ready_at == e.core.step_no  # due at this boundary: the clock waits for it if it must
         await e.wait_ready()
         e.step()
-        assert e.jobs.get(r.name) is not job  # applied: the lane is free for what is wanted now
+        assert e.board.jobs.get(r.name) is not job  # applied: the lane is free for what is wanted now
         if want == "seen":
-            assert e.jobs[r.name].kind == "react"
+            assert e.board.jobs[r.name].kind == "react"
         else:  # the next step from the queue the window filled, a game minute later
-            assert e.jobs[r.name].kind == "next"
-            for _ in range(e.decision_ticks + 1):
+            assert e.board.jobs[r.name].kind == "next"
+            for _ in range(e.core.decision_ticks + 1):
                 await e.wait_ready()
                 e.step()
             assert r.action.source == "model", r.action
-        assert not e.errors, e.errors
+        assert not e.core.errors, e.core.errors
         await e.aclose()
 
 
@@ -373,11 +374,11 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
 
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await run(e, 3)
-    ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
+    ann, cara = e.core.residents["Ann Lin"], e.core.residents["Cara Diaz"]
     ann.pos, cara.pos = (2, 8), (21, 10)  # the street, 19 tiles apart: out of a reaction's reach
     cara.path = []
     e.board.cancel("Ann Lin")
-    res = TickResult(step=e.step_no, clock="")
+    res = TickResult(step=e.core.step_no, clock="")
     e.lanes.apply_reaction(ann, Reaction("talk", with_whom="Cara"), res, e.clock.now)
     assert ann.seeking == "Cara Diaz" and ann.action.source == "reaction" and ann.path
     assert "going to talk with Cara Diaz" in ann.action.description
@@ -386,7 +387,8 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     path = tmp_path / "seek.save"
     e.save(path)
     f = load_engine(path, engine_model(), lockstep=True)
-    assert f.residents["Ann Lin"].seeking == "Cara Diaz" and f.residents["Ann Lin"].seek_until == ann.seek_until
+    theirs = f.core.residents["Ann Lin"]
+    assert theirs.seeking == "Cara Diaz" and theirs.seek_until == ann.seek_until
     await f.aclose()
     started = None
     for _ in range(60):
@@ -401,7 +403,7 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     # the other falls asleep (or cannot be reached in time): it gives up and decides again
     e = new_engine(fake_town_loader, engine_model(), lockstep=True)
     await run(e, 3)
-    ann, cara = e.residents["Ann Lin"], e.residents["Cara Diaz"]
+    ann, cara = e.core.residents["Ann Lin"], e.core.residents["Cara Diaz"]
     ann.pos, cara.pos = (2, 8), (21, 10)
     e.board.cancel("Ann Lin")
     e.lanes.apply_reaction(ann, Reaction("talk", with_whom="Cara Diaz"), TickResult(step=0, clock=""), e.clock.now)
@@ -409,5 +411,5 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     cara.path = []
     await run(e, 1)
     assert ann.seeking is None and ann.conversation is None
-    assert "Ann Lin" in e.jobs or ann.needs_decision  # decides again
+    assert "Ann Lin" in e.board.jobs or ann.needs_decision  # decides again
     await e.aclose()

@@ -20,13 +20,13 @@ async def run_ticks(e: Engine, n: int, sources: Counter, logs: list) -> None:
         await e.wait_ready()
         res = e.step()
         logs.extend(res.log)
-        for r in e.residents.values():
+        for r in e.core.residents.values():
             if r.action is not None:
                 sources[r.action.source] += 1
 
 
 def memory_sizes(e: Engine) -> dict[str, int]:
-    return {n: len(m.memory) for n, m in e.minds.items()}
+    return {n: len(m.memory) for n, m in e.core.minds.items()}
 
 
 async def test_town_carries_on_without_the_model(tmp_path):
@@ -47,9 +47,9 @@ async def test_town_carries_on_without_the_model(tmp_path):
         mem_up = memory_sizes(e)
 
         await srv.stop()  # the server dies mid-day
-        step0, clock0 = e.step_no, e.clock.text()
+        step0, clock0 = e.core.step_no, e.clock.text()
         await run_ticks(e, 120, down, logs_down)
-        assert e.step_no == step0 + 120 and e.clock.text() != clock0, "the clock must keep going"
+        assert e.core.step_no == step0 + 120 and e.clock.text() != clock0, "the clock must keep going"
         st = llm.status()
         assert st.reachable is False, "the status line must say the model is unreachable"
         assert st.last_error and "127.0.0.1" in st.last_error
@@ -73,7 +73,7 @@ async def test_town_carries_on_without_the_model(tmp_path):
         e.save(tmp_path / "back.save")
         for name in ("down.save", "back.save"):
             again = load_engine(tmp_path / name, llm, lockstep=True)
-            assert sorted(again.residents) == sorted(e.residents)
+            assert sorted(again.core.residents) == sorted(e.core.residents)
             await again.aclose()
         print(f"after the model came back: actions by source {dict(back)}; memories {mem_back}")
     finally:

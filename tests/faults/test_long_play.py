@@ -46,9 +46,9 @@ async def play_days(tmp_path: Path, days: int) -> list[dict]:
                 "step_ms_mean": round(1000 * sum(steps) / len(steps), 3),
                 "step_ms_p95": round(1000 * steps[int(0.95 * len(steps))], 3),
                 "step_ms_max": round(1000 * steps[-1], 1),
-                "memories": sum(len(m.memory) for m in e.minds.values()),
-                "model_calls": llm.completions - calls0, "jobs_in_flight": len(e.jobs),
-                "finished_talks": len(e.finished_talks), "errors": len(e.errors),
+                "memories": sum(len(m.memory) for m in e.core.minds.values()),
+                "model_calls": llm.completions - calls0, "jobs_in_flight": len(e.board.jobs),
+                "finished_talks": len(e.conversations.finished_talks), "errors": len(e.core.errors),
             })
             print(f"  {rows[-1]}")
         path = tmp_path / "long.save"

@@ -250,7 +250,7 @@ async def run_minds(decisions: int, seed: int = 3) -> tuple[Counter, list[str], 
             where = f"{kind}#{i}"
             try:
                 if kind == "plan_day":
-                    plan = await mind.plan_day(t, view)
+                    plan = await mind.planner.plan_day(t, view)
                     for b in plan.blocks:
                         if UNSAFE.search(b.activity) or not (0 <= b.start < b.end <= 48 * 60):
                             problems.append(f"{where}: plan block {b}")
@@ -269,14 +269,14 @@ async def run_minds(decisions: int, seed: int = 3) -> tuple[Counter, list[str], 
                     if rx.new_action is not None:
                         _check_action(rx.new_action, PLACES, fallback, where, problems)
                 elif kind == "say":
-                    conv = Conversation(id=f"c{i}", participants=[mind.name, "Bob Lin"], place="Cafe:counter",
+                    conv = Conversation(id=f"c{i}", participants=[mind.core.name, "Bob Lin"], place="Cafe:counter",
                                         lines=[("Bob Lin", "Hi! [bold]\x1b[31m")], started=t,
                                         with_player=bool(i % 2))
                     line = await mind.say(t, conv, ["Bob Lin"])
                     if UNSAFE.search(line.text) or len(line.text) > 2000:
                         problems.append(f"{where}: line {line.text[:60]!r}")
                 elif kind == "say_stream" and hasattr(mind, "say_stream"):
-                    conv = Conversation(id=f"c{i}", participants=[mind.name, "Zed"], place="Cafe:counter",
+                    conv = Conversation(id=f"c{i}", participants=[mind.core.name, "Zed"], place="Cafe:counter",
                                         lines=[("Zed", "Hi! [bold]\x1b[31m")], started=t, with_player=True)
                     last = None
                     async for item in mind.say_stream(t, conv, ["Zed"]):
@@ -291,8 +291,8 @@ async def run_minds(decisions: int, seed: int = 3) -> tuple[Counter, list[str], 
                         if UNSAFE.search(ins):
                             problems.append(f"{where}: insight {ins[:60]!r}")
                 elif kind == "identity":
-                    mind.identity_date = None
-                    if UNSAFE.search(await mind.ensure_identity(t)):
+                    mind.core.identity_date = None
+                    if UNSAFE.search(await mind.reflector.ensure_identity(t)):
                         problems.append(f"{where}: identity text")
                 elif kind == "answer":
                     try:

@@ -113,7 +113,7 @@ async def _play(name: str, talk: str, whisper: str, obj: str) -> None:
             entered = False
             assert str(err)
         if entered:
-            ann = e.residents["Ann Lin"]
+            ann = e.core.residents["Ann Lin"]
             e.player.pos = ann.pos
             for cmd in (SayToResident("Ann Lin", talk), SayToResident(name[:30] or "x", talk)):
                 try:

@@ -421,13 +421,14 @@ async def test_save_that_cannot_be_written_keeps_the_old_one(tmp_path, monkeypat
         for hook in ("before_replace", "before_commit"):
             monkeypatch.setattr(save_mod.faults, "incremental", hook == "before_commit")
             monkeypatch.setattr(save_mod.faults, hook, disk_full)
-            e.step_no += 1
+            e.core.step_no += 1
             with pytest.raises(SaveError, match=r"keep\.save.*the disk is full.*save it elsewhere"):
                 e.save(good)
             monkeypatch.setattr(save_mod.faults, hook, None)
             assert good.read_bytes() == before
             assert not list(tmp_path.glob(".keep.save.*.tmp"))
-            assert load_engine(good, any_answer_model()).step_no == e.step_no - (1 if hook == "before_replace" else 2)
+            back = load_engine(good, any_answer_model())
+            assert back.core.step_no == e.core.step_no - (1 if hook == "before_replace" else 2)
 
         blocker = tmp_path / "afile"
         blocker.write_text("x")
@@ -457,7 +458,7 @@ async def test_the_real_disk_full_path_is_a_save_error_and_loses_nothing(tmp_pat
         for whole in (True, False):
             monkeypatch.setattr(save_mod.faults, "incremental", not whole)
             if not whole:
-                mind = next(iter(e.minds.values()))
+                mind = next(iter(e.core.minds.values()))
                 for i in range(300):
                     mind.memory.add("observation", f"a long thought number {i} " * 8, e.clock.now)
             with pytest.raises(SaveError, match=r"full\.save.*the disk is full.*not lost"):

@@ -36,14 +36,14 @@ def _child(e: Engine, path: Path, note: Path) -> None:
     """Runs in the forked child: save forever, noting each finished save's step number.  The
     first save to the file is written whole, the next ones as changes (each with a new memory, so
     segments and state chunks are rewritten: both kinds of save are killed)."""
-    mind = next(iter(e.minds.values()))
+    mind = next(iter(e.core.minds.values()))
     try:
         while True:
-            e.step_no += 1
-            mind.memory.add("observation", f"saved at step {e.step_no}", e.clock.now, importance=4)
+            e.core.step_no += 1
+            mind.memory.add("observation", f"saved at step {e.core.step_no}", e.clock.now, importance=4)
             e.save(path)
             fd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            os.write(fd, str(e.step_no).encode())
+            os.write(fd, str(e.core.step_no).encode())
             os.close(fd)
     finally:
         os._exit(0)
@@ -61,7 +61,7 @@ async def kill_rounds(tmp_path: Path, rounds: int, seed: int) -> dict:
     e = await busy_engine(tmp_path, 120, seed=seed)
     good = tmp_path / "good.save"
     save_s = _measure_save(e, good)
-    good_step = e.step_no
+    good_step = e.core.step_no
     rng = random.Random(seed)
     stats = {"rounds": 0, "loaded": 0, "no_file_yet": 0, "lost": 0, "newer_than_note": 0,
              "leftover_tmp": 0, "save_ms": round(save_s * 1000, 1), "errors": []}
@@ -97,10 +97,10 @@ async def kill_rounds(tmp_path: Path, rounds: int, seed: int) -> dict:
             stats["errors"].append(f"round {i}: {err}")
             continue
         stats["loaded"] += 1
-        if done is not None and loaded.step_no < done:
+        if done is not None and loaded.core.step_no < done:
             stats["lost"] += 1
-            stats["errors"].append(f"round {i}: loaded step {loaded.step_no}, but step {done} had been saved")
-        elif done is not None and loaded.step_no > done:
+            stats["errors"].append(f"round {i}: loaded step {loaded.core.step_no}, but step {done} had been saved")
+        elif done is not None and loaded.core.step_no > done:
             stats["newer_than_note"] += 1  # killed between the rename and the note: fine
         # the folder listing (load screen) copes with whatever the kill left behind
         for row in list_saves(folder):

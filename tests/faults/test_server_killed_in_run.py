@@ -53,7 +53,7 @@ async def _run_and_kill_at(tmp_path, monkeypatch, at_hour: int, until: str, max_
         seen["killed_at"] = seen["engine"].clock.now
         seen["pid"] = server.proc.pid
         server.kill()
-        llm = seen["engine"].llm
+        llm = seen["engine"].core.llm
         await _until(lambda: llm.status().server != "up" or llm.status().restarts > 0)
         await _until(lambda: llm.status().server != "restarting", timeout=60)
         seen["settled_at"] = seen["engine"].clock.now  # back, or away
@@ -76,8 +76,8 @@ async def test_town_run_restarts_a_killed_server_and_the_model_leads_again(tmp_p
     engine, killed = seen["engine"], seen["killed_at"]
     assert report["clock"] == "Day 1, 11:00:00"
     # the model leads again: the share of the whole hours after the kill, beside the share before it
-    after = engine.ledger.summary(since=f"1:{killed.hour + 1:02d}")["model_led_share"]
-    before = engine.ledger.summary()["model_led_share"]
+    after = engine.core.ledger.summary(since=f"1:{killed.hour + 1:02d}")["model_led_share"]
+    before = engine.core.ledger.summary()["model_led_share"]
     print(f"\nkilled at {killed:%H:%M}: model-led {before:.0%} over the run, {after:.0%} from the next hour; "
           f"{report['model_server']['reasked']} calls asked again")
     assert after >= 0.5 and after >= before - 0.2, (before, after)

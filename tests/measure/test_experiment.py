@@ -284,9 +284,9 @@ def test_the_whole_day_scenario_asks_the_next_window_ahead_in_lockstep(tmp_path)
     p = prepare(load_scenario(ROOT / "scenarios" / "small-cast-day.toml"), tmp_path)
     assert p.scenario.run.ahead_min == 15 and p.scenario.run.pace == "lockstep"
     engine = open_engine(p, measure_model())
-    assert engine.lockstep and engine.ahead == timedelta(minutes=15)
+    assert engine.lockstep and engine.lookahead.ahead == timedelta(minutes=15)
     p = prepare(load_scenario(ROOT / "scenarios" / "millbrook-small.toml"), tmp_path)
-    assert open_engine(p, measure_model()).ahead is None  # by default, asked when the steps run out
+    assert open_engine(p, measure_model()).lookahead.ahead is None  # by default, asked when the steps run out
 
 
 def test_the_shipped_small_scenario_validates_against_the_default_town(tmp_path):
@@ -458,7 +458,7 @@ async def test_a_recorded_experiment_of_commands_can_be_watched(measureville, tm
     tape, end = tape_of(rec)  # the manifest beside the recording: the whisper at its step
     tape.open()
     first = await tape.advance(end)
-    assert end == 120 and not tape._engine.errors
+    assert end == 120 and not tape._engine.core.errors
     assert any("inner voice to Ada Ito" in line.text for r in first for line in r.log)
     tape2, _ = tape_of(rec)
     tape2.open()

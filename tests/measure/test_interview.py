@@ -48,11 +48,11 @@ def test_match_resident():
 async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
     llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
-    mind = e.minds["Ada Ito"]
+    mind = e.core.minds["Ada Ito"]
     mind.memory.add("reflection", "I care a lot about the cafe", e.clock.now, importance=7)
     mind.whisper(e.clock.now, "I want to throw a party at the cafe on Friday")
     ctx = await build_context(mind, "What do you think of Cy Moss and Ben?", e.clock.now,
-                              now_text="Monday 07:00", candidates=sorted(e.minds))
+                              now_text="Monday 07:00", candidates=sorted(e.core.minds))
     assert ctx.known == ["Ben Ito"]  # her brother; Cy Moss is in no memory of hers
     assert ctx.strangers == ["Cy Moss"]
     assert ctx.reflections == ["I care a lot about the cafe"]
@@ -72,7 +72,7 @@ async def test_prompt_lists_known_people_strangers_plan_and_rule(measureville):
 async def test_interview_does_not_change_the_mind_unless_asked(measureville):
     llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
-    mind = e.minds["Ben Ito"]
+    mind = e.core.minds["Ben Ito"]
     before = mind.memory.to_rows()
     ans = await interview(e, "Do you know Zed Quill?", llm, name="Ben")
     assert ans == "I don't know anyone called Zed Quill."
@@ -170,11 +170,12 @@ def test_time_asked():
 
 async def test_a_time_in_the_question_points_at_the_plan(measureville):
     e = new_engine(measureville, measure_model(), lockstep=True)
-    mind = e.minds["Ada Ito"]
+    mind = e.core.minds["Ada Ito"]
     mind.memory.add("observation", "the book club meets on Tuesday at 6pm", e.clock.now, importance=9)
     mind.memory.add("observation", "the dance class is today at 6pm", e.clock.now, importance=9)
-    ctx = await build_context(mind, "What will you be doing at 6pm today?", e.clock.now, candidates=sorted(e.minds))
-    block = next(b for b in mind.routine_blocks() if b.start <= 18 * 60 < b.end)
+    ctx = await build_context(mind, "What will you be doing at 6pm today?", e.clock.now,
+                              candidates=sorted(e.core.minds))
+    block = next(b for b in mind.core.routine_blocks() if b.start <= 18 * 60 < b.end)
     # the block as one reads the plan: a block cut in two is one, with its hours
     hint = f"At 18:00 today Ada's plan is: {block.activity} (17:00-22:00)."
     assert ctx.sections["Today's plan"].endswith(hint)
@@ -213,7 +214,7 @@ async def test_mind_answer_is_the_same_interview(measureville):
     same prompt, schema and tag), and ``remember`` stores the same question and answer."""
     llm = measure_model()
     e = new_engine(measureville, llm, lockstep=True)
-    mind = e.minds["Ada Ito"]
+    mind = e.core.minds["Ada Ito"]
     now = e.clock.now
     q = "What will you do at 6pm today?"
     by_interview = await interview(mind, q, llm, asker="A visitor", now=now)
@@ -248,10 +249,10 @@ async def ask_backed(measureville, answers, question, setup=None):
     from game.mind.interview.answering import answer_backed
     llm = scripted_interviews(answers)
     e = new_engine(measureville, llm, lockstep=True)
-    mind = e.minds["Ada Ito"]
+    mind = e.core.minds["Ada Ito"]
     if setup:
         setup(mind, e.clock.now)
-    text, back = await answer_backed(mind, question, e.clock.now, candidates=sorted(e.minds))
+    text, back = await answer_backed(mind, question, e.clock.now, candidates=sorted(e.core.minds))
     await e.aclose()
     return text, back, llm
 

@@ -21,7 +21,7 @@ async def _record(town, path) -> list:
     for _ in range(TICKS):
         await e.wait_ready()
         out.append(e.step())
-    assert not e.errors, e.errors[:3]  # the fake model must answer every request the mind makes
+    assert not e.core.errors, e.core.errors[:3]  # the fake model must answer every request the mind makes
     await e.aclose()
     await rec.aclose()
     return out
@@ -62,14 +62,14 @@ async def test_replay_twice_identical_and_fork(measureville, tmp_path):
     # fork from the middle: a live engine with a new model goes on from there
     fresh = measure_model()
     e = await tape.fork(mid, fresh, tmp_path / "fork.save", lockstep=True)
-    assert e.step_no == mid and e.clock.text() == live[mid - 1].clock
+    assert e.core.step_no == mid and e.clock.text() == live[mid - 1].clock
     for _ in range(1500):  # (a decompose call covers two hours of steps: the next may be 2 h away)
         await e.wait_ready()
         e.step()
         if fresh.calls:
             break
     assert fresh.calls, "the fork did not ask its live model in 1500 ticks"
-    assert e.step_no > mid
+    assert e.core.step_no > mid
     await e.aclose()
     for t in tapes:
         await t.aclose()
@@ -82,7 +82,7 @@ async def test_replay_of_a_different_run_says_what_is_missing(measureville, tmp_
     tape.open()
     await tape.advance(TICKS)
     e = tape._engine
-    errors = list(e.errors) + [m.last_error or "" for m in e.minds.values()]
+    errors = list(e.core.errors) + [m.last_error or "" for m in e.core.minds.values()]
     assert any("has no answer" in x or "no embedding" in x for x in errors), errors
     await tape.aclose()
 
@@ -117,6 +117,6 @@ async def test_a_run_recorded_in_another_process_replays_identically(measurevill
     tape = ReplayTape(str(measureville), rec, commands=[(0, WHISPER)])
     tape.open()
     await tape.advance(TICKS)
-    assert not tape._engine.errors, tape._engine.errors[:2]
+    assert not tape._engine.core.errors, tape._engine.core.errors[:2]
     assert repr(fingerprint(tape.results)) == fp.read_text()
     await tape.aclose()

@@ -28,7 +28,7 @@ async def _record(town, path):
             e.submit(Whisper("Ada Ito", "I will throw a Valentine party at the cafe"))
         await e.wait_ready()
         out.append(e.step())
-    write_engine_manifest(path, e, start=town, small=False)
+    write_engine_manifest(path, e.core, e.commands.log, start=town, small=False)
     await e.aclose()
     await rec.aclose()
     return out
@@ -64,10 +64,10 @@ async def test_watch_a_recorded_run_seek_and_fork(measureville, tmp_path):
         w.save(tmp_path / "x.save")
 
     engine = await w.fork(measure_model(), tmp_path / "fork.save")
-    assert engine.step_no == 50 and engine.clock.text() == live[49].clock
+    assert engine.core.step_no == 50 and engine.clock.text() == live[49].clock
     await engine.wait_ready()
     engine.step()  # it goes on live
-    assert engine.step_no == 51
+    assert engine.core.step_no == 51
     await engine.aclose()
     await w.aclose()
 

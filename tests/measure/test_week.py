@@ -100,12 +100,12 @@ def test_the_comparison_notices_a_town_that_is_not_the_same(quick_week):
         b = load_engine(work / "town.save", client)
         try:
             assert week.differing(week.canonical(a), week.canonical(b)) == []
-            name = sorted(b.residents)[0]
-            x, y = b.residents[name].pos
-            b.residents[name].pos = (x + 1, y)
+            name = sorted(b.core.residents)[0]
+            x, y = b.core.residents[name].pos
+            b.core.residents[name].pos = (x + 1, y)
             assert week.differing(week.canonical(a), week.canonical(b)) == ["table residents"]
-            other = sorted(b.minds)[-1]
-            mind = b.minds[other]
+            other = sorted(b.core.minds)[-1]
+            mind = b.core.minds[other]
             assert isinstance(mind, Mind) and len(mind.memory) > 0
             mind.memory.set_importance(0, 1.0 if mind.memory.get(0).importance > 5 else 9.0)
             assert week.differing(week.canonical(a), week.canonical(b)) == ["memories of " + other,

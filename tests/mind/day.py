@@ -52,12 +52,12 @@ async def run_day(mind: Mind, partner: Mind, *, step_min: int = 10, start: datet
                 if r.kind == "react" and r.new_action:
                     busy_until = t + timedelta(minutes=r.new_action.duration_min)
             if t.minute == 0 and t.hour in TALK_AT:
-                conv = Conversation(f"c{t.hour}", [partner.name, mind.name])
+                conv = Conversation(f"c{t.hour}", [partner.core.name, mind.core.name])
                 for n in range(6):
                     sp = partner if n % 2 == 0 else mind
-                    line = await sp.say(t, conv, [x for x in conv.participants if x != sp.name])
+                    line = await sp.say(t, conv, [x for x in conv.participants if x != sp.core.name])
                     if line.text:
-                        conv.add(sp.name, line.text)
+                        conv.add(sp.core.name, line.text)
                     if line.end:
                         break
                 mind.remember_conversation(t, conv)
@@ -65,7 +65,7 @@ async def run_day(mind: Mind, partner: Mind, *, step_min: int = 10, start: datet
             if t.minute == 0:
                 await mind.reflect_if_due(t)
         t += timedelta(minutes=step_min)
-    return {"calls": dict(Counter({p: n for (d, p), n in mind.calls.items() if d == start.date().isoformat()})),
+    return {"calls": dict(Counter({p: n for (d, p), n in mind.core.calls.items() if d == start.date().isoformat()})),
             "stats": dict(mind.stats), "records": len(mind.memory), "reacts_asked": reacts}
 
 

@@ -75,23 +75,23 @@ async def whisper_mayor(llm: Any) -> dict:
     """Isabella plans her day; her inner voice tells her to run for mayor; her plan changes."""
     mind = Mind(ISABELLA, llm, now=DAY1)
     # planned at wake-up (cached here: fewer calls to a slow shared server; react_fire records a plan)
-    mind.identity, mind.identity_date = IDENTITY, DAY1.date()
-    mind.plan = plan0 = DayPlan(day=1, wake=360, bed=1320, blocks=shape_plan([
+    mind.core.identity, mind.core.identity_date = IDENTITY, DAY1.date()
+    mind.agenda.plan = plan0 = DayPlan(day=1, wake=360, bed=1320, blocks=shape_plan([
         (360, 480, "wake up and have breakfast"), (480, 720, "run Hobbs Cafe"),
         (720, 780, "lunch"), (780, 1020, "decorate the cafe for the party"), (1020, 1320, "dinner and rest")],
         360, 1320))
-    mind.plan_date = DAY1.date()
+    mind.agenda.plan_date = DAY1.date()
     view = cafe_view()
     mind.whisper(DAY1.replace(hour=10), "I have decided to run for mayor of Smallville. The election is "
                                         "next month, so I must start my campaign today.")
     a1 = await mind.next_action(DAY1.replace(hour=10), view)
-    after = [a1] + list(mind.queue)
+    after = [a1] + list(mind.agenda.queue)
     plan1 = mind.plan
     later = []  # the first block that names the campaign, decomposed when its time comes
     for b in plan1.blocks:
         if b.start > 10 * 60 and any(w in b.activity.lower() for w in CAMPAIGN_WORDS):
             a2 = await mind.next_action(DAY1 + timedelta(minutes=b.start), view)
-            later = [a2] + list(mind.queue)
+            later = [a2] + list(mind.agenda.queue)
             break
     return {"mind": mind, "plan0": plan0, "plan1": plan1, "after": after, "later": later}
 
@@ -99,17 +99,17 @@ async def whisper_mayor(llm: Any) -> dict:
 async def react_fire(llm: Any) -> dict:
     """Isabella works in the cafe; the kitchen stove catches fire; she reacts and re-plans."""
     mind = Mind(ISABELLA, llm, now=DAY1)
-    mind.identity, mind.identity_date = IDENTITY, DAY1.date()  # cached from the morning
+    mind.core.identity, mind.core.identity_date = IDENTITY, DAY1.date()  # cached from the morning
     view = cafe_view()
     t = DAY1.replace(hour=8)
     a0 = await mind.next_action(t, view)
-    plan0, raw0 = mind.plan, list(mind.last_raw_plan)
-    before = [a0] + list(mind.queue)
+    plan0, raw0 = mind.plan, list(mind.agenda.last_raw_plan)
+    before = [a0] + list(mind.agenda.queue)
     r = await mind.react(t + timedelta(minutes=5), "the stove in the kitchen of Hobbs Cafe is on fire", view)
     after: list = []
     if r.kind == "react" and r.new_action is not None:
         end = r.new_action.end()
-        after = [await mind.next_action(end, view)] + list(mind.queue)
+        after = [await mind.next_action(end, view)] + list(mind.agenda.queue)
     return {"mind": mind, "plan0": plan0, "raw0": raw0, "before": before, "reaction": r, "after": after}
 
 
@@ -121,14 +121,14 @@ async def news_talk(llm: Any) -> dict:
     klaus.whisper(t - timedelta(minutes=30), "I just read that the town library will close for good next "
                                              "Friday. I must tell everyone I meet.")
     for who in (klaus, isa):
-        who.current = None
-    conv = Conversation("news", [klaus.name, isa.name], place="Hobbs Cafe:cafe", started=t)
+        who.agenda.current = None
+    conv = Conversation("news", [klaus.core.name, isa.core.name], place="Hobbs Cafe:cafe", started=t)
     speakers = [klaus, isa, klaus]
     for n, sp in enumerate(speakers):
         other = isa if sp is klaus else klaus
-        line = await sp.say(t + timedelta(minutes=n), conv, [other.name])
+        line = await sp.say(t + timedelta(minutes=n), conv, [other.core.name])
         if line.text:
-            conv.add(sp.name, line.text)
+            conv.add(sp.core.name, line.text)
         if line.end:
             break
     end = t + timedelta(minutes=len(conv.lines))
@@ -138,7 +138,7 @@ async def news_talk(llm: Any) -> dict:
     await isa.observe(DAY1.replace(hour=12), ["Maria Lopez is drinking coffee", "the coffee machine is brewing",
                                              "a customer is reading a newspaper"])
     later = DAY1.replace(hour=16)
-    recalled = await isa.recall("the library", later, k=3)
+    recalled = await isa.core.recall("the library", later, k=3)
     return {"klaus": klaus, "isabella": isa, "conversation": conv, "recalled": recalled}
 
 
@@ -169,15 +169,15 @@ async def reflect_day(llm: Any) -> dict:
 async def group_talk(llm: Any) -> dict:
     """Three residents in the cafe talk in turn; each line sees the whole talk so far."""
     minds = [Mind(s, llm, now=DAY1) for s in (ISABELLA, KLAUS, MARIA)]
-    names = [m.name for m in minds]
+    names = [m.core.name for m in minds]
     conv = Conversation("group", names, place="Hobbs Cafe:cafe")
     t = DAY1.replace(hour=17)
     lines = []
     for n, m in enumerate(minds):
-        line = await m.say(t + timedelta(minutes=n), conv, [x for x in names if x != m.name])
+        line = await m.say(t + timedelta(minutes=n), conv, [x for x in names if x != m.core.name])
         lines.append(line)
         if line.text:
-            conv.add(m.name, line.text)
+            conv.add(m.core.name, line.text)
     return {"minds": minds, "conversation": conv, "lines": lines}
 
 

@@ -56,8 +56,8 @@ async def test_an_allowance_of_talks_lets_one_more_talk_start_and_counts_it(view
     t = DAY1.replace(hour=9)
     r = await mind.react(t, "Klaus Mueller is reading", v)
     assert r.kind == "talk" and mind.stats["talk_spare"] == 0  # the first talk: under the floor
-    mind.remember_conversation(t, Conversation("c0", [mind.name, "Klaus Mueller"],
-                                               lines=[(mind.name, "Hello!"), ("Klaus Mueller", "Hi.")]))
+    mind.remember_conversation(t, Conversation("c0", [mind.core.name, "Klaus Mueller"],
+                                               lines=[(mind.core.name, "Hello!"), ("Klaus Mueller", "Hi.")]))
     r = await mind.react(t + timedelta(minutes=1), "Klaus Mueller is writing", v)
     assert r.kind == "continue" and r.reason == "talked enough today"
     r = await mind.react(t + timedelta(minutes=2), "Klaus Mueller is eating", v, allowance=Allowance(talks=1))

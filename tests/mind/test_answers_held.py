@@ -49,7 +49,7 @@ def test_the_words_are_tidied_as_a_reader_reads_them():
 
 
 async def test_asked_whom_she_talked_with_she_names_only_those_she_did(engine):
-    grace = engine.minds["Grace Okafor"]
+    grace = engine.core.minds["Grace Okafor"]
     grace.memory.add("conversation", "I talked with Rosa Brody; I said: Hi Rosa! How is the cafe?", MONDAY)
     made_up = "I talked with Aiko Tanaka and Ines Moreau about the town."
     llm = _says(made_up, made_up)
@@ -63,24 +63,25 @@ async def test_asked_whom_she_talked_with_she_names_only_those_she_did(engine):
 
 async def test_who_runs_for_mayor_names_every_candidate_in_the_speakers_voice(engine):
     q = "Who is running for mayor?"
-    text, _ = await answer_backed(engine.minds["Rosa Brody"], q, MONDAY, _says("Grace Okafor is running for mayor."))
+    text, _ = await answer_backed(engine.core.minds["Rosa Brody"], q, MONDAY,
+                                  _says("Grace Okafor is running for mayor."))
     assert text == "Grace Okafor and Hank Brody are running for mayor."
-    text, _ = await answer_backed(engine.minds["Grace Okafor"], q, MONDAY, _says("I am running for mayor."))
+    text, _ = await answer_backed(engine.core.minds["Grace Okafor"], q, MONDAY, _says("I am running for mayor."))
     assert text == "Hank Brody and I are running for mayor."
     both = "Grace and Hank Brody are both running; I'm voting for Grace."
-    text, back = await answer_backed(engine.minds["Rosa Brody"], q, MONDAY, _says(both))
+    text, back = await answer_backed(engine.core.minds["Rosa Brody"], q, MONDAY, _says(both))
     assert text == both and back.source == "model"
 
 
 async def test_a_place_the_town_lacks_is_asked_again_and_the_way_to_one_it_has_is_known(engine):
-    grace = engine.minds["Grace Okafor"]
+    grace = engine.core.minds["Grace Okafor"]
     llm = _says("I would call the police at once.", "I would go outside and see what is happening.")
     text, back = await answer_backed(grace, "You hear shouting outside your window. What do you do?", MONDAY, llm)
     assert text == "I would go outside and see what is happening."
     assert "The town has no police station" in llm.calls[1].text
     near = engine.core.town_names.near
     assert near["Town Hall"] == "next to Bluebell Cafe and Willow Park, on the north side of town"
-    rosa = engine.minds["Rosa Brody"]
+    rosa = engine.core.minds["Rosa Brody"]
     llm = _says("I'm sorry, I don't know where the Town Hall is.", "It's next to Bluebell Cafe, by Willow Park.")
     way = "A stranger asks you the way to the Town Hall. What do you say?"
     text, back = await answer_backed(rosa, way, MONDAY, llm)
@@ -93,8 +94,8 @@ async def test_a_place_the_town_lacks_is_asked_again_and_the_way_to_one_it_has_i
 
 
 def test_after_work_and_tomorrow_are_read_from_the_plan_and_the_frame(engine):
-    rosa = engine.minds["Rosa Brody"]
-    blocks = rosa.routine_blocks()
+    rosa = engine.core.minds["Rosa Brody"]
+    blocks = rosa.core.routine_blocks()
     _, lines = record_lines("What will you do after work today?", "Rosa", MONDAY, [], blocks, 21 * 60,
                             lambda: (), [], engine.core.town_names)
     assert lines and lines[0].startswith("After work today (it ends at 15:00) Rosa's plan is:")
@@ -111,8 +112,8 @@ async def test_a_gathering_given_another_host_is_asked_again_and_the_way_is_neve
     # choosing the ingredients for the party"; asked the way, "I say, 'Sure, Rosa, let's order that cake.'"
     from game.mind.interview.backing import problems_in
 
-    rosa = engine.minds["Rosa Brody"]
-    held = [*[f for f in rosa.facts if "party" in f.what], *[f for f in engine.minds["Grace Okafor"].facts
+    rosa = engine.core.minds["Rosa Brody"]
+    held = [*[f for f in rosa.facts if "party" in f.what], *[f for f in engine.core.minds["Grace Okafor"].facts
                                                               if "debate" in f.what]]
     wrong = "Grace Okafor is hosting it, and Ines Moreau is choosing the ingredients for the party."
     found = problems_in(wrong, me="Rosa Brody", known=["Grace Okafor", "Ines Moreau", "Samuel Okafor"], strangers=[],
@@ -148,7 +149,7 @@ def test_the_plan_after_work_says_a_block_cut_in_two_once_and_the_town_lacks_a_f
 async def test_who_lives_with_whom_and_the_evening_are_never_denied(engine):
     # Samuel's interview at 22:00 on the day of 05:00: "Who do you live with?" -> "I'm not sure, I don't
     # know."; "What will you do after work today?" -> the same; the mayor, his wife, "I hope he will do well"
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     deny = "I'm not sure, I don't know."
     text, back = await answer_backed(samuel, "Who do you live with?", MONDAY, _says(deny, deny))
     assert text == "I live with Grace Okafor, my wife." and back.source == "record"
@@ -162,7 +163,7 @@ async def test_who_lives_with_whom_and_the_evening_are_never_denied(engine):
 async def test_a_housemate_that_is_not_one_and_no_plans_for_tomorrow_are_mended(engine):
     # Grace's interview at 22:00 on the day of 05:00: "I live with my husband, Samuel Okafor, and my
     # daughter, Rosa Brody." (Rosa is Hank's); "I'm sorry, but I don't have any plans for tomorrow."
-    grace = engine.minds["Grace Okafor"]
+    grace = engine.core.minds["Grace Okafor"]
     wrong = "I live with my husband, Samuel Okafor, and my daughter, Rosa Brody."
     text, back = await answer_backed(grace, "Who do you live with?", MONDAY, _says(wrong, wrong))
     assert "Rosa" not in text and back.asked == 2
@@ -174,7 +175,8 @@ async def test_a_housemate_that_is_not_one_and_no_plans_for_tomorrow_are_mended(
 def test_helping_one_who_does_not_host_it_is_a_wrong_host(engine):
     from game.mind.interview.backing import wrong_host
 
-    held = [*engine.minds["Rosa Brody"].facts, *[f for f in engine.minds["Grace Okafor"].facts if "debate" in f.what]]
+    minds = engine.core.minds
+    held = [*minds["Rosa Brody"].facts, *[f for f in minds["Grace Okafor"].facts if "debate" in f.what]]
     town = engine.core.town_names
     said = "I am also helping Samuel Okafor prepare Grace's public debate at Town Hall on Wednesday."
     assert [p.what for p in wrong_host(said, held, town, MONDAY)] == [said]
@@ -186,7 +188,7 @@ async def test_an_open_question_left_with_nothing_says_what_it_knows_is_coming(e
     # asked of one close to him who is sick, "my wife Grace, who is hosting the surprise party"
     from game.mind.interview.backing import wrong_host
 
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     made_up = "I've been thinking about Ezra Vance's concert at the community center."
     text, back = await answer_backed(samuel, "What has been on your mind lately?", MONDAY, _says(made_up, made_up))
     assert text.startswith("I've been thinking about this: I'm hosting a surprise party") and back.source == "record"

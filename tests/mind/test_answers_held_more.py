@@ -34,8 +34,8 @@ def test_times_of_day_are_read_as_said():
 
 
 def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours(engine):
-    rosa = engine.minds["Rosa Brody"]
-    usual = rosa.routine_blocks()
+    rosa = engine.core.minds["Rosa Brody"]
+    usual = rosa.core.routine_blocks()
     line = usual_day_line(usual)
     assert line.startswith("On a usual weekday: I get up at 06:00, breakfast at 06:30, work behind the counter "
                            "at Bluebell Cafe from 07:00 to 15:00") and line.endswith("bed at 23:00.")
@@ -46,7 +46,7 @@ def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours
     right = "I work behind the counter at Bluebell Cafe from 7am to 3pm."
     assert not times_unbacked(right, "Describe your typical weekday.", today=(), usual=usual, tomorrow=(),
                               facts=[], basis="")
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     party = [f for f in samuel.facts if "party" in f.what]
     frame = [PlanBlock(840, 960, "play the piano at Bluebell Cafe", kind="work")]
     piano = ("I plan to play the piano at Bluebell Cafe from 18:00 to 21:00 tomorrow, as I have a surprise party "
@@ -57,11 +57,11 @@ def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours
 
 
 async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(engine):
-    rosa = engine.minds["Rosa Brody"]
+    rosa = engine.core.minds["Rosa Brody"]
     cut = "I work behind the counter at Bluebell Cafe from 7:00 to 10:15 and from 11:52 to 13:30."
     llm = _says(cut, cut)
     text, back = await answer_backed(rosa, "Describe your typical weekday in broad strokes.", MONDAY, llm)
-    assert text == usual_day_line(rosa.routine_blocks()) and back.source == "record"
+    assert text == usual_day_line(rosa.core.routine_blocks()) and back.source == "record"
     assert "On a usual weekday: I get up at 06:00" in llm.calls[0].text  # told first, as a hint
 
 
@@ -80,7 +80,7 @@ def test_kin_nobody_has_given_them_is_not_said():
 
 
 def test_a_host_said_by_and_hosting_or_by_a_pronoun_is_checked(engine):
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     town = engine.core.town_names
     held = list(samuel.facts)
     one = "I have a deep connection with Grace Okafor, who is visiting Bluebell Cafe and hosting a surprise party."
@@ -155,7 +155,7 @@ def test_what_a_talk_was_about_is_held_to_the_records_of_that_talk():
 
 async def test_a_question_that_imagines_is_never_answered_with_what_is_coming(engine):
     # Rosa, "Someone close to you is sick": "I've been thinking about this: Samuel Okafor told me ..."
-    rosa = engine.minds["Rosa Brody"]
+    rosa = engine.core.minds["Rosa Brody"]
     made_up = "I would call Ezra Vance at the hospital."
     text, back = await answer_backed(rosa, "Someone close to you is sick. What would you do?", MONDAY,
                                      _says(made_up, made_up))
@@ -164,7 +164,7 @@ async def test_a_question_that_imagines_is_never_answered_with_what_is_coming(en
 
 async def test_plans_for_tomorrow_that_leave_out_its_gathering_are_said_from_the_records(engine):
     # Samuel at 22:00 (the day of 09:22): "The rest of tomorrow is not planned yet." (his party lost)
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     lost = "The rest of tomorrow is not planned yet."
     text, back = await answer_backed(samuel, "What are your plans for tomorrow?", MONDAY, _says(lost, lost))
     assert "surprise party" in text and back.source == "record"
@@ -227,7 +227,7 @@ def test_my_work_at_anothers_place_and_a_role_after_who_is_are_caught(engine):
 async def test_one_it_knows_is_said_from_its_relationship(engine):
     # Rosa at 22:00 (the day of 09:22, second pass): "Hank Brody is my father, and he is known for his
     # love for arguing with Rosa" (her relationship: "she loves him and hates arguing with him")
-    rosa = engine.minds["Rosa Brody"]
+    rosa = engine.core.minds["Rosa Brody"]
     said = "Hank Brody is my father, and he is known for his love for arguing with Rosa."
     text, back = await answer_backed(rosa, "Who is Hank Brody?", MONDAY, _says(said))
     assert text == "Hank Brody is my father." and back.source == "record"

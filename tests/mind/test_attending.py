@@ -72,5 +72,5 @@ async def test_a_gap_or_a_blank_in_the_plan_reads_nothing_planned():
     await told(mind, DAY1.replace(hour=8))
     fact = next(iter(mind.facts))
     for blocks in ((PlanBlock(360, 600, "work"),), (PlanBlock(360, 1320, "  "),)):
-        mind.plan = DayPlan(day=1, wake=360, bed=1320, blocks=blocks)
+        mind.agenda.plan = DayPlan(day=1, wake=360, bed=1320, blocks=blocks)
         assert _plan_then(mind.agenda, fact) == "nothing planned"

@@ -155,7 +155,7 @@ def test_judge_reads_a_saved_plan_as_a_player_does():
 async def test_a_day_that_passes_is_asked_once_and_lived_as_written(view):
     llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": GOOD}]})
     mind = Mind(SPEC, llm, now=DAY1)
-    plan = await mind.plan_day(DAY1.replace(hour=6), view)
+    plan = await mind.planner.plan_day(DAY1.replace(hour=6), view)
     assert [c.purpose for c in llm.calls].count("plan_day") == 1
     assert mind.stats["plan_checked"] == 1 and mind.stats["plan_first_pass"] == 1 and not plan.checks
     assert plan.timeline()[3].startswith("09:00-12:00 open the cafe and brew coffee @ Hobbs Cafe")
@@ -174,7 +174,7 @@ async def test_a_day_that_fails_is_asked_again_with_the_problems_named_then_mend
     bad[3] = "go to sleep early"  # free time in the evening
     llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": bad}, {"plan": ["sew a dress", "go to bed"]}]})
     mind = Mind(SPEC, llm, now=DAY1)
-    plan = await mind.plan_day(DAY1.replace(hour=6), view)
+    plan = await mind.planner.plan_day(DAY1.replace(hour=6), view)
     asks = [c for c in llm.calls if c.purpose == "plan_day"]
     assert len(asks) == 2 and "has lunch, but lunch is the 12:00 line" in asks[1].user
     assert "goes to sleep" in asks[1].user and "09:00 work: open the cafe and brew coffee" in asks[1].user
@@ -190,7 +190,7 @@ async def test_when_the_second_ask_fails_the_failing_lines_are_mended(view):
     bad[0] = "eat breakfast again"
     llm = scripted_model({"identity": [IDENTITY], "plan_day": [{"plan": bad}, ModelTimeout("slow")]})
     mind = Mind(SPEC, llm, now=DAY1)
-    plan = await mind.plan_day(DAY1.replace(hour=6), view)
+    plan = await mind.planner.plan_day(DAY1.replace(hour=6), view)
     assert plan.source == "model" and mind.stats["error_plan_day"] == 1
     assert plan.blocks[2].activity == "relaxing at home" and mind.stats["plan_lines_mended"] == 1
 

@@ -61,7 +61,7 @@ async def test_breakfast_in_the_bedroom_is_moved_to_the_kitchen_and_the_fridge_n
     mind, llm = mind_for(town, "Aiko Tanaka", steps)
     v = view_for(town, "Aiko Tanaka")
     first = await mind.next_action(DAY.replace(hour=7), v)
-    acts = [first] + mind.queue
+    acts = [first] + mind.agenda.queue
     assert acts[0].address.startswith("Tanaka house:kitchen") and acts[0].object_state is None
     # the states a model proposed are not asked for any more (an old answer's are ignored): the
     # world reads them from the activity's own words, so the shower runs and nothing browses
@@ -83,7 +83,7 @@ async def test_a_state_the_kind_has_is_kept_on_the_object_the_action_uses(town):
                                               step("eating porridge", "", "on")])
     first = await mind.next_action(DAY.replace(hour=7), view_for(town, "Grace Okafor"))
     assert first.address == "Okafor house:kitchen:stove" and first.object_state == "on"
-    second = mind.queue[0]
+    second = mind.agenda.queue[0]
     # eating at a table leaves it as it was: "in use" is not read from an activity's words
     assert town.tree.kind[second.address] == "dining table" and second.object_state is None
 
@@ -158,7 +158,7 @@ async def test_a_hazard_is_acted_on_with_the_days_reactions_spent_and_by_rule_wh
     look = {"decision": "react", "new_action": "checking on the fire", "emoji": "", "minutes": 5, "state": "off"}
     mind, llm = mind_for(town, "Grace Okafor", [step("reading the paper")])
     llm.script["react"] = [{"decision": "continue"}, look]
-    mind.config.max_reacts_per_day = 0
+    mind.core.config.max_reacts_per_day = 0
     v = view_for(town, "Grace Okafor", here="Okafor house:living room")
     await mind.next_action(DAY.replace(hour=7), v)
     hazard = stove_fire(town)
@@ -217,7 +217,7 @@ async def test_each_block_gets_its_own_steps_in_its_own_minutes_and_work_is_done
     mind = Mind(spec, llm, now=DAY.replace(hour=6))
     v = view_for(town, "Grace Okafor")
     first = await mind.next_action(DAY.replace(hour=7), v)
-    acts = [first] + mind.queue
+    acts = [first] + mind.agenda.queue
     free = [a for a in acts if a.start < DAY.replace(hour=8)]
     work = [a for a in acts if a.start >= DAY.replace(hour=8)]
     assert [a.description for a in free] == ["visits Bluebell Cafe", "chatting with Rosa"]  # no "(at home)"
@@ -250,7 +250,8 @@ def test_steps_that_go_round_in_circles_and_miss_their_block_are_the_block():
     from game.mind.planning.steps import StepItem, off_block
     from game.mind.view import PlanBlock
 
-    core = SimpleNamespace(stats=Counter())
+    stats: Counter[str] = Counter()
+    core = SimpleNamespace(stats=stats, count=lambda what, n=1: stats.update({what: n}))
     block = PlanBlock(start=12 * 60 + 45, end=14 * 60 + 10, activity="planning my campaign for mayor of Smallville")
     said = ["going to work", "visiting Maria Lopez's apartment"] * 2
     steps = [(d, 15, StepItem(action=d, minutes=15, place="")) for d in said]

@@ -59,17 +59,17 @@ def test_an_event_somewhere_the_map_lacks_is_refused_when_the_town_loads(tmp_pat
 
 
 def test_those_the_town_says_know_of_the_party_hold_it_from_the_start_and_grace_does_not(engine):
-    holders = {n for n, m in engine.minds.items() if any(f.what == PARTY for f in m.facts)}
+    holders = {n for n, m in engine.core.minds.items() if any(f.what == PARTY for f in m.facts)}
     assert holders == {"Samuel Okafor", "Ines Moreau", "Rosa Brody", "Eli Moreau", "Aiko Tanaka"}
-    f = next(iter(engine.minds["Rosa Brody"].facts))
+    f = next(iter(engine.core.minds["Rosa Brody"].facts))
     assert (f.host, f.source, f.place, f.day.isoformat(), f.start, f.end) == (
         "Samuel Okafor", "Samuel Okafor", "Bluebell Cafe", "2026-03-03", 18 * 60, 21 * 60)
     assert f.secret_from == ("Grace Okafor",) and f.honoree == "Grace Okafor"
-    assert next(iter(engine.minds["Samuel Okafor"].facts)).source == ""  # his own
+    assert next(iter(engine.core.minds["Samuel Okafor"].facts)).source == ""  # his own
 
 
 async def test_a_prompt_about_grace_tells_nothing_of_her_party_and_one_about_rosa_does(engine):
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     samuel.core.seed(MONDAY)
 
     async def context(about):
@@ -86,8 +86,8 @@ async def test_a_prompt_about_grace_tells_nothing_of_her_party_and_one_about_ros
 
 
 def test_a_line_that_tells_grace_of_her_party_is_not_said(engine):
-    books = {n: engine.minds[n].facts for n in ("Samuel Okafor", "Grace Okafor", "Rosa Brody")}
-    town = TownNames(places=("Bluebell Cafe",), people=tuple(engine.minds))
+    books = {n: engine.core.minds[n].facts for n in ("Samuel Okafor", "Grace Okafor", "Rosa Brody")}
+    town = TownNames(places=("Bluebell Cafe",), people=tuple(engine.core.minds))
     told = vet_line("Rosa Brody", "Good morning, Grace! We're planning your surprise party at the cafe.",
                     ["Rosa Brody", "Grace Okafor"], books, MONDAY, town)
     assert told.text == "Good morning, Grace!" and told.fixes[0].startswith("kept secret from Grace Okafor")
@@ -160,7 +160,7 @@ def test_a_line_said_in_another_talk_is_not_said_again(engine):
 def test_a_relation_or_role_the_town_does_not_declare_is_not_said(engine):
     town = engine.talk_facts.core.town_names
     assert town.roles["Hank Brody"] == ("candidate for mayor",) and "Rosa Brody" in town.relations["Hank Brody"]
-    books = {n: engine.minds[n].facts for n in ("Hank Brody", "Felix Adeyemi")}
+    books = {n: engine.core.minds[n].facts for n in ("Hank Brody", "Felix Adeyemi")}
     people = ["Hank Brody", "Felix Adeyemi"]
     v = vet_line("Hank Brody", "My daughter Rosa runs the counter. My son Felix bakes bread.", people, books,
                  MONDAY, town)
@@ -173,14 +173,14 @@ def test_a_relation_or_role_the_town_does_not_declare_is_not_said(engine):
 
 
 def test_the_host_has_no_news_for_the_one_it_is_kept_from_nor_for_those_who_know(engine):
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     assert not samuel.news_for("Grace Okafor", MONDAY)  # (it woke him at six to tell her: no more)
     assert not samuel.news_for("Rosa Brody", MONDAY) and not samuel.news_for("Aiko Tanaka", MONDAY)
     assert samuel.news_for("Hank Brody", MONDAY)  # not invited yet ("not sure he should")
 
 
 def test_a_line_that_names_grace_is_not_about_her_party_and_never_tells_it_to_her(engine):
-    books = {n: engine.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
+    books = {n: engine.core.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
     town = engine.talk_facts.core.town_names
     v = vet_line("Rosa Brody", "Good morning, Grace! Your coffee is ready.", ["Rosa Brody", "Grace Okafor"], books,
                  MONDAY, town)
@@ -270,7 +270,7 @@ async def test_asked_of_her_father_she_does_not_say_she_does_not_know_him():
 async def test_asked_who_runs_for_mayor_no_one_says_they_do_not_know(engine):
     from game.mind.interview.answering import answer_backed
 
-    samuel = engine.minds["Samuel Okafor"]
+    samuel = engine.core.minds["Samuel Okafor"]
     deny = {"answer": "I don't know who is running for mayor."}
     text, back = await answer_backed(samuel, "Who is running for mayor?", MONDAY,
                                      scripted_model({"interview": [deny, deny]}))
@@ -279,8 +279,8 @@ async def test_asked_who_runs_for_mayor_no_one_says_they_do_not_know(engine):
 
 def test_the_word_surprise_alone_is_kept_from_the_one_it_is_for(engine):
     # said to Grace on the small cast's morning: "I'll be ready with my surprise at Town Hall"
-    books = {n: engine.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
-    town = TownNames(places=("Town Hall", "Bluebell Cafe"), people=tuple(engine.minds))
+    books = {n: engine.core.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
+    town = TownNames(places=("Town Hall", "Bluebell Cafe"), people=tuple(engine.core.minds))
     said = vet_line("Rosa Brody", "Have a great day! I'll be ready with my surprise at Town Hall.",
                     ["Rosa Brody", "Grace Okafor"], books, MONDAY, town)
     assert said.text == "Have a great day!"
@@ -323,8 +323,8 @@ def test_a_gathering_that_has_not_begun_is_not_spoken_of_as_over_or_as_now():
 def test_a_line_about_what_its_speaker_has_not_heard_of_is_not_moved_to_the_one_it_is_said_to(engine):
     # on the small cast's morning Rosa's "Oh, thanks, Grace. I'm excited for the debate." went to
     # Grace (who knows of the debate), and Grace thanked herself
-    books = {n: engine.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
-    town = TownNames(places=("Town Hall",), people=tuple(engine.minds))
+    books = {n: engine.core.minds[n].facts for n in ("Rosa Brody", "Grace Okafor")}
+    town = TownNames(places=("Town Hall",), people=tuple(engine.core.minds))
     assert not any("debate" in f.what for f in books["Rosa Brody"])
     said = vet_line("Rosa Brody", "Oh, thanks, Grace. I'm excited for the debate.", ["Rosa Brody", "Grace Okafor"],
                     books, MONDAY, town)

@@ -43,8 +43,8 @@ async def test_the_answer_can_name_only_those_at_hand_or_nobody(view):
 async def test_whom_the_resident_talked_with_today_is_in_the_question(view):
     mind, llm = make({"react": [{"why": "", "talk_to": ""}]})
     t = DAY1.replace(hour=9)
-    mind.remember_conversation(t, Conversation("c1", [mind.name, "Maria Lopez"],
-                                               lines=[(mind.name, "Hello!"), ("Maria Lopez", "Hi.")]))
+    mind.remember_conversation(t, Conversation("c1", [mind.core.name, "Maria Lopez"],
+                                               lines=[(mind.core.name, "Hello!"), ("Maria Lopez", "Hi.")]))
     assert mind.core.talked_with_on(t.date()) == ["Maria Lopez"]
     await mind.react(t.replace(minute=30), KLAUS, _seeing(view, "Klaus Mueller"))
     assert "Talked with today: Maria Lopez\n" in llm.calls[-1].user

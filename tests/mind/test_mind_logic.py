@@ -107,13 +107,13 @@ async def test_the_next_window_is_decided_ahead_and_taken_from_the_queue_without
     # the last step is in hand: the window from 09:00 is asked now, and goes after it in the queue
     a2 = await mind.next_action(a1.end(), view)
     a3 = await mind.next_action(a2.end(), view)
-    assert mind.queue == [] and mind.steps_run_out(a3.start) == run_out
+    assert mind.agenda.queue == [] and mind.steps_run_out(a3.start) == run_out
     assert await mind.decide_ahead(a3.start, view, run_out=run_out) == 3
     # asked again for the same run-out (a save loaded while it was in flight): done already
     assert await mind.decide_ahead(a3.start, view, run_out=run_out) == 0
     assert llm.purposes().count("decompose") == 2 and mind.stats["ahead_calls"] == 1
-    assert mind.queue[0].start == run_out and mind.queue[0].source == "model"
-    assert mind.steps_run_out(a3.start) == mind.queue[-1].end()  # and so on, one window at a time
+    assert mind.agenda.queue[0].start == run_out and mind.agenda.queue[0].source == "model"
+    assert mind.steps_run_out(a3.start) == mind.agenda.queue[-1].end()  # and so on, one window at a time
     # when the steps in hand end, the next one is there: no call
     a4 = await mind.next_action(run_out, view)
     assert a4.description == "brewing coffee" and a4.start == run_out
@@ -149,7 +149,7 @@ async def test_the_day_and_its_first_window_are_decided_before_waking(view):
     assert mind.steps_run_out(night) == wake
     assert await mind.decide_ahead(night, view, run_out=wake) == 3
     assert llm.purposes() == ["identity", "plan_day", "decompose"] and mind.stats["wake_ahead"] == 1
-    assert mind.plan.blocks[0].start == 6 * 60 and mind.queue[0].start == wake
+    assert mind.plan.blocks[0].start == 6 * 60 and mind.agenda.queue[0].start == wake
     assert mind.steps_run_out(night) is None  # planned: nothing more to ask before waking
     assert (await mind.next_action(night, view)).description == "sleeping"
     first = await mind.next_action(wake + timedelta(minutes=2), view)  # woken a little late
@@ -162,7 +162,7 @@ async def test_no_window_before_waking_when_the_day_plan_failed(view):
     mind, llm = make({"plan_day": [ModelUnavailable("down")]})
     night, wake = DAY1.replace(hour=5), DAY1.replace(hour=6)
     assert await mind.decide_ahead(night, view, run_out=wake) == 0
-    assert "decompose" not in llm.purposes() and mind.queue == []
+    assert "decompose" not in llm.purposes() and mind.agenda.queue == []
     assert mind.steps_run_out(night) is None  # one try; waking asks again as it always did
 
 
@@ -173,15 +173,15 @@ async def test_a_reaction_that_outlasts_the_steps_it_broke_off_is_looked_past(vi
     now = DAY1.replace(hour=7)
     await mind.next_action(now, view)
     for _ in range(2):
-        await mind.next_action(mind.current.end(), view)
-    last = mind.current  # 07:25-09:00, the last step of the window
+        await mind.next_action(mind.agenda.current.end(), view)
+    last = mind.agenda.current  # 07:25-09:00, the last step of the window
     r = await mind.react(DAY1.replace(hour=8, minute=30), "smoke is rising from Johnson Park", view)
-    assert r.kind == "react" and mind.queue == [last]
+    assert r.kind == "react" and mind.agenda.queue == [last]
     # the reaction ends at 09:30, after the steps it broke off: the next window runs from then
     at = mind.steps_run_out(DAY1.replace(hour=8, minute=31))
     assert at == DAY1.replace(hour=9, minute=30)
     assert await mind.decide_ahead(DAY1.replace(hour=9), view, run_out=at) == 3
-    assert mind.queue[1].start == at
+    assert mind.agenda.queue[1].start == at
     nxt = await mind.next_action(at, view)
     assert nxt.start == at and nxt.source == "model" and llm.purposes().count("decompose") == 2
 
@@ -218,7 +218,7 @@ async def test_whisper_flags_a_replan_that_keeps_the_past_and_changes_the_future
                                             "campaign for mayor", "write a speech"]}]})
     await mind.next_action(DAY1.replace(hour=8), view)
     mind.whisper(DAY1.replace(hour=10), "I will run for mayor")
-    assert mind.replan_reason
+    assert mind.agenda.replan_reason
     await mind.next_action(DAY1.replace(hour=10), view)
     assert llm.purposes()[-2:] == ["replan", "decompose"]
     acts = [b.activity for b in mind.plan.blocks]
@@ -226,7 +226,7 @@ async def test_whisper_flags_a_replan_that_keeps_the_past_and_changes_the_future
     assert mind.plan.block_at(9 * 60).activity == "open and run Hobbs Cafe"  # the past is kept
     assert mind.plan.block_at(10 * 60).kind == "moved"  # work moved, saying why
     assert mind.plan.block_at(17 * 60).activity == "campaign for mayor"
-    assert mind.replan_reason is None
+    assert mind.agenda.replan_reason is None
     assert mind.memory.recent(1, kinds=["whisper"])[0].importance == 8
 
 
@@ -286,14 +286,14 @@ async def test_the_identity_summary_ends_at_a_whole_sentence_and_is_about_the_re
            "feels good about how the plans are going and about the new menu, but she still has to buy "
            "the decorations and ask a")  # what a 300-character limit leaves of a longer answer
     mind, _ = make({"identity": [{"summary": cut}]})
-    assert await mind.ensure_identity(DAY1) == cut[:cut.index(" She feels")]
+    assert await mind.reflector.ensure_identity(DAY1) == cut[:cut.index(" She feels")]
     # the prompt's example copied as it stands: not about her, so the persona alone stands today
     example = ("Eddy is curious and hard-working. He studies music at the college. He feels good about the "
                "song he finished this week.")
     mind, llm = make({"identity": [{"summary": example}]})
-    assert await mind.ensure_identity(DAY1) == "" and mind.stats["identity_dropped"] == 1
-    assert "Eddy" not in identity_text(mind) and identity_text(mind).startswith("Isabella Rodriguez")
-    assert await mind.ensure_identity(DAY1.replace(hour=9)) == ""
+    assert await mind.reflector.ensure_identity(DAY1) == "" and mind.stats["identity_dropped"] == 1
+    assert "Eddy" not in identity_text(mind.core) and identity_text(mind.core).startswith("Isabella Rodriguez")
+    assert await mind.reflector.ensure_identity(DAY1.replace(hour=9)) == ""
     assert llm.purposes() == ["identity"]  # not asked again the same day
 
 
@@ -302,12 +302,13 @@ async def test_an_identity_sentence_that_echoes_the_prompts_example_is_left_out(
     said = ("Isabella runs Hobbs Cafe and loves to make people feel welcome. She feels good about the song "
             "she finished this week.")
     mind, _ = make({"identity": [{"summary": said}]})
-    assert await mind.ensure_identity(DAY1) == "Isabella runs Hobbs Cafe and loves to make people feel welcome."
+    said_back = await mind.reflector.ensure_identity(DAY1)
+    assert said_back == "Isabella runs Hobbs Cafe and loves to make people feel welcome."
     assert mind.stats["identity_example_echo"] == 1
     # the same words, where her own life backs them, stay
     mind, _ = make({"identity": [{"summary": said}]})
     mind.persona.background += " She writes a song a week and finished one on Sunday."
-    assert await mind.ensure_identity(DAY1) == said and mind.stats["identity_example_echo"] == 0
+    assert await mind.reflector.ensure_identity(DAY1) == said and mind.stats["identity_example_echo"] == 0
 
 
 async def test_reflection_threshold_and_evidence_must_be_real():
@@ -356,13 +357,13 @@ async def test_react_budget_cooldown_and_the_steps_carry_on_after_it(view):
     mind, llm = make({"react": [react]}, max_reacts_per_day=2)
     now = DAY1.replace(hour=8)
     await mind.next_action(now, view)
-    broken_off, queued = mind.current, list(mind.queue)
+    broken_off, queued = mind.agenda.current, list(mind.agenda.queue)
     assert queued
     r = await mind.react(now + timedelta(minutes=3), "smoke is rising from Johnson Park", view)
     assert r.kind == "react" and r.new_action.address == "Johnson Park:park:bench"
     # the steps already decomposed carry on after the reaction (no second decompose call), the
     # one it broke off first
-    assert r.new_action.duration_min == 60 and mind.queue == [broken_off] + queued
+    assert r.new_action.duration_min == 60 and mind.agenda.queue == [broken_off] + queued
     later = await mind.next_action(now + timedelta(minutes=63), view)
     assert later.description == queued[0].description and llm.purposes().count("decompose") == 1
     assert later.end() == queued[0].end()  # the step in progress, for what is left of it
@@ -443,12 +444,12 @@ async def test_a_resident_stops_starting_talks_after_enough_conversations_today(
     v = replace(view, people_here=("Klaus Mueller",))
     t = DAY1.replace(hour=9)
     for i in range(2):
-        mind.remember_conversation(t, Conversation(f"c{i}", [mind.name, "Klaus Mueller"],
-                                                   lines=[(mind.name, "Hello!"), ("Klaus Mueller", "Hi.")]))
-    assert mind.talks_on(t.date()) == 2
+        mind.remember_conversation(t, Conversation(f"c{i}", [mind.core.name, "Klaus Mueller"],
+                                                   lines=[(mind.core.name, "Hello!"), ("Klaus Mueller", "Hi.")]))
+    assert mind.core.talks_on(t.date()) == 2
     r = await mind.react(t + timedelta(minutes=1), "Klaus Mueller is reading", v)
     assert r.kind == "continue" and r.reason == "talked enough today"
-    assert mind.talks_on((t + timedelta(days=1)).date()) == 0  # a new day, new talks
+    assert mind.core.talks_on((t + timedelta(days=1)).date()) == 0  # a new day, new talks
 
 
 async def test_a_reaction_can_set_the_state_of_what_it_acts_on(view):
@@ -536,7 +537,7 @@ async def test_listening_prepares_a_reply_prompt_that_every_turn_begins_with():
     tail = replies[1][1].content[len(held):]
     assert "Isabella recalls:" in tail and "moved to Saturday" in tail
     assert "Isabella recalls:" not in replies[0][1].content  # nothing new came to mind then
-    assert mind.calls_on(DAY1.date()).get("prefill") == 1
+    assert mind.core.calls_on(DAY1.date()).get("prefill") == 1
     # a save keeps the held beginning: a reply after loading begins the same way
     again = Mind.from_state(mind.to_state(), llm)
     assert again.talker.held == mind.talker.held
@@ -631,7 +632,7 @@ async def test_places_offered_put_home_work_and_here_first(view):
     mind, _ = make(places_in_prompt=4)
     v = replace(view, allowed=("Johnson Park:park", "Zoo:cage:lion", "Hobbs Cafe:cafe:counter",
                                "Town Hall:hall", "Isabella's apartment:kitchen:stove"))
-    assert mind.places_for(v) == ("Hobbs Cafe:cafe:counter", "Isabella's apartment:kitchen:stove",
+    assert mind.locator.places_for(v) == ("Hobbs Cafe:cafe:counter", "Isabella's apartment:kitchen:stove",
                                   "Johnson Park:park", "Town Hall:hall")
 
 
@@ -642,10 +643,10 @@ async def test_conversation_is_remembered_by_the_listener():
     conv.add("Isabella Rodriguez", "Thanks for telling me!")
     ids = mind.remember_conversation(DAY1.replace(hour=9), conv)
     assert len(ids) == 2
-    mind.llm.script["importance"] = [{"ratings": ["routine", "routine"]}]
+    mind.core.llm.script["importance"] = [{"ratings": ["routine", "routine"]}]
     await mind.score_pending(DAY1.replace(hour=9), force=True)
     assert [mind.memory.get(i).importance for i in ids] == [5.0, 1.0]  # told to me: at least notable
-    got = await mind.recall("library closes early", DAY1.replace(hour=15), k=1)
+    got = await mind.core.recall("library closes early", DAY1.replace(hour=15), k=1)
     assert "library" in got[0].text and got[0].kind == "conversation"
 
 
@@ -658,9 +659,9 @@ async def test_state_round_trip(view):
     import json
     json.dumps({k: v for k, v in st.items() if k != "memory"})
     m2 = Mind.from_state(st, llm)
-    assert m2.plan == mind.plan and m2.queue == mind.queue and m2.identity == mind.identity
-    assert len(m2.memory) == len(mind.memory) and m2.replan_reason == mind.replan_reason
-    assert m2.calls == mind.calls
+    assert m2.plan == mind.plan and m2.agenda.queue == mind.agenda.queue and m2.core.identity == mind.core.identity
+    assert len(m2.memory) == len(mind.memory) and m2.agenda.replan_reason == mind.agenda.replan_reason
+    assert m2.core.calls == mind.core.calls
 
 
 def test_the_mind_imports_no_textual_world_engine_or_ui():

@@ -13,7 +13,7 @@ async def test_a_step_of_sleeping_in_the_waking_day_is_left_out_and_a_nap_stays(
     mind, _ = make({"decompose": [steps]})
     wake = mind.persona.wake
     at = DAY1.replace(hour=wake // 60, minute=wake % 60 + 1)
-    await mind.plan_day(at)
+    await mind.planner.plan_day(at)
     first = await mind.next_action(at)
     done = [first.description] + [a.description for a in mind.agenda.queue]
     assert "sleeping" not in done and "brushing teeth" in done[0] and "taking a nap" in done

@@ -45,13 +45,13 @@ async def test_every_decision_returns_valid_plain_data_from_a_real_server(server
         await llm.connect()
         # 30-minute blocks keep each decomposition short (the CI machine is small)
         mind = Mind(ISABELLA, llm, fake_embed, now=DAY1, config=MindConfig(importance_batch=3, max_block_min=30))
-        mind.identity, mind.identity_date = "Isabella runs Hobbs Cafe.", DAY1.date()
+        mind.core.identity, mind.core.identity_date = "Isabella runs Hobbs Cafe.", DAY1.date()
         view = cafe_view(("Klaus Mueller",))
         t = DAY1.replace(hour=9)
         a = await mind.next_action(t, view)
         assert mind.plan.blocks[0].start == mind.persona.wake and mind.plan.blocks[-1].end == mind.persona.sleep
         assert a.address in TOWN and len(a.emoji) == 1 and 1 <= a.duration_min <= 120
-        for q in mind.queue:
+        for q in mind.agenda.queue:
             assert q.address in TOWN
         await mind.observe(t, ["Klaus Mueller is reading", "a dog barks", "the radio plays"])
         assert not mind.memory.unscored()
@@ -59,7 +59,7 @@ async def test_every_decision_returns_valid_plain_data_from_a_real_server(server
         assert r.kind in ("continue", "react", "talk")
         if r.new_action is not None:
             assert r.new_action.address in TOWN
-        conv = Conversation("c", [mind.name, "Klaus Mueller"])
+        conv = Conversation("c", [mind.core.name, "Klaus Mueller"])
         line = await mind.say(t, conv, ["Klaus Mueller"])
         assert isinstance(line.text, str) and "\n" not in line.text
         pieces = [p async for p in Mind(KLAUS, llm, fake_embed, now=DAY1).say_stream(

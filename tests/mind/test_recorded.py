@@ -51,7 +51,7 @@ async def test_a_whisper_makes_the_resident_act_on_it():
     after = [b.activity for b in out["plan1"].blocks if b.start >= 10 * 60]
     assert not mentions(before), before
     assert mentions(after[:3]), after  # within the next blocks the day now holds the campaign
-    assert out["mind"].stats["replans"] == 1 and not out["mind"].replan_reason
+    assert out["mind"].stats["replans"] == 1 and not out["mind"].agenda.replan_reason
     # when the campaign block comes (now, or later that day) its actions are the campaign
     acts = out["later"] or out["after"]
     assert acts and all(a.source == "model" and a.address in TOWN for a in acts)
@@ -104,7 +104,7 @@ async def test_reflections_cite_real_records():
     assert scores["Klaus Mueller is sleeping"] == 1.0  # by rule, no model
     obs = [mind.memory.get(i) for i in range(len(mind.memory)) if mind.memory.get(i).kind == "observation"]
     assert all(r.scored for r in obs)  # the nine that needed the model were scored in one call
-    assert mind.calls_on(mind.first_date)["importance"] >= 1
+    assert mind.core.calls_on(mind.core.first_date)["importance"] >= 1
     # (the 1.5B model's ratings are coarse: see docs/MIND.md)
     assert max(scores.values()) > 1
 

@@ -12,7 +12,7 @@ async def test_points_say_whose_each_is_and_keep_the_surprise_from_the_one_it_is
     engine = build_engine(read_input(str(default_town_path())), FakeModel(), lockstep=True)
     try:
         now = engine.clock.now
-        samuel, rosa = engine.minds["Samuel Okafor"].core, engine.minds["Rosa Brody"].core
+        samuel, rosa = engine.core.minds["Samuel Okafor"].core, engine.core.minds["Rosa Brody"].core
         to_ines = talking_points(samuel, now, ["Ines Moreau"], "playing the piano")
         assert to_ines[0].startswith("Samuel's own surprise party for Grace's 60th birthday at Bluebell Cafe")
         assert "Samuel is playing the piano" in to_ines

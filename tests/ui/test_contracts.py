@@ -30,11 +30,11 @@ async def test_the_real_engine_and_its_minds(monkeypatch, tmp_path):
     monkeypatch.setattr(build, "load_world", lambda p: make_town())
     e = build.new_engine(tmp_path / "testville", engine_model(), lockstep=True)
     assert isinstance(e, LiveEngine) and not isinstance(e, Replayable)
-    assert all(isinstance(m, MindPort) for m in e.minds.values())
-    assert isinstance(next(iter(e.minds.values())), Mind)
-    name = sorted(e.residents)[0]
+    assert all(isinstance(m, MindPort) for m in e.core.minds.values())
+    assert isinstance(next(iter(e.core.minds.values())), Mind)
+    name = sorted(e.core.residents)[0]
     view = e.inspect(name)
-    assert isinstance(view, ResidentView) and view.name == name and view.pos == e.residents[name].pos
+    assert isinstance(view, ResidentView) and view.name == name and view.pos == e.core.residents[name].pos
     await e.aclose()
 
 

@@ -61,7 +61,7 @@ async def test_hostile_text_through_every_input_of_the_real_app(tmp_path):
         submitted = []
         real_submit = engine.submit
         engine.submit = lambda cmd: (submitted.append(cmd), real_submit(cmd))[1]  # type: ignore[method-assign]
-        name = sorted(engine.residents)[0]
+        name = sorted(engine.core.residents)[0]
         app.panels.select(name, follow=False)
         # the reported crash first: a whisper with an unbalanced closing tag
         await _ask(app, pilot, "x", "I will [/b] run")

@@ -78,8 +78,9 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await pilot.press(*"Ada", "enter", *"a painter passing through", "enter")
         await until(pilot, lambda: "player" in app.widgets.map_view.actors)
         me = engine.positions()["player"]
-        target = min((n for n in engine.residents), key=lambda n: engine.paths.distance(me, engine.residents[n].pos))
-        path = engine.paths.path(me, engine.residents[target].pos)[:-1]
+        residents = engine.core.residents
+        target = min((n for n in residents), key=lambda n: engine.paths.distance(me, residents[n].pos))
+        path = engine.paths.path(me, engine.core.residents[target].pos)[:-1]
         for step in path:
             cur = engine.positions()["player"]
             await pilot.press(KEY[(step[0] - cur[0], step[1] - cur[1])])
@@ -98,23 +99,23 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, MainScreen))
         # whisper to someone else, anywhere
-        other = sorted(n for n in engine.residents if n != target)[0]
+        other = sorted(n for n in engine.core.residents if n != target)[0]
         app.panels.select(other)
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*"you will run for mayor", "enter")
         assert Whisper(other, "you will run for mayor") in submitted
         # embody a third, walk it, hand it back
-        third = sorted(n for n in engine.residents if n not in (target, other))[0]
+        third = sorted(n for n in engine.core.residents if n not in (target, other))[0]
         app.panels.select(third)
         await pilot.press("b")
         assert Embody(third) in submitted and engine.embodied == third
-        before = engine.residents[third].pos
+        before = engine.core.residents[third].pos
         for key in ("right", "left", "down", "up"):
             await pilot.press(key)
-            if engine.residents[third].pos != before:
+            if engine.core.residents[third].pos != before:
                 break
-        assert app.widgets.map_view.actors[third].pos == engine.residents[third].pos
+        assert app.widgets.map_view.actors[third].pos == engine.core.residents[third].pos
         await pilot.press("b")
         assert Release() in submitted and engine.embodied is None
         # set an object's state in words
@@ -130,8 +131,8 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         await until(pilot, lambda: any("on fire" in h for h in app.widgets.town_log.history))
         # the clock runs; residents move on screen
         app.player.set_speed("fast")
-        step0 = engine.step_no
-        await until(pilot, lambda: engine.step_no > step0 + 20)
+        step0 = engine.core.step_no
+        await until(pilot, lambda: engine.core.step_no > step0 + 20)
         app.player.set_speed("pause")
         await pilot.pause(0.3)  # the last ticks' messages drain
         drawn = {n: a.pos for n, a in app.widgets.map_view.actors.items()}
@@ -142,7 +143,7 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
     saved = saves / "Millbrook.save"
     assert saved.exists()
     info = describe_save(saved)
-    assert info["clock"] == clock and len(info["residents"]) == len(engine.residents)
+    assert info["clock"] == clock and len(info["residents"]) == len(engine.core.residents)
 
     # load it again from the start screen and continue
     app2 = TownApp(FakeModelHost(str(saved)), saves, speed="pause", autosave_s=0)
@@ -155,8 +156,8 @@ async def test_play_the_real_engine_end_to_end(tmp_path):
         assert app2.screen.saves[0].town == "Millbrook"
         await pilot.press("escape")
         app2.player.set_speed("fast")
-        n = app2.session.engine.step_no
-        await until(pilot, lambda: app2.session.engine.step_no > n + 5)
+        n = app2.session.engine.core.step_no
+        await until(pilot, lambda: app2.session.engine.core.step_no > n + 5)
         await pilot.press("q")
 
 
@@ -192,7 +193,7 @@ async def test_the_town_read_to_check_it_at_the_start_is_built_from_not_read_aga
     real_read = build.read_town
     monkeypatch.setattr(build, "read_town", lambda *a, **k: reads.append(a[0]) or real_read(*a, **k))
     first = await host.new_engine(engine_model())
-    assert reads == [] and sorted(first.residents) and len(first.residents) == 5
+    assert reads == [] and sorted(first.core.residents) and len(first.core.residents) == 5
     # a new town opens before dawn (issue 42): the small cast's first wakes at 05:30
     assert first.clock.now.strftime("%H:%M") == "04:59"
     await first.aclose()
@@ -214,11 +215,11 @@ async def test_the_status_line_shows_the_model_led_share_and_the_panel_the_sourc
     async with app.run_test(size=(160, 48)) as pilot:
         await ready(app, pilot)
         engine: Engine = app.session.engine
-        name = sorted(engine.residents)[0]
+        name = sorted(engine.core.residents)[0]
         app.panels.select(name, follow=False)
         app.player.set_speed("fast")
-        await until(pilot, lambda: engine.ledger.share_now(engine.clock.day, now=engine.clock.now) is not None
-                    and engine.residents[name].action is not None, timeout=20)
+        await until(pilot, lambda: engine.core.ledger.share_now(engine.clock.day, now=engine.clock.now) is not None
+                    and engine.core.residents[name].action is not None, timeout=20)
         app.player.set_speed("pause")
         await pilot.pause(0.3)
         app.panels.update_clock()
@@ -237,7 +238,7 @@ async def test_a_save_made_while_embodying_loads_embodied(tmp_path):
     from game.engine.build import new_engine
 
     engine = new_engine(default_town_path(), engine_model(jitter=0.001), lockstep=True)
-    name = sorted(engine.residents)[0]
+    name = sorted(engine.core.residents)[0]
     engine.submit(Embody(name))
     saved = tmp_path / "saves" / "embodied.save"
     engine.save(saved)
@@ -326,8 +327,8 @@ async def test_autosave_writes_on_another_thread_and_then_only_the_changes(tmp_p
         app.files.autosave()
         await until(pilot, lambda: app.files.last_save is not None)
         assert app.files.last_save[1] is False  # the first save of a new town is written whole
-        first_step = app.session.engine.step_no
-        await until(pilot, lambda: app.session.engine.step_no > first_step + 5)
+        first_step = app.session.engine.core.step_no
+        await until(pilot, lambda: app.session.engine.core.step_no > first_step + 5)
         app.files.last_save = None
         app.files.autosave()
         await until(pilot, lambda: app.files.last_save is not None)
@@ -338,5 +339,5 @@ async def test_autosave_writes_on_another_thread_and_then_only_the_changes(tmp_p
         assert saved_step
         await pilot.press("1")  # pause
     loaded = load_engine(path, engine_model())
-    assert loaded.step_no > first_step
+    assert loaded.core.step_no > first_step
     await loaded.aclose()

@@ -88,7 +88,7 @@ class RecordedModelHost(RealHost):
 
     async def new_engine(self, llm):
         engine = await super().new_engine(llm)
-        engine.lockstep = True  # before the screen starts it: no day plans asked before the clock (prepare.py)
+        engine.core.lockstep = True  # before the screen starts it: no day plans asked before the clock (prepare.py)
         return engine
 
 
@@ -109,7 +109,7 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
     async with app.run_test(size=(150, 46)) as pilot:
         await ready(app, pilot)
         engine: Engine = app.session.engine
-        engine.lockstep = True  # the test steps it: same keys, same ticks, same questions
+        engine.core.lockstep = True  # the test steps it: same keys, same ticks, same questions
         await ticks(app, pilot, 6)  # everyone asks for a day plan
 
         # the visitor walks in and up to the nearest resident
@@ -118,8 +118,9 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
         await pilot.press(*"Ada", "enter", *"a painter passing through", "enter")
         await until(pilot, lambda: "player" in app.widgets.map_view.actors)
         me = engine.positions()["player"]
-        target = min(sorted(engine.residents), key=lambda n: engine.paths.distance(me, engine.residents[n].pos))
-        for step in engine.paths.path(me, engine.residents[target].pos)[:-1]:
+        residents = engine.core.residents
+        target = min(sorted(residents), key=lambda n: engine.paths.distance(me, residents[n].pos))
+        for step in engine.paths.path(me, engine.core.residents[target].pos)[:-1]:
             cur = engine.positions()["player"]
             await pilot.press(KEY[(step[0] - cur[0], step[1] - cur[1])])
 
@@ -138,27 +139,27 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, MainScreen))
         await ticks(app, pilot, 12)
-        assert any("Ada" in m.text for m in engine.minds[target].memory.recent(40)), \
+        assert any("Ada" in m.text for m in engine.core.minds[target].memory.recent(40)), \
             "the resident does not remember the talk"
 
         # whisper to another resident: the inner voice re-plans its day
-        other = sorted(n for n in engine.residents if n != target)[0]
+        other = sorted(n for n in engine.core.residents if n != target)[0]
         app.panels.select(other)
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, AskScreen))
         await pilot.press(*"I will run for mayor and tell everyone today", "enter")
         await ticks(app, pilot, 12)
-        assert any(m.kind == "whisper" for m in engine.minds[other].memory.recent(40))
+        assert any(m.kind == "whisper" for m in engine.core.minds[other].memory.recent(40))
 
         # embody a third, walk it, hand it back: it decides again from where it is
-        third = sorted(n for n in engine.residents if n not in (target, other))[0]
+        third = sorted(n for n in engine.core.residents if n not in (target, other))[0]
         app.panels.select(third)
         await pilot.press("b")
         assert engine.embodied == third
-        before = engine.residents[third].pos
+        before = engine.core.residents[third].pos
         for key in ("right", "left", "down", "up"):
             await pilot.press(key)
-            if engine.residents[third].pos != before:
+            if engine.core.residents[third].pos != before:
                 break
         await pilot.press("b")
         assert engine.embodied is None
@@ -178,7 +179,7 @@ async def test_every_way_of_playing_on_the_recorded_model(tmp_path):
         assert any("puts out the fire on the stove" in h for h in app.widgets.town_log.history)
 
         # nothing asked that the recording could not answer; the map is the town
-        assert not [e for e in engine.errors if "recorded" in e], engine.errors[:3]
+        assert not [e for e in engine.core.errors if "recorded" in e], engine.core.errors[:3]
         drawn = {n: a.pos for n, a in app.widgets.map_view.actors.items()}
         assert drawn == engine.positions()
         await pilot.press("ctrl+s")

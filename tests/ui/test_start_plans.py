@@ -29,11 +29,11 @@ async def test_the_plans_come_on_the_start_screen_then_the_town_starts_on_them(t
         assert [who for who, _ in start.plans] and len(start.plans) == 8  # everyone up by 06:30
         assert all(plan for _, plan in start.plans)
         engine = app.session.engine
-        assert engine.step_no == 0  # the clock had not moved while they planned
+        assert engine.core.step_no == 0  # the clock had not moved while they planned
         await pilot.press("space")  # play: the first tick applies them
-        await until(pilot, lambda: engine.step_no >= 1)
-        up = [n for n, r in engine.residents.items() if not r.asleep]
-        assert up and all(engine.residents[n].action.source == "model" for n in up)
+        await until(pilot, lambda: engine.core.step_no >= 1)
+        up = [n for n, r in engine.core.residents.items() if not r.asleep]
+        assert up and all(engine.core.residents[n].action.source == "model" for n in up)
 
 
 async def test_enter_starts_the_town_before_every_plan_came(tmp_path):
@@ -47,7 +47,7 @@ async def test_enter_starts_the_town_before_every_plan_came(tmp_path):
         await pilot.press("enter")
         await ready(app, pilot)
         assert len(app.worker.start_screen.plans) < 8  # it did not wait for them all
-        assert app.session.engine.jobs  # the rest go on in their lanes
+        assert app.session.engine.board.jobs  # the rest go on in their lanes
 
 
 def test_a_plan_line_is_plain_text_and_a_missing_one_says_so():
@@ -78,4 +78,4 @@ async def test_plans_that_fail_are_shown_and_the_town_starts_all_the_same(tmp_pa
         assert app.panels.last_error == "RuntimeError: a bug in the plans"
         engine = app.session.engine
         await pilot.press("space")  # and the town plays
-        await until(pilot, lambda: engine.step_no >= 1)
+        await until(pilot, lambda: engine.core.step_no >= 1)

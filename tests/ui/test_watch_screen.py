@@ -52,7 +52,7 @@ async def _record(path: Path) -> str:
     for _ in range(TICKS):
         await e.wait_ready()
         e.step()
-    write_engine_manifest(path, e, start=default_town_path(), small=True)
+    write_engine_manifest(path, e.core, e.commands.log, start=default_town_path(), small=True)
     end = e.clock.text()
     await e.aclose()
     await rec.aclose()
@@ -94,10 +94,10 @@ async def test_watch_jump_go_to_and_fork(tmp_path):
         await pilot.press("n")  # fork a live town here
         await until(pilot, lambda: isinstance(app.session.engine, Engine), timeout=20)
         assert not app.session.replaying and host.opened == 1
-        assert app.session.engine.step_no == 120 and app.session.engine.llm is host.llm
+        assert app.session.engine.core.step_no == 120 and app.session.engine.core.llm is host.llm
         forks = list((tmp_path / "saves").glob("fork-*.save"))
         assert len(forks) == 1 and app.session.save_path == forks[0]
         assert app.check_action("talk", ()) is True and app.check_action("fork", ()) is False
         app.player.set_speed("fast")
-        await until(pilot, lambda: app.session.engine.step_no > 125, timeout=20)  # and it goes on live
+        await until(pilot, lambda: app.session.engine.core.step_no > 125, timeout=20)  # and it goes on live
         await pilot.press("q")

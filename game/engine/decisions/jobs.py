@@ -15,8 +15,9 @@ from game.mind.view import WorldView
 
 
 class JobBoard:
-    """Owns ``jobs`` (resident -> its one job in flight) and ``seq``, the last job's number.  Takes
-    the core (the residents' observation buffers go with a job, and back when it is cancelled)."""
+    """Owns ``jobs`` (resident -> its one job in flight), ``seq``, the last job's number, and the
+    residents' observation buffers (``Resident.obs_buffer``, ``obs_since``: ``buffer`` fills one, a
+    job takes it, a cancelled job gives it back).  Takes the core."""
 
     def __init__(self, core: TownCore) -> None:
         self.core = core
@@ -37,6 +38,12 @@ class JobBoard:
                   ready_at=self.core.step_no + self.core.decision_ticks, args=args, observations=obs)
         self.jobs[r.name] = job
         return job
+
+    def buffer(self, r: Resident, text: str, now: datetime) -> None:
+        """What ``r`` saw, waiting for its next job (``ask`` hands it over; ``obs_since``: since when)."""
+        if not r.obs_buffer:
+            r.obs_since = now
+        r.obs_buffer.append(text)
 
     def cancel(self, name: str) -> None:
         """Stop caring about ``name``'s job.  In lockstep a job already started is not cancelled but

@@ -19,6 +19,7 @@ from game.engine.decisions.lookahead import Lookahead
 from game.engine.events import LogLine, TickResult
 from game.engine.noticing.hazards import Hazards
 from game.engine.noticing.perceiving import Perceiver
+from game.engine.noticing.salience import Salience
 from game.engine.state import Job, JobArgs, JobKind, Resident
 from game.engine.talks.conversations import Conversations
 from game.engine.talks.seeking import Seeker
@@ -43,19 +44,20 @@ class Handler(Generic[R]):
 
 
 class Lanes:
-    """Owns the running of the jobs on the board and ``Resident.needs_decision`` (the walker clears
-    it when an action is taken up, a talk or a command sets it), and clears ``salient``/``urgent``
-    when it asks the reaction.  Takes the core, the board, the look ahead, and the parts a decision
-    calls: the walker, the perceiver, the hazards, the talks, the seeker and the spare capacity."""
+    """Owns the running of the jobs on the board: a resident whose action needs deciding (the
+    walker's ``need_decision``) or who has sights waiting (the salience's) gets a job.  Takes the
+    core, the board, the look ahead, and the parts a decision calls: the walker, the perceiver, the
+    salience, the hazards, the talks, the seeker and the spare capacity."""
 
     def __init__(self, core: TownCore, board: JobBoard, lookahead: Lookahead, walker: Walker,
-                 perceiver: Perceiver, hazards: Hazards, talks: Conversations, seeker: Seeker,
+                 perceiver: Perceiver, salience: Salience, hazards: Hazards, talks: Conversations, seeker: Seeker,
                  capacity: Capacity) -> None:
         self.core = core
         self.board = board
         self.lookahead = lookahead
         self.walker = walker
         self.perceiver = perceiver
+        self.salience = salience
         self.hazards = hazards
         self.talks = talks
         self.seeker = seeker
@@ -90,7 +92,7 @@ class Lanes:
             return
         ended = r.action_ended(now)
         if ended and not r.needs_decision:
-            r.needs_decision = True
+            self.walker.need_decision(r)
         if r.needs_decision or r.salient:
             self.core.ledger.need(name, now)
         job = self.board.jobs.get(name)
@@ -104,7 +106,7 @@ class Lanes:
                 job.ready_at = self.core.step_no
             if ended:  # keep busy with the routine while the model thinks
                 self.routine(r, now, res)
-                r.needs_decision = True
+                self.walker.need_decision(r)
             return
         if r.salient:
             text = "; ".join(r.salient)
@@ -117,14 +119,14 @@ class Lanes:
             if allowance is not None:
                 args["allowance"] = allowance.to_dict()
             self.ask(r, JobKind.REACT, now, args)
-            r.salient, r.urgent = [], False
+            self.salience.taken(r)
             return
         if r.needs_decision:
             # the mind plans the day itself when the next action needs a plan
             self.ask(r, JobKind.NEXT, now, {})
             if ended:
                 self.routine(r, now, res)
-                r.needs_decision = True
+                self.walker.need_decision(r)
             return
         if not self.maybe_ahead(r, now):
             self.maybe_observe(r, now, force=False)
@@ -282,7 +284,7 @@ class Lanes:
 
     def _carry_on(self, job: Job, r: Resident, res: TickResult) -> None:
         """No answer: the resident carries on with its routine (rule-based, not a fake answer)."""
-        r.needs_decision = False
+        self.walker.need_decision(r, False)
         self.routine(r, self.core.clock.now, res)
         self.settle_need(r, self.core.clock.now, answered=False)
 
@@ -371,7 +373,7 @@ class Lanes:
             res.log.append(LogLine("react", f"{r.name} reacts: {rx.new_action.description}", r.name))
             self.walker.set_action(r, rx.new_action, res, now)
         else:
-            r.needs_decision = True
+            self.walker.need_decision(r)
 
 
 def _failures(stats: Mapping[str, int] | None) -> int:

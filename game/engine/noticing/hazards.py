@@ -13,11 +13,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from game.engine.decisions.jobs import JobBoard
+from game.engine.noticing.salience import Salience
 from game.engine.state import JobKind, Resident
 from game.engine.talks.conversations import Conversations
 from game.engine.things import Things
 from game.engine.towncore import TownCore
 from game.engine.tuning import HAZARD_AGAIN, HAZARD_REACH, chebyshev
+from game.engine.walking import Walker
 from game.mind.view import Hazard
 from game.world.objects import IDLE
 from game.world.states import HAZARDS, mishap
@@ -25,15 +27,19 @@ from game.world.states import describe as describe_state
 
 
 class Hazards:
-    """Reads the objects' states and the residents' actions; adds to ``Resident.salient``,
-    ``urgent`` and ``reacted``, and ends a walk after someone (``seeking``).  Takes the core, the
-    things (who mends what), the job board (a look ahead gives way) and the talks (one breaks off)."""
+    """Reads the objects' states and the residents' actions; adds to what waits for a reaction
+    (through the salience) and ends a walk after someone (through the walker).  Takes the core, the
+    things (who mends what), the walker, the job board (a look ahead gives way), the talks (one
+    breaks off) and the salience."""
 
-    def __init__(self, core: TownCore, things: Things, board: JobBoard, talks: Conversations) -> None:
+    def __init__(self, core: TownCore, things: Things, walker: Walker, board: JobBoard, talks: Conversations,
+                 salience: Salience) -> None:
         self.core = core
         self.things = things
+        self.walker = walker
         self.board = board
         self.talks = talks
+        self.salience = salience
 
     def notice(self, r: Resident, now: datetime) -> None:
         """``r`` looked around: a hazard near it that nobody deals with becomes urgent news for it
@@ -53,11 +59,10 @@ class Hazards:
             text = self.text(addr)
             if r.conversation:
                 self.talks.end_talk(r.conversation, now, self.core.out, reason=f"{r.name} noticed that {text}")
-            r.reacted[key] = r.reacted[addr] = now  # (the news of it is not asked twice)
-            if text not in r.salient:
-                r.salient.append(text)
-            r.urgent = True
-            r.seeking = r.seek_until = None
+            self.salience.reacted_to(r, key, now)  # (the news of it is not asked twice)
+            self.salience.reacted_to(r, addr, now)
+            self.salience.note(r, [text], urgent=True)
+            self.walker.stop_pursuit(r)
             job = self.board.jobs.get(r.name)
             if not self.core.lockstep and job is not None and job.kind in (JobKind.AHEAD, JobKind.OBSERVE):
                 self.board.cancel(r.name)  # (in lockstep it is due soon: a fixed tick, the same town)

@@ -10,7 +10,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import cast
 
+from game.engine.decisions.jobs import JobBoard
 from game.engine.noticing.hazards import Hazards
+from game.engine.noticing.salience import Salience
 from game.engine.state import Resident
 from game.engine.things import Things
 from game.engine.towncore import TownCore
@@ -42,13 +44,16 @@ class Perceiver:
     ``reacted`` (the hazards add theirs; the lanes clear ``salient`` when they ask the reaction).
     Takes the core, the things (what changed lately) and the hazards (noticed at each look)."""
 
-    def __init__(self, core: TownCore, things: Things, hazards: Hazards, perceive: Perceive) -> None:
+    def __init__(self, core: TownCore, things: Things, board: JobBoard, salience: Salience, hazards: Hazards,
+                 perceive: Perceive) -> None:
         self.core = core
         # whether the model server is crowded now (``Capacity.crowded``, given by the engine)
         self.crowded: Callable[[], bool] = _never
         self.quiet_in_crowd = 0  # people come into view not reacted to for the crowd (a count for the report)
         self.quiet_after_talk = 0  # ... nor for having just talked with them (``talked_lately``)
         self.things = things
+        self.board = board
+        self.salience = salience
         self.hazards = hazards
         self.perceive = perceive
         # while a round of looks goes on (``look_round``): everyone's tile by cell of
@@ -107,7 +112,7 @@ class Perceiver:
                     crowd = not home and p.subject != player and self.crowded()
                     if not (home or crowd) or core.minds[r.name].news_for(p.subject, now):
                         salient.append(text)
-                        r.reacted[p.subject] = now
+                        self.salience.reacted_to(r, p.subject, now)
                         urgent = urgent or p.subject == player
                     elif crowd:
                         self.quiet_in_crowd += 1
@@ -119,18 +124,15 @@ class Perceiver:
                 if (r.seen.get(key) != text and changed is not None and now - changed <= OBJECT_NEWS
                         and self.may_react(r, p.address, now)):
                     salient.append(text)
-                    r.reacted[p.address] = now
+                    self.salience.reacted_to(r, p.address, now)
                     urgent = True
             current[key] = text
         for key, text in current.items():
             if r.seen.get(key) != text and text not in r.obs_buffer:
-                if not r.obs_buffer:
-                    r.obs_since = now
-                r.obs_buffer.append(text)
+                self.board.buffer(r, text, now)
         r.seen = current
         if salient and r.name != core.embodied and not r.conversation:
-            r.salient.extend(s for s in salient if s not in r.salient)
-            r.urgent = r.urgent or urgent
+            self.salience.note(r, salient, urgent)
         self.hazards.notice(r, now)  # (hazards.py: a fire in the house, seen or not)
 
     def at_home_together(self, r: Resident, other: str) -> bool:

@@ -122,7 +122,7 @@ class HeadlessRun:
         self.last_error = ""
         self.next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
         self.actions = ActionLog()  # for the place-fit measure of `town report` (SAVE.actions.jsonl)
-        self.actions.sample(engine)
+        self.actions.sample(engine.core)
         self.prepared: FirstPlans | None = None
         self.first_minute: dict[str, object] | None = None  # the clock's first 60 real seconds (real time)
         self._at_start = _waking(engine)
@@ -175,14 +175,14 @@ class HeadlessRun:
             try:
                 await asyncio.wait_for(engine.wait_ready(), timeout=30)
             except TimeoutError:  # still thinking: say so (the decisions keep running)
-                echo(f"  {engine.clock.text()}  waiting on the model: {len(engine.jobs)} decisions "
+                echo(f"  {engine.clock.text()}  waiting on the model: {len(engine.board.jobs)} decisions "
                      f"in flight, {_total_calls(self.llm)} calls so far, real {time.monotonic() - self.t0:.0f}s",
                      file=self.log, flush=True)
                 self.last_print = time.monotonic()
             finally:
                 self.waited += time.monotonic() - w0
         res = engine.step()
-        self.actions.sample(engine, res)
+        self.actions.sample(engine.core, res)
         return res
 
     async def rest(self, seconds: float) -> None:
@@ -207,9 +207,9 @@ class HeadlessRun:
             if engine.clock.now >= self.next_report:
                 self.next_report += timedelta(hours=1)
             self.last_print = time.monotonic()
-            lead = engine.ledger.share_now(engine.clock.day, hours=1, now=engine.clock.now)
+            lead = engine.core.ledger.share_now(engine.clock.day, hours=1, now=engine.clock.now)
             label = self.governor.label()
-            echo(f"  {engine.clock.text()}  model calls {_total_calls(self.llm)}  thinking {len(engine.jobs)}  "
+            echo(f"  {engine.clock.text()}  model calls {_total_calls(self.llm)}  thinking {len(engine.board.jobs)}  "
                  f"model-led {'n/a' if lead is None else f'{lead:.0%}'}{_idle_text(self.llm, engine)}"
                  f"{'  ' + label if label else ''}  "
                  f"real {time.monotonic() - self.t0:.0f}s", file=self.log, flush=True)
@@ -233,13 +233,13 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
     except (GameError, ValueError) as e:
         _err(str(e))
         return 2
-    engine.lockstep = tick_delay is None
+    engine.core.lockstep = tick_delay is None
     start_time = engine.clock.now
     baseline = accounting_dict(llm)  # a continued save's earlier usage is not this run's
     log = sys.stderr if as_json else out
     governor = Governor(pace_policy)
     run = HeadlessRun(llm, engine, stop, log, tick_delay, governor)
-    echo(f"running {engine.town.name} with {len(engine.residents)} residents "
+    echo(f"running {engine.town.name} with {len(engine.core.residents)} residents "
          f"from {engine.clock.text()} to {until}, pace {pace}"
          + (f", pace policy {pace_policy}" if tick_delay else ""), file=log, flush=True)
     interrupted = False
@@ -282,7 +282,7 @@ async def _close_run(engine: Engine, actions: ActionLog, inp: TownInput, *, save
         try:
             from game.engine.running.manifest import write_engine_manifest
 
-            write_engine_manifest(record, engine, start=inp.path, small=small)
+            write_engine_manifest(record, engine.core, engine.commands.log, start=inp.path, small=small)
         except OSError as e:
             _err(f"could not write the run's manifest beside {record}: {e}")
     if save:
@@ -310,7 +310,7 @@ def _idle_text(llm: LLM, engine: Engine) -> str:
 
 def _waking(engine: Engine) -> dict[str, float]:
     """The town's waking minutes so far by where each action came from (the ledger's)."""
-    return {str(k): float(v) for k, v in engine.ledger.summary()["waking_min_by_source"].items()}
+    return {str(k): float(v) for k, v in engine.core.ledger.summary()["waking_min_by_source"].items()}
 
 
 def _total_calls(llm: LLM) -> int:

@@ -84,7 +84,7 @@ def write_manifest(recording: str | Path, *, start: str | Path, small: bool, see
 
 
 class Ended(Protocol):
-    """What ``write_engine_manifest`` reads of a town that has just run (the engine)."""
+    """What ``write_engine_manifest`` reads of a town that has just run (the engine's core)."""
 
     @property
     def step_no(self) -> int: ...
@@ -95,16 +95,14 @@ class Ended(Protocol):
     @property
     def seed(self) -> int: ...
 
-    @property
-    def command_log(self) -> Sequence[tuple[int, Command]]: ...
 
-
-def write_engine_manifest(recording: str | Path, engine: Ended, *, start: str | Path, small: bool,
-                          start_time: datetime | None = None) -> Path:
-    """``write_manifest`` for a run that has just ended on ``engine``."""
-    return write_manifest(recording, start=start, small=small, seed=engine.seed,
-                          commands=list(engine.command_log), end_step=engine.step_no,
-                          end_clock=engine.clock.text(), start_time=start_time)
+def write_engine_manifest(recording: str | Path, core: Ended, commands: Sequence[tuple[int, Command]], *,
+                          start: str | Path, small: bool, start_time: datetime | None = None) -> Path:
+    """``write_manifest`` for a run that has just ended on an engine: its core and the player's
+    commands it did (``PlayerCommands.log``)."""
+    return write_manifest(recording, start=start, small=small, seed=core.seed,
+                          commands=list(commands), end_step=core.step_no,
+                          end_clock=core.clock.text(), start_time=start_time)
 
 
 class ManifestError(GameError, ValueError):

@@ -13,8 +13,8 @@ from game.llm.api import LLM
 
 def spare_summary(engine: Engine) -> dict[str, int]:
     """Reactions and talks past the daily caps on the server's spare time (game/engine/decisions/capacity.py)."""
-    counts = mind_counts(m.stats for m in engine.minds.values())
-    return {"allowances_given": engine.spare_given,
+    counts = mind_counts(m.stats for m in engine.core.minds.values())
+    return {"allowances_given": engine.capacity.given,
             "reactions_past_floor": counts.get("react_spare", 0),
             "talks_past_floor": counts.get("talk_spare", 0),
             "crowd_sights": engine.perceiver.quiet_in_crowd,  # seen, not reacted to: the server crowded
@@ -37,16 +37,16 @@ def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited
     acc = accounting_dict(llm)
     game_days = (engine.clock.now - start).total_seconds() / 86400.0
     start_day = (start.date() - engine.clock.start.date()).days + 1
-    b = budget(acc, list(engine.residents), start=start, end=engine.clock.now,
+    b = budget(acc, list(engine.core.residents), start=start, end=engine.clock.now,
                first_date=engine.clock.start.date(), baseline=baseline)
     return {
-        "town": engine.town.name, "residents": sorted(engine.residents),
+        "town": engine.town.name, "residents": sorted(engine.core.residents),
         "clock": engine.clock.text(), "from": start.isoformat(), "game_days": round(game_days, 4),
         "real_seconds": round(real_s, 1),
         "seconds_waiting_on_model": round(waited_s, 1), "errors": errors,
         "budget": b, "save": save, "accounting": acc,
-        "model_led": engine.ledger.summary(since=lead_since(start, start_day)),
-        "rules_and_fallbacks": mind_counts(m.stats for m in engine.minds.values()),
+        "model_led": engine.core.ledger.summary(since=lead_since(start, start_day)),
+        "rules_and_fallbacks": mind_counts(m.stats for m in engine.core.minds.values()),
         "model_server": _server_figures(llm),
     }
 

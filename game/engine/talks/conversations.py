@@ -115,7 +115,7 @@ class Conversations:
         if self.board.jobs.get(name) is not None and not self.board.jobs[name].kind.of_talk:
             self.board.cancel(name)
         r.conversation = cid
-        r.seeking = r.seek_until = None
+        self.walker.stop_pursuit(r)
         self.core.ledger.answered(name, now)  # to talk was the model's decision (or the player's)
         others = [p for p in conv.participants if p != name]
         act = Action(description=f"talking with {', '.join(others)}", emoji="\U0001F4AC",
@@ -375,7 +375,7 @@ class Conversations:
                     self.core.minds[name].remember_conversation(now, conv)
                 except Exception as err:  # a bug in the mind, shown (test_part_failures.py)
                     self.core.error(f"{name}: could not remember the conversation: {err}", res)
-            r.needs_decision = True  # re-plan from what was said
+            self.walker.need_decision(r)  # re-plan from what was said
             self.walker.take_on(r, Action(description="thinking about the conversation", emoji="\U0001F4AD",
                                           address=self.core.address_at(r.pos), duration_min=1, start=now,
                                           source="rule"))

@@ -16,8 +16,9 @@ from game.mind.view import Action
 
 
 class Seeker:
-    """Owns ``Resident.seeking`` and ``seek_until`` (a talk that starts, and a hazard noticed, end
-    the walk too).  Takes the core, the walker and the talks (whom it may talk with, the talk)."""
+    """Starts and follows a walk after someone (``Resident.seeking``, ``seek_until``, which the
+    walker keeps: a talk that starts, and a hazard noticed, end the walk too).  Takes the core, the
+    walker and the talks (whom it may talk with, the talk)."""
 
     def __init__(self, core: TownCore, walker: Walker, talks: Conversations) -> None:
         self.core = core
@@ -40,7 +41,7 @@ class Seeker:
                      address=self.core.address_at(pos) or (r.action.address if r.action else ""),
                      duration_min=int(SEEK_TIME.total_seconds() // 60), start=now, source="reaction")
         self.walker.set_action(r, act, res, now)
-        r.seeking, r.seek_until = name, now + SEEK_TIME
+        self.walker.pursue(r, name, now + SEEK_TIME)
         self.walker.approach(r, [name])
         res.log.append(LogLine("react", f"{r.name} goes to talk with {name}", r.name))
         return True
@@ -55,13 +56,13 @@ class Seeker:
         pos = self.core.position(name)
         gone = pos is None or r.seek_until is None or now >= r.seek_until or not self.talks.free_to_talk(name)
         if not gone and pos is not None and chebyshev(pos, r.pos) <= TALK_RANGE:
-            r.seeking = r.seek_until = None
+            self.walker.stop_pursuit(r)
             if self.talks.start_talk(r.name, name, now, res, reach=TALK_RANGE):
                 return True
             gone = True
         if gone or pos is None:
-            r.seeking = r.seek_until = None
-            r.needs_decision = True
+            self.walker.stop_pursuit(r)
+            self.walker.need_decision(r)
             return False
         if not r.path or chebyshev(r.path[-1], pos) > 2:  # they moved on: after them
             self.walker.approach(r, [name])

@@ -27,7 +27,8 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
-from game.mind.facts.fact import Fact, FactBook, TownNames
+from game.mind.core import MindCore
+from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
 from game.mind.facts.parts import parts_unbacked
 from game.mind.facts.unbacked import people_named
@@ -60,9 +61,9 @@ from game.mind.interview.backing import (
 )
 from game.mind.interview.ownclaims import after_work_line, at_time, own_voice, self_claims
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
-from game.mind.memory.stream import MemoryStream, Record
-from game.mind.persona import Persona
-from game.mind.view import Action, DayPlan, PlanBlock
+from game.mind.memory.stream import Record
+from game.mind.planning.agenda import Agenda
+from game.mind.view import PlanBlock
 from game.resources import package_dir
 from game.text import one_line
 
@@ -74,39 +75,14 @@ REFLECTIONS = 3
 
 
 class Interviewee(Protocol):
-    """What an interview reads of a resident's mind (``game.mind.Mind``)."""
+    """What an interview reads of a resident's mind (``game.mind.Mind``): its core (who it is, its
+    memory and facts, the model) and its agenda (the plan and the step in hand)."""
 
     @property
-    def persona(self) -> Persona: ...
+    def core(self) -> MindCore: ...
 
     @property
-    def llm(self) -> LLM: ...
-
-    @property
-    def memory(self) -> MemoryStream: ...
-
-    @property
-    def identity(self) -> str: ...
-
-    @property
-    def facts(self) -> FactBook: ...
-
-    @property
-    def plan(self) -> DayPlan | None: ...
-
-    @property
-    def plan_date(self) -> date | None: ...
-
-    @property
-    def current(self) -> Action | None: ...
-
-    def day_and_minute(self, now: datetime) -> tuple[date, int]: ...
-
-    def routine_blocks(self, start: int | None = None, day: date | None = None) -> tuple[PlanBlock, ...]: ...
-
-    async def ensure_embedded(self) -> None: ...
-
-    async def embed(self, texts: list[str]) -> list[list[float]]: ...
+    def agenda(self) -> Agenda: ...
 
 
 def _clean(value: object, max_len: int = 600) -> str:
@@ -181,12 +157,12 @@ async def _retrieve(mind: Interviewee, query: str, now: datetime, k: int, budget
     """Memories for ``query`` without refreshing their last access (the town stays as it was)."""
     qv = None
     try:
-        await mind.ensure_embedded()  # embeddings are a cache of the text: no change to the town
+        await mind.core.ensure_embedded()  # embeddings are a cache of the text: no change to the town
         if query:
-            qv = (await mind.embed([query]))[0]
+            qv = (await mind.core.embed([query]))[0]
     except LLMError:
         qv = None  # relevance then falls back to recency and importance, as the mind itself does
-    return mind.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds, refresh=False)
+    return mind.core.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds, refresh=False)
 
 
 def time_asked(question: str) -> int | None:
@@ -199,27 +175,27 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 
 
 def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
-    plan = mind.plan
-    today = plan is not None and (mind.plan_date is None or mind.plan_date == mind.day_and_minute(now)[0])
-    return merged(plan.blocks if plan is not None and today else mind.routine_blocks())  # (no plan: the usual day)
+    plan, plan_date = mind.agenda.plan, mind.agenda.plan_date
+    today = plan is not None and (plan_date is None or plan_date == mind.core.day_and_minute(now)[0])
+    return merged(plan.blocks if plan is not None and today else mind.core.routine_blocks())  # (no plan: the usual day)
 
 
 def _plan_lines(mind: Interviewee, now: datetime) -> list[str]:
-    _, minute = mind.day_and_minute(now)
+    _, minute = mind.core.day_and_minute(now)
     return [b.text() + ("  <- now" if b.start <= minute < b.end else "") for b in _blocks(mind, now)]
 
 
 async def build_context(mind: Interviewee, question: str, now: datetime, *, now_text: str = "",
                         candidates: Sequence[str] = (), doing: str = "") -> InterviewContext:
-    name = mind.persona.name
-    rows = rows_of_mind(name, mind)
-    known = known_people(name, rows, mind.persona.relationships, candidates)
+    name = mind.core.persona.name
+    rows = rows_of_mind(name, mind.core)
+    known = known_people(name, rows, mind.core.persona.relationships, candidates)
     strangers = strangers_named(question, candidates, known, name)
     town = _town(mind)
     # a name that nobody in the town has ("Ezra Vance"): unknown too, said so in the prompt
     strangers += [n for n in people_named(question, [*known, *candidates], town, name) if n not in strangers]
     recs = await _retrieve(mind, question, now, MEMORY_K, MEMORY_TOKENS)
-    refl = [r.text for r in mind.memory.recent(REFLECTIONS, kinds=("reflection",))]
+    refl = [r.text for r in mind.core.memory.recent(REFLECTIONS, kinds=("reflection",))]
     for r in await _retrieve(mind, question, now, 2, 120, kinds=("reflection",)):
         if r.text not in refl:
             refl.append(r.text)
@@ -227,16 +203,16 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
     if time_asked(question) is not None:  # "at 6pm today": what is planned for other days only confuses
         others = [d for d in _WEEKDAYS if d != f"{now:%A}".lower() and d not in question.lower()]
         memories = [t for t in memories if not any(re.search(rf"\b{d}\b", t.lower()) for d in others)]
-    cur = mind.current
+    cur = mind.agenda.current
     doing = doing or (cur.description if cur is not None else "")
     ctx = InterviewContext(name=name, now=now, now_text=now_text or now.strftime("%A %H:%M"), known=known,
                            strangers=strangers, memories=memories, reflections=refl,
                            plan=_plan_lines(mind, now), doing=doing)
-    first = mind.persona.first_name
-    rel = mind.persona.relationships
-    who = mind.persona.brief()
-    if mind.identity and mind.identity != who:
-        who += "\n" + mind.identity
+    first = mind.core.persona.first_name
+    rel = mind.core.persona.relationships
+    who = mind.core.persona.brief()
+    if mind.core.identity and mind.core.identity != who:
+        who += "\n" + mind.core.identity
     people = []
     for p in known:
         note = rel.get(p) or rel.get(p.split()[0])
@@ -254,7 +230,7 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
                     else f"At {hh} today {first} has nothing planned (asleep or free).")
         s["Today's plan"] += "\n" + ctx.hint
     _records_hint(mind, ctx, question, rows)
-    facts = mind.facts
+    facts = mind.core.facts
     if len(facts):
         held = sorted(facts, key=lambda f: f.heard or now)[-6:]
         ctx.facts = [f.sentence(now) + (f" ({f.source} told {first})" if f.source else "") for f in held]
@@ -268,21 +244,21 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
 
 
 def _tomorrow_frame(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
-    day, _ = mind.day_and_minute(now)
-    return mind.routine_blocks(None, date.fromordinal(day.toordinal() + 1))
+    day, _ = mind.core.day_and_minute(now)
+    return mind.core.routine_blocks(None, date.fromordinal(day.toordinal() + 1))
 
 
 def _tomorrow(mind: Interviewee, now: datetime) -> str:
-    return tomorrow_line("", _tomorrow_frame(mind, now), list(mind.facts), now, mine=True)
+    return tomorrow_line("", _tomorrow_frame(mind, now), list(mind.core.facts), now, mine=True)
 
 
 def _records_hint(mind: Interviewee, ctx: InterviewContext, question: str, rows: Sequence[MemoryRow]) -> None:
     """What its records say for the question (answerdata.py), in the plan's section and after it."""
-    _, minute = mind.day_and_minute(ctx.now)
+    _, minute = mind.core.day_and_minute(ctx.now)
     ctx.talked, lines = record_lines(
-        question, mind.persona.first_name, ctx.now, rows, _blocks(mind, ctx.now), minute,
-        lambda: _tomorrow_frame(mind, ctx.now), list(mind.facts), mind.facts.town)
-    lines += [usual_day_line(mind.routine_blocks())] if USUAL_Q.search(question) else []
+        question, mind.core.persona.first_name, ctx.now, rows, _blocks(mind, ctx.now), minute,
+        lambda: _tomorrow_frame(mind, ctx.now), list(mind.core.facts), mind.core.facts.town)
+    lines += [usual_day_line(mind.core.routine_blocks())] if USUAL_Q.search(question) else []
     if lines:
         ctx.hint = " ".join([ctx.hint, *lines]).strip()
         ctx.sections["Today's plan"] = "\n".join([ctx.sections.get("Today's plan", ""), *lines]).strip()
@@ -293,7 +269,7 @@ def messages_for(mind: Interviewee, ctx: InterviewContext, question: str,
     context = "\n\n".join(f"{k}:\n{v}" for k, v in ctx.sections.items() if v.strip())
     other_days = " Plans for other days are not for today." if time_asked(question) is not None else ""
     hint = f"\n(Today is {ctx.now:%A}. {ctx.hint}{other_days})" if ctx.hint else ""
-    return _PROMPTS.render("interview", name=ctx.name, first=mind.persona.first_name, context=context,
+    return _PROMPTS.render("interview", name=ctx.name, first=mind.core.persona.first_name, context=context,
                             question=_clean(question, 400), asker=asker, hint=hint)
 
 
@@ -314,15 +290,15 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     """``answer``, with what backs it (backing.py): the answer is checked against the resident's
     facts, memories, persona, the town's places and the people it knows; asked again once with what
     was unbacked made plain; what is still unbacked is dropped."""
-    llm = llm or mind.llm
+    llm = llm or mind.core.llm
     ctx = await build_context(mind, question, now, now_text=now_text, candidates=candidates)
     msgs = messages_for(mind, ctx, question, asker)
-    tag = CallTag(PURPOSE, mind.persona.name, Priority.PLAYER)
-    name, town = mind.persona.name, _town(mind)
+    tag = CallTag(PURPOSE, mind.core.persona.name, Priority.PLAYER)
+    name, town = mind.core.persona.name, _town(mind)
     back = Backing(facts=list(ctx.facts), memories=list(ctx.memories))
-    basis = backing_text(mind.persona, ctx, question)
+    basis = backing_text(mind.core.persona, ctx, question)
 
-    held = list(mind.facts)
+    held = list(mind.core.facts)
     asked = asked_of(question, held, now, asker)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
@@ -331,7 +307,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         back.fixes += fixes
         return text
 
-    usual = mind.routine_blocks()
+    usual = mind.core.routine_blocks()
 
     def check(text: str) -> list[Problem]:
         return _problems(mind, ctx, question, now, text, basis=basis, held=held, asked=asked, usual=usual)
@@ -350,50 +326,50 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         text, back.dropped = drop_unbacked(text, found, name)
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
-    text = from_records(text, back, question, me=name, relationships=mind.persona.relationships, town=town,
+    text = from_records(text, back, question, me=name, relationships=mind.core.persona.relationships, town=town,
                         now=now, talked=ctx.talked, asked=asked,
                         after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
                         tomorrow=_tomorrow(mind, now) if re.search(r"\btomorrow\b", question, re.I) else "",
                         usual=usual_day_line(usual) if USUAL_Q.search(question) else "",
                         at=at_time(question, _blocks(mind, now)),
-                        holds=[f for f in mind.facts.upcoming(now) if asker not in f.secret_from])
+                        holds=[f for f in mind.core.facts.upcoming(now) if asker not in f.secret_from])
     text = tidy(text, town.places)
     if remember:
-        mind.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
+        mind.core.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back
 
 
 def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: datetime, text: str, *, basis: str,
               held: list[Fact], asked: list[Fact], usual: Sequence[PlanBlock]) -> list[Problem]:
     """What in an answer nothing backs: backing.problems_in, and what its records hold (answerdata.py)."""
-    name, town, first = mind.persona.name, _town(mind), mind.persona.first_name
+    name, town, first = mind.core.persona.name, _town(mind), mind.core.persona.first_name
     found = problems_in(text, me=name, known=ctx.known, strangers=ctx.strangers, town=town, backing=basis,
                         question=question, held=asked, now=now)
     if re.search(r"\blive with\b", question, re.I):  # who lives with it: the town's homes
-        found += [Problem("claim", sent, housemates_answer(name, town, mind.persona.relationships))
+        found += [Problem("claim", sent, housemates_answer(name, town, mind.core.persona.relationships))
                   for sent in home_claims(text, name, town)]
     found += wrong_host(text, [f for f in held if f not in asked], town, now)  # of any it holds
     if asks_of_talks(question):  # whom it talked with today: only those its records hold
         line = talks_line(first, ctx.talked)
         found += [Problem("claim", sent, line) for sent in talk_claims(text, ctx.talked, town.people, name)]
         found += [Problem("claim", sent, "Say only what your memories of each talk hold.") for sent in
-                  talk_topics_unbacked(text, rows_of_mind(name, mind), now.date(), town.people)]
+                  talk_topics_unbacked(text, rows_of_mind(name, mind.core), now.date(), town.people)]
     found += [Problem("claim", sent, "Say only what your memories hold that they told you.")
               for sent in hearsay_unbacked(text, basis, town.people)]
     found += [Problem("claim", sent, "Say only what you do yourself, not what others told you they do.")
               for sent in borrowed_self(text, basis)]
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
-              for sent in relation_words_mixed(text, mind.persona.relationships)]
+              for sent in relation_words_mixed(text, mind.core.persona.relationships)]
     found += [Problem("claim", sent, f"{why}.") for sent, why in parts_unbacked(text, name, town, held)]
-    found += [Problem("claim", s, hint) for s, hint in self_claims(text, name, mind.persona.age, [
-        *mind.persona.relationships, *ctx.talked], town.people, question, _tomorrow(mind, now))]
+    found += [Problem("claim", s, hint) for s, hint in self_claims(text, name, mind.core.persona.age, [
+        *mind.core.persona.relationships, *ctx.talked], town.people, question, _tomorrow(mind, now))]
     hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
     found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
                                          tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis,
-                                         day=mind.day_and_minute(now)[0])]
+                                         day=mind.core.day_and_minute(now)[0])]
     return found
 
 
 def _town(mind: Interviewee) -> TownNames:
-    return mind.facts.town
+    return mind.core.facts.town

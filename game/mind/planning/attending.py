@@ -60,7 +60,7 @@ async def consider(core: MindCore, agenda: Agenda, now: datetime, view: WorldVie
         if going is None:
             continue  # the model failed: asked again at the next decision
         core.facts.decide(f.key, going)
-        core.stats["attend_yes" if going else "attend_no"] += 1
+        core.count("attend_yes" if going else "attend_no")
         if going:
             lay_in(core, agenda, f, now)
             laid += 1
@@ -126,7 +126,7 @@ def lay_in(core: MindCore, agenda: Agenda, f: Fact, now: datetime) -> None:
             blocks.append(replace(b, start=e))
     label = block_label(core.name, f)
     blocks.append(PlanBlock(s, e, label, address_at(f.place, ()) if f.place else "", "event"))
-    agenda.plan = replace(agenda.plan, blocks=tuple(sorted(blocks, key=lambda b: b.start)))
+    plan = replace(agenda.plan, blocks=tuple(sorted(blocks, key=lambda b: b.start)))
     at = now + timedelta(minutes=s - minute)
     kept = []
     for a in agenda.queue:  # the steps already decomposed stop where the gathering begins
@@ -136,5 +136,5 @@ def lay_in(core: MindCore, agenda: Agenda, f: Fact, now: datetime) -> None:
         if end is not None and end > at and a.start is not None:
             a = replace(a, duration_min=max(1, round((at - a.start).total_seconds() / 60)))
         kept.append(a)
-    agenda.queue = kept
+    agenda.lay_over(plan, kept)
     core.memory.add("plan", f"I will be {label} from {hhmm(s)} to {hhmm(e)}", now, importance=6)

@@ -162,17 +162,16 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
     ``keep``: for the rest of a day, what the old plan says at each line: a line the model leaves
     empty keeps it, and a line mended takes it when it passes.  Raises ``LLMError`` when the
     first call fails."""
-    stats = core.stats
     day = _Day(core, view, slots, template, keep, str(values.get("news") or ""))
     first = await day.ask(now, template, day.asked, "", [day.fixed.get(i, "") for i in range(len(slots))], values)
     problems = day.check(first)
-    stats["plan_checked"] += 1
+    core.count("plan_checked")
     for pr in problems:
-        stats["plan_problem_" + pr.kind] += 1
+        core.count("plan_problem_" + pr.kind)
     if not problems:
-        stats["plan_first_pass"] += 1
+        core.count("plan_first_pass")
         return merge(slots, first, problems, None, None)
-    stats["plan_asked_again"] += 1
+    core.count("plan_asked_again")
     second: list[str] | None
     try:
         second = await day.ask(now, template, [pr.line for pr in problems],
@@ -187,8 +186,8 @@ async def fill(core: MindCore, now: datetime, view: WorldView | None, slots: lis
     good = [took[i] if i not in failed else "" for i in range(len(slots))]
     checked = merge(slots, first, problems, second, problems2, fallbacks(slots, core.persona, good, keep, day.check))
     if second is not None and not problems2:
-        stats["plan_again_pass"] += 1
-    stats["plan_lines_mended"] += len(checked.mended)
+        core.count("plan_again_pass")
+    core.count("plan_lines_mended", len(checked.mended))
     return checked
 
 

@@ -47,20 +47,20 @@ class Locator:
             placed = ground.place(activity, hint or "", block)
             addr = placed.address
             if placed.fits:
-                self.core.stats["place_fit"] += 1
+                self.core.count("place_fit")
             else:
                 better = await self._place_by_meaning(ground, activity, hint or "", block)
-                self.core.stats["place_by_meaning" if better else "place_unfit"] += 1
+                self.core.count("place_by_meaning" if better else "place_unfit")
                 addr = better or addr
             state = ground.state(addr, proposal, activity)
             if proposal and state is None:
-                self.core.stats["state_dropped"] += 1
+                self.core.count("state_dropped")
             return addr or fallback, state
         choice = resolve_place(hint, allowed, fallback) if allowed else None
         if choice is not None and choice.fallback:
-            self.core.stats["place_fallback"] += 1
+            self.core.count("place_fallback")
         elif choice is not None and not choice.exact:
-            self.core.stats["place_fuzzy"] += 1
+            self.core.count("place_fuzzy")
         addr = choice.address if choice else (hint or fallback)
         return addr, (proposal or None) if addr.count(":") >= 2 else None
 
@@ -73,7 +73,7 @@ class Locator:
         try:
             vecs = await self.core.embed([activity] + [t for _, t in options])
         except LLMError as e:  # no embeddings: the rule's choice stands
-            self.core.stats["place_embed_error"] += 1
+            self.core.count("place_embed_error")
             log.debug("place by meaning failed: %s", e)
             return None
         q = vecs[0]

@@ -58,8 +58,8 @@ class Planner:
         d, minute = self.core.day_and_minute(now)
         p = self.core.persona
         if self.agenda.plan is not None and self.agenda.plan_date != d:
-            self.agenda.yesterday = clean_text("Planned: " + "; ".join(
-                f"{hhmm(b.start)} {b.activity}" for b in self.agenda.plan.blocks[:8]), 400)
+            self.agenda.remember_yesterday(clean_text("Planned: " + "; ".join(
+                f"{hhmm(b.start)} {b.activity}" for b in self.agenda.plan.blocks[:8]), 400))
         await self.reflector.ensure_identity(now)
         start = max(p.wake, min(minute, p.sleep - 60)) if self.agenda.plan_date == d else p.wake
         slots = frame_for(p, d, start)
@@ -73,7 +73,7 @@ class Planner:
                                  daily=without_hours(p.daily) or "(nothing set)",
                                  wake=hhmm(p.wake), bed=hhmm(p.sleep))
             blocks = blocks_of(slots, checked.lines, named_by(view), self.core.config.max_block_min)
-            self.agenda.last_raw_plan = [(sl.start, sl.end, line) for sl, line in zip(slots, checked.lines)]
+            self.agenda.keep_raw_plan([(sl.start, sl.end, line) for sl, line in zip(slots, checked.lines)])
             checks = checked.notes()
             source: Literal["model", "routine"] = "model"
         except LLMError as e:
@@ -85,15 +85,13 @@ class Planner:
         if self.agenda.plan is not None and self.agenda.plan_date == d:  # keep what was already lived today
             kept = tuple(replace(b, end=min(b.end, start)) for b in self.agenda.plan.blocks if b.start < start)
             blocks = kept + blocks
-        self.agenda.plan = DayPlan(day=self.core.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks,
-                                   source=source, checks=checks)
-        self.agenda.plan_date = d
-        self.agenda.queue, self.agenda.current = [], None  # (a step of the old plan is not resumed)
-        self.agenda.replan_reason = None
+        self.agenda.start_day(DayPlan(day=self.core.day_number(now), wake=p.wake, bed=p.sleep, blocks=blocks,
+                                      source=source, checks=checks), d)
         self.core.memory.add("plan", clean_text(f"My plan for {now.strftime('%A')}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in blocks), 500), now, importance=5)
         if len(self.core.facts):
             await attending.consider(self.core, self.agenda, now, view)  # the day's gatherings it knows of
+        assert self.agenda.plan is not None  # (start_day set it; a gathering is laid over it)
         return self.agenda.plan
 
     async def replan(self, now: datetime, view: WorldView | None, news: str) -> DayPlan:
@@ -108,7 +106,7 @@ class Planner:
             return await self._plan_day(now, view)
         start = min(max(minute, p.wake), p.sleep)
         if p.sleep - start < 15:
-            self.agenda.replan_reason = None
+            self.agenda.replan_for(None)
             return self.agenda.plan
         slots = [s for s in frame_for(p, d, start) if s.end - s.start >= 5]
         ctx = Context(self.core, self.agenda, now, view, focus=news)
@@ -125,16 +123,15 @@ class Planner:
             if self.agenda.plan.source == "routine":
                 self._plan_failed_at = now
             new, checked = (), None
-        self.agenda.replan_reason = None
+        self.agenda.replan_for(None)
         if not new or checked is None:
             return self.agenda.plan
         old = self.agenda.plan
         kept = tuple(replace(b, end=min(b.end, start)) for b in old.blocks if b.start < start)
-        self.agenda.plan = DayPlan(day=old.day, wake=old.wake, bed=old.bed, blocks=kept + new, source="model",
-                                   checks=old.checks + tuple(f"replan {hhmm(minute)}: {c}" for c in checked.notes()))
+        self.agenda.revise(DayPlan(day=old.day, wake=old.wake, bed=old.bed, blocks=kept + new, source="model",
+                                   checks=old.checks + tuple(f"replan {hhmm(minute)}: {c}" for c in checked.notes())))
         self._plan_failed_at = None
-        self.agenda.queue, self.agenda.current = [], None  # (a step of the old plan is not resumed)
-        self.core.stats["replans"] += 1
+        self.core.count("replans")
         self.core.memory.add("plan", clean_text(f"I changed my plan at {hhmm(minute)}: " + "; ".join(
             f"{hhmm(b.start)} {b.activity}" for b in new), 500), now, importance=5)
         attending.lay_in_again(self.core, self.agenda, old, now)  # the gatherings it goes to stay in it
@@ -145,8 +142,7 @@ class Planner:
         decomposes the current 1-2 hour block into 5-15 minute actions.  Never raises LLMError."""
         self.core.seed(now)
         if self.core.asleep_at(now):
-            self.agenda.current = self.core.routine_action(now, view)
-            return self.agenda.current
+            return self.agenda.do(self.core.routine_action(now, view))
         d, minute = self.core.day_and_minute(now)
         try:
             if self.agenda.plan is None or self.agenda.plan_date != d:
@@ -164,8 +160,7 @@ class Planner:
             act = self._resume(now) or self._from_queue(now)
             if act is None:
                 act = await self._decompose(now, view)
-        self.agenda.current = act
-        return act
+        return self.agenda.do(act)
 
     def _resume(self, now: datetime) -> Action | None:
         """The decomposed step a conversation broke off, for what is left of it (a step whose
@@ -180,7 +175,7 @@ class Planner:
 
     def _from_queue(self, now: datetime) -> Action | None:
         while self.agenda.queue:
-            a = self.agenda.queue.pop(0)
+            a = self.agenda.next_queued()
             end = a.end() or now
             if end > now:  # (an action due later starts now: the previous one ended early)
                 return _rest_of(a, end, now)
@@ -236,13 +231,13 @@ class Planner:
             if at is None or run_out is not None and at != run_out:
                 return 0
             self._ahead_tried = at
-            self.core.stats["ahead_calls"] += 1
+            self.core.count("ahead_calls")
             waking = self.core.asleep_at(now)
             if waking:  # the day first, then its first window, while the resident still sleeps
                 await self._plan_day(now, view)
                 if self.agenda.plan is None or self.agenda.plan.source != "model":
                     return 0  # no plan from the model: next_action carries on as it would have
-                self.core.stats["wake_ahead"] += 1
+                self.core.count("wake_ahead")
             _, minute = self.core.day_and_minute(at)
             window = self._window(minute)
             start = at
@@ -251,15 +246,15 @@ class Planner:
             actions = await self._decompose_steps(start, now, view)
             if not waking and self.agenda.decided_until() != at:
                 return 0  # the steps in hand changed meanwhile: these would not follow them
-            self.agenda.queue.extend(actions)
-            self.core.stats["ahead_steps"] += len(actions)
+            self.agenda.add_steps(actions)
+            self.core.count("ahead_steps", len(actions))
             return len(actions)
 
     async def _decompose(self, now: datetime, view: WorldView | None) -> Action:
         actions = await self._decompose_steps(now, now, view)
         if not actions:
             return self.core.routine_action(now, view)
-        self.agenda.queue = actions[1:]
+        self.agenda.set_steps(actions[1:])
         return actions[0]
 
     def _window(self, minute: int) -> list[PlanBlock]:

@@ -2,8 +2,9 @@
 lifestyle's plain day and the action it implies at a given minute (sleep, meals, work, home).
 
 Used on the first morning until the day plan arrives and whenever a decision is pending or has
-failed.  Functions of the persona alone (no state, no model): ``Mind.day_and_minute``,
-``Mind.routine_blocks`` and ``Mind.routine_action`` hand them the mind's persona.
+failed.  Functions of the persona alone (no state, no model): the core's ``day_and_minute``,
+``asleep_at``, ``routine_blocks`` and ``routine_action`` hand them the mind's persona, and so do
+``Mind.asleep_at`` and ``Mind.routine_action`` for the engine.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ def day_and_minute(persona: Persona, now: datetime) -> tuple[date, int]:
     if m < p.wake and p.sleep > 24 * 60 and m + 24 * 60 < p.sleep:
         return d - timedelta(days=1), m + 24 * 60
     return d, m
+
+
+def asleep_at(persona: Persona, now: datetime) -> bool:
+    """Whether the persona's hours of sleep cover ``now`` (by its plan day's minutes)."""
+    _, m = day_and_minute(persona, now)
+    return m < persona.wake or m >= persona.sleep
 
 
 def routine_blocks(persona: Persona, start: int | None = None, max_block: int = 120,

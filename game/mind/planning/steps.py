@@ -158,7 +158,7 @@ def awake_steps(core: MindCore, steps: list[Step], start: int, end: int) -> list
     if start < p.wake or end > p.sleep - 60:
         return steps
     kept = [s for s in steps if not (_SLEEP_STEP.search(s[0]) and not _NAP.search(s[0]))]
-    core.stats["sleep_step_dropped"] += len(steps) - len(kept)
+    core.count("sleep_step_dropped", len(steps) - len(kept))
     return kept
 
 
@@ -170,7 +170,7 @@ def capped(core: MindCore, steps: list[Step]) -> list[Step]:
     most = core.config.max_block_min
     if all(m <= most for _, m, _ in steps):
         return steps
-    core.stats["step_capped"] += 1
+    core.count("step_capped")
     return [(d, min(m, most), s) for d, m, s in steps]
 
 
@@ -187,9 +187,9 @@ def own_steps(core: MindCore, steps: list[Step], block: PlanBlock, named: Named 
     kept = []
     for s in steps:
         if me and f"with {me}" in s[0].lower():
-            core.stats["step_names_self"] += 1
+            core.count("step_names_self")
         elif home and named is not None and (n := named(f"{s[0]} {s[2].place}")) and n != home:
-            core.stats["work_step_elsewhere"] += 1
+            core.count("work_step_elsewhere")
         else:
             kept.append(s)
     return kept
@@ -210,7 +210,7 @@ def off_block(core: MindCore, steps: list[Step], block: PlanBlock) -> list[Step]
     want = _content(block.activity)
     if len(set(lines)) == len(lines) or not want or any(want & _content(d) for d in lines):
         return steps
-    core.stats["steps_off_block"] += 1
+    core.count("steps_off_block")
     return [(block.activity, sum(m for _, m, _ in steps), StepItem(action=block.activity,
                                                                    minutes=sum(m for _, m, _ in steps), place=""))]
 

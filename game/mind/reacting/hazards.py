@@ -57,7 +57,7 @@ class Mender:
                                            percept=text, thing=hazard.thing, state=hazard.state, safe=hazard.safe)
             act = self._mending(now, view, hazard, cast(HazardReply, ans))
             if act is None:  # asked once more, with the danger made plain
-                self.core.stats["hazard_asked_again"] += 1
+                self.core.count("hazard_asked_again")
                 ans = await self.core.complete("mend", mend_answer((hazard.safe,)), "react", Priority.REACT, now,
                                                max_tokens=60, first=self.core.persona.first_name, thing=hazard.thing,
                                                state=hazard.state, safe=hazard.safe, name=hazard.name)
@@ -65,12 +65,12 @@ class Mender:
         except LLMError as e:  # the model is down: it is mended by rule all the same
             self.core.fail("react", e)
         if act is None:
-            self.core.stats["hazard_rule"] += 1
+            self.core.count("hazard_rule")
             fix = hazard.fix or f"making the {hazard.name} safe"
             act = Action(fix, hazard.emoji or emoji_for(fix), hazard.address, HAZARD_MINUTES[0], hazard.safe, now,
                          "rule")
         else:
-            self.core.stats["hazard_model"] += 1
+            self.core.count("hazard_model")
         # the steps already decomposed carry on after it, the one it breaks off first (as react)
         self.agenda.put_first(act, now)
         self.core.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now, importance=7)
@@ -85,7 +85,7 @@ class Mender:
             return None
         state = self._safe_state(view, hazard, ans.state, desc)
         if state is None:
-            self.core.stats["hazard_unfit"] += 1
+            self.core.count("hazard_unfit")
             return None
         lo, hi = HAZARD_MINUTES
         return Action(desc, pick_emoji(ans.emoji, hazard.emoji or emoji_for(desc)), hazard.address,

@@ -101,7 +101,7 @@ class Reactor:
             return Reaction("continue", reason="asleep" if text else "nothing")
         last = self._reacted.get(text)
         if last is not None and now - last < timedelta(minutes=self.core.config.percept_cooldown_min):
-            self.core.stats["react_cooldown"] += 1
+            self.core.count("react_cooldown")
             return Reaction("continue", reason="already considered")
         spent = self.core.calls_on(d)
         # a talk written whole came of a reaction (its own or the other's) and costs a call like one
@@ -110,10 +110,10 @@ class Reactor:
         # invited the people she met): like urgent news, not held back by the day's caps
         untold = self._untold(now, people)
         if untold:
-            self.core.stats["react_news_to_tell"] += 1
+            self.core.count("react_news_to_tell")
         past_floor = not (urgent or untold) and used >= self.core.config.max_reacts_per_day
         if past_floor and used >= self.core.config.max_reacts_per_day + extra.reacts:
-            self.core.stats["react_budget"] += 1
+            self.core.count("react_budget")
             return Reaction("continue", reason="budget")
         return past_floor, untold
 
@@ -122,7 +122,7 @@ class Reactor:
         """The model's answer (None: the call failed)."""
         context = await self._context(now, text, view, people)
         if past_floor:  # spare time of the server's: the town's planning goes first
-            self.core.stats["react_spare"] += 1
+            self.core.count("react_spare")
         try:
             return await self.core.complete("react", ReactAnswer, "react",
                                             Priority.REFLECT if past_floor else Priority.REACT, now, max_tokens=100,
@@ -147,9 +147,9 @@ class Reactor:
         context = await self._context(now, text, view, people)
         d, _ = self.core.day_and_minute(now)
         talked = [n for n in self.core.talked_with_on(d, now) if n != self.core.name]
-        self.core.stats["react_meet"] += 1
+        self.core.count("react_meet")
         if past_floor:
-            self.core.stats["react_spare"] += 1
+            self.core.count("react_spare")
         try:
             ans = cast(MeetReply, await self.core.complete(
                 "meet", meet_answer(people), "react", Priority.REFLECT if past_floor else Priority.REACT, now,
@@ -170,14 +170,14 @@ class Reactor:
         if meant is not None:
             # a small model often picks "react" with someone in talk_to and "tell Rosa about ...":
             # that is a wish to talk, and the talk is what should happen
-            self.core.stats["react_as_talk"] += 1
+            self.core.count("react_as_talk")
             ans = ans.model_copy(update={"decision": "talk", "talk_to": meant})
         if ans.decision == "react" and ans.new_action.strip().lower().rstrip(".") in _NOTHING:
             ans = ans.model_copy(update={"decision": "continue"})
         if ans.decision == "react" and _BED_WORDS.search(ans.new_action) and not self._near_bed_time(now):
             # "going to wake up with Eli Moreau" at 16:16: waking or going to bed is not a reaction
             # to a sight in the middle of the day
-            self.core.stats["react_absurd"] += 1
+            self.core.count("react_absurd")
             ans = ans.model_copy(update={"decision": "continue"})
         return ans
 
@@ -189,17 +189,17 @@ class Reactor:
         talks = self.core.talks_on(d, now)
         invite = _match_name(ans.talk_to, people) in untold
         if talks >= self.core.config.max_talks_per_day + extra.talks and not invite:
-            self.core.stats["react_talk_enough"] += 1
+            self.core.count("react_talk_enough")
             return Reaction("continue", reason="talked enough today")
         who = _match_name(ans.talk_to, people)
         if who is None and len(people) == 1:
             who = people[0]
         if who is not None and who != self.core.name:
-            self.core.stats["react_talk"] += 1
+            self.core.count("react_talk")
             if talks >= self.core.config.max_talks_per_day and not invite:
-                self.core.stats["talk_spare"] += 1
+                self.core.count("talk_spare")
             return Reaction("talk", with_whom=who, reason=text)
-        self.core.stats["react_talk_nobody"] += 1
+        self.core.count("react_talk_nobody")
         if not ans.new_action:
             return Reaction("continue", reason="nobody to talk to")
         return ans.model_copy(update={"decision": "react"})  # nobody here: do what it said instead
@@ -216,7 +216,7 @@ class Reactor:
         act = Action(ans.new_action, pick_emoji(ans.emoji, emoji_for(ans.new_action)), addr,
                      max(5, min(60, ans.minutes)), state, now, "reaction")
         self.agenda.put_first(act, now)
-        self.core.stats["react_react"] += 1
+        self.core.count("react_react")
         self.core.memory.add("plan", f"On noticing that {text}, I decided to {act.description}", now,
                              importance=5)
         return Reaction("react", new_action=act, reason=text)

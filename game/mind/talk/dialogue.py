@@ -67,7 +67,7 @@ class Talker:
         if not conversation.with_player and (
                 mine >= self.core.config.max_turns_per_speaker
                 or self._lines_today[d.isoformat()] >= self.core.config.max_lines_per_day):
-            self.core.stats["dialogue_rule_end"] += 1
+            self.core.count("dialogue_rule_end")
             # the talk ends as an event the town shows, not with a canned line passed off as the
             # resident's own words
             return Line("", end=True, source="rule", reason=f"{self.core.persona.first_name} took their leave")
@@ -108,7 +108,7 @@ class Talker:
         if not conversation.with_player and _repeats(text, [t for _, t in conversation.lines]):
             # a small model's talk goes round in circles ("let's go and meet Felix right away!"):
             # the line that says again what was said ends it, and is not said
-            self.core.stats["talk_in_circles"] += 1
+            self.core.count("talk_in_circles")
             return Line("", end=True)
         return Line(text, end=bool(ans.end_conversation))
 
@@ -152,7 +152,7 @@ class Talker:
         listeners = [n for n in conversation.participants if n != self.core.name]
         d, _ = self.core.day_and_minute(now)
         if self._lines_today[d.isoformat()] >= self.core.config.max_lines_per_day:
-            self.core.stats["dialogue_rule_end"] += 1
+            self.core.count("dialogue_rule_end")
             return Script(source="rule", reason=f"{self.core.persona.first_name} did not feel like talking")
         people = [self.core.name, *listeners]
         firsts = [n.split()[0] for n in people]
@@ -179,18 +179,18 @@ class Talker:
             if run_on:
                 # the model's words ran past the line's length into the next line, under another
                 # speaker's name ("and incorporate their ideas. Third, ..."): not this speaker's
-                self.core.stats["script_line_run_on"] += 1
+                self.core.count("script_line_run_on")
                 continue
             text = whole_sentences(strip_speaker(ln.say, names), near=180)
             if who is None or not text:
-                self.core.stats["script_line_dropped"] += 1
+                self.core.count("script_line_dropped")
                 continue
             if _repeats(text, [t for _, t in lines]):
-                self.core.stats["talk_in_circles"] += 1
+                self.core.count("talk_in_circles")
                 break
             text = not_anothers_self(text, [t for w, t in lines if w != who])
             if not text:
-                self.core.stats["script_line_dropped"] += 1
+                self.core.count("script_line_dropped")
                 continue
             lines.append((who, text))
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)
