@@ -35,6 +35,8 @@ AHEAD_MAX = timedelta(minutes=120)
 # ... and, asleep, the day plan with its first window this long before waking (three calls in a
 # row: at normal pace on two slow cores they took 40 game minutes of the morning's routine)
 WAKE_AHEAD = timedelta(minutes=90)
+# ... but not while the plan of one who wakes this much earlier is being asked (the first to wake first)
+WAKE_GROUP = timedelta(minutes=15)
 # ... or, asleep while the model server has room, this long before waking (a few such plans in flight
 # in the town, and only while nothing else is: decisions/capacity.py): the night is when the model has room
 NIGHT_AHEAD = timedelta(hours=6)

@@ -121,3 +121,25 @@ async def test_an_awake_residents_next_window_asked_in_a_lull():
     # asked past the usual look ahead (30 game minutes in real time), within three hours
     assert all(timedelta(minutes=30) < left <= timedelta(hours=3) for left in asked.values()), asked
     await e.aclose()
+
+
+async def test_opened_before_dawn_the_first_to_wake_is_planned_first():
+    """A town opened at dawn (03:59, Felix wakes at 04:30): his day plan is asked alone, and the three
+    who wake at 05:30 (due 90 game minutes before, at 04:00) wait for it; they are then asked together.
+    In play on 2026-11-28 the four were asked at once on two cores and Felix woke unplanned."""
+    e, llm = _engine(idle=False, slots=4, start=datetime(2026, 3, 2, 3, 59))
+    e.step()  # the first tick's decisions: asleep, no model call
+    await asyncio.gather(*(j.task for j in e.board.jobs.values() if j.task is not None))
+    assert llm.purposes() == []
+    for _ in range(12):  # to 04:01: Felix's plan still in flight (nothing awaited), the trio due
+        e.step()
+    assert _early(e) == ["Felix Adeyemi"]
+    for _ in range(200):
+        if e.board.jobs:
+            await e.wait_any()
+        e.step()
+        if {"Hank Brody", "Ines Moreau", "Nora Lindqvist"} & set(_early(e)):
+            break
+    assert e.core.minds["Felix Adeyemi"].plan is not None and "Felix Adeyemi" not in _early(e)
+    assert {"Hank Brody", "Ines Moreau", "Nora Lindqvist"} <= set(_early(e))  # asked together, once he was
+    await e.aclose()

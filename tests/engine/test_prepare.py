@@ -95,7 +95,7 @@ def test_a_town_opened_at_dawn_has_no_one_to_prepare_and_its_day_unchanged():
     assert dawn.clock.now.date() == own.clock.now.date() and dawn.clock.day == 1  # Felix wakes at 04:30
     e = new_engine(default_town_path(), engine_model(jitter=0.002), lockstep=False, start=dawn.clock.now)
     assert who_to_prepare(e.core, e.board, timedelta(minutes=30)) == {}
-    assert all(m.asleep_at(e.clock.now) for m in e.minds.values())
+    assert all(m.asleep_at(e.clock.now) for m in e.core.minds.values())
 
 
 def test_the_start_words():

@@ -441,3 +441,16 @@ def test_a_piece_of_tomorrows_record_said_back_is_said_whole():
     assert from_records("The rest of tomorrow is not planned yet.", Backing(), "What are your plans for tomorrow?",
                         me="Grace Okafor", relationships={}, town=TownNames(), now=datetime(2026, 3, 2, 22),
                         talked=[], asked=[], tomorrow=line) == line
+
+
+def test_what_it_holds_of_one_said_of_another_by_she_is_caught():
+    """Grace of 2026-11-28, afternoon: Hank's words said of Rosa, the sentence after naming her."""
+    from game.mind.interview.answerdata import relation_words_mixed
+
+    rel = {"Hank Brody": "her opponent in the election; she respects his work ethic but thinks he is shortsighted",
+           "Rosa Brody": "Hank's daughter, a kind young woman who serves her coffee every morning"}
+    said = ("I would choose Rosa Brody. She is my opponent in the election and I respect her work ethic but think she "
+            "is shortsighted.")
+    assert relation_words_mixed(said, rel) == ["She is my opponent in the election and I respect her work ethic but "
+                                               "think she is shortsighted."]
+    assert relation_words_mixed("I would choose Hank Brody. He is my opponent in the election.", rel) == []

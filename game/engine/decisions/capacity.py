@@ -34,7 +34,7 @@ from game.engine.decisions.jobs import JobBoard
 from game.engine.decisions.lookahead import Lookahead
 from game.engine.state import JobKind, Resident
 from game.engine.towncore import TownCore
-from game.engine.tuning import WAKE_AHEAD
+from game.engine.tuning import AHEAD, WAKE_AHEAD, WAKE_GROUP
 from game.llm.api import ModelStatus
 from game.mind.view import Allowance
 
@@ -159,5 +159,20 @@ class Capacity:
                 continue
             ahead = max(lead, WAKE_AHEAD) if mind.asleep_at(now) else lead
             if at - now <= ahead + clear:
+                return True
+        return False
+
+    def earlier_waking_planned(self, name: str, at: datetime, now: datetime) -> bool:
+        """Whether the plan of a sleeper who wakes at least ``WAKE_GROUP`` before ``at`` (when
+        ``name`` wakes) is being asked: a sleeper's day plan waits for theirs, so that on two
+        slow cores the first to wake is planned first, not one call in four.  Not within ``AHEAD``."""
+        if at - now <= AHEAD:
+            return False
+        for other, job in self.board.jobs.items():
+            if other == name or job.kind != JobKind.AHEAD or (job.task is not None and job.task.done()):
+                continue
+            mind = self.core.minds[other]
+            wakes = mind.steps_run_out(now) if mind.asleep_at(now) else None
+            if wakes is not None and wakes <= at - WAKE_GROUP:
                 return True
         return False

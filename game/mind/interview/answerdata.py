@@ -198,15 +198,18 @@ def relation_words_mixed(answer: str, relationships: Mapping[str, str]) -> list[
         return " ".join("x" if w in ("her", "his", "their", "me", "my", "him", "them") else w for w in words)
 
     out = []
+    last = ""  # the one a "She is ..." sentence speaks of: the last named by full name before it
     for sent in sentences(answer):
         low = plain(sent)
+        named = re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+", sent)  # someone else named by full name
+        of = named.group(0) if named else (last if re.match(r"^\W*(?:She|He)\b", sent) else "")
         for who, text in relationships.items():
             words = [plain(p).split() for p in re.split(r"[;,]", text)]
             phrases = [" ".join(w[i:i + 5]) for w in words for i in range(max(0, len(w) - 4))]
-            named = re.search(r"\b[A-Z][a-z]+ [A-Z]", sent)  # someone else named by full name
-            if any(p in low for p in phrases) and who.split()[0] not in sent and named:
+            if any(p in low for p in phrases) and who.split()[0] not in sent and of and who.split()[0] not in of:
                 out.append(sent)
                 break
+        last = named.group(0) if named else last
     return out
 
 
