@@ -127,7 +127,7 @@ async def test_opened_before_dawn_the_first_to_wake_is_planned_first():
     """A town opened at dawn (03:59, Felix wakes at 04:30): his day plan is asked alone, and the three
     who wake at 05:30 (due 90 game minutes before, at 04:00) wait for it; they are then asked together.
     In play on 2026-11-28 the four were asked at once on two cores and Felix woke unplanned."""
-    e, llm = _engine(idle=False, slots=4, start=datetime(2026, 3, 2, 3, 59))
+    e, llm = _engine(idle=True, slots=4, start=datetime(2026, 3, 2, 3, 59))  # room for early plans too
     e.step()  # the first tick's decisions: asleep, no model call
     await asyncio.gather(*(j.task for j in e.board.jobs.values() if j.task is not None))
     assert llm.purposes() == []

@@ -79,6 +79,7 @@ class Capacity:
         self.rule: SpareRule | None = SpareRule()
         self.given = 0
         self._read: tuple[int, ModelStatus | None] = (-1, None)  # the server's status as read at a step
+        self._first_wake: tuple[datetime | None, datetime | None] = (None, None)  # (the tick, the first run-out)
 
     def server(self) -> ModelStatus | None:
         """The server's status, read once a tick (not once a resident); None in lockstep or with the
@@ -162,17 +163,15 @@ class Capacity:
                 return True
         return False
 
-    def earlier_waking_planned(self, name: str, at: datetime, now: datetime) -> bool:
-        """Whether the plan of a sleeper who wakes at least ``WAKE_GROUP`` before ``at`` (when
-        ``name`` wakes) is being asked: a sleeper's day plan waits for theirs, so that on two
-        slow cores the first to wake is planned first, not one call in four.  Not within ``AHEAD``."""
+    def earlier_waking_first(self, at: datetime, now: datetime) -> bool:
+        """Whether a sleeper's steps (its day, when it has none yet) run out at least ``WAKE_GROUP``
+        before ``at`` (when the asking sleeper's do): a sleeper's plan then waits, so that on two slow cores
+        the first to wake is planned first, not one call in four (a town opened before dawn: its
+        first waker woke unplanned while three more plans shared the server).  Not within ``AHEAD``."""
         if at - now <= AHEAD:
             return False
-        for other, job in self.board.jobs.items():
-            if other == name or job.kind != JobKind.AHEAD or (job.task is not None and job.task.done()):
-                continue
-            mind = self.core.minds[other]
-            wakes = mind.steps_run_out(now) if mind.asleep_at(now) else None
-            if wakes is not None and wakes <= at - WAKE_GROUP:
-                return True
-        return False
+        if self._first_wake[0] != now:  # once a tick for the whole town
+            outs = [m.steps_run_out(now) for m in self.core.minds.values() if m.asleep_at(now)]
+            self._first_wake = (now, min((o for o in outs if o is not None), default=None))
+        first = self._first_wake[1]
+        return first is not None and first <= at - WAKE_GROUP

@@ -181,7 +181,7 @@ class Lanes:
                 lead, early = reach, True  # the server has room: plan it now, not in the next crowd
         if at is None or at - now > lead:
             return False
-        if not self.core.lockstep and self.capacity.earlier_waking_planned(r.name, at, now):
+        if not self.core.lockstep and self.capacity.earlier_waking_first(at, now):
             return False  # who wakes first is planned first (a town opened before dawn: its first waker
             # woke unplanned while three more day plans shared the two cores)
         job = self.ask(r, JobKind.AHEAD, now, {"run_out": at.isoformat()})
