@@ -131,8 +131,9 @@ async def test_opened_before_dawn_the_first_to_wake_is_planned_first():
     e.step()  # the first tick's decisions: asleep, no model call
     await asyncio.gather(*(j.task for j in e.board.jobs.values() if j.task is not None))
     assert llm.purposes() == []
-    for _ in range(12):  # to 04:01: Felix's plan still in flight (nothing awaited), the trio due
+    for _ in range(12):  # to 04:01: Felix's plan still in flight, the trio due
         e.step()
+        await asyncio.sleep(0)  # his job starts (a mind planning says no run-out meanwhile)
     assert _early(e) == ["Felix Adeyemi"]
     for _ in range(200):
         if e.board.jobs:

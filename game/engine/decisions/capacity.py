@@ -165,13 +165,32 @@ class Capacity:
 
     def earlier_waking_first(self, at: datetime, now: datetime) -> bool:
         """Whether a sleeper's steps (its day, when it has none yet) run out at least ``WAKE_GROUP``
-        before ``at`` (when the asking sleeper's do): a sleeper's plan then waits, so that on two slow cores
-        the first to wake is planned first, not one call in four (a town opened before dawn: its
-        first waker woke unplanned while three more plans shared the server).  Not within ``AHEAD``."""
-        if at - now <= AHEAD:
-            return False
-        if self._first_wake[0] != now:  # once a tick for the whole town
-            outs = [m.steps_run_out(now) for m in self.core.minds.values() if m.asleep_at(now)]
-            self._first_wake = (now, min((o for o in outs if o is not None), default=None))
-        first = self._first_wake[1]
-        return first is not None and first <= at - WAKE_GROUP
+        before ``at`` (when the asking sleeper's do): a sleeper's plan then waits, so that on two
+        slow cores the first to wake is planned first, not one call in four (a town opened before
+        dawn: its first waker woke unplanned while three more plans shared the server).  Not
+        within ``AHEAD``."""
+        first = self.first_wake(now)
+        return at - now > AHEAD and first is not None and first <= at - WAKE_GROUP
+
+    def wake_planning_due(self, now: datetime) -> bool:
+        """Whether a sleeper's day is to be planned within ``WAKE_AHEAD``: a sleeper's ratings of
+        what it holds wait then (at dawn twelve seed-memory ratings took the four slots before the
+        first waker's plan)."""
+        first = self.first_wake(now)
+        return first is not None and first - now <= WAKE_AHEAD
+
+    def first_wake(self, now: datetime) -> datetime | None:
+        """When the first sleeper's steps run out (its waking, when it has no plan yet), its plan
+        being asked counted (a mind planning says no run-out meanwhile: the job's); once a tick."""
+        if self._first_wake[0] != now:
+            outs = []
+            for name, m in self.core.minds.items():
+                if not m.asleep_at(now):
+                    continue
+                job = self.board.jobs.get(name)
+                if job is not None and job.kind == JobKind.AHEAD and job.args.get("run_out"):
+                    outs.append(datetime.fromisoformat(str(job.args["run_out"])))
+                elif (out := m.steps_run_out(now)) is not None:
+                    outs.append(out)
+            self._first_wake = (now, min(outs, default=None))
+        return self._first_wake[1]

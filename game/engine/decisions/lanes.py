@@ -215,6 +215,8 @@ class Lanes:
             # reflection for a free lane and a server with room
             if not self.core.lockstep and r.name != self.core.embodied:
                 mind = self.core.minds[r.name]
+                if mind.asleep_at(now) and self.capacity.wake_planning_due(now):
+                    return  # the ratings of a sleeper wait for the plans of those waking first
                 if mind.scoring_due(now) or self.capacity.room_to_reflect() and mind.reflection_due(now):
                     self.ask(r, JobKind.OBSERVE, now, {})
             return
