@@ -72,7 +72,7 @@ class RecordedHost(RealHost):
     model instead of a model server; the engine in lockstep, stepped by ``take``."""
 
     def __init__(self, recording: Path) -> None:
-        super().__init__(SimpleNamespace(town=None, small=True, watch=None))
+        super().__init__(SimpleNamespace(town=None, small=True, watch=None, start="town"))  # as recorded: 06:00
         self.recording = recording
 
     @asynccontextmanager

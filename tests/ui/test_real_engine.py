@@ -32,7 +32,7 @@ class FakeModelHost(RealHost):
     """RealHost (real Engine.new/load/describe_save) with the fake model instead of a model server."""
 
     def __init__(self, town: str | None = None) -> None:
-        super().__init__(SimpleNamespace(town=town, small=False))
+        super().__init__(SimpleNamespace(town=town, small=False, start="town"))  # the town's own 06:00
         self.llm = engine_model(jitter=0.001)
 
     @asynccontextmanager
