@@ -104,6 +104,17 @@ def test_work_elsewhere_needs_a_reason_and_places_the_town_lacks_are_named():
     assert any("during work behind the counter" in p for p in _problems(lines, named=named))
     lines[work_at] = "instead, help Samuel at Oakhill College because the cafe is closed"
     assert _problems(lines, named=named) == []
+    # one errand does not fill a shift: both its parts moved to the same errand (Aiko's library day,
+    # 2026-11-28, after a whisper to bring Grace a book) is a repeat; the shift's own words may repeat
+    parts = [i for i, s in enumerate(slots) if s.kind == "work"]
+    assert len(parts) == 2
+    for i in parts:
+        lines[i] = "instead, help Samuel at Oakhill College because the cafe is closed"
+    assert any("repeats the" in p for p in _problems(lines, named=named))
+    for i in parts:
+        lines[i] = slots[i].label
+    assert not any("repeats the" in p for p in _problems(lines, named=named))
+    lines[parts[1]] = f"thing {parts[1]}"
     lines[work_at] = "take the train to the bank"
     found = _problems(lines, lacks=lambda t: [k for k in ("train", "bank") if k in t])
     assert any("names a train" in p for p in found) and any("names a bank" in p for p in found)
