@@ -27,6 +27,7 @@ from game.llm.api import LLM
 from game.mind import Mind
 from game.mind.facts.fact import declared
 from game.mind.mindstate import MindState
+from game.mind.persona import to_minutes
 from game.text import one_line
 from game.world import MapError, SpatialMemory, Town, load_town, perceive, resolve_town_path
 from game.world.clock import Clock
@@ -197,14 +198,14 @@ def opening(inp: TownInput, start: str | None) -> TownInput:
         raise TownError(f"--start {one_line(start, 20)}: a save goes on from where it was saved")
     day = inp.clock.start.replace(hour=0, minute=0, second=0, microsecond=0)
     if start == DAWN:
-        first = min((_minutes(s.lifestyle.wake) for s in inp.specs), default=None)
+        first = min((to_minutes(s.lifestyle.wake, 0) for s in inp.specs), default=None)
         if first is None:
             return inp
         at = day + timedelta(minutes=first) - PREPARE_AHEAD - timedelta(minutes=1)
         if at < day or at >= inp.clock.start:
             return inp
     else:
-        at = day + timedelta(minutes=_minutes(start.strip()))
+        at = day + timedelta(minutes=to_minutes(start.strip(), 0))
     return replace(inp, clock=Clock(at, inp.clock.seconds_per_step))
 
 
@@ -212,11 +213,6 @@ def check_start(start: str | None) -> None:
     """``--start``'s words, checked before any file is read: raises ``TownError``."""
     if start is not None and start not in (DAWN, OWN) and not _HHMM.match(start.strip()):
         raise TownError(f"--start {one_line(start, 20)!r}: give a time of the first day as HH:MM, 'dawn' or 'town'")
-
-
-def _minutes(hhmm: str) -> int:
-    h, _, m = hhmm.partition(":")
-    return int(h) * 60 + int(m)
 
 
 def build_engine(inp: TownInput, llm: LLM, *, seed: int = 0, lockstep: bool = False) -> Engine:

@@ -144,3 +144,21 @@ async def test_opened_before_dawn_the_first_to_wake_is_planned_first():
     assert e.core.minds["Felix Adeyemi"].plan is not None and "Felix Adeyemi" not in _early(e)
     assert {"Hank Brody", "Ines Moreau", "Nora Lindqvist"} <= set(_early(e))  # asked together, once he was
     await e.aclose()
+
+
+async def test_an_awake_residents_window_is_never_held_for_the_sleepers_plans():
+    """The first-waker rule is for sleepers' plans: Felix, up at 05:00, has his next window asked
+    as early as ever while the 05:30 trio's plans are still in flight (in play on 2026-11-28 his
+    window waited behind theirs and the clock slowed at 05:09)."""
+    from game.engine.decisions.capacity import Capacity
+
+    e, _ = _engine(idle=True, slots=4, start=datetime(2026, 3, 2, 5, 0))
+    felix = e.core.minds["Felix Adeyemi"]
+    at = datetime(2026, 3, 2, 5, 50)  # his steps run out in 50 minutes: past AHEAD, within the look ahead
+    felix.steps_run_out = lambda now: at  # type: ignore[method-assign]
+    assert not felix.asleep_at(e.clock.now)
+    assert Capacity.earlier_waking_first(e.lanes.capacity, at, e.clock.now)  # a sleeper (the trio) wakes first
+    e.lanes.lookahead.ahead = timedelta(minutes=60)
+    assert e.lanes.maybe_ahead(e.core.residents["Felix Adeyemi"], e.clock.now)
+    assert e.board.jobs["Felix Adeyemi"].kind == JobKind.AHEAD
+    await e.aclose()

@@ -170,9 +170,9 @@ class Lanes:
             return False
         mind = self.core.minds[r.name]
         at = mind.steps_run_out(now)
-        early = False
+        early, awake = False, True
         if at is not None:
-            reach, awake = IDLE_AHEAD, True
+            reach = IDLE_AHEAD
             if mind.asleep_at(now):
                 # the day plan and its first window before waking: three calls in a row, and a
                 # sleeper's time is free (asleep is not waking time, and nothing is lived by routine)
@@ -181,9 +181,9 @@ class Lanes:
                 lead, early = reach, True  # the server has room: plan it now, not in the next crowd
         if at is None or at - now > lead:
             return False
-        if not self.core.lockstep and self.capacity.earlier_waking_first(at, now):
+        if not awake and not self.core.lockstep and self.capacity.earlier_waking_first(at, now):
             return False  # who wakes first is planned first (a town opened before dawn: its first waker
-            # woke unplanned while three more day plans shared the two cores)
+            # woke unplanned while three more day plans shared the two cores); an awake one's window never waits
         job = self.ask(r, JobKind.AHEAD, now, {"run_out": at.isoformat()})
         if early:
             self.early.add(r.name)
@@ -215,10 +215,9 @@ class Lanes:
             # reflection for a free lane and a server with room
             if not self.core.lockstep and r.name != self.core.embodied:
                 mind = self.core.minds[r.name]
-                if mind.asleep_at(now) and self.capacity.wake_planning_due(now):
-                    return  # the ratings of a sleeper wait for the plans of those waking first
-                if mind.scoring_due(now) or self.capacity.room_to_reflect() and mind.reflection_due(now):
-                    self.ask(r, JobKind.OBSERVE, now, {})
+                if (mind.scoring_due(now) or self.capacity.room_to_reflect() and mind.reflection_due(now)) and not (
+                        mind.asleep_at(now) and self.capacity.wake_planning_due(now)):  # (a sleeper's ratings wait
+                    self.ask(r, JobKind.OBSERVE, now, {})  # for the plans of those waking first)
             return
         old = r.obs_since or now
         if force or len(r.obs_buffer) >= OBSERVE_BATCH or now - old >= OBSERVE_MAX_AGE:

@@ -248,6 +248,9 @@ def _tomorrow_frame(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
     return mind.core.routine_blocks(None, date.fromordinal(day.toordinal() + 1))
 
 
+_TOMORROW = re.compile(r"\btomorrow\b", re.I)
+
+
 def _tomorrow(mind: Interviewee, now: datetime) -> str:
     return tomorrow_line("", _tomorrow_frame(mind, now), list(mind.core.facts), now, mine=True)
 
@@ -329,7 +332,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     text = from_records(text, back, question, me=name, relationships=mind.core.persona.relationships, town=town,
                         now=now, talked=ctx.talked, asked=asked,
                         after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
-                        tomorrow=_tomorrow(mind, now) if re.search(r"\btomorrow\b", question, re.I) else "",
+                        tomorrow=_tomorrow(mind, now) if _TOMORROW.search(question) else "",
                         usual=usual_day_line(usual) if USUAL_Q.search(question) else "",
                         at=at_time(question, _blocks(mind, now)),
                         holds=[f for f in mind.core.facts.upcoming(now) if asker not in f.secret_from])
@@ -362,7 +365,8 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
               for sent in relation_words_mixed(text, mind.core.persona.relationships)]
     found += [Problem("claim", sent, f"{why}.") for sent, why in parts_unbacked(text, name, town, held)]
     found += [Problem("claim", s, hint) for s, hint in self_claims(text, name, mind.core.persona.age, [
-        *mind.core.persona.relationships, *ctx.talked], town.people, question, _tomorrow(mind, now))]
+        *mind.core.persona.relationships, *ctx.talked], town.people, question,
+        _tomorrow(mind, now) if _TOMORROW.search(question) else "")]  # (tomorrow's frame, only when asked of)
     hours = usual_day_line(usual) if USUAL_Q.search(question) else ctx.hint
     found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
