@@ -27,6 +27,7 @@ from game.mind.mindstate import MindState
 from game.mind.persona import Persona
 from game.mind.view import Action, Allowance, Conversation, DayPlan, Hazard, Line, Reaction, Script, WorldView
 from game.world.affordances import Affordances
+from game.world.knowledge import RoleLike as TownRole  # a role the town knows someone by
 
 
 class Clock(Protocol):
@@ -125,13 +126,6 @@ class CastMember(Protocol):
 
     @property
     def workplace(self) -> str | None: ...
-
-
-class TownRole(Protocol):
-    """A role the town knows someone by (``game.world.knowledge.RoleSpec``): "mayor", "the baker"."""
-
-    who: str
-    role: str
 
 
 class TownEvent(Protocol):

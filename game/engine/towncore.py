@@ -19,6 +19,7 @@ from game.engine.state import Player, Pos, Resident
 from game.llm.api import LLM
 from game.mind.facts.fact import TownNames
 from game.world.affordances import KindInfo
+from game.world.knowledge import role_tables
 from game.world.lacking import lacking, tree_words
 from game.world.tree import AreaTree
 from game.world.whereabouts import whereabouts
@@ -55,13 +56,12 @@ class TownCore:
         # (people: everyone the town's story names, not only the cast that plays: the small cast
         # speaks of Felix and Aiko, who live in the town)
         people = {*minds, *(s.name for s in town.residents)} - {""}
-        roles: dict[str, tuple[str, ...]] = {}
-        for r in town.roles:
-            roles[r.who] = (*roles.get(r.who, ()), r.role)
+        roles = role_tables(town.roles)
         tree = town.tree  # (a test's town may have a tree of its own kind: no places read from it)
         self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)),
                                     relations={n: dict(m.persona.relationships) for n, m in minds.items()},
-                                    roles=roles, workplaces={
+                                    roles=roles.public, secret_roles=roles.secret,
+                                    former_roles=roles.former, workplaces={
                                         s.name: s.workplace.split(":")[0] for s in town.residents if s.workplace},
                                     homes={s.name: s.home.split(":")[0] for s in town.residents if s.home},
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},

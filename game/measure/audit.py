@@ -27,6 +27,7 @@ from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in
 from game.mind.facts.linechecks import misattributes
 from game.mind.facts.unbacked import people_named, places_unknown, sentences
+from game.world.knowledge import role_tables
 
 _WORD = re.compile(r"[a-z0-9']+")
 UNBACKED = ("invented person", "stranger named", "invented place", "unbacked event", "misattributed event",
@@ -195,7 +196,7 @@ def town_names(save: SaveData) -> TownNames:
         from game.world import load_town
 
         places = tuple(load_town(path, residents=False).tree.sectors())
-    roles: dict[str, tuple[str, ...]] = {}
+    roles = role_tables(())
     works: dict[str, str] = {}
     parts: dict[str, tuple[str, ...]] = {}
     people = set(save.residents)
@@ -206,11 +207,11 @@ def town_names(save: SaveData) -> TownNames:
         if res.exists():
             rf = read_residents(res)
             people |= {r.name for r in rf.residents}  # the whole town (a small cast speaks of the others)
-            for r in rf.roles:
-                roles[r.who] = (*roles.get(r.who, ()), r.role)
+            roles = role_tables(rf.roles)
             works = {r.name: r.workplace.split(":")[0] for r in rf.residents if r.workplace}
             parts = {e.what.lower(): (e.host, *e.known_by) for e in rf.events}
-    return TownNames(places=places, people=tuple(sorted(people)), relations=save.relationships, roles=roles,
+    return TownNames(places=places, people=tuple(sorted(people)), relations=save.relationships,
+                     roles=roles.public, secret_roles=roles.secret, former_roles=roles.former,
                      workplaces=works, parts=parts)
 
 

@@ -15,7 +15,9 @@ Validated shapes only (pydantic); the names are checked against the residents by
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -104,12 +106,65 @@ class EventSpec(BaseModel):
 
 class RoleSpec(BaseModel):
     """A role in the town beyond a workplace: an office ("mayor"), a candidacy ("candidate for
-    mayor"), a trade the town knows someone by ("the baker"); ``at`` a sector, or ""."""
+    mayor"), a trade the town knows someone by ("the baker"); ``at`` a sector, or "".  A ``secret``
+    role is known only to its holder and ``known_by`` ("author of the anonymous 'Millbrook Owl'
+    column", known to his wife); a ``former`` one was held and is not now ("civics teacher", by the
+    mayor who taught before she was elected)."""
 
     model_config = ConfigDict(extra="forbid")
     who: str = Field(min_length=1)
-    role: str = Field(min_length=2, max_length=60)
+    role: str = Field(min_length=2, max_length=80)
     at: str = ""
+    secret: bool = False
+    known_by: list[str] = Field(default_factory=list, description="a secret role's knowers besides its holder")
+    former: bool = False
+
+    @model_validator(mode="after")
+    def _kinds(self) -> RoleSpec:
+        if self.known_by and not self.secret:
+            raise ValueError(f"role {self.role!r}: known_by is for a secret role (add \"secret\": true)")
+        if self.who in self.known_by:
+            raise ValueError(f"role {self.role!r}: {self.who} holds it; known_by lists the others who know")
+        if self.secret and self.former:
+            raise ValueError(f"role {self.role!r} is both secret and former: declare one")
+        return self
+
+
+@dataclass(frozen=True)
+class RoleTables:
+    """The declared roles as the mind's checks read them: each one's current public roles, the
+    secret ones (holder, role, all who know it), and the former ones (holder -> (role, at))."""
+
+    public: dict[str, tuple[str, ...]]
+    secret: tuple[tuple[str, str, tuple[str, ...]], ...]
+    former: dict[str, tuple[tuple[str, str], ...]]
+
+
+class RoleLike(Protocol):
+    """What ``role_tables`` reads of a role: ``RoleSpec``'s fields (the engine's ``TownRole``)."""
+
+    who: str
+    role: str
+    at: str
+    secret: bool
+    known_by: list[str]
+    former: bool
+
+
+def role_tables(roles: Iterable[RoleLike]) -> RoleTables:
+    """``RoleTables`` of ``roles``."""
+    public: dict[str, tuple[str, ...]] = {}
+    secret: list[tuple[str, str, tuple[str, ...]]] = []
+    former: dict[str, tuple[tuple[str, str], ...]] = {}
+    for r in roles:
+        who, role = r.who, r.role
+        if r.secret:
+            secret.append((who, role, (who, *r.known_by)))
+        elif r.former:
+            former[who] = (*former.get(who, ()), (role, r.at))
+        else:
+            public[who] = (*public.get(who, ()), role)
+    return RoleTables(public, tuple(secret), former)
 
 
 def knowledge_problems(events: Iterable[EventSpec], roles: Iterable[RoleSpec],
@@ -124,6 +179,9 @@ def knowledge_problems(events: Iterable[EventSpec], roles: Iterable[RoleSpec],
     for i, r in enumerate(roles):
         if r.who not in residents:
             yield f"roles[{i}].who", f"role {r.role!r} names {r.who!r}, who is not a resident"
+        for n in r.known_by:
+            if n not in residents:
+                yield f"roles[{i}].known_by", f"role {r.role!r}: known_by names {n!r}, who is not a resident"
 
 
 def among(data: dict, names: set[str]) -> dict:
@@ -140,5 +198,6 @@ def among(data: dict, names: set[str]) -> dict:
             e["honoree"] = ""
         events.append(e)
     out["events"] = events
-    out["roles"] = [r for r in data.get("roles") or [] if r.get("who") in names]
+    out["roles"] = [{**r, **({"known_by": [n for n in r["known_by"] if n in names]} if r.get("known_by") else {})}
+                    for r in data.get("roles") or [] if r.get("who") in names]
     return out

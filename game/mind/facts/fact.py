@@ -71,6 +71,11 @@ class TownNames:
     # each declared gathering's words (lower case) -> who has a hand in it: its host and those who
     # know of it from the start (residents.json ``events``; parts.py)
     parts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # roles kept secret, each (holder, role, everyone who knows it: the holder first), and roles
+    # held once and not now, holder -> ((role, its place or ""), ...) (residents.json ``roles``;
+    # hidden.py): neither is in ``roles``, which holds what anyone may say of anyone
+    secret_roles: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    former_roles: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.parts import part_not_theirs
 from game.mind.facts.unbacked import sentences
 
@@ -300,7 +301,8 @@ def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownN
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
             or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places)
             or works_elsewhere(sent, speaker, town, listeners) or amount_unbacked(sent)
-            or closed_when_open(sent, town) or part_not_theirs(sent, speaker, listeners, town, facts))
+            or closed_when_open(sent, town) or part_not_theirs(sent, speaker, listeners, town, facts)
+            or hidden_role_problem(sent, speaker, listeners, town))
 
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],

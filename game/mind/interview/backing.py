@@ -20,6 +20,7 @@ from typing import Protocol
 from game.mind.facts.claims import kin_unbacked, relation_claims, role_claims
 from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
+from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.facts.unbacked import events_unbacked, people_named, places_unknown, sentences, steps_out
 from game.mind.interview.ownclaims import meals_unbacked, of_self_as_another
@@ -201,7 +202,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 break
     for sent in sentences(answer):
         for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
-                    amount_unbacked(sent, backing)):
+                    amount_unbacked(sent, backing), hidden_role_problem(sent, me, [], town)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))
         for meal in meals_unbacked(sent, me, town, backing)[:1]:

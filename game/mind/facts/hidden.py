@@ -1,0 +1,130 @@
+"""Roles the town keeps secret and roles held once, checked in what a resident says (issue 39).
+
+The residents file declares them as data (game/world/knowledge.py ``RoleSpec``: ``secret`` with
+``known_by``, or ``former``).  A small model had Kenji, who secretly writes the town's anonymous
+column, tell Eli that Samuel writes it, and had the mayor say she teaches civics, which she did
+before she was elected.  Three rules read one sentence:
+
+- a secret role given to someone who does not hold it ("Samuel wrote the Owl column"), unless
+  said as a guess ("I think", "maybe", a question): an invented claim;
+- a secret role given to its holder by one who does not know it, or said to a listener it is kept
+  from (by its holder or one who knows): a secret told;
+- a former role said as now, of its holder ("I teach civics", "Grace teaches at the college").
+
+Pure rules: no model, no state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from game.mind.facts.fact import TownNames
+
+_GUESS = re.compile(r"\?|\b(?:think|thought|suspect|suspects|suspected|guess|maybe|perhaps|might|may|could|wonder|"
+                    r"whether|if|rumou?rs?|possibly|probably|who)\b", re.I)
+# how a sentence makes someone the author or writer of what it names, the name (``mark``) close after
+# ("wrote about the Owl", "writes for the paper" make no one its author)
+_NOT_OF = r"(?!\s+(?:about|to|for|on|in|with|into|up)\b)"
+_DOES = (r"(?:secretly\s+|still\s+|also\s+)?(?:(?:writes|wrote|is\s+writing|has\s+been\s+writing|pens|penned|"
+         r"authors|authored)" + _NOT_OF + r"|is\s+behind|was\s+behind|is\s+(?:the\s+|its\s+)?(?:anonymous\s+|"
+         r"secret\s+)?(?:author|writer|voice|person\s+behind|one\s+behind))")
+_I_DO = (r"\bI(?:'m|\s+am)?\s+(?:secretly\s+|still\s+|also\s+)?(?:(?:write|wrote|writing|pen)" + _NOT_OF
+         + r"|behind|(?:the\s+)?(?:anonymous\s+)?(?:author|writer))\b")
+_YOU_DO = (r"\byou(?:'re|\s+are)?\s+(?:secretly\s+|still\s+)?(?:(?:write|wrote|writing|pen)" + _NOT_OF
+           + r"|behind|(?:the\s+)?(?:anonymous\s+)?(?:author|writer))\b")
+_NAMED = r"(?P<name>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+_GAP = r"[^.!?;]{0,40}?"
+
+
+def marks(role: str) -> list[tuple[str, str]]:
+    """The word that says which role a sentence speaks of, with the noun the role puts after it:
+    a quoted title's last word ("Owl", "column" of "the anonymous 'Millbrook Owl' column"), else
+    the role's last capitalised word."""
+    quoted = re.search(r"['‘\"“]([^'’\"”]+)['’\"”]\s*(\w*)", role)
+    if quoted:
+        return [(quoted.group(1).split()[-1], quoted.group(2))]
+    return [(w, "") for w in re.findall(r"\b[A-Z][a-z]+\b", role)][-1:]
+
+
+def _person(name: str, people: Sequence[str]) -> str | None:
+    return next((p for p in people if name in (p, p.split()[0])), None)
+
+
+def holders_said(sent: str, mark: str, speaker: str, listeners: Sequence[str], people: Sequence[str],
+                 noun: str = "") -> list[str]:
+    """Whom ``sent`` makes the author or writer of what ``mark`` names: "Samuel writes the Owl",
+    "the Owl is written by Kenji", "the author of the Owl is Kenji", "I write the Owl", "my Owl
+    column" (``noun`` after the name, where the role has one: not "my Owl research"), "you wrote
+    the Owl" (to one listener)."""
+    m_ = rf"['‘\"“]?(?:\w+\s+)?{re.escape(mark)}\b"
+    out: list[str | None] = []
+    for rx in (rf"\b{_NAMED}\s+{_DOES}{_GAP}{m_}",
+               rf"{m_}{_GAP}\b(?:is|was)\s+(?:written|penned|authored)\s+by\s+{_NAMED}",
+               rf"\b(?:author|writer)\s+of{_GAP}{m_}{_GAP}\b(?:is|was)\s+{_NAMED}"):
+        out += [_person(m.group("name"), people) for m in re.finditer(rx, sent)]
+    own = r"\s+(?:own\s+|latest\s+|new\s+|weekly\s+)?"
+    then = rf"['’\"”]?\s+{re.escape(noun)}" if noun else ""
+    if re.search(rf"{_I_DO}{_GAP}{m_}|\bmy{own}{m_}{then}", sent):
+        out.append(speaker)
+    if len(listeners) == 1 and re.search(rf"{_YOU_DO}{_GAP}{m_}|\byour{own}{m_}{then}", sent, re.I):
+        out.append(listeners[0])
+    return [p for p in dict.fromkeys(out) if p]
+
+
+def secret_role_problem(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
+    """Why ``sent`` breaks a secret role (given to another, known when it is not, told to one it is
+    kept from), else ""."""
+    people = [*town.people, *listeners]
+    for who, role, knowers in town.secret_roles:
+        said_of = [p for m, noun in marks(role) if re.search(rf"\b{re.escape(m)}\b", sent)
+                   for p in holders_said(sent, m, speaker, listeners, people, noun)]
+        for said in said_of:
+            if said != who:
+                if not _GUESS.search(sent):
+                    return f"{said} is not the {role}"
+                continue
+            if speaker not in knowers:
+                return f"{speaker} does not know who is the {role}"
+            kept = [p for p in listeners if p not in knowers]
+            if kept:
+                return f"the {role} is kept secret from {kept[0]}"
+    return ""
+
+
+_WAS = re.compile(r"\b(?:used to|former|formerly|retired|was|were|once|before|ago|taught|until|back when|"
+                  r"no longer|not anymore|anymore|years as)\b", re.I)
+# the verb a role's last word is done by ("teacher": teach)
+_VERBS = {"teacher": "teach", "professor": "teach", "lecturer": "lectur", "nurse": "nurs", "doctor": "practis",
+          "librarian": "", "baker": "bak", "barista": "", "pharmacist": ""}
+
+
+def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
+    """Why ``sent`` says a role its holder held once as held now ("I teach civics", "I'm a teacher",
+    "I work at Oakhill College", "Grace teaches civics"), else ""."""
+    if _WAS.search(sent):
+        return ""
+    for who, held in town.former_roles.items():
+        first = who.split()[0]
+        subj = rf"(?:{re.escape(who)}|{re.escape(first)})" if who != speaker else r"I"
+        for role, at in held:
+            words = role.lower().split()
+            head = words[-1]
+            verb = _VERBS.get(head, "")
+            pats = [rf"\b{subj}(?:'m|'s|\s+is|\s+am)\s+(?:still\s+)?(?:a|an|the|our|the town's)\s+(?:[\w-]+\s+){{0,2}}?"
+                    rf"{re.escape(head)}\b"]
+            if verb:
+                pats.append(rf"\b{subj}(?:'m|'s|\s+is|\s+am)?\s+(?:still\s+|also\s+)?{verb}(?:e|es|ing|s)?\b")
+            if at:
+                pats.append(rf"\b{subj}(?:'m|'s|\s+is|\s+am)?\s+(?:still\s+|also\s+)?(?:work|works|working|"
+                            rf"{verb or 'work'}\w*)\s+(?:\w+\s+){{0,3}}?at\s+(?:the\s+)?{re.escape(at)}\b")
+            if at and town.workplaces.get(who, "") == at:
+                pats = pats[:1]  # still works there, in another role: only "I am a teacher" is wrong
+            if any(re.search(p, sent) for p in pats):
+                return f"{who} is no longer a {role}" + (f" at {at}" if at else "")
+    return ""
+
+
+def hidden_role_problem(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
+    """The first of ``secret_role_problem`` and ``former_role_problem`` for ``sent``, else ""."""
+    return secret_role_problem(sent, speaker, listeners, town) or former_role_problem(sent, speaker, town)

@@ -1,0 +1,95 @@
+"""Roles the town keeps secret and roles held once, as data (issue 39): the residents file declares
+them (game/world/knowledge.py), and a line or an answer that breaks them is not said
+(game/mind/facts/hidden.py).  On 4f22354 Kenji, who secretly writes the Owl column, told Eli that
+Samuel wrote it; asked about herself, the mayor said she teaches civics, as she did years ago."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+from pydantic import ValidationError
+
+from game.engine.build import new_engine
+from game.mind.facts.fact import TownNames
+from game.mind.facts.factcheck import vet_line
+from game.mind.facts.hidden import hidden_role_problem, marks
+from game.world import default_town_path
+from game.world.knowledge import RoleSpec, knowledge_problems, role_tables
+
+from .fakes import scripted_model
+
+OWL = "author of the anonymous 'Millbrook Owl' column"
+PEOPLE = ("Kenji Tanaka", "Aiko Tanaka", "Eli Moreau", "Samuel Okafor", "Grace Okafor", "Nora Lindqvist")
+WAS = "Grace Okafor is no longer a civics teacher at Oakhill College"
+DEFAULT = default_town_path().parent if default_town_path().suffix else default_town_path()
+TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tanaka", "Aiko Tanaka")),),
+                 former_roles={"Grace Okafor": (("civics teacher", "Oakhill College"),),
+                               "Nora Lindqvist": (("town nurse", ""),)},
+                 workplaces={"Grace Okafor": "Town Hall"})
+
+
+@pytest.mark.parametrize("speaker, listeners, line, why", [
+    # given to another as a fact: invented; as a guess or a question: a resident's own suspicion
+    ("Kenji Tanaka", ["Eli Moreau"], "I heard Samuel wrote the anonymous 'Millbrook Owl' column.",
+     f"Samuel Okafor is not the {OWL}"),
+    ("Kenji Tanaka", ["Eli Moreau"], "I think Samuel wrote the Owl column.", ""),
+    ("Eli Moreau", ["Aiko Tanaka"], "Who writes the Owl column?", ""),
+    # told by its holder or its knower to one outside: a secret told; among those who know: said
+    ("Kenji Tanaka", ["Eli Moreau"], "I write the Millbrook Owl, you know.",
+     f"the {OWL} is kept secret from Eli Moreau"),
+    ("Aiko Tanaka", ["Eli Moreau"], "Kenji writes the Millbrook Owl.", f"the {OWL} is kept secret from Eli Moreau"),
+    ("Kenji Tanaka", ["Aiko Tanaka"], "I wrote this week's Owl column about the fountain.", ""),
+    ("Aiko Tanaka", ["Kenji Tanaka"], "Your Owl column this week was sharp.", ""),
+    # named by one who cannot know it
+    ("Eli Moreau", ["Aiko Tanaka"], "The Owl is written by Kenji.", f"Eli Moreau does not know who is the {OWL}"),
+    # writing about it, one's own research or thoughts: no claim of authorship
+    ("Eli Moreau", ["Aiko Tanaka"], "I wrote about the Owl for the college paper.", ""),
+    ("Eli Moreau", ["Aiko Tanaka"], "My thoughts on the Owl are mixed.", ""),
+    ("Aiko Tanaka", ["Eli Moreau"], "Your Owl research is going well.", ""),
+    # a former role said as now, of its holder, by anyone; said as past, or another role: said
+    ("Grace Okafor", [], "I teach civics at Oakhill College.", WAS),
+    ("Grace Okafor", [], "I'm a civics teacher and the mayor.", WAS),
+    ("Eli Moreau", ["Aiko Tanaka"], "Grace teaches civics, you know.", WAS),
+    ("Grace Okafor", [], "I taught civics at Oakhill College before I was mayor.", ""),
+    ("Grace Okafor", [], "I work at the Town Hall.", ""),
+    ("Nora Lindqvist", [], "I'm the town's nurse.", "Nora Lindqvist is no longer a town nurse"),
+    ("Nora Lindqvist", [], "I am a retired nurse.", ""),
+])
+def test_a_sentence_that_breaks_a_secret_or_former_role_is_named(speaker, listeners, line, why):
+    assert hidden_role_problem(line, speaker, listeners, TOWN) == why
+
+
+def test_a_role_is_marked_by_its_quoted_title_and_the_noun_after_it():
+    assert marks(OWL) == [("Owl", "column")]
+    assert marks("keeper of the Old Mill") == [("Mill", "")]
+
+
+def test_the_residents_file_declares_secret_and_former_roles_and_refuses_impossible_ones():
+    with pytest.raises(ValidationError, match="known_by is for a secret role"):
+        RoleSpec(who="Kenji Tanaka", role=OWL, known_by=["Aiko Tanaka"])
+    with pytest.raises(ValidationError, match="Kenji Tanaka holds it"):
+        RoleSpec(who="Kenji Tanaka", role=OWL, secret=True, known_by=["Kenji Tanaka"])
+    with pytest.raises(ValidationError, match="both secret and former"):
+        RoleSpec(who="Kenji Tanaka", role=OWL, secret=True, former=True)
+    bad = RoleSpec(who="Kenji Tanaka", role=OWL, secret=True, known_by=["Nobody Atall"])
+    assert list(knowledge_problems([], [bad], {"Kenji Tanaka"})) == [
+        ("roles[0].known_by", f"role {OWL!r}: known_by names 'Nobody Atall', who is not a resident")]
+    data = json.loads((DEFAULT / "residents.json").read_text(encoding="utf-8"))
+    tables = role_tables([RoleSpec(**r) for r in data["roles"]])
+    # what anyone may say of anyone holds neither a secret nor a former role
+    assert all(OWL not in rs and "civics teacher" not in rs for rs in tables.public.values())
+    assert tables.secret == (("Kenji Tanaka", OWL, ("Kenji Tanaka", "Aiko Tanaka")),)
+    assert tables.former["Grace Okafor"] == (("civics teacher", "Oakhill College"),)
+
+
+def test_a_talk_line_that_names_the_columnist_to_eli_is_not_said():
+    engine = new_engine("default", scripted_model({}))
+    town = engine.core.town_names
+    assert town.secret_roles and "Kenji Tanaka" not in town.roles  # the column is no public role
+    books = {n: engine.core.minds[n].facts for n in ("Kenji Tanaka", "Eli Moreau")}
+    said = vet_line("Kenji Tanaka", "Good morning, Eli. Samuel wrote the anonymous 'Millbrook Owl' column, I hear.",
+                    ["Kenji Tanaka", "Eli Moreau"], books, datetime(2026, 3, 2, 9), town)
+    assert said.text == "Good morning, Eli." and said.fixes == [
+        f"misattributed: Samuel Okafor is not the {OWL}"]
