@@ -21,7 +21,7 @@ from game.mind.facts.fact import TownNames
 from game.world.affordances import KindInfo
 from game.world.knowledge import role_tables
 from game.world.lacking import lacking, tree_words
-from game.world.tree import AreaTree
+from game.world.tree import AreaTree, arena_names
 from game.world.whereabouts import whereabouts
 
 
@@ -59,6 +59,7 @@ class TownCore:
         roles = role_tables(town.roles)
         tree = town.tree  # (a test's town may have a tree of its own kind: no places read from it)
         self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)),
+                                    arenas=arena_names(tree) if isinstance(tree, AreaTree) else (),
                                     relations={n: dict(m.persona.relationships) for n, m in minds.items()},
                                     roles=roles.public, secret_roles=roles.secret,
                                     former_roles=roles.former, workplaces={

@@ -191,11 +191,14 @@ def render(a: Audit) -> str:
 def town_names(save: SaveData) -> TownNames:
     """The town's places and people for a save: its map's sectors (the town it was made from)."""
     places: tuple[str, ...] = ()
+    arenas: tuple[str, ...] = ()
     path = save.meta.get("town_path")
     if path and Path(path).exists():
         from game.world import load_town
+        from game.world.tree import arena_names
 
-        places = tuple(load_town(path, residents=False).tree.sectors())
+        tree = load_town(path, residents=False).tree
+        places, arenas = tuple(tree.sectors()), arena_names(tree)
     roles = role_tables(())
     works: dict[str, str] = {}
     parts: dict[str, tuple[str, ...]] = {}
@@ -210,7 +213,7 @@ def town_names(save: SaveData) -> TownNames:
             roles = role_tables(rf.roles)
             works = {r.name: r.workplace.split(":")[0] for r in rf.residents if r.workplace}
             parts = {e.what.lower(): (e.host, *e.known_by) for e in rf.events}
-    return TownNames(places=places, people=tuple(sorted(people)), relations=save.relationships,
+    return TownNames(places=places, arenas=arenas, people=tuple(sorted(people)), relations=save.relationships,
                      roles=roles.public, secret_roles=roles.secret, former_roles=roles.former,
                      workplaces=works, parts=parts)
 

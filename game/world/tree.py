@@ -266,3 +266,8 @@ class AreaTree:
             if best_key is None or key > best_key:
                 best, best_key = addr, key
         return best
+
+
+def arena_names(tree: AreaTree) -> tuple[str, ...]:
+    """The names of ``tree``'s arenas, lower case, once each ("pub", "grocery", "council chamber")."""
+    return tuple(sorted({a.split(":")[1].lower() for a in tree.all_arenas()}))

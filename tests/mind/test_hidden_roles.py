@@ -93,3 +93,40 @@ def test_a_talk_line_that_names_the_columnist_to_eli_is_not_said():
                     ["Kenji Tanaka", "Eli Moreau"], books, datetime(2026, 3, 2, 9), town)
     assert said.text == "Good morning, Eli." and said.fixes == [
         f"misattributed: Samuel Okafor is not the {OWL}"]
+
+
+# ---------------------------------------------------------------- from the reading of the day at 4f3568e
+
+def test_a_secret_said_to_come_from_the_one_it_is_kept_from_is_not_said():
+    engine = new_engine("default", scripted_model({}))
+    books = {n: engine.core.minds[n].facts for n in ("Samuel Okafor", "Nora Lindqvist")}
+    said = vet_line("Nora Lindqvist", "Yes, Samuel. Grace has already told me about it. I'm trying to remember.",
+                    ["Nora Lindqvist", "Samuel Okafor"], books, datetime(2026, 3, 2, 15), engine.core.town_names)
+    assert said.text == "Yes, Samuel. I'm trying to remember." and \
+        "secret said to come from Grace Okafor, from whom it is kept" in said.fixes
+    # one it is not kept from may have told it
+    told = vet_line("Nora Lindqvist", "Rosa has already told me about it.", ["Nora Lindqvist", "Samuel Okafor"],
+                    books, datetime(2026, 3, 2, 15), engine.core.town_names)
+    assert "Rosa" in told.text
+
+
+def test_the_pub_and_the_grocery_store_are_places_of_the_town():
+    from game.mind.facts.unbacked import places_unknown
+    town = new_engine("default", scripted_model({})).core.town_names
+    # Marcus's "a new idea to bring to the pub quiz tonight" (true: his Monday quiz) was not said
+    assert places_unknown("I'm looking for a new idea to bring to the pub quiz tonight.", town) == []
+    assert places_unknown("I'll talk with Felix at the grocery store today.", town) == []
+    assert places_unknown("We could meet at the community centre.", town) == ["the community centre"]
+
+
+def test_organising_something_for_a_gathering_is_not_hosting_it():
+    engine = new_engine("default", scripted_model({}))
+    books = {n: engine.core.minds[n].facts for n in ("Priya Raman", "Hank Brody")}
+    now = datetime(2026, 3, 2, 15)
+    # Eli's "I'm organizing a student group to attend the debate" became "Grace is organizing ..."
+    said = vet_line("Priya Raman", "I'm organizing a student group to attend the debate.",
+                    ["Priya Raman", "Hank Brody"], books, now, engine.core.town_names)
+    assert said.text.startswith("I'm organizing a student group") and not any("claim" in f for f in said.fixes)
+    hosted = vet_line("Priya Raman", "I'm organizing the debate at Town Hall.", ["Priya Raman", "Hank Brody"],
+                      books, now, engine.core.town_names)
+    assert hosted.text.startswith("Grace is organizing") and "claim -> Grace Okafor" in hosted.fixes

@@ -55,6 +55,9 @@ class TownNames:
 
     places: tuple[str, ...] = ()
     people: tuple[str, ...] = ()
+    # the rooms and spaces of its places, lower case ("pub", "grocery", "council chamber"): "the pub"
+    # and "the grocery store" name one of the town's places (unbacked.places_unknown)
+    arenas: tuple[str, ...] = ()
     # what the town declares of its people (claims.py checks a line's claims against it): each one's
     # relationships in its own words, and the roles declared of each ("mayor", "candidate for mayor")
     relations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause
 from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
+from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.linechecks import (
     drop_misattributed,
     own_hosting,
@@ -133,6 +134,9 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
 
         def claim(m: re.Match) -> str:
             v = m.group("v")
+            after = " ".join(m.string[m.end():].split()[:4])
+            if not (EVENT_RE.search(after) or fact.keywords() & set(word_list(after)) or re.match(r"it\b", after)):
+                return m.group(0)  # "I'm organizing a student group to attend the debate": not the debate
             if v == "running for":  # a candidacy's words, not a gathering's; and not one the town declares
                 mine = any(r.startswith("candidate for") for r in town.roles.get(speaker, ()))
                 return m.group(0) if fact.kind != "candidacy" or mine else f"{first} is running for"
@@ -339,6 +343,7 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
             return Vetted(speaker, "", fixes=fixes)
     if not held:
         return Vetted(speaker, text, fixes=fixes)
+    text = told_by_the_kept(text, held.values(), [*town.people, *participants], fixes)
     text = drop_wrong_time(text, list(held.values()), now, fixes)
     if not text.strip():
         return Vetted(speaker, "", fixes=fixes)

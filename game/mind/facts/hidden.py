@@ -3,13 +3,14 @@
 The residents file declares them as data (game/world/knowledge.py ``RoleSpec``: ``secret`` with
 ``known_by``, or ``former``).  A small model had Kenji, who secretly writes the town's anonymous
 column, tell Eli that Samuel writes it, and had the mayor say she teaches civics, which she did
-before she was elected.  Three rules read one sentence:
+before she was elected.  Four rules read one sentence:
 
 - a secret role given to someone who does not hold it ("Samuel wrote the Owl column"), unless
   said as a guess ("I think", "maybe", a question): an invented claim;
 - a secret role given to its holder by one who does not know it, or said to a listener it is kept
   from (by its holder or one who knows): a secret told;
-- a former role said as now, of its holder ("I teach civics", "Grace teaches at the college").
+- a former role said as now, of its holder ("I teach civics", "Grace teaches at the college");
+- a secret said to come from the one it is kept from ("Grace has already told me about it").
 
 Pure rules: no model, no state.
 """
@@ -17,9 +18,10 @@ Pure rules: no model, no state.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from game.mind.facts.fact import TownNames
+from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.unbacked import sentences
 
 _GUESS = re.compile(r"\?|\b(?:think|thought|suspect|suspects|suspected|guess|maybe|perhaps|might|may|could|wonder|"
                     r"whether|if|rumou?rs?|possibly|probably|who)\b", re.I)
@@ -128,3 +130,26 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
 def hidden_role_problem(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
     """The first of ``secret_role_problem`` and ``former_role_problem`` for ``sent``, else ""."""
     return secret_role_problem(sent, speaker, listeners, town) or former_role_problem(sent, speaker, town)
+
+
+_TOLD_BY = re.compile(rf"\b{_NAMED}\s+(?:has\s+|had\s+)?(?:already\s+|just\s+|also\s+)?(?:told|informed|mentioned|"
+                      r"said|asked|invited)\b")
+
+
+def told_by_the_kept(text: str, facts: Iterable[Fact], people: Sequence[str], fixes: list[str]) -> str:
+    """``text`` without its sentences that have a secret come from the one it is kept from ("Grace
+    has already told me about it", of her own surprise party, by Nora to its host)."""
+    facts = [f for f in facts if f.secret_from]
+    if not facts:
+        return text
+    parts = sentences(text) or [text]
+    kept = []
+    for sent in parts:
+        who = [p for m in _TOLD_BY.finditer(sent) if (p := _person(m.group("name"), people))]
+        bad = [p for p in who for f in facts if p in f.secret_from
+               and (f.speaks_of(sent) or re.search(r"\b(?:about it|of it|it to me)\b", sent))]
+        if bad:
+            fixes.append(f"secret said to come from {bad[0]}, from whom it is kept")
+        else:
+            kept.append(sent)
+    return " ".join(kept) if len(kept) < len(parts) else text

@@ -76,6 +76,9 @@ _SAME = {"shop": ("shop", "store", "market"), "store": ("store", "shop", "market
          "restaurant": ("restaurant", "cafe", "pub", "kettle")}
 
 
+_ROOMISH = frozenset(("store", "shop", "counter", "section", "area", "stand", "aisle", "room", "desk"))
+
+
 def places_unknown(text: str, town: TownNames) -> list[str]:
     """Places ``text`` names that the town does not have ("the community center"); "the café of
     Bluebell Cafe" names the town's cafe."""
@@ -91,6 +94,9 @@ def places_unknown(text: str, town: TownNames) -> list[str]:
         if any(rest in p or p in rest for p in low_places):
             continue
         noun = rest.split()[-1]
+        if rest in town.arenas or noun in town.arenas or (
+                len(rest.split()) == 2 and rest.split()[0] in town.arenas and noun in _ROOMISH):
+            continue  # "the pub", "the grocery store": a room or space of one of the town's places
         if any(re.search(rf"\b(?:{'|'.join(_SAME.get(noun, (re.escape(noun),)))})\b", p) for p in low_places) \
                 and len(rest.split()) == 1:
             continue  # "the cafe": the town has one; "the shop": its store
