@@ -49,6 +49,8 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("school", r"\b(?<!college )school\b", ("school", "college")),
     ("office building", r"\boffice building\b", ("office building",)),
     ("community centre", r"\bcommunity (?:center|centre)\b", ("community center", "community centre")),
+    ("public transport", r"\b(?:public transport(?:ation)?|transit system|mass transit)\b", ("bus", "train", "tram",
+                                                                                           "transit")),
 )
 _COMPILED = tuple((k, re.compile(p, re.I), re.compile("|".join(rf"\b{re.escape(h)}s?\b" for h in have)))
                   for k, p, have in KINDS)

@@ -130,3 +130,16 @@ def test_organising_something_for_a_gathering_is_not_hosting_it():
     hosted = vet_line("Priya Raman", "I'm organizing the debate at Town Hall.", ["Priya Raman", "Hank Brody"],
                       books, now, engine.core.town_names)
     assert hosted.text.startswith("Grace is organizing") and "claim -> Grace Okafor" in hosted.fixes
+
+
+def test_a_public_transport_the_town_lacks_and_parents_one_does_not_have_are_claims_nothing_backs():
+    from game.mind.facts.claims import kin_unbacked
+    town = new_engine("default", scripted_model({})).core.town_names
+    assert town.lacks is not None
+    # Grace and Rosa, asked what they would change: "improving the town's public transportation system"
+    assert town.lacks("I would improve the town's public transportation system.") == ["public transport"]
+    # Rosa, whose mother died: "I would call my parents"; her father alone is hers
+    own = "Rosa Brody is a barista at Bluebell Cafe. She lives with her father, Hank."
+    assert kin_unbacked("I would call my parents and inform them.", own) == ["my parents"]
+    assert kin_unbacked("I would call my father.", own) == []
+    assert kin_unbacked("I would call my parents.", "Eli lives with his mother and his father.") == []

@@ -168,10 +168,13 @@ def kin_unbacked(text: str, own: str) -> list[str]:
     have = {_KIN_WORD[m.group(1)] for m in re.finditer(
         r"\b(?:his|her|their)\s+(?:(?:\w+\s+){0,2})(" + "|".join(_KIN_WORD) + r")\b", low)}
     have |= {"spouse"} if re.search(r"\bmarried\b", low) else set()
+    # "my parents" needs a mother and a father of its own ("her father, Hank", whose wife died, is one)
+    both = all(re.search(rf"\b(?:his|her|their)\s+(?:\w+\s+){{0,2}}(?:{w})\b", low)
+               for w in ("mother|mum|mom|parents", "father|dad|parents"))
     out = []
     for m in _MY_KIN.finditer(text):
         group = "child" if m.group("single") or m.group("parent") else _KIN_WORD[m.group("w").lower()]
-        if group not in have:
+        if group not in have or (m.group("w") or "").lower() == "parents" and not both:
             out.append(m.group(0))
     return out
 
