@@ -386,6 +386,10 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
                   day=date(2026, 3, 4), start=19 * 60, end=21 * 60)
     said, _ = carry("I know of no gathering planned in town.", [debate], "Grace Okafor", now)
     assert "no gathering" not in said and "public debate" in said
+    # Hank on 4f3568e: the denial beside what he knows, both said
+    said, told = carry("No gathering is planned in town. Grace Okafor is hosting the public debate at Town Hall on "
+                       "Wednesday March 4 from 19:00 to 21:00.", [debate], "Hank Brody", now)
+    assert said.startswith("Grace Okafor is hosting") and told == ["denial dropped"]
     assert tidy("Grace Okafor is hosting it. I'm hosting a surprise party.", []) == "I'm hosting a surprise party."
 
 

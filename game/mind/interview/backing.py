@@ -30,6 +30,11 @@ _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|
                    r"not aware|not familiar|no one|nobody|nothing|know of no|there (?:is|are) no|none)\b", re.I)
 
 
+# a sentence that says there is none of a kind ("No gathering is planned in town", "I know of no party")
+_NONE_SUCH = re.compile(r"\b(?:no|not any|not a single)\s+(?:\w+\s+){0,2}?(?:is|are|was|were|has been)\b|\bknow of no\b"
+                        r"|\bthere (?:is|are) no\b|\b(?:don't|do not|didn't|did not) know (?:of )?any\b", re.I)
+
+
 @dataclass
 class Problem:
     kind: str  # "out of town", "stranger", "person", "place", "event", "denial", "claim"
@@ -100,7 +105,11 @@ def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime) -> tuple[s
     does not name (or denies) is said from the record, in the resident's voice; a denial goes."""
     missing = [f for f in facts if denies(answer) or fact_in(answer, [f]) is None or not _whose_said(answer, f, me)]
     if not missing:
-        return answer, []
+        # a denial beside what it knows ("No gathering is planned in town. Grace Okafor is hosting ...")
+        parts = sentences(answer)
+        kept_ = [s for s in parts if not (_NONE_SUCH.search(s) and EVENT_RE.search(s)
+                                          and not any(f.speaks_of(s) for f in facts))]
+        return (" ".join(kept_), ["denial dropped"]) if parts and kept_ and len(kept_) < len(parts) else (answer, [])
     said = " ".join(in_voice(f, me, now) for f in missing)
     # what it said of them without whose they are ("One is a surprise party ...") is said whole instead
     kept = "" if denies(answer) else " ".join(s for s in sentences(answer) if not any(f.speaks_of(s) for f in missing))
