@@ -79,7 +79,8 @@ class Claim:
     backed: bool
 
 
-def _full(name: str, people: Sequence[str]) -> str | None:
+def full_name(name: str, people: Sequence[str]) -> str | None:
+    """The one of ``people`` that ``name`` is, said whole or by its first name, else None."""
     for p in people:
         if name == p or name == p.split()[0]:
             return p
@@ -93,7 +94,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
     out = []
     for rx in _MINE:
         for m in rx.finditer(text):
-            other = _full(m.group("name"), people)
+            other = full_name(m.group("name"), people)
             holder = speaker if m.group("whose").lower() == "my" else (listeners[0] if len(listeners) == 1 else None)
             if other is None or holder is None or other == holder:
                 continue
@@ -116,7 +117,7 @@ def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[s
     declared = {r.lower() for rs in roles.values() for r in rs}
     found: list[tuple[str | None, str]] = []
     for rx, kind in ((_RUNS, "candidate for {}"), (_IS_THE, "{}")):
-        found += [(_full(m.group("name"), people), kind.format(m.group("role").lower())) for m in rx.finditer(text)]
+        found += [(full_name(m.group("name"), people), kind.format(m.group("role").lower())) for m in rx.finditer(text)]
     if listener:
         found += [(listener, f"candidate for {m.group('role').lower()}") for m in _YOU_RUN.finditer(text)]
     if speaker:

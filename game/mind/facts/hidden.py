@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from game.mind.facts.claims import full_name
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.unbacked import sentences
 
@@ -49,10 +50,6 @@ def marks(role: str) -> list[tuple[str, str]]:
     return [(w, "") for w in re.findall(r"\b[A-Z][a-z]+\b", role)][-1:]
 
 
-def _person(name: str, people: Sequence[str]) -> str | None:
-    return next((p for p in people if name in (p, p.split()[0])), None)
-
-
 def holders_said(sent: str, mark: str, speaker: str, listeners: Sequence[str], people: Sequence[str],
                  noun: str = "") -> list[str]:
     """Whom ``sent`` makes the author or writer of what ``mark`` names: "Samuel writes the Owl",
@@ -64,7 +61,7 @@ def holders_said(sent: str, mark: str, speaker: str, listeners: Sequence[str], p
     for rx in (rf"\b{_NAMED}\s+{_DOES}{_GAP}{m_}",
                rf"{m_}{_GAP}\b(?:is|was)\s+(?:written|penned|authored)\s+by\s+{_NAMED}",
                rf"\b(?:author|writer)\s+of{_GAP}{m_}{_GAP}\b(?:is|was)\s+{_NAMED}"):
-        out += [_person(m.group("name"), people) for m in re.finditer(rx, sent)]
+        out += [full_name(m.group("name"), people) for m in re.finditer(rx, sent)]
     own = r"\s+(?:own\s+|latest\s+|new\s+|weekly\s+)?"
     then = rf"['’\"”]?\s+{re.escape(noun)}" if noun else ""
     if re.search(rf"{_I_DO}{_GAP}{m_}|\bmy{own}{m_}{then}", sent):
@@ -98,7 +95,7 @@ _WAS = re.compile(r"\b(?:used to|former|formerly|retired|was|were|once|before|ag
                   r"no longer|not anymore|anymore|years as)\b", re.I)
 # the verb a role's last word is done by ("teacher": teach)
 _VERBS = {"teacher": "teach", "professor": "teach", "lecturer": "lectur", "nurse": "nurs", "doctor": "practis",
-          "librarian": "", "baker": "bak", "barista": "", "pharmacist": ""}
+          "baker": "bak"}
 
 
 def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
@@ -110,8 +107,7 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
         first = who.split()[0]
         subj = rf"(?:{re.escape(who)}|{re.escape(first)})" if who != speaker else r"I"
         for role, at in held:
-            words = role.lower().split()
-            head = words[-1]
+            head = role.lower().split()[-1]
             verb = _VERBS.get(head, "")
             pats = [rf"\b{subj}(?:'m|'s|\s+is|\s+am)\s+(?:still\s+)?(?:a|an|the|our|the town's)\s+(?:[\w-]+\s+){{0,2}}?"
                     rf"{re.escape(head)}\b"]
@@ -145,7 +141,7 @@ def told_by_the_kept(text: str, facts: Iterable[Fact], people: Sequence[str], fi
     parts = sentences(text) or [text]
     kept = []
     for sent in parts:
-        who = [p for m in _TOLD_BY.finditer(sent) if (p := _person(m.group("name"), people))]
+        who = [p for m in _TOLD_BY.finditer(sent) if (p := full_name(m.group("name"), people))]
         bad = [p for p in who for f in facts if p in f.secret_from
                and (f.speaks_of(sent) or re.search(r"\b(?:about it|of it|it to me)\b", sent))]
         if bad:
