@@ -127,6 +127,9 @@ class CastMember(Protocol):
     @property
     def workplace(self) -> str | None: ...
 
+    @property
+    def newcomer(self) -> bool: ...  # new in town: in a small town, knows only whom its relationships name
+
 
 class TownEvent(Protocol):
     """A gathering the town declares (``game.world.knowledge.EventSpec``)."""
@@ -164,6 +167,9 @@ class TownMap(Protocol):
 
     @property
     def events(self) -> Sequence[TownEvent]: ...
+
+    @property
+    def small_town(self) -> bool: ...  # every two residents but newcomers know each other
 
     @property
     def affordances(self) -> Affordances: ...

@@ -62,7 +62,10 @@ class TownCore:
                                     arenas=arena_names(tree) if isinstance(tree, AreaTree) else (),
                                     relations={n: dict(m.persona.relationships) for n, m in minds.items()},
                                     roles=roles.public, secret_roles=roles.secret,
-                                    former_roles=roles.former, workplaces={
+                                    former_roles=roles.former,
+                                    townsfolk=frozenset(r.name for r in town.residents if not r.newcomer)
+                                    if town.small_town else frozenset(),
+                                    workplaces={
                                         s.name: s.workplace.split(":")[0] for s in town.residents if s.workplace},
                                     homes={s.name: s.home.split(":")[0] for s in town.residents if s.home},
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},

@@ -202,6 +202,7 @@ def town_names(save: SaveData) -> TownNames:
     roles = role_tables(())
     works: dict[str, str] = {}
     parts: dict[str, tuple[str, ...]] = {}
+    folk: frozenset[str] = frozenset()
     people = set(save.residents)
     if path and Path(path).exists():
         from game.world.residents import read_residents
@@ -213,9 +214,10 @@ def town_names(save: SaveData) -> TownNames:
             roles = role_tables(rf.roles)
             works = {r.name: r.workplace.split(":")[0] for r in rf.residents if r.workplace}
             parts = {e.what.lower(): (e.host, *e.known_by) for e in rf.events}
+            folk = frozenset(r.name for r in rf.residents if not r.newcomer) if rf.small_town else frozenset()
     return TownNames(places=places, arenas=arenas, people=tuple(sorted(people)), relations=save.relationships,
                      roles=roles.public, secret_roles=roles.secret, former_roles=roles.former,
-                     workplaces=works, parts=parts)
+                     workplaces=works, parts=parts, townsfolk=folk)
 
 
 def cli_audit(args: argparse.Namespace) -> int:

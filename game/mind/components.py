@@ -167,13 +167,27 @@ class Relationships(Component):
 
     def render(self, ctx: Context) -> str:
         rel = ctx.core.persona.relationships
+        town = ctx.core.facts.town
         out = []
         for name in ctx.about:
             for k, v in rel.items():
                 if k == name or k.split()[0] == name.split()[0]:
                     out.append(f"- {k}: {v}")
                     break
+            else:
+                if name != ctx.core.name and name in town.people and town.townsfolk:
+                    out.append(f"- {name}: {_acquaintance(ctx, name)}")
         return "\n".join(out)
+
+
+def _acquaintance(ctx: Context, name: str) -> str:
+    """What a resident of a small town knows of one its relationships do not name (``TownNames.acquainted``):
+    a neighbour known for years, with the work the town declares; or one it has not met (a newcomer,
+    before their first talk)."""
+    town = ctx.core.facts.town
+    if town.acquainted(ctx.core.name, name):
+        return town.known_as(name)
+    return "someone you have talked with" if ctx.core.has_talked_with(name) else "you have not met before"
 
 
 class KnownFacts(Component):

@@ -193,6 +193,11 @@ class MindCore:
             out += [n for n in partners_in(rec.text) if n not in out]
         return out
 
+    def has_talked_with(self, name: str) -> bool:
+        """Whether the resident remembers a talk with ``name`` (its own records of its talks)."""
+        return any(name in partners_in(rec.text) for rec in self.memory.recent(512, kinds=["conversation"])
+                   if rec.text.startswith("I talked with"))
+
     def _talks(self, day: date, until: datetime | None) -> list[Record]:
         """The records of the resident's own part in each talk of ``day``, latest first."""
         out: list[Record] = []

@@ -163,6 +163,8 @@ class ResidentSpec(BaseModel):
     glyph: str = Field(description="one letter drawn on the map")
     colour: str = Field(description="'#rrggbb'")
     spawn: tuple[int, int] | None = Field(default=None, description="start tile [x, y]; default: at home")
+    newcomer: bool = Field(default=False, description="new in town: in a small town, knows only whom its "
+                                                      "relationships name")
 
     @field_validator("glyph")
     @classmethod
@@ -202,6 +204,9 @@ class ResidentsFile(BaseModel):
     start: datetime | None = Field(default=None, description="game start, ISO date-time")
     seconds_per_step: float = Field(default=10, gt=0)
     small_cast: list[str] = Field(default_factory=list)
+    # who knows whom beyond each one's relationships: in a small town every two residents who are not
+    # newcomers know each other (Nora and Kenji, neighbours of decades, do not meet as strangers)
+    small_town: bool = Field(default=False, description="every two residents but newcomers know each other")
     residents: list[ResidentSpec] = Field(min_length=1)
     events: list[EventSpec] = Field(default_factory=list, description="gatherings the town knows of (knowledge.py)")
     roles: list[RoleSpec] = Field(default_factory=list, description="offices, candidacies, trades (knowledge.py)")

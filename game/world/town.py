@@ -58,6 +58,7 @@ class Town:
     properties: dict[str, Property] = field(default_factory=dict)
     events: list[EventSpec] = field(default_factory=list)  # what the town knows as data (knowledge.py)
     roles: list[RoleSpec] = field(default_factory=list)
+    small_town: bool = False  # every two residents but newcomers know each other (residents.json)
 
     @cached_property
     def paths(self) -> PathFinder:
@@ -315,6 +316,7 @@ def load_town(path: str | Path | None = None, *, residents: bool = True) -> Town
     town.seconds_per_step = rf.seconds_per_step
     town.residents = list(rf.residents)
     town.small_cast = list(rf.small_cast)
+    town.small_town = rf.small_town
     for _field, problem in place_problems(town, rf.events):  # the first that does not fit the map
         raise MapError(res_path, problem)
     _place_residents(town)

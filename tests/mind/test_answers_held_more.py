@@ -458,3 +458,25 @@ def test_what_it_holds_of_one_said_of_another_by_she_is_caught():
     assert relation_words_mixed(said, rel) == ["She is my opponent in the election and I respect her work ethic but "
                                                "think she is shortsighted."]
     assert relation_words_mixed("I would choose Hank Brody. He is my opponent in the election.", rel) == []
+
+
+@pytest.mark.parametrize("sent, me, said", [
+    # d4e0254's interview: Grace gave Nora a line that was Rosa's, and spoke of herself as another
+    ("I would choose Nora, as she is looking forward to seeing what Grace will do for the town.", "Grace Okafor", True),
+    ("Grace's debate is on Wednesday, I think.", "Grace Okafor", True),
+    ("I think Grace Okafor is the best mayor.", "Grace Okafor", True),
+    ("I am Grace and I run the town.", "Grace Okafor", False),
+    ("People call me Grace Okafor.", "Grace Okafor", False),
+    ("Grace, will you come?", "Grace Okafor", False),  # a name called
+    ("I'm Grace's husband.", "Samuel Okafor", False),  # another's name
+    ("Samuel and I had breakfast.", "Samuel Okafor", False),
+])
+def test_ones_own_first_name_said_as_another_is_read(sent, me, said):
+    from game.mind.facts.linechecks import names_self
+    from game.mind.facts.unbacked import own_name_as_other
+    from game.mind.interview.backing import drop_unbacked
+
+    assert own_name_as_other(sent, me) is said
+    assert bool(names_self(sent, me)) is said
+    if said:  # (one without an I is the answer stepping out anyway: ``steps_out``)
+        assert drop_unbacked(f"I like the town. {sent}", [], me) == ("I like the town.", [sent])

@@ -79,6 +79,27 @@ class TownNames:
     # hidden.py): neither is in ``roles``, which holds what anyone may say of anyone
     secret_roles: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     former_roles: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # those who all know each other beyond their relationships: in a small town every resident but the
+    # newcomers (residents.json ``small_town``, ``newcomer``); empty where only relationships say it
+    townsfolk: frozenset[str] = frozenset()
+
+    def acquainted(self, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` know each other by what the town declares: a relationship either
+        way (by full or first name), or both townsfolk of a small town."""
+        if a in self.townsfolk and b in self.townsfolk:
+            return True
+        for x, y in ((a, b), (b, a)):
+            rel = self.relations.get(x, {})
+            if y in rel or y.split()[0] in rel:
+                return True
+        return False
+
+    def known_as(self, who: str) -> str:
+        """``who`` as a neighbour of years knows them, for one whose relationships do not name them:
+        "a neighbour you have known for years (mayor; works at Town Hall)"."""
+        work = self.workplaces.get(who, "")
+        said = [r for r in self.roles.get(who, ()) if not r.startswith("candidate")] + ([f"works at {work}"] if work else [])
+        return "a neighbour you have known for years" + (f" ({'; '.join(said)})" if said else "")
 
 
 @dataclass(frozen=True)

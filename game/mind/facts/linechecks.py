@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.parts import part_not_theirs
-from game.mind.facts.unbacked import sentences
+from game.mind.facts.unbacked import own_name_as_other, sentences
 
 # a name said to someone: at the start ("Grace, ..."), after a greeting or thanks ("Thanks, Grace"),
 # or closing a clause (", Grace!")
@@ -45,8 +45,10 @@ def names_self(sent: str, speaker: str) -> str:
     if not speaker or " " not in speaker:
         return ""
     for m in re.finditer(re.escape(speaker), sent):
-        if not re.search(r"\b(?:I'm|I am|I’m|name is|this is|it's|it is)\s*$", sent[:m.start()], re.I):
+        if not re.search(r"\b(?:I'm|I am|I’m|name is|this is|it's|it is|call me|called)\s*$", sent[:m.start()], re.I):
             return f"{speaker.split()[0]} speaks of {speaker} as another"
+    if own_name_as_other(sent, speaker):  # by first name ("what Grace will do", said by Grace)
+        return f"{speaker.split()[0]} speaks of {speaker.split()[0]} as another"
     return ""
 
 
@@ -210,12 +212,12 @@ _MEETING = re.compile(r"\b(?:(?:great|nice|good|lovely|a pleasure|excited|glad|h
 
 
 def meets_the_known(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
-    """Why ``sent`` greets as a new acquaintance someone its speaker has a relationship with ("It's
-    been great meeting you", said by Samuel to his wife), else ""."""
-    known = town.relations.get(speaker, {})
+    """Why ``sent`` greets as a new acquaintance someone its speaker knows ("It's been great meeting
+    you", said by Samuel to his wife; "It's great to meet you", said by Nora to Kenji, neighbours in a
+    small town: ``TownNames.acquainted``), else ""."""
     if _MEETING.search(sent):
         for p in listeners:
-            if p in known or p.split()[0] in known:
+            if town.acquainted(speaker, p):
                 return f"{speaker.split()[0]} has long known {p.split()[0]}"
     return ""
 

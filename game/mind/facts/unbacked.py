@@ -140,6 +140,23 @@ def steps_out(text: str, me: str) -> bool:
             and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text))
 
 
+_THIRD = (r"(?:'s\s+(?!been\b)[a-z]+|\s+(?:will|would|is|was|has|had|does|did|can|could|should|might|must|"
+          r"thinks|says|said|wants|plans|knows|feels|needs|hopes|likes|loves|told|asked))\b")
+
+
+def own_name_as_other(sent: str, me: str) -> bool:
+    """``sent`` speaks of its own speaker by first name as of someone else, beside its own I ("looking
+    forward to seeing what Grace will do", said by Grace: Rosa's words, given to Nora); "I'm Grace",
+    "call me Grace" and "Grace, will you" (a name called) stand."""
+    first = me.split()[0] if me else ""
+    if not first:
+        return False
+    for m in re.finditer(rf"\b{re.escape(first)}(?:\s+{re.escape(me.split()[-1])})?(?={_THIRD})", sent):
+        if not re.search(r"\b(?:I'm|I am|I’m|name is|this is|call me|called)\s*$", sent[:m.start()], re.I):
+            return True
+    return False
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` (split after . ! or ?)."""
     return [s for s in SENTENCES.split(text.strip()) if s.strip()]

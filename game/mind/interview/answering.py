@@ -190,8 +190,12 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
     name = mind.core.persona.name
     rows = rows_of_mind(name, mind.core)
     known = known_people(name, rows, mind.core.persona.relationships, candidates)
-    strangers = strangers_named(question, candidates, known, name)
     town = _town(mind)
+    # a neighbour of years the question names is known, though no relationship or talk names them
+    neighbours = [c for c in mentioned(question, [c for c in candidates if c not in known and c != name])
+                  if town.acquainted(name, c)]
+    known = sorted([*known, *neighbours])
+    strangers = strangers_named(question, candidates, known, name)
     # a name that nobody in the town has ("Ezra Vance"): unknown too, said so in the prompt
     strangers += [n for n in people_named(question, [*known, *candidates], town, name) if n not in strangers]
     recs = await _retrieve(mind, question, now, MEMORY_K, MEMORY_TOKENS)
@@ -215,7 +219,7 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
         who += "\n" + mind.core.identity
     people = []
     for p in known:
-        note = rel.get(p) or rel.get(p.split()[0])
+        note = rel.get(p) or rel.get(p.split()[0]) or (town.known_as(p) if p in neighbours else "")
         people.append(f"- {p}: {note}" if note else f"- {p}")
     s = ctx.sections
     s["You are"] = who

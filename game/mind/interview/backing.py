@@ -22,7 +22,8 @@ from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
-from game.mind.facts.unbacked import events_unbacked, people_named, places_unknown, sentences, steps_out
+from game.mind.facts.unbacked import (events_unbacked, own_name_as_other, people_named, places_unknown, sentences,
+                                     steps_out)
 from game.mind.interview.ownclaims import meals_unbacked, of_self_as_another
 from game.mind.persona import Persona
 
@@ -358,7 +359,7 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
     for s in sentences(answer):
         bad = any((p.what and p.what.lower() in s.lower()) for p in problems
                   if p.kind in ("person", "place", "event", "claim"))
-        bad = bad or steps_out(s, me)  # of itself in the third person, or of the prompt: never kept
+        bad = bad or steps_out(s, me) or own_name_as_other(s, me)  # of itself as another, or of the prompt
         bad = bad or (last_dropped and _LEANS.match(s) is not None)
         (dropped if bad else kept).append(s)
         last_dropped = bad
