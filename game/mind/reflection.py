@@ -33,7 +33,15 @@ class Reflector:
         d, _ = self.core.day_and_minute(now)
         if self.core.identity_date == d:  # asked today (a summary dropped as not about them stays so)
             return self.core.identity
+        first_day = self.core.identity_date is None and d == self.core.first_date
         self.core.identity_asked(d)
+        if first_day:
+            # a new resident's first day: its memory holds the persona's seeds (and what it saw since),
+            # and a summary of them says the persona's brief again.  The brief stands for the day, and
+            # the first wake-up's critical path is two calls, not three (issue 42: at dawn on two cores
+            # each identity took about a minute); from the second day it is asked
+            self.core.count("identity_from_seeds")
+            return self.core.identity
         first = self.core.persona.first_name
         recs: dict[int, Record] = {}
         for q in (f"{first}'s core characteristics", f"{first}'s current daily occupation",

@@ -18,6 +18,8 @@ from game.mind.view import Conversation
 from .conftest import ALLOWED, DAY1, SPEC
 from .fakes import scripted_model
 
+DAY2 = DAY1 + timedelta(days=1, hours=8)  # (a new resident's first day asks no identity summary)
+
 # Isabella's Friday, line by line of its frame (tests/mind/test_dayframe.py): 06:00 wake, 06:30
 # breakfast, 07:00 free, 09:00 work, 12:00 lunch, 12:45 work, 17:00 free, 18:00 dinner, 18:45 free, 21:30 bed
 # (waking, meals and bed are the frame's own: the model writes the free time and one line for the shift)
@@ -77,7 +79,7 @@ async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
     mind, llm = make(**TWO_HOURS)
     now = DAY1.replace(hour=7)  # free time from 07:00 to 09:00: a 2-hour block
     a1 = await mind.next_action(now, view)
-    assert llm.purposes() == ["identity", "plan_day", "decompose"]
+    assert llm.purposes() == ["plan_day", "decompose"]  # (no identity summary on a first day)
     assert mind.plan.blocks[0].start == 6 * 60 and mind.plan.blocks[-1].end == 22 * 60
     # a bare view has no vocabulary of states: the state an old answer proposed is not used
     assert a1.description == "brewing coffee" and a1.emoji == "☕" and a1.object_state is None
@@ -94,7 +96,7 @@ async def test_day_plan_then_decompose_then_queue_without_further_calls(view):
     assert llm.purposes().count("decompose") == 1
     await mind.next_action(now + timedelta(hours=2), view)  # next block: one more decomposition
     assert llm.purposes().count("decompose") == 2
-    assert llm.purposes().count("plan_day") == 1 and llm.purposes().count("identity") == 1
+    assert llm.purposes().count("plan_day") == 1 and llm.purposes().count("identity") == 0
 
 
 async def test_the_next_window_is_decided_ahead_and_taken_from_the_queue_without_a_wait(view):
@@ -148,14 +150,14 @@ async def test_the_day_and_its_first_window_are_decided_before_waking(view):
     assert mind.steps_run_out(DAY1 - timedelta(hours=1)) is None  # (23:00, the evening before)
     assert mind.steps_run_out(night) == wake
     assert await mind.decide_ahead(night, view, run_out=wake) == 3
-    assert llm.purposes() == ["identity", "plan_day", "decompose"] and mind.stats["wake_ahead"] == 1
+    assert llm.purposes() == ["plan_day", "decompose"] and mind.stats["wake_ahead"] == 1
     assert mind.plan.blocks[0].start == 6 * 60 and mind.agenda.queue[0].start == wake
     assert mind.steps_run_out(night) is None  # planned: nothing more to ask before waking
     assert (await mind.next_action(night, view)).description == "sleeping"
     first = await mind.next_action(wake + timedelta(minutes=2), view)  # woken a little late
     assert first.description == "brewing coffee" and first.source == "model"
     assert first.end() == wake + timedelta(minutes=15)  # (the steps stretched to fill 06:00-07:00)
-    assert llm.purposes() == ["identity", "plan_day", "decompose"]  # no call at waking
+    assert llm.purposes() == ["plan_day", "decompose"]  # no call at waking
 
 
 async def test_no_window_before_waking_when_the_day_plan_failed(view):
@@ -286,15 +288,30 @@ async def test_the_identity_summary_ends_at_a_whole_sentence_and_is_about_the_re
            "feels good about how the plans are going and about the new menu, but she still has to buy "
            "the decorations and ask a")  # what a 300-character limit leaves of a longer answer
     mind, _ = make({"identity": [{"summary": cut}]})
-    assert await mind.reflector.ensure_identity(DAY1) == cut[:cut.index(" She feels")]
+    assert await mind.reflector.ensure_identity(DAY2) == cut[:cut.index(" She feels")]
     # the prompt's example copied as it stands: not about her, so the persona alone stands today
     example = ("Eddy is curious and hard-working. He studies music at the college. He feels good about the "
                "song he finished this week.")
     mind, llm = make({"identity": [{"summary": example}]})
-    assert await mind.reflector.ensure_identity(DAY1) == "" and mind.stats["identity_dropped"] == 1
+    assert await mind.reflector.ensure_identity(DAY2) == "" and mind.stats["identity_dropped"] == 1
     assert "Eddy" not in identity_text(mind.core) and identity_text(mind.core).startswith("Isabella Rodriguez")
-    assert await mind.reflector.ensure_identity(DAY1.replace(hour=9)) == ""
+    assert await mind.reflector.ensure_identity(DAY2.replace(hour=9)) == ""
     assert llm.purposes() == ["identity"]  # not asked again the same day
+
+
+async def test_on_a_new_residents_first_day_the_seeds_are_not_summarised_again():
+    # issue 42: the summary of the seeds says the persona's brief again, a call of about a minute on
+    # the first wake-up's critical path; from the second day it is asked
+    mind, llm = make({"identity": [{"summary": "Isabella runs Hobbs Cafe and loves her regulars."}]})
+    mind.core.seed(DAY1)
+    assert len(mind.memory) > 0
+    assert await mind.reflector.ensure_identity(DAY1) == "" and llm.purposes() == []
+    assert mind.stats["identity_from_seeds"] == 1 and identity_text(mind.core).startswith("Isabella Rodriguez")
+    mind.memory.add("observation", "Klaus Mueller asked about the party", DAY1.replace(hour=9))
+    assert await mind.reflector.ensure_identity(DAY1.replace(hour=9)) == "" and llm.purposes() == []
+    nxt = DAY1.replace(day=DAY1.day + 1)
+    assert await mind.reflector.ensure_identity(nxt) == "Isabella runs Hobbs Cafe and loves her regulars."
+    assert llm.purposes() == ["identity"]
 
 
 async def test_an_identity_sentence_that_echoes_the_prompts_example_is_left_out():
@@ -302,13 +319,13 @@ async def test_an_identity_sentence_that_echoes_the_prompts_example_is_left_out(
     said = ("Isabella runs Hobbs Cafe and loves to make people feel welcome. She feels good about the song "
             "she finished this week.")
     mind, _ = make({"identity": [{"summary": said}]})
-    said_back = await mind.reflector.ensure_identity(DAY1)
+    said_back = await mind.reflector.ensure_identity(DAY2)
     assert said_back == "Isabella runs Hobbs Cafe and loves to make people feel welcome."
     assert mind.stats["identity_example_echo"] == 1
     # the same words, where her own life backs them, stay
     mind, _ = make({"identity": [{"summary": said}]})
     mind.persona.background += " She writes a song a week and finished one on Sunday."
-    assert await mind.reflector.ensure_identity(DAY1) == said and mind.stats["identity_example_echo"] == 0
+    assert await mind.reflector.ensure_identity(DAY2) == said and mind.stats["identity_example_echo"] == 0
 
 
 async def test_reflection_threshold_and_evidence_must_be_real():

@@ -30,16 +30,16 @@ async def test_calls_of_one_purpose_share_their_beginning_up_to_the_person(view)
     now = DAY1.replace(hour=8)
     await mind.next_action(now, view)
     await mind.next_action(now + timedelta(hours=4), view)
-    assert [t.purpose for t, _, _ in llm.calls] == ["identity", "plan_day", "decompose", "decompose"]
+    assert [t.purpose for t, _, _ in llm.calls] == ["plan_day", "decompose", "decompose"]  # (no identity on day 1)
     systems = {m[0].content for _, m, _ in llm.calls}
     assert systems == {prompting.load_system()}  # one system prompt for every purpose
     users = [m[1].content for _, m, _ in llm.calls]
     task, _ = prompting.load("decompose")
     assert all(u.startswith("Task: ") for u in users)  # the task first
     person = "\n\nYou are:\n" + mind.persona.brief()
-    assert users[2].startswith("Task: " + task.template + person)  # then who the resident is
-    # two decompositions share the task, who the resident is (with the identity summary) and more
-    assert _prefix(users[2], users[3]) > users[2].index(person) + len(person)
+    assert users[1].startswith("Task: " + task.template + person)  # then who the resident is
+    # two decompositions share the task, who the resident is and more
+    assert _prefix(users[1], users[2]) > users[1].index(person) + len(person)
 
 
 def test_the_shared_folder_needs_its_sections(tmp_path):
