@@ -93,3 +93,30 @@ async def test_an_interview_about_a_neighbour_of_years_knows_them_and_a_newcomer
     felix = await build_context(engine.core.minds["Felix Adeyemi"], "What do you think of Marcus Bell?", MONDAY,
                                 candidates=everyone)
     assert felix.strangers == ["Marcus Bell"]
+
+
+# The day at d4e0254 read by hand: two of its talks were made wrong by our own checks.
+def test_a_place_in_the_other_half_of_an_or_is_not_the_gatherings(engine):
+    from game.mind.facts.factcheck import fix_fact_words
+
+    debate = next(f for f in engine.core.minds["Priya Raman"].facts if "debate" in f.what)
+    said = "Do you think I should go to the debate or stay in the pub?"  # Priya to Marcus, of his pub
+    assert fix_fact_words(said, debate, MONDAY, engine.core.town_names) == (said, [])
+    fixed, how = fix_fact_words("The debate is in the pub, right?", debate, MONDAY, engine.core.town_names)
+    assert fixed == "The debate is in Town Hall, right?" and how == ["place the pub -> Town Hall"]
+
+
+def test_a_sentence_that_leans_on_one_not_said_is_not_said_either(engine):
+    from game.mind.facts.factcheck import vet_line
+
+    books = {n: engine.core.minds[n].facts for n in ("Nora Lindqvist", "Rosa Brody", "Samuel Okafor", "Grace Okafor")}
+    # Nora has heard of no party: its hour, in the sentence after, is not hers to say
+    said = vet_line("Nora Lindqvist", "Hello, Rosa! I saw a headline about a party being planned in Millbrook. "
+                    "It's happening tomorrow at 6:00 PM.", ["Nora Lindqvist", "Rosa Brody"], books, MONDAY,
+                    engine.core.town_names)
+    assert said.text == "Hello, Rosa!" and said.speaker == "Nora Lindqvist"
+    # to Grace, the surprise and what leans on it go; what stands alone stays
+    said = vet_line("Samuel Okafor", "I've been planning a surprise party for your birthday. She hates a fuss, "
+                    "they say. I hope the debate goes well.", ["Samuel Okafor", "Grace Okafor"], books, MONDAY,
+                    engine.core.town_names)
+    assert said.text == "I hope the debate goes well."

@@ -180,7 +180,7 @@ def kin_unbacked(text: str, own: str) -> list[str]:
     return out
 
 
-_CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|while|before|after)\s")
+_CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|or|while|before|after)\s")
 
 
 def in_its_clause(text: str, at: int, fact: Fact) -> bool:

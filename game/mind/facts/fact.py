@@ -291,6 +291,22 @@ class FactBook:
         return book
 
 
+LEANS = re.compile(r"(?:It|It's|It’s|This|That|These|Those|She|He|They|There)\b")
+
+
+def kept_apart(parts: Sequence[str], bad: Callable[[str], bool]) -> list[str]:
+    """The sentences of ``parts`` that are not ``bad``, less one that leans on a sentence just dropped
+    ("It's happening tomorrow at 6:00 PM" after the party it speaks of; "She hates a fuss" after
+    the surprise kept from her)."""
+    kept: list[str] = []
+    last = False
+    for p in parts:
+        last = bad(p) or (last and LEANS.match(p.strip()) is not None)
+        if not last:
+            kept.append(p)
+    return kept
+
+
 def hide_secrets(text: str, facts: Sequence[Fact], split: Callable[[str], list[str]]) -> tuple[str, int]:
     """``text`` without the sentences that tell of one of ``facts`` (those kept from someone the
     text is for), and how many went; ``split`` cuts a line into sentences."""
@@ -299,7 +315,7 @@ def hide_secrets(text: str, facts: Sequence[Fact], split: Callable[[str], list[s
     out, dropped = [], 0
     for line in text.split("\n"):
         parts = split(line) or [line]
-        kept = [p for p in parts if not any(f.speaks_of(p) for f in facts)]
+        kept = kept_apart(parts, lambda p: any(f.speaks_of(p) for f in facts))
         dropped += len(parts) - len(kept)
         if kept:
             out.append(" ".join(kept) if len(parts) > 1 else kept[0])

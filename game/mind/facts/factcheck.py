@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause
-from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames, hide_secrets
+from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames, hide_secrets, kept_apart
 from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.linechecks import (
     drop_misattributed,
@@ -375,8 +375,8 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
 def _not_known(out: Vetted, speaker: str, fact: Fact) -> Vetted:
     """A line that speaks of a gathering its speaker has not heard of, said to one who has: its
     sentences about it are not said (moved to the listener, "Oh, thanks, Grace" became Grace's)."""
-    kept = [s for s in sentences(out.text) or [out.text] if not fact.speaks_of(s)
-            and not fact.distinct() & set(word_list(s))]
+    kept = kept_apart(sentences(out.text) or [out.text],
+                      lambda s: fact.speaks_of(s) or bool(fact.distinct() & set(word_list(s))))
     out.fixes.append(f"not known to {speaker}: {fact.bare_what}")
     out.text, out.fact = " ".join(kept), None
     return out

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from game.mind.facts.claims import kin_unbacked, relation_claims, role_claims
-from game.mind.facts.fact import EVENT_RE, Fact, TownNames
+from game.mind.facts.fact import EVENT_RE, LEANS, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
@@ -360,13 +360,10 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
         bad = any((p.what and p.what.lower() in s.lower()) for p in problems
                   if p.kind in ("person", "place", "event", "claim"))
         bad = bad or steps_out(s, me) or own_name_as_other(s, me)  # of itself as another, or of the prompt
-        bad = bad or (last_dropped and _LEANS.match(s) is not None)
+        bad = bad or (last_dropped and LEANS.match(s) is not None)
         (dropped if bad else kept).append(s)
         last_dropped = bad
     return " ".join(kept).strip(), dropped
-
-
-_LEANS = re.compile(r"(?:She|He|They|It|This|That|There)\b")
 
 
 def rule_answer(problems: Sequence[Problem]) -> str:
