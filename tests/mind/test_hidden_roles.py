@@ -26,7 +26,8 @@ WAS = "Grace Okafor is no longer a civics teacher at Oakhill College"
 DEFAULT = default_town_path().parent if default_town_path().suffix else default_town_path()
 TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tanaka", "Aiko Tanaka")),),
                  former_roles={"Grace Okafor": (("civics teacher", "Oakhill College"),),
-                               "Nora Lindqvist": (("town nurse", ""),)},
+                               "Nora Lindqvist": (("town nurse", ""),),
+                               "Samuel Okafor": (("music teacher", "Oakhill College"),)},
                  workplaces={"Grace Okafor": "Town Hall"})
 
 
@@ -56,6 +57,13 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
     ("Grace Okafor", [], "I work at the Town Hall.", ""),
     ("Nora Lindqvist", [], "I'm the town's nurse.", "Nora Lindqvist is no longer a town nurse"),
     ("Nora Lindqvist", [], "I am a retired nurse.", ""),
+    # d4e0254's interview: Samuel, retired last spring, "who has been teaching music at Oakhill College"
+    ("Samuel Okafor", [], "I am Samuel, a gentle man who has been teaching music at Oakhill College for thirty "
+     "years.", "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Samuel Okafor", [], "I've been teaching music for years.", "Samuel Okafor is no longer a music teacher at "
+     "Oakhill College"),
+    ("Samuel Okafor", [], "I still teach piano to a few children in town.", ""),  # his lessons: of no subject
+    ("Samuel Okafor", [], "I taught music at Oakhill College for thirty years.", ""),
 ])
 def test_a_sentence_that_breaks_a_secret_or_former_role_is_named(speaker, listeners, line, why):
     assert hidden_role_problem(line, speaker, listeners, TOWN) == why

@@ -105,16 +105,21 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
         return ""
     for who, held in town.former_roles.items():
         first = who.split()[0]
-        subj = rf"(?:{re.escape(who)}|{re.escape(first)})" if who != speaker else r"I"
+        # (of one's own: "I", or "who" after one's name: "a gentle man who has been teaching music")
+        subj = rf"(?:{re.escape(who)}|{re.escape(first)})" if who != speaker else r"(?:I|who)"
+        now = r"(?:'m|'s|\s+is|\s+am|'ve been|\s+(?:have|has) been)"
         for role, at in held:
-            head = role.lower().split()[-1]
+            words = role.lower().split()
+            head = words[-1]
             verb = _VERBS.get(head, "")
-            pats = [rf"\b{subj}(?:'m|'s|\s+is|\s+am)\s+(?:still\s+)?(?:a|an|the|our|the town's)\s+(?:[\w-]+\s+){{0,2}}?"
+            pats = [rf"\b{subj}{now}\s+(?:still\s+)?(?:a|an|the|our|the town's)\s+(?:[\w-]+\s+){{0,2}}?"
                     rf"{re.escape(head)}\b"]
-            if verb:
-                pats.append(rf"\b{subj}(?:'m|'s|\s+is|\s+am)?\s+(?:still\s+|also\s+)?{verb}(?:e|es|ing|s)?\b")
+            if verb:  # a role of a subject ("music teacher") is done of it: "I teach piano to children" stands
+                what = rf"\s+(?:\w+\s+){{0,3}}?(?:{re.escape(words[0])}|at\s+(?:the\s+)?{re.escape(at or words[0])})\b" \
+                    if len(words) > 1 else r"\b"
+                pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+)?{verb}(?:e|es|ing|s)?{what}")
             if at:
-                pats.append(rf"\b{subj}(?:'m|'s|\s+is|\s+am)?\s+(?:still\s+|also\s+)?(?:work|works|working|"
+                pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+)?(?:work|works|working|"
                             rf"{verb or 'work'}\w*)\s+(?:\w+\s+){{0,3}}?at\s+(?:the\s+)?{re.escape(at)}\b")
             if at and town.workplaces.get(who, "") == at:
                 pats = pats[:1]  # still works there, in another role: only "I am a teacher" is wrong
