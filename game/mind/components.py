@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from game.mind.core import IDENTITY_TITLE, MindCore, identity_text
-from game.mind.facts.fact import Fact, hide_secrets
+from game.mind.facts.fact import Fact
+from game.mind.facts.leaning import hide_secrets
 from game.mind.facts.unbacked import clauses
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda

@@ -98,7 +98,8 @@ class TownNames:
         """``who`` as a neighbour of years knows them, for one whose relationships do not name them:
         "a neighbour you have known for years (mayor; works at Town Hall)"."""
         work = self.workplaces.get(who, "")
-        said = [r for r in self.roles.get(who, ()) if not r.startswith("candidate")] + ([f"works at {work}"] if work else [])
+        said = [r for r in self.roles.get(who, ()) if not r.startswith("candidate")]
+        said += [f"works at {work}"] if work else []
         return "a neighbour you have known for years" + (f" ({'; '.join(said)})" if said else "")
 
 
@@ -289,37 +290,6 @@ class FactBook:
                     f = Fact.from_dict(d)
                     book.facts[f.key] = f
         return book
-
-
-LEANS = re.compile(r"(?:It|It's|It’s|This|That|These|Those|She|He|They|There)\b")
-
-
-def kept_apart(parts: Sequence[str], bad: Callable[[str], bool]) -> list[str]:
-    """The sentences of ``parts`` that are not ``bad``, less one that leans on a sentence just dropped
-    ("It's happening tomorrow at 6:00 PM" after the party it speaks of; "She hates a fuss" after
-    the surprise kept from her)."""
-    kept: list[str] = []
-    last = False
-    for p in parts:
-        last = bad(p) or (last and LEANS.match(p.strip()) is not None)
-        if not last:
-            kept.append(p)
-    return kept
-
-
-def hide_secrets(text: str, facts: Sequence[Fact], split: Callable[[str], list[str]]) -> tuple[str, int]:
-    """``text`` without the sentences that tell of one of ``facts`` (those kept from someone the
-    text is for), and how many went; ``split`` cuts a line into sentences."""
-    if not facts or not text:
-        return text, 0
-    out, dropped = [], 0
-    for line in text.split("\n"):
-        parts = split(line) or [line]
-        kept = kept_apart(parts, lambda p: any(f.speaks_of(p) for f in facts))
-        dropped += len(parts) - len(kept)
-        if kept:
-            out.append(" ".join(kept) if len(parts) > 1 else kept[0])
-    return "\n".join(out), dropped
 
 
 def declared(what: str, host: str, place: str, day: date, start: int, end: int, *, holder: str,

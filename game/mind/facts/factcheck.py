@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause
-from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames, hide_secrets, kept_apart
+from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames
 from game.mind.facts.hidden import told_by_the_kept
+from game.mind.facts.leaning import hide_secrets, kept_apart
 from game.mind.facts.linechecks import (
     drop_misattributed,
     own_hosting,
@@ -322,8 +323,7 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
             for f in book.upcoming(now):
                 held.setdefault(f.key, f)
     fixes: list[str] = []
-    # a surprise is not told to the one it is for, nor spoken of by them (a scripted talk answers
-    # the line that told it): what tells of it is not said
+    # a surprise is not told to the one it is for, nor spoken of by them: what tells of it is not said
     secrets = {f.key: f for book in books.values() for f in book if f.kept_from(participants)}
     if secrets:
         text, n = hide_secrets(text, list(secrets.values()), clauses)
@@ -373,8 +373,8 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
 
 
 def _not_known(out: Vetted, speaker: str, fact: Fact) -> Vetted:
-    """A line that speaks of a gathering its speaker has not heard of, said to one who has: its
-    sentences about it are not said (moved to the listener, "Oh, thanks, Grace" became Grace's)."""
+    """A line of a gathering its speaker has not heard of, said to one who has: its sentences about it
+    (and those that lean on them) are not said ("Oh, thanks, Grace", moved to Grace, was hers)."""
     kept = kept_apart(sentences(out.text) or [out.text],
                       lambda s: fact.speaks_of(s) or bool(fact.distinct() & set(word_list(s))))
     out.fixes.append(f"not known to {speaker}: {fact.bare_what}")

@@ -115,8 +115,8 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
             pats = [rf"\b{subj}{now}\s+(?:still\s+)?(?:a|an|the|our|the town's)\s+(?:[\w-]+\s+){{0,2}}?"
                     rf"{re.escape(head)}\b"]
             if verb:  # a role of a subject ("music teacher") is done of it: "I teach piano to children" stands
-                what = rf"\s+(?:\w+\s+){{0,3}}?(?:{re.escape(words[0])}|at\s+(?:the\s+)?{re.escape(at or words[0])})\b" \
-                    if len(words) > 1 else r"\b"
+                of = rf"(?:{re.escape(words[0])}|at\s+(?:the\s+)?{re.escape(at or words[0])})"
+                what = rf"\s+(?:\w+\s+){{0,3}}?{of}\b" if len(words) > 1 else r"\b"
                 pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+)?{verb}(?:e|es|ing|s)?{what}")
             if at:
                 pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+)?(?:work|works|working|"

@@ -47,9 +47,8 @@ def names_self(sent: str, speaker: str) -> str:
     for m in re.finditer(re.escape(speaker), sent):
         if not re.search(r"\b(?:I'm|I am|I’m|name is|this is|it's|it is|call me|called)\s*$", sent[:m.start()], re.I):
             return f"{speaker.split()[0]} speaks of {speaker} as another"
-    if own_name_as_other(sent, speaker):  # by first name ("what Grace will do", said by Grace)
-        return f"{speaker.split()[0]} speaks of {speaker.split()[0]} as another"
-    return ""
+    own = own_name_as_other(sent, speaker)  # by first name ("what Grace will do", said by Grace)
+    return f"{speaker.split()[0]} speaks of {speaker.split()[0]} as another" if own else ""
 
 
 _TO_ROLE = (r"\b(?:with|to|meet|meeting|see|seeing|ask|asking|tell|telling|visit|visiting|help|helping|for)"

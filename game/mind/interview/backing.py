@@ -18,12 +18,19 @@ from datetime import datetime
 from typing import Protocol
 
 from game.mind.facts.claims import kin_unbacked, relation_claims, role_claims
-from game.mind.facts.fact import EVENT_RE, LEANS, Fact, TownNames
+from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
+from game.mind.facts.leaning import LEANS
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
-from game.mind.facts.unbacked import (events_unbacked, own_name_as_other, people_named, places_unknown, sentences,
-                                     steps_out)
+from game.mind.facts.unbacked import (
+    events_unbacked,
+    own_name_as_other,
+    people_named,
+    places_unknown,
+    sentences,
+    steps_out,
+)
 from game.mind.interview.ownclaims import meals_unbacked, of_self_as_another
 from game.mind.persona import Persona
 

@@ -1,0 +1,40 @@
+"""Sentences taken out of a line or a prompt, and those that lean on them: a secret kept from one the
+text is for (``hide_secrets``), and a sentence that says "it" or "she" of one just dropped
+(``kept_apart``: "It's happening tomorrow at 6:00 PM" after the party it speaks of)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from game.mind.facts.fact import Fact
+
+LEANS = re.compile(r"(?:It|It's|It’s|This|That|These|Those|She|He|They|There)\b")
+
+
+def kept_apart(parts: Sequence[str], bad: Callable[[str], bool]) -> list[str]:
+    """The sentences of ``parts`` that are not ``bad``, less one that leans on a sentence just dropped
+    ("It's happening tomorrow at 6:00 PM" after the party it speaks of; "She hates a fuss" after
+    the surprise kept from her)."""
+    kept: list[str] = []
+    last = False
+    for p in parts:
+        last = bad(p) or (last and LEANS.match(p.strip()) is not None)
+        if not last:
+            kept.append(p)
+    return kept
+
+
+def hide_secrets(text: str, facts: Sequence[Fact], split: Callable[[str], list[str]]) -> tuple[str, int]:
+    """``text`` without the sentences that tell of one of ``facts`` (those kept from someone the
+    text is for), and how many went; ``split`` cuts a line into sentences."""
+    if not facts or not text:
+        return text, 0
+    out, dropped = [], 0
+    for line in text.split("\n"):
+        parts = split(line) or [line]
+        kept = kept_apart(parts, lambda p: any(f.speaks_of(p) for f in facts))
+        dropped += len(parts) - len(kept)
+        if kept:
+            out.append(" ".join(kept) if len(parts) > 1 else kept[0])
+    return "\n".join(out), dropped
