@@ -195,8 +195,7 @@ class MindCore:
 
     def has_talked_with(self, name: str) -> bool:
         """Whether the resident remembers a talk with ``name`` (its own records of its talks)."""
-        return any(name in partners_in(rec.text) for rec in self.memory.recent(512, kinds=["conversation"])
-                   if rec.text.startswith("I talked with"))
+        return any(name in partners_in(rec.text) for rec in self.memory.recent(512, kinds=["conversation"]))
 
     def _talks(self, day: date, until: datetime | None) -> list[Record]:
         """The records of the resident's own part in each talk of ``day``, latest first."""

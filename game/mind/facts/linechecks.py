@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.parts import part_not_theirs
-from game.mind.facts.unbacked import own_name_as_other, sentences
+from game.mind.facts.unbacked import SELF_INTRO, own_name_as_other, sentences
 
 # a name said to someone: at the start ("Grace, ..."), after a greeting or thanks ("Thanks, Grace"),
 # or closing a clause (", Grace!")
@@ -45,7 +45,7 @@ def names_self(sent: str, speaker: str) -> str:
     if not speaker or " " not in speaker:
         return ""
     for m in re.finditer(re.escape(speaker), sent):
-        if not re.search(r"\b(?:I'm|I am|I’m|name is|this is|it's|it is|call me|called)\s*$", sent[:m.start()], re.I):
+        if not SELF_INTRO.search(sent[:m.start()]):
             return f"{speaker.split()[0]} speaks of {speaker} as another"
     own = own_name_as_other(sent, speaker)  # by first name ("what Grace will do", said by Grace)
     return f"{speaker.split()[0]} speaks of {speaker.split()[0]} as another" if own else ""

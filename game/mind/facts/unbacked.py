@@ -140,6 +140,8 @@ def steps_out(text: str, me: str) -> bool:
             and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text))
 
 
+# what may stand before one's own name said of oneself ("I'm Grace Okafor", "call me Grace")
+SELF_INTRO = re.compile(r"\b(?:I'm|I am|I’m|name is|this is|it's|it is|call me|called)\s*$", re.I)
 _THIRD = (r"(?:'s\s+(?!been\b)[a-z]+|\s+(?:will|would|is|was|has|had|does|did|can|could|should|might|must|"
           r"thinks|says|said|wants|plans|knows|feels|needs|hopes|likes|loves|told|asked))\b")
 
@@ -152,7 +154,7 @@ def own_name_as_other(sent: str, me: str) -> bool:
     if not first:
         return False
     for m in re.finditer(rf"\b{re.escape(first)}(?:\s+{re.escape(me.split()[-1])})?(?={_THIRD})", sent):
-        if not re.search(r"\b(?:I'm|I am|I’m|name is|this is|call me|called)\s*$", sent[:m.start()], re.I):
+        if not SELF_INTRO.search(sent[:m.start()]):
             return True
     return False
 
