@@ -293,6 +293,13 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
         text = from_records(said, back, "What will you be doing at 10am today?", me="Samuel Okafor",
                             relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
         assert (text == said) is kept and (back.source == "record") is not kept
+    # Rosa at 22:00 (90db376): the hour's block said, then her persona's brief again and an invented lesson
+    back = Backing()
+    text = from_records("I'll be catching up with Rosa then. I have a growing crush on Felix Adeyemi. I am also "
+                        "helping Samuel Okafor with his piano lessons as a child.", back,
+                        "What will you be doing at 10am today?", me="Samuel Okafor", relationships={}, town=town,
+                        now=MONDAY, talked=[], asked=[], at=at)
+    assert text == "I'll be catching up with Rosa then." and back.fixes == ["kept to the plan at that hour"]
 
 
 def test_an_age_not_its_own_is_caught():
@@ -390,6 +397,11 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
     said, told = carry("No gathering is planned in town. Grace Okafor is hosting the public debate at Town Hall on "
                        "Wednesday March 4 from 19:00 to 21:00.", [debate], "Hank Brody", now)
     assert said.startswith("Grace Okafor is hosting") and told == ["denial dropped"]
+    # Rosa on 90db376: the denial names only "gathering", a word every gathering has: it goes too
+    said, told = carry("No gathering is planned in town. Samuel Okafor is hosting a surprise party for Grace's 60th "
+                       "birthday at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00; Samuel told me so.",
+                       [party], "Rosa Brody", now)
+    assert said.startswith("Samuel Okafor is hosting") and told == ["denial dropped"]
     assert tidy("Grace Okafor is hosting it. I'm hosting a surprise party.", []) == "I'm hosting a surprise party."
 
 

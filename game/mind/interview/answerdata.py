@@ -31,7 +31,7 @@ from game.mind.interview.backing import (
     role_holders,
     way_answer,
 )
-from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line
+from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line, on_the_hour
 from game.mind.memory.records import MemoryRow, mentioned, spoke_with
 from game.mind.view import PlanBlock, hhmm
 
@@ -372,9 +372,9 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
             clock_times(text)) <= set(clock_times(after_work))):  # (its hours are the plan's, of today)
         text, back.source = after_work, "record"
         back.fixes.append("told from the record: the plan after work")
-    if at is not None and (lost or not stems(at[1], set()) & stems(text, set())):
-        text, back.source = at[0], "record"  # what it does at that hour: its plan's block
-        back.fixes.append("told from the record: the plan at that hour")
+    if at is not None:  # asked what it does at an hour
+        text, told = on_the_hour(text, at, lost, back.fixes)
+        back.source = "record" if told else back.source
     text = _office(text, back, question, me, town, lost)
     way = way_answer(text, question, town)
     if way is not None:  # the way to a place of the town: from the map

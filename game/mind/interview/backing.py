@@ -31,6 +31,7 @@ from game.mind.facts.unbacked import (
     sentences,
     steps_out,
 )
+from game.mind.facts.when import word_list
 from game.mind.interview.ownclaims import meals_unbacked, of_self_as_another
 from game.mind.persona import Persona
 
@@ -115,8 +116,9 @@ def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime) -> tuple[s
     if not missing:
         # a denial beside what it knows ("No gathering is planned in town. Grace Okafor is hosting ...")
         parts = sentences(answer)
+        # (a generic word, "gathering", does not make the denial one of the fact: only its own words do)
         kept_ = [s for s in parts if not (_NONE_SUCH.search(s) and EVENT_RE.search(s)
-                                          and not any(f.speaks_of(s) for f in facts))]
+                                          and not any(f.distinct() & set(word_list(s)) for f in facts))]
         return (" ".join(kept_), ["denial dropped"]) if parts and kept_ and len(kept_) < len(parts) else (answer, [])
     said = " ".join(in_voice(f, me, now) for f in missing)
     # what it said of them without whose they are ("One is a surprise party ...") is said whole instead

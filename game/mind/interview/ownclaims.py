@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from game.mind.facts.fact import TownNames
-from game.mind.facts.hours import clock_times, merged
+from game.mind.facts.hours import clock_times, merged, stems
 from game.mind.facts.unbacked import sentences
 from game.mind.view import PlanBlock, hhmm
 
@@ -146,6 +146,21 @@ def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | Non
     if b is None:
         return None
     return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(b.start)} to {hhmm(b.end)}).", b.activity
+
+
+def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str]) -> tuple[str, bool]:
+    """An answer to what it does at an hour (``at``: from ``at_time``), and whether it is the
+    record's: the plan's block when the words lost it, else the sentences on it, not what else it
+    can think of (Rosa's 18:00 on 90db376 went on with her persona's brief and an invented lesson).
+    What was mended goes to ``fixes``."""
+    if lost or not stems(at[1], set()) & stems(text, set()):
+        fixes.append("told from the record: the plan at that hour")
+        return at[0], True
+    on_it = [x for x in sentences(text) if stems(at[1], set()) & stems(x, set())]
+    if len(on_it) < len(sentences(text)):
+        fixes.append("kept to the plan at that hour")
+        return " ".join(on_it), False
+    return text, False
 
 
 def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, mine: bool = False) -> str:
