@@ -113,6 +113,10 @@ class ModelClient:
         """What brings the server back when it goes away (``open_llm`` gives one), or None."""
         return self.link.supervisor
 
+    def share_server(self) -> None:
+        """This client shares its server with others (a side command at a URL): pin nothing."""
+        self.link.pin_slots = False
+
     def supervise(self, supervisor: ServerSupervisor) -> None:
         self.link.supervisor = supervisor
 

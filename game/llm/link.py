@@ -26,6 +26,7 @@ import httpx
 from .accounting import Accounting
 from .api import CallTag, LLMError, ModelTimeout, ModelUnavailable
 from .scheduler import PriorityScheduler
+from .slotwatch import SlotWatch
 from .supervisor import Recovery, ServerSupervisor
 from .wire import RETRY_STATUS, Transient, refusal, server_message
 
@@ -52,6 +53,11 @@ POOL_SLOTS = 16
 STALL_FLOOR_S = 120.0
 STALL_FACTOR = 6.0
 MAX_STALLS = 1  # times one call is asked again after it stalled; then it fails as a timeout
+MAX_WEDGES = 3  # times one call is asked again after the whole server stood still with it (slotwatch.py)
+# seconds after a request in a slot was dropped during which no request is pinned to that slot: a
+# llama-server asked for a slot while it still ended the request dropped there wedged, that slot and
+# the server with it, for every later request pinned there (2026-11-29; slotwatch.py); one second after, fine
+REPIN_AFTER_S = 3.0
 BUSY_BACKOFF_MAX_S = 30.0  # the longest wait between two tries of a request the server refused (no Retry-After)
 
 
@@ -79,6 +85,9 @@ class ServerLink:
         # whether the server keeps evaluated prompts for later requests that begin the same way
         # (llama-server does, in its slots and its prompt cache): then requests are pinned to slots
         self.caches_prompts = False
+        # False for a client that shares a server the game did not start (``town interview`` beside a
+        # run): two clients pinning requests to one slot were seen to wedge llama-server (slotwatch.py)
+        self.pin_slots = True
         # brings a server that went away back (open_llm gives one); None: failures are only retried
         self.supervisor: ServerSupervisor | None = None
         self.busy_patience_s = timeout_s  # how long a call asks a server that refuses it for its load
@@ -88,6 +97,8 @@ class ServerLink:
         self.stall_floor_s = STALL_FLOOR_S
         self.stalled = 0  # requests dropped as stuck in their slot and asked again (``watched``)
         self.suspect: set[int] = set()  # server slots a request stalled in: no request is pinned there
+        self.dropped_at: dict[int, float] = {}  # when a request in each slot last ended unanswered
+        self.slot_watch: SlotWatch | None = None  # how long a llama-server stood still (ask_props sets it)
         self._answers = 0  # answers received, all slots together
         self._recent: deque[float] = deque(maxlen=64)  # seconds of the last answers
 
@@ -111,6 +122,7 @@ class ServerLink:
         # one server's slots share its cores: the player's reply stops the town's requests in
         # flight rather than wait behind them (they are asked again)
         self.scheduler.preempt = True
+        self.slot_watch = SlotWatch(root, self.http)
         return True
 
     def http_for(self, number: int) -> httpx.AsyncClient:
@@ -183,14 +195,13 @@ class ServerLink:
         """POST with a scheduler slot, retrying transient failures; a call that found the server
         gone waits for it to be brought back (``supervisor``) and is asked again.  Returns (json,
         seconds, retries: the re-asks included)."""
-        retries = reasked = refused = stalls = 0
+        retries = reasked = refused = stalls = wedges = 0
         first = 0.0  # when the server first refused it for its load
         while True:
             async with self.scheduler.slot(tag.priority, tag.resident or None) as number:
                 t0 = time.monotonic()
                 try:
-                    data = await self.stoppable(self.watched(self.post_once(path, self.pinned(payload, number),
-                                                                            number), number), number, tag)
+                    data = await self.asked(path, payload, number, tag)
                 except Preempted:
                     continue  # stopped for the player's request: asked again once a slot is free
                 except Transient as e:
@@ -207,7 +218,10 @@ class ServerLink:
                     self.answered(time.monotonic() - t0)
                     return data, time.monotonic() - t0, retries + reasked + refused
             # the slot is free while we back off (or wait for the server to come back)
-            if err.stalled and stalls < MAX_STALLS:
+            if err.wedged and wedges < MAX_WEDGES:
+                wedges += 1
+                continue
+            if err.stalled and not err.wedged and stalls < MAX_STALLS:
                 stalls += 1
                 continue
             if err.busy:
@@ -229,11 +243,21 @@ class ServerLink:
                                        retries=retries + reasked)
                 if err.timeout or err.stalled:
                     raise ModelTimeout(f"{err} (limit {self.timeout_s:.0f} s)" if err.timeout else
-                                       f"{err} (asked {stalls + 1} times)") from None
+                                       f"{err} (asked {stalls + wedges + 1} times)") from None
                 self.reachable = False
                 raise ModelUnavailable(f"{err} ({self.gone_words(retries)})") from None
             await self.backoff(retries)
             retries += 1
+
+    async def asked(self, path: str, payload: dict[str, object], number: int, tag: CallTag) -> object:
+        """One try of a request in slot ``number``; one that ends without an answer (dropped,
+        stopped, failed) leaves that server slot unpinned for ``REPIN_AFTER_S`` (``pinned``)."""
+        try:
+            return await self.stoppable(self.watched(self.post_once(path, self.pinned(payload, number), number),
+                                                     number), number, tag)
+        except BaseException:
+            self.dropped_at[number] = time.monotonic()
+            raise
 
     def stall_s(self) -> float:
         """How long a request may stand in its slot, while others are answered, before it is called stuck."""
@@ -244,16 +268,32 @@ class ServerLink:
 
     async def watched(self, request: Awaitable[R], number: int) -> R:
         """``request`` in slot ``number``, dropped as stuck (``Transient(stalled=True)``) when it stands
-        longer than ``stall_s`` while the server answers requests that began after it; that server
-        slot is ``suspect`` from then on (no request is pinned to it)."""
+        longer than ``stall_s`` while the server answers requests that began after it (that server
+        slot is ``suspect`` from then on: no request is pinned to it), or when the whole server has
+        stood still with work in its slots for the ``slot_watch``'s ``wedge_s`` (``wedged``)."""
         task = asyncio.ensure_future(request)
-        t0 = time.monotonic()
+        t0 = window = time.monotonic()
+        watch = self.slot_watch
         try:
+            seen = self._answers
             while True:
-                seen = self._answers
-                done, _ = await asyncio.wait({task}, timeout=self.stall_s())
+                step = self.stall_s() if watch is None else min(self.stall_s(), watch.every_s)
+                done, _ = await asyncio.wait({task}, timeout=step)
                 if done:
                     return task.result()
+                now = time.monotonic()
+                if watch is not None and now - t0 >= watch.wedge_s and watch.wedged(await watch.standing_s()):
+                    if task.done():
+                        return task.result()
+                    task.cancel()  # (closing its connection is what sets a wedged llama-server going)
+                    await asyncio.gather(task, return_exceptions=True)
+                    watch.wedges += 1
+                    log.warning("the model server stood still for %.0f s with a request of ours in slot %d; "
+                                "asked again", watch.wedge_s, number)
+                    raise Transient(f"the model server at {self.base_url} stood still with work in its slots",
+                                    wedged=True)
+                if now - window < self.stall_s():
+                    continue
                 if self._answers > seen:  # others were answered meanwhile: this one is stuck
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
@@ -261,9 +301,10 @@ class ServerLink:
                     if self.caches_prompts and number < self.scheduler.slots:
                         self.suspect.add(number)
                     log.warning("a request stood %.0f s in slot %d while the server answered others; "
-                                "asked again", time.monotonic() - t0, number)
+                                "asked again", now - t0, number)
                     raise Transient(f"the model server at {self.base_url} left a request standing in its "
                                     f"slot {number} while it answered others", stalled=True)
+                window, seen = now, self._answers
         finally:
             if not task.done():
                 task.cancel()
@@ -326,20 +367,26 @@ class ServerLink:
 
     def pinned(self, payload: dict[str, object], number: int) -> dict[str, object]:
         """The request pinned to server slot ``number`` (llama-server only: see the scheduler)."""
-        if not self.caches_prompts or number >= self.scheduler.slots or number in self.suspect:
+        if not (self.caches_prompts and self.pin_slots) or number >= self.scheduler.slots or number in self.suspect:
             return payload
+        if time.monotonic() - self.dropped_at.get(number, -REPIN_AFTER_S) < REPIN_AFTER_S:
+            return payload  # the server may still be ending the one dropped there
         return {**payload, "id_slot": number}
 
     async def stream_lines(self, payload: dict[str, object], number: int) -> AsyncGenerator[str, None]:
         """The lines of a streamed answer in slot ``number``.  Raises ``Transient`` on a status
         worth retrying, ``LLMError`` on another refusal; httpx's errors pass through."""
-        async with self.http_for(number).stream("POST", f"{self.base_url}/chat/completions",
-                                    json=self.pinned(payload, number)) as resp:
-            if resp.status_code != 200:
-                await resp.aread()
-                if resp.status_code in RETRY_STATUS:
-                    raise refusal(resp, self.base_url)
-                raise LLMError(f"the model server at {self.base_url} rejected the "
-                               f"request (HTTP {resp.status_code}): {server_message(resp)}")
-            async for line in resp.aiter_lines():
-                yield line
+        try:
+            async with self.http_for(number).stream("POST", f"{self.base_url}/chat/completions",
+                                                    json=self.pinned(payload, number)) as resp:
+                if resp.status_code != 200:
+                    await resp.aread()
+                    if resp.status_code in RETRY_STATUS:
+                        raise refusal(resp, self.base_url)
+                    raise LLMError(f"the model server at {self.base_url} rejected the "
+                                   f"request (HTTP {resp.status_code}): {server_message(resp)}")
+                async for line in resp.aiter_lines():
+                    yield line
+        except BaseException:  # (also when its reader stops at the answer's end: harmless, a moment unpinned)
+            self.dropped_at[number] = time.monotonic()
+            raise

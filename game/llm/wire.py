@@ -33,13 +33,15 @@ class Transient(Exception):
     """A failure worth retrying (connection refused, dropped, 503 while loading...).  ``lost``:
     the server itself may be gone (refused, dropped, no connection in time), not just busy.
     ``busy``: it refused for its load (429, 503); ``retry_after``: the seconds it asked for;
-    ``stalled``: the server answered others while this one stood still (``ServerLink.watched``)."""
+    ``stalled``: the server answered others while this one stood still (``ServerLink.watched``);
+    ``wedged``: the whole server stood still with it in flight (``SlotWatch``)."""
 
     def __init__(self, message: str, *, timeout: bool = False, lost: bool = False, busy: bool = False,
-                 retry_after: float | None = None, stalled: bool = False) -> None:
+                 retry_after: float | None = None, stalled: bool = False, wedged: bool = False) -> None:
         super().__init__(message)
         self.timeout = timeout
-        self.stalled = stalled
+        self.stalled = stalled or wedged
+        self.wedged = wedged
         self.lost = lost
         self.busy = busy
         self.retry_after = retry_after

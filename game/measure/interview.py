@@ -199,6 +199,9 @@ async def _main(args: argparse.Namespace, config: LLMConfig, save: TownInput | N
 
     try:
         async with open_llm(config, progress=lambda m: echo(m, file=sys.stderr)) as llm:
+            share = getattr(llm, "share_server", None)
+            if config.llm_url and share is not None:  # a run may use that server too (slotwatch.py)
+                share()
             return await run_interview(llm, save if save is not None else args.save, args.name,
                                        list(args.questions), remember=bool(args.remember))
     except LLMError as e:
