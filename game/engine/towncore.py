@@ -71,7 +71,9 @@ class TownCore:
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},
                                     lacks=_lacks(tree) if isinstance(tree, AreaTree) else None,
                                     open_now=lambda place: _open_now(town.objects, place),
-                                    parts={e.what.lower(): (e.host, *e.known_by) for e in town.events})
+                                    parts={e.what.lower(): (e.host, *e.known_by) for e in town.events},
+                                    tasks=tuple((who, t) for e in town.events for who, ts in e.tasks.items()
+                                                for t in ts))
         # events waiting for the next TickResult (from commands and streamed replies)
         self.out = TickResult(step=0, clock="")
         self.errors: list[str] = []

@@ -53,6 +53,9 @@ class EventSpec(BaseModel):
     known_by: list[str] = Field(default_factory=list)
     invited: list[str] = Field(default_factory=list)
     secret_from: list[str] = Field(default_factory=list)
+    # who does what for it ("Ines Moreau": ["make the cake"]): each a task in words, a verb first;
+    # a line that gives one to another is not said (game/mind/facts/parts.py ``task_not_theirs``)
+    tasks: dict[str, list[str]] = Field(default_factory=dict)
 
     @field_validator("day")
     @classmethod
@@ -84,6 +87,12 @@ class EventSpec(BaseModel):
             clash = kept & set(names)
             if clash:
                 raise ValueError(f"{sorted(clash)[0]} {role} {self.what!r}, which is kept secret from them")
+        for who, tasks in self.tasks.items():
+            if who not in (self.host, *self.known_by):
+                raise ValueError(f"{who} has a task for {self.what!r} but neither hosts it nor is in its known_by")
+            if not tasks or any(len(t.split()) < 2 for t in tasks):
+                raise ValueError(f"{who}'s tasks for {self.what!r} must each be a verb and what it is done to "
+                                 "('make the cake')")
         return self
 
     # ------------------------------------------------------------------ reading
@@ -193,7 +202,8 @@ def among(data: dict, names: set[str]) -> dict:
     for e in data.get("events") or []:
         if e.get("host") not in names:
             continue
-        e = {**e, **{k: [n for n in e.get(k) or [] if n in names] for k in ("known_by", "invited", "secret_from")}}
+        e = {**e, **{k: [n for n in e.get(k) or [] if n in names] for k in ("known_by", "invited", "secret_from")},
+             "tasks": {n: t for n, t in (e.get("tasks") or {}).items() if n in names}}
         if e.get("honoree") and e["honoree"] not in names:
             e["honoree"] = ""
         events.append(e)

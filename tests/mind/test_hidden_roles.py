@@ -64,6 +64,10 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
      "Oakhill College"),
     ("Samuel Okafor", [], "I still teach piano to a few children in town.", ""),  # his lessons: of no subject
     ("Samuel Okafor", [], "I taught music at Oakhill College for thirty years.", ""),
+    # 90db376's interview: "What is your job?"
+    ("Samuel Okafor", [], "My job is to teach music at Oakhill College and play the piano at Bluebell Cafe.",
+     "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Samuel Okafor", [], "My job is playing the piano at Bluebell Cafe.", ""),
 ])
 def test_a_sentence_that_breaks_a_secret_or_former_role_is_named(speaker, listeners, line, why):
     assert hidden_role_problem(line, speaker, listeners, TOWN) == why

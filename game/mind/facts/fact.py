@@ -74,6 +74,8 @@ class TownNames:
     # each declared gathering's words (lower case) -> who has a hand in it: its host and those who
     # know of it from the start (residents.json ``events``; parts.py)
     parts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # who does what for a declared gathering, each (who, "make the cake") (``events[].tasks``; parts.py)
+    tasks: tuple[tuple[str, str], ...] = ()
     # roles kept secret, each (holder, role, everyone who knows it: the holder first), and roles
     # held once and not now, holder -> ((role, its place or ""), ...) (residents.json ``roles``;
     # hidden.py): neither is in ``roles``, which holds what anyone may say of anyone

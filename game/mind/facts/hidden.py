@@ -106,7 +106,8 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
     for who, held in town.former_roles.items():
         first = who.split()[0]
         # (of one's own: "I", or "who" after one's name: "a gentle man who has been teaching music")
-        subj = rf"(?:{re.escape(who)}|{re.escape(first)})" if who != speaker else r"(?:I|who)"
+        subj = (rf"(?:{re.escape(who)}|{re.escape(first)})" if who != speaker
+                else r"(?:I|who|[Mm]y (?:job|work|role) is(?: to)?)")  # (and "my job is to teach ...")
         now = r"(?:'m|'s|\s+is|\s+am|'ve been|\s+(?:have|has) been)"
         for role, at in held:
             words = role.lower().split()

@@ -35,10 +35,58 @@ def _named(text: str, people: Sequence[str]) -> str | None:
 _NOT = re.compile(r"\b(?:not|won't|n't|never|no longer)\b", re.I)
 
 
+# a task's verb in its forms ("make": make, makes, making, made)
+_IRREGULAR = {"make": "made", "lend": "lent", "bring": "brought", "buy": "bought", "write": "wrote|written",
+              "bake": "baked", "sing": "sang|sung", "give": "gave|given", "lead": "led", "send": "sent"}
+# who a clause is of: "I", "you", or a name (the nearest before the task's verb)
+_SUBJECT = re.compile(r"\b(?:I|I'm|I've|I'll|you|you're|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
+_ASKED = re.compile(r"\?\s*$|\b(?:could|would|can|will) you\b|\bif you\b|\bask(?:ed|ing)?\b", re.I)
+
+
+def _task_rx(task: str) -> re.Pattern[str]:
+    """A task said ("make the cake": "making the cake", "made a cake", "makes Grace's cake")."""
+    verb, *rest = task.lower().split()
+    stem = verb[:-1] if verb.endswith("e") else verb
+    forms = "|".join(dict.fromkeys([verb, f"{verb}s", f"{stem}ing", f"{stem}ed", *_IRREGULAR.get(verb, "").split("|")]))
+    what = [w for w in rest if w not in ("the", "a", "an", "for", "some", "her", "his", "their")]
+    obj = re.escape(what[-1]) if what else ""
+    return re.compile(rf"\b(?:{forms.strip('|')})\b(?:\s+[\w'’-]+){{0,3}}?\s+{obj}s?\b", re.I)
+
+
+def _whose(said: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str | None:
+    """The resident a subject word is: "I" the speaker, "you" the one listener, a name its holder."""
+    if said.split("'")[0] == "I":
+        return speaker
+    if said.lower().startswith("you"):
+        return listeners[0] if len(listeners) == 1 else None
+    return _named(said, town.people)
+
+
+def task_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
+    """Why ``sent`` gives a task the town declared for a gathering ("make the cake": Ines's) to
+    another as theirs: "I also like to help others, such as lending Bluebell Cafe and making the
+    cake", said by Samuel (90db376's interview); else "".  A question or a request is no claim."""
+    if _ASKED.search(sent) or _NOT.search(sent):
+        return ""
+    for holder, task in town.tasks:
+        m = _task_rx(task).search(sent)
+        if m is None:
+            continue
+        said = [_whose(x, speaker, listeners, town) for x in _SUBJECT.findall(sent[:m.start()])]
+        who = next((w for w in reversed(said) if w), None)  # the nearest one of the town before the verb
+        if who is not None and who != holder:
+            return f"{holder.split()[0]} is the one to {task}"
+    return ""
+
+
 def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """Why ``sent`` gives a part in one of ``facts``' gatherings (one the town declared) to someone
     who has none, or denies its speaker's own part ("I will not be helping Samuel prepare Grace's
-    surprise party", said by Rosa, who makes its decorations), else ""."""
+    surprise party", said by Rosa, who makes its decorations), or gives a declared task to another
+    (``task_not_theirs``), else ""."""
+    why = task_not_theirs(sent, speaker, listeners, town)
+    if why:
+        return why
     for f in facts:
         hands = town.parts.get(f.what.lower())
         if f.kind != "gathering" or hands is None or not f.speaks_of(sent):

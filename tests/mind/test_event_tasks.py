@@ -1,0 +1,62 @@
+"""Who does what for a gathering, as data (residents.json ``events[].tasks``): a line or an answer
+that gives a declared task to another as theirs is not said (game/mind/facts/parts.py).  Samuel on
+90db376, asked what he likes to do in his free time: "I also like to help others, such as lending
+Bluebell Cafe and making the cake" (Ines lends the cafe and makes the cake)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from game.mind.facts.fact import TownNames
+from game.mind.facts.parts import part_not_theirs, parts_unbacked, task_not_theirs
+from game.world import default_town_path
+from game.world.knowledge import EventSpec, among
+
+PEOPLE = ("Grace Okafor", "Samuel Okafor", "Ines Moreau", "Rosa Brody", "Marcus Bell")
+TOWN = TownNames(places=("Bluebell Cafe", "Town Hall"), people=PEOPLE,
+                 tasks=(("Ines Moreau", "lend Bluebell Cafe"), ("Ines Moreau", "make the cake"),
+                        ("Rosa Brody", "decorate Bluebell Cafe")))
+SAMUEL = "I also like to help others, such as lending Bluebell Cafe and making the cake."
+
+
+@pytest.mark.parametrize("speaker, listeners, line, why", [
+    ("Samuel Okafor", [], SAMUEL, "Ines is the one to lend Bluebell Cafe"),
+    ("Samuel Okafor", ["Rosa Brody"], "I'm baking, no, I'm making the cake myself this year.",
+     "Ines is the one to make the cake"),
+    ("Samuel Okafor", ["Marcus Bell"], "You made a lovely cake for it, I hear.", "Ines is the one to make the cake"),
+    ("Rosa Brody", [], "Marcus is decorating the cafe for Tuesday.", "Rosa is the one to decorate Bluebell Cafe"),
+    # its holder, or said of its holder, or asked, or denied: said
+    ("Ines Moreau", ["Samuel Okafor"], "I'm making the cake tonight.", ""),
+    ("Samuel Okafor", ["Rosa Brody"], "Ines is making the cake, and I'm writing the invitations.", ""),
+    ("Samuel Okafor", ["Ines Moreau"], "Thank you, Ines, you are lending me Bluebell Cafe.", ""),
+    ("Samuel Okafor", ["Ines Moreau"], "Could you make the cake a little smaller?", ""),
+    ("Samuel Okafor", [], "I'm not making the cake; Ines is.", ""),
+    ("Rosa Brody", ["Samuel Okafor"], "I'll decorate Bluebell Cafe on Tuesday afternoon.", ""),
+])
+def test_a_task_of_a_gathering_given_to_another_is_named(speaker, listeners, line, why):
+    assert task_not_theirs(line, speaker, listeners, TOWN) == why
+    assert part_not_theirs(line, speaker, listeners, TOWN, []) == why  # (the talk lines' check runs it)
+
+
+def test_an_answer_that_takes_anothers_task_is_caught_and_a_town_without_tasks_says_nothing():
+    assert parts_unbacked(f"I play the piano. {SAMUEL}", "Samuel Okafor", TOWN, []) == [
+        (SAMUEL, "Ines is the one to lend Bluebell Cafe")]
+    assert task_not_theirs(SAMUEL, "Samuel Okafor", [], TownNames(people=PEOPLE)) == ""
+
+
+def test_the_default_town_declares_the_partys_tasks_and_a_task_needs_one_who_knows_of_it():
+    town = default_town_path().parent if default_town_path().suffix else default_town_path()
+    data = json.loads((town / "residents.json").read_text(encoding="utf-8"))
+    party = EventSpec(**data["events"][0])
+    assert party.tasks == {"Ines Moreau": ["lend Bluebell Cafe", "make the cake"],
+                           "Rosa Brody": ["decorate Bluebell Cafe"]}
+    base = {k: v for k, v in data["events"][0].items() if k != "tasks"}
+    with pytest.raises(ValidationError, match="Marcus Bell has a task"):
+        EventSpec(**base, tasks={"Marcus Bell": ["make the cake"]})
+    with pytest.raises(ValidationError, match="a verb and what it is done to"):
+        EventSpec(**base, tasks={"Ines Moreau": ["bake"]})
+    cut = among(data, {"Samuel Okafor", "Ines Moreau", "Grace Okafor"})
+    assert cut["events"][0]["tasks"] == {"Ines Moreau": ["lend Bluebell Cafe", "make the cake"]}
