@@ -1,7 +1,8 @@
 """Who does what for a gathering, as data (residents.json ``events[].tasks``): a line or an answer
 that gives a declared task to another as theirs is not said (game/mind/facts/parts.py).  Samuel on
 90db376, asked what he likes to do in his free time: "I also like to help others, such as lending
-Bluebell Cafe and making the cake" (Ines lends the cafe and makes the cake)."""
+Bluebell Cafe and making the cake" (Ines lends the cafe and makes the cake).  And a relation said of
+two others is held to theirs (claims.py): "Grace Okafor and her husband Hank Brody"."""
 
 from __future__ import annotations
 
@@ -60,3 +61,41 @@ def test_the_default_town_declares_the_partys_tasks_and_a_task_needs_one_who_kno
         EventSpec(**base, tasks={"Ines Moreau": ["bake"]})
     cut = among(data, {"Samuel Okafor", "Ines Moreau", "Grace Okafor"})
     assert cut["events"][0]["tasks"] == {"Ines Moreau": ["lend Bluebell Cafe", "make the cake"]}
+
+
+def test_a_relation_said_of_two_others_is_held_to_their_relationships():
+    # Samuel on 90db376, asked what he does when he hears shouting: "see Grace Okafor and her husband
+    # Hank Brody arguing in the kitchen" (her husband is Samuel)
+    from game.mind.facts.claims import relation_claims
+
+    rel = {"Grace Okafor": {"Samuel Okafor": "her husband", "Hank Brody": "her rival in the election"},
+           "Hank Brody": {"Rosa Brody": "his daughter"}, "Samuel Okafor": {"Grace Okafor": "his wife"}}
+    people = ["Grace Okafor", "Samuel Okafor", "Hank Brody", "Rosa Brody"]
+
+    def said(text: str) -> list[tuple[str, str, bool]]:
+        return [(c.who, c.what, c.backed) for c in relation_claims(text, "Samuel Okafor", [], people, rel)]
+    assert said("I see Grace Okafor and her husband Hank Brody arguing in the kitchen.") == [
+        ("Hank Brody", "husband of Grace Okafor", False)]
+    assert said("Grace's husband Samuel plays the piano.") == [("Samuel Okafor", "husband of Grace Okafor", True)]
+    assert said("Rosa Brody, Hank Brody's daughter, serves coffee.") == [("Rosa Brody", "daughter of Hank Brody", True)]
+    assert said("Hank's daughter Rosa paints.") == [("Rosa Brody", "daughter of Hank Brody", True)]
+    assert said("Rosa's father Samuel came by.") == [("Samuel Okafor", "father of Rosa Brody", False)]
+
+
+def test_an_answer_that_speaks_to_a_neighbour_or_says_a_sentence_again_is_read_so():
+    # Grace on 90db376: "I have been thinking about starting the town again, just like you did when I
+    # was your mayor. I understand, Samuel. ..."; Samuel's shouting answer, said again place by place
+    from game.mind.interview.answerdata import tidy
+    from game.mind.interview.ownclaims import addressed
+
+    said = ("I have been thinking about starting the town again. I understand, Samuel. Hello Rosa, how are you? "
+            "I want the town ready for the debate, Samuel said.")
+    assert addressed(said, PEOPLE, "Grace Okafor") == ["I understand, Samuel.", "Hello Rosa, how are you?"]
+    assert addressed("Grace, I think, would say so.", PEOPLE, "Grace Okafor") == []  # one's own name
+    assert addressed("Grace, my wife, is a fine mayor.", PEOPLE, "Samuel Okafor") == []  # of her, not to her
+    again = ("I find Grace and Hank arguing in the cafe, and I tell them to stop arguing and to leave the cafe "
+             "immediately. I then go to her bedroom. I find Grace and Hank arguing in her bedroom, and I tell them to "
+             "stop arguing and to leave the bedroom immediately.")
+    assert tidy(again, []) == ("I find Grace and Hank arguing in the cafe, and I tell them to stop arguing and to "
+                               "leave the cafe immediately. I then go to her bedroom.")
+    assert tidy("I will go home. I will go home early.", []) == "I will go home. I will go home early."

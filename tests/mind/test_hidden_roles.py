@@ -68,6 +68,9 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
     ("Samuel Okafor", [], "My job is to teach music at Oakhill College and play the piano at Bluebell Cafe.",
      "Samuel Okafor is no longer a music teacher at Oakhill College"),
     ("Samuel Okafor", [], "My job is playing the piano at Bluebell Cafe.", ""),
+    ("Samuel Okafor", [], "These days my professional commitments at Oakhill College and my passion for teaching "
+     "music matter most.", "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Samuel Okafor", [], "I miss my old classes at Oakhill College.", ""),
 ])
 def test_a_sentence_that_breaks_a_secret_or_former_role_is_named(speaker, listeners, line, why):
     assert hidden_role_problem(line, speaker, listeners, TOWN) == why

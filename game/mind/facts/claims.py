@@ -46,6 +46,11 @@ _REL = "|".join(sorted(_KIN, key=len, reverse=True))
 _NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 _MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
          re.compile(rf"{_NAME}, (?P<whose>my|your) (?P<rel>{_REL})\b")]
+# of a third ("Grace Okafor and her husband Hank Brody", "Grace's husband Hank", "Hank, Grace's husband")
+_HOLDER = r"(?P<whose>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+_THEIRS = [re.compile(rf"\b{_HOLDER} and (?:her|his) (?P<rel>{_REL}),? {_NAME}"),
+           re.compile(rf"\b{_HOLDER}['’]s (?P<rel>{_REL}),? {_NAME}"),
+           re.compile(rf"\b{_NAME}, {_HOLDER}['’]s (?P<rel>{_REL})\b")]
 # what may stand between "running for" and the office: "a third term as", "re-election as", "the post of"
 _FOR_OFFICE = r"(?:a\s+(?:\w+\s+)?term\s+as\s+|re-?election\s+as\s+|the\s+(?:post|office)\s+of\s+|the\s+|post\s+of\s+)?"
 _RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:[^.,;!?]{{1,60}}? and (?:is )?)?(?:running|standing|a candidate) for "
@@ -92,10 +97,12 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
     """The relations ``text`` claims ("my wife Grace": Grace is the speaker's wife) and whether the
     relationships of either side back them (a word of the relation in its text)."""
     out = []
-    for rx in _MINE:
+    for rx in (*_MINE, *_THEIRS):
         for m in rx.finditer(text):
             other = full_name(m.group("name"), people)
-            holder = speaker if m.group("whose").lower() == "my" else (listeners[0] if len(listeners) == 1 else None)
+            whose = m.group("whose")
+            holder = (speaker if whose.lower() == "my" else (listeners[0] if len(listeners) == 1 else None)
+                      if whose.lower() == "your" else full_name(whose, people))
             if other is None or holder is None or other == holder:
                 continue
             rel = m.group("rel").lower()

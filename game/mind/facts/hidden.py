@@ -92,7 +92,7 @@ def secret_role_problem(sent: str, speaker: str, listeners: Sequence[str], town:
 
 
 _WAS = re.compile(r"\b(?:used to|former|formerly|retired|was|were|once|before|ago|taught|until|back when|"
-                  r"no longer|not anymore|anymore|years as)\b", re.I)
+                  r"miss(?:es|ed)?|old|no longer|not anymore|anymore|years as)\b", re.I)
 # the verb a role's last word is done by ("teacher": teach)
 _VERBS = {"teacher": "teach", "professor": "teach", "lecturer": "lectur", "nurse": "nurs", "doctor": "practis",
           "baker": "bak"}
@@ -122,6 +122,9 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
             if at:
                 pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+)?(?:work|works|working|"
                             rf"{verb or 'work'}\w*)\s+(?:\w+\s+){{0,3}}?at\s+(?:the\s+)?{re.escape(at)}\b")
+            if at and who == speaker:  # "my professional commitments at Oakhill College"
+                pats.append(rf"\b[Mm]y\s+(?:[\w-]+\s+){{0,2}}?(?:work|job|commitments|duties|classes|students|post|"
+                            rf"position|career|teaching|lessons)\s+(?:at|with)\s+(?:the\s+)?{re.escape(at)}\b")
             if at and town.workplaces.get(who, "") == at:
                 pats = pats[:1]  # still works there, in another role: only "I am a teacher" is wrong
             if any(re.search(p, sent) for p in pats):

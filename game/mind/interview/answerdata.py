@@ -269,6 +269,9 @@ _AS_ME = re.compile(r"^As (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?,\s*")
 _HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
 
 
+_AGAIN = 0.7  # the share of its words a sentence shares with one before it to be that one again
+
+
 def tidy(answer: str, places: Sequence[str]) -> str:
     """The answer as a reader should get it: no prompt's words said back, no "(Town Hall)" tag
     after an action, no sentence said twice, no last sentence cut off by the length limit."""
@@ -280,15 +283,15 @@ def tidy(answer: str, places: Sequence[str]) -> str:
     low = {p.lower() for p in places}
     text = _PLACE_TAG.sub(lambda m: "" if m.group("p").strip().lower() in low else m.group(0), text)
     out: list[str] = []
-    seen: set[str] = set()
+    seen: list[set[str]] = []
     parts = sentences(text)
     if len(parts) > 1 and re.match(r"^\W*[A-Z][a-z]+(?: [A-Z][a-z]+)? is hosting it\.$", parts[0]):
         parts = parts[1:]  # "Grace Okafor is hosting it." first: "it" is nothing the answer names
-    for s in parts:
-        key = re.sub(r"\W+", " ", s.lower()).strip()
-        if key in seen:
+    for s in parts:  # a sentence said again, or again with a word or two changed, goes
+        key = set(re.findall(r"[a-z']{3,}", s.lower())) or {s}
+        if any(len(key & k) >= _AGAIN * len(key | k) for k in seen):
             continue
-        seen.add(key)
+        seen.append(key)
         out.append(s)
     if len(out) > 1 and not re.search(r"[.!?\"')]$", out[-1]):
         out.pop()  # cut off mid-sentence

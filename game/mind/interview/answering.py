@@ -59,7 +59,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.interview.ownclaims import after_work_line, at_time, own_voice, self_claims
+from game.mind.interview.ownclaims import addressed, after_work_line, at_time, own_voice, self_claims
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda
@@ -368,6 +368,8 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
               for sent in relation_words_mixed(text, mind.core.persona.relationships)]
     found += [Problem("claim", sent, f"{why}.") for sent, why in parts_unbacked(text, name, town, held)]
+    found += [Problem("claim", sent, "This is no talk: answer the one who asks you, not a neighbour.")
+              for sent in addressed(text, town.people, name)]
     found += [Problem("claim", s, hint) for s, hint in self_claims(text, name, mind.core.persona.age, [
         *mind.core.persona.relationships, *ctx.talked], town.people, question,
         _tomorrow(mind, now) if _TOMORROW.search(question) else "")]  # (tomorrow's frame, only when asked of)

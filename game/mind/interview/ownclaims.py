@@ -163,6 +163,18 @@ def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str]) ->
     return text, False
 
 
+def addressed(text: str, people: Sequence[str], me: str) -> list[str]:
+    """The sentences of an answer that speak to a neighbour by name, as in a talk ("I understand,
+    Samuel.", "Hello Rosa, ..."; not "Grace, my wife, is ..."): Grace's answer on 90db376 said a line of her talk with Samuel
+    back, "just like you did when I was your mayor" and all."""
+    firsts = "|".join(re.escape(p.split()[0]) for p in people if p != me)
+    if not firsts:
+        return []
+    rx = re.compile(rf"^\W*(?:hi|hello|hey|thanks|thank you|oh|well|yes|no|sure|okay|ok|dear),?\s+(?:{firsts})[,!]"
+                    rf"|,\s+(?:{firsts})\s*[.!?]+\W*$", re.I)
+    return [x for x in sentences(text) if rx.search(x)]
+
+
 def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, mine: bool = False) -> str:
     """What the plan has after today's work ends ("" when it has no work today or it is over);
     ``mine``: in the resident's own voice ("After work today my plan is: ...")."""
