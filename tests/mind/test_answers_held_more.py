@@ -402,6 +402,11 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
                        "birthday at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00; Samuel told me so.",
                        [party], "Rosa Brody", now)
     assert said.startswith("Samuel Okafor is hosting") and told == ["denial dropped"]
+    # Rosa on 90db376, asked whose, where and when: "Samuel Okafor is hosting the party." (no place, no hour)
+    said, told = carry("Samuel Okafor is hosting the party.", [party], "Rosa Brody", now, where_when=True)
+    assert "at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00" in said and told
+    assert carry("Samuel is hosting the party at Bluebell Cafe at 6pm.", [party], "Rosa Brody", now,
+                 where_when=True)[1] == []
     assert tidy("Grace Okafor is hosting it. I'm hosting a surprise party.", []) == "I'm hosting a surprise party."
 
 

@@ -29,9 +29,8 @@ from game.mind.interview.backing import (
     person_asked,
     role_answer,
     role_holders,
-    way_answer,
 )
-from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line, on_the_hour
+from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line, on_the_hour, way_answer
 from game.mind.memory.records import MemoryRow, mentioned, spoke_with
 from game.mind.view import PlanBlock, hhmm
 
@@ -388,7 +387,8 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         text, back.source = f"I've been thinking about this: {in_voice(f, me, now)}", "record"
         back.fixes.append(f"told from the record: {f.what}")
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
-        carried, told = carry(text if back.source == "model" else "", asked, me, now)
+        carried, told = carry(text if back.source == "model" else "", asked, me, now,
+                              where_when=bool(re.search(r"\b(?:where|when)\b", question, re.I)))
         if told:
             back.fixes += told
             if back.source == "rule" or denies(text):

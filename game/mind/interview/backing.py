@@ -21,6 +21,7 @@ from game.mind.facts.claims import kin_unbacked, relation_claims, role_claims
 from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
+from game.mind.facts.hours import clock_times
 from game.mind.facts.leaning import LEANS
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.facts.unbacked import (
@@ -32,7 +33,7 @@ from game.mind.facts.unbacked import (
     steps_out,
 )
 from game.mind.facts.when import word_list
-from game.mind.interview.ownclaims import meals_unbacked, of_self_as_another
+from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another
 from game.mind.persona import Persona
 
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
@@ -109,10 +110,14 @@ def in_voice(f: Fact, me: str, now: datetime) -> str:
     return f"{f.source} told me that {f.sentence(now)}." if f.source else f"{f.sentence(now)}."
 
 
-def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime) -> tuple[str, list[str]]:
+def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime, *, where_when: bool = False
+          ) -> tuple[str, list[str]]:
     """An answer to a question about what the resident knows carries it: each asked fact the answer
-    does not name (or denies) is said from the record, in the resident's voice; a denial goes."""
-    missing = [f for f in facts if denies(answer) or fact_in(answer, [f]) is None or not _whose_said(answer, f, me)]
+    does not name (or denies), or, asked where and when (``where_when``), names without its place or
+    hour ("Samuel Okafor is hosting the party."), is said from the record, in the resident's voice; a
+    denial goes."""
+    missing = [f for f in facts if denies(answer) or fact_in(answer, [f]) is None or not _whose_said(answer, f, me)
+               or where_when and not _where_when_said(answer, f)]
     if not missing:
         # a denial beside what it knows ("No gathering is planned in town. Grace Okafor is hosting ...")
         parts = sentences(answer)
@@ -124,6 +129,12 @@ def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime) -> tuple[s
     # what it said of them without whose they are ("One is a surprise party ...") is said whole instead
     kept = "" if denies(answer) else " ".join(s for s in sentences(answer) if not any(f.speaks_of(s) for f in missing))
     return (f"{kept} {said}".strip() if kept else said), [f"told from the record: {f.what}" for f in missing]
+
+
+def _where_when_said(answer: str, f: Fact) -> bool:
+    """Whether ``answer`` says ``f``'s place (when it has one) and its hour."""
+    place = not f.place or f.place.lower() in answer.lower()
+    return place and (f.start is None or f.start in clock_times(answer))
 
 
 def _whose_said(answer: str, f: Fact, me: str) -> bool:
@@ -281,7 +292,6 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
     return out
 
 
-_WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)
 
 
 _HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) "
@@ -319,28 +329,10 @@ def wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime
 
 def _place_denied(answer: str, first: str, question: str, town: TownNames) -> list[Problem]:
     """"I don't know where the Town Hall is", asked the way to it by a resident of the town."""
-    if not _WHERE_DENIED.search(answer):
+    if not WHERE_DENIED.search(answer):
         return []
     return [Problem("denial", "", f"{first} knows where {p} is: {town.near[p]}. Say so.")
             for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
-
-
-_WAY_Q = re.compile(r"\b(?:the way to|where is|where's|how (?:do|can|would) (?:I|we|you|one) get to)\b", re.I)
-_DIRECTIONS = re.compile(r"\b(?:next to|near|north|south|east|west|street|road|left|right|past|across|behind|"
-                         r"opposite|beside|corner|straight)\b", re.I)
-
-
-def way_answer(answer: str, question: str, town: TownNames) -> str | None:
-    """Where the place the question asks the way to is, from the map, for an answer that still
-    says it does not know, or that asked the way says nothing of where it is; else None."""
-    asked = [p for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
-    if not asked:
-        return None
-    lost = _WAY_Q.search(question) and not _DIRECTIONS.search(answer) and not any(
-        p.lower() in answer.lower() for p in town.places if p != asked[0])
-    if not _WHERE_DENIED.search(answer) and not lost:
-        return None
-    return f"{asked[0]} is {town.near[asked[0]]}."
 
 
 def today_not_another_day(answer: str, question: str, now: datetime | None, held: Sequence[Fact]) -> str:

@@ -165,8 +165,8 @@ def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str]) ->
 
 def addressed(text: str, people: Sequence[str], me: str) -> list[str]:
     """The sentences of an answer that speak to a neighbour by name, as in a talk ("I understand,
-    Samuel.", "Hello Rosa, ..."; not "Grace, my wife, is ..."): Grace's answer on 90db376 said a line of her talk with Samuel
-    back, "just like you did when I was your mayor" and all."""
+    Samuel.", "Hello Rosa, ..."; not "Grace, my wife, is ..."): Grace's answer on 90db376 said a
+    line of her talk with Samuel back, "just like you did when I was your mayor" and all."""
     firsts = "|".join(re.escape(p.split()[0]) for p in people if p != me)
     if not firsts:
         return []
@@ -211,3 +211,22 @@ def own_voice(text: str, me: str) -> str:
     if m is None:
         return text
     return re.sub(r"\btold (?:him|her)\b", "told me", f"{m.group('pre')}I {m.group('v')}{text[m.end():]}", count=1)
+
+
+WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)
+_WAY_Q = re.compile(r"\b(?:the way to|where is|where's|how (?:do|can|would) (?:I|we|you|one) get to)\b", re.I)
+_DIRECTIONS = re.compile(r"\b(?:next to|near|north|south|east|west|street|road|left|right|past|across|behind|"
+                         r"opposite|beside|corner|straight)\b", re.I)
+
+
+def way_answer(answer: str, question: str, town: TownNames) -> str | None:
+    """Where the place the question asks the way to is, from the map, for an answer that still
+    says it does not know, or that asked the way says nothing of where it is; else None."""
+    asked = [p for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
+    if not asked:
+        return None
+    lost = _WAY_Q.search(question) and not _DIRECTIONS.search(answer) and not any(
+        p.lower() in answer.lower() for p in town.places if p != asked[0])
+    if not WHERE_DENIED.search(answer) and not lost:
+        return None
+    return f"{asked[0]} is {town.near[asked[0]]}."
