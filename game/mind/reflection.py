@@ -115,7 +115,15 @@ class Reflector:
             self.core.fail("reflect", e)
             return []
         made = []
+        # what an insight may draw its words from: the resident and the statements it was shown (the
+        # prompt's example, "Klaus is dedicated to his research", came back as "Grace Okafor is dedicated
+        # to her research", and her interview said so: 90db376)
+        example = prompting.examples("insights")
+        backing = f"{self.core.persona.brief()}\n{self.core.persona.daily}\n{listing}"
         for ins in ia.insights:
+            if echoes_example(ins.insight, example, backing):
+                self.core.count("insight_example_echo")
+                continue
             ids = []
             for n in ins.evidence:
                 if 1 <= n <= len(numbered):

@@ -367,6 +367,18 @@ async def test_an_insight_that_gives_someone_a_workplace_not_theirs_is_not_kept(
     assert mind.stats["insight_misattributed"] == 1
 
 
+async def test_an_insight_that_echoes_the_prompts_example_is_not_kept():
+    # 90db376: Grace's reflection "Grace Okafor is dedicated to her research" (the prompt's example is
+    # "Klaus is dedicated to his research"), cited on a talk that said nothing of research
+    script = {"reflect": [{"insights": [{"insight": "Isabella Rodriguez is dedicated to her research", "evidence": [1]},
+                                        {"insight": "Isabella cares about her regulars", "evidence": [1]}]}]}
+    mind, _ = make(script, reflect_threshold=10)
+    now = DAY1.replace(hour=11)
+    mind.memory.add("observation", "Klaus Mueller ordered a coffee from Isabella, a regular", now, importance=9)
+    assert await mind.reflect_if_due(now + timedelta(minutes=1)) == ["Isabella cares about her regulars"]
+    assert mind.stats["insight_example_echo"] == 1
+
+
 # ------------------------------------------------------------------ reacting
 async def test_react_budget_cooldown_and_the_steps_carry_on_after_it(view):
     react = {"decision": "react", "talk_to": "", "new_action": "run to the park to see the fire",
