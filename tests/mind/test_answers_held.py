@@ -9,8 +9,9 @@ from datetime import datetime
 import pytest
 
 from game.engine.build import new_engine
-from game.mind.interview.answerdata import record_lines, talk_claims, talks_on, tidy
+from game.mind.interview.answerdata import record_lines, talk_claims, talks_on
 from game.mind.interview.answering import answer_backed
+from game.mind.interview.ownclaims import tidy
 from game.mind.memory.records import MemoryRow
 
 from .fakes import interview_answers as _says

@@ -338,8 +338,7 @@ def test_asked_of_the_mayor_one_who_knows_her_says_who_she_is_and_she_speaks_as_
 
 def test_one_it_knows_is_not_met_as_a_stranger_and_a_pm_after_noon_is_not_said():
     """Rosa's interview of 2026-11-28, afternoon: the mayor she talked with that morning."""
-    from game.mind.interview.answerdata import tidy
-    from game.mind.interview.ownclaims import self_claims, strangers_known
+    from game.mind.interview.ownclaims import self_claims, strangers_known, tidy
 
     people = ["Grace Okafor", "Rosa Brody", "Felix Adeyemi"]
     said = ("I admire Grace Okafor's leadership. She is a strong and inspiring figure. I look forward to meeting her "
@@ -376,8 +375,8 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
     from datetime import date
 
     from game.mind.facts.fact import Fact
-    from game.mind.interview.answerdata import tidy
     from game.mind.interview.backing import carry
+    from game.mind.interview.ownclaims import tidy
 
     party = Fact(key="p", kind="gathering", what="a surprise party for Grace's 60th birthday", host="Samuel Okafor",
                  place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60, honoree="Grace Okafor",

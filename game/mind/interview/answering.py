@@ -44,7 +44,6 @@ from game.mind.interview.answerdata import (
     talk_claims,
     talk_topics_unbacked,
     talks_line,
-    tidy,
     tomorrow_line,
 )
 from game.mind.interview.backing import (
@@ -59,7 +58,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.interview.ownclaims import addressed, after_work_line, at_time, own_voice, self_claims
+from game.mind.interview.ownclaims import addressed, after_work_line, at_time, own_voice, self_claims, tidy
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda

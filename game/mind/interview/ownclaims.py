@@ -230,3 +230,42 @@ def way_answer(answer: str, question: str, town: TownNames) -> str | None:
     if not WHERE_DENIED.search(answer) and not lost:
         return None
     return f"{asked[0]} is {town.near[asked[0]]}."
+
+
+def a_place(tag: str, places: set[str]) -> bool:
+    """A place of the town, or a room of one ("the living room of the Okafor house")."""
+    return tag in places or any(re.search(rf"\b(?:of|in) (?:the )?{re.escape(p)}$", tag) for p in places)
+
+
+_PLACE_TAG = re.compile(r"\s*\((?P<p>[^()]{2,80})\)")
+_AS_ME = re.compile(r"^As (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?,\s*")
+_HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
+
+
+_AGAIN = 0.7  # the share of its words a sentence shares with one before it to be that one again
+
+
+def tidy(answer: str, places: Sequence[str]) -> str:
+    """The answer as a reader should get it: no prompt's words said back, no "(Town Hall)" tag
+    after an action, no sentence said twice, no last sentence cut off by the length limit."""
+    text = _HINT_ECHO.sub("", answer)
+    text = _AS_ME.sub("", text)  # "As Rosa, I think ..." -> "I think ..."
+    text = re.sub(r",?\s+naming (?:him|her|them)\b", "", text)  # the prompt's rule said back
+    text = text[:1].upper() + text[1:]
+    text = re.sub(r"\b(1[3-9]|2[0-3]):([0-5]\d)\s*(?:PM|pm|p\.m\.)", r"\1:\2", text)  # "13:30 PM"
+    low = {p.lower() for p in places}
+    text = _PLACE_TAG.sub(lambda m: "" if a_place(m.group("p").strip().lower(), low) else m.group(0), text)
+    out: list[str] = []
+    seen: list[set[str]] = []
+    parts = sentences(text)
+    if len(parts) > 1 and re.match(r"^\W*[A-Z][a-z]+(?: [A-Z][a-z]+)? is hosting it\.$", parts[0]):
+        parts = parts[1:]  # "Grace Okafor is hosting it." first: "it" is nothing the answer names
+    for s in parts:  # a sentence said again, or again with a word or two changed, goes
+        key = set(re.findall(r"[a-z']{3,}", s.lower())) or {s}
+        if any(len(key & k) >= _AGAIN * len(key | k) for k in seen):
+            continue
+        seen.append(key)
+        out.append(s)
+    if len(out) > 1 and not re.search(r"[.!?\"')]$", out[-1]):
+        out.pop()  # cut off mid-sentence
+    return " ".join(out).strip() or answer.strip()
