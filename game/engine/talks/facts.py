@@ -11,6 +11,7 @@ from datetime import datetime
 from game.engine.towncore import TownCore
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
+from game.mind.facts.ownpoints import point_not_theirs
 from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation, hhmm
 
@@ -44,7 +45,7 @@ class TalkFacts:
                 self.core.minds[p].read_fact(text, now, host=speaker, source=speaker)
         v = vet_line(speaker, text, conv.participants, books, now, self.core.town_names, may_move=may_move)
         if speaker in self.core.minds and v.text:
-            v = self._not_copied(conv, v)
+            v = self._not_copied(conv, self._own_points(conv, v))
         if v.fixes:
             self.fixes += len(v.fixes)
             self.secrets_kept += sum(1 for f in v.fixes if f.startswith("kept secret"))
@@ -61,6 +62,29 @@ class TalkFacts:
             if v.speaker in self.core.minds:
                 self.core.minds[v.speaker].facts.told_to(v.fact.key, v.told)
         return v.speaker, v.text
+
+    def _own_points(self, conv: Conversation, v: Vetted) -> Vetted:
+        """The line less its sentences that say another's point or give its own to the listener
+        (game/mind/facts/ownpoints.py)."""
+        minds = {p: self.core.minds[p].persona for p in conv.participants if p in self.core.minds}
+        points = {p: sentences(m.currently) for p, m in minds.items()}
+        lives = {p: f"{m.brief()} {' '.join(m.relationships.values())}" for p, m in minds.items()}
+        listeners = [p for p in conv.participants if p != v.speaker]
+        town = self.core.town_names
+        public = " ".join(f"{p} is {r}" + (" running against in the election" if r.startswith("candidate") else "")
+                          for p, rs in town.roles.items() for r in rs)
+        kept, why = [], ""
+        for sent in sentences(v.text) or [v.text]:
+            w = point_not_theirs(sent, v.speaker, listeners, points, lives, town.people, public=public,
+                                 homes=town.homes)
+            if w:
+                why = w
+            else:
+                kept.append(sent)
+        if why:
+            v.fixes.append(f"misattributed: {why}")
+            v.text = " ".join(kept)
+        return v
 
     def _not_copied(self, conv: Conversation, v: Vetted) -> Vetted:
         """The line less its sentences said already in another talk (of five words or more)."""
