@@ -137,6 +137,7 @@ class TownEvent(Protocol):
     what: str
     host: str
     known_by: list[str]  # those who know of it from the start: a hand in it
+    tasks: dict[str, list[str]]  # who does what for it ("Ines Moreau": ["make the cake"])
 
 
 class TownMap(Protocol):

@@ -85,7 +85,7 @@ def test_a_relation_said_of_two_others_is_held_to_their_relationships():
 def test_an_answer_that_speaks_to_a_neighbour_or_says_a_sentence_again_is_read_so():
     # Grace on 90db376: "I have been thinking about starting the town again, just like you did when I
     # was your mayor. I understand, Samuel. ..."; Samuel's shouting answer, said again place by place
-    from game.mind.interview.ownclaims import addressed, tidy
+    from game.mind.interview.ownclaims import AGAIN, addressed, tidy
 
     said = ("I have been thinking about starting the town again. I understand, Samuel. Hello Rosa, how are you? "
             "I want the town ready for the debate, Samuel said.")
@@ -95,9 +95,11 @@ def test_an_answer_that_speaks_to_a_neighbour_or_says_a_sentence_again_is_read_s
     again = ("I find Grace and Hank arguing in the cafe, and I tell them to stop arguing and to leave the cafe "
              "immediately. I then go to her bedroom. I find Grace and Hank arguing in her bedroom, and I tell them to "
              "stop arguing and to leave the bedroom immediately.")
-    assert tidy(again, []) == ("I find Grace and Hank arguing in the cafe, and I tell them to stop arguing and to "
-                               "leave the cafe immediately. I then go to her bedroom.")
-    assert tidy("I will go home. I will go home early.", []) == "I will go home. I will go home early."
+    once = ("I find Grace and Hank arguing in the cafe, and I tell them to stop arguing and to leave the cafe "
+            "immediately.")
+    assert tidy(again, [], AGAIN) == f"{once} I then go to her bedroom."
+    assert tidy(again, []) == again  # (before the checks, only a sentence said word for word)
+    assert tidy("I will go home. I will go home early.", [], AGAIN) == "I will go home. I will go home early."
     # Grace on 90db376: a memory's place tag said back
     assert tidy("Samuel told me he's reading at home (the living room of the Okafor house).", ["Okafor house"]) == \
         "Samuel told me he's reading at home."

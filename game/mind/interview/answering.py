@@ -58,7 +58,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.interview.ownclaims import addressed, after_work_line, at_time, own_voice, self_claims, tidy
+from game.mind.interview.ownclaims import AGAIN, addressed, after_work_line, at_time, own_voice, self_claims, tidy
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda
@@ -339,7 +339,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
                         usual=usual_day_line(usual) if USUAL_Q.search(question) else "",
                         at=at_time(question, _blocks(mind, now)),
                         holds=[f for f in mind.core.facts.upcoming(now) if asker not in f.secret_from])
-    text = tidy(text, town.places)
+    text = tidy(text, town.places, AGAIN)  # (a sentence said again, a word or two changed: once checked)
     if remember:
         mind.core.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back

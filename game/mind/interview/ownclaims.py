@@ -242,10 +242,10 @@ _AS_ME = re.compile(r"^As (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?,\s*")
 _HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
 
 
-_AGAIN = 0.7  # the share of its words a sentence shares with one before it to be that one again
+AGAIN = 0.7  # the share of its words a sentence shares with one before it to be that one again
 
 
-def tidy(answer: str, places: Sequence[str]) -> str:
+def tidy(answer: str, places: Sequence[str], again: float = 1.0) -> str:
     """The answer as a reader should get it: no prompt's words said back, no "(Town Hall)" tag
     after an action, no sentence said twice, no last sentence cut off by the length limit."""
     text = _HINT_ECHO.sub("", answer)
@@ -262,7 +262,7 @@ def tidy(answer: str, places: Sequence[str]) -> str:
         parts = parts[1:]  # "Grace Okafor is hosting it." first: "it" is nothing the answer names
     for s in parts:  # a sentence said again, or again with a word or two changed, goes
         key = set(re.findall(r"[a-z']{3,}", s.lower())) or {s}
-        if any(len(key & k) >= _AGAIN * len(key | k) for k in seen):
+        if any(len(key & k) >= again * len(key | k) for k in seen):
             continue
         seen.append(key)
         out.append(s)
