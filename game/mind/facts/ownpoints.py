@@ -18,10 +18,6 @@ GIVEN = 2  # words a "you have/are" sentence shares with the speaker's own point
 _YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been)\b", re.I)
 
 
-def _words(text: str, names: set[str]) -> set[str]:
-    return stems(text, names)
-
-
 def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: Mapping[str, Sequence[str]],
                      lives: Mapping[str, str], people: Sequence[str], *, public: str = "",
                      homes: Mapping[str, str] | None = None) -> str:
@@ -31,20 +27,20 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
     ``public``: what everyone knows (the declared roles: "Hank Brody is running for mayor");
     ``homes``: who lives where (one's housemates' doings are known at home)."""
     names = {w.lower() for p in people for w in p.split()}
-    said = _words(sent, names)
-    mine = _words(f"{lives.get(speaker, '')} {public}", names)
+    said = stems(sent, names)
+    mine = stems(f"{lives.get(speaker, '')} {public}", names)
     home = (homes or {}).get(speaker)
     for other in listeners:
         if home and (homes or {}).get(other) == home:
             continue
         for point in points.get(other, ()):
-            shared = said & _words(point, names)
+            shared = said & stems(point, names)
             if len(shared) >= SHARED and len(shared & mine) < 2:
                 return f"{other.split()[0]}'s own to bring up"
     if len(listeners) == 1 and _YOU_ARE.search(sent) and not sent.rstrip().endswith("?"):
-        theirs = _words(lives.get(listeners[0], ""), names)
+        theirs = stems(lives.get(listeners[0], ""), names)
         for point in points.get(speaker, ()):
-            shared = said & _words(point, names)
+            shared = said & stems(point, names)
             if len(shared) >= GIVEN and not shared & theirs:
                 return f"{speaker.split()[0]}'s own, not {listeners[0].split()[0]}'s"
     return ""
