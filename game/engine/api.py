@@ -118,17 +118,11 @@ class PlaceMemory(Protocol):
 class CastMember(Protocol):
     """A resident as the town's files declare it (``game.world.residents.ResidentSpec``)."""
 
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def home(self) -> str: ...  # "sector:arena"
-
-    @property
-    def workplace(self) -> str | None: ...
-
-    @property
-    def newcomer(self) -> bool: ...  # new in town: in a small town, knows only whom its relationships name
+    name: str
+    home: str  # "sector:arena"
+    workplace: str | None
+    age: int
+    newcomer: bool  # new in town: in a small town, knows only whom its relationships name
 
 
 class TownEvent(Protocol):

@@ -68,6 +68,7 @@ class TownCore:
                                     workplaces={
                                         s.name: s.workplace.split(":")[0] for s in town.residents if s.workplace},
                                     homes={s.name: s.home.split(":")[0] for s in town.residents if s.home},
+                                    ages={s.name: s.age for s in town.residents if s.age},
                                     near=whereabouts(tree) if isinstance(tree, AreaTree) else {},
                                     lacks=_lacks(tree) if isinstance(tree, AreaTree) else None,
                                     open_now=lambda place: _open_now(town.objects, place),

@@ -201,6 +201,7 @@ def town_names(save: SaveData) -> TownNames:
         places, arenas = tuple(tree.sectors()), arena_names(tree)
     roles = role_tables(())
     works: dict[str, str] = {}
+    ages: dict[str, int] = {}
     parts: dict[str, tuple[str, ...]] = {}
     folk: frozenset[str] = frozenset()
     people = set(save.residents)
@@ -213,11 +214,12 @@ def town_names(save: SaveData) -> TownNames:
             people |= {r.name for r in rf.residents}  # the whole town (a small cast speaks of the others)
             roles = role_tables(rf.roles)
             works = {r.name: r.workplace.split(":")[0] for r in rf.residents if r.workplace}
+            ages = {r.name: r.age for r in rf.residents if r.age}
             parts = {e.what.lower(): (e.host, *e.known_by) for e in rf.events}
             folk = frozenset(r.name for r in rf.residents if not r.newcomer) if rf.small_town else frozenset()
     return TownNames(places=places, arenas=arenas, people=tuple(sorted(people)), relations=save.relationships,
                      roles=roles.public, secret_roles=roles.secret, former_roles=roles.former,
-                     workplaces=works, parts=parts, townsfolk=folk)
+                     workplaces=works, ages=ages, parts=parts, townsfolk=folk)
 
 
 def cli_audit(args: argparse.Namespace) -> int:

@@ -105,3 +105,21 @@ def test_an_answer_that_speaks_to_a_neighbour_or_says_a_sentence_again_is_read_s
         "Samuel told me he's reading at home."
     kept = "I like the fountain (it needs repairs)."
     assert tidy(kept, ["Okafor house"]) == kept
+
+
+def test_a_memory_said_back_as_stored_gives_the_talk_s_words_as_quotes():
+    # Kenji on 19282ee, asked of a gathering: his own record of a talk said back word for word
+    from game.mind.interview.ownclaims import AGAIN, tidy
+
+    said = ("Ines Moreau told me about it. I talked with Ines Moreau; I said: Hi Ines! I'm going to meet Grace "
+            "Okafor at Bluebell Cafe. Ines Moreau told me: Oh, yes! I'm so excited! Ines Moreau told me that "
+            "Samuel Okafor is hosting a party at Bluebell Cafe tomorrow from 18:00 to 21:00.")
+    assert tidy(said, ["Bluebell Cafe"], AGAIN) == (
+        "Ines Moreau told me about it. I talked with Ines Moreau and said: “Hi Ines! I'm going to meet Grace "
+        "Okafor at Bluebell Cafe.” Ines Moreau told me: “Oh, yes! I'm so excited!” Ines Moreau told me that "
+        "Samuel Okafor is hosting a party at Bluebell Cafe tomorrow from 18:00 to 21:00.")
+    assert tidy(said, ["Bluebell Cafe"]) == said  # the checks read it as the model wrote it
+    quoted = 'Grace Okafor told me: "See you at six."'
+    assert tidy(quoted, [], AGAIN) == quoted
+    assert tidy("I talked with Rosa. Rosa told me: I'm so excited!", [], AGAIN) == \
+        "I talked with Rosa. Rosa told me: “I'm so excited!”"  # a quote last is not a sentence cut off

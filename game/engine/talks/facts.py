@@ -9,6 +9,7 @@ from collections import OrderedDict
 from datetime import datetime
 
 from game.engine.towncore import TownCore
+from game.mind.facts.ages import ages_mended
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.ownpoints import point_not_theirs
@@ -46,6 +47,10 @@ class TalkFacts:
         v = vet_line(speaker, text, conv.participants, books, now, self.core.town_names, may_move=may_move)
         if speaker in self.core.minds and v.text:
             v = self._not_copied(conv, self._own_points(conv, v))
+            town = self.core.town_names
+            v.text, fixed = ages_mended(v.text, v.speaker, [p for p in conv.participants if p != v.speaker],
+                                        town.people, town.ages, tuple(town.parts))
+            v.fixes += fixed
         if v.fixes:
             self.fixes += len(v.fixes)
             self.secrets_kept += sum(1 for f in v.fixes if f.startswith("kept secret"))

@@ -64,6 +64,7 @@ class TownNames:
     roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     workplaces: Mapping[str, str] = field(default_factory=dict)  # full name -> its workplace's sector
     homes: Mapping[str, str] = field(default_factory=dict)  # full name -> its home's sector (who lives with whom)
+    ages: Mapping[str, int] = field(default_factory=dict)  # full name -> its age (a birthday's number: ages.py)
     # where each place is, as said to one asking the way ("next to A and B, on the north side of town")
     near: Mapping[str, str] = field(default_factory=dict)
     # the kinds of place a text names that the town has none of ("police station"): the world's reading

@@ -242,6 +242,20 @@ _AS_ME = re.compile(r"^As (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?,\s*")
 _HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
 
 
+_NAME = r"[A-Z][a-z]+(?: [A-Z][a-z]+)?"
+_NEXT = rf"(?=\s+(?:{_NAME} (?:told|said to|asked) me\b|I talked with\b)|\s*$)"
+_OWN_PART = re.compile(rf"\bI talked with (?P<who>[^;.!?]{{1,120}}); I said:\s*(?P<said>.+?){_NEXT}", re.S)
+_HEARD = re.compile(rf"\b(?P<who>{_NAME}) (?P<v>told me|said to me|asked me):\s*(?P<said>[^\"“\s].*?){_NEXT}", re.S)
+
+
+def memory_form(text: str) -> str:
+    """A memory said back in the form it is stored ("I talked with Ines Moreau; I said: Hi Ines! I'm
+    going to meet Grace ... Ines Moreau told me: Oh, yes!", Kenji's answer on 19282ee), with the words
+    said in a talk as quotes, so that a reader takes them as what was said then, not as the answer."""
+    text = _OWN_PART.sub(lambda m: f"I talked with {m['who']} and said: “{m['said'].strip()}”", text)
+    return _HEARD.sub(lambda m: f"{m['who']} {m['v']}: “{m['said'].strip()}”", text)
+
+
 AGAIN = 0.7  # the share of its words a sentence shares with one before it to be that one again
 
 
@@ -249,6 +263,8 @@ def tidy(answer: str, places: Sequence[str], again: float = 1.0) -> str:
     """The answer as a reader should get it: no prompt's words said back, no "(Town Hall)" tag
     after an action, no sentence said twice, no last sentence cut off by the length limit."""
     text = _HINT_ECHO.sub("", answer)
+    if again < 1.0:  # the final tidy, once the checks have read the answer as the model wrote it
+        text = memory_form(text)
     text = _AS_ME.sub("", text)  # "As Rosa, I think ..." -> "I think ..."
     text = re.sub(r",?\s+naming (?:him|her|them)\b", "", text)  # the prompt's rule said back
     text = text[:1].upper() + text[1:]
@@ -266,6 +282,6 @@ def tidy(answer: str, places: Sequence[str], again: float = 1.0) -> str:
             continue
         seen.append(key)
         out.append(s)
-    if len(out) > 1 and not re.search(r"[.!?\"')]$", out[-1]):
+    if len(out) > 1 and not re.search(r"[.!?\"')”’]$", out[-1]):
         out.pop()  # cut off mid-sentence
     return " ".join(out).strip() or answer.strip()
