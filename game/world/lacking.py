@@ -37,6 +37,8 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("swimming pool", r"\b(swimming pool|pool to swim|go swimming|swim laps)\b", ("swimming",)),
     ("hotel", r"\b(hotel|motel)\b", ("hotel", "motel", "inn")),
     ("police station", r"\bpolice\b", ("police",)),
+    ("emergency services", r"\bemergency services?\b",
+     ("hospital", "clinic", "police", "fire station")),
     ("fire station", r"\b(fire station|fire department|fire brigade|firefighters?)\b", ("fire station",)),
     ("gas station", r"\b(gas station|petrol station)\b", ("gas", "petrol")),
     ("farm", r"\bfarm\b", ("farm",)),

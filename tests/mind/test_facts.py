@@ -132,6 +132,15 @@ def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobod
     alone = vet_line("Rosa Brody", "Let's go to the community center.", ["Rosa Brody", "Ines Moreau"], books,
                      MONDAY, TOWN)
     assert alone.text == "Let's go to the community center."  # nothing else to say: the talk goes on
+    # a kind of place the town lacks (the world reads it: game/world/lacking.py)
+    from dataclasses import replace
+
+    from game.world.lacking import lacking
+
+    lacks = replace(TOWN, lacks=lambda text: lacking(text, " bluebell cafe cafe pub market pharmacy "))
+    v = vet_line("Rosa Brody", "Morning, Ines! Let's take the train to the coast. Coffee later?",
+                 ["Rosa Brody", "Ines Moreau"], {n: FactBook(town=lacks) for n in books}, MONDAY, lacks)
+    assert v.text == "Morning, Ines! Coffee later?"
 
 _WORDS = st.sampled_from(["hosting", "a", "party", "at", "Bluebell Cafe", "tomorrow", "from", "12", "to", "1pm",
                           "I'm", "throwing", "picnic", "on", "Friday", "at 8", "noon", "the pub", "running for",

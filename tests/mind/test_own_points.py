@@ -38,6 +38,9 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
     ("Ines Moreau", "Rosa Brody", "I also know she has a growing crush on Felix Adeyemi, the new baker.",
      "Rosa's own to bring up"),
     ("Kenji Tanaka", "Felix Adeyemi", "I see you're selling your bread to Bluebell Cafe.", "Felix's own to bring up"),
+    # Rosa's own point given to Ines: one word ("crush") and one third person (Felix) tell it
+    ("Rosa Brody", "Ines Moreau", "I know you have a crush on Felix.", "Rosa's own, not Ines's"),
+    ("Rosa Brody", "Ines Moreau", "You have a busy day with Felix, I hear.", ""),
     # what the speaker's own life holds, what everyone knows, what one's housemate is busy with: said
     ("Ines Moreau", "Rosa Brody", "I know Rosa is helping Samuel prepare Grace's surprise party.", ""),
     ("Rosa Brody", "Ines Moreau", "I'm helping Samuel Okafor prepare Grace's surprise party at Bluebell Cafe.", ""),

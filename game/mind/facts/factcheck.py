@@ -387,13 +387,13 @@ _FOREIGN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+"
 
 def _drop_unbacked_sentences(text: str, town: TownNames, people: Sequence[str], speaker: str,
                              fixes: list[str]) -> str:
-    """The line without its sentences that name a place the town does not have or a person no one
-    in it is; a line that would be left with nothing stays as it is (the talk goes on)."""
+    """The line less its sentences naming a place (or kind of place) the town lacks or a person no one is."""
     if re.search(r"[A-Za-z]", text) and _FOREIGN.search(text):
         text = _FOREIGN.sub("", text).strip()  # a stray run of another script in an English line
         fixes.append("foreign script dropped")
     parts = sentences(text)
-    kept = [s for s in parts if not places_unknown(s, town) and not people_named(s, people, town, speaker)]
+    kept = [s for s in parts if not places_unknown(s, town) and not people_named(s, people, town, speaker)
+            and not (town.lacks is not None and town.lacks(s))]  # (a line left with nothing stays: the talk goes on)
     if kept and len(kept) < len(parts):
         fixes.append(f"dropped {len(parts) - len(kept)} unbacked sentence(s)")
         return " ".join(kept)

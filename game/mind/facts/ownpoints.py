@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from game.mind.facts.hours import stems
 
 SHARED = 3  # words a sentence shares with another's point, none the speaker's, to be that point
-GIVEN = 2  # words a "you have/are" sentence shares with the speaker's own point, none the listener's
+GIVEN = 2  # words (and third people) a "you have/are" sentence shares with the speaker's own point, no word the
+# listener's: Rosa's "I know you have a crush on Felix" shares "crush" and Felix
 _YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been)\b", re.I)
 
 
@@ -39,8 +40,10 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
                 return f"{other.split()[0]}'s own to bring up"
     if len(listeners) == 1 and _YOU_ARE.search(sent) and not sent.rstrip().endswith("?"):
         theirs = stems(lives.get(listeners[0], ""), names)
+        others = [p.split()[0] for p in people if p != speaker and p not in listeners]
         for point in points.get(speaker, ()):
             shared = said & stems(point, names)
-            if len(shared) >= GIVEN and not shared & theirs:
+            named = [f for f in others if re.search(rf"\b{f}\b", sent) and re.search(rf"\b{f}\b", point)]
+            if len(shared) + len(named) >= GIVEN and shared and not shared & theirs:
                 return f"{speaker.split()[0]}'s own, not {listeners[0].split()[0]}'s"
     return ""
