@@ -7,12 +7,14 @@ identity summary it writes is kept by the core, as every prompt begins with it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from game.llm.api import LLMError, Priority
 from game.mind import prompting
 from game.mind.core import MindCore
 from game.mind.facts.claims import role_claims
+from game.mind.facts.hours import stems
 from game.mind.facts.linechecks import works_elsewhere
 from game.mind.facts.unbacked import echoes_example, sentences
 from game.mind.memory.stream import Record
@@ -136,6 +138,10 @@ class Reflector:
                 continue
             if self._misattributes(ins.insight):
                 continue
+            cited = "\n".join(evidence[i].text for i in ids)
+            if ungrounded(ins.insight, f"{self.core.persona.brief()}\n{cited}", self.core.facts.town.people):
+                self.core.count("insight_ungrounded")  # (Rosa "is well-versed in business operations", of
+                continue  # what Felix told her of his stall: 136a191)
             self.core.memory.add("reflection", ins.insight, now, evidence=ids)
             made.append(ins.insight)
         self.core.count("reflections", len(made))
@@ -158,3 +164,16 @@ class Reflector:
         recent = [r for r in last if since is None or r.created > since] or last
         ranked = sorted(enumerate(recent), key=lambda ir: (-ir[1].importance, -ir[0]))
         return [r.text for _, r in ranked[:n]]
+
+
+GROUNDED = 0.34  # the share of an insight's own words its resident and cited records must hold
+
+
+def ungrounded(insight: str, backing: str, people: Sequence[str]) -> bool:
+    """Whether most of an insight's words (three or more, by their stems) come from nothing its
+    resident is nor the records it cites: the model's own story, not a reflection on what happened."""
+    names = {w.lower() for p in people for w in p.split()}
+    words = {w for w in stems(insight, names) if len(w) >= 4}
+    if len(words) < 3:
+        return False
+    return len(words & stems(backing, names)) < GROUNDED * len(words)

@@ -195,3 +195,37 @@ async def test_an_open_question_left_with_nothing_says_what_it_knows_is_coming(e
     assert text.startswith("I've been thinking about this: I'm hosting a surprise party") and back.source == "record"
     said = "I would call my wife Grace, who is hosting the surprise party for Grace's 60th birthday."
     assert [p.what for p in wrong_host(said, list(samuel.facts), engine.core.town_names, MONDAY)] == [said]
+
+
+async def test_a_second_answer_left_empty_by_the_checks_gives_way_to_the_first_s_good_sentences(engine):
+    # 3 of 75 answers on 2026-11-29 said "I'm not sure, I don't know": the second answer, all its
+    # sentences unbacked, was taken over a first that had one good sentence
+    rosa = engine.core.minds["Rosa Brody"]
+    first = "I paint in my spare time. I also visit Ezra Vance at the train station."
+    second = "I visit Ezra Vance."
+    text, back = await answer_backed(rosa, "What do you like to do in your free time?", MONDAY,
+                                     _says(first, second))
+    assert text == "I paint in my spare time." and back.asked == 2 and "I visit Ezra Vance." in back.dropped
+
+
+async def test_a_usual_day_answer_that_says_nothing_of_it_is_told_from_the_record(engine):
+    # Rosa on 136a191's save: "Describe your typical weekday in broad strokes." -> "Today, she is going
+    # to Hank's house."
+    rosa = engine.core.minds["Rosa Brody"]
+    odd = "Today, she is going to Hank's house."
+    text, back = await answer_backed(rosa, "Describe your typical weekday in broad strokes.", MONDAY,
+                                     _says(odd, odd))
+    assert text.startswith("On a usual weekday") and "Bluebell Cafe" in text and back.source == "record"
+
+
+async def test_a_job_answer_that_says_none_of_its_work_is_told_from_the_record(engine):
+    # Samuel on 136a191's save: "What is your job?" -> "I am known for my supportive and attentive
+    # father to my wife Grace."
+    samuel = engine.core.minds["Samuel Okafor"]
+    odd = "I am known for my supportive and attentive father to my wife Grace."
+    text, back = await answer_backed(samuel, "What is your job?", MONDAY, _says(odd, odd))
+    assert text == "I play the piano at Bluebell Cafe. I was the music teacher at Oakhill College."
+    assert back.source == "record"
+    mayor = "I am the mayor of Millbrook and I run the town from the mayor's office."
+    text, back = await answer_backed(engine.core.minds["Grace Okafor"], "What is your job?", MONDAY, _says(mayor))
+    assert text == mayor  # her words hold her work

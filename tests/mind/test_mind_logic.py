@@ -379,6 +379,22 @@ async def test_an_insight_that_echoes_the_prompts_example_is_not_kept():
     assert mind.stats["insight_example_echo"] == 1
 
 
+async def test_an_insight_that_its_resident_and_records_do_not_hold_is_not_kept():
+    # 136a191: Rosa "is well-versed in business operations and marketing strategies", cited on three
+    # lines Felix told her of his stall; her interview said it as her own, twice
+    from game.mind.reflection import ungrounded
+
+    script = {"reflect": [{"insights": [
+        {"insight": "Isabella is well-versed in business operations and marketing strategies", "evidence": [1]},
+        {"insight": "Isabella cares about her regulars", "evidence": [1]}]}]}
+    mind, _ = make(script, reflect_threshold=10)
+    now = DAY1.replace(hour=11)
+    mind.memory.add("observation", "Klaus Mueller ordered a coffee from Isabella, a regular", now, importance=9)
+    assert await mind.reflect_if_due(now + timedelta(minutes=1)) == ["Isabella cares about her regulars"]
+    assert mind.stats["insight_ungrounded"] == 1
+    assert not ungrounded("Rosa Brody cares about her father.", "She lives with her father, Hank.", ["Rosa Brody"])
+
+
 # ------------------------------------------------------------------ reacting
 async def test_react_budget_cooldown_and_the_steps_carry_on_after_it(view):
     react = {"decision": "react", "talk_to": "", "new_action": "run to the park to see the fire",

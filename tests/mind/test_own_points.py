@@ -31,7 +31,8 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
     lives = {p: f"{m.persona.brief()} {' '.join(m.persona.relationships.values())}" for p, m in minds.items()}
     public = " ".join(f"{p} is {r}" + (" running against in the election" if r.startswith("candidate") else "")
                       for p, rs in town.roles.items() for r in rs)
-    return point_not_theirs(line, speaker, [listener], points, lives, town.people, public=public, homes=town.homes)
+    return point_not_theirs(line, speaker, [listener], points, lives, town.people, public=public, homes=town.homes,
+                             places=town.places)
 
 
 @pytest.mark.parametrize("speaker, listener, line, why", [
@@ -41,6 +42,13 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
     # Rosa's own point given to Ines: one word ("crush") and one third person (Felix) tell it
     ("Rosa Brody", "Ines Moreau", "I know you have a crush on Felix.", "Rosa's own, not Ines's"),
     ("Rosa Brody", "Ines Moreau", "You have a busy day with Felix, I hear.", ""),
+    # the listener's point taken as the speaker's own (Aiko, the librarian, to Felix, the baker)
+    ("Aiko Tanaka", "Felix Adeyemi", "I was thinking about selling some bread.", "Felix's own, not Aiko's"),
+    ("Ines Moreau", "Samuel Okafor", "I'm making the cake for the surprise party.", ""),
+    ("Felix Adeyemi", "Ines Moreau", "I'm selling my bread at the market on Saturday.", ""),
+    # a place's name is no one's point (19282ee: Ines to her son; Nora to Ines)
+    ("Ines Moreau", "Eli Moreau", "It's great that you're eating lunch at Bluebell Cafe.", ""),
+    ("Nora Lindqvist", "Ines Moreau", "I'm going to meet Grace Okafor at Bluebell Cafe.", ""),
     # what the speaker's own life holds, what everyone knows, what one's housemate is busy with: said
     ("Ines Moreau", "Rosa Brody", "I know Rosa is helping Samuel prepare Grace's surprise party.", ""),
     ("Rosa Brody", "Ines Moreau", "I'm helping Samuel Okafor prepare Grace's surprise party at Bluebell Cafe.", ""),
@@ -60,3 +68,46 @@ def test_the_talks_check_leaves_the_rest_of_the_line(engine):
     line = "I know you are mixing coffee. I also know she has a growing crush on Felix Adeyemi, the new baker."
     assert facts.vet(talk, "Ines Moreau", line, MONDAY)[1] == "I know you are mixing coffee."
     assert talk.checks[0][0] == "misattributed: Rosa's own to bring up"
+
+
+def test_a_point_given_to_a_third_and_a_point_s_day_told_as_done(engine):
+    # 136a191's day: Ines to Eli "I'm also talking with Marcus Bell about his new bakery stall" (Felix's);
+    # Felix to Rosa on the Monday "I opened Rise & Shine at Greenway Market on Saturday"
+    from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another
+
+    minds, town = engine.core.minds, engine.core.town_names
+    points = {p: sentences(m.persona.currently) for p, m in minds.items()}
+    lives = {p: m.persona.brief() for p, m in minds.items()}
+
+    def given(speaker: str, listener: str, line: str) -> str:
+        return point_given_to_another(line, speaker, [listener], points, lives, town.people, places=town.places,
+                                      gatherings=tuple(town.parts))
+    assert given("Ines Moreau", "Eli Moreau", "I'm also talking with Marcus Bell about his new bakery stall.") == \
+        "Felix's, not Marcus's"
+    assert given("Ines Moreau", "Eli Moreau", "I'm worried about Felix's new bakery stall.") == ""
+    assert given("Rosa Brody", "Ines Moreau", "I'm helping with the surprise party for Grace's 60th birthday.") == ""
+    assert given("Rosa Brody", "Ines Moreau", "Samuel told me he's hosting a surprise party for Grace.") == ""
+    every = [x for ps in points.values() for x in ps]
+    assert done_before_its_day("Yeah, I opened Rise & Shine at Greenway Market on Saturday.", every) == \
+        "Saturday is still to come"
+    assert done_before_its_day("I'm opening Rise & Shine on Saturday.", every) == ""
+    assert done_before_its_day("We opened the garden on Saturday.", every) == ""  # no point has it ahead
+
+
+def test_the_talks_check_reads_what_was_heard_copies_with_a_word_changed_and_a_memory_s_form(engine):
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("t1", ["Marcus Bell", "Ines Moreau"])
+    talk.lines.append(("Ines Moreau", "I'm planning the cake for Grace's surprise party at Bluebell Cafe."))
+    said = "I hear you're planning the cake for Grace."  # Ines's point, but she said it to him just now
+    assert facts.vet(talk, "Marcus Bell", said, MONDAY)[1] == said
+    first = Conversation("t2", ["Nora Lindqvist", "Ines Moreau"])
+    line = "I just wanted to let you know that I'm going to Greenway Market and Pharmacy."
+    assert facts.vet(first, "Nora Lindqvist", line, MONDAY)[1] == line
+    other = Conversation("t3", ["Grace Okafor", "Nora Lindqvist"])
+    again = "Hi, Nora! I wanted to let you know that I'm going to Greenway Market and Pharmacy."
+    assert facts.vet(other, "Grace Okafor", again, MONDAY)[1] == "Hi, Nora!"
+    told = facts.vet(Conversation("t4", ["Nora Lindqvist", "Felix Adeyemi"]), "Nora Lindqvist",
+                     "I talked with Ines Moreau; I said: Hello, Ines! How is the garden, Felix?", MONDAY)
+    assert told[1] == "How is the garden, Felix?"

@@ -12,13 +12,16 @@ from game.engine.towncore import TownCore
 from game.mind.facts.ages import ages_mended
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
-from game.mind.facts.ownpoints import point_not_theirs
+from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs
 from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation, hhmm
 
 log = logging.getLogger(__name__)
 SAID_KEPT = 2000  # lines remembered to tell a copy by
+NEAR, NEAR_WORDS = 0.75, 8  # a sentence as near another as this, of as many different words, is a copy of it
+HEARD_KEPT = 60  # the speaker's latest memories (talks among them) that back what it says of others' doings
 _WORD = re.compile(r"[a-z0-9']+")
+_MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\s*")
 
 
 class TalkFacts:
@@ -48,6 +51,9 @@ class TalkFacts:
         if speaker in self.core.minds and v.text:
             v = self._not_copied(conv, self._own_points(conv, v))
             town = self.core.town_names
+            if _MEMORY_FORM.search(v.text):  # "I talked with Ines Moreau; I said: Hello, Ines!" (Nora's, 136a191)
+                v.text = _MEMORY_FORM.sub("", v.text).strip()
+                v.fixes.append("a memory said back in its stored form not said")
             v.text, fixed = ages_mended(v.text, v.speaker, [p for p in conv.participants if p != v.speaker],
                                         town.people, town.ages, tuple(town.parts))
             v.fixes += fixed
@@ -71,9 +77,12 @@ class TalkFacts:
     def _own_points(self, conv: Conversation, v: Vetted) -> Vetted:
         """The line less its sentences that say another's point or give its own to the listener
         (game/mind/facts/ownpoints.py)."""
-        minds = {p: self.core.minds[p].persona for p in conv.participants if p in self.core.minds}
+        minds = {p: m.persona for p, m in self.core.minds.items()}  # (all: a third's point may be given to another)
         points = {p: sentences(m.currently) for p, m in minds.items()}
         lives = {p: f"{m.brief()} {' '.join(m.relationships.values())}" for p, m in minds.items()}
+        if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
+            heard = [r.text for r in self.core.minds[v.speaker].memory.recent(HEARD_KEPT)]
+            lives[v.speaker] += " " + " ".join([*heard, *(text for _, text in conv.lines)])
         listeners = [p for p in conv.participants if p != v.speaker]
         town = self.core.town_names
         public = " ".join(f"{p} is {r}" + (" running against in the election" if r.startswith("candidate") else "")
@@ -81,7 +90,9 @@ class TalkFacts:
         kept, why = [], ""
         for sent in sentences(v.text) or [v.text]:
             w = point_not_theirs(sent, v.speaker, listeners, points, lives, town.people, public=public,
-                                 homes=town.homes)
+                                 homes=town.homes, places=town.places) or point_given_to_another(
+                sent, v.speaker, listeners, points, lives, town.people, public=public, places=town.places,
+                gatherings=tuple(town.parts)) or done_before_its_day(sent, [x for ps in points.values() for x in ps])
             if w:
                 why = w
             else:
@@ -97,7 +108,7 @@ class TalkFacts:
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
             told = v.fact is not None and in_town_words(sent, v.fact)  # the fact as the town says it may recur
-            if len(k.split()) >= 5 and not told and self.said.get(k, conv.id) != conv.id:
+            if len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self._near(k, conv.id)):
                 dropped += 1
                 continue
             kept.append(sent)
@@ -111,6 +122,17 @@ class TalkFacts:
             v.fixes.append(f"{dropped} sentence(s) copied from another talk not said")
             v.text = " ".join(kept)
         return v
+
+
+    def _near(self, key: str, conv_id: str) -> bool:
+        """Whether a sentence of eight words or more was said in another talk with a word or two
+        changed ("I wanted to let you know that I'm going to Greenway Market and Pharmacy", Grace's,
+        after Nora's "I just wanted to let you know that ..." on 136a191's day)."""
+        words = set(key.split())
+        if len(words) < NEAR_WORDS:
+            return False
+        return any(cid != conv_id and len(words & (other := set(k.split()))) >= NEAR * len(words | other)
+                   for k, cid in self.said.items())
 
 
 def in_town_words(sent: str, fact: Fact) -> bool:

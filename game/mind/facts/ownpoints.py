@@ -13,37 +13,104 @@ from collections.abc import Mapping, Sequence
 
 from game.mind.facts.hours import stems
 
-SHARED = 3  # words a sentence shares with another's point, none the speaker's, to be that point
+# the stems of words any line may share with any point ("I've been working hard to make sure", Felix's, shares
+# "been" and "make" with Kenji's "Eli has been asking questions that make him nervous")
+_COMMON = frozenset("been make have that this with from they them will what when your just also some more very real "
+                    "abou like know thin want goin sure good grea time toda here ther well woul coul shou need help "
+                    "look than into over only even much many back come year days week last next hope feel glad nice "
+                    "happ exci love tell said says talk meet keep take give made doin gett".split())
+
+
+def _words(text: str, names: set[str]) -> set[str]:
+    return stems(text, names) - _COMMON
+
+SHARED = 3  # words a sentence shares with another's point, none the speaker's, to be that point (one less said
+# to the one whose point it is: Kenji's "I see you're selling your bread to Bluebell Cafe", to Felix)
 GIVEN = 2  # words (and third people) a "you have/are" sentence shares with the speaker's own point, no word the
 # listener's: Rosa's "I know you have a crush on Felix" shares "crush" and Felix
+TAKEN = 2  # words an "I am/was/will" sentence shares with the listener's point, none the speaker's: Aiko's "I was
+# thinking about selling some bread" to Felix, the baker who means to sell his bread (19282ee)
+_I_DO = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve been)|[Mm]y)\b")
 _YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been)\b", re.I)
 
 
 def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: Mapping[str, Sequence[str]],
                      lives: Mapping[str, str], people: Sequence[str], *, public: str = "",
-                     homes: Mapping[str, str] | None = None) -> str:
+                     homes: Mapping[str, str] | None = None, places: Sequence[str] = ()) -> str:
     """Why ``sent`` (said by ``speaker``) says another's point or gives its own to the listener,
     else "".  ``points``: each resident's points (its persona's "currently", sentence by
     sentence); ``lives``: each resident's own text (persona and relationships), what backs it;
     ``public``: what everyone knows (the declared roles: "Hank Brody is running for mayor");
-    ``homes``: who lives where (one's housemates' doings are known at home)."""
-    names = {w.lower() for p in people for w in p.split()}
-    said = stems(sent, names)
-    mine = stems(f"{lives.get(speaker, '')} {public}", names)
+    ``homes``: who lives where (one's housemates' doings are known at home); ``places``: the town's
+    places, whose names are no one's point ("lunch at Bluebell Cafe", said by Ines to her son)."""
+    names = {w.lower() for p in [*people, *places] for w in re.findall(r"[A-Za-z]+", p)}  # no point's own words
+    said = _words(sent, names)
+    mine = _words(f"{lives.get(speaker, '')} {public}", names)
     home = (homes or {}).get(speaker)
-    for other in listeners:
+    need = SHARED - 1 if _YOU_ARE.search(sent) or re.search(r"\byour\b", sent, re.I) else SHARED  # said of the listener
+    for other in listeners if not sent.rstrip().endswith("?") else ():  # a question claims nothing
         if home and (homes or {}).get(other) == home:
             continue
         for point in points.get(other, ()):
-            shared = said & stems(point, names)
-            if len(shared) >= SHARED and len(shared & mine) < 2:
+            shared = said & _words(point, names)
+            if len(shared) >= need and len(shared & mine) < 2:
                 return f"{other.split()[0]}'s own to bring up"
+    if _I_DO.search(sent) and not sent.rstrip().endswith("?"):  # the listener's point taken as the speaker's
+        for other in listeners:
+            for point in points.get(other, ()):
+                shared = said & _words(point, names)
+                if len(shared) >= TAKEN and not shared & mine and not (home and (homes or {}).get(other) == home):
+                    return f"{other.split()[0]}'s own, not {speaker.split()[0]}'s"
     if len(listeners) == 1 and _YOU_ARE.search(sent) and not sent.rstrip().endswith("?"):
-        theirs = stems(lives.get(listeners[0], ""), names)
+        theirs = _words(lives.get(listeners[0], ""), names)
         others = [p.split()[0] for p in people if p != speaker and p not in listeners]
         for point in points.get(speaker, ()):
-            shared = said & stems(point, names)
+            shared = said & _words(point, names)
             named = [f for f in others if re.search(rf"\b{f}\b", sent) and re.search(rf"\b{f}\b", point)]
             if len(shared) + len(named) >= GIVEN and shared and not shared & theirs:
                 return f"{speaker.split()[0]}'s own, not {listeners[0].split()[0]}'s"
+    return ""
+
+
+def point_given_to_another(sent: str, speaker: str, listeners: Sequence[str], points: Mapping[str, Sequence[str]],
+                           lives: Mapping[str, str], people: Sequence[str], *, public: str = "",
+                           places: Sequence[str] = (), gatherings: Sequence[str] = ()) -> str:
+    """Why ``sent`` gives one resident's point to a third it names as theirs, else "": Ines's "I'm
+    also talking with Marcus Bell about his new bakery stall" (Felix's stall, and her own worry) on
+    136a191's day.  Nothing of the third's own life, nor what everyone knows, may hold those words;
+    a declared gathering's words (``gatherings``) are no one's point here ("Grace's surprise party")."""
+    names = {w.lower() for p in [*people, *places] for w in re.findall(r"[A-Za-z]+", p)}
+    said = _words(sent, names)
+    for third in people:
+        first = third.split()[0]
+        if third in (speaker, *listeners) or not re.search(rf"\b{re.escape(first)}\b", sent):
+            continue
+        if not re.search(rf"\b(?:his|her|their)\b|\b{re.escape(first)}(?: {re.escape(third.split()[-1])})?['’]s\b",
+                         sent):
+            continue
+        theirs = _words(f"{lives.get(third, '')} {public} {' '.join(gatherings)}", names)
+        for owner, own in points.items():
+            if owner == third or re.search(rf"\b{re.escape(owner.split()[0])}\b", sent):
+                continue
+            shared = {w for p in own for w in said & _words(p, names)} - theirs
+            if len(shared) >= TAKEN:
+                return f"{owner.split()[0]}'s, not {first}'s"
+    return ""
+
+
+_DONE = re.compile(r"\b(?P<v>[a-z]{3,})ed\b[^.!?]*?\b(?:on|this) (?P<d>monday|tuesday|wednesday|thursday|friday|"
+                   r"saturday|sunday)\b", re.I)
+
+
+def done_before_its_day(sent: str, points: Sequence[str]) -> str:
+    """Why ``sent`` tells as done what a resident's point has still to come on that day ("I opened
+    Rise & Shine at Greenway Market on Saturday. It's doing well so far.", Felix's on the Monday
+    before; his point: "is opening a bakery stall ... on Saturday"), else ""."""
+    for m in _DONE.finditer(sent):
+        verb, day = m.group("v").lower(), m.group("d")
+        ahead = re.compile(rf"\b(?:is|are|will|'s|’s)\s+(?:be\s+)?{re.escape(verb)}\w*\b[^.!?]*?\b(?:on|this) {day}\b",
+                           re.I)
+        said = _words(sent, set()) - {verb[:4], day[:4].lower()}
+        if any(ahead.search(p) and said & _words(p, set()) for p in points):  # and of the same thing
+            return f"{day.capitalize()} is still to come"
     return ""

@@ -307,10 +307,21 @@ def _office(text: str, back: Backing, question: str, me: str, town: TownNames, l
     return " ".join([office, *kept])
 
 
+def _work_and_usual_day(text: str, back: Backing, lost: bool, job: str, usual: str) -> str:
+    """Asked its work or its usual day, an answer that says none of it is told from the record
+    (Samuel on 136a191: "I am known for my supportive and attentive father to my wife Grace"; Rosa:
+    "Today, she is going to Hank's house.")."""
+    for record, what, least in ((job, "the work", 2), (usual, "the usual day", 3)):
+        if record and (lost or len(stems(record, set()) & stems(text, set())) < least):
+            text, back.source = record, "record"
+            back.fixes.append(f"told from the record: {what}")
+    return text
+
+
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
                  after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "",
-                 at: tuple[str, str] | None = None) -> str:
+                 at: tuple[str, str] | None = None, job: str = "") -> str:
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
@@ -339,9 +350,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
             question):  # (only a piece of the record said back: "The rest of tomorrow is not planned yet.")
         text, back.source = tomorrow, "record"
         back.fixes.append("told from the record: tomorrow")
-    if usual and (lost or not text.strip()):
-        text, back.source = usual, "record"
-        back.fixes.append("told from the record: the usual day")
+    text = _work_and_usual_day(text, back, lost, job, usual)
     if after_work and _AFTER_WORK_Q.search(question) and (lost or _TOMORROW_Q.search(text) or not set(
             clock_times(text)) <= set(clock_times(after_work))):  # (its hours are the plan's, of today)
         text, back.source = after_work, "record"

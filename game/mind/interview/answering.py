@@ -52,14 +52,24 @@ from game.mind.interview.backing import (
     Problem,
     asked_of,
     backing_text,
-    drop_unbacked,
+    checked_answer,
     mend_facts,
     problems_in,
     rule_answer,
     today_not_another_day,
     wrong_host,
 )
-from game.mind.interview.ownclaims import AGAIN, addressed, after_work_line, at_time, own_voice, self_claims, tidy
+from game.mind.interview.ownclaims import (
+    AGAIN,
+    JOB_Q,
+    addressed,
+    after_work_line,
+    at_time,
+    job_line,
+    own_voice,
+    self_claims,
+    tidy,
+)
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda
@@ -321,6 +331,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         return _problems(mind, ctx, question, now, text, basis=basis, held=held, asked=asked, usual=usual)
     text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
     found = check(text)
+    first: tuple[str, list[Problem]] = ("", [])  # the first answer, when the second is taken
     back.problems = [f"{p.kind}: {p.what}".rstrip(": ") for p in found]
     if found:
         note = " ".join(dict.fromkeys(p.tell for p in found))
@@ -329,9 +340,9 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         second = mend((await llm.complete(again, InterviewAnswer, tag, max_tokens=160, temperature=0.3)).answer)
         left = check(second)
         if len(left) <= len(found):
-            text, found = second, left
+            (text, found), first = (second, left), (text, found)
     if found:
-        text, back.dropped = drop_unbacked(text, found, name)
+        text, back.dropped = checked_answer(text, found, first, name, check)
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
     text = from_records(text, back, question, me=name, relationships=mind.core.persona.relationships, town=town,
@@ -339,6 +350,8 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
                         after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
                         tomorrow=_tomorrow(mind, now) if _TOMORROW.search(question) else "",
                         usual=usual_day_line(usual) if USUAL_Q.search(question) else "",
+                        job=job_line(name, town, [sh.what for sh in mind.core.persona.schedule])
+                        if JOB_Q.search(question) else "",
                         at=at_time(question, _blocks(mind, now)),
                         holds=[f for f in mind.core.facts.upcoming(now) if asker not in f.secret_from])
     text = tidy(text, town.places, AGAIN)  # (a sentence said again, a word or two changed: once checked)

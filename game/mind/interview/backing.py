@@ -12,7 +12,7 @@ The backing is kept with the answer (``Backing``) so that a reader or a test can
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -365,6 +365,18 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
         (dropped if bad else kept).append(s)
         last_dropped = bad
     return " ".join(kept).strip(), dropped
+
+
+def checked_answer(text: str, found: list[Problem], first: tuple[str, list[Problem]], name: str,
+             check: Callable[[str], list[Problem]]) -> tuple[str, list[str]]:
+    """The answer less its sentences that carry a problem; where the second answer has none left,
+    the first answer's sentences that pass the checks (3 answers of 75 on 2026-11-29 said nothing)."""
+    kept, dropped = drop_unbacked(text, found, name)
+    if not kept and first[0]:
+        again, more = drop_unbacked(*first, name)
+        if again and not check(again):
+            return again, dropped + more
+    return kept, dropped
 
 
 def rule_answer(problems: Sequence[Problem]) -> str:

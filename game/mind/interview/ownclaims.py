@@ -285,3 +285,15 @@ def tidy(answer: str, places: Sequence[str], again: float = 1.0) -> str:
     if len(out) > 1 and not re.search(r"[.!?\"')”’]$", out[-1]):
         out.pop()  # cut off mid-sentence
     return " ".join(out).strip() or answer.strip()
+
+
+JOB_Q = re.compile(r"\bwhat(?: is|'s) your (?:job|work|occupation)\b|\bwhat do you do for (?:a living|work)\b", re.I)
+
+
+def job_line(me: str, town: TownNames, shifts: Sequence[str]) -> str:
+    """What the resident does, from the records: its offices, its shifts' words ("work behind the
+    counter at Bluebell Cafe"), the roles it held once; "" when they hold nothing."""
+    said = [f"I am the town's {r}." for r in town.roles.get(me, ()) if not r.startswith("candidate")]
+    said += [f"I {w[0].lower()}{w[1:]}." for w in dict.fromkeys(shifts) if w]
+    said += [f"I was the {r}{f' at {at}' if at else ''}." for r, at in town.former_roles.get(me, ())]
+    return " ".join(said)
