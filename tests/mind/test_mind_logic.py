@@ -367,31 +367,27 @@ async def test_an_insight_that_gives_someone_a_workplace_not_theirs_is_not_kept(
     assert mind.stats["insight_misattributed"] == 1
 
 
-async def test_an_insight_that_echoes_the_prompts_example_is_not_kept():
+@pytest.mark.parametrize("made_up, counted", [
     # 90db376: Grace's reflection "Grace Okafor is dedicated to her research" (the prompt's example is
     # "Klaus is dedicated to his research"), cited on a talk that said nothing of research
-    script = {"reflect": [{"insights": [{"insight": "Isabella Rodriguez is dedicated to her research", "evidence": [1]},
+    ("Isabella Rodriguez is dedicated to her research", "insight_example_echo"),
+    # 136a191: Rosa "is well-versed in business operations and marketing strategies", cited on three
+    # lines Felix told her of his stall; her interview said it as her own, twice
+    ("Isabella is well-versed in business operations and marketing strategies", "insight_ungrounded"),
+])
+async def test_an_insight_that_echoes_the_example_or_that_nothing_held_is_not_kept(made_up, counted):
+    script = {"reflect": [{"insights": [{"insight": made_up, "evidence": [1]},
                                         {"insight": "Isabella cares about her regulars", "evidence": [1]}]}]}
     mind, _ = make(script, reflect_threshold=10)
     now = DAY1.replace(hour=11)
     mind.memory.add("observation", "Klaus Mueller ordered a coffee from Isabella, a regular", now, importance=9)
     assert await mind.reflect_if_due(now + timedelta(minutes=1)) == ["Isabella cares about her regulars"]
-    assert mind.stats["insight_example_echo"] == 1
+    assert mind.stats[counted] == 1
 
 
-async def test_an_insight_that_its_resident_and_records_do_not_hold_is_not_kept():
-    # 136a191: Rosa "is well-versed in business operations and marketing strategies", cited on three
-    # lines Felix told her of his stall; her interview said it as her own, twice
+def test_an_insight_its_resident_holds_is_grounded():
     from game.mind.reflection import ungrounded
 
-    script = {"reflect": [{"insights": [
-        {"insight": "Isabella is well-versed in business operations and marketing strategies", "evidence": [1]},
-        {"insight": "Isabella cares about her regulars", "evidence": [1]}]}]}
-    mind, _ = make(script, reflect_threshold=10)
-    now = DAY1.replace(hour=11)
-    mind.memory.add("observation", "Klaus Mueller ordered a coffee from Isabella, a regular", now, importance=9)
-    assert await mind.reflect_if_due(now + timedelta(minutes=1)) == ["Isabella cares about her regulars"]
-    assert mind.stats["insight_ungrounded"] == 1
     assert not ungrounded("Rosa Brody cares about her father.", "She lives with her father, Hank.", ["Rosa Brody"])
 
 

@@ -37,6 +37,7 @@ class TalkFacts:
         # piano lessons at Town Hall" in three talks); not saved (a loaded town starts afresh)
         self.said: OrderedDict[str, str] = OrderedDict()
         self.copies = 0
+        self._book: tuple[int, dict[str, list[str]], dict[str, str], str, list[str]] | None = None  # _points
 
     def vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
             may_move: bool = True) -> tuple[str, str]:
@@ -74,25 +75,33 @@ class TalkFacts:
                 self.core.minds[v.speaker].facts.told_to(v.fact.key, v.told)
         return v.speaker, v.text
 
+    def _points(self) -> tuple[dict[str, list[str]], dict[str, str], str, list[str]]:
+        """Every resident's points and own text, what everyone knows, and all the points in one list:
+        read once from the personas (they do not change), again only when the town's minds do."""
+        if self._book is None or self._book[0] != len(self.core.minds):
+            minds = {p: m.persona for p, m in self.core.minds.items()}  # (all: a third's point may be given)
+            points = {p: sentences(m.currently) for p, m in minds.items()}
+            lives = {p: f"{m.brief()} {' '.join(m.relationships.values())}" for p, m in minds.items()}
+            public = " ".join(f"{p} is {r}" + (" running against in the election" if r.startswith("candidate") else "")
+                              for p, rs in self.core.town_names.roles.items() for r in rs)
+            self._book = (len(self.core.minds), points, lives, public, [x for ps in points.values() for x in ps])
+        return self._book[1:]
+
     def _own_points(self, conv: Conversation, v: Vetted) -> Vetted:
         """The line less its sentences that say another's point or give its own to the listener
         (game/mind/facts/ownpoints.py)."""
-        minds = {p: m.persona for p, m in self.core.minds.items()}  # (all: a third's point may be given to another)
-        points = {p: sentences(m.currently) for p, m in minds.items()}
-        lives = {p: f"{m.brief()} {' '.join(m.relationships.values())}" for p, m in minds.items()}
+        points, lives, public, every = self._points()
         if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
             heard = [r.text for r in self.core.minds[v.speaker].memory.recent(HEARD_KEPT)]
-            lives[v.speaker] += " " + " ".join([*heard, *(text for _, text in conv.lines)])
+            lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
         listeners = [p for p in conv.participants if p != v.speaker]
         town = self.core.town_names
-        public = " ".join(f"{p} is {r}" + (" running against in the election" if r.startswith("candidate") else "")
-                          for p, rs in town.roles.items() for r in rs)
         kept, why = [], ""
         for sent in sentences(v.text) or [v.text]:
             w = point_not_theirs(sent, v.speaker, listeners, points, lives, town.people, public=public,
                                  homes=town.homes, places=town.places) or point_given_to_another(
                 sent, v.speaker, listeners, points, lives, town.people, public=public, places=town.places,
-                gatherings=tuple(town.parts)) or done_before_its_day(sent, [x for ps in points.values() for x in ps])
+                gatherings=tuple(town.parts)) or done_before_its_day(sent, every)
             if w:
                 why = w
             else:

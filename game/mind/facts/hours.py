@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from datetime import date
 
@@ -102,7 +103,7 @@ _PLAIN = {"plan", "plans", "will", "have", "from", "with", "that", "this", "toda
           "going", "until", "there", "their", "about", "would", "what", "when", "where", "which", "some"}
 
 
-def stems(text: str, skip: set[str], n: int = 4) -> set[str]:
+def stems(text: str, skip: AbstractSet[str], n: int = 4) -> set[str]:
     """What ``text`` is about, as the first ``n`` letters of each word of four or more, less the
     words any sentence has and ``skip``."""
     return {w[:n] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in _PLAIN and w not in skip}

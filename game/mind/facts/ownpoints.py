@@ -10,19 +10,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from game.mind.facts.hours import stems
 
-# the stems of words any line may share with any point ("I've been working hard to make sure", Felix's, shares
-# "been" and "make" with Kenji's "Eli has been asking questions that make him nervous")
-_COMMON = frozenset("been make have that this with from they them will what when your just also some more very real "
-                    "abou like know thin want goin sure good grea time toda here ther well woul coul shou need help "
-                    "look than into over only even much many back come year days week last next hope feel glad nice "
-                    "happ exci love tell said says talk meet keep take give made doin gett".split())
+# the stems of words any line may share with any point, beyond those ``stems`` leaves out ("I've been
+# working hard to make sure", Felix's, shares "been" and "make" with Kenji's "Eli has been asking
+# questions that make him nervous")
+_COMMON = frozenset("been make they them your just more very real like know thin want sure good grea time here well "
+                    "coul shou need help look than over only even much many back come year days week last next hope "
+                    "feel glad nice happ exci love tell said says talk meet keep take give made doin gett".split())
 
 
-def _words(text: str, names: set[str]) -> set[str]:
-    return stems(text, names) - _COMMON
+@lru_cache(maxsize=4096)
+def _words(text: str, names: frozenset[str]) -> frozenset[str]:
+    """The stems a text is about, less names and common words (the same points are read for every line:
+    cached)."""
+    return frozenset(stems(text, names)) - _COMMON
+
+
+@lru_cache(maxsize=16)
+def _names(people: tuple[str, ...], places: tuple[str, ...]) -> frozenset[str]:
+    """The words of the town's names and places, which are no one's point."""
+    return frozenset(w.lower() for p in [*people, *places] for w in re.findall(r"[A-Za-z]+", p))
 
 SHARED = 3  # words a sentence shares with another's point, none the speaker's, to be that point (one less said
 # to the one whose point it is: Kenji's "I see you're selling your bread to Bluebell Cafe", to Felix)
@@ -43,7 +53,7 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
     ``public``: what everyone knows (the declared roles: "Hank Brody is running for mayor");
     ``homes``: who lives where (one's housemates' doings are known at home); ``places``: the town's
     places, whose names are no one's point ("lunch at Bluebell Cafe", said by Ines to her son)."""
-    names = {w.lower() for p in [*people, *places] for w in re.findall(r"[A-Za-z]+", p)}  # no point's own words
+    names = _names(tuple(people), tuple(places))  # no point's own words
     said = _words(sent, names)
     mine = _words(f"{lives.get(speaker, '')} {public}", names)
     home = (homes or {}).get(speaker)
@@ -79,11 +89,12 @@ def point_given_to_another(sent: str, speaker: str, listeners: Sequence[str], po
     also talking with Marcus Bell about his new bakery stall" (Felix's stall, and her own worry) on
     136a191's day.  Nothing of the third's own life, nor what everyone knows, may hold those words;
     a declared gathering's words (``gatherings``) are no one's point here ("Grace's surprise party")."""
-    names = {w.lower() for p in [*people, *places] for w in re.findall(r"[A-Za-z]+", p)}
+    names = _names(tuple(people), tuple(places))
     said = _words(sent, names)
+    capitals = set(re.findall(r"\b[A-Z][a-z]+\b", sent))  # (one regex for the line, not one a resident)
     for third in people:
         first = third.split()[0]
-        if third in (speaker, *listeners) or not re.search(rf"\b{re.escape(first)}\b", sent):
+        if third in (speaker, *listeners) or first not in capitals:
             continue
         if not re.search(rf"\b(?:his|her|their)\b|\b{re.escape(first)}(?: {re.escape(third.split()[-1])})?['’]s\b",
                          sent):
@@ -110,7 +121,7 @@ def done_before_its_day(sent: str, points: Sequence[str]) -> str:
         verb, day = m.group("v").lower(), m.group("d")
         ahead = re.compile(rf"\b(?:is|are|will|'s|’s)\s+(?:be\s+)?{re.escape(verb)}\w*\b[^.!?]*?\b(?:on|this) {day}\b",
                            re.I)
-        said = _words(sent, set()) - {verb[:4], day[:4].lower()}
-        if any(ahead.search(p) and said & _words(p, set()) for p in points):  # and of the same thing
+        said = _words(sent, frozenset()) - {verb[:4], day[:4].lower()}
+        if any(ahead.search(p) and said & _words(p, frozenset()) for p in points):  # and of the same thing
             return f"{day.capitalize()} is still to come"
     return ""

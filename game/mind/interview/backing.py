@@ -368,7 +368,7 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
 
 
 def checked_answer(text: str, found: list[Problem], first: tuple[str, list[Problem]], name: str,
-             check: Callable[[str], list[Problem]]) -> tuple[str, list[str]]:
+                   check: Callable[[str], list[Problem]]) -> tuple[str, list[str]]:
     """The answer less its sentences that carry a problem; where the second answer has none left,
     the first answer's sentences that pass the checks (3 answers of 75 on 2026-11-29 said nothing)."""
     kept, dropped = drop_unbacked(text, found, name)
