@@ -138,7 +138,8 @@ async def test_a_slow_server_gets_fewer_in_flight_than_a_fast_one():
     fast, fast_peak, fast_limit = await _mean_in_flight(lambda n: 0.1)
     slow, slow_peak, slow_limit = await _mean_in_flight(lambda n: 0.02 * max(1, n / 4))
     assert fast > 60 and fast_limit > 64  # (96 to 128 by the load on the machine)
-    assert slow < 20 and slow_limit < 24
+    # alone: a mean of 16 and a limit of 15; on a loaded 2-core machine up to 21 and 24
+    assert slow < 28 and slow_limit <= 32 and slow < fast / 2
     assert slow_peak < fast_peak / 2
 
 
