@@ -41,6 +41,10 @@ class Ground(Protocol):
 
     def lacks(self, text: str) -> list[str]: ...  # kinds of place a text names that the town has none of
 
+    def open_between(self, place: str, start: int, end: int) -> bool: ...  # someone works there then
+
+    def free_between(self, person: str, start: int, end: int) -> bool: ...  # not at work for most of it
+
 
 @dataclass(frozen=True)
 class WorldView:

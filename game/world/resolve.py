@@ -52,7 +52,9 @@ class Grounder:
     for each decision and handed to the mind inside its ``WorldView``."""
 
     def __init__(self, aff: Affordances, known: Iterable[str], *, home: str = "", workplace: str = "",
-                 here: str = "", objects: ObjectStates | None = None) -> None:
+                 here: str = "", objects: ObjectStates | None = None,
+                 hours: dict[str, list[tuple[int, int]]] | None = None,
+                 shifts: dict[str, list[tuple[int, int]]] | None = None) -> None:
         self.aff = aff
         self.tree = aff.tree
         self.known = [a for a in known if a in self.tree and a]
@@ -61,12 +63,27 @@ class Grounder:
         self.workplace = workplace or ""
         self.here = here if here in self.tree else ""
         self.objects = objects
+        self.hours = hours or {}  # today's staffed hours of each place that has any (the engine's)
+        self.shifts = shifts or {}  # and each resident's hours at work today
 
     # ------------------------------------------------------------------ areas
     def lacks(self, text: str) -> list[str]:
         """The kinds of place ``text`` names that the whole town has none of ("bank", "train"):
         game/world/lacking.py."""
         return lacking(text, tree_words(self.tree))
+
+    def open_between(self, place: str, start: int, end: int) -> bool:
+        """Whether one who comes to ``place`` (a sector) at minute ``start`` finds it open for the
+        first hour of its stay (or the whole, if shorter): someone works there then.  A place nobody
+        works at (a park, a house) is always open."""
+        spans = self.hours.get(place)
+        return not spans or any(a <= start and start + min(60, end - start) <= b for a, b in spans)
+
+    def free_between(self, person: str, start: int, end: int) -> bool:
+        """Whether ``person`` (a resident) is not at work for most of ``start``-``end``: a free
+        hour is not spent calling on someone at work (Marcus's 11:30-14:00 with Hank, at his store)."""
+        busy = sum(max(0, min(end, b) - max(start, a)) for a, b in self.shifts.get(person, ()))
+        return busy * 2 < end - start
 
     def area_named(self, text: str) -> str | None:
         """The sector of the whole town that ``text`` names by its full name (the longest such), else

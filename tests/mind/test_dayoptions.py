@@ -186,3 +186,54 @@ def test_no_calling_on_people_nor_going_out_in_the_night():
     assert not fits_hour("some time at Bluebell Cafe", 24 * 60) and not fits_hour("a walk in Willow Park", 23 * 60)
     assert not fits_hour("reading at Oakhill College library", 22 * 60 + 30)
     assert fits_hour("reading at home", 23 * 60) and fits_hour("a walk around town", 20 * 60)
+
+
+def test_a_long_call_on_someone_and_time_at_a_closed_place_are_no_choice():
+    # 19282ee's plans: Eli "16:30-19:30 catch up with Priya Raman", Grace "19:45-22:00 some time at
+    # Bluebell Cafe" (it closes at four), Eli "20:15-22:00 some time at Greenway Market and Pharmacy"
+    from game.mind.planning.dayoptions import fits
+
+    cafe = {"Bluebell Cafe": [(6 * 60 + 30, 16 * 60)]}
+
+    def open_at(place: str, a: int, b: int) -> bool:
+        return not cafe.get(place) or any(x <= a and a + min(60, b - a) <= y for x, y in cafe[place])
+    evening, afternoon = Slot(19 * 60 + 45, 22 * 60, "free", "free time"), Slot(13 * 60, 14 * 60, "free", "free time")
+    assert not fits("some time at Bluebell Cafe", evening, open_at)
+    assert fits("some time at Bluebell Cafe", afternoon, open_at)
+    assert fits("some time at Bluebell Cafe", evening)  # where nothing tells the hours, the hour alone
+    assert fits("a walk in Willow Park", evening, open_at) and fits("reading at home", evening, open_at)
+    assert not fits("catch up with Priya Raman", Slot(16 * 60 + 30, 19 * 60 + 30, "free", "free time"))
+    assert fits("catch up with Priya Raman", Slot(16 * 60 + 30, 18 * 60 + 30, "free", "free time"))
+    assert fitting(["some time at Bluebell Cafe", "reading at home"], evening, open_at) == ["reading at home"]
+
+
+def test_the_world_tells_a_place_s_hours_by_who_works_there():
+    from game.engine.build import new_engine
+
+    from .fakes import scripted_model
+
+    engine = new_engine("default", scripted_model({}))
+    ground = engine.perceiver.grounder("Grace Okafor", ["Bluebell Cafe:cafe", "Willow Park:community garden"], "")
+    assert ground is not None
+    assert ground.open_between("Bluebell Cafe", 13 * 60, 14 * 60)  # Monday: Ines 06:30-16:00, Rosa 07:00-15:00
+    assert not ground.open_between("Bluebell Cafe", 19 * 60 + 45, 22 * 60)
+    assert not ground.open_between("Greenway Market and Pharmacy", 20 * 60 + 15, 22 * 60)
+    assert ground.open_between("The Copper Kettle", 19 * 60, 21 * 60)  # Marcus runs the pub 17:00-00:00
+    assert ground.open_between("Okafor house", 23 * 60, 24 * 60)  # nobody works there: not judged
+
+
+def test_no_call_on_someone_while_they_work():
+    # 136a191's plans: Marcus "11:30-14:00 catch up with Hank Brody" (Hank at his store 08:00-18:00)
+    from game.engine.build import new_engine
+    from game.mind.planning.dayoptions import fits
+
+    from .fakes import scripted_model
+
+    engine = new_engine("default", scripted_model({}))
+    ground = engine.perceiver.grounder("Marcus Bell", ["The Copper Kettle:pub"], "")
+    assert ground is not None
+    assert not ground.free_between("Hank Brody", 11 * 60 + 30, 13 * 60 + 30)
+    assert ground.free_between("Hank Brody", 18 * 60 + 30, 20 * 60) and ground.free_between("Nobody", 600, 700)
+    noon, evening = Slot(11 * 60 + 30, 13 * 60, "free", "free time"), Slot(19 * 60, 20 * 60, "free", "free time")
+    assert not fits("catch up with Hank Brody", noon, free_at=ground.free_between)
+    assert fits("catch up with Hank Brody", evening, free_at=ground.free_between)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import cast
 
 from game.engine.decisions.jobs import JobBoard
@@ -25,6 +25,7 @@ from game.engine.tuning import (
     TALK_COOLDOWN,
     TALK_RANGE,
 )
+from game.mind.planning.dayframe import shifts_of
 from game.mind.view import WorldView
 from game.world.objects import ObjectStates
 from game.world.resolve import Grounder
@@ -56,6 +57,9 @@ class Perceiver:
         self.salience = salience
         self.hazards = hazards
         self.perceive = perceive
+        # staffed_hours, by day: the places' and the people's
+        self._hours: tuple[date | None, dict[str, list[tuple[int, int]]], dict[str, list[tuple[int, int]]]] = (
+            None, {}, {})
         # while a round of looks goes on (``look_round``): everyone's tile by cell of
         # PERCEIVE_RADIUS tiles, as of this tick (after everyone moved)
         self._cells: dict[Pos, list[tuple[str, Pos]]] | None = None
@@ -194,7 +198,24 @@ class Perceiver:
         persona = mind.persona if mind is not None else None
         return Grounder(aff, allowed, home=(persona.home or "") if persona is not None else "",
                         workplace=(persona.workplace or "") if persona is not None else "", here=here,
-                        objects=cast(ObjectStates, self.core.town.objects))  # (the world's own)
+                        objects=cast(ObjectStates, self.core.town.objects),  # (the world's own)
+                        hours=self.staffed_hours(), shifts=self._hours[2])
+
+    def staffed_hours(self) -> dict[str, list[tuple[int, int]]]:
+        """Today's hours at which someone works at each place (the residents' shifts by their files):
+        a free hour is not spent at a cafe that closed at four (Grace's 19:45 "some time at Bluebell
+        Cafe" on 19282ee)."""
+        day = self.core.clock.now.date()
+        if self._hours[0] != day:
+            hours: dict[str, list[tuple[int, int]]] = defaultdict(list)
+            people: dict[str, list[tuple[int, int]]] = defaultdict(list)  # and each one's own, today
+            for name, mind in self.core.minds.items():
+                for sh in shifts_of(mind.persona):
+                    if day.weekday() in sh.days and sh.place:
+                        hours[sh.place.split(":")[0]].append((sh.start, sh.end))
+                        people[name].append((sh.start, sh.end))
+            self._hours = (day, dict(hours), dict(people))
+        return self._hours[1]
 
     def with_ground(self, name: str, view: WorldView | None) -> WorldView | None:
         """A view read back from a job's plain data (or a save), with its place picker again."""

@@ -120,7 +120,10 @@ class _Day:
         self.first_of = {i: next(j for j, o in enumerate(slots) if o.kind == "work" and o.label == sl.label)
                          if sl.kind == "work" else i for i, sl in enumerate(slots)}
         self.asked = [i for i in range(len(slots)) if i not in self.fixed and self.first_of[i] == i]
-        self.hands = deal(slots, [i for i in self.asked if slots[i].kind == "free" and i != acts], self.choices)
+        ground = view.ground if view is not None else None
+        self.hands = deal(slots, [i for i in self.asked if slots[i].kind == "free" and i != acts], self.choices,
+                          open_at=ground.open_between if ground is not None else None,
+                          free_at=ground.free_between if ground is not None else None)
 
     def shapes(self, which: list[int], day: list[str]) -> tuple[tuple[str, ...], ...]:
         """Each asked line's choices, less those the rest of the day already holds."""

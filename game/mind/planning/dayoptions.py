@@ -100,12 +100,31 @@ def free_choices(persona: Persona, places: Sequence[str] = (),
     return out
 
 
-def fitting(choices: Sequence[str], slot: Slot) -> list[str]:
-    """The choices whose part of the day ("in the evening") holds the slot's start."""
-    return [c for c in choices if fits_hour(c, slot.start)]
+OpenAt = Callable[[str, int, int], bool]  # whether a place is open (a person free) from a minute to another
+VISIT_MAX = 120  # a call on someone longer than this is not a free hour anyone lives (Eli's 16:30-19:30)
 
 
-def deal(slots: Sequence[Slot], lines: Sequence[int], choices: Sequence[str], least: int = 2) -> dict[int, list[str]]:
+def fits(text: str, slot: Slot, open_at: OpenAt | None = None, free_at: OpenAt | None = None) -> bool:
+    """Whether a choice fits a free line: its part of the day and meals (``fits_hour``), a call on
+    someone not longer than ``VISIT_MAX`` nor while they work (``free_at``), and time at a place
+    only while someone works there (``open_at``)."""
+    if not fits_hour(text, slot.start):
+        return False
+    if text.startswith(VISIT) and (slot.end - slot.start > VISIT_MAX or free_at is not None and not free_at(
+            text[len(VISIT):].strip(), slot.start, slot.end)):
+        return False
+    at = re.match(r"^(?:some time|reading) at (?P<p>.+)$", text)
+    return at is None or at.group("p") == "home" or open_at is None or open_at(at.group("p"), slot.start, slot.end)
+
+
+def fitting(choices: Sequence[str], slot: Slot, open_at: OpenAt | None = None,
+            free_at: OpenAt | None = None) -> list[str]:
+    """The choices that fit the slot (``fits``)."""
+    return [c for c in choices if fits(c, slot, open_at, free_at)]
+
+
+def deal(slots: Sequence[Slot], lines: Sequence[int], choices: Sequence[str], least: int = 2,
+         open_at: OpenAt | None = None, free_at: OpenAt | None = None) -> dict[int, list[str]]:
     """The choices dealt among the free ``lines`` like cards, each to the line with the fewest so
     far among those whose hour it fits (the resident's own wants first, so that each free hour has
     one of them): no two free lines can pick the same thing, and each still has a choice.  A line
@@ -113,12 +132,13 @@ def deal(slots: Sequence[Slot], lines: Sequence[int], choices: Sequence[str], le
     and the check finds it)."""
     hands: dict[int, list[str]] = {i: [] for i in lines}
     for c in choices:
-        fits = [i for i in lines if fits_hour(c, slots[i].start)]
-        if fits:
-            hands[min(fits, key=lambda i: (len(hands[i]), i))].append(c)
+        fit = [i for i in lines if fits(c, slots[i], open_at, free_at)]
+        if fit:
+            hands[min(fit, key=lambda i: (len(hands[i]), i))].append(c)
     for i in lines:
         if len(hands[i]) < least:
-            hands[i] += [c for c in fitting(choices, slots[i]) if c not in hands[i]][:least - len(hands[i])]
+            more = [c for c in fitting(choices, slots[i], open_at, free_at) if c not in hands[i]]
+            hands[i] += more[:least - len(hands[i])]
     return hands
 
 
