@@ -256,6 +256,19 @@ def test_a_meal_shared_with_one_it_neither_lives_with_nor_plans_to_meet_is_caugh
     assert meals_unbacked("I'll have coffee with Rosa.", "Samuel Okafor", town, plan) == ["coffee with Rosa Brody"]
 
 
+def test_a_pastime_nothing_holds_is_caught():
+    # Rosa on 136a191, asked of her free time: "taking photos, which I do on weekends"
+    from game.mind.interview.ownclaims import pastime_unbacked
+
+    rosa = "Rosa Brody works at Bluebell Cafe; she reads and walks in Willow Park."
+    said = "I like taking photos, which I do on weekends."
+    assert pastime_unbacked(said, rosa) == "nothing you hold tells of photos"
+    assert pastime_unbacked("I love gardening.", rosa) == "nothing you hold tells of gardening"
+    assert pastime_unbacked(said, rosa + " Her photography hangs in the cafe.") == ""
+    assert pastime_unbacked("I walk in the park and read.", rosa) == ""  # what she holds
+    assert pastime_unbacked("Hank asked about the campaign.", "") == ""  # no pastime
+
+
 def test_a_place_is_open_while_one_of_its_counters_is_staffed(engine):
     from game.mind.facts.linechecks import closed_when_open
 

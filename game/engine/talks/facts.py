@@ -9,7 +9,7 @@ from collections import OrderedDict
 from datetime import datetime
 
 from game.engine.towncore import TownCore
-from game.mind.facts.ages import ages_mended
+from game.mind.facts.durations import numbers_mended
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs
@@ -55,8 +55,10 @@ class TalkFacts:
             if _MEMORY_FORM.search(v.text):  # "I talked with Ines Moreau; I said: Hello, Ines!" (Nora's, 136a191)
                 v.text = _MEMORY_FORM.sub("", v.text).strip()
                 v.fixes.append("a memory said back in its stored form not said")
-            v.text, fixed = ages_mended(v.text, v.speaker, [p for p in conv.participants if p != v.speaker],
-                                        town.people, town.ages, tuple(town.parts))
+            mind = self.core.minds.get(v.speaker)
+            heard = [r.text for r in mind.memory.recent(HEARD_KEPT)] if mind else []
+            v.text, fixed = numbers_mended(v.text, v.speaker, [p for p in conv.participants if p != v.speaker],
+                                           town, [*self._points()[1].values(), *heard])  # ages, years
             v.fixes += fixed
         if v.fixes:
             self.fixes += len(v.fixes)

@@ -28,7 +28,7 @@ from pydantic import BaseModel, BeforeValidator, Field
 from game.llm.api import LLM, CallTag, LLMError, Message, Priority
 from game.llm.prompts import PromptFolder
 from game.mind.core import MindCore
-from game.mind.facts.ages import ages_mended
+from game.mind.facts.durations import numbers_mended
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
 from game.mind.facts.parts import parts_unbacked
@@ -321,7 +321,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
         text = today_not_another_day(own_voice(tidy(text, town.places), name), question, now, held)
         text, fixes = mend_facts(text, held, now, town, name, question)
-        text, fixed = ages_mended(text, name, [asker], town.people, town.ages, tuple(town.parts))
+        text, fixed = numbers_mended(text, name, [asker], town, [basis])  # ages, years
         back.fixes += fixes + fixed
         return text
 

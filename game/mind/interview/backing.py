@@ -33,7 +33,7 @@ from game.mind.facts.unbacked import (
     steps_out,
 )
 from game.mind.facts.when import word_list
-from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another
+from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
 from game.mind.persona import Persona
 
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
@@ -230,9 +230,9 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             if not c.backed:
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
-    for sent in sentences(answer):
         for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
-                    amount_unbacked(sent, backing), hidden_role_problem(sent, me, [], town)):
+                    amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
+                    hidden_role_problem(sent, me, [], town)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))
         for meal in meals_unbacked(sent, me, town, backing)[:1]:

@@ -297,3 +297,28 @@ def job_line(me: str, town: TownNames, shifts: Sequence[str]) -> str:
     said += [f"I {w[0].lower()}{w[1:]}." for w in dict.fromkeys(shifts) if w]
     said += [f"I was the {r}{f' at {at}' if at else ''}." for r, at in town.former_roles.get(me, ())]
     return " ".join(said)
+
+
+# pastimes a small model gives a resident whose records hold none ("taking photos, which I do on
+# weekends", Rosa on 136a191): each with the stem its records would hold it by
+_PASTIMES = {"photo": r"photo\w*|taking pictures|camera", "garden": r"garden\w*", "fish": r"fishing",
+             "hik": r"hik(?:e|es|ing)", "knit": r"knit\w*", "sew": r"sewing", "yoga": r"yoga", "golf": r"golf\w*",
+             "tennis": r"tennis", "chess": r"chess", "jog": r"jog(?:s|ging)?", "swim": r"swim\w*",
+             "cycl": r"cycling|bik(?:e|es|ing)", "camp": r"camping", "bird": r"bird ?watching",
+             "potter": r"pottery", "crossword": r"crosswords?", "puzzle": r"puzzles?", "danc": r"danc(?:e|es|ing)",
+             "sing": r"singing|choir", "guitar": r"guitar", "violin": r"violin", "poe": r"poems?|poetry",
+             "wood": r"woodworking|carving", "paint": r"paint(?:s|ing)?", "ski": r"skiing", "bowl": r"bowling",
+             "hunt": r"hunting", "film": r"movies|films?", "video game": r"video games?"}
+_PASTIME = re.compile(r"\b(?:" + "|".join(f"(?P<p{i}>{rx})" for i, rx in enumerate(_PASTIMES.values())) + r")\b",
+                      re.I)
+
+
+def pastime_unbacked(sent: str, backing: str) -> str:
+    """A pastime ``sent`` tells of that nothing ``backing`` (what the speaker holds) speaks of, else
+    "": the stem of each is looked for ("photo" holds "taking photos" and "photography")."""
+    low = backing.lower()
+    for m in _PASTIME.finditer(sent):
+        stem = list(_PASTIMES)[int(str(m.lastgroup)[1:])]
+        if not re.search(rf"\b{stem}", low):
+            return f"nothing you hold tells of {m.group(0).lower()}"
+    return ""
