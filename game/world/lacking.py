@@ -49,6 +49,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("restaurant", r"\b(restaurant|diner|bistro)\b", ("restaurant", "diner", "bistro", "cafe", "pub", "kettle")),
     ("supermarket", r"\b(supermarket|grocery store)\b", ("supermarket", "grocery", "market")),
     ("school", r"\b(?<!college )school\b", ("school", "college")),
+    # a paper the town does not print (Eli's "a reporter who works for the local newspaper", 136a191:
+    # Millbrook has a newsletter)
+    ("newspaper", r"\b(newspapers?|gazette|news ?paper)\b", ("newspaper", "gazette", "press")),
     ("office building", r"\boffice building\b", ("office building",)),
     ("community centre", r"\bcommunity (?:center|centre)\b", ("community center", "community centre")),
     ("public transport", r"\b(?:public transport(?:ation)?|transit system|mass transit)\b", ("bus", "train", "tram",

@@ -86,6 +86,8 @@ def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     assert lacking("a business lunch", words) == []  # no bus in "business"
     # an interview of 2026-11-28: "go to the local pharmacy or the town's community center"
     assert lacking("the town's community center", words) == ["community centre"]
+    assert lacking("a reporter for the local newspaper", words) == ["newspaper"]  # Millbrook has a newsletter
+    assert lacking("the Millbrook Owl column in the town newsletter", words) == []
     assert lacking("the community garden", words) == []
     # Rosa on d4e0254, asked what she would do for someone close who is sick
     assert lacking("I would call the town's emergency services.", words) == ["emergency services"]
