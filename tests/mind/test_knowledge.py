@@ -131,6 +131,34 @@ async def test_an_interview_of_one_who_knows_carries_it_when_the_model_denies_it
     assert not any(f.startswith("told from the record") for f in back.fixes)
 
 
+def test_a_sentence_its_speaker_said_earlier_in_the_talk_is_not_said_again(engine):
+    # Hank on b5e348b: "I'm looking forward to it too. I'll be there at 22:00." twice in one talk
+    from game.engine.talks.facts import TalkFacts
+    from game.mind.view import Conversation
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("t1", ["Hank Brody", "Marcus Bell"])
+    said = "I'm looking forward to the quiz. See you!"
+    talk.lines.append(("Hank Brody", facts.vet(talk, "Hank Brody", said, MONDAY)[1]))
+    assert facts.vet(talk, "Marcus Bell", "I'm looking forward to the quiz.", MONDAY)[1] != ""  # another's
+    assert facts.vet(talk, "Hank Brody", "That sounds good. I'm looking forward to the quiz.", MONDAY)[1] == (
+        "That sounds good.")
+
+
+def test_a_yesterday_nothing_holds_is_not_said(engine):
+    # Felix on b5e348b, two weeks in town, on the first day: "I was working in the grocery store yesterday too"
+    from game.engine.talks.facts import TalkFacts
+    from game.mind.view import Conversation
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("t1", ["Felix Adeyemi", "Kenji Tanaka"])
+    said = "I'll do that. I was mopping the floors all yesterday afternoon."
+    assert facts.vet(talk, "Felix Adeyemi", said, MONDAY)[1] == "I'll do that."
+    assert "a yesterday it holds nothing of" in talk.checks[0][0]
+    # what its own text holds (he came from a restaurant job in the city) may be told of
+    assert facts.vet(talk, "Felix Adeyemi", "Yesterday I missed my restaurant job in the city.", MONDAY)[1] != ""
+
+
 def test_a_line_said_in_another_talk_is_not_said_again(engine):
     from game.engine.talks.facts import TalkFacts
     from game.mind.view import Conversation
@@ -142,7 +170,7 @@ def test_a_line_said_in_another_talk_is_not_said_again(engine):
     assert facts.vet(one, "Rosa Brody", line, MONDAY)[1] == line
     assert facts.vet(one, "Rosa Brody", line, MONDAY)[1] == line  # (in its own talk it may come back)
     assert facts.vet(two, "Rosa Brody", line, MONDAY)[1] == "See you!"
-    assert two.checks[0][0] == "1 sentence(s) copied from another talk not said" and facts.copies == 1
+    assert two.checks[0][0] == "1 sentence(s) copied from another talk or said again not said" and facts.copies == 1
     assert facts.vet(two, "Felix Adeyemi", "I'm also helping him with his piano lessons at Town Hall.",
                      MONDAY)[1] == "" and two.withheld[-1][0] == "Felix Adeyemi"
     # a sentence about the party is the model's too, and not said twice; the news in the town's

@@ -87,6 +87,10 @@ def test_a_greeting_of_the_wrong_part_of_the_day_is_made_right():
     assert fix_greeting(said, datetime(2026, 3, 2, 15, 0), fixes) == said.replace("morning", "afternoon")
     assert fixes == ["greeting morning -> afternoon"]
     assert fix_greeting("good evening!", datetime(2026, 3, 2, 19, 0), fixes) == "good evening!"
+    # a bare one opening the line (Rosa's "Morning, Marcus." at 13:13 on b5e348b); not "morning" as a word
+    one_pm = datetime(2026, 3, 2, 13, 13)
+    assert fix_greeting("Morning, Marcus. I'm good.", one_pm, fixes) == "Afternoon, Marcus. I'm good."
+    assert fix_greeting("Morning is busy here.", one_pm, fixes) == "Morning is busy here."
 
 
 def test_one_who_hears_another_hosts_does_not_claim_it():
@@ -350,3 +354,20 @@ def test_ones_own_part_in_a_gathering_is_not_denied():
         "Rosa has a hand in surprise party for Grace's 60th birthday"
     assert part_not_theirs(said, "Hank Brody", [], PARTS, [PARTY]) == ""  # one with no hand in it may say so
     assert part_not_theirs("I'm helping Samuel prepare the surprise party.", "Rosa Brody", [], PARTS, [PARTY]) == ""
+
+
+def test_a_sentence_that_leans_on_one_dropped_goes_with_it():
+    # Nora on b5e348b: "Hey Ines! I hear you have a surprise party coming up. What's it about?" (the
+    # party not hers to tell), and "... Do you know anything about it?"
+    from game.mind.facts.leaning import kept_apart, leans
+
+    party = "I hear you have a surprise party coming up."
+
+    def bad(s: str) -> bool:
+        return "party" in s
+
+    assert kept_apart(["Hey Ines!", party, "What's it about?"], bad) == ["Hey Ines!"]
+    assert kept_apart([party, "Do you know anything about it?", "See you at noon."], bad) == ["See you at noon."]
+    assert kept_apart(["Hey Ines!", "What's it about?"], bad) == ["Hey Ines!", "What's it about?"]  # nothing cut
+    assert [leans(s) for s in ("It's tomorrow.", "Tell me about her!", "What is this?", "I love the cafe.",
+                               "It was Ines who baked")] == [True, True, True, False, True]

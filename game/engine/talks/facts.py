@@ -6,12 +6,13 @@ from __future__ import annotations
 import logging
 import re
 from collections import OrderedDict
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from game.engine.towncore import TownCore
 from game.mind.facts.durations import numbers_mended
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
+from game.mind.facts.hours import stems
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs
 from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation, hhmm
@@ -21,6 +22,10 @@ SAID_KEPT = 2000  # lines remembered to tell a copy by
 NEAR, NEAR_WORDS = 0.75, 8  # a sentence as near another as this, of as many different words, is a copy of it
 HEARD_KEPT = 60  # the speaker's latest memories (talks among them) that back what it says of others' doings
 _WORD = re.compile(r"[a-z0-9']+")
+_YESTERDAY = re.compile(r"\b(?:yesterday|last night)\b", re.I)
+_YESTERDAY_WORDS = frozenset({"yesterday", "last", "night", "also", "really", "just", "there", "been", "were",
+                              "morning", "afternoon", "evening", "after", "before", "whole", "long", "busy"})
+YESTERDAY_KEPT = 400  # the speaker's latest memories looked through for yesterday's
 _MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\s*")
 
 
@@ -50,7 +55,7 @@ class TalkFacts:
                 self.core.minds[p].read_fact(text, now, host=speaker, source=speaker)
         v = vet_line(speaker, text, conv.participants, books, now, self.core.town_names, may_move=may_move)
         if speaker in self.core.minds and v.text:
-            v = self._not_copied(conv, self._own_points(conv, v))
+            v = self._not_copied(conv, self._own_points(conv, v, now))
             town = self.core.town_names
             if _MEMORY_FORM.search(v.text):  # "I talked with Ines Moreau; I said: Hello, Ines!" (Nora's, 136a191)
                 v.text = _MEMORY_FORM.sub("", v.text).strip()
@@ -89,9 +94,9 @@ class TalkFacts:
             self._book = (len(self.core.minds), points, lives, public, [x for ps in points.values() for x in ps])
         return self._book[1:]
 
-    def _own_points(self, conv: Conversation, v: Vetted) -> Vetted:
+    def _own_points(self, conv: Conversation, v: Vetted, now: datetime) -> Vetted:
         """The line less its sentences that say another's point or give its own to the listener
-        (game/mind/facts/ownpoints.py)."""
+        (game/mind/facts/ownpoints.py), or tell of a yesterday nothing it holds has."""
         points, lives, public, every = self._points()
         if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
             heard = [r.text for r in self.core.minds[v.speaker].memory.recent(HEARD_KEPT)]
@@ -103,7 +108,8 @@ class TalkFacts:
             w = point_not_theirs(sent, v.speaker, listeners, points, lives, town.people, public=public,
                                  homes=town.homes, places=town.places) or point_given_to_another(
                 sent, v.speaker, listeners, points, lives, town.people, public=public, places=town.places,
-                gatherings=tuple(town.parts)) or done_before_its_day(sent, every)
+                gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or self._yesterday_unheld(
+                sent, v.speaker, lives.get(v.speaker, ""), now)
             if w:
                 why = w
             else:
@@ -113,12 +119,30 @@ class TalkFacts:
             v.text = " ".join(kept)
         return v
 
+    def _yesterday_unheld(self, sent: str, speaker: str, life: str, now: datetime) -> str:
+        """Why ``sent`` tells of the speaker's yesterday or last night when neither its own text nor
+        a memory of that day holds anything of it (Felix, two weeks in town, on the first day: "I
+        was working in the grocery store yesterday too"), else ""."""
+        mind = self.core.minds.get(speaker)
+        if mind is None or not _YESTERDAY.search(sent):
+            return ""
+        day = now.date() - timedelta(days=1)
+        held = " ".join([life, *(r.text for r in mind.memory.recent(YESTERDAY_KEPT) if r.created.date() == day)])
+        said = stems(sent, _YESTERDAY_WORDS)
+        return "" if not said or said & stems(held, _YESTERDAY_WORDS) else "a yesterday it holds nothing of"
+
     def _not_copied(self, conv: Conversation, v: Vetted) -> Vetted:
-        """The line less its sentences said already in another talk (of five words or more)."""
+        """The line less its sentences said already in another talk (of five words or more), or by
+        its speaker earlier in this one (of four or more: Hank's "I'll be there at 22:00" twice)."""
         kept, dropped = [], 0
+        mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines if who == v.speaker
+                for s in sentences(line)}
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
             told = v.fact is not None and in_town_words(sent, v.fact)  # the fact as the town says it may recur
+            if len(k.split()) >= 4 and k in mine:
+                dropped += 1
+                continue
             if len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self._near(k, conv.id)):
                 dropped += 1
                 continue
@@ -130,7 +154,7 @@ class TalkFacts:
             self.said.popitem(last=False)
         if dropped:
             self.copies += dropped
-            v.fixes.append(f"{dropped} sentence(s) copied from another talk not said")
+            v.fixes.append(f"{dropped} sentence(s) copied from another talk or said again not said")
             v.text = " ".join(kept)
         return v
 

@@ -10,6 +10,16 @@ from collections.abc import Callable, Sequence
 from game.mind.facts.fact import Fact
 
 LEANS = re.compile(r"(?:It|It's|It’s|This|That|These|Those|She|He|They|There)\b")
+# a sentence that ends on one or asks what it is ("Do you know anything about it?", "What's it
+# about?": Nora's, after "I hear you have a surprise party coming up" was kept from her, on b5e348b)
+_LEANS_ON = re.compile(r"\b(?:it|this|that|them|her|him)\s*[?.!]*$|\bwhat(?:'s|’s| is) (?:it|this|that)\b", re.I)
+
+
+def leans(sent: str) -> bool:
+    """Whether ``sent`` speaks of something only by a word for it: at its start ("It's tomorrow"),
+    at its end ("Do you know anything about it?") or asking what it is."""
+    s = sent.strip()
+    return LEANS.match(s) is not None or _LEANS_ON.search(s) is not None
 
 
 def kept_apart(parts: Sequence[str], bad: Callable[[str], bool]) -> list[str]:
@@ -19,7 +29,7 @@ def kept_apart(parts: Sequence[str], bad: Callable[[str], bool]) -> list[str]:
     kept: list[str] = []
     last = False
     for p in parts:
-        last = bad(p) or (last and LEANS.match(p.strip()) is not None)
+        last = bad(p) or (last and leans(p))
         if not last:
             kept.append(p)
     return kept

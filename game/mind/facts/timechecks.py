@@ -53,7 +53,8 @@ def drop_nonsense(text: str, now: datetime, fixes: list[str]) -> str:
     return " ".join(kept) if kept != (sentences(text) or [text]) else text
 
 
-_GREETING = re.compile(r"\b(good\s+)(morning|afternoon|evening)\b", re.I)
+# "Good morning", and a bare "Morning, Marcus." opening a line (Rosa's at 13:13 on b5e348b)
+_GREETING = re.compile(r"\b(good\s+)(morning|afternoon|evening)\b|^(\W*)(morning|afternoon|evening)(?=\s*[,!.])", re.I)
 
 
 def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
@@ -62,10 +63,11 @@ def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
     right = "morning" if now.hour < 12 else "afternoon" if now.hour < 17 else "evening"
 
     def sub(m: re.Match) -> str:
-        if m.group(2).lower() == right:
+        lead, said = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+        if said.lower() == right:
             return m.group(0)
-        fixes.append(f"greeting {m.group(2).lower()} -> {right}")
-        return m.group(1) + (right.capitalize() if m.group(2)[0].isupper() else right)
+        fixes.append(f"greeting {said.lower()} -> {right}")
+        return lead + (right.capitalize() if said[0].isupper() else right)
     return _GREETING.sub(sub, text)
 
 

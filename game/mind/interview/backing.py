@@ -22,7 +22,7 @@ from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hours import clock_times
-from game.mind.facts.leaning import LEANS
+from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.facts.unbacked import (
     events_unbacked,
@@ -361,7 +361,7 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
         bad = any((p.what and p.what.lower() in s.lower()) for p in problems
                   if p.kind in ("person", "place", "event", "claim"))
         bad = bad or steps_out(s, me) or own_name_as_other(s, me)  # of itself as another, or of the prompt
-        bad = bad or (last_dropped and LEANS.match(s) is not None)
+        bad = bad or (last_dropped and leans(s))
         (dropped if bad else kept).append(s)
         last_dropped = bad
     return " ".join(kept).strip(), dropped
