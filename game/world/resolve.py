@@ -64,7 +64,7 @@ class Grounder:
         self.here = here if here in self.tree else ""
         self.objects = objects
         self.hours = hours or {}  # today's staffed hours of each place that has any (the engine's)
-        self.shifts = shifts or {}  # and each resident's hours at work today
+        self.shifts = shifts or {}  # and each resident's hours at work or asleep today
 
     # ------------------------------------------------------------------ areas
     def lacks(self, text: str) -> list[str]:
@@ -80,10 +80,12 @@ class Grounder:
         return not spans or any(a <= start and start + min(60, end - start) <= b for a, b in spans)
 
     def free_between(self, person: str, start: int, end: int) -> bool:
-        """Whether ``person`` (a resident) is not at work for most of ``start``-``end``: a free
-        hour is not spent calling on someone at work (Marcus's 11:30-14:00 with Hank, at his store)."""
-        busy = sum(max(0, min(end, b) - max(start, a)) for a, b in self.shifts.get(person, ()))
-        return busy * 2 < end - start
+        """Whether ``person`` (a resident) is neither at work nor asleep as ``start`` comes, nor for
+        most of ``start``-``end``: a free hour is not spent calling on someone at work (Marcus's
+        11:30-14:00 with Hank, at his store) or in bed (Hank's 06:30 with Priya, up at 07:30)."""
+        spans = self.shifts.get(person, ())
+        busy = sum(max(0, min(end, b) - max(start, a)) for a, b in spans)
+        return busy * 2 < end - start and not any(a <= start < b for a, b in spans)
 
     def area_named(self, text: str) -> str | None:
         """The sector of the whole town that ``text`` names by its full name (the longest such), else

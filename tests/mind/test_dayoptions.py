@@ -237,3 +237,8 @@ def test_no_call_on_someone_while_they_work():
     noon, evening = Slot(11 * 60 + 30, 13 * 60, "free", "free time"), Slot(19 * 60, 20 * 60, "free", "free time")
     assert not fits("catch up with Hank Brody", noon, free_at=ground.free_between)
     assert fits("catch up with Hank Brody", evening, free_at=ground.free_between)
+    # nor on someone in bed (b5e348b's plans: Hank "06:30-08:00 go over the debate questions with
+    # Priya Raman", who wakes at 07:30), nor as their shift begins
+    assert not ground.free_between("Priya Raman", 6 * 60 + 30, 8 * 60)
+    assert ground.free_between("Priya Raman", 18 * 60, 19 * 60)
+    assert not ground.free_between("Hank Brody", 7 * 60 + 50, 8 * 60 + 10)

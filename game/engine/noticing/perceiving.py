@@ -202,7 +202,8 @@ class Perceiver:
                         hours=self.staffed_hours(), shifts=self._hours[2])
 
     def staffed_hours(self) -> dict[str, list[tuple[int, int]]]:
-        """Today's hours at which someone works at each place (the residents' shifts by their files):
+        """Today's hours at which someone works at each place (the residents' shifts by their files;
+        each one's own, and its hours asleep, for ``Grounder.free_between``):
         a free hour is not spent at a cafe that closed at four (Grace's 19:45 "some time at Bluebell
         Cafe" on 19282ee)."""
         day = self.core.clock.now.date()
@@ -210,6 +211,8 @@ class Perceiver:
             hours: dict[str, list[tuple[int, int]]] = defaultdict(list)
             people: dict[str, list[tuple[int, int]]] = defaultdict(list)  # and each one's own, today
             for name, mind in self.core.minds.items():
+                p = mind.persona  # asleep before its waking and after its bedtime
+                people[name] += [(0, p.wake), (p.sleep, 48 * 60)]
                 for sh in shifts_of(mind.persona):
                     if day.weekday() in sh.days and sh.place:
                         hours[sh.place.split(":")[0]].append((sh.start, sh.end))
