@@ -122,6 +122,10 @@ def test_what_an_answer_says_that_nothing_backs_is_found():
     assert not steps_out("I have not met him.", "Hank Brody")
     assert steps_out("In the morning, Samuel woke up and found his kitchen messy.", "Samuel Okafor")
     assert not steps_out("Samuel and I had breakfast.", "Samuel Okafor")
+    # a chat assistant's sign-off (Samuel on b5e348b, asked what has been on his mind)
+    assert steps_out("I hope this meets your requirements! Let me know if you have any other questions.",
+                     "Samuel Okafor")
+    assert not steps_out("Let me know if you need anything, Rosa.", "Samuel Okafor")
 
 
 def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobody_is():

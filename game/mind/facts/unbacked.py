@@ -29,7 +29,12 @@ _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|
                           r"|its places are|the town's own places|say only what is so|do not name them"
                           r"|knows no one called|has heard of no|in the first person"
                           r"|(?:do not|don't|doesn't|does not) have (?:any )?access to"
-                          r"|(?:do not|don't) have a town|(?:do not|don't) live (?:there|in (?:the|this|a) town))\b",
+                          r"|(?:do not|don't) have a town|(?:do not|don't) live (?:there|in (?:the|this|a) town)"
+                          # a chat assistant's sign-off (Samuel, asked what is on his mind, on b5e348b: "I hope
+                          # this meets your requirements! Let me know if you have any other questions.")
+                          r"|meets? your (?:requirements|needs|expectations)|hope (?:this|that) helps"
+                          r"|let me know if you (?:have|need) (?:any )?(?:other |more |further )?(?:questions|help)"
+                          r"|I'm here to help|keep the conversation neutral)\b",
                           re.I)
 SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
