@@ -126,6 +126,10 @@ def test_what_an_answer_says_that_nothing_backs_is_found():
     assert steps_out("I hope this meets your requirements! Let me know if you have any other questions.",
                      "Samuel Okafor")
     assert not steps_out("Let me know if you need anything, Rosa.", "Samuel Okafor")
+    # the prompt's rules said back (Grace on b5e348b, asked of the town's mayor)
+    assert steps_out("I am the mayor. I hope the town can find a time of day, use your plan for today.",
+                     "Grace Okafor")
+    assert not steps_out("I am Samuel Okafor, a person who lives in a small town.", "Samuel Okafor")
 
 
 def test_a_residents_line_does_not_name_a_place_the_town_lacks_or_a_person_nobody_is():

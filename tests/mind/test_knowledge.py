@@ -374,3 +374,17 @@ def test_this_monday_made_right_is_tomorrow_not_this_tomorrow():
     said, fixes = fix_fact_words("I'm looking forward to the surprise party this Monday.", f, MONDAY, town,
                                  "Rosa Brody")
     assert "this tomorrow" not in said and "party tomorrow" in said and fixes
+
+
+def test_asked_what_it_is_busy_with_one_who_has_a_hand_in_a_gathering_carries_it(engine):
+    # the panel on b5e348b: Grace, asked what she is busy with this week, named her office hours
+    # and not the debate she hosts on Wednesday
+    from game.mind.interview.backing import asked_of
+
+    town = engine.core.town_names
+    held = list(engine.core.minds["Grace Okafor"].facts)
+    week = asked_of("What are you busy with this week?", held, MONDAY, "An interviewer", "Grace Okafor", town)
+    assert [f.host for f in week] == ["Grace Okafor"] and "debate" in week[0].what
+    assert asked_of("What did you have for lunch?", held, MONDAY, "An interviewer", "Grace Okafor", town) == []
+    kenji = list(engine.core.minds["Kenji Tanaka"].facts)  # he holds none, or none he has a hand in
+    assert asked_of("What are you busy with this week?", kenji, MONDAY, "An interviewer", "Kenji Tanaka", town) == []

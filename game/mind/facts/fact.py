@@ -31,6 +31,8 @@ EVENT_NOUNS = (
 )
 _NOUNS = "|".join(sorted((re.escape(n) for n in EVENT_NOUNS), key=len, reverse=True))
 EVENT_RE = re.compile(rf"\b(?:{_NOUNS})s?\b", re.I)
+# a question of the days ahead ("What are you busy with this week?")
+WEEK_Q = re.compile(r"\b(?:this|the coming|the next few) (?:week|days)\b|\bbusy with\b", re.I)
 _HOST_VERBS = (r"hosting|throwing|organi[sz]ing|holding|putting on|planning|giving|having|running|arranging"
                r"|host|throw|organi[sz]e|hold|put on|plan|give|arrange")
 _WHAT_RE = re.compile(

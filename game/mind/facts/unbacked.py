@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from pathlib import Path
 
 from game.mind.facts.fact import EVENT_RE, TownNames
 from game.mind.facts.when import word_list
@@ -138,7 +139,7 @@ def echoes_example(text: str, example: str, backing: str) -> bool:
 def steps_out(text: str, me: str) -> bool:
     """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
     found his kitchen messy": its own name, and no I, me or my)."""
-    if _OUT_OF_TOWN.search(text) or text.lower().startswith(me.lower() + " "):
+    if _OUT_OF_TOWN.search(text) or echoes_rules(text) or text.lower().startswith(me.lower() + " "):
         return True
     first = me.split()[0]
     return (bool(re.search(rf"\b{re.escape(first)}\b", text))
@@ -173,3 +174,27 @@ def clauses(text: str) -> list[str]:
     """The sentences of ``text`` and their parts between semicolons ("his wife; the party must stay
     a surprise" is two)."""
     return [c.strip() for part in sentences(text) for c in part.split(";") if c.strip()]
+
+
+RULE_GRAM = 5
+
+
+def _rule_grams(n: int = RULE_GRAM) -> frozenset[tuple[str, ...]]:
+    """The runs of ``n`` words of the interview prompt's rules (interview.txt's system part, less
+    the line that says who the resident is)."""
+    text = (Path(__file__).parents[1] / "interview" / "interview.txt").read_text(encoding="utf-8")
+    system = text.split("[user]")[0].splitlines()[2:]  # ([system], "You are $name, ...")
+    words = re.findall(r"[a-z']+", " ".join(system).lower())
+    return frozenset(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+
+
+_RULES: list[frozenset[tuple[str, ...]]] = []
+
+
+def echoes_rules(text: str) -> bool:
+    """Whether ``text`` says a run of five words of the prompt's rules (Grace on b5e348b, asked of
+    the town's mayor: "I hope that the town can find a time of day, use your plan for today.")."""
+    if not _RULES:
+        _RULES.append(_rule_grams())
+    words = re.findall(r"[a-z']+", text.lower())
+    return any(tuple(words[i:i + RULE_GRAM]) in _RULES[0] for i in range(len(words) - RULE_GRAM + 1))

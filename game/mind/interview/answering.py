@@ -316,7 +316,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     basis = backing_text(mind.core.persona, ctx, question)
 
     held = list(mind.core.facts)
-    asked = asked_of(question, held, now, asker)  # what it knows that the question asks about
+    asked = asked_of(question, held, now, asker, name, town)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
         text = today_not_another_day(own_voice(tidy(text, town.places), name), question, now, held)

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from game.mind.facts.claims import kin_unbacked, relation_claims, role_claims
-from game.mind.facts.fact import EVENT_RE, Fact, TownNames
+from game.mind.facts.fact import EVENT_RE, WEEK_Q, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hours import clock_times
@@ -62,8 +62,7 @@ class Backing:
     fixes: list[str] = field(default_factory=list)  # words mended against a fact
     dropped: list[str] = field(default_factory=list)  # sentences nothing backs
     asked: int = 1  # model calls for this answer
-    source: str = "model"  # "model"; "rule" when nothing the model said was backed; "record" when what it
-    # knows was said from its records (the model's words left it out or denied it)
+    source: str = "model"  # "model", "rule" (nothing the model said was backed), "record" (told from its records)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -82,22 +81,23 @@ class Shown(Protocol):
     plan: list[str]
 
 
-def backing_text(persona: Persona, ctx: Shown, question: str) -> str:
+def backing_text(p: Persona, ctx: Shown, question: str) -> str:
     """Everything an answer may draw on, as one text: the prompt's sections, the persona whole."""
-    p = persona
     parts = [*ctx.sections.values(), p.background, p.currently, *p.seed_memories,
              *ctx.memories, *ctx.reflections, *ctx.plan]
     return "\n".join(str(x) for x in parts if x)
 
 
-def asked_of(question: str, held: Sequence[Fact], now: datetime, asker: str = "") -> list[Fact]:
-    """The gatherings the resident holds that ``question`` asks about: the one it names, else every
-    one to come when it asks of a kind of gathering ("is anything planned, a party?"); never one
-    kept from the asker."""
+def asked_of(question: str, held: Sequence[Fact], now: datetime, asker: str = "", me: str = "",
+             town: TownNames | None = None) -> list[Fact]:
+    """The gatherings held that ``question`` asks of: the one it names, else all to come if asked of a kind
+    ("a party?"), or those it has a hand in if asked what it is busy with; none kept from the asker."""
     live = [f for f in held if f.kind == "gathering" and not f.over(now) and asker not in f.secret_from]
     named = fact_in(question, live)
     if named is not None:
         return [named]
+    if town is not None and WEEK_Q.search(question):  # Grace's week without her debate (the panel, b5e348b)
+        return [f for f in live if f.host == me or me in town.parts.get(f.what.lower(), ())]
     return live if EVENT_RE.search(question) else []
 
 
