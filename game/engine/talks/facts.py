@@ -55,13 +55,13 @@ class TalkFacts:
                 self.core.minds[p].read_fact(text, now, host=speaker, source=speaker)
         v = vet_line(speaker, text, conv.participants, books, now, self.core.town_names, may_move=may_move)
         if speaker in self.core.minds and v.text:
-            v = self._not_copied(conv, self._own_points(conv, v, now))
+            mind = self.core.minds.get(v.speaker)
+            heard = [r.text for r in mind.memory.recent(HEARD_KEPT)] if mind else []  # (read once a line)
+            v = self._not_copied(conv, self._own_points(conv, v, now, heard))
             town = self.core.town_names
             if _MEMORY_FORM.search(v.text):  # "I talked with Ines Moreau; I said: Hello, Ines!" (Nora's, 136a191)
                 v.text = _MEMORY_FORM.sub("", v.text).strip()
                 v.fixes.append("a memory said back in its stored form not said")
-            mind = self.core.minds.get(v.speaker)
-            heard = [r.text for r in mind.memory.recent(HEARD_KEPT)] if mind else []
             v.text, fixed = numbers_mended(v.text, v.speaker, [p for p in conv.participants if p != v.speaker],
                                            town, [*self._points()[1].values(), *heard])  # ages, years
             v.fixes += fixed
@@ -94,12 +94,11 @@ class TalkFacts:
             self._book = (len(self.core.minds), points, lives, public, [x for ps in points.values() for x in ps])
         return self._book[1:]
 
-    def _own_points(self, conv: Conversation, v: Vetted, now: datetime) -> Vetted:
+    def _own_points(self, conv: Conversation, v: Vetted, now: datetime, heard: list[str]) -> Vetted:
         """The line less its sentences that say another's point or give its own to the listener
         (game/mind/facts/ownpoints.py), or tell of a yesterday nothing it holds has."""
         points, lives, public, every = self._points()
         if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
-            heard = [r.text for r in self.core.minds[v.speaker].memory.recent(HEARD_KEPT)]
             lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
         listeners = [p for p in conv.participants if p != v.speaker]
         town = self.core.town_names
