@@ -22,6 +22,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("airport", r"\b(airport|plane|flight)\b", ("airport",)),
     ("hospital", r"\b(hospital|clinic|doctor's office|doctors office|dentist|emergency room|ambulance)\b",
      ("hospital", "clinic", "dentist")),
+    # one who treats the sick (Samuel's "Rosa's usual care provider", b5e348b; Millbrook has a pharmacist)
+    ("doctor", r"\b(doctors?|physicians?|nurses?|(?:usual |regular )?care ?providers?|caregivers?)\b",
+     ("doctor", "clinic", "hospital", "surgery", "medical", "nurse")),
     ("church", r"\b(church|chapel|temple|mosque|synagogue)\b", ("church", "chapel", "temple", "mosque", "synagogue")),
     ("gym", r"\b(gym|fitness (?:center|centre|club))\b", ("gym", "fitness")),
     ("hardware store", r"\bhardware (?:store|shop)\b", ("hardware", "supply", "tool")),

@@ -91,6 +91,10 @@ def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     assert lacking("the community garden", words) == []
     # Rosa on d4e0254, asked what she would do for someone close who is sick
     assert lacking("I would call the town's emergency services.", words) == ["emergency services"]
+    # Samuel on b5e348b, asked the same: Millbrook has a pharmacist and no one who treats the sick
+    assert lacking("I would have Rosa's usual care provider visit her.", words) == ["doctor"]
+    assert lacking("She should see a doctor.", words) == ["doctor"]
+    assert lacking("I would get her medicine from Kenji at the pharmacy.", words) == []
 
 
 def test_the_importer_reads_hours_from_the_daily_requirement():

@@ -132,9 +132,29 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
     return ""
 
 
+def own_office_problem(sent: str, speaker: str, town: TownNames) -> str:
+    """Why ``sent`` speaks of an office its speaker holds as another's ("the park has been neglected
+    by the current mayor", said by the mayor; Grace's answer on b5e348b), else ""."""
+    for role in town.roles.get(speaker, ()):
+        if role.startswith("candidate"):
+            continue
+        r = re.escape(role)
+        other = re.search(rf"\b(?:the|our|this town's|the town's|a)\s+(?:current\s+|present\s+|sitting\s+|new\s+)?"
+                          rf"{r}\b(?!'s (?:office|race|election)|\s+(?:election|race|debate|office))", sent, re.I)
+        mine = re.search(rf"\b(?:I(?:'m|\s+am|\s+was|'ve been|\s+have been)|[Aa]s|me,?|myself,?)\s+(?:still\s+)?"
+                         rf"(?:(?:the|your|our|a|this|Millbrook's)\s+)?(?:town'?s?\s+)?{r}\b|\bmy\b", sent)
+        named = re.search(rf"\b{re.escape(speaker.split()[0])}\b|\bwho\s+(?:has been|is|was)\b", sent)  # itself
+        if other and not mine and not named and not re.search(
+                r"\b(?:any|every|a good|the next|another|being|be|become|became)\s+(?:(?:the|a)\s+)?" + r, sent, re.I):
+            return f"{speaker} is the {role}: the {role} is you"
+    return ""
+
+
 def hidden_role_problem(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
-    """The first of ``secret_role_problem`` and ``former_role_problem`` for ``sent``, else ""."""
-    return secret_role_problem(sent, speaker, listeners, town) or former_role_problem(sent, speaker, town)
+    """The first of ``secret_role_problem``, ``former_role_problem`` and ``own_office_problem`` for
+    ``sent``, else ""."""
+    return (secret_role_problem(sent, speaker, listeners, town) or former_role_problem(sent, speaker, town)
+            or own_office_problem(sent, speaker, town))
 
 
 _TOLD_BY = re.compile(rf"\b{_NAMED}\s+(?:has\s+|had\s+)?(?:already\s+|just\s+|also\s+)?(?:told|informed|mentioned|"

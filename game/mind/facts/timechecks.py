@@ -84,3 +84,18 @@ def drop_wrong_today(text: str, now: datetime, fixes: list[str]) -> str:
     if len(kept) < len(parts):
         fixes.append(f"today is {today.capitalize()}")
     return " ".join(kept)
+
+
+# asked of something burning, what would feed it ("I would turn it back on", Samuel; "put the coffee pot
+# on the stove and turn it on", Rosa; both on b5e348b)
+_ABLAZE = re.compile(r"\b(?:burning|on fire|ablaze|in flames|smok(?:e|ing))\b", re.I)
+_FEEDS = re.compile(r"\b(?:turn|switch|put|set|light|crank)\w*\s+(?:it|the (?:stove|oven|burner|heat|gas|hob|fire))"
+                    r"\s+(?:back\s+)?(?:on|up)\b|\b(?:turn|switch)\w*\s+on\s+the\s+(?:stove|oven|burner|heat|gas|hob)\b"
+                    r"|\bput\w*\s+(?:a|the|some|my)\s+(?:[\w-]+\s+){0,3}?on\s+the\s+(?:stove|burner|hob|fire)\b", re.I)
+
+
+def feeds_the_fire(sent: str, question: str) -> str:
+    """Why ``sent``, said of something burning (``question``), would feed the fire, else ""."""
+    return "that would feed the fire, not put it out" if (
+        _ABLAZE.search(question) and _FEEDS.search(sent)) else ""
+

@@ -165,16 +165,20 @@ _SEEN_DOING = re.compile(r"^\W*(?P<who>[A-Z][a-z]+ [A-Z][a-z]+) is (?P<act>[a-z]
 _I_DO = re.compile(r"^\W*(?:I'm|I am|I've been)\s+(?P<act>.+)", re.I)
 
 
-def borrowed_self(answer: str, basis: str) -> list[str]:
+def borrowed_self(answer: str, basis: str, me: str = "") -> list[str]:
     """The sentences of ``answer`` in which the resident does what another told it they do ("I enjoy
     reading the town budget", said by Samuel after Grace told him "I'm reading the town budget"),
-    when nothing of its own says so."""
+    when nothing of its own says so; a line of ``me`` itself ("Samuel Okafor is hosting a surprise
+    party", his own fact) is its own."""
     lines = basis.splitlines()
     own = [set(re.findall(r"[a-z]+", x.lower())) for x in lines if not _TOLD_LINE.match(x) and not _SEEN_DOING.match(x)]
     theirs = []
     for x in lines:
         m = _TOLD_LINE.match(x)
         seen = _SEEN_DOING.match(x)  # "Grace Okafor is reading the town budget": seen, hers
+        hit = m or seen
+        if me and hit is not None and hit.group("who") in (me, me.split()[0]):
+            continue
         doing = re.sub(r"\s*\(.*?\)", "", seen.group("act")) if seen else ""
         said = [c for x in sentences(m.group("said")) for c in _I_CLAUSE.split(x)] if m else []
         for sent in said if m else [f"I'm {doing}"] if seen else ():

@@ -59,6 +59,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
+from game.mind.interview.otherdays import DAYS, days_unbacked
 from game.mind.interview.ownclaims import (
     AGAIN,
     JOB_Q,
@@ -181,9 +182,6 @@ def time_asked(question: str) -> int | None:
     return times[0] if times else None
 
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
-
 def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
     plan, plan_date = mind.agenda.plan, mind.agenda.plan_date
     today = plan is not None and (plan_date is None or plan_date == mind.core.day_and_minute(now)[0])
@@ -215,7 +213,7 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
             refl.append(r.text)
     memories = [r.text for r in recs if r.text not in refl]
     if time_asked(question) is not None:  # "at 6pm today": what is planned for other days only confuses
-        others = [d for d in _WEEKDAYS if d != f"{now:%A}".lower() and d not in question.lower()]
+        others = [d for d in DAYS if d != f"{now:%A}".lower() and d not in question.lower()]
         memories = [t for t in memories if not any(re.search(rf"\b{d}\b", t.lower()) for d in others)]
     cur = mind.agenda.current
     doing = doing or (cur.description if cur is not None else "")
@@ -378,7 +376,7 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
     found += [Problem("claim", sent, "Say only what your memories hold that they told you.")
               for sent in hearsay_unbacked(text, basis, town.people)]
     found += [Problem("claim", sent, "Say only what you do yourself, not what others told you they do.")
-              for sent in borrowed_self(text, basis)]
+              for sent in borrowed_self(text, basis, name)]
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
               for sent in relation_words_mixed(text, mind.core.persona.relationships)]
     found += [Problem("claim", sent, f"{why}.") for sent, why in parts_unbacked(text, name, town, held)]
@@ -392,6 +390,9 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
                                          tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis,
                                          day=mind.core.day_and_minute(now)[0])]
+    found += [Problem("claim", s, hint) for s, hint in days_unbacked(
+        text, name, now, today=_blocks(mind, now), frame=lambda d: mind.core.routine_blocks(None, d), facts=held,
+        basis=basis, names=[*town.people, *town.places])]  # a day it names, held to what it holds of that day
     return found
 
 

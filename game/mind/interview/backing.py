@@ -24,6 +24,7 @@ from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hours import clock_times
 from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
+from game.mind.facts.timechecks import feeds_the_fire
 from game.mind.facts.unbacked import (
     events_unbacked,
     own_name_as_other,
@@ -232,7 +233,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 break
         for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
                     amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
-                    hidden_role_problem(sent, me, [], town)):
+                    hidden_role_problem(sent, me, [], town), feeds_the_fire(sent, question)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))
         for meal in meals_unbacked(sent, me, town, backing)[:1]:
@@ -290,8 +291,6 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
             elif who == me and of_self_as_another(answer, me):  # "I think Grace Okafor is a dedicated leader"
                 out.append(Problem("denial", "", f"The {role} is you: speak of yourself as I."))
     return out
-
-
 
 
 _HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) "

@@ -308,7 +308,8 @@ _PASTIMES = {"photo": r"photo\w*|taking pictures|camera", "garden": r"garden\w*"
              "potter": r"pottery", "crossword": r"crosswords?", "puzzle": r"puzzles?", "danc": r"danc(?:e|es|ing)",
              "sing": r"singing|choir", "guitar": r"guitar", "violin": r"violin", "poe": r"poems?|poetry",
              "wood": r"woodworking|carving", "paint": r"paint(?:s|ing)?", "ski": r"skiing", "bowl": r"bowling",
-             "hunt": r"hunting", "film": r"movies|films?", "video game": r"video games?"}
+             "hunt": r"hunting", "film": r"movies|films?", "video game": r"video games?",
+             "histor": r"(?:the town'?s|local|Millbrook'?s) history"}  # ("exploring the town's history", Samuel)
 _PASTIME = re.compile(r"\b(?:" + "|".join(f"(?P<p{i}>{rx})" for i, rx in enumerate(_PASTIMES.values())) + r")\b",
                       re.I)
 
