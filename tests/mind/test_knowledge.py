@@ -388,3 +388,21 @@ def test_asked_what_it_is_busy_with_one_who_has_a_hand_in_a_gathering_carries_it
     assert asked_of("What did you have for lunch?", held, MONDAY, "An interviewer", "Grace Okafor", town) == []
     kenji = list(engine.core.minds["Kenji Tanaka"].facts)  # he holds none, or none he has a hand in
     assert asked_of("What are you busy with this week?", kenji, MONDAY, "An interviewer", "Kenji Tanaka", town) == []
+
+
+def test_an_hour_it_will_be_somewhere_is_one_it_holds(engine):
+    # Hank on b5e348b, in the pub at 21:36 with the quiz at 20:00: "I'll be there at 22:00"
+    from game.engine.talks.facts import TalkFacts
+    from game.mind.facts.meetat import time_unheld
+    from game.mind.view import Conversation
+
+    assert time_unheld("I'll be there at 22:00.", [1155, 1223, 1290], []) == "an hour it holds nothing at (22:00)"
+    assert time_unheld("I'll be there at 7:30pm.", [1155, 1223, 1290], []) == ""  # a block begins at 19:15
+    assert time_unheld("Let's meet at noon.", [], ["lunch at 12:00 with Ines"]) == ""  # said in its own words
+    assert time_unheld("It opens at 9am.", [], []) == ""  # not where it will be
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("t1", ["Hank Brody", "Marcus Bell"])
+    assert facts.vet(talk, "Hank Brody", "Hello, Marcus! I'll be there at 22:00.", MONDAY)[1] == "Hello, Marcus!"
+    # the debate he holds, and the quiz as Marcus's own text has it (a point on the same thing)
+    assert facts.vet(talk, "Hank Brody", "I'll see you at the debate at 7pm on Wednesday.", MONDAY)[1] != ""
+    assert facts.vet(talk, "Hank Brody", "I'll be at your pub quiz at 8pm.", MONDAY)[1] != ""

@@ -12,7 +12,8 @@ from game.engine.towncore import TownCore
 from game.mind.facts.durations import numbers_mended
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
-from game.mind.facts.hours import stems
+from game.mind.facts.hours import clock_times, stems
+from game.mind.facts.meetat import time_unheld
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs
 from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation, hhmm
@@ -43,6 +44,7 @@ class TalkFacts:
         self.said: OrderedDict[str, str] = OrderedDict()
         self.copies = 0
         self._book: tuple[int, dict[str, list[str]], dict[str, str], str, list[str]] | None = None  # _points
+        self._hours: tuple[int, list[str]] | None = None  # the town's known hours (_time_unheld)
 
     def vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
             may_move: bool = True) -> tuple[str, str]:
@@ -108,7 +110,8 @@ class TalkFacts:
                                  homes=town.homes, places=town.places) or point_given_to_another(
                 sent, v.speaker, listeners, points, lives, town.people, public=public, places=town.places,
                 gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or self._yesterday_unheld(
-                sent, v.speaker, lives.get(v.speaker, ""), now)
+                sent, v.speaker, lives.get(v.speaker, ""), now) or self._time_unheld(sent, v.speaker,
+                                                                         lives.get(v.speaker, ""))
             if w:
                 why = w
             else:
@@ -129,6 +132,22 @@ class TalkFacts:
         held = " ".join([life, *(r.text for r in mind.memory.recent(YESTERDAY_KEPT) if r.created.date() == day)])
         said = stems(sent, _YESTERDAY_WORDS)
         return "" if not said or said & stems(held, _YESTERDAY_WORDS) else "a yesterday it holds nothing of"
+
+    def _time_unheld(self, sent: str, speaker: str, life: str) -> str:
+        """Why ``sent`` has the speaker somewhere at an hour nothing it holds has (facts/meetat.py), else
+        "": the town's known hours (any resident's point or seed memory with an hour: "Marcus Bell runs
+        a pub quiz every Monday at 8pm") back a sentence on the same thing."""
+        mind = self.core.minds.get(speaker)
+        if mind is None:
+            return ""
+        if self._hours is None or self._hours[0] != len(self.core.minds):
+            said = [x for m in self.core.minds.values() for x in [*sentences(m.persona.currently),
+                                                                   *m.persona.seed_memories] if clock_times(x)]
+            self._hours = (len(self.core.minds), said)
+        plan = mind.plan
+        starts = [b.start for b in plan.blocks] if plan is not None else []
+        starts += [t for f in mind.facts for t in (f.start, f.end) if t is not None]
+        return time_unheld(sent, starts, [life], self._hours[1])
 
     def _not_copied(self, conv: Conversation, v: Vetted) -> Vetted:
         """The line less its sentences said already in another talk (of five words or more), or by
@@ -156,7 +175,6 @@ class TalkFacts:
             v.fixes.append(f"{dropped} sentence(s) copied from another talk or said again not said")
             v.text = " ".join(kept)
         return v
-
 
     def _near(self, key: str, conv_id: str) -> bool:
         """Whether a sentence of eight words or more was said in another talk with a word or two
