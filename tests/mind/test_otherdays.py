@@ -115,3 +115,17 @@ def test_asked_of_a_fire_what_would_feed_it_is_not_said_nor_a_pastime_nothing_ho
     assert [p.what for p in found] == [rosa]
     assert pastime_unbacked("I enjoy exploring the town's history.", "Samuel plays the piano.")
     assert pastime_unbacked("I enjoy exploring the town's history.", "He loves local history.") == ""
+
+
+def test_asked_of_someone_sick_no_one_it_knows_is_said_to_be(engine):
+    from game.mind.facts.timechecks import as_if_so
+
+    q = "Someone close to you is sick. What would you do?"
+    people = engine.core.town_names.people
+    for said in ("My husband is the one most affected by the illness.",  # Grace, b5e348b
+                 "I would inform Rosa's other friends and family about her condition."):  # Samuel
+        assert as_if_so(said, q, people).startswith("nobody you know is sick"), said
+    for fine in ("If Samuel were sick, I would make him soup.", "I would bring them soup and sit with them.",
+                 "I would take care of her and make sure she rests."):
+        assert as_if_so(fine, q, people) == "", fine
+    assert as_if_so("My husband has the flu.", "How is your family?", people) == ""  # asked of no such thing

@@ -24,7 +24,7 @@ from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hours import clock_times
 from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
-from game.mind.facts.timechecks import feeds_the_fire
+from game.mind.facts.timechecks import as_if_so
 from game.mind.facts.unbacked import (
     events_unbacked,
     own_name_as_other,
@@ -233,7 +233,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 break
         for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
                     amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
-                    hidden_role_problem(sent, me, [], town), feeds_the_fire(sent, question)):
+                    hidden_role_problem(sent, me, [], town), as_if_so(sent, question, town.people)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))
         for meal in meals_unbacked(sent, me, town, backing)[:1]:
