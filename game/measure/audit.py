@@ -26,12 +26,13 @@ from game.mind.facts.claims import relation_claims, role_claims
 from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in
 from game.mind.facts.linechecks import misattributes
+from game.mind.facts.meetat import time_unheld
 from game.mind.facts.unbacked import people_named, places_unknown, sentences
 from game.world.knowledge import role_tables
 
 _WORD = re.compile(r"[a-z0-9']+")
 UNBACKED = ("invented person", "stranger named", "invented place", "unbacked event", "misattributed event",
-            "unbacked relation", "unbacked role", "secret told", "copied", "misattributed")
+            "unbacked relation", "unbacked role", "secret told", "copied", "misattributed", "unbacked hour")
 
 
 @dataclass
@@ -127,10 +128,18 @@ def check_line(text: str, speaker: str, others: list[str], save: SaveData, town:
     for c in relation_claims(text, speaker, others, list(town.people), town.relations) + role_claims(
             text, list(town.people), town.roles, speaker):
         out.append(Claim(c.kind, f"{c.who}: {c.what}", "backed: declared" if c.backed else f"unbacked {c.kind}"))
+    blocks = (save.plans.get(speaker) or {}).get("blocks") or []
+    starts = [int(b[0]) for b in blocks if isinstance(b, list) and b] + [
+        t for f in held for t in (f.start, f.end) if t is not None]
+    persona = save.personas.get(speaker) or {}
+    own = " ".join(str(persona.get(k, "")) for k in ("background", "currently", "seed_memories"))
     for sent in sentences(text) or [text]:
         why = misattributes(sent, speaker, others, town, held)
         if why:
             out.append(Claim("misattribution", why, "misattributed"))
+        hour = time_unheld(sent, starts, [own, memo.replace(sent, "")])  # (its memory of saying it backs nothing)
+        if hour:
+            out.append(Claim("hour", hour, "unbacked hour"))
     everyone = [speaker, *others]
     for f in {f.key: f for p in everyone for f in facts.get(p, [])}.values():
         kept = f.kept_from(everyone)
