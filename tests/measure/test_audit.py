@@ -81,3 +81,17 @@ def test_the_papers_interview_is_25_questions_of_five_kinds_and_needs_no_other()
     assert len(PAPER_QUESTIONS) == 25 and len(set(PAPER_QUESTIONS)) == 25
     args = build_parser().parse_args(["interview", "s.save", "Grace", "--paper"])
     assert args.paper and args.questions == []
+
+
+def test_an_hour_said_to_be_somewhere_at_is_held_to_the_plan_and_the_gatherings():
+    # Hank on b5e348b: "I'll be there at 22:00", his plan having him in bed by then
+    talks = [{"participants": ["Hank Brody", "Samuel Okafor"],
+              "lines": [["Hank Brody", "I'll be there at 22:00."],
+                        ["Samuel Okafor", "I'll see you at the party at 6pm."],  # his party's hour
+                        ["Hank Brody", "I'll be there at 19:15."]]}]  # a block of his plan begins then
+    save = _save(talks)
+    save.plans["Hank Brody"] = {"blocks": [[1155, 1223, "some time at The Copper Kettle", "", "free"]]}
+    a = audit(save, TOWN)
+    verdicts = [{c.verdict for c in s.claims} for s in a.lines]
+    assert "unbacked hour" in verdicts[0] and "unbacked hour" not in verdicts[1] | verdicts[2]
+    assert a.totals()["lines_with_unbacked_claim_after_checks"] == 1
