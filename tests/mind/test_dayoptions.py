@@ -242,3 +242,7 @@ def test_no_call_on_someone_while_they_work():
     assert not ground.free_between("Priya Raman", 6 * 60 + 30, 8 * 60)
     assert ground.free_between("Priya Raman", 18 * 60, 19 * 60)
     assert not ground.free_between("Hank Brody", 7 * 60 + 50, 8 * 60 + 10)
+    # a want done with someone is held to them too (3668980's plans: the same want, still at 06:30)
+    dawn = Slot(6 * 60 + 30, 8 * 60, "free", "free time")
+    want = "go over the debate questions with Priya Raman"
+    assert not fits(want, dawn, free_at=ground.free_between) and fits(want, evening, free_at=ground.free_between)

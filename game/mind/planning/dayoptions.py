@@ -104,6 +104,9 @@ OpenAt = Callable[[str, int, int], bool]  # whether a place is open (a person fr
 VISIT_MAX = 120  # a call on someone longer than this is not a free hour anyone lives (Eli's 16:30-19:30)
 
 
+_WITH = re.compile(r"\bwith (?P<who>[A-Z][a-z]+ [A-Z][a-z]+)\b")
+
+
 def fits(text: str, slot: Slot, open_at: OpenAt | None = None, free_at: OpenAt | None = None) -> bool:
     """Whether a choice fits a free line: its part of the day and meals (``fits_hour``), a call on
     someone not longer than ``VISIT_MAX`` nor while they work (``free_at``), and time at a place
@@ -113,6 +116,9 @@ def fits(text: str, slot: Slot, open_at: OpenAt | None = None, free_at: OpenAt |
     if text.startswith(VISIT) and (slot.end - slot.start > VISIT_MAX or free_at is not None and not free_at(
             text[len(VISIT):].strip(), slot.start, slot.end)):
         return False
+    with_whom = _WITH.search(text)  # a want done with someone: "go over the debate questions with Priya Raman"
+    if with_whom and free_at is not None and not free_at(with_whom.group("who"), slot.start, slot.end):
+        return False  # (Hank's at 06:30 on 3668980, Priya up at 07:30)
     at = re.match(r"^(?:some time|reading) at (?P<p>.+)$", text)
     return at is None or at.group("p") == "home" or open_at is None or open_at(at.group("p"), slot.start, slot.end)
 
