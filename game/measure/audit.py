@@ -197,12 +197,26 @@ def render(a: Audit) -> str:
     return "\n".join(lines)
 
 
+def _town_path(save: SaveData) -> str | None:
+    """The town a save was made from: its path, or a built-in town of that name where the save came
+    from another checkout (a save made in a worktree since removed still has its places)."""
+    path = save.meta.get("town_path")
+    if not path:
+        return None
+    if Path(path).exists():
+        return str(path)
+    from game.world import default_town_path
+
+    here = default_town_path().parent / Path(path).name
+    return str(here) if here.exists() else None
+
+
 def town_names(save: SaveData) -> TownNames:
     """The town's places and people for a save: its map's sectors (the town it was made from)."""
     places: tuple[str, ...] = ()
     arenas: tuple[str, ...] = ()
-    path = save.meta.get("town_path")
-    if path and Path(path).exists():
+    path = _town_path(save)
+    if path:
         from game.world import load_town
         from game.world.tree import arena_names
 
@@ -214,7 +228,7 @@ def town_names(save: SaveData) -> TownNames:
     parts: dict[str, tuple[str, ...]] = {}
     folk: frozenset[str] = frozenset()
     people = set(save.residents)
-    if path and Path(path).exists():
+    if path:
         from game.world.residents import read_residents
 
         res = Path(path).parent / "residents.json" if str(path).endswith(".tmx") else Path(path) / "residents.json"

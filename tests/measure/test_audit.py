@@ -95,3 +95,15 @@ def test_an_hour_said_to_be_somewhere_at_is_held_to_the_plan_and_the_gatherings(
     verdicts = [{c.verdict for c in s.claims} for s in a.lines]
     assert "unbacked hour" in verdicts[0] and "unbacked hour" not in verdicts[1] | verdicts[2]
     assert a.totals()["lines_with_unbacked_claim_after_checks"] == 1
+
+
+def test_a_save_from_another_checkout_is_read_with_its_built_in_town():
+    # a save made in a worktree since removed names a town path that is gone: the built-in town of that name
+    from game.measure.audit import town_names
+
+    save = _save([])
+    save.meta["town_path"] = "/nowhere/checkout/game/maps/default"
+    names = town_names(save)
+    assert "Brody's Supply Store" in names.places and "Marcus Bell" in names.people
+    save.meta["town_path"] = "/nowhere/checkout/maps/no-such-town"
+    assert town_names(save).places == ()
