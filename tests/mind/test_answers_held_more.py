@@ -414,6 +414,10 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
                        "birthday at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00; Samuel told me so.",
                        [party], "Rosa Brody", now)
     assert said.startswith("Samuel Okafor is hosting") and told == ["denial dropped"]
+    # Hank on 3668980's save: the denial beside a sentence that lost the debate's host: the record is said,
+    # without the denial or what leans on it
+    said, told = carry("No gathering is planned in town. It is on Wednesday.", [debate], "Hank Brody", now)
+    assert said.startswith("Grace Okafor is hosting the public debate") and told
     # Rosa on 90db376, asked whose, where and when: "Samuel Okafor is hosting the party." (no place, no hour)
     said, told = carry("Samuel Okafor is hosting the party.", [party], "Rosa Brody", now, where_when=True)
     assert "at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00" in said and told

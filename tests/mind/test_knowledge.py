@@ -400,9 +400,12 @@ def test_an_hour_it_will_be_somewhere_is_one_it_holds(engine):
     assert time_unheld("I'll be there at 7:30pm.", [1155, 1223, 1290], []) == ""  # a block begins at 19:15
     assert time_unheld("Let's meet at noon.", [], ["lunch at 12:00 with Ines"]) == ""  # said in its own words
     assert time_unheld("It opens at 9am.", [], []) == ""  # not where it will be
+    quiz = ["Marcus Bell runs a pub quiz every Monday at 8pm"]  # a known hour of the town, on the same thing
+    assert time_unheld("I'll be at the quiz at 8pm.", [], [], quiz) == ""
+    assert time_unheld("I'll be at the market at 8pm.", [], [], quiz) != ""
     facts = TalkFacts(engine.talk_facts.core)
     talk = Conversation("t1", ["Hank Brody", "Marcus Bell"])
-    assert facts.vet(talk, "Hank Brody", "Hello, Marcus! I'll be there at 22:00.", MONDAY)[1] == "Hello, Marcus!"
-    # the debate he holds, and the quiz as Marcus's own text has it (a point on the same thing)
+    assert facts.vet(talk, "Hank Brody", "Hello, Marcus! I'll be there at 23:00.", MONDAY)[1] == "Hello, Marcus!"
+    # the debate and the quiz he holds (the quiz ends at 22:00: since declared, that hour is held)
     assert facts.vet(talk, "Hank Brody", "I'll see you at the debate at 7pm on Wednesday.", MONDAY)[1] != ""
     assert facts.vet(talk, "Hank Brody", "I'll be at your pub quiz at 8pm.", MONDAY)[1] != ""

@@ -128,7 +128,8 @@ def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime, *, where_w
         return (" ".join(kept_), ["denial dropped"]) if parts and kept_ and len(kept_) < len(parts) else (answer, [])
     said = " ".join(in_voice(f, me, now) for f in missing)
     # what it said of them without whose they are ("One is a surprise party ...") is said whole instead
-    kept = "" if denies(answer) else " ".join(s for s in sentences(answer) if not any(f.speaks_of(s) for f in missing))
+    kept = "" if denies(answer) else " ".join(s for s in sentences(answer) if not any(f.speaks_of(s) for f in missing)
+                                              and not (_NONE_SUCH.search(s) and EVENT_RE.search(s)) and not leans(s))
     return (f"{kept} {said}".strip() if kept else said), [f"told from the record: {f.what}" for f in missing]
 
 
