@@ -126,6 +126,9 @@ def test_what_an_answer_says_that_nothing_backs_is_found():
     assert steps_out("I hope this meets your requirements! Let me know if you have any other questions.",
                      "Samuel Okafor")
     assert not steps_out("Let me know if you need anything, Rosa.", "Samuel Okafor")
+    # the meeting call's reasoning said back (Ines on 3668980's save)
+    assert steps_out("Therefore, she does not start a conversation with Rosa Brody.", "Ines Moreau")
+    assert not steps_out("I will start a conversation with Rosa tomorrow.", "Ines Moreau")
     # the prompt's rules said back (Grace on b5e348b, asked of the town's mayor)
     assert steps_out("I am the mayor. I hope the town can find a time of day, use your plan for today.",
                      "Grace Okafor")

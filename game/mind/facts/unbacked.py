@@ -35,7 +35,11 @@ _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|
                           # this meets your requirements! Let me know if you have any other questions.")
                           r"|meets? your (?:requirements|needs|expectations)|hope (?:this|that) helps"
                           r"|let me know if you (?:have|need) (?:any )?(?:other |more |further )?(?:questions|help)"
-                          r"|I'm here to help|keep the conversation neutral)\b",
+                          r"|I'm here to help|keep the conversation neutral"
+                          # the meeting call's reasoning said back (Ines on 3668980's save: "Therefore, she does
+                          # not start a conversation with Rosa Brody.")
+                          r"|(?:she|he|they)\s+(?:(?:does|do|did|will|would)\s+not\s+|doesn't\s+|won't\s+)?"
+                          r"starts?\s+a\s+conversation)\b",
                           re.I)
 SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
