@@ -61,6 +61,10 @@ def test_only_the_sentence_that_misattributes_is_not_said():
     assert out == "Hello Hank! How is the store?"
     assert fixes == ["misattributed: Grace Okafor is the mayor"]
     assert drop_misattributed("All fine here.", "Grace Okafor", [], TOWN, [], fixes) == "All fine here."
+    # and the sentence just after that speaks of someone by a pronoun (Felix's "he", of himself, on 3668980)
+    out = drop_misattributed("Hello Hank! I'll be meeting with the mayor there. I wonder if she'll come. Bye!",
+                             "Grace Okafor", ["Hank Brody"], TOWN, [PARTY], [])
+    assert out == "Hello Hank! Bye!"
 
 
 def test_the_part_of_the_day_of_a_gathering_is_its_hours():

@@ -23,14 +23,22 @@ def leans(sent: str) -> bool:
     return LEANS.match(s) is not None or _LEANS_ON.search(s) is not None
 
 
-def kept_apart(parts: Sequence[str], bad: Callable[[str], bool]) -> list[str]:
+_SOMEONE = re.compile(r"\b(?:he|she|him|his|her|they|them)\b", re.I)
+
+
+def names_by_pronoun(sent: str) -> bool:
+    """Whether ``sent`` speaks of someone by a pronoun anywhere ("I'm curious if he'll bake it"), or leans."""
+    return leans(sent) or _SOMEONE.search(sent) is not None
+
+
+def kept_apart(parts: Sequence[str], bad: Callable[[str], bool], lean: Callable[[str], bool] = leans) -> list[str]:
     """The sentences of ``parts`` that are not ``bad``, less one that leans on a sentence just dropped
     ("It's happening tomorrow at 6:00 PM" after the party it speaks of; "She hates a fuss" after
-    the surprise kept from her)."""
+    the surprise kept from her); ``lean`` tells one that leans."""
     kept: list[str] = []
     last = False
     for p in parts:
-        last = bad(p) or (last and leans(p))
+        last = bad(p) or (last and lean(p))
         if not last:
             kept.append(p)
     return kept

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hidden import hidden_role_problem
+from game.mind.facts.leaning import kept_apart, names_by_pronoun
 from game.mind.facts.parts import part_not_theirs
 from game.mind.facts.unbacked import SELF_INTRO, own_name_as_other, sentences
 
@@ -308,16 +309,15 @@ def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownN
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],
                        fixes: list[str]) -> str:
-    """``text`` without its sentences that misattribute; each one's reason in ``fixes``."""
-    facts = list(facts)
-    parts = sentences(text) or [text]
-    kept = []
-    for sent in parts:
+    """``text`` without its sentences that misattribute (reasons in ``fixes``), and one just after that
+    speaks of someone by a pronoun (Felix's "if he'll be able to bake", of himself, on 3668980)."""
+    facts, parts = list(facts), sentences(text) or [text]
+
+    def bad(sent: str) -> bool:
         why = misattributes(sent, speaker, listeners, town, facts)
-        if why:
-            fixes.append(f"misattributed: {why}")
-        else:
-            kept.append(sent)
+        fixes.extend([f"misattributed: {why}"] if why else [])
+        return bool(why)
+    kept = kept_apart(parts, bad, names_by_pronoun)
     return " ".join(kept) if len(kept) < len(parts) else text
 
 
