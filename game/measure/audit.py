@@ -26,7 +26,7 @@ from game.mind.facts.claims import relation_claims, role_claims
 from game.mind.facts.fact import EVENT_RE, Fact, TownNames
 from game.mind.facts.factcheck import fact_in
 from game.mind.facts.linechecks import misattributes
-from game.mind.facts.meetat import time_unheld
+from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.unbacked import people_named, places_unknown, sentences
 from game.world.knowledge import role_tables
 
@@ -137,7 +137,7 @@ def check_line(text: str, speaker: str, others: list[str], save: SaveData, town:
         why = misattributes(sent, speaker, others, town, held)
         if why:
             out.append(Claim("misattribution", why, "misattributed"))
-        hour = time_unheld(sent, starts, [own, memo.replace(sent, "")])  # (its memory of saying it backs nothing)
+        hour = says_an_hour(sent) and time_unheld(sent, starts, [own, memo.replace(sent, "")])  # (not its own saying)
         if hour:
             out.append(Claim("hour", hour, "unbacked hour"))
     everyone = [speaker, *others]

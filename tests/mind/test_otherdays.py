@@ -98,7 +98,7 @@ def test_an_office_its_speaker_holds_is_not_spoken_of_as_another_s(engine):
 
 
 def test_asked_of_a_fire_what_would_feed_it_is_not_said_nor_a_pastime_nothing_holds(engine):
-    from game.mind.facts.timechecks import feeds_the_fire
+    from game.mind.facts.hypothetical import feeds_the_fire
     from game.mind.interview.backing import problems_in
     from game.mind.interview.ownclaims import pastime_unbacked
 
@@ -118,7 +118,7 @@ def test_asked_of_a_fire_what_would_feed_it_is_not_said_nor_a_pastime_nothing_ho
 
 
 def test_asked_of_someone_sick_no_one_it_knows_is_said_to_be(engine):
-    from game.mind.facts.timechecks import as_if_so
+    from game.mind.facts.hypothetical import as_if_so
 
     q = "Someone close to you is sick. What would you do?"
     people = engine.core.town_names.people

@@ -13,7 +13,7 @@ from game.mind.facts.durations import numbers_mended
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
-from game.mind.facts.meetat import time_unheld
+from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs
 from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation, hhmm
@@ -138,7 +138,7 @@ class TalkFacts:
         "": the town's known hours (any resident's point or seed memory with an hour: "Marcus Bell runs
         a pub quiz every Monday at 8pm") back a sentence on the same thing."""
         mind = self.core.minds.get(speaker)
-        if mind is None:
+        if mind is None or not says_an_hour(sent):
             return ""
         if self._hours is None or self._hours[0] != len(self.core.minds):
             said = [x for m in self.core.minds.values() for x in [*sentences(m.persona.currently),

@@ -21,6 +21,12 @@ _WORDS = {"there", "meet", "meeting", "see", "come", "stop", "drop", "swing", "t
           "looking", "forward"}
 
 
+def says_an_hour(sent: str) -> bool:
+    """Whether ``sent`` has the speaker somewhere, or meeting someone, at an hour (what ``time_unheld``
+    checks): a cheap test first, so that what backs an hour is gathered only for those sentences."""
+    return _MEET_AT.search(sent) is not None
+
+
 def time_unheld(sent: str, starts: Iterable[int], texts: Sequence[str], points: Sequence[str] = ()) -> str:
     """Why ``sent`` says an hour the speaker holds nothing at, else "": ``starts`` the hours its plan's
     blocks begin at and its gatherings begin and end at; ``texts`` what it has in words (its own

@@ -13,7 +13,7 @@ _T = r"(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?\s?m\.?)?|noon|midday|midnight)"
 RANGE_RE = re.compile(rf"\b(?:from|between)?\s*(?P<a>{_T})\s*(?:to|until|till|and|-|–)\s*(?P<b>{_T})(?![\w:])", re.I)
 AT_RE = re.compile(rf"\b(?:at|from|by|around|starting at|starts at)\s+(?P<a>{_T})(?![\w:])", re.I)
 _ONE_RE = re.compile(r"^(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?\s?m\.?)?$", re.I)
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december")
 _MONTH_RE = re.compile(r"\b(?:(?P<m1>" + "|".join(m[:3] for m in _MONTHS)
@@ -81,7 +81,7 @@ def _read_day(low: str, now: datetime) -> date | None:
             return date(now.year, [x[:3] for x in _MONTHS].index(mon) + 1, d)
         except ValueError:
             return None
-    for i, wd in enumerate(_WEEKDAYS):
+    for i, wd in enumerate(WEEKDAYS):
         if re.search(rf"\b{wd}\b", low):
             return now.date() + timedelta(days=(i - now.weekday()) % 7)
     return None

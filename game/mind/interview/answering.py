@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Annotated, Protocol
 
 from pydantic import BaseModel, BeforeValidator, Field
@@ -59,7 +59,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
-from game.mind.interview.otherdays import DAYS, days_unbacked
+from game.mind.interview.otherdays import days_unbacked
 from game.mind.interview.ownclaims import (
     AGAIN,
     JOB_Q,
@@ -213,7 +213,7 @@ async def build_context(mind: Interviewee, question: str, now: datetime, *, now_
             refl.append(r.text)
     memories = [r.text for r in recs if r.text not in refl]
     if time_asked(question) is not None:  # "at 6pm today": what is planned for other days only confuses
-        others = [d for d in DAYS if d != f"{now:%A}".lower() and d not in question.lower()]
+        others = [d for i in range(1, 7) if (d := f"{now + timedelta(days=i):%A}".lower()) not in question.lower()]
         memories = [t for t in memories if not any(re.search(rf"\b{d}\b", t.lower()) for d in others)]
     cur = mind.agenda.current
     doing = doing or (cur.description if cur is not None else "")

@@ -22,9 +22,9 @@ from game.mind.facts.fact import EVENT_RE, WEEK_Q, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hours import clock_times
+from game.mind.facts.hypothetical import as_if_so
 from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
-from game.mind.facts.timechecks import as_if_so
 from game.mind.facts.unbacked import (
     events_unbacked,
     own_name_as_other,

@@ -14,10 +14,10 @@ from datetime import date, datetime, timedelta
 from game.mind.facts.fact import Fact
 from game.mind.facts.hours import clock_times, merged, stems
 from game.mind.facts.unbacked import sentences
+from game.mind.facts.when import WEEKDAYS, read_when
 from game.mind.view import PlanBlock, hhmm
 
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_WORD = re.compile(r"\b(?P<d>tomorrow|" + "|".join(DAYS) + r")\b", re.I)
+_DAY_WORD = re.compile(r"\b(?P<d>tomorrow|" + "|".join(WEEKDAYS) + r")\b", re.I)
 # a plan of its own, said as one ("I will", "I am planning to", "I'm preparing for"); a wish is no claim
 _FUTURE = re.compile(r"\b(?:will|'ll|plan(?:s|ning)?\s+(?:to|on)|going to|preparing|scheduled|"
                      r"(?:I'm|I am|we're|we are)\s+(?:also\s+)?\w+ing)\b", re.I)
@@ -28,16 +28,15 @@ _PARTS = {"morning": (5 * 60, 12 * 60), "afternoon": (12 * 60, 18 * 60), "evenin
           "tonight": (17 * 60, 24 * 60), "night": (19 * 60, 24 * 60)}
 _WORDS = {"morning", "afternoon", "evening", "tonight", "night", "planning", "preparing", "looking", "forward",
           "also", "busy", "week", "weekend", "next", "day", "days", "time", "spend", "spending", "enjoy", "really",
-          "excited", "sure", "make", "making", "later", "early", "lot", *DAYS, "january", "february", "march",
+          "excited", "sure", "make", "making", "later", "early", "lot", *WEEKDAYS, "january", "february", "march",
           "april", "june", "july", "august", "september", "october", "november", "december"}
 
 
 def day_named(word: str, now: datetime) -> date:
-    """The day a word names, by the clock of ``now``: "tomorrow", or the weekday on or after today."""
-    w = word.lower()
-    if w == "tomorrow":
-        return now.date() + timedelta(days=1)
-    return now.date() + timedelta(days=(DAYS.index(w) - now.weekday()) % 7)
+    """The day a word names, by the clock of ``now`` (when.py): "tomorrow", or the weekday on or after today."""
+    day = read_when(word, now)[0]
+    assert day is not None, word  # (only the words _DAY_WORD finds are asked)
+    return day
 
 
 def _hours(sent: str) -> tuple[int, int] | None:
@@ -55,7 +54,7 @@ def held_of(day: date, now: datetime, *, blocks: Sequence[PlanBlock], facts: Seq
     out: list[tuple[str, tuple[int, int] | None]] = [(b.activity, (b.start, b.end)) for b in merged(blocks)]
     out += [(f"{f.what} {f.place}", (f.start, f.end or f.start + 120) if f.start is not None else None)
             for f in facts if f.day == day]
-    names = {DAYS[day.weekday()]} | ({"tomorrow"} if day == now.date() + timedelta(days=1) else set()) | (
+    names = {WEEKDAYS[day.weekday()]} | ({"tomorrow"} if day == now.date() + timedelta(days=1) else set()) | (
         {"today", "tonight"} if day == now.date() else set())
     out += [(ln, None) for ln in re.split(r"[\n.;]", basis) if names & set(re.findall(r"[a-z]+", ln.lower()))]
     return out

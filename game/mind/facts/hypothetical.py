@@ -1,0 +1,41 @@
+"""Answers to what a resident would do if something happened, kept hypothetical (issue 39): nothing
+that would feed a fire it is asked about, and no one it knows said to be sick when asked what it would
+do if someone were.  backing.problems_in asks ``as_if_so`` of every sentence of an answer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# asked of something burning, what would feed it ("I would turn it back on", Samuel; "put the coffee pot
+# on the stove and turn it on", Rosa; both on b5e348b)
+_ABLAZE = re.compile(r"\b(?:burning|on fire|ablaze|in flames|smok(?:e|ing))\b", re.I)
+_FEEDS = re.compile(r"\b(?:turn|switch|put|set|light|crank)\w*\s+(?:it|the (?:stove|oven|burner|heat|gas|hob|fire))"
+                    r"\s+(?:back\s+)?(?:on|up)\b|\b(?:turn|switch)\w*\s+on\s+the\s+(?:stove|oven|burner|heat|gas|hob)\b"
+                    r"|\bput\w*\s+(?:a|the|some|my)\s+(?:[\w-]+\s+){0,3}?on\s+the\s+(?:stove|burner|hob|fire)\b", re.I)
+
+
+def feeds_the_fire(sent: str, question: str) -> str:
+    """Why ``sent``, said of something burning (``question``), would feed the fire, else ""."""
+    return "that would feed the fire, not put it out" if (
+        _ABLAZE.search(question) and _FEEDS.search(sent)) else ""
+
+
+# asked what it would do if someone close were sick, one of its people said to be so ("my husband is
+# the one most affected by the illness", Grace; "inform Rosa's other friends about her condition", Samuel;
+# both on b5e348b): nobody in the town is sick
+_SICK_Q = re.compile(r"\b(?:sick|ill|unwell)\b", re.I)
+_SICK = re.compile(r"\b(?:illness|sick|ill|unwell|condition|fever|disease|flu)\b", re.I)
+_KIN = re.compile(r"\bmy (?:husband|wife|daughter|son|father|dad|mother|mum|mom|partner|brother|sister|friend)\b"
+                  r"|\b(?:he|she|his|her|him)\b", re.I)
+_AS_IF = re.compile(r"\b(?:if|were|whoever|someone|somebody|anyone|the person|they)\b", re.I)
+
+
+def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
+    """Why ``sent``, said of what would happen (``question``), tells it as so: what would feed a fire
+    (``feeds_the_fire``), or one it knows said to be sick; else ""."""
+    if _SICK_Q.search(question) and _SICK.search(sent) and not _AS_IF.search(sent) and (_KIN.search(sent) or any(
+            re.search(rf"\b{re.escape(p.split()[0])}\b", sent) for p in people)):
+        return "nobody you know is sick: say what you would do if someone were, naming no one"
+    return feeds_the_fire(sent, question)
+
