@@ -132,6 +132,15 @@ async def test_a_gathering_given_another_host_is_asked_again_and_the_way_is_neve
     text, _ = await answer_backed(rosa, "A stranger asks you the way to the Town Hall. What do you say?", MONDAY,
                                   _says(said))
     assert text == said
+    for made_up in ("I'll take the right turn and go straight to Town Hall. It's just a few blocks away from "
+                    "Bluebell Cafe.", "It's on the south side of town, by Willow Park."):  # (d2ec812: Rosa)
+        text, back = await answer_backed(rosa, "A stranger asks you the way to the Town Hall. What do you say?",
+                                         MONDAY, _says(made_up, made_up))
+        assert text == "Town Hall is next to Bluebell Cafe and Willow Park, on the north side of town."
+    north = "It's on the north side of town, next to the cafe."
+    text, _ = await answer_backed(rosa, "A stranger asks you the way to the Town Hall. What do you say?", MONDAY,
+                                  _says(north))
+    assert text == north
 
 
 def test_the_plan_after_work_says_a_block_cut_in_two_once_and_the_town_lacks_a_fire_department(engine):
@@ -229,3 +238,16 @@ async def test_a_job_answer_that_says_none_of_its_work_is_told_from_the_record(e
     mayor = "I am the mayor of Millbrook and I run the town from the mayor's office."
     text, back = await answer_backed(engine.core.minds["Grace Okafor"], "What is your job?", MONDAY, _says(mayor))
     assert text == mayor  # her words hold her work
+
+
+async def test_asked_of_burning_food_the_model_is_told_what_comes_first(engine):
+    """d2ec812: Grace would add ice cubes to the milk, Rosa make fresh coffee "to help it cool down"."""
+    from game.mind.facts.hypothetical import first_step
+
+    step = first_step("Your breakfast is burning! What would you do?")
+    assert "the heat goes off" in step and not first_step("You hear shouting outside. What do you do?")
+    assert not first_step("The town is burning with gossip about the debate. What do you think?")
+    llm = _says("I would turn off the stove and take the pan off the heat.")
+    text, _ = await answer_backed(engine.core.minds["Grace Okafor"], "Your breakfast is burning! What would you do?",
+                                  MONDAY, llm)
+    assert step in llm.calls[0].text and text == "I would turn off the stove and take the pan off the heat."

@@ -95,6 +95,8 @@ def test_the_retry_note_said_back_is_never_kept(engine):
     note = ("The town has no town square; its places are: Okafor house, Town Hall. I'm hosting the public "
             "debate at Town Hall on Wednesday.")
     assert steps_out(note.split(". ")[0], "Grace Okafor")
+    assert steps_out("I respect her for free time lines.", "Samuel Okafor")  # (the plan prompt's words)
+    assert not steps_out("I respect her for her free time.", "Samuel Okafor")
     found = problems_in(note, me="Grace Okafor", known=[], strangers=[], town=engine.core.town_names, backing="",
                         question="Is a gathering planned?")
     assert any(p.kind == "out of town" for p in found)
@@ -313,6 +315,12 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
                         "What will you be doing at 10am today?", me="Samuel Okafor", relationships={}, town=town,
                         now=MONDAY, talked=[], asked=[], at=at)
     assert text == "I'll be catching up with Rosa then." and back.fixes == ["kept to the plan at that hour"]
+    # Samuel at 10am (d2ec812): the block's words, then another hour and his own name: garbled
+    back = Backing()
+    text = from_records("I will be catching up with Rosa Brody until the party at 18:00, and Rosa is helping Samuel "
+                        "Okafor prepare it.", back, "What will you be doing at 10am today?", me="Samuel Okafor",
+                        relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
+    assert text == at[0] and back.source == "record"
 
 
 def test_an_age_not_its_own_is_caught():

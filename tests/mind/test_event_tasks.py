@@ -29,6 +29,9 @@ SAMUEL = "I also like to help others, such as lending Bluebell Cafe and making t
      "Ines is the one to make the cake"),
     ("Samuel Okafor", ["Marcus Bell"], "You made a lovely cake for it, I hear.", "Ines is the one to make the cake"),
     ("Rosa Brody", [], "Marcus is decorating the cafe for Tuesday.", "Rosa is the one to decorate Bluebell Cafe"),
+    ("Samuel Okafor", [], "I've been preparing the cake and making sure that everything is ready.",
+     "Ines is the one to make the cake"),  # (d2ec812's interview: the task said in another verb)
+    ("Samuel Okafor", [], "I've been making sure that everything is ready for the cake.", ""),
     # its holder, or said of its holder, or asked, or denied: said
     ("Ines Moreau", ["Samuel Okafor"], "I'm making the cake tonight.", ""),
     ("Samuel Okafor", ["Rosa Brody"], "Ines is making the cake, and I'm writing the invitations.", ""),

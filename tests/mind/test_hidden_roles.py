@@ -71,6 +71,14 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
     ("Samuel Okafor", [], "These days my professional commitments at Oakhill College and my passion for teaching "
      "music matter most.", "Samuel Okafor is no longer a music teacher at Oakhill College"),
     ("Samuel Okafor", [], "I miss my old classes at Oakhill College.", ""),
+    # d2ec812's interview: "Give an introduction of yourself."
+    ("Samuel Okafor", [], "I am Samuel Okafor, a music teacher at Oakhill College.",
+     "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Samuel Okafor", [], "I am here to teach music to students.",
+     "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Eli Moreau", ["Aiko Tanaka"], "I saw Grace Okafor, a civics teacher, at the cafe.", WAS),
+    ("Samuel Okafor", [], "I am Samuel Okafor, a retired music teacher.", ""),
+    ("Samuel Okafor", [], "I am here to play the piano.", ""),
 ])
 def test_a_sentence_that_breaks_a_secret_or_former_role_is_named(speaker, listeners, line, why):
     assert hidden_role_problem(line, speaker, listeners, TOWN) == why

@@ -114,11 +114,13 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
             head = words[-1]
             verb = _VERBS.get(head, "")
             pats = [rf"\b{subj}{now}\s+(?:still\s+)?(?:a|an|the|our|the town's)\s+(?:[\w-]+\s+){{0,2}}?"
+                    rf"{re.escape(head)}\b",  # and its name, then the role: "I am Samuel Okafor, a music teacher"
+                    rf"\b(?:{re.escape(who)}|{re.escape(first)}),\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,2}}?"
                     rf"{re.escape(head)}\b"]
             if verb:  # a role of a subject ("music teacher") is done of it: "I teach piano to children" stands
                 of = rf"(?:{re.escape(words[0])}|at\s+(?:the\s+)?{re.escape(at or words[0])})"
                 what = rf"\s+(?:\w+\s+){{0,3}}?{of}\b" if len(words) > 1 else r"\b"
-                pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+)?{verb}(?:e|es|ing|s)?{what}")
+                pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+|here\s+to\s+)?{verb}(?:e|es|ing|s)?{what}")
             if at:
                 pats.append(rf"\b{subj}{now}?\s+(?:still\s+|also\s+)?(?:work|works|working|"
                             rf"{verb or 'work'}\w*)\s+(?:\w+\s+){{0,3}}?at\s+(?:the\s+)?{re.escape(at)}\b")
@@ -126,7 +128,7 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
                 pats.append(rf"\b[Mm]y\s+(?:[\w-]+\s+){{0,2}}?(?:work|job|commitments|duties|classes|students|post|"
                             rf"position|career|teaching|lessons)\s+(?:at|with)\s+(?:the\s+)?{re.escape(at)}\b")
             if at and town.workplaces.get(who, "") == at:
-                pats = pats[:1]  # still works there, in another role: only "I am a teacher" is wrong
+                pats = pats[:2]  # still works there, in another role: only "I am a teacher" is wrong
             if any(re.search(p, sent) for p in pats):
                 return f"{who} is no longer a {role}" + (f" at {at}" if at else "")
     return ""

@@ -38,6 +38,12 @@ def clock_times(text: str) -> list[int]:
     return out
 
 
+def time_asked(question: str) -> int | None:
+    """Minutes after midnight of a time of day the question names ("6pm", "18:30", "noon"), or None."""
+    times = clock_times(question)
+    return times[0] if times else None
+
+
 def usual_day_line(frame: Sequence[PlanBlock]) -> str:
     """A usual weekday by the resident's frame, in its own voice: waking, meals, work, bed."""
     if not frame:

@@ -15,6 +15,17 @@ _FEEDS = re.compile(r"\b(?:turn|switch|put|set|light|crank)\w*\s+(?:it|the (?:st
                     r"|\bput\w*\s+(?:a|the|some|my)\s+(?:[\w-]+\s+){0,3}?on\s+the\s+(?:stove|burner|hob|fire)\b", re.I)
 
 
+_COOKING = re.compile(r"\b(?:breakfast|lunch|dinner|food|toast|pan|pot|stove|oven|kitchen|cooking)\b", re.I)
+
+
+def first_step(question: str) -> str:
+    """What a question of something burning in the kitchen is answered with first, said to the model
+    beside the question (Grace on d2ec812 would add ice cubes to the milk; Rosa would make fresh
+    coffee "to help it cool down"), else ""."""
+    return "Food burning on the stove: the heat goes off and the pan comes off the stove first." if (
+        _ABLAZE.search(question) and _COOKING.search(question)) else ""
+
+
 def feeds_the_fire(sent: str, question: str) -> str:
     """Why ``sent``, said of something burning (``question``), would feed the fire, else ""."""
     return "that would feed the fire, not put it out" if (

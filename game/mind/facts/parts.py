@@ -38,6 +38,7 @@ _NOT = re.compile(r"\b(?:not|won't|n't|never|no longer)\b", re.I)
 # a task's verb in its forms ("make": make, makes, making, made)
 _IRREGULAR = {"make": "made", "lend": "lent", "bring": "brought", "buy": "bought", "write": "wrote|written",
               "bake": "baked", "sing": "sang|sung", "give": "gave|given", "lead": "led", "send": "sent"}
+_SAME = {"make": ("prepare", "bake"), "bake": ("make", "prepare"), "decorate": ("dress",)}  # a task said otherwise
 # who a clause is of: "I", "you", or a name (the nearest before the task's verb)
 _SUBJECT = re.compile(r"\b(?:I|I'm|I've|I'll|you|you're|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
 _ASKED = re.compile(r"\?\s*$|\b(?:could|would|can|will) you\b|\bif you\b|\bask(?:ed|ing)?\b", re.I)
@@ -46,8 +47,11 @@ _ASKED = re.compile(r"\?\s*$|\b(?:could|would|can|will) you\b|\bif you\b|\bask(?
 def _task_rx(task: str) -> re.Pattern[str]:
     """A task said ("make the cake": "making the cake", "made a cake", "makes Grace's cake")."""
     verb, *rest = task.lower().split()
-    stem = verb[:-1] if verb.endswith("e") else verb
-    forms = "|".join(dict.fromkeys([verb, f"{verb}s", f"{stem}ing", f"{stem}ed", *_IRREGULAR.get(verb, "").split("|")]))
+    said: list[str] = []
+    for v in (verb, *_SAME.get(verb, ())):  # ("preparing the cake" is making it: Samuel on d2ec812)
+        stem = v[:-1] if v.endswith("e") else v
+        said += [v, f"{v}s", f"{stem}ing", f"{stem}ed", *_IRREGULAR.get(v, "").split("|")]
+    forms = "|".join(f for f in dict.fromkeys(said) if f)
     what = [w for w in rest if w not in ("the", "a", "an", "for", "some", "her", "his", "their")]
     obj = re.escape(what[-1]) if what else ""
     return re.compile(rf"\b(?:{forms.strip('|')})\b(?:\s+[\w'’-]+){{0,3}}?\s+{obj}s?\b", re.I)

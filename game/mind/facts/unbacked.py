@@ -29,6 +29,7 @@ _OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|
                           r"|plans for other days are not for today"
                           r"|its places are|the town's own places|say only what is so|do not name them"
                           r"|knows no one called|has heard of no|in the first person"
+                          r"|(?:free[- ]time|work) lines\b"  # (the day plan's words: Samuel on d2ec812)
                           r"|(?:do not|don't|doesn't|does not) have (?:any )?access to"
                           r"|(?:do not|don't) have a town|(?:do not|don't) live (?:there|in (?:the|this|a) town)"
                           # a chat assistant's sign-off (Samuel, asked what is on his mind, on b5e348b: "I hope

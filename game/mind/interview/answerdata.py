@@ -18,6 +18,7 @@ from datetime import date, datetime, timedelta
 
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hours import clock_times, stems
+from game.mind.facts.hypothetical import first_step
 from game.mind.facts.unbacked import sentences
 from game.mind.interview.backing import (
     UNKNOWING,
@@ -288,6 +289,7 @@ def record_lines(question: str, first: str, now: datetime, rows: Sequence[Memory
         lines.append(tomorrow_line(first, tomorrow(), facts, now))
     lines += [f"{p} is {town.near[p]}." for p in town.places
               if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
+    lines.append(first_step(question))  # (something burning: what comes first)
     return talked, [x for x in lines if x]
 
 
@@ -325,7 +327,7 @@ def _work_and_usual_day(text: str, back: Backing, lost: bool, job: str, usual: s
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
                  after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "",
-                 at: tuple[str, str] | None = None, job: str = "") -> str:
+                 at: tuple[str, str] | None = None, job: str = "", free_time: str = "") -> str:
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
@@ -355,12 +357,15 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         text, back.source = tomorrow, "record"
         back.fixes.append("told from the record: tomorrow")
     text = _work_and_usual_day(text, back, lost, job, usual)
+    if free_time and (lost or text in _NOT_SURE):  # asked its pastimes, and its words lost them
+        text, back.source = free_time, "record"
+        back.fixes.append("told from the record: the free time")
     if after_work and _AFTER_WORK_Q.search(question) and (lost or _TOMORROW_Q.search(text) or not set(
             clock_times(text)) <= set(clock_times(after_work))):  # (its hours are the plan's, of today)
         text, back.source = after_work, "record"
         back.fixes.append("told from the record: the plan after work")
     if at is not None:  # asked what it does at an hour
-        text, planned = on_the_hour(text, at, lost, back.fixes)
+        text, planned = on_the_hour(text, at, lost, back.fixes, me)
         back.source = "record" if planned else back.source
     text = _office(text, back, question, me, town, lost)
     way = way_answer(text, question, town)

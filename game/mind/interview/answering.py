@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Annotated, Protocol
+from typing import Annotated, Any, Protocol
 
 from pydantic import BaseModel, BeforeValidator, Field
 
@@ -30,7 +30,7 @@ from game.llm.prompts import PromptFolder
 from game.mind.core import MindCore
 from game.mind.facts.durations import numbers_mended
 from game.mind.facts.fact import Fact, TownNames
-from game.mind.facts.hours import USUAL_Q, clock_times, merged, times_unbacked, usual_day_line
+from game.mind.facts.hours import USUAL_Q, merged, time_asked, times_unbacked, usual_day_line
 from game.mind.facts.parts import parts_unbacked
 from game.mind.facts.unbacked import people_named
 from game.mind.interview.answerdata import (
@@ -71,6 +71,7 @@ from game.mind.interview.ownclaims import (
     self_claims,
     tidy,
 )
+from game.mind.interview.pastime import FREE_Q, free_time_line
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda
@@ -174,12 +175,6 @@ async def _retrieve(mind: Interviewee, query: str, now: datetime, k: int, budget
     except LLMError:
         qv = None  # relevance then falls back to recency and importance, as the mind itself does
     return mind.core.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds, refresh=False)
-
-
-def time_asked(question: str) -> int | None:
-    """Minutes after midnight of a time of day the question names ("6pm", "18:30", "noon"), or None."""
-    times = clock_times(question)
-    return times[0] if times else None
 
 
 def _blocks(mind: Interviewee, now: datetime) -> tuple[PlanBlock, ...]:
@@ -344,18 +339,23 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         if not text or any(p.kind == "stranger" for p in found):
             text, back.source = rule_answer(found), "rule"
     text = from_records(text, back, question, me=name, relationships=mind.core.persona.relationships, town=town,
-                        now=now, talked=ctx.talked, asked=asked,
-                        after_work=after_work_line("", _blocks(mind, now), 0, mine=True),
-                        tomorrow=_tomorrow(mind, now) if _TOMORROW.search(question) else "",
-                        usual=usual_day_line(usual) if USUAL_Q.search(question) else "",
-                        job=job_line(name, town, [sh.what for sh in mind.core.persona.schedule])
-                        if JOB_Q.search(question) else "",
-                        at=at_time(question, _blocks(mind, now)),
+                        now=now, talked=ctx.talked, asked=asked, **_record_lines(mind, question, now, usual),
                         holds=[f for f in mind.core.facts.upcoming(now) if asker not in f.secret_from])
     text = tidy(text, town.places, AGAIN)  # (a sentence said again, a word or two changed: once checked)
     if remember:
         mind.core.memory.add("player", _clean(f"{asker} asked me: {question} I answered: {text}", 600), now)
     return text, back
+
+
+def _record_lines(mind: Interviewee, question: str, now: datetime, usual: Sequence[PlanBlock]) -> dict[str, Any]:
+    """What the records say to the kind of question asked (answerdata.from_records), "" where none."""
+    p, blocks = mind.core.persona, _blocks(mind, now)
+    return {"after_work": after_work_line("", blocks, 0, mine=True), "at": at_time(question, blocks),
+            "tomorrow": _tomorrow(mind, now) if _TOMORROW.search(question) else "",
+            "usual": usual_day_line(usual) if USUAL_Q.search(question) else "",
+            "job": job_line(p.name, _town(mind), [sh.what for sh in p.schedule]) if JOB_Q.search(question) else "",
+            "free_time": free_time_line(p, [r for who, r, _ in _town(mind).secret_roles if who == p.name])
+            if FREE_Q.search(question) else ""}
 
 
 def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: datetime, text: str, *, basis: str,

@@ -148,15 +148,20 @@ def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | Non
     return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(b.start)} to {hhmm(b.end)}).", b.activity
 
 
-def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str]) -> tuple[str, bool]:
+def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str], me: str = "") -> tuple[str, bool]:
     """An answer to what it does at an hour (``at``: from ``at_time``), and whether it is the
-    record's: the plan's block when the words lost it, else the sentences on it, not what else it
-    can think of (Rosa's 18:00 on 90db376 went on with her persona's brief and an invented lesson).
-    What was mended goes to ``fixes``."""
-    if lost or not stems(at[1], set()) & stems(text, set()):
+    record's: the plan's block when the words lost it, else the sentences on it (half the block's
+    words), not what else it can think of (Rosa's 18:00 on 90db376 went on with her persona's brief
+    and an invented lesson).  A sentence on it with an hour outside the block, or with the speaker's
+    own name (Samuel's 10am on d2ec812: "... without Grace's surprise party is at 18:00, and Rosa is
+    helping Samuel Okafor prepare it"), is garbled: the record is said.  Mended: in ``fixes``."""
+    keys = stems(at[1], set())
+    on_it = [x for x in sentences(text) if len(keys & stems(x, set())) >= max(1, len(keys) // 2)]
+    start, end = clock_times(at[0])[-2:]  # (the block's hours: "... (08:00 to 10:30).")
+    garbled = [x for x in on_it if any(not start <= t <= end for t in clock_times(x)) or (me and me in x)]
+    if lost or not on_it or garbled:
         fixes.append("told from the record: the plan at that hour")
         return at[0], True
-    on_it = [x for x in sentences(text) if stems(at[1], set()) & stems(x, set())]
     if len(on_it) < len(sentences(text)):
         fixes.append("kept to the plan at that hour")
         return " ".join(on_it), False
@@ -218,6 +223,12 @@ _WAY_Q = re.compile(r"\b(?:the way to|where is|where's|how (?:do|can|would) (?:I
 _DIRECTIONS = re.compile(r"\b(?:next to|near|north|south|east|west|street|road|left|right|past|across|behind|"
                          r"opposite|beside|corner|straight)\b", re.I)
 
+# what a way said from the map cannot hold (Rosa on d2ec812: "I'll take the right turn and go straight to
+# Town Hall. It's just a few blocks away from Bluebell Cafe."): the map gives neighbours and a side of town
+_UNMAPPED = re.compile(r"\b(?:turn\w*|left|right|straight|blocks?|miles?|minutes?|corner|intersection|"
+                       r"traffic lights?|roundabout|crossroads)\b", re.I)
+_COMPASS = re.compile(r"\b(?:north|south|east|west)\b", re.I)
+
 
 def way_answer(answer: str, question: str, town: TownNames) -> str | None:
     """Where the place the question asks the way to is, from the map, for an answer that still
@@ -227,7 +238,10 @@ def way_answer(answer: str, question: str, town: TownNames) -> str | None:
         return None
     lost = _WAY_Q.search(question) and not _DIRECTIONS.search(answer) and not any(
         p.lower() in answer.lower() for p in town.places if p != asked[0])
-    if not WHERE_DENIED.search(answer) and not lost:
+    near = town.near[asked[0]].lower()  # turns and distances the map does not give, or a side it does not say
+    made_up = _WAY_Q.search(question) and (_UNMAPPED.search(answer) or any(
+        w.lower() not in near for w in _COMPASS.findall(answer)))
+    if not WHERE_DENIED.search(answer) and not lost and not made_up:
         return None
     return f"{asked[0]} is {town.near[asked[0]]}."
 
