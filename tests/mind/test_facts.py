@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from game.mind.facts.fact import Fact, FactBook, TownNames, read_fact, read_when
 from game.mind.facts.factcheck import fact_in, vet_line
-from game.mind.facts.unbacked import events_unbacked, people_named, places_unknown, steps_out
+from game.mind.facts.unbacked import events_unbacked, people_named, places_unknown
+from game.mind.interview.stepping import steps_out
 
 TOWN = TownNames(places=("Okafor house", "Bluebell Cafe", "Greenway Market and Pharmacy", "The Copper Kettle",
                          "Willow Park", "Hobbs Cafe", "Town Hall"),
@@ -246,7 +247,7 @@ def test_a_sentence_that_leans_on_a_dropped_one_is_dropped_with_it():
 
 
 def test_an_answer_that_echoes_the_prompt_or_the_note_it_was_asked_again_with_steps_out():
-    from game.mind.facts.unbacked import steps_out
+    from game.mind.interview.stepping import steps_out
     # (answers given on the embedded model, 2026-11-26: the second from the re-ask's own note)
     assert steps_out("I don't know Ezra Vance. I only know the people listed under 'People you know'.", "Samuel Okafor")
     assert steps_out("I do not make one up; say only what you know.", "Hank Brody")

@@ -1,6 +1,7 @@
 """What in a line the town does not back: a person no one in it is, a place it does not have, an
-event nothing the speaker holds speaks of, words that step out of the town.  The vetting of a
-talk's line (factcheck.py) drops such sentences; the interview (interview/backing.py) asks again.
+event nothing the speaker holds speaks of (words that step out of the town: interview/stepping.py).
+The vetting of a talk's line (factcheck.py) drops such sentences; the interview (interview/backing.py)
+asks again.
 
 Pure rules, no model call.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from pathlib import Path
 
 from game.mind.facts.fact import EVENT_RE, TownNames
 from game.mind.facts.when import word_list
@@ -20,28 +20,6 @@ PLACE_NOUNS = ("community center", "community centre", "town square", "center", 
                "bakery", "bar", "gym", "theater", "theatre", "museum", "club", "plaza", "stadium", "hotel")
 PLACE_PHRASE = re.compile(r"\b(?:at|in|to|near|by)\s+(?P<p>the\s+(?:[a-z]+\s+){0,2}?(?:"
                           + "|".join(re.escape(n) for n in sorted(PLACE_NOUNS, key=len, reverse=True)) + r"))\b", re.I)
-_OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)"
-                          r"|information\s+(?:given|provided)|not\s+mentioned\s+in|as an ai|language model"
-                          r"|the prompt|the interviewer's\s+question"
-                          r"|based on the (?:information|text|context)"
-                          r"|people you know|listed (?:under|in|above|below)|make one up"
-                          r"|say only what (?:you|I) know"
-                          r"|plans for other days are not for today"
-                          r"|its places are|the town's own places|say only what is so|do not name them"
-                          r"|knows no one called|has heard of no|in the first person"
-                          r"|(?:free[- ]time|work) lines\b"  # (the day plan's words: Samuel on d2ec812)
-                          r"|(?:do not|don't|doesn't|does not) have (?:any )?access to"
-                          r"|(?:do not|don't) have a town|(?:do not|don't) live (?:there|in (?:the|this|a) town)"
-                          # a chat assistant's sign-off (Samuel, asked what is on his mind, on b5e348b: "I hope
-                          # this meets your requirements! Let me know if you have any other questions.")
-                          r"|meets? your (?:requirements|needs|expectations)|hope (?:this|that) helps"
-                          r"|let me know if you (?:have|need) (?:any )?(?:other |more |further )?(?:questions|help)"
-                          r"|I'm here to help|keep the conversation neutral"
-                          # the meeting call's reasoning said back (Ines on 3668980's save: "Therefore, she does
-                          # not start a conversation with Rosa Brody.")
-                          r"|(?:she|he|they)\s+(?:(?:does|do|did|will|would)\s+not\s+|doesn't\s+|won't\s+)?"
-                          r"starts?\s+a\s+conversation)\b",
-                          re.I)
 SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\s+([A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)\b")
 _NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So", "If", "My", "Our", "We", "Me",
@@ -141,16 +119,6 @@ def echoes_example(text: str, example: str, backing: str) -> bool:
     return len(borrowed) >= 2
 
 
-def steps_out(text: str, me: str) -> bool:
-    """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
-    found his kitchen messy": its own name, and no I, me or my)."""
-    if _OUT_OF_TOWN.search(text) or echoes_rules(text) or text.lower().startswith(me.lower() + " "):
-        return True
-    first = me.split()[0]
-    return (bool(re.search(rf"\b{re.escape(first)}\b", text))
-            and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text))
-
-
 # what may stand before one's own name said of oneself ("I'm Grace Okafor", "call me Grace")
 SELF_INTRO = re.compile(r"\b(?:I'm|I am|I’m|name is|this is|it's|it is|call me|called)\s*$", re.I)
 _THIRD = (r"(?:'s\s+(?!been\b)[a-z]+|\s+(?:will|would|is|was|has|had|does|did|can|could|should|might|must|"
@@ -179,27 +147,3 @@ def clauses(text: str) -> list[str]:
     """The sentences of ``text`` and their parts between semicolons ("his wife; the party must stay
     a surprise" is two)."""
     return [c.strip() for part in sentences(text) for c in part.split(";") if c.strip()]
-
-
-RULE_GRAM = 5
-
-
-def _rule_grams(n: int = RULE_GRAM) -> frozenset[tuple[str, ...]]:
-    """The runs of ``n`` words of the interview prompt's rules (interview.txt's system part, less
-    the line that says who the resident is)."""
-    text = (Path(__file__).parents[1] / "interview" / "interview.txt").read_text(encoding="utf-8")
-    system = text.split("[user]")[0].splitlines()[2:]  # ([system], "You are $name, ...")
-    words = re.findall(r"[a-z']+", " ".join(system).lower())
-    return frozenset(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
-
-
-_RULES: list[frozenset[tuple[str, ...]]] = []
-
-
-def echoes_rules(text: str) -> bool:
-    """Whether ``text`` says a run of five words of the prompt's rules (Grace on b5e348b, asked of
-    the town's mayor: "I hope that the town can find a time of day, use your plan for today.")."""
-    if not _RULES:
-        _RULES.append(_rule_grams())
-    words = re.findall(r"[a-z']+", text.lower())
-    return any(tuple(words[i:i + RULE_GRAM]) in _RULES[0] for i in range(len(words) - RULE_GRAM + 1))

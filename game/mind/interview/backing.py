@@ -31,10 +31,10 @@ from game.mind.facts.unbacked import (
     people_named,
     places_unknown,
     sentences,
-    steps_out,
 )
 from game.mind.facts.when import word_list
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
+from game.mind.interview.stepping import steps_out
 from game.mind.persona import Persona
 
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
