@@ -126,3 +126,33 @@ def test_a_memory_said_back_as_stored_gives_the_talk_s_words_as_quotes():
     assert tidy(quoted, [], AGAIN) == quoted
     assert tidy("I talked with Rosa. Rosa told me: I'm so excited!", [], AGAIN) == \
         "I talked with Rosa. Rosa told me: “I'm so excited!”"  # a quote last is not a sentence cut off
+
+
+def test_whose_gathering_it_is_holds_who_invites_and_who_is_told():
+    """6186d53's day: Ines, of Samuel's surprise party for Grace, "I'm planning to invite Samuel Okafor,
+    Grace Okafor, and maybe some friends"; Marcus to Hank, of his own quiz, "Thanks for letting me
+    know about the pub quiz at The Copper Kettle"."""
+    from datetime import date
+
+    from game.mind.facts.fact import Fact
+
+    party = Fact(key="p", kind="gathering", what="a surprise party for Grace's 60th birthday", host="Samuel Okafor",
+                 place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60, honoree="Grace Okafor",
+                 secret_from=("Grace Okafor",))
+    quiz = Fact(key="q", kind="gathering", what="a pub quiz", host="Marcus Bell", place="The Copper Kettle",
+                day=date(2026, 3, 2), start=20 * 60, end=22 * 60)
+    town = TownNames(people=(*PEOPLE, "Hank Brody"), parts={party.what.lower(): ("Samuel Okafor", "Ines Moreau"),
+                                                            quiz.what: ("Marcus Bell", "Hank Brody")})
+    ines = "I'm planning to invite Samuel Okafor, Grace Okafor, and maybe some friends."  # (the party named before)
+    assert part_not_theirs(ines, "Ines Moreau", ["Felix Adeyemi"], town, [party]) == \
+        "Samuel hosts surprise party for Grace's 60th birthday"
+    assert "kept from Grace" in part_not_theirs("I'll invite Grace to the surprise party too.", "Rosa Brody",
+                                                ["Ines Moreau"], town, [party])
+    assert part_not_theirs("I'm inviting Rosa to the surprise party.", "Samuel Okafor", ["Ines Moreau"], town,
+                           [party]) == ""
+    assert part_not_theirs("I'll invite Samuel to the pub quiz.", "Marcus Bell", ["Hank Brody"], town,
+                           [party, quiz]) == ""  # (one who hosts a gathering may invite anyone to it)
+    assert part_not_theirs("I'll invite Marcus for a beer.", "Hank Brody", ["Rosa Brody"], town, [quiz]) == ""
+    said = "Thanks for letting me know about the pub quiz at The Copper Kettle."
+    assert part_not_theirs(said, "Marcus Bell", ["Hank Brody"], town, [quiz]).startswith("Marcus hosts")
+    assert part_not_theirs(said, "Hank Brody", ["Marcus Bell"], town, [quiz]) == ""

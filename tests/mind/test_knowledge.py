@@ -409,3 +409,23 @@ def test_an_hour_it_will_be_somewhere_is_one_it_holds(engine):
     # the debate and the quiz he holds (the quiz ends at 22:00: since declared, that hour is held)
     assert facts.vet(talk, "Hank Brody", "I'll see you at the debate at 7pm on Wednesday.", MONDAY)[1] != ""
     assert facts.vet(talk, "Hank Brody", "I'll be at your pub quiz at 8pm.", MONDAY)[1] != ""
+
+
+def test_the_reply_written_to_a_line_not_said_is_not_said(engine):
+    """6186d53's day: Priya's "I'm meeting Priya's friend Eli Moreau tomorrow. She's your friend too?"
+    was not said, and Grace's reply to it, "Yes, we're friends and sparring partners", was."""
+    from game.engine.events import TickResult
+    from game.engine.state import Talk
+    from game.mind.view import Conversation
+
+    conv = Conversation("t9", ["Rosa Brody", "Grace Okafor"])
+    talk = Talk(conv, mode="script", script=[
+        ("Rosa Brody", "Samuel is planning a surprise party for you at Bluebell Cafe on Tuesday."),  # kept from her
+        ("Grace Okafor", "Oh, how lovely! I'll be there at six."),
+        ("Rosa Brody", "How is the fountain coming along?")])
+    res = TickResult(step=0, clock="Day 1, 09:00:00")
+    engine.conversations.say_scripted(talk, MONDAY, res)
+    assert conv.lines == [] and [w[0] for w in conv.withheld] == ["Rosa Brody", "Grace Okafor"]
+    assert conv.withheld[1][2] == "the reply to a line not said"
+    engine.conversations.say_scripted(talk, MONDAY, res)
+    assert conv.lines == [("Rosa Brody", "How is the fountain coming along?")]

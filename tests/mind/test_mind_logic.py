@@ -795,6 +795,23 @@ async def test_a_line_cut_at_its_length_does_not_run_on_under_the_next_speakers_
     assert mind.stats["script_line_run_on"] == 1
 
 
+async def test_a_sentence_broken_across_two_lines_does_not_begin_the_next_line():
+    """6186d53's day: Eli's line ended "... a pub quiz at The Copper" (cut to its whole sentences), and
+    Aiko's began "Kettle today. Do you have any plans to talk with anyone?"."""
+    from game.mind.planning.wording import less_run_on
+
+    eli = ("No, I'm not really sure what Samuel is doing. I was just trying to figure out who writes the column "
+           "in the town newsletter this week. Marcus Bell is hosting his pub quiz at The Copper")
+    assert len(eli) >= 180
+    lines = [{"speaker": "Klaus", "say": eli}, {"speaker": "Isabella", "say": "Kettle today. Any plans?"},
+             {"speaker": "Klaus", "say": "Yes. I'll see you there."}]
+    mind, llm = make({"converse": [{"lines": lines}]})
+    script = await mind.converse(DAY1.replace(hour=9), Conversation("c1", ["Klaus Mueller", "Isabella Rodriguez"]), {})
+    assert [t for _, t in script.lines] == [eli.rsplit(". ", 1)[0] + ".", "Any plans?", "Yes. I'll see you there."]
+    assert less_run_on("Oh, I see. Any plans?") == "Oh, I see. Any plans?"  # (an answer's own beginning)
+    assert less_run_on("Kettle today.") == "Kettle today."  # (nothing after it: the line as it is)
+
+
 async def test_a_whole_talk_is_not_asked_past_the_days_lines_and_a_failure_says_so():
     mind, llm = make({"converse": [{"lines": [{"speaker": "Isabella", "say": "Hello."}]}]}, max_lines_per_day=1)
     conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])

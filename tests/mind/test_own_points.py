@@ -85,6 +85,9 @@ def test_a_point_given_to_a_third_and_a_point_s_day_told_as_done(engine):
     assert given("Ines Moreau", "Eli Moreau", "I'm also talking with Marcus Bell about his new bakery stall.") == \
         "Felix's, not Marcus's"
     assert given("Ines Moreau", "Eli Moreau", "I'm worried about Felix's new bakery stall.") == ""
+    # its own point, done for a third (6186d53's day, Priya to Grace): said
+    assert given("Priya Raman", "Grace Okafor", "I'm volunteering for Hank Brody's campaign and writing his debate "
+                 "notes for Wednesday.") == ""
     assert given("Rosa Brody", "Ines Moreau", "I'm helping with the surprise party for Grace's 60th birthday.") == ""
     assert given("Rosa Brody", "Ines Moreau", "Samuel told me he's hosting a surprise party for Grace.") == ""
     every = [x for ps in points.values() for x in ps]

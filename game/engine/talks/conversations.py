@@ -180,7 +180,10 @@ class Conversations:
         speaker, text = talk.script.pop(0)
         conv = talk.conv
         speaker, text = self.facts.vet(conv, speaker, text, now)
-        if not text:  # all of it told a secret to the one it is kept from: not said
+        if not text:  # all of it told a secret to the one it is kept from, or nothing of it held: not said
+            if talk.script and talk.script[0][0] != speaker:  # nor the reply written to it (6186d53's day:
+                other, reply = talk.script.pop(0)  # "Yes, we're friends and sparring partners", Grace to Priya)
+                conv.withheld.append((other, reply, "the reply to a line not said"))
             return
         conv.add(speaker, text)
         talk.turn += 1

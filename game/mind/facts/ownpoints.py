@@ -101,8 +101,9 @@ def point_given_to_another(sent: str, speaker: str, listeners: Sequence[str], po
             continue
         theirs = _words(f"{lives.get(third, '')} {public} {' '.join(gatherings)}", names)
         for owner, own in points.items():
-            if owner == third or re.search(rf"\b{re.escape(owner.split()[0])}\b", sent):
-                continue
+            if owner == third or re.search(rf"\b{re.escape(owner.split()[0])}\b", sent) or (
+                    owner == speaker and _I_DO.search(sent)):  # (its own point, done for a third: "I'm
+                continue  # writing his debate notes", Priya's of Hank, on 6186d53's day)
             shared = {w for p in own for w in said & _words(p, names)} - theirs
             if len(shared) >= TAKEN:
                 return f"{owner.split()[0]}'s, not {first}'s"

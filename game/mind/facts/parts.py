@@ -91,9 +91,14 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
     why = task_not_theirs(sent, speaker, listeners, town)
     if why:
         return why
+    facts = [f for f in facts if f.kind == "gathering" and f.what.lower() in town.parts]
+    hosts = not any(f.host == speaker for f in facts)  # (one who hosts none invites only to another's)
     for f in facts:
-        hands = town.parts.get(f.what.lower())
-        if f.kind != "gathering" or hands is None or not f.speaks_of(sent):
+        hands, named = town.parts[f.what.lower()], f.speaks_of(sent)
+        why = _host_part(sent, speaker, f, town, told=named) if named or hosts else ""
+        if why:
+            return why
+        if not named:
             continue
         own = re.search(rf"\bI\b[^.!?]*?{_NOT.pattern}[^.!?]*?\b{_HELP}\b", sent, re.I)
         if speaker in hands and own is not None:
@@ -110,6 +115,34 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
             who = _named(m.group("who"), town.people)
             if who is not None and who not in hands:
                 return f"{who.split()[0]} has no part in {f.bare_what}"
+    return ""
+
+
+_INVITES = re.compile(r"\binvit(?:e|es|ed|ing)\b(?P<whom>[^.!?]{1,80})", re.I)
+_TOLD_ME = re.compile(r"\b(?:let(?:ting)? me know|told me|telling me|tell me|heard (?:about|of)|news of|the news)\b",
+                      re.I)
+
+
+def _host_part(sent: str, speaker: str, f: Fact, town: TownNames, *, told: bool) -> str:
+    """Why ``sent`` mixes up whose gathering ``f`` is, else "": its host invited by another, or its
+    guest of honour invited to the surprise ("I'm planning to invite Samuel Okafor, Grace Okafor",
+    Ines of Samuel's party for Grace), or its host thanked for telling of it ("Thanks for letting me
+    know about the pub quiz", Marcus, whose quiz it is, to Hank; both on 6186d53's day); ``told``:
+    the sentence names the gathering (an invitation may not: "I'll invite Samuel")."""
+    if _ASKED.search(sent) or _NOT.search(sent):
+        return ""
+    m = _INVITES.search(sent)
+    if m and re.search(r"\b(?:I|I'm|I'll|I've|we|we're)\b", sent[:m.start()]):
+        whom = m.group("whom")
+        surprised = [f.honoree] if f.honoree and f.honoree in f.secret_from else []
+        if not told and not (surprised and _named(whom, [f.host]) and _named(whom, surprised)):
+            return ""  # (unnamed, it is this gathering only when its host and its guest of honour are asked)
+        for who in [f.host, *surprised]:
+            if who and who != speaker and _named(whom, [who]):
+                return (f"{f.host.split()[0]} hosts {f.bare_what}" if who == f.host else
+                        f"{f.bare_what} is kept from {who.split()[0]}, not asked of {who.split()[0]}")
+    if told and speaker == f.host and _TOLD_ME.search(sent):
+        return f"{speaker.split()[0]} hosts {f.bare_what}: no one tells its host of it"
     return ""
 
 

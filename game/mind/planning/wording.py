@@ -92,6 +92,22 @@ def whole_sentences(text: str, near: int) -> str:
     return text[:cut + 1] if cut > 0 else text
 
 
+# how a line that answers the one before begins: not the end of a sentence that line left unfinished
+_OPENER = re.compile(r"^\W*(?:yes|no|oh|ah|hi|hello|hey|well|sure|ok|okay|thanks|thank|i|i'm|it|it's|that|"
+                     r"really|great|good|wow|sounds|of course|me|you|we)\b", re.I)
+
+
+def less_run_on(text: str) -> str:
+    """A line less its first few words when they end a sentence the line before left unfinished (Eli's
+    "... a pub quiz at The Copper", then Aiko's "Kettle today. Do you have any plans?", on 6186d53's
+    day): a first sentence of four words or fewer that no answer begins with; the line as it is
+    otherwise."""
+    first, _, rest = text.partition(". ")
+    if rest and len(first.split()) <= 4 and not _OPENER.match(first) and not first.endswith(("!", "?")):
+        return rest.strip()
+    return text
+
+
 def fit_action(text: str, max_len: int) -> str:
     """An action as others read it, within ``max_len`` characters: a bare verb first made "-ing"
     and a last word the length limit broke dropped (the "-ing" itself may take it over the

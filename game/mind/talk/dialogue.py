@@ -22,7 +22,7 @@ from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
 from game.mind.facts.linechecks import not_anothers_self, strip_speaker
 from game.mind.planning.agenda import Agenda
-from game.mind.planning.wording import whole_sentences
+from game.mind.planning.wording import less_run_on, whole_sentences
 from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
 from game.mind.talk.points import public, public_lines, render_points, talking_points
 from game.mind.view import Conversation, Line, Script
@@ -172,7 +172,7 @@ class Talker:
         by_call = {c.lower(): n for c, n in zip(calls, people)}
         names = people + firsts
         lines: list[tuple[str, str]] = []
-        cut = False  # the line before ran to the schema's length and was cut there
+        cut = broken_before = False  # the line before ran to the schema's length and was cut there; or ended
         for ln in ans.lines:
             who = by_call.get(ln.speaker.strip().lower())
             run_on, cut = cut and _runs_on(ln.say), len(ln.say) >= SAY_MAX - 10
@@ -181,7 +181,9 @@ class Talker:
                 # speaker's name ("and incorporate their ideas. Third, ..."): not this speaker's
                 self.core.count("script_line_run_on")
                 continue
-            text = whole_sentences(strip_speaker(ln.say, names), near=180)
+            said, broken = strip_speaker(ln.say, names), broken_before  # (the line before left a sentence unfinished)
+            text = whole_sentences(said, near=180)
+            text, broken_before = less_run_on(text) if broken else text, text != said
             if who is None or not text:
                 self.core.count("script_line_dropped")
                 continue
