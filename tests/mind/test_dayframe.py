@@ -136,7 +136,7 @@ def test_blocks_keep_the_frames_places_and_a_moved_line_goes_where_it_says():
     slots = frame_for(BARISTA, MONDAY)
     lines = [f"thing {i}" for i in range(len(slots))]
     work_at = next(i for i, s in enumerate(slots) if s.kind == "work")
-    lines[work_at] = "instead, visit Aiko at Oakhill College library for the archives"
+    lines[work_at] = "instead, visit Aiko at Oakhill College library because the archives close"
     blocks = blocks_of(slots, lines, named=lambda t: "Oakhill College library" if "library" in t else None)
     moved = [b for b in blocks if b.kind == "moved"]
     assert moved and all(b.place == "Oakhill College library" for b in moved)

@@ -123,6 +123,7 @@ def test_the_check_reads_what_the_grammar_cannot_stop():
     assert kinds(work, "run the pub, as it is his main occupation") == ["work"]
     # skipping work needs its reason (the grammar lets "instead, ..." open a work line)
     assert kinds(work, "instead, I am taking a long walk in Johnson Park") == ["work"]
+    assert kinds(work, "instead, plan the cake and the food for Grace's party") == ["work"]  # ("for": no reason)
     assert kinds(work, "instead, visit Samuel because he is ill") == []
     # the shift's own words are never a free-time choice on its own line, whatever the choices hold
     assert check_day([work], ["run the pub"], leisure=["run the pub"]) == []

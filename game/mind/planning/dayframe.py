@@ -143,8 +143,9 @@ def frame_text(slots: Sequence[Slot], fixed: dict[int, str] | None = None,
 
 
 # a fixed line the model moved, with its reason: "instead, help Samuel at the cafe because ..." (not
-# "instead of having lunch, ...": no reason, and another thing than the line)
-INSTEAD = re.compile(r"^\s*instead\s*,\s*(?=\S.*\b(?:because|since|as|so|for|to)\b)", re.I)
+# "instead of having lunch, ...": no reason, and another thing than the line); a "for" is no reason
+# ("instead, plan the cake and the food for Grace's party", Ines's whole morning at the cafe on 6186d53's day)
+INSTEAD = re.compile(r"^\s*instead\s*,\s*(?=.*?\b(?:because|since|as|so|to)\b)", re.I)  # (first word too: "as I ...")
 
 
 def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str], str | None] | None = None,
