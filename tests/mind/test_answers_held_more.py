@@ -97,6 +97,8 @@ def test_the_retry_note_said_back_is_never_kept(engine):
     assert steps_out(note.split(". ")[0], "Grace Okafor")
     assert steps_out("I respect her for free time lines.", "Samuel Okafor")  # (the plan prompt's words)
     assert not steps_out("I respect her for her free time.", "Samuel Okafor")
+    assert steps_out("I am the mayor of Millbrook, a small town in southwestern Virginia.", "Grace Okafor")
+    assert not steps_out("I am the mayor of Millbrook, in the north of town.", "Grace Okafor")
     found = problems_in(note, me="Grace Okafor", known=[], strangers=[], town=engine.core.town_names, backing="",
                         question="Is a gathering planned?")
     assert any(p.kind == "out of town" for p in found)

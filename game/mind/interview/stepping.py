@@ -34,10 +34,22 @@ OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|t
                          re.I)
 
 
+# a region the town is said to lie in (Grace on 6186d53's save: "Millbrook, a small town in southwestern
+# Virginia"): the town's records name none, so none is said
+_STATES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|"
+           "Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|"
+           "Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|Ohio|Oklahoma|"
+           "Oregon|Pennsylvania|Rhode Island|Tennessee|Texas|Utah|Vermont|Virginia|Washington|Wisconsin|Wyoming|"
+           "Carolina|Dakota|England|Scotland|Ireland|Wales|Canada|Australia|the United States|the USA|America")
+_REGION = re.compile(rf"\b(?:in|of|from)\s+(?:the\s+)?(?:(?:north|south|east|west)(?:ern|east|west|eastern|western)?"
+                     rf"\s+|rural\s+|upstate\s+|central\s+)?(?:{_STATES})\b", re.I)
+
+
 def steps_out(text: str, me: str) -> bool:
     """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
     found his kitchen messy": its own name, and no I, me or my)."""
-    if OUT_OF_TOWN.search(text) or echoes_rules(text) or text.lower().startswith(me.lower() + " "):
+    if OUT_OF_TOWN.search(text) or _REGION.search(text) or echoes_rules(text) or text.lower().startswith(
+            me.lower() + " "):
         return True
     first = me.split()[0]
     return (bool(re.search(rf"\b{re.escape(first)}\b", text))
