@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime, timedelta
+from typing import TypedDict
 
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hours import clock_times, stems
@@ -313,11 +314,22 @@ def _office(text: str, back: Backing, question: str, me: str, town: TownNames, l
     return " ".join([office, *kept])
 
 
-def _work_and_usual_day(text: str, back: Backing, lost: bool, job: str, usual: str) -> str:
+class RecordLines(TypedDict):
+    """What the records say to the kind of question asked, "" (None) where they say nothing."""
+
+    after_work: str
+    at: tuple[str, str] | None
+    tomorrow: str
+    usual: str
+    job: str
+    free_time: str
+
+
+def _work_and_usual_day(text: str, back: Backing, lost: bool, job: str, usual: str, free_time: str = "") -> str:
     """Asked its work or its usual day, an answer that says none of it is told from the record
     (Samuel on 136a191: "I am known for my supportive and attentive father to my wife Grace"; Rosa:
-    "Today, she is going to Hank's house.")."""
-    for record, what, least in ((job, "the work", 2), (usual, "the usual day", 3)):
+    "Today, she is going to Hank's house."); asked its free time, one that lost it (none is too few)."""
+    for record, what, least in ((job, "the work", 2), (usual, "the usual day", 3), (free_time, "the free time", 0)):
         if record and (lost or len(stems(record, set()) & stems(text, set())) < least):
             text, back.source = record, "record"
             back.fixes.append(f"told from the record: {what}")
@@ -356,10 +368,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
             question):  # (only a piece of the record said back: "The rest of tomorrow is not planned yet.")
         text, back.source = tomorrow, "record"
         back.fixes.append("told from the record: tomorrow")
-    text = _work_and_usual_day(text, back, lost, job, usual)
-    if free_time and (lost or text in _NOT_SURE):  # asked its pastimes, and its words lost them
-        text, back.source = free_time, "record"
-        back.fixes.append("told from the record: the free time")
+    text = _work_and_usual_day(text, back, lost, job, usual, free_time)
     if after_work and _AFTER_WORK_Q.search(question) and (lost or _TOMORROW_Q.search(text) or not set(
             clock_times(text)) <= set(clock_times(after_work))):  # (its hours are the plan's, of today)
         text, back.source = after_work, "record"

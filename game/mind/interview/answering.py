@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Protocol
 
 from pydantic import BaseModel, BeforeValidator, Field
 
@@ -34,6 +34,7 @@ from game.mind.facts.hours import USUAL_Q, merged, time_asked, times_unbacked, u
 from game.mind.facts.parts import parts_unbacked
 from game.mind.facts.unbacked import people_named
 from game.mind.interview.answerdata import (
+    RecordLines,
     asks_of_talks,
     borrowed_self,
     from_records,
@@ -126,7 +127,6 @@ class InterviewContext:
     sections: dict[str, str] = field(default_factory=dict)
 
 
-# ----------------------------------------------------------------------------- who is known
 
 
 def known_people(name: str, rows: Sequence[MemoryRow], relationships: dict[str, str],
@@ -347,15 +347,15 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     return text, back
 
 
-def _record_lines(mind: Interviewee, question: str, now: datetime, usual: Sequence[PlanBlock]) -> dict[str, Any]:
+def _record_lines(mind: Interviewee, question: str, now: datetime, usual: Sequence[PlanBlock]) -> RecordLines:
     """What the records say to the kind of question asked (answerdata.from_records), "" where none."""
     p, blocks = mind.core.persona, _blocks(mind, now)
+    kept = [r for who, r, _ in _town(mind).secret_roles if who == p.name]  # (its secret roles: no pastime)
     return {"after_work": after_work_line("", blocks, 0, mine=True), "at": at_time(question, blocks),
             "tomorrow": _tomorrow(mind, now) if _TOMORROW.search(question) else "",
             "usual": usual_day_line(usual) if USUAL_Q.search(question) else "",
             "job": job_line(p.name, _town(mind), [sh.what for sh in p.schedule]) if JOB_Q.search(question) else "",
-            "free_time": free_time_line(p, [r for who, r, _ in _town(mind).secret_roles if who == p.name])
-            if FREE_Q.search(question) else ""}
+            "free_time": free_time_line(p, kept) if FREE_Q.search(question) else ""}
 
 
 def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: datetime, text: str, *, basis: str,
