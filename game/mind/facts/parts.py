@@ -92,10 +92,10 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
     if why:
         return why
     facts = [f for f in facts if f.kind == "gathering" and f.what.lower() in town.parts]
-    hosts = not any(f.host == speaker for f in facts)  # (one who hosts none invites only to another's)
+    hosts_none = not any(f.host == speaker for f in facts)  # (one who hosts none invites only to another's)
     for f in facts:
         hands, named = town.parts[f.what.lower()], f.speaks_of(sent)
-        why = _host_part(sent, speaker, f, town, told=named) if named or hosts else ""
+        why = _host_part(sent, speaker, f, town, told=named) if named or hosts_none else ""
         if why:
             return why
         if not named:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from game.mind.persona import Persona
-from game.mind.planning.daycheck import SLEEP, WAKE, meals_eaten
+from game.mind.planning.daycheck import SLEEP, WAKE
 from game.mind.planning.dayoptions import content_words, wants_of
 
 FREE_Q = re.compile(r"\b(?:free|spare) time\b|\bhobb(?:y|ies)\b|\bfor fun\b|\bdays? off\b|\bpastimes?\b", re.I)
@@ -45,9 +45,8 @@ def pastimes(persona: Persona, kept: Sequence[str] = ()) -> list[str]:
         stem = verb + "e" if m.group(0)[len(verb):].startswith("es") and not verb.endswith(_ES_VERBS) else verb
         out.append(f"{stem} {m.group('rest')}".strip())
     secret = [content_words(k) for k in kept]
-    wants = [w for w in wants_of(persona) if not (_HIDDEN.search(w) or meals_eaten(w) or SLEEP.search(w)
-                                                   or WAKE.search(w) or any(len(content_words(w) & k) >= 2
-                                                                             for k in secret))]
+    wants = [w for w in wants_of(persona) if not (_HIDDEN.search(w) or SLEEP.search(w) or WAKE.search(w)
+                                                   or any(len(content_words(w) & k) >= 2 for k in secret))]
     for want in sorted(wants, key=lambda w: not _LEISURE.search(w)):
         words = content_words(want)
         if not any(words <= content_words(o) or content_words(o) <= words for o in out):

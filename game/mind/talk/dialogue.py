@@ -172,7 +172,7 @@ class Talker:
         by_call = {c.lower(): n for c, n in zip(calls, people)}
         names = people + firsts
         lines: list[tuple[str, str]] = []
-        cut = broken_before = False  # the line before ran to the schema's length and was cut there; or ended
+        cut = broken = False  # the line before ran to the schema's length and was cut there; or left a sentence
         for ln in ans.lines:
             who = by_call.get(ln.speaker.strip().lower())
             run_on, cut = cut and _runs_on(ln.say), len(ln.say) >= SAY_MAX - 10
@@ -181,9 +181,9 @@ class Talker:
                 # speaker's name ("and incorporate their ideas. Third, ..."): not this speaker's
                 self.core.count("script_line_run_on")
                 continue
-            said, broken = strip_speaker(ln.say, names), broken_before  # (the line before left a sentence unfinished)
-            text = whole_sentences(said, near=180)
-            text, broken_before = less_run_on(text) if broken else text, text != said
+            said = strip_speaker(ln.say, names)
+            text = whole_sentences(said, near=180)  # (unfinished: this line's first words may end it)
+            text, broken = (less_run_on(text) if broken else text), text != said
             if who is None or not text:
                 self.core.count("script_line_dropped")
                 continue
