@@ -156,3 +156,11 @@ def test_whose_gathering_it_is_holds_who_invites_and_who_is_told():
     said = "Thanks for letting me know about the pub quiz at The Copper Kettle."
     assert part_not_theirs(said, "Marcus Bell", ["Hank Brody"], town, [quiz]).startswith("Marcus hosts")
     assert part_not_theirs(said, "Hank Brody", ["Marcus Bell"], town, [quiz]) == ""
+    # 8f03815's day: Rosa, who helps Samuel with his party, to Ines, "Thanks for coming to help me
+    # prepare the surprise party for Grace's 60th birthday"; the host may say it
+    rosa = "Thanks for coming to help me prepare the surprise party for Grace's 60th birthday."
+    assert part_not_theirs(rosa, "Rosa Brody", ["Ines Moreau"], town, [party]) == \
+        "Samuel hosts surprise party for Grace's 60th birthday"
+    assert part_not_theirs(rosa, "Samuel Okafor", ["Ines Moreau"], town, [party]) == ""
+    assert part_not_theirs("Can you help me prepare the surprise party?", "Rosa Brody", ["Ines Moreau"], town,
+                           [party]) == ""  # (a question is no claim)

@@ -78,6 +78,11 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
      "Samuel Okafor is no longer a music teacher at Oakhill College"),
     ("Eli Moreau", ["Aiko Tanaka"], "I saw Grace Okafor, a civics teacher, at the cafe.", WAS),
     ("Samuel Okafor", [], "I am Samuel Okafor, a retired music teacher.", ""),
+    # 8f03815's interview: the past of a word before, a "who" of the present after
+    ("Samuel Okafor", [], "I am Samuel Okafor, a retired musician who teaches music at Oakhill College and plays "
+     "the piano at Bluebell Cafe.", "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Samuel Okafor", [], "I am Samuel, a gentle man who has been teaching music at Oakhill College for thirty "
+     "years and retired last spring.", ""),
     ("Samuel Okafor", [], "I am here to play the piano.", ""),
 ])
 def test_a_sentence_that_breaks_a_secret_or_former_role_is_named(speaker, listeners, line, why):

@@ -429,3 +429,18 @@ def test_the_reply_written_to_a_line_not_said_is_not_said(engine):
     assert conv.withheld[1][2] == "the reply to a line not said"
     engine.conversations.say_scripted(talk, MONDAY, res)
     assert conv.lines == [("Rosa Brody", "How is the fountain coming along?")]
+
+
+def test_an_hour_after_a_but_is_not_mended_to_the_gatherings():
+    # 8f03815's day: Marcus "I was actually planning to host the quiz today, but I accidentally started
+    # serving breakfast and coffee at 2" became "... coffee from 20:00 to 22:00"
+    from game.mind.facts.fact import declared
+    from game.mind.facts.factcheck import fix_fact_words
+
+    f = declared("a pub quiz", "Marcus Bell", "The Copper Kettle", MONDAY.date(), 20 * 60, 22 * 60,
+                 holder="Marcus Bell", now=MONDAY)
+    town = TownNames(places=("The Copper Kettle",), people=("Marcus Bell", "Nora Lindqvist"))
+    said = "I was actually planning to host the quiz today, but I accidentally started serving breakfast at 2pm."
+    assert "at 2pm" in fix_fact_words(said, f, MONDAY, town, "Marcus Bell")[0]
+    fixed, fixes = fix_fact_words("I'm hosting the pub quiz tonight, from 7pm to 9pm.", f, MONDAY, town, "Marcus Bell")
+    assert "from 20:00 to 22:00" in fixed and fixes

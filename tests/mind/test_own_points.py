@@ -55,6 +55,11 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
     ("Marcus Bell", "Hank Brody", "I know you're running for mayor against Grace.", ""),
     ("Samuel Okafor", "Grace Okafor", "You are preparing for the debate on Wednesday, aren't you.", ""),
     ("Aiko Tanaka", "Kenji Tanaka", "How is the pharmacy today?", ""),
+    # the speaker's own doing said as the listener's in the past tense (Marcus to Nora, 8f03815's day)
+    ("Marcus Bell", "Nora Lindqvist", "I know you started serving breakfast and coffee at 2 PM and that's been "
+     "making Ines Moreau furious.", "Marcus's own, not Nora's"),
+    ("Marcus Bell", "Nora Lindqvist", "I started serving breakfast and coffee at The Copper Kettle.", ""),
+    ("Samuel Okafor", "Grace Okafor", "You started as mayor eight years ago.", ""),
 ])
 def test_a_line_that_says_anothers_point_is_named(engine, speaker, listener, line, why):
     assert _why(engine, speaker, listener, line) == why
@@ -114,3 +119,17 @@ def test_the_talks_check_reads_what_was_heard_copies_with_a_word_changed_and_a_m
     told = facts.vet(Conversation("t4", ["Nora Lindqvist", "Felix Adeyemi"]), "Nora Lindqvist",
                      "I talked with Ines Moreau; I said: Hello, Ines! How is the garden, Felix?", MONDAY)
     assert told[1] == "How is the garden, Felix?"
+
+
+def test_a_number_of_years_a_resident_holds_is_not_set_from_another_relationship(engine):
+    # 8f03815's day: Ines "I've been working here for twelve years" (she opened the cafe twelve years
+    # ago) set to 34: Grace's relationships ran together as one sentence, "her husband of 34 years"
+    # with the cafe and the work of the next ones
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    line = "Hey, Rosa! I've been working here for twelve years."
+    assert facts.vet(Conversation("t5", ["Ines Moreau", "Rosa Brody"]), "Ines Moreau", line, MONDAY)[1] == line
+    wrong = "Grace and I have been married for over 50 years."
+    assert facts.vet(Conversation("t6", ["Samuel Okafor", "Rosa Brody"]), "Samuel Okafor", wrong,
+                     MONDAY)[1] == "Grace and I have been married."

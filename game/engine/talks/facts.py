@@ -90,7 +90,10 @@ class TalkFacts:
         if self._book is None or self._book[0] != len(self.core.minds):
             minds = {p: m.persona for p, m in self.core.minds.items()}  # (all: a third's point may be given)
             points = {p: sentences(m.currently) for p, m in minds.items()}
-            lives = {p: f"{m.brief()} {' '.join(m.relationships.values())}" for p, m in minds.items()}
+            # each relationship a sentence of its own: run together, "her husband of 34 years" was
+            # about the cafe and the work of the next ones, and set Ines's twelve years to 34
+            lives = {p: " ".join([m.brief(), *(f"{r.rstrip('. ')}." for r in m.relationships.values())])
+                     for p, m in minds.items()}
             public = " ".join(f"{p} is {r}" + (" running against in the election" if r.startswith("candidate") else "")
                               for p, rs in self.core.town_names.roles.items() for r in rs)
             self._book = (len(self.core.minds), points, lives, public, [x for ps in points.values() for x in ps])

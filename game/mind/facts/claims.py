@@ -201,6 +201,17 @@ def in_its_clause(text: str, at: int, fact: Fact) -> bool:
         bool(fact.host) and fact.host.split()[0] in clause)
 
 
+_PART_END = re.compile(r";|\s(?:but|while|because|though)\s")
+
+
+def in_its_part(text: str, at: int, fact: Fact) -> bool:
+    """Whether the hour said at ``at`` is in the part of the sentence that speaks of the fact, not
+    after a "but" that turns to something else ("I was planning to host the quiz today, but I
+    started serving breakfast at 2", Marcus's on 8f03815's day: its hour is the breakfast's)."""
+    start = max([0, *[m.end() for m in _PART_END.finditer(text, 0, at)]])
+    return in_its_clause(text[start:], 0, fact) or bool(fact.keywords() & set(word_list(text[start:at])))
+
+
 def drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: list[str], fixes: list[str]) -> str:
     """The line without its sentences that claim a relation or a role the town does not declare
     ("my son Felix", "Rosa is running for mayor"): claims.py."""

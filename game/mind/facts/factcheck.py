@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause
+from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause, in_its_part
 from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames
 from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.leaning import hide_secrets, kept_apart
@@ -175,7 +175,7 @@ def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
     want = (f"from {hhmm(fact.start)} to {hhmm(fact.end)}" if fact.end is not None else f"at {hhmm(fact.start)}")
     for rx in (RANGE_RE, AT_RE):
         m = rx.search(text)
-        if not m:
+        if not m or not in_its_part(text, m.start(), fact):  # (an hour after a "but" is another thing's)
             continue
         span = m.group(0).strip()
         if span.endswith("."):

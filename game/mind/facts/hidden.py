@@ -101,8 +101,7 @@ _VERBS = {"teacher": "teach", "professor": "teach", "lecturer": "lectur", "nurse
 def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
     """Why ``sent`` says a role its holder held once as held now ("I teach civics", "I'm a teacher",
     "I work at Oakhill College", "Grace teaches civics"), else ""."""
-    if _WAS.search(sent):
-        return ""
+    past = _WAS.search(sent) is not None
     for who, held in town.former_roles.items():
         first = who.split()[0]
         # (of one's own: "I", or "who" after one's name: "a gentle man who has been teaching music")
@@ -129,8 +128,11 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
                             rf"position|career|teaching|lessons)\s+(?:at|with)\s+(?:the\s+)?{re.escape(at)}\b")
             if at and town.workplaces.get(who, "") == at:
                 pats = pats[:2]  # still works there, in another role: only "I am a teacher" is wrong
-            if any(re.search(p, sent) for p in pats):
-                return f"{who} is no longer a {role}" + (f" at {at}" if at else "")
+            for m in filter(None, (re.search(p, sent) for p in pats)):
+                # a word of the past anywhere says it was, but for a "who" of the present ("a retired
+                # musician who teaches music at Oakhill College", Samuel's answer on 8f03815's day)
+                if not (_WAS.search(sent, m.start()) if m.group(0).startswith("who") else past):
+                    return f"{who} is no longer a {role}" + (f" at {at}" if at else "")
     return ""
 
 

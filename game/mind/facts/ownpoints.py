@@ -41,7 +41,9 @@ GIVEN = 2  # words (and third people) a "you have/are" sentence shares with the 
 TAKEN = 2  # words an "I am/was/will" sentence shares with the listener's point, none the speaker's: Aiko's "I was
 # thinking about selling some bread" to Felix, the baker who means to sell his bread (19282ee)
 _I_DO = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve been)|[Mm]y)\b")
-_YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been)\b", re.I)
+# (or a doing of the past: "I know you started serving breakfast", Marcus's own, to Nora on 8f03815's day)
+_YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been|(?: just| also)? [a-z]{3,}ed)\b",
+                      re.I)
 
 
 def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: Mapping[str, Sequence[str]],

@@ -119,6 +119,10 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
 
 
 _INVITES = re.compile(r"\binvit(?:e|es|ed|ing)\b(?P<whom>[^.!?]{1,80})", re.I)
+# the speaker's own gathering said as helped with ("Thanks for coming to help me prepare the surprise
+# party", Rosa, who helps Samuel with his, to Ines, on 8f03815's day)
+_HELP_ME = re.compile(r"\bhelp(?:s|ed|ing)?\s+me\s+(?:to\s+)?(?:prepare|plan|organi[sz]e|decorate|arrange|set up|"
+                      r"get ready|with)\b", re.I)
 _TOLD_ME = re.compile(r"\b(?:let(?:ting)? me know|told me|telling me|tell me|heard (?:about|of)|news of|the news)\b",
                       re.I)
 
@@ -127,7 +131,8 @@ def _host_part(sent: str, speaker: str, f: Fact, town: TownNames, *, told: bool)
     """Why ``sent`` mixes up whose gathering ``f`` is, else "": its host invited by another, or its
     guest of honour invited to the surprise ("I'm planning to invite Samuel Okafor, Grace Okafor",
     Ines of Samuel's party for Grace), or its host thanked for telling of it ("Thanks for letting me
-    know about the pub quiz", Marcus, whose quiz it is, to Hank; both on 6186d53's day); ``told``:
+    know about the pub quiz", Marcus, whose quiz it is, to Hank; both on 6186d53's day), or its
+    helpers' help asked as if the gathering were the speaker's (``_HELP_ME``); ``told``:
     the sentence names the gathering (an invitation may not: "I'll invite Samuel")."""
     if _ASKED.search(sent) or _NOT.search(sent):
         return ""
@@ -141,6 +146,8 @@ def _host_part(sent: str, speaker: str, f: Fact, town: TownNames, *, told: bool)
             if who and who != speaker and _named(whom, [who]):
                 return (f"{f.host.split()[0]} hosts {f.bare_what}" if who == f.host else
                         f"{f.bare_what} is kept from {who.split()[0]}, not asked of {who.split()[0]}")
+    if told and f.host and speaker != f.host and _HELP_ME.search(sent):
+        return f"{f.host.split()[0]} hosts {f.bare_what}"
     if told and speaker == f.host and _TOLD_ME.search(sent):
         return f"{speaker.split()[0]} hosts {f.bare_what}: no one tells its host of it"
     return ""
