@@ -109,3 +109,30 @@ async def test_someone_just_talked_with_is_seen_not_reacted_to():
         e.perceiver.look(a, now)
         assert any("Hank Brody" in s for s in a.salient)
         await e.aclose()
+
+
+def _ratings(llm) -> int:
+    return sum(1 for purpose, _ in llm.pairs() if purpose == "importance")
+
+
+async def test_importance_ratings_wait_for_a_server_with_room():
+    """In real time a batch of importance ratings is asked only with nothing queued and at most
+    one request in flight (``Capacity.room_to_score``): in the crowd the memories keep their
+    provisional rating; with room, they are rated.  Lockstep rates as it always did."""
+    e, llm = _engine(lockstep=False, status=BUSY)
+    for mind in e.core.minds.values():
+        mind.core.config.importance_batch = 1  # due after any memory at all
+    assert not e.capacity.room_to_score()
+    kinds: list[JobKind] = []
+    await _run(e, 30, kinds)
+    assert kinds and _ratings(llm) == 0
+    assert any(m.core.memory.unscored() for m in e.core.minds.values())  # kept, provisional
+    llm.model_status = BETWEEN
+    e.core.step_no += 1  # (the status is read once a tick)
+    assert e.capacity.room_to_score()
+    await _run(e, 30, kinds)
+    assert _ratings(llm) > 0
+    await e.aclose()
+    e, llm = _engine(lockstep=True, status=BUSY)
+    assert e.capacity.room_to_score()
+    await e.aclose()

@@ -39,3 +39,14 @@ def test_no_window_outside_the_plan_and_gaps_end_it():
     assert decompose_window(None, 8 * 60, 180, 240) == []
     # the old rule, the limit alone: blocks that end within it
     assert hours(decompose_window(plan((8, 9), (9, 10), (10, 12)), 8 * 60, 120)) == [(8, 9), (9, 10)]
+
+
+def test_a_block_all_but_over_is_not_asked_for_the_next_starts_now():
+    day = plan((8, 10), (10, 12), (12, 14), (14, 16))
+    window = decompose_window(day, 11 * 60 + 57, 180, 240)  # three minutes of 10-12 left
+    assert [(b.start, b.end, b.activity) for b in window] == [(11 * 60 + 57, 14 * 60, "block 12-14"),
+                                                              (14 * 60, 16 * 60, "block 14-16")]
+    # five minutes or more left: the block in progress is asked for as before
+    assert hours(decompose_window(day, 11 * 60 + 55, 180, 240))[0] == (10, 12)
+    # the last block of the plan all but over: nothing after it, so it stands (bridged by rule)
+    assert hours(decompose_window(plan((8, 10)), 9 * 60 + 58, 180, 240)) == [(8, 10)]

@@ -215,8 +215,9 @@ class Lanes:
             # reflection for a free lane and a server with room
             if not self.core.lockstep and r.name != self.core.embodied:
                 mind = self.core.minds[r.name]
-                if (mind.scoring_due(now) or self.capacity.room_to_reflect() and mind.reflection_due(now)) and not (
-                        mind.asleep_at(now) and self.capacity.wake_planning_due(now)):  # (a sleeper's ratings wait
+                cap = self.capacity  # the ratings and a reflection wait for a server with room (capacity.py)
+                if (mind.scoring_due(now) and cap.room_to_score() or cap.room_to_reflect() and mind.reflection_due(now)) \
+                        and not (mind.asleep_at(now) and cap.wake_planning_due(now)):  # (a sleeper's ratings wait
                     self.ask(r, JobKind.OBSERVE, now, {})  # for the plans of those waking first)
             return
         old = r.obs_since or now
@@ -241,7 +242,7 @@ class Lanes:
         insights: list[str] = []
         # in real time a decision never waits for an importance rating either: the memories are
         # kept at once and rated in an ``observe`` job when the lane is free (``maybe_observe``)
-        rate_now = self.core.lockstep or job.kind == JobKind.OBSERVE
+        rate_now = self.core.lockstep or job.kind == JobKind.OBSERVE and self.capacity.room_to_score()
         if job.observations:
             await mind.observe(job.now, list(job.observations), score=rate_now)
         elif job.kind == JobKind.OBSERVE and not self.core.lockstep:

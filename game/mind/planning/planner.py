@@ -241,7 +241,7 @@ class Planner:
             _, minute = self.core.day_and_minute(at)
             window = self._window(minute)
             start = at
-            if window and window[-1].end - minute < 5:  # bridged by rule then: from the next block on
+            if window and window[-1].end - minute < SLIVER:  # bridged by rule then: from the next block on
                 start = at + timedelta(minutes=window[-1].end - minute)
             actions = await self._decompose_steps(start, now, view)
             if not waking and self.agenda.decided_until() != at:
@@ -275,7 +275,7 @@ class Planner:
             return []
         end = window[-1].end
         span = end - minute
-        if span < 5:  # the block is all but over: bridge to the next one by rule
+        if span < SLIVER:  # the block is all but over: bridge to the next one by rule
             return []
         allowed = tuple(view.allowed) if view and view.allowed else ()
         fallback = self.locator.fallback_place(view)
@@ -324,10 +324,15 @@ def _rest_of(a: Action, end: datetime, now: datetime) -> Action:
     return Action(a.description, a.emoji, a.address, left, a.object_state, now, a.source)
 
 
+SLIVER = 5  # minutes: what is left of a block too little to ask steps for (bridged by rule)
+
+
 def decompose_window(plan: DayPlan | None, minute: int, limit: int, most: int | None = None) -> list[PlanBlock]:
     """The block in progress at ``minute`` and the whole blocks after it (back to back) while the
     window spans less than ``limit`` minutes, none ending more than ``most`` (default ``limit``)
-    minutes after ``minute``; at least the block in progress.  Empty when no block is in progress."""
+    minutes after ``minute``; at least the block in progress.  Empty when no block is in progress.
+    A block in progress all but over (``SLIVER`` minutes left) with another after it is not asked
+    for (one more key and its steps in the answer, for a minute or two): the next one starts now."""
     if plan is None:
         return []
     most = limit if most is None else most
@@ -343,5 +348,8 @@ def decompose_window(plan: DayPlan | None, minute: int, limit: int, most: int | 
             out.append(b)
         else:
             break
+    if len(out) > 1 and out[0].end - minute < SLIVER:
+        rest = decompose_window(plan, out[0].end, limit, most)
+        out = [replace(rest[0], start=minute), *rest[1:]]
     return out
 
