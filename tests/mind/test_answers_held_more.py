@@ -323,6 +323,15 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
                         "Okafor prepare it.", back, "What will you be doing at 10am today?", me="Samuel Okafor",
                         relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
     assert text == at[0] and back.source == "record"
+    # Samuel at 10am (8f03815): "having breakfast at Bluebell Cafe", his plan's "some time at Bluebell Cafe"
+    cafe = [PlanBlock(480, 630, "some time at Bluebell Cafe", "", "free")]
+    at = at_time("What will you be doing at 10am today?", cafe)
+    for said, kept in (("I will be having breakfast at Bluebell Cafe at 10:00 today.", False),
+                       ("I will be spending some time at Bluebell Cafe.", True)):
+        back = Backing()
+        text = from_records(said, back, "What will you be doing at 10am today?", me="Samuel Okafor",
+                            relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
+        assert (text == said) is kept and (text == at[0]) is not kept
 
 
 def test_an_age_not_its_own_is_caught():
