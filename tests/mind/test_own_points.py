@@ -133,3 +133,19 @@ def test_a_number_of_years_a_resident_holds_is_not_set_from_another_relationship
     wrong = "Grace and I have been married for over 50 years."
     assert facts.vet(Conversation("t6", ["Samuel Okafor", "Rosa Brody"]), "Samuel Okafor", wrong,
                      MONDAY)[1] == "Grace and I have been married."
+
+
+def test_after_anothers_plan_said_as_ones_own_the_line_goes_no_further(engine):
+    # 8f03815's day: Eli to Felix "I'm also planning to sell my bread to Bluebell Cafe instead of Ines
+    # Moreau's bakery. It's a bit more challenging, ... Do you have any advice on how to market my bread?"
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    line = ("Hello Felix! I'm also planning to sell my bread to Bluebell Cafe instead of Ines Moreau's bakery. "
+            "It's a bit more challenging, but I'm excited. Do you have any advice on how to market my bread?")
+    talk = Conversation("t7", ["Eli Moreau", "Felix Adeyemi"])
+    assert facts.vet(talk, "Eli Moreau", line, MONDAY)[1] == "Hello Felix!"
+    # the listener's own said to it ("you're"): only that sentence goes (Kenji to Felix, the same day)
+    line = "Hello Felix! I'm glad you're opening the stall on Saturday. What are you preparing?"
+    said = facts.vet(Conversation("t8", ["Kenji Tanaka", "Felix Adeyemi"]), "Kenji Tanaka", line, MONDAY)[1]
+    assert said.endswith("What are you preparing?")

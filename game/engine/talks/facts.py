@@ -30,6 +30,9 @@ YESTERDAY_KEPT = 400  # the speaker's latest memories looked through for yesterd
 _MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\s*")
 
 
+_CLAIMED = re.compile(r"\b(?:I(?:'m|’m| am| will|'ll|’ll)|I (?:plan|want|hope))\b")  # the speaker's own doing
+_TO_YOU = re.compile(r"\byou(?:r)?\b", re.I)
+
 class TalkFacts:
     """Owns ``fixes``, the words of the model's lines mended against the facts.  Takes the core
     (the minds' books of facts, the town's names, the places told of)."""
@@ -117,7 +120,9 @@ class TalkFacts:
                                                                          lives.get(v.speaker, ""))
             if w:
                 why = w
-            else:
+                if _CLAIMED.search(sent) and not _TO_YOU.search(sent) and "own" in w:
+                    break  # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm
+            else:  # also planning to sell my bread ... any advice on how to market my bread?", 8f03815)
                 kept.append(sent)
         if why:
             v.fixes.append(f"misattributed: {why}")
