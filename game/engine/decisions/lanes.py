@@ -216,8 +216,9 @@ class Lanes:
             if not self.core.lockstep and r.name != self.core.embodied:
                 mind = self.core.minds[r.name]
                 cap = self.capacity  # the ratings and a reflection wait for a server with room (capacity.py)
-                if (mind.scoring_due(now) and cap.room_to_score() or cap.room_to_reflect() and mind.reflection_due(now)) \
-                        and not (mind.asleep_at(now) and cap.wake_planning_due(now)):  # (a sleeper's ratings wait
+                due = (mind.scoring_due(now) and cap.room_to_score()
+                       or cap.room_to_reflect() and mind.reflection_due(now))
+                if due and not (mind.asleep_at(now) and cap.wake_planning_due(now)):  # (a sleeper's ratings wait
                     self.ask(r, JobKind.OBSERVE, now, {})  # for the plans of those waking first)
             return
         old = r.obs_since or now
