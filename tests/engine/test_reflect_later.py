@@ -116,8 +116,8 @@ def _ratings(llm) -> int:
 
 
 async def test_importance_ratings_wait_for_a_server_with_room():
-    """In real time a batch of importance ratings is asked only with nothing queued and at most
-    one request in flight (``Capacity.room_to_score``): in the crowd the memories keep their
+    """In real time a batch of importance ratings is asked only with nothing queued and nothing in
+    flight (``Capacity.room_to_score``): in the crowd the memories keep their
     provisional rating; with room, they are rated.  Lockstep rates as it always did."""
     e, llm = _engine(lockstep=False, status=BUSY)
     for mind in e.core.minds.values():
@@ -127,8 +127,11 @@ async def test_importance_ratings_wait_for_a_server_with_room():
     await _run(e, 30, kinds)
     assert kinds and _ratings(llm) == 0
     assert any(m.core.memory.unscored() for m in e.core.minds.values())  # kept, provisional
-    llm.model_status = BETWEEN
+    llm.model_status = BETWEEN  # one call in flight: the next would share the cores with it
     e.core.step_no += 1  # (the status is read once a tick)
+    assert not e.capacity.room_to_score()
+    llm.model_status = ROOM
+    e.core.step_no += 1
     assert e.capacity.room_to_score()
     await _run(e, 30, kinds)
     assert _ratings(llm) > 0
