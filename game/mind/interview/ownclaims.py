@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from game.mind.facts.fact import TownNames
 from game.mind.facts.hours import clock_times, merged, stems
 from game.mind.facts.unbacked import sentences
+from game.mind.planning.daycheck import meals_eaten
 from game.mind.view import PlanBlock, hhmm
 
 _MEAL_WITH = re.compile(r"\b(?P<meal>breakfast|lunch|dinner|supper|coffee|tea|a meal|drinks?|a drink) with "
                         r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?(?:(?:,| and|, and) [A-Z][a-z]+(?: [A-Z][a-z]+)?)*)")
-_MEAL_WORD = re.compile(r"\b(?:breakfast|brunch|lunch|dinner|supper)\b", re.I)
 _MEALS = re.compile(r"\b(?:breakfast|lunch|dinner|supper|coffee|tea|meal|drinks?|eat|ate|eating)\b", re.I)
 
 
@@ -159,9 +159,9 @@ def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str], me
     keys = stems(at[1], set())
     on_it = [x for x in sentences(text) if len(keys & stems(x, set())) >= max(1, len(keys) // 2)]
     start, end = clock_times(at[0])[-2:]  # (the block's hours: "... (08:00 to 10:30).")
-    meal = _MEAL_WORD.findall(at[1].lower())  # a meal the block is not ("having breakfast at Bluebell Cafe"
-    garbled = [x for x in on_it if any(not start <= t <= end for t in clock_times(x)) or (me and me in x)  # at 10:00,
-               or any(w.lower() not in meal for w in _MEAL_WORD.findall(x))]  # Samuel's "some time" there, 8f03815)
+    meal = meals_eaten(at[1])  # a meal the block is not ("having breakfast at Bluebell Cafe" at 10:00, Samuel's
+    garbled = [x for x in on_it if any(not start <= t <= end for t in clock_times(x)) or (me and me in x)
+               or any(w not in meal for w in meals_eaten(x))]  # "some time at Bluebell Cafe", 8f03815's day)
     if lost or not on_it or garbled:
         fixes.append("told from the record: the plan at that hour")
         return at[0], True
