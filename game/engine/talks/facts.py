@@ -14,7 +14,7 @@ from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.meetat import says_an_hour, time_unheld
-from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs
+from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs, said_as_own
 from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation, hhmm
 
@@ -29,9 +29,6 @@ _YESTERDAY_WORDS = frozenset({"yesterday", "last", "night", "also", "really", "j
 YESTERDAY_KEPT = 400  # the speaker's latest memories looked through for yesterday's
 _MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\s*")
 
-
-_CLAIMED = re.compile(r"\b(?:I(?:'m|’m| am| will|'ll|’ll)|I (?:plan|want|hope))\b")  # the speaker's own doing
-_TO_YOU = re.compile(r"\byou(?:r)?\b", re.I)
 
 class TalkFacts:
     """Owns ``fixes``, the words of the model's lines mended against the facts.  Takes the core
@@ -120,7 +117,7 @@ class TalkFacts:
                                                                          lives.get(v.speaker, ""))
             if w:
                 why = w
-                if _CLAIMED.search(sent) and not _TO_YOU.search(sent) and "own" in w:
+                if said_as_own(sent) and "own" in w:
                     break  # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm
             else:  # also planning to sell my bread ... any advice on how to market my bread?", 8f03815)
                 kept.append(sent)

@@ -46,6 +46,12 @@ _YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have b
                       re.I)
 
 
+def said_as_own(sent: str) -> bool:
+    """Whether ``sent`` says something as the speaker's own doing ("I'm also planning to sell my
+    bread"), not of the one it speaks to ("I'm glad you're opening the stall")."""
+    return _I_DO.search(sent) is not None and re.search(r"\byour?\b", sent, re.I) is None
+
+
 def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: Mapping[str, Sequence[str]],
                      lives: Mapping[str, str], people: Sequence[str], *, public: str = "",
                      homes: Mapping[str, str] | None = None, places: Sequence[str] = ()) -> str:
