@@ -303,34 +303,31 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
     from game.mind.interview.backing import Backing
 
     town = engine.core.town_names
-    at = at_time("What will you be doing at 10am today?", blocks)
+    ten = "What will you be doing at 10am today?"
+
+    def asked(said: str, at):
+        back = Backing()
+        return from_records(said, back, ten, me="Samuel Okafor", relationships={}, town=town, now=MONDAY,
+                            talked=[], asked=[], at=at), back
+
+    at = at_time(ten, blocks)
     for said, kept in (("I will be reading at home at 10am today.", False),
                        ("I'll be catching up with Rosa then.", True)):
-        back = Backing()
-        text = from_records(said, back, "What will you be doing at 10am today?", me="Samuel Okafor",
-                            relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
+        text, back = asked(said, at)
         assert (text == said) is kept and (back.source == "record") is not kept
     # Rosa at 22:00 (90db376): the hour's block said, then her persona's brief again and an invented lesson
-    back = Backing()
-    text = from_records("I'll be catching up with Rosa then. I have a growing crush on Felix Adeyemi. I am also "
-                        "helping Samuel Okafor with his piano lessons as a child.", back,
-                        "What will you be doing at 10am today?", me="Samuel Okafor", relationships={}, town=town,
-                        now=MONDAY, talked=[], asked=[], at=at)
+    text, back = asked("I'll be catching up with Rosa then. I have a growing crush on Felix Adeyemi. I am also "
+                       "helping Samuel Okafor with his piano lessons as a child.", at)
     assert text == "I'll be catching up with Rosa then." and back.fixes == ["kept to the plan at that hour"]
     # Samuel at 10am (d2ec812): the block's words, then another hour and his own name: garbled
-    back = Backing()
-    text = from_records("I will be catching up with Rosa Brody until the party at 18:00, and Rosa is helping Samuel "
-                        "Okafor prepare it.", back, "What will you be doing at 10am today?", me="Samuel Okafor",
-                        relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
+    text, back = asked("I will be catching up with Rosa Brody until the party at 18:00, and Rosa is helping Samuel "
+                       "Okafor prepare it.", at)
     assert text == at[0] and back.source == "record"
     # Samuel at 10am (8f03815): "having breakfast at Bluebell Cafe", his plan's "some time at Bluebell Cafe"
-    cafe = [PlanBlock(480, 630, "some time at Bluebell Cafe", "", "free")]
-    at = at_time("What will you be doing at 10am today?", cafe)
+    at = at_time(ten, [PlanBlock(480, 630, "some time at Bluebell Cafe", "", "free")])
     for said, kept in (("I will be having breakfast at Bluebell Cafe at 10:00 today.", False),
                        ("I will be spending some time at Bluebell Cafe.", True)):
-        back = Backing()
-        text = from_records(said, back, "What will you be doing at 10am today?", me="Samuel Okafor",
-                            relationships={}, town=town, now=MONDAY, talked=[], asked=[], at=at)
+        text, _ = asked(said, at)
         assert (text == said) is kept and (text == at[0]) is not kept
 
 
