@@ -99,6 +99,9 @@ def test_the_retry_note_said_back_is_never_kept(engine):
     assert not steps_out("I respect her for her free time.", "Samuel Okafor")
     assert steps_out("I am the mayor of Millbrook, a small town in southwestern Virginia.", "Grace Okafor")
     assert not steps_out("I am the mayor of Millbrook, in the north of town.", "Grace Okafor")
+    # a chat assistant's refusal (two of Rosa's 25 on 8f03815's save) is no resident's answer
+    assert steps_out("I'm sorry, but I can't assist with that request.", "Rosa Brody")
+    assert not steps_out("I'm sorry, but I can't make it to the debate.", "Rosa Brody")
     found = problems_in(note, me="Grace Okafor", known=[], strangers=[], town=engine.core.town_names, backing="",
                         question="Is a gathering planned?")
     assert any(p.kind == "out of town" for p in found)
@@ -203,6 +206,11 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     mixed = "Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret."
     assert relation_words_mixed(mixed, rel) == [mixed]
     assert relation_words_mixed("Nora Lindqvist is a dear friend, but she cannot keep a secret.", rel) == []
+    # Rosa on 8f03815's save, of the mayor, in her boss's words
+    mine = {"Ines Moreau": "her boss, demanding but fair", "Grace Okafor": "the mayor; Rosa admires her"}
+    said = "I think the mayor is demanding but fair."
+    assert relation_words_mixed(said, mine, roles) == [said] and relation_words_mixed(said, mine) == []
+    assert relation_words_mixed("Ines is demanding but fair.", mine, roles) == []
     # Grace, second pass: "my husband, Samuel Okafor, who is a kind young woman who serves me coffee"
     rosa = {"Rosa Brody": "Hank's daughter, a kind young woman who serves her coffee every morning"}
     said = "I live with my husband, Samuel Okafor, who is a kind young woman who serves me coffee every morning."

@@ -78,6 +78,13 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
      "Samuel Okafor is no longer a music teacher at Oakhill College"),
     ("Eli Moreau", ["Aiko Tanaka"], "I saw Grace Okafor, a civics teacher, at the cafe.", WAS),
     ("Samuel Okafor", [], "I am Samuel Okafor, a retired music teacher.", ""),
+    # 8f03815's interview, Grace of her retired husband: "Samuel is the main breadwinner, working hard"
+    ("Grace Okafor", [], "Samuel is the main breadwinner in our family.", "Samuel Okafor is no longer a music "
+     "teacher at Oakhill College"),
+    ("Grace Okafor", [], "Samuel works long hours.", "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Grace Okafor", [], "Samuel works hard on his garden.", ""),
+    ("Grace Okafor", [], "Samuel worked hard all his life.", ""),
+    ("Rosa Brody", [], "Hank works hard at the store.", ""),
     # 8f03815's interview: the past of a word before, a "who" of the present after
     ("Samuel Okafor", [], "I am Samuel Okafor, a retired musician who teaches music at Oakhill College and plays "
      "the piano at Bluebell Cafe.", "Samuel Okafor is no longer a music teacher at Oakhill College"),

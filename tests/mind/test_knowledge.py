@@ -159,6 +159,31 @@ def test_a_yesterday_nothing_holds_is_not_said(engine):
     assert facts.vet(talk, "Felix Adeyemi", "Yesterday I missed my restaurant job in the city.", MONDAY)[1] != ""
 
 
+def test_a_past_event_or_a_talk_nothing_holds_is_not_said():
+    # Ines on 8f03815's day, of the party still to come: "did you have a surprise party last week?";
+    # Kenji, who had not talked with Felix: "I talked to Felix about it"
+    from game.engine.talks.facts import TalkFacts
+    from game.mind.view import Conversation
+
+    engine = new_engine("default", scripted_model({}))  # (its own: a memory is added below)
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("t1", ["Ines Moreau", "Kenji Tanaka"])
+    assert facts.vet(talk, "Ines Moreau", "Good morning! Did you have a surprise party last week?", MONDAY)[1] == (
+        "Good morning!")
+    assert "an event of the past it holds nothing of" in talk.checks[0][0]
+    talk.lines.append(("Ines Moreau", "Good morning!"))
+    said = "I talked to Felix about it. See you at the pharmacy."
+    assert facts.vet(talk, "Kenji Tanaka", said, MONDAY)[1] == "See you at the pharmacy."
+    assert "a talk with Felix Adeyemi it never had" in talk.checks[1][0]
+    # one in this talk, and one its records hold a talk with, may be named; so may a past its own text holds
+    assert facts.vet(talk, "Kenji Tanaka", "I spoke with Ines about the weather.", MONDAY)[1] != ""
+    engine.core.minds["Kenji Tanaka"].memory.add("conversation", "I talked with Felix Adeyemi; I said: Hi.",
+                                                 MONDAY - timedelta(hours=1))
+    assert facts.vet(talk, "Kenji Tanaka", "I talked with Felix earlier.", MONDAY)[1] != ""
+    marcus = Conversation("t2", ["Marcus Bell", "Nora Lindqvist"])
+    assert facts.vet(marcus, "Marcus Bell", "Remember the quiz last week? It was packed.", MONDAY)[1] != ""
+
+
 def test_a_line_said_in_another_talk_is_not_said_again(engine):
     from game.engine.talks.facts import TalkFacts
     from game.mind.view import Conversation

@@ -15,7 +15,9 @@ from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs, said_as_own
+from game.mind.facts.pasttalk import PAST, past_event_unheld, past_held, talk_unheld, talks_claimed
 from game.mind.facts.unbacked import sentences
+from game.mind.memory.records import partners_in
 from game.mind.view import Conversation, hhmm
 
 log = logging.getLogger(__name__)
@@ -114,7 +116,8 @@ class TalkFacts:
                 sent, v.speaker, listeners, points, lives, town.people, public=public, places=town.places,
                 gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or self._yesterday_unheld(
                 sent, v.speaker, lives.get(v.speaker, ""), now) or self._time_unheld(sent, v.speaker,
-                                                                         lives.get(v.speaker, ""))
+                                                                         lives.get(v.speaker, "")) or \
+                self._past_unheld(sent, v.speaker, conv.participants, now)
             if w:
                 why = w
                 if said_as_own(sent) and "own" in w:
@@ -137,6 +140,19 @@ class TalkFacts:
         held = " ".join([life, *(r.text for r in mind.memory.recent(YESTERDAY_KEPT) if r.created.date() == day)])
         said = stems(sent, _YESTERDAY_WORDS)
         return "" if not said or said & stems(held, _YESTERDAY_WORDS) else "a yesterday it holds nothing of"
+
+    def _past_unheld(self, sent: str, speaker: str, here: list[str], now: datetime) -> str:
+        """Why ``sent`` tells of an event of the past, or a talk with someone, that the speaker's own
+        text and its memories do not hold (facts/pasttalk.py), else ""."""
+        mind, people = self.core.minds.get(speaker), self.core.town_names.people
+        if mind is None or not (PAST.search(sent) or talks_claimed(sent, people)):
+            return ""
+        p, rows = mind.persona, mind.memory.recent(YESTERDAY_KEPT)
+        own = [*sentences(p.brief()), *p.relationships.values(), *p.seed_memories]
+        why = talk_unheld(sent, here, people, lambda who: any(who in partners_in(r.text) for r in rows), own)
+        if why or not PAST.search(sent):
+            return why
+        return past_event_unheld(sent, past_held(own, [r.text for r in rows if r.created.date() < now.date()]))
 
     def _time_unheld(self, sent: str, speaker: str, life: str) -> str:
         """Why ``sent`` has the speaker somewhere at an hour nothing it holds has (facts/meetat.py), else

@@ -128,6 +128,11 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
                             rf"position|career|teaching|lessons)\s+(?:at|with)\s+(?:the\s+)?{re.escape(at)}\b")
             if at and town.workplaces.get(who, "") == at:
                 pats = pats[:2]  # still works there, in another role: only "I am a teacher" is wrong
+            if not town.workplaces.get(who):  # one with no work now works no more ("Samuel is the main
+                # breadwinner ... working hard", Grace of her retired husband on 8f03815's save)
+                pats.append(rf"\b{subj}{now}\s+(?:still\s+)?(?:the\s+|our\s+)?(?:main\s+|sole\s+)?breadwinner"
+                            rf"|\b{subj}{now}?\s+(?:still\s+)?(?:work|works|working)\s+(?:long hours|"
+                            r"full[- ]time|every day|nine to five)\b")
             for m in filter(None, (re.search(p, sent) for p in pats)):
                 # a word of the past anywhere says it was, but for a "who" of the present ("a retired
                 # musician who teaches music at Oakhill College", Samuel's answer on 8f03815's day)

@@ -268,9 +268,9 @@ def wrong_kind_of_place(sent: str, places: Sequence[str]) -> str:
     return ""
 
 
-_ASSISTANT = re.compile(r"\b(?:I'm sorry,? but I (?:can't|cannot|am unable to)|I (?:can't|cannot) (?:help|assist) "
-                        r"(?:you )?with (?:that|this)|as an AI|(?:some kind of|a) miscommunication|"
-                        r"how (?:can|may) I (?:help|assist) you)\b", re.I)
+_ASSISTANT = re.compile(r"\b(?:I'm sorry,? but I (?:can't|cannot|am unable to) (?:help|assist|provide|comply|answer)"
+                        r"|I (?:can't|cannot) (?:help|assist) (?:you )?with (?:that|this)|as an AI|(?:some kind of|a) "
+                        r"miscommunication|how (?:can|may) I (?:help|assist) you)\b", re.I)
 
 
 def assistant_voice(sent: str) -> str:

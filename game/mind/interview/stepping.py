@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from game.mind.facts.linechecks import assistant_voice
+
 OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|text|context|details)"
                          r"|information\s+(?:given|provided)|not\s+mentioned\s+in|as an ai|language model"
                          r"|the prompt|the interviewer's\s+question"
@@ -48,8 +50,8 @@ _REGION = re.compile(rf"\b(?:in|of|from)\s+(?:the\s+)?(?:(?:north|south|east|wes
 def steps_out(text: str, me: str) -> bool:
     """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
     found his kitchen messy": its own name, and no I, me or my)."""
-    if OUT_OF_TOWN.search(text) or _REGION.search(text) or echoes_rules(text) or text.lower().startswith(
-            me.lower() + " "):
+    if OUT_OF_TOWN.search(text) or _REGION.search(text) or echoes_rules(text) or assistant_voice(text) or \
+            text.lower().startswith(me.lower() + " "):  # (Rosa's "I'm sorry, but I can't assist with that request")
         return True
     first = me.split()[0]
     return (bool(re.search(rf"\b{re.escape(first)}\b", text))

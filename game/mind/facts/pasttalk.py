@@ -1,0 +1,80 @@
+"""What a talk line says happened before, held to what the speaker holds: an event of the past
+("did you have a surprise party last week?", Ines on 8f03815's day, of a party still to come) and a
+talk it had ("I talked to Felix about it", Kenji, who had not).  A line's sentence that says either
+with nothing behind it is not said (game/engine/talks/facts.py).
+
+Pure rules, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from game.mind.facts.fact import EVENT_RE
+
+PAST = re.compile(r"\b(?:yesterday|last\s+(?:night|week|weekend|month|year|time|saturday|sunday|friday)"
+                  r"|the\s+other\s+day|(?:a\s+few|a\s+couple\s+of|two|three|several|some)\s+(?:days|weeks|months)\s+ago"
+                  r"|a\s+(?:day|week|month)\s+ago)\b", re.I)
+
+
+_PASTISH = re.compile(r"\b(?:ago|last|yesterday|used\s+to|once|earlier|before|every|weekly|each)\b"
+                      r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b"
+                      r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:nights|mornings|evenings|afternoons)\b",
+                      re.I)  # (a past, or what recurs: "a pub quiz on Monday nights" had one last week)
+
+
+def past_held(own: Sequence[str], earlier: Sequence[str]) -> list[str]:
+    """What backs an event said as past: the sentences of the speaker's own text (persona, seed
+    memories) that tell of a past ("started serving breakfast last week") or of what recurs, and its memories of
+    earlier days (``earlier``)."""
+    return [s for s in own if _PASTISH.search(s)] + list(earlier)
+
+
+def past_event_unheld(sent: str, held: Sequence[str]) -> str:
+    """Why ``sent`` tells of an event (a party, a fair) as past when nothing in ``held`` (the
+    speaker's own text's sentences that tell of a past, its memories of earlier days) has one of
+    that kind, else "".  An event to come, said as past, has nothing behind it."""
+    if not PAST.search(sent):
+        return ""
+    nouns = {m.group(0).lower().rstrip("s") for m in EVENT_RE.finditer(sent)}
+    if not nouns:
+        return ""
+    low = " ".join(held).lower()
+    return "" if any(n in low for n in nouns) else "an event of the past it holds nothing of"
+
+
+_NAME = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+_TALKED = re.compile(
+    r"\bI(?:'ve|\s+have|\s+had)?\s+(?:just\s+|already\s+|also\s+|briefly\s+)?(?:talked|spoke|spoken|chatted)\s+"
+    rf"(?:to|with)\s+{_NAME}"
+    rf"|\bI\s+was\s+(?:just\s+)?(?:talking|chatting|speaking)\s+(?:to|with)\s+{_NAME.replace('who', 'was')}"
+    rf"|\b{_NAME.replace('who', 'and')}\s+and\s+I\s+(?:just\s+)?(?:talked|spoke|chatted|were\s+talking)\b")
+_TALK_WORDS = re.compile(r"\b(?:talk|talked|spoke|told|asked|said|chat|chatted|mentioned|discussed|called)\b", re.I)
+
+
+def talks_claimed(sent: str, people: Sequence[str]) -> list[str]:
+    """The town's people ``sent`` says the speaker talked with ("I talked to Felix", "Rosa and I
+    spoke"), by full name; a name that is no one's is not here (unbacked.people_named's)."""
+    out = []
+    for m in _TALKED.finditer(sent):
+        said = m.group("who") or m.group("was") or m.group("and")
+        who = next((p for p in people if said in (p, p.split()[0])), None)
+        if who is not None and who not in out:
+            out.append(who)
+    return out
+
+
+def talk_unheld(sent: str, here: Sequence[str], people: Sequence[str], talked_with: Callable[[str], bool],
+                own: Sequence[str]) -> str:
+    """Why ``sent`` says the speaker talked with someone it never talked with, else "": not one in
+    this talk (``here``), nor one its records of its talks hold (``talked_with``), nor one its own
+    text (``own``: its persona's and seed memories' sentences) has it speak with."""
+    for who in talks_claimed(sent, people):
+        if who in here or talked_with(who):
+            continue
+        first = who.split()[0]
+        if any(first in s and _TALK_WORDS.search(s) for s in own):
+            continue
+        return f"a talk with {who} it never had"
+    return ""
