@@ -338,6 +338,9 @@ def test_a_part_in_a_gathering_given_to_one_who_has_none_is_read_as_misattribute
     assert part("I know you're helping Hank with the store.", "Rosa Brody") == ""
     town_without = TownNames(places=TOWN.places, people=TOWN.people)
     assert part_not_theirs(said, "Rosa Brody", ["Marcus Bell"], town_without, [PARTY]) == ""  # no declared event
+    # Rosa to Marcus on c59f68b's day: what follows, of "you" at its start, goes on with it (his "cake")
+    said = "I know you're hosting the surprise party. You're doing such a good job with the cake. See you!"
+    assert drop_misattributed(said, "Rosa Brody", ["Marcus Bell"], PARTS, [PARTY], []) == "See you!"
     assert [w for _, w in parts_unbacked("I paint. I enjoy helping my father, Hank, prepare Grace's surprise party.",
                                          "Rosa Brody", PARTS, [PARTY])] == ["Hank has no part in surprise party for "
                                                                              "Grace's 60th birthday"]

@@ -13,9 +13,11 @@ from game.mind.facts.durations import numbers_mended
 from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
+from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs, said_as_own
 from game.mind.facts.pasttalk import PAST, past_event_unheld, past_held, talk_unheld, talks_claimed
+from game.mind.facts.slips import opens_what_is_open, said_to_the_absent
 from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import partners_in
 from game.mind.view import Conversation, hhmm
@@ -109,7 +111,7 @@ class TalkFacts:
             lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
         listeners = [p for p in conv.participants if p != v.speaker]
         town = self.core.town_names
-        kept, why = [], ""
+        kept, why, last = [], "", False
         for sent in sentences(v.text) or [v.text]:
             w = point_not_theirs(sent, v.speaker, listeners, points, lives, town.people, public=public,
                                  homes=town.homes, places=town.places) or point_given_to_another(
@@ -117,13 +119,18 @@ class TalkFacts:
                 gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or self._yesterday_unheld(
                 sent, v.speaker, lives.get(v.speaker, ""), now) or self._time_unheld(sent, v.speaker,
                                                                          lives.get(v.speaker, "")) or \
-                self._past_unheld(sent, v.speaker, conv.participants, now)
+                self._past_unheld(sent, v.speaker, conv.participants, now) or said_to_the_absent(
+                sent, conv.participants, town.people) or opens_what_is_open(sent, town.places)
+            # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
+            # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
+            # said that speaks of its people leans on it ("I've talked to Grace. She's really excited")
             if w:
                 why = w
                 if said_as_own(sent) and "own" in w:
-                    break  # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm
-            else:  # also planning to sell my bread ... any advice on how to market my bread?", 8f03815)
+                    break
+            elif not (last and names_by_pronoun(sent)):
                 kept.append(sent)
+            last = bool(w) or (last and names_by_pronoun(sent))
         if why:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)
@@ -178,7 +185,9 @@ class TalkFacts:
                 for s in sentences(line)}
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
-            told = v.fact is not None and in_town_words(sent, v.fact)  # the fact as the town says it may recur
+            # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
+            # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
+            told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
             if len(k.split()) >= 4 and k in mine:
                 dropped += 1
                 continue

@@ -23,11 +23,13 @@ def leans(sent: str) -> bool:
     return LEANS.match(s) is not None or _LEANS_ON.search(s) is not None
 
 
-_SOMEONE = re.compile(r"\b(?:he|she|him|his|her|they|them)\b", re.I)
+_SOMEONE = re.compile(r"\b(?:he|she|him|his|her|they|them)\b|^\W*(?:you|your)\b", re.I)
 
 
 def names_by_pronoun(sent: str) -> bool:
-    """Whether ``sent`` speaks of someone by a pronoun anywhere ("I'm curious if he'll bake it"), or leans."""
+    """Whether ``sent`` speaks of someone by a pronoun ("I'm curious if he'll bake it"; at its start, of
+    the listener: "You're doing such a good job with the cake", after "I know you're hosting the party"
+    to one who is not), or leans."""
     return leans(sent) or _SOMEONE.search(sent) is not None
 
 

@@ -50,7 +50,18 @@ _TALKED = re.compile(
     rf"(?:to|with)\s+{_NAME}"
     rf"|\bI\s+was\s+(?:just\s+)?(?:talking|chatting|speaking)\s+(?:to|with)\s+{_NAME.replace('who', 'was')}"
     rf"|\b{_NAME.replace('who', 'and')}\s+and\s+I\s+(?:just\s+)?(?:talked|spoke|chatted|were\s+talking)\b")
-_TALK_WORDS = re.compile(r"\b(?:talk|talked|spoke|told|asked|said|chat|chatted|mentioned|discussed|called)\b", re.I)
+_TALK_VERB = r"(?:talk|talked|talking|spoke|told|asked|said|chat|chatted|mentioned|discussed|called)"
+
+
+def _talks_of(sent: str, first: str) -> bool:
+    """Whether ``sent`` has a talk with ``first``: the name within a few words of a talk verb not
+    denied ("Samuel asked Rosa to help", "told Grace"; not "has not told her father")."""
+    name = re.escape(first)
+    pat = rf"\b{_TALK_VERB}\b(?:\s+\w+){{0,3}}?\s+{name}\b|\b{name}\b(?:\s+\w+){{0,3}}?\s+{_TALK_VERB}\b"
+    for m in re.finditer(pat, sent, re.I):
+        if not re.search(r"\b(?:not|never)\b|n't\b", sent[max(0, m.start() - 12):m.end()], re.I):
+            return True
+    return False
 
 
 def talks_claimed(sent: str, people: Sequence[str]) -> list[str]:
@@ -73,8 +84,7 @@ def talk_unheld(sent: str, here: Sequence[str], people: Sequence[str], talked_wi
     for who in talks_claimed(sent, people):
         if who in here or talked_with(who):
             continue
-        first = who.split()[0]
-        if any(first in s and _TALK_WORDS.search(s) for s in own):
+        if any(_talks_of(s, who.split()[0]) for s in own):
             continue
         return f"a talk with {who} it never had"
     return ""

@@ -1,0 +1,42 @@
+"""Slips a reader of a talk sees at once: a name said to someone who is not in the talk ("I know,
+Rosa", said to Grace: Samuel's line of another talk, on c59f68b's day), and a place of the town
+spoken of as one still to be opened ("thinking about opening a little cafe called Bluebell Cafe",
+by Ines, who opened it twelve years ago).  game/engine/talks/facts.py does not say such a sentence.
+
+Pure rules, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# a name said to someone: after a greeting or a short word ("Hi Rosa", "I know, Rosa"), or closing
+# a clause (", Rosa!"); a name at a sentence's start is its subject ("Rosa is ...") and not here
+_TO = r"(?:^|[.!?]\s+)(?:hi|hello|hey|thanks|thank you|oh|well|yes|yeah|no|sure|sorry|dear)[,!]?\s+{n}\b" \
+      r"|,\s*{n}\s*(?:[.!?]|$)"
+
+
+def said_to_the_absent(sent: str, here: Sequence[str], people: Sequence[str]) -> str:
+    """Why ``sent`` speaks to one of the town's ``people`` who is not in the talk (``here``), else
+    ""; a first name that someone here shares is theirs."""
+    firsts = {p.split()[0] for p in here}
+    for p in people:
+        first = p.split()[0]
+        if p in here or first in firsts:
+            continue
+        if re.search(_TO.format(n=re.escape(first)), sent, re.I):
+            return f"said to {first}, who is not in the talk"
+    return ""
+
+
+_TO_OPEN = r"\bopen(?:s|ing)?\s+(?:a|an|my own|our own)\s+(?:[\w-]+\s+){{0,3}}?(?:called|named)\s+{place}\b"
+
+
+def opens_what_is_open(sent: str, places: Sequence[str]) -> str:
+    """Why ``sent`` speaks of a place the town has as one yet to be opened ("opening a little cafe
+    called Bluebell Cafe"), else ""; "I'm opening Bluebell Cafe" for the day stands."""
+    for place in places:
+        if re.search(_TO_OPEN.format(place=re.escape(place)), sent, re.I):
+            return f"{place} is open already"
+    return ""
