@@ -50,6 +50,8 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
                                                                      "book shop")),
     ("bakery", r"\b(?:to|at|from|in) the bakery\b(?! stall)", ("bakery",)),
     ("restaurant", r"\b(restaurant|diner|bistro)\b", ("restaurant", "diner", "bistro", "cafe", "pub", "kettle")),
+    # (Grace to Ines on c59f68b's day: "Do you want to stop here or go to the cafeteria?")
+    ("cafeteria", r"\b(cafeteria|canteen)\b", ("cafeteria", "canteen", "dining hall")),
     ("supermarket", r"\b(supermarket|grocery store)\b", ("supermarket", "grocery", "market")),
     ("school", r"\b(?<!college )school\b", ("school", "college")),
     # a paper the town does not print (Eli's "a reporter who works for the local newspaper", 136a191:
