@@ -384,6 +384,10 @@ def test_a_gathering_that_has_not_begun_is_not_spoken_of_as_over_or_as_now():
     assert len(fixes) == 2 and fixes[0].startswith("unbacked time: the public debate is on Wednesday")
     for fine in ("I was thinking about the debate on Wednesday.", "The debate is on Wednesday at 7pm."):
         assert drop_wrong_time(fine, [debate], MONDAY, fixes) == fine
+    # its eve is Tuesday (Grace on c59f68b's Monday: "It's the night before the debate")
+    said = "Hey Kenji! It's the night before the debate, and I want you ready."
+    assert drop_wrong_time(said, [debate], MONDAY, fixes) == "Hey Kenji!"
+    assert drop_wrong_time(said, [debate], MONDAY.replace(day=3, hour=20), fixes) == said
     # on its evening, it is on
     evening = MONDAY.replace(day=4, hour=20)
     assert drop_wrong_time("The debate has started.", [debate], evening, fixes) == "The debate has started."

@@ -237,6 +237,11 @@ _NOW = re.compile(r"\b(?:right now|soon|tonight|this (?:morning|afternoon|evenin
                   re.I)
 
 
+# the eve of a gathering said on another day ("It's the night before the debate", Grace on the Monday
+# of a Wednesday debate, c59f68b's day)
+_EVE = re.compile(r"\b(?:night|day|evening)\s+before\s+(?:the|our|my|your|his|her)\b", re.I)
+
+
 def drop_wrong_time(text: str, facts: list[Fact], now: datetime, fixes: list[str]) -> str:
     """The line without its sentences that speak of a gathering that has not begun as over, or of
     one on another day as now; a line left with nothing is not said."""
@@ -263,7 +268,8 @@ def _too_soon(sent: str, fact: Fact, now: datetime) -> bool:
     begins = datetime.combine(fact.day, datetime.min.time()) + timedelta(minutes=fact.start or 0)
     if begins <= now:
         return False
-    return bool(_PAST.search(sent)) or (fact.day != now.date() and bool(_NOW.search(sent)))
+    return bool(_PAST.search(sent)) or (fact.day != now.date() and bool(_NOW.search(sent))) or (
+        fact.day != now.date() + timedelta(days=1) and bool(_EVE.search(sent)))
 
 
 # a part of the day said of a day ("Wednesday morning", "tomorrow night"): "told me this morning" is
