@@ -126,6 +126,9 @@ def test_a_memory_said_back_as_stored_gives_the_talk_s_words_as_quotes():
     assert tidy(quoted, [], AGAIN) == quoted
     assert tidy("I talked with Rosa. Rosa told me: I'm so excited!", [], AGAIN) == \
         "I talked with Rosa. Rosa told me: “I'm so excited!”"  # a quote last is not a sentence cut off
+    # Rosa on c59f68b's save, of her usual weekday, in the present
+    assert tidy("I talk with Ines Moreau; I said: Hey Ines!", [], AGAIN) == \
+        "I talked with Ines Moreau and said: “Hey Ines!”"
 
 
 def test_whose_gathering_it_is_holds_who_invites_and_who_is_told():

@@ -260,8 +260,8 @@ _HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
 
 
 _NAME = r"[A-Z][a-z]+(?: [A-Z][a-z]+)?"
-_NEXT = rf"(?=\s+(?:{_NAME} (?:told|said to|asked) me\b|I talked with\b)|\s*$)"
-_OWN_PART = re.compile(rf"\bI talked with (?P<who>[^;.!?]{{1,120}}); I said:\s*(?P<said>.+?){_NEXT}", re.S)
+_NEXT = rf"(?=\s+(?:{_NAME} (?:told|said to|asked) me\b|I talk(?:ed)? with\b)|\s*$)"
+_OWN_PART = re.compile(rf"\bI talk(?:ed)? with (?P<who>[^;.!?]{{1,120}}); I said:\s*(?P<said>.+?){_NEXT}", re.S)
 _HEARD = re.compile(rf"\b(?P<who>{_NAME}) (?P<v>told me|said to me|asked me):\s*(?P<said>[^\"“\s].*?){_NEXT}", re.S)
 
 
