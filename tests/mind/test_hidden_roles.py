@@ -21,14 +21,15 @@ from game.world.knowledge import RoleSpec, knowledge_problems, role_tables
 from .fakes import scripted_model
 
 OWL = "author of the anonymous 'Millbrook Owl' column"
-PEOPLE = ("Kenji Tanaka", "Aiko Tanaka", "Eli Moreau", "Samuel Okafor", "Grace Okafor", "Nora Lindqvist")
+PEOPLE = ("Kenji Tanaka", "Aiko Tanaka", "Eli Moreau", "Samuel Okafor", "Grace Okafor", "Nora Lindqvist", "Hank Brody")
 WAS = "Grace Okafor is no longer a civics teacher at Oakhill College"
 DEFAULT = default_town_path().parent if default_town_path().suffix else default_town_path()
 TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tanaka", "Aiko Tanaka")),),
                  former_roles={"Grace Okafor": (("civics teacher", "Oakhill College"),),
                                "Nora Lindqvist": (("town nurse", ""),),
                                "Samuel Okafor": (("music teacher", "Oakhill College"),)},
-                 workplaces={"Grace Okafor": "Town Hall"})
+                 workplaces={"Grace Okafor": "Town Hall", "Hank Brody": "Brody's Supply Store"},
+                 roles={"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)})
 
 
 @pytest.mark.parametrize("speaker, listeners, line, why", [
@@ -85,6 +86,13 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
     ("Grace Okafor", [], "Samuel works hard on his garden.", ""),
     ("Grace Okafor", [], "Samuel worked hard all his life.", ""),
     ("Rosa Brody", [], "Hank works hard at the store.", ""),
+    # Grace's answer on c59f68b's save: another term is the office holder's
+    ("Grace Okafor", [], "I catch up with Hank Brody, who is running for a third term as mayor against me.",
+     "Hank Brody does not hold the office of mayor: no other term to run for"),
+    ("Hank Brody", [], "I'm running for a second term.", "Hank Brody does not hold the office of mayor: no other "
+     "term to run for"),
+    ("Hank Brody", [], "Grace is running for a third term as mayor.", ""),
+    ("Grace Okafor", [], "I'm running for a third term as mayor against Hank Brody.", ""),
     # 8f03815's interview: the past of a word before, a "who" of the present after
     ("Samuel Okafor", [], "I am Samuel Okafor, a retired musician who teaches music at Oakhill College and plays "
      "the piano at Bluebell Cafe.", "Samuel Okafor is no longer a music teacher at Oakhill College"),

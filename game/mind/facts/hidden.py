@@ -159,11 +159,29 @@ def own_office_problem(sent: str, speaker: str, town: TownNames) -> str:
     return ""
 
 
+# another term, which only the one who holds the office runs for ("I catch up with Hank Brody, who is
+# running for a third term as mayor against me", Grace's answer on c59f68b's save)
+_TERM = re.compile(r"(?P<name>\bI|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)(?:'m|’m|,)?\s+(?:who\s+)?(?:is\s+|am\s+|'s\s+)?"
+                   r"(?:also\s+|now\s+)?(?:running|standing|campaigning)\s+for\s+(?:a\s+)?(?:second|third|fourth|fifth|"
+                   r"another)\s+term\b")
+
+
+def term_not_theirs(sent: str, speaker: str, town: TownNames) -> str:
+    """Why ``sent`` has a candidate run for another term of an office it does not hold, else ""."""
+    for m in _TERM.finditer(sent):
+        who = speaker if m.group("name") == "I" else full_name(m.group("name"), town.people)
+        roles = town.roles.get(who or "", ())
+        for office in (r[len("candidate for "):] for r in roles if r.startswith("candidate for ")):
+            if office not in roles:
+                return f"{who} does not hold the office of {office}: no other term to run for"
+    return ""
+
+
 def hidden_role_problem(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
-    """The first of ``secret_role_problem``, ``former_role_problem`` and ``own_office_problem`` for
-    ``sent``, else ""."""
+    """The first of ``secret_role_problem``, ``former_role_problem``, ``own_office_problem`` and
+    ``term_not_theirs`` for ``sent``, else ""."""
     return (secret_role_problem(sent, speaker, listeners, town) or former_role_problem(sent, speaker, town)
-            or own_office_problem(sent, speaker, town))
+            or own_office_problem(sent, speaker, town) or term_not_theirs(sent, speaker, town))
 
 
 _TOLD_BY = re.compile(rf"\b{_NAMED}\s+(?:has\s+|had\s+)?(?:already\s+|just\s+|also\s+)?(?:told|informed|mentioned|"
