@@ -326,7 +326,8 @@ _PASTIMES = {"photo": r"photo\w*|taking pictures|camera", "garden": r"garden\w*"
              "sing": r"singing|choir", "guitar": r"guitar", "violin": r"violin", "poe": r"poems?|poetry",
              "wood": r"woodworking|carving", "paint": r"paint(?:s|ing)?", "ski": r"skiing", "bowl": r"bowling",
              "hunt": r"hunting", "film": r"movies|films?", "video game": r"video games?",
-             "histor": r"(?:the town'?s|local|Millbrook'?s) history"}  # ("exploring the town's history", Samuel)
+             "histor": r"(?:the town'?s|local|Millbrook'?s) history",  # ("exploring the town's history", Samuel)
+             "cook": r"cooking", "read": r"read(?:ing)? (?:books|novels)"}  # (Samuel, Rosa on c59f68b's save)
 _PASTIME = re.compile(r"\b(?:" + "|".join(f"(?P<p{i}>{rx})" for i, rx in enumerate(_PASTIMES.values())) + r")\b",
                       re.I)
 
