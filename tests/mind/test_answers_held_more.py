@@ -281,7 +281,7 @@ def test_a_pastime_nothing_holds_is_caught():
     assert pastime_unbacked("Hank asked about the campaign.", "") == ""  # no pastime
     # c59f68b's save: Samuel's "I also enjoy cooking", Rosa's "I like to read books" (she paints)
     samuel = "Samuel Okafor plays the piano at Bluebell Cafe and gives lessons."
-    assert pastime_unbacked("I also enjoy cooking and time with friends.", samuel) == "nothing you hold tells of cooking"
+    assert pastime_unbacked("I enjoy cooking and friends.", samuel) == "nothing you hold tells of cooking"
     assert pastime_unbacked("I like to read books in my free time.", "Rosa paints in her spare time.") == \
         "nothing you hold tells of read books"
     assert pastime_unbacked("I like to read books.", rosa) == ""  # "she reads"
