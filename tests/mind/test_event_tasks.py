@@ -39,6 +39,9 @@ SAMUEL = "I also like to help others, such as lending Bluebell Cafe and making t
     ("Samuel Okafor", ["Ines Moreau"], "Could you make the cake a little smaller?", ""),
     ("Samuel Okafor", [], "I'm not making the cake; Ines is.", ""),
     ("Rosa Brody", ["Samuel Okafor"], "I'll decorate Bluebell Cafe on Tuesday afternoon.", ""),
+    # helping with it is doing it (Samuel's answer on c59f68b's save, of Rosa); helping its holder is not
+    ("Samuel Okafor", [], "Rosa has been helping me with the cake.", "Ines is the one to make the cake"),
+    ("Rosa Brody", [], "I'm helping Ines with the cake.", ""),
 ])
 def test_a_task_of_a_gathering_given_to_another_is_named(speaker, listeners, line, why):
     assert task_not_theirs(line, speaker, listeners, TOWN) == why
@@ -49,6 +52,10 @@ def test_an_answer_that_takes_anothers_task_is_caught_and_a_town_without_tasks_s
     assert parts_unbacked(f"I play the piano. {SAMUEL}", "Samuel Okafor", TOWN, []) == [
         (SAMUEL, "Ines is the one to lend Bluebell Cafe")]
     assert task_not_theirs(SAMUEL, "Samuel Okafor", [], TownNames(people=PEOPLE)) == ""
+    # "She" of the one named before (Samuel's answer on c59f68b's save)
+    said = "I would spend an hour with Rosa Brody. She has been helping me with the cake."
+    assert parts_unbacked(said, "Samuel Okafor", TOWN, []) == [
+        ("She has been helping me with the cake.", "Ines is the one to make the cake")]
 
 
 def test_the_default_town_declares_the_partys_tasks_and_a_task_needs_one_who_knows_of_it():

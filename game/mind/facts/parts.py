@@ -51,6 +51,9 @@ def _task_rx(task: str) -> re.Pattern[str]:
     for v in (verb, *_SAME.get(verb, ())):  # ("preparing the cake" is making it: Samuel on d2ec812)
         stem = v[:-1] if v.endswith("e") else v
         said += [v, f"{v}s", f"{stem}ing", f"{stem}ed", *_IRREGULAR.get(v, "").split("|")]
+    # helping another with it is doing it ("has been helping me with the cake", Samuel of Rosa, whose
+    # task is to decorate; helping its holder by name, "helping Ines with the cake", is not this form)
+    said.append(r"help(?:s|ed|ing)?(?:\s+(?:me|us|him|her|them|you))?\s+with")
     forms = "|".join(f for f in dict.fromkeys(said) if f)
     what = [w for w in rest if w not in ("the", "a", "an", "for", "some", "her", "his", "their")]
     obj = re.escape(what[-1]) if what else ""
@@ -156,5 +159,12 @@ def _host_part(sent: str, speaker: str, f: Fact, town: TownNames, *, told: bool)
 def parts_unbacked(text: str, speaker: str, town: TownNames, facts: Iterable[Fact]) -> list[tuple[str, str]]:
     """The sentences of an answer (said to no one of the town) that give a part in a gathering to
     someone who has none, each with its reason."""
-    facts = list(facts)
-    return [(s, why) for s in sentences(text) if (why := part_not_theirs(s, speaker, (), town, facts))]
+    facts, out, last = list(facts), [], None
+    for s in sentences(text):  # "She ..." of the one named last ("... Rosa Brody. She has been helping me")
+        probe = re.sub(r"^\W*(?:She|He)\b", last, s, count=1) if last else s
+        why = part_not_theirs(probe, speaker, (), town, facts)
+        if why:
+            out.append((s, why))
+        named = [p for p in town.people if p in s and p != speaker]
+        last = named[-1] if named else last
+    return out
