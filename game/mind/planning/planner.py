@@ -288,10 +288,7 @@ class Planner:
                            for b in window)
         schema = block_steps_answer(tuple(block_key(b, minute) for b in window))
         try:
-            # steps needed now or within URGENT_MIN wait beside the talks' lines, not behind them: a
-            # resident without them lives by its routine and the clock slows (the 12-15 stretch)
-            urgent = Priority.REACT if at - now <= timedelta(minutes=URGENT_MIN) else Priority.PLAN
-            ans = await self.core.complete("decompose", schema, "decompose", urgent, now,
+            ans = await self.core.complete("decompose", schema, "decompose", Priority.PLAN, now,
                                            max_tokens=300, context=context, places=self.locator.places_line(view),
                                            start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
                                            span=span)
@@ -327,7 +324,6 @@ def _rest_of(a: Action, end: datetime, now: datetime) -> Action:
     return Action(a.description, a.emoji, a.address, left, a.object_state, now, a.source)
 
 
-URGENT_MIN = 10  # game minutes: steps needed this soon are asked at the talks' priority
 SLIVER = 5  # minutes: what is left of a block too little to ask steps for (bridged by rule)
 
 
