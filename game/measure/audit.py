@@ -81,12 +81,13 @@ def _key(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
 
 
-def _facts(save: SaveData) -> dict[str, list[Fact]]:
+def saved_facts(save: SaveData) -> dict[str, list[Fact]]:
+    """Each resident's facts as the save holds them."""
     return {name: [Fact.from_dict(d) for d in rows if isinstance(d, dict) and d.get("key")]
             for name, rows in save.facts.items()}
 
 
-def _memory_texts(save: SaveData) -> dict[str, str]:
+def memory_texts(save: SaveData) -> dict[str, str]:
     """Each resident's memories as one text (read once for the whole save, not once a line)."""
     out: dict[str, list[str]] = {}
     for r in save.memories:
@@ -150,8 +151,8 @@ def check_line(text: str, speaker: str, others: list[str], save: SaveData, town:
 
 def audit(save: SaveData, town: TownNames) -> Audit:
     now = save.now
-    facts = _facts(save)
-    memos = _memory_texts(save)
+    facts = saved_facts(save)
+    memos = memory_texts(save)
     start = save.meta.get("clock", {}).get("start")
     days = ((now - datetime.fromisoformat(start)).total_seconds() / 86400) if (now and start) else 1.0
     out = Audit(save=save.path, clock=save.clock_text, resident_days=round(max(days, 1 / 24) * len(save.residents), 2))

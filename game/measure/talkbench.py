@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from game.measure.audit import UNBACKED, check_line, town_names
+from game.measure.audit import UNBACKED, check_line, memory_texts, saved_facts, town_names
 from game.measure.records import SaveData, read_save
 from game.mind import Mind
 from game.mind.view import Conversation
@@ -82,7 +82,7 @@ async def bench(llm: LLM, path: str, limit: int | None = None, *,
     from game.engine.build import build_engine, read_input
 
     save = read_save(path)
-    town = town_names(save)
+    town, facts, memos = town_names(save), saved_facts(save), memory_texts(save)  # (what backs a line, as the audit)
     engine = build_engine(read_input(path), llm, lockstep=True)
     for m in engine.core.minds.values():  # with or without each speaker's own points (game/mind/talk/points.py)
         if isinstance(m, Mind):
@@ -94,7 +94,7 @@ async def bench(llm: LLM, path: str, limit: int | None = None, *,
             talk = BenchTalk(list(people))
             for speaker, text, fixes in await ask_talk(engine, people, n):
                 others = [p for p in people if p != speaker]
-                claims = check_line(text, speaker, others, save, town, {}, save.now, {}) if text else []
+                claims = check_line(text, speaker, others, save, town, facts, save.now, memos) if text else []
                 bad = [c for c in claims if c.verdict in UNBACKED]
                 verdicts.update(c.verdict for c in bad)
                 talk.lines.append(BenchLine(speaker, text, fixes, [f"{c.kind}: {c.what} ({c.verdict})" for c in bad]))

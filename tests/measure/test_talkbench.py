@@ -30,3 +30,25 @@ async def test_a_talk_asked_again_is_vetted_as_the_engine_vets_it():
                                             ("Hank Brody", "Busy, Grace. See you at the debate.")]
     assert "misattributed: Grace Okafor is the mayor" in lines[0][2]
     assert llm.purposes().count("converse") == 1
+
+
+async def test_the_bench_reads_each_line_against_the_saves_facts_and_memories(tmp_path):
+    # on c59f68b's save the bench read "party" as unbacked in every line of those who hold it: it
+    # gave the audit's reading no facts and no memories
+    from game.measure.talkbench import bench
+    from game.mind.view import Conversation
+
+    said = [{"speaker": "Rosa", "say": "Samuel is hosting the surprise party at Bluebell Cafe on Tuesday."},
+            {"speaker": "Ines", "say": "Yes, and I am lending the cafe for it."}]
+    llm = FakeModel({"converse": [{"lines": said, "matters": "minor"}] * 2})
+    engine = build_engine(read_input(str(default_town_path())), llm, lockstep=True)
+    try:
+        talk = Conversation("c1", ["Rosa Brody", "Ines Moreau"])
+        talk.lines.append(("Rosa Brody", "Hi."))
+        engine.conversations.finished_talks.append(talk)
+        path = engine.save(tmp_path / "t.save")
+    finally:
+        await engine.aclose()
+    talks, totals = await bench(llm, str(path))
+    assert totals["talks"] == 1 and totals["lines_said"] >= 1
+    assert "unbacked event" not in totals["verdicts"]
