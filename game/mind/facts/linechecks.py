@@ -21,12 +21,8 @@ from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.leaning import kept_apart, names_by_pronoun
 from game.mind.facts.parts import part_not_theirs
+from game.mind.facts.slips import VOCATIVE
 from game.mind.facts.unbacked import SELF_INTRO, own_name_as_other, sentences
-
-# a name said to someone: at the start ("Grace, ..."), after a greeting or thanks ("Thanks, Grace"),
-# or closing a clause (", Grace!")
-_VOCATIVE = (r"(?:^|[.!?]\s+)(?:(?:hi|hello|hey|thanks|thank you|oh|well|yes|no|sure|sorry|good morning|"
-             r"good evening|morning|dear)[,!]?\s+)?{n}\s*[,!?]|,\s*{n}\s*(?:[.!?,]|$)")
 
 
 def speaks_to_self(sent: str, speaker: str, listeners: Sequence[str]) -> str:
@@ -35,7 +31,7 @@ def speaks_to_self(sent: str, speaker: str, listeners: Sequence[str]) -> str:
     first = speaker.split()[0] if speaker else ""
     if not first or any(p.split()[0] == first for p in listeners if p != speaker):
         return ""
-    if re.search(_VOCATIVE.format(n=re.escape(first)), sent, re.I):
+    if re.search(VOCATIVE.format(n=re.escape(first)), sent, re.I):
         return f"said to its own speaker, {first}"
     return ""
 

@@ -166,5 +166,5 @@ def parts_unbacked(text: str, speaker: str, town: TownNames, facts: Iterable[Fac
         if why:
             out.append((s, why))
         named = [p for p in town.people if p in s and p != speaker]
-        last = named[-1] if named else last
+        last = max(named, key=s.rfind) if named else last  # (the one named last in the sentence)
     return out

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-# a name said to someone: after a greeting or a short word ("Hi Rosa", "I know, Rosa"), or closing
-# a clause (", Rosa!"); a name at a sentence's start is its subject ("Rosa is ...") and not here
-_TO = r"(?:^|[.!?]\s+)(?:hi|hello|hey|thanks|thank you|oh|well|yes|yeah|no|sure|sorry|dear)[,!]?\s+{n}\b" \
-      r"|,\s*{n}\s*(?:[.!?]|$)"
+# a name said to someone: at the start ("Grace, ..."), after a greeting or a short word ("Thanks, Grace",
+# "I know, Rosa"), or closing a clause (", Grace!"); a sentence's subject ("Rosa is ...") is not
+VOCATIVE = (r"(?:^|[.!?]\s+)(?:(?:hi|hello|hey|thanks|thank you|oh|well|yes|yeah|no|sure|sorry|good morning|"
+            r"good evening|morning|dear)[,!]?\s+)?{n}\s*[,!?]|,\s*{n}\s*(?:[.!?,]|$)")
 
 
 def said_to_the_absent(sent: str, here: Sequence[str], people: Sequence[str]) -> str:
@@ -25,7 +25,7 @@ def said_to_the_absent(sent: str, here: Sequence[str], people: Sequence[str]) ->
         first = p.split()[0]
         if p in here or first in firsts:
             continue
-        if re.search(_TO.format(n=re.escape(first)), sent, re.I):
+        if re.search(VOCATIVE.format(n=re.escape(first)), sent, re.I):
             return f"said to {first}, who is not in the talk"
     return ""
 
