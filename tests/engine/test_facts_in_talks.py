@@ -121,3 +121,36 @@ async def test_a_host_sees_the_one_at_home_it_has_not_invited_and_may_go_past_th
     rx = await ann.react(now.replace(hour=9, minute=30), "Bob Lin is cooking (kitchen)", view)
     assert rx.reason == "budget"  # told: an ordinary sight again
     await e.aclose()
+
+
+def asked_if_known(messages, schema, tag):
+    """The host asks whether the other knows of its gathering, and the other, who hears of it in that
+    line, says it knew (Nora's "Yes, I know about the surprise party", talkbench, 2026-11-29)."""
+    who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
+    return {"lines": [
+        {"speaker": who[0], "say": "Do you know about the book party tomorrow?"},
+        {"speaker": who[1], "say": "Yes, I know about the book party. I'll be there!"},
+        {"speaker": who[0], "say": "Yes, I know you will."}], "matters": "notable"}
+
+
+async def test_one_who_hears_of_a_gathering_in_a_talk_does_not_say_it_knew_of_it(fake_town_loader):
+    llm = engine_model({"converse": asked_if_known}, talk=False)
+    e = new_engine(fake_town_loader, llm, lockstep=True)
+    await run(e, 3)
+    now = e.clock.now
+    fact = e.core.minds["Ann Lin"].read_fact("I am hosting a book party at the Cafe tomorrow from 5pm to 7pm", now)
+    assert fact is not None
+    for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2))):
+        e.core.residents[name].pos, e.core.residents[name].path = pos, []
+    assert e.conversations.start_talk("Ann Lin", "Bob Lin", now, TickResult(step=0, clock=""))
+    cid = e.core.residents["Ann Lin"].conversation
+    conv = e.conversations.talks[cid].conv
+    for _ in range(80):
+        await run(e, 1)
+        if cid not in e.conversations.talks:
+            break
+    said = dict((s, t) for s, t in conv.lines[:2])
+    assert e.core.minds["Bob Lin"].facts.holds(fact.key)
+    assert said["Bob Lin"].startswith("No, I hadn't heard about the book party"), conv.lines
+    assert conv.lines[2] == ("Ann Lin", "Yes, I know you will."), conv.lines  # the host knew it: it stands
+    await e.aclose()

@@ -17,7 +17,7 @@ from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs, said_as_own
 from game.mind.facts.pasttalk import PAST, past_event_unheld, past_held, talk_unheld, talks_claimed
-from game.mind.facts.slips import opens_what_is_open, said_to_the_absent
+from game.mind.facts.slips import news_as_known, opens_what_is_open, said_to_the_absent
 from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import partners_in
 from game.mind.view import Conversation, hhmm
@@ -71,6 +71,7 @@ class TalkFacts:
             v.text, fixed = numbers_mended(v.text, v.speaker, [p for p in conv.participants if p != v.speaker],
                                            town, [*self._points()[1].values(), *heard])  # ages, years
             v.fixes += fixed
+            v.text = self._heard_now(conv, v, now)
         if v.fixes:
             self.fixes += len(v.fixes)
             self.secrets_kept += sum(1 for f in v.fixes if f.startswith("kept secret"))
@@ -135,6 +136,26 @@ class TalkFacts:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)
         return v
+
+    def _heard_now(self, conv: Conversation, v: Vetted, now: datetime) -> str:
+        """The line with a claim to have known before what its speaker heard in this very talk said as
+        the records have it (mind/facts/slips.news_as_known)."""
+        mind = self.core.minds.get(v.speaker)
+        fresh = [f for f in (mind.facts if mind else ()) if f.heard is not None and conv.started <= f.heard <= now
+                 and f.source in conv.participants]
+        if not fresh:
+            return v.text
+        asked = conv.lines[-1][1] if conv.lines else ""
+        older = [f for f in mind.facts if f not in fresh] if mind else []
+        out = []
+        for sent in sentences(v.text) or [v.text]:
+            of_older = any(f.speaks_of(sent) for f in older)  # "I know about the quiz" held before: true
+            said = news_as_known(sent, any(f.speaks_of(sent) for f in fresh) or not of_older and any(
+                f.speaks_of(asked) for f in fresh))
+            if said != sent:
+                v.fixes.append(f"heard in this talk, not known before: {sent!r}")
+            out.append(said)
+        return " ".join(out)
 
     def _yesterday_unheld(self, sent: str, speaker: str, life: str, now: datetime) -> str:
         """Why ``sent`` tells of the speaker's yesterday or last night when neither its own text nor

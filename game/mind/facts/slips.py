@@ -40,3 +40,21 @@ def opens_what_is_open(sent: str, places: Sequence[str]) -> str:
         if re.search(_TO_OPEN.format(place=re.escape(place)), sent, re.I):
             return f"{place} is open already"
     return ""
+
+
+# "Yes, I know about the surprise party ..." / "I've heard about it" / "Yes, I know!": knowing it before
+_KNEW = re.compile(r"^(?:(?P<yes>yes|yeah|sure|of course)[,!.]?\s+|(?P<oh>oh)[,!.]?\s+)?I(?:'ve|’ve|\s+have)?\s+"
+                   r"(?:already\s+|do\s+)?(?:know|knew|heard)(?:\s+(?P<of>about|of)\b|\s*(?=[.!]|$))", re.I)
+
+
+def news_as_known(sent: str, new: bool) -> str:
+    """``sent`` less its claim to have known before what the speaker heard in this talk (``new``:
+    it speaks of a fact heard in this talk, or it is a bare "Yes, I know!" to it): Nora, asked "Do
+    you know about the surprise party ...?" and told so in that line, said "Yes, I know about the
+    surprise party" (talkbench, 23:32).  The record says she heard it now: "No, I hadn't heard of"."""
+    m = _KNEW.match(sent.strip())
+    if not new or m is None:
+        return sent
+    lead = "No, I" if m.group("yes") else "Oh, I" if m.group("oh") else "I"
+    rest = sent.strip()[m.end():]
+    return f"{lead} hadn't heard {m.group('of') or 'of it'}{rest}"
