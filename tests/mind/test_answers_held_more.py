@@ -543,3 +543,18 @@ def test_ones_own_first_name_said_as_another_is_read(sent, me, said):
     assert bool(names_self(sent, me)) is said
     if said:  # (one without an I is the answer stepping out anyway: ``steps_out``)
         assert drop_unbacked(f"I like the town. {sent}", [], me) == ("I like the town.", [sent])
+
+
+def test_ones_own_words_in_a_talk_are_not_given_to_the_other_as_theirs():
+    # Rosa, the paper's questions at 22:00 on c59f68b's day: "I remember talking with Ines Moreau, who
+    # said I was really glad you were here" (her own line to Ines, held as "I talked with Ines Moreau;
+    # I said: ...")
+    from game.mind.interview.answerdata import hearsay_unbacked
+
+    people = ["Samuel Okafor", "Rosa Brody", "Ines Moreau"]
+    basis = ("- I talked with Ines Moreau; I said: Hey Ines! I'm really glad you're here.\n"
+             "- Samuel Okafor told me: Oh, Rosa! I'm so glad you're here.")
+    given = "I remember talking with Ines Moreau, who said I was really glad you were here."
+    assert hearsay_unbacked(given, basis, people) == [given]
+    assert hearsay_unbacked("Samuel Okafor told me I was so glad you were here.", basis, people) == []
+    assert hearsay_unbacked("Samuel said he is so glad I'm here.", basis, people) == []

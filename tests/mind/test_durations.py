@@ -29,6 +29,8 @@ def mended(text: str) -> tuple[str, list[str]]:
     ("Grace's husband has been a writer for twenty years.", "Grace's husband has been a writer.",
      "not said: 20 years (nothing holds it)"),
     ("I opened the shop five years ago.", "I opened the shop.", "not said: 5 years (nothing holds it)"),
+    # the records' 34 years are the marriage's: not the years of anything else
+    ("I have lived here 34 years.", "I have lived here.", "not said: 34 years (nothing holds it)"),
 ])
 def test_a_number_of_years_is_the_records(said, right, fix):
     assert mended(said) == (right, [fix])
@@ -36,7 +38,7 @@ def test_a_number_of_years_is_the_records(said, right, fix):
 
 @pytest.mark.parametrize("said", [
     "I have been mayor for eight years.", "We've been married thirty-four years!", "I am 59 years old.",
-    "I have lived here 34 years.",  # a number the records hold, of nothing like it: it stands
+    "We have lived here together 34 years.",  # the years of the marriage, said of it
     "We have known each other for years.", "No numbers here.",
 ])
 def test_what_the_records_hold_stands(said):
@@ -52,3 +54,15 @@ def test_ages_and_years_in_one_pass():
     text, fixes = numbers_mended("For your 40th birthday, after 50 years married!", "Samuel Okafor",
                                  ["Grace Okafor"], town, SOURCES)
     assert text == "For your 60th birthday, after 34 years married!" and len(fixes) == 2
+
+
+def test_the_years_of_a_marriage_are_not_said_of_anything_else():
+    # Grace of her husband, c59f68b's day: "has been a part of the town for 34 years" (her "husband of
+    # 34 years"); the years of the marriage stand where it is the marriage that is spoken of
+    from game.mind.facts.durations import years_mended
+
+    sources = ["I live with Samuel Okafor, my husband of 34 years."]
+    said, fixes = years_mended("He has been a part of the town for 34 years.", sources)
+    assert said == "He has been a part of the town." and fixes, said
+    assert years_mended("We have been married for 34 years.", sources) == ("We have been married for 34 years.", [])
+    assert years_mended("Samuel and I have been together 34 years.", sources)[1] == []

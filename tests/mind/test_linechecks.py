@@ -332,6 +332,9 @@ def test_a_part_in_a_gathering_given_to_one_who_has_none_is_read_as_misattribute
     assert "Hank has no part" in part("I enjoy helping my father, Hank, prepare Grace's surprise party at Bluebell "
                                       "Cafe.", "Rosa Brody", [])
     assert "Hank has no part" in part("Hank is helping with the surprise party.", "Rosa Brody", [])
+    # a part by another verb: Grace to Kenji on c59f68b's day, "you're providing feedback at the town debate"
+    assert "Marcus has no part" in part("I know you're providing feedback at the surprise party.", "Rosa Brody")
+    assert part("I know you're coming to the surprise party.", "Rosa Brody") == ""
     # what stands: a helper helping its host, asking one to help, a party it does not speak of
     assert part("I'm helping Samuel prepare Grace's surprise party.", "Rosa Brody") == ""
     assert part("Could you help me decorate for the surprise party?", "Rosa Brody") == ""
@@ -344,6 +347,34 @@ def test_a_part_in_a_gathering_given_to_one_who_has_none_is_read_as_misattribute
     assert [w for _, w in parts_unbacked("I paint. I enjoy helping my father, Hank, prepare Grace's surprise party.",
                                          "Rosa Brody", PARTS, [PARTY])] == ["Hank has no part in surprise party for "
                                                                              "Grace's 60th birthday"]
+
+
+def test_one_not_asked_to_a_gathering_is_not_said_to_come():
+    # Samuel of his party, c59f68b's interview: "such as Priya Raman and Nora Lindqvist, to let them know
+    # that they will be attending the party" (asked: Eli Moreau, Aiko Tanaka)
+    from dataclasses import replace
+
+    from game.mind.facts.parts import parts_unbacked
+
+    party = replace(PARTY, invited=("Eli Moreau", "Aiko Tanaka"))
+    people = (*TOWN.people, "Eli Moreau", "Aiko Tanaka", "Priya Raman", "Nora Lindqvist")
+    town = replace(PARTS, people=people)
+
+    def why(text: str) -> list[str]:
+        return [w for _, w in parts_unbacked(text, "Samuel Okafor", town, [party])]
+
+    said = ("I would also tell the people I know, such as Priya Raman and Nora Lindqvist, that they will be "
+            "attending the party.")
+    assert why(said) == ["Priya is not asked to surprise party for Grace's 60th birthday"]
+    assert why("Nora will be coming to the surprise party too.") == [
+        "Nora is not asked to surprise party for Grace's 60th birthday"]
+    # the asked, its helpers and its guest of honour come; an invitation, a question, a "not" are no claim
+    assert why("Eli and Aiko will be attending the surprise party.") == []
+    assert why("Rosa will be coming early to decorate for the surprise party.") == []
+    assert why("I told Priya that Eli will be attending the party.") == []
+    assert why("Nora will not be coming to the party.") == []
+    assert why("I might invite Nora; she will be coming to the party if I do.") == []
+    assert parts_unbacked(said, "Samuel Okafor", town, [PARTY]) == []  # no guest list declared: not judged
 
 
 def test_nice_to_meet_you_said_to_one_long_known():

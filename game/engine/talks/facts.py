@@ -141,12 +141,15 @@ class TalkFacts:
         """The line with a claim to have known before what its speaker heard in this very talk said as
         the records have it (mind/facts/slips.news_as_known)."""
         mind = self.core.minds.get(v.speaker)
-        fresh = [f for f in (mind.facts if mind else ()) if f.heard is not None and conv.started <= f.heard <= now
+        since = conv.started
+        if mind is None or since is None:
+            return v.text
+        fresh = [f for f in mind.facts if f.heard is not None and since <= f.heard <= now
                  and f.source in conv.participants]
         if not fresh:
             return v.text
         asked = conv.lines[-1][1] if conv.lines else ""
-        older = [f for f in mind.facts if f not in fresh] if mind else []
+        older = [f for f in mind.facts if f not in fresh]
         out = []
         for sent in sentences(v.text) or [v.text]:
             of_older = any(f.speaks_of(sent) for f in older)  # "I know about the quiz" held before: true

@@ -44,6 +44,18 @@ def _held(sources: Sequence[str], skip: frozenset[str]) -> list[tuple[int, set[s
             for m in _SAID.finditer(s)]
 
 
+# years of a bond (a marriage, a friendship) said of anything else: Grace of her husband "a part of the
+# town for 34 years" (her "husband of 34 years"), on c59f68b's day
+_BOND = re.compile(r"\b(?:husband|wife|married|marriage|wed|partner|together|friends?|friendship|known each other)\b",
+                   re.I)
+
+
+def _bond_only(n: int, sources: Sequence[str]) -> bool:
+    """Whether every sentence of the sources that says ``n`` years speaks of a bond."""
+    said = [s for text in sources for s in sentences(text) for m in _SAID.finditer(s) if value(m.group("n")) == n]
+    return bool(said) and all(_BOND.search(s) for s in said)
+
+
 def years_mended(text: str, sources: Sequence[str], people: Sequence[str] = ()) -> tuple[str, list[str]]:
     """``text`` with each number of years set to the one its sources say of the same thing (not by
     the names of ``people`` or kin alone), or not said where they say none; and what was set."""
@@ -57,10 +69,11 @@ def years_mended(text: str, sources: Sequence[str], people: Sequence[str] = ()) 
     for sent in sentences(text) or [text]:
         about = stems(_SAID.sub("", sent), skip)
 
-        def mend(m: re.Match[str], about: set[str] = about) -> str:
+        def mend(m: re.Match[str], about: set[str] = about, sent: str = sent) -> str:
             n = value(m.group("n"))
             same = sorted(((len(about & words), k) for k, words in held if about & words), reverse=True)
-            if any(k == n for _, k in same) or (n in numbers and not same):
+            if any(k == n for _, k in same) or (n in numbers and not same and (
+                    _BOND.search(sent) or not _bond_only(n, sources))):
                 return m.group(0)
             if same:
                 fixes.append(f"corrected: {same[0][1]} years (said {n})")

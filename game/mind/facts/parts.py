@@ -13,7 +13,10 @@ from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.unbacked import sentences
 
 _HELP = (r"(?:help(?:s|ed|ing)?|prepar(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|plann(?:ed|ing)|"
-         r"decorat(?:e|es|ed|ing)|arrang(?:e|es|ed|ing)|setting up|host(?:s|ed|ing)?|throw(?:s|ing)?)")
+         r"decorat(?:e|es|ed|ing)|arrang(?:e|es|ed|ing)|setting up|host(?:s|ed|ing)?|throw(?:s|ing)?|"
+         # a part by another verb ("you're providing feedback at the town debate", Grace to Kenji, c59f68b)
+         r"provid(?:e|es|ed|ing)|moderat(?:e|es|ed|ing)|present(?:s|ed|ing)?|speak(?:s|ing)?|judg(?:e|es|ed|ing)|"
+         r"cater(?:s|ed|ing)?)")
 # a part said as the listener's ("you're helping ...", "thanks for helping with ..."), not asked of it
 _YOU_HELP = re.compile(rf"\byou(?:'re|’re| are| were|'ve been|’ve been| have been)\s+(?:also\s+|still\s+|busy\s+)?"
                        rf"{_HELP}\b|\bthanks?(?: you)? for (?:all )?(?:your help|helping)\b", re.I)
@@ -118,6 +121,30 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
             who = _named(m.group("who"), town.people)
             if who is not None and who not in hands:
                 return f"{who.split()[0]} has no part in {f.bare_what}"
+        why = _uninvited(sent, speaker, f, {*hands, f.host, f.honoree, *f.invited}, town.people)
+        if why:
+            return why
+    return ""
+
+
+# who is said to come ("Priya Raman and Nora Lindqvist ... they will be attending the party", Samuel of his
+# party, to which neither is asked, c59f68b's interview); the subject is the nearest name(s) or "they"
+_ATTEND = re.compile(r"\b(?P<subj>[A-Z][a-z]+|they|he|she)\s+(?:will|'ll|are|is|were|was)\s+(?:also\s+)?"
+                     r"(?:be\s+)?(?:attending|attend|coming|come|going to be there|joining|join)\b")
+
+
+def _uninvited(sent: str, speaker: str, f: Fact, asked: set[str], people: Sequence[str]) -> str:
+    """Why ``sent`` says someone comes to ``f``, a gathering with a declared guest list, who is not on it
+    (not its host, helpers, guest of honour or invited), else ""."""
+    m = _ATTEND.search(sent)
+    if not f.invited or m is None or _ASKED.search(sent) or _NOT.search(sent) or re.search(r"\binvit", sent, re.I):
+        return ""
+    before = sent[:m.start("subj")] if m.group("subj").lower() in ("they", "he", "she") else sent[:m.end("subj")]
+    if m.group("subj").lower() not in ("they", "he", "she"):  # the names of the clause: "Eli and Aiko will"
+        before = re.split(r"[,;:]|\b(?:that|who|which|because|while)\b", before)[-1]
+    for p in people:
+        if p != speaker and p not in asked and re.search(rf"\b(?:{re.escape(p)}|{re.escape(p.split()[0])})\b", before):
+            return f"{p.split()[0]} is not asked to {f.bare_what}"
     return ""
 
 

@@ -95,7 +95,7 @@ def talk_claims(answer: str, partners: Sequence[str], people: Sequence[str], me:
 
 
 _TOLD_ME = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?|[Hh]e|[Ss]he),? (?:who )?(?:also )?"
-                      r"(?:told|informed|asked) me(?: that| about| to)? (?P<what>[^.!?]+)")
+                      r"(?:(?:told|informed|asked) me|said:?)(?: that| about| to)? (?P<what>[^.!?]+)")
 
 
 def hearsay_unbacked(answer: str, basis: str, people: Sequence[str]) -> list[str]:
@@ -113,7 +113,7 @@ def hearsay_unbacked(answer: str, basis: str, people: Sequence[str]) -> list[str
                 (p for p in people if said in (p, p.split()[0])), None)
             if who is None:
                 continue
-            about = " ".join(x for x in lines if who.split()[0] in x)
+            about = " ".join(re.sub(r"; I said:.*", "", x) for x in lines if who.split()[0] in x)  # not my words
             what = stems(m.group("what"), set())
             if what and len(what & stems(about, set())) < min(2, len(what)):
                 out.append(sent)
