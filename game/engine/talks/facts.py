@@ -16,8 +16,8 @@ from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs, said_as_own
-from game.mind.facts.pasttalk import PAST, past_event_unheld, past_held, talk_unheld, talks_claimed
-from game.mind.facts.slips import news_as_known, opens_what_is_open, said_to_the_absent
+from game.mind.facts.pasttalk import PAST, past_event_unheld, past_held, said_unheard, talk_unheld, talks_claimed
+from game.mind.facts.slips import news_as_known, opens_what_is_open, own_traits_as_anothers, said_to_the_absent
 from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import partners_in
 from game.mind.view import Conversation, hhmm
@@ -97,7 +97,8 @@ class TalkFacts:
             points = {p: sentences(m.currently) for p, m in minds.items()}
             # each relationship a sentence of its own: run together, "her husband of 34 years" was
             # about the cafe and the work of the next ones, and set Ines's twelve years to 34
-            lives = {p: " ".join([m.brief(), *(f"{r.rstrip('. ')}." for r in m.relationships.values())])
+            # (each with whom it is of: what the listener knows of the speaker is not the listener's own)
+            lives = {p: " ".join([m.brief(), *(f"{o}: {r.rstrip('. ')}." for o, r in m.relationships.items())])
                      for p, m in minds.items()}
             public = " ".join(f"{p} is {r}" + (" running against in the election" if r.startswith("candidate") else "")
                               for p, rs in self.core.town_names.roles.items() for r in rs)
@@ -120,7 +121,9 @@ class TalkFacts:
                 gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or self._yesterday_unheld(
                 sent, v.speaker, lives.get(v.speaker, ""), now) or self._time_unheld(sent, v.speaker,
                                                                          lives.get(v.speaker, "")) or \
-                self._past_unheld(sent, v.speaker, conv.participants, now) or said_to_the_absent(
+                self._past_unheld(sent, v.speaker, conv.participants, now) or said_unheard(
+                sent, self._from_listeners(conv, v.speaker, heard), stems) or self._traits_given(
+                sent, v.speaker) or said_to_the_absent(
                 sent, conv.participants, town.people) or opens_what_is_open(sent, town.places)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
             # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
@@ -136,6 +139,23 @@ class TalkFacts:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)
         return v
+
+    def _traits_given(self, sent: str, speaker: str) -> str:
+        """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""
+        mind = self.core.minds.get(speaker)
+        if mind is None or not mind.persona.traits:
+            return ""
+        def words(traits: str) -> list[str]:  # "gruff, practical, proud"
+            return [t for t in re.split(r"[,;]\s*|\s+and\s+", traits.lower()) if t.strip()]
+        traits = {p.split()[0]: words(m.persona.traits) for p, m in self.core.minds.items() if p != speaker}
+        return own_traits_as_anothers(sent, words(mind.persona.traits), traits)
+
+    @staticmethod
+    def _from_listeners(conv: Conversation, speaker: str, heard: list[str]) -> list[str]:
+        """What the others in the talk said in it, and what the speaker remembers them telling."""
+        others = [p for p in conv.participants if p != speaker]
+        return [t for who, t in conv.lines if who != speaker] + [
+            h for h in heard if any(h.startswith(f"{o} told me") for o in others)]
 
     def _heard_now(self, conv: Conversation, v: Vetted, now: datetime) -> str:
         """The line with a claim to have known before what its speaker heard in this very talk said as

@@ -108,7 +108,10 @@ _THEY_WORK = re.compile(rf"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|was|has 
                         r"(?P<rest>[^.!?]*)")
 
 
-_MY_WORK = re.compile(r"\bmy (?:work|job|shift)s? (?:at|in) (?P<rest>[^.!?]+)", re.I)
+_MY_WORK = re.compile(r"\b(?:my (?:work|job|shift)s? (?:at|in)|I(?:'m| am| was|'ve been)?\s+(?:just\s+)?"
+                      r"(?:checking|doing|stocking|restocking|counting)\s+(?:the\s+)?(?:inventory|stock|shelves|till)"
+                      r"\s+(?:of|at|in)) "
+                      r"(?P<rest>[^.!?]+)", re.I)  # ("checking the inventory of the grocery", the librarian's)
 
 
 def _by_kind(text: str, places: Iterable[str]) -> str | None:

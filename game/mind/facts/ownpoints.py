@@ -80,7 +80,10 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
                 if len(shared) >= TAKEN and not shared & mine and not (home and (homes or {}).get(other) == home):
                     return f"{other.split()[0]}'s own, not {speaker.split()[0]}'s"
     if len(listeners) == 1 and _YOU_ARE.search(sent) and not sent.rstrip().endswith("?"):
-        theirs = _words(lives.get(listeners[0], ""), names)
+        # what the listener knows of the speaker is not its own ("Felix Adeyemi: the new baker next door",
+        # Kenji's, did not make "if you're going to start your bakery", Felix's to Kenji, Kenji's)
+        life = re.sub(rf"(?:^|(?<=[.!?] )){re.escape(speaker)}: [^.!?]*[.!?]", "", lives.get(listeners[0], ""))
+        theirs = _words(life, names)
         others = [p.split()[0] for p in people if p != speaker and p not in listeners]
         for point in points.get(speaker, ()):
             shared = said & _words(point, names)

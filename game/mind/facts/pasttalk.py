@@ -88,3 +88,25 @@ def talk_unheld(sent: str, here: Sequence[str], people: Sequence[str], talked_wi
             continue
         return f"a talk with {who} it never had"
     return ""
+
+
+# what the listener is said to have said ("What did you say about the surprise party ...?", Rosa to Nora on
+# 82f1ab1's day, who had said nothing of it; "you told me about the fair")
+_YOU_SAID = re.compile(r"\b(?:what did you (?:say|tell me|mention)|you (?:said|mentioned|told me))"
+                       r"(?:\s+(?:that|about|of))?\s+(?P<x>[^.!?]+)", re.I)
+_SKIP = frozenset({"the", "that", "this", "about", "with", "your", "what", "there", "then", "them", "they", "just",
+                   "really", "would", "could", "going"})
+
+
+def said_unheard(sent: str, heard: Sequence[str], stems: Callable[[str, frozenset[str]], set[str]]) -> str:
+    """Why ``sent`` says the listener said something that nothing it said here, or that the speaker
+    remembers it telling (``heard``: those lines and memories), holds, else ""; ``stems``: the words
+    of a text as compared (hours.stems)."""
+    m = _YOU_SAID.search(sent)
+    if m is None:
+        return ""
+    what = stems(m.group("x"), _SKIP)
+    if not what:
+        return ""
+    held = stems(" ".join(heard), _SKIP)
+    return "" if len(what & held) >= min(2, len(what)) else "the listener said nothing of it"

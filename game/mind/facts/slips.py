@@ -9,7 +9,7 @@ Pure rules, no model call.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 # a name said to someone: at the start ("Grace, ..."), after a greeting or a short word ("Thanks, Grace",
 # "I know, Rosa"), or closing a clause (", Grace!"); a sentence's subject ("Rosa is ...") is not
@@ -58,3 +58,28 @@ def news_as_known(sent: str, new: bool) -> str:
     lead = "No, I" if m.group("yes") else "Oh, I" if m.group("oh") else "I"
     rest = sent.strip()[m.end():]
     return f"{lead} hadn't heard {m.group('of') or 'of it'}{rest}"
+
+
+# another described ("He's gruff and practical", "Marcus is proud")
+_DESCRIBED = re.compile(r"\b(?P<who>he|she|they|[A-Z][a-z]+)(?:'s|’s| is| was| seems| sounds)\b(?P<rest>[^.!?]*)", re.I)
+
+
+def own_traits_as_anothers(sent: str, mine: Sequence[str], traits: Mapping[str, Sequence[str]]) -> str:
+    """Why ``sent`` gives two or more of its speaker's own traits (``mine``) to another, none of whose
+    traits (``traits``: each resident's, by first name) they are, else "": Hank, asked what Marcus is like,
+    "He's gruff and practical, but he's proud of his father's store" (Hank's traits and his store)."""
+    words = {t.lower() for t in mine}
+    for m in _DESCRIBED.finditer(sent):
+        who = m.group("who")
+        if who.lower() == "i" or who.lower() == "it":
+            continue
+        said = {w for w in re.findall(r"[a-z]+", m.group("rest").lower()) if w in words}
+        if len(said) < 2:
+            continue
+        theirs = traits.get(who) if who.lower() not in ("he", "she", "they") else None
+        if theirs is None and any(said <= {t.lower() for t in ts} for ts in traits.values() if ts is not mine):
+            continue  # (a pronoun: someone else may be so too)
+        if theirs is not None and said <= {t.lower() for t in theirs}:
+            continue
+        return f"the speaker's own traits ({', '.join(sorted(said))}) said of another"
+    return ""

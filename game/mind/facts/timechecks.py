@@ -13,7 +13,8 @@ from game.mind.facts.when import WEEKDAYS
 
 # a meal spoken of as now or just done ("I just finished breakfast", "I'm starting my day with
 # breakfast", "having lunch right now"): the hours each may be now, in minutes of the day
-_MEAL_NOW = re.compile(r"\b(?:just (?:had|finished|ate|eaten)|(?:starting|start) my day with|(?:I'm|I am|we're) "
+_MEAL_NOW = re.compile(r"\b(?:just (?:had|finished|ate|eaten)|(?:starting|start) my day with|(?:getting )?started with|"
+                       r"(?:I'm|I am|we're) "
                        r"(?:having|eating|finishing|making|cooking)|(?:had|finished) my)\s+"
                        r"(?:my |a |some |a quick |an early "
                        r"|a late )?(?P<meal>breakfast|lunch|dinner|supper)\b", re.I)
@@ -35,6 +36,21 @@ def meal_out_of_hours(sent: str, now: datetime) -> str:
     return "" if lo <= minute <= hi else f"{m.group('meal').lower()} at {now:%H:%M}"
 
 
+# a part of the day still to come that has gone ("I'll make sure to be there on time this morning", Grace at 19:17
+# on 82f1ab1's day)
+_YET = re.compile(r"\b(?:I'll|I will|we'll|we will|you'll|you will|(?:I'm|I am|we're|you're) going to|let's)\b"
+                  r"[^.!?]*?\bthis (?P<part>morning|afternoon)\b", re.I)
+
+
+def part_of_day_gone(sent: str, now: datetime) -> str:
+    """Why ``sent`` puts something still to come in a part of today that is over, else ""."""
+    m = _YET.search(sent)
+    if m is None:
+        return ""
+    over = now.hour >= 12 if m.group("part").lower() == "morning" else now.hour >= 17
+    return f"this {m.group('part').lower()} is over at {now:%H:%M}" if over else ""
+
+
 _SELF_WITH_SELF = re.compile(r"\byou(?:'re| are| were)?\s+(?:\w+ing)\s+(?:\w+\s+){0,2}?with you\b", re.I)
 
 
@@ -44,7 +60,8 @@ def drop_nonsense(text: str, now: datetime, fixes: list[str]) -> str:
     Felix), a sentence said twice in one line."""
     kept: list[str] = []
     for sent in sentences(text) or [text]:
-        why = meal_out_of_hours(sent, now) or ("the listener with itself" if _SELF_WITH_SELF.search(sent) else "")
+        why = meal_out_of_hours(sent, now) or part_of_day_gone(sent, now) or (
+            "the listener with itself" if _SELF_WITH_SELF.search(sent) else "")
         if why:
             fixes.append(f"not so: {why}")
         elif sent.strip().lower() in (k.strip().lower() for k in kept):

@@ -1,0 +1,81 @@
+"""Talk lines a reader found wrong on 82f1ab1's whole day (2026-11-30), each held by a rule: a part of
+the day that is over, a meal begun out of its hours, what the listener is said to have said, the
+speaker's own traits given to another, its own plan given to the listener, another's work."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from game.mind.facts.fact import TownNames
+from game.mind.facts.hours import stems
+from game.mind.facts.linechecks import works_elsewhere
+from game.mind.facts.ownpoints import point_not_theirs
+from game.mind.facts.pasttalk import said_unheard
+from game.mind.facts.slips import own_traits_as_anothers
+from game.mind.facts.timechecks import drop_nonsense
+
+EVENING = datetime(2026, 3, 2, 19, 17)
+MORNING = datetime(2026, 3, 2, 9, 17)
+
+
+def test_a_part_of_the_day_that_is_over_is_not_one_to_come_and_breakfast_not_begun_at_night():
+    fixes: list[str] = []
+    said = "That's okay. I'll make sure to be there on time this morning. I just wanted to check in."
+    assert drop_nonsense(said, EVENING, fixes) == "That's okay. I just wanted to check in."
+    assert fixes == ["not so: this morning is over at 19:17"]
+    assert drop_nonsense(said, MORNING, []) == said
+    assert drop_nonsense("I had a long walk this morning.", EVENING, []) == "I had a long walk this morning."
+    night = datetime(2026, 3, 2, 20, 19)
+    assert drop_nonsense("Hi Nora! I'm just getting started with breakfast. Any plans?", night, []) == \
+        "Hi Nora! Any plans?"
+    assert drop_nonsense("I'm just getting started with breakfast.", MORNING, []) == \
+        "I'm just getting started with breakfast."
+
+
+def test_what_the_listener_is_said_to_have_said_is_what_it_said():
+    # Rosa to Nora at 07:20: "What did you say about the surprise party for Grace's 60th birthday?" (Nora
+    # had said "I see you're also having breakfast. What are you having?", and nothing of a party before)
+    heard = ["I see you're also having breakfast. What are you having?"]
+    asked = "What did you say about the surprise party for Grace's 60th birthday?"
+    assert said_unheard(asked, heard, stems) == "the listener said nothing of it"
+    told = [*heard, "Nora Lindqvist told me: there is a surprise party for Grace's birthday, I hear."]
+    assert said_unheard(asked, told, stems) == ""
+    assert said_unheard("You said you were having breakfast.", heard, stems) == ""
+    assert said_unheard("How was your morning?", heard, stems) == ""
+
+
+def test_the_speakers_own_traits_are_not_given_to_another():
+    # Hank, asked what Marcus Bell is like: "He's gruff and practical, but he's proud of his father's store."
+    others = {"Marcus": ["charming", "competitive", "restless"], "Rosa": ["warm", "artistic"]}
+    mine = ["gruff", "practical", "proud"]
+    assert own_traits_as_anothers("He's gruff and practical, but he's proud of his father's store.", mine, others)
+    assert own_traits_as_anothers("Marcus is gruff and proud.", mine, others)
+    assert own_traits_as_anothers("I'm gruff and practical, I know.", mine, others) == ""
+    assert own_traits_as_anothers("He's charming and restless.", mine, others) == ""
+    assert own_traits_as_anothers("He's practical.", mine, others) == ""  # one word: no description of self
+    assert own_traits_as_anothers("He's gruff and practical.", mine, {**others, "Ed": ["gruff", "practical"]}) == ""
+
+
+def test_what_the_listener_knows_of_the_speaker_does_not_make_the_speakers_plan_the_listeners():
+    # Felix to Kenji: "I was wondering if you're going to start your bakery on Saturday." (Felix's stall;
+    # Kenji's relationships call Felix "the new baker next door at the market")
+    people = ["Felix Adeyemi", "Kenji Tanaka"]
+    points = {"Felix Adeyemi": ["Felix Adeyemi is opening a bakery stall called Rise & Shine at Greenway Market on "
+                                "Saturday."], "Kenji Tanaka": ["Kenji Tanaka secretly writes a column."]}
+    lives = {"Kenji Tanaka": "Kenji Tanaka is the pharmacist. Felix Adeyemi: the new baker next door at the market.",
+             "Felix Adeyemi": "Felix Adeyemi is a baker."}
+    said = "I was wondering if you're going to start your bakery on Saturday."
+    assert point_not_theirs(said, "Felix Adeyemi", ["Kenji Tanaka"], points, lives, people) == \
+        "Felix's own, not Kenji's"
+    baker = {**lives, "Kenji Tanaka": "Kenji Tanaka is a baker too."}  # its own life says so: it stands
+    assert point_not_theirs(said, "Felix Adeyemi", ["Kenji Tanaka"], points, baker, people) == ""
+
+
+def test_another_places_stock_is_not_the_speakers_work():
+    town = TownNames(places=("Greenway Market and Pharmacy", "Oakhill College library"),
+                     people=("Aiko Tanaka", "Kenji Tanaka"),
+                     workplaces={"Aiko Tanaka": "Oakhill College library",
+                                 "Kenji Tanaka": "Greenway Market and Pharmacy"})
+    said = "Yes, I was just checking the inventory of the grocery."
+    assert works_elsewhere(said, "Aiko Tanaka", town) == "Aiko does not work at Greenway Market and Pharmacy"
+    assert works_elsewhere("I'm checking the inventory of the pharmacy now.", "Kenji Tanaka", town) == ""
