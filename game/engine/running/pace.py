@@ -12,11 +12,8 @@ silently turn into its routine, so the player chooses, as a setting (``--pace-po
   routine for more than ``routine_lag_min`` game minutes waiting for its decision, more steeply
   (``routine_ramp`` times more for each game minute past it): a decision that waits for a reaction
   costs no routine, one that waits for the resident's next steps does, and the model's answer
-  takes the same real seconds however fast the clock runs.  While the model led at least
-  ``SPARE_SHARE`` of the last two game hours, that routine wait may last ``SPARE_ROUTINE_MIN``
-  game minutes longer before the clock slows (a lead to spend on a busy hour's late answers).
-  The status line says so ("slowed x3 for the model"). The player keeps walking and talking
-  meanwhile; only the town's clock waits.
+  takes the same real seconds however fast the clock runs. The status line says so ("slowed x3 for
+  the model"). The player keeps walking and talking meanwhile; only the town's clock waits.
 - ``clock``: the clock keeps its rate and the routine fills in; the status line's model-led share
   and the resident panel show how much of the town the model leads.
 
@@ -43,11 +40,6 @@ MAX_LAG_MIN = 10.0  # game minutes an open decision may wait before the clock sl
 ROUTINE_LAG_MIN = 2.0  # game minutes a resident may live by routine waiting for its decision before it slows
 ROUTINE_RAMP = 2.0  # then x1 slower for each half game minute more (x12 at 7.5 minutes)
 SLOWEST = 12.0  # at most this many times slower than the chosen rate
-# while the model led at least this share of the last two game hours' waking minutes, a resident may live by
-# routine SPARE_ROUTINE_MIN game minutes longer before the clock slows: the lead has room to spend, and
-# the busy hours (the arrivals at work) no longer stall the clock for a few late answers
-SPARE_SHARE = 0.98
-SPARE_ROUTINE_MIN = 4.0
 
 
 def policy_from_env(value: str | None = None) -> str:
@@ -63,8 +55,7 @@ class Governor:
 
     def __init__(self, policy: str = DEFAULT_POLICY, *, max_lag_min: float = MAX_LAG_MIN,
                  slowest: float = SLOWEST, routine_lag_min: float = ROUTINE_LAG_MIN,
-                 routine_ramp: float = ROUTINE_RAMP, spare_share: float = SPARE_SHARE,
-                 spare_routine_min: float = SPARE_ROUTINE_MIN) -> None:
+                 routine_ramp: float = ROUTINE_RAMP) -> None:
         if policy not in POLICIES:
             raise ValueError(f"pace policy {policy!r} is not one of: {', '.join(POLICIES)}")
         self.policy = policy
@@ -72,23 +63,18 @@ class Governor:
         self.slowest = max(1.0, float(slowest))
         self.routine_lag_min = max(0.0, float(routine_lag_min))
         self.routine_ramp = max(0.0, float(routine_ramp))
-        self.spare_share = float(spare_share)
-        self.spare_routine_min = max(0.0, float(spare_routine_min))
         self.factor = 1.0  # how much slower than the chosen rate the clock runs now (for the screen)
 
-    def delay(self, base_s: float, backlog_min: float, routine_min: float = 0.0, share: float | None = None) -> float:
+    def delay(self, base_s: float, backlog_min: float, routine_min: float = 0.0) -> float:
         """Seconds to wait before the next tick at a base rate of ``base_s``, given that the oldest
         open decision has waited ``backlog_min`` game minutes and the longest wait lived by routine
-        (a resident waiting for its next steps meanwhile) has lasted ``routine_min``; ``share``: the
-        model-led share of the last two game hours (None: not known, no room to spend)."""
+        (a resident waiting for its next steps meanwhile) has lasted ``routine_min``."""
         factor = 1.0
         if self.policy == "lead":
             if backlog_min > self.max_lag_min:
                 factor = backlog_min / self.max_lag_min
-            lag = self.routine_lag_min + (self.spare_routine_min if share is not None and share >= self.spare_share
-                                          else 0.0)
-            if routine_min > lag:
-                factor = max(factor, 1.0 + (routine_min - lag) * self.routine_ramp)
+            if routine_min > self.routine_lag_min:
+                factor = max(factor, 1.0 + (routine_min - self.routine_lag_min) * self.routine_ramp)
         self.factor = min(self.slowest, factor)
         return base_s * self.factor
 
@@ -144,8 +130,7 @@ async def run_paced(town: PacedTown, runner: Ticking, governor: Governor) -> flo
             if rate == AS_FAST:
                 await _as_fast(town, result.waiting_on_model)
             continue
-        share, backlog = town.lead()
-        delay = governor.delay(rate, backlog, town.routine_wait_min(), share)
+        delay = governor.delay(rate, town.lead()[1], town.routine_wait_min())
         slowed += delay - rate
         runner.ticked(result)
         await runner.rest(delay)
