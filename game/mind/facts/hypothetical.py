@@ -42,11 +42,22 @@ _KIN = re.compile(r"\bmy (?:husband|wife|daughter|son|father|dad|mother|mum|mom|
 _AS_IF = re.compile(r"\b(?:if|were|whoever|someone|somebody|anyone|the person|they)\b", re.I)
 
 
+# asked what it would do on hearing something, a scene made up with one it knows in it ("It's from Felix
+# Adeyemi, the new baker. He's outside trying to sell his new cakes", Rosa; "I see Grace Okafor running
+# towards the window", Samuel; both on 82f1ab1's save)
+_HEARD_Q = re.compile(r"\byou hear\b|\b(?:a|some) (?:noise|shout|scream|knock|crash)", re.I)
+_SCENE = r"(?:it(?:'s| is| was)(?: from)?|I (?:see|saw|notice|spot|find)|there(?:'s| is| was))\s+" \
+         r"(?:\w+\s+){{0,2}}?{n}\b|\b{n}(?:\s+\w+)?(?:'s| is| was)\s+(?:\w+ing|outside|there|at the)\b"
+
+
 def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
     """Why ``sent``, said of what would happen (``question``), tells it as so: what would feed a fire
-    (``feeds_the_fire``), or one it knows said to be sick; else ""."""
+    (``feeds_the_fire``), one it knows said to be sick, or a scene made up with one it knows in it; else ""."""
     if _SICK_Q.search(question) and _SICK.search(sent) and not _AS_IF.search(sent) and (_KIN.search(sent) or any(
             re.search(rf"\b{re.escape(p.split()[0])}\b", sent) for p in people)):
         return "nobody you know is sick: say what you would do if someone were, naming no one"
+    if _HEARD_Q.search(question) and not _AS_IF.search(sent) and any(
+            re.search(_SCENE.format(n=re.escape(p.split()[0])), sent, re.I) for p in people):
+        return "nothing has happened: say what you would do, naming no one"
     return feeds_the_fire(sent, question)
 

@@ -121,9 +121,25 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
             who = _named(m.group("who"), town.people)
             if who is not None and who not in hands:
                 return f"{who.split()[0]} has no part in {f.bare_what}"
-        why = _uninvited(sent, speaker, f, {*hands, f.host, f.honoree, *f.invited}, town.people)
+        why = _uninvited(sent, speaker, f, {*hands, f.host, f.honoree, *f.invited}, town.people) or _tells_the_kept(
+            sent, f)
         if why:
             return why
+    return ""
+
+
+_TELL = re.compile(r"\b(?:tell|telling|told|inform|informing|let (?:her|him|them) know|call|calling|show)\b", re.I)
+
+
+def _tells_the_kept(sent: str, f: Fact) -> str:
+    """Why ``sent`` has its speaker tell a surprise to the one it is kept from ("I would call my wife Grace
+    and tell her that I'm going to Bluebell Cafe tomorrow evening to surprise her", Samuel, asked what he
+    would do if someone close were sick, on 82f1ab1's save), else ""."""
+    if not f.secret_from or _NOT.search(sent) or not _TELL.search(sent):
+        return ""
+    for who in f.secret_from:
+        if re.search(rf"\b{re.escape(who.split()[0])}\b", sent):
+            return f"{f.bare_what} is kept from {who.split()[0]}: not told to {who.split()[0]}"
     return ""
 
 

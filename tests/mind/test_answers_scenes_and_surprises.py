@@ -1,0 +1,39 @@
+"""Interview answers a reader found wrong on 82f1ab1's save (2026-11-30): a scene made up, with one
+the resident knows in it, when asked what it would do on hearing shouting; a surprise it would tell
+to the one it is kept from."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.hypothetical import as_if_so
+from game.mind.facts.parts import parts_unbacked
+
+PEOPLE = ["Felix Adeyemi", "Grace Okafor", "Samuel Okafor", "Rosa Brody"]
+SHOUTING = "You hear shouting outside your window. What do you do?"
+
+
+def test_what_one_would_do_on_hearing_shouting_makes_up_no_scene_with_someone_in_it():
+    for made_up in ("It's from Felix Adeyemi, the new baker.",
+                    "I see Grace Okafor running towards the window, her face red with anger."):
+        assert as_if_so(made_up, SHOUTING, PEOPLE) == "nothing has happened: say what you would do, naming no one"
+    for fine in ("I go to check it out.", "I would call Samuel to see if he is okay.",
+                 "If it were Grace, I would go out to her.", "I turn on the light and listen."):
+        assert as_if_so(fine, SHOUTING, PEOPLE) == ""
+    assert as_if_so("It's from Felix Adeyemi, the new baker.", "Who is the new baker?", PEOPLE) == ""
+
+
+def test_a_surprise_is_not_told_to_the_one_it_is_kept_from_even_in_what_one_would_do():
+    party = Fact(key="samuel-okafor:party", kind="gathering", what="a surprise party for Grace's 60th birthday",
+                 host="Samuel Okafor", place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60,
+                 honoree="Grace Okafor", secret_from=("Grace Okafor",))
+    town = TownNames(places=("Bluebell Cafe",), people=tuple(PEOPLE),
+                     parts={party.what.lower(): ("Samuel Okafor", "Rosa Brody")})
+    said = ("I would call my wife Grace and tell her that I'm going to Bluebell Cafe tomorrow evening to surprise "
+            "her. I would also inform my friends.")
+    assert [w for _, w in parts_unbacked(said, "Samuel Okafor", town, [party])] == [
+        "surprise party for Grace's 60th birthday is kept from Grace: not told to Grace"]
+    for fine in ("I must not tell Grace about the surprise.", "I told Rosa about the surprise party.",
+                 "I would call Grace to see if she is okay."):
+        assert parts_unbacked(fine, "Samuel Okafor", town, [party]) == []
