@@ -22,6 +22,8 @@ def test_what_one_would_do_on_hearing_shouting_makes_up_no_scene_with_someone_in
                  "If it were Grace, I would go out to her.", "I turn on the light and listen."):
         assert as_if_so(fine, SHOUTING, PEOPLE) == ""
     assert as_if_so("It's from Felix Adeyemi, the new baker.", "Who is the new baker?", PEOPLE) == ""
+    # hearing of news is no sound (the measure tests' "Did you hear of a party?": "Ada Ito is hosting ...")
+    assert as_if_so("Yes: Ada Ito is hosting a party at Cafe.", "Did you hear of a party?", ["Ada Ito"]) == ""
 
 
 def test_a_surprise_is_not_told_to_the_one_it_is_kept_from_even_in_what_one_would_do():

@@ -45,7 +45,8 @@ _AS_IF = re.compile(r"\b(?:if|were|whoever|someone|somebody|anyone|the person|th
 # asked what it would do on hearing something, a scene made up with one it knows in it ("It's from Felix
 # Adeyemi, the new baker. He's outside trying to sell his new cakes", Rosa; "I see Grace Okafor running
 # towards the window", Samuel; both on 82f1ab1's save)
-_HEARD_Q = re.compile(r"\byou hear\b|\b(?:a|some) (?:noise|shout|scream|knock|crash)", re.I)
+_HEARD_Q = re.compile(r"\byou hear\s+(?:a\s+|some\s+|loud\s+)?(?:shout|scream|nois|yell|knock|crash|bang|voices|"
+                      r"someone|something)", re.I)  # (a sound; not "did you hear of the party?")
 _SCENE = r"(?:it(?:'s| is| was)(?: from)?|I (?:see|saw|notice|spot|find)|there(?:'s| is| was))\s+" \
          r"(?:\w+\s+){{0,2}}?{n}\b|\b{n}(?:\s+\w+)?(?:'s| is| was)\s+(?:\w+ing|outside|there|at the)\b"
 
