@@ -48,6 +48,7 @@ class TalkFacts:
         self.said: OrderedDict[str, str] = OrderedDict()
         self.copies = 0
         self._book: tuple[int, dict[str, list[str]], dict[str, str], str, list[str]] | None = None  # _points
+        self._traits: tuple[int, dict[str, list[str]]] | None = None  # each resident's traits, as words
         self._hours: tuple[int, list[str]] | None = None  # the town's known hours (_time_unheld)
 
     def vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
@@ -142,13 +143,16 @@ class TalkFacts:
 
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""
-        mind = self.core.minds.get(speaker)
-        if mind is None or not mind.persona.traits:
+        if self._traits is None or self._traits[0] != len(self.core.minds):  # (read once, as the points)
+            split = re.compile(r"[,;]\s*|\s+and\s+")  # "gruff, practical, proud"
+            self._traits = (len(self.core.minds), {p: [t for t in split.split(m.persona.traits.lower()) if t.strip()]
+                                                   for p, m in self.core.minds.items()})
+        traits = self._traits[1]
+        mine = traits.get(speaker, [])
+        low = sent.lower()
+        if sum(1 for t in mine if t in low) < 2:  # (most sentences: no map of the others built)
             return ""
-        def words(traits: str) -> list[str]:  # "gruff, practical, proud"
-            return [t for t in re.split(r"[,;]\s*|\s+and\s+", traits.lower()) if t.strip()]
-        traits = {p.split()[0]: words(m.persona.traits) for p, m in self.core.minds.items() if p != speaker}
-        return own_traits_as_anothers(sent, words(mind.persona.traits), traits)
+        return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
 
     @staticmethod
     def _from_listeners(conv: Conversation, speaker: str, heard: list[str]) -> list[str]:
