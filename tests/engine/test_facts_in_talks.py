@@ -28,16 +28,24 @@ async def run(engine, ticks):
         engine.step()
 
 
-async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hours(fake_town_loader):
-    llm = engine_model({"converse": swapped_lines}, talk=False)
-    e = new_engine(fake_town_loader, llm, lockstep=True)
+async def book_party_talk(e, starter: str):
+    """Ann's book party read as hers, Ann and Bob side by side, and a talk begun by ``starter``: the
+    fact and whether the talk began."""
     await run(e, 3)
     now = e.clock.now
     fact = e.core.minds["Ann Lin"].read_fact("I am hosting a book party at the Cafe tomorrow from 5pm to 7pm", now)
-    assert fact is not None and fact.place == "Cafe" and (fact.start, fact.end) == (17 * 60, 19 * 60)
     for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2))):
         e.core.residents[name].pos, e.core.residents[name].path = pos, []
-    assert e.conversations.start_talk("Bob Lin", "Ann Lin", now, TickResult(step=0, clock=""))  # Bob starts: lines swap
+    other = "Ann Lin" if starter == "Bob Lin" else "Bob Lin"
+    return fact, e.conversations.start_talk(starter, other, now, TickResult(step=0, clock=""))
+
+
+async def test_a_line_about_a_gathering_goes_to_its_host_with_its_place_and_hours(fake_town_loader):
+    llm = engine_model({"converse": swapped_lines}, talk=False)
+    e = new_engine(fake_town_loader, llm, lockstep=True)
+    fact, started = await book_party_talk(e, "Bob Lin")  # Bob starts: lines swap
+    assert fact is not None and fact.place == "Cafe" and (fact.start, fact.end) == (17 * 60, 19 * 60)
+    assert started
     cid = e.core.residents["Bob Lin"].conversation
     conv = e.conversations.talks[cid].conv
     prompt_seen = False
@@ -136,13 +144,9 @@ def asked_if_known(messages, schema, tag):
 async def test_one_who_hears_of_a_gathering_in_a_talk_does_not_say_it_knew_of_it(fake_town_loader):
     llm = engine_model({"converse": asked_if_known}, talk=False)
     e = new_engine(fake_town_loader, llm, lockstep=True)
-    await run(e, 3)
-    now = e.clock.now
-    fact = e.core.minds["Ann Lin"].read_fact("I am hosting a book party at the Cafe tomorrow from 5pm to 7pm", now)
+    fact, started = await book_party_talk(e, "Ann Lin")
     assert fact is not None
-    for name, pos in (("Ann Lin", (14, 2)), ("Bob Lin", (15, 2))):
-        e.core.residents[name].pos, e.core.residents[name].path = pos, []
-    assert e.conversations.start_talk("Ann Lin", "Bob Lin", now, TickResult(step=0, clock=""))
+    assert started
     cid = e.core.residents["Ann Lin"].conversation
     conv = e.conversations.talks[cid].conv
     for _ in range(80):
