@@ -217,6 +217,17 @@ async def test_a_second_answer_left_empty_by_the_checks_gives_way_to_the_first_s
     assert text == "I paint in my spare time." and back.asked == 2 and "I visit Ezra Vance." in back.dropped
 
 
+async def test_a_free_time_answer_that_shares_no_pastime_with_the_records_is_told_from_them(engine):
+    # Grace on 82f1ab1's save: "In my free time, I enjoy reading books, going for walks, and spending time
+    # with my family" (none of her records holds a book or a walk; here without the books, which an event
+    # check finds in the test town)
+    grace = engine.core.minds["Grace Okafor"]
+    made_up = "In my free time, I enjoy going for long walks and spending time with my family."
+    text, back = await answer_backed(grace, "What do you like to do in your free time?", MONDAY,
+                                     _says(made_up, made_up))
+    assert "walks" not in text and text.startswith("In my free time I like to") and back.source == "record"
+
+
 async def test_a_usual_day_answer_that_says_nothing_of_it_is_told_from_the_record(engine):
     # Rosa on 136a191's save: "Describe your typical weekday in broad strokes." -> "Today, she is going
     # to Hank's house."

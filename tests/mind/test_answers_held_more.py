@@ -54,6 +54,21 @@ def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours
     also = "I'm hosting the surprise party at Bluebell Cafe tomorrow from 18:00 to 21:00."
     q = "What are your plans for tomorrow?"
     assert times_unbacked(f"{piano} {also}", q, today=(), usual=(), tomorrow=frame, facts=party, basis="") == [piano]
+    # 82f1ab1's day: the piano's hours and the party put "at the same time" (the party is 18:00-21:00)
+    same = ("Tomorrow, I plan to play the piano at Bluebell Cafe from 14:00 to 16:00, as I have arranged a surprise "
+            "party for Grace's 60th birthday at the same time.")
+    assert times_unbacked(same, q, today=(), usual=(), tomorrow=frame, facts=party, basis="") == [same]
+    alone = "Tomorrow, I plan to play the piano at Bluebell Cafe from 14:00 to 16:00, and sing at the same time."
+    assert times_unbacked(alone, q, today=(), usual=(), tomorrow=frame, facts=party, basis="") == []
+    # Samuel, asked what he does when someone wants to talk while he is busy, gave his blocks at their ends
+    day = [PlanBlock(450, 480, "having breakfast", kind="meal"), PlanBlock(720, 780, "practise the song on the piano"),
+           PlanBlock(780, 840, "having lunch", kind="meal"), PlanBlock(420, 900, "work at the college", kind="work")]
+    ends = ("I am planning to have breakfast at 8:00, practise the song on the piano at home at 13:00, have lunch "
+            "at 14:00.")
+    busy = "Someone wants to talk with you while you are busy. What do you do?"
+    assert times_unbacked(ends, busy, today=day, usual=(), tomorrow=(), facts=[], basis="") == [ends]
+    for right in ("I have breakfast at 7:30 and lunch at 13:00.", "I finish work at 15:00 and go home."):
+        assert times_unbacked(right, busy, today=day, usual=(), tomorrow=(), facts=[], basis="") == []
 
 
 async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(engine):

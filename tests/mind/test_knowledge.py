@@ -295,6 +295,13 @@ def test_roles_claimed_of_oneself_are_checked_too():
     assert [(c.who, c.backed) for c in role_claims(
         "Ines is my husband of 34 years and is running for a third term as mayor.", people, roles, "Grace Okafor")] \
         == [("Ines Moreau", False)]
+    # Grace of Hank, her rival (82f1ab1's day): "a track record of being effective in running the town's
+    # small rituals" is the mayor's work; what one would do is no claim
+    said = "Hank Brody is a strong leader with a track record of being effective in running the town's rituals."
+    assert judged("Grace Okafor", said) == [("mayor", False)]
+    assert judged("Ines Moreau", "Grace has led the town for eight years.") == [("mayor", True)]
+    assert judged("Ines Moreau", "Hank Brody wants to run the town.") == [] == judged(
+        "Ines Moreau", "Hank is running the town hall meeting.")
 
 
 def test_a_candidate_speaking_of_the_debate_keeps_his_own_candidacy():

@@ -1,6 +1,7 @@
 """Talk lines a reader found wrong on 82f1ab1's whole day (2026-11-30), each held by a rule: a part of
 the day that is over, a meal begun out of its hours, what the listener is said to have said, the
-speaker's own traits given to another, its own plan given to the listener, another's work."""
+speaker's own traits given to another, its own plan given to the listener, another's work, where the
+listener is going."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from game.mind.facts.hours import stems
 from game.mind.facts.linechecks import works_elsewhere
 from game.mind.facts.ownpoints import point_not_theirs
 from game.mind.facts.pasttalk import said_unheard
-from game.mind.facts.slips import own_traits_as_anothers
+from game.mind.facts.slips import own_traits_as_anothers, whereabouts_made_up
 from game.mind.facts.timechecks import drop_nonsense
 
 EVENING = datetime(2026, 3, 2, 19, 17)
@@ -79,3 +80,27 @@ def test_another_places_stock_is_not_the_speakers_work():
     said = "Yes, I was just checking the inventory of the grocery."
     assert works_elsewhere(said, "Aiko Tanaka", town) == "Aiko does not work at Greenway Market and Pharmacy"
     assert works_elsewhere("I'm checking the inventory of the pharmacy now.", "Kenji Tanaka", town) == ""
+
+
+def test_where_another_is_going_is_what_the_speaker_holds():
+    # Grace to Samuel at 08:05: "I know you're going to Bluebell Cafe tomorrow morning" (nothing of hers said it)
+    people = ("Grace Okafor", "Samuel Okafor", "Ines Moreau")
+    places = ("Bluebell Cafe", "Town Hall", "Okafor House")
+    theirs = {"Samuel Okafor": ("Town Hall", "Okafor House")}
+    held = ["Samuel Okafor: her husband of 34 years, a retired teacher", "I saw Ines Moreau at Bluebell Cafe"]
+    said = "I know you're going to Bluebell Cafe tomorrow morning."
+    why = whereabouts_made_up(said, ["Samuel Okafor"], people, places, held, theirs)
+    assert why == "Samuel going to Bluebell Cafe, which nothing held says"
+    assert whereabouts_made_up("You'll be at Bluebell Cafe later, then.", ["Samuel Okafor"], people, places, held,
+                               theirs) == "Samuel going to Bluebell Cafe, which nothing held says"
+    assert whereabouts_made_up("Ines is heading to Town Hall now.", ["Samuel Okafor"], people, places, held,
+                               theirs) == "Ines going to Town Hall, which nothing held says"
+    # what does back it: what they said in this talk, a memory of them there, their own places, a question
+    backed = [*held, "Samuel Okafor: I'm off to Bluebell Cafe for a coffee."]
+    assert whereabouts_made_up(said, ["Samuel Okafor"], people, places, backed, theirs) == ""
+    assert whereabouts_made_up("You're going to Town Hall, I suppose.", ["Samuel Okafor"], people, places, held,
+                               theirs) == ""
+    assert whereabouts_made_up("Are you going to Bluebell Cafe?", ["Samuel Okafor"], people, places, held,
+                               theirs) == ""
+    assert whereabouts_made_up("You're going to love Bluebell Cafe's scones.", ["Samuel Okafor"], people,
+                               places, held, theirs) == ""

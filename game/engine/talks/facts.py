@@ -17,7 +17,13 @@ from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs, said_as_own
 from game.mind.facts.pasttalk import PAST, past_event_unheld, past_held, said_unheard, talk_unheld, talks_claimed
-from game.mind.facts.slips import news_as_known, opens_what_is_open, own_traits_as_anothers, said_to_the_absent
+from game.mind.facts.slips import (
+    news_as_known,
+    opens_what_is_open,
+    own_traits_as_anothers,
+    said_to_the_absent,
+    whereabouts_made_up,
+)
 from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import partners_in
 from game.mind.view import Conversation, hhmm
@@ -125,7 +131,8 @@ class TalkFacts:
                 self._past_unheld(sent, v.speaker, conv.participants, now) or said_unheard(
                 sent, self._from_listeners(conv, v.speaker, heard), stems) or self._traits_given(
                 sent, v.speaker) or said_to_the_absent(
-                sent, conv.participants, town.people) or opens_what_is_open(sent, town.places)
+                sent, conv.participants, town.people) or opens_what_is_open(sent, town.places) or \
+                self._whereabouts(sent, v.speaker, conv, heard)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
             # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
             # said that speaks of its people leans on it ("I've talked to Grace. She's really excited")
@@ -153,6 +160,18 @@ class TalkFacts:
         if sum(1 for t in mine if t in low) < 2:  # (most sentences: no map of the others built)
             return ""
         return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
+
+    def _whereabouts(self, sent: str, speaker: str, conv: Conversation, heard: list[str]) -> str:
+        """Why ``sent`` says where another is going when nothing the speaker holds says so
+        (mind/facts/slips.whereabouts_made_up), else ""."""
+        mind, town = self.core.minds.get(speaker), self.core.town_names
+        if mind is None or not re.search(r"\b(?:going|heading|off|be at|be in)\b", sent):
+            return ""
+        held = [*(f"{o}: {r}" for o, r in mind.persona.relationships.items()), *heard,
+                *(f"{who}: {t}" for who, t in conv.lines)]
+        theirs = {p: (town.workplaces.get(p, ""), town.homes.get(p, "")) for p in town.people}
+        return whereabouts_made_up(sent, [p for p in conv.participants if p != speaker], town.people,
+                                   town.places, held, theirs)
 
     @staticmethod
     def _from_listeners(conv: Conversation, speaker: str, heard: list[str]) -> list[str]:

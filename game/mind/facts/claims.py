@@ -72,6 +72,11 @@ _YOU_RUN = re.compile(r"\byou(?:'re| are| were)? (?:running|standing) for " + _F
 _OFFICE_WORDS = frozenset(("mayor", "council", "councillor", "councilman", "councilwoman", "sheriff", "police",
                            "chief", "governor", "president", "senate", "senator", "judge", "treasurer", "office",
                            "parliament", "congress", "board", "alderman", "election"))
+# one said to run the town, as a mayor does: Grace of Hank, her rival, "a strong and competent leader with a
+# track record of being effective in running the town's small rituals" (82f1ab1's day); not what one would
+# do ("wants to run the town", "could lead the town")
+_RUNS_TOWN = re.compile(rf"{_NAME}\b[^.!?;]{{0,80}}?(?<!\bto )(?<!could )(?<!would )(?<!will )\b(?:running|ran|runs|"
+                        r"leading|led|leads|governing|governed|governs) (?:the|this|our) town\b(?!\s+hall)")
 _AGAINST_ME = re.compile(r"\brunning (?:for (?:the )?(?:post of )?(?P<role>[a-z]+) )?against me\b")
 _I_WIN = re.compile(r"\bI (?:want|hope|plan|intend|mean) to win the (?:election|race)\b")
 
@@ -125,6 +130,8 @@ def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[s
     found: list[tuple[str | None, str]] = []
     for rx, kind in ((_RUNS, "candidate for {}"), (_IS_THE, "{}")):
         found += [(full_name(m.group("name"), people), kind.format(m.group("role").lower())) for m in rx.finditer(text)]
+    if "mayor" in declared:  # the mayor's work said of one ("a track record of running the town's rituals")
+        found += [(full_name(m.group("name"), people), "mayor") for m in _RUNS_TOWN.finditer(text)]
     if listener:
         found += [(listener, f"candidate for {m.group('role').lower()}") for m in _YOU_RUN.finditer(text)]
     if speaker:

@@ -98,7 +98,48 @@ def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], us
         plain = [(b.start, b.activity) for b in [*today, *usual]] + [
             (f.start, f"{f.what} {f.host}" if f.day in (None, day) else "") for f in facts if f.start is not None]
     return [s for s in sentences(answer) if any(all(abs(t - k) > 10 for k in ok) for t in clock_times(s))
-            or _misplaced(s, entries if _DAY_NAMED.search(s) else plain)]
+            or _misplaced(s, entries if _DAY_NAMED.search(s) else plain) or _same_time(s, entries)
+            or _at_its_end(s, merged([*today, *usual, *tomorrow]))]
+
+
+_PLACE_WORDS = frozenset({"bluebell", "cafe", "town", "hall", "house", "park", "college", "market", "store"})
+_ENDING = re.compile(r"\b(?:finish|end|until|till|leav|done|off\b|clos|stop|wrap|get home|back\b|home by)\w*", re.I)
+
+
+def _at_its_end(sent: str, blocks: Sequence[PlanBlock]) -> bool:
+    """A thing said to be "at" the hour its block ends, and no block of it starting then: Samuel's
+    "I am planning to have breakfast at 8:00, ... have lunch at 14:00" (82f1ab1's day), each block's
+    end said as its hour."""
+    skip = _PLACE_WORDS | {"home", "planning", "plan"}
+    for m in _CLOCK.finditer(sent):
+        before = sent[:m.start()].rstrip()
+        t = clock_times(m.group(0))
+        if not t or not re.search(r"\bat$", before):
+            continue
+        clause = re.split(r",|\band\b|;", before[:-2])[-1]
+        if _ENDING.search(clause):  # ("I finish work at 15:00": an end said as one)
+            continue
+        said = stems(clause, skip)
+        of = [b for b in blocks if said & stems(b.activity, skip)]
+        if of and any(abs(b.end - t[0]) <= 5 for b in of) and all(abs(b.start - t[0]) > 10 for b in of):
+            return True
+    return False
+
+
+_SAME = re.compile(r"\b(?:at the same time|simultaneously|at that (?:same )?time)\b", re.I)
+
+
+def _same_time(sent: str, entries: Sequence[tuple[int, str]]) -> bool:
+    """Two things said to be at one time when one of them the sentence speaks of holds other hours:
+    Samuel's "play the piano at Bluebell Cafe from 14:00 to 16:00, as I have arranged a surprise party
+    for Grace's 60th birthday at the same time" (the party is 18:00-21:00; 82f1ab1's day)."""
+    times = clock_times(sent)
+    if not times or not _SAME.search(sent):
+        return False
+    skip = _PLACE_WORDS | {"home", "same", "time"}
+    said = stems(sent, skip)
+    held = [start for start, what in entries if what and len(said & stems(what, skip)) >= 2]
+    return len(held) >= 2 and any(all(abs(t - start) > 10 for t in times) for start in held)
 
 
 _DAY_NAMED = re.compile(r"\b(?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I)
@@ -125,7 +166,7 @@ def _misplaced(sent: str, entries: Sequence[tuple[int, str]]) -> bool:
             continue
         held = [what for t, what in entries if abs(t - start[0]) <= 10]
         said = re.split(r"[,;:]", sent[:m.start()])[-1]
-        skip = {"bluebell", "cafe", "town", "hall", "house", "park", "college", "market", "store"}
-        if held and stems(said, skip) and not any(stems(said, skip) & stems(h, skip) for h in held):
+        if held and stems(said, _PLACE_WORDS) and not any(stems(said, _PLACE_WORDS) & stems(h, _PLACE_WORDS)
+                                                          for h in held):
             return True
     return False

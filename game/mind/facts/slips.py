@@ -83,3 +83,37 @@ def own_traits_as_anothers(sent: str, mine: Sequence[str], traits: Mapping[str, 
             continue
         return f"the speaker's own traits ({', '.join(sorted(said))}) said of another"
     return ""
+
+
+# another's going somewhere ("I know you're going to Bluebell Cafe tomorrow morning", "Nora is heading to")
+_GOES = (r"(?:(?:'re|’re| are|'s|’s| is)(?: \w+)? (?:going|heading|off) (?:to|over to)"
+         r"|(?:'ll|’ll| will) be (?:at|in|going to))")
+_TO_PLACE = re.compile(r"^\s*(?:(?:be|go|head|stop|drop|pop|walk|come|get)\s+(?:by\s+|over\s+|down\s+)?"
+                       r"(?:at|to|in)?\s*)?(?:the\s+)?")
+
+
+def whereabouts_made_up(sent: str, listeners: Sequence[str], people: Sequence[str], places: Sequence[str],
+                        held: Sequence[str], theirs: Mapping[str, Sequence[str]]) -> str:
+    """Why ``sent`` says where another (the listener, "you", or a resident it names) is going when
+    nothing the speaker holds links them with that place, else "": Grace told Samuel "I know you're
+    going to Bluebell Cafe tomorrow morning" (82f1ab1's day), which nothing of hers said.  ``held``:
+    the speaker's records (its relationships, its memories, each a text); ``theirs``: each person's
+    own places (home, workplace), which anyone may say they go to.  A question claims nothing; what
+    they said in this talk is among ``held`` ("Samuel: I'm going to the cafe")."""
+    if sent.rstrip().endswith("?"):
+        return ""
+    who = {"you": listeners[0]} if len(listeners) == 1 else {}
+    who.update({p.split()[0]: p for p in people})
+    for m in re.finditer(rf"\b(?P<w>you|[A-Z][a-z]+){_GOES}\b", sent):
+        person = who.get("you" if m.group("w").lower() == "you" else m.group("w"))
+        if person is None:
+            continue
+        rest = _TO_PLACE.sub("", sent[m.end():].lower(), count=1)  # ("going to love the cafe's scones": no place)
+        first = person.split()[0]
+        for place in places:
+            if not rest.startswith(place.lower()) or place in theirs.get(person, ()):
+                continue
+            if any(place.lower() in h.lower() and re.search(rf"\b{re.escape(first)}\b", h) for h in held):
+                continue
+            return f"{first} going to {place}, which nothing held says"
+    return ""

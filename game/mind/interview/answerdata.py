@@ -32,13 +32,7 @@ from game.mind.interview.backing import (
     role_answer,
     role_holders,
 )
-from game.mind.interview.ownclaims import (
-    after_work_line,
-    of_self_as_another,
-    office_line,
-    on_the_hour,
-    way_answer,
-)
+from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line, on_the_hour, way_answer
 from game.mind.memory.records import MemoryRow, mentioned, spoke_with
 from game.mind.view import PlanBlock, hhmm
 
@@ -329,12 +323,17 @@ class RecordLines(TypedDict):
     free_time: str
 
 
+_FREE_WORDS = {"free", "spare", "time", "like", "enjoy", "love", "spend", "spending", "really", "usually"}
+
+
 def _work_and_usual_day(text: str, back: Backing, lost: bool, job: str, usual: str, free_time: str = "") -> str:
     """Asked its work or its usual day, an answer that says none of it is told from the record
     (Samuel on 136a191: "I am known for my supportive and attentive father to my wife Grace"; Rosa:
-    "Today, she is going to Hank's house."); asked its free time, one that lost it (none is too few)."""
-    for record, what, least in ((job, "the work", 2), (usual, "the usual day", 3), (free_time, "the free time", 0)):
-        if record and (lost or len(stems(record, set()) & stems(text, set())) < least):
+    "Today, she is going to Hank's house."); asked its free time, one that shares no pastime with it
+    (Grace on 82f1ab1's day: "reading books, going for walks", which none of her records hold)."""
+    for record, what, least in ((job, "the work", 2), (usual, "the usual day", 3), (free_time, "the free time", 1)):
+        skip = _FREE_WORDS if record is free_time else set()
+        if record and (lost or len(stems(record, skip) & stems(text, skip)) < least):
             text, back.source = record, "record"
             back.fixes.append(f"told from the record: {what}")
     return text
