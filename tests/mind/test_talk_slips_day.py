@@ -86,7 +86,7 @@ def test_where_another_is_going_is_what_the_speaker_holds():
     # Grace to Samuel at 08:05: "I know you're going to Bluebell Cafe tomorrow morning" (nothing of hers said it)
     people = ("Grace Okafor", "Samuel Okafor", "Ines Moreau")
     places = ("Bluebell Cafe", "Town Hall", "Okafor House")
-    theirs = {"Samuel Okafor": ("Town Hall", "Okafor House")}
+    theirs = {"Samuel Okafor": ("Town Hall", "Okafor House")}  # (a made-up workplace, to show one's own places)
     held = ["Samuel Okafor: her husband of 34 years, a retired teacher", "I saw Ines Moreau at Bluebell Cafe"]
     said = "I know you're going to Bluebell Cafe tomorrow morning."
     why = whereabouts_made_up(said, ["Samuel Okafor"], people, places, held, theirs)
@@ -104,3 +104,31 @@ def test_where_another_is_going_is_what_the_speaker_holds():
                                theirs) == ""
     assert whereabouts_made_up("You're going to love Bluebell Cafe's scones.", ["Samuel Okafor"], people,
                                places, held, theirs) == ""
+
+
+def test_a_scripted_talk_ends_with_a_line_that_lost_a_claim():
+    # the same talk: Grace's claim was not said, and Samuel's reply to it, "Oh, you're telling me! I know!
+    # I'm going to make sure to go", was; the replies written after such a line are not said
+    from game.engine.build import new_engine
+    from game.engine.events import TickResult
+    from game.engine.state import Talk
+    from game.mind.view import Conversation
+
+    from .fakes import scripted_model
+
+    engine = new_engine("default", scripted_model({}))
+    conv = Conversation("t8", ["Grace Okafor", "Samuel Okafor"])
+    talk = Talk(conv, mode="script", script=[
+        ("Grace Okafor", "Oh, Samuel! I was just looking for you. I know you're going to Bluebell Cafe tomorrow "
+                         "morning."),
+        ("Samuel Okafor", "Oh, you're telling me! I know! I'm going to make sure to go."),
+        ("Grace Okafor", "See you there.")])
+    engine.conversations.say_scripted(talk, MORNING, TickResult(step=0, clock="Day 1, 09:17:00"))
+    assert conv.lines == [("Grace Okafor", "Oh, Samuel! I was just looking for you.")] and talk.script == []
+    assert [(w[0], w[2]) for w in conv.withheld] == [
+        ("Samuel Okafor", "written after a line whose claim was not said"),
+        ("Grace Okafor", "written after a line whose claim was not said")]
+    # a line that lost only a sentence said in another talk keeps the replies written to it
+    from game.engine.talks.facts import cut_for_a_claim
+    assert not cut_for_a_claim("Hi Rosa! I hope you're well.", "Hi Rosa!",
+                               ["1 sentence(s) copied from another talk or said again not said"])

@@ -15,7 +15,7 @@ from game.engine.api import MindPort
 from game.engine.decisions.jobs import JobBoard
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.state import MAX_TALK_LINES, Job, JobArgs, JobKind, Resident, Talk
-from game.engine.talks.facts import TalkFacts
+from game.engine.talks.facts import TalkFacts, cut_for_a_claim
 from game.engine.towncore import TownCore
 from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
@@ -177,9 +177,15 @@ class Conversations:
                                            "participants": list(talk.conv.participants)})
 
     def say_scripted(self, talk: Talk, now: datetime, res: TickResult) -> None:
-        speaker, text = talk.script.pop(0)
+        speaker, written = talk.script.pop(0)
         conv = talk.conv
-        speaker, text = self.facts.vet(conv, speaker, text, now)
+        speaker, text = self.facts.vet(conv, speaker, written, now)
+        if text and talk.script and cut_for_a_claim(written, text, conv.checks.get(len(conv.lines), [])):
+            # the replies were written to what is not said (82f1ab1's day: Grace's "I know you're going to
+            # Bluebell Cafe tomorrow morning" not said, Samuel's "I'm going to make sure to go" was): the
+            # talk ends with this line
+            conv.withheld += [(who, line, "written after a line whose claim was not said") for who, line in talk.script]
+            talk.script = []
         if not text:  # all of it told a secret to the one it is kept from, or nothing of it held: not said
             if talk.script and talk.script[0][0] != speaker:  # nor the reply written to it (6186d53's day:
                 other, reply = talk.script.pop(0)  # "Yes, we're friends and sparring partners", Grace to Priya)

@@ -292,3 +292,15 @@ def in_town_words(sent: str, fact: Fact) -> bool:
         return False
     low = sent.lower()
     return bool(fact.place and fact.place.lower() in low) or (fact.start is not None and hhmm(fact.start) in sent)
+
+
+# fixes that change words or drop a sentence said before, not a claim: a reply to such a line still holds
+_WORDING = re.compile(r"^(?:\d+ sentence\(s\) copied|a sentence said twice|greeting |today is |place |day |hours |"
+                      r"corrected: |\w+ -> )")
+
+
+def cut_for_a_claim(written: str, said: str, fixes: list[str]) -> bool:
+    """Whether a scripted line lost a sentence to a claim check (misattributed, unbacked, kept
+    secret, not so): what the model wrote after it answers what was not said."""
+    lost = len(sentences(said) or [said]) < len(sentences(written) or [written])
+    return lost and any(not _WORDING.match(f) for f in fixes if not f.startswith("was: "))
