@@ -59,6 +59,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("newspaper", r"\b(newspapers?|gazette|news ?paper)\b", ("newspaper", "gazette", "press")),
     ("office building", r"\boffice building\b", ("office building",)),
     ("community centre", r"\bcommunity (?:center|centre)\b", ("community center", "community centre")),
+    # a car where residents walk (Hank on 82f1ab1's day: "I'm getting out of the car, so I need to get to Marcus's pub")
+    ("car", r"\b(?:(?:my|the|a|his|her|our|your) (?:car|truck|van)|(?:drive|driving|drove) (?:to|home|into|over))\b",
+     ("garage", "parking", "driveway", "carport")),
     ("public transport", r"\b(?:public transport(?:ation)?|transit system|mass transit)\b", ("bus", "train", "tram",
                                                                                            "transit")),
 )

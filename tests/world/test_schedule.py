@@ -96,6 +96,10 @@ def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     assert lacking("I would have Rosa's usual care provider visit her.", words) == ["doctor"]
     assert lacking("She should see a doctor.", words) == ["doctor"]
     assert lacking("I would get her medicine from Kenji at the pharmacy.", words) == []
+    # Hank on 82f1ab1's day: residents walk; no place of Millbrook keeps a car
+    assert lacking("I'm getting out of the car, so I need to get to Marcus's pub.", words) == ["car"]
+    assert lacking("I'll drive to Oakhill College.", words) == ["car"]
+    assert lacking("I pushed the cart to the market; a card game after dinner.", words) == []
 
 
 def test_the_importer_reads_hours_from_the_daily_requirement():
