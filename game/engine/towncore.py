@@ -18,6 +18,8 @@ from game.engine.events import LogLine, TickResult
 from game.engine.state import Player, Pos, Resident
 from game.llm.api import LLM
 from game.mind.facts.fact import TownNames
+from game.mind.facts.unbacked import sentences
+from game.mind.talk.points import public
 from game.world.affordances import KindInfo
 from game.world.knowledge import role_tables
 from game.world.lacking import lacking, tree_words
@@ -73,6 +75,7 @@ class TownCore:
                                     lacks=_lacks(tree) if isinstance(tree, AreaTree) else None,
                                     open_now=lambda place: _open_now(town.objects, place),
                                     parts={e.what.lower(): (e.host, *e.known_by) for e in town.events},
+                                    doings={n: tuple(sentences(public(m.persona.currently))) for n, m in minds.items()},
                                     tasks=tuple((who, t) for e in town.events for who, ts in e.tasks.items()
                                                 for t in ts))
         # events waiting for the next TickResult (from commands and streamed replies)

@@ -197,7 +197,8 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     # him "I'm reading the town budget"); "Hank Brody is an old acquaintance, a dear friend, but she
     # cannot keep a secret" (Nora's words); "I don't know if she is running for mayor against me"
     from game.mind.facts.claims import role_claims
-    from game.mind.interview.answerdata import borrowed_self, relation_words_mixed
+    from game.mind.interview.answerdata import borrowed_self
+    from game.mind.interview.ofothers import relation_words_mixed
 
     basis = "- Grace Okafor told me: I'm reading the town budget. Do you know the budget?\n- his wife"
     said = "I enjoy reading the town budget in my free time."
@@ -527,7 +528,7 @@ def test_a_piece_of_tomorrows_record_said_back_is_said_whole():
 
 def test_what_it_holds_of_one_said_of_another_by_she_is_caught():
     """Grace of 2026-11-28, afternoon: Hank's words said of Rosa, the sentence after naming her."""
-    from game.mind.interview.answerdata import relation_words_mixed
+    from game.mind.interview.ofothers import relation_words_mixed
 
     rel = {"Hank Brody": "her opponent in the election; she respects his work ethic but thinks he is shortsighted",
            "Rosa Brody": "Hank's daughter, a kind young woman who serves her coffee every morning"}
@@ -573,3 +574,20 @@ def test_ones_own_words_in_a_talk_are_not_given_to_the_other_as_theirs():
     assert hearsay_unbacked(given, basis, people) == [given]
     assert hearsay_unbacked("Samuel Okafor told me I was so glad you were here.", basis, people) == []
     assert hearsay_unbacked("Samuel said he is so glad I'm here.", basis, people) == []
+
+
+def test_a_residents_doing_this_week_is_not_given_to_a_third():
+    # Ines in the panel of 0e6b5f2: "I am also working as a barista at Rosa's bakery stall" (Felix opens the
+    # stall; Rosa's own doings speak of "Felix Adeyemi, the new baker", which makes no bakery hers)
+    from game.mind.facts.fact import TownNames
+    from game.mind.interview.ofothers import said_of_others
+
+    people = ("Felix Adeyemi", "Ines Moreau", "Rosa Brody")
+    doings = {"Felix Adeyemi": ("Felix Adeyemi is opening a bakery stall called Rise & Shine at Greenway Market.",),
+              "Rosa Brody": ("She also has a growing crush on Felix Adeyemi, the new baker.",)}
+    town = TownNames(places=("Greenway Market", "Bluebell Cafe"), people=people, doings=doings,
+                     workplaces={"Rosa Brody": "Bluebell Cafe"})
+    said = "I am also working as a barista at Rosa's bakery stall."
+    assert said_of_others(said, "Ines Moreau", {}, town) == [said]
+    for right in ("Felix is opening his bakery stall at the market.", "Rosa's work at Bluebell Cafe is good."):
+        assert said_of_others(right, "Ines Moreau", {}, town) == []

@@ -87,6 +87,8 @@ class TownNames:
     # those who all know each other beyond their relationships: in a small town every resident but the
     # newcomers (residents.json ``small_town``, ``newcomer``); empty where only relationships say it
     townsfolk: frozenset[str] = frozenset()
+    # each one's doings this week as its persona says them, less what it keeps to itself (answers: ofothers.py)
+    doings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def acquainted(self, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` know each other by what the town declares: a relationship either

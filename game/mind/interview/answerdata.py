@@ -194,34 +194,6 @@ def borrowed_self(answer: str, basis: str, me: str = "") -> list[str]:
 _I_CLAUSE = re.compile(r",?\s+(?:and|but|so)\s+(?=I(?:'m| am| have| will|'ve)?\b)|;\s*(?=I\b)")
 
 
-def relation_words_mixed(answer: str, relationships: Mapping[str, str],
-                         roles: Mapping[str, Sequence[str]] = {}) -> list[str]:  # noqa: B006 (read only)
-    """The sentences of ``answer`` that say of one person (named, "she" after a name, or "the mayor"
-    by ``roles``) what the resident's relationships say of another ("Hank Brody is an old acquaintance,
-    a dear friend, but she cannot keep a secret": Nora's words; "the mayor is demanding but fair": Ines's)."""
-    def plain(t: str) -> str:  # "serves her coffee" and "serves me coffee" are one
-        words = re.findall(r"[a-z']+", t.lower())
-        return " ".join("x" if w in ("her", "his", "their", "me", "my", "him", "them") else w for w in words)
-
-    out = []
-    last = ""  # the one a "She is ..." sentence speaks of: the last named by full name before it
-    for sent in sentences(answer):
-        low = plain(sent)
-        named = re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+", sent)  # someone else named by full name
-        by_role = next((w for w, rs in roles.items() for r in rs if not r.startswith("candidate")
-                        and re.search(rf"\bthe {re.escape(r)}\b", sent, re.I)), "")
-        of = named.group(0) if named else (last if re.match(r"^\W*(?:She|He)\b", sent) else by_role)
-        for who, text in relationships.items():
-            words = [plain(p).split() for p in re.split(r"[;,]", text)]
-            phrases = [" ".join(w[i:i + 5]) for w in words for i in range(max(0, len(w) - 4))]
-            phrases += [" ".join(w) for w in words[1:] if len(w) >= 3]  # a whole part: "demanding but fair"
-            if any(p in low for p in phrases) and who.split()[0] not in sent and of and who.split()[0] not in of:
-                out.append(sent)
-                break
-        last = named.group(0) if named else last
-    return out
-
-
 def talks_answer(partners: Sequence[str]) -> str:
     """Whom it talked with, said from the records."""
     return f"Today I talked with {_names(partners)}." if partners else "I haven't talked with anyone today."

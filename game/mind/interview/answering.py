@@ -42,7 +42,6 @@ from game.mind.interview.answerdata import (
     home_claims,
     housemates_answer,
     record_lines,
-    relation_words_mixed,
     talk_claims,
     talk_topics_unbacked,
     talks_line,
@@ -60,6 +59,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
+from game.mind.interview.ofothers import said_of_others
 from game.mind.interview.otherdays import days_unbacked
 from game.mind.interview.ownclaims import (
     AGAIN,
@@ -378,7 +378,7 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
     found += [Problem("claim", sent, "Say only what you do yourself, not what others told you they do.")
               for sent in borrowed_self(text, basis, name)]
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
-              for sent in relation_words_mixed(text, mind.core.persona.relationships, town.roles)]
+              for sent in said_of_others(text, name, mind.core.persona.relationships, town)]
     found += [Problem("claim", sent, f"{why}.") for sent, why in parts_unbacked(text, name, town, held)]
     found += [Problem("claim", sent, "This is no talk: answer the one who asks you, not a neighbour.")
               for sent in addressed(text, town.people, name)]

@@ -1,0 +1,64 @@
+"""What an interview answer says of others, held to what the resident holds of each (issue 39).
+
+Read on the interviews: Nora's words of Hank said of another ("Hank Brody is an old acquaintance, a
+dear friend, but she cannot keep a secret"), and, in the panel of 0e6b5f2, Ines "working as a barista
+at Rosa's bakery stall" (the stall is Felix's: his persona's doing this week, nothing of Rosa's).
+Pure rules over the town's declared data (``TownNames``): no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from game.mind.facts.fact import TownNames
+from game.mind.facts.ownpoints import point_given_to_another
+from game.mind.facts.unbacked import sentences
+
+
+def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town: TownNames) -> list[str]:
+    """The sentences of ``answer`` that say of one person what is another's: the words of the
+    resident's relationships (``relation_words_mixed``), or a resident's doing this week given to a
+    third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
+    out = relation_words_mixed(answer, relationships, town.roles)
+    if not town.doings:
+        return out
+    public = " ".join(f"{p} is {r}" for p, rs in town.roles.items() for r in rs)
+    # each one's own life: its doings, less what they say of another ("a crush on Felix Adeyemi, the new
+    # baker" makes no bakery Rosa's), and its workplace; its relationships speak of others
+    about = re.compile(rf"\b(?:{'|'.join(re.escape(p) for p in town.people)}),\s+[^,.;]+")
+    lives = {p: " ".join([*(about.sub("", d) for d in town.doings.get(p, ())), town.workplaces.get(p, "")])
+             for p in town.people}
+    for sent in sentences(answer):
+        if sent not in out and point_given_to_another(sent, me, [], town.doings, lives, town.people, public=public,
+                                                      places=town.places, gatherings=tuple(town.parts)):
+            out.append(sent)
+    return out
+
+
+def relation_words_mixed(answer: str, relationships: Mapping[str, str],
+                         roles: Mapping[str, Sequence[str]] = {}) -> list[str]:  # noqa: B006 (read only)
+    """The sentences of ``answer`` that say of one person (named, "she" after a name, or "the mayor"
+    by ``roles``) what the resident's relationships say of another ("Hank Brody is an old acquaintance,
+    a dear friend, but she cannot keep a secret": Nora's words; "the mayor is demanding but fair": Ines's)."""
+    def plain(t: str) -> str:  # "serves her coffee" and "serves me coffee" are one
+        words = re.findall(r"[a-z']+", t.lower())
+        return " ".join("x" if w in ("her", "his", "their", "me", "my", "him", "them") else w for w in words)
+
+    out = []
+    last = ""  # the one a "She is ..." sentence speaks of: the last named by full name before it
+    for sent in sentences(answer):
+        low = plain(sent)
+        named = re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+", sent)  # someone else named by full name
+        by_role = next((w for w, rs in roles.items() for r in rs if not r.startswith("candidate")
+                        and re.search(rf"\bthe {re.escape(r)}\b", sent, re.I)), "")
+        of = named.group(0) if named else (last if re.match(r"^\W*(?:She|He)\b", sent) else by_role)
+        for who, text in relationships.items():
+            words = [plain(p).split() for p in re.split(r"[;,]", text)]
+            phrases = [" ".join(w[i:i + 5]) for w in words for i in range(max(0, len(w) - 4))]
+            phrases += [" ".join(w) for w in words[1:] if len(w) >= 3]  # a whole part: "demanding but fair"
+            if any(p in low for p in phrases) and who.split()[0] not in sent and of and who.split()[0] not in of:
+                out.append(sent)
+                break
+        last = named.group(0) if named else last
+    return out
