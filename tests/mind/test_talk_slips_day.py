@@ -132,3 +132,25 @@ def test_a_scripted_talk_ends_with_a_line_that_lost_a_claim():
     from game.engine.talks.facts import cut_for_a_claim
     assert not cut_for_a_claim("Hi Rosa! I hope you're well.", "Hi Rosa!",
                                ["1 sentence(s) copied from another talk or said again not said"])
+
+
+def test_our_own_mends_leave_no_wrong_date_and_no_place_inside_a_pub_quiz():
+    # 0e6b5f2's day: "on Wednesday, March 4" of the party was made "tomorrow, March 4" (it is March 3), and
+    # "the pub quiz at The Copper Kettle" was made "The Copper Kettle quiz at The Copper Kettle"
+    from game.mind.facts.fact import TownNames, declared
+    from game.mind.facts.factcheck import fix_fact_words
+
+    monday = datetime(2026, 3, 2, 11)
+    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
+                     datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder="Samuel Okafor", now=monday)
+    quiz = declared("a pub quiz", "Marcus Bell", "The Copper Kettle", monday.date(), 20 * 60, 22 * 60,
+                    holder="Marcus Bell", now=monday)
+    town = TownNames(places=("Bluebell Cafe", "Town Hall", "The Copper Kettle"),
+                     people=("Samuel Okafor", "Marcus Bell", "Priya Raman"))
+    said = "I'm looking forward to our surprise party at Town Hall on Wednesday, March 4, from 19:00 to 21:00."
+    fixed, _ = fix_fact_words(said, party, monday, town, "Samuel Okafor")
+    assert fixed == "I'm looking forward to our surprise party at Bluebell Cafe tomorrow, from 18:00 to 21:00."
+    said = "Let's meet at the pub quiz at The Copper Kettle in about half an hour."
+    assert fix_fact_words(said, quiz, monday, town, "Priya Raman") == (said, [])
+    assert fix_fact_words("See you at the pub tonight.", quiz, monday, town, "Priya Raman")[0] == \
+        "See you at The Copper Kettle tonight."

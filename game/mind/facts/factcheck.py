@@ -23,12 +23,7 @@ from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_pa
 from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames
 from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.leaning import hide_secrets, kept_apart
-from game.mind.facts.linechecks import (
-    drop_misattributed,
-    own_hosting,
-    to_listener,
-    unnarrate,
-)
+from game.mind.facts.linechecks import drop_misattributed, own_hosting, to_listener, unnarrate
 from game.mind.facts.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
 from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.facts.when import AT_RE, RANGE_RE, read_when, word_list
@@ -112,8 +107,8 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
                 phrase = m.group("p")
                 noun = phrase.split()[-1].lower()
                 if noun in fact.place.lower() or fact.place.lower() in phrase.lower() or not in_its_clause(
-                        text, m.start("p"), fact):
-                    continue
+                        text, m.start("p"), fact) or re.match(r"\s+(?:quiz|night|crawl)\b", text[m.end("p"):]):
+                    continue  # ("the pub quiz at The Copper Kettle": a pub's quiz, not a place, on 0e6b5f2's day)
                 text = text[:m.start("p")] + fact.place + text[m.end("p"):]
                 fixes.append(f"place {phrase} -> {fact.place}")
         if fact.start is not None:
@@ -222,7 +217,8 @@ def _fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
         fixes.append(f"day {m.group(1)} -> {right}")
         word = right if delta in (0, 1) else f"on {right}"
         return word.capitalize() if m.start() == 0 else word
-    text = _DAYWORDS.sub(sub, text)
+    text = _DAYWORDS.sub(sub, text)  # and a date said with it ("Wednesday, March 4" made "tomorrow, March 4")
+    text = re.sub(rf"\b((?i:{right})),?\s+[A-Z][a-z]+\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!:)", r"\1", text)
     return fix_part_of_day(text, fact, fixes) if fact.start is not None else text
 
 
