@@ -43,6 +43,12 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
      f"the {OWL} is kept secret from Eli Moreau"),
     ("Aiko Tanaka", ["Eli Moreau"], "Kenji writes the Millbrook Owl.", f"the {OWL} is kept secret from Eli Moreau"),
     ("Kenji Tanaka", ["Aiko Tanaka"], "I wrote this week's Owl column about the fountain.", ""),
+    # its holder at its work without its name (0e6b5f2's day, Kenji to Felix): told all the same
+    ("Kenji Tanaka", ["Felix Adeyemi"], "I'm working on the column right now.",
+     f"the {OWL} is kept secret from Felix Adeyemi"),
+    ("Kenji Tanaka", ["Felix Adeyemi"], "My column is almost done.", f"the {OWL} is kept secret from Felix Adeyemi"),
+    ("Kenji Tanaka", ["Aiko Tanaka"], "I'm working on the column right now.", ""),
+    ("Kenji Tanaka", ["Felix Adeyemi"], "I'm checking the stock of the pharmacy.", ""),
     ("Aiko Tanaka", ["Kenji Tanaka"], "Your Owl column this week was sharp.", ""),
     # named by one who cannot know it
     ("Eli Moreau", ["Aiko Tanaka"], "The Owl is written by Kenji.", f"Eli Moreau does not know who is the {OWL}"),

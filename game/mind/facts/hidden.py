@@ -71,6 +71,13 @@ def holders_said(sent: str, mark: str, speaker: str, listeners: Sequence[str], p
     return [p for p in dict.fromkeys(out) if p]
 
 
+# its holder at a secret role's work without its name (Kenji to Felix on 0e6b5f2's day: "I'm working on the
+# column right now"; the Owl's noun)
+_MY_WORK = (r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s+(?:just\s+|still\s+|busy\s+)?(?:working\s+on|writing|"
+            r"finishing|drafting|editing)\s+(?:the|my|this\s+week's|a|another|next\s+week's)\s+(?:[\w'-]+\s+){{0,2}}?"
+            r"{n}\b|\b[Mm]y\s+(?:[\w'-]+\s+){{0,2}}?{n}\b")
+
+
 def secret_role_problem(sent: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str:
     """Why ``sent`` breaks a secret role (given to another, known when it is not, told to one it is
     kept from), else ""."""
@@ -78,6 +85,10 @@ def secret_role_problem(sent: str, speaker: str, listeners: Sequence[str], town:
     for who, role, knowers in town.secret_roles:
         said_of = [p for m, noun in marks(role) if re.search(rf"\b{re.escape(m)}\b", sent)
                    for p in holders_said(sent, m, speaker, listeners, people, noun)]
+        kept = [p for p in listeners if p not in knowers]
+        if speaker == who and kept and any(noun and re.search(_MY_WORK.format(n=re.escape(noun)), sent)
+                                           for _, noun in marks(role)):
+            return f"the {role} is kept secret from {kept[0]}"  # ("I'm working on the column", Kenji to Felix)
         for said in said_of:
             if said != who:
                 if not _GUESS.search(sent):
