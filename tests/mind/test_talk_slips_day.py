@@ -154,3 +154,46 @@ def test_our_own_mends_leave_no_wrong_date_and_no_place_inside_a_pub_quiz():
     assert fix_fact_words(said, quiz, monday, town, "Priya Raman") == (said, [])
     assert fix_fact_words("See you at the pub tonight.", quiz, monday, town, "Priya Raman")[0] == \
         "See you at The Copper Kettle tonight."
+
+
+def test_a_teller_never_talked_with_and_an_own_point_on_another_day():
+    # 0e6b5f2's day: Samuel "I noticed that Felix Adeyemi has been preparing bread. He told me it's going to be
+    # busy" (he never talked with Felix); a stall that opens on Saturday said to open tomorrow
+    from game.mind.facts.ownpoints import own_point_day
+    from game.mind.facts.pasttalk import named_teller, talks_claimed
+
+    people = ["Felix Adeyemi", "Samuel Okafor", "Kenji Tanaka"]
+    before = "I noticed that Felix Adeyemi has been preparing bread for the market tomorrow."
+    told = named_teller("He told me it's going to be a bit busy.", before, people)
+    assert told == "Felix told me it's going to be a bit busy." and talks_claimed(told, people) == ["Felix Adeyemi"]
+    assert named_teller("He told me so.", "Felix and Kenji were there.", people) == "He told me so."
+    assert talks_claimed("I told Felix about it.", people) == []
+    own = ["Felix Adeyemi is opening a bakery stall called Rise & Shine at Greenway Market on Saturday."]
+    assert own_point_day("My bakery stall opens tomorrow!", own, 0, people) == "bake, open, stal: Saturday, not as said"
+    assert own_point_day("My bakery stall opens on Saturday!", own, 0, people) == ""
+    # the market is also his workplace's: bread for it tomorrow is his daily work
+    assert own_point_day("I'm preparing bread for the market tomorrow.", own, 0, people,
+                         "Greenway Market and Pharmacy") == ""
+
+
+def test_a_lines_other_gatherings_and_an_it_after_one_get_their_own_day_and_hours():
+    # 0e6b5f2's day: Priya "I have some notes for your debate today" in a line about the quiz; Marcus "the
+    # quiz. Do you know when it starts? I think it's starting at 8:00 tomorrow morning" (his quiz at 20:00)
+    from game.mind.facts.fact import FactBook, TownNames, declared
+    from game.mind.facts.factcheck import fix_fact_words, vet_line
+
+    monday = datetime(2026, 3, 2, 15)
+    quiz = declared("a pub quiz", "Marcus Bell", "The Copper Kettle", monday.date(), 20 * 60, 22 * 60,
+                    holder="Marcus Bell", now=monday)
+    debate = declared("the public debate", "Grace Okafor", "Town Hall", datetime(2026, 3, 4).date(), 19 * 60,
+                      21 * 60, holder="Hank Brody", now=monday)
+    town = TownNames(places=("Town Hall", "The Copper Kettle"), people=("Marcus Bell", "Priya Raman", "Hank Brody"))
+    said = "I was just looking forward to the quiz. Do you know when it starts? I think it's starting at 8:00 tomorrow."
+    fixed, _ = fix_fact_words(said, quiz, monday, town, "Marcus Bell")
+    assert fixed.endswith("I think it's starting at 8:00 today.")
+    book = FactBook()
+    for f in (quiz, debate):
+        book.learn(f)
+    line = "I have some notes for the debate today. See you at the pub quiz at The Copper Kettle tonight."
+    v = vet_line("Priya Raman", line, ["Priya Raman", "Hank Brody"], {"Priya Raman": book}, monday, town)
+    assert v.text.startswith("I have some notes for the debate on Wednesday.") and "day today -> Wednesday" in v.fixes

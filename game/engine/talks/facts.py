@@ -15,8 +15,22 @@ from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
-from game.mind.facts.ownpoints import done_before_its_day, point_given_to_another, point_not_theirs, said_as_own
-from game.mind.facts.pasttalk import PAST, past_event_unheld, past_held, said_unheard, talk_unheld, talks_claimed
+from game.mind.facts.ownpoints import (
+    done_before_its_day,
+    own_point_day,
+    point_given_to_another,
+    point_not_theirs,
+    said_as_own,
+)
+from game.mind.facts.pasttalk import (
+    PAST,
+    named_teller,
+    past_event_unheld,
+    past_held,
+    said_unheard,
+    talk_unheld,
+    talks_claimed,
+)
 from game.mind.facts.slips import (
     news_as_known,
     opens_what_is_open,
@@ -120,17 +134,19 @@ class TalkFacts:
             lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
         listeners = [p for p in conv.participants if p != v.speaker]
         town = self.core.town_names
-        kept, why, last = [], "", False
+        kept, why, last, before = [], "", False, ""
         for sent in sentences(v.text) or [v.text]:
             w = point_not_theirs(sent, v.speaker, listeners, points, lives, town.people, public=public,
                                  homes=town.homes, places=town.places) or point_given_to_another(
                 sent, v.speaker, listeners, points, lives, town.people, public=public, places=town.places,
-                gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or self._yesterday_unheld(
+                gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or own_point_day(
+                sent, points.get(v.speaker, ()), now.weekday(), town.people, town.workplaces.get(v.speaker, "")) or \
+                self._yesterday_unheld(
                 sent, v.speaker, lives.get(v.speaker, ""), now) or self._time_unheld(sent, v.speaker,
                                                                          lives.get(v.speaker, "")) or \
-                self._past_unheld(sent, v.speaker, conv.participants, now) or said_unheard(
-                sent, self._from_listeners(conv, v.speaker, heard), stems) or self._traits_given(
-                sent, v.speaker) or said_to_the_absent(
+                self._past_unheld(named_teller(sent, before, town.people), v.speaker, conv.participants,
+                                  now) or said_unheard(sent, self._from_listeners(conv, v.speaker, heard), stems) or \
+                self._traits_given(sent, v.speaker) or said_to_the_absent(
                 sent, conv.participants, town.people) or opens_what_is_open(sent, town.places) or \
                 self._whereabouts(sent, v.speaker, conv, heard)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
@@ -142,7 +158,7 @@ class TalkFacts:
                     break
             elif not (last and names_by_pronoun(sent)):
                 kept.append(sent)
-            last = bool(w) or (last and names_by_pronoun(sent))
+            last, before = bool(w) or (last and names_by_pronoun(sent)), sent
         if why:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)

@@ -302,3 +302,28 @@ def fix_part_of_day(text: str, fact: Fact, fixes: list[str]) -> str:
         fixes.append(f"{w} -> {right}")
         return m.group(0)[:m.start(1) - m.start()] + right
     return _PART.sub(sub, text)
+
+
+_DAYWORDS = re.compile(r"\b(?:(?:on|this|next)\s+)?(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|"
+                       r"friday|saturday|sunday)\b", re.I)  # ("this Monday" made right is "tomorrow")
+
+
+def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
+    """``text`` with the day words of a sentence about ``fact`` made its day ("on Wednesday" of tomorrow's)."""
+    assert fact.day is not None
+    delta = (fact.day - now.date()).days
+    right = {0: "today", 1: "tomorrow"}.get(delta, f"{fact.day:%A}")
+
+    def sub(m: re.Match) -> str:
+        w = m.group(1).lower()
+        ok = (w in ("today", "tonight") and delta == 0) or (w == "tomorrow" and delta == 1) or \
+            (w == f"{fact.day:%A}".lower())
+        if ok:
+            return m.group(0)
+        fixes.append(f"day {m.group(1)} -> {right}")
+        word = right if delta in (0, 1) else f"on {right}"
+        return word.capitalize() if m.start() == 0 else word
+    text = _DAYWORDS.sub(sub, text)  # and a date said with it ("Wednesday, March 4" made "tomorrow, March 4")
+    text = re.sub(rf"\b((?i:{right})),?\s+[A-Z][a-z]+\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!:)", r"\1", text)
+    text = fix_part_of_day(text, fact, fixes) if fact.start is not None else text
+    return re.sub(r"\b([Tt])oday (morning|afternoon|evening)\b", r"\1his \2", text)  # ("8:00 today evening")

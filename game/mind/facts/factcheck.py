@@ -19,7 +19,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_part_of_day, in_its_clause, in_its_part
+from game.mind.facts.claims import (
+    drop_unbacked_claims,
+    drop_wrong_time,
+    fix_day,
+    in_its_clause,
+    in_its_part,
+)
 from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames
 from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.leaning import hide_secrets, kept_apart
@@ -62,6 +68,9 @@ def fact_in(text: str, facts: Iterable[Fact], prefer: Sequence[str] = ()) -> Fac
 # ----------------------------------------------------------------------------- correcting words
 
 
+_IT = re.compile(r"\bit(?:'s|’s| is| starts| begins| will| opens)\b", re.I)
+
+
 def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str = "", *,
                    by_place: bool = False, to: Sequence[str] = ()) -> tuple[str, list[str]]:
     """``text`` with the fact's place, day and hours where a sentence about it names others, and the
@@ -72,14 +81,16 @@ def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speake
     keys = fact.keywords()
     place = set(word_list(fact.place)) - {"the", "and"} if by_place and fact.place else set()
     host = fact.host.split()[0].lower() if fact.host else ""
-    parts = SENTENCES.split(text)
+    parts, about = SENTENCES.split(text), False
     for i, sent in enumerate(parts):
         words = set(word_list(sent))
         # by its place only with a sign of the gathering ("hosted", "party", its host): "I open
-        # Bluebell Cafe at 6:30" is the cafe's day, not the party's hours
+        # Bluebell Cafe at 6:30" is the cafe's day, not the party's hours; "it" just after one of it is it
+        # ("the quiz. Do you know when it starts? I think it's starting at 8:00 tomorrow morning", Marcus)
         by_its_place = bool(place & words) and (EVENT_RE.search(sent) is not None or "host" in sent.lower()
                                                 or host in words)
-        if not (keys & words) and not by_its_place:
+        about = bool(keys & words) or by_its_place or about and bool(_IT.search(sent))
+        if not about:
             continue
         parts[i] = _fix_sentence(sent, fact, now, town, speaker, fixes, to)
     return " ".join(parts) if fixes else text, fixes
@@ -114,7 +125,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
         if fact.start is not None:
             text = _fix_hours(text, fact, fixes)
         if fact.day is not None:
-            text = _fix_day(text, fact, now, fixes)
+            text = fix_day(text, fact, now, fixes)
     if fact.kind == "gathering" and fact.host:
         text = _fix_inviter(text, fact, speaker, fixes)
     if speaker and speaker != fact.host:
@@ -188,10 +199,6 @@ def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
     return text
 
 
-_DAYWORDS = re.compile(r"\b(?:(?:on|this|next)\s+)?(today|tonight|tomorrow|monday|tuesday|wednesday|thursday|"
-                       r"friday|saturday|sunday)\b", re.I)  # ("this Monday" made right is "tomorrow")
-
-
 def place_aliases(place: str) -> list[str]:
     """How people name a place: "Greenway Market and Pharmacy", "Greenway Market"; "The Copper
     Kettle", "Copper Kettle"."""
@@ -201,25 +208,6 @@ def place_aliases(place: str) -> list[str]:
     if " and " in bare:
         out.append(bare.split(" and ")[0])
     return list(dict.fromkeys(a for a in out if len(a) > 3))
-
-
-def _fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
-    assert fact.day is not None
-    delta = (fact.day - now.date()).days
-    right = {0: "today", 1: "tomorrow"}.get(delta, f"{fact.day:%A}")
-
-    def sub(m: re.Match) -> str:
-        w = m.group(1).lower()
-        ok = (w in ("today", "tonight") and delta == 0) or (w == "tomorrow" and delta == 1) or \
-            (w == f"{fact.day:%A}".lower())
-        if ok:
-            return m.group(0)
-        fixes.append(f"day {m.group(1)} -> {right}")
-        word = right if delta in (0, 1) else f"on {right}"
-        return word.capitalize() if m.start() == 0 else word
-    text = _DAYWORDS.sub(sub, text)  # and a date said with it ("Wednesday, March 4" made "tomorrow, March 4")
-    text = re.sub(rf"\b((?i:{right})),?\s+[A-Z][a-z]+\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!:)", r"\1", text)
-    return fix_part_of_day(text, fact, fixes) if fact.start is not None else text
 
 
 _WHO = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?|[Hh]e|[Ss]he|[Tt]hey|[Ii])"
@@ -362,15 +350,25 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
     out.text, fixed = fix_fact_words(out.text, fact, now, town, out.speaker,
                                      to=[p for p in participants if p != out.speaker])
     out.fixes += fixed
+    _fix_others(out, fact, [f for f in held.values() if f is not fact], books.get(out.speaker), now, town)
     if out.speaker in holders or not may_move:
         out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)
                     and p not in fact.secret_from]
     return out
 
 
+def _fix_others(out: Vetted, fact: Fact, others: list[Fact], mine: FactBook | None, now: datetime,
+                town: TownNames) -> None:
+    """The other gatherings its speaker holds, mended in the sentences not of ``fact`` ("I have notes for
+    your debate today", in Priya's line about the quiz on 0e6b5f2's day)."""
+    for other in [f for f in others if mine is not None and mine.holds(f.key)]:
+        done = [(s, []) if fact.keywords() & set(word_list(s)) else fix_fact_words(s, other, now, town, out.speaker)
+                for s in SENTENCES.split(out.text)]
+        out.text, out.fixes = " ".join(t for t, _ in done), out.fixes + [x for _, fs in done for x in fs]
+
+
 def _not_known(out: Vetted, speaker: str, fact: Fact) -> Vetted:
-    """A line of a gathering its speaker has not heard of, said to one who has: its sentences about it
-    (and those that lean on them) are not said ("Oh, thanks, Grace", moved to Grace, was hers)."""
+    """A line of a gathering its speaker has not heard of, said to one who has: its sentences about it go."""
     kept = kept_apart(sentences(out.text) or [out.text],
                       lambda s: fact.speaks_of(s) or bool(fact.distinct() & set(word_list(s))))
     out.fixes.append(f"not known to {speaker}: {fact.bare_what}")

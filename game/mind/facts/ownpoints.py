@@ -137,3 +137,29 @@ def done_before_its_day(sent: str, points: Sequence[str]) -> str:
         if any(ahead.search(p) and said & _words(p, frozenset()) for p in points):  # and of the same thing
             return f"{day.capitalize()} is still to come"
     return ""
+
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_SAID = re.compile(r"\b(today|tonight|tomorrow|" + "|".join(_DAYS) + r")\b", re.I)
+
+
+def own_point_day(sent: str, own: Sequence[str], weekday: int, people: Sequence[str] = (), work: str = "") -> str:
+    """Why ``sent`` puts a thing of one of the speaker's own points (``own``) on another day than the
+    point's weekday, else "": Felix, whose stall opens on Saturday, on the Monday: "I'm preparing bread
+    for the market tomorrow" (0e6b5f2's day; but he works at Greenway Market: the words of the speaker's
+    workplace, ``work``, are its daily work's).  ``weekday``: today's (0 is Monday)."""
+    said = {0 if w in ("today", "tonight") else 1 if w == "tomorrow" else (_DAYS.index(w) - weekday) % 7
+            for w in (m.group(1).lower() for m in _DAY_SAID.finditer(sent))}
+    if not said:
+        return ""
+    names = _names(tuple(people), ())
+    for point in own:
+        m = re.search(r"\bon (" + "|".join(_DAYS) + r")\b", point, re.I)
+        if m is None:
+            continue
+        day = (_DAYS.index(m.group(1).lower()) - weekday) % 7
+        shared = _words(sent, names) & _words(point, names) - {d[:4] for d in (*_DAYS, "today", "tonight", "tomorrow")}
+        shared -= _words(work, frozenset())
+        if shared and day not in said:
+            return f"{', '.join(sorted(shared))}: {m.group(1)}, not as said"
+    return ""

@@ -49,7 +49,9 @@ _TALKED = re.compile(
     r"\bI(?:'ve|\s+have|\s+had)?\s+(?:just\s+|already\s+|also\s+|briefly\s+)?(?:talked|spoke|spoken|chatted)\s+"
     rf"(?:to|with)\s+{_NAME}"
     rf"|\bI\s+was\s+(?:just\s+)?(?:talking|chatting|speaking)\s+(?:to|with)\s+{_NAME.replace('who', 'was')}"
-    rf"|\b{_NAME.replace('who', 'and')}\s+and\s+I\s+(?:just\s+)?(?:talked|spoke|chatted|were\s+talking)\b")
+    rf"|\b{_NAME.replace('who', 'and')}\s+and\s+I\s+(?:just\s+)?(?:talked|spoke|chatted|were\s+talking)\b"
+    # ("Felix Adeyemi told me it's going to be busy", Samuel's, who never talked with him: 0e6b5f2's day)
+    rf"|\b{_NAME.replace('who', 'tm')}\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?(?:told|informed)\s+me\b")
 _TALK_VERB = r"(?:talk|talked|talking|spoke|told|asked|said|chat|chatted|mentioned|discussed|called)"
 
 
@@ -64,12 +66,20 @@ def _talks_of(sent: str, first: str) -> bool:
     return False
 
 
+def named_teller(sent: str, before: str, people: Sequence[str]) -> str:
+    """``sent`` with a "He told me" / "She told me" at its start said with the one person the sentence
+    ``before`` names ("I noticed that Felix Adeyemi has been preparing bread. He told me ..."), else ``sent``."""
+    m = re.match(r"(?:He|She)(?=\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?(?:told|informed)\s+me\b)", sent)
+    named = [p for p in people if re.search(rf"\b{re.escape(p.split()[0])}\b", before)] if m else []
+    return named[0].split()[0] + sent[m.end():] if m and len(named) == 1 else sent
+
+
 def talks_claimed(sent: str, people: Sequence[str]) -> list[str]:
     """The town's people ``sent`` says the speaker talked with ("I talked to Felix", "Rosa and I
     spoke"), by full name; a name that is no one's is not here (unbacked.people_named's)."""
     out = []
     for m in _TALKED.finditer(sent):
-        said = m.group("who") or m.group("was") or m.group("and")
+        said = m.group("who") or m.group("was") or m.group("and") or m.group("tm")
         who = next((p for p in people if said in (p, p.split()[0])), None)
         if who is not None and who not in out:
             out.append(who)
