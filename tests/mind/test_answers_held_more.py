@@ -591,3 +591,17 @@ def test_a_residents_doing_this_week_is_not_given_to_a_third():
     assert said_of_others(said, "Ines Moreau", {}, town) == [said]
     for right in ("Felix is opening his bakery stall at the market.", "Rosa's work at Bluebell Cafe is good."):
         assert said_of_others(right, "Ines Moreau", {}, town) == []
+
+
+def test_another_residents_name_as_ones_own_and_ones_own_name_spoken_to():
+    # Grace on 0e6b5f2's save, asked for an introduction: "Hi Grace! I'm Felix Adeyemi, a baker who is opening a
+    # bakery stall called Rise & Shine ..." (Felix's persona in the first person)
+    from game.mind.interview.ownclaims import addressed, self_claims
+
+    people = ["Grace Okafor", "Felix Adeyemi", "Samuel Okafor"]
+    said = "Hi Grace! I'm Felix Adeyemi, a baker who is opening a bakery stall. I'm nervous."
+    assert [s for s, _ in self_claims(said, "Grace Okafor", 59, [], people)] == [
+        "I'm Felix Adeyemi, a baker who is opening a bakery stall."]
+    assert addressed(said, people, "Grace Okafor") == ["Hi Grace!"]
+    assert self_claims("I am Grace Okafor, the mayor. I am Felix Adeyemi's neighbour.", "Grace Okafor", 59, [],
+                       people) == []

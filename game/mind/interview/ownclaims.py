@@ -123,6 +123,9 @@ def self_claims(answer: str, me: str, age: int | None, known: Sequence[str], peo
     out = [(sent, f"{first} is {age}.") for sent in age_unbacked(answer, age)]
     out += [(sent, f"{first} already knows {who}: say what {first} holds of them.")
             for sent, who in strangers_known(answer, known, people)]
+    # another's name as its own (Grace on 0e6b5f2's save: "Hi Grace! I'm Felix Adeyemi, a baker who ...")
+    out += [(sent, f"You are {me}: answer as {first}, of {first}'s own life.") for sent in sentences(answer)
+            if any(re.search(rf"\bI(?:'m|’m| am)\s+{re.escape(p)}\b(?!['’])", sent) for p in people if p != me)]
     if tomorrow and re.search(r"\btomorrow\b", question, re.I):
         out += [(sent, f"Say only what {first} holds of tomorrow: {tomorrow}") for sent in sentences(answer)
                 if _TO_SEE.search(sent) and any(re.search(rf"\b{re.escape(p.split()[0])}\b", sent)
@@ -175,7 +178,7 @@ def addressed(text: str, people: Sequence[str], me: str) -> list[str]:
     """The sentences of an answer that speak to a neighbour by name, as in a talk ("I understand,
     Samuel.", "Hello Rosa, ..."; not "Grace, my wife, is ..."): Grace's answer on 90db376 said a
     line of her talk with Samuel back, "just like you did when I was your mayor" and all."""
-    firsts = "|".join(re.escape(p.split()[0]) for p in people if p != me)
+    firsts = "|".join(re.escape(p.split()[0]) for p in {*people, me})  # (its own name too: "Hi Grace!", by Grace)
     if not firsts:
         return []
     rx = re.compile(rf"^\W*(?:hi|hello|hey|thanks|thank you|oh|well|yes|no|sure|okay|ok|dear),?\s+(?:{firsts})[,!]"
