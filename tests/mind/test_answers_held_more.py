@@ -111,6 +111,9 @@ def test_the_retry_note_said_back_is_never_kept(engine):
             "debate at Town Hall on Wednesday.")
     assert steps_out(note.split(". ")[0], "Grace Okafor")
     assert steps_out("I respect her for free time lines.", "Samuel Okafor")  # (the plan prompt's words)
+    # Samuel on 0e6b5f2's save, asked when he will go to bed
+    assert steps_out("I hope this meets the requirements! Let me know if you need any further adjustments.",
+                     "Samuel Okafor")
     assert not steps_out("I respect her for her free time.", "Samuel Okafor")
     assert steps_out("I am the mayor of Millbrook, a small town in southwestern Virginia.", "Grace Okafor")
     assert not steps_out("I am the mayor of Millbrook, in the north of town.", "Grace Okafor")

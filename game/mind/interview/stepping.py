@@ -26,8 +26,9 @@ OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|t
                          r"|(?:do not|don't) have a town|(?:do not|don't) live (?:there|in (?:the|this|a) town)"
                          # a chat assistant's sign-off (Samuel, asked what is on his mind, on b5e348b: "I hope
                          # this meets your requirements! Let me know if you have any other questions.")
-                         r"|meets? your (?:requirements|needs|expectations)|hope (?:this|that) helps"
-                         r"|let me know if you (?:have|need) (?:any )?(?:other |more |further )?(?:questions|help)"
+                         r"|meets? (?:your|the) (?:requirements|needs|expectations)|hope (?:this|that) helps"
+                         r"|let me know if you (?:have|need) (?:any )?(?:other |more |further )?(?:questions|help|"
+                         r"adjustments|changes)"
                          r"|I'm here to help|keep the conversation neutral"
                          # the meeting call's reasoning said back (Ines on 3668980's save: "Therefore, she does
                          # not start a conversation with Rosa Brody.")
