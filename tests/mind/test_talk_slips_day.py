@@ -197,3 +197,17 @@ def test_a_lines_other_gatherings_and_an_it_after_one_get_their_own_day_and_hour
     line = "I have some notes for the debate today. See you at the pub quiz at The Copper Kettle tonight."
     v = vet_line("Priya Raman", line, ["Priya Raman", "Hank Brody"], {"Priya Raman": book}, monday, town)
     assert v.text.startswith("I have some notes for the debate on Wednesday.") and "day today -> Wednesday" in v.fixes
+
+
+def test_a_day_it_would_rather_have_is_not_mended_to_the_gatherings():
+    # Grace on 0e6b5f2's save, asked what she would change: "hold the debate at a different time, such as on
+    # a weekend" was made "such as on a on Wednesday or on Wednesday"
+    from game.mind.facts.claims import fix_day
+    from game.mind.facts.fact import declared
+
+    monday = datetime(2026, 3, 2, 22)
+    debate = declared("the public debate", "Grace Okafor", "Town Hall", datetime(2026, 3, 4).date(), 19 * 60,
+                      21 * 60, holder="Grace Okafor", now=monday)
+    said = "I would hold the debate at a different time, such as on a Saturday or on Sunday."
+    assert fix_day(said, debate, monday, []) == said
+    assert fix_day("The debate is on Thursday.", debate, monday, []) == "The debate is on Wednesday."

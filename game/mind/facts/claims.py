@@ -308,6 +308,10 @@ _DAYWORDS = re.compile(r"\b(?:(?:on|this|next)\s+)?(today|tonight|tomorrow|monda
                        r"friday|saturday|sunday)\b", re.I)  # ("this Monday" made right is "tomorrow")
 
 
+_OTHER_TIME = re.compile(r"\b(?:different|another|other|better)\s+(?:time|day|date)\b|\binstead\b|\brather than\b"
+                         r"|\bmove (?:it|the \w+) to\b", re.I)
+
+
 def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
     """``text`` with the day words of a sentence about ``fact`` made its day ("on Wednesday" of tomorrow's)."""
     assert fact.day is not None
@@ -323,6 +327,8 @@ def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
         fixes.append(f"day {m.group(1)} -> {right}")
         word = right if delta in (0, 1) else f"on {right}"
         return word.capitalize() if m.start() == 0 else word
+    if _OTHER_TIME.search(text):  # a time it would rather have (Grace: "hold the debate at a different time,
+        return text  # such as on a weekend", made "on a on Wednesday" on 0e6b5f2's save)
     text = _DAYWORDS.sub(sub, text)  # and a date said with it ("Wednesday, March 4" made "tomorrow, March 4")
     text = re.sub(rf"\b((?i:{right})),?\s+[A-Z][a-z]+\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!:)", r"\1", text)
     text = fix_part_of_day(text, fact, fixes) if fact.start is not None else text
