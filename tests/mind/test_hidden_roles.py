@@ -78,6 +78,9 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
     ("Samuel Okafor", [], "These days my professional commitments at Oakhill College and my passion for teaching "
      "music matter most.", "Samuel Okafor is no longer a music teacher at Oakhill College"),
     ("Samuel Okafor", [], "I miss my old classes at Oakhill College.", ""),
+    # 0e6b5f2's interview, what matters most: "my passion for teaching music at Oakhill College"
+    ("Samuel Okafor", [], "What matters most is my passion for teaching music at Oakhill College.",
+     "Samuel Okafor is no longer a music teacher at Oakhill College"),
     # d2ec812's interview: "Give an introduction of yourself."
     ("Samuel Okafor", [], "I am Samuel Okafor, a music teacher at Oakhill College.",
      "Samuel Okafor is no longer a music teacher at Oakhill College"),

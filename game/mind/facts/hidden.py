@@ -136,7 +136,7 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
                             rf"{verb or 'work'}\w*)\s+(?:\w+\s+){{0,3}}?at\s+(?:the\s+)?{re.escape(at)}\b")
             if at and who == speaker:  # "my professional commitments at Oakhill College"
                 pats.append(rf"\b[Mm]y\s+(?:[\w-]+\s+){{0,2}}?(?:work|job|commitments|duties|classes|students|post|"
-                            rf"position|career|teaching|lessons)\s+(?:at|with)\s+(?:the\s+)?{re.escape(at)}\b")
+                            rf"position|career|teaching|lessons)(?:\s+\w+)?\s+(?:at|with)\s+(?:the\s+)?{re.escape(at)}\b")
             if at and town.workplaces.get(who, "") == at:
                 pats = pats[:2]  # still works there, in another role: only "I am a teacher" is wrong
             if not town.workplaces.get(who):  # one with no work now works no more ("Samuel is the main
