@@ -211,3 +211,22 @@ def test_a_day_it_would_rather_have_is_not_mended_to_the_gatherings():
     said = "I would hold the debate at a different time, such as on a Saturday or on Sunday."
     assert fix_day(said, debate, monday, []) == said
     assert fix_day("The debate is on Thursday.", debate, monday, []) == "The debate is on Wednesday."
+
+
+def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_about_it():
+    # 0e6b5f2's day: Rosa, who helps prepare the party, "I'll let you know when I hear about Samuel's surprise
+    # party"; Samuel, its host, to a helper: "can you tell me more about the surprise party at Bluebell Cafe?"
+    from game.mind.facts.fact import declared
+    from game.mind.facts.slips import held_as_unheard
+
+    monday = datetime(2026, 3, 2, 8)
+    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
+                     datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder="Samuel Okafor", now=monday)
+    said = "I'll let you know when I hear about Samuel's surprise party."
+    assert held_as_unheard(said, "Rosa Brody", [party]) == "surprise party for Grace's 60th birthday is known to " \
+        "the speaker"
+    asked = "Ines, can you tell me more about the surprise party at Bluebell Cafe?"
+    assert held_as_unheard(asked, "Samuel Okafor", [party]) == "surprise party for Grace's 60th birthday is the " \
+        "speaker's own"
+    assert held_as_unheard(asked, "Rosa Brody", [party]) == ""  # a helper may ask its host
+    assert held_as_unheard("I'm so excited about the surprise party!", "Rosa Brody", [party]) == ""

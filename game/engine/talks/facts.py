@@ -32,6 +32,7 @@ from game.mind.facts.pasttalk import (
     talks_claimed,
 )
 from game.mind.facts.slips import (
+    held_as_unheard,
     news_as_known,
     opens_what_is_open,
     own_traits_as_anothers,
@@ -148,7 +149,7 @@ class TalkFacts:
                                   now) or said_unheard(sent, self._from_listeners(conv, v.speaker, heard), stems) or \
                 self._traits_given(sent, v.speaker) or said_to_the_absent(
                 sent, conv.participants, town.people) or opens_what_is_open(sent, town.places) or \
-                self._whereabouts(sent, v.speaker, conv, heard)
+                self._whereabouts(sent, v.speaker, conv, heard) or self._unheard(sent, v.speaker, conv)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
             # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
             # said that speaks of its people leans on it ("I've talked to Grace. She's really excited")
@@ -176,6 +177,15 @@ class TalkFacts:
         if sum(1 for t in mine if t in low) < 2:  # (most sentences: no map of the others built)
             return ""
         return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
+
+    def _unheard(self, sent: str, speaker: str, conv: Conversation) -> str:
+        """Why ``sent`` has the speaker not know, or ask about, a gathering it held before this talk
+        (mind/facts/slips.held_as_unheard), else ""."""
+        mind = self.core.minds.get(speaker)
+        if mind is None:
+            return ""
+        return held_as_unheard(sent, speaker, [f for f in mind.facts if f.heard is None or conv.started is None
+                                               or f.heard < conv.started])
 
     def _whereabouts(self, sent: str, speaker: str, conv: Conversation, heard: list[str]) -> str:
         """Why ``sent`` says where another is going when nothing the speaker holds says so

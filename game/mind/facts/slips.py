@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from game.mind.facts.fact import Fact
+
 # a name said to someone: at the start ("Grace, ..."), after a greeting or a short word ("Thanks, Grace",
 # "I know, Rosa"), or closing a clause (", Grace!"); a sentence's subject ("Rosa is ...") is not
 VOCATIVE = (r"(?:^|[.!?]\s+)(?:(?:hi|hello|hey|thanks|thank you|oh|well|yes|yeah|no|sure|sorry|good morning|"
@@ -116,4 +118,26 @@ def whereabouts_made_up(sent: str, listeners: Sequence[str], people: Sequence[st
             if any(place.lower() in h.lower() and re.search(rf"\b{re.escape(first)}\b", h) for h in held):
                 continue
             return f"{first} going to {place}, which nothing held says"
+    return ""
+
+
+# one who holds a gathering said not to know it ("I'll let you know when I hear about Samuel's surprise party",
+# Rosa, who helps prepare it, on 0e6b5f2's day), or its host asking about it ("can you tell me more about the
+# project at Bluebell Cafe?", Samuel of his own party, to a helper)
+_UNHEARD = re.compile(r"\b(?:when|once|if|after) I hear\b|\bI (?:haven't|have not|hadn't|had not|never) heard\b"
+                      r"|\bI (?:don't|do not) know (?:anything |much |a thing )?(?:about|of)\b|\bnot sure what\b", re.I)
+_ASKS = re.compile(r"\b(?:tell me (?:more |anything |a bit )?about|what do you know about"
+                   r"|do you know (?:anything |much )?about|have you heard (?:anything )?about)\b", re.I)
+
+
+def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact]) -> str:
+    """Why ``sent`` has its speaker not know, or ask about, a gathering it holds from before this talk
+    (``held``), else ""."""
+    for f in held:
+        if not f.speaks_of(sent):
+            continue
+        if _UNHEARD.search(sent):
+            return f"{f.bare_what} is known to the speaker"
+        if _ASKS.search(sent) and f.host == speaker:
+            return f"{f.bare_what} is the speaker's own"
     return ""
