@@ -230,3 +230,17 @@ def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_
         "speaker's own"
     assert held_as_unheard(asked, "Rosa Brody", [party]) == ""  # a helper may ask its host
     assert held_as_unheard("I'm so excited about the surprise party!", "Rosa Brody", [party]) == ""
+
+
+def test_one_a_gathering_is_kept_from_does_not_hint_at_it_by_its_place():
+    # 0e6b5f2's day: Grace, to Samuel who prepares her surprise party at Bluebell Cafe: "They might be interested
+    # in helping us with our project at Bluebell Cafe"
+    from game.mind.facts.fact import declared
+    from game.mind.facts.slips import hints_at_the_kept
+
+    monday = datetime(2026, 3, 2, 8)
+    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
+                     datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder="Samuel Okafor", now=monday)
+    said = "They might be interested in helping us with our project at Bluebell Cafe."
+    assert hints_at_the_kept(said, [party]) == "surprise party for Grace's 60th birthday is kept from the speaker"
+    assert hints_at_the_kept("I'll have my coffee at Bluebell Cafe.", [party]) == ""

@@ -33,6 +33,7 @@ from game.mind.facts.pasttalk import (
 )
 from game.mind.facts.slips import (
     held_as_unheard,
+    hints_at_the_kept,
     news_as_known,
     opens_what_is_open,
     own_traits_as_anothers,
@@ -179,13 +180,15 @@ class TalkFacts:
         return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
 
     def _unheard(self, sent: str, speaker: str, conv: Conversation) -> str:
-        """Why ``sent`` has the speaker not know, or ask about, a gathering it held before this talk
-        (mind/facts/slips.held_as_unheard), else ""."""
+        """Why ``sent`` has the speaker not know, or ask about, a gathering it held before this talk, or
+        hint at one kept from it (mind/facts/slips.py), else ""."""
         mind = self.core.minds.get(speaker)
         if mind is None:
             return ""
+        kept = [f for p in conv.participants if p in self.core.minds for f in self.core.minds[p].facts
+                if speaker in f.secret_from]
         return held_as_unheard(sent, speaker, [f for f in mind.facts if f.heard is None or conv.started is None
-                                               or f.heard < conv.started])
+                                               or f.heard < conv.started]) or hints_at_the_kept(sent, kept)
 
     def _whereabouts(self, sent: str, speaker: str, conv: Conversation, heard: list[str]) -> str:
         """Why ``sent`` says where another is going when nothing the speaker holds says so

@@ -141,3 +141,16 @@ def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact]) -> str:
         if _ASKS.search(sent) and f.host == speaker:
             return f"{f.bare_what} is the speaker's own"
     return ""
+
+
+_HINT = re.compile(r"\b(?:project|plans?|preparations?|surprise|secret|something special)\b", re.I)
+
+
+def hints_at_the_kept(sent: str, kept: Sequence[Fact]) -> str:
+    """Why ``sent``, said by one a gathering is kept from (``kept``), hints at it by its place and a
+    plan ("helping us with our project at Bluebell Cafe", Grace on 0e6b5f2's day, of the party Samuel
+    prepares there for her), else ""."""
+    for f in kept:
+        if f.place and re.search(rf"\b{re.escape(f.place)}\b", sent, re.I) and _HINT.search(sent):
+            return f"{f.bare_what} is kept from the speaker"
+    return ""
