@@ -244,3 +244,16 @@ def test_one_a_gathering_is_kept_from_does_not_hint_at_it_by_its_place():
     said = "They might be interested in helping us with our project at Bluebell Cafe."
     assert hints_at_the_kept(said, [party]) == "surprise party for Grace's 60th birthday is kept from the speaker"
     assert hints_at_the_kept("I'll have my coffee at Bluebell Cafe.", [party]) == ""
+
+
+def test_what_the_speaker_says_it_will_do_today_is_in_its_plan():
+    # a play of 10e7489: Grace, at 04:27, to her embodied husband: "I was planning to go for a walk around the
+    # park this morning" (her morning: breakfast, a catch-up with Hank, her office)
+    from game.mind.facts.slips import own_plan_unheld
+
+    plan = ["having breakfast", "catch up with Hank Brody", "run the town from the mayor's office", "having lunch"]
+    said = "I was planning to go for a walk around the park this morning."
+    assert own_plan_unheld(said, plan) == "not in its plan today: go for a walk around the park"
+    assert own_plan_unheld("I'm going to catch up with Hank this morning.", plan) == ""
+    assert own_plan_unheld("I'm going to have lunch later.", plan) == ""
+    assert own_plan_unheld("I went for a walk this morning.", plan) == ""  # (said as done: another rule's)

@@ -36,6 +36,7 @@ from game.mind.facts.slips import (
     hints_at_the_kept,
     news_as_known,
     opens_what_is_open,
+    own_plan_unheld,
     own_traits_as_anothers,
     said_to_the_absent,
     whereabouts_made_up,
@@ -150,7 +151,8 @@ class TalkFacts:
                                   now) or said_unheard(sent, self._from_listeners(conv, v.speaker, heard), stems) or \
                 self._traits_given(sent, v.speaker) or said_to_the_absent(
                 sent, conv.participants, town.people) or opens_what_is_open(sent, town.places) or \
-                self._whereabouts(sent, v.speaker, conv, heard) or self._unheard(sent, v.speaker, conv)
+                self._whereabouts(sent, v.speaker, conv, heard) or self._unheard(sent, v.speaker, conv) or \
+                self._plan_unheld(sent, v.speaker)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
             # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
             # said that speaks of its people leans on it ("I've talked to Grace. She's really excited")
@@ -178,6 +180,12 @@ class TalkFacts:
         if sum(1 for t in mine if t in low) < 2:  # (most sentences: no map of the others built)
             return ""
         return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
+
+    def _plan_unheld(self, sent: str, speaker: str) -> str:
+        """Why ``sent`` says the speaker will do today what its plan does not hold (slips.own_plan_unheld)."""
+        mind = self.core.minds.get(speaker)
+        plan = mind.plan if mind is not None else None
+        return own_plan_unheld(sent, [b.activity for b in plan.blocks]) if plan is not None else ""
 
     def _unheard(self, sent: str, speaker: str, conv: Conversation) -> str:
         """Why ``sent`` has the speaker not know, or ask about, a gathering it held before this talk, or

@@ -154,3 +154,22 @@ def hints_at_the_kept(sent: str, kept: Sequence[Fact]) -> str:
         if f.place and re.search(rf"\b{re.escape(f.place)}\b", sent, re.I) and _HINT.search(sent):
             return f"{f.bare_what} is kept from the speaker"
     return ""
+
+
+# what the speaker says it will do today ("I was planning to go for a walk around the park this morning")
+_MY_PLAN = re.compile(r"\bI(?:'m|’m| am| was)?\s+(?:planning|going|about|hoping|meaning)\s+to\s+(?P<what>[^.!?]{3,80}?)"
+                      r"\s+(?:this (?:morning|afternoon|evening)|today|tonight|later(?: today)?)\b", re.I)
+_PLAN_SKIP = frozenset({"this", "that", "some", "with", "have", "going", "planning", "about", "there", "then",
+                        "morning", "afternoon", "evening", "today", "tonight", "later", "around", "maybe"})
+
+
+def own_plan_unheld(sent: str, plan: Sequence[str]) -> str:
+    """Why ``sent`` says the speaker will do today what nothing of its plan (``plan``: today's
+    activities) holds, else "": Grace, embodied Samuel's wife at 04:27 in a play of 10e7489, "I was
+    planning to go for a walk around the park this morning" (her morning: breakfast, Hank, her office)."""
+    m = _MY_PLAN.search(sent)
+    if m is None or not plan:
+        return ""
+    said = {w[:4] for w in re.findall(r"[a-z]+", m.group("what").lower()) if len(w) >= 4 and w not in _PLAN_SKIP}
+    held = {w[:4] for a in plan for w in re.findall(r"[a-z]+", a.lower()) if len(w) >= 4}
+    return f"not in its plan today: {m.group('what')}" if said and not said & held else ""
