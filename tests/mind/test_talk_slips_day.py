@@ -229,6 +229,9 @@ def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_
     assert held_as_unheard(asked, "Samuel Okafor", [party]) == "surprise party for Grace's 60th birthday is the " \
         "speaker's own"
     assert held_as_unheard(asked, "Rosa Brody", [party]) == ""  # a helper may ask its host
+    project = "Ines, can you tell me more about the project at Bluebell Cafe?"  # (the party, not named)
+    assert held_as_unheard(project, "Samuel Okafor", [party]) == "surprise party for Grace's 60th birthday is " \
+        "the speaker's own"
     assert held_as_unheard("I'm so excited about the surprise party!", "Rosa Brody", [party]) == ""
 
 

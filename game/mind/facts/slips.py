@@ -126,6 +126,9 @@ def whereabouts_made_up(sent: str, listeners: Sequence[str], people: Sequence[st
 # project at Bluebell Cafe?", Samuel of his own party, to a helper)
 _UNHEARD = re.compile(r"\b(?:when|once|if|after) I hear\b|\bI (?:haven't|have not|hadn't|had not|never) heard\b"
                       r"|\bI (?:don't|do not) know (?:anything |much |a thing )?(?:about|of)\b|\bnot sure what\b", re.I)
+_HINT = re.compile(r"\b(?:project|plans?|preparations?|surprise|secret|something special)\b", re.I)
+
+
 _ASKS = re.compile(r"\b(?:tell me (?:more |anything |a bit )?about|what do you know about"
                    r"|do you know (?:anything |much )?about|have you heard (?:anything )?about)\b", re.I)
 
@@ -134,16 +137,14 @@ def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact]) -> str:
     """Why ``sent`` has its speaker not know, or ask about, a gathering it holds from before this talk
     (``held``), else ""."""
     for f in held:
-        if not f.speaks_of(sent):
+        # (or named by its place and a plan: "the project at Bluebell Cafe", Samuel of his own party)
+        if not f.speaks_of(sent) and not (f.place and f.place.lower() in sent.lower() and _HINT.search(sent)):
             continue
         if _UNHEARD.search(sent):
             return f"{f.bare_what} is known to the speaker"
         if _ASKS.search(sent) and f.host == speaker:
             return f"{f.bare_what} is the speaker's own"
     return ""
-
-
-_HINT = re.compile(r"\b(?:project|plans?|preparations?|surprise|secret|something special)\b", re.I)
 
 
 def hints_at_the_kept(sent: str, kept: Sequence[Fact]) -> str:
