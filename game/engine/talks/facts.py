@@ -206,9 +206,10 @@ class TalkFacts:
             return ""
         held = [*(f"{o}: {r}" for o, r in mind.persona.relationships.items()), *heard,
                 *(f"{who}: {t}" for who, t in conv.lines)]
-        theirs = {p: (town.workplaces.get(p, ""), town.homes.get(p, "")) for p in town.people}
-        return whereabouts_made_up(sent, [p for p in conv.participants if p != speaker], town.people,
-                                   town.places, held, theirs)
+        listeners = [p for p in conv.participants if p != speaker]
+        named = [p for p in town.people if p in listeners or p.split()[0] in sent]  # (not the whole town a sentence)
+        theirs = {p: (town.workplaces.get(p, ""), town.homes.get(p, "")) for p in named}
+        return whereabouts_made_up(sent, listeners, named, town.places, held, theirs)
 
     @staticmethod
     def _from_listeners(conv: Conversation, speaker: str, heard: list[str]) -> list[str]:

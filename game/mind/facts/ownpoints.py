@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from game.mind.facts.hours import stems
+from game.mind.facts.when import WEEKDAYS
 
 # the stems of words any line may share with any point, beyond those ``stems`` leaves out ("I've been
 # working hard to make sure", Felix's, shares "been" and "make" with Kenji's "Eli has been asking
@@ -139,8 +140,9 @@ def done_before_its_day(sent: str, points: Sequence[str]) -> str:
     return ""
 
 
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_SAID = re.compile(r"\b(today|tonight|tomorrow|" + "|".join(_DAYS) + r")\b", re.I)
+_DAY_SAID = re.compile(r"\b(today|tonight|tomorrow|" + "|".join(WEEKDAYS) + r")\b", re.I)
+_ON_DAY = re.compile(r"\bon (" + "|".join(WEEKDAYS) + r")\b", re.I)
+_DAY_STEMS = frozenset(d[:4] for d in (*WEEKDAYS, "today", "tonight", "tomorrow"))
 
 
 def own_point_day(sent: str, own: Sequence[str], weekday: int, people: Sequence[str] = (), work: str = "") -> str:
@@ -148,17 +150,17 @@ def own_point_day(sent: str, own: Sequence[str], weekday: int, people: Sequence[
     point's weekday, else "": Felix, whose stall opens on Saturday, on the Monday: "I'm preparing bread
     for the market tomorrow" (0e6b5f2's day; but he works at Greenway Market: the words of the speaker's
     workplace, ``work``, are its daily work's).  ``weekday``: today's (0 is Monday)."""
-    said = {0 if w in ("today", "tonight") else 1 if w == "tomorrow" else (_DAYS.index(w) - weekday) % 7
+    said = {0 if w in ("today", "tonight") else 1 if w == "tomorrow" else (WEEKDAYS.index(w) - weekday) % 7
             for w in (m.group(1).lower() for m in _DAY_SAID.finditer(sent))}
     if not said:
         return ""
     names = _names(tuple(people), ())
     for point in own:
-        m = re.search(r"\bon (" + "|".join(_DAYS) + r")\b", point, re.I)
+        m = _ON_DAY.search(point)
         if m is None:
             continue
-        day = (_DAYS.index(m.group(1).lower()) - weekday) % 7
-        shared = _words(sent, names) & _words(point, names) - {d[:4] for d in (*_DAYS, "today", "tonight", "tomorrow")}
+        day = (WEEKDAYS.index(m.group(1).lower()) - weekday) % 7
+        shared = _words(sent, names) & _words(point, names) - _DAY_STEMS
         shared -= _words(work, frozenset())
         if shared and day not in said:
             return f"{', '.join(sorted(shared))}: {m.group(1)}, not as said"

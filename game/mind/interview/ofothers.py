@@ -21,14 +21,15 @@ def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town:
     resident's relationships (``relation_words_mixed``), or a resident's doing this week given to a
     third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
     out = relation_words_mixed(answer, relationships, town.roles)
-    if not town.doings:
+    named = [p for p in town.people if p != me and re.search(rf"\b{re.escape(p.split()[0])}\b", answer)]
+    if not town.doings or not named:  # (a third's doing is given only to one the answer names)
         return out
     public = " ".join(f"{p} is {r}" for p, rs in town.roles.items() for r in rs)
     # each one's own life: its doings, less what they say of another ("a crush on Felix Adeyemi, the new
     # baker" makes no bakery Rosa's), and its workplace; its relationships speak of others
     about = re.compile(rf"\b(?:{'|'.join(re.escape(p) for p in town.people)}),\s+[^,.;]+")
     lives = {p: " ".join([*(about.sub("", d) for d in town.doings.get(p, ())), town.workplaces.get(p, "")])
-             for p in town.people}
+             for p in named}
     for sent in sentences(answer):
         if sent not in out and point_given_to_another(sent, me, [], town.doings, lives, town.people, public=public,
                                                       places=town.places, gatherings=tuple(town.parts)):
