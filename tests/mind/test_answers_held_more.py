@@ -129,6 +129,14 @@ def test_its_own_name_said_as_anothers_is_its_own():
     assert own_voice("I know Hank Brody, Rosa's father.", "Rosa Brody") == "I know Hank Brody, my father."
     assert own_voice("Rosa Brody's town would thrive.", "Rosa Brody") == "my town would thrive."
     assert own_voice("Rosalind's cat", "Rosa Brody") == "Rosalind's cat"
+    # Rosa on 0e6b5f2's save, of her own father in her persona's words ("has not dared to tell her father")
+    own = "She secretly plans to vote for Grace and has not dared to tell her father."
+    said = "I am Rosa Brody. I secretly plan to vote for Grace and have not dared to tell her father."
+    assert own_voice(said, "Rosa Brody", own) == \
+        "I am Rosa Brody. I secretly plan to vote for Grace and have not dared to tell my father."
+    assert own_voice("I met Grace and her father.", "Rosa Brody", own) == "I met Grace and her father."
+    assert own_voice("Grace has not dared to tell her father.", "Rosa Brody", own) == \
+        "Grace has not dared to tell her father."
 
 
 def test_what_someone_told_it_is_held_to_what_it_remembers_of_them():
@@ -595,6 +603,23 @@ def test_a_residents_doing_this_week_is_not_given_to_a_third():
     for right in ("Felix is opening his bakery stall at the market.", "Rosa's work at Bluebell Cafe is good."):
         assert said_of_others(right, "Ines Moreau", {}, town) == []
 
+
+
+def test_ones_own_doing_is_not_told_of_a_she():
+    # Grace on 0e6b5f2's save, asked whom she talked with: "... and Nora Lindqvist today. She also discussed
+    # the public debate at the Town Hall council chamber on Wednesday at 7pm, which she is preparing for."
+    from game.mind.facts.fact import TownNames
+    from game.mind.interview.ofothers import said_of_others
+
+    mine = ("She is preparing for the public debate at the Town Hall council chamber on Wednesday at 7pm.",)
+    town = TownNames(people=("Grace Okafor", "Rosa Brody", "Nora Lindqvist"), doings={"Grace Okafor": mine})
+    she = ("She also discussed the public debate at the Town Hall council chamber on Wednesday at 7pm, which she is "
+           "preparing for.")
+    said = f"I talked with Rosa Brody and Nora Lindqvist today. {she}"
+    assert said_of_others(said, "Grace Okafor", {}, town) == [she]
+    mine_said = "I am preparing for the public debate at the Town Hall council chamber on Wednesday at 7pm."
+    assert said_of_others(mine_said, "Grace Okafor", {}, town) == []
+    assert said_of_others("I talked with Rosa Brody. She is coming to the debate.", "Grace Okafor", {}, town) == []
 
 def test_another_residents_name_as_ones_own_and_ones_own_name_spoken_to():
     # Grace on 0e6b5f2's save, asked for an introduction: "Hi Grace! I'm Felix Adeyemi, a baker who is opening a

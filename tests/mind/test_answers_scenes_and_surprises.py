@@ -39,3 +39,18 @@ def test_a_surprise_is_not_told_to_the_one_it_is_kept_from_even_in_what_one_woul
     for fine in ("I must not tell Grace about the surprise.", "I told Rosa about the surprise party.",
                  "I would call Grace to see if she is okay."):
         assert parts_unbacked(fine, "Samuel Okafor", town, [party]) == []
+
+
+def test_those_named_to_help_with_a_party_are_those_with_a_part_in_it():
+    # Samuel on 0e6b5f2's save, asked what he would do if someone close were sick: "I would also inform my friends
+    # and family, including Ines Moreau, Felix Adeyemi, and Rosa Brody, so they can help prepare the party"
+    party = Fact(key="samuel-okafor:party", kind="gathering", what="a surprise party for Grace's 60th birthday",
+                 host="Samuel Okafor", place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60,
+                 honoree="Grace Okafor", secret_from=("Grace Okafor",))
+    town = TownNames(places=("Bluebell Cafe",), people=tuple(PEOPLE),
+                     parts={party.what.lower(): ("Samuel Okafor", "Rosa Brody")})
+    said = "I would inform Felix Adeyemi and Rosa Brody, so they can help prepare the party."
+    assert [w for _, w in parts_unbacked(said, "Samuel Okafor", town, [party])] == [
+        "Felix has no part in surprise party for Grace's 60th birthday"]
+    assert parts_unbacked("I would inform Rosa Brody, so they can help prepare the party.", "Samuel Okafor", town,
+                          [party]) == []

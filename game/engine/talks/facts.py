@@ -30,11 +30,14 @@ from game.mind.facts.pasttalk import (
     said_unheard,
     talk_unheld,
     talks_claimed,
+    told_you_unseen,
 )
+from game.mind.facts.roleslips import gap_unheld, role_slip
 from game.mind.facts.slips import (
     held_as_unheard,
     hints_at_the_kept,
     news_as_known,
+    open_until_made_up,
     opens_what_is_open,
     own_plan_unheld,
     own_traits_as_anothers,
@@ -54,6 +57,7 @@ _YESTERDAY = re.compile(r"\b(?:yesterday|last night)\b", re.I)
 _YESTERDAY_WORDS = frozenset({"yesterday", "last", "night", "also", "really", "just", "there", "been", "were",
                               "morning", "afternoon", "evening", "after", "before", "whole", "long", "busy"})
 YESTERDAY_KEPT = 400  # the speaker's latest memories looked through for yesterday's
+_GAPISH = re.compile(r"\b(?:since|in (?:a while|ages|years|months))\b", re.I)  # (gap_unheld's, read first)
 _MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\s*")
 
 
@@ -132,27 +136,12 @@ class TalkFacts:
     def _own_points(self, conv: Conversation, v: Vetted, now: datetime, heard: list[str]) -> Vetted:
         """The line less its sentences that say another's point or give its own to the listener
         (game/mind/facts/ownpoints.py), or tell of a yesterday nothing it holds has."""
-        points, lives, public, every = self._points()
+        lives = self._points()[1]
         if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
             lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
-        listeners = [p for p in conv.participants if p != v.speaker]
-        town = self.core.town_names
         kept, why, last, before = [], "", False, ""
         for sent in sentences(v.text) or [v.text]:
-            w = point_not_theirs(sent, v.speaker, listeners, points, lives, town.people, public=public,
-                                 homes=town.homes, places=town.places) or point_given_to_another(
-                sent, v.speaker, listeners, points, lives, town.people, public=public, places=town.places,
-                gatherings=tuple(town.parts)) or done_before_its_day(sent, every) or own_point_day(
-                sent, points.get(v.speaker, ()), now.weekday(), town.people, town.workplaces.get(v.speaker, "")) or \
-                self._yesterday_unheld(
-                sent, v.speaker, lives.get(v.speaker, ""), now) or self._time_unheld(sent, v.speaker,
-                                                                         lives.get(v.speaker, "")) or \
-                self._past_unheld(named_teller(sent, before, town.people), v.speaker, conv.participants,
-                                  now) or said_unheard(sent, self._from_listeners(conv, v.speaker, heard), stems) or \
-                self._traits_given(sent, v.speaker) or said_to_the_absent(
-                sent, conv.participants, town.people) or opens_what_is_open(sent, town.places) or \
-                self._whereabouts(sent, v.speaker, conv, heard) or self._unheard(sent, v.speaker, conv) or \
-                self._plan_unheld(sent, v.speaker)
+            w = self._slip(sent, before, v.speaker, conv, now, heard, lives)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
             # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
             # said that speaks of its people leans on it ("I've talked to Grace. She's really excited")
@@ -167,6 +156,37 @@ class TalkFacts:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)
         return v
+
+    def _slip(self, sent: str, before: str, speaker: str, conv: Conversation, now: datetime, heard: list[str],
+              lives: dict[str, str]) -> str:
+        """Why ``sent`` is not to be said in its speaker's line: the first rule that finds a reason
+        (game/mind/facts/ownpoints.py, pasttalk.py, slips.py, roleslips.py), else ""."""
+        points, _, public, every = self._points()
+        town = self.core.town_names
+        listeners = [p for p in conv.participants if p != speaker]
+        life = lives.get(speaker, "")
+        checks = (
+            lambda: point_not_theirs(sent, speaker, listeners, points, lives, town.people, public=public,
+                                     homes=town.homes, places=town.places),
+            lambda: point_given_to_another(sent, speaker, listeners, points, lives, town.people, public=public,
+                                           places=town.places, gatherings=tuple(town.parts)),
+            lambda: done_before_its_day(sent, every),
+            lambda: own_point_day(sent, points.get(speaker, ()), now.weekday(), town.people,
+                                  town.workplaces.get(speaker, "")),
+            lambda: self._yesterday_unheld(sent, speaker, life, now),
+            lambda: self._time_unheld(sent, speaker, life),
+            lambda: self._past_unheld(named_teller(sent, before, town.people), speaker, conv.participants, now),
+            lambda: said_unheard(sent, self._from_listeners(conv, speaker, heard), stems),
+            lambda: self._traits_given(sent, speaker),
+            lambda: said_to_the_absent(sent, conv.participants, town.people),
+            lambda: opens_what_is_open(sent, town.places) or open_until_made_up(sent),
+            lambda: self._whereabouts(sent, speaker, conv, heard),
+            lambda: self._unheard(sent, speaker, conv),
+            lambda: self._plan_unheld(sent, speaker),
+            lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town),
+            lambda: told_you_unseen(sent, listeners, town.people, heard),
+        )
+        return next((w for check in checks if (w := check())), "")
 
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""
@@ -257,10 +277,13 @@ class TalkFacts:
         """Why ``sent`` tells of an event of the past, or a talk with someone, that the speaker's own
         text and its memories do not hold (facts/pasttalk.py), else ""."""
         mind, people = self.core.minds.get(speaker), self.core.town_names.people
-        if mind is None or not (PAST.search(sent) or talks_claimed(sent, people)):
+        if mind is None or not (PAST.search(sent) or talks_claimed(sent, people) or _GAPISH.search(sent)):
             return ""
         p, rows = mind.persona, mind.memory.recent(YESTERDAY_KEPT)
         own = [*sentences(p.brief()), *p.relationships.values(), *p.seed_memories]
+        gap = gap_unheld(sent, [*own, *(r.text for r in rows if r.created.date() < now.date())])
+        if gap:
+            return gap
         why = talk_unheld(sent, here, people, lambda who: any(who in partners_in(r.text) for r in rows), own)
         if why or not PAST.search(sent):
             return why

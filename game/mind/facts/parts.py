@@ -24,6 +24,8 @@ _YOU_HELP = re.compile(rf"\byou(?:'re|’re| are| were|'ve been|’ve been| have
 _HELPING = re.compile(r"\bhelp(?:s|ed|ing)?\s+(?P<who>[^.!?;]{1,40}?)\s+(?:to\s+)?(?:prepare|plan|organi[sz]e|"
                       r"decorate|arrange|set up|get ready|with)\b", re.I)
 # a third person's part ("Hank is helping with ...", "Marcus has been planning ...")
+# those a sentence names, said to help ("so they can help prepare the party", Samuel of three, 0e6b5f2's save)
+_THEY_CAN_HELP = re.compile(r"\bthey\s+(?:can|could|will|would|'ll|might)\s+(?:also\s+)?help\b", re.I)
 _THEY_HELP = re.compile(rf"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|was|has been|'s) (?:also\s+)?{_HELP}\b")
 
 
@@ -116,6 +118,11 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
             if who is None and re.search(r"\byou\b", m.group("who"), re.I) and len(listeners) == 1:
                 who = listeners[0]
             if who is not None and who not in hands and who != speaker:
+                return f"{who.split()[0]} has no part in {f.bare_what}"
+        if _THEY_CAN_HELP.search(sent):  # "... Ines Moreau, Felix Adeyemi, and Rosa Brody, so they can help prepare"
+            who = next((p for p in town.people if p not in hands and p != speaker and p != f.host
+                        and re.search(rf"\b{re.escape(p.split()[0])}\b", sent)), None)
+            if who is not None:
                 return f"{who.split()[0]} has no part in {f.bare_what}"
         for m in _THEY_HELP.finditer(sent):
             who = _named(m.group("who"), town.people)

@@ -100,6 +100,27 @@ def talk_unheld(sent: str, here: Sequence[str], people: Sequence[str], talked_wi
     return ""
 
 
+
+# another's talk with the listener ("I heard Grace told you that she's hosting the public debate", Nora
+# to Rosa on 0e6b5f2's day: Grace had, at a talk Nora was not in and heard nothing of)
+_TOLD_YOU = re.compile(rf"\b{_NAME}\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?(?:told|informed)\s+you\b")
+
+
+def told_you_unseen(sent: str, listeners: Sequence[str], people: Sequence[str], held: Sequence[str]) -> str:
+    """Why ``sent`` says a third told the one listener something when nothing the speaker holds
+    (``held``: its memories, its records of talks among them) has the two of them together, else ""."""
+    if len(listeners) != 1:
+        return ""
+    to = listeners[0].split()[0]
+    for m in _TOLD_YOU.finditer(sent):
+        who = next((p for p in people if m.group("who") in (p, p.split()[0])), None)
+        if who is None or who in listeners:
+            continue
+        first = who.split()[0]
+        if not any(re.search(rf"\b{first}\b", h) and re.search(rf"\b{to}\b", h) for h in held):
+            return f"a talk of {first} with {to} it knows nothing of"
+    return ""
+
 # what the listener is said to have said ("What did you say about the surprise party ...?", Rosa to Nora on
 # 82f1ab1's day, who had said nothing of it; "you told me about the fair")
 _YOU_SAID = re.compile(r"\b(?:what did you (?:say|tell me|mention)|you (?:said|mentioned|told me))"

@@ -44,6 +44,19 @@ def opens_what_is_open(sent: str, places: Sequence[str]) -> str:
     return ""
 
 
+# a place's days said as the speaker's to choose ("I'm trying to keep it open until the weekend", Ines of
+# Bluebell Cafe on 0e6b5f2's day): the town's places keep their hours every day, and nothing closes them
+_OPEN_UNTIL = re.compile(r"\b(?:keep|keeping|kept|stay|stays|staying|be|remain|remains)\s+(?:it\s+|the\s+\w+\s+)?"
+                         r"(?:open|closed|shut)\s+(?:until|till|through|for)\s+(?:the\s+)?(?:weekend|next\s+\w+|"
+                         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|a\s+(?:few\s+)?(?:days?|weeks?|months?)|"
+                         r"\w+\s+(?:days|weeks|months))\b", re.I)
+
+
+def open_until_made_up(sent: str) -> str:
+    """Why ``sent`` says a place stays open or closed for days, else "": nothing of the town says so."""
+    return "a place's days nothing holds" if _OPEN_UNTIL.search(sent) else ""
+
+
 # "Yes, I know about the surprise party ..." / "I've heard about it" / "Yes, I know!": knowing it before
 _KNEW = re.compile(r"^(?:(?P<yes>yes|yeah|sure|of course)[,!.]?\s+|(?P<oh>oh)[,!.]?\s+)?I(?:'ve|’ve|\s+have)?\s+"
                    r"(?:already\s+|do\s+)?(?:know|knew|heard)(?:\s+(?P<of>about|of)\b|\s*(?=[.!]|$))", re.I)

@@ -304,7 +304,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     ctx = await build_context(mind, question, now, now_text=now_text, candidates=candidates)
     msgs = messages_for(mind, ctx, question, asker)
     tag = CallTag(PURPOSE, mind.core.persona.name, Priority.PLAYER)
-    name, town = mind.core.persona.name, _town(mind)
+    name, town, own = mind.core.persona.name, _town(mind), mind.core.persona.currently
     back = Backing(facts=list(ctx.facts), memories=list(ctx.memories))
     basis = backing_text(mind.core.persona, ctx, question)
 
@@ -312,7 +312,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     asked = asked_of(question, held, now, asker, name, town)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
-        text = today_not_another_day(own_voice(tidy(text, town.places), name), question, now, held)
+        text = today_not_another_day(own_voice(tidy(text, town.places), name, own), question, now, held)
         text, fixes = mend_facts(text, held, now, town, name, question)
         text, fixed = numbers_mended(text, name, [asker], town, [basis])  # ages, years
         back.fixes += fixes + fixed

@@ -20,7 +20,7 @@ def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town:
     """The sentences of ``answer`` that say of one person what is another's: the words of the
     resident's relationships (``relation_words_mixed``), or a resident's doing this week given to a
     third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
-    out = relation_words_mixed(answer, relationships, town.roles)
+    out = relation_words_mixed(answer, relationships, town.roles) + own_as_third(answer, town.doings.get(me, ()))
     named = [p for p in town.people if p != me and re.search(rf"\b{re.escape(p.split()[0])}\b", answer)]
     if not town.doings or not named:  # (a third's doing is given only to one the answer names)
         return out
@@ -35,6 +35,17 @@ def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town:
                                                       places=town.places, gatherings=tuple(town.parts)):
             out.append(sent)
     return out
+
+
+def own_as_third(answer: str, mine: Sequence[str]) -> list[str]:
+    """The sentences of ``answer`` that tell the resident's own doing (``mine``: its persona's words) of
+    a "she" or a "he" ("I talked with Rosa Brody, Samuel Okafor, Ines Moreau, and Nora Lindqvist today.
+    She also discussed the public debate at the Town Hall council chamber on Wednesday at 7pm, which she
+    is preparing for", Grace of her own debate, on 0e6b5f2's save): its own life said as another's."""
+    phrases = {" ".join(w[i:i + 6]) for d in mine for w in [re.findall(r"[a-z0-9']+", d.lower())]
+               for i in range(max(0, len(w) - 5))}
+    return [s for s in sentences(answer) if re.match(r"^\W*(?:She|He)\b", s)
+            and any(p in " ".join(re.findall(r"[a-z0-9']+", s.lower())) for p in phrases)]
 
 
 def relation_words_mixed(answer: str, relationships: Mapping[str, str],

@@ -210,14 +210,35 @@ def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, min
 _SELF_DID = r"(?P<v>talked|spoke|met|caught up|went|played|worked|visited)\b"
 
 
-def own_voice(text: str, me: str) -> str:
+_KIN = re.compile(r"\b(?:her|his) (?=(?:father|mother|dad|mum|mom|husband|wife|son|daughter|brother|sister|"
+                  r"partner|parents|family|boss|grandson|granddaughter)\b)")
+
+
+def _own_kin(text: str, own: str) -> str:
+    """"my" for the "her"/"his" of the resident's own kin its persona's words give it ("I ... have not
+    dared to tell her father", Rosa on 0e6b5f2's save, of her own father: her persona's "has not dared
+    to tell her father"), in a sentence it says as "I"."""
+    low = " ".join(own.lower().split())
+    out = []
+    for sent in re.split(r"(?<=[.!?])\s+", text):
+        for m in reversed(list(_KIN.finditer(sent))) if re.match(r"^\W*I\b", sent) else ():
+            said = " ".join(re.findall(r"[\w']+", sent[:m.end()].lower())[-3:] + [sent[m.end():].split()[0].lower()])
+            if said.strip(".,!?") in low:
+                sent = sent[:m.start()] + "my " + sent[m.end():]
+        out.append(sent)
+    return " ".join(out)
+
+
+def own_voice(text: str, me: str, own: str = "") -> str:
     """Its own name said as another's by the resident: "my" for "Rosa's father", said by Rosa; "I"
     for an answer that begins with its own name doing something ("Samuel talked with Grace Okafor,
-    who told him: ...", said by Samuel, the prompt's record said back)."""
+    who told him: ...", said by Samuel, the prompt's record said back); its own kin as its persona's
+    words (``own``) give them, "her father" said as "my father" (``_own_kin``)."""
     if " " not in me:
         return text
     first, last = re.escape(me.split()[0]), re.escape(me.split()[-1])
-    text = re.sub(rf"\b{first}(?: {last})?['’]s\b", "my", text)
+    text = _own_kin(re.sub(rf"\b{first}(?: {last})?['’]s\b", "my", text), own) if own else \
+        re.sub(rf"\b{first}(?: {last})?['’]s\b", "my", text)
     m = re.match(rf"^(?P<pre>\W*){first}(?: {last})? {_SELF_DID}", text)
     if m is None:
         return text

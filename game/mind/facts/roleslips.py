@@ -1,0 +1,91 @@
+"""A talk line held to each speaker's part in the town's declared gatherings, when the gathering is the
+talk's topic (named in the sentence or in the lines just before it), as 0e6b5f2's day had them:
+
+- its host unsure whether to go ("Nora, I'm not sure if I want to go or not", Grace, of her own
+  debate), or one who helps prepare it;
+- its host asked to come ("I was going to invite Grace to come with me", Samuel, of Grace's debate);
+- one with no part in it taking its host's part ("I'm going to be there to welcome everyone", Nora,
+  of a party she had just heard of).
+
+Also a gap said in the speaker's life that nothing it holds has ("It's been a while since I've done
+that", Rosa, of mixing drinks: her daily work).
+
+Pure rules over the town's declared events (``TownNames.parts``, ``tasks``): no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from game.mind.facts.fact import TownNames
+
+_UNSURE = re.compile(r"\b(?:not sure|unsure|don't know|do not know|haven't decided|have not decided|undecided|"
+                     r"might not|may not|probably won't|probably not going)\b(?:\s+(?:if|whether|I|want|wanna|to|"
+                     r"will|should|can|really|even|going|I'll|I'm))*\s+(?:go|come|attend|be there|make it)\b"
+                     r"(?P<to>\s+to\s+(?:the|a|my|your)\s+[\w ]{1,30})?", re.I)
+_ASK_TO_COME = re.compile(r"\b(?:invit(?:e|ed|ing)|ask(?:ed|ing)?|bring(?:ing)?|tak(?:e|ing))\s+(?P<who>[A-Z][a-z]+)\s+"
+                          r"(?:to\s+(?:come|join|go|attend)|along|with\s+(?:me|us))\b")
+_ASK_YOU = re.compile(r"\b(?:would|do|will|did) you (?:like|want|wanna|plan|be able) to (?:come|join|go|attend)\b"
+                      r"|\byou should (?:come|join|go)\b|\bjoin (?:me|us) (?:at|for)\b", re.I)
+_WELCOME = re.compile(r"\bI(?:'m|\s+am|'ll|\s+will)\b[^.!?]{0,30}?\b(?:welcom(?:e|ing)|greet(?:ing)?|receiv(?:e|ing))"
+                      r"\s+(?:everyone|everybody|all the guests|the guests|guests|people|them all)\b", re.I)
+_OTHER_OUTING = re.compile(r"\b(?:dinner|lunch|breakfast|coffee|walk|tea|drink|drinks)\b", re.I)
+_GAP = re.compile(r"\b(?:(?:it's|it has|it's|it is)\s+been|been)\s+(?:quite\s+|such\s+)?(?:a\s+(?:long\s+)?while|"
+                  r"ages|a long time|so long|forever|years|months)\s+since\s+I\b"
+                  r"|\b(?:haven't|have not)\s+\w+\b[^.!?]{0,30}\bin\s+(?:a\s+(?:long\s+)?while|ages|"
+                  r"years|months|a long time)\b|\bfirst time in (?:a\s+(?:long\s+)?while|ages|years|months)\b", re.I)
+_GAP_HELD = re.compile(r"\b(?:since|used to|years ago|no longer|gave up|stopped|again|return(?:s|ed|ing)?|"
+                       r"retired|back (?:in|to))\b", re.I)
+
+
+def head_noun(what: str) -> str:
+    """A declared gathering's noun: the last word before its "for" ("a surprise party for Grace's
+    60th birthday": "party"; "the public debate": "debate")."""
+    words = re.split(r"\s+(?:for|at|on|in|with)\s+", what.lower())[0].split()
+    return words[-1] if words else ""
+
+
+def spoken_of(texts: Sequence[str], town: TownNames) -> list[str]:
+    """The town's declared gatherings (``town.parts``' keys) one of ``texts`` names by its noun."""
+    low = " ".join(texts).lower()
+    return [k for k in town.parts if (n := head_noun(k)) and re.search(rf"\b{re.escape(n)}s?\b", low)]
+
+
+def _tasked(town: TownNames) -> set[str]:
+    return {who for who, _ in town.tasks}
+
+
+def role_slip(sent: str, speaker: str, listeners: Sequence[str], before: Sequence[str], town: TownNames) -> str:
+    """Why ``sent`` (with ``before``, the talk's lines just before it) gives its speaker, or another,
+    a part in a declared gathering the town does not give them, else ""."""
+    keys = spoken_of([sent, *before], town)
+    for k in keys:
+        host, *known = town.parts[k]
+        noun = head_noun(k)
+        if speaker == host or (speaker in known and speaker in _tasked(town)):
+            m = _UNSURE.search(sent)
+            mine = m is not None and (re.search(r"\bI(?:'m|\s+am|'ll)?\s+$", sent[:m.start()])
+                                      or re.search(r"\b(?:if|whether)\s+I\b", m.group(0)))
+            if mine and not (m.group("to") and noun not in m.group("to").lower()):  # ("not sure I'll go to the park")
+                return f"{speaker.split()[0]} {'hosts' if speaker == host else 'helps with'} the {noun}: sure to go"
+        if host != speaker and not _OTHER_OUTING.search(sent):
+            this = (rf"(?=(?:\s+(?:with (?:me|us)|along|too|there|to it|to the (?:\w+\s+)?{re.escape(noun)}))?"
+                    r"\s*(?:[?.!,]|$))")
+            asked = [m.group("who") for m in _ASK_TO_COME.finditer(sent) if re.match(this, sent[m.end():])]
+            you = [m for m in _ASK_YOU.finditer(sent) if re.match(this, sent[m.end():])]
+            if host.split()[0] in asked or (list(listeners) == [host] and you):
+                return f"{host.split()[0]} hosts the {noun}: not asked to come"
+        takes = re.compile(rf"\bI(?:'m|\s+am)\s+(?:the one\s+)?(?:in charge of|running|hosting|throwing|organi[sz]ing)"
+                           rf"\s+(?:it|the\s+(?:\w+\s+)?{re.escape(noun)})\b", re.I)
+        if speaker != host and speaker not in known and (_WELCOME.search(sent) or takes.search(sent)):
+            return f"{host.split()[0]} hosts the {noun}: {speaker.split()[0]} has no part in it"
+    return ""
+
+
+def gap_unheld(sent: str, held: Sequence[str]) -> str:
+    """Why ``sent`` says a while has passed since the speaker last did or was somewhere when nothing it
+    holds (``held``: its own text's sentences of a past) tells of a gap, else ""."""
+    if not _GAP.search(sent):
+        return ""
+    return "" if any(_GAP_HELD.search(h) for h in held) else "a gap in its life it holds nothing of"
