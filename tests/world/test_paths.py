@@ -106,3 +106,46 @@ def test_first_query_astar_then_cached_field(town):
     fresh = type(town.paths)(town.grid)
     q = fresh.path(a, c, avoid={p[len(p) // 2]})
     assert p[len(p) // 2] not in q and q[-1] == c
+
+
+def _bfs(grid: np.ndarray, target: tuple[int, int]) -> np.ndarray:
+    """Steps to ``target`` from every tile, by a plain breadth-first search (-1: none)."""
+    from collections import deque
+
+    h, w = grid.shape
+    dist = np.full((h, w), -1, dtype=np.int32)
+    dist[target[1], target[0]] = 0
+    dq = deque([target])
+    while dq:
+        x, y = dq.popleft()
+        for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= nx < w and 0 <= ny < h and grid[ny, nx] and dist[ny, nx] < 0:
+                dist[ny, nx] = dist[y, x] + 1
+                dq.append((nx, ny))
+    return dist
+
+
+def test_a_field_grown_only_as_far_as_asked_gives_shortest_paths_and_grows_whole_when_asked():
+    """A destination's field is grown from it only until the tile asked from is reached (a big map's
+    asks come from near); every path walked down a part-grown field is a shortest one, and the field
+    asked whole (or from farther) is the plain search's."""
+    rng = np.random.default_rng(7)
+    grid = rng.random((40, 60)) > 0.25
+    pf = PathFinder(grid)
+    tiles = [(int(x), int(y)) for y, x in zip(*np.nonzero(grid))]
+    target = max(tiles, key=lambda t: pf.component_size(t))
+    truth = _bfs(grid, target)
+    near = sorted((t for t in tiles if truth[t[1], t[0]] > 0), key=lambda t: truth[t[1], t[0]])
+    for a in near[:5] + near[-5:] + [near[len(near) // 2]]:
+        for _ in range(2):  # (the second ask of a destination grows its field)
+            path = pf.path(a, target)
+            _check_path(pf, a, target, path)
+            assert len(path) == truth[target[1], target[0]] + truth[a[1], a[0]]
+    grown = np.array(pf._cache[target[1] * pf.width + target[0]][0]).reshape(pf.height, pf.width)
+    assert ((grown == truth) | (grown == -1)).all()  # (set distances are exact)
+    assert (pf.distance_field(target) == truth).all()
+    fresh = PathFinder(grid)
+    for _ in range(2):
+        fresh.path(near[0], target)
+    part = np.array(fresh._cache[target[1] * fresh.width + target[0]][0])
+    assert 0 < (part >= 0).sum() < (truth >= 0).sum() // 4  # grown only near the destination
