@@ -126,16 +126,7 @@ class PathFinder:
     def _grow(self, dist: array[int], dq: deque[int], need: int | None) -> None:
         nbrs = self._nbrs
         pop, push = dq.popleft, dq.append
-        if need is None:
-            while dq:
-                j = pop()
-                d = dist[j] + 1
-                for k in nbrs[j]:
-                    if dist[k] < 0:
-                        dist[k] = d
-                        push(k)
-            return
-        while dq and dist[need] < 0:
+        while dq and (need is None or dist[need] < 0):
             j = pop()
             d = dist[j] + 1
             for k in nbrs[j]:

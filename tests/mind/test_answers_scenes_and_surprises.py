@@ -26,12 +26,17 @@ def test_what_one_would_do_on_hearing_shouting_makes_up_no_scene_with_someone_in
     assert as_if_so("Yes: Ada Ito is hosting a party at Cafe.", "Did you hear of a party?", ["Ada Ito"]) == ""
 
 
-def test_a_surprise_is_not_told_to_the_one_it_is_kept_from_even_in_what_one_would_do():
+def _party() -> tuple[Fact, TownNames]:
+    """Samuel's surprise party for Grace, which Rosa helps prepare, and the town that declares it."""
     party = Fact(key="samuel-okafor:party", kind="gathering", what="a surprise party for Grace's 60th birthday",
                  host="Samuel Okafor", place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60,
                  honoree="Grace Okafor", secret_from=("Grace Okafor",))
-    town = TownNames(places=("Bluebell Cafe",), people=tuple(PEOPLE),
-                     parts={party.what.lower(): ("Samuel Okafor", "Rosa Brody")})
+    return party, TownNames(places=("Bluebell Cafe",), people=tuple(PEOPLE),
+                            parts={party.what.lower(): ("Samuel Okafor", "Rosa Brody")})
+
+
+def test_a_surprise_is_not_told_to_the_one_it_is_kept_from_even_in_what_one_would_do():
+    party, town = _party()
     said = ("I would call my wife Grace and tell her that I'm going to Bluebell Cafe tomorrow evening to surprise "
             "her. I would also inform my friends.")
     assert [w for _, w in parts_unbacked(said, "Samuel Okafor", town, [party])] == [
@@ -44,11 +49,7 @@ def test_a_surprise_is_not_told_to_the_one_it_is_kept_from_even_in_what_one_woul
 def test_those_named_to_help_with_a_party_are_those_with_a_part_in_it():
     # Samuel on 0e6b5f2's save, asked what he would do if someone close were sick: "I would also inform my friends
     # and family, including Ines Moreau, Felix Adeyemi, and Rosa Brody, so they can help prepare the party"
-    party = Fact(key="samuel-okafor:party", kind="gathering", what="a surprise party for Grace's 60th birthday",
-                 host="Samuel Okafor", place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60,
-                 honoree="Grace Okafor", secret_from=("Grace Okafor",))
-    town = TownNames(places=("Bluebell Cafe",), people=tuple(PEOPLE),
-                     parts={party.what.lower(): ("Samuel Okafor", "Rosa Brody")})
+    party, town = _party()
     said = "I would inform Felix Adeyemi and Rosa Brody, so they can help prepare the party."
     assert [w for _, w in parts_unbacked(said, "Samuel Okafor", town, [party])] == [
         "Felix has no part in surprise party for Grace's 60th birthday"]
