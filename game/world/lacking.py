@@ -23,7 +23,7 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("hospital", r"\b(hospital|clinic|doctor's office|doctors office|dentist|emergency room|ambulance)\b",
      ("hospital", "clinic", "dentist")),
     # one who treats the sick (Samuel's "Rosa's usual care provider", b5e348b; Millbrook has a pharmacist)
-    ("doctor", r"\b(doctors?|physicians?|nurses?|(?:usual |regular )?care ?providers?|caregivers?)\b",
+    ("doctor", r"\b(doctors?|physicians?|nurses?|(?:usual |regular |health ?)?care ?providers?|caregivers?)\b",
      ("doctor", "clinic", "hospital", "surgery", "medical", "nurse")),
     ("church", r"\b(church|chapel|temple|mosque|synagogue)\b", ("church", "chapel", "temple", "mosque", "synagogue")),
     ("gym", r"\b(gym|fitness (?:center|centre|club))\b", ("gym", "fitness")),
@@ -60,7 +60,9 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("office building", r"\boffice building\b", ("office building",)),
     ("community centre", r"\bcommunity (?:center|centre)\b", ("community center", "community centre")),
     # a car where residents walk (Hank on 82f1ab1's day: "I'm getting out of the car, so I need to get to Marcus's pub")
-    ("car", r"\b(?:(?:my|the|a|his|her|our|your) (?:car|truck|van)|(?:drive|driving|drove) (?:to|home|into|over))\b",
+    # (and "help me find a parking spot", Felix on 4151289's day)
+    ("car", r"\b(?:(?:my|the|a|his|her|our|your) (?:car|truck|van)|(?:drive|driving|drove) (?:to|home|into|over)"
+            r"|parking (?:spot|space|lot|place)s?)\b",
      ("garage", "parking", "driveway", "carport")),
     ("public transport", r"\b(?:public transport(?:ation)?|transit system|mass transit)\b", ("bus", "train", "tram",
                                                                                            "transit")),

@@ -81,6 +81,10 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
     # 0e6b5f2's interview, what matters most: "my passion for teaching music at Oakhill College"
     ("Samuel Okafor", [], "What matters most is my passion for teaching music at Oakhill College.",
      "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    # 4151289's interview, his introduction: the "and" of an "I"
+    ("Samuel Okafor", [], "I have a passion for music and have been teaching at Oakhill College for thirty years.",
+     "Samuel Okafor is no longer a music teacher at Oakhill College"),
+    ("Samuel Okafor", [], "I play the piano and have been teaching children at home.", ""),
     # d2ec812's interview: "Give an introduction of yourself."
     ("Samuel Okafor", [], "I am Samuel Okafor, a music teacher at Oakhill College.",
      "Samuel Okafor is no longer a music teacher at Oakhill College"),

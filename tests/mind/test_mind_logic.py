@@ -780,18 +780,16 @@ async def test_a_line_cut_at_its_length_does_not_run_on_under_the_next_speakers_
             "and then to look at it again")
     assert len(long) >= 210
     lines = [{"speaker": "Klaus", "say": "Hi Isabella, any tips for new ideas?"},
-             {"speaker": "Isabella", "say": long[:220]},
-             {"speaker": "Klaus", "say": "and incorporate their ideas. Third, be honest."},
-             {"speaker": "Isabella", "say": "Good luck with the paper."},
-             {"speaker": "Klaus", "say": "oh, thank you, Isabella."}]
+             {"speaker": "Isabella", "say": "oh, plenty, Klaus."},
+             {"speaker": "Klaus", "say": long[:220]},
+             {"speaker": "Isabella", "say": "and incorporate their ideas. Third, be honest."}]
     mind, llm = make({"converse": [{"lines": lines}]})
     conv = Conversation("c1", ["Isabella Rodriguez", "Klaus Mueller"])
     script = await mind.converse(DAY1.replace(hour=9), conv, {})
     said = [t for _, t in script.lines]
-    assert [w for w, _ in script.lines] == ["Klaus Mueller", "Isabella Rodriguez", "Isabella Rodriguez",
-                                            "Klaus Mueller"]
-    assert not any(t.startswith("and incorporate") for t in said) and said[-1] == "oh, thank you, Isabella."
-    assert said[1].endswith("willing to take risks.")  # (cut to whole sentences)
+    assert [w for w, _ in script.lines] == ["Klaus Mueller", "Isabella Rodriguez", "Klaus Mueller"]
+    assert not any(t.startswith("and incorporate") for t in said) and said[1] == "oh, plenty, Klaus."
+    assert said[2].endswith("willing to take risks.")  # (cut to whole sentences)
     assert mind.stats["script_line_run_on"] == 1
 
 
@@ -823,3 +821,17 @@ async def test_a_whole_talk_is_not_asked_past_the_days_lines_and_a_failure_says_
     mind, _ = make({"converse": [ModelUnavailable("the server is down")]})
     failed = await mind.converse(now, conv, {})
     assert failed.lines == [] and failed.source == "error" and "server is down" in (mind.last_error or "")
+
+
+def test_a_talk_written_whole_has_at_most_four_lines_and_its_prompt_asks_for_them():
+    """4151289's day: after the speakers' points, a talk of six filled its last lines with what no one holds
+    (furniture, a milkshake's recipe, a parking spot).  The schema sent allows four; a longer answer (a
+    server that ignores schemas) is cut to four, not refused."""
+    from game.mind.prompting import load
+    from game.mind.schemas import SCRIPT_LINES, script_answer
+
+    model = script_answer(("Ann", "Tom"))
+    assert model.model_json_schema()["properties"]["lines"]["maxItems"] == SCRIPT_LINES == 4
+    six = {"lines": [{"speaker": "Ann", "say": f"Line {i}."} for i in range(6)], "matters": "minor"}
+    assert [x.say for x in model.model_validate(six).lines] == ["Line 0.", "Line 1.", "Line 2.", "Line 3."]
+    assert f"Write 2 to {SCRIPT_LINES} lines" in load("converse")[0].template

@@ -89,3 +89,32 @@ def test_a_places_days_are_not_the_speakers_to_choose():
     assert open_until_made_up("We'll stay closed for a few days.") == "a place's days nothing holds"
     assert open_until_made_up("The cafe is open until 15:00.") == ""
     assert open_until_made_up("I'll keep the door open for you.") == ""
+
+
+def test_what_one_heard_of_the_listener_is_what_it_holds_of_them():
+    # Nora to Ines on 4151289's day, who had heard nothing of her: "I hear you're planning something important."
+    from game.mind.facts.hours import stems
+    from game.mind.facts.pasttalk import heard_of_you_unheld
+
+    said = "Hi Ines! I hear you're planning something important."
+    assert heard_of_you_unheld(said, "Ines Moreau", ["Ines Moreau is working at the cafe"], stems) == \
+        "what it heard of Ines, which nothing it holds has"
+    held = ["Rosa Brody told me: Ines is planning something important for Tuesday."]
+    assert heard_of_you_unheld(said, "Ines Moreau", held, stems) == ""
+    assert heard_of_you_unheld("I hear the cafe is busy.", "Ines Moreau", [], stems) == ""
+
+
+def test_one_named_with_a_role_at_a_place_works_there():
+    # Rosa on 4151289's save: "a growing crush on Felix Adeyemi, who is a new baker at Bluebell Cafe" (his stall is
+    # at Greenway Market)
+    from game.mind.facts.roleslips import named_at_work_elsewhere
+
+    town = TownNames(people=("Felix Adeyemi", "Hank Brody", "Ines Moreau"),
+                     places=("Bluebell Cafe", "Greenway Market", "Brody's Supply Store"),
+                     workplaces={"Felix Adeyemi": "Greenway Market", "Hank Brody": "Brody's Supply Store",
+                                 "Ines Moreau": "Bluebell Cafe"})
+    said = "I have a growing crush on Felix Adeyemi, who is a new baker at Bluebell Cafe."
+    assert named_at_work_elsewhere(said, town) == "Felix does not work at Bluebell Cafe"
+    for right in ("Hank Brody, the owner of Brody's Supply Store, is my father.",
+                  "Hank, a regular customer at Bluebell Cafe, came by.", "Felix, the baker at Greenway Market."):
+        assert named_at_work_elsewhere(right, town) == ""

@@ -191,6 +191,10 @@ def test_a_lines_other_gatherings_and_an_it_after_one_get_their_own_day_and_hour
     said = "I was just looking forward to the quiz. Do you know when it starts? I think it's starting at 8:00 tomorrow."
     fixed, _ = fix_fact_words(said, quiz, monday, town, "Marcus Bell")
     assert fixed.endswith("I think it's starting at 8:00 today.")
+    # 4151289's day, Hank of the quiz at 20:27: "He's hosting it tomorrow night" ("it" its object; "tonight")
+    said = "I was thinking about getting into the pub quiz with Marcus Bell. He's hosting it tomorrow night."
+    fixed, _ = fix_fact_words(said, quiz, monday, town, "Hank Brody")
+    assert fixed.endswith("He's hosting it tonight.")
     book = FactBook()
     for f in (quiz, debate):
         book.learn(f)
@@ -233,6 +237,11 @@ def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_
     assert held_as_unheard(project, "Samuel Okafor", [party]) == "surprise party for Grace's 60th birthday is " \
         "the speaker's own"
     assert held_as_unheard("I'm so excited about the surprise party!", "Rosa Brody", [party]) == ""
+    # 4151289's day: Hank, who holds the quiz, to its host: "can you tell me what time the pub quiz is today?"
+    when = "Samuel, can you tell me what time the surprise party is tomorrow?"
+    assert held_as_unheard(when, "Rosa Brody", [party]) == "the hours of surprise party for Grace's 60th birthday " \
+        "are known to the speaker"
+    assert held_as_unheard("What time is it now, Samuel?", "Rosa Brody", [party]) == ""
 
 
 def test_one_a_gathering_is_kept_from_does_not_hint_at_it_by_its_place():
@@ -260,3 +269,13 @@ def test_what_the_speaker_says_it_will_do_today_is_in_its_plan():
     assert own_plan_unheld("I'm going to catch up with Hank this morning.", plan) == ""
     assert own_plan_unheld("I'm going to have lunch later.", plan) == ""
     assert own_plan_unheld("I went for a walk this morning.", plan) == ""  # (said as done: another rule's)
+
+
+def test_a_sentence_the_model_broke_off_is_not_said():
+    from game.mind.facts.slips import unfinished_tail
+    from game.mind.facts.unbacked import sentences
+
+    for said, kept in (("Oh, Rosa! A", "Oh, Rosa!"),  # Nora on 4151289's day, after the checks
+                       ("How have you been? I know you,", "How have you been?"),  # Marcus's
+                       ("See you tomorrow! Bye", "See you tomorrow! Bye"), ("I know you,", "I know you,")):
+        assert unfinished_tail(said, sentences(said)) == kept

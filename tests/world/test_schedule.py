@@ -95,10 +95,12 @@ def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     # Samuel on b5e348b, asked the same: Millbrook has a pharmacist and no one who treats the sick
     assert lacking("I would have Rosa's usual care provider visit her.", words) == ["doctor"]
     assert lacking("She should see a doctor.", words) == ["doctor"]
+    assert lacking("I would contact the healthcare provider for an appointment.", words) == ["doctor"]  # 4151289
     assert lacking("I would get her medicine from Kenji at the pharmacy.", words) == []
     # Hank on 82f1ab1's day: residents walk; no place of Millbrook keeps a car
     assert lacking("I'm getting out of the car, so I need to get to Marcus's pub.", words) == ["car"]
     assert lacking("I'll drive to Oakhill College.", words) == ["car"]
+    assert lacking("Could you help me find a parking spot?", words) == ["car"]  # Felix, 4151289's day
     assert lacking("I pushed the cart to the market; a card game after dinner.", words) == []
 
 

@@ -24,6 +24,7 @@ from game.mind.facts.ownpoints import (
 )
 from game.mind.facts.pasttalk import (
     PAST,
+    heard_of_you_unheld,
     named_teller,
     past_event_unheld,
     past_held,
@@ -32,7 +33,7 @@ from game.mind.facts.pasttalk import (
     talks_claimed,
     told_you_unseen,
 )
-from game.mind.facts.roleslips import gap_unheld, role_slip
+from game.mind.facts.roleslips import gap_unheld, named_at_work_elsewhere, role_slip
 from game.mind.facts.slips import (
     held_as_unheard,
     hints_at_the_kept,
@@ -42,6 +43,7 @@ from game.mind.facts.slips import (
     own_plan_unheld,
     own_traits_as_anothers,
     said_to_the_absent,
+    unfinished_tail,
     whereabouts_made_up,
 )
 from game.mind.facts.unbacked import sentences
@@ -100,6 +102,10 @@ class TalkFacts:
                                            town, [*self._points()[1].values(), *heard])  # ages, years
             v.fixes += fixed
             v.text = self._heard_now(conv, v, now)
+            whole = unfinished_tail(v.text, sentences(v.text))
+            if whole != v.text:
+                v.text = whole
+                v.fixes.append("an unfinished sentence not said")
         if v.fixes:
             self.fixes += len(v.fixes)
             self.secrets_kept += sum(1 for f in v.fixes if f.startswith("kept secret"))
@@ -183,8 +189,11 @@ class TalkFacts:
             lambda: self._whereabouts(sent, speaker, conv, heard),
             lambda: self._unheard(sent, speaker, conv),
             lambda: self._plan_unheld(sent, speaker),
-            lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town),
+            lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
+            or named_at_work_elsewhere(sent, town),
             lambda: told_you_unseen(sent, listeners, town.people, heard),
+            lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
+            if len(listeners) == 1 else "",
         )
         return next((w for check in checks if (w := check())), "")
 

@@ -332,4 +332,5 @@ def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
     text = _DAYWORDS.sub(sub, text)  # and a date said with it ("Wednesday, March 4" made "tomorrow, March 4")
     text = re.sub(rf"\b((?i:{right})),?\s+[A-Z][a-z]+\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!:)", r"\1", text)
     text = fix_part_of_day(text, fact, fixes) if fact.start is not None else text
+    text = re.sub(r"\b([Tt])oday night\b", r"\1onight", text)  # ("hosting it today night")
     return re.sub(r"\b([Tt])oday (morning|afternoon|evening)\b", r"\1his \2", text)  # ("8:00 today evening")

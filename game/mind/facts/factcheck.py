@@ -68,7 +68,9 @@ def fact_in(text: str, facts: Iterable[Fact], prefer: Sequence[str] = ()) -> Fac
 # ----------------------------------------------------------------------------- correcting words
 
 
-_IT = re.compile(r"\bit(?:'s|’s| is| starts| begins| will| opens)\b", re.I)
+# ("He's hosting it tomorrow night", of Marcus's quiz on 4151289's day: "it" its object)
+_IT = re.compile(r"\bit(?:'s|’s| is| starts| begins| will| opens)\b"
+                 r"|\b(?:hosting|holding|running|having|throwing|organi[sz]ing|host|hold|run|throw)\s+it\b", re.I)
 
 
 def fix_fact_words(text: str, fact: Fact, now: datetime, town: TownNames, speaker: str = "", *,

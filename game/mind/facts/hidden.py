@@ -116,8 +116,11 @@ def former_role_problem(sent: str, speaker: str, town: TownNames) -> str:
     for who, held in town.former_roles.items():
         first = who.split()[0]
         # (of one's own: "I", or "who" after one's name: "a gentle man who has been teaching music")
+        # (and "my job is to teach ...", and "I have a passion for music and have been teaching at Oakhill College",
+        # Samuel on 4151289's save: "and" of an "I" before it)
+        also = r"|\band" if re.match(r"\W*I\b", sent) else ""
         subj = (rf"(?:{re.escape(who)}|{re.escape(first)})" if who != speaker
-                else r"(?:I|who|[Mm]y (?:job|work|role) is(?: to)?)")  # (and "my job is to teach ...")
+                else rf"(?:I|who|[Mm]y (?:job|work|role) is(?: to)?{also})")
         now = r"(?:'m|'s|\s+is|\s+am|'ve been|\s+(?:have|has) been)"
         for role, at in held:
             words = role.lower().split()

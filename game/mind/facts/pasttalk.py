@@ -121,6 +121,24 @@ def told_you_unseen(sent: str, listeners: Sequence[str], people: Sequence[str], 
             return f"a talk of {first} with {to} it knows nothing of"
     return ""
 
+
+# what the speaker says it heard of the listener ("Hi Ines! I hear you're planning something important",
+# Nora on 4151289's day, who had heard nothing of Ines)
+_HEARD_OF_YOU = re.compile(r"\bI(?:'ve|\s+have)?\s+(?:hear|heard)\s+(?:that\s+)?you(?:'re|\s+are|'ve|\s+have|"
+                           r"\s+were|\s+will|'ll)\s+(?P<x>[^.!?]+)", re.I)
+
+
+def heard_of_you_unheld(sent: str, listener: str, held: Sequence[str],
+                        stems: Callable[[str, frozenset[str]], set[str]]) -> str:
+    """Why ``sent`` says the speaker heard something of the one listener that nothing it holds of
+    them (``held``: its memories and the talk's lines, those that name them) has, else ""."""
+    m = _HEARD_OF_YOU.search(sent)
+    what = stems(m.group("x"), _SKIP) if m is not None else set()
+    of = [h for h in held if re.search(rf"\b{re.escape(listener.split()[0])}\b", h)]
+    if not what or len(what & stems(" ".join(of), _SKIP)) >= min(2, len(what)):
+        return ""
+    return f"what it heard of {listener.split()[0]}, which nothing it holds has"
+
 # what the listener is said to have said ("What did you say about the surprise party ...?", Rosa to Nora on
 # 82f1ab1's day, who had said nothing of it; "you told me about the fair")
 _YOU_SAID = re.compile(r"\b(?:what did you (?:say|tell me|mention)|you (?:said|mentioned|told me))"

@@ -89,3 +89,27 @@ def gap_unheld(sent: str, held: Sequence[str]) -> str:
     if not _GAP.search(sent):
         return ""
     return "" if any(_GAP_HELD.search(h) for h in held) else "a gap in its life it holds nothing of"
+
+
+# one named with a role at a place ("a growing crush on Felix Adeyemi, who is a new baker at Bluebell Cafe", Rosa
+# on 4151289's save: Felix's stall is at Greenway Market); a customer, a guest or a member is no one's work
+_APPOSED = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?),\s+(?:who is\s+|who's\s+)?(?:a|an|the|our)\s+"
+                      r"(?:[\w-]+\s+){0,2}?(?P<role>\w+(?:er|ist|or|ian|ant|ess))\s+(?:at|of|in)\s+(?P<rest>[^.!?;]*)")
+_NO_WORK = frozenset({"customer", "member", "visitor", "lover", "supporter", "admirer", "neighbor", "neighbour",
+                      "volunteer", "regular", "guest", "player", "reader", "fan"})
+
+
+def named_at_work_elsewhere(sent: str, town: TownNames) -> str:
+    """Why ``sent`` names a resident with a role at a place that is another's workplace and not
+    theirs, else ""; a place that is no one's workplace is not judged."""
+    works = town.workplaces
+    theirs = {p for p in works.values() if p}
+    for m in _APPOSED.finditer(sent):
+        who = next((p for p in town.people if m.group("name") in (p, p.split()[0])), None)
+        if who is None or m.group("role").lower() in _NO_WORK:
+            continue
+        place = next((p for p in sorted(theirs, key=len, reverse=True) if p.lower() in m.group("rest").lower()), None)
+        if place and works.get(who) != place:
+            return f"{who.split()[0]} does not work at {place}"
+    return ""
+

@@ -146,6 +146,9 @@ _ASKS = re.compile(r"\b(?:tell me (?:more |anything |a bit )?about|what do you k
                    r"|do you know (?:anything |much )?about|have you heard (?:anything )?about)\b", re.I)
 
 
+_ASKS_WHEN = re.compile(r"\b(?:what time|when|where|what hour)\s+(?:is|does|will|it|the)\b", re.I)
+
+
 def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact]) -> str:
     """Why ``sent`` has its speaker not know, or ask about, a gathering it holds from before this talk
     (``held``), else ""."""
@@ -157,6 +160,10 @@ def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact]) -> str:
             return f"{f.bare_what} is known to the speaker"
         if _ASKS.search(sent) and f.host == speaker:
             return f"{f.bare_what} is the speaker's own"
+        # its hours or place asked by one who holds them ("can you tell me what time the pub quiz is today?",
+        # Hank, who holds it, to its host on 4151289's day)
+        if sent.rstrip().endswith("?") and f.start is not None and f.place and _ASKS_WHEN.search(sent):
+            return f"the hours of {f.bare_what} are known to the speaker"
     return ""
 
 
@@ -187,3 +194,16 @@ def own_plan_unheld(sent: str, plan: Sequence[str]) -> str:
     said = {w[:4] for w in re.findall(r"[a-z]+", m.group("what").lower()) if len(w) >= 4 and w not in _PLAN_SKIP}
     held = {w[:4] for a in plan for w in re.findall(r"[a-z]+", a.lower()) if len(w) >= 4}
     return f"not in its plan today: {m.group('what')}" if said and not said & held else ""
+
+
+_ENDED = re.compile(r"[.!?…\"'”’)\]]\s*$")
+_HANGING = re.compile(r"(?:[,;:–-]|\b(?:a|an|the|and|but|or|to|of|for|with|I|my|your|so|because))\s*$", re.I)
+
+
+def unfinished_tail(text: str, parts: Sequence[str]) -> str:
+    """``text`` less a last sentence (of ``parts``, its sentences) the model broke off ("Oh, Rosa! A",
+    Nora's line on 4151289's day, less what the checks took; "... I know you,", Marcus's), else ``text``:
+    one that ends on a comma or a word that cannot end one.  A line of that sentence alone stays."""
+    if len(parts) < 2 or _ENDED.search(parts[-1]) or not _HANGING.search(parts[-1]):
+        return text
+    return " ".join(parts[:-1])

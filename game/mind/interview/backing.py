@@ -25,13 +25,8 @@ from game.mind.facts.hours import clock_times
 from game.mind.facts.hypothetical import as_if_so
 from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
-from game.mind.facts.unbacked import (
-    events_unbacked,
-    own_name_as_other,
-    people_named,
-    places_unknown,
-    sentences,
-)
+from game.mind.facts.roleslips import named_at_work_elsewhere
+from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences
 from game.mind.facts.when import word_list
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
 from game.mind.interview.stepping import steps_out
@@ -232,7 +227,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             if not c.backed:
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
-        for why in (works_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
+        for why in (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
+                    wrong_kind_of_place(sent, town.places),
                     amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
                     hidden_role_problem(sent, me, [], town), as_if_so(sent, question, town.people)):
             if why:

@@ -49,10 +49,11 @@ def _fact_point(core: MindCore, f: Fact, listeners: Sequence[str], now: datetime
     first = core.persona.first_name
     when = f.when_text(now)
     at = f" at {f.place}" if f.place else ""
+    what = re.sub(r"^(?:the|a|an)\s+", "", f.bare_what, flags=re.I)  # ("Grace Okafor's public debate")
     if f.host == core.name:
-        head = f"{first}'s own {f.bare_what}{at} {when}".rstrip()
+        head = f"{first}'s own {what}{at} {when}".rstrip()
     else:
-        head = f"{f.host}'s {f.bare_what}{at} {when}".rstrip()
+        head = f"{f.host}'s {what}{at} {when}".rstrip()
     # who of the listeners it knows has heard: those it told, the one who told it
     heard = [p.split()[0] for p in listeners if p in f.told or p == f.source]
     return head + (f"; {', '.join(heard)} knows of it" if heard else "")
