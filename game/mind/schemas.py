@@ -272,9 +272,9 @@ class ScriptAnswer(BaseModel):
 def script_answer(speakers: tuple[str, ...]) -> type[ScriptAnswer]:
     """``ScriptAnswer`` whose schema lets each line's speaker be one of ``speakers`` only."""
     line = create_model("ScriptLine", __base__=ScriptLine, speaker=(_one_of(speakers, 40), ...))
+    lines = Annotated[list[line], BeforeValidator(_first_lines)]  # type: ignore[valid-type]  # (made at run time)
     return create_model("ScriptAnswer", __base__=ScriptAnswer,
-                        lines=(Annotated[list[line], BeforeValidator(_first_lines)],  # type: ignore[valid-type]
-                               Field(min_length=1, max_length=SCRIPT_LINES)))  # (a model made at run time)
+                        lines=(lines, Field(min_length=1, max_length=SCRIPT_LINES)))
 
 
 class Insight(BaseModel):

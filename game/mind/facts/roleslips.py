@@ -67,7 +67,7 @@ def role_slip(sent: str, speaker: str, listeners: Sequence[str], before: Sequenc
             m = _UNSURE.search(sent)
             mine = m is not None and (re.search(r"\bI(?:'m|\s+am|'ll)?\s+$", sent[:m.start()])
                                       or re.search(r"\b(?:if|whether)\s+I\b", m.group(0)))
-            if mine and not (m.group("to") and noun not in m.group("to").lower()):  # ("not sure I'll go to the park")
+            if m is not None and mine and not (m.group("to") and noun not in m.group("to").lower()):  # (the park)
                 return f"{speaker.split()[0]} {'hosts' if speaker == host else 'helps with'} the {noun}: sure to go"
         if host != speaker and not _OTHER_OUTING.search(sent):
             this = (rf"(?=(?:\s+(?:with (?:me|us)|along|too|there|to it|to the (?:\w+\s+)?{re.escape(noun)}))?"

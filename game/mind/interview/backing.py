@@ -190,6 +190,11 @@ def in_own_words(name: str, relation: str) -> str:
     return f"{name} is {first}."
 
 
+def _elsewhere(sent: str, me: str, town: TownNames) -> str:
+    """Why ``sent`` has someone work at a place that is another's workplace (linechecks, roleslips), else ""."""
+    return works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town)
+
+
 def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
                 backing: str, question: str, held: Sequence[Fact] = (), now: datetime | None = None) -> list[Problem]:
     """What in ``answer`` nothing backs; ``held``: the gatherings the question asks about that the
@@ -227,8 +232,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             if not c.backed:
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
-        for why in (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
-                    wrong_kind_of_place(sent, town.places),
+        for why in (_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
                     amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
                     hidden_role_problem(sent, me, [], town), as_if_so(sent, question, town.people)):
             if why:
