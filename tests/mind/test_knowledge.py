@@ -143,6 +143,11 @@ def test_a_sentence_its_speaker_said_earlier_in_the_talk_is_not_said_again(engin
     assert facts.vet(talk, "Marcus Bell", "I'm looking forward to the quiz.", MONDAY)[1] != ""  # another's
     assert facts.vet(talk, "Hank Brody", "That sounds good. I'm looking forward to the quiz.", MONDAY)[1] == (
         "That sounds good.")
+    # a question another asked, said back (Grace to Samuel, played, at f75f915: his whole line word for word)
+    asked = Conversation("t2", ["Samuel Okafor", "Grace Okafor"])
+    asked.lines.append(("Samuel Okafor", "Good morning, love. Did you sleep well? What are you doing today?"))
+    said = "Good morning, love. Did you sleep well? What are you doing today?"
+    assert facts.vet(asked, "Grace Okafor", said, MONDAY)[1] == "Good morning, love."
 
 
 def test_a_yesterday_nothing_holds_is_not_said(engine):

@@ -315,11 +315,14 @@ class TalkFacts:
         return time_unheld(sent, starts, [life], self._hours[1])
 
     def _not_copied(self, conv: Conversation, v: Vetted) -> Vetted:
-        """The line less its sentences said already in another talk (of five words or more), or by
-        its speaker earlier in this one (of four or more: Hank's "I'll be there at 22:00" twice)."""
+        """The line less its sentences said already in another talk (of five words or more), or earlier
+        in this one by its speaker (of four or more: Hank's "I'll be there at 22:00" twice), or a question
+        another asked in it said back (Grace's answer to Samuel, played: "Good morning, love. Did you sleep
+        well? What are you doing today?", his line); the player's own words are all said."""
         kept, dropped = [], 0
-        mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines if who == v.speaker
-                for s in sentences(line)}
+        played = v.speaker == self.core.embodied
+        mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)
+                if who == v.speaker or (not played and s.rstrip().endswith("?"))}
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
             # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
