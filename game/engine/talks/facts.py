@@ -33,7 +33,7 @@ from game.mind.facts.pasttalk import (
     talks_claimed,
     told_you_unseen,
 )
-from game.mind.facts.roleslips import gap_unheld, named_at_work_elsewhere, role_slip
+from game.mind.facts.roleslips import gap_unheld, named_at_work_elsewhere, role_slip, says_a_gap
 from game.mind.facts.slips import (
     held_as_unheard,
     hints_at_the_kept,
@@ -59,7 +59,6 @@ _YESTERDAY = re.compile(r"\b(?:yesterday|last night)\b", re.I)
 _YESTERDAY_WORDS = frozenset({"yesterday", "last", "night", "also", "really", "just", "there", "been", "were",
                               "morning", "afternoon", "evening", "after", "before", "whole", "long", "busy"})
 YESTERDAY_KEPT = 400  # the speaker's latest memories looked through for yesterday's
-_GAPISH = re.compile(r"\b(?:since|in (?:a while|ages|years|months))\b", re.I)  # (gap_unheld's, read first)
 _MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\s*")
 
 
@@ -286,7 +285,7 @@ class TalkFacts:
         """Why ``sent`` tells of an event of the past, or a talk with someone, that the speaker's own
         text and its memories do not hold (facts/pasttalk.py), else ""."""
         mind, people = self.core.minds.get(speaker), self.core.town_names.people
-        if mind is None or not (PAST.search(sent) or talks_claimed(sent, people) or _GAPISH.search(sent)):
+        if mind is None or not (PAST.search(sent) or talks_claimed(sent, people) or says_a_gap(sent)):
             return ""
         p, rows = mind.persona, mind.memory.recent(YESTERDAY_KEPT)
         own = [*sentences(p.brief()), *p.relationships.values(), *p.seed_memories]

@@ -83,10 +83,15 @@ def role_slip(sent: str, speaker: str, listeners: Sequence[str], before: Sequenc
     return ""
 
 
+def says_a_gap(sent: str) -> bool:
+    """Whether ``sent`` says a while has passed since the speaker did something (``gap_unheld``'s form)."""
+    return _GAP.search(sent) is not None
+
+
 def gap_unheld(sent: str, held: Sequence[str]) -> str:
     """Why ``sent`` says a while has passed since the speaker last did or was somewhere when nothing it
     holds (``held``: its own text's sentences of a past) tells of a gap, else ""."""
-    if not _GAP.search(sent):
+    if not says_a_gap(sent):
         return ""
     return "" if any(_GAP_HELD.search(h) for h in held) else "a gap in its life it holds nothing of"
 

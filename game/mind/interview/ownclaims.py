@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from game.mind.facts.fact import TownNames
 from game.mind.facts.hours import clock_times, merged, stems
-from game.mind.facts.unbacked import sentences
+from game.mind.facts.unbacked import SENTENCES, sentences
 from game.mind.planning.daycheck import meals_eaten
 from game.mind.view import PlanBlock, hhmm
 
@@ -220,7 +220,7 @@ def _own_kin(text: str, own: str) -> str:
     to tell her father"), in a sentence it says as "I"."""
     low = " ".join(own.lower().split())
     out = []
-    for sent in re.split(r"(?<=[.!?])\s+", text):
+    for sent in SENTENCES.split(text):
         for m in reversed(list(_KIN.finditer(sent))) if re.match(r"^\W*I\b", sent) else ():
             said = " ".join(re.findall(r"[\w']+", sent[:m.end()].lower())[-3:] + [sent[m.end():].split()[0].lower()])
             if said.strip(".,!?") in low:
