@@ -35,6 +35,8 @@ from game.mind.facts.pasttalk import (
 )
 from game.mind.facts.roleslips import gap_unheld, named_at_work_elsewhere, role_slip, says_a_gap
 from game.mind.facts.slips import (
+    broken_said_to_work,
+    broken_things,
     held_as_unheard,
     hints_at_the_kept,
     news_as_known,
@@ -43,8 +45,10 @@ from game.mind.facts.slips import (
     own_plan_unheld,
     own_traits_as_anothers,
     said_to_the_absent,
+    strangers_in_scene,
     unfinished_tail,
     whereabouts_made_up,
+    works_said,
 )
 from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import partners_in
@@ -190,9 +194,12 @@ class TalkFacts:
             lambda: self._plan_unheld(sent, speaker),
             lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
             or named_at_work_elsewhere(sent, town),
-            lambda: told_you_unseen(sent, listeners, town.people, heard),
+            lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
+            lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),
+                                                                     *(t for _, t in conv.lines)]))
+            if works_said(sent) else "",
         )
         return next((w for check in checks if (w := check())), "")
 

@@ -24,7 +24,7 @@ from game.mind.view import hhmm
 from game.text import one_line
 
 EVENT_NOUNS = (
-    "party", "gathering", "get-together", "meeting", "picnic",
+    "party", "gathering", "get-together", "meeting", "picnic", "protest", "demonstration", "parade", "vigil",
     "celebration", "concert", "show", "fair", "festival", "reading", "game night", "quiz", "tasting",
     "potluck", "barbecue", "bbq", "meetup", "open house", "ceremony", "wedding", "workshop", "rally",
     "dance", "recital", "exhibition", "screening", "fundraiser", "bake sale", "tournament", "match",

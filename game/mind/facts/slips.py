@@ -207,3 +207,62 @@ def unfinished_tail(text: str, parts: Sequence[str]) -> str:
     if len(parts) < 2 or _ENDED.search(parts[-1]) or not _HANGING.search(parts[-1]):
         return text
     return " ".join(parts[:-1])
+
+
+# a thing the town's people call broken ("the broken park fountain", "The fountain in Willow Park stopped
+# working last month"), and a sentence saying it works ("It's a bit discolored, but it's still functional",
+# Priya of the fountain Grace had just called broken, on 4151289's day)
+_OF_PLACE = r"(?:\s+(?:in|at|of)(?:\s+[A-Z][a-z]+)+)?"  # "the fountain in Willow Park"
+_BROKEN = re.compile(r"\bbroken\s+(?:(?:park|old|town|village|square)\s+)?(?P<a>[a-z]+)|\b(?P<b>[a-z]+)" + _OF_PLACE
+                     + r"\s+(?:has\s+)?(?:stopped working|is broken|was broken|broke down|is out of order)")
+_STATE = r"(?:working|functional|fine|in\s+(?:good\s+)?working\s+order)"
+_WORKS = re.compile(r"\b(?:it|the\s+(?:\w+\s+)??(?P<n>[a-z]+)" + _OF_PLACE + r")(?:'s|’s|\s+is|\s+was)\s+(?:still|now|"
+                    r"already|" + _STATE + r")(?:\s+" + _STATE + r")?\b|\b(?:it|the\s+(?:\w+\s+)??(?P<m>[a-z]+)"
+                    + _OF_PLACE + r")\s+(?:still\s+)?works\b", re.I)
+_WORKING = re.compile(r"\b(?:working|functional|fine|works|in\s+(?:good\s+)?working\s+order)\b", re.I)
+
+
+def broken_things(texts: Sequence[str]) -> set[str]:
+    """The things ``texts`` call broken ("fountain")."""
+    return {(m.group("a") or m.group("b")).lower() for t in texts for m in _BROKEN.finditer(t)} - {"is", "it", "the"}
+
+
+def broken_said_to_work(sent: str, before: str, broken: set[str]) -> str:
+    """Why ``sent`` says a thing of ``broken`` works, else "": the thing named in it, or its "it" the
+    last of them named in ``sent`` up to there or in ``before`` (the sentence before it in the line).
+    "It's still there" says nothing of its working; "it's not working" and "is it still working?" stand."""
+    m = _WORKS.search(sent)
+    if m is None or not broken or sent.rstrip().endswith("?") or not _WORKING.search(m.group(0)):
+        return ""
+    if re.search(r"\b(?:not|n't|never|no longer)\b", sent[max(0, m.start() - 12):m.end()], re.I):
+        return ""
+    noun = (m.group("n") or m.group("m") or "").lower()
+    if noun:
+        return f"the {noun} is broken" if noun in broken else ""
+    ctx = f"{before} {sent[:m.start()]}".lower()
+    named = sorted((ctx.rfind(b), b) for b in broken if re.search(rf"\b{b}\b", ctx))
+    return f"the {named[-1][1]} is broken" if named else ""
+
+
+def works_said(sent: str) -> bool:
+    """Whether ``sent`` says something works (what ``broken_said_to_work`` reads further)."""
+    return _WORKS.search(sent) is not None and _WORKING.search(sent) is not None
+
+
+# people a scene has that the town does not: its residents are all named ("I noticed that a couple is coming
+# in", Rosa at the cafe, and Aiko's "they're looking for a special drink", on 4151289's day; "a group of people
+# shouting outside", Grace's answer to the paper's question, the same day)
+_CROWD = (r"couple|customers?|strangers?|wom[ae]n|m[ae]n|guys?|lady|ladies|kids?|child(?:ren)?|tourists?|famil(?:y|ies)"
+          r"|people|visitors?|protesters?|teenagers?|folks|regulars|patrons|passers-by")
+_SCENE = re.compile(r"\b(?:a|an|some|two|three|four|a few|a couple of|a group of|a bunch of|a lot of|lots of|"
+                    rf"a crowd of)\s+(?:[a-z]+\s+)?(?:{_CROWD})\s+(?:is|are|was|were|just|came|comes|coming|walked|"
+                    r"walks|walking|showed up|arrived|arriving|left|asked|asking|ordered|ordering|shouting|yelling|"
+                    r"protesting|waiting|sitting|standing|gathered|gathering|outside|in front)\b", re.I)
+
+
+def strangers_in_scene(sent: str) -> str:
+    """Why ``sent`` tells of people come, seen or heard whom the town does not have, else "": a town's
+    people are its named residents (and the player); "Felix needs customers" and "a few people asked"
+    of no scene stand only when no such verb follows."""
+    m = _SCENE.search(sent)
+    return f"no one the town has: {m.group(0)}" if m else ""

@@ -4,9 +4,8 @@ knows.  The paper's agents invented in 1.3% of answers; a 1.5B model invents far
 fair is on Wednesday at 7pm", "a community meeting at the community center", a talented musician
 for a name nobody has), so what it says is checked by rule and asked again once with what was
 wrong made plain; what is still unbacked is dropped, sentence by sentence; an answer with nothing
-left says the resident does not know, as a rule's answer (``Backing.source`` "rule").
-
-The backing is kept with the answer (``Backing``) so that a reader or a test can check it.
+left says the resident does not know, as a rule's answer (``Backing.source`` "rule").  The backing is
+kept with the answer (``Backing``) so that a reader or a test can check it.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from game.mind.facts.hypothetical import as_if_so
 from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.facts.roleslips import named_at_work_elsewhere
+from game.mind.facts.slips import strangers_in_scene
 from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences
 from game.mind.facts.when import word_list
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
@@ -233,7 +233,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
         for why in (_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
-                    amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
+                    amount_unbacked(sent, backing), pastime_unbacked(sent, backing), strangers_in_scene(sent),
                     hidden_role_problem(sent, me, [], town), as_if_so(sent, question, town.people)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))

@@ -1,0 +1,90 @@
+"""Scenes the town does not have, read on 4151289's day (2026-11-30): a thing its people call broken said to
+work (Priya's "it's still functional" of the park fountain Grace had just called broken), people come or
+heard whom the town does not have (Rosa's "a couple is coming in", Grace's answer of "a group of people
+shouting outside" and "a protest")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from game.engine.build import new_engine
+from game.mind.facts.fact import TownNames
+from game.mind.facts.slips import broken_said_to_work, broken_things, strangers_in_scene, works_said
+from game.mind.interview.backing import problems_in
+from game.mind.view import Conversation
+
+from .fakes import scripted_model
+
+MONDAY = datetime(2026, 3, 2, 9, 21)
+BROKEN = {"fountain"}
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return new_engine("default", scripted_model({}))
+
+
+def test_things_called_broken_are_read_from_the_town_s_words():
+    assert broken_things(["the town budget cannot cover both the broken park fountain and the road repairs",
+                          "The fountain in Willow Park stopped working last month"]) == {"fountain"}
+    assert broken_things(["Rosa is checking coffee quality at the espresso machine"]) == set()
+
+
+def test_a_broken_thing_said_to_work_is_named_and_its_it_read_from_the_sentence_before():
+    said = "It's a bit discolored, but it's still functional."
+    assert broken_said_to_work(said, "Yes, the park fountain is still there.", BROKEN) == "the fountain is broken"
+    assert broken_said_to_work("The park fountain still works.", "", BROKEN) == "the fountain is broken"
+    assert broken_said_to_work("The fountain is working again!", "", BROKEN) == "the fountain is broken"
+    assert works_said(said) and not works_said("Yes, the park fountain is still there.")
+
+
+def test_what_says_it_is_broken_asks_of_it_or_speaks_of_another_thing_stands():
+    for said, before in [("Yes, the park fountain is still there.", ""), ("The fountain is still broken.", ""),
+                         ("It's not working.", "I saw the fountain."), ("Is it still working?", "The fountain."),
+                         ("The fountain is no longer working.", ""), ("The espresso machine is working fine.", ""),
+                         ("I'm working on the song.", "The fountain is broken."),
+                         ("It's fine, thanks.", "How are you?"),
+                         ("It's running late.", "The fountain")]:
+        assert broken_said_to_work(said, before, BROKEN) == "", said
+
+
+def test_the_talks_check_does_not_say_the_broken_fountain_works(engine):
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("t6", ["Grace Okafor", "Priya Raman"])
+    talk.lines.append(("Grace Okafor", "Hello! I wanted to check on the broken park fountain. Is it still there?"))
+    said = "Hello, Grace! Yes, the park fountain is still there. It's a bit discolored, but it's still functional."
+    assert facts.vet(talk, "Priya Raman", said, MONDAY)[1] == "Hello, Grace! Yes, the park fountain is still there."
+    # with no one having called it broken in the talk, the town's people still have
+    quiet = Conversation("t7", ["Nora Lindqvist", "Hank Brody"])
+    assert facts.vet(quiet, "Hank Brody", "The fountain in Willow Park is working fine.", MONDAY)[1] == ""
+
+
+def test_people_the_town_does_not_have_are_not_in_a_scene():
+    for said in ["I noticed that a couple is coming in.", "I see a group of people shouting outside.",
+                 "Some customers asked about the new bread.", "A man walked in and ordered a latte."]:
+        assert strangers_in_scene(said).startswith("no one the town has"), said
+    for said in ["He needs customers.", "I made a new drink for my customers.", "I hope a lot of people come.",
+                 "Felix is nervous about his customers."]:
+        assert strangers_in_scene(said) == "", said
+
+
+def test_the_talks_check_leaves_out_a_stranger_and_an_answer_with_one_is_asked_again(engine):
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("t8", ["Rosa Brody", "Aiko Tanaka"])
+    said = "Yeah, I'm checking out some customers. I noticed that a couple is coming in."
+    assert facts.vet(talk, "Rosa Brody", said, MONDAY)[1] == "Yeah, I'm checking out some customers."
+    town = TownNames(people=["Grace Okafor", "Hank Brody"], places=["Town Hall"])
+    answer = ("I rush to the window and see a group of people shouting outside. I find out that it's a protest "
+              "outside the town hall.")
+    found = problems_in(answer, me="Grace Okafor", known=["Hank Brody"], strangers=[], town=town,
+                        backing="Grace Okafor is the mayor.", question="You hear shouting outside your window.")
+    assert {p.kind for p in found} >= {"claim", "event"}
+    calm = "I would open the window to see what is going on, then call Hank if I need help."
+    assert problems_in(calm, me="Grace Okafor", known=["Hank Brody"], strangers=[], town=town,
+                       backing="Grace Okafor is the mayor.", question="You hear shouting outside your window.") == []
