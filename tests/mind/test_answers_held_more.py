@@ -312,6 +312,11 @@ def test_a_pastime_nothing_holds_is_caught():
     assert pastime_unbacked("I like to read books in my free time.", "Rosa paints in her spare time.") == \
         "nothing you hold tells of read books"
     assert pastime_unbacked("I like to read books.", rosa) == ""  # "she reads"
+    # Grace's free time on 4151289's save: every place of the town, one sentence each
+    grace = "Grace Okafor is the mayor; she walks in Willow Park and has coffee at Bluebell Cafe."
+    assert pastime_unbacked("I enjoy going to the pharmacy.", grace) == "nothing you hold has you go to the pharmacy"
+    assert pastime_unbacked("I enjoy going to Willow Park.", grace) == ""
+    assert pastime_unbacked("I like going to the cafe and the park.", grace) == ""
 
 
 def test_a_place_is_open_while_one_of_its_counters_is_staffed(engine):
@@ -370,6 +375,14 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
                        ("I will be spending some time at Bluebell Cafe.", True)):
         text, _ = asked(said, at)
         assert (text == said) is kept and (text == at[0]) is not kept
+    # Grace at 6pm (4151289's day, her plan: catch up with Samuel 17:00-19:00): "at 7 pm", the block's end
+    at = at_time("What will you be doing at 6pm today?", [PlanBlock(1020, 1140, "catch up with Hank Brody", "",
+                                                                     "free")])
+    for said, kept in (("I will be catching up with Hank Brody at 7 pm.", False),
+                       ("I will be catching up with Hank Brody until 7 pm.", True),
+                       ("I will be catching up with Hank Brody at 6 pm.", True)):
+        text, _ = asked(said, at)
+        assert (text == said) is kept and (text == at[0]) is not kept, said
 
 
 def test_an_age_not_its_own_is_caught():
@@ -400,7 +413,11 @@ def test_asked_of_the_mayor_one_who_knows_her_says_who_she_is_and_she_speaks_as_
             ("Samuel Okafor", "I don't know the mayor, but I know Grace Okafor is the love of my life. She is kind.",
              "Grace Okafor, my wife, is the town's mayor. She is kind."),
             ("Grace Okafor", "I think Grace Okafor is a dedicated and meticulous leader.", "I am the town's mayor."),
-            ("Samuel Okafor", "I think my wife Grace does a fine job.", "I think my wife Grace does a fine job.")):
+            ("Samuel Okafor", "I think my wife Grace does a fine job.", "I think my wife Grace does a fine job."),
+            # 4151289's save: "no specific thoughts" of the mayor, his wife, whom he names only for her party
+            ("Samuel Okafor", "I don't have any specific thoughts about the town's mayor. I'm focused on the surprise "
+             "party for my wife Grace's 60th birthday.", "Grace Okafor, my wife, is the town's mayor. I'm focused on "
+             "the surprise party for my wife Grace's 60th birthday.")):
         back = Backing()
         assert from_records(said, back, q, me=me, relationships={}, town=town, now=MONDAY, talked=[],
                             asked=[]) == want

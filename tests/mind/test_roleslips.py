@@ -118,3 +118,4 @@ def test_one_named_with_a_role_at_a_place_works_there():
     for right in ("Hank Brody, the owner of Brody's Supply Store, is my father.",
                   "Hank, a regular customer at Bluebell Cafe, came by.", "Felix, the baker at Greenway Market."):
         assert named_at_work_elsewhere(right, town) == ""
+

@@ -1,7 +1,7 @@
-"""Scenes the town does not have, read on 4151289's day (2026-11-30): a thing its people call broken said to
-work (Priya's "it's still functional" of the park fountain Grace had just called broken), people come or
-heard whom the town does not have (Rosa's "a couple is coming in", Grace's answer of "a group of people
-shouting outside" and "a protest")."""
+"""Scenes the town does not have, read on 4151289's day (2026-11-30): a home beyond the town (Grace's "a
+small town in my home state"), a thing its people call broken said to work (Priya's "it's still functional"
+of the park fountain Grace had just called broken), people come or heard whom the town does not have (Rosa's
+"a couple is coming in", Grace's answer of "a group of people shouting outside" and "a protest")."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ import pytest
 
 from game.engine.build import new_engine
 from game.mind.facts.fact import TownNames
-from game.mind.facts.slips import broken_said_to_work, broken_things, strangers_in_scene, works_said
+from game.mind.facts.slips import (
+    broken_said_to_work,
+    broken_things,
+    home_unbacked,
+    made_for_me_said_as_mine,
+    strangers_in_scene,
+    works_said,
+)
 from game.mind.interview.backing import problems_in
 from game.mind.view import Conversation
 
@@ -88,3 +95,35 @@ def test_the_talks_check_leaves_out_a_stranger_and_an_answer_with_one_is_asked_a
     calm = "I would open the window to see what is going on, then call Hank if I need help."
     assert problems_in(calm, me="Grace Okafor", known=["Hank Brody"], strangers=[], town=town,
                        backing="Grace Okafor is the mayor.", question="You hear shouting outside your window.") == []
+
+
+def test_a_home_beyond_the_town_is_one_the_speaker_holds():
+    said = "I am the mayor of Millbrook, a small town in my home state."
+    assert home_unbacked(said, "Grace Okafor is the mayor of Millbrook.") == "nothing you hold tells of my home state"
+    assert home_unbacked("I miss my home country.", "Ines moved to Millbrook from Lyon.") == ""
+    assert home_unbacked("I love my home town.", "") == ""  # Millbrook is one's home town
+
+
+def test_what_another_made_for_the_speaker_is_not_said_as_its_own():
+    held = "Samuel Okafor is practising the song he wrote for Grace on the piano at home"
+    said = "I also want to catch up with Samuel, who is working on the song I wrote for him."
+    assert made_for_me_said_as_mine(said, "Grace Okafor", held) == "another wrote it for Grace"
+    assert made_for_me_said_as_mine("I'm working on the song I wrote for Grace.", "Samuel Okafor",
+                                    "Samuel is practising the song he wrote for Grace.") == ""
+    assert made_for_me_said_as_mine("I baked a cake for her.", "Ines Moreau", "") == ""
+
+
+def test_something_together_is_what_the_speaker_holds_with_them(engine):
+    # 4151289's day: Felix to Ines and Samuel, "I see we're going to be working together soon" (his own text has
+    # Ines as "the cafe owner he hopes to work with", nothing of Samuel)
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    said = "I see we're going to be working together soon. What's the plan for the weekend?"
+    talk = Conversation("tw", ["Felix Adeyemi", "Samuel Okafor"])
+    assert facts.vet(talk, "Felix Adeyemi", said, MONDAY)[1] == "What's the plan for the weekend?"
+    hoped = Conversation("tv", ["Felix Adeyemi", "Ines Moreau"])  # "the cafe owner he hopes to work with"
+    hope = "I think we're going to be working together soon."
+    assert facts.vet(hoped, "Felix Adeyemi", hope, MONDAY)[1] == hope
+    crew = Conversation("tx", ["Rosa Brody", "Ines Moreau"])  # barista and owner of one cafe
+    assert facts.vet(crew, "Rosa Brody", "We're working together today.", MONDAY)[1] == "We're working together today."

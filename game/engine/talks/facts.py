@@ -33,12 +33,13 @@ from game.mind.facts.pasttalk import (
     talks_claimed,
     told_you_unseen,
 )
-from game.mind.facts.roleslips import gap_unheld, named_at_work_elsewhere, role_slip, says_a_gap
+from game.mind.facts.roleslips import gap_unheld, named_at_work_elsewhere, role_slip, says_a_gap, together_unheld
 from game.mind.facts.slips import (
     broken_said_to_work,
     broken_things,
     held_as_unheard,
     hints_at_the_kept,
+    made_for_me_said_as_mine,
     news_as_known,
     open_until_made_up,
     opens_what_is_open,
@@ -193,8 +194,9 @@ class TalkFacts:
             lambda: self._unheard(sent, speaker, conv),
             lambda: self._plan_unheld(sent, speaker),
             lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
-            or named_at_work_elsewhere(sent, town),
-            lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent),
+            or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town),
+            lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent)
+            or made_for_me_said_as_mine(sent, speaker, " ".join([life, *heard])),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
             lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),

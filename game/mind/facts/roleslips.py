@@ -118,3 +118,29 @@ def named_at_work_elsewhere(sent: str, town: TownNames) -> str:
             return f"{who.split()[0]} does not work at {place}"
     return ""
 
+
+
+# the speaker and the listener to do something together that nothing it holds has them do ("I see we're going
+# to be working together soon", Felix to Ines and Samuel on 4151289's day: he sells bread at the market)
+_TOGETHER = re.compile(r"\bwe(?:'re|’re| are|'ll|’ll| will)\s+(?:going to\s+|gonna\s+|soon\s+)?(?:be\s+)?"
+                       r"(?P<v>[a-z]+?)(?:ing|e|s)?\s+together\b", re.I)
+
+
+def together_unheld(sent: str, speaker: str, listeners: Sequence[str], held: Sequence[str],
+                    town: TownNames) -> str:
+    """Why ``sent`` has the speaker and the talk's others do something together that none of ``held``
+    (what the speaker holds: its persona, points and what it heard) has it do with one of them, else "";
+    those who work at one place work together."""
+    m = _TOGETHER.search(sent)
+    if m is None or sent.rstrip().endswith("?"):
+        return ""
+    stem = m.group("v").lower()[:4]
+    if stem == "work" and any(town.workplaces.get(o) and town.workplaces.get(o) == town.workplaces.get(speaker)
+                              for o in listeners):
+        return ""
+    firsts = [o.split()[0] for o in listeners]
+    for text in held:
+        for part in re.split(r"(?<=[.!?;])\s+", text):
+            if re.search(rf"\b{stem}", part, re.I) and any(re.search(rf"\b{f}\b", part) for f in firsts):
+                return ""
+    return f"nothing has {speaker.split()[0]} {m.group('v').lower()} with them"

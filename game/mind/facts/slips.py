@@ -266,3 +266,32 @@ def strangers_in_scene(sent: str) -> str:
     of no scene stand only when no such verb follows."""
     m = _SCENE.search(sent)
     return f"no one the town has: {m.group(0)}" if m else ""
+
+
+# a home beyond the town nothing it holds has ("I am the mayor of Millbrook, a small town in my home state",
+# Grace on 4151289's save); one who came from somewhere ("moving to Millbrook from Lyon") has one
+_HOME_AWAY = re.compile(r"\b(?:my|our) home (?:state|country|county|province|region|island)\b|\b(?:my|our) "
+                        r"(?:native|home) (?:land|soil)\b", re.I)
+
+
+def home_unbacked(sent: str, backing: str) -> str:
+    """Why ``sent`` gives the speaker a home beyond the town that ``backing`` does not, else ""."""
+    m = _HOME_AWAY.search(sent)
+    if m is None or re.search(r"\b(?:from|grew up in|born in) [A-Z]", backing) or m.group(0).split()[-1] in backing:
+        return ""
+    return f"nothing you hold tells of {m.group(0).lower()}"
+
+
+_MADE = r"wrote|written|made|baked|painted|built|composed|knitted|cooked"
+
+
+def made_for_me_said_as_mine(sent: str, me: str, backing: str) -> str:
+    """Why ``sent`` says the speaker made what another made for it, else "": Grace of Samuel's song on
+    4151289's save, "the song I wrote for him" (what she holds: "the song he wrote for Grace")."""
+    m = re.search(rf"\bI(?:'ve| have)?\s+(?P<v>{_MADE})\s+for\s+(?:him|her|them|you|[A-Z][a-z]+)\b", sent)
+    first = me.split()[0] if me else ""
+    if m is None or not first:
+        return ""
+    made = m.group("v")
+    theirs = re.search(rf"\b(?:he|she|they|[A-Z][a-z]+)\s+(?:has\s+)?{made}\s+for\s+{re.escape(first)}\b", backing)
+    return f"another {made} it for {first}" if theirs and theirs.group(0).split()[0] != first else ""

@@ -25,7 +25,7 @@ from game.mind.facts.hypothetical import as_if_so
 from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.facts.roleslips import named_at_work_elsewhere
-from game.mind.facts.slips import strangers_in_scene
+from game.mind.facts.slips import home_unbacked, made_for_me_said_as_mine, strangers_in_scene
 from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences
 from game.mind.facts.when import word_list
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
@@ -190,11 +190,6 @@ def in_own_words(name: str, relation: str) -> str:
     return f"{name} is {first}."
 
 
-def _elsewhere(sent: str, me: str, town: TownNames) -> str:
-    """Why ``sent`` has someone work at a place that is another's workplace (linechecks, roleslips), else ""."""
-    return works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town)
-
-
 def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
                 backing: str, question: str, held: Sequence[Fact] = (), now: datetime | None = None) -> list[Problem]:
     """What in ``answer`` nothing backs; ``held``: the gatherings the question asks about that the
@@ -232,9 +227,12 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             if not c.backed:
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
-        for why in (_elsewhere(sent, me, town), wrong_kind_of_place(sent, town.places),
-                    amount_unbacked(sent, backing), pastime_unbacked(sent, backing), strangers_in_scene(sent),
-                    hidden_role_problem(sent, me, [], town), as_if_so(sent, question, town.people)):
+        # someone at another's workplace (linechecks, roleslips), amounts, pastimes, a home, scenes the town lacks
+        for why in (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
+                    wrong_kind_of_place(sent, town.places), amount_unbacked(sent, backing),
+                    pastime_unbacked(sent, backing), home_unbacked(sent, backing), strangers_in_scene(sent),
+                    hidden_role_problem(sent, me, [], town), as_if_so(sent, question, town.people),
+                    made_for_me_said_as_mine(sent, me, backing)):
             if why:
                 out.append(Problem("claim", sent, f"{why}: say only what is so."))
         for meal in meals_unbacked(sent, me, town, backing)[:1]:
@@ -257,7 +255,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
     return out
 
 
-UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar)\b", re.I)
+UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar|"
+                       r"(?:no|any) (?:specific |particular |real )?(?:thoughts|opinions?) (?:about|on|of))\b", re.I)
 
 
 # "She is a fine mayor", said of one's wife: the office's holder named by a pronoun that fits

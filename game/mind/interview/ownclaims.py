@@ -138,6 +138,9 @@ _AT_Q = re.compile(r"\bwhat (?:will|are) you (?:be )?(?:doing|do) at (?P<t>[^?]+
                    re.I)
 
 
+_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?", re.I)
+
+
 def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | None:
     """Asked what it will be doing at a time today ("What will you be doing at 10am today?"): (the
     answer from today's plan, in its voice, and that block's activity); None otherwise."""
@@ -164,7 +167,9 @@ def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str], me
     start, end = clock_times(at[0])[-2:]  # (the block's hours: "... (08:00 to 10:30).")
     meal = meals_eaten(at[1])  # a meal the block is not ("having breakfast at Bluebell Cafe" at 10:00, Samuel's
     garbled = [x for x in on_it if any(not start <= t <= end for t in clock_times(x)) or (me and me in x)
-               or any(w not in meal for w in meals_eaten(x))]  # "some time at Bluebell Cafe", 8f03815's day)
+               or any(w not in meal for w in meals_eaten(x))  # "some time at Bluebell Cafe", 8f03815's day)
+               # "at" its end: the next block's hour (Grace's 6pm on 4151289's day: "catching up with Samuel at 7 pm")
+               or any(t == end for t in clock_times(" ".join(_AT_HOUR.findall(x))))]
     if lost or not on_it or garbled:
         fixes.append("told from the record: the plan at that hour")
         return at[0], True
@@ -364,4 +369,15 @@ def pastime_unbacked(sent: str, backing: str) -> str:
         stem = list(_PASTIMES)[int(str(m.lastgroup)[1:])]
         if not re.search(rf"\b{stem}", low):
             return f"nothing you hold tells of {m.group(0).lower()}"
+    # a place of the town gone to for pleasure that nothing it holds has it go to (Grace's free time on 4151289's
+    # day: "I enjoy going to the library. I enjoy going to the college. I enjoy going to the pharmacy. ...")
+    for m in _GOING.finditer(sent):
+        words = [w for w in re.findall(r"[a-z]+", m.group("p").lower()) if w not in ("the", "of", "and")]
+        if words and not any(re.search(rf"\b{re.escape(w)}", low) for w in words):
+            return f"nothing you hold has you go to {m.group('p')}"
     return ""
+
+
+_GOING = re.compile(r"\bI (?:really |also )?(?:enjoy|like|love) (?:going|heading|walking) (?:to|down to) "
+                    r"(?P<p>(?:the )?[\w'’ ]+?)(?=\s*(?:[.,!;]|\band\b|$))")
+
