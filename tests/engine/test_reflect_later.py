@@ -93,6 +93,30 @@ async def test_in_a_crowd_people_are_seen_and_remembered_not_reacted_to():
     await e.aclose()
 
 
+async def test_reactions_asked_for_half_the_slots_make_a_crowd_before_the_server_queues_them():
+    """a9a17c8's lunch: five residents met at the cafe saw each other in one tick, and five reactions
+    took the four slots before the server showed a queue; the reactions on the board count."""
+    e, llm = _engine(lockstep=False, status=ROOM)
+    now = e.clock.now
+    assert not e.capacity.crowded()
+    assert e.capacity.crowded(2)  # two reactions to be asked this tick: half of four slots
+    for name in ("Grace Okafor", "Samuel Okafor"):
+        e.lanes.ask(e.core.residents[name], JobKind.REACT, now, {"percept": "Hank Brody is reading"})
+    e.core.step_no += 1
+    assert e.capacity.crowded()  # the two on the board, sent or not
+    await e.aclose()
+    # in one round of looks: the first to see someone reacts, the second is the half and remembers only
+    e, llm = _engine(lockstep=False, status=ROOM)
+    a, b, c = (e.core.residents[n] for n in ("Aiko Tanaka", "Hank Brody", "Priya Raman"))
+    b.pos = c.pos = (a.pos[0] + 1, a.pos[1])
+    e.perceiver.reacting = 1  # one resident of this round before them has something to react to
+    e.perceiver.look(a, e.clock.now)
+    assert a.salient and e.perceiver.reacting == 2 and e.perceiver.quiet_in_crowd == 0
+    e.perceiver.look(b, e.clock.now)
+    assert b.salient == [] and e.perceiver.quiet_in_crowd >= 1
+    await e.aclose()
+
+
 async def test_someone_just_talked_with_is_seen_not_reacted_to():
     """As a talk ends, the others are all in view at once: no new talk with them may start within
     ``TALK_COOLDOWN``, so the sight asks no reaction (``Perceiver.talked_lately``), in lockstep too."""

@@ -55,6 +55,14 @@ def test_the_host_is_not_asked_to_come_to_its_own_gathering():
     assert role_slip("Would you like to come to the library?", "Nora Lindqvist", ["Grace Okafor"], [DEBATE], TOWN) == ""
 
 
+def test_a_gathering_is_not_the_listeners_unless_it_hosts_it():
+    # a9a17c8's day: Marcus, the quiz's host, to Nora and Hank: "I can't participate in your pub quiz"
+    said = "I'm sorry, but I can't come to your public debate."
+    assert role_slip(said, "Samuel Okafor", ["Nora Lindqvist", "Hank Brody"], [], TOWN) == \
+        "Grace hosts the debate: not the listener's"
+    assert role_slip("Good luck with your public debate!", "Samuel Okafor", ["Grace Okafor"], [], TOWN) == ""
+
+
 def test_one_with_no_part_does_not_welcome_the_guests():
     said = "Well, I'm going to be there to welcome everyone."
     assert role_slip(said, "Nora Lindqvist", ["Ines Moreau"], [PARTY], TOWN) == \

@@ -127,3 +127,20 @@ def test_something_together_is_what_the_speaker_holds_with_them(engine):
     assert facts.vet(hoped, "Felix Adeyemi", hope, MONDAY)[1] == hope
     crew = Conversation("tx", ["Rosa Brody", "Ines Moreau"])  # barista and owner of one cafe
     assert facts.vet(crew, "Rosa Brody", "We're working together today.", MONDAY)[1] == "We're working together today."
+
+
+def test_a_trade_is_its_holders_by_the_residents_own_texts(engine):
+    # a9a17c8's day: Felix, the baker, "Ines Moreau is a local baker"; Rosa to Ines, "You're doing such a great
+    # job baking cookies" (her cafe's cake is a party task; "bakery" in her text is Felix's stall)
+    from game.mind.facts.roleslips import trade_given, trades
+
+    lives = engine.talk_facts._points()[1]
+    people = list(lives)
+    assert trades(lives)["Felix Adeyemi"] == {"baker"} and trades(lives)["Rosa Brody"] == {"barista"}
+    assert trade_given("Ines Moreau is a local baker and she is always looking for new customers.",
+                       ["Kenji Tanaka"], lives, people) == "Felix is the baker, not Ines"
+    assert trade_given("You're doing such a great job baking cookies.", ["Ines Moreau"], lives, people) == \
+        "Felix is the baker, not Ines"
+    for said, to in (("Felix is a baker.", "Ines Moreau"), ("You're a great baker!", "Felix Adeyemi"),
+                     ("Rosa, the barista, made my coffee.", "Ines Moreau"), ("I love baking bread.", "Ines Moreau")):
+        assert trade_given(said, [to], lives, people) == "", said

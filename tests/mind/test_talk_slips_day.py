@@ -215,6 +215,10 @@ def test_a_day_it_would_rather_have_is_not_mended_to_the_gatherings():
     said = "I would hold the debate at a different time, such as on a Saturday or on Sunday."
     assert fix_day(said, debate, monday, []) == said
     assert fix_day("The debate is on Thursday.", debate, monday, []) == "The debate is on Wednesday."
+    # a9a17c8's day: Rosa, "It's Monday, and I'm helping Samuel prepare ..." was made "It's tomorrow"
+    said = "It's Monday, and I'm helping with the debate."
+    assert fix_day(said, debate, monday, []) == said
+    assert fix_day("The debate is on Monday.", debate, monday, []) == "The debate is on Wednesday."
 
 
 def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_about_it():
@@ -277,5 +281,8 @@ def test_a_sentence_the_model_broke_off_is_not_said():
 
     for said, kept in (("Oh, Rosa! A", "Oh, Rosa!"),  # Nora on 4151289's day, after the checks
                        ("How have you been? I know you,", "How have you been?"),  # Marcus's
-                       ("See you tomorrow! Bye", "See you tomorrow! Bye"), ("I know you,", "I know you,")):
+                       ("See you tomorrow! Bye", "See you tomorrow! Bye"), ("I know you,", "I know you,"),
+                       # Priya on a9a17c8's day, its last word (in another script) dropped
+                       ("Did you know of the quiz? I need to talk to you about", "Did you know of the quiz?"),
+                       ("It's what I was thinking about.", "It's what I was thinking about.")):
         assert unfinished_tail(said, sentences(said)) == kept

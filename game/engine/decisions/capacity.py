@@ -79,6 +79,7 @@ class Capacity:
         self.rule: SpareRule | None = SpareRule()
         self.given = 0
         self._read: tuple[int, ModelStatus | None] = (-1, None)  # the server's status as read at a step
+        self._reacts = (-1, 0)  # the reactions on the board as counted at a step
         self._first_wake: tuple[datetime | None, datetime | None] = (None, None)  # (the tick, the first run-out)
 
     def server(self) -> ModelStatus | None:
@@ -149,12 +150,22 @@ class Capacity:
         st = self.server()
         return st is None or st.idle_s is None or not st.queued and not st.in_flight
 
-    def crowded(self) -> bool:
+    def crowded(self, more: int = 0) -> bool:
         """Whether the server is crowded now: in real time, decisions queued for half its slots or
-        more (``Perceiver.look``: a person come into view is then seen and remembered, not reacted
-        to, unless it is the player or the resident has news for them)."""
+        more, or reactions asked (on the board, sent or not; counted once a tick) with ``more`` to be
+        asked this tick for half its slots (``Perceiver.look``: a person come into view is then seen
+        and remembered, not reacted to, unless it is the player or the resident has news for them).
+        A reaction is a decision the clock does not wait for,
+        and the crowds come in one tick: at the lunch of a9a17c8's day five residents met at the
+        cafe saw each other at once, five reactions took the four slots before the server showed
+        any queue, and a resident's next steps waited behind them (the clock at x12 for a minute)."""
         st = self.server()
-        return st is not None and st.queued >= max(1, (st.slots or 2) // 2)
+        if st is None:
+            return False
+        half = max(1, (st.slots or 2) // 2)
+        if self._reacts[0] != self.core.step_no:  # (once a tick: a look of a thousand residents asks often)
+            self._reacts = (self.core.step_no, sum(1 for j in self.board.jobs.values() if j.kind == JobKind.REACT))
+        return st.queued >= half or self._reacts[1] + more >= half
 
     def planning_due(self, now: datetime, clear: timedelta) -> bool:
         """Whether any resident's planning is asked, waited for or due within the look ahead plus

@@ -35,7 +35,7 @@ Perceive = Callable[..., list]
 Pos = tuple[int, int]
 
 
-def _never() -> bool:
+def _never(more: int = 0) -> bool:
     return False
 
 
@@ -48,8 +48,11 @@ class Perceiver:
     def __init__(self, core: TownCore, things: Things, board: JobBoard, salience: Salience, hazards: Hazards,
                  perceive: Perceive) -> None:
         self.core = core
-        # whether the model server is crowded now (``Capacity.crowded``, given by the engine)
-        self.crowded: Callable[[], bool] = _never
+        # whether the model server is crowded now, with ``more`` reactions to come (``Capacity.crowded``,
+        # given by the engine); and the residents this round's looks gave something to react to (they ask
+        # their reactions after the looks: the crowd of one tick counts before the server sees it)
+        self.crowded: Callable[[int], bool] = _never
+        self.reacting = 0
         self.quiet_in_crowd = 0  # people come into view not reacted to for the crowd (a count for the report)
         self.quiet_after_talk = 0  # ... nor for having just talked with them (``talked_lately``)
         self.things = things
@@ -76,6 +79,7 @@ class Perceiver:
         for name, p in self.core.actors().items():
             cells[(p[0] // size, p[1] // size)].append((name, p))
         self._cells = cells
+        self.reacting = 0
         try:
             for i, r in enumerate(residents):
                 if (step_no + i) % PERCEIVE_EVERY == 0:
@@ -113,7 +117,7 @@ class Perceiver:
                     # seen and remembered only: a spouse at breakfast, or anyone but the player
                     # while the model server is crowded; unless there is news for them (an invitation)
                     home = self.at_home_together(r, p.subject)
-                    crowd = not home and p.subject != player and self.crowded()
+                    crowd = not home and p.subject != player and self.crowded(self.reacting)
                     if not (home or crowd) or core.minds[r.name].news_for(p.subject, now):
                         salient.append(text)
                         self.salience.reacted_to(r, p.subject, now)
@@ -137,6 +141,7 @@ class Perceiver:
         r.seen = current
         if salient and r.name != core.embodied and not r.conversation:
             self.salience.note(r, salient, urgent)
+            self.reacting += 1
         self.hazards.notice(r, now)  # (hazards.py: a fire in the house, seen or not)
 
     def at_home_together(self, r: Resident, other: str) -> bool:

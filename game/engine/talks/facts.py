@@ -33,7 +33,14 @@ from game.mind.facts.pasttalk import (
     talks_claimed,
     told_you_unseen,
 )
-from game.mind.facts.roleslips import gap_unheld, named_at_work_elsewhere, role_slip, says_a_gap, together_unheld
+from game.mind.facts.roleslips import (
+    gap_unheld,
+    named_at_work_elsewhere,
+    role_slip,
+    says_a_gap,
+    together_unheld,
+    trade_given,
+)
 from game.mind.facts.slips import (
     broken_said_to_work,
     broken_things,
@@ -194,7 +201,8 @@ class TalkFacts:
             lambda: self._unheard(sent, speaker, conv),
             lambda: self._plan_unheld(sent, speaker),
             lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
-            or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town),
+            or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
+            or trade_given(sent, listeners, self._points()[1], town.people),
             lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent)
             or made_for_me_said_as_mine(sent, speaker, " ".join([life, *heard])),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)

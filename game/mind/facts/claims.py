@@ -322,7 +322,10 @@ def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
         w = m.group(1).lower()
         ok = (w in ("today", "tonight") and delta == 0) or (w == "tomorrow" and delta == 1) or \
             (w == f"{fact.day:%A}".lower())
-        if ok:
+        # today's name said as today ("It's Monday, and I'm helping Samuel prepare Grace's surprise party":
+        # made "It's tomorrow" on a9a17c8's day)
+        if ok or w == f"{now:%A}".lower() and re.search(r"\b(?:it's|it’s|it is|today is|happy)\s+$",
+                                                      m.string[:m.start()], re.I):
             return m.group(0)
         fixes.append(f"day {m.group(1)} -> {right}")
         word = right if delta in (0, 1) else f"on {right}"

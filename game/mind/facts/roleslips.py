@@ -76,6 +76,9 @@ def role_slip(sent: str, speaker: str, listeners: Sequence[str], before: Sequenc
             you = [m for m in _ASK_YOU.finditer(sent) if re.match(this, sent[m.end():])]
             if host.split()[0] in asked or (list(listeners) == [host] and you):
                 return f"{host.split()[0]} hosts the {noun}: not asked to come"
+        # "I can't participate in your pub quiz", Marcus, its host, to Nora and Hank on a9a17c8's day
+        if host not in listeners and re.search(rf"\byour\s+(?:[\w-]+\s+){{0,2}}?{re.escape(noun)}s?\b", sent, re.I):
+            return f"{host.split()[0]} hosts the {noun}: not the listener's"
         takes = re.compile(rf"\bI(?:'m|\s+am)\s+(?:the one\s+)?(?:in charge of|running|hosting|throwing|organi[sz]ing)"
                            rf"\s+(?:it|the\s+(?:\w+\s+)?{re.escape(noun)})\b", re.I)
         if speaker != host and speaker not in known and (_WELCOME.search(sent) or takes.search(sent)):
@@ -144,3 +147,45 @@ def together_unheld(sent: str, speaker: str, listeners: Sequence[str], held: Seq
             if re.search(rf"\b{stem}", part, re.I) and any(re.search(rf"\b{f}\b", part) for f in firsts):
                 return ""
     return f"nothing has {speaker.split()[0]} {m.group('v').lower()} with them"
+
+
+# one's trade said of another ("Ines Moreau is a local baker", Felix, the baker, on a9a17c8's day; "You're doing
+# such a great job baking cookies", Rosa to Ines): the trades are those the residents' own texts give them
+_TRADE = r"(?P<h>[a-z]+(?:er|ist|ista|ian|or|ant|ess))"
+# a trade's verb, in the forms that do it ("bakery" is a place, not baking)
+_VERB_OF = {"baker": r"bak(?:e|es|ed|ing)", "teacher": r"(?:teach(?:es|ing)?|taught)", "painter": r"paint(?:s|ed|ing)?",
+            "nurse": r"nurs(?:e|es|ed|ing)", "gardener": r"garden(?:s|ed|ing)"}
+# one's words of another in its own text ("Felix Adeyemi: the new baker ..."): not its own trade
+_OF_ANOTHER = re.compile(r"(?:^|(?<=[.!?] ))[A-Z][a-z]+(?: [A-Z][a-z]+)?: [^.!?]*[.!?]")
+
+
+def trades(lives: dict[str, str]) -> dict[str, set[str]]:
+    """Each resident's trades as its own text says them ("Felix Adeyemi is a baker": {"baker"})."""
+    out: dict[str, set[str]] = {}
+    for who, life in lives.items():
+        rx = rf"\b(?:{re.escape(who)}|{re.escape(who.split()[0])}) is (?:a|an|the)\s+(?:[\w-]+\s+){{0,2}}?{_TRADE}\b"
+        out[who] = {m.group("h") for m in re.finditer(rx, life)}
+    return out
+
+
+def trade_given(sent: str, listeners: Sequence[str], lives: dict[str, str], people: Sequence[str]) -> str:
+    """Why ``sent`` gives one of the town (named, or the one listener as "you") a trade that another's own
+    text (``lives``) holds and its own does not, else ""."""
+    said: list[tuple[str, str, bool]] = []  # (whom, the trade, as a verb)
+    for who in (p for p in people if p.split()[0] in sent):
+        names = rf"(?:{re.escape(who)}|{re.escape(who.split()[0])})"
+        said += [(who, m.group("h"), False) for m in re.finditer(
+            rf"\b{names}(?:,| is| was)\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,2}}?{_TRADE}\b", sent)]
+    if len(listeners) == 1:
+        said += [(listeners[0], m.group("h"), False) for m in re.finditer(
+            rf"\byou(?:'re|’re| are)\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,2}}?{_TRADE}\b", sent, re.I)]
+        for trade, forms in _VERB_OF.items():
+            if re.search(rf"\byou(?:'re|’re| are)?\b[^.!?]{{0,40}}?\b{forms}\b", sent, re.I):
+                said.append((listeners[0], trade, True))
+    owners = {h: who for who, hs in trades(lives).items() for h in hs} if said else {}
+    for who, trade, as_verb in said:
+        owner = owners.get(trade)
+        own, word = _OF_ANOTHER.sub("", lives.get(who, "")), _VERB_OF.get(trade, trade) if as_verb else trade
+        if owner and owner != who and not re.search(rf"\b{word}\b", own, re.I):
+            return f"{owner.split()[0]} is the {trade}, not {who.split()[0]}"
+    return ""

@@ -197,7 +197,8 @@ def own_plan_unheld(sent: str, plan: Sequence[str]) -> str:
 
 
 _ENDED = re.compile(r"[.!?…\"'”’)\]]\s*$")
-_HANGING = re.compile(r"(?:[,;:–-]|\b(?:a|an|the|and|but|or|to|of|for|with|I|my|your|so|because))\s*$", re.I)
+_HANGING = re.compile(r"(?:[,;:–-]|\b(?:a|an|the|and|but|or|to|of|for|with|I|my|your|so|because|about|at|in|on|from|"
+                      r"that|if|when|into|than|is|are|was))\s*$", re.I)
 
 
 def unfinished_tail(text: str, parts: Sequence[str]) -> str:

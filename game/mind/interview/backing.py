@@ -1,11 +1,10 @@
 """An interview answer checked against what backs it (issue 27): the facts the resident holds, the
 memories and thoughts the prompt showed, its persona and plan, the town's places and the people it
-knows.  The paper's agents invented in 1.3% of answers; a 1.5B model invents far more ("the spring
-fair is on Wednesday at 7pm", "a community meeting at the community center", a talented musician
-for a name nobody has), so what it says is checked by rule and asked again once with what was
-wrong made plain; what is still unbacked is dropped, sentence by sentence; an answer with nothing
-left says the resident does not know, as a rule's answer (``Backing.source`` "rule").  The backing is
-kept with the answer (``Backing``) so that a reader or a test can check it.
+knows.  The paper's agents invented in 1.3% of answers; a 1.5B model far more ("the spring fair is on
+Wednesday at 7pm", "a community meeting at the community center"), so what it says is checked by rule
+and asked again once with what was wrong made plain; what is still unbacked is dropped, sentence by
+sentence; an answer with nothing left says the resident does not know, as a rule's answer
+(``Backing.source`` "rule").  The backing is kept with the answer (``Backing``) for a reader or a test.
 """
 
 from __future__ import annotations
@@ -227,14 +226,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             if not c.backed:
                 out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
                 break
-        # someone at another's workplace (linechecks, roleslips), amounts, pastimes, a home, scenes the town lacks
-        for why in (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
-                    wrong_kind_of_place(sent, town.places), amount_unbacked(sent, backing),
-                    pastime_unbacked(sent, backing), home_unbacked(sent, backing), strangers_in_scene(sent),
-                    hidden_role_problem(sent, me, [], town), as_if_so(sent, question, town.people),
-                    made_for_me_said_as_mine(sent, me, backing)):
-            if why:
-                out.append(Problem("claim", sent, f"{why}: say only what is so."))
+        out += [Problem("claim", sent, f"{why}: say only what is so.")
+                for why in _claims_unbacked(sent, me, town, backing, question) if why]
         for meal in meals_unbacked(sent, me, town, backing)[:1]:
             out.append(Problem("claim", sent, f"{first} has no {meal} in its day: say only what is so."))
         for kin in kin_unbacked(sent, backing)[:1]:
@@ -253,6 +246,14 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         if base not in low and not denies(answer) and not any(p.what == noun for p in out):
             out.append(Problem("event", noun, f"{first} has heard of no {base}: say that you have not heard of one."))
     return out
+
+
+def _claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question: str) -> tuple[str, ...]:
+    """Someone at another's workplace (linechecks, roleslips), amounts, pastimes, a home, scenes the town lacks."""
+    return (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
+            wrong_kind_of_place(sent, town.places), amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
+            home_unbacked(sent, backing), strangers_in_scene(sent), hidden_role_problem(sent, me, [], town),
+            as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing))
 
 
 UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar|"
