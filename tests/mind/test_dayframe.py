@@ -132,6 +132,16 @@ def test_merge_takes_each_line_from_the_first_answer_that_passed_it_else_the_fra
     assert any("mended by rule" in n for n in checked.notes())
 
 
+def test_a_moved_line_that_says_only_why_keeps_the_frames_line():
+    # Ines's morning on a9a17c8's day: "because Ines is already running Bluebell Cafe and wants to keep it"
+    slots = frame_for(BARISTA, MONDAY)
+    work_at = next(i for i, s in enumerate(slots) if s.kind == "work")
+    lines = [s.default() for s in slots]
+    lines[work_at] = "instead, because Rosa is already running Bluebell Cafe and wants to keep it"
+    blocks = [b for b in blocks_of(slots, lines) if slots[work_at].start <= b.start < slots[work_at].end]
+    assert blocks and all(b.activity == slots[work_at].default() and b.kind == "work" for b in blocks)
+
+
 def test_blocks_keep_the_frames_places_and_a_moved_line_goes_where_it_says():
     slots = frame_for(BARISTA, MONDAY)
     lines = [f"thing {i}" for i in range(len(slots))]
