@@ -58,7 +58,8 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # Millbrook has a newsletter)
     ("newspaper", r"\b(newspapers?|gazette|news ?paper)\b", ("newspaper", "gazette", "press")),
     ("office building", r"\boffice building\b", ("office building",)),
-    ("community centre", r"\bcommunity (?:center|centre)\b", ("community center", "community centre")),
+    # (and more than one: Rosa on a9a17c8's save, "improving the local parks and community centers")
+    ("community centre", r"\bcommunity (?:center|centre)s?\b", ("community center", "community centre")),
     # a car where residents walk (Hank on 82f1ab1's day: "I'm getting out of the car, so I need to get to Marcus's pub")
     # (and "help me find a parking spot", Felix on 4151289's day)
     ("car", r"\b(?:(?:my|the|a|his|her|our|your) (?:car|truck|van)|(?:drive|driving|drove) (?:to|home|into|over)"

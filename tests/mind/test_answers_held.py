@@ -92,6 +92,10 @@ async def test_a_place_the_town_lacks_is_asked_again_and_the_way_to_one_it_has_i
     text, back = await answer_backed(rosa, "Where is the Town Hall?", MONDAY, _says(deny, deny))
     assert text == "Town Hall is next to Bluebell Cafe and Willow Park, on the north side of town."
     assert back.source == "record"
+    # the mayor on a9a17c8's save: "I'm sorry, but I don't know the way to the Town Hall."
+    deny = "I'm sorry, but I don't know the way to the Town Hall."
+    text, back = await answer_backed(rosa, "Where is the Town Hall?", MONDAY, _says(deny, deny))
+    assert text.startswith("Town Hall is next to") and back.source == "record"
 
 
 def test_after_work_and_tomorrow_are_read_from_the_plan_and_the_frame(engine):

@@ -201,6 +201,11 @@ async def test_plans_for_tomorrow_that_leave_out_its_gathering_are_said_from_the
     lost = "The rest of tomorrow is not planned yet."
     text, back = await answer_backed(samuel, "What are your plans for tomorrow?", MONDAY, _says(lost, lost))
     assert "surprise party" in text and back.source == "record"
+    # a9a17c8's save: the party said only as not to be
+    said = ("I plan to play the piano at Bluebell Cafe from 14:00 to 16:00 tomorrow. I will not plan to invite "
+            "anyone to Grace's surprise party without Grace finding.")
+    text, back = await answer_backed(samuel, "What are your plans for tomorrow?", MONDAY, _says(said, said))
+    assert "18:00" in text and back.source == "record"
 
 
 def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():

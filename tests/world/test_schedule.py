@@ -86,6 +86,7 @@ def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     assert lacking("a business lunch", words) == []  # no bus in "business"
     # an interview of 2026-11-28: "go to the local pharmacy or the town's community center"
     assert lacking("the town's community center", words) == ["community centre"]
+    assert lacking("improving the local parks and community centers", words) == ["community centre"]
     assert lacking("a reporter for the local newspaper", words) == ["newspaper"]  # Millbrook has a newsletter
     assert lacking("stop here or go to the cafeteria?", words) == ["cafeteria"]  # (Grace, c59f68b's day)
     assert lacking("the Millbrook Owl column in the town newsletter", words) == []

@@ -338,7 +338,9 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         text, back.source = housemates_answer(me, town, relationships), "record"
         back.fixes.append("told from the record: the home")
     day_after = now.date() + timedelta(days=1)  # tomorrow's gatherings it holds: an answer that leaves one out
-    left_out = [f for f in holds if f.kind == "gathering" and f.day == day_after and not f.speaks_of(text)]
+    # (said as not to be: "I will not plan to invite anyone to Grace's surprise party", its host on a9a17c8's save)
+    left_out = [f for f in holds if f.kind == "gathering" and f.day == day_after and not any(
+        f.speaks_of(x) and not re.search(r"\b(?:not|n't|never)\b", x) for x in sentences(text))]
     if tomorrow and (lost or _NO_PLANS.search(text) or left_out or text.strip() in tomorrow) and _TOMORROW_Q.search(
             question):  # (only a piece of the record said back: "The rest of tomorrow is not planned yet.")
         text, back.source = tomorrow, "record"

@@ -250,7 +250,8 @@ def own_voice(text: str, me: str, own: str = "") -> str:
     return re.sub(r"\btold (?:him|her)\b", "told me", f"{m.group('pre')}I {m.group('v')}{text[m.end():]}", count=1)
 
 
-WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know where|not sure where|no idea where|never heard of)\b", re.I)
+WHERE_DENIED = re.compile(r"\b(?:do(?:n't|n’t| not) know (?:where|the way)|not sure (?:where|of the way)|no idea where|"
+                          r"never heard of)\b", re.I)  # ("I don't know the way to the Town Hall": the mayor)
 _WAY_Q = re.compile(r"\b(?:the way to|where is|where's|how (?:do|can|would) (?:I|we|you|one) get to)\b", re.I)
 _DIRECTIONS = re.compile(r"\b(?:next to|near|north|south|east|west|street|road|left|right|past|across|behind|"
                          r"opposite|beside|corner|straight)\b", re.I)

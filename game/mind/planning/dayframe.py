@@ -157,7 +157,7 @@ def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str]
         text = clean_text(text, 120) or s.default()
         kind: str = s.kind
         place = s.place
-        if INSTEAD.match(text) and re.match(r"^\s*instead\s*,\s*(?:because|since|as|so)\b", text, re.I):
+        if INSTEAD.match(text) and re.match(r"^\s*instead\s*,\s*(?:because|since|as|so)\b[^,;]*$", text, re.I):
             text = s.default()  # a reason and nothing done ("instead, because Ines is already running Bluebell
             # Cafe and wants to keep it", her whole morning's words on a9a17c8's day): the line as framed
         elif INSTEAD.match(text) and s.kind in ("work", "free", "meal"):
