@@ -204,7 +204,7 @@ class TalkFacts:
             or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
             or trade_given(sent, listeners, self._points()[1], town.people),
             lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent)
-            or made_for_me_said_as_mine(sent, speaker, " ".join([life, *heard])),
+            or made_for_me_said_as_mine(sent, speaker, life),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
             lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),
