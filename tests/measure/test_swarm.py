@@ -141,7 +141,10 @@ def test_a_small_town_against_a_standin_that_refuses_and_hides_its_slots():
                             retry_after=0.05, hide_slots=True)
     r = swarm.run_swarm(cfg)
     assert r["engine_errors"] == 0 and r["chat_failures"] == 0 and r["calls_given_up_refused"] == 0
-    assert r["server"]["refused"] >= 1 and r["refusals_asked_again"] == r["server"]["refused"]
+    # each refusal the client read was asked again; one the stand-in sent as the run stopped may be
+    # cancelled with its call before the client reads it (at most one a request then open)
+    refused, again = r["server"]["refused"], r["refusals_asked_again"]
+    assert refused >= 1 and refused - r["throttle"]["ceiling"] <= again <= refused
     assert r["throttle"]["stated"] is False  # /props said nothing: the limit is found
     assert "refused" in swarm.format_swarm(r)
     from game.measure.scale import scale_table
