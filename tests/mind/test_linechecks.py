@@ -167,6 +167,9 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
     assert to_listener("I've heard about it from Felix. Thanks, Felix!", ["Felix Adeyemi"], fixes) == \
         "I've heard about it from you. Thanks, Felix!"
     assert fixes == ["Felix spoken to as you"]
+    # a point's tail said back to the one it names (Samuel to Ines on d326f2f's morning)
+    assert to_listener("I'm here to have a surprise for Grace. Ines knows of it.", ["Ines Moreau"], []) == \
+        "I'm here to have a surprise for Grace. You know of it."
     assert to_listener("I talked with Felix's mother.", ["Felix Adeyemi"], []) == \
         "I talked with Felix's mother."
     assert to_listener("I heard it from Felix.", ["Felix Adeyemi", "Rosa Brody"], []) == \

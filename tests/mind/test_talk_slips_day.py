@@ -129,7 +129,7 @@ def test_a_scripted_talk_ends_with_a_line_that_lost_a_claim():
         ("Samuel Okafor", "written after a line whose claim was not said"),
         ("Grace Okafor", "written after a line whose claim was not said")]
     # a line that lost only a sentence said in another talk keeps the replies written to it
-    from game.engine.talks.facts import cut_for_a_claim
+    from game.engine.talks.cuts import cut_for_a_claim
     assert not cut_for_a_claim("Hi Rosa! I hope you're well.", "Hi Rosa!",
                                ["1 sentence(s) copied from another talk or said again not said"])
 

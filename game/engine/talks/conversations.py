@@ -15,7 +15,8 @@ from game.engine.api import MindPort
 from game.engine.decisions.jobs import JobBoard
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.state import MAX_TALK_LINES, Job, JobArgs, JobKind, Resident, Talk
-from game.engine.talks.facts import TalkFacts, cut_for_a_claim
+from game.engine.talks.cuts import cut_for_a_claim
+from game.engine.talks.facts import TalkFacts
 from game.engine.towncore import TownCore
 from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.engine.walking import Walker

@@ -8,13 +8,14 @@ import re
 from collections import OrderedDict
 from datetime import datetime, timedelta
 
+from game.engine.talks.cuts import in_town_words
 from game.engine.towncore import TownCore
 from game.mind.facts.durations import numbers_mended
-from game.mind.facts.fact import Fact
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
+from game.mind.facts.owned import anothers_given, backing_words, owned_words
 from game.mind.facts.ownpoints import (
     done_before_its_day,
     own_point_day,
@@ -60,7 +61,7 @@ from game.mind.facts.slips import (
 )
 from game.mind.facts.unbacked import sentences
 from game.mind.memory.records import partners_in
-from game.mind.view import Conversation, hhmm
+from game.mind.view import Conversation
 
 log = logging.getLogger(__name__)
 SAID_KEPT = 2000  # lines remembered to tell a copy by
@@ -90,6 +91,7 @@ class TalkFacts:
         self._book: tuple[int, dict[str, list[str]], dict[str, str], str, list[str]] | None = None  # _points
         self._traits: tuple[int, dict[str, list[str]]] | None = None  # each resident's traits, as words
         self._hours: tuple[int, list[str]] | None = None  # the town's known hours (_time_unheld)
+        self._owned: tuple[int, dict[str, frozenset[str]]] | None = None  # each one's own words (_given)
 
     def vet(self, conv: Conversation, speaker: str, text: str, now: datetime, *,
             may_move: bool = True) -> tuple[str, str]:
@@ -204,7 +206,7 @@ class TalkFacts:
             or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
             or trade_given(sent, listeners, self._points()[1], town.people),
             lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent)
-            or made_for_me_said_as_mine(sent, speaker, life),
+            or made_for_me_said_as_mine(sent, speaker, life) or self._given(sent, listeners, conv, heard),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
             lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),
@@ -225,6 +227,22 @@ class TalkFacts:
         if sum(1 for t in mine if t in low) < 2:  # (most sentences: no map of the others built)
             return ""
         return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
+
+    def _given(self, sent: str, listeners: list[str], conv: Conversation, heard: list[str]) -> str:
+        """Why ``sent`` gives the one listener a thing of another's that nothing of the listener's
+        has (mind/facts/owned.py: its own text, its day, its roles, the talk, what the speaker heard
+        of it), else ""."""
+        lis = self.core.minds.get(listeners[0]) if len(listeners) == 1 else None
+        if lis is None:
+            return ""
+        if self._owned is None or self._owned[0] != len(self.core.minds):
+            self._owned = (len(self.core.minds), owned_words({p: f"{m.persona.background} {m.persona.currently}"
+                                                              for p, m in self.core.minds.items()}))
+        first, plan = listeners[0].split()[0], lis.plan
+        backed = backing_words(lis.persona.background, lis.persona.currently, *self.core.town_names.roles.get(
+            listeners[0], ()), *(b.activity for b in (plan.blocks if plan else [])), *(t for _, t in conv.lines),
+                               *(h for h in heard if first in h))
+        return anothers_given(sent, listeners, self._owned[1], backed)
 
     def _plan_unheld(self, sent: str, speaker: str) -> str:
         """Why ``sent`` says the speaker will do today what its plan does not hold (slips.own_plan_unheld)."""
@@ -372,24 +390,3 @@ class TalkFacts:
         return any(cid != conv_id and len(words & (other := set(k.split()))) >= NEAR * len(words | other)
                    for k, cid in self.said.items())
 
-
-def in_town_words(sent: str, fact: Fact) -> bool:
-    """Whether a sentence tells ``fact`` with its place or its hour, as the town words it (news
-    passed on may be said alike in many talks); a sentence that only speaks of it ("I'm helping
-    Samuel prepare the party, it'll be fun") is the model's, and is not said twice."""
-    if not fact.speaks_of(sent):
-        return False
-    low = sent.lower()
-    return bool(fact.place and fact.place.lower() in low) or (fact.start is not None and hhmm(fact.start) in sent)
-
-
-# fixes that change words or drop a sentence said before, not a claim: a reply to such a line still holds
-_WORDING = re.compile(r"^(?:\d+ sentence\(s\) copied|a sentence said twice|greeting |today is |place |day |hours |"
-                      r"corrected: |\w+ -> )")
-
-
-def cut_for_a_claim(written: str, said: str, fixes: list[str]) -> bool:
-    """Whether a scripted line lost a sentence to a claim check (misattributed, unbacked, kept
-    secret, not so): what the model wrote after it answers what was not said."""
-    lost = len(sentences(said) or [said]) < len(sentences(written) or [written])
-    return lost and any(not _WORDING.match(f) for f in fixes if not f.startswith("was: "))

@@ -366,7 +366,7 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
                      r"(?!['’]s)(?!\s*[,!?])")
     new = pat.sub(lambda m: f"{m.group(1)} you", text)
     # "I'm sure Grace is excited", said to Grace: "you are"
-    subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s)\b(?!\s*[,!?])")
+    subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s|knows|will|can)\b(?!\s*[,!?])")
     new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
     new = re.sub(r"(^|[.!?]\s+)you\b", lambda m: m.group(1) + "You", new)
     if new != text:
@@ -374,7 +374,7 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     return new
 
 
-_YOU_VERB = {"is": "are", "was": "were", "has": "have"}
+_YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can"}
 def not_anothers_self(text: str, others: Sequence[str]) -> str:
     """A line less its sentences that say of the speaker what another in the talk said of itself
     ("I'm studying history at Oakhill College", said by the librarian after the student said it)."""

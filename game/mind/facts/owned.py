@@ -1,0 +1,95 @@
+"""Another's thing given to the one spoken to (issue 39): a small model writing both sides of a
+talk hands the listener what is the speaker's, or a third's ("I know you have some experience
+teaching music", Samuel to Grace: the music is his; "enjoy the music and lessons you're giving
+out", the same; "I heard about your store", Felix to the pharmacist: the store is Hank's).
+
+A resident's things are the content words of its own text (background and what it is busy with)
+that at most two residents' texts have: "music", "piano", "store", "pharmacy", "quiz".  A sentence
+said to one listener that speaks of "you" and has such a word of another, which nothing of the
+listener's (its text, its doings, the talk so far, what the speaker heard) has, is not said.
+
+Pure rules over words: no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# words too common to be anyone's own (function words, everyday verbs, the town's small talk)
+COMMON = frozenset("""
+a an the and or but if so to of in on at by for with from as is are was were be been being am i you he she
+they we it me him her them us my your his their our its this that these those there here what which who whom
+whose when where why how not no yes do does did done have has had will would can could shall should may might
+must just also too very really about up down out over again then than now today tonight tomorrow yesterday
+morning afternoon evening day days week weeks years year one two much many lot lots time way thing things
+something anything everything nothing bit little big new old own because almost cannot still before after since
+while even more most less only ever always never next last first someone anyone everyone people town keep keeps
+kept make made take took give gives tell told talk ask know knows think thinks thought want wants need needs
+like likes love loves hope sure great good best better well look find found help start stay work plan plans
+prepare same other another every each both such meet public question questions heard hear says said name
+names life home house family friend friends place places while whether wife husband son daughter""".split())
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
+_YOU = re.compile(r"\b(?:you|your|yours)\b|\byou['’](?:re|ve|d|ll)\b", re.I)
+# a candidacy is a campaign: the words that go with a role the town's table gives (roles.json)
+_ROLE_WORDS = {"candidate": "campaign election vote votes posters debate", "mayor": "campaign election town hall"}
+
+
+def stem(word: str) -> str:
+    """A crude stem: "lessons" -> "lesson", "stores" -> "store" (what both texts say alike)."""
+    w = word.lower().strip("'’")
+    for suf in ("'s", "’s", "ers", "er", "es", "s"):
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            return w[:-len(suf)]
+    return w
+
+
+def _content(text: str) -> list[str]:
+    """The words of ``text`` that could be someone's own: not names, not common, not verbs' -ed,
+    -ing forms nor adverbs."""
+    return [w for w in _WORD.findall(text) if not w[0].isupper() and len(w) >= 4 and w.lower() not in COMMON
+            and not re.search(r"(?:ed|ing|ly)$", w.lower())]
+
+
+def owned_words(texts: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """Each content word's stem -> the residents whose own text has it, for the words at most two
+    residents' texts have."""
+    owners: dict[str, set[str]] = {}
+    for who, text in texts.items():
+        for w in _content(text):
+            owners.setdefault(stem(w), set()).add(who)
+    return {w: frozenset(ps) for w, ps in owners.items() if len(ps) <= 2}
+
+
+def backing_words(*texts: str) -> set[str]:
+    """The stems of ``texts`` and of the words their roles bring ("candidate": "campaign")."""
+    joined = " ".join(texts)
+    extra = " ".join(words for role, words in _ROLE_WORDS.items() if role in joined.lower())
+    return {stem(w) for w in _WORD.findall(f"{joined} {extra}")}
+
+
+# "you" as an object ("talk to you about", "see you at"), not the one a thing is given to
+_NOT_OBJECT = "".join(rf"(?<!\b{v} )" for v in "to with for about see meet thank tell ask help".split())
+
+
+def _given_to_you(sent: str, word: str) -> bool:
+    """Whether ``sent`` gives ``word`` to "you": "your store", "you have some experience teaching
+    music", "the music and lessons you're giving out"; not "I'm here to talk to you about the council"."""
+    w = re.escape(word)
+    return bool(re.search(rf"\byour\s+(?:[\w-]+\s+){{0,2}}?{w}\b", sent, re.I)
+                or re.search(rf"{_NOT_OBJECT}\byou(?:['’](?:re|ve))?\s+(?:[\w'’-]+\s+){{0,5}}?{w}\b", sent, re.I)
+                or re.search(rf"\b{w}(?:\s+and\s+[\w-]+)?\s+(?:that\s+|which\s+)?you(?:['’]re|\s+are)\b", sent, re.I))
+
+
+def anothers_given(sent: str, listeners: list[str], owned: Mapping[str, frozenset[str]], backed: set[str]) -> str:
+    """Why ``sent``, said to the one listener, gives it a thing of another's (``owned``) that nothing
+    of the listener's (``backed``: backing_words) has, else "".  Questions ask, they do not claim."""
+    if len(listeners) != 1 or sent.rstrip().endswith("?") or not _YOU.search(sent):
+        return ""
+    for w in _content(sent):
+        s = stem(w)
+        owners = owned.get(s)
+        if owners and listeners[0] not in owners and s not in backed and _given_to_you(sent, w):
+            whose = " and ".join(sorted(p.split()[0] for p in owners))
+            return f"the {w.lower()} is {whose}'s, not {listeners[0].split()[0]}'s"
+    return ""
