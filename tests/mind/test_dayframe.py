@@ -142,6 +142,22 @@ def test_a_moved_line_that_says_only_why_keeps_the_frames_line():
     assert blocks and all(b.activity == slots[work_at].default() and b.kind == "work" for b in blocks)
 
 
+def test_a_moved_line_that_begins_what_the_resident_means_to_do_is_that_thing_whole():
+    # Samuel's afternoon on a9a17c8's day: "instead, choose invite people to Grace's surprise party without
+    # Grace finding" (the prompt's "choose", and his own thing to do cut off)
+    from game.mind.planning.dayframe import whole_option
+
+    means = ["invite people to Grace's surprise party without Grace finding out", "play the piano at the cafe"]
+    slots = frame_for(BARISTA, MONDAY)
+    free = next(i for i, s in enumerate(slots) if s.kind == "free")
+    lines = [s.default() for s in slots]
+    lines[free] = "instead, choose invite people to Grace's surprise party without Grace finding"
+    moved = [b for b in blocks_of(slots, lines, options=means) if b.kind == "moved"]
+    assert moved and all(b.activity == means[0] for b in moved)
+    assert whole_option("choose to visit Aiko at the library", means) == "visit Aiko at the library"
+    assert whole_option("play the piano", means) == "play the piano"  # (too few words to say which)
+
+
 def test_blocks_keep_the_frames_places_and_a_moved_line_goes_where_it_says():
     slots = frame_for(BARISTA, MONDAY)
     lines = [f"thing {i}" for i in range(len(slots))]

@@ -149,9 +149,10 @@ INSTEAD = re.compile(r"^\s*instead\s*,\s*(?=.*?\b(?:because|since|as|so|to)\b)",
 
 
 def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str], str | None] | None = None,
-              max_block: int = 120) -> tuple[PlanBlock, ...]:
+              max_block: int = 120, options: Sequence[str] = ()) -> tuple[PlanBlock, ...]:
     """The plan's blocks: each slot with its line (long ones in parts of at most ``max_block``).  A
-    fixed line the model moved ("instead, ...") happens where it says, if it names a place."""
+    fixed line the model moved ("instead, ...") happens where it says, if it names a place; one that
+    begins one of the day's ``options`` (what the resident means to do) is that option whole."""
     out: list[PlanBlock] = []
     for s, text in zip(slots, lines):
         text = clean_text(text, 120) or s.default()
@@ -164,6 +165,7 @@ def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str]
             kind = "moved"
             place = (named(text) if named is not None else None) or ""
             text = INSTEAD.sub("", text).strip(" ,:") or s.default()  # the block says what, its kind that it moved
+            text = whole_option(text, options)
         n = max(1, -(-(s.end - s.start) // max_block))
         step = (s.end - s.start) / n
         for i in range(n):
@@ -171,6 +173,19 @@ def blocks_of(slots: Sequence[Slot], lines: Sequence[str], named: Callable[[str]
             b = s.end if i == n - 1 else s.start + round((i + 1) * step)
             out.append(PlanBlock(a, b, text, place, kind))
     return tuple(out)
+
+
+def whole_option(text: str, options: Sequence[str]) -> str:
+    """A moved line less the prompt's "choose", and whole when it begins one of ``options`` ("instead,
+    choose invite people to Grace's surprise party without Grace finding", Samuel's afternoon on
+    a9a17c8's day: the thing he means to do, cut off)."""
+    text = re.sub(r"^(?:choose|chose|pick)\s+(?:to\s+)?", "", text, flags=re.I)
+    said = re.findall(r"[a-z']+", text.lower())
+    for o in options:
+        words = re.findall(r"[a-z']+", o.lower())
+        if len(said) >= 4 and len(said) < len(words) and words[:len(said)] == said:
+            return o.strip()
+    return text
 
 
 def routine_day(persona: Persona, day: date, start: int | None = None, max_block: int = 120) -> tuple[PlanBlock, ...]:

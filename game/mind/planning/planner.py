@@ -72,7 +72,8 @@ class Planner:
                                  date=now.strftime("%A %B %d"), first=p.first_name,
                                  daily=without_hours(p.daily) or "(nothing set)",
                                  wake=hhmm(p.wake), bed=hhmm(p.sleep))
-            blocks = blocks_of(slots, checked.lines, named_by(view), self.core.config.max_block_min)
+            blocks = blocks_of(slots, checked.lines, named_by(view), self.core.config.max_block_min,
+                               options=[o for o in without_hours(p.daily).split(";") if o.strip()])
             self.agenda.keep_raw_plan([(sl.start, sl.end, line) for sl, line in zip(slots, checked.lines)])
             checks = checked.notes()
             source: Literal["model", "routine"] = "model"
