@@ -168,6 +168,8 @@ def test_a_teller_never_talked_with_and_an_own_point_on_another_day():
     assert told == "Felix told me it's going to be a bit busy." and talks_claimed(told, people) == ["Felix Adeyemi"]
     assert named_teller("He told me so.", "Felix and Kenji were there.", people) == "He told me so."
     assert talks_claimed("I told Felix about it.", people) == []
+    # Ines to Nora on d326f2f's morning: "I'm talking with Felix Adeyemi about his new bakery stall"
+    assert talks_claimed("I'm talking with Felix Adeyemi about his new bakery stall.", people) == ["Felix Adeyemi"]
     own = ["Felix Adeyemi is opening a bakery stall called Rise & Shine at Greenway Market on Saturday."]
     assert own_point_day("My bakery stall opens tomorrow!", own, 0, people) == "bake, open, stal: Saturday, not as said"
     assert own_point_day("My bakery stall opens on Saturday!", own, 0, people) == ""
