@@ -48,7 +48,8 @@ _NAME = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
 _TALKED = re.compile(
     r"\bI(?:'ve|\s+have|\s+had)?\s+(?:just\s+|already\s+|also\s+|briefly\s+)?(?:talked|spoke|spoken|chatted)\s+"
     rf"(?:to|with)\s+{_NAME}"
-    rf"|\bI(?:\s+was|['’]m|\s+am)\s+(?:just\s+)?(?:talking|chatting|speaking)\s+(?:to|with)\s+{_NAME.replace('who', 'was')}"
+    rf"|\bI(?:\s+was|['’]m|\s+am)\s+(?:just\s+)?(?:talking|chatting|speaking)\s+(?:to|with)\s+"
+    rf"{_NAME.replace('who', 'was')}"
     rf"|\b{_NAME.replace('who', 'and')}\s+and\s+I\s+(?:just\s+)?(?:talked|spoke|chatted|were\s+talking)\b"
     # ("Felix Adeyemi told me it's going to be busy", Samuel's, who never talked with him: 0e6b5f2's day)
     rf"|\b{_NAME.replace('who', 'tm')}\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?(?:told|informed)\s+me\b")
