@@ -289,7 +289,9 @@ class Planner:
                            for b in window)
         schema = block_steps_answer(tuple(block_key(b, minute) for b in window))
         try:
-            ans = await self.core.complete("decompose", schema, "decompose", Priority.PLAN, now,
+            # next steps are what the clock waits for (a reaction or a talk's script it does not): asked
+            # on a par with them, first come first served, not behind every one asked meanwhile
+            ans = await self.core.complete("decompose", schema, "decompose", Priority.REACT, now,
                                            max_tokens=300, context=context, places=self.locator.places_line(view),
                                            start=hhmm(minute), end=hhmm(end), first=first, blocks=blocks,
                                            span=span)
