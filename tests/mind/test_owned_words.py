@@ -58,6 +58,15 @@ def test_the_speakers_own_the_listeners_own_and_questions_stand(said):
     assert anothers_given(said, ["Grace Okafor"], OWNED, back) == "", said
 
 
+def test_a_verb_is_an_act_not_a_thing_of_someone_s():
+    # Grace to Ines on eaef4b9's day: "It's great that you're planning to attend." (cut for Priya's "attend")
+    owned = owned_words({**TEXTS, "Priya Raman": "Priya Raman studies politics and will attend the seminar."})
+    back = backing_words(TEXTS["Grace Okafor"])
+    assert anothers_given("It's great that you're planning to attend.", ["Grace Okafor"], owned, back) == ""
+    assert anothers_given("I loved your seminar.", ["Grace Okafor"], owned, back) == (
+        "the seminar is Priya's, not Grace's")
+
+
 def test_what_the_talk_or_the_listener_s_day_has_backs_it():
     said = "I heard about your store."
     assert anothers_given(said, ["Grace Okafor"], OWNED, backing_words(TEXTS["Grace Okafor"], "I run a store.")) == ""
@@ -82,3 +91,43 @@ def test_the_talks_check_leaves_out_anothers_thing_given_to_the_listener(engine)
     hank = Conversation("o3", ["Felix Adeyemi", "Hank Brody"])
     assert facts.vet(hank, "Felix Adeyemi", "Hello Hank! I heard about your store.", MONDAY)[1] == (
         "Hello Hank! I heard about your store.")
+
+
+def test_a_fixed_part_of_ones_days_is_ones_own_and_the_talks_check_reads_it(engine):
+    # Nora to Kenji on eaef4b9's day: "I heard you were going to the vegetable patches" (her shift's)
+    from game.engine.talks.facts import TalkFacts
+    from game.mind.facts.owned import own_text
+
+    nora = engine.talk_facts.core.minds["Nora Lindqvist"].persona
+    assert "vegetable patches" in own_text(nora)
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("o4", ["Kenji Tanaka", "Nora Lindqvist"])
+    said = "Hi Kenji! I heard you were going to the vegetable patches."
+    assert facts.vet(talk, "Nora Lindqvist", said, MONDAY)[1] == "Hi Kenji!"
+
+
+def test_a_word_of_what_is_kept_from_the_speaker_is_not_said_by_it():
+    # Grace to Samuel on eaef4b9's day: "Can you come over and help make the cake for the cafe?" (the
+    # cake of the party kept from her: Ines makes it)
+    from game.mind.facts.owned import hints_by_word, kept_words
+
+    told = ["Samuel Okafor is secretly planning a surprise party for his wife Grace's 60th birthday. Ines Moreau "
+            "is lending him Bluebell Cafe and making the cake."]
+    kept = kept_words(told, "surprise party for Grace's 60th birthday", TEXTS["Grace Okafor"])
+    owned = owned_words({**TEXTS, "Ines Moreau": "Ines runs the cafe and is making the cake."})
+    assert hints_by_word("Can you come over and help make the cake for the cafe?", kept, owned)
+    assert hints_by_word("It's my birthday soon, you know.", kept, owned) == ""  # the thing's name: hers to say
+    assert hints_by_word("I'm preparing for the debate.", kept, owned) == ""
+
+
+def test_the_talks_check_keeps_the_party_s_cake_from_grace(engine):
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("o5", ["Grace Okafor", "Samuel Okafor"])
+    said = "Hey, Samuel! I thought I'd have dinner with you tonight. Can you help make the cake for the cafe?"
+    kept = facts.vet(talk, "Grace Okafor", said, MONDAY)[1]
+    assert kept == "Hey, Samuel! I thought I'd have dinner with you tonight."
+    # Samuel, who holds it, may speak of the cake to Rosa, who helps
+    helper = Conversation("o6", ["Samuel Okafor", "Rosa Brody"])
+    assert "cake" in facts.vet(helper, "Samuel Okafor", "Ines is making the cake for Tuesday.", MONDAY)[1]

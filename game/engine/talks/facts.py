@@ -15,7 +15,7 @@ from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
-from game.mind.facts.owned import anothers_given, backing_words, owned_words
+from game.mind.facts.owned import anothers_given, backing_words, hints_by_word, kept_words, own_text, owned_words
 from game.mind.facts.ownpoints import (
     done_before_its_day,
     own_point_day,
@@ -235,14 +235,18 @@ class TalkFacts:
         lis = self.core.minds.get(listeners[0]) if len(listeners) == 1 else None
         if lis is None:
             return ""
-        if self._owned is None or self._owned[0] != len(self.core.minds):
-            self._owned = (len(self.core.minds), owned_words({p: f"{m.persona.background} {m.persona.currently}"
-                                                              for p, m in self.core.minds.items()}))
         first, plan = listeners[0].split()[0], lis.plan
-        backed = backing_words(lis.persona.background, lis.persona.currently, *self.core.town_names.roles.get(
+        backed = backing_words(own_text(lis.persona), *self.core.town_names.roles.get(
             listeners[0], ()), *(b.activity for b in (plan.blocks if plan else [])), *(t for _, t in conv.lines),
                                *(h for h in heard if first in h))
-        return anothers_given(sent, listeners, self._owned[1], backed)
+        return anothers_given(sent, listeners, self._owns(), backed)
+
+    def _owns(self) -> dict[str, frozenset[str]]:
+        """Each resident's own words (mind/facts/owned.py), read once as the points are."""
+        if self._owned is None or self._owned[0] != len(self.core.minds):
+            minds = self.core.minds
+            self._owned = (len(minds), owned_words({p: own_text(m.persona) for p, m in minds.items()}))
+        return self._owned[1]
 
     def _plan_unheld(self, sent: str, speaker: str) -> str:
         """Why ``sent`` says the speaker will do today what its plan does not hold (slips.own_plan_unheld)."""
@@ -259,7 +263,10 @@ class TalkFacts:
         kept = [f for p in conv.participants if p in self.core.minds for f in self.core.minds[p].facts
                 if speaker in f.secret_from]
         return held_as_unheard(sent, speaker, [f for f in mind.facts if f.heard is None or conv.started is None
-                                               or f.heard < conv.started]) or hints_at_the_kept(sent, kept)
+                                               or f.heard < conv.started]) or hints_at_the_kept(sent, kept) or (
+            hints_by_word(sent, kept_words([x for m in self.core.minds.values() for x in sentences(m.persona.currently)
+                                            if any(f.speaks_of(x) for f in kept)], " ".join(f.what for f in kept),
+                                           own_text(mind.persona)), self._owns()) if kept else "")
 
     def _whereabouts(self, sent: str, speaker: str, conv: Conversation, heard: list[str]) -> str:
         """Why ``sent`` says where another is going when nothing the speaker holds says so

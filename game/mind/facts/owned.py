@@ -14,7 +14,9 @@ Pure rules over words: no model call.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+
+from game.mind.persona import Persona
 
 # words too common to be anyone's own (function words, everyday verbs, the town's small talk)
 COMMON = frozenset("""
@@ -33,6 +35,12 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 _YOU = re.compile(r"\b(?:you|your|yours)\b|\byou['’](?:re|ve|d|ll)\b", re.I)
 # a candidacy is a campaign: the words that go with a role the town's table gives (roles.json)
 _ROLE_WORDS = {"candidate": "campaign election vote votes posters debate", "mayor": "campaign election town hall"}
+
+
+def own_text(p: Persona) -> str:
+    """A resident's own words of itself: its background, what it is busy with, its fixed days' parts
+    ("tend the vegetable patches in the community garden", Nora's, given to Kenji on eaef4b9's day)."""
+    return " ".join([p.background, p.currently, *(f"{sh.what}." for sh in p.schedule)])
 
 
 def stem(word: str) -> str:
@@ -81,15 +89,41 @@ def _given_to_you(sent: str, word: str) -> bool:
                 or re.search(rf"\b{w}(?:\s+and\s+[\w-]+)?\s+(?:that\s+|which\s+)?you(?:['’]re|\s+are)\b", sent, re.I))
 
 
+def _as_verb(sent: str, word: str) -> bool:
+    """Whether ``word`` is a verb in ``sent``: after "to", a modal or a subject ("you're planning to
+    attend", "your husband Kenji writes"): an act, not a thing of someone's."""
+    return re.search(rf"(?:\b(?:to|I|you|he|she|we|they|will|can|would|could|should|might|must)|['’]ll|"
+                     rf"\b[A-Z][a-z]+)\s+{re.escape(word)}\b", sent) is not None
+
+
 def anothers_given(sent: str, listeners: list[str], owned: Mapping[str, frozenset[str]], backed: set[str]) -> str:
     """Why ``sent``, said to the one listener, gives it a thing of another's (``owned``) that nothing
     of the listener's (``backed``: backing_words) has, else "".  Questions ask, they do not claim."""
     if len(listeners) != 1 or sent.rstrip().endswith("?") or not _YOU.search(sent):
         return ""
     for w in _content(sent):
+        if _as_verb(sent, w):
+            continue
         s = stem(w)
         owners = owned.get(s)
         if owners and listeners[0] not in owners and s not in backed and _given_to_you(sent, w):
             whose = " and ".join(sorted(p.split()[0] for p in owners))
             return f"the {w.lower()} is {whose}'s, not {listeners[0].split()[0]}'s"
+    return ""
+
+
+def kept_words(told: Iterable[str], name: str, own: str) -> set[str]:
+    """The stems of the words that tell of a thing kept from one (``told``: its holders' sentences of
+    it; "making the cake", of Grace's surprise party), less the thing's name's and the one's ``own``."""
+    return {stem(w) for s in told for w in _content(s)} - backing_words(own, name)
+
+
+def hints_by_word(sent: str, kept: set[str], owned: Mapping[str, frozenset[str]]) -> str:
+    """Why ``sent``, said by one a thing is kept from, has a word that is its holders' alone and tells
+    of it (Grace to Samuel on eaef4b9's day: "Can you come over and help make the cake for the cafe?",
+    of the party's cake Ines makes), else ""."""
+    for w in _content(sent):
+        s = stem(w)
+        if s in kept and s in owned:
+            return f"the {w.lower()} hints at what is kept from the speaker"
     return ""
