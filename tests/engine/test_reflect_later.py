@@ -13,6 +13,7 @@ from engine_fakes import engine_model
 
 from game.engine.build import new_engine
 from game.engine.state import JobKind
+from game.engine.tuning import SUBJECT_COOLDOWN
 from game.llm.api import ModelStatus
 from game.world import default_town_path
 
@@ -70,8 +71,9 @@ async def test_lockstep_reflects_before_the_decision_as_recorded():
 
 async def test_in_a_crowd_people_are_seen_and_remembered_not_reacted_to():
     """While decisions queue at the server for half its slots, a person come into view is only
-    remembered (``Capacity.crowded``); with room again, the next one is reacted to.  Lockstep
-    never counts the crowd."""
+    remembered (``Capacity.crowded``) and passed over as if reacted to: met again within the
+    cool-down, not reacted to (else each later sight asked one: more reactions and talks on
+    eaef4b9's day, not fewer); after it, with room, reacted to.  Lockstep never counts the crowd."""
     crowd = ModelStatus(url="fake", model="fake", spare=0.0, idle_s=0.0, in_flight=4, queued=2, slots=4)
     e, llm = _engine(lockstep=False, status=crowd)
     a, b = e.core.residents["Aiko Tanaka"], e.core.residents["Hank Brody"]  # (not at home together)
@@ -81,12 +83,15 @@ async def test_in_a_crowd_people_are_seen_and_remembered_not_reacted_to():
     assert e.capacity.crowded()
     e.perceiver.look(a, now)
     assert "person:Hank Brody" in a.seen and a.salient == [] and e.perceiver.quiet_in_crowd == 1
-    assert "Hank Brody" not in a.reacted  # (free to react when they meet again)
+    assert a.reacted.get("Hank Brody") == now  # (passed over: the cool-down runs)
     llm.model_status = ROOM
     e.core.step_no += 1
     a.seen.clear()
-    e.perceiver.look(a, now)
-    assert not e.capacity.crowded() and any("Hank Brody" in s for s in a.salient) and e.perceiver.quiet_in_crowd == 1
+    e.perceiver.look(a, now + timedelta(minutes=30))
+    assert not e.capacity.crowded() and a.salient == []  # met again within the cool-down
+    a.seen.clear()
+    e.perceiver.look(a, now + SUBJECT_COOLDOWN + timedelta(minutes=1))
+    assert any("Hank Brody" in s for s in a.salient) and e.perceiver.quiet_in_crowd == 1
     await e.aclose()
     e, llm = _engine(lockstep=True, status=crowd)
     assert not e.capacity.crowded()
