@@ -216,6 +216,10 @@ def test_a_line_said_in_another_talk_is_not_said_again():
     assert two.checks[0][0] == "1 sentence(s) copied from another talk or said again not said" and facts.copies == 1
     assert facts.vet(two, "Felix Adeyemi", "I'm also helping him with his piano lessons at Town Hall.",
                      MONDAY)[1] == "" and two.withheld[-1][0] == "Felix Adeyemi"
+    # what leans on a sentence not said goes with it (Hank's "Hey Priya! It looks exciting!" on eaef4b9's day)
+    three = Conversation("t5", ["Hank Brody", "Priya Raman"])
+    assert facts.vet(three, "Hank Brody", "Hey Priya! I'm also helping him with his piano lessons at Town Hall. "
+                     "It looks exciting! See you later.", MONDAY)[1] == "Hey Priya! See you later."
     # a sentence about the party is the model's too, and not said twice; the news in the town's
     # words (its place, its hour) may be passed on alike
     three = Conversation("t3", ["Samuel Okafor", "Rosa Brody"])

@@ -13,7 +13,7 @@ from game.engine.towncore import TownCore
 from game.mind.facts.durations import numbers_mended
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
-from game.mind.facts.leaning import names_by_pronoun
+from game.mind.facts.leaning import leans, names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.owned import anothers_given, backing_words, hints_by_word, kept_words, own_text, owned_words
 from game.mind.facts.ownpoints import (
@@ -364,15 +364,15 @@ class TalkFacts:
         played = v.speaker == self.core.embodied
         mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)
                 if who == v.speaker or (not played and s.rstrip().endswith("?"))}
+        last = False  # the sentence before was not said: one that leans on it goes too ("It looks exciting!")
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
             # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
             # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
             told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
-            if len(k.split()) >= 4 and k in mine:
-                dropped += 1
-                continue
-            if len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self._near(k, conv.id)):
+            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or (
+                len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self._near(k, conv.id)))
+            if last:
                 dropped += 1
                 continue
             kept.append(sent)
