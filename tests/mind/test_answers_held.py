@@ -197,6 +197,25 @@ def test_helping_one_who_does_not_host_it_is_a_wrong_host(engine):
     assert not wrong_host("I am helping Samuel Okafor prepare Grace's surprise party.", held, town, MONDAY)
 
 
+async def test_a_gathering_spoken_of_as_the_event_is_at_its_own_place(engine):
+    # Samuel, asked of any gathering on eaef4b9's save: "The event is held at the Greenway Market and Pharmacy.
+    # I'm hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow ..."
+    from game.mind.interview.backing import problems_in
+    from game.mind.interview.placeclaims import wrong_place
+
+    samuel = engine.core.minds["Samuel Okafor"]
+    held, town = list(samuel.facts), engine.core.town_names
+    said = "The event is held at the Greenway Market and Pharmacy."
+    assert [s for s, _ in wrong_place(said, held, town, MONDAY)] == [said]
+    assert wrong_place(said, held, town, MONDAY)[0][1].startswith("It is at Bluebell Cafe")
+    assert wrong_place("It will be held at Bluebell Cafe, in the cafe.", held, town, MONDAY) == []
+    assert wrong_place("I work at the Greenway Market and Pharmacy.", held, town, MONDAY) == []
+    found = problems_in(said + " I'm hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow.",
+                        me="Samuel Okafor", known=[], strangers=[], town=town, backing=samuel.persona.brief(),
+                        question="Do you know of any gathering planned in town?", held=held, now=MONDAY)
+    assert any(p.kind == "claim" and p.what == said for p in found)
+
+
 async def test_an_open_question_left_with_nothing_says_what_it_knows_is_coming(engine):
     # Samuel, asked what has been on his mind, "I'm not sure, I don't know." (every sentence dropped);
     # asked of one close to him who is sick, "my wife Grace, who is hosting the surprise party"

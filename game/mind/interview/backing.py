@@ -28,6 +28,7 @@ from game.mind.facts.slips import home_unbacked, made_for_me_said_as_mine, stran
 from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences
 from game.mind.facts.when import word_list
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
+from game.mind.interview.placeclaims import wrong_place
 from game.mind.interview.stepping import steps_out
 from game.mind.persona import Persona
 
@@ -199,7 +200,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         if denies(answer) or fact_in(answer, [f]) is None:
             out.append(Problem("denial", "", f"{first} knows this: {f.sentence(now)}. Say what you know of it: "
                                              "what it is, whose it is, where and when."))
-    out += wrong_host(answer, held, town, now)
+    out += wrong_host(answer, held, town, now) + [Problem("claim", *p) for p in wrong_place(answer, held, town, now)]
     if steps_out(answer, me) or re.match(
             rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b", answer):
         out.append(Problem("out of town", "", f"Answer as {first}, in the first person (I, me, my), as someone "
@@ -299,7 +300,6 @@ _HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'
 # "She is hosting the party", of the one the sentence before named
 _SHE_HOSTS = re.compile(r"^(?:She|He)(?: is|'s| will be| was) (?:hosting|throwing|holding|organi[sz]ing)\b")
 _FULL = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
-
 
 _HELPS = re.compile(r"\bhelp(?:s|ing)? (?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:to )?(?:prepare|plan|organi[sz]e|"
                     r"set up|get ready for|with)\b")
