@@ -409,6 +409,9 @@ def test_a_sentence_that_leans_on_one_dropped_goes_with_it():
 
     assert kept_apart(["Hey Ines!", party, "What's it about?"], bad) == ["Hey Ines!"]
     assert kept_apart([party, "Do you know anything about it?", "See you at noon."], bad) == ["See you at noon."]
+    # Marcus to Rosa on eaef4b9's day, the party not known to him: "... Have you started preparing for it yet?"
+    assert kept_apart(["Good afternoon, Rosa!", party, "Have you started preparing for it yet?"], bad) == [
+        "Good afternoon, Rosa!"]
     assert kept_apart(["Hey Ines!", "What's it about?"], bad) == ["Hey Ines!", "What's it about?"]  # nothing cut
     assert [leans(s) for s in ("It's tomorrow.", "Tell me about her!", "What is this?", "I love the cafe.",
                                "It was Ines who baked", "I'm looking forward to it too.")] == [True, True, True, False,

@@ -12,7 +12,7 @@ from game.mind.facts.fact import Fact
 LEANS = re.compile(r"(?:It|It's|It’s|This|That|These|Those|She|He|They|There)\b")
 # a sentence that ends on one or asks what it is ("Do you know anything about it?", "What's it
 # about?": Nora's, after "I hear you have a surprise party coming up" was kept from her, on b5e348b)
-_LEANS_ON = re.compile(r"\b(?:it|this|that|them|her|him)(?:\s+(?:too|as well|either))?\s*[?.!]*$"
+_LEANS_ON = re.compile(r"\b(?:it|this|that|them|her|him)(?:\s+(?:too|as well|either|yet|already))?\s*[?.!]*$"
                        r"|\bwhat(?:'s|’s| is) (?:it|this|that)\b", re.I)
 
 
