@@ -131,3 +131,22 @@ def test_the_talks_check_keeps_the_party_s_cake_from_grace(engine):
     # Samuel, who holds it, may speak of the cake to Rosa, who helps
     helper = Conversation("o6", ["Samuel Okafor", "Rosa Brody"])
     assert "cake" in facts.vet(helper, "Samuel Okafor", "Ines is making the cake for Tuesday.", MONDAY)[1]
+
+
+def test_the_speaker_spoken_of_as_another_is_not_said():
+    # Grace to Nora on eaef4b9's day: "Ines Moreau runs the cafe Grace visits every morning" (her prompt's line)
+    from game.mind.facts.slips import self_named
+
+    assert self_named("Ines Moreau runs the cafe Grace visits every morning", "Grace Okafor")
+    assert self_named("Hi, I'm Grace. I run the town.", "Grace Okafor") == ""
+    assert self_named("Samuel's own surprise party is tomorrow.", "Samuel Okafor") == ""  # (the news, mended later)
+    assert self_named("Grace, is that you?", "Grace Okafor") == ""
+
+
+def test_the_talks_check_leaves_out_the_speaker_spoken_of_as_another(engine):
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("o7", ["Nora Lindqvist", "Grace Okafor"])
+    said = "Hi, Nora! Ines Moreau runs the cafe Grace visits every morning."
+    assert facts.vet(talk, "Grace Okafor", said, MONDAY)[1] == "Hi, Nora!"

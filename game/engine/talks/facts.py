@@ -25,6 +25,7 @@ from game.mind.facts.ownpoints import (
 )
 from game.mind.facts.pasttalk import (
     PAST,
+    from_listeners,
     heard_of_you_unheld,
     named_teller,
     past_event_unheld,
@@ -54,6 +55,7 @@ from game.mind.facts.slips import (
     own_plan_unheld,
     own_traits_as_anothers,
     said_to_the_absent,
+    self_named,
     strangers_in_scene,
     unfinished_tail,
     whereabouts_made_up,
@@ -195,7 +197,7 @@ class TalkFacts:
             lambda: self._yesterday_unheld(sent, speaker, life, now),
             lambda: self._time_unheld(sent, speaker, life),
             lambda: self._past_unheld(named_teller(sent, before, town.people), speaker, conv.participants, now),
-            lambda: said_unheard(sent, self._from_listeners(conv, speaker, heard), stems),
+            lambda: said_unheard(sent, from_listeners(conv.lines, speaker, conv.participants, heard), stems),
             lambda: self._traits_given(sent, speaker),
             lambda: said_to_the_absent(sent, conv.participants, town.people),
             lambda: opens_what_is_open(sent, town.places) or open_until_made_up(sent),
@@ -206,6 +208,7 @@ class TalkFacts:
             or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
             or trade_given(sent, listeners, self._points()[1], town.people),
             lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent)
+            or self_named(sent, speaker)
             or made_for_me_said_as_mine(sent, speaker, life) or self._given(sent, listeners, conv, heard),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
@@ -280,13 +283,6 @@ class TalkFacts:
         named = [p for p in town.people if p in listeners or p.split()[0] in sent]  # (not the whole town a sentence)
         theirs = {p: (town.workplaces.get(p, ""), town.homes.get(p, "")) for p in named}
         return whereabouts_made_up(sent, listeners, named, town.places, held, theirs)
-
-    @staticmethod
-    def _from_listeners(conv: Conversation, speaker: str, heard: list[str]) -> list[str]:
-        """What the others in the talk said in it, and what the speaker remembers them telling."""
-        others = [p for p in conv.participants if p != speaker]
-        return [t for who, t in conv.lines if who != speaker] + [
-            h for h in heard if any(h.startswith(f"{o} told me") for o in others)]
 
     def _heard_now(self, conv: Conversation, v: Vetted, now: datetime) -> str:
         """The line with a claim to have known before what its speaker heard in this very talk said as

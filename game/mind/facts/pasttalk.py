@@ -148,6 +148,14 @@ _SKIP = frozenset({"the", "that", "this", "about", "with", "your", "what", "ther
                    "really", "would", "could", "going"})
 
 
+def from_listeners(lines: Sequence[tuple[str, str]], speaker: str, participants: Sequence[str],
+                   heard: Sequence[str]) -> list[str]:
+    """What the others in a talk said in it (``lines``), and what the speaker remembers them telling."""
+    others = [p for p in participants if p != speaker]
+    return [t for who, t in lines if who != speaker] + [
+        h for h in heard if any(h.startswith(f"{o} told me") for o in others)]
+
+
 def said_unheard(sent: str, heard: Sequence[str], stems: Callable[[str, frozenset[str]], set[str]]) -> str:
     """Why ``sent`` says the listener said something that nothing it said here, or that the speaker
     remembers it telling (``heard``: those lines and memories), holds, else ""; ``stems``: the words

@@ -296,3 +296,13 @@ def made_for_me_said_as_mine(sent: str, me: str, backing: str) -> str:
     made = m.group("v")
     theirs = re.search(rf"\b(?:he|she|they|[A-Z][a-z]+)\s+(?:has\s+)?{made}\s+for\s+{re.escape(first)}\b", backing)
     return f"another {made} it for {first}" if theirs and theirs.group(0).split()[0] != first else ""
+
+
+def self_named(sent: str, speaker: str) -> str:
+    """Why ``sent`` speaks of its own speaker by first name, in the third person, else "" ("Ines Moreau
+    runs the cafe Grace visits every morning", Grace's relationship line said back by Grace on
+    eaef4b9's day); "I'm Grace" and "Grace here" are the speaker's own."""
+    first = re.escape(speaker.split()[0])
+    m = re.search(rf"(?<!\bI'm )(?<!\bI’m )(?<!\bI am )(?<!\bis )(?<!\bname's )\b{first}\s+(?:is|was|has|will|"
+                  rf"visits|goes|works|runs|likes|loves|knows|thinks|wants|said|says)\b", sent)
+    return "the speaker spoken of as another" if m else ""
