@@ -16,6 +16,10 @@ OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|t
                          r"|information\s+(?:given|provided)|not\s+mentioned\s+in|as an ai|language model"
                          r"|the prompt|the interviewer's\s+question"
                          r"|based on the (?:information|text|context)"
+                         # an analyst's voice of the identity summary (Rosa on eaef4b9's save: "as evidenced by
+                         # her actions", "based on her statement in her answer")
+                         r"|as evidenced by|based on (?:her|his|their|my) (?:statement|answer|response|actions)"
+                         r"|in (?:her|his|their) answer"
                          r"|people you know|listed (?:under|in|above|below)|make one up"
                          r"|say only what (?:you|I) know"
                          r"|plans for other days are not for today"
