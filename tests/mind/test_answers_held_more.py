@@ -116,7 +116,7 @@ def test_the_retry_note_said_back_is_never_kept(engine):
                      "Samuel Okafor")
     assert not steps_out("I respect her for her free time.", "Samuel Okafor")
     # Rosa on eaef4b9's save, asked whom she talked with: an analyst's voice of her identity summary
-    assert steps_out("Rosa Brody is also planning to vote for Grace, based on her statement in her answer.",
+    assert steps_out("I talked with Felix. I am planning to vote for Grace, based on her statement in her answer.",
                      "Rosa Brody")
     assert steps_out("I am confident and artistic, as evidenced by my cheerful demeanor.", "Rosa Brody")
     assert steps_out("I am the mayor of Millbrook, a small town in southwestern Virginia.", "Grace Okafor")
