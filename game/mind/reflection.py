@@ -7,6 +7,7 @@ identity summary it writes is kept by the core, as every prompt begins with it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -123,7 +124,8 @@ class Reflector:
         example = prompting.examples("insights")
         backing = f"{self.core.persona.brief()}\n{self.core.persona.daily}\n{listing}"
         for ins in ia.insights:
-            if echoes_example(ins.insight, example, backing):
+            text = plain_insight(ins.insight)
+            if echoes_example(text, example, backing):
                 self.core.count("insight_example_echo")
                 continue
             ids = []
@@ -133,17 +135,17 @@ class Reflector:
                 else:
                     self.core.count("evidence_dropped")
             ids = list(dict.fromkeys(ids))
-            if not ins.insight or not ids:
+            if not text or not ids:
                 self.core.count("insight_dropped")
                 continue
-            if self._misattributes(ins.insight):
+            if self._misattributes(text):
                 continue
             cited = "\n".join(evidence[i].text for i in ids)
-            if ungrounded(ins.insight, f"{self.core.persona.brief()}\n{cited}", self.core.facts.town.people):
+            if ungrounded(text, f"{self.core.persona.brief()}\n{cited}", self.core.facts.town.people):
                 self.core.count("insight_ungrounded")  # (Rosa "is well-versed in business operations", of
                 continue  # what Felix told her of his stall: 136a191)
-            self.core.memory.add("reflection", ins.insight, now, evidence=ids)
-            made.append(ins.insight)
+            self.core.memory.add("reflection", text, now, evidence=ids)
+            made.append(text)
         self.core.count("reflections", len(made))
         return made
 
@@ -177,3 +179,16 @@ def ungrounded(insight: str, backing: str, people: Sequence[str]) -> bool:
     if len(words) < 3:
         return False
     return len(words & stems(backing, names)) < GROUNDED * len(words)
+
+
+# an analyst's clause on an insight ("..., as evidenced by her actions in helping with", "..., based on her
+# statement in", "..., likely for Grace's 60th birthday": Rosa's on eaef4b9's day): a memory the resident
+# later speaks from, and her interview answers said "as evidenced by my actions" and "based on my statement"
+_ANALYST = re.compile(r",?\s+(?:likely|probably|possibly|as evidenced by|as shown by|as seen in|based on|according to"
+                      r"|which (?:suggests|indicates|shows))\b.*$", re.I)
+
+
+def plain_insight(text: str) -> str:
+    """An insight less an analyst's clause at its end (and what follows it), ending as a sentence."""
+    cut = _ANALYST.sub("", text.strip()).rstrip(" ,;:")
+    return (cut + "." if cut and cut[-1] not in ".!?" else cut) if cut != text.strip() else text

@@ -385,6 +385,26 @@ async def test_an_insight_that_echoes_the_example_or_that_nothing_held_is_not_ke
     assert mind.stats[counted] == 1
 
 
+async def test_an_insight_is_kept_less_an_analyst_s_clause():
+    # Rosa's on eaef4b9's day: "Rosa Brody is actively preparing for a surprise party at Bluebell Cafe, likely for
+    # Grace's 60th birthday, as evidenced by her actions in helping with" (cut off); her answers then said "as
+    # evidenced by my actions" and "based on my statement in the interview"
+    from game.mind.reflection import plain_insight
+
+    assert plain_insight("Rosa Brody is actively preparing for a surprise party at Bluebell Cafe, likely for "
+                         "Grace's 60th birthday, as evidenced by her actions in helping with") == (
+        "Rosa Brody is actively preparing for a surprise party at Bluebell Cafe.")
+    assert plain_insight("Rosa is planning to vote for Grace, based on her statement in") == (
+        "Rosa is planning to vote for Grace.")
+    assert plain_insight("Isabella cares about her regulars.") == "Isabella cares about her regulars."
+    script = {"reflect": [{"insights": [{"insight": "Isabella cares about her regulars, as shown by her smile",
+                                         "evidence": [1]}]}]}
+    mind, _ = make(script, reflect_threshold=10)
+    now = DAY1.replace(hour=11)
+    mind.memory.add("observation", "Klaus Mueller ordered a coffee from Isabella, a regular", now, importance=9)
+    assert await mind.reflect_if_due(now + timedelta(minutes=1)) == ["Isabella cares about her regulars."]
+
+
 def test_an_insight_its_resident_holds_is_grounded():
     from game.mind.reflection import ungrounded
 
