@@ -150,3 +150,16 @@ def test_the_talks_check_leaves_out_the_speaker_spoken_of_as_another(engine):
     talk = Conversation("o7", ["Nora Lindqvist", "Grace Okafor"])
     said = "Hi, Nora! Ines Moreau runs the cafe Grace visits every morning."
     assert facts.vet(talk, "Grace Okafor", said, MONDAY)[1] == "Hi, Nora!"
+
+
+def test_the_holder_does_not_hint_at_it_before_the_one_it_is_kept_from(engine):
+    # b299333's morning, Ines, Grace and Samuel at the cafe: Samuel "I'll make sure to be there on time and help
+    # out with the cake" (the party's cake, with Grace listening)
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("o8", ["Ines Moreau", "Grace Okafor", "Samuel Okafor"])
+    said = "Oh, no problem! I'll make sure to be there on time and help out with the cake."
+    assert facts.vet(talk, "Samuel Okafor", said, MONDAY)[1] == "Oh, no problem!"
+    helpers = Conversation("o9", ["Ines Moreau", "Samuel Okafor"])
+    assert facts.vet(helpers, "Samuel Okafor", said, MONDAY)[1] == said  # (Grace not there)

@@ -15,7 +15,7 @@ from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import leans, names_by_pronoun
 from game.mind.facts.meetat import says_an_hour, time_unheld
-from game.mind.facts.owned import anothers_given, backing_words, hints_by_word, kept_words, own_text, owned_words
+from game.mind.facts.owned import anothers_given, backing_words, kept_hint, own_text, owned_words
 from game.mind.facts.ownpoints import (
     done_before_its_day,
     own_point_day,
@@ -259,17 +259,19 @@ class TalkFacts:
 
     def _unheard(self, sent: str, speaker: str, conv: Conversation) -> str:
         """Why ``sent`` has the speaker not know, or ask about, a gathering it held before this talk, or
-        hint at one kept from it (mind/facts/slips.py), else ""."""
-        mind = self.core.minds.get(speaker)
+        hint at one kept from it, or one kept from a listener (mind/facts/slips.py, owned.py), else ""."""
+        mind, minds = self.core.minds.get(speaker), self.core.minds
         if mind is None:
             return ""
-        kept = [f for p in conv.participants if p in self.core.minds for f in self.core.minds[p].facts
-                if speaker in f.secret_from]
+        kept = [f for p in conv.participants if p in minds for f in minds[p].facts if speaker in f.secret_from]
+        others = [p for p in conv.participants if p != speaker and p in minds]
+        theirs = [f for f in mind.facts if any(o in f.secret_from for o in others)]  # (Samuel's "the cake")
+        told = [x for m in minds.values() for x in sentences(m.persona.currently)] if kept or theirs else []
         return held_as_unheard(sent, speaker, [f for f in mind.facts if f.heard is None or conv.started is None
                                                or f.heard < conv.started]) or hints_at_the_kept(sent, kept) or (
-            hints_by_word(sent, kept_words([x for m in self.core.minds.values() for x in sentences(m.persona.currently)
-                                            if any(f.speaks_of(x) for f in kept)], " ".join(f.what for f in kept),
-                                           own_text(mind.persona)), self._owns()) if kept else "")
+            kept_hint(sent, kept, told, own_text(mind.persona), self._owns())) or kept_hint(
+            sent, theirs, told, " ".join(own_text(minds[o].persona) for o in others if o in
+                                         {n for f in theirs for n in f.secret_from}), self._owns())
 
     def _whereabouts(self, sent: str, speaker: str, conv: Conversation, heard: list[str]) -> str:
         """Why ``sent`` says where another is going when nothing the speaker holds says so

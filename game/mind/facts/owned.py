@@ -14,8 +14,9 @@ Pure rules over words: no model call.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
+from game.mind.facts.fact import Fact
 from game.mind.persona import Persona
 
 # words too common to be anyone's own (function words, everyday verbs, the town's small talk)
@@ -127,3 +128,14 @@ def hints_by_word(sent: str, kept: set[str], owned: Mapping[str, frozenset[str]]
         if s in kept and s in owned:
             return f"the {w.lower()} hints at what is kept from the speaker"
     return ""
+
+
+def kept_hint(sent: str, kept: Sequence[Fact], told: Iterable[str], own: str,
+              owned: Mapping[str, frozenset[str]]) -> str:
+    """Why ``sent`` hints at one of ``kept`` (things kept from one in the talk: the speaker, or a
+    listener) by a word of its holders' sentences of it (``told``) that ``own`` (the one it is kept
+    from) lacks, else ""."""
+    if not kept:
+        return ""
+    said = [s for s in told if any(f.speaks_of(s) for f in kept)]
+    return hints_by_word(sent, kept_words(said, " ".join(f.what for f in kept), own), owned)
