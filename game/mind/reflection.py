@@ -123,13 +123,12 @@ class Reflector:
         # to her research", and her interview said so: 90db376)
         example = prompting.examples("insights")
         backing = f"{self.core.persona.brief()}\n{self.core.persona.daily}\n{listing}"
-        for ins in ia.insights:
-            text = plain_insight(ins.insight)
+        for text, cites in ((plain_insight(i.insight), i.evidence) for i in ia.insights):
             if echoes_example(text, example, backing):
                 self.core.count("insight_example_echo")
                 continue
             ids = []
-            for n in ins.evidence:
+            for n in cites:
                 if 1 <= n <= len(numbered):
                     ids.append(numbered[n - 1].id)
                 else:
