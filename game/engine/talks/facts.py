@@ -266,7 +266,7 @@ class TalkFacts:
         kept = [f for p in conv.participants if p in minds for f in minds[p].facts if speaker in f.secret_from]
         others = [p for p in conv.participants if p != speaker and p in minds]
         theirs = [f for f in mind.facts if any(o in f.secret_from for o in others)]  # (Samuel's "the cake")
-        told = [x for m in minds.values() for x in sentences(m.persona.currently)] if kept or theirs else []
+        told = self._points()[3] if kept or theirs else []  # (every resident's sentences, read once)
         return held_as_unheard(sent, speaker, [f for f in mind.facts if f.heard is None or conv.started is None
                                                or f.heard < conv.started]) or hints_at_the_kept(sent, kept) or (
             kept_hint(sent, kept, told, own_text(mind.persona), self._owns())) or kept_hint(
