@@ -239,7 +239,7 @@ class TalkFacts:
         if lis is None:
             return ""
         first, plan = listeners[0].split()[0], lis.plan
-        backed = backing_words(own_text(lis.persona), *self.core.town_names.roles.get(
+        backed = lambda: backing_words(own_text(lis.persona), *self.core.town_names.roles.get(  # noqa: E731
             listeners[0], ()), *(b.activity for b in (plan.blocks if plan else [])), *(t for _, t in conv.lines),
                                *(h for h in heard if first in h))
         return anothers_given(sent, listeners, self._owns(), backed)

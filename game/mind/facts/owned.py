@@ -14,7 +14,7 @@ Pure rules over words: no model call.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from game.mind.facts.fact import Fact
 from game.mind.persona import Persona
@@ -97,11 +97,15 @@ def _as_verb(sent: str, word: str) -> bool:
                      rf"\b[A-Z][a-z]+)\s+{re.escape(word)}\b", sent) is not None
 
 
-def anothers_given(sent: str, listeners: list[str], owned: Mapping[str, frozenset[str]], backed: set[str]) -> str:
+def anothers_given(sent: str, listeners: list[str], owned: Mapping[str, frozenset[str]],
+                   backed: set[str] | Callable[[], set[str]]) -> str:
     """Why ``sent``, said to the one listener, gives it a thing of another's (``owned``) that nothing
-    of the listener's (``backed``: backing_words) has, else "".  Questions ask, they do not claim."""
+    of the listener's (``backed``: backing_words, or what makes them when needed) has, else "".
+    Questions ask, they do not claim."""
     if len(listeners) != 1 or sent.rstrip().endswith("?") or not _YOU.search(sent):
         return ""
+    if callable(backed):
+        backed = backed()
     for w in _content(sent):
         if _as_verb(sent, w):
             continue
@@ -135,7 +139,7 @@ def kept_hint(sent: str, kept: Sequence[Fact], told: Iterable[str], own: str,
     """Why ``sent`` hints at one of ``kept`` (things kept from one in the talk: the speaker, or a
     listener) by a word of its holders' sentences of it (``told``) that ``own`` (the one it is kept
     from) lacks, else ""."""
-    if not kept:
-        return ""
+    if not kept or not any(stem(w) in owned for w in _content(sent)):
+        return ""  # (most sentences have no one's own word: the holders' sentences are not read)
     said = [s for s in told if any(f.speaks_of(s) for f in kept)]
     return hints_by_word(sent, kept_words(said, " ".join(f.what for f in kept), own), owned)
