@@ -23,9 +23,10 @@ def said_to_the_absent(sent: str, here: Sequence[str], people: Sequence[str]) ->
     """Why ``sent`` speaks to one of the town's ``people`` who is not in the talk (``here``), else
     ""; a first name that someone here shares is theirs."""
     firsts = {p.split()[0] for p in here}
+    words = set(re.findall(r"[\w'-]+", sent.lower()))  # (a thousand residents: read only the names said)
     for p in people:
         first = p.split()[0]
-        if p in here or first in firsts:
+        if p in here or first in firsts or first.lower() not in words:
             continue
         if re.search(VOCATIVE.format(n=re.escape(first)), sent, re.I):
             return f"said to {first}, who is not in the talk"
@@ -38,6 +39,8 @@ _TO_OPEN = r"\bopen(?:s|ing)?\s+(?:a|an|my own|our own)\s+(?:[\w-]+\s+){{0,3}}?(
 def opens_what_is_open(sent: str, places: Sequence[str]) -> str:
     """Why ``sent`` speaks of a place the town has as one yet to be opened ("opening a little cafe
     called Bluebell Cafe"), else ""; "I'm opening Bluebell Cafe" for the day stands."""
+    if not re.search(r"\bopen", sent, re.I):
+        return ""
     for place in places:
         if re.search(_TO_OPEN.format(place=re.escape(place)), sent, re.I):
             return f"{place} is open already"
