@@ -4,13 +4,12 @@ conversation with the player and what the line being typed brings to mind (so th
 prompt serves every reply).
 
 ``Talker`` is a part of ``Mind`` (see mind.py): it owns the held contexts, what lines brought to
-mind and the count of lines said per day; the rules that end a talk running in circles live here
-too.
+mind and the count of lines said per day; the rules over a whole script's lines live in script.py
+(the talk stops where it runs in circles).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
@@ -20,11 +19,12 @@ from game.mind import prompting
 from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
-from game.mind.facts.linechecks import not_anothers_self, strip_speaker
+from game.mind.facts.linechecks import strip_speaker
+from game.mind.facts.newthings import backing
 from game.mind.planning.agenda import Agenda
-from game.mind.planning.wording import less_run_on, whole_sentences
-from game.mind.schemas import SAY_MAX, LineAnswer, clean_text, script_answer
+from game.mind.schemas import LineAnswer, clean_text, script_answer
 from game.mind.talk.points import public, public_lines, render_points, talking_points
+from game.mind.talk.script import repeats, script_lines
 from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
@@ -105,7 +105,7 @@ class Talker:
                               + [n for who in listeners for n in (who, who.split()[0])])
         if not text:
             return Line("", end=True)
-        if not conversation.with_player and _repeats(text, [t for _, t in conversation.lines]):
+        if not conversation.with_player and repeats(text, [t for _, t in conversation.lines]):
             # a small model's talk goes round in circles ("let's go and meet Felix right away!"):
             # the line that says again what was said ends it, and is not said
             self.core.count("talk_in_circles")
@@ -169,32 +169,8 @@ class Talker:
         except LLMError as e:
             self.core.fail("converse", e)
             return Script(source="error")
-        by_call = {c.lower(): n for c, n in zip(calls, people)}
-        names = people + firsts
-        lines: list[tuple[str, str]] = []
-        cut = broken = False  # the line before ran to the schema's length and was cut there; or left a sentence
-        for ln in ans.lines:
-            who = by_call.get(ln.speaker.strip().lower())
-            run_on, cut = cut and _runs_on(ln.say), len(ln.say) >= SAY_MAX - 10
-            if run_on:
-                # the model's words ran past the line's length into the next line, under another
-                # speaker's name ("and incorporate their ideas. Third, ..."): not this speaker's
-                self.core.count("script_line_run_on")
-                continue
-            said = strip_speaker(ln.say, names)
-            text = whole_sentences(said, near=180)  # (unfinished: this line's first words may end it)
-            text, broken = (less_run_on(text) if broken else text), text != said
-            if who is None or not text:
-                self.core.count("script_line_dropped")
-                continue
-            if _repeats(text, [t for _, t in lines]):
-                self.core.count("talk_in_circles")
-                break
-            text = not_anothers_self(text, [t for w, t in lines if w != who])
-            if not text:
-                self.core.count("script_line_dropped")
-                continue
-            lines.append((who, text))
+        lines = script_lines(ans.lines, {c.lower(): n for c, n in zip(calls, people)}, people + firsts,
+                             backing(context, others), self.core.count)
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)
         return Script(lines=lines, importance=ans.importance)
 
@@ -352,13 +328,6 @@ class Talker:
 _GOODBYES = ("goodbye", "good bye", "bye", "see you", "talk later", "take care", "have a good")
 
 
-def _runs_on(text: str) -> bool:
-    """Whether a line begins in the middle of a sentence (a lower-case word): the rest of the
-    line before it, when that one was cut at its length."""
-    t = text.lstrip(" \"'(-….")
-    return bool(t) and t[0].islower() and not re.match(r"i\b", t)
-
-
 def _says_goodbye(text: str) -> bool:
     t = text.lower()
     return any(g in t for g in _GOODBYES)
@@ -382,19 +351,3 @@ def _speaker_lead(text: str, names: Sequence[str]) -> int | None:
     if not rest:
         return None
     return skip + len(t) - len(rest)
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9']+", text.lower()) if len(w) > 2}
-
-
-def _repeats(text: str, earlier: Sequence[str], overlap: float = 0.75) -> bool:
-    """True when ``text`` says nearly the same words as one of the ``earlier`` lines."""
-    mine = _words(text)
-    if not mine:
-        return False
-    for other in earlier:
-        theirs = _words(other)
-        if theirs and len(mine & theirs) / len(mine | theirs) >= overlap:
-            return True
-    return False

@@ -1,0 +1,75 @@
+"""A whole talk's script as it may be said (``Talker.converse``): the model's lines, each by someone
+in the talk and in whole sentences; a line run on from the one before (cut at the schema's length)
+is not said; the talk stops at a line that says again what was said; a line does not speak of
+another's self, nor of a thing nothing backs (facts/newthings.py).
+
+Pure rules: no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from game.mind.facts.linechecks import not_anothers_self, strip_speaker
+from game.mind.facts.newthings import without_new_things
+from game.mind.planning.wording import less_run_on, whole_sentences
+from game.mind.schemas import SAY_MAX, ScriptLine
+
+
+def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], names: list[str], backed: set[str],
+                 count: Callable[..., None]) -> list[tuple[str, str]]:
+    """The script's lines as they may be said: each by someone in the talk, whole sentences, no
+    line run on from the one before, none that says again what was said (the talk stops there),
+    none of another's self, no thing nothing backs."""
+    lines: list[tuple[str, str]] = []
+    cut = broken = False  # the line before ran to the schema's length and was cut there; or left a sentence
+    for ln in said_lines:
+        who = by_call.get(ln.speaker.strip().lower())
+        run_on, cut = cut and runs_on(ln.say), len(ln.say) >= SAY_MAX - 10
+        if run_on:
+            # the model's words ran past the line's length into the next line, under another
+            # speaker's name ("and incorporate their ideas. Third, ..."): not this speaker's
+            count("script_line_run_on")
+            continue
+        said = strip_speaker(ln.say, names)
+        text = whole_sentences(said, near=180)  # (unfinished: this line's first words may end it)
+        text, broken = (less_run_on(text) if broken else text), text != said
+        if who is None or not text:
+            count("script_line_dropped")
+            continue
+        if repeats(text, [t for _, t in lines]):
+            count("talk_in_circles")
+            break
+        text = not_anothers_self(text, [t for w, t in lines if w != who])
+        text, found = without_new_things(text, backed, [t for _, t in lines])  # "his patients" (has none)
+        if found:
+            count("script_new_thing", len(found))
+        if not text:
+            count("script_line_dropped")
+            continue
+        lines.append((who, text))
+    return lines
+
+
+def runs_on(text: str) -> bool:
+    """Whether a line begins in the middle of a sentence (a lower-case word): the rest of the
+    line before it, when that one was cut at its length."""
+    t = text.lstrip(" \"'(-….")
+    return bool(t) and t[0].islower() and not re.match(r"i\b", t)
+
+
+def words_of(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9']+", text.lower()) if len(w) > 2}
+
+
+def repeats(text: str, earlier: Sequence[str], overlap: float = 0.75) -> bool:
+    """True when ``text`` says nearly the same words as one of the ``earlier`` lines."""
+    mine = words_of(text)
+    if not mine:
+        return False
+    for other in earlier:
+        theirs = words_of(other)
+        if theirs and len(mine & theirs) / len(mine | theirs) >= overlap:
+            return True
+    return False
