@@ -95,6 +95,11 @@ def test_where_another_is_going_is_what_the_speaker_holds():
                                theirs) == "Samuel going to Bluebell Cafe, which nothing held says"
     assert whereabouts_made_up("Ines is heading to Town Hall now.", ["Samuel Okafor"], people, places, held,
                                theirs) == "Ines going to Town Hall, which nothing held says"
+    # Eli to Felix at the cafe (eaef4b9's day): "I noticed you're visiting Willow Park"; where they talk is held
+    assert whereabouts_made_up("I noticed you're visiting Bluebell Cafe.", ["Samuel Okafor"], people, places, held,
+                               theirs) == "Samuel going to Bluebell Cafe, which nothing held says"
+    assert whereabouts_made_up("I see you're visiting Bluebell Cafe.", ["Samuel Okafor"], people, places,
+                               [*held, "Samuel Okafor is at Millbrook:Bluebell Cafe:counter"], theirs) == ""
     # what does back it: what they said in this talk, a memory of them there, their own places, a question
     backed = [*held, "Samuel Okafor: I'm off to Bluebell Cafe for a coffee."]
     assert whereabouts_made_up(said, ["Samuel Okafor"], people, places, backed, theirs) == ""

@@ -277,10 +277,10 @@ class TalkFacts:
         """Why ``sent`` says where another is going when nothing the speaker holds says so
         (mind/facts/slips.whereabouts_made_up), else ""."""
         mind, town = self.core.minds.get(speaker), self.core.town_names
-        if mind is None or not re.search(r"\b(?:going|heading|off|be at|be in)\b", sent):
+        if mind is None or not re.search(r"\b(?:going|heading|off|be at|be in|visiting)\b", sent):
             return ""
         held = [*(f"{o}: {r}" for o, r in mind.persona.relationships.items()), *heard,
-                *(f"{who}: {t}" for who, t in conv.lines)]
+                *(f"{who}: {t}" for who, t in conv.lines), *(f"{p} is at {conv.place}" for p in conv.participants)]
         listeners = [p for p in conv.participants if p != speaker]
         named = [p for p in town.people if p in listeners or p.split()[0] in sent]  # (not the whole town a sentence)
         theirs = {p: (town.workplaces.get(p, ""), town.homes.get(p, "")) for p in named}

@@ -257,12 +257,12 @@ def wrong_kind_of_place(sent: str, places: Sequence[str]) -> str:
     """Why ``sent`` calls a place of the town a kind of place its name says it is not ("Bluebell
     Cafe, a local bakery"), else ""; a place whose name says no kind is not judged."""
     for p in places:
-        own = {k for w, k in _KIND_OF.items() if re.search(rf"\b{re.escape(w)}\b", p, re.I)}
-        if not own or p not in sent:
+        if p not in sent:  # (first: a big town has a thousand places)
             continue
+        own = {k for w, k in _KIND_OF.items() if re.search(rf"\b{re.escape(w)}\b", p, re.I)}
         m = re.search(rf"\b{re.escape(p)}(?:,| is| was|'s a)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,2}}?"
                       rf"(?P<k>{_KIND_WORDS})\b", sent, re.I)
-        if m and _KIND_OF[m.group("k").lower()] not in own:
+        if own and m and _KIND_OF[m.group("k").lower()] not in own:
             return f"{p} is no {m.group('k').lower()}"
     return ""
 

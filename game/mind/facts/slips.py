@@ -104,7 +104,7 @@ def own_traits_as_anothers(sent: str, mine: Sequence[str], traits: Mapping[str, 
 
 
 # another's going somewhere ("I know you're going to Bluebell Cafe tomorrow morning", "Nora is heading to")
-_GOES = (r"(?:(?:'re|’re| are|'s|’s| is)(?: \w+)? (?:going|heading|off) (?:to|over to)"
+_GOES = (r"(?:(?:'re|’re| are|'s|’s| is)(?: \w+)? (?:(?:going|heading|off) (?:to|over to)|visiting)"
          r"|(?:'ll|’ll| will) be (?:at|in|going to))")
 _TO_PLACE = re.compile(r"^\s*(?:(?:be|go|head|stop|drop|pop|walk|come|get)\s+(?:by\s+|over\s+|down\s+)?"
                        r"(?:at|to|in)?\s*)?(?:the\s+)?")
