@@ -36,20 +36,24 @@ _NOT_NAMES = {"I", "The", "A", "An", "As", "At", "In", "On", "And", "But", "So",
 def people_named(text: str, known: Iterable[str], town: TownNames, me: str) -> list[str]:
     """Full names in ``text`` (two capitalised words) that are no one ``me`` knows: not a known
     person, not the town's place, not ``me``."""
+    found = [m for m in _NAME.finditer(text) if m.group(1) not in _NOT_NAMES]
+    if not found:  # (most sentences: the sets of a big town's names are made only for one that may need them)
+        return []
     known_l = {k.lower() for k in known} | {me.lower()}
     firsts = {k.split()[0].lower() for k in known} | {me.split()[0].lower()}
+    lasts = {k.split()[-1].lower() for k in known}
     places = " ".join(town.places).lower()
     out = []
-    for m in _NAME.finditer(text):
+    for m in found:
         a, b = m.group(1), re.sub(r"['’]s$", "", m.group(2))
-        if a in _NOT_NAMES or b in _NOT_NAMES:
+        if b in _NOT_NAMES:
             continue
         if re.search(r"(?:['\"‘“]|\bthe\s)$", text[:m.start()], re.I):
             continue  # a title, not a person: "the 'Millbrook Owl' column", "the Millbrook Owl"
         full = f"{a} {b}"
         if full.lower() in known_l or full.lower() in places or a.lower() in places.split():
             continue
-        if a.lower() in firsts and b.lower() in {k.split()[-1].lower() for k in known}:
+        if a.lower() in firsts and b.lower() in lasts:
             continue
         out.append(full)
     return list(dict.fromkeys(out))
@@ -71,9 +75,10 @@ _ROOMISH = frozenset(("store", "shop", "counter", "section", "area", "stand", "a
 def places_unknown(text: str, town: TownNames) -> list[str]:
     """Places ``text`` names that the town does not have ("the community center"); "the café of
     Bluebell Cafe" names the town's cafe."""
-    out = []
-    low_places = [_plain(p) for p in town.places]
-    for m in PLACE_PHRASE.finditer(text):
+    out: list[str] = []
+    found = list(PLACE_PHRASE.finditer(text))
+    low_places = [_plain(p) for p in town.places] if found else []  # (a big town has a thousand places)
+    for m in found:
         phrase = m.group("p")
         rest = _plain(phrase[4:])
         after = _plain(text[m.end("p"):m.end("p") + 60])
