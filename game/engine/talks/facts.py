@@ -14,6 +14,7 @@ from game.mind.facts.durations import numbers_mended
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import leans, names_by_pronoun
+from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.owned import anothers_given, backing_words, kept_hint, own_text, owned_words
 from game.mind.facts.ownpoints import (
@@ -203,7 +204,8 @@ class TalkFacts:
             lambda: opens_what_is_open(sent, town.places) or open_until_made_up(sent),
             lambda: self._whereabouts(sent, speaker, conv, heard),
             lambda: self._unheard(sent, speaker, conv),
-            lambda: self._plan_unheld(sent, speaker),
+            lambda: self._plan_unheld(sent, speaker) or made_up(sent, life, points.get(speaker, ()),
+                                                                self.core.minds[speaker], town.places),
             lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
             or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
             or trade_given(sent, listeners, self._points()[1], town.people),

@@ -1,0 +1,94 @@
+"""An event or a plan for another day that a talk's line makes up (issue 39), read on e01221a's day
+(2026-11-30, afternoon):
+
+- Priya, to the mayor: "I know there's a garden party scheduled for next week" (there is none; the
+  town has a surprise party, and "party" alone was backed by it).
+- Rosa, to Ines: "I'm going to cook breakfast for everyone at Bluebell Cafe tomorrow" (her days are
+  the counter; Ines then asked Samuel "Can we get started on breakfast tomorrow?" in a later talk).
+
+An event is named by its noun and the word before it ("garden party", "pub quiz", "public debate"):
+one is backed when a sentence of what the speaker holds (its life, what it heard, its points, the
+talk so far) has both words, or, with no such word, the noun.  A plan for tomorrow is backed by
+the speaker's fixed days and what it holds of tomorrow, in words that are not the town's places.
+A question asks, and is let be.
+
+Pure rules over words: no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from game.mind.facts.fact import EVENT_NOUNS, Fact
+from game.mind.facts.owned import own_text, stem
+from game.mind.facts.unbacked import sentences
+from game.mind.persona import Persona
+
+
+class Holder(Protocol):
+    """A resident as these rules read it: its persona and the facts it holds (``Mind``)."""
+
+    @property
+    def persona(self) -> Persona: ...
+
+    @property
+    def facts(self) -> Iterable[Fact]: ...
+
+_NOUNS = "|".join(sorted((re.escape(n) for n in EVENT_NOUNS if n not in ("reading", "show", "match", "dance")),
+                         key=len, reverse=True))
+# an event as a thing (after an article or a possessive), with the word before its noun
+_EVENT = re.compile(rf"\b(?:a|an|the|some|any|this|that|our|my|your|his|her|their)\s+(?:([a-z]+)\s+)??"
+                    rf"(?:([a-z]+)\s+)?(?P<n>{_NOUNS})s?\b", re.I)
+_PUT_FORWARD = re.compile(r"\b(?:maybe|perhaps|could|would|should|might|how about|what about|let's|let us|if|"
+                          r"wish|someday|one day|sometime)\b", re.I)
+# words before an event's noun that do not say which event it is
+_PLAIN = frozenset("""big small little great fun nice lovely new next last upcoming first whole real special annual
+weekly monthly local town community own same other""".split())
+
+
+def made_up_event(sent: str, held: Sequence[str]) -> str:
+    """Why ``sent`` tells of an event nothing ``held`` (the speaker's texts) has, else "": one it
+    asks about or puts forward ("Maybe a small concert at the cafe would help") is let be."""
+    if sent.rstrip().endswith("?") or _PUT_FORWARD.search(sent):
+        return ""
+    # (where a doing is, in brackets, names no event: "inviting people to Grace's surprise party (the
+    # garden of the Okafor house)" has no garden party)
+    low = [re.sub(r"\([^)]*\)", "", s.lower()) for t in held for s in (sentences(t) or [t])]
+    for m in _EVENT.finditer(sent):
+        noun = m.group("n").lower()
+        mod = (m.group(2) or m.group(1) or "").lower()
+        if mod in _PLAIN or len(mod) < 3:
+            mod = ""
+        if not any(noun in s and (not mod or re.search(rf"\b{re.escape(stem(mod))}", s)) for s in low):
+            return f"an event nothing it holds has: {(mod + ' ' + noun).strip()}"
+    return ""
+
+
+_TOMORROW = re.compile(r"\bI(?:'m|’m| am)?\s+(?:planning|going|hoping|meaning)\s+to\s+(?P<what>[^.!?]{3,80}?)"
+                       r"\s+tomorrow\b", re.I)
+_SKIP = frozenset({"this", "that", "some", "with", "have", "going", "planning", "about", "there", "then",
+                   "everyone", "everybody", "tomorrow", "morning", "afternoon", "evening", "night", "around",
+                   "maybe", "again", "really"})
+
+
+def tomorrow_unheld(sent: str, held: Sequence[str], places: Sequence[str]) -> str:
+    """Why ``sent`` says the speaker will do tomorrow what nothing of ``held`` (its fixed days' parts,
+    what it holds of tomorrow) has, else "": words of the town's places say where, not what."""
+    m = _TOMORROW.search(sent)
+    if m is None:
+        return ""
+    place_words = {w[:4] for p in places for w in re.findall(r"[a-z]+", p.lower())}
+    said = {w[:4] for w in re.findall(r"[a-z]+", m.group("what").lower()) if len(w) >= 4 and w not in _SKIP}
+    said -= place_words
+    have = {w[:4] for t in held for w in re.findall(r"[a-z]+", t.lower()) if len(w) >= 4}
+    return f"not in its days: {m.group('what')} tomorrow" if said and not said & have else ""
+
+
+def made_up(sent: str, life: str, points: Sequence[str], mind: Holder, places: Sequence[str]) -> str:
+    """Why ``sent`` makes up an event or a plan for tomorrow, else "": ``life``, what the speaker
+    holds and heard and the talk so far; ``points``, its own to bring up; ``mind``, its persona and
+    its facts."""
+    held = [own_text(mind.persona), *(f"{f.what} at {f.place} ({f.host})" for f in mind.facts)]
+    return made_up_event(sent, [life, *points, *held]) or tomorrow_unheld(sent, [*points, *held], places)

@@ -1,0 +1,77 @@
+"""An event or a plan for tomorrow that a talk's line makes up, read on e01221a's day (2026-11-30):
+Priya's "garden party scheduled for next week" (the town has a surprise party, and "party" alone was
+backed by it) and Rosa's "cook breakfast for everyone at Bluebell Cafe tomorrow" (her days are the
+counter)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.mind.facts.madeup import made_up_event, tomorrow_unheld
+
+HELD = ["Samuel Okafor is planning a surprise party for Grace's 60th birthday at Bluebell Cafe.",
+        "Marcus Bell is hosting a pub quiz at The Copper Kettle tonight.",
+        "Samuel Okafor is inviting people to Grace's surprise party (the garden of the Okafor house)",
+        "Grace Okafor is preparing for the public debate at Town Hall on Wednesday."]
+PLACES = ["Bluebell Cafe", "The Copper Kettle", "Town Hall", "Greenway Market and Pharmacy"]
+
+
+@pytest.mark.parametrize("said", [
+    "I know there's a garden party scheduled for next week.",
+    "We are having a book fair at the library on Friday.",
+    "I'm off to the town meeting.",  # ("town" says no event: a meeting nothing holds)
+])
+def test_an_event_nothing_held_has_is_named(said):
+    assert made_up_event(said, HELD).startswith("an event nothing it holds has")
+
+
+@pytest.mark.parametrize("said", [
+    "I'll be at the surprise party at Bluebell Cafe.",
+    "Are you coming to the pub quiz tonight?",
+    "Is there a garden party this week?",  # a question asks
+    "Good luck with the public debate on Wednesday.",
+    "It will be a big party!",  # ("big" says no event: the party is held)
+    "I was just thinking about my day.",
+    "Maybe a small concert at the cafe would help.",  # put forward
+])
+def test_an_event_held_or_asked_about_is_let_be(said):
+    assert made_up_event(said, HELD) == ""
+
+
+def test_a_place_in_brackets_names_no_event():
+    assert made_up_event("There's a garden party at the Okafor house.", HELD[2:3]) != ""
+
+
+DAYS = ["work behind the counter at Bluebell Cafe.", "paint in the evening.",
+        "Samuel Okafor's surprise party for Grace's 60th birthday at Bluebell Cafe (Samuel Okafor)"]
+
+
+def test_a_plan_for_tomorrow_is_the_speakers_days_or_what_it_holds_of_tomorrow():
+    said = "Hi Ines! I'm going to cook breakfast for everyone at Bluebell Cafe tomorrow."
+    assert tomorrow_unheld(said, DAYS, PLACES) == ("not in its days: cook breakfast for everyone at Bluebell Cafe"
+                                                   " tomorrow")
+    assert tomorrow_unheld("I'm going to work at Bluebell Cafe tomorrow.", DAYS, PLACES) == ""
+    assert tomorrow_unheld("I'm planning to help with the surprise party tomorrow.", DAYS, PLACES) == ""
+    assert tomorrow_unheld("I'm going to paint tomorrow.", DAYS, PLACES) == ""
+    assert tomorrow_unheld("I'm going to cook breakfast today.", DAYS, PLACES) == ""  # (today: the plan's rule)
+
+
+def test_the_talks_check_drops_a_made_up_event_and_a_plan_for_tomorrow():
+    """In the default town, as the engine vets a line (no model call)."""
+    from datetime import datetime
+
+    from game.engine.build import new_engine
+    from game.mind.view import Conversation
+
+    from .fakes import scripted_model
+
+    engine = new_engine("default", scripted_model({}))
+    now = datetime(2026, 3, 2, 9, 22)
+    talk = Conversation("t1", ["Grace Okafor", "Priya Raman"])
+    said = "Hi Grace! I'm here. I know there's a garden party scheduled for next week."
+    assert engine.talk_facts.vet(talk, "Priya Raman", said, now)[1] == "Hi Grace! I'm here."
+    talk = Conversation("t2", ["Rosa Brody", "Ines Moreau"])
+    said = "Hi Ines! I'm going to cook breakfast for everyone at Bluebell Cafe tomorrow. I hope you're ready."
+    assert engine.talk_facts.vet(talk, "Rosa Brody", said, now)[1] == "Hi Ines! I hope you're ready."
+    said = "Hi Ines! I'm going to work at Bluebell Cafe tomorrow."
+    assert engine.talk_facts.vet(Conversation("t3", ["Rosa Brody", "Ines Moreau"]), "Rosa Brody", said, now)[1] == said
