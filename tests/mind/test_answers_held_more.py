@@ -497,6 +497,11 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
                        "birthday at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00; Samuel told me so.",
                        [party], "Rosa Brody", now)
     assert said.startswith("Samuel Okafor is hosting") and told == ["denial dropped"]
+    # Eli on 7765899's day: "No gathering planned in town." (no verb) before the party he holds
+    said, told = carry("No gathering planned in town. Samuel Okafor is hosting a surprise party for Grace's 60th "
+                       "birthday at Bluebell Cafe tomorrow (Tuesday March 3) from 18:00 to 21:00; Samuel told me so.",
+                       [party], "Eli Moreau", now)
+    assert said.startswith("Samuel Okafor is hosting") and told == ["denial dropped"]
     # Hank on 3668980's save: the denial beside a sentence that lost the debate's host: the record is said,
     # without the denial or what leans on it
     said, told = carry("No gathering is planned in town. It is on Wednesday.", [debate], "Hank Brody", now)
