@@ -35,7 +35,6 @@ from game.mind.persona import Persona
 _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|am not|'m not|never|no idea|not sure|"
                    r"not aware|not familiar|no one|nobody|nothing|know of no|there (?:is|are) no|none)\b", re.I)
 
-
 # a sentence that says there is none of a kind ("No gathering is planned in town", "I know of no party")
 _NONE_SUCH = re.compile(r"\b(?:no|not any|not a single)\s+(?:\w+\s+){0,2}?(?:is|are|was|were|has been|planned|"
                         r"scheduled)\b|\bknow of no\b"
