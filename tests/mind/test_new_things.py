@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.mind.facts.newthings import backing, new_things, without_new_things
+from game.mind.facts.newthings import new_things, without_new_things
+from game.mind.facts.owned import backing_words
 from game.mind.schemas import ScriptLine
 from game.mind.talk.script import script_lines
 from game.mind.view import Conversation
@@ -17,7 +18,7 @@ from .test_mind_logic import DAY1, make
 PROMPT = ("Ines Moreau runs Bluebell Cafe. Grace Okafor is the mayor and is preparing for the public debate at "
           "Town Hall on Wednesday. Samuel Okafor taught music and plays the piano at the cafe. Nora tends the "
           "vegetable patches. Kenji is the pharmacist.")
-BACKED = backing(PROMPT)
+BACKED = backing_words(PROMPT)
 
 
 @pytest.mark.parametrize("said, thing", [

@@ -36,6 +36,7 @@ class Holder(Protocol):
     @property
     def facts(self) -> Iterable[Fact]: ...
 
+
 _NOUNS = "|".join(sorted((re.escape(n) for n in EVENT_NOUNS if n not in ("reading", "show", "match", "dance")),
                          key=len, reverse=True))
 # an event as a thing (after an article or a possessive), with the word before its noun
@@ -55,8 +56,9 @@ def made_up_event(sent: str, held: Sequence[str]) -> str:
         return ""
     # (where a doing is, in brackets, names no event: "inviting people to Grace's surprise party (the
     # garden of the Okafor house)" has no garden party)
-    low = [re.sub(r"\([^)]*\)", "", s.lower()) for t in held for s in (sentences(t) or [t])]
-    for m in _EVENT.finditer(sent):
+    found = list(_EVENT.finditer(sent))
+    low = [re.sub(r"\([^)]*\)", "", s.lower()) for t in held for s in (sentences(t) or [t])] if found else []
+    for m in found:  # (what it holds is split into sentences only for a sentence that names an event)
         noun = m.group("n").lower()
         mod = (m.group(2) or m.group(1) or "").lower()
         if mod in _PLAIN or len(mod) < 3:

@@ -20,7 +20,7 @@ from game.mind.components import Context, KnownFacts, Relationships, RelevantMem
 from game.mind.config import MEMORY_KINDS
 from game.mind.core import MindCore, prompt_person
 from game.mind.facts.linechecks import strip_speaker
-from game.mind.facts.newthings import backing
+from game.mind.facts.owned import backing_words
 from game.mind.planning.agenda import Agenda
 from game.mind.schemas import LineAnswer, clean_text, script_answer
 from game.mind.talk.points import public, public_lines, render_points, talking_points
@@ -170,7 +170,7 @@ class Talker:
             self.core.fail("converse", e)
             return Script(source="error")
         lines = script_lines(ans.lines, {c.lower(): n for c, n in zip(calls, people)}, people + firsts,
-                             backing(context, others), self.core.count)
+                             backing_words(context, others), self.core.count)
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)
         return Script(lines=lines, importance=ans.importance)
 
