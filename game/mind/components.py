@@ -141,16 +141,28 @@ class RelevantMemories(Component):
     title = "You remember"
 
     def __init__(self, k: int = 6, token_budget: int = 220,
-                 query: Callable[[Context], str] | None = None, kinds: Sequence[str] | None = None) -> None:
+                 query: Callable[[Context], str] | None = None, kinds: Sequence[str] | None = None,
+                 keep: Callable[[str], bool] | None = None) -> None:
         self.k = k
         self.token_budget = token_budget
         self.query = query
         self.kinds = kinds
+        self.keep = keep  # which memories may be shown (by their text); None: all (see talk/drawn.py)
 
     async def prepare(self, ctx: Context) -> None:
         q = self.query(ctx) if self.query else ctx.focus
-        ctx.recalled[id(self)] = await ctx.core.recall(q, ctx.now, k=self.k, token_budget=self.token_budget,
-                                                       kinds=self.kinds)
+        keep, more = self.keep, (1 if self.keep is None else 3)  # (asked of more: some are not kept)
+        recs = await ctx.core.recall(q, ctx.now, k=more * self.k, token_budget=more * self.token_budget,
+                                     kinds=self.kinds)
+        if keep is not None:
+            kept: list[Record] = []
+            tokens = 0
+            for r in recs:
+                if keep(r.text) and len(kept) < self.k and tokens + len(r.text) // 4 <= self.token_budget:
+                    kept.append(r)
+                    tokens += len(r.text) // 4
+            recs = kept
+        ctx.recalled[id(self)] = recs
 
     def render(self, ctx: Context) -> str:
         """The memories, but none the prompt already shows: a line of an earlier section (a seed

@@ -35,6 +35,9 @@ class MindConfig:
     max_turns_per_speaker: int = 4  # per conversation
     # a whole talk asked with each speaker's own points to bring up (talk/points.py); off: as before
     talk_points: bool = True
+    # a whole talk asked from each side's public self and only the memories about the others
+    # (talk/drawn.py); off: every memory the talk brings to mind, and the starter's whole self
+    talk_narrow: bool = True
     # the same words of a sight are not considered twice within this, whoever asks (per text; the
     # engine holds back a person or thing seen longer, per subject: engine/tuning.py SUBJECT_COOLDOWN)
     percept_cooldown_min: int = 30

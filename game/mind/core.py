@@ -161,7 +161,8 @@ class MindCore:
                        now: datetime, /, max_tokens: int, temperature: float = 0.7, **values: object) -> A:
         """Ask the model: ``template`` (prompts/) rendered with ``values`` under who the resident is,
         the answer read into ``schema``; counted by day and purpose.  Raises ``LLMError``."""
-        messages = prompting.render(template, person=prompt_person(self), **values)
+        person = str(values.pop("person", None) or prompt_person(self))  # (a talk's: its public self, dialogue.py)
+        messages = prompting.render(template, person=person, **values)
         self.count_call(now, purpose)
         return await self.llm.complete(messages, schema, CallTag(purpose, self.name, priority),
                                        max_tokens=max_tokens, temperature=temperature)

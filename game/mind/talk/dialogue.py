@@ -18,11 +18,12 @@ from game.llm.api import CallTag, LLMError, Message, Prefills, Priority
 from game.mind import prompting
 from game.mind.components import Context, KnownFacts, Relationships, RelevantMemories, Situation, Thoughts, assemble
 from game.mind.config import MEMORY_KINDS
-from game.mind.core import MindCore, prompt_person
+from game.mind.core import IDENTITY_TITLE, MindCore, identity_text, prompt_person
 from game.mind.facts.linechecks import strip_speaker
 from game.mind.facts.owned import backing_words
 from game.mind.planning.agenda import Agenda
 from game.mind.schemas import LineAnswer, clean_text, script_answer
+from game.mind.talk.drawn import about_them, for_listener
 from game.mind.talk.points import public, public_lines, render_points, talking_points
 from game.mind.talk.script import repeats, script_lines
 from game.mind.view import Conversation, Line, Script
@@ -73,12 +74,16 @@ class Talker:
             return Line("", end=True, source="rule", reason=f"{self.core.persona.first_name} took their leave")
         return None
 
-    async def _talk_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
+    async def _talk_context(self, now: datetime, conversation: Conversation, listeners: list[str],
+                            narrow: bool = False) -> str:
+        """The context of a line or a talk; ``narrow`` (a whole talk, ``converse``): only the
+        memories about the listeners (talk/drawn.py)."""
         last = conversation.lines[-1][1] if conversation.lines else ""
         focus = " ".join(listeners) + (": " + last if last else "")
         ctx = Context(self.core, self.agenda, now, None, focus=focus, about=listeners)
+        keep = (lambda text: about_them(text, listeners)) if narrow else None
         return await assemble([Situation(), Thoughts(), KnownFacts(), Relationships(),
-                               RelevantMemories(k=5, token_budget=160)], ctx)
+                               RelevantMemories(k=5, token_budget=160, keep=keep)], ctx)
 
     async def say(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                   priority: Priority | None = None) -> Line:
@@ -118,7 +123,9 @@ class Talker:
         and what they remember of them.  No model call (the retrieval may embed its query)."""
         first = self.core.persona.first_name
         ctx = Context(self.core, self.agenda, now, None, focus=" ".join(about), about=about)
-        mems = RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS)
+        narrow = self.core.config.talk_narrow
+        mems = RelevantMemories(k=4, token_budget=120, kinds=MEMORY_KINDS,
+                                keep=(lambda text: about_them(text, about)) if narrow else None)
         await mems.prepare(ctx)
         # not what it keeps to itself: the model writes the other side's lines too
         parts = [public(self.core.persona.short())]
@@ -140,7 +147,10 @@ class Talker:
         if not self.core.config.talk_points:
             return ""
         doing = self.agenda.current.description if self.agenda.current is not None else ""
-        text = render_points(self.core.persona.first_name, talking_points(self.core, now, listeners, doing))
+        points = talking_points(self.core, now, listeners, doing)
+        if self.core.config.talk_narrow:  # the one spoken to is "you" (talk/drawn.py)
+            points = [for_listener(p, listeners) for p in points]
+        text = render_points(self.core.persona.first_name, points)
         return "\n" + text if text else ""
 
     async def converse(self, now: datetime, conversation: Conversation, sides: dict[str, str]) -> Script:
@@ -159,13 +169,16 @@ class Talker:
         calls = firsts if len(set(firsts)) == len(firsts) else people  # two Annas: full names
         # both sides are in one prompt: what either keeps to itself is in neither ("Hank has not told
         # anyone that the store is in trouble" became the other's "I'm sorry to hear about the store")
-        context = public_lines(await self._talk_context(now, conversation, listeners)) + self._points(now, listeners)
+        narrow = self.core.config.talk_narrow
+        context = (public_lines(await self._talk_context(now, conversation, listeners, narrow))
+                   + self._points(now, listeners))
         others = "\n\n".join(f"Talking with:\n{sides[n]}" for n in listeners if sides.get(n))
         try:
             ans = await self.core.complete("converse", script_answer(tuple(calls)), "converse", Priority.REACT, now,
                                            max_tokens=400, context=context, others=others or "Talking with: someone",
                                            first=calls[0], listeners=", ".join(listeners) or "someone",
-                                           points_rule=POINTS_RULE if self.core.config.talk_points else "")
+                                           points_rule=POINTS_RULE if self.core.config.talk_points else "",
+                                           person=self._talk_person(narrow))
         except LLMError as e:
             self.core.fail("converse", e)
             return Script(source="error")
@@ -173,6 +186,14 @@ class Talker:
                              backing_words(context, others), self.core.count)
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)
         return Script(lines=lines, importance=ans.importance)
+
+    def _talk_person(self, narrow: bool) -> str:
+        """The head of a whole talk's prompt: narrowed, the starter less what it keeps to itself
+        (the model writes the other side's lines too: Hank's own trouble with the store became his
+        "I'm sorry to hear that your store is in trouble" to Marcus, 7765899's day)."""
+        if not narrow:
+            return prompt_person(self.core)
+        return f"{IDENTITY_TITLE}:\n" + "\n".join(public(p) for p in identity_text(self.core).splitlines())
 
     async def _held_context(self, now: datetime, conversation: Conversation, listeners: list[str]) -> str:
         """The context of every reply in ``conversation``: made once (who the resident is, where,

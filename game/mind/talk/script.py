@@ -13,8 +13,10 @@ from collections.abc import Callable, Sequence
 
 from game.mind.facts.linechecks import not_anothers_self, strip_speaker
 from game.mind.facts.newthings import without_new_things
+from game.mind.facts.unbacked import sentences
 from game.mind.planning.wording import less_run_on, whole_sentences
 from game.mind.schemas import SAY_MAX, ScriptLine
+from game.mind.talk.drawn import from_example
 
 
 def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], names: list[str], backed: set[str],
@@ -45,11 +47,21 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
         text, found = without_new_things(text, backed, [t for _, t in lines])  # "his patients" (has none)
         if found:
             count("script_new_thing", len(found))
+        text, copied = _not_from_example(text, backed)  # "the market move": the prompt's example
+        if copied:
+            count("script_from_example", copied)
         if not text:
             count("script_line_dropped")
             continue
         lines.append((who, text))
     return lines
+
+
+def _not_from_example(text: str, backed: set[str]) -> tuple[str, int]:
+    """``text`` less its sentences that say the prompt example's words that nothing backs, and how many."""
+    parts = sentences(text) or [text]
+    kept = [s for s in parts if not from_example(s, backed)]
+    return " ".join(kept), len(parts) - len(kept)
 
 
 def runs_on(text: str) -> bool:

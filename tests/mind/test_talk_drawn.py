@@ -1,0 +1,64 @@
+"""What a whole talk is written from (game/mind/talk/drawn.py): only the memories about the others,
+the one spoken to as "you", the starter's public self, and nothing taken from the prompt's example."""
+
+from fake_model import FakeModel
+
+from game.engine.build import build_engine, read_input
+from game.mind.talk.drawn import about_them, for_listener, from_example
+from game.mind.talk.script import script_lines
+from game.mind.view import Conversation
+from game.world import default_town_path
+
+
+def test_a_memory_goes_into_a_talk_only_when_it_is_about_the_others():
+    ines = ["Ines Moreau"]
+    assert about_them("Ines Moreau is taking the food back to home (the cafe table)", ines)
+    assert about_them("I talked with Ines Moreau; I said: Hello!", ines)
+    assert about_them("Ines told me: the cafe opens at seven", ines)
+    # another's talk line, a thing seen, a word that only holds the name
+    assert not about_them("Kenji Tanaka told me: I'll make sure everything is ready for you.", ines)
+    assert not about_them("I talked with Nora Lindqvist; I said: How is Ines?", ines)
+    assert not about_them("flower bed is idle (the garden of Willow Park)", ines)
+    assert not about_them("Inessa came by", ines)
+
+
+def test_the_one_spoken_to_is_you_in_a_point():
+    assert (for_listener("Felix needs customers and is nervous that Ines Moreau sees him as a rival", ["Ines Moreau"])
+            == "Felix needs customers and is nervous that you see him as a rival")
+    assert for_listener("Rosa is helping Samuel prepare Samuel's party", ["Samuel Okafor"]) == (
+        "Rosa is helping you prepare your party")
+    assert for_listener("Nora knows of it", ["Nora Lindqvist"]) == "you know of it"
+    # with two listeners "you" is either: the names stay
+    assert for_listener("Ines is here", ["Ines Moreau", "Nora Lindqvist"]) == "Ines is here"
+
+
+def test_the_examples_words_are_not_said_unless_something_backs_them():
+    assert from_example("I'm sorry to hear about the market move.", {"market"}) == ["move"]
+    assert from_example("See you at the market on Saturday.", {"market", "saturday"}) == []
+    from game.mind.schemas import ScriptLine
+
+    said = [ScriptLine(speaker="Felix", say="Hello, Kenji! I'm sorry to hear about the market move. How are you?")]
+    counts: list[str] = []
+    kept = script_lines(said, {"felix": "Felix Adeyemi"}, ["Felix Adeyemi", "Felix"], {"market", "kenji"},
+                        lambda what, n=1: counts.append(what))
+    assert kept == [("Felix Adeyemi", "Hello, Kenji! How are you?")] and "script_from_example" in counts
+
+
+async def test_a_talks_prompt_holds_no_private_line_of_the_starter_and_no_others_talk():
+    llm = FakeModel()
+    engine = build_engine(read_input(str(default_town_path())), llm, lockstep=True)
+    try:
+        now = engine.clock.now
+        hank = engine.core.minds["Hank Brody"]
+        hank.core.memory.add("conversation", "Kenji Tanaka told me: I'll make sure everything is ready for you.", now)
+        hank.core.memory.add("observation", "Marcus Bell is wiping the bar (the pub of The Copper Kettle)", now)
+        side = await engine.core.minds["Marcus Bell"].talk_side(now, ["Hank Brody"])
+        await hank.converse(now, Conversation("c1", ["Hank Brody", "Marcus Bell"]), {"Marcus Bell": side})
+        prompt = llm.of("complete")[-1].text
+        assert "Marcus Bell is wiping the bar" in prompt
+        assert "everything is ready for you" not in prompt
+        # Hank's "Privately, the store is losing money" (his own, in every other prompt of his)
+        assert "losing money" not in prompt and "Privately" not in prompt
+        assert "running for mayor" in prompt
+    finally:
+        await engine.aclose()
