@@ -144,3 +144,18 @@ def test_a_trade_is_its_holders_by_the_residents_own_texts(engine):
     for said, to in (("Felix is a baker.", "Ines Moreau"), ("You're a great baker!", "Felix Adeyemi"),
                      ("Rosa, the barista, made my coffee.", "Ines Moreau"), ("I love baking bread.", "Ines Moreau")):
         assert trade_given(said, [to], lives, people) == "", said
+
+
+def test_one_in_the_talk_is_not_spoken_of_by_its_trade_as_someone_else():
+    from game.mind.facts.roleslips import trade_as_third
+
+    lives = {"Felix Adeyemi": "Felix Adeyemi is a baker who came to Millbrook.",
+             "Kenji Tanaka": "Kenji Tanaka is the pharmacist."}
+    # Kenji to Felix, the baker; and Felix of himself (7765899's day)
+    assert trade_as_third("Hey Felix, I heard about the new baker next door at the market.", "Kenji Tanaka",
+                          ["Felix Adeyemi"], lives) == "Felix is the baker, here in the talk"
+    assert trade_as_third("What's going on with the new baker?", "Felix Adeyemi", ["Kenji Tanaka"], lives)
+    assert trade_as_third("I'm the baker here.", "Felix Adeyemi", ["Kenji Tanaka"], lives) == ""
+    assert trade_as_third("Ask the pharmacist.", "Felix Adeyemi", ["Nora Lindqvist"], lives) == ""
+    # with two listeners the baker may be spoken of to the other
+    assert trade_as_third("Meet the baker.", "Kenji Tanaka", ["Felix Adeyemi", "Nora Lindqvist"], lives) == ""

@@ -42,6 +42,7 @@ from game.mind.facts.roleslips import (
     role_slip,
     says_a_gap,
     together_unheld,
+    trade_as_third,
     trade_given,
 )
 from game.mind.facts.slips import (
@@ -208,7 +209,8 @@ class TalkFacts:
                                                                 self.core.minds[speaker], town.places),
             lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
             or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
-            or trade_given(sent, listeners, self._points()[1], town.people),
+            or trade_given(sent, listeners, self._points()[1], town.people) or trade_as_third(
+                sent, speaker, listeners, self._points()[1]),
             lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent)
             or self_named(sent, speaker)
             or made_for_me_said_as_mine(sent, speaker, life) or self._given(sent, listeners, conv, heard),
@@ -356,10 +358,9 @@ class TalkFacts:
         return time_unheld(sent, starts, [life], self._hours[1])
 
     def _not_copied(self, conv: Conversation, v: Vetted) -> Vetted:
-        """The line less its sentences said already in another talk (of five words or more), or earlier
-        in this one by its speaker (of four or more: Hank's "I'll be there at 22:00" twice), or a question
-        another asked in it said back (Grace's answer to Samuel, played: "Good morning, love. Did you sleep
-        well? What are you doing today?", his line); the player's own words are all said."""
+        """The line less its sentences said already in another talk (of five words or more), or earlier in
+        this one by its speaker (of four or more: Hank's "I'll be there at 22:00" twice), or a question another
+        asked in it said back (Grace's "Did you sleep well?" to Samuel, played); the player's are all said."""
         kept, dropped = [], 0
         played = v.speaker == self.core.embodied
         mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)

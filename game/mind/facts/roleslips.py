@@ -189,3 +189,20 @@ def trade_given(sent: str, listeners: Sequence[str], lives: dict[str, str], peop
         if owner and owner != who and not re.search(rf"\b{word}\b", own, re.I):
             return f"{owner.split()[0]} is the {trade}, not {who.split()[0]}"
     return ""
+
+
+def trade_as_third(sent: str, speaker: str, listeners: Sequence[str], lives: dict[str, str]) -> str:
+    """Why ``sent`` speaks of one in the talk by its trade as of someone else ("I heard about the new
+    baker next door at the market", Kenji to Felix, the baker, who answered "I heard about him too":
+    7765899's day), else "": "the baker" with no "I'm" or "you're" before it.  With two or more
+    listeners "the baker" may be said of one to another, and is let be."""
+    if len(listeners) != 1 or " the " not in sent:
+        return ""
+    mine = trades({p: lives.get(p, "") for p in (speaker, listeners[0])})
+    for who, hs in mine.items():
+        for h in hs:
+            m = re.search(rf"(?<!\bI'm )(?<!\bI am )(?<!\byou're )(?<!\byou are )\bthe (?:new |local |young )?{h}\b",
+                          sent, re.I)
+            if m is not None:
+                return f"{who.split()[0]} is the {h}, here in the talk"
+    return ""
