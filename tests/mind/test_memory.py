@@ -248,3 +248,19 @@ def test_a_decision_at_now_does_not_see_what_was_remembered_after_it():
     assert [r.id for r in m.recent(5, until=t)] == [a, b]
     later = m.retrieve(unit(1, 0), t + timedelta(minutes=5), k=5, refresh=False)
     assert len(later) == 3  # seen from its own time on
+
+
+def test_unscored_reads_from_the_first_record_not_scored_and_sees_one_marked_again():
+    m = MemoryStream()
+    t = datetime(2026, 3, 2, 8, 0)
+    ids = [m.add("observation", f"sight {i}", t) for i in range(6)]  # (provisional)
+    for i in ids[:4]:
+        m.set_importance(i, 4)
+    assert m.unscored() == ids[4:] and m.columns.scored_below == ids[4]
+    m.set_importance(ids[4], 4)
+    m.set_importance(ids[5], 4)
+    assert m.unscored() == [] and m.columns.scored_below == len(ids)
+    m.set_scored(ids[1], False)  # (a load, a test)
+    assert m.unscored() == [ids[1]]
+    later = m.add("observation", "a new sight", t + timedelta(minutes=5))
+    assert m.unscored(until=t) == [ids[1]] and m.unscored() == [ids[1], later]

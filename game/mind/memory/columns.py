@@ -22,6 +22,7 @@ class Columns:
         self.access = np.zeros(self.cap, dtype=np.float64)  # game hours
         self.imp = np.zeros(self.cap, dtype=np.float32)
         self.scored = np.zeros(self.cap, dtype=bool)
+        self.scored_below = 0  # every record before this one is scored (a low-water mark: see ``unscored``)
         self.kind = np.zeros(self.cap, dtype=np.int8)  # indices into KINDS
         self.text: list[str] = []
         self.evidence: list[tuple[int, ...]] = []
