@@ -155,6 +155,8 @@ def test_one_in_the_talk_is_not_spoken_of_by_its_trade_as_someone_else():
     assert trade_as_third("Hey Felix, I heard about the new baker next door at the market.", "Kenji Tanaka",
                           ["Felix Adeyemi"], lives) == "Felix is the baker, here in the talk"
     assert trade_as_third("What's going on with the new baker?", "Felix Adeyemi", ["Kenji Tanaka"], lives)
+    assert trade_as_third("I'm really nervous about this new baker, Ines Moreau.", "Felix Adeyemi", ["Kenji Tanaka"],
+                          lives)
     assert trade_as_third("I'm the baker here.", "Felix Adeyemi", ["Kenji Tanaka"], lives) == ""
     assert trade_as_third("Ask the pharmacist.", "Felix Adeyemi", ["Nora Lindqvist"], lives) == ""
     # with two listeners the baker may be spoken of to the other

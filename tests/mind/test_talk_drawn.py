@@ -13,9 +13,9 @@ from game.world import default_town_path
 def test_a_memory_goes_into_a_talk_only_when_it_is_about_the_others():
     ines = ["Ines Moreau"]
     assert about_them("Ines Moreau is taking the food back to home (the cafe table)", ines)
-    assert about_them("I talked with Ines Moreau; I said: Hello!", ines)
-    assert about_them("Ines told me: the cafe opens at seven", ines)
-    # another's talk line, a thing seen, a word that only holds the name
+    # a line of a talk, even one with them; a thing seen; a word that only holds the name
+    assert not about_them("I talked with Ines Moreau; I said: I'm nervous that Ines Moreau sees me as a rival.", ines)
+    assert not about_them("Ines told me: the cafe opens at seven", ines)
     assert not about_them("Kenji Tanaka told me: I'll make sure everything is ready for you.", ines)
     assert not about_them("I talked with Nora Lindqvist; I said: How is Ines?", ines)
     assert not about_them("flower bed is idle (the garden of Willow Park)", ines)

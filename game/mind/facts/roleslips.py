@@ -196,13 +196,13 @@ def trade_as_third(sent: str, speaker: str, listeners: Sequence[str], lives: dic
     baker next door at the market", Kenji to Felix, the baker, who answered "I heard about him too":
     7765899's day), else "": "the baker" with no "I'm" or "you're" before it.  With two or more
     listeners "the baker" may be said of one to another, and is let be."""
-    if len(listeners) != 1 or " the " not in sent:
+    if len(listeners) != 1:
         return ""
     mine = trades({p: lives.get(p, "") for p in (speaker, listeners[0])})
     for who, hs in mine.items():
         for h in hs:
-            m = re.search(rf"(?<!\bI'm )(?<!\bI am )(?<!\byou're )(?<!\byou are )\bthe (?:new |local |young )?{h}\b",
-                          sent, re.I)
+            m = re.search(rf"(?<!\bI'm )(?<!\bI am )(?<!\byou're )(?<!\byou are )"
+                          rf"\b(?:the|this|that) (?:new |local |young )?{h}\b", sent, re.I)
             if m is not None:
                 return f"{who.split()[0]} is the {h}, here in the talk"
     return ""

@@ -4,8 +4,8 @@ about the others: not the lines of other talks, not the state of things seen.
 
 A small model writing a whole talk copies what its prompt holds into someone's mouth.  On the
 whole days of 2026-11-30 its inventions came from the prompt, not from nowhere: "the flower bed is
-idle" (a thing seen, remembered), a line of an earlier talk with someone else said again and
-again ("I'll make sure everything is ready for you"), Hank's own trouble with the store (his
+idle" (a thing seen, remembered), a line of an earlier talk said again and again ("I'll make
+sure everything is ready for you"), Hank's own trouble with the store (his
 "privately") given to Marcus, "the market move" (the prompt's example).  A talk is narrowed to
 what it is about: the people in it.
 
@@ -35,11 +35,12 @@ def names_any(text: str, people: Sequence[str]) -> bool:
 
 def about_them(text: str, listeners: Sequence[str]) -> bool:
     """Whether a memory may go into the prompt of a talk with ``listeners``: it names one of them,
-    and a remembered line of a talk is one of a talk with them (what a third said is theirs, and
-    news moves as data: ``KnownFacts``)."""
-    m = _TOLD.match(text) or _TALKED.match(text)
-    if m is not None:
-        return names_any(m["who"], listeners)
+    and it is not a remembered line of a talk, not even of one with them (news moves as data:
+    ``KnownFacts``).  Asked again with the lines of earlier talks with the listener, a small model
+    said them again, and what they had made up with them: Felix's "I'm nervous that Ines Moreau sees
+    me as a rival", to Ines; Nora's "the flower bed is idle" (talkbench on 7765899's day)."""
+    if _TOLD.match(text) or _TALKED.match(text):
+        return False
     return names_any(text, listeners)
 
 
