@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 from datetime import datetime, timedelta
 
-from game.engine.talks.cuts import in_town_words
+from game.engine.talks.copies import SaidLines
 from game.engine.towncore import TownCore
 from game.mind.facts.durations import numbers_mended
 from game.mind.facts.factcheck import Vetted, vet_line
 from game.mind.facts.hours import clock_times, stems
-from game.mind.facts.leaning import leans, names_by_pronoun
+from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.owned import anothers_given, backing_words, kept_hint, own_text, owned_words
@@ -68,10 +67,7 @@ from game.mind.memory.records import partners_in
 from game.mind.view import Conversation
 
 log = logging.getLogger(__name__)
-SAID_KEPT = 2000  # lines remembered to tell a copy by
-NEAR, NEAR_WORDS = 0.75, 8  # a sentence as near another as this, of as many different words, is a copy of it
 HEARD_KEPT = 60  # the speaker's latest memories (talks among them) that back what it says of others' doings
-_WORD = re.compile(r"[a-z0-9']+")
 _YESTERDAY = re.compile(r"\b(?:yesterday|last night)\b", re.I)
 _YESTERDAY_WORDS = frozenset({"yesterday", "last", "night", "also", "really", "just", "there", "been", "were",
                               "morning", "afternoon", "evening", "after", "before", "whole", "long", "busy"})
@@ -87,11 +83,7 @@ class TalkFacts:
         self.core = core
         self.fixes = 0
         self.secrets_kept = 0  # lines (or parts) not said: they told a secret to the one it is kept from
-        # the words of the lines said lately (a key of five words or more -> the talk it was said in):
-        # a small model copies a line it remembers into another talk ("I'm also helping him with his
-        # piano lessons at Town Hall" in three talks); not saved (a loaded town starts afresh)
-        self.said: OrderedDict[str, str] = OrderedDict()
-        self.copies = 0
+        self.said = SaidLines()  # the lines said lately, to tell a copy by (copies.py)
         self._book: tuple[int, dict[str, list[str]], dict[str, str], str, list[str]] | None = None  # _points
         self._traits: tuple[int, dict[str, list[str]]] | None = None  # each resident's traits, as words
         self._hours: tuple[int, list[str]] | None = None  # the town's known hours (_time_unheld)
@@ -110,7 +102,7 @@ class TalkFacts:
         if speaker in self.core.minds and v.text:
             mind = self.core.minds.get(v.speaker)
             heard = [r.text for r in mind.memory.recent(HEARD_KEPT)] if mind else []  # (read once a line)
-            v = self._not_copied(conv, self._own_points(conv, v, now, heard))
+            v = self.said.not_copied(conv, self._own_points(conv, v, now, heard), self.core.embodied)
             town = self.core.town_names
             if _MEMORY_FORM.search(v.text):  # "I talked with Ines Moreau; I said: Hello, Ines!" (Nora's, 136a191)
                 v.text = _MEMORY_FORM.sub("", v.text).strip()
@@ -356,45 +348,3 @@ class TalkFacts:
         starts = [b.start for b in plan.blocks] if plan is not None else []
         starts += [t for f in mind.facts for t in (f.start, f.end) if t is not None]
         return time_unheld(sent, starts, [life], self._hours[1])
-
-    def _not_copied(self, conv: Conversation, v: Vetted) -> Vetted:
-        """The line less its sentences said already in another talk (of five words or more), or earlier in
-        this one by its speaker (of four or more: Hank's "I'll be there at 22:00" twice), or a question another
-        asked in it said back (Grace's "Did you sleep well?" to Samuel, played); the player's are all said."""
-        kept, dropped = [], 0
-        played = v.speaker == self.core.embodied
-        mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)
-                if who == v.speaker or (not played and s.rstrip().endswith("?"))}
-        last = False  # the sentence before was not said: one that leans on it goes too ("It looks exciting!")
-        for sent in sentences(v.text) or [v.text]:
-            k = " ".join(_WORD.findall(sent.lower()))
-            # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
-            # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
-            told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
-            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or (
-                len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self._near(k, conv.id)))
-            if last:
-                dropped += 1
-                continue
-            kept.append(sent)
-            if len(k.split()) >= 5:
-                self.said[k] = conv.id
-                self.said.move_to_end(k)
-        while len(self.said) > SAID_KEPT:
-            self.said.popitem(last=False)
-        if dropped:
-            self.copies += dropped
-            v.fixes.append(f"{dropped} sentence(s) copied from another talk or said again not said")
-            v.text = " ".join(kept)
-        return v
-
-    def _near(self, key: str, conv_id: str) -> bool:
-        """Whether a sentence of eight words or more was said in another talk with a word or two
-        changed ("I wanted to let you know that I'm going to Greenway Market and Pharmacy", Grace's,
-        after Nora's "I just wanted to let you know that ..." on 136a191's day)."""
-        words = set(key.split())
-        if len(words) < NEAR_WORDS:
-            return False
-        return any(cid != conv_id and len(words & (other := set(k.split()))) >= NEAR * len(words | other)
-                   for k, cid in self.said.items())
-
