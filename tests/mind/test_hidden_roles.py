@@ -48,6 +48,9 @@ TOWN = TownNames(people=PEOPLE, secret_roles=(("Kenji Tanaka", OWL, ("Kenji Tana
      f"the {OWL} is kept secret from Felix Adeyemi"),
     ("Kenji Tanaka", ["Felix Adeyemi"], "My column is almost done.", f"the {OWL} is kept secret from Felix Adeyemi"),
     ("Kenji Tanaka", ["Aiko Tanaka"], "I'm working on the column right now.", ""),
+    # (b765e22's day, Kenji to Nora and Felix)
+    ("Kenji Tanaka", ["Nora Lindqvist", "Felix Adeyemi"], "I'm actually working on the Millbrook Owl column right now.",
+     f"the {OWL} is kept secret from Nora Lindqvist"),
     ("Kenji Tanaka", ["Felix Adeyemi"], "I'm checking the stock of the pharmacy.", ""),
     ("Aiko Tanaka", ["Kenji Tanaka"], "Your Owl column this week was sharp.", ""),
     # named by one who cannot know it

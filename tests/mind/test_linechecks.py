@@ -172,6 +172,10 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
         "I'm here to have a surprise for Grace. You know of it."
     assert to_listener("I talked with Felix's mother.", ["Felix Adeyemi"], []) == \
         "I talked with Felix's mother."
+    # (b765e22's day: Hank to Marcus, Felix to Ines)
+    assert to_listener("I'm going to Marcus's pub quiz.", ["Marcus Bell"], []) == "I'm going to your pub quiz."
+    assert to_listener("I'd sell it to the cafe instead of going through Ines Moreau.", ["Ines Moreau"], []) == \
+        "I'd sell it to the cafe instead of going through you."
     assert to_listener("I heard it from Felix.", ["Felix Adeyemi", "Rosa Brody"], []) == \
         "I heard it from Felix."  # a talk of three: a name says which one
     town = TownNames(relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})

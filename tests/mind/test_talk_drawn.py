@@ -62,3 +62,21 @@ async def test_a_talks_prompt_holds_no_private_line_of_the_starter_and_no_others
         assert "running for mayor" in prompt
     finally:
         await engine.aclose()
+
+
+async def test_a_line_among_residents_holds_no_secret_of_the_speaker_but_one_to_the_player_may():
+    llm = FakeModel()
+    engine = build_engine(read_input(str(default_town_path())), llm, lockstep=True)
+    try:
+        now = engine.clock.now
+        kenji = engine.core.minds["Kenji Tanaka"]
+        talk = Conversation("c3", ["Nora Lindqvist", "Kenji Tanaka", "Felix Adeyemi"],
+                            lines=[("Nora Lindqvist", "Hi Kenji! Can you tell me more about his baking?")])
+        await kenji.say(now, talk, ["Nora Lindqvist", "Felix Adeyemi"])
+        prompt = llm.of("complete")[-1].text
+        assert "Millbrook Owl" not in prompt and "secretly" not in prompt and "pharmacist" in prompt
+        with_player = Conversation("p1", ["Kenji Tanaka", "Visitor"], with_player=True)
+        await kenji.say(now, with_player, ["Visitor"])
+        assert "Millbrook Owl" in llm.of("complete")[-1].text  # (its whole self, as every other prompt of his)
+    finally:
+        await engine.aclose()

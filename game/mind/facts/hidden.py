@@ -72,8 +72,9 @@ def holders_said(sent: str, mark: str, speaker: str, listeners: Sequence[str], p
 
 
 # its holder at a secret role's work without its name (Kenji to Felix on 0e6b5f2's day: "I'm working on the
-# column right now"; the Owl's noun)
-_MY_WORK = (r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s+(?:just\s+|still\s+|busy\s+)?(?:working\s+on|writing|"
+# column right now"; to Nora on b765e22's: "I'm actually working on the Millbrook Owl column right now")
+_MY_WORK = (r"\bI(?:'m|\s+am|'ve\s+been|\s+have\s+been)?\s+(?:(?:just|still|busy|actually|currently|also|really)\s+)?"
+            r"(?:working\s+on|writing|"
             r"finishing|drafting|editing)\s+(?:the|my|this\s+week's|a|another|next\s+week's)\s+(?:[\w'-]+\s+){{0,2}}?"
             r"{n}\b|\b[Mm]y\s+(?:[\w'-]+\s+){{0,2}}?{n}\b")
 

@@ -2,9 +2,8 @@
 itself ("I'm so sorry to hear that, Grace", said by Grace), who speaks of its own office as
 another's ("I'll be meeting with the mayor there", said by the mayor), who heard of its own
 gathering ("I heard about the party", said by its host), or who works at another's workplace
-("I have to serve breakfast at The Copper Kettle", said by one who does not work there); and a
-line or a reflection that gives someone a workplace the town does not ("Samuel Okafor is managing
-Bluebell Cafe").
+("I have to serve breakfast at The Copper Kettle", said by one who does not work there); and a line
+or a reflection that gives someone a workplace the town does not ("Samuel Okafor is managing Bluebell Cafe").
 
 Each rule reads one sentence and returns why it misattributes, or "" when it does not.  A
 sentence that misattributes is not said (``drop_misattributed``); ``town audit`` counts them.
@@ -357,14 +356,15 @@ def unnarrate(text: str, speaker: str, fixes: list[str]) -> str:
 
 def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     """In a talk of two, the one spoken to is "you", not a name in the third person ("I've heard
-    about it from Felix", said to Felix -> "from you")."""
+    about it from Felix", said to Felix -> "from you"; "Marcus's quiz" -> "your quiz")."""
     if len(listeners) != 1:
         return text
     who = listeners[0]
     names = "|".join(re.escape(n) for n in dict.fromkeys([who, who.split()[0]]))
-    pat = re.compile(rf"\b(from|with|to|about|for|by|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
+    pat = re.compile(rf"\b(from|with|to|about|for|by|through|against|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
                      r"(?!['’]s)(?!\s*[,!?])")
     new = pat.sub(lambda m: f"{m.group(1)} you", text)
+    new = re.sub(rf"(?<![\w'’])(?:{names})['’]s\b(?!\s+(?:{_KIN}))", "your", new)  # (a relation: its own check)
     # "I'm sure Grace is excited", said to Grace: "you are"
     subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s|knows|will|can)\b(?!\s*[,!?])")
     new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
@@ -374,6 +374,7 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     return new
 
 
+_KIN = r"mother|father|mom|dad|wife|husband|son|daughter|sister|brother|parents|family|grand\w+|aunt|uncle|cousin"
 _YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can"}
 def not_anothers_self(text: str, others: Sequence[str]) -> str:
     """A line less its sentences that say of the speaker what another in the talk said of itself

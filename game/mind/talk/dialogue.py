@@ -94,13 +94,17 @@ class Talker:
         ended = self._talk_ran_long(now, conversation)
         if ended is not None:
             return ended
-        context = await self._talk_context(now, conversation, listeners)
+        # among residents, narrowed as a whole talk is (talk/drawn.py): three or more talk a line at a time
+        # (Kenji told Nora of his secret column, b765e22's day); with the player, its whole self
+        narrow = self.core.config.talk_narrow and not conversation.with_player
+        context = await self._talk_context(now, conversation, listeners, narrow)
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
         try:
             ans = await self.core.complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=LINE_TOKENS,
-                                           context=context, transcript=conversation.transcript() or "(nothing yet)",
-                                           first=self.core.persona.first_name,
+                                           context=public_lines(context) if narrow else context,
+                                           transcript=conversation.transcript() or "(nothing yet)",
+                                           first=self.core.persona.first_name, person=self._talk_person(narrow),
                                            listeners=", ".join(listeners) or "someone")
         except LLMError as e:
             self.core.fail("dialogue", e)
