@@ -85,7 +85,8 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
         # Kenji's, did not make "if you're going to start your bakery", Felix's to Kenji, Kenji's)
         life = re.sub(rf"(?:^|(?<=[.!?] )){re.escape(speaker)}: [^.!?]*[.!?]", "", lives.get(listeners[0], ""))
         theirs = _words(life, names)
-        others = [p.split()[0] for p in people if p != speaker and p not in listeners]
+        caps = set(re.findall(r"\b[A-Z][a-z]+\b", sent))  # (one regex for the line, not one a resident)
+        others = [f for p in people if p != speaker and p not in listeners and (f := p.split()[0]) in caps]
         for point in points.get(speaker, ()):
             shared = said & _words(point, names)
             named = [f for f in others if re.search(rf"\b{f}\b", sent) and re.search(rf"\b{f}\b", point)]
@@ -113,7 +114,7 @@ def point_given_to_another(sent: str, speaker: str, listeners: Sequence[str], po
             continue
         theirs = _words(f"{lives.get(third, '')} {public} {' '.join(gatherings)}", names)
         for owner, own in points.items():
-            if owner == third or re.search(rf"\b{re.escape(owner.split()[0])}\b", sent) or (
+            if owner == third or owner.split()[0] in capitals or (
                     owner == speaker and _I_DO.search(sent)):  # (its own point, done for a third: "I'm
                 continue  # writing his debate notes", Priya's of Hank, on 6186d53's day)
             shared = {w for p in own for w in said & _words(p, names)} - theirs

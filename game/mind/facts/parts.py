@@ -31,8 +31,9 @@ _THEY_HELP = re.compile(rf"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:is|was|has
 
 def _named(text: str, people: Sequence[str]) -> str | None:
     """The first person of the town ``text`` names (a full name or a first name)."""
+    caps = set(re.findall(r"\b[A-Z][a-z]+\b", text))  # (one regex for the text, not one a resident)
     for p in people:
-        if re.search(rf"\b(?:{re.escape(p)}|{re.escape(p.split()[0])})\b", text):
+        if p.split()[0] in caps and re.search(rf"\b(?:{re.escape(p)}|{re.escape(p.split()[0])})\b", text):
             return p
     return None
 
