@@ -184,7 +184,7 @@ class Panels:
             except CommandError:  # (no such resident any more: nothing to end)
                 card = None
             if card is not None and card.conversation is None:
-                talk.ended_by_town()
+                talk.ended_by_town(asleep=card.asleep)
 
     def refresh_panel(self) -> None:
         panel = self.widgets.resident_panel

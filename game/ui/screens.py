@@ -246,15 +246,18 @@ class TalkScreen(_Dialog[None]):
             partial.update(self._line(u.speaker, u.text + "▌"))
         return True
 
-    def ended_by_town(self) -> None:
-        """The engine ended the conversation (shown once; saying more starts a new one)."""
+    def ended_by_town(self, asleep: bool = False) -> None:
+        """The engine ended the conversation (shown once; saying more starts a new one); ``asleep``:
+        the resident is asleep, and the line says so."""
         if self.ended:
             return
         self.ended = True
         self.partial.clear()
         self.query_one("#talk-partial", Static).update("")
+        who = clean(self.resident, single_line=True)
         self.query_one("#talk-log", RichLog).write(
-            Text(f"(the conversation with {clean(self.resident, single_line=True)} has ended)", style="dim italic"))
+            Text(f"({who} is asleep: the conversation has ended)" if asleep
+                 else f"(the conversation with {who} has ended)", style="dim italic"))
 
     def action_cancel(self) -> None:
         if self.started and not self.ended:

@@ -150,6 +150,7 @@ class FakeEngine:
         self.waited_any = 0
         self.closed = False
         self.talking: dict[str, str] = {}  # resident -> conversation id, until it ends
+        self.asleep: set[str] = set()  # residents shown asleep (``ResidentView.asleep``)
 
     # --- the contract ----------------------------------------------------------------------------
 
@@ -307,6 +308,7 @@ class FakeEngine:
             embodied=name == self.embodied,
             conversation=self.talking.get(name),
             thinking=False,
+            asleep=name in self.asleep,
         )
 
     def save_job(self, path: str | Path | None = None) -> FakeSaveJob:

@@ -538,6 +538,20 @@ async def test_talk_ended_by_the_town_is_shown(tmp_path):
         assert EndConversation("Isabella Rodriguez") not in eng.commands  # nothing left to end
 
 
+async def test_talk_ended_because_the_resident_is_asleep_says_so(tmp_path):
+    eng = beside_isabella("Mm.")
+    app = make_app(tmp_path, eng)
+    async with app.run_test(size=(120, 36)) as pilot:
+        talk = await open_talk(app, pilot)
+        await pilot.press(*"hi", "enter")
+        await until(pilot, lambda: len(talk.lines) == 2)
+        eng.asleep.add("Isabella Rodriguez")
+        eng.talking.clear()
+        await until(pilot, lambda: talk.ended)
+        log = talk.query_one("#talk-log")
+        assert any("Isabella Rodriguez is asleep: the conversation has ended" in str(line.text) for line in log.lines)
+
+
 async def test_space_resumes_at_the_speed_it_paused(tmp_path):
     """Regression: pausing kept the speed under one name and resuming read another, so space
     always resumed at normal speed."""
