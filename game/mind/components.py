@@ -151,18 +151,8 @@ class RelevantMemories(Component):
 
     async def prepare(self, ctx: Context) -> None:
         q = self.query(ctx) if self.query else ctx.focus
-        keep, more = self.keep, (1 if self.keep is None else 3)  # (asked of more: some are not kept)
-        recs = await ctx.core.recall(q, ctx.now, k=more * self.k, token_budget=more * self.token_budget,
-                                     kinds=self.kinds)
-        if keep is not None:
-            kept: list[Record] = []
-            tokens = 0
-            for r in recs:
-                if keep(r.text) and len(kept) < self.k and tokens + len(r.text) // 4 <= self.token_budget:
-                    kept.append(r)
-                    tokens += len(r.text) // 4
-            recs = kept
-        ctx.recalled[id(self)] = recs
+        ctx.recalled[id(self)] = await ctx.core.recall(q, ctx.now, k=self.k, token_budget=self.token_budget,
+                                                       kinds=self.kinds, keep=self.keep)
 
     def render(self, ctx: Context) -> str:
         """The memories, but none the prompt already shows: a line of an earlier section (a seed

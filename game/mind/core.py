@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Protocol, TypeVar
 
@@ -25,7 +25,7 @@ from game.mind.facts.fact import FactBook
 from game.mind.memory.embeddings import EmbeddingCache
 from game.mind.memory.image import MemoryImage
 from game.mind.memory.records import partners_in
-from game.mind.memory.stream import MemoryStream, Record
+from game.mind.memory.stream import MemoryStream, Record, estimate_tokens
 from game.mind.mindstate import MindState
 from game.mind.persona import Persona
 from game.mind.planning import routine
@@ -225,9 +225,11 @@ class MindCore:
                 self.memory.set_embedding(r, v)
 
     async def recall(self, query: str, now: datetime, *, k: int | None = None,
-                     token_budget: int | None = None, kinds: Sequence[str] | None = None) -> list[Record]:
+                     token_budget: int | None = None, kinds: Sequence[str] | None = None,
+                     keep: Callable[[str], bool] | None = None) -> list[Record]:
         """Retrieve memories for ``query`` (relevance falls back to recency and importance alone
-        when embeddings are unavailable)."""
+        when embeddings are unavailable); with ``keep``, only those whose text it keeps (a talk's:
+        talk/drawn.py), and only those are recalled (their last access refreshed)."""
         qv = None
         try:
             await self.ensure_embedded()
@@ -235,8 +237,18 @@ class MindCore:
                 qv = (await self.embed([query]))[0]
         except LLMError as e:
             self.fail("embed", e)
-        return self.memory.retrieve(qv, now, k=k or self.config.retrieve_k,
-                                    token_budget=token_budget or self.config.memory_tokens, kinds=kinds)
+        k, budget = k or self.config.retrieve_k, token_budget or self.config.memory_tokens
+        if keep is None:
+            return self.memory.retrieve(qv, now, k=k, token_budget=budget, kinds=kinds)
+        kept: list[Record] = []
+        used = 0
+        for r in self.memory.retrieve(qv, now, k=3 * k, kinds=kinds, refresh=False):  # (some are not kept)
+            cost = estimate_tokens(r.text)
+            if len(kept) < k and used + cost <= budget and keep(r.text):
+                kept.append(r)
+                used += cost
+        self.memory.touch([r.id for r in kept], now)
+        return kept
 
 
 def _date(s: str | None) -> date | None:
