@@ -65,6 +65,7 @@ def _plain(verb: str) -> str:
 
 # the converse prompt's example (prompts/converse.txt): its words are the example's, not the town's
 EXAMPLE_WORDS = frozenset({"market", "moves", "friday", "bake", "thursday"})
+_EXAMPLE_STEMS = frozenset(stem(w) for w in EXAMPLE_WORDS)
 
 
 def from_example(sent: str, backed: Iterable[str]) -> list[str]:
@@ -72,5 +73,4 @@ def from_example(sent: str, backed: Iterable[str]) -> list[str]:
     sorry to hear about the market move": the example's "The market moves to Friday")."""
     known = set(backed)
     words = {w for w in re.findall(r"[a-z]+", sent.lower())}
-    return sorted(w for w in words if (w in EXAMPLE_WORDS or stem(w) in {stem(e) for e in EXAMPLE_WORDS})
-                  and stem(w) not in known)
+    return sorted(w for w in words if stem(w) in _EXAMPLE_STEMS and stem(w) not in known)
