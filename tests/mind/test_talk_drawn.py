@@ -1,6 +1,7 @@
 """What a whole talk is written from (game/mind/talk/drawn.py): only the memories about the others,
 the one spoken to as "you", the starter's public self, and nothing taken from the prompt's example."""
 
+import pytest
 from fake_model import FakeModel
 
 from game.engine.build import build_engine, read_input
@@ -44,39 +45,40 @@ def test_the_examples_words_are_not_said_unless_something_backs_them():
     assert kept == [("Felix Adeyemi", "Hello, Kenji! How are you?")] and "script_from_example" in counts
 
 
-async def test_a_talks_prompt_holds_no_private_line_of_the_starter_and_no_others_talk():
+@pytest.fixture
+async def town():
+    """The default town on a fake model (tests only), and the model to read its prompts from."""
     llm = FakeModel()
     engine = build_engine(read_input(str(default_town_path())), llm, lockstep=True)
-    try:
-        now = engine.clock.now
-        hank = engine.core.minds["Hank Brody"]
-        hank.core.memory.add("conversation", "Kenji Tanaka told me: I'll make sure everything is ready for you.", now)
-        hank.core.memory.add("observation", "Marcus Bell is wiping the bar (the pub of The Copper Kettle)", now)
-        side = await engine.core.minds["Marcus Bell"].talk_side(now, ["Hank Brody"])
-        await hank.converse(now, Conversation("c1", ["Hank Brody", "Marcus Bell"]), {"Marcus Bell": side})
-        prompt = llm.of("complete")[-1].text
-        assert "Marcus Bell is wiping the bar" in prompt
-        assert "everything is ready for you" not in prompt
-        # Hank's "Privately, the store is losing money" (his own, in every other prompt of his)
-        assert "losing money" not in prompt and "Privately" not in prompt
-        assert "running for mayor" in prompt
-    finally:
-        await engine.aclose()
+    yield engine, llm
+    await engine.aclose()
 
 
-async def test_a_line_among_residents_holds_no_secret_of_the_speaker_but_one_to_the_player_may():
-    llm = FakeModel()
-    engine = build_engine(read_input(str(default_town_path())), llm, lockstep=True)
-    try:
-        now = engine.clock.now
-        kenji = engine.core.minds["Kenji Tanaka"]
-        talk = Conversation("c3", ["Nora Lindqvist", "Kenji Tanaka", "Felix Adeyemi"],
-                            lines=[("Nora Lindqvist", "Hi Kenji! Can you tell me more about his baking?")])
-        await kenji.say(now, talk, ["Nora Lindqvist", "Felix Adeyemi"])
-        prompt = llm.of("complete")[-1].text
-        assert "Millbrook Owl" not in prompt and "secretly" not in prompt and "pharmacist" in prompt
-        with_player = Conversation("p1", ["Kenji Tanaka", "Visitor"], with_player=True)
-        await kenji.say(now, with_player, ["Visitor"])
-        assert "Millbrook Owl" in llm.of("complete")[-1].text  # (its whole self, as every other prompt of his)
-    finally:
-        await engine.aclose()
+async def test_a_talks_prompt_holds_no_private_line_of_the_starter_and_no_others_talk(town):
+    engine, llm = town
+    now = engine.clock.now
+    hank = engine.core.minds["Hank Brody"]
+    hank.core.memory.add("conversation", "Kenji Tanaka told me: I'll make sure everything is ready for you.", now)
+    hank.core.memory.add("observation", "Marcus Bell is wiping the bar (the pub of The Copper Kettle)", now)
+    side = await engine.core.minds["Marcus Bell"].talk_side(now, ["Hank Brody"])
+    await hank.converse(now, Conversation("c1", ["Hank Brody", "Marcus Bell"]), {"Marcus Bell": side})
+    prompt = llm.of("complete")[-1].text
+    assert "Marcus Bell is wiping the bar" in prompt
+    assert "everything is ready for you" not in prompt
+    # Hank's "Privately, the store is losing money" (his own, in every other prompt of his)
+    assert "losing money" not in prompt and "Privately" not in prompt
+    assert "running for mayor" in prompt
+
+
+async def test_a_line_among_residents_holds_no_secret_of_the_speaker_but_one_to_the_player_may(town):
+    engine, llm = town
+    now = engine.clock.now
+    kenji = engine.core.minds["Kenji Tanaka"]
+    talk = Conversation("c3", ["Nora Lindqvist", "Kenji Tanaka", "Felix Adeyemi"],
+                        lines=[("Nora Lindqvist", "Hi Kenji! Can you tell me more about his baking?")])
+    await kenji.say(now, talk, ["Nora Lindqvist", "Felix Adeyemi"])
+    prompt = llm.of("complete")[-1].text
+    assert "Millbrook Owl" not in prompt and "secretly" not in prompt and "pharmacist" in prompt
+    with_player = Conversation("p1", ["Kenji Tanaka", "Visitor"], with_player=True)
+    await kenji.say(now, with_player, ["Visitor"])
+    assert "Millbrook Owl" in llm.of("complete")[-1].text  # (its whole self, as every other prompt of his)

@@ -524,7 +524,8 @@ async def test_ctrl_q_saves_too(tmp_path):
     assert eng.saved and eng.closed
 
 
-async def test_talk_ended_by_the_town_is_shown(tmp_path):
+@pytest.mark.parametrize("asleep", [False, True])
+async def test_talk_ended_by_the_town_is_shown(tmp_path, asleep):
     eng = beside_isabella("Sorry, I must go.")
     app = make_app(tmp_path, eng)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -532,24 +533,16 @@ async def test_talk_ended_by_the_town_is_shown(tmp_path):
         await pilot.press(*"hi", "enter")
         await until(pilot, lambda: len(talk.lines) == 2)
         assert not talk.ended
-        eng.talking.clear()  # the engine ends the conversation (the resident walked off)
+        if asleep:
+            eng.asleep.add("Isabella Rodriguez")
+        eng.talking.clear()  # the engine ends the conversation (the resident walked off, or fell asleep)
         await until(pilot, lambda: talk.ended)
+        shown = " ".join(str(line.text) for line in talk.query_one("#talk-log").lines)
+        said = ("Isabella Rodriguez is asleep: the conversation has ended" if asleep
+                else "the conversation with Isabella Rodriguez has ended")
+        assert said in shown
         await pilot.press("escape")
         assert EndConversation("Isabella Rodriguez") not in eng.commands  # nothing left to end
-
-
-async def test_talk_ended_because_the_resident_is_asleep_says_so(tmp_path):
-    eng = beside_isabella("Mm.")
-    app = make_app(tmp_path, eng)
-    async with app.run_test(size=(120, 36)) as pilot:
-        talk = await open_talk(app, pilot)
-        await pilot.press(*"hi", "enter")
-        await until(pilot, lambda: len(talk.lines) == 2)
-        eng.asleep.add("Isabella Rodriguez")
-        eng.talking.clear()
-        await until(pilot, lambda: talk.ended)
-        log = talk.query_one("#talk-log")
-        assert any("Isabella Rodriguez is asleep: the conversation has ended" in str(line.text) for line in log.lines)
 
 
 async def test_space_resumes_at_the_speed_it_paused(tmp_path):
