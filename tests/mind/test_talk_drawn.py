@@ -82,3 +82,15 @@ async def test_a_line_among_residents_holds_no_secret_of_the_speaker_but_one_to_
     with_player = Conversation("p1", ["Kenji Tanaka", "Visitor"], with_player=True)
     await kenji.say(now, with_player, ["Visitor"])
     assert "Millbrook Owl" in llm.of("complete")[-1].text  # (its whole self, as every other prompt of his)
+
+
+async def test_a_recall_that_keeps_some_memories_refreshes_only_those(town):
+    engine, _ = town
+    now = engine.clock.now
+    hank = engine.core.minds["Hank Brody"].core
+    left = hank.memory.add("conversation", "Kenji Tanaka told me: the shelves are in.", now)
+    kept = hank.memory.add("observation", "Marcus Bell is wiping the bar", now)
+    later = now.replace(hour=now.hour + 2)
+    got = await hank.recall("Marcus Bell", later, k=10, keep=lambda text: about_them(text, ["Marcus Bell"]))
+    assert kept in [r.id for r in got] and left not in [r.id for r in got]
+    assert hank.memory.get(kept).last_access == later and hank.memory.get(left).last_access == now
