@@ -32,3 +32,16 @@ def test_a_right_number_an_unknown_one_and_a_crowd_s_your_stand():
 def test_ordinals():
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 60, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "60th", "101st", "111th"]
+
+
+def test_an_age_said_now_is_the_one_the_records_hold():
+    # Grace on b765e22's save, of Samuel: his 34 years of marriage said as his age
+    said = "I live with my husband Samuel Okafor, who is 34 years old and has been married to me for 34 years."
+    assert mended(said, speaker="Grace Okafor") == (
+        "I live with my husband Samuel Okafor, who is 61 years old and has been married to me for 34 years.",
+        ["corrected: Samuel Okafor is 61 (said 34)"])
+    assert mended("You are 50 years old!")[0] == "You are 61 years old!"
+    assert mended("I'm 45 years old.")[0] == "I'm 44 years old."
+    assert mended("Grace is 59 years old, and Tom is 30 years old.") == (
+        "Grace is 59 years old, and Tom is 30 years old.", [])
+    assert mended("Grace is 60 years old.")[0] == "Grace is 59 years old."  # (60 tomorrow: not yet)

@@ -49,3 +49,29 @@ async def test_a_talk_that_ran_long_ends_as_an_event_not_a_canned_line():
     line = await rosa.say(datetime(2026, 3, 2, 9), conv, ["Hank Brody"])
     assert line.text == "" and line.end and line.source == "rule" and "took their leave" in line.reason
     assert not llm.calls  # no model call, and no words put in Rosa's mouth
+
+
+def test_an_aside_about_the_answer_is_cut_where_it_starts():
+    from game.mind.interview.stepping import cut_aside
+    # Samuel on b765e22's save, asked whom he talked with and what his job is
+    assert cut_aside("They were discussing the surprise party for Grace's answer is correct because Grace is "
+                     "relaxing at home.") == "They were discussing the surprise party for Grace."
+    assert cut_aside("I am Samuel Okafor, a retired pianist and music teacher's note: Grace Okafor is running "
+                     "for a third term.") == "I am Samuel Okafor, a retired pianist and music teacher."
+    assert cut_aside("I sleep early. (Note: the party is at six.)") == "I sleep early."
+    for kept in ("I wrote a note: see you soon.", "My answer is yes.", "I left Grace a note: back at six."):
+        assert cut_aside(kept) == kept
+
+
+def test_an_office_held_is_not_spoken_of_as_if_not_nor_the_speaker_as_sick():
+    from game.mind.facts.hypothetical import as_if_so, held_as_if
+    # Grace, a candidate, on b765e22's save: "If I were running for mayor, I would ..."
+    assert held_as_if("If I were running for mayor, I would fix the fountain.", ["mayor", "candidate for mayor"])
+    assert held_as_if("If I were the mayor, I would fix it.", ["mayor"])
+    assert not held_as_if("If I were running for mayor, I would fix it.", [])
+    assert not held_as_if("If I win, I will fix the fountain.", ["candidate for mayor"])
+    # Rosa, asked of someone close being sick: "let them know that I'm sick"
+    q = "Someone close to you is sick. What would you do?"
+    assert as_if_so("I would call my family to let them know that I'm sick.", q)
+    assert not as_if_so("I would bring them soup and stay with them.", q)
+    assert not as_if_so("If I were sick, I would rest.", q)

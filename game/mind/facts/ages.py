@@ -12,6 +12,9 @@ _ORDINAL = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?['’]s|[Yy]our|[M
                       r"(?=\s+birthday\b)")
 _TURNING = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?|[Yy]ou(?:'re| are)|I(?:'m| am))\s+"
                       r"(?:is |will be |'s )?turning\s+(?P<n>\d{1,3})\b")
+# "my husband Samuel, who is 34 years old" (Grace on b765e22's save: his 34 years of marriage as his age)
+_AGED = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?|[Yy]ou|I)(?:,? who(?: is|'s)| is|'s| are|'re| am|'m)\s+"
+                   r"(?P<n>\d{1,3})(?= years? old\b)")
 
 
 def ordinal(n: int) -> str:
@@ -48,17 +51,19 @@ def ages_mended(text: str, speaker: str, listeners: Sequence[str], people: Seque
     set to the records' where they say otherwise; and what was set, for the line's verdicts."""
     fixes: list[str] = []
 
-    def mend(m: re.Match[str], *, birthday: bool) -> str:
-        who = _person(m.group("who"), speaker, listeners, people)
+    def mend(m: re.Match[str], *, birthday: bool, now: bool = False) -> str:
+        said = m.group("who")
+        who = _person({"I": "I am", "you": "you are", "You": "you are"}.get(said, said), speaker, listeners, people)
         age = ages.get(who or "")
         n = int(re.sub(r"\D", "", m.group("n")))
-        if who is None or not age or n in (age, age + 1):
+        if who is None or not age or n == age or (n == age + 1 and not now):
             return m.group(0)
-        right = _birthday_number(who, age, gatherings) if birthday else age + 1
+        right = age if now else _birthday_number(who, age, gatherings) if birthday else age + 1
         fixes.append(f"corrected: {who} is {age} (said {n})")
         start, end = m.start("n") - m.start(), m.end("n") - m.start()
         return m.group(0)[:start] + (ordinal(right) if birthday else str(right)) + m.group(0)[end:]
 
     text = _ORDINAL.sub(lambda m: mend(m, birthday=True), text)
     text = _TURNING.sub(lambda m: mend(m, birthday=False), text)
+    text = _AGED.sub(lambda m: mend(m, birthday=False, now=True), text)
     return text, fixes

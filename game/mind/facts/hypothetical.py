@@ -39,6 +39,8 @@ _SICK_Q = re.compile(r"\b(?:sick|ill|unwell)\b", re.I)
 _SICK = re.compile(r"\b(?:illness|sick|ill|unwell|condition|fever|disease|flu)\b", re.I)
 _KIN = re.compile(r"\bmy (?:husband|wife|daughter|son|father|dad|mother|mum|mom|partner|brother|sister|friend)\b"
                   r"|\b(?:he|she|his|her|him)\b", re.I)
+# asked of someone close being sick, itself said to be so ("let them know that I'm sick", Rosa on b765e22's save)
+_SELF_SICK = re.compile(r"\bI(?:'m| am| was| feel| got)\s+(?:\w+\s+)?(?:sick|ill|unwell)\b", re.I)
 _AS_IF = re.compile(r"\b(?:if|were|whoever|someone|somebody|anyone|the person|they)\b", re.I)
 
 
@@ -57,8 +59,22 @@ def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
     if _SICK_Q.search(question) and _SICK.search(sent) and not _AS_IF.search(sent) and (_KIN.search(sent) or any(
             re.search(rf"\b{re.escape(p.split()[0])}\b", sent) for p in people)):
         return "nobody you know is sick: say what you would do if someone were, naming no one"
+    if _SICK_Q.search(question) and _SELF_SICK.search(sent) and not re.search(r"\bif I\b", sent, re.I):
+        return "you are not sick: say what you would do for the one who is"
     if _HEARD_Q.search(question) and not _AS_IF.search(sent) and any(
             re.search(_SCENE.format(n=re.escape(p.split()[0])), sent, re.I) for p in people):
         return "nothing has happened: say what you would do, naming no one"
     return feeds_the_fire(sent, question)
 
+
+
+def held_as_if(sent: str, roles: Sequence[str]) -> str:
+    """Why ``sent`` speaks of an office its speaker holds (``roles``: the town's roles of it) as if it
+    did not ("If I were running for mayor", Grace, a candidate, on b765e22's save), else ""."""
+    for role in roles:
+        office = role.removeprefix("candidate for ")
+        said = (rf"(?:running|to run|a candidate) for (?:the )?(?:town'?s? )?{re.escape(office)}" if role != office
+                else rf"(?:the|a) (?:town'?s? )?{re.escape(office)}")
+        if re.search(rf"\bif I (?:were|was|became|become)\s+{said}\b", sent, re.I):
+            return f"you are {'running for ' + office if role != office else 'the ' + office}: say what you will do"
+    return ""

@@ -73,6 +73,7 @@ from game.mind.interview.ownclaims import (
     tidy,
 )
 from game.mind.interview.pastime import FREE_Q, free_time_line
+from game.mind.interview.stepping import cut_aside
 from game.mind.memory.records import MemoryRow, mentioned, rows_of_mind, source_of, talked_with
 from game.mind.memory.stream import Record
 from game.mind.planning.agenda import Agenda
@@ -125,8 +126,6 @@ class InterviewContext:
     talked: list[str] = field(default_factory=list)  # whom it talked with today, by its records
     facts: list[str] = field(default_factory=list)  # the facts it holds, in the town's words
     sections: dict[str, str] = field(default_factory=dict)
-
-
 
 
 def known_people(name: str, rows: Sequence[MemoryRow], relationships: dict[str, str],
@@ -312,7 +311,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
     asked = asked_of(question, held, now, asker, name, town)  # what it knows that the question asks about
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
-        text = today_not_another_day(own_voice(tidy(text, town.places), name, own), question, now, held)
+        text = today_not_another_day(own_voice(tidy(cut_aside(text), town.places), name, own), question, now, held)
         text, fixes = mend_facts(text, held, now, town, name, question)
         text, fixed = numbers_mended(text, name, [asker], town, [basis])  # ages, years
         back.fixes += fixes + fixed

@@ -20,7 +20,7 @@ from game.mind.facts.fact import EVENT_RE, WEEK_Q, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hours import clock_times
-from game.mind.facts.hypothetical import as_if_so
+from game.mind.facts.hypothetical import as_if_so, held_as_if
 from game.mind.facts.leaning import leans
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
 from game.mind.facts.roleslips import named_at_work_elsewhere
@@ -167,9 +167,8 @@ _ROLE_Q = re.compile(r"\b(?:running|standing|a candidate) for (?:the )?(?P<o>[a-
 
 def role_answer(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, Sequence[str]],
                 me: str = "") -> str | None:
-    """The town's declared answer to "who is running for mayor?" or "who is the mayor?", when the
-    question asks that of a role it declares, said by ``me`` ("Hank Brody and I are running for
-    mayor."); else None."""
+    """The town's declared answer to "who is running for mayor?" or "who is the mayor?", said by ``me``
+    ("Hank Brody and I are running for mayor."); None when the question asks of no role it declares."""
     holders = role_holders(question, roles)
     role = _role_asked(question)
     if not holders or role is None:
@@ -254,7 +253,8 @@ def _claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question
     return (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
             wrong_kind_of_place(sent, town.places), amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
             home_unbacked(sent, backing), strangers_in_scene(sent), hidden_role_problem(sent, me, [], town),
-            as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing))
+            as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing),
+            held_as_if(sent, town.roles.get(me, ())))
 
 
 UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar|"

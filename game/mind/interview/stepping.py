@@ -85,3 +85,19 @@ def echoes_rules(text: str) -> bool:
         _RULES.append(_rule_grams())
     words = re.findall(r"[a-z']+", text.lower())
     return any(tuple(words[i:i + RULE_GRAM]) in _RULES[0] for i in range(len(words) - RULE_GRAM + 1))
+
+
+# a grader's or an editor's aside run on from the answer (Samuel on b765e22's save: "plans for the surprise party
+# for Grace's answer is correct because Grace is ...", "a retired pianist and music teacher's note: Grace Okafor is")
+_ASIDE = re.compile(r"['’]s\s+(?:note|answer|response|explanation)\s*:|(?:^|(?<=[.!?(]))\s*(?:note|explanation)\s*:"
+                    r"|(?:['’]s)?\s*\b(?:(?:the|this|my|your)\s+)?(?:answer|response|explanation|reasoning)"
+                    r"\s+(?:is|was)\s+(?:correct|incorrect|accurate|wrong|right)\b", re.I)
+
+
+def cut_aside(text: str) -> str:
+    """``text`` up to an aside about the answer itself, closed with a full stop; as it was when none."""
+    m = _ASIDE.search(text)
+    if m is None:
+        return text
+    kept = text[:m.start()].rstrip(" ,;:-(")
+    return kept + ("." if kept and kept[-1] not in ".!?" else "")
