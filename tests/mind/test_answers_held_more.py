@@ -251,6 +251,11 @@ def test_what_another_does_or_is_said_of_oneself_or_of_a_third_is_caught():
     rosa = {"Rosa Brody": "Hank's daughter, a kind young woman who serves her coffee every morning"}
     said = "I live with my husband, Samuel Okafor, who is a kind young woman who serves me coffee every morning."
     assert relation_words_mixed(said, rosa) == [said]
+    # Grace on b765e22's save, of Ines by her first name, in her words of Rosa
+    said = "Ines is a kind young woman who serves her coffee every morning, and she is a regular visitor."
+    people = ["Ines Moreau", "Rosa Brody"]
+    assert relation_words_mixed(said, rosa, {}, people) == [said]
+    assert relation_words_mixed("Rosa is a kind young woman who serves me coffee.", rosa, {}, people) == []
     roles = {"Grace Okafor": ("mayor", "candidate for mayor"), "Hank Brody": ("candidate for mayor",)}
     claims = role_claims("I don't know if she is running for mayor against me.", ["Grace Okafor", "Hank Brody"],
                          roles, "Samuel Okafor")

@@ -75,3 +75,13 @@ def test_an_office_held_is_not_spoken_of_as_if_not_nor_the_speaker_as_sick():
     assert as_if_so("I would call my family to let them know that I'm sick.", q)
     assert not as_if_so("I would bring them soup and stay with them.", q)
     assert not as_if_so("If I were sick, I would rest.", q)
+
+
+def test_one_s_own_day_told_of_he_steps_out():
+    from game.mind.interview.stepping import steps_out
+    q = "Describe your typical weekday in broad strokes."
+    said = "After that, he practices the song he wrote for Grace on the piano. He has lunch at 13:00."
+    assert steps_out(said, "Samuel Okafor", q)
+    assert not steps_out("I practise the piano, and then I have lunch at 13:00.", "Samuel Okafor", q)
+    assert not steps_out(said, "Samuel Okafor", "Who is Hank Brody?")  # (of another: his day may be told)
+    assert not steps_out("She is a kind mayor who works hard.", "Samuel Okafor", "What will you do after work?")

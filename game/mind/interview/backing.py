@@ -200,7 +200,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             out.append(Problem("denial", "", f"{first} knows this: {f.sentence(now)}. Say what you know of it: "
                                              "what it is, whose it is, where and when."))
     out += wrong_host(answer, held, town, now) + [Problem("claim", *p) for p in wrong_place(answer, held, town, now)]
-    if steps_out(answer, me) or re.match(
+    if steps_out(answer, me, question) or re.match(
             rf"^{re.escape(first)}\s+(?:is|has|was|does|doesn't|thinks|knows|would|will)\b", answer):
         out.append(Problem("out of town", "", f"Answer as {first}, in the first person (I, me, my), as someone "
                                               "who lives in the town; never mention information, text or questions."))

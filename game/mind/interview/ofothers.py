@@ -20,7 +20,8 @@ def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town:
     """The sentences of ``answer`` that say of one person what is another's: the words of the
     resident's relationships (``relation_words_mixed``), or a resident's doing this week given to a
     third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
-    out = relation_words_mixed(answer, relationships, town.roles) + own_as_third(answer, town.doings.get(me, ()))
+    out = relation_words_mixed(answer, relationships, town.roles, town.people)
+    out += own_as_third(answer, town.doings.get(me, ()))
     named = [p for p in town.people if p != me and re.search(rf"\b{re.escape(p.split()[0])}\b", answer)]
     if not town.doings or not named:  # (a third's doing is given only to one the answer names)
         return out
@@ -49,10 +50,13 @@ def own_as_third(answer: str, mine: Sequence[str]) -> list[str]:
 
 
 def relation_words_mixed(answer: str, relationships: Mapping[str, str],
-                         roles: Mapping[str, Sequence[str]] = {}) -> list[str]:  # noqa: B006 (read only)
-    """The sentences of ``answer`` that say of one person (named, "she" after a name, or "the mayor"
-    by ``roles``) what the resident's relationships say of another ("Hank Brody is an old acquaintance,
-    a dear friend, but she cannot keep a secret": Nora's words; "the mayor is demanding but fair": Ines's)."""
+                         roles: Mapping[str, Sequence[str]] = {},  # noqa: B006 (read only)
+                         people: Sequence[str] = ()) -> list[str]:
+    """The sentences of ``answer`` that say of one person (named, by first name when ``people`` has it,
+    "she" after a name, or "the mayor" by ``roles``) what the resident's relationships say of another
+    ("Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret": Nora's words; "the
+    mayor is demanding but fair": Ines's; "Ines is a kind young woman who serves her coffee", Grace's of Rosa)."""
+    firsts = {p.split()[0]: p for p in people}
     def plain(t: str) -> str:  # "serves her coffee" and "serves me coffee" are one
         words = re.findall(r"[a-z']+", t.lower())
         return " ".join("x" if w in ("her", "his", "their", "me", "my", "him", "them") else w for w in words)
@@ -62,6 +66,8 @@ def relation_words_mixed(answer: str, relationships: Mapping[str, str],
     for sent in sentences(answer):
         low = plain(sent)
         named = re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+", sent)  # someone else named by full name
+        lone = re.match(r"^\W*(?P<n>[A-Z][a-z]+)\b(?! [A-Z])", sent)  # or by first name, as the subject
+        named = named or (lone if lone and lone.group("n") in firsts else None)
         by_role = next((w for w, rs in roles.items() for r in rs if not r.startswith("candidate")
                         and re.search(rf"\bthe {re.escape(r)}\b", sent, re.I)), "")
         of = named.group(0) if named else (last if re.match(r"^\W*(?:She|He)\b", sent) else by_role)

@@ -52,15 +52,23 @@ _REGION = re.compile(rf"\b(?:in|of|from)\s+(?:the\s+)?(?:(?:north|south|east|wes
                      rf"\s+|rural\s+|upstate\s+|central\s+)?(?:{_STATES})\b", re.I)
 
 
-def steps_out(text: str, me: str) -> bool:
+# a question of the resident's own day, answered of "he" or "she" with no I in it (Samuel on b765e22's save,
+# asked his typical weekday: "After that, he practices the song he wrote for Grace ...")
+_OWN_DAY_Q = re.compile(r"\b(?:your (?:typical|usual|normal) (?:week)?day|your plans|what (?:will|do|are) you (?:be )?"
+                        r"do(?:ing)?\b|when (?:will|do) you|after work|go to bed)", re.I)
+_HE_DOES = re.compile(r"(?:^|[.!?;]\s+|,\s*|\band\s+)(?:he|she)\s+(?!is\b|was\b)[a-z]+s\b", re.I)
+
+
+def steps_out(text: str, me: str, question: str = "") -> bool:
     """The answer speaks of the prompt, or of the speaker in the third person ("Samuel woke up and
-    found his kitchen messy": its own name, and no I, me or my)."""
+    found his kitchen messy": its own name, and no I, me or my; "he practices ..." asked of its own day)."""
     if OUT_OF_TOWN.search(text) or _REGION.search(text) or echoes_rules(text) or assistant_voice(text) or \
             text.lower().startswith(me.lower() + " "):  # (Rosa's "I'm sorry, but I can't assist with that request")
         return True
-    first = me.split()[0]
-    return (bool(re.search(rf"\b{re.escape(first)}\b", text))
-            and not re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text))
+    first, mine = me.split()[0], re.search(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine)\b", text)
+    if not mine and _OWN_DAY_Q.search(question) and _HE_DOES.search(text):
+        return True
+    return bool(re.search(rf"\b{re.escape(first)}\b", text)) and not mine
 
 
 RULE_GRAM = 5
