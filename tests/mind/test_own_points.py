@@ -60,6 +60,10 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
      "making Ines Moreau furious.", "Marcus's own, not Nora's"),
     ("Marcus Bell", "Nora Lindqvist", "I started serving breakfast and coffee at The Copper Kettle.", ""),
     ("Samuel Okafor", "Grace Okafor", "You started as mayor eight years ago.", ""),
+    # "we" and a tag question claim too (Kenji to Felix on b765e22's day); a plain question claims nothing
+    ("Kenji Tanaka", "Felix Adeyemi", "We're opening Rise & Shine on Saturday, right?", "Felix's own to bring up"),
+    ("Kenji Tanaka", "Felix Adeyemi", "Are you opening Rise & Shine on Saturday?", ""),
+    ("Felix Adeyemi", "Kenji Tanaka", "We're opening Rise & Shine on Saturday, right?", ""),
 ])
 def test_a_line_that_says_anothers_point_is_named(engine, speaker, listener, line, why):
     assert _why(engine, speaker, listener, line) == why

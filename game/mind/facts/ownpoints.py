@@ -41,7 +41,15 @@ GIVEN = 2  # words (and third people) a "you have/are" sentence shares with the 
 # listener's: Rosa's "I know you have a crush on Felix" shares "crush" and Felix
 TAKEN = 2  # words an "I am/was/will" sentence shares with the listener's point, none the speaker's: Aiko's "I was
 # thinking about selling some bread" to Felix, the baker who means to sell his bread (19282ee)
-_I_DO = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve been)|[Mm]y)\b")
+_I_DO = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve been)|[Mm]y|"
+                   r"[Ww]e(?:'re|’re| are| will|'ll|’ll)|[Oo]ur)\b")  # ("We're opening Rise & Shine", Kenji's to Felix)
+# a question that says what it asks to have confirmed ("We're opening Rise & Shine on Saturday, right?")
+_TAG = re.compile(r",\s*(?:right|isn't it|aren't we|don't we|won't we|correct|yes)\s*\?\s*$", re.I)
+
+
+def _asks(sent: str) -> bool:
+    """Whether ``sent`` only asks (a question, not one that says its answer with a tag)."""
+    return sent.rstrip().endswith("?") and not _TAG.search(sent)
 # (or a doing of the past: "I know you started serving breakfast", Marcus's own, to Nora on 8f03815's day)
 _YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been|(?: just| also)? [a-z]{3,}ed)\b",
                       re.I)
@@ -67,20 +75,20 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
     mine = _words(f"{lives.get(speaker, '')} {public}", names)
     home = (homes or {}).get(speaker)
     need = SHARED - 1 if _YOU_ARE.search(sent) or re.search(r"\byour\b", sent, re.I) else SHARED  # said of the listener
-    for other in listeners if not sent.rstrip().endswith("?") else ():  # a question claims nothing
+    for other in listeners if not _asks(sent) else ():  # a question claims nothing
         if home and (homes or {}).get(other) == home:
             continue
         for point in points.get(other, ()):
             shared = said & _words(point, names)
             if len(shared) >= need and len(shared & mine) < 2:
                 return f"{other.split()[0]}'s own to bring up"
-    if _I_DO.search(sent) and not sent.rstrip().endswith("?"):  # the listener's point taken as the speaker's
+    if _I_DO.search(sent) and not _asks(sent):  # the listener's point taken as the speaker's
         for other in listeners:
             for point in points.get(other, ()):
                 shared = said & _words(point, names)
                 if len(shared) >= TAKEN and not shared & mine and not (home and (homes or {}).get(other) == home):
                     return f"{other.split()[0]}'s own, not {speaker.split()[0]}'s"
-    if len(listeners) == 1 and _YOU_ARE.search(sent) and not sent.rstrip().endswith("?"):
+    if len(listeners) == 1 and _YOU_ARE.search(sent) and not _asks(sent):
         # what the listener knows of the speaker is not its own ("Felix Adeyemi: the new baker next door",
         # Kenji's, did not make "if you're going to start your bakery", Felix's to Kenji, Kenji's)
         life = re.sub(rf"(?:^|(?<=[.!?] )){re.escape(speaker)}: [^.!?]*[.!?]", "", lives.get(listeners[0], ""))
