@@ -100,7 +100,10 @@ class Paths(Protocol):
 
 
 class PlaceMemory(Protocol):
-    """The places one resident knows (``game.world.spatial.SpatialMemory``)."""
+    """The places one resident knows (``game.world.spatial.SpatialMemory``); ``version`` changes
+    with what it knows (what is read of it may be kept until then)."""
+
+    version: int
 
     def knows(self, address: str) -> bool: ...
 

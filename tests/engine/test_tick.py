@@ -418,3 +418,27 @@ async def test_a_resident_who_decided_to_talk_goes_after_someone_who_walked_off(
     assert ann.seeking is None and ann.conversation is None
     assert "Ann Lin" in e.board.jobs or ann.needs_decision  # decides again
     await e.aclose()
+
+
+async def test_a_decision_s_view_finds_those_near_as_the_whole_town_would(fake_town_loader):
+    # the view asks those within talking range from the step's round of looks (perceiving.within), not the
+    # whole town: the same people, and the player's and the embodied one's places as they are now
+    e = new_engine(fake_town_loader, engine_model(), lockstep=True)
+    await run(e, 30)
+    p, core = e.perceiver, e.core
+    names = list(core.residents)
+
+    def everyone(pos, reach):
+        return {n for n, (x, y) in core.actors().items() if abs(x - pos[0]) <= reach and abs(y - pos[1]) <= reach}
+
+    for n in names:
+        for reach in (1, 4, 6):
+            assert p.within(n, core.residents[n].pos, reach) == everyone(core.residents[n].pos, reach)
+    mover, other = names[0], names[1]
+    e.walker.put(core.residents[mover], core.residents[other].pos)  # (as the player walks one it embodies)
+    core.embodied = mover
+    assert mover in p.within(other, core.residents[other].pos, 1)
+    sm = core.spatial[other]
+    before, known = sm.version, sm.addresses()
+    assert not sm.learn(known[0]) and sm.version == before  # known already: the same version, the same list
+    assert sm.learn("somewhere new") and sm.version == before + 1 and "somewhere new" in sm.addresses()

@@ -66,6 +66,10 @@ class Perceiver:
         # while a round of looks goes on (``look_round``): everyone's tile by cell of
         # PERCEIVE_RADIUS tiles, as of this tick (after everyone moved)
         self._cells: dict[Pos, list[tuple[str, Pos]]] | None = None
+        # the last round's cells and its step: nobody walks between the looks and the decisions
+        # (``Engine.step``), so a decision's view finds those near in them, not among the whole town
+        self._grid: tuple[int, dict[Pos, list[tuple[str, Pos]]]] = (-1, {})
+        self._allowed: dict[str, tuple[int, list[str], str]] = {}  # by resident: its spatial memory's version
 
     def look_round(self, residents: Iterable[Resident], step_no: int, now: datetime) -> None:
         """This tick's looks, once everyone has moved: each resident every ``PERCEIVE_EVERY``
@@ -79,6 +83,7 @@ class Perceiver:
         for name, p in self.core.actors().items():
             cells[(p[0] // size, p[1] // size)].append((name, p))
         self._cells = cells
+        self._grid = (self.core.step_no, cells)
         self.reacting = 0
         try:
             for i, r in enumerate(residents):
@@ -185,17 +190,34 @@ class Perceiver:
         known = ""
         allowed: list[str] = []
         if sm is not None:
-            known = sm.describe_known()
-            allowed = [a for a in sm.addresses() if a.count(":") >= 1 and a in tree]
+            kept = self._allowed.get(name)
+            if kept is None or kept[0] != sm.version:
+                kept = self._allowed[name] = (sm.version, [a for a in sm.addresses() if a.count(":") >= 1
+                                                            and a in tree], sm.describe_known())
+            allowed, known = list(kept[1]), kept[2]
         nearby = [text for key, text in sorted(r.seen.items()) if key.startswith("person:")]
         # those it can talk to: within talking range, or in view (it walks over to them)
         in_view = {key.split(":", 1)[1] for key in r.seen if key.startswith("person:")}
-        x, y = r.pos  # (chebyshev's test written out: this runs over the whole town for each decision)
-        people = sorted(n for n, (px, py) in core.actors().items()
-                        if n != name and (abs(px - x) <= TALK_RANGE and abs(py - y) <= TALK_RANGE or n in in_view))
+        people = sorted(n for n in self.within(name, r.pos, TALK_RANGE) | in_view if n != name)
         return WorldView.make(now_text=core.clock.long_text(), here=here, here_text=core.describe(here),
                               known_places=known, allowed=allowed, nearby=nearby, people_here=people,
                               ground=self.grounder(name, allowed, here))
+
+    def within(self, name: str, pos: Pos, reach: int) -> set[str]:
+        """Who stands within ``reach`` tiles of ``pos`` (Chebyshev): from this step's round of looks
+        where ``reach`` fits its cells, else the whole town.  The player and the one it embodies
+        move between ticks: their places now, not the round's."""
+        core, (at, cells) = self.core, self._grid
+        x, y = pos
+        if at != core.step_no or reach > PERCEIVE_RADIUS:
+            return {n for n, (px, py) in core.actors().items() if abs(px - x) <= reach and abs(py - y) <= reach}
+        size = max(1, PERCEIVE_RADIUS)
+        cx, cy = x // size, y // size
+        player = core.player.name if core.player is not None else None
+        moved = {n: p for n in (player, core.embodied) if n and (p := core.position(n)) is not None}
+        near = {n for dx in (-1, 0, 1) for dy in (-1, 0, 1) for n, (px, py) in cells.get((cx + dx, cy + dy), ())
+                if n not in moved and n in core.residents and abs(px - x) <= reach and abs(py - y) <= reach}
+        return near | {n for n, (px, py) in moved.items() if abs(px - x) <= reach and abs(py - y) <= reach}
 
     def grounder(self, name: str, allowed: Sequence[str], here: str) -> Grounder | None:
         """The world's place picker for one resident's decision (None for a resident that knows no
