@@ -161,7 +161,8 @@ def test_a_line_written_as_narration_says_only_what_it_quotes():
 
 
 def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
-    from game.mind.facts.linechecks import meets_the_known, to_listener
+    from game.mind.facts.linechecks import meets_the_known
+    from game.mind.facts.tolistener import to_listener
 
     fixes: list[str] = []
     assert to_listener("I've heard about it from Felix. Thanks, Felix!", ["Felix Adeyemi"], fixes) == \
@@ -253,8 +254,8 @@ def test_the_listener_as_a_subject_is_you_and_today_is_no_other_day():
     # Felix to Kenji in four talks on a Monday, "It's Saturday, you know?"
     from datetime import datetime
 
-    from game.mind.facts.linechecks import to_listener
     from game.mind.facts.timechecks import drop_wrong_today
+    from game.mind.facts.tolistener import to_listener
 
     fixes: list[str] = []
     assert to_listener("I'm sure Grace is excited about it.", ["Grace Okafor"], fixes) == \
@@ -420,3 +421,16 @@ def test_a_sentence_that_leans_on_one_dropped_goes_with_it():
     assert [leans(s) for s in ("It's tomorrow.", "Tell me about her!", "What is this?", "I love the cafe.",
                                "It was Ines who baked", "I'm looking forward to it too.")] == [True, True, True, False,
                                                                                           True, True]
+
+
+def test_a_listener_that_would_be_spoken_of_twice_is_not_made_you():
+    from game.mind.facts.tolistener import to_listener
+    # Kenji to Felix and Ines to Marcus on ca91aae's day: the mend made "talked to you" and "but you are."
+    fixes: list[str] = []
+    said = ("That's a good idea! Have you talked to Felix Adeyemi yet? Is he opening a bakery stall at Greenway "
+            "Market on Saturday?")
+    assert to_listener(said, ["Felix Adeyemi"], fixes) == "That's a good idea!"
+    assert fixes == ["Felix spoken of as another: not said"]
+    said = "It's a surprise to keep from Grace. I've been trying to keep her out of the party, but Marcus is."
+    assert to_listener(said, ["Marcus Bell"], []) == "It's a surprise to keep from Grace."
+    assert to_listener("I heard it from Felix.", ["Felix Adeyemi"], []) == "I heard it from you."

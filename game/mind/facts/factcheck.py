@@ -29,8 +29,9 @@ from game.mind.facts.claims import (
 from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames
 from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.leaning import hide_secrets, kept_apart
-from game.mind.facts.linechecks import drop_misattributed, own_hosting, to_listener, unnarrate
+from game.mind.facts.linechecks import drop_misattributed, own_hosting, unnarrate
 from game.mind.facts.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
+from game.mind.facts.tolistener import to_listener
 from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
 from game.mind.facts.when import AT_RE, RANGE_RE, read_when, word_list
 from game.mind.view import hhmm

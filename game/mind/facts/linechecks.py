@@ -354,28 +354,6 @@ def unnarrate(text: str, speaker: str, fixes: list[str]) -> str:
     return " ".join(kept)
 
 
-def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
-    """In a talk of two, the one spoken to is "you", not a name in the third person ("I've heard
-    about it from Felix", said to Felix -> "from you"; "Marcus's quiz" -> "your quiz")."""
-    if len(listeners) != 1:
-        return text
-    who = listeners[0]
-    names = "|".join(re.escape(n) for n in dict.fromkeys([who, who.split()[0]]))
-    pat = re.compile(rf"\b(from|with|to|about|for|by|through|against|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
-                     r"(?!['’]s)(?!\s*[,!?])")
-    new = pat.sub(lambda m: f"{m.group(1)} you", text)
-    new = re.sub(rf"(?<![\w'’])(?:{names})['’]s\b(?!\s+(?:{_KIN}))", "your", new)  # (a relation: its own check)
-    # "I'm sure Grace is excited", said to Grace: "you are"
-    subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s|knows|will|can)\b(?!\s*[,!?])")
-    new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
-    new = re.sub(r"(^|[.!?]\s+)you\b", lambda m: m.group(1) + "You", new)
-    if new != text:
-        fixes.append(f"{who.split()[0]} spoken to as you")
-    return new
-
-
-_KIN = r"mother|father|mom|dad|wife|husband|son|daughter|sister|brother|parents|family|grand\w+|aunt|uncle|cousin"
-_YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can"}
 def not_anothers_self(text: str, others: Sequence[str]) -> str:
     """A line less its sentences that say of the speaker what another in the talk said of itself
     ("I'm studying history at Oakhill College", said by the librarian after the student said it)."""

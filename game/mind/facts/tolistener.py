@@ -1,0 +1,46 @@
+"""The one spoken to is "you" (issue 39): in a talk of two, a line that names its listener in the third
+person says "you" ("I've heard about it from Felix", said to Felix, is "from you"; "Marcus's quiz" is
+"your quiz"), and a sentence that would then speak of the listener twice over is not said."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from game.mind.facts.leaning import kept_apart, names_by_pronoun
+from game.mind.facts.unbacked import sentences
+
+
+def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
+    """In a talk of two, the one spoken to is "you", not a name in the third person ("I've heard
+    about it from Felix", said to Felix -> "from you"; "Marcus's quiz" -> "your quiz")."""
+    if len(listeners) != 1:
+        return text
+    who = listeners[0]
+    names = "|".join(re.escape(n) for n in dict.fromkeys([who, who.split()[0]]))
+    pat = re.compile(rf"\b(from|with|to|about|for|by|through|against|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
+                     r"(?!['’]s)(?!\s*[,!?])")
+    new = pat.sub(lambda m: f"{m.group(1)} you", text)
+    new = re.sub(rf"(?<![\w'’])(?:{names})['’]s\b(?!\s+(?:{_KIN}))", "your", new)  # (a relation: its own check)
+    # "I'm sure Grace is excited", said to Grace: "you are"
+    subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s|knows|will|can)\b(?!\s*[,!?])")
+    new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
+    new = re.sub(r"(^|[.!?]\s+)you\b", lambda m: m.group(1) + "You", new)
+    if new == text:
+        return text
+    parts = sentences(new) or [new]
+    if any(_TWICE.search(p) for p in parts):  # a sentence that asks the listener of itself as of another
+        fixes.append(f"{who.split()[0]} spoken of as another: not said")  # ("Have you talked to Felix yet?")
+        return " ".join(kept_apart(parts, lambda p: _TWICE.search(p) is not None, names_by_pronoun))
+    fixes.append(f"{who.split()[0]} spoken to as you")
+    return new
+
+
+# the listener made "you" where it was a third ("Have you talked to you yet?"; "... but you are." of
+# "but Marcus is.", a doing given to the listener: Kenji to Felix and Ines to Marcus on ca91aae's day)
+_TWICE = re.compile(r"\byou\b[^.!?]*\b(?:to|with|from|about|for|by|through|against|ask|tell|help|see|meet|"
+                    r"visit|told)\s+you\b|\bbut you (?:are|were|have|will|can|know)\W*$", re.I)
+
+
+_KIN = r"mother|father|mom|dad|wife|husband|son|daughter|sister|brother|parents|family|grand\w+|aunt|uncle|cousin"
+_YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can"}
