@@ -41,18 +41,16 @@ def perceive(observer: str, pos: Pos, town: Town, actors: dict[str, Pos], radius
     tree = town.tree
     here = tree.arena_at(pos)
     x0, y0 = pos
-    out: list[Percept] = []
     doing = doing or {}
+    # (distance, kind, subject, tile or None) of all in view, the words made only for the nearest
+    # ``bandwidth`` (a crowded square of a thousand residents: most were described, then cut)
+    seen: list[tuple[float, str, str, Pos | None]] = []
     for name, p in actors.items():
         if name == observer:
             continue
         if max(abs(p[0] - x0), abs(p[1] - y0)) > radius or tree.arena_at(p) != here:
             continue
-        where = tree.address_at(p)
-        act = doing.get(name)
-        place = tree.describe(where)
-        text = f"{name} is {act} ({place})" if act else f"{name} is in {place}"
-        out.append(Percept("person", name, where, text, math.dist(pos, p)))
+        seen.append((math.dist(pos, p), "person", name, p))
     # objects in the observer's arena within the radius
     if here.count(":") == 1:
         sector, arena = here.split(":")
@@ -60,13 +58,20 @@ def perceive(observer: str, pos: Pos, town: Town, actors: dict[str, Pos], radius
             addr = f"{here}:{obj}"
             d = min((math.dist(pos, t) for t in tree.tiles_of(addr)
                      if max(abs(t[0] - x0), abs(t[1] - y0)) <= radius), default=None)
-            if d is None:
-                continue
-            state = town.objects.get(addr)
-            text = f"{tree.describe(addr)} is {state}"
-            out.append(Percept("object", addr, addr, text, d))
-    out.sort(key=lambda q: (q.distance, q.kind, q.subject))
-    out = out[:bandwidth]
+            if d is not None:
+                seen.append((d, "object", addr, None))
+    seen.sort(key=lambda q: q[:3])
+    out: list[Percept] = []
+    for d, _kind, subject, p in seen[:bandwidth]:
+        if p is not None:
+            where = tree.address_at(p)
+            act = doing.get(subject)
+            place = tree.describe(where)
+            text = f"{subject} is {act} ({place})" if act else f"{subject} is in {place}"
+            out.append(Percept("person", subject, where, text, d))
+        else:
+            state = town.objects.get(subject)
+            out.append(Percept("object", subject, subject, f"{tree.describe(subject)} is {state}", d))
     if recent:
         out = [q for q in out if q.key not in recent]
     return out

@@ -78,11 +78,13 @@ class AreaTree:
         self.kind: dict[Address, str] = {}  # object address -> kind ("bed")
         self.props: dict[Address, dict] = {}  # extra properties of any area/object
         self._described: dict[Address, str] = {}  # ``describe``'s words (perception asks them every look)
+        self._at: dict[tuple[int, int, bool], Address] = {}  # a tile's address and arena (the same: asked every look)
         self._kw: dict[Address, set[str]] | None = None
 
     # ---- building -------------------------------------------------------------------------
     def add_sector(self, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
         self._described.clear()
+        self._at.clear()
         name = name.strip()
         if name not in self._tiles:
             self._sectors.append(name)
@@ -96,6 +98,7 @@ class AreaTree:
 
     def add_arena(self, sector: str, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
         self._described.clear()
+        self._at.clear()
         addr = join(sector, name)
         if addr not in self._tiles:
             self._arenas.append((sector, name))
@@ -110,6 +113,7 @@ class AreaTree:
     def add_object_tiles(self, label: str, kind: str, tiles: Iterable[Pos], props: dict | None = None) -> int:
         """Place an object; its sector and arena come from each tile.  Returns tiles placed."""
         self._described.clear()
+        self._at.clear()
         n = 0
         for x, y in tiles:
             a = self._arena_at[y, x]
@@ -140,6 +144,7 @@ class AreaTree:
     def finish(self) -> None:
         """Compute the tile lists (after all areas are added)."""
         self._described.clear()
+        self._at.clear()
         for addr in self._tiles:
             self._tiles[addr] = []
         s, a, o = self._sector_at, self._arena_at, self._object_at
@@ -189,16 +194,21 @@ class AreaTree:
     def address_at(self, pos: Pos) -> Address:
         """The most precise address of a tile: object, else arena, else sector, else ``""``."""
         x, y = pos
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            return ""
-        o = self._object_at[y, x]
-        if o >= 0:
-            return join(*self._objects[o])
-        return self.arena_at(pos)
+        got = self._at.get((x, y, True))
+        if got is None:
+            o = self._object_at[y, x] if 0 <= x < self.width and 0 <= y < self.height else -1
+            got = self._at[(x, y, True)] = join(*self._objects[o]) if o >= 0 else self.arena_at(pos)
+        return got
 
     def arena_at(self, pos: Pos) -> Address:
         """``"sector:arena"`` (or ``"sector"``, or ``""``) of a tile, objects left out."""
         x, y = pos
+        got = self._at.get((x, y, False))
+        if got is None:
+            got = self._at[(x, y, False)] = self._arena_of(x, y)
+        return got
+
+    def _arena_of(self, x: int, y: int) -> Address:
         if not (0 <= x < self.width and 0 <= y < self.height):
             return ""
         a = self._arena_at[y, x]
