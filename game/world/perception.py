@@ -62,9 +62,9 @@ def perceive(observer: str, pos: Pos, town: Town, actors: dict[str, Pos], radius
                 seen.append((d, "object", addr, None))
     seen.sort(key=lambda q: q[:3])
     out: list[Percept] = []
-    for d, _kind, subject, p in seen[:bandwidth]:
-        if p is not None:
-            where = tree.address_at(p)
+    for d, _kind, subject, tile in seen[:bandwidth]:
+        if tile is not None:
+            where = tree.address_at(tile)
             act = doing.get(subject)
             place = tree.describe(where)
             text = f"{subject} is {act} ({place})" if act else f"{subject} is in {place}"
