@@ -434,3 +434,8 @@ def test_a_listener_that_would_be_spoken_of_twice_is_not_made_you():
     said = "It's a surprise to keep from Grace. I've been trying to keep her out of the party, but Marcus is."
     assert to_listener(said, ["Marcus Bell"], []) == "It's a surprise to keep from Grace."
     assert to_listener("I heard it from Felix.", ["Felix Adeyemi"], []) == "I heard it from you."
+    # Grace to Marcus, Rosa and Nora at one table: "talk to Marcus Bell about" is to him, now
+    group = ["Rosa Brody", "Marcus Bell", "Nora Lindqvist"]
+    assert to_listener("I need to talk to Marcus Bell about the fountain.", group, []) == \
+        "I need to talk to you, Marcus, about the fountain."
+    assert to_listener("I heard it from Marcus.", group, []) == "I heard it from Marcus."

@@ -14,8 +14,8 @@ from game.mind.facts.unbacked import sentences
 def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     """In a talk of two, the one spoken to is "you", not a name in the third person ("I've heard
     about it from Felix", said to Felix -> "from you"; "Marcus's quiz" -> "your quiz")."""
-    if len(listeners) != 1:
-        return text
+    if len(listeners) != 1:  # in a talk of more: one of them named to be talked with is talked to now
+        return _group(text, listeners, fixes)
     who = listeners[0]
     names = "|".join(re.escape(n) for n in dict.fromkeys([who, who.split()[0]]))
     pat = re.compile(rf"\b(from|with|to|about|for|by|through|against|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
@@ -44,3 +44,14 @@ _TWICE = re.compile(r"\byou\b[^.!?]*\b(?:to|with|from|about|for|by|through|again
 
 _KIN = r"mother|father|mom|dad|wife|husband|son|daughter|sister|brother|parents|family|grand\w+|aunt|uncle|cousin"
 _YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can"}
+
+
+def _group(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
+    """"I need to talk to Marcus Bell about the fountain", said by Grace to Marcus and two others
+    (ca91aae's day): "talk to you, Marcus, about the fountain"."""
+    names = "|".join(re.escape(n) for p in listeners for n in dict.fromkeys([p, p.split()[0]]))
+    pat = re.compile(rf"\b(talk|speak|chat)\s+(to|with)\s+(?P<who>{names})\b(?!['’]s)(?!\s*[,!?.])")
+    new = pat.sub(lambda m: f"{m.group(1)} {m.group(2)} you, {m.group('who').split()[0]},", text)
+    if new != text:
+        fixes.append("one in the talk spoken to as you")
+    return new
