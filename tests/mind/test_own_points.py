@@ -153,3 +153,21 @@ def test_after_anothers_plan_said_as_ones_own_the_line_goes_no_further(engine):
     line = "Hello Felix! I'm glad you're opening the stall on Saturday. What are you preparing?"
     said = facts.vet(Conversation("t8", ["Kenji Tanaka", "Felix Adeyemi"]), "Kenji Tanaka", line, MONDAY)[1]
     assert said.endswith("What are you preparing?")
+
+
+def test_a_talk_of_today_is_not_one_of_last_night_and_she_is_the_one_the_talk_named():
+    # ca91aae's day, Marcus to Hank after "What's up with Ines?" and "She's really upset ...": "Yes, I do.
+    # She told me about it last night." (he talked with Ines that day, not the night before)
+    engine = new_engine("default", scripted_model({}))  # (its own: a memory is added)
+    facts = engine.talk_facts
+    mind = engine.core.minds["Marcus Bell"]
+    mind.memory.add("conversation", "I talked with Ines Moreau; I said: Morning, Ines! Busy day?",
+                    MONDAY.replace(hour=9))
+    lines = [("Marcus Bell", "I'm fine, thanks. What's up with Ines?"),
+             ("Hank Brody", "She's really upset because of the coffee shop. Do you know anything about that?")]
+    talk = Conversation("t9", ["Hank Brody", "Marcus Bell"], lines=list(lines))
+    said = facts.vet(talk, "Marcus Bell", "Yes, I do. She told me about it last night.", MONDAY)[1]
+    assert said == "Yes, I do."
+    talk = Conversation("t10", ["Hank Brody", "Marcus Bell"], lines=list(lines))
+    assert facts.vet(talk, "Marcus Bell", "Yes, I do. She told me about it this morning.", MONDAY)[1].endswith(
+        "this morning.")

@@ -155,8 +155,10 @@ class TalkFacts:
         if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
             lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
         kept, why, last, before = [], "", False, ""
+        # who a "She told me" is: the last sentence that names someone, in this line or the talk's last two
+        named = " ".join(t for _, t in conv.lines[-2:])
         for sent in sentences(v.text) or [v.text]:
-            w = self._slip(sent, before, v.speaker, conv, now, heard, lives)
+            w = self._slip(sent, before, v.speaker, conv, now, heard, lives, named)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
             # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
             # said that speaks of its people leans on it ("I've talked to Grace. She's really excited")
@@ -167,13 +169,15 @@ class TalkFacts:
             elif not (last and names_by_pronoun(sent)):
                 kept.append(sent)
             last, before = bool(w) or (last and names_by_pronoun(sent)), sent
+            named = sent if named_teller("She told me", sent, self.core.town_names.people) != "She told me" \
+                else named
         if why:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)
         return v
 
     def _slip(self, sent: str, before: str, speaker: str, conv: Conversation, now: datetime, heard: list[str],
-              lives: dict[str, str]) -> str:
+              lives: dict[str, str], named: str = "") -> str:
         """Why ``sent`` is not to be said in its speaker's line: the first rule that finds a reason
         (game/mind/facts/ownpoints.py, pasttalk.py, slips.py, roleslips.py), else ""."""
         points, _, public, every = self._points()
@@ -190,7 +194,8 @@ class TalkFacts:
                                   town.workplaces.get(speaker, "")),
             lambda: self._yesterday_unheld(sent, speaker, life, now),
             lambda: self._time_unheld(sent, speaker, life),
-            lambda: self._past_unheld(named_teller(sent, before, town.people), speaker, conv.participants, now),
+            lambda: self._past_unheld(named_teller(sent, named or before, town.people), speaker, conv.participants,
+                                      now),
             lambda: said_unheard(sent, from_listeners(conv.lines, speaker, conv.participants, heard), stems),
             lambda: self._traits_given(sent, speaker),
             lambda: said_to_the_absent(sent, conv.participants, town.people),
@@ -328,7 +333,9 @@ class TalkFacts:
         gap = gap_unheld(sent, [*own, *(r.text for r in rows if r.created.date() < now.date())])
         if gap:
             return gap
-        why = talk_unheld(sent, here, people, lambda who: any(who in partners_in(r.text) for r in rows), own)
+        past = PAST.search(sent) is not None  # ("She told me about it last night": a talk of today's is not it)
+        why = talk_unheld(sent, here, people, lambda who: any(
+            who in partners_in(r.text) and (not past or r.created.date() < now.date()) for r in rows), own)
         if why or not PAST.search(sent):
             return why
         return past_event_unheld(sent, past_held(own, [r.text for r in rows if r.created.date() < now.date()]))
