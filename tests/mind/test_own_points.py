@@ -171,3 +171,13 @@ def test_a_talk_of_today_is_not_one_of_last_night_and_she_is_the_one_the_talk_na
     talk = Conversation("t10", ["Hank Brody", "Marcus Bell"], lines=list(lines))
     assert facts.vet(talk, "Marcus Bell", "Yes, I do. She told me about it this morning.", MONDAY)[1].endswith(
         "this morning.")
+
+
+def test_a_past_told_as_remembered_is_one_the_speaker_holds():
+    from game.mind.facts.pasttalk import shared_past_unheld
+    eli = ["Eli studies history at Oakhill College and writes for the college paper."]
+    said = "Do you remember when you were in high school and started writing for the college paper?"
+    assert shared_past_unheld(said, eli) == "a past nothing it holds tells of: high school"  # (Priya to Eli)
+    assert shared_past_unheld("Remember when you took piano lessons with me?", ["his former piano pupil"]) == ""
+    assert shared_past_unheld("When you were little, you loved the piano.", ["taught her when she was little"]) == ""
+    assert shared_past_unheld("I was young once, and I loved the piano.", []) == ""

@@ -168,3 +168,28 @@ def said_unheard(sent: str, heard: Sequence[str], stems: Callable[[str, frozense
         return ""
     held = stems(" ".join(heard), _SKIP)
     return "" if len(what & held) >= min(2, len(what)) else "the listener said nothing of it"
+
+
+# a past shared with the listener, or the listener's own, told as remembered ("Do you remember when you were
+# in high school and started writing for the college paper?", Priya to Eli on ca91aae's day)
+_SHARED_PAST = re.compile(r"\b(?:remember(?:s|ed)? (?:when|the time)|back when|when (?:you|we) (?:were|was) "
+                          r"(?:in |at |a |an )?(?P<w>high school|school|kids?|children|a child|little|young(?:er)?|"
+                          r"teenagers?|a teenager|students?|a student))\b", re.I)
+
+
+def shared_past_unheld(sent: str, held: Sequence[str]) -> str:
+    """Why ``sent`` tells a shared or the listener's past that nothing in ``held`` (the speaker's
+    own life, what it heard) has, else "": its time of life ("high school"), else the first words
+    after "remember when", are looked for in what it holds."""
+    m = _SHARED_PAST.search(sent)
+    if m is None:
+        return ""
+    low = " ".join(held).lower()
+    if m.group("w"):
+        words = [m.group("w").lower().split()[-1].rstrip("s")]
+    else:
+        words = [w for w in re.findall(r"[a-z']{4,}", sent[m.end():].lower())[:4]
+                 if w not in ("when", "that", "were", "with", "your", "have", "about", "there", "this")][:2]
+    if not words or any(re.search(rf"\b{re.escape(w)}", low) for w in words):
+        return ""
+    return f"a past nothing it holds tells of: {' '.join(words)}"
