@@ -170,8 +170,9 @@ class TalkFacts:
             elif not (last and names_by_pronoun(sent)):
                 kept.append(sent)
             last, before = bool(w) or (last and names_by_pronoun(sent)), sent
-            named = sent if named_teller("She told me", sent, self.core.town_names.people) != "She told me" \
-                else named
+            if re.search(r"\b[A-Z][a-z]+", sent[1:]) and named_teller(
+                    "She told me", sent, self.core.town_names.people) != "She told me":
+                named = sent
         if why:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)

@@ -71,7 +71,8 @@ def named_teller(sent: str, before: str, people: Sequence[str]) -> str:
     """``sent`` with a "He told me" / "She told me" at its start said with the one person the sentence
     ``before`` names ("I noticed that Felix Adeyemi has been preparing bread. He told me ..."), else ``sent``."""
     m = re.match(r"(?:He|She)(?=\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?(?:told|informed)\s+me\b)", sent)
-    named = [p for p in people if re.search(rf"\b{re.escape(p.split()[0])}\b", before)] if m else []
+    caps = set(re.findall(r"\b[A-Z][a-z]+\b", before)) if m else set()  # (one regex, not one a resident)
+    named = [p for p in people if p.split()[0] in caps]
     return named[0].split()[0] + sent[m.end():] if m and len(named) == 1 else sent
 
 
