@@ -669,3 +669,17 @@ def test_another_residents_name_as_ones_own_and_ones_own_name_spoken_to():
     assert addressed(said, people, "Grace Okafor") == ["Hi Grace!"]
     assert self_claims("I am Grace Okafor, the mayor. I am Felix Adeyemi's neighbour.", "Grace Okafor", 59, [],
                        people) == []
+
+
+def test_a_relative_of_a_third_named_by_the_relation_alone_is_one_the_records_hold():
+    from game.mind.facts.claims import relation_claims
+    # Rosa on ca91aae's save: "the potential backlash from Grace's father" (Grace has none in the records)
+    rel = {"Grace Okafor": {"Samuel Okafor": "her husband of 34 years", "Rosa Brody": "Hank's daughter, kind"},
+           "Rosa Brody": {"Hank Brody": "her father"}, "Hank Brody": {"Rosa Brody": "his daughter"}}
+    people = ["Grace Okafor", "Rosa Brody", "Hank Brody", "Samuel Okafor"]
+    [c] = relation_claims("I fear the backlash from Grace's father.", "Rosa Brody", [], people, rel)
+    assert (c.who, c.backed, c.not_so) == ("Grace Okafor", False, "Grace Okafor has no father")
+    assert [c.backed for c in relation_claims("Rosa's father runs the store.", "Samuel Okafor", [], people, rel)] \
+        == [True]  # (her relations: Hank, "her father")
+    assert relation_claims("My father runs the store.", "Rosa Brody", [], people, rel) == []  # (kin_unbacked's)
+    assert [c.backed for c in relation_claims("Hank's daughter sings.", "Samuel Okafor", [], people, rel)] == [True]

@@ -85,8 +85,14 @@ _I_WIN = re.compile(r"\bI (?:want|hope|plan|intend|mean) to win the (?:election|
 class Claim:
     kind: str  # "relation" or "role"
     who: str  # full name of whom the claim is about
-    what: str  # "daughter of Hank Brody", "candidate for mayor"
+    what: str  # "daughter of Hank Brody", "candidate for mayor", "has a father"
     backed: bool
+
+    @property
+    def not_so(self) -> str:
+        """What is so instead, said plainly: "Grace Okafor has no father", "Rosa Brody is not the mayor"."""
+        return f"{self.who} has no {self.what[6:]}" if self.what.startswith("has a ") else \
+            f"{self.who} is not the {self.what}"
 
 
 def full_name(name: str, people: Sequence[str]) -> str | None:
@@ -115,7 +121,22 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
                              relations.get(other, {}).get(holder, "")]).lower()
             said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)  # "Hank's daughter" is no daughter of the speaker
             out.append(Claim("relation", other, f"{rel} of {holder}", any(w in said for w in _KIN[rel])))
+    for m in _KIN_OF.finditer(text):  # a relative no name is given ("backlash from Grace's father")
+        holder = full_name(m.group("whose"), people)
+        if holder is None or holder == speaker:
+            continue
+        rel = m.group("rel").lower()
+        said = " ".join([*relations.get(holder, {}).values(),
+                         *(r.get(holder, "") for r in relations.values())]).lower()
+        said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)
+        out.append(Claim("relation", holder, f"has a {rel}", any(w in said for w in _KIN[rel])))
     return out
+
+
+# a relative of a third, named by the relation alone (Rosa on ca91aae's save: "the potential backlash from
+# Grace's father": Grace has none in the town's records)
+_KIN_OF = re.compile(rf"\b{_HOLDER}['’]s (?P<rel>father|mother|dad|mum|mom|husband|wife|son|daughter|brother|"
+                     r"sister|grandfather|grandmother|uncle|aunt|nephew|niece|cousin)\b(?!,? [A-Z])")
 
 
 def role_claims(text: str, people: Sequence[str], roles: Mapping[str, Sequence[str]], speaker: str = "",

@@ -224,7 +224,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
     for sent in sentences(answer):
         for c in relation_claims(sent, me, [], people, town.relations) + role_claims(sent, people, town.roles, me):
             if not c.backed:
-                out.append(Problem("claim", sent, f"{c.who} is not the {c.what}: say only what is so."))
+                out.append(Problem("claim", sent, f"{c.not_so}: say only what is so."))
                 break
         out += [Problem("claim", sent, f"{why}: say only what is so.")
                 for why in _claims_unbacked(sent, me, town, backing, question) if why]
