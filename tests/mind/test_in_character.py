@@ -85,3 +85,11 @@ def test_one_s_own_day_told_of_he_steps_out():
     assert not steps_out("I practise the piano, and then I have lunch at 13:00.", "Samuel Okafor", q)
     assert not steps_out(said, "Samuel Okafor", "Who is Hank Brody?")  # (of another: his day may be told)
     assert not steps_out("She is a kind mayor who works hard.", "Samuel Okafor", "What will you do after work?")
+
+
+def test_a_scene_with_people_no_one_names_is_not_told_as_so():
+    from game.mind.facts.hypothetical import as_if_so
+    q = "You hear shouting outside your window. What do you do?"
+    assert as_if_so("I see a group of people running towards the town hall.", q)  # (Grace on ca91aae's save)
+    assert not as_if_so("I would open the window to see if someone needs help.", q)
+    assert not as_if_so("I see a group of people at the cafe every morning.", "What do you do on Sundays?")

@@ -53,6 +53,12 @@ _SCENE = r"(?:it(?:'s| is| was)(?: from)?|I (?:see|saw|notice|spot|find)|there(?
          r"(?:\w+\s+){{0,2}}?{n}\b|\b{n}(?:\s+\w+)?(?:'s| is| was)\s+(?:\w+ing|outside|there|at the)\b"
 
 
+# ... or with people no one names ("I see a group of people running towards the town hall", Grace on ca91aae's save)
+_CROWD_SEEN = re.compile(r"\bI (?:see|saw|notice|noticed|spot|spotted|find|found)\s+(?:a (?:group|crowd|couple|bunch|"
+                         r"man|woman|person|boy|girl|child|kid)|some (?:people|kids|children|men|women|teenagers)|"
+                         r"people|someone|somebody|two|three|several|kids|children)\b", re.I)
+
+
 def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
     """Why ``sent``, said of what would happen (``question``), tells it as so: what would feed a fire
     (``feeds_the_fire``), one it knows said to be sick, or a scene made up with one it knows in it; else ""."""
@@ -61,8 +67,8 @@ def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
         return "nobody you know is sick: say what you would do if someone were, naming no one"
     if _SICK_Q.search(question) and _SELF_SICK.search(sent) and not re.search(r"\bif I\b", sent, re.I):
         return "you are not sick: say what you would do for the one who is"
-    if _HEARD_Q.search(question) and not _AS_IF.search(sent) and any(
-            re.search(_SCENE.format(n=re.escape(p.split()[0])), sent, re.I) for p in people):
+    if _HEARD_Q.search(question) and not _AS_IF.search(sent) and (_CROWD_SEEN.search(sent) or any(
+            re.search(_SCENE.format(n=re.escape(p.split()[0])), sent, re.I) for p in people)):
         return "nothing has happened: say what you would do, naming no one"
     return feeds_the_fire(sent, question)
 
