@@ -181,3 +181,24 @@ def test_a_past_told_as_remembered_is_one_the_speaker_holds():
     assert shared_past_unheld("Remember when you took piano lessons with me?", ["his former piano pupil"]) == ""
     assert shared_past_unheld("When you were little, you loved the piano.", ["taught her when she was little"]) == ""
     assert shared_past_unheld("I was young once, and I loved the piano.", []) == ""
+
+
+def test_another_s_sentence_said_back_in_the_same_talk_is_not_said():
+    # 2bbddfe's day: Marcus says Hank's line back; Samuel says Rosa's with a word or two changed
+    from game.engine.talks.copies import SaidLines
+    from game.mind.facts.factcheck import Vetted
+
+    said = SaidLines()
+    talk = Conversation("t11", ["Hank Brody", "Marcus Bell"], lines=[
+        ("Hank Brody", "I'll be back soon. I want to make sure everything is packed up and ready to go.")])
+    v = said.not_copied(talk, Vetted("Marcus Bell", "Alright, Hank. I want to make sure everything is packed up "
+                                                    "and ready to go."))
+    assert v.text == "Alright, Hank."
+    talk = Conversation("t12", ["Rosa Brody", "Samuel Okafor"], lines=[
+        ("Rosa Brody", "I just got up and ready for the day, and Ines is going to talk with me tomorrow about the "
+                       "surprise party.")])
+    v = said.not_copied(talk, Vetted("Samuel Okafor", "I'm ready for the day, and Ines is going to talk with me "
+                                                      "tomorrow about the surprise party. See you at six!"))
+    assert v.text == "See you at six!"
+    v = said.not_copied(talk, Vetted("Samuel Okafor", "Thank you, Rosa, I will see you tomorrow at the cafe."))
+    assert v.text == "Thank you, Rosa, I will see you tomorrow at the cafe."

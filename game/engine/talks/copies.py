@@ -39,13 +39,18 @@ class SaidLines:
         played = v.speaker == embodied
         mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)
                 if who == v.speaker or (not played and s.rstrip().endswith("?"))}
+        # another's sentence in this talk said back (Marcus to Hank, "I want to make sure everything is packed up
+        # and ready to go", and Samuel after Rosa, "..., and Ines is going to talk with me tomorrow about the
+        # surprise party", on 2bbddfe's day)
+        theirs = [frozenset(_WORD.findall(s.lower())) for who, line in conv.lines if who != v.speaker and not played
+                  for s in sentences(line) if len(_WORD.findall(s)) >= NEAR_WORDS]
         last = False  # the sentence before was not said: one that leans on it goes too ("It looks exciting!")
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
             # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
             # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
             told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
-            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or (
+            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs) or (
                 len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self.near(k, conv.id)))
             if last:
                 dropped += 1
@@ -79,3 +84,11 @@ class SaidLines:
                 return True
         return False
 
+
+
+def _said_back(key: str, theirs: list[frozenset[str]]) -> bool:
+    """Whether a sentence of eight words or more is one of ``theirs`` (the others' in this talk) said again,
+    a word or two changed."""
+    words = frozenset(key.split())
+    return len(key.split()) >= NEAR_WORDS and any(
+        len(words & other) >= NEAR * len(words | other) for other in theirs)
