@@ -141,6 +141,9 @@ def test_the_speaker_spoken_of_as_another_is_not_said():
     assert self_named("Hi, I'm Grace. I run the town.", "Grace Okafor") == ""
     assert self_named("Samuel's own surprise party is tomorrow.", "Samuel Okafor") == ""  # (the news, mended later)
     assert self_named("Grace, is that you?", "Grace Okafor") == ""
+    # Priya to Samuel on 2bbddfe's day, of herself beside "you"
+    assert self_named("I'm visiting with you and Priya, and we'll all eat lunch together.", "Priya Raman")
+    assert self_named("You and Samuel should come.", "Priya Raman") == ""
 
 
 def test_the_talks_check_leaves_out_the_speaker_spoken_of_as_another(engine):

@@ -307,5 +307,7 @@ def self_named(sent: str, speaker: str) -> str:
     eaef4b9's day); "I'm Grace" and "Grace here" are the speaker's own."""
     first = re.escape(speaker.split()[0])
     m = re.search(rf"(?<!\bI'm )(?<!\bI’m )(?<!\bI am )(?<!\bis )(?<!\bname's )\b{first}\s+(?:is|was|has|will|"
-                  rf"visits|goes|works|runs|likes|loves|knows|thinks|wants|said|says)\b", sent)
+                  rf"visits|goes|works|runs|likes|loves|knows|thinks|wants|said|says)\b"
+                  # ... or beside "you" ("I'm visiting with you and Priya", Priya to Samuel on 2bbddfe's day)
+                  rf"|\b(?:you|me) and {first}\b|\b{first} and (?:you|I|me)\b", sent)
     return "the speaker spoken of as another" if m else ""
