@@ -248,6 +248,8 @@ def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_
     assert held_as_unheard(project, "Samuel Okafor", [party]) == "surprise party for Grace's 60th birthday is " \
         "the speaker's own"
     assert held_as_unheard("I'm so excited about the surprise party!", "Rosa Brody", [party]) == ""
+    # 2bbddfe's day: Ines, who lends the cafe for it, "I'm curious what the party is about."
+    assert held_as_unheard("I'm curious what the surprise party is about.", "Ines Moreau", [party]) != ""
     # 4151289's day: Hank, who holds the quiz, to its host: "can you tell me what time the pub quiz is today?"
     when = "Samuel, can you tell me what time the surprise party is tomorrow?"
     assert held_as_unheard(when, "Rosa Brody", [party]) == "the hours of surprise party for Grace's 60th birthday " \

@@ -141,7 +141,9 @@ def whereabouts_made_up(sent: str, listeners: Sequence[str], people: Sequence[st
 # Rosa, who helps prepare it, on 0e6b5f2's day), or its host asking about it ("can you tell me more about the
 # project at Bluebell Cafe?", Samuel of his own party, to a helper)
 _UNHEARD = re.compile(r"\b(?:when|once|if|after) I hear\b|\bI (?:haven't|have not|hadn't|had not|never) heard\b"
-                      r"|\bI (?:don't|do not) know (?:anything |much |a thing )?(?:about|of)\b|\bnot sure what\b", re.I)
+                      r"|\bI (?:don't|do not) know (?:anything |much |a thing )?(?:about|of)\b|\bnot sure what\b"
+                      # ("I'm curious what the party is about", Ines, who lends the cafe for it, on 2bbddfe's day)
+                      r"|\b(?:curious|wondering|wonder) (?:what|whose|where|when)\b", re.I)
 _HINT = re.compile(r"\b(?:project|plans?|preparations?|surprise|secret|something special)\b", re.I)
 
 
