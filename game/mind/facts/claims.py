@@ -107,9 +107,10 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
                     relations: Mapping[str, Mapping[str, str]]) -> list[Claim]:
     """The relations ``text`` claims ("my wife Grace": Grace is the speaker's wife) and whether the
     relationships of either side back them (a word of the relation in its text)."""
-    out = []
+    out, spans = [], []
     for rx in (*_MINE, *_THEIRS):
         for m in rx.finditer(text):
+            spans.append(m.span())
             other = full_name(m.group("name"), people)
             whose = m.group("whose")
             holder = (speaker if whose.lower() == "my" else (listeners[0] if len(listeners) == 1 else None)
@@ -123,7 +124,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
             out.append(Claim("relation", other, f"{rel} of {holder}", any(w in said for w in _KIN[rel])))
     for m in _KIN_OF.finditer(text):  # a relative no name is given ("backlash from Grace's father")
         holder = full_name(m.group("whose"), people)
-        if holder is None or holder == speaker:
+        if holder is None or holder == speaker or any(a <= m.start() < b for a, b in spans):
             continue
         rel = m.group("rel").lower()
         said = " ".join([*relations.get(holder, {}).values(),
