@@ -15,8 +15,7 @@ from .tree import AreaTree, join, split, with_article
 class SpatialMemory:
     def __init__(self) -> None:
         self._tree: dict[str, dict[str, list[str]]] = {}
-        self.version = 0  # one more at each change: what is read of it may be kept until then
-        self._addresses: tuple[int, list[str]] = (-1, [])
+        self.version = 0  # one more at each change: what is read of it may be kept until then (perceiving.py)
 
     def knows(self, address: str) -> bool:
         parts = split(address)
@@ -95,17 +94,13 @@ class SpatialMemory:
         return list(self._tree.get(sector, {}).get(arena, []))
 
     def addresses(self) -> list[str]:
-        """Every place and object it knows, by address (made once for each ``version``: a decision
-        asks it, and a thousand residents' decisions asked it 2,500 times in 45 ticks)."""
-        if self._addresses[0] != self.version:
-            out = []
-            for s, arenas in self._tree.items():
-                out.append(s)
-                for a, objs in arenas.items():
-                    out.append(join(s, a))
-                    out.extend(join(s, a, o) for o in objs)
-            self._addresses = (self.version, out)
-        return list(self._addresses[1])
+        out = []
+        for s, arenas in self._tree.items():
+            out.append(s)
+            for a, objs in arenas.items():
+                out.append(join(s, a))
+                out.extend(join(s, a, o) for o in objs)
+        return out
 
     def describe_known(self, tree: AreaTree | None = None) -> str:
         """One line per known place, for prompts:

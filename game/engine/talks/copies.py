@@ -79,16 +79,18 @@ class SaidLines:
         for k, cid in self.said.items():
             other = sets.get(k) or sets.setdefault(k, frozenset(k.split()))  # (made once a key)
             # (as near as this only when neither has many more words than the other)
-            if cid != conv_id and NEAR * n <= len(other) <= n / NEAR and (
-                    len(words & other) >= NEAR * len(words | other)):
+            if cid != conv_id and NEAR * n <= len(other) <= n / NEAR and _alike(words, other):
                 return True
         return False
-
 
 
 def _said_back(key: str, theirs: list[frozenset[str]]) -> bool:
     """Whether a sentence of eight words or more is one of ``theirs`` (the others' in this talk) said again,
     a word or two changed."""
     words = frozenset(key.split())
-    return len(key.split()) >= NEAR_WORDS and any(
-        len(words & other) >= NEAR * len(words | other) for other in theirs)
+    return len(words) >= NEAR_WORDS and any(_alike(words, other) for other in theirs)
+
+
+def _alike(words: frozenset[str], other: frozenset[str]) -> bool:
+    """Two sentences' words, the same but for a word or two (``NEAR`` of all either has)."""
+    return len(words & other) >= NEAR * len(words | other)

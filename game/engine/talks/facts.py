@@ -28,6 +28,7 @@ from game.mind.facts.pasttalk import (
     from_listeners,
     heard_of_you_unheld,
     named_teller,
+    one_named,
     past_event_unheld,
     past_held,
     said_unheard,
@@ -170,9 +171,7 @@ class TalkFacts:
             elif not (last and names_by_pronoun(sent)):
                 kept.append(sent)
             last, before = bool(w) or (last and names_by_pronoun(sent)), sent
-            if re.search(r"\b[A-Z][a-z]+", sent[1:]) and named_teller(
-                    "She told me", sent, self.core.town_names.people) != "She told me":
-                named = sent
+            named = sent if one_named(sent, self.core.town_names.people) else named
         if why:
             v.fixes.append(f"misattributed: {why}")
             v.text = " ".join(kept)

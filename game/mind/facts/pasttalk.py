@@ -71,9 +71,16 @@ def named_teller(sent: str, before: str, people: Sequence[str]) -> str:
     """``sent`` with a "He told me" / "She told me" at its start said with the one person the sentence
     ``before`` names ("I noticed that Felix Adeyemi has been preparing bread. He told me ..."), else ``sent``."""
     m = re.match(r"(?:He|She)(?=\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?(?:told|informed)\s+me\b)", sent)
-    caps = set(re.findall(r"\b[A-Z][a-z]+\b", before)) if m else set()  # (one regex, not one a resident)
-    named = [p for p in people if p.split()[0] in caps]
-    return named[0].split()[0] + sent[m.end():] if m and len(named) == 1 else sent
+    who = one_named(before, people) if m else None
+    return who.split()[0] + sent[m.end():] if m and who else sent
+
+
+def one_named(text: str, people: Sequence[str]) -> str | None:
+    """The one of ``people`` that ``text`` names by first name, if it names exactly one (its capitalised
+    words first: one regex for the text, not one a resident)."""
+    caps = set(re.findall(r"\b[A-Z][a-z]+\b", text))
+    named = [p for p in people if p.split()[0] in caps] if caps else []
+    return named[0] if len(named) == 1 else None
 
 
 def talks_claimed(sent: str, people: Sequence[str]) -> list[str]:
