@@ -73,7 +73,6 @@ def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
     return feeds_the_fire(sent, question)
 
 
-
 def held_as_if(sent: str, roles: Sequence[str]) -> str:
     """Why ``sent`` speaks of an office its speaker holds (``roles``: the town's roles of it) as if it
     did not ("If I were running for mayor", Grace, a candidate, on b765e22's save), else ""."""

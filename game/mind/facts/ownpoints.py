@@ -45,14 +45,14 @@ _I_DO = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve be
                    r"[Ww]e(?:'re|’re| are| will|'ll|’ll)|[Oo]ur)\b")  # ("We're opening Rise & Shine", Kenji's to Felix)
 # a question that says what it asks to have confirmed ("We're opening Rise & Shine on Saturday, right?")
 _TAG = re.compile(r",\s*(?:right|isn't it|aren't we|don't we|won't we|correct|yes)\s*\?\s*$", re.I)
+# (or a doing of the past: "I know you started serving breakfast", Marcus's own, to Nora on 8f03815's day)
+_YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been|(?: just| also)? [a-z]{3,}ed)\b",
+                      re.I)
 
 
 def _asks(sent: str) -> bool:
     """Whether ``sent`` only asks (a question, not one that says its answer with a tag)."""
     return sent.rstrip().endswith("?") and not _TAG.search(sent)
-# (or a doing of the past: "I know you started serving breakfast", Marcus's own, to Nora on 8f03815's day)
-_YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been|(?: just| also)? [a-z]{3,}ed)\b",
-                      re.I)
 
 
 def said_as_own(sent: str) -> bool:
