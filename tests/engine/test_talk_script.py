@@ -1,6 +1,7 @@
 """A talk of residents only is written whole in one call of the one who starts it (each other brings
 what it remembers of them: a ``side`` job, no model call) and said line by line, a game minute
-apart; it survives a save; someone who joins turns it into a talk one line per call."""
+apart; it survives a save; someone who joins brings its side if the script is not asked yet, and
+listens to the rest if it is."""
 
 from __future__ import annotations
 
@@ -96,16 +97,35 @@ async def test_a_talk_half_said_is_saved_and_goes_on_after_loading(fake_town_loa
     await f.aclose()
 
 
-async def test_someone_who_joins_a_written_talk_turns_it_into_one_line_a_call(fake_town_loader):
+async def test_someone_who_joins_a_talk_being_said_listens_and_remembers_it(fake_town_loader):
     llm = engine_model(talk=False)
     e, cid = await talk_of_two(fake_town_loader, llm)
     await cara_joins(e, cid)
     talk = e.conversations.talks[cid]
-    assert talk.mode == "lines" and not talk.script  # what was written had no part for Cara
-    assert talk.conv.importance is None  # its rating was of the script, not of what is said now
+    assert talk.mode == "script" and talk.script  # the rest of what was written is still to be said
+    assert "Cara Diaz" in talk.conv.participants
     res = await run(e, 80)
+    assert cid not in e.conversations.talks
+    assert [s for _, s, _ in said(res, cid)] and "Cara Diaz" not in [s for _, s, _ in said(res, cid)]
+    assert not [p for p in llm.pairs() if p[1] == "Cara Diaz" and p[0] in ("converse", "dialogue")]
+    heard = [m.text for m in e.core.minds["Cara Diaz"].memory.recent(200) if " told me: " in m.text]
+    assert heard, "the one who sat in remembers what was said"
+    await e.aclose()
+
+
+async def test_someone_who_joins_before_the_script_is_asked_has_a_part_in_it(fake_town_loader):
+    llm = engine_model(talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    e.core.residents["Cara Diaz"].pos = (16, 2)
+    assert e.conversations.start_talk("Cara Diaz", "Ann Lin", e.clock.now, TickResult(step=0, clock=""))
+    talk = e.conversations.talks[cid]
+    assert talk.mode == "script" and talk.conv.participants[-1] == "Cara Diaz"
+    res = await run(e, 80)
+    assert cid not in e.conversations.talks
+    asked = [c.text for c in llm.calls if (c.purpose, c.resident) == ("converse", "Ann Lin")]
+    assert len(asked) == 1 and "Cara" in asked[0]  # one script, written with the newcomer in it
     assert "Cara Diaz" in [s for _, s, _ in said(res, cid)]
-    assert ("dialogue", "Cara Diaz") in llm.pairs()
+    assert not [p for p in llm.pairs() if p[0] == "dialogue"]  # no line asked on its own
     await e.aclose()
 
 
@@ -117,6 +137,7 @@ async def test_in_a_talk_by_lines_the_next_window_is_asked_by_one_whose_turn_is_
     e, cid = await talk_of_two(fake_town_loader, llm)
     await cara_joins(e, cid)
     talk = e.conversations.talks[cid]
+    e.conversations.by_lines(talk)  # (as when the player takes one of them)
     assert talk.mode == "lines"
     e.lookahead.ahead = timedelta(minutes=15)
     for name in talk.conv.participants:

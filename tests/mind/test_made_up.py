@@ -1,13 +1,14 @@
 """An event or a plan for tomorrow that a talk's line makes up, read on e01221a's day (2026-11-30):
 Priya's "garden party scheduled for next week" (the town has a surprise party, and "party" alone was
 backed by it) and Rosa's "cook breakfast for everyone at Bluebell Cafe tomorrow" (her days are the
-counter)."""
+counter); and 2bbddfe's "Ines is going to talk with me tomorrow about the surprise party", said by
+Rosa and then by Samuel, of a talk neither held."""
 
 from __future__ import annotations
 
 import pytest
 
-from game.mind.facts.madeup import made_up_event, tomorrow_unheld
+from game.mind.facts.madeup import made_up_event, meeting_unheld, tomorrow_unheld
 
 HELD = ["Samuel Okafor is planning a surprise party for Grace's 60th birthday at Bluebell Cafe.",
         "Marcus Bell is hosting a pub quiz at The Copper Kettle tonight.",
@@ -75,3 +76,29 @@ def test_the_talks_check_drops_a_made_up_event_and_a_plan_for_tomorrow():
     assert engine.talk_facts.vet(talk, "Rosa Brody", said, now)[1] == "Hi Ines! I hope you're ready."
     said = "Hi Ines! I'm going to work at Bluebell Cafe tomorrow."
     assert engine.talk_facts.vet(Conversation("t3", ["Rosa Brody", "Ines Moreau"]), "Rosa Brody", said, now)[1] == said
+
+
+PEOPLE = ["Ines Moreau", "Hank Brody", "Eli Moreau", "Rosa Brody", "Samuel Okafor"]
+
+
+@pytest.mark.parametrize("said", [
+    "Ines is going to talk with me tomorrow about the surprise party.",
+    "I'm meeting Hank on Friday.",
+    "Eli and I will catch up tomorrow.",
+    "I'll talk to Hank tomorrow about it.",
+])
+def test_a_meeting_another_day_nothing_holds_is_named(said):
+    assert meeting_unheld(said, HELD, PEOPLE).startswith("a meeting with ")
+
+
+@pytest.mark.parametrize(("said", "held"), [
+    ("I'm going to talk with Ines tomorrow.", ["Ines Moreau: Can we meet tomorrow at noon?"]),
+    ("I'll see Samuel tomorrow.", ["Grace's surprise party (Samuel Okafor) on Tuesday March 3"]),
+    ("Maybe I'll see Hank tomorrow.", []),  # put forward
+    ("Are you meeting Hank on Friday?", []),  # asked
+    ("I talked with Ines yesterday.", []),  # (the past: pasttalk.py's)
+    ("She is going to talk with me tomorrow.", []),  # (no name)
+    ("I'm meeting Zed tomorrow.", []),  # (not the town's: unbacked.py's)
+])
+def test_a_meeting_held_asked_or_put_forward_is_let_be(said, held):
+    assert meeting_unheld(said, held, PEOPLE) == ""

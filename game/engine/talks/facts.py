@@ -204,7 +204,7 @@ class TalkFacts:
             lambda: self._whereabouts(sent, speaker, conv, heard),
             lambda: self._unheard(sent, speaker, conv),
             lambda: self._plan_unheld(sent, speaker) or made_up(sent, life, points.get(speaker, ()),
-                                                                self.core.minds[speaker], town.places),
+                                                                self.core.minds[speaker], town.places, town.people),
             lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
             or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
             or trade_given(sent, listeners, self._points()[1], town.people) or trade_as_third(

@@ -88,9 +88,42 @@ def tomorrow_unheld(sent: str, held: Sequence[str], places: Sequence[str]) -> st
     return f"not in its days: {m.group('what')} tomorrow" if said and not said & have else ""
 
 
-def made_up(sent: str, life: str, points: Sequence[str], mind: Holder, places: Sequence[str]) -> str:
-    """Why ``sent`` makes up an event or a plan for tomorrow, else "": ``life``, what the speaker
-    holds and heard and the talk so far; ``points``, its own to bring up; ``mind``, its persona and
-    its facts."""
+_DAYS = r"tomorrow|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next week"
+_DAY = rf"(?i:{_DAYS})"
+_MEET = r"(?i:talk|meet|chat|speak|see|visit|catch up|sit down)"
+# a talk or a meeting with a named person on another day: "Ines is going to talk with me tomorrow about
+# the party" (Rosa on 2bbddfe's day, then Samuel, word for word: nothing either held), "I'm meeting
+# Hank on Friday", "Eli and I will catch up tomorrow"
+_MEETING = re.compile(
+    rf"\b(?P<a>[A-Z][a-z]+)(?: [A-Z][a-z]+)?(?i:'s| is| will)(?i: going to| gonna)?\s+"
+    rf"{_MEET}\w*\b[^.!?]*?\b(?:me|us)\b[^.!?]*?\b{_DAY}\b"
+    rf"|\b(?P<b>[A-Z][a-z]+)(?: [A-Z][a-z]+)? and I (?i:are|will|'ll)[^.!?]*?\b{_MEET}\w*\b[^.!?]*?\b{_DAY}\b"
+    rf"|\bI(?:'m|’m| am|'ll| will)(?i: going to| gonna)?\s+{_MEET}\w*\s+(?i:with\s+|to\s+)?"
+    rf"(?P<c>[A-Z][a-z]+)\b[^.!?]*?\b{_DAY}\b")
+
+
+def meeting_unheld(sent: str, held: Sequence[str], people: Sequence[str]) -> str:
+    """Why ``sent`` says the speaker will talk with or meet a named resident another day when no
+    sentence of ``held`` (what it holds, heard and the talk so far) names that one with a day or
+    a meeting, else "": one asked or put forward is let be."""
+    if sent.rstrip().endswith("?") or _PUT_FORWARD.search(sent):
+        return ""
+    m = _MEETING.search(sent)
+    who = (m.group("a") or m.group("b") or m.group("c")) if m else ""
+    if not who or who.lower() not in {p.split()[0].lower() for p in people}:
+        return ""
+    near = re.compile(rf"\b{who}\b[^.!?]*\b(?:{_DAYS}|meet\w*)\b|\b(?:{_DAYS}|meet\w*)\b[^.!?]*\b{who}\b", re.I)
+    if any(near.search(t) for t in held):
+        return ""
+    return f"a meeting with {who} nothing it holds has"
+
+
+def made_up(sent: str, life: str, points: Sequence[str], mind: Holder, places: Sequence[str],
+            people: Sequence[str] = ()) -> str:
+    """Why ``sent`` makes up an event, a plan for tomorrow or a meeting another day, else "": ``life``,
+    what the speaker holds and heard and the talk so far; ``points``, its own to bring up; ``mind``,
+    its persona and its facts; ``people``, the town's."""
     held = [own_text(mind.persona), *(f"{f.what} at {f.place} ({f.host})" for f in mind.facts)]
-    return made_up_event(sent, [life, *points, *held]) or tomorrow_unheld(sent, [*points, *held], places)
+    return (made_up_event(sent, [life, *points, *held]) or tomorrow_unheld(sent, [*points, *held], places)
+            or meeting_unheld(sent, [life, *points, *held, *(f"{f.host} {f.when_text()}" for f in mind.facts)],
+                              people))
