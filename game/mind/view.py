@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal, Protocol
 
 
@@ -84,8 +84,6 @@ class Action:
     source: Literal["model", "routine", "rule", "reaction"] = "model"
 
     def end(self) -> datetime | None:
-        from datetime import timedelta
-
         return None if self.start is None else self.start + timedelta(minutes=self.duration_min)
 
     def to_dict(self) -> dict:

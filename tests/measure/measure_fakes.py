@@ -53,10 +53,16 @@ def line_with_news(messages, schema, tag) -> dict:
 
 
 def talk_with_news(messages, schema, tag) -> dict:
-    """Two lines: the party passed on where the prompt mentions one, and thanks."""
+    """Two lines: the party passed on where the prompt mentions one, and thanks; by the one whose
+    part ("Talking with: ...") mentions it, if another's does (a greeting first), else by the first."""
     text = "\n".join(m.content for m in messages)
     k = text_hash(text)
     who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
+    sides = text.split("Talking with:\n")[1:]
+    teller = next((w for side in sides if _party(side) for w in who[1:] if side.startswith(w)), None)
+    if teller is not None:
+        return {"lines": [{"speaker": who[0], "say": f"Hello ({k % 1000})."}, {"speaker": teller, "say": PARTY},
+                          {"speaker": who[0], "say": f"Oh, thank you ({k % 997})."}]}
     say = PARTY if _party(text) else f"Hello ({k % 1000})."
     return {"lines": [{"speaker": who[0], "say": say}, {"speaker": who[-1], "say": f"Oh, thank you ({k % 997})."}]}
 

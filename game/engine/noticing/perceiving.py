@@ -66,6 +66,7 @@ class Perceiver:
         # while a round of looks goes on (``look_round``): everyone's tile by cell of
         # PERCEIVE_RADIUS tiles, as of this tick (after everyone moved)
         self._cells: dict[Pos, list[tuple[str, Pos]]] | None = None
+        self._near: dict[Pos, tuple[dict[str, Pos], dict[str, str]]] = {}  # a cell's ``around``, this round
         # the last round's cells and its step: nobody walks between the looks and the decisions
         # (``Engine.step``), so a decision's view finds those near in them, not among the whole town
         self._grid: tuple[int, dict[Pos, list[tuple[str, Pos]]]] = (-1, {})
@@ -83,6 +84,7 @@ class Perceiver:
         for name, p in self.core.actors().items():
             cells[(p[0] // size, p[1] // size)].append((name, p))
         self._cells = cells
+        self._near = {}
         self._grid = (self.core.step_no, cells)
         self.reacting = 0
         try:
@@ -91,6 +93,7 @@ class Perceiver:
                     self.look(r, now)
         finally:
             self._cells = None
+            self._near = {}
 
     def around(self, pos: Pos) -> tuple[dict[str, Pos], dict[str, str]]:
         """Those within ``PERCEIVE_RADIUS`` tiles of ``pos`` (a square; a few beyond it) and what
@@ -99,9 +102,12 @@ class Perceiver:
             return self.core.actors(), self.core.doing()
         size = max(1, PERCEIVE_RADIUS)
         cx, cy = pos[0] // size, pos[1] // size
-        cells = self._cells
-        near = {name: p for dx in (-1, 0, 1) for dy in (-1, 0, 1) for name, p in cells.get((cx + dx, cy + dy), ())}
-        return near, self.core.doing(near)
+        made = self._near.get((cx, cy))  # (the same for all in a cell: made once a round)
+        if made is None:
+            cells = self._cells
+            near = {name: p for dx in (-1, 0, 1) for dy in (-1, 0, 1) for name, p in cells.get((cx + dx, cy + dy), ())}
+            made = self._near[(cx, cy)] = (near, self.core.doing(near))
+        return made
 
     def look(self, r: Resident, now: datetime) -> None:
         core = self.core

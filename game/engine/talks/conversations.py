@@ -17,6 +17,7 @@ from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.state import MAX_TALK_LINES, Job, JobArgs, JobKind, Resident, Talk
 from game.engine.talks.cuts import cut_for_a_claim
 from game.engine.talks.facts import TalkFacts
+from game.engine.talks.joining import by_lines, sit_in
 from game.engine.towncore import TownCore
 from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
@@ -129,31 +130,10 @@ class Conversations:
             res.bubbles.append(Bubble(name, act.emoji, act.description))
 
     def sit_in(self, name: str, talk: Talk) -> None:
-        """One who joins a talk written whole: while its script is not asked yet, the newcomer brings
-        its side and the script is asked again with it (a queued ``converse`` is dropped); once it is
-        asked, being written or said, the newcomer listens to the rest and remembers it.  (Going on
-        one line a call instead made a lunch table of three or four cost a call a line: 12-15 ran at
-        x0.81 on ca91aae's day.)"""
-        first = talk.conv.participants[0]
-        job = self.board.jobs.get(first)
-        writing = job is not None and job.kind == JobKind.CONVERSE and job.args.get("conversation") == talk.conv.id
-        if talk.script or talk.next_at is not None or (writing and job is not None and job.task is not None):
-            talk.sides[name] = ""  # no side asked: the script is written without the newcomer
-        elif writing:
-            self.board.cancel(first)  # asked again by ``run_script`` once the newcomer's side is in
+        sit_in(name, talk, self.board)
 
     def by_lines(self, talk: Talk) -> None:
-        """The talk goes on one line per job from here (someone joined, the player took a part):
-        what was written of it and not said yet is dropped, and a script being written is not
-        waited for (its answer is then ignored)."""
-        if talk.mode != "lines":
-            talk.mode, talk.script, talk.sides, talk.next_at = "lines", [], {}, None
-            talk.conv.importance = None  # the lines from here on were not rated with the script
-            for name in talk.conv.participants:
-                job = self.board.jobs.get(name)
-                if (job is not None and job.kind in (JobKind.SIDE, JobKind.CONVERSE)
-                        and job.args.get("conversation") == talk.conv.id):
-                    self.board.cancel(name)
+        by_lines(talk, self.board)
 
     def scripted(self, talk: Talk) -> bool:
         """Whether the talk is written whole (``Mind.converse``): residents only, from its start."""

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from game.mind.facts.hours import stems
+from game.mind.facts.unbacked import by_first
 from game.mind.facts.when import WEEKDAYS
 
 # the stems of words any line may share with any point, beyond those ``stems`` leaves out ("I've been
@@ -93,8 +94,9 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
         # Kenji's, did not make "if you're going to start your bakery", Felix's to Kenji, Kenji's)
         life = re.sub(rf"(?:^|(?<=[.!?] )){re.escape(speaker)}: [^.!?]*[.!?]", "", lives.get(listeners[0], ""))
         theirs = _words(life, names)
-        caps = set(re.findall(r"\b[A-Z][a-z]+\b", sent))  # (one regex for the line, not one a resident)
-        others = [f for p in people if p != speaker and p not in listeners and (f := p.split()[0]) in caps]
+        caps = dict.fromkeys(re.findall(r"\b[A-Z][a-z]+\b", sent))  # (one regex for the line, not one a resident)
+        index = by_first(tuple(people))
+        others = [p.split()[0] for c in caps for p in index.get(c, ()) if p != speaker and p not in listeners]
         for point in points.get(speaker, ()):
             shared = said & _words(point, names)
             named = [f for f in others if re.search(rf"\b{f}\b", sent) and re.search(rf"\b{f}\b", point)]
@@ -112,10 +114,11 @@ def point_given_to_another(sent: str, speaker: str, listeners: Sequence[str], po
     a declared gathering's words (``gatherings``) are no one's point here ("Grace's surprise party")."""
     names = _names(tuple(people), tuple(places))
     said = _words(sent, names)
-    capitals = set(re.findall(r"\b[A-Z][a-z]+\b", sent))  # (one regex for the line, not one a resident)
-    for third in people:
+    capitals = dict.fromkeys(re.findall(r"\b[A-Z][a-z]+\b", sent))  # (one regex for the line, not one a resident)
+    index = by_first(tuple(people))
+    for third in (p for c in capitals for p in index.get(c, ())):
         first = third.split()[0]
-        if third in (speaker, *listeners) or first not in capitals:
+        if third in (speaker, *listeners):
             continue
         if not re.search(rf"\b(?:his|her|their)\b|\b{re.escape(first)}(?: {re.escape(third.split()[-1])})?['’]s\b",
                          sent):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 from game.mind.facts.fact import EVENT_RE
+from game.mind.facts.unbacked import by_first
 
 PAST = re.compile(r"\b(?:yesterday|last\s+(?:night|week|weekend|month|year|time|saturday|sunday|friday)"
                   r"|the\s+other\s+day|(?:a\s+few|a\s+couple\s+of|two|three|several|some)\s+(?:days|weeks|months)\s+ago"
@@ -79,18 +79,9 @@ def named_teller(sent: str, before: str, people: Sequence[str]) -> str:
 def one_named(text: str, people: Sequence[str]) -> str | None:
     """The one of ``people`` that ``text`` names by first name, if it names exactly one (its capitalised
     words first: one regex for the text, not one a resident)."""
-    index = _by_first(tuple(people))
+    index = by_first(tuple(people))
     named = [p for c in set(re.findall(r"\b[A-Z][a-z]+\b", text)) for p in index.get(c, ())]
     return named[0] if len(named) == 1 else None
-
-
-@lru_cache(maxsize=8)
-def _by_first(people: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """The town's people by first name (made once a town: a line's every sentence asks it)."""
-    out: dict[str, tuple[str, ...]] = {}
-    for p in people:
-        out[p.split()[0]] = (*out.get(p.split()[0], ()), p)
-    return out
 
 
 def talks_claimed(sent: str, people: Sequence[str]) -> list[str]:

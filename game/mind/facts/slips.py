@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from game.mind.facts.fact import Fact
+from game.mind.facts.unbacked import by_first
 
 # a name said to someone: at the start ("Grace, ..."), after a greeting or a short word ("Thanks, Grace",
 # "I know, Rosa"), or closing a clause (", Grace!"); a sentence's subject ("Rosa is ...") is not
@@ -23,14 +24,16 @@ def said_to_the_absent(sent: str, here: Sequence[str], people: Sequence[str]) ->
     """Why ``sent`` speaks to one of the town's ``people`` who is not in the talk (``here``), else
     ""; a first name that someone here shares is theirs."""
     firsts = {p.split()[0] for p in here}
-    words = set(re.findall(r"[\w'-]+", sent.lower()))  # (a thousand residents: read only the names said)
-    for p in people:
-        first = p.split()[0]
-        if p in here or first in firsts or first.lower() not in words:
-            continue
-        if re.search(VOCATIVE.format(n=re.escape(first)), sent, re.I):
-            return f"said to {first}, who is not in the talk"
+    index = by_first(tuple(people), lower=True)  # (a thousand residents: only the names said are read)
+    for word in dict.fromkeys(re.findall(r"[\w'-]+", sent.lower())):
+        for p in index.get(word, ()):
+            first = p.split()[0]
+            if p in here or first in firsts:
+                continue
+            if re.search(VOCATIVE.format(n=re.escape(first)), sent, re.I):
+                return f"said to {first}, who is not in the talk"
     return ""
+
 
 
 _TO_OPEN = r"\bopen(?:s|ing)?\s+(?:a|an|my own|our own)\s+(?:[\w-]+\s+){{0,3}}?(?:called|named)\s+{place}\b"

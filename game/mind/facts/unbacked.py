@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from game.mind.facts.fact import EVENT_RE, TownNames
 from game.mind.facts.when import word_list
@@ -152,3 +153,14 @@ def clauses(text: str) -> list[str]:
     """The sentences of ``text`` and their parts between semicolons ("his wife; the party must stay
     a surprise" is two)."""
     return [c.strip() for part in sentences(text) for c in part.split(";") if c.strip()]
+
+
+@lru_cache(maxsize=16)
+def by_first(people: tuple[str, ...], lower: bool = False) -> dict[str, tuple[str, ...]]:
+    """The town's people by first name (``lower``: in lower case), made once a town: at a thousand
+    residents, the rules that read a line for names went through every resident for every sentence."""
+    out: dict[str, tuple[str, ...]] = {}
+    for p in people:
+        key = p.split()[0].lower() if lower else p.split()[0]
+        out[key] = (*out.get(key, ()), p)
+    return out

@@ -199,6 +199,8 @@ class MemoryStream:
         every resident at every step, the whole column was a twelfth of a 1,000-resident town's step."""
         c = self.columns
         lo = c.scored_below
+        if lo >= c.n:  # (all scored: most residents at most steps, with no array made)
+            return []
         todo = ~c.scored[lo: c.n]
         first = int(np.argmax(todo)) if todo.any() else len(todo)
         c.scored_below = lo = lo + first
