@@ -227,7 +227,8 @@ class PathFinder:
 
     def _astar(self, ia: int, ib: int, h: Sequence[int] | None, blocked: set[int],
                budget: int | None = None) -> list[Pos] | None:
-        """A* from ia to ib around ``blocked``; heuristic: the exact field ``h`` or Manhattan.  None
+        """A* from ia to ib around ``blocked``; heuristic: the exact field ``h`` where it is grown, else
+        Manhattan.  None
         when there is no way, or none within ``budget`` tiles expanded: a way around others that is
         not near the plain one is not worth it (they move on), and looking for one where there is
         none (a doorway someone stands in) expanded the whole map, a path of a crowded town of a
@@ -265,7 +266,7 @@ class PathFinder:
                 if ng < g.get(k, 1 << 30):
                     g[k] = ng
                     came[k] = cur
-                    hk = h[k] if h is not None else abs(k % w - bx) + abs(k // w - by)
+                    hk = h[k] if h is not None and h[k] >= 0 else abs(k % w - bx) + abs(k // w - by)
                     push(heap, (ng + hk, -ng, k))
         self._spent = spent
         return None

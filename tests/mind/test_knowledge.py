@@ -280,6 +280,21 @@ def test_a_cafe_day_is_not_mended_to_the_partys_hours():
     assert "from 18:00 to 21:00" in party and fixes
 
 
+def test_another_events_place_and_day_in_the_same_sentence_are_left_as_said():
+    # Eli on 9d99520's day: "the Bluebell Cafe surprise party tomorrow and the pub quiz at The Copper Kettle
+    # today", mended to the quiz, became "The Copper Kettle surprise party today"
+    from game.mind.facts.fact import declared
+    from game.mind.facts.factcheck import fix_fact_words
+
+    quiz = declared("a pub quiz", "Marcus Bell", "The Copper Kettle", MONDAY.date(), 20 * 60, 22 * 60,
+                    holder="Priya Raman", now=MONDAY)
+    town = TownNames(places=("Bluebell Cafe", "The Copper Kettle"), people=("Marcus Bell", "Priya Raman"))
+    both = "I read about the Bluebell Cafe surprise party tomorrow and the pub quiz at The Copper Kettle today."
+    assert fix_fact_words(both, quiz, MONDAY, town, "Eli Moreau") == (both, [])
+    wrong, fixes = fix_fact_words("The pub quiz is at Bluebell Cafe tomorrow.", quiz, MONDAY, town, "Eli Moreau")
+    assert wrong == "The pub quiz is at The Copper Kettle today." and len(fixes) == 2
+
+
 def test_roles_claimed_of_oneself_are_checked_too():
     from game.mind.facts.claims import role_claims
 

@@ -179,6 +179,9 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
         "I'd sell it to the cafe instead of going through you."
     assert to_listener("I heard it from Felix.", ["Felix Adeyemi", "Rosa Brody"], []) == \
         "I heard it from Felix."  # a talk of three: a name says which one
+    # (9d99520's day: Rosa to Samuel, twice)
+    assert to_listener("I've been helping Samuel with the party and painting.", ["Samuel Okafor"], []) == \
+        "I've been helping you with the party and painting."
     town = TownNames(relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})
     assert meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Grace Okafor"], town)
     assert not meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Felix Adeyemi"], town)

@@ -115,6 +115,12 @@ def test_importance_is_clamped_and_summed_since():
     m.add("observation", "c", T0 + timedelta(hours=2))  # provisional
     assert [m.get(i).importance for i in range(3)] == [10.0, 1.0, 3.0]
     assert m.unscored() == [2]
+    assert m.unscored(until=T0 + timedelta(hours=1)) == []  # (read again from what was read, by its time)
+    m.set_importance(2, 5)
+    assert m.unscored() == []  # the stream changed: read again
+    m.set_scored(2, False)
+    assert m.unscored() == [2]
+    m.set_importance(2, 3)
     assert m.importance_since(None) == 14.0
     assert m.importance_since(T0) == 4.0
 

@@ -51,6 +51,24 @@ def test_avoid_occupied_tiles():
     assert corridor.path((0, 0), (4, 0), avoid={(2, 0)}) == [(1, 0), (2, 0), (3, 0), (4, 0)]
 
 
+def test_a_way_around_is_looked_for_near_the_plain_path_only():
+    # two big rooms joined by one doorway someone stands in: no way around it, and the search for
+    # one gives up near the plain path rather than expanding both rooms
+    g = np.ones((60, 121), dtype=bool)
+    g[:, 60] = False
+    g[30, 60] = True  # the doorway
+    pf = PathFinder(g)
+    a, b = (10, 30), (110, 30)
+    for _ in range(2):  # A* the first time, the destination's field the second
+        plain = pf.path(a, b)
+        assert pf.path(a, b, avoid={(60, 30)}) == plain
+        assert pf._spent <= 8 * len(plain) + 257  # (a whole room is 3,600 tiles)
+    # a way around that is near is still found
+    around = pf.path(a, b, avoid={(40, 30)})
+    _check_path(pf, a, b, around)
+    assert (40, 30) not in around and len(around) == len(plain) + 2
+
+
 def test_longest_shortest_path_on_default_map(town):
     pf = town.paths
     start = town.spawn["Grace Okafor"]

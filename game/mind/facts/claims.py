@@ -219,15 +219,31 @@ def kin_unbacked(text: str, own: str) -> list[str]:
 _CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|or|while|before|after)\s")
 
 
-def in_its_clause(text: str, at: int, fact: Fact) -> bool:
-    """Whether the place said at ``at`` is in the clause that speaks of the fact ("the debate at
-    the cafe"), not in another ("my work at the supply store, preparing for the debate")."""
+def _clause(text: str, at: int) -> str:
     cuts = [0, *[m.end() for m in _CLAUSE_END.finditer(text)], len(text) + 1]
     start = max(c for c in cuts if c <= at)
     end = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() > at), default=len(text))
-    clause = text[start:end]
-    return bool(fact.keywords() & set(word_list(clause))) or EVENT_RE.search(clause) is not None or (
-        bool(fact.host) and fact.host.split()[0] in clause)
+    return text[start:end]
+
+
+def another_event(text: str, at: int, fact: Fact) -> bool:
+    """Whether the clause of ``text`` at ``at`` names an event that is not ``fact`` and nothing of it
+    ("the Bluebell Cafe surprise party tomorrow and the pub quiz at The Copper Kettle today", Eli's on
+    9d99520's day, of the quiz: the cafe became the pub and tomorrow today)."""
+    clause = _clause(text, at)
+    keys = fact.keywords()
+    nouns = {re.sub(r"ies$", "y", m.group(0).lower()).removesuffix("s") for m in EVENT_RE.finditer(clause)}
+    return bool(nouns - {"gathering", "event", "get-together"} - keys) and not keys & set(word_list(clause))
+
+
+def in_its_clause(text: str, at: int, fact: Fact) -> bool:
+    """Whether the place said at ``at`` is in the clause that speaks of the fact ("the debate at
+    the cafe"), not in another ("my work at the supply store, preparing for the debate"; another
+    event's)."""
+    clause = _clause(text, at)
+    return not another_event(text, at, fact) and (
+        bool(fact.keywords() & set(word_list(clause))) or EVENT_RE.search(clause) is not None or (
+            bool(fact.host) and fact.host.split()[0] in clause))
 
 
 _PART_END = re.compile(r";|\s(?:but|while|because|though)\s")
@@ -348,6 +364,8 @@ def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
         # made "It's tomorrow" on a9a17c8's day)
         if ok or w == f"{now:%A}".lower() and re.search(r"\b(?:it's|it’s|it is|today is|happy)\s+$",
                                                       m.string[:m.start()], re.I):
+            return m.group(0)
+        if another_event(m.string, m.start(), fact):  # (another event's day)
             return m.group(0)
         fixes.append(f"day {m.group(1)} -> {right}")
         word = right if delta in (0, 1) else f"on {right}"

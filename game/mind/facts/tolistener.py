@@ -1,6 +1,7 @@
 """The one spoken to is "you" (issue 39): in a talk of two, a line that names its listener in the third
 person says "you" ("I've heard about it from Felix", said to Felix, is "from you"; "Marcus's quiz" is
-"your quiz"), and a sentence that would then speak of the listener twice over is not said."""
+"your quiz"; "I've been helping Samuel with the party", said to Samuel on 9d99520's day), and a sentence
+that would then speak of the listener twice over is not said."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
         return _group(text, listeners, fixes)
     who = listeners[0]
     names = "|".join(re.escape(n) for n in dict.fromkeys([who, who.split()[0]]))
-    pat = re.compile(rf"\b(from|with|to|about|for|by|through|against|ask|tell|help|see|meet|visit|told)\s+(?:{names})\b"
+    pat = re.compile(rf"\b(from|with|to|about|for|by|through|against|{_VERBS})\s+(?:{names})\b"
                      r"(?!['’]s)(?!\s*[,!?])")
     new = pat.sub(lambda m: f"{m.group(1)} you", text)
     new = re.sub(rf"(?<![\w'’])(?:{names})['’]s\b(?!\s+(?:{_KIN}))", "your", new)  # (a relation: its own check)
@@ -38,8 +39,9 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
 
 # the listener made "you" where it was a third ("Have you talked to you yet?"; "... but you are." of
 # "but Marcus is.", a doing given to the listener: Kenji to Felix and Ines to Marcus on ca91aae's day)
-_TWICE = re.compile(r"\byou\b[^.!?]*\b(?:to|with|from|about|for|by|through|against|ask|tell|help|see|meet|"
-                    r"visit|told)\s+you\b|\bbut you (?:are|were|have|will|can|know)\W*$", re.I)
+_VERBS = r"(?:ask|help|visit)(?:s|ed|ing)?|tell(?:s|ing)?|told|see(?:s|ing)?|saw|meet(?:s|ing)?|met"
+_TWICE = re.compile(rf"\byou\b[^.!?]*\b(?:to|with|from|about|for|by|through|against|{_VERBS})\s+you\b"
+                    r"|\bbut you (?:are|were|have|will|can|know)\W*$", re.I)
 
 
 _KIN = r"mother|father|mom|dad|wife|husband|son|daughter|sister|brother|parents|family|grand\w+|aunt|uncle|cousin"

@@ -75,6 +75,8 @@ class MemoryStream:
         self.weights = weights
         self.columns = Columns(capacity)
         self.prefilter = Prefilter(self.columns)
+        # what ``unscored`` read last: as of (version, rows), the ids and when each was made
+        self._unscored: tuple[tuple[int, int], list[int], list[float]] = ((-1, -1), [], [])
         self.uid = secrets.token_hex(8)  # who this stream is: a save made of another stream is written whole
 
     @classmethod
@@ -195,19 +197,22 @@ class MemoryStream:
 
     def unscored(self, until: datetime | None = None) -> list[int]:
         """Records whose importance is provisional (created at or before ``until``, if given).  Only
-        the records from the first one not scored are read (``Columns.scored_below``): asked for
-        every resident at every step, the whole column was a twelfth of a 1,000-resident town's step."""
+        the records from the first one not scored are read (``Columns.scored_below``), and only when
+        the stream changed: asked for every resident at every step, the whole column was a twelfth of
+        a 1,000-resident town's step."""
         c = self.columns
-        lo = c.scored_below
-        if lo >= c.n:  # (all scored: most residents at most steps, with no array made)
-            return []
-        todo = ~c.scored[lo: c.n]
-        first = int(np.argmax(todo)) if todo.any() else len(todo)
-        c.scored_below = lo = lo + first
-        todo = todo[first:]
-        if until is not None:
-            todo &= c.created[lo: c.n] <= game_hours(until)
-        return [lo + int(i) for i in np.flatnonzero(todo)]
+        if self._unscored[0] != (c.ver, c.n):  # (else as last read: most residents at most steps)
+            lo = c.scored_below
+            todo = ~c.scored[lo: c.n]
+            first = int(np.argmax(todo)) if todo.any() else len(todo)
+            c.scored_below = lo = lo + first
+            ids = [lo + int(i) for i in np.flatnonzero(todo[first:])]
+            self._unscored = ((c.ver, c.n), ids, [float(c.created[i]) for i in ids])
+        _, ids, made = self._unscored
+        if until is None or not ids:
+            return list(ids)
+        h = game_hours(until)
+        return [i for i, m in zip(ids, made) if m <= h]
 
     def later_than(self, now: datetime) -> np.ndarray:
         """Ids of the records created after ``now``.  The engine stores what a talk left (and a
