@@ -102,3 +102,27 @@ def test_a_meeting_another_day_nothing_holds_is_named(said):
 ])
 def test_a_meeting_held_asked_or_put_forward_is_let_be(said, held):
     assert meeting_unheld(said, held, PEOPLE) == ""
+
+
+def test_news_whose_words_were_not_said_is_not_heard():
+    """9d99520's day: Ines's "I noticed you mentioned Samuel Okafor's surprise party tomorrow" was not said
+    (Felix had said nothing of it), and yet Felix and Marcus heard of the party from it."""
+    from datetime import datetime
+
+    from game.engine.build import new_engine
+    from game.mind.view import Conversation
+
+    from .fakes import scripted_model
+
+    engine = new_engine("default", scripted_model({}))
+    now = datetime(2026, 3, 2, 11, 53)
+    talk = Conversation("t1", ["Felix Adeyemi", "Ines Moreau", "Marcus Bell"],
+                        lines=[("Felix Adeyemi", "Hello, Ines! Would Bluebell Cafe sell my bread?")])
+    said = ("Hello, Felix! I'd be happy to talk about that. I noticed you mentioned Samuel Okafor's surprise "
+            "party tomorrow, which is on March 3 at 18:00 to 21:00.")
+    _, text = engine.talk_facts.vet(talk, "Ines Moreau", said, now)
+    assert "party" not in text
+    assert not [f for p in ("Felix Adeyemi", "Marcus Bell") for f in engine.core.minds[p].facts if "party" in f.what]
+    told = "Samuel Okafor is hosting a surprise party for Grace's 60th birthday here tomorrow."
+    _, text = engine.talk_facts.vet(Conversation("t2", ["Ines Moreau", "Marcus Bell"]), "Ines Moreau", told, now)
+    assert "party" in text and [f for f in engine.core.minds["Marcus Bell"].facts if "party" in f.what]

@@ -125,7 +125,9 @@ class TalkFacts:
                 conv.withheld.append((speaker, text, "; ".join(v.fixes)))
             else:  # the caller adds the line next: its index is the talk's length now
                 conv.checks[len(conv.lines)] = v.fixes + ([f"was: {text}"] if v.text != text else [])
-        if v.fact is not None and v.told:
+        # heard only as said: a line whose words of the fact were then not said tells nothing (Ines's "I noticed
+        # you mentioned Samuel's surprise party", not said, had Felix and Marcus hear of it on 9d99520's day)
+        if v.fact is not None and v.told and v.text.strip() and v.fact.speaks_of(v.text):
             for p in v.told:
                 self.core.minds[p].hear_fact(v.fact, v.speaker, now)
                 if v.fact.place and p in self.core.spatial:
