@@ -285,3 +285,16 @@ async def test_asked_of_burning_food_the_model_is_told_what_comes_first(engine):
     text, _ = await answer_backed(engine.core.minds["Grace Okafor"], "Your breakfast is burning! What would you do?",
                                   MONDAY, llm)
     assert step in llm.calls[0].text and text == "I would turn off the stove and take the pan off the heat."
+
+
+async def test_one_who_heard_of_a_party_in_its_own_words_says_so_when_its_answer_denies_it(engine):
+    # Nora on 9d99520's day: "No gathering has been planned in town", her life saying she has heard of a party
+    q = "Do you know of a gathering planned in town? When and where is it, and who is hosting it?"
+    denial = "No gathering has been planned in town."
+    text, back = await answer_backed(engine.core.minds["Nora Lindqvist"], q, MONDAY, _says(denial, denial))
+    assert text.startswith("I have heard there is a party being planned and I am determined") and back.source == "record"
+    said = "I've heard there is a party being planned, but I don't know where or when."
+    text, back = await answer_backed(engine.core.minds["Nora Lindqvist"], q, MONDAY, _says(said))
+    assert text == said and back.source == "model"
+    text, _ = await answer_backed(engine.core.minds["Priya Raman"], q, MONDAY, _says(denial, denial))
+    assert "heard there is a party" not in text  # (Priya heard of none)

@@ -683,3 +683,21 @@ def test_a_relative_of_a_third_named_by_the_relation_alone_is_one_the_records_ho
         == [True]  # (her relations: Hank, "her father")
     assert relation_claims("My father runs the store.", "Rosa Brody", [], people, rel) == []  # (kin_unbacked's)
     assert [c.backed for c in relation_claims("Hank's daughter sings.", "Samuel Okafor", [], people, rel)] == [True]
+
+
+def test_a_gathering_heard_of_in_ones_own_words_is_not_denied():
+    # Nora on 9d99520's day: "No gathering has been planned in town", her life saying she has heard of a party
+    from game.mind.interview.heardof import heard_of
+
+    engine = new_engine("default", None)
+    nora = engine.core.minds["Nora Lindqvist"]
+    q = "Do you know of a gathering planned in town? When and where is it, and who is hosting it?"
+    denial = "No gathering has been planned in town. I do not know of any gathering that is happening in the town."
+    assert "heard there is a party" in heard_of(q, denial, nora.persona.currently)
+    found = problems_in(denial, me="Nora Lindqvist", known=[], strangers=[], town=engine.core.town_names,
+                        backing=nora.persona.currently, question=q)
+    assert [p.kind for p in found] == ["denial"] and "Say what you know of it" in found[0].tell
+    said = "I've heard there is a party being planned, but I don't know what it is yet."
+    assert heard_of(q, said, nora.persona.currently) == ""
+    assert heard_of(q, denial, "Nora Lindqvist runs the community garden.") == ""  # nothing heard: a true denial
+    assert heard_of("What did you do today?", denial, nora.persona.currently) == ""

@@ -32,6 +32,7 @@ from game.mind.interview.backing import (
     role_answer,
     role_holders,
 )
+from game.mind.interview.heardof import heard_of
 from game.mind.interview.ownclaims import after_work_line, of_self_as_another, office_line, on_the_hour, way_answer
 from game.mind.memory.records import MemoryRow, mentioned, spoke_with
 from game.mind.view import PlanBlock, hhmm
@@ -293,6 +294,7 @@ class RecordLines(TypedDict):
     usual: str
     job: str
     free_time: str
+    heard: str
 
 
 _FREE_WORDS = {"free", "spare", "time", "like", "enjoy", "love", "spend", "spending", "really", "usually"}
@@ -314,7 +316,7 @@ def _work_and_usual_day(text: str, back: Backing, lost: bool, job: str, usual: s
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
                  after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "",
-                 at: tuple[str, str] | None = None, job: str = "", free_time: str = "") -> str:
+                 at: tuple[str, str] | None = None, job: str = "", free_time: str = "", heard: str = "") -> str:
     """What the model's words denied or lost, said from the records: one it knows by its relationships,
     who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
     holds that the question asks about (``back`` is told which)."""
@@ -362,6 +364,9 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         f = holds[0]  # an open question ("What has been on your mind?") all dropped: what it knows is coming
         text, back.source = f"I've been thinking about this: {in_voice(f, me, now)}", "record"
         back.fixes.append(f"told from the record: {f.what}")
+    if heard and not asked and heard_of(question, text, heard):  # (heard of one in its own words: heardof.py)
+        text, back.source = heard, "record"
+        back.fixes.append("told from its own words: a gathering heard of")
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
         carried, told = carry(text if back.source == "model" else "", asked, me, now,
                               where_when=bool(re.search(r"\b(?:where|when)\b", question, re.I)))

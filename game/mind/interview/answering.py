@@ -59,6 +59,7 @@ from game.mind.interview.backing import (
     today_not_another_day,
     wrong_host,
 )
+from game.mind.interview.heardof import heard_line
 from game.mind.interview.ofothers import said_of_others
 from game.mind.interview.otherdays import days_unbacked
 from game.mind.interview.ownclaims import (
@@ -354,7 +355,7 @@ def _record_lines(mind: Interviewee, question: str, now: datetime, usual: Sequen
             "tomorrow": _tomorrow(mind, now) if _TOMORROW.search(question) else "",
             "usual": usual_day_line(usual) if USUAL_Q.search(question) else "",
             "job": job_line(p.name, _town(mind), [sh.what for sh in p.schedule]) if JOB_Q.search(question) else "",
-            "free_time": free_time_line(p, kept) if FREE_Q.search(question) else ""}
+            "free_time": free_time_line(p, kept) if FREE_Q.search(question) else "", "heard": heard_line(p.currently)}
 
 
 def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: datetime, text: str, *, basis: str,

@@ -27,6 +27,7 @@ from game.mind.facts.roleslips import named_at_work_elsewhere
 from game.mind.facts.slips import home_unbacked, made_for_me_said_as_mine, strangers_in_scene
 from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences
 from game.mind.facts.when import word_list
+from game.mind.interview.heardof import heard_of
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
 from game.mind.interview.placeclaims import wrong_place
 from game.mind.interview.stepping import steps_out
@@ -108,10 +109,9 @@ def in_voice(f: Fact, me: str, now: datetime) -> str:
 
 def carry(answer: str, facts: Sequence[Fact], me: str, now: datetime, *, where_when: bool = False
           ) -> tuple[str, list[str]]:
-    """An answer to a question about what the resident knows carries it: each asked fact the answer
-    does not name (or denies), or, asked where and when (``where_when``), names without its place or
-    hour ("Samuel Okafor is hosting the party."), is said from the record, in the resident's voice; a
-    denial goes."""
+    """An answer to a question about what the resident knows carries it: each asked fact the answer does
+    not name (or denies), or, asked where and when (``where_when``), names without its place or hour
+    ("Samuel Okafor is hosting the party."), is said from the record, in its voice; a denial goes."""
     missing = [f for f in facts if denies(answer) or fact_in(answer, [f]) is None or not _whose_said(answer, f, me)
                or where_when and not _where_when_said(answer, f)]
     if not missing:
@@ -180,8 +180,7 @@ def role_answer(question: str, roles: dict[str, tuple[str, ...]] | Mapping[str, 
 
 
 def in_own_words(name: str, relation: str) -> str:
-    """A relationship as the resident says it: "her father; she loves him" -> "Hank Brody is my
-    father." (its first part, the possessive made the speaker's)."""
+    """A relationship as the resident says it: "her father; she loves him" -> "Hank Brody is my father."."""
     first = relation.split(";")[0].strip().rstrip(".")
     first = re.sub(r"^(?:her|his|their)\b", "my", first, flags=re.I)
     if not re.match(r"^(?:my|the|a|an)\b", first, re.I):
@@ -191,8 +190,7 @@ def in_own_words(name: str, relation: str) -> str:
 
 def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequence[str], town: TownNames,
                 backing: str, question: str, held: Sequence[Fact] = (), now: datetime | None = None) -> list[Problem]:
-    """What in ``answer`` nothing backs; ``held``: the gatherings the question asks about that the
-    resident holds (``asked_of``): an answer that denies them or leaves them out is a problem too."""
+    """What in ``answer`` nothing backs; ``held``: the gatherings asked about that it holds (``asked_of``)."""
     first = me.split()[0]
     out: list[Problem] = []
     for f in held:
@@ -219,7 +217,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
             for kind in lacks(sent)[:1]:
                 tell = f"The town has no {kind}: name only the town's own places and people."
                 out.append(Problem("place", sent, tell))
-    out += _place_denied(answer, first, question, town)
+    out += _denied(answer, first, question, town, backing)
     people = [*town.people, *known]
     for sent in sentences(answer):
         for c in relation_claims(sent, me, [], people, town.relations) + role_claims(sent, people, town.roles, me):
@@ -327,12 +325,14 @@ def wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime
     return out
 
 
-def _place_denied(answer: str, first: str, question: str, town: TownNames) -> list[Problem]:
-    """"I don't know where the Town Hall is", asked the way to it by a resident of the town."""
-    if not WHERE_DENIED.search(answer):
-        return []
-    return [Problem("denial", "", f"{first} knows where {p} is: {town.near[p]}. Say so.")
-            for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
+def _denied(answer: str, first: str, question: str, town: TownNames, backing: str) -> list[Problem]:
+    """"I don't know where the Town Hall is", asked the way to it by a resident of the town; "No gathering
+    is planned", by one whose own words say it heard of one (heardof.py)."""
+    heard = heard_of(question, answer, backing)
+    out = [Problem("denial", "", f"{first} has heard this: {heard} Say what you know of it.")] if heard else []
+    near = [p for p in town.places if p in town.near and re.search(rf"\b{re.escape(p)}\b", question, re.I)]
+    return out + [Problem("denial", "", f"{first} knows where {p} is: {town.near[p]}. Say so.")
+                  for p in (near if WHERE_DENIED.search(answer) else [])]
 
 
 def today_not_another_day(answer: str, question: str, now: datetime | None, held: Sequence[Fact]) -> str:
