@@ -292,7 +292,8 @@ async def test_one_who_heard_of_a_party_in_its_own_words_says_so_when_its_answer
     q = "Do you know of a gathering planned in town? When and where is it, and who is hosting it?"
     denial = "No gathering has been planned in town."
     text, back = await answer_backed(engine.core.minds["Nora Lindqvist"], q, MONDAY, _says(denial, denial))
-    assert text.startswith("I have heard there is a party being planned and I am determined") and back.source == "record"
+    assert text.startswith("I have heard there is a party being planned and I am determined")
+    assert back.source == "record"
     said = "I've heard there is a party being planned, but I don't know where or when."
     text, back = await answer_backed(engine.core.minds["Nora Lindqvist"], q, MONDAY, _says(said))
     assert text == said and back.source == "model"

@@ -313,13 +313,20 @@ def _work_and_usual_day(text: str, back: Backing, lost: bool, job: str, usual: s
     return text
 
 
+def _heard(text: str, back: Backing, question: str, heard: str) -> str:
+    """A gathering heard of in its own words, denied: said from those words (heardof.py)."""
+    if heard and heard_of(question, text, heard):
+        text, back.source = heard, "record"
+        back.fixes.append("told from its own words: a gathering heard of")
+    return text
+
+
 def from_records(text: str, back: Backing, question: str, *, me: str, relationships: Mapping[str, str],
                  town: TownNames, now: datetime, talked: Sequence[str], asked: Sequence[Fact],
                  after_work: str = "", tomorrow: str = "", holds: Sequence[Fact] = (), usual: str = "",
                  at: tuple[str, str] | None = None, job: str = "", free_time: str = "", heard: str = "") -> str:
-    """What the model's words denied or lost, said from the records: one it knows by its relationships,
-    who holds a role (all of them), whom it talked with today, the way to a place, the gatherings it
-    holds that the question asks about (``back`` is told which)."""
+    """What the model's words denied or lost, said from the records: one it knows, who holds a role (all of
+    them), whom it talked with today, the way, the gatherings asked of it (``back`` is told which)."""
     talks = asks_of_talks(question)
     who = person_asked(question, dict(relationships))
     if who is not None and (_WHO_IS_Q.search(question) or back.source == "rule" or UNKNOWING.search(text)):
@@ -364,9 +371,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         f = holds[0]  # an open question ("What has been on your mind?") all dropped: what it knows is coming
         text, back.source = f"I've been thinking about this: {in_voice(f, me, now)}", "record"
         back.fixes.append(f"told from the record: {f.what}")
-    if heard and not asked and heard_of(question, text, heard):  # (heard of one in its own words: heardof.py)
-        text, back.source = heard, "record"
-        back.fixes.append("told from its own words: a gathering heard of")
+    text = text if asked else _heard(text, back, question, heard)
     if asked:  # those who know say so: what the model's words lost (or denied) is said from the records
         carried, told = carry(text if back.source == "model" else "", asked, me, now,
                               where_when=bool(re.search(r"\b(?:where|when)\b", question, re.I)))
