@@ -63,6 +63,11 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
     # "we" and a tag question claim too (Kenji to Felix on b765e22's day); a plain question claims nothing
     ("Kenji Tanaka", "Felix Adeyemi", "We're opening Rise & Shine on Saturday, right?", "Felix's own to bring up"),
     ("Kenji Tanaka", "Felix Adeyemi", "Are you opening Rise & Shine on Saturday?", ""),
+    # what everyone knows (who the candidates are) does not back the rest of another's point: Eli's Owl column
+    # "mocks both mayoral candidates", said by Felix to Eli on 9d99520's day
+    ("Felix Adeyemi", "Eli Moreau", "It's kind of funny that both mayoral candidates are mocking him.",
+     "Eli's own to bring up"),
+    ("Felix Adeyemi", "Eli Moreau", "Both mayoral candidates are busy with the debate.", ""),
     ("Felix Adeyemi", "Kenji Tanaka", "We're opening Rise & Shine on Saturday, right?", ""),
 ])
 def test_a_line_that_says_anothers_point_is_named(engine, speaker, listener, line, why):

@@ -11,6 +11,7 @@ from game.engine.talks.copies import SaidLines
 from game.engine.towncore import TownCore
 from game.mind.facts.durations import numbers_mended
 from game.mind.facts.factcheck import Vetted, vet_line
+from game.mind.facts.history import apart_unheld, arrival_unheld, reason_unheld
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
@@ -216,11 +217,23 @@ class TalkFacts:
             or made_for_me_said_as_mine(sent, speaker, life) or self._given(sent, listeners, conv, heard),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
+            lambda: self._history(sent, speaker, listeners, heard, lives),
             lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),
                                                                      *(t for _, t in conv.lines)]))
             if works_said(sent) else "",
         )
         return next((w for check in checks if (w := check())), "")
+
+    def _history(self, sent: str, speaker: str, listeners: list[str], heard: list[str],
+                 lives: dict[str, str]) -> str:
+        """Why ``sent`` says a time apart, an arrival or a reason to be here that nothing backs
+        (mind/facts/history.py), else ""."""
+        town, mind = self.core.town_names, self.core.minds.get(speaker)
+        talked = [", ".join(partners_in(t)) for t in heard]
+        doing = [b.activity for b in mind.plan.blocks] if mind is not None and mind.plan is not None else []
+        return (apart_unheld(sent, listeners, speaker, town.homes, town.workplaces, talked)
+                or arrival_unheld(sent, speaker, listeners, town.people, self._points()[1])
+                or reason_unheld(sent, [*doing, *self._points()[0].get(speaker, ()), lives.get(speaker, "")]))
 
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""

@@ -1,0 +1,84 @@
+"""A talk's filler held to the town (game/mind/facts/history.py): a time apart from one the speaker
+lives or works with, an arrival nobody's life tells of, a reason to be here nothing of the speaker's
+day holds.  Each case was said on 9d99520's whole day (2026-12-01); the default town's residents."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from game.engine.build import new_engine
+from game.mind.facts.history import apart_unheld, arrival_unheld, reason_unheld
+from game.mind.view import Conversation
+
+from .fakes import scripted_model
+
+MONDAY = datetime(2026, 3, 2, 13, 0)
+HOMES = {"Kenji Tanaka": "Tanaka house", "Aiko Tanaka": "Tanaka house", "Grace Okafor": "Okafor house"}
+WORK = {"Ines Moreau": "Bluebell Cafe", "Rosa Brody": "Bluebell Cafe", "Grace Okafor": "Town Hall"}
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return new_engine("default", scripted_model({}))
+
+
+@pytest.mark.parametrize("speaker, listener, sent, why", [
+    ("Kenji Tanaka", "Aiko Tanaka", "Hello, Aiko! It's been a while since we've talked.", "lives with"),
+    ("Ines Moreau", "Rosa Brody", "We haven't talked in ages, Rosa.", "works with"),
+    ("Grace Okafor", "Eli Moreau", "Long time no see, Eli!", "seen lately"),
+    ("Grace Okafor", "Rosa Brody", "It's been a while since we've talked.", ""),  # nothing says otherwise
+    ("Kenji Tanaka", "Aiko Tanaka", "Has it been a while since you ate?", ""),  # a question
+    ("Kenji Tanaka", "Aiko Tanaka", "It's been a long day at the pharmacy.", ""),
+])
+def test_a_time_apart_is_not_said_to_one_the_speaker_lives_works_or_talked_with(speaker, listener, sent, why):
+    talked = ["Eli Moreau"]  # the speaker's talks of late
+    got = apart_unheld(sent, [listener], speaker, HOMES, WORK, talked)
+    assert (why in got and got) if why else got == ""
+
+
+LIVES = {"Nora Lindqvist": "Nora Lindqvist is a retired teacher who has lived in Millbrook all her life. "
+                           "Felix Adeyemi: the new baker who moved here.",
+         "Felix Adeyemi": "Felix Adeyemi moved to Millbrook two weeks ago to open a bakery."}
+PEOPLE = ("Nora Lindqvist", "Felix Adeyemi", "Grace Okafor")
+
+
+@pytest.mark.parametrize("sent, listener, why", [
+    ("I've been here since you moved in, and I've heard everything.", "Nora Lindqvist", "Nora's life"),
+    ("I've been here since you moved in.", "Felix Adeyemi", ""),
+    ("Nora has been kind since Felix arrived.", "Nora Lindqvist", ""),
+    ("You're new here, aren't you.", "Nora Lindqvist", "Nora's life"),
+    ("When did you move in?", "Nora Lindqvist", ""),
+])
+def test_an_arrival_is_one_the_life_of_the_one_who_arrived_tells(sent, listener, why):
+    got = arrival_unheld(sent, "Grace Okafor", [listener], PEOPLE, LIVES)
+    assert (why in got and got) if why else got == ""
+
+
+@pytest.mark.parametrize("sent, why", [
+    ("Hey Kenji, I'm here to help you with your inventory.", "inventory"),
+    ("I came by to drop off the bread for the shelf.", ""),
+    ("I'm here to see you, Kenji.", ""),
+    ("I'm just here to buy some flour.", ""),
+    ("Are you here to help with the inventory?", ""),
+])
+def test_a_reason_to_be_here_is_one_the_speaker_s_day_holds(sent, why):
+    held = ["deliver fresh bread to Greenway Market's shelf", "buy flour and yeast",
+            "Felix Adeyemi is the new baker opening Rise & Shine bakery."]
+    got = reason_unheld(sent, held)
+    assert (why in got and got) if why else got == ""
+
+
+def test_the_talks_check_cuts_the_filler_and_keeps_the_rest(engine):
+    from game.engine.talks.facts import TalkFacts
+
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("h1", ["Kenji Tanaka", "Aiko Tanaka"])
+    said = facts.vet(talk, "Kenji Tanaka", "Hello, Aiko! It's been a while since we've talked. Lunch was good.",
+                     MONDAY)[1]
+    assert said == "Hello, Aiko! Lunch was good."
+    shop = Conversation("h2", ["Felix Adeyemi", "Kenji Tanaka"])
+    said = facts.vet(shop, "Felix Adeyemi", "Hey Kenji, I'm here to help you with your inventory. Nice day.",
+                     MONDAY)[1]
+    assert "inventory" not in said and "Nice day" in said
