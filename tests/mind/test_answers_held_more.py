@@ -157,6 +157,10 @@ def test_what_someone_told_it_is_held_to_what_it_remembers_of_them():
     assert hearsay_unbacked("Samuel told me he is practising the piano.", basis, people) == []
     assert hearsay_unbacked("I talked with Aiko. She told me about the weather.", basis, people) == \
         ["She told me about the weather."]
+    # Rosa on 9d99520's save: "I remember Marcus Bell telling me about the surprise party tomorrow" (he never did)
+    said = "I remember Aiko Tanaka telling me about the surprise party tomorrow."
+    assert hearsay_unbacked(said, basis, people) == [said]
+    assert hearsay_unbacked("I remember Samuel telling me he is practising the piano.", basis, people) == []
 
 
 def test_what_a_talk_was_about_is_held_to_the_records_of_that_talk():
@@ -590,6 +594,7 @@ def test_what_it_holds_of_one_said_of_another_by_she_is_caught():
     # d4e0254's interview: Grace gave Nora a line that was Rosa's, and spoke of herself as another
     ("I would choose Nora, as she is looking forward to seeing what Grace will do for the town.", "Grace Okafor", True),
     ("Grace's debate is on Wednesday, I think.", "Grace Okafor", True),
+    ("Ines is running the cafe Grace visits every morning.", "Grace Okafor", True),  # 9d99520's interview
     ("I think Grace Okafor is the best mayor.", "Grace Okafor", True),
     ("I am Grace and I run the town.", "Grace Okafor", False),
     ("People call me Grace Okafor.", "Grace Okafor", False),

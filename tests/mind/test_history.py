@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from game.engine.build import new_engine
-from game.mind.facts.history import apart_unheld, arrival_unheld, reason_unheld
+from game.mind.facts.history import apart_unheld, arrival_unheld, own_place_visited, reason_unheld
 from game.mind.view import Conversation
 
 from .fakes import scripted_model
@@ -67,6 +67,17 @@ def test_a_reason_to_be_here_is_one_the_speaker_s_day_holds(sent, why):
     held = ["deliver fresh bread to Greenway Market's shelf", "buy flour and yeast",
             "Felix Adeyemi is the new baker opening Rise & Shine bakery."]
     got = reason_unheld(sent, held)
+    assert (why in got and got) if why else got == ""
+
+
+@pytest.mark.parametrize("sent, why", [
+    ("It's Monday too, and I'm visiting the cafe too.", "Bluebell Cafe"),
+    ("I'm visiting Bluebell Cafe today.", "Bluebell Cafe"),
+    ("I'm visiting the park today.", ""),
+    ("Are you visiting the cafe?", ""),
+])
+def test_a_visit_is_to_a_place_not_the_speaker_s_own(sent, why):
+    got = own_place_visited(sent, ["Bluebell Cafe", "Moreau house"])
     assert (why in got and got) if why else got == ""
 
 

@@ -99,3 +99,22 @@ def reason_unheld(sent: str, held: Sequence[str]) -> str:
         return ""
     have = {stem(w)[:5] for t in held for w in re.findall(r"[a-z]+", t.lower()) if len(w) >= 4}
     return "" if said & have else f"a reason to be here nothing it holds has: {what.strip()}"
+
+
+_VISITING = re.compile(r"\bI(?:'m|’m| am)(?: just| also| only)? (?:visiting|paying a visit to|dropping by|"
+                       r"stopping by) (?:the |my |our )?(?P<p>[A-Za-z' ]{3,40}?)(?: too| today| now| again)?[.!?,;]",
+                       re.I)
+
+
+def own_place_visited(sent: str, own: Sequence[str]) -> str:
+    """Why ``sent`` has the speaker visit a place of its own (``own``: its workplace and home), else
+    "": Ines, who runs Bluebell Cafe, to Grace there: "I'm visiting the cafe too" (9d99520's day)."""
+    m = _VISITING.search(sent)
+    if m is None:
+        return ""
+    said = {w for w in re.findall(r"[a-z]+", m.group("p").lower()) if len(w) >= 3}
+    for place in own:
+        words = {w for w in re.findall(r"[a-z]+", place.lower()) if len(w) >= 3}
+        if said and said <= words:
+            return f"a visit to its own {place}"
+    return ""

@@ -90,7 +90,10 @@ def talk_claims(answer: str, partners: Sequence[str], people: Sequence[str], me:
 
 
 _TOLD_ME = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?|[Hh]e|[Ss]he),? (?:who )?(?:also )?"
-                      r"(?:(?:told|informed|asked) me|said:?)(?: that| about| to)? (?P<what>[^.!?]+)")
+                      # ("I remember Marcus Bell telling me about the surprise party", Rosa's, who never talked
+                      # with him: 9d99520's interview)
+                      r"(?:(?:told|informed|asked) me|(?:was |were )?telling me|said:?)(?: that| about| to)? "
+                      r"(?P<what>[^.!?]+)")
 
 
 def hearsay_unbacked(answer: str, basis: str, people: Sequence[str]) -> list[str]:
