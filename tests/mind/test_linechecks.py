@@ -103,6 +103,9 @@ def test_one_who_hears_another_hosts_does_not_claim_it():
     assert not _own_hosting("Hi Grace! I hear you're hosting the public debate at Town Hall on March 4.")
     assert not _own_hosting("I think Grace is hosting it.")
     assert _own_hosting("I'm really excited to host the get-together.")
+    assert _own_hosting("I have a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow.")
+    assert not _own_hosting("I have a question about the party.")
+    assert not _own_hosting("Do you have a party to go to?")
 
 
 def test_a_claim_mended_to_its_host_is_said_to_the_host_as_you():
@@ -175,6 +178,8 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
         "I talked with Felix's mother."
     # (b765e22's day: Hank to Marcus, Felix to Ines)
     assert to_listener("I'm going to Marcus's pub quiz.", ["Marcus Bell"], []) == "I'm going to your pub quiz."
+    assert to_listener("I'm nervous that Ines Moreau sees me as a rival.", ["Ines Moreau"], []) == \
+        "I'm nervous that you see me as a rival."
     assert to_listener("I'd sell it to the cafe instead of going through Ines Moreau.", ["Ines Moreau"], []) == \
         "I'd sell it to the cafe instead of going through you."
     assert to_listener("I heard it from Felix.", ["Felix Adeyemi", "Rosa Brody"], []) == \

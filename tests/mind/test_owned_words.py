@@ -144,6 +144,11 @@ def test_the_speaker_spoken_of_as_another_is_not_said():
     # Priya to Samuel on 2bbddfe's day, of herself beside "you"
     assert self_named("I'm visiting with you and Priya, and we'll all eat lunch together.", "Priya Raman")
     assert self_named("You and Samuel should come.", "Priya Raman") == ""
+    # Rosa to Felix, a talk of 9d99520's save asked again: "she's cooking lunch for Rosa today"
+    assert self_named("I saw Ines, and she's cooking lunch for Rosa today.", "Rosa Brody")
+    assert self_named("I want to share it with Rosa and the other customers.", "Rosa Brody")
+    assert self_named("I'm cooking lunch for Rosa today.", "Ines Moreau") == ""
+    assert self_named("Thanks for asking, Rosa.", "Ines Moreau") == ""
 
 
 def test_the_talks_check_leaves_out_the_speaker_spoken_of_as_another(engine):

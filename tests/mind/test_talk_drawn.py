@@ -94,3 +94,19 @@ async def test_a_recall_that_keeps_some_memories_refreshes_only_those(town):
     got = await hank.recall("Marcus Bell", later, k=10, keep=lambda text: about_them(text, ["Marcus Bell"]))
     assert kept in [r.id for r in got] and left not in [r.id for r in got]
     assert hank.memory.get(kept).last_access == later and hank.memory.get(left).last_access == now
+
+
+def test_a_last_line_stopped_mid_word_says_its_whole_sentences_or_nothing():
+    # Rosa's "It's a b" closed a talk of 9d99520's save asked again
+    from game.mind.schemas import ScriptLine
+
+    names = {"rosa": "Rosa Brody", "ines": "Ines Moreau"}
+    said = [ScriptLine(speaker="Rosa", say="Hey Ines! What's up?"), ScriptLine(speaker="Ines", say="Hi Rosa! Busy."),
+            ScriptLine(speaker="Rosa", say="It's a b")]
+    counted: list[str] = []
+    lines = script_lines(said, names, list(names.values()), set(), lambda k, n=1: counted.append(k))
+    assert [t for _, t in lines] == ["Hey Ines! What's up?", "Hi Rosa! Busy."]
+    assert "script_line_unfinished" in counted
+    said[-1] = ScriptLine(speaker="Rosa", say="Sure. I will bring the")
+    lines = script_lines(said, names, list(names.values()), set(), lambda k, n=1: None)
+    assert lines[-1] == ("Rosa Brody", "Sure.")

@@ -193,9 +193,19 @@ _OWN_HOSTING = re.compile(r"\b(?:I|I'm|I’m|we|we're)\b[^.!?]{0,40}?\b(?:to\s+)
 _OTHER_SUBJECT = re.compile(r"\b(?:you|you're|you’re|he|he's|she|she's|they|they're)\b|\b[A-Z][a-z]+\b(?<!\bI)")
 
 
+# "I have a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow", said by Ines of Samuel's (a talk
+# asked again on 9d99520's save)
+_HAVE_EVENT = re.compile(r"\b(?:I|we)(?:'m|’m| am|'re|’re| are)? (?:have|having) (?:a|an|the|my|our|this) "
+                         r"(?:(?!(?:about|for|to|of|on|at|with|in|from)\b)[\w'-]+ ){0,3}?"
+                         r"(?:party|gathering|celebration|get-together|quiz|picnic|concert)\b", re.I)
+
+
 def own_hosting(text: str) -> bool:
-    """Whether ``text`` has its speaker host ("I'm really excited to host the get-together"), not
-    another ("I hear you're hosting the debate", "I think Grace is hosting it")."""
+    """Whether ``text`` has its speaker host ("I'm really excited to host the get-together", "I have
+    a surprise party tomorrow"), not another ("I hear you're hosting the debate", "I think Grace is
+    hosting it")."""
+    if _HAVE_EVENT.search(text):
+        return True
     m = _OWN_HOSTING.search(text)
     if m is None:
         return False

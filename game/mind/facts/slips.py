@@ -314,5 +314,8 @@ def self_named(sent: str, speaker: str) -> str:
     m = re.search(rf"(?<!\bI'm )(?<!\bI’m )(?<!\bI am )(?<!\bis )(?<!\bname's )\b{first}\s+(?:is|was|has|will|"
                   rf"visits|goes|works|runs|likes|loves|knows|thinks|wants|said|says)\b"
                   # ... or beside "you" ("I'm visiting with you and Priya", Priya to Samuel on 2bbddfe's day)
-                  rf"|\b(?:you|me) and {first}\b|\b{first} and (?:you|I|me)\b", sent)
+                  rf"|\b(?:you|me) and {first}\b|\b{first} and (?:you|I|me)\b"
+                  # ... or after a word that makes it another's ("she's cooking lunch for Rosa today", Rosa's)
+                  rf"|\b(?:for|with|to|from|about|tell|told|ask|asked|see|saw|meet|met|help|helping) {first}\b"
+                  rf"(?!['’]s)(?!\s*[,!?])", sent)
     return "the speaker spoken of as another" if m else ""

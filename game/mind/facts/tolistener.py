@@ -24,7 +24,8 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     new = pat.sub(lambda m: f"{m.group(1)} you", text)
     new = re.sub(rf"(?<![\w'’])(?:{names})['’]s\b(?!\s+(?:{_KIN}))", "your", new)  # (a relation: its own check)
     # "I'm sure Grace is excited", said to Grace: "you are"
-    subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s|knows|will|can)\b(?!\s*[,!?])")
+    subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s|knows|will|can|sees|thinks|wants|needs|likes)\b"
+                         r"(?!\s*[,!?])")
     new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
     new = re.sub(r"(^|[.!?]\s+)you\b", lambda m: m.group(1) + "You", new)
     if new == text:
@@ -45,7 +46,8 @@ _TWICE = re.compile(rf"\byou\b[^.!?]*\b(?:to|with|from|about|for|by|through|agai
 
 
 _KIN = r"mother|father|mom|dad|wife|husband|son|daughter|sister|brother|parents|family|grand\w+|aunt|uncle|cousin"
-_YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can"}
+_YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can", "sees": "see",
+             "thinks": "think", "wants": "want", "needs": "need", "likes": "like"}
 
 
 def _group(text: str, listeners: Sequence[str], fixes: list[str]) -> str:

@@ -54,6 +54,14 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
             count("script_line_dropped")
             continue
         lines.append((who, text))
+    if lines and said_lines and not re.search(r"[.!?…\"'”’)]\s*$", lines[-1][1]):
+        # the answer's last line stopped mid-word at the answer's length ("It's a b", Rosa's, on a talk
+        # of 9d99520's save asked again): its whole sentences, or nothing
+        who, last = lines.pop()
+        end = max(last.rfind(". "), last.rfind("! "), last.rfind("? "))
+        if end > 0:
+            lines.append((who, last[:end + 1]))
+        count("script_line_unfinished")
     return lines
 
 
