@@ -123,7 +123,12 @@ def test_one_named_with_a_role_at_a_place_works_there():
                                  "Ines Moreau": "Bluebell Cafe"})
     said = "I have a growing crush on Felix Adeyemi, who is a new baker at Bluebell Cafe."
     assert named_at_work_elsewhere(said, town) == "Felix does not work at Bluebell Cafe"
+    # said of him (Samuel's, a talk of 9d99520's save asked again)
+    assert named_at_work_elsewhere("Felix Adeyemi is a new baker at Bluebell Cafe.", town) == \
+        "Felix does not work at Bluebell Cafe"
     for right in ("Hank Brody, the owner of Brody's Supply Store, is my father.",
+                  "Felix is a baker at Greenway Market.",
+                  "Hank is a regular customer at Bluebell Cafe.",
                   "Hank, a regular customer at Bluebell Cafe, came by.", "Felix, the baker at Greenway Market."):
         assert named_at_work_elsewhere(right, town) == ""
 

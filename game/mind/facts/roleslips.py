@@ -101,7 +101,9 @@ def gap_unheld(sent: str, held: Sequence[str]) -> str:
 
 # one named with a role at a place ("a growing crush on Felix Adeyemi, who is a new baker at Bluebell Cafe", Rosa
 # on 4151289's save: Felix's stall is at Greenway Market); a customer, a guest or a member is no one's work
-_APPOSED = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?),\s+(?:who is\s+|who's\s+)?(?:a|an|the|our)\s+"
+# (or said of them: "Felix Adeyemi is a new baker at Bluebell Cafe", Samuel's, a talk of 9d99520's save asked again)
+_APPOSED = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,\s+(?:who is\s+|who's\s+)?|\s+(?:is|was)\s+)"
+                      r"(?:a|an|the|our)\s+"
                       r"(?:[\w-]+\s+){0,2}?(?P<role>\w+(?:er|ist|or|ian|ant|ess))\s+(?:at|of|in)\s+(?P<rest>[^.!?;]*)")
 _NO_WORK = frozenset({"customer", "member", "visitor", "lover", "supporter", "admirer", "neighbor", "neighbour",
                       "volunteer", "regular", "guest", "player", "reader", "fan"})
