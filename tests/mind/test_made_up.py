@@ -55,6 +55,11 @@ def test_a_plan_for_tomorrow_is_the_speakers_days_or_what_it_holds_of_tomorrow()
     assert tomorrow_unheld("I'm planning to help with the surprise party tomorrow.", DAYS, PLACES) == ""
     assert tomorrow_unheld("I'm going to paint tomorrow.", DAYS, PLACES) == ""
     assert tomorrow_unheld("I'm going to cook breakfast today.", DAYS, PLACES) == ""  # (today: the plan's rule)
+    # "I'll ..." too (Felix's, a talk of 9d99520's save asked again); "I'll see you tomorrow" says no plan
+    assert tomorrow_unheld("I'll check with him tomorrow to see if he can help.", DAYS, PLACES) != ""
+    assert tomorrow_unheld("I'll see you tomorrow!", DAYS, PLACES) == ""
+    assert tomorrow_unheld("I'll be there tomorrow.", DAYS, PLACES) == ""
+    assert tomorrow_unheld("I will paint tomorrow evening.", DAYS, PLACES) == ""
 
 
 def test_the_talks_check_drops_a_made_up_event_and_a_plan_for_tomorrow():

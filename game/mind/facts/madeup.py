@@ -68,8 +68,10 @@ def made_up_event(sent: str, held: Sequence[str]) -> str:
     return ""
 
 
-_TOMORROW = re.compile(r"\bI(?:'m|’m| am)?\s+(?:planning|going|hoping|meaning)\s+to\s+(?P<what>[^.!?]{3,80}?)"
-                       r"\s+tomorrow\b", re.I)
+# (or "I'll ...": "I'll check with him tomorrow to see if he can help with the supplies", Felix's, in a talk of
+# 9d99520's save asked again)
+_TOMORROW = re.compile(r"\bI(?:(?:'m|’m| am)?\s+(?:planning|going|hoping|meaning)\s+to|'ll|’ll| will)\s+"
+                       r"(?P<what>[^.!?]{3,80}?)\s+tomorrow\b", re.I)
 _SKIP = frozenset({"this", "that", "some", "with", "have", "going", "planning", "about", "there", "then",
                    "everyone", "everybody", "tomorrow", "morning", "afternoon", "evening", "night", "around",
                    "maybe", "again", "really"})
