@@ -47,6 +47,7 @@ class Planner:
         self._plan_failed_at: datetime | None = None
         self._ahead_tried: datetime | None = None  # the run-out time a look ahead was last asked for
         # ``_window_after``'s last answer: (run-out time, wake, sleep, plan day), the plan it read, the answer
+        self._until_seen: tuple[Action | None, Action | None, datetime | None] | None = None  # ``_decided_until``'s
         self._window_seen: tuple[tuple[datetime, int, int, date | None], DayPlan | None, bool] | None = None
 
     async def plan_day(self, now: datetime, view: WorldView | None = None) -> DayPlan:
@@ -201,10 +202,22 @@ class Planner:
             return None
         if self.agenda.replan_reason or self.agenda.plan.source == "routine" and self._plan_failed_at is not None:
             return None
-        at = self.agenda.decided_until()
+        at = self._decided_until()
         if at is None or at <= now or at == self._ahead_tried:
             return None
         return at if self._window_after(at) else None
+
+    def _decided_until(self) -> datetime | None:
+        """``Agenda.decided_until``, kept while the step in hand and the last queued one are the same
+        (steps are frozen: the same two end at the same time)."""
+        cur, queue = self.agenda.current, self.agenda.queue
+        last = queue[-1] if queue else None
+        seen = self._until_seen
+        if seen is not None and seen[0] is cur and seen[1] is last:
+            return seen[2]
+        at = self.agenda.decided_until()
+        self._until_seen = (cur, last, at)
+        return at
 
     def _window_after(self, at: datetime) -> bool:
         """Whether steps run out at ``at`` into a window of today's plan to decompose (awake then, a block
