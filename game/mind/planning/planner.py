@@ -46,8 +46,9 @@ class Planner:
         self._plan_lock = asyncio.Lock()
         self._plan_failed_at: datetime | None = None
         self._ahead_tried: datetime | None = None  # the run-out time a look ahead was last asked for
+        # ``_decided_until``'s last answer: the step in hand and the last queued it read, the end
+        self._until_seen: tuple[Action | None, Action | None, datetime | None] | None = None
         # ``_window_after``'s last answer: (run-out time, wake, sleep, plan day), the plan it read, the answer
-        self._until_seen: tuple[Action | None, Action | None, datetime | None] | None = None  # ``_decided_until``'s
         self._window_seen: tuple[tuple[datetime, int, int, date | None], DayPlan | None, bool] | None = None
 
     async def plan_day(self, now: datetime, view: WorldView | None = None) -> DayPlan:
