@@ -110,8 +110,11 @@ class TownCore:
 
     def doing(self, names: Iterable[str] | None = None) -> dict[str, str]:
         """What everyone is doing (or those of ``names``), in words (what perception says of them)."""
-        residents = self.residents if names is None else {n: self.residents[n] for n in names if n in self.residents}
-        out = {name: r.action.description for name, r in residents.items() if r.action is not None}
+        if names is None:
+            out = {name: r.action.description for name, r in self.residents.items() if r.action is not None}
+        else:  # (one pass: a round of looks asks it for each cell's people, a thousand residents' town)
+            out = {n: r.action.description for n in names
+                   if (r := self.residents.get(n)) is not None and r.action is not None}
         if self.player is not None and (names is None or self.player.name in names):
             out[self.player.name] = f"visiting ({self.player.description})" if self.player.description \
                 else "visiting"

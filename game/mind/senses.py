@@ -132,7 +132,7 @@ class Senses:
         pending = [i for i in self.core.memory.unscored(until=now) if i not in self._scoring]
         if not pending:
             return False
-        oldest = self.core.memory.get(pending[0]).created
+        oldest = self.core.memory.created_at(pending[0])
         return (len(pending) >= self.core.config.importance_batch
                 or now - oldest >= timedelta(minutes=self.core.config.importance_max_wait_min))
 

@@ -45,22 +45,14 @@ def perceive(observer: str, pos: Pos, town: Town, actors: dict[str, Pos], radius
     # (distance, kind, subject, tile or None) of all in view, the words made only for the nearest
     # ``bandwidth`` (a crowded square of a thousand residents: most were described, then cut)
     seen: list[tuple[float, str, str, Pos | None]] = []
+    arena_at = tree.arena_at
     for name, p in actors.items():
-        if name == observer:
-            continue
-        if max(abs(p[0] - x0), abs(p[1] - y0)) > radius or tree.arena_at(p) != here:
-            continue
-        seen.append((math.dist(pos, p), "person", name, p))
-    # objects in the observer's arena within the radius
-    if here.count(":") == 1:
-        sector, arena = here.split(":")
-        for obj in tree.objects(sector, arena):
-            addr = f"{here}:{obj}"
-            d = min((math.dist(pos, t) for t in tree.tiles_of(addr)
-                     if max(abs(t[0] - x0), abs(t[1] - y0)) <= radius), default=None)
-            if d is not None:
-                seen.append((d, "object", addr, None))
-    seen.sort(key=lambda q: q[:3])
+        if (name != observer and -radius <= p[0] - x0 <= radius and -radius <= p[1] - y0 <= radius
+                and arena_at(p) == here):
+            seen.append((math.dist(pos, p), "person", name, p))
+    # objects in the observer's arena within the radius (the same from a tile each time: kept by the tree)
+    seen.extend((d, "object", addr, None) for d, addr in tree.objects_in_view(pos, radius))
+    seen.sort()  # (by distance, kind and subject: no two share a kind and a subject, the tile is never compared)
     out: list[Percept] = []
     for d, _kind, subject, tile in seen[:bandwidth]:
         if tile is not None:

@@ -6,6 +6,7 @@ The empty address ``""`` is the open town (streets, outside every sector).
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -79,12 +80,18 @@ class AreaTree:
         self.props: dict[Address, dict] = {}  # extra properties of any area/object
         self._described: dict[Address, str] = {}  # ``describe``'s words (perception asks them every look)
         self._at: dict[tuple[int, int, bool], Address] = {}  # a tile's address and arena (the same: asked every look)
+        self._in_view: dict[tuple[int, int, int], tuple[tuple[float, Address], ...]] = {}  # ``objects_in_view``
         self._kw: dict[Address, set[str]] | None = None
 
     # ---- building -------------------------------------------------------------------------
-    def add_sector(self, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
+    def _changed(self) -> None:
+        """The areas changed: what was read of them (words, tiles' addresses, objects in view) is read again."""
         self._described.clear()
         self._at.clear()
+        self._in_view.clear()
+
+    def add_sector(self, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
+        self._changed()
         name = name.strip()
         if name not in self._tiles:
             self._sectors.append(name)
@@ -97,8 +104,7 @@ class AreaTree:
         self._kw = None
 
     def add_arena(self, sector: str, name: str, tiles: Iterable[Pos], props: dict | None = None) -> None:
-        self._described.clear()
-        self._at.clear()
+        self._changed()
         addr = join(sector, name)
         if addr not in self._tiles:
             self._arenas.append((sector, name))
@@ -112,8 +118,7 @@ class AreaTree:
 
     def add_object_tiles(self, label: str, kind: str, tiles: Iterable[Pos], props: dict | None = None) -> int:
         """Place an object; its sector and arena come from each tile.  Returns tiles placed."""
-        self._described.clear()
-        self._at.clear()
+        self._changed()
         n = 0
         for x, y in tiles:
             a = self._arena_at[y, x]
@@ -143,8 +148,7 @@ class AreaTree:
 
     def finish(self) -> None:
         """Compute the tile lists (after all areas are added)."""
-        self._described.clear()
-        self._at.clear()
+        self._changed()
         for addr in self._tiles:
             self._tiles[addr] = []
         s, a, o = self._sector_at, self._arena_at, self._object_at
@@ -216,6 +220,31 @@ class AreaTree:
             return join(*self._arenas[a])
         s = self._sector_at[y, x]
         return self._sectors[s] if s >= 0 else ""
+
+    def objects_in_view(self, pos: Pos, radius: int) -> tuple[tuple[float, Address], ...]:
+        """The objects of the arena ``pos`` lies in (none on a street) with a tile within ``radius``
+        tiles of it (a square), each with the straight-line distance to its nearest such tile: made
+        once a tile and radius (perception asks it at every look; the areas do not move)."""
+        key = (pos[0], pos[1], radius)
+        got = self._in_view.get(key)
+        if got is None:
+            got = self._in_view[key] = self._objects_in_view(pos, radius)
+        return got
+
+    def _objects_in_view(self, pos: Pos, radius: int) -> tuple[tuple[float, Address], ...]:
+        here = self.arena_at(pos)
+        if here.count(":") != 1:
+            return ()
+        x0, y0 = pos
+        sector, arena = here.split(":")
+        out = []
+        for obj in self.objects(sector, arena):
+            addr = f"{here}:{obj}"
+            d = min((math.dist(pos, t) for t in self.tiles_of(addr)
+                     if max(abs(t[0] - x0), abs(t[1] - y0)) <= radius), default=None)
+            if d is not None:
+                out.append((d, addr))
+        return tuple(out)
 
     def tiles_of(self, address: Address) -> list[Pos]:
         """Tiles of an address (a list, do not modify).  Unknown address -> ``KeyError``."""

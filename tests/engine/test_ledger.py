@@ -30,6 +30,20 @@ def test_share_counts_waking_seconds_by_source_and_not_sleep():
     assert led.summary(since="1:07")["model_led_share"] == 1.0
 
 
+def test_tick_all_counts_as_tick_for_each():
+    """``tick_all`` (the hour's key made once for the town) counts what ``tick`` would for each."""
+    one, many = DecisionLedger(), DecisionLedger()
+    rows = [("Ann", "model"), ("Bo", "routine"), ("Cy", "talk")]
+    for i in range(400):  # across an hour's edge
+        now = T0 + timedelta(seconds=30 * i)
+        for name, src in rows:
+            one.tick(name, now, 1, source=src, seconds=10)
+        many.tick_all(now, 1, rows, seconds=10)
+    many.tick_all(T0, 1, rows, seconds=0)
+    assert {n: r.seconds for n, r in many.residents.items()} == {n: r.seconds for n, r in one.residents.items()}
+    assert many.summary() == one.summary()
+
+
 def test_lag_runs_from_the_first_need_to_the_model_answer_and_survives_a_save():
     led = DecisionLedger()
     led.need("Ann", T0)

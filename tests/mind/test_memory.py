@@ -114,6 +114,9 @@ def test_importance_is_clamped_and_summed_since():
     m.add("observation", "b", T0 + timedelta(hours=1), importance=-3)
     m.add("observation", "c", T0 + timedelta(hours=2))  # provisional
     assert [m.get(i).importance for i in range(3)] == [10.0, 1.0, 3.0]
+    assert [m.created_at(i) for i in range(3)] == [m.get(i).created for i in range(3)]
+    with pytest.raises(KeyError):
+        m.created_at(3)
     assert m.unscored() == [2]
     assert m.unscored(until=T0 + timedelta(hours=1)) == []  # (read again from what was read, by its time)
     m.set_importance(2, 5)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from game.world.tree import AreaTree
@@ -68,3 +70,36 @@ def test_tree_built_by_hand():
     assert t.all_objects() == ["Hut:room:bed"]
     assert t.tiles_of("Hut:room:bed") == [(0, 0)]
     assert t.address_at((3, 1)) == "Hut"
+
+
+def test_objects_in_view_as_read_from_the_tiles(town):
+    """``objects_in_view`` (kept by tile) says what reading the arena's objects' tiles says."""
+    t = town.tree
+    for here in ("Bluebell Cafe:cafe", "Okafor house:kitchen"):
+        for pos in town.walkable_tiles_of(here)[::3]:
+            want = []
+            for obj in t.objects(*here.split(":")):
+                addr = f"{here}:{obj}"
+                ds = [math.dist(pos, p) for p in t.tiles_of(addr) if max(abs(p[0] - pos[0]), abs(p[1] - pos[1])) <= 4]
+                if ds:
+                    want.append((min(ds), addr))
+            assert t.objects_in_view(pos, 4) == tuple(want)
+            assert t.objects_in_view(pos, 4) is t.objects_in_view(pos, 4)  # kept
+    street = next((x, y) for y in range(town.height) for x in range(town.width)
+                  if t.arena_at((x, y)).count(":") == 0 and town.paths.walkable((x, y)))
+    assert t.objects_in_view(street, 8) == ()  # (a street, or a sector's open ground: no objects seen)
+
+
+def test_objects_in_view_read_again_after_the_areas_change():
+    t = AreaTree(6, 2, "Tiny")
+    t.add_sector("Hut", [(x, y) for x in range(6) for y in range(2)])
+    t.add_arena("Hut", "room", [(x, y) for x in range(6) for y in range(2)])
+    t.add_object_tiles("bed", "bed", [(0, 0)])
+    t.finish()
+    assert t.objects_in_view((2, 0), 3) == ((2.0, "Hut:room:bed"),)
+    t.add_object_tiles("desk", "desk", [(3, 1)])
+    t.finish()
+    assert t.objects_in_view((2, 0), 3) == ((2.0, "Hut:room:bed"), (math.sqrt(2), "Hut:room:desk"))
+    t.add_arena("Hut", "porch", [(0, 0), (1, 0), (2, 0)])  # the bed's tile is the porch's now
+    t.finish()
+    assert t.objects_in_view((2, 0), 3) == ()

@@ -45,11 +45,7 @@ class LeadTime:
         """One tick of each waking resident's time in the ledger, by where its action came from
         (a talk's lines are the model's); the embodied resident is the player's, not counted."""
         core = self.core
-        secs = core.clock.seconds_per_step
-        day = core.clock.day
-        for r in core.residents.values():
-            if r.name == core.embodied:
-                continue
-            act = r.action
-            source = "talk" if r.conversation else (act.source if act else "none")
-            core.ledger.tick(r.name, now, day, source=source, seconds=secs, asleep=r.asleep)
+        embodied = core.embodied
+        core.ledger.tick_all(now, core.clock.day, (
+            (r.name, "talk" if r.conversation else (r.action.source if r.action else "none"))
+            for r in core.residents.values() if r.name != embodied and not r.asleep), core.clock.seconds_per_step)

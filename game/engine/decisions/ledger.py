@@ -98,6 +98,15 @@ class DecisionLedger:
             return
         self._r(name).add(_hour_key(now, day), source, seconds)
 
+    def tick_all(self, now: datetime, day: int, sources: Iterable[tuple[str, str]], seconds: float) -> None:
+        """``tick`` for each waking (name, source) of ``sources``: the hour's key made once, not
+        for each of a thousand residents at every step."""
+        if seconds <= 0:
+            return
+        key = _hour_key(now, day)
+        for name, source in sources:
+            self._r(name).add(key, source, seconds)
+
     def need(self, name: str, now: datetime) -> None:
         r = self._r(name)
         if r.need_since is None:

@@ -72,9 +72,11 @@ class Hazards:
         (sector) within ``HAZARD_REACH`` tiles, nearest first."""
         tree = self.core.town.tree
         sector = tree.arena_at(r.pos).split(":")[0]
+        if not sector:
+            return []
         found = []
-        for addr, state in sorted(self.core.town.objects.busy().items()):
-            if state not in HAZARDS or not sector or addr.split(":")[0] != sector:
+        for addr, state in self.core.town.objects.busy().items():  # (in any order: sorted by distance below)
+            if state not in HAZARDS or addr.split(":")[0] != sector:
                 continue
             try:
                 d = min(chebyshev(r.pos, t) for t in tree.tiles_of(addr))

@@ -67,6 +67,10 @@ class Perceiver:
         # PERCEIVE_RADIUS tiles, as of this tick (after everyone moved)
         self._cells: dict[Pos, list[tuple[str, Pos]]] | None = None
         self._near: dict[Pos, tuple[dict[str, Pos], dict[str, str]]] = {}  # a cell's ``around``, this round
+        # the round's cells by the arena each one stands in, and those of a cell's ``around`` in an arena
+        # (``in_arena``): a look sees only its own arena, and a crowded block's cells hold many arenas
+        self._by_arena: dict[tuple[int, int, str], list[tuple[str, Pos]]] = {}
+        self._near_in: dict[tuple[int, int, str], dict[str, Pos]] = {}
         # the last round's cells and its step: nobody walks between the looks and the decisions
         # (``Engine.step``), so a decision's view finds those near in them, not among the whole town
         self._grid: tuple[int, dict[Pos, list[tuple[str, Pos]]]] = (-1, {})
@@ -81,10 +85,14 @@ class Perceiver:
         tick's time)."""
         size = max(1, PERCEIVE_RADIUS)
         cells: dict[Pos, list[tuple[str, Pos]]] = defaultdict(list)
+        by_arena: dict[tuple[int, int, str], list[tuple[str, Pos]]] = defaultdict(list)
+        arena_at = self.core.town.tree.arena_at
         for name, p in self.core.actors().items():
-            cells[(p[0] // size, p[1] // size)].append((name, p))
-        self._cells = cells
-        self._near = {}
+            cx, cy = p[0] // size, p[1] // size
+            cells[(cx, cy)].append((name, p))
+            by_arena[(cx, cy, arena_at(p))].append((name, p))
+        self._cells, self._by_arena = cells, by_arena
+        self._near, self._near_in = {}, {}
         self._grid = (self.core.step_no, cells)
         self.reacting = 0
         try:
@@ -92,8 +100,8 @@ class Perceiver:
                 if (step_no + i) % PERCEIVE_EVERY == 0:
                     self.look(r, now)
         finally:
-            self._cells = None
-            self._near = {}
+            self._cells, self._by_arena = None, {}
+            self._near, self._near_in = {}, {}
 
     def around(self, pos: Pos) -> tuple[dict[str, Pos], dict[str, str]]:
         """Those within ``PERCEIVE_RADIUS`` tiles of ``pos`` (a square; a few beyond it) and what
@@ -109,9 +117,26 @@ class Perceiver:
             made = self._near[(cx, cy)] = (near, self.core.doing(near))
         return made
 
+    def in_arena(self, pos: Pos, near: dict[str, Pos]) -> dict[str, Pos]:
+        """Those of ``near`` (``around(pos)``) in the arena ``pos`` lies in: all that a look from ``pos``
+        can see of them (the world's perception sees only its own arena), made once a round for a cell
+        and an arena.  Outside a round of looks, ``near`` itself."""
+        if self._cells is None:
+            return near
+        size = max(1, PERCEIVE_RADIUS)
+        key = (pos[0] // size, pos[1] // size, self.core.town.tree.arena_at(pos))
+        made = self._near_in.get(key)
+        if made is None:
+            cx, cy, here = key
+            by_arena = self._by_arena
+            made = self._near_in[key] = {name: p for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                                         for name, p in by_arena.get((cx + dx, cy + dy, here), ())}
+        return made
+
     def look(self, r: Resident, now: datetime) -> None:
         core = self.core
         near, doing = self.around(r.pos)
+        near = self.in_arena(r.pos, near)
         percepts = self.perceive(r.name, r.pos, core.town, near, PERCEIVE_RADIUS, PERCEIVE_BANDWIDTH, doing=doing)
         current: dict[str, str] = {}
         salient: list[str] = []

@@ -5,7 +5,7 @@ that picks candidates on a large stream (from ``PREFILTER_MIN`` records on)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import numpy as np
@@ -24,8 +24,6 @@ def game_hours(t: datetime) -> float:
 
 
 def from_game_hours(h: float) -> datetime:
-    from datetime import timedelta
-
     return _EPOCH + timedelta(hours=float(h))
 
 

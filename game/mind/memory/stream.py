@@ -231,6 +231,12 @@ class MemoryStream:
                       importance=float(self.columns.imp[rid]), evidence=self.columns.evidence[rid],
                       scored=bool(self.columns.scored[rid]))
 
+    def created_at(self, rid: int) -> datetime:
+        """When record ``rid`` was made (``get(rid).created``, without the rest of the record)."""
+        if not 0 <= rid < self.columns.n:
+            raise KeyError(rid)
+        return from_game_hours(self.columns.created[rid])
+
     def text(self, rid: int) -> str:
         return self.columns.text[rid]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Literal
 
 from game.llm.api import BadAnswer, LLMError, Priority
@@ -46,6 +46,10 @@ class Planner:
         self._plan_lock = asyncio.Lock()
         self._plan_failed_at: datetime | None = None
         self._ahead_tried: datetime | None = None  # the run-out time a look ahead was last asked for
+        # ``_decided_until``'s last answer: the step in hand and the last queued it read, the end
+        self._until_seen: tuple[Action | None, Action | None, datetime | None] | None = None
+        # ``_window_after``'s last answer: (run-out time, wake, sleep, plan day), the plan it read, the answer
+        self._window_seen: tuple[tuple[datetime, int, int, date | None], DayPlan | None, bool] | None = None
 
     async def plan_day(self, now: datetime, view: WorldView | None = None) -> DayPlan:
         """The day's frame filled in, wake to bed (one call, two when the check asks again; the
@@ -199,13 +203,36 @@ class Planner:
             return None
         if self.agenda.replan_reason or self.agenda.plan.source == "routine" and self._plan_failed_at is not None:
             return None
-        at = self.agenda.decided_until()
+        at = self._decided_until()
         if at is None or at <= now or at == self._ahead_tried:
             return None
-        d, minute = self.core.day_and_minute(at)
-        if self.agenda.plan_date != d or self.core.asleep_at(at) or not decompose_window(self.agenda.plan, minute, 0):
-            return None
+        return at if self._window_after(at) else None
+
+    def _decided_until(self) -> datetime | None:
+        """``Agenda.decided_until``, kept while the step in hand and the last queued one are the same
+        (steps are frozen: the same two end at the same time)."""
+        cur, queue = self.agenda.current, self.agenda.queue
+        last = queue[-1] if queue else None
+        seen = self._until_seen
+        if seen is not None and seen[0] is cur and seen[1] is last:
+            return seen[2]
+        at = self.agenda.decided_until()
+        self._until_seen = (cur, last, at)
         return at
+
+    def _window_after(self, at: datetime) -> bool:
+        """Whether steps run out at ``at`` into a window of today's plan to decompose (awake then, a block
+        in progress).  The same run-out time, sleep hours and plan give the same answer: it is kept
+        (asked for every resident at every step, a thousand residents' plans were read again each step)."""
+        p, plan = self.core.persona, self.agenda.plan
+        key = (at, p.wake, p.sleep, self.agenda.plan_date)
+        seen = self._window_seen
+        if seen is not None and seen[0] == key and seen[1] is plan:
+            return seen[2]
+        d, minute = self.core.day_and_minute(at)
+        ok = not (self.agenda.plan_date != d or self.core.asleep_at(at) or not decompose_window(plan, minute, 0))
+        self._window_seen = (key, plan, ok)
+        return ok
 
     def _wake_unplanned(self, now: datetime) -> datetime | None:
         """The next wake-up after ``now`` (asleep), when the day it begins has no plan yet and
