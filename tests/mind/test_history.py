@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from game.engine.build import new_engine
-from game.mind.facts.history import apart_unheld, arrival_unheld, own_place_visited, reason_unheld
+from game.mind.facts.history import apart_unheld, arrival_unheld, helping_unheld, own_place_visited, reason_unheld
 from game.mind.view import Conversation
 
 from .fakes import scripted_model
@@ -78,6 +78,19 @@ def test_a_reason_to_be_here_is_one_the_speaker_s_day_holds(sent, why):
 ])
 def test_a_visit_is_to_a_place_not_the_speaker_s_own(sent, why):
     got = own_place_visited(sent, ["Bluebell Cafe", "Moreau house"])
+    assert (why in got and got) if why else got == ""
+
+
+@pytest.mark.parametrize("sent, why", [
+    ("Yeah, I've been helping out with the pharmacy.", "pharmacy"),
+    ("I'm helping with the surprise party.", "surprise party"),
+    ("I've been helping out at the pub all day.", ""),
+    ("I'm helping with the pub quiz tonight.", ""),
+    ("Are you helping with the pharmacy?", ""),
+])
+def test_help_the_speaker_gives_is_its_own_work(sent, why):
+    own = ["run the pub quiz at The Copper Kettle", "Marcus Bell took over The Copper Kettle pub from his uncle."]
+    got = helping_unheld(sent, own)
     assert (why in got and got) if why else got == ""
 
 

@@ -447,3 +447,18 @@ def test_a_listener_that_would_be_spoken_of_twice_is_not_made_you():
     assert to_listener("I need to talk to Marcus Bell about the fountain.", group, []) == \
         "I need to talk to you, Marcus, about the fountain."
     assert to_listener("I heard it from Marcus.", group, []) == "I heard it from Marcus."
+
+
+def test_a_guest_planning_to_attend_claims_no_hosting():
+    # Priya to Marcus at his quiz (1703955's day): "I'm planning on attending the quiz today" became "Marcus is
+    # planning on attending the quiz today", said to Marcus
+    from datetime import datetime
+
+    from game.mind.facts.factcheck import fix_fact_words
+
+    now = datetime(2026, 3, 2, 19, 0)
+    for said in ("Yes, I'm planning on attending the surprise party.", "I'm planning to go to the surprise party."):
+        text, fixes = fix_fact_words(said, PARTY, now, TOWN, "Ines Moreau", to=["Rosa Brody"])
+        assert text == said and not [f for f in fixes if f.startswith("claim")]
+    text, fixes = fix_fact_words("I'm planning the surprise party.", PARTY, now, TOWN, "Ines Moreau", to=["Rosa Brody"])
+    assert "claim -> Samuel Okafor" in fixes

@@ -11,7 +11,13 @@ from game.engine.talks.copies import SaidLines
 from game.engine.towncore import TownCore
 from game.mind.facts.durations import numbers_mended
 from game.mind.facts.factcheck import Vetted, vet_line
-from game.mind.facts.history import apart_unheld, arrival_unheld, own_place_visited, reason_unheld
+from game.mind.facts.history import (
+    apart_unheld,
+    arrival_unheld,
+    helping_unheld,
+    own_place_visited,
+    reason_unheld,
+)
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
@@ -231,10 +237,12 @@ class TalkFacts:
         town, mind = self.core.town_names, self.core.minds.get(speaker)
         talked = [", ".join(partners_in(t)) for t in heard]
         doing = [b.activity for b in mind.plan.blocks] if mind is not None and mind.plan is not None else []
+        points, own = self._points()[0].get(speaker, ()), self._points()[1].get(speaker, "")
         return (apart_unheld(sent, listeners, speaker, town.homes, town.workplaces, talked)
                 or arrival_unheld(sent, speaker, listeners, town.people, self._points()[1])
-                or reason_unheld(sent, [*doing, *self._points()[0].get(speaker, ()), lives.get(speaker, "")])
-                or own_place_visited(sent, [p for p in (town.workplaces.get(speaker), town.homes.get(speaker)) if p]))
+                or reason_unheld(sent, [*doing, *points, lives.get(speaker, "")])
+                or own_place_visited(sent, [p for p in (town.workplaces.get(speaker), town.homes.get(speaker)) if p])
+                or helping_unheld(sent, [*doing, *points, own, *(t for who, t in town.tasks if who == speaker)]))
 
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""

@@ -118,3 +118,22 @@ def own_place_visited(sent: str, own: Sequence[str]) -> str:
         if said and said <= words:
             return f"a visit to its own {place}"
     return ""
+
+
+# help the speaker says it gives: "Yeah, I've been helping out with the pharmacy", Marcus's (he runs the pub) to
+# the pharmacist on 1703955's day
+_HELPING = re.compile(r"\bI(?:'ve| have)? been helping(?: out)? (?:with|at|in) (?P<a>[^.!?,;]{3,60})"
+                      r"|\bI(?:'m|’m| am)(?: also| still)? helping(?: out)? (?:with|at|in) (?P<b>[^.!?,;]{3,60})", re.I)
+
+
+def helping_unheld(sent: str, own: Sequence[str]) -> str:
+    """Why ``sent`` says the speaker helps with something no word of its own (``own``: its day's
+    doings, its points, its life, its parts in the town's gatherings) has, else "": what it heard
+    in the talk does not make it the speaker's work."""
+    m = _HELPING.search(sent)
+    if m is None or sent.rstrip().endswith("?"):
+        return ""
+    what = m.group("a") or m.group("b") or ""
+    said = {stem(w)[:5] for w in re.findall(r"[a-z]+", what.lower()) if len(w) >= 4 and w not in _PLAIN}
+    have = {stem(w)[:5] for t in own for w in re.findall(r"[a-z]+", t.lower()) if len(w) >= 4}
+    return f"help it gives nothing of its own has: {what.strip()}" if said and not said & have else ""
