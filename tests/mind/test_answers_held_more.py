@@ -595,6 +595,8 @@ def test_what_it_holds_of_one_said_of_another_by_she_is_caught():
     ("I would choose Nora, as she is looking forward to seeing what Grace will do for the town.", "Grace Okafor", True),
     ("Grace's debate is on Wednesday, I think.", "Grace Okafor", True),
     ("Ines is running the cafe Grace visits every morning.", "Grace Okafor", True),  # 9d99520's interview
+    ("She is always there to help and support Grace.", "Grace Okafor", True),  # 1703955's interview
+    ("I went for a walk with Samuel.", "Grace Okafor", False),
     ("I think Grace Okafor is the best mayor.", "Grace Okafor", True),
     ("I am Grace and I run the town.", "Grace Okafor", False),
     ("People call me Grace Okafor.", "Grace Okafor", False),

@@ -144,7 +144,10 @@ def own_name_as_other(sent: str, me: str) -> bool:
     for m in re.finditer(rf"\b{re.escape(first)}(?:\s+{re.escape(me.split()[-1])})?(?={_THIRD})", sent):
         if not SELF_INTRO.search(sent[:m.start()]):
             return True
-    return False
+    # ... or after a word that makes it another's ("always there to help and support Grace", Grace's answer
+    # on 1703955's save)
+    return re.search(rf"\b(?:help|helps|support|supports|for|with|about|tell|told|ask|asked|meet|met|visit|visits)"
+                     rf"\s+{re.escape(first)}\b(?!['’]s)(?!\s*[,!?])", sent) is not None
 
 
 def sentences(text: str) -> list[str]:
