@@ -19,6 +19,11 @@ HOMES = {"Kenji Tanaka": "Tanaka house", "Aiko Tanaka": "Tanaka house", "Grace O
 WORK = {"Ines Moreau": "Bluebell Cafe", "Rosa Brody": "Bluebell Cafe", "Grace Okafor": "Town Hall"}
 
 
+def _names(got: str, why: str) -> bool:
+    """The rule's reason names ``why``, or it finds none when ``why`` is ""."""
+    return why in got and got != "" if why else got == ""
+
+
 @pytest.fixture(scope="module")
 def engine():
     return new_engine("default", scripted_model({}))
@@ -35,7 +40,7 @@ def engine():
 def test_a_time_apart_is_not_said_to_one_the_speaker_lives_works_or_talked_with(speaker, listener, sent, why):
     talked = ["Eli Moreau"]  # the speaker's talks of late
     got = apart_unheld(sent, [listener], speaker, HOMES, WORK, talked)
-    assert (why in got and got) if why else got == ""
+    assert _names(got, why)
 
 
 LIVES = {"Nora Lindqvist": "Nora Lindqvist is a retired teacher who has lived in Millbrook all her life. "
@@ -53,7 +58,7 @@ PEOPLE = ("Nora Lindqvist", "Felix Adeyemi", "Grace Okafor")
 ])
 def test_an_arrival_is_one_the_life_of_the_one_who_arrived_tells(sent, listener, why):
     got = arrival_unheld(sent, "Grace Okafor", [listener], PEOPLE, LIVES)
-    assert (why in got and got) if why else got == ""
+    assert _names(got, why)
 
 
 @pytest.mark.parametrize("sent, why", [
@@ -67,7 +72,7 @@ def test_a_reason_to_be_here_is_one_the_speaker_s_day_holds(sent, why):
     held = ["deliver fresh bread to Greenway Market's shelf", "buy flour and yeast",
             "Felix Adeyemi is the new baker opening Rise & Shine bakery."]
     got = reason_unheld(sent, held)
-    assert (why in got and got) if why else got == ""
+    assert _names(got, why)
 
 
 @pytest.mark.parametrize("sent, why", [
@@ -78,7 +83,7 @@ def test_a_reason_to_be_here_is_one_the_speaker_s_day_holds(sent, why):
 ])
 def test_a_visit_is_to_a_place_not_the_speaker_s_own(sent, why):
     got = own_place_visited(sent, ["Bluebell Cafe", "Moreau house"])
-    assert (why in got and got) if why else got == ""
+    assert _names(got, why)
 
 
 @pytest.mark.parametrize("sent, why", [
@@ -91,7 +96,7 @@ def test_a_visit_is_to_a_place_not_the_speaker_s_own(sent, why):
 def test_help_the_speaker_gives_is_its_own_work(sent, why):
     own = ["run the pub quiz at The Copper Kettle", "Marcus Bell took over The Copper Kettle pub from his uncle."]
     got = helping_unheld(sent, own)
-    assert (why in got and got) if why else got == ""
+    assert _names(got, why)
 
 
 def test_the_talks_check_cuts_the_filler_and_keeps_the_rest(engine):

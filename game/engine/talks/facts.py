@@ -17,6 +17,7 @@ from game.mind.facts.history import (
     helping_unheld,
     own_place_visited,
     reason_unheld,
+    says_history,
 )
 from game.mind.facts.hours import clock_times, stems
 from game.mind.facts.leaning import names_by_pronoun
@@ -233,7 +234,9 @@ class TalkFacts:
     def _history(self, sent: str, speaker: str, listeners: list[str], heard: list[str],
                  lives: dict[str, str]) -> str:
         """Why ``sent`` says a time apart, an arrival or a reason to be here that nothing backs
-        (mind/facts/history.py), else ""."""
+        (mind/facts/history.py), else "": what they read is gathered only for a sentence with one of their forms."""
+        if not says_history(sent):
+            return ""
         town, mind = self.core.town_names, self.core.minds.get(speaker)
         talked = [", ".join(partners_in(t)) for t in heard]
         doing = [b.activity for b in mind.plan.blocks] if mind is not None and mind.plan is not None else []

@@ -93,12 +93,8 @@ def reason_unheld(sent: str, held: Sequence[str]) -> str:
     if m is None or sent.rstrip().endswith("?"):
         return ""
     what = m.group("a") or m.group("b") or ""
-    said = {stem(w) for w in re.findall(r"[a-z]+", what.lower()) if len(w) >= 4 and w not in _PLAIN}
-    said = {w[:5] for w in said if w not in _PLAIN}
-    if not said:
-        return ""
-    have = {stem(w)[:5] for t in held for w in re.findall(r"[a-z]+", t.lower()) if len(w) >= 4}
-    return "" if said & have else f"a reason to be here nothing it holds has: {what.strip()}"
+    said = _stems(what, plain=_PLAIN)
+    return "" if not said or said & _stems(*held) else f"a reason to be here nothing it holds has: {what.strip()}"
 
 
 _VISITING = re.compile(r"\bI(?:'m|’m| am)(?: just| also| only)? (?:visiting|paying a visit to|dropping by|"
@@ -134,6 +130,15 @@ def helping_unheld(sent: str, own: Sequence[str]) -> str:
     if m is None or sent.rstrip().endswith("?"):
         return ""
     what = m.group("a") or m.group("b") or ""
-    said = {stem(w)[:5] for w in re.findall(r"[a-z]+", what.lower()) if len(w) >= 4 and w not in _PLAIN}
-    have = {stem(w)[:5] for t in own for w in re.findall(r"[a-z]+", t.lower()) if len(w) >= 4}
-    return f"help it gives nothing of its own has: {what.strip()}" if said and not said & have else ""
+    said = _stems(what, plain=_PLAIN)
+    return f"help it gives nothing of its own has: {what.strip()}" if said and not said & _stems(*own) else ""
+
+
+def _stems(*texts: str, plain: frozenset[str] = frozenset()) -> set[str]:
+    """The first five letters of the stems of the words of four letters or more in ``texts``, less ``plain``."""
+    return {stem(w)[:5] for t in texts for w in re.findall(r"[a-z]+", t.lower()) if len(w) >= 4 and w not in plain}
+
+
+def says_history(sent: str) -> bool:
+    """Whether ``sent`` has any form these rules read (a cheap test before their inputs are gathered)."""
+    return any(p.search(sent) for p in (_APART, _ARRIVED, _HERE_TO, _VISITING, _HELPING))

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from game.mind.facts.fact import Fact
-from game.mind.facts.unbacked import by_first
+from game.mind.facts.unbacked import by_first, named_as_object
 
 # a name said to someone: at the start ("Grace, ..."), after a greeting or a short word ("Thanks, Grace",
 # "I know, Rosa"), or closing a clause (", Grace!"); a sentence's subject ("Rosa is ...") is not
@@ -314,8 +314,6 @@ def self_named(sent: str, speaker: str) -> str:
     m = re.search(rf"(?<!\bI'm )(?<!\bI’m )(?<!\bI am )(?<!\bis )(?<!\bname's )\b{first}\s+(?:is|was|has|will|"
                   rf"visits|goes|works|runs|likes|loves|knows|thinks|wants|said|says)\b"
                   # ... or beside "you" ("I'm visiting with you and Priya", Priya to Samuel on 2bbddfe's day)
-                  rf"|\b(?:you|me) and {first}\b|\b{first} and (?:you|I|me)\b"
-                  # ... or after a word that makes it another's ("she's cooking lunch for Rosa today", Rosa's)
-                  rf"|\b(?:for|with|to|from|about|tell|told|ask|asked|see|saw|meet|met|help|helping) {first}\b"
-                  rf"(?!['’]s)(?!\s*[,!?])", sent)
-    return "the speaker spoken of as another" if m else ""
+                  rf"|\b(?:you|me) and {first}\b|\b{first} and (?:you|I|me)\b", sent)
+    # ... or after a word that makes it another's ("she's cooking lunch for Rosa today", Rosa's)
+    return "the speaker spoken of as another" if m or named_as_object(sent, speaker.split()[0]) else ""

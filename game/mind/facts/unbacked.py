@@ -144,10 +144,19 @@ def own_name_as_other(sent: str, me: str) -> bool:
     for m in re.finditer(rf"\b{re.escape(first)}(?:\s+{re.escape(me.split()[-1])})?(?={_THIRD})", sent):
         if not SELF_INTRO.search(sent[:m.start()]):
             return True
-    # ... or after a word that makes it another's ("always there to help and support Grace", Grace's answer
-    # on 1703955's save)
-    return re.search(rf"\b(?:help|helps|support|supports|for|with|about|tell|told|ask|asked|meet|met|visit|visits)"
-                     rf"\s+{re.escape(first)}\b(?!['’]s)(?!\s*[,!?])", sent) is not None
+    return named_as_object(sent, first)
+
+
+# words after which a name is someone spoken of ("cooking lunch for Rosa", said by Rosa; "always there to help and
+# support Grace", Grace's answer on 1703955's save)
+_OBJECT_OF = (r"for|with|to|from|about|tell|told|ask|asked|see|saw|meet|met|help|helps|helping|support|supports|"
+              r"visit|visits")
+
+
+def named_as_object(sent: str, first: str) -> bool:
+    """Whether ``sent`` has the first name ``first`` after a word that makes it someone spoken of (not its
+    possessive, not a name called: "Thanks for asking, Rosa")."""
+    return re.search(rf"\b(?:{_OBJECT_OF})\s+{re.escape(first)}\b(?!['’]s)(?!\s*[,!?])", sent) is not None
 
 
 def sentences(text: str) -> list[str]:

@@ -58,9 +58,9 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
         # the answer's last line stopped mid-word at the answer's length ("It's a b", Rosa's, on a talk
         # of 9d99520's save asked again): its whole sentences, or nothing
         who, last = lines.pop()
-        end = max(last.rfind(". "), last.rfind("! "), last.rfind("? "))
-        if end > 0:
-            lines.append((who, last[:end + 1]))
+        whole = whole_sentences(last, near=0)  # (the line as it is when it has no whole sentence: not said)
+        if whole != last:
+            lines.append((who, whole))
         count("script_line_unfinished")
     return lines
 
