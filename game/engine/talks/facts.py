@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from game.engine.talks.copies import SaidLines
@@ -20,6 +21,7 @@ from game.mind.facts.history import (
     says_history,
 )
 from game.mind.facts.hours import clock_times, stems
+from game.mind.facts.keptfrom import kept_one_in_the_know
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
@@ -73,6 +75,7 @@ from game.mind.facts.slips import (
     works_said,
 )
 from game.mind.facts.unbacked import sentences
+from game.mind.facts.workplace import gathering_misplaced, says_work, work_elsewhere
 from game.mind.memory.records import partners_in
 from game.mind.view import Conversation
 
@@ -213,7 +216,7 @@ class TalkFacts:
             lambda: opens_what_is_open(sent, town.places) or open_until_made_up(sent),
             lambda: self._whereabouts(sent, speaker, conv, heard),
             lambda: self._unheard(sent, speaker, conv),
-            lambda: self._plan_unheld(sent, speaker) or made_up(sent, life, points.get(speaker, ()),
+            lambda: own_plan_unheld(sent, self._own_words(speaker)[0]) or made_up(sent, life, points.get(speaker, ()),
                                                                 self.core.minds[speaker], town.places, town.people),
             lambda: role_slip(sent, speaker, listeners, [t for _, t in conv.lines[-2:]], town)
             or named_at_work_elsewhere(sent, town) or together_unheld(sent, speaker, listeners, [life], town)
@@ -225,6 +228,7 @@ class TalkFacts:
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
             lambda: self._history(sent, speaker, listeners, heard, lives),
+            lambda: self._work_place(sent, speaker),
             lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),
                                                                      *(t for _, t in conv.lines)]))
             if works_said(sent) else "",
@@ -237,15 +241,30 @@ class TalkFacts:
         (mind/facts/history.py), else "": what they read is gathered only for a sentence with one of their forms."""
         if not says_history(sent):
             return ""
-        town, mind = self.core.town_names, self.core.minds.get(speaker)
+        town = self.core.town_names
         talked = [", ".join(partners_in(t)) for t in heard]
-        doing = [b.activity for b in mind.plan.blocks] if mind is not None and mind.plan is not None else []
-        points, own = self._points()[0].get(speaker, ()), self._points()[1].get(speaker, "")
+        doing, points, own = self._own_words(speaker)
         return (apart_unheld(sent, listeners, speaker, town.homes, town.workplaces, talked)
                 or arrival_unheld(sent, speaker, listeners, town.people, self._points()[1])
                 or reason_unheld(sent, [*doing, *points, lives.get(speaker, "")])
                 or own_place_visited(sent, [p for p in (town.workplaces.get(speaker), town.homes.get(speaker)) if p])
                 or helping_unheld(sent, [*doing, *points, own, *(t for who, t in town.tasks if who == speaker)]))
+
+    def _own_words(self, speaker: str) -> tuple[list[str], Sequence[str], str]:
+        """The speaker's day (each block's doing), its points and its own text."""
+        mind, (points, lives, *_) = self.core.minds.get(speaker), self._points()
+        return [b.activity for b in mind.plan.blocks] if mind and mind.plan else [], points.get(speaker, ()), lives.get(
+            speaker, "")
+
+    def _work_place(self, sent: str, speaker: str) -> str:
+        """Why ``sent`` puts a gathering the speaker holds at a place not its own, or someone to work at
+        another's workplace (mind/facts/workplace.py), else ""."""
+        mind, town = self.core.minds.get(speaker), self.core.town_names
+        why = gathering_misplaced(sent, [(f.what, f.place) for f in mind.facts], town.places) if mind else ""
+        if why or not says_work(sent):
+            return why
+        doing, points, own = self._own_words(speaker)
+        return work_elsewhere(sent, speaker, town, [*doing, *points, own, *(t for w, t in town.tasks if w == speaker)])
 
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""
@@ -280,12 +299,6 @@ class TalkFacts:
             self._owned = (len(minds), owned_words({p: own_text(m.persona) for p, m in minds.items()}))
         return self._owned[1]
 
-    def _plan_unheld(self, sent: str, speaker: str) -> str:
-        """Why ``sent`` says the speaker will do today what its plan does not hold (slips.own_plan_unheld)."""
-        mind = self.core.minds.get(speaker)
-        plan = mind.plan if mind is not None else None
-        return own_plan_unheld(sent, [b.activity for b in plan.blocks]) if plan is not None else ""
-
     def _unheard(self, sent: str, speaker: str, conv: Conversation) -> str:
         """Why ``sent`` has the speaker not know, or ask about, a gathering it held before this talk, or
         hint at one kept from it, or one kept from a listener (mind/facts/slips.py, owned.py), else ""."""
@@ -296,8 +309,11 @@ class TalkFacts:
         others = [p for p in conv.participants if p != speaker and p in minds]
         theirs = [f for f in mind.facts if any(o in f.secret_from for o in others)]  # (Samuel's "the cake")
         told = self._points()[3] if kept or theirs else []  # (every resident's sentences, read once)
-        return held_as_unheard(sent, speaker, [f for f in mind.facts if f.heard is None or conv.started is None
-                                               or f.heard < conv.started]) or hints_at_the_kept(sent, kept) or (
+        known = [w for s, w in kept_one_in_the_know([*(t for _, t in conv.lines[-1:]), sent], list(mind.facts),
+                                                     self.core.town_names.people) if s == sent]  # (keptfrom.py)
+        return known[0] if known else held_as_unheard(sent, speaker, [
+            f for f in mind.facts if f.heard is None or conv.started is None or f.heard < conv.started]) or (
+            hints_at_the_kept(sent, kept)) or (
             kept_hint(sent, kept, told, own_text(mind.persona), self._owns())) or kept_hint(
             sent, theirs, told, " ".join(own_text(minds[o].persona) for o in others if o in
                                          {n for f in theirs for n in f.secret_from}), self._owns())
@@ -339,9 +355,8 @@ class TalkFacts:
         return " ".join(out)
 
     def _yesterday_unheld(self, sent: str, speaker: str, life: str, now: datetime) -> str:
-        """Why ``sent`` tells of the speaker's yesterday or last night when neither its own text nor
-        a memory of that day holds anything of it (Felix, two weeks in town, on the first day: "I
-        was working in the grocery store yesterday too"), else ""."""
+        """Why ``sent`` tells of the speaker's yesterday or last night when neither its own text nor a memory of
+        that day holds it (Felix, in town two weeks: "I was working in the grocery store yesterday too"), else ""."""
         mind = self.core.minds.get(speaker)
         if mind is None or not _YESTERDAY.search(sent):
             return ""

@@ -49,7 +49,9 @@ _AS_IF = re.compile(r"\b(?:if|were|whoever|someone|somebody|anyone|the person|th
 # towards the window", Samuel; both on 82f1ab1's save)
 _HEARD_Q = re.compile(r"\byou hear\s+(?:a\s+|some\s+|loud\s+)?(?:shout|scream|nois|yell|knock|crash|bang|voices|"
                       r"someone|something)", re.I)  # (a sound; not "did you hear of the party?")
-_SCENE = r"(?:it(?:'s| is| was)(?: from)?|I (?:see|saw|notice|spot|find)|there(?:'s| is| was))\s+" \
+# ("I rush to the window and see Grace and Hank Brody arguing in the street", Samuel on 1703955's save)
+_SCENE = r"(?:it(?:'s| is| was)(?: from)?|\b(?:see|saw|notice|noticed|spot|spotted|find|found)|there(?:'s| is| was))" \
+         r"\s+" \
          r"(?:\w+\s+){{0,2}}?{n}\b|\b{n}(?:\s+\w+)?(?:'s| is| was)\s+(?:\w+ing|outside|there|at the)\b"
 
 

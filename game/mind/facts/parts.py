@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.keptfrom import kept_one_in_the_know
 from game.mind.facts.unbacked import sentences
 
 _HELP = (r"(?:help(?:s|ed|ing)?|prepar(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|plann(?:ed|ing)|"
@@ -218,4 +219,5 @@ def parts_unbacked(text: str, speaker: str, town: TownNames, facts: Iterable[Fac
             out.append((s, why))
         named = [p for p in town.people if p in s and p != speaker]
         last = max(named, key=s.rfind) if named else last  # (the one named last in the sentence)
-    return out
+    said = {s for s, _ in out}  # and one the gathering is kept from, said to know or talk of it (keptfrom.py)
+    return out + [(s, w) for s, w in kept_one_in_the_know(sentences(text), facts, town.people) if s not in said]

@@ -1,0 +1,62 @@
+"""One a gathering is kept from, said to know of it or to talk it over (issue 39).  Samuel, who
+prepares Grace's surprise party, asked on 1703955's save (2026-12-01): "I talked with Grace Okafor
+tomorrow, discussing plans for their surprise party", and "She is also interested in my plans for the
+surprise party" (of Grace).  What the records hold is that she must not know.
+
+A sentence that speaks of a gathering the speaker holds, and has one it is kept from as the one who
+knows, talks, plans, asks or cares about it (named, or "she"/"he" after a sentence that names them),
+says what is not so.  The gathering's own words ("Grace's 60th birthday", "a party for Grace") and
+the keeping ("without Grace finding out", "Grace must not know") are not that.
+
+Pure rules over words: no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from game.mind.facts.fact import Fact
+
+_KNOWS = re.compile(r"\b(?:talk\w*|discuss\w*|plan\w*|told|tell\w*|knows?|knew|interest\w*|excit\w*|help\w*|ask\w*|"
+                    r"mention\w*|chat\w*|said|says|agree\w*|look\w* forward|can't wait|cannot wait|heard|"
+                    r"decid\w*|organi[sz]\w*|prepar\w*|invit\w*)\b", re.I)
+_KEPT = (r"\b(?:without\s+{n}\s+(?:finding out|knowing|noticing|suspecting)|{n}\s+(?:must|mustn't|must not|can't|"
+         r"cannot|can not|shouldn't|should not|won't|will not|doesn't|does not|didn't|did not|never)\s+"
+         r"(?:\w+\s+)?(?:know|find out|learn|hear|suspect)|(?:secret|hidden|kept)\s+from\s+{n}|{n}\s+has\s+no\s+idea|"
+         r"surpris\w*\s+{n}|(?:not|n't|n’t|never)\s+(?:to\s+)?(?:tell|mention\w*\s+(?:it\s+)?to|let)\s+{n}|keep\s+(?:it|this|that)\s+(?:a\s+secret\s+)?from\s+{n})")
+_OWN_WORDS = r"\b{n}['’]s\b|\b(?:for|honou?r(?:ing)?|celebrat\w*)\s+{n}\b"
+_PRONOUN = re.compile(r"^\s*(?:and\s+|but\s+|also\s+)?(?:she|he)\b", re.I)
+
+
+def _names(who: str) -> str:
+    first = who.split()[0]
+    return rf"(?:{re.escape(who)}|{re.escape(first)})"
+
+
+def kept_one_in_the_know(parts: Sequence[str], held: Sequence[Fact], people: Sequence[str]) -> list[tuple[str, str]]:
+    """Each sentence of ``parts`` (an answer's or a line's sentences, in order) that has one a gathering
+    of ``held`` is kept from know of it or talk it over, with why."""
+    out: list[tuple[str, str]] = []
+    last = ""  # the last one named in the sentences before, not as the gathering's own words
+    for sent in parts:
+        named = []
+        for p in people:
+            n = _names(p)
+            bare = re.sub(_OWN_WORDS.format(n=n), " ", sent)
+            if re.search(rf"\b{n}\b", bare):
+                named.append((p, bare))
+        for f in held:
+            if not f.secret_from or not f.speaks_of(sent) or not _KNOWS.search(sent):
+                continue
+            who = [p for p, bare in named if p in f.secret_from]
+            by = [_names(p) for p in who]
+            if not who and last in f.secret_from and _PRONOUN.search(sent):
+                who, by = [last], ["(?:she|he)"]
+            who = [p for p, n in zip(who, by, strict=True) if not re.search(_KEPT.format(n=n), sent, re.I)]
+            if who:
+                first = who[0].split()[0]
+                out.append((sent, f"{first} must not know of the {f.bare_what}: {first} knows nothing of it"))
+                break
+        last = named[-1][0] if named else last
+    return out

@@ -1,0 +1,99 @@
+"""A line that puts someone to work at another's workplace, or a gathering at a place not its own,
+held to where the town says each works and where each gathering is (issue 39).  Read on 1703955's
+day (2026-12-01):
+
+- Ines, who works at the Bluebell Cafe, to Kenji: "I just wanted to check on the customers at The
+  Copper Kettle" (Marcus's pub);
+- Marcus, at the pharmacy for an errand, to Kenji: "I'm visiting Greenway Market and Pharmacy today
+  for a pub quiz" (his quiz is at his pub).
+
+The speaker's own work somewhere else is backed only by its own words (its day, points, life, tasks)
+naming that place with work in the same sentence; a resident named at work somewhere is held to its
+workplace and its tasks.  A place that is no one's workplace, and a question, are not judged.
+
+Pure rules over words: no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from game.mind.facts.fact import TownNames
+from game.mind.facts.factcheck import place_aliases
+from game.mind.facts.roleslips import head_noun
+
+# doing a place's work: serving, a shift, its customers, behind its counter
+_WORK = (r"(?:work(?:ing|ed|s)?(?=\s+(?:at|in|a|the|my|an|some|shifts?)\b)|serv(?:e|es|ing|ed)\b|help(?:ing|ed|s)? out|"
+         r"cover(?:ing|ed|s)?\s+(?:a\s+|the\s+|my\s+|her\s+|his\s+)?shift|tend(?:ing|ed|s)?\s+(?:the\s+)?bar|"
+         r"behind\s+the\s+(?:bar|counter|till)|stock(?:ing|ed|s)?\s+(?:the\s+)?shelves|"
+         r"(?:(?:check(?:ing|ed|s)?|wait(?:ing|ed|s)?)\s+on|look(?:ing|ed|s)?\s+after)\s+(?:the\s+)?(?:customers|patrons|tables|patients)|"
+         r"(?:tak(?:e|ing)|took)\s+orders|(?:open|clos)(?:e|ing|ed)\s+up)")
+_MINE = re.compile(r"\bI(?:'m|’m| am| was| will|'ll|’ll|'ve been|’ve been| have been| had been)?\b"
+                   r"(?:\s+[a-z]+){0,4}?\s+" + _WORK, re.I)
+_THEIRS = re.compile(r"\b(?P<name>[A-Z][a-z]+)(?:'s|’s| is| was| has been| will be)\s+(?:[a-z]+\s+){0,2}?" + _WORK)
+_WORK_RE = re.compile(_WORK, re.I)
+_IF = re.compile(r"\b(?:if|could|would|might|maybe|perhaps|wish|used to|once)\b", re.I)
+_WORK_WORDS = re.compile(r"\b(?:work\w*|serv\w*|shifts?|help\w*|bar|counter|customers|staff\w*|run\w*|cook\w*)\b", re.I)
+
+
+def says_work(sent: str) -> bool:
+    """Whether ``sent`` has a form ``work_elsewhere`` reads (a cheap test before its inputs are gathered)."""
+    return _WORK_RE.search(sent) is not None
+
+
+def _place_in(text: str, places: Sequence[str]) -> str:
+    """The first of ``places`` (the town's named places) ``text`` names, by any of its names, else ""."""
+    for p in sorted(places, key=len, reverse=True):
+        if any(re.search(rf"\b{re.escape(a)}\b", text, re.I) for a in place_aliases(p)):
+            return p
+    return ""
+
+
+def _at(text: str, places: Sequence[str]) -> str:
+    """The place of ``places`` named right after "at" or "in" near the start of ``text``, else ""."""
+    m = re.search(r"^[^.!?]{0,50}?\b(?:at|in)\s+(?P<p>[^.!?,;]{3,60})", text)
+    return _place_in(m.group("p"), places) if m else ""
+
+
+def work_elsewhere(sent: str, speaker: str, town: TownNames, own: Sequence[str]) -> str:
+    """Why ``sent`` has the speaker, or a resident it names, at work at another's workplace that
+    nothing backs (``own``: the speaker's day, points, life and tasks), else ""."""
+    if sent.rstrip().endswith("?"):
+        return ""
+    works = {p: w for p, w in town.workplaces.items() if w}
+    workplaces = sorted(set(works.values()))
+    m = _MINE.search(sent)
+    if m is not None and not _IF.search(sent[:m.start()]):
+        place = _at(sent[m.end():], workplaces)
+        if place and place not in (works.get(speaker), town.homes.get(speaker)):
+            others = [p.split()[0] for p in town.people if p != speaker]  # (Marcus's serving there is his)
+            backed = any(_place_in(s, [place]) and _WORK_WORDS.search(s) and not any(
+                re.search(rf"\b{o}\b", s) for o in others) for t in own for s in re.split(r"[.!?;]", t))
+            if not backed:
+                return f"{speaker.split()[0]} does not work at {place}"
+    for m in _THEIRS.finditer(sent):
+        who = next((p for p in town.people if p.split()[0] == m.group("name")), None)
+        place = _at(sent[m.end():], workplaces) if who else ""
+        if who and place and works.get(who) != place and not any(
+                w == who and _place_in(t, [place]) for w, t in town.tasks):
+            return f"{who.split()[0]} does not work at {place}"
+    return ""
+
+
+def gathering_misplaced(sent: str, gatherings: Sequence[tuple[str, str]], places: Sequence[str]) -> str:
+    """Why ``sent`` puts one of ``gatherings`` (each what it is and its place, as the speaker holds
+    them) at another of the town's ``places`` ("at P for a pub quiz", "the quiz at P"), else ""."""
+    for what, place in gatherings:
+        noun = head_noun(what)
+        if not place or not noun or not re.search(rf"\b{re.escape(noun)}", sent, re.I):
+            continue
+        others = [p for p in places if p != place and not _place_in(p, [place]) and not _place_in(place, [p])]
+        n = re.escape(noun)
+        for m in re.finditer(rf"\b(?:at|in|to|visiting)\s+(?P<p>[^.!?,;]{{3,60}}?)\s*(?:\btoday\s+|\btonight\s+)?"
+                             rf"\bfor\s+(?:a|an|the|our|my|your|his|her|their)\s+(?:[\w'-]+\s+){{0,2}}?{n}"
+                             rf"|\b{n}e?s?\s+(?:at|in)\s+(?P<q>[^.!?,;]{{3,60}})", sent, re.I):
+            said = _place_in(m.group("p") or m.group("q") or "", others)
+            if said:
+                return f"the {noun} is at {place}, not {said}"
+    return ""

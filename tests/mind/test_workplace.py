@@ -1,0 +1,74 @@
+"""Work said at another's workplace, and a gathering said at a place not its own
+(game/mind/facts/workplace.py).  Each case was said on 1703955's whole day (2026-12-01); the default
+town's residents and places."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from game.engine.build import new_engine
+from game.mind.facts.fact import TownNames
+from game.mind.facts.workplace import gathering_misplaced, work_elsewhere
+from game.mind.view import Conversation
+
+from .fakes import scripted_model
+
+MONDAY = datetime(2026, 3, 2, 15, 0)
+WORK = {"Ines Moreau": "Bluebell Cafe", "Rosa Brody": "Bluebell Cafe", "Marcus Bell": "The Copper Kettle",
+        "Kenji Tanaka": "Greenway Market and Pharmacy", "Felix Adeyemi": "Greenway Market and Pharmacy",
+        "Aiko Tanaka": "Oakhill College library", "Eli Moreau": "Oakhill College"}
+PLACES = (*sorted(set(WORK.values())), "Willow Park", "Moreau house")
+TOWN = TownNames(places=PLACES, people=(*WORK, "Nora Lindqvist"), workplaces=WORK,
+                 homes={"Ines Moreau": "Moreau house", "Marcus Bell": "The Copper Kettle"},
+                 tasks=(("Nora Lindqvist", "help at Bluebell Cafe"),))
+QUIZ = [("a pub quiz", "The Copper Kettle"), ("a surprise party for Grace's 60th birthday", "Bluebell Cafe")]
+
+
+@pytest.mark.parametrize("speaker, sent, own, why", [
+    ("Ines Moreau", "Hello, Kenji! I just wanted to check on the customers at The Copper Kettle.", [], "Ines"),
+    ("Felix Adeyemi", "I'm helping out at The Copper Kettle tonight.", [], "Felix"),
+    ("Felix Adeyemi", "Rosa is working at The Copper Kettle tonight.", [], "Rosa"),
+    ("Ines Moreau", "I'm working at Bluebell Cafe today.", [], ""),  # her own
+    ("Kenji Tanaka", "I'm also work at the pharmacy counter.", [], ""),
+    ("Ines Moreau", "I saw the customers at The Copper Kettle.", [], ""),  # seen, not served
+    ("Felix Adeyemi", "Marcus is working at The Copper Kettle tonight.", [], ""),
+    ("Felix Adeyemi", "Would you like to work at The Copper Kettle?", [], ""),  # a question
+    ("Eli Moreau", "I'm working on my essay at Oakhill College library.", [], ""),
+    ("Felix Adeyemi", "If I worked at The Copper Kettle I'd bake pies.", [], ""),
+    ("Felix Adeyemi", "I'm serving pies at The Copper Kettle tonight.", ["serve pies at The Copper Kettle"], ""),
+    ("Felix Adeyemi", "Nora is helping out at Bluebell Cafe.", [], ""),  # her task there
+    ("Ines Moreau", "I just wanted to check on the customers at The Copper Kettle.",
+     ["She is furious that Marcus Bell started serving breakfast at The Copper Kettle"], "Ines"),  # his
+])
+def test_work_at_anothers_workplace_is_backed_by_ones_own_words(speaker, sent, own, why):
+    got = work_elsewhere(sent, speaker, TOWN, own)
+    assert (why in got and got != "") if why else got == ""
+
+
+@pytest.mark.parametrize("sent, why", [
+    ("Hello Kenji. I'm visiting Greenway Market and Pharmacy today for a pub quiz.", "Greenway Market"),
+    ("The pub quiz at Bluebell Cafe is tonight.", "not Bluebell Cafe"),
+    ("I've been thinking about this new pub quiz at The Copper Kettle.", ""),
+    ("I'll go to Greenway Market before the pub quiz.", ""),
+    ("I'm going to Bluebell Cafe for the party tomorrow.", ""),
+])
+def test_a_gathering_is_said_at_its_own_place(sent, why):
+    got = gathering_misplaced(sent, QUIZ, PLACES)
+    assert (why in got and got != "") if why else got == ""
+
+
+def test_the_talks_check_cuts_the_misplaced_sentence_and_keeps_the_rest():
+    from game.engine.talks.facts import TalkFacts
+
+    engine = new_engine("default", scripted_model({}))
+    facts = TalkFacts(engine.talk_facts.core)
+    talk = Conversation("w1", ["Ines Moreau", "Kenji Tanaka"])
+    said = facts.vet(talk, "Ines Moreau", "Hello, Kenji! I just wanted to check on the customers at The Copper "
+                     "Kettle. The weather is lovely.", MONDAY)[1]
+    assert "Copper Kettle" not in said and "weather" in said
+    quiz = Conversation("w2", ["Marcus Bell", "Kenji Tanaka"])
+    said = facts.vet(quiz, "Marcus Bell", "Hello Kenji. I'm visiting Greenway Market and Pharmacy today for a pub "
+                     "quiz.", MONDAY)[1]
+    assert "quiz" not in said and said.startswith("Hello Kenji")
