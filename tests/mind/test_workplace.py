@@ -72,3 +72,32 @@ def test_the_talks_check_cuts_the_misplaced_sentence_and_keeps_the_rest():
     said = facts.vet(quiz, "Marcus Bell", "Hello Kenji. I'm visiting Greenway Market and Pharmacy today for a pub "
                      "quiz.", MONDAY)[1]
     assert "quiz" not in said and said.startswith("Hello Kenji")
+
+
+@pytest.mark.parametrize("sent, why", [
+    ("Hello, Felix! I'm cooking a salad and would love to get your advice.", "cooking"),  # Kenji at lunch
+    ("I'm just baking bread for the market.", "baking"),
+    ("I'm writing a letter to Aiko.", ""),  # his evening: writing letters
+    ("I'm doing well, thanks.", ""),
+    ("Are you cooking tonight?", ""),
+    ("If I'm cooking, I burn everything.", ""),
+])
+def test_a_doing_now_is_one_the_speaker_s_day_holds(sent, why):
+    from game.mind.facts.workplace import doing_unheld
+
+    got = doing_unheld(sent, ["work at the pharmacy counter", "having lunch", "writing letters at home"])
+    assert (why in got and got != "") if why else got == ""
+
+
+def test_a_gathering_for_another_is_not_said_to_be_for_the_speaker():
+    from game.mind.facts.keptfrom import honoured_as_me
+
+    engine = new_engine("default", scripted_model({}))
+    rosa = list(engine.talk_facts.core.minds["Rosa Brody"].facts)
+    said = "I'm helping Samuel Okafor prepare it for me, the surprise party."
+    assert "for Grace, not Rosa" in honoured_as_me(said, "Rosa Brody", rosa)
+    assert honoured_as_me("I'm helping Samuel prepare the surprise party for Grace.", "Rosa Brody", rosa) == ""
+    before = "I just got a surprise party for Grace's 60th birthday coming up tomorrow."  # her line's first
+    assert honoured_as_me("I'm helping Samuel Okafor prepare it for me.", "Rosa Brody", rosa, before)
+    assert honoured_as_me("I'm helping Samuel Okafor prepare it for me.", "Rosa Brody", rosa) == ""
+    assert honoured_as_me("Thanks for me telling you about the quiz.", "Rosa Brody", rosa) == ""

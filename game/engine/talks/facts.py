@@ -21,7 +21,7 @@ from game.mind.facts.history import (
     says_history,
 )
 from game.mind.facts.hours import clock_times, stems
-from game.mind.facts.keptfrom import kept_one_in_the_know
+from game.mind.facts.keptfrom import honoured_as_me, kept_one_in_the_know
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
@@ -46,6 +46,7 @@ from game.mind.facts.pasttalk import (
     talk_unheld,
     talks_claimed,
     told_you_unseen,
+    yesterday_unheld,
 )
 from game.mind.facts.roleslips import (
     gap_unheld,
@@ -75,15 +76,12 @@ from game.mind.facts.slips import (
     works_said,
 )
 from game.mind.facts.unbacked import sentences
-from game.mind.facts.workplace import gathering_misplaced, says_work, work_elsewhere
+from game.mind.facts.workplace import doing_unheld, gathering_misplaced, says_work, work_elsewhere
 from game.mind.memory.records import partners_in
 from game.mind.view import Conversation
 
 log = logging.getLogger(__name__)
 HEARD_KEPT = 60  # the speaker's latest memories (talks among them) that back what it says of others' doings
-_YESTERDAY = re.compile(r"\b(?:yesterday|last night)\b", re.I)
-_YESTERDAY_WORDS = frozenset({"yesterday", "last", "night", "also", "really", "just", "there", "been", "were",
-                              "morning", "afternoon", "evening", "after", "before", "whole", "long", "busy"})
 YESTERDAY_KEPT = 400  # the speaker's latest memories looked through for yesterday's
 _MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\s*")
 
@@ -206,7 +204,9 @@ class TalkFacts:
             lambda: done_before_its_day(sent, every),
             lambda: own_point_day(sent, points.get(speaker, ()), now.weekday(), town.people,
                                   town.workplaces.get(speaker, "")),
-            lambda: self._yesterday_unheld(sent, speaker, life, now) or shared_past_unheld(sent, [life]),
+            lambda: yesterday_unheld(sent, life, lambda: [r.text for r in self.core.minds[speaker].memory.recent(
+                YESTERDAY_KEPT) if r.created.date() == now.date() - timedelta(days=1)])
+            or shared_past_unheld(sent, [life]),
             lambda: self._time_unheld(sent, speaker, life),
             lambda: self._past_unheld(named_teller(sent, named or before, town.people), speaker, conv.participants,
                                       now),
@@ -228,7 +228,7 @@ class TalkFacts:
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
             lambda: self._history(sent, speaker, listeners, heard, lives),
-            lambda: self._work_place(sent, speaker),
+            lambda: self._work_place(sent, speaker, before),
             lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),
                                                                      *(t for _, t in conv.lines)]))
             if works_said(sent) else "",
@@ -256,15 +256,16 @@ class TalkFacts:
         return [b.activity for b in mind.plan.blocks] if mind and mind.plan else [], points.get(speaker, ()), lives.get(
             speaker, "")
 
-    def _work_place(self, sent: str, speaker: str) -> str:
-        """Why ``sent`` puts a gathering the speaker holds at a place not its own, or someone to work at
-        another's workplace (mind/facts/workplace.py), else ""."""
+    def _work_place(self, sent: str, speaker: str, before: str) -> str:
+        """Why ``sent`` puts a gathering the speaker holds at a place not its own or has it for the speaker, someone
+        at work at another's workplace, or the speaker at a doing nothing of its own has (workplace.py, keptfrom.py)."""
         mind, town = self.core.minds.get(speaker), self.core.town_names
-        why = gathering_misplaced(sent, [(f.what, f.place) for f in mind.facts], town.places) if mind else ""
-        if why or not says_work(sent):
-            return why
+        held = list(mind.facts) if mind else []
         doing, points, own = self._own_words(speaker)
-        return work_elsewhere(sent, speaker, town, [*doing, *points, own, *(t for w, t in town.tasks if w == speaker)])
+        return gathering_misplaced(sent, [(f.what, f.place) for f in held], town.places) or honoured_as_me(
+            sent, speaker, held, before) or doing_unheld(sent, [*doing, *points, own]) or (work_elsewhere(
+                sent, speaker, town, [*doing, *points, own, *(t for w, t in town.tasks if w == speaker)])
+                if says_work(sent) else "")
 
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""
@@ -353,17 +354,6 @@ class TalkFacts:
                 v.fixes.append(f"heard in this talk, not known before: {sent!r}")
             out.append(said)
         return " ".join(out)
-
-    def _yesterday_unheld(self, sent: str, speaker: str, life: str, now: datetime) -> str:
-        """Why ``sent`` tells of the speaker's yesterday or last night when neither its own text nor a memory of
-        that day holds it (Felix, in town two weeks: "I was working in the grocery store yesterday too"), else ""."""
-        mind = self.core.minds.get(speaker)
-        if mind is None or not _YESTERDAY.search(sent):
-            return ""
-        day = now.date() - timedelta(days=1)
-        held = " ".join([life, *(r.text for r in mind.memory.recent(YESTERDAY_KEPT) if r.created.date() == day)])
-        said = stems(sent, _YESTERDAY_WORDS)
-        return "" if not said or said & stems(held, _YESTERDAY_WORDS) else "a yesterday it holds nothing of"
 
     def _past_unheld(self, sent: str, speaker: str, here: list[str], now: datetime) -> str:
         """Why ``sent`` tells of an event of the past, or a talk with someone, that the speaker's own

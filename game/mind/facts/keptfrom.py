@@ -60,3 +60,19 @@ def kept_one_in_the_know(parts: Sequence[str], held: Sequence[Fact], people: Seq
                 break
         last = named[-1][0] if named else last
     return out
+
+
+_FOR_ME = re.compile(r"\b(?:for|of|honou?ring|celebrating)\s+me\b|\bmy\s+(?:own\s+)?(?:\d+\w*\s+)?birthday\b", re.I)
+
+
+def honoured_as_me(sent: str, speaker: str, held: Sequence[Fact], before: str = "") -> str:
+    """Why ``sent`` (``before``: the sentence before it, which "it" may name), of a gathering of ``held`` for
+    someone else, has it be for the speaker ("I'm helping Samuel Okafor prepare it for me", Rosa of Grace's
+    party on 1703955's day), else ""."""
+    if not _FOR_ME.search(sent):
+        return ""
+    for f in held:
+        if f.honoree and f.honoree != speaker and (f.speaks_of(sent) or re.search(r"\bit\b", sent, re.I)
+                                                    and f.speaks_of(before)):
+            return f"the {f.bare_what} is for {f.honoree.split()[0]}, not {speaker.split()[0]}"
+    return ""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from game.mind.facts.fact import EVENT_RE
+from game.mind.facts.hours import stems
 from game.mind.facts.unbacked import by_first
 
 PAST = re.compile(r"\b(?:yesterday|last\s+(?:night|week|weekend|month|year|time|saturday|sunday|friday)"
@@ -202,3 +203,19 @@ def shared_past_unheld(sent: str, held: Sequence[str]) -> str:
     if not words or any(re.search(rf"\b{re.escape(w)}", low) for w in words):
         return ""
     return f"a past nothing it holds tells of: {' '.join(words)}"
+
+
+_YESTERDAY = re.compile(r"\b(?:yesterday|last night)\b", re.I)
+_YESTERDAY_WORDS = frozenset({"yesterday", "last", "night", "also", "really", "just", "there", "been", "were",
+                              "morning", "afternoon", "evening", "after", "before", "whole", "long", "busy"})
+
+
+def yesterday_unheld(sent: str, life: str, that_day: Callable[[], Sequence[str]]) -> str:
+    """Why ``sent`` tells of the speaker's yesterday or last night when neither its own text (``life``) nor
+    a memory of that day (``that_day``, read only then) holds it (Felix, in town two weeks: "I was working in
+    the grocery store yesterday too"), else ""."""
+    if not _YESTERDAY.search(sent):
+        return ""
+    said = stems(sent, _YESTERDAY_WORDS)
+    return "" if not said or said & stems(" ".join([life, *that_day()]), _YESTERDAY_WORDS) else (
+        "a yesterday it holds nothing of")

@@ -97,3 +97,20 @@ def gathering_misplaced(sent: str, gatherings: Sequence[tuple[str, str]], places
             if said:
                 return f"the {noun} is at {place}, not {said}"
     return ""
+
+
+# what the speaker says it is doing right now, in words of a doing ("I'm cooking a salad", Kenji at lunch
+# in the pharmacy on 1703955's day: his day has no cooking)
+_DOING_NOW = re.compile(r"\bI(?:'m|’m| am)\s+(?:just\s+|currently\s+|busy\s+|still\s+|now\s+|right now\s+)?"
+                        r"(?P<v>(?:cook|bak|read|writ|paint|garden|clean|fix|repair|stud(?:y|i)|shop|knitt|sew|jogg|"
+                        r"brew|decorat|grad|practic|tun|sketch|mend|polish|sweep|water|plant)\w*ing)\b"
+                        r"(?P<o>[^.!?,;]{0,40})", re.I)
+def doing_unheld(sent: str, own: Sequence[str]) -> str:
+    """Why ``sent`` has the speaker doing now what nothing of its own (``own``: its day's doings, its
+    points, its life) holds, else "": the doing's root ("bak" of "baking") starts none of their words."""
+    m = _DOING_NOW.search(sent)
+    if m is None or sent.rstrip().endswith("?") or _IF.search(sent[:m.start()]):
+        return ""
+    key = m.group("v").lower()[:-3][:4]
+    held = re.findall(r"[a-z]+", " ".join(own).lower())
+    return "" if any(w.startswith(key) for w in held) else f"nothing of its day has it {m.group('v').lower()}"
