@@ -53,6 +53,7 @@ class TownCore:
             name: Resident(name=name, pos=positions[name]) for name in sorted(minds)}
         self.player: Player | None = None
         self.embodied: str | None = None
+        self._lows: tuple[tuple[int, str], list[tuple[str, str, list[str]]]] | None = None  # match_name's
         self.ledger = DecisionLedger()  # model-led share and decision lag (game/engine/decisions/ledger.py)
         # the town's places and people, for reading and checking facts (mind/facts/fact.py)
         # (people: everyone the town's story names, not only the cast that plays: the small cast
@@ -137,11 +138,13 @@ class TownCore:
         w = words.strip().lower()
         if not w:
             return None
-        names = list(self.residents) + ([self.player.name] if self.player else [])
-        for n in names:
-            if n.lower() == w:
-                return n
-        hits = [n for n in names if w in n.lower().split() or n.lower().startswith(w)]
+        key = (len(self.residents), self.player.name if self.player else "")
+        if self._lows is None or self._lows[0] != key:  # each name lowered and split once, not at every ask
+            names = list(self.residents) + ([self.player.name] if self.player else [])
+            self._lows = (key, [(n, n.lower(), n.lower().split()) for n in names])
+        lows = self._lows[1]
+        exact = next((n for n, low, _ in lows if low == w), None)
+        hits = [exact] if exact else [n for n, low, parts in lows if w in parts or low.startswith(w)]
         return hits[0] if len(hits) == 1 else None
 
     def address_at(self, pos: Pos) -> str:

@@ -117,7 +117,7 @@ class Walker:
         if dst == src:
             return []
         try:
-            return list(self.paths.path(src, dst))
+            return list(self.paths.path(src, dst, near=walk))  # (the room's field guides a first walk there)
         except NoPath:  # stay where it is
             return []
 

@@ -66,7 +66,7 @@ class PathFinder:
         self._comp = comp
         self.components = c
         self._cache: OrderedDict[object, tuple[array[int], deque[int]]] = OrderedDict()
-        self._asked: dict[int, int] = {}  # destinations asked once (not yet worth a field)
+        self._asked: dict[object, int] = {}  # destinations (tiles, rooms) asked once (not yet worth a field)
         self._spent = 0  # tiles the last A* expanded (``_astar``)
         self._cache_size = cache_size
 
@@ -163,7 +163,7 @@ class PathFinder:
         return out
 
     # ---- paths ----------------------------------------------------------------------------
-    def path(self, a: Pos, b: Pos, avoid: Iterable[Pos] | None = None) -> list[Pos]:
+    def path(self, a: Pos, b: Pos, avoid: Iterable[Pos] | None = None, near: Iterable[Pos] = ()) -> list[Pos]:
         """Shortest path from a to b: the tiles stepped on, excluding a, including b.
 
         ``[]`` when a == b.  Raises :class:`NoPath` when a or b is not walkable or they are not
@@ -172,7 +172,10 @@ class PathFinder:
 
         A destination asked for the first time is reached with an A* search (Manhattan
         heuristic, a few hundred tiles expanded); from the second time on its whole distance field
-        is computed once and cached, and paths to it cost only their length."""
+        is computed once and cached, and paths to it cost only their length.  ``near``: tiles with
+        ``b`` among them (its room): a first ask's A* is guided by their shared field (the distance
+        to the nearest of them, never more than to ``b``), kept for all who go there; on a thousand
+        residents' map a Manhattan A* to a tile of a room across town expanded most of the way."""
         ia, ib = self._index(a, "start"), self._index(b, "destination")
         if ia == ib:
             return []
@@ -184,21 +187,15 @@ class PathFinder:
             blocked = {p[1] * w + p[0] for p in avoid if self.walkable(p)}
             blocked.discard(ib)
             blocked.discard(ia)
-        dist = self._field((ib,), ia) if ib in self._cache else None
+        dist = self._field((ib,), ia) if self._again(ib) else None
         if dist is None:
-            n = self._asked.get(ib, 0) + 1
-            if n >= 2:
-                dist = self._field((ib,), ia)
-            else:
-                if len(self._asked) > 8192:
-                    self._asked.clear()
-                self._asked[ib] = n
-        if dist is None:
-            found = self._astar(ia, ib, None, set())
+            ts = tuple(sorted({p[1] * w + p[0] for p in near if self.walkable(p)}))
+            guide = self._field(ts, ia) if ib in ts and len(ts) > 1 and self._again(ts) else None
+            found = self._astar(ia, ib, guide, set())
             if found is None:  # not met: both lie in one component
                 raise NoPath(f"no path from {a} to {b}")
             if blocked and any(p[1] * w + p[0] in blocked for p in found):
-                around = self._astar(ia, ib, None, blocked, budget=self._spent * 2 + 64)
+                around = self._astar(ia, ib, guide, blocked, budget=self._spent * 2 + 64)
                 if around is not None:
                     return around
             return found
@@ -208,6 +205,21 @@ class PathFinder:
             if around is not None:
                 return around
         return plain
+
+    def _again(self, key: int | tuple[int, ...]) -> bool:
+        """Whether ``key`` (a tile, or a room's tiles) has a field, or is asked for the second time: a
+        field is worth its breadth-first search only for a place more than one walk goes to (a
+        thousand residents' bedrooms are each asked once a day)."""
+        key = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+        if key in self._cache:
+            return True
+        n = self._asked.get(key, 0) + 1
+        if n >= 2:
+            return True
+        if len(self._asked) > 8192:
+            self._asked.clear()
+        self._asked[key] = n
+        return False
 
     def path_to_any(self, a: Pos, targets: Iterable[Pos]) -> list[Pos]:
         """Shortest path from a to the nearest of ``targets`` (e.g. the tiles of an arena).
@@ -227,8 +239,8 @@ class PathFinder:
 
     def _astar(self, ia: int, ib: int, h: Sequence[int] | None, blocked: set[int],
                budget: int | None = None) -> list[Pos] | None:
-        """A* from ia to ib around ``blocked``; heuristic: the exact field ``h`` where it is grown, else
-        Manhattan.  None
+        """A* from ia to ib around ``blocked``; heuristic: the field ``h`` where it is grown (exact to ib, or
+        to a set with ib in it: never more than the way to ib) or Manhattan, whichever is more.  None
         when there is no way, or none within ``budget`` tiles expanded: a way around others that is
         not near the plain one is not worth it (they move on), and looking for one where there is
         none (a doorway someone stands in) expanded the whole map, a path of a crowded town of a
@@ -238,7 +250,7 @@ class PathFinder:
         bx, by = ib % w, ib // w
         g = {ia: 0}
         came: dict[int, int] = {}
-        h0 = h[ia] if h is not None else abs(ia % w - bx) + abs(ia // w - by)
+        h0 = max(h[ia] if h is not None else 0, abs(ia % w - bx) + abs(ia // w - by))
         heap = [(h0, 0, ia)]
         nbrs = self._nbrs
         push, pop = heapq.heappush, heapq.heappop
@@ -266,7 +278,9 @@ class PathFinder:
                 if ng < g.get(k, 1 << 30):
                     g[k] = ng
                     came[k] = cur
-                    hk = h[k] if h is not None and h[k] >= 0 else abs(k % w - bx) + abs(k // w - by)
+                    hk = abs(k % w - bx) + abs(k // w - by)
+                    if h is not None and h[k] > hk:
+                        hk = h[k]
                     push(heap, (ng + hk, -ng, k))
         self._spent = spent
         return None

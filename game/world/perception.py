@@ -32,12 +32,13 @@ class Percept:
 
 def perceive(observer: str, pos: Pos, town: Town, actors: dict[str, Pos], radius: int = 8,
              bandwidth: int = 8, doing: dict[str, str] | None = None,
-             recent: set | None = None) -> list[Percept]:
+             recent: set | None = None, same_arena: bool = False) -> list[Percept]:
     """What ``observer`` standing at ``pos`` notices now, nearest first.
 
     ``actors``: name -> tile of everyone in the town (residents and the player; the observer is
     skipped).  ``doing``: name -> what they are doing ("reading a book").  ``recent``: keys
-    (:attr:`Percept.key`) to leave out because they were just perceived."""
+    (:attr:`Percept.key`) to leave out because they were just perceived.  ``same_arena``: ``actors``
+    are all in the observer's arena already (the engine's round of looks sorts them so), not read again."""
     tree = town.tree
     here = tree.arena_at(pos)
     x0, y0 = pos
@@ -48,7 +49,7 @@ def perceive(observer: str, pos: Pos, town: Town, actors: dict[str, Pos], radius
     arena_at = tree.arena_at
     for name, p in actors.items():
         if (name != observer and -radius <= p[0] - x0 <= radius and -radius <= p[1] - y0 <= radius
-                and arena_at(p) == here):
+                and (same_arena or arena_at(p) == here)):
             seen.append((math.dist(pos, p), "person", name, p))
     # objects in the observer's arena within the radius (the same from a tile each time: kept by the tree)
     seen.extend((d, "object", addr, None) for d, addr in tree.objects_in_view(pos, radius))

@@ -167,3 +167,29 @@ def test_a_field_grown_only_as_far_as_asked_gives_shortest_paths_and_grows_whole
         fresh.path(near[0], target)
     part = np.array(fresh._cache[target[1] * fresh.width + target[0]][0])
     assert 0 < (part >= 0).sum() < (truth >= 0).sum() // 4  # grown only near the destination
+
+
+def test_a_first_walk_into_a_room_is_guided_by_the_room_s_field_and_stays_shortest():
+    """A destination asked once, in a room more than one walk goes to: the A* is guided by the room's
+    shared field (the way to the nearest of its tiles), and its path is a shortest one, around others
+    too; the room's field is made from its second ask."""
+    rng = np.random.default_rng(11)
+    grid = rng.random((40, 60)) > 0.25
+    pf = PathFinder(grid)
+    tiles = [(int(x), int(y)) for y, x in zip(*np.nonzero(grid))]
+    big = max(tiles, key=lambda t: pf.component_size(t))
+    tiles = [t for t in tiles if pf.reachable(big, t)]
+    room = [t for t in tiles if 45 <= t[0] <= 52 and 30 <= t[1] <= 36]
+    key = tuple(sorted(t[1] * pf.width + t[0] for t in room))
+    starts = [tiles[int(i)] for i in rng.choice(len(tiles), 12, replace=False)]
+    for n, a in enumerate(starts):
+        b = room[(n * 7) % len(room)]
+        truth = _bfs(grid, b)
+        path = pf.path(a, b, near=room)
+        if a != b:
+            _check_path(pf, a, b, path)
+        assert len(path) == truth[a[1], a[0]]
+        if path[:-1]:
+            around = pf.path(a, b, avoid={path[len(path) // 2]}, near=room)
+            _check_path(pf, a, b, around)
+        assert (key in pf._cache) == (n >= 1)
