@@ -195,7 +195,7 @@ class Senses:
         if rated is not None:
             self.core.count("importance_with_talk")
         mine = []
-        for speaker, text in conversation.lines:
+        for speaker, text in conversation.heard_by(self.core.name):
             text = clean_text(text, 300)
             if not text:
                 continue

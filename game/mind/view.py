@@ -257,12 +257,21 @@ class Conversation:
     # (speaker, the model's words, why): kept for ``town audit``
     checks: dict[int, list[str]] = field(default_factory=dict)
     withheld: list[tuple[str, str, str]] = field(default_factory=list)
+    # who joined after it began, and how many lines had been said then: one who joins hears from there
+    # on (Grace, joining Ines and Felix at the cafe on 75fad48's day, remembered Ines's line before she
+    # came, of the surprise party kept from her)
+    joined: dict[str, int] = field(default_factory=dict)
+
+    def heard_by(self, name: str) -> list[tuple[str, str]]:
+        """The lines ``name`` was there for: all, or those since it joined."""
+        return self.lines[self.joined.get(name, 0):]
 
     def add(self, speaker: str, text: str) -> None:
         self.lines.append((speaker, text))
 
-    def transcript(self, last: int = 12) -> str:
-        return "\n".join(f"{s}: {t}" for s, t in self.lines[-last:])
+    def transcript(self, last: int = 12, for_name: str = "") -> str:
+        """The last lines, as ``for_name`` heard them (all, without a name)."""
+        return "\n".join(f"{s}: {t}" for s, t in (self.heard_by(for_name) if for_name else self.lines)[-last:])
 
 
 @dataclass(frozen=True)

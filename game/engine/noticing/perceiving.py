@@ -25,6 +25,8 @@ from game.engine.tuning import (
     TALK_COOLDOWN,
     TALK_RANGE,
 )
+from game.mind.facts.fact import Fact
+from game.mind.facts.keptfrom import veiled
 from game.mind.planning.dayframe import shifts_of
 from game.mind.view import WorldView
 from game.world.objects import ObjectStates
@@ -75,6 +77,7 @@ class Perceiver:
         # (``Engine.step``), so a decision's view finds those near in them, not among the whole town
         self._grid: tuple[int, dict[Pos, list[tuple[str, Pos]]]] = (-1, {})
         self._allowed: dict[str, tuple[int, list[str], str]] = {}  # by resident: its spatial memory's version
+        self._kept: tuple[datetime | None, dict[str, list[Fact]]] = (None, {})  # ``_kept_from``
 
     def look_round(self, residents: Iterable[Resident], step_no: int, now: datetime) -> None:
         """This tick's looks, once everyone has moved: each resident every ``PERCEIVE_EVERY``
@@ -137,7 +140,12 @@ class Perceiver:
         core = self.core
         near, doing = self.around(r.pos)
         near = self.in_arena(r.pos, near)
-        percepts = self.perceive(r.name, r.pos, core.town, near, PERCEIVE_RADIUS, PERCEIVE_BANDWIDTH, doing=doing)
+        percepts = self.perceive(r.name, r.pos, core.town, near, PERCEIVE_RADIUS, PERCEIVE_BANDWIDTH, doing=doing,
+                                 same_arena=self._cells is not None)  # (in a round: sorted by arena, in_arena)
+        kept = self._kept_from(now).get(r.name)
+        if kept:  # what others do, as one a gathering is kept from sees it (keptfrom.veiled)
+            percepts = [replace(p, text=veiled(p.text, p.subject, kept)) if p.kind == "person" else p
+                        for p in percepts]
         current: dict[str, str] = {}
         salient: list[str] = []
         urgent = False
@@ -183,6 +191,20 @@ class Perceiver:
             self.salience.note(r, salient, urgent)
             self.reacting += 1
         self.hazards.notice(r, now)  # (hazards.py: a fire in the house, seen or not)
+
+    def _kept_from(self, now: datetime) -> dict[str, list[Fact]]:
+        """Who has gatherings kept from it, and which: read from the minds' facts once a game hour (a
+        thousand residents' looks ask it every tick)."""
+        hour = now.replace(minute=0, second=0, microsecond=0)
+        if self._kept[0] != hour:
+            kept: dict[str, list[Fact]] = defaultdict(list)
+            for mind in self.core.minds.values():
+                for f in mind.facts:
+                    for who in f.secret_from:  # (each mind holds its own copy: one of each key)
+                        if all(k.key != f.key for k in kept[who]):
+                            kept[who].append(f)
+            self._kept = (hour, dict(kept))
+        return self._kept[1]
 
     def at_home_together(self, r: Resident, other: str) -> bool:
         """``other`` lives in ``r``'s home and ``r`` is at home: seeing them there is no news to

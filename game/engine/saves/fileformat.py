@@ -76,7 +76,8 @@ def conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
     d: dict[str, object] = {"id": conv.id, "participants": list(conv.participants), "place": conv.place,
          "lines": [list(x) for x in conv.lines], "started": iso_time(conv.started),
          "with_player": conv.with_player, "importance": conv.importance,
-         "checks": {str(i): list(n) for i, n in conv.checks.items()}, "withheld": [list(w) for w in conv.withheld]}
+         "checks": {str(i): list(n) for i, n in conv.checks.items()}, "withheld": [list(w) for w in conv.withheld],
+         "joined": dict(conv.joined)}
     if talk is not None:
         d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=iso_time(talk.last_at), mode=talk.mode,
                  sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=iso_time(talk.next_at))
@@ -96,7 +97,15 @@ def conv_from(d: dict) -> Conversation:
     return Conversation(id=d["id"], participants=list(d["participants"]), place=d.get("place", ""),
                         lines=[(s, t) for s, t in d["lines"]], started=time_of(d.get("started")),
                         with_player=bool(d.get("with_player")), importance=_rating_of(d.get("importance")),
-                        checks=_checks_of(d.get("checks")), withheld=_withheld_of(d.get("withheld")))
+                        checks=_checks_of(d.get("checks")), withheld=_withheld_of(d.get("withheld")),
+                        joined=_joined_of(d.get("joined")))
+
+
+def _joined_of(v: object) -> dict[str, int]:
+    """Who joined a talk after it began, at which line (none in a save from before it was kept)."""
+    if not isinstance(v, dict):
+        return {}
+    return {str(k): n for k, n in v.items() if isinstance(n, int) and not isinstance(n, bool) and n >= 0}
 
 
 def _checks_of(v: object) -> dict[int, list[str]]:

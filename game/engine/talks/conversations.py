@@ -109,6 +109,7 @@ class Conversations:
         else:
             self.by_lines(talk)  # a script written for the others has no part for the one who joins
         talk.conv.participants.append(name)
+        talk.conv.joined[name] = len(talk.conv.lines)  # (what was said before it came is not heard)
         self.enter(name, talk.conv.id, talk.conv, now, res)
         res.log.append(LogLine("conversation", f"{name} joins the conversation", name))
         return True

@@ -76,3 +76,13 @@ def honoured_as_me(sent: str, speaker: str, held: Sequence[Fact], before: str = 
                                                     and f.speaks_of(before)):
             return f"the {f.bare_what} is for {f.honoree.split()[0]}, not {speaker.split()[0]}"
     return ""
+
+
+def veiled(text: str, subject: str, kept: Sequence[Fact]) -> str:
+    """A sight of ``subject`` (``text``: "Ines Moreau is listening to Samuel Okafor about the surprise party
+    (the cafe of Bluebell Cafe)") as one that ``kept`` are kept from sees it: what it is doing, when it
+    speaks of one of them, is not seen (Grace saw that sight on 75fad48's day and held her party as news)."""
+    if not any(f.speaks_of(text) for f in kept):
+        return text
+    m = re.search(r"\((?P<where>[^()]*)\)\s*$", text)
+    return f"{subject} is busy ({m.group('where')})" if m else f"{subject} is busy"

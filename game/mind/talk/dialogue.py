@@ -103,7 +103,8 @@ class Talker:
         try:
             ans = await self.core.complete("dialogue", LineAnswer, "dialogue", priority, now, max_tokens=LINE_TOKENS,
                                            context=public_lines(context) if narrow else context,
-                                           transcript=conversation.transcript() or "(nothing yet)",
+                                           transcript=conversation.transcript(for_name=self.core.name)
+                                           or "(nothing yet)",
                                            first=self.core.persona.first_name, person=self._talk_person(narrow),
                                            listeners=", ".join(listeners) or "someone")
         except LLMError as e:
@@ -256,12 +257,14 @@ class Talker:
         if typed and typed[1]:
             # the whole prompt as it would be if the player said this now: if they type on, only
             # the new words are left to evaluate
-            messages = self._reply_messages(context, conversation.lines, listeners, recall, last=typed)
+            heard = conversation.heard_by(self.core.name)
+            messages = self._reply_messages(context, heard, listeners, recall, last=typed)
         else:
             # the prompt up to the cut is how the next reply's prompt begins: the talk so far, then
             # what the next line brings to mind, the instruction and the line, still to come
             cut = "\x00"
-            system, user = self._reply_messages(context, conversation.lines, listeners, cut, last=("?", "?"))
+            heard = conversation.heard_by(self.core.name)
+            system, user = self._reply_messages(context, heard, listeners, cut, last=("?", "?"))
             messages = [system, Message("user", user.content[:user.content.index(cut)])]
         try:
             sent = bool(await llm.prefill(messages, CallTag("prefill", self.core.name, Priority.PLAYER)))
@@ -319,7 +322,7 @@ class Talker:
         recall = await self._recall_now(now, conversation, held)
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
-        messages = self._reply_messages(held, conversation.lines, listeners, recall)
+        messages = self._reply_messages(held, conversation.heard_by(self.core.name), listeners, recall)
         self.core.count_call(now, "dialogue")
         text = ""
         sent = 0  # characters of the cleaned reply already yielded
