@@ -44,6 +44,7 @@ def test_a_time_apart_is_not_said_to_one_the_speaker_lives_works_or_talked_with(
 
 
 LIVES = {"Nora Lindqvist": "Nora Lindqvist is a retired teacher who has lived in Millbrook all her life. "
+                           "Nora Lindqvist has a new lodger, Felix Adeyemi. "  # (his newness, not hers: 75fad48)
                            "Felix Adeyemi: the new baker who moved here.",
          "Felix Adeyemi": "Felix Adeyemi moved to Millbrook two weeks ago to open a bakery."}
 PEOPLE = ("Nora Lindqvist", "Felix Adeyemi", "Grace Okafor")
@@ -54,6 +55,7 @@ PEOPLE = ("Nora Lindqvist", "Felix Adeyemi", "Grace Okafor")
     ("I've been here since you moved in.", "Felix Adeyemi", ""),
     ("Nora has been kind since Felix arrived.", "Nora Lindqvist", ""),
     ("You're new here, aren't you.", "Nora Lindqvist", "Nora's life"),
+    ("I know you're new here, but I'm glad to have you.", "Nora Lindqvist", "Nora's life"),  # Kenji's
     ("When did you move in?", "Nora Lindqvist", ""),
 ])
 def test_an_arrival_is_one_the_life_of_the_one_who_arrived_tells(sent, listener, why):

@@ -39,6 +39,8 @@ QUIZ = [("a pub quiz", "The Copper Kettle"), ("a surprise party for Grace's 60th
     ("Felix Adeyemi", "If I worked at The Copper Kettle I'd bake pies.", [], ""),
     ("Felix Adeyemi", "I'm serving pies at The Copper Kettle tonight.", ["serve pies at The Copper Kettle"], ""),
     ("Felix Adeyemi", "Nora is helping out at Bluebell Cafe.", [], ""),  # her task there
+    ("Kenji Tanaka", "I'm still working on some orders for Bluebell Cafe.", [], "Kenji"),  # 75fad48's day
+    ("Ines Moreau", "I'm working on some orders for Bluebell Cafe.", [], ""),
     ("Ines Moreau", "I just wanted to check on the customers at The Copper Kettle.",
      ["She is furious that Marcus Bell started serving breakfast at The Copper Kettle"], "Ines"),  # his
 ])
@@ -101,3 +103,66 @@ def test_a_gathering_for_another_is_not_said_to_be_for_the_speaker():
     assert honoured_as_me("I'm helping Samuel Okafor prepare it for me.", "Rosa Brody", rosa, before)
     assert honoured_as_me("I'm helping Samuel Okafor prepare it for me.", "Rosa Brody", rosa) == ""
     assert honoured_as_me("Thanks for me telling you about the quiz.", "Rosa Brody", rosa) == ""
+
+
+def test_where_the_speaker_says_it_is_is_where_the_talk_is():
+    from game.mind.facts.workplace import here_elsewhere
+
+    shop = "Brody's Supply Store:shop floor"  # Hank to Marcus at Hank's store, 75fad48's day
+    assert "not The Copper Kettle" in here_elsewhere("I'm already in The Copper Kettle, so I'll check in later.", shop,
+                                                     PLACES + ("Brody's Supply Store",))
+    assert here_elsewhere("I'm at Brody's Supply Store all day.", shop, PLACES + ("Brody's Supply Store",)) == ""
+    assert here_elsewhere("I'm in The Copper Kettle.", "", PLACES) == ""  # a talk in the street
+
+
+def test_a_campaign_is_said_to_be_one_of_a_candidate_s_own():
+    from game.mind.facts.workplace import campaign_given
+
+    town = TownNames(roles={"Hank Brody": ("candidate for mayor",), "Grace Okafor": ("mayor", "candidate for mayor")})
+    said = "I think you might want to update your campaign posters in The Copper Kettle."  # Hank to Marcus
+    assert campaign_given(said, ["Marcus Bell", "Priya Raman"], town)
+    assert campaign_given("How is your campaign going?", ["Hank Brody"], town) == ""
+
+
+@pytest.mark.parametrize("speaker, sent, before, why", [
+    ("Samuel Okafor", "I'll make it for Grace and Rosa will help with it.", "I'm hoping you can help me with the cake.",
+     "Ines is to make the cake"),  # 75fad48's day
+    ("Samuel Okafor", "I'm decorating Bluebell Cafe tomorrow.", "", "Rosa is to decorate"),
+    ("Ines Moreau", "I'll make the cake tonight.", "", ""),
+    ("Samuel Okafor", "I'll make sure the cake is ready.", "", ""),
+    ("Samuel Okafor", "I'll make it to the party.", "We talked about the debate.", ""),
+])
+def test_a_gathering_s_task_is_done_by_the_one_the_town_gives_it(speaker, sent, before, why):
+    from game.mind.facts.workplace import task_taken
+
+    tasks = (("Ines Moreau", "lend Bluebell Cafe"), ("Ines Moreau", "make the cake"),
+             ("Rosa Brody", "decorate Bluebell Cafe"))
+    got = task_taken(sent, before, speaker, tasks)
+    assert (why in got and got != "") if why else got == ""
+
+
+def test_a_call_and_a_meal_another_day_are_held_to_what_the_speaker_holds():
+    from game.mind.facts.madeup import meeting_unheld
+    from game.mind.facts.pasttalk import talks_claimed
+
+    people = ["Marcus Bell", "Priya Raman", "Grace Okafor"]
+    assert talks_claimed("Morning! I just got a call from Marcus Bell.", people) == ["Marcus Bell"]  # Ines's
+    assert talks_claimed("Marcus called me this morning.", people) == ["Marcus Bell"]
+    said = "I'm planning to have dinner with Priya at the dining table of the Okafor house next week."  # Grace's
+    assert meeting_unheld(said, [], people)
+    assert meeting_unheld("I'll have lunch with Priya tomorrow.", ["Priya: lunch tomorrow at the cafe"], people) == ""
+
+
+def test_the_day_s_lines_are_cut_in_the_talk():
+    from game.engine.talks.facts import TalkFacts
+
+    engine = new_engine("default", scripted_model({}))
+    facts = TalkFacts(engine.talk_facts.core)
+    morning = datetime(2026, 3, 2, 6, 49)
+    talk = Conversation("v1", ["Grace Okafor", "Ines Moreau"], place="Bluebell Cafe:cafe")
+    said = facts.vet(talk, "Ines Moreau", "Morning, Grace! I just got a call from Marcus Bell. I'm good.", morning)[1]
+    assert "call" not in said and "I'm good" in said
+    store = Conversation("v2", ["Hank Brody", "Marcus Bell"], place="Brody's Supply Store:shop floor")
+    said = facts.vet(store, "Hank Brody", "Afternoon, Marcus! I'm already in The Copper Kettle, so I'll check in "
+                     "later.", MONDAY)[1]
+    assert "Copper Kettle" not in said and said.startswith("Afternoon, Marcus")

@@ -76,7 +76,15 @@ from game.mind.facts.slips import (
     works_said,
 )
 from game.mind.facts.unbacked import sentences
-from game.mind.facts.workplace import doing_unheld, gathering_misplaced, says_work, work_elsewhere
+from game.mind.facts.workplace import (
+    campaign_given,
+    doing_unheld,
+    gathering_misplaced,
+    here_elsewhere,
+    says_work,
+    task_taken,
+    work_elsewhere,
+)
 from game.mind.memory.records import partners_in
 from game.mind.view import Conversation
 
@@ -228,7 +236,7 @@ class TalkFacts:
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
             lambda: self._history(sent, speaker, listeners, heard, lives),
-            lambda: self._work_place(sent, speaker, before),
+            lambda: self._work_place(sent, speaker, before, conv),
             lambda: broken_said_to_work(sent, before, broken_things([*every, *lives.values(),
                                                                      *(t for _, t in conv.lines)]))
             if works_said(sent) else "",
@@ -256,16 +264,17 @@ class TalkFacts:
         return [b.activity for b in mind.plan.blocks] if mind and mind.plan else [], points.get(speaker, ()), lives.get(
             speaker, "")
 
-    def _work_place(self, sent: str, speaker: str, before: str) -> str:
+    def _work_place(self, sent: str, speaker: str, before: str, conv: Conversation) -> str:
         """Why ``sent`` puts a gathering the speaker holds at a place not its own or has it for the speaker, someone
         at work at another's workplace, or the speaker at a doing nothing of its own has (workplace.py, keptfrom.py)."""
         mind, town = self.core.minds.get(speaker), self.core.town_names
-        held = list(mind.facts) if mind else []
-        doing, points, own = self._own_words(speaker)
-        return gathering_misplaced(sent, [(f.what, f.place) for f in held], town.places) or honoured_as_me(
-            sent, speaker, held, before) or doing_unheld(sent, [*doing, *points, own]) or (work_elsewhere(
-                sent, speaker, town, [*doing, *points, own, *(t for w, t in town.tasks if w == speaker)])
-                if says_work(sent) else "")
+        held, (doing, points, own) = (list(mind.facts) if mind else []), self._own_words(speaker)
+        listeners = [p for p in conv.participants if p != speaker]
+        return (here_elsewhere(sent, conv.place, town.places) or campaign_given(sent, listeners, town)
+                or task_taken(sent, before, speaker, town.tasks) or honoured_as_me(sent, speaker, held, before)
+                or gathering_misplaced(sent, [(f.what, f.place) for f in held], town.places)
+                or doing_unheld(sent, [*doing, *points, own]) or (work_elsewhere(sent, speaker, town, [
+                    *doing, *points, own, *(t for w, t in town.tasks if w == speaker)]) if says_work(sent) else ""))
 
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""

@@ -82,6 +82,8 @@ def arrival_unheld(sent: str, speaker: str, listeners: Sequence[str], people: Se
     if len(of) != 1:  # ("since he moved": whom it is of is not read here)
         return ""
     own = re.sub(r"(?:^|(?<=[.!?] ))[A-Z][a-z]+ [A-Z][a-z]+: [^.!?]*[.!?]", "", lives.get(of[0], ""))
+    # of the one it is of, not of another it names ("Nora has a new lodger, Felix Adeyemi": Felix is new)
+    own = " ".join(s for s in re.split(r"(?<=[.!?])\s+", own) if not any(p in s for p in people if p != of[0]))
     return "" if _NEW.search(own) else f"an arrival {of[0].split()[0]}'s life does not tell of"
 
 

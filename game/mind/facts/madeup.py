@@ -92,7 +92,8 @@ def tomorrow_unheld(sent: str, held: Sequence[str], places: Sequence[str]) -> st
 
 _DAYS = r"tomorrow|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next week"
 _DAY = rf"(?i:{_DAYS})"
-_MEET = r"(?i:talk|meet|chat|speak|see|visit|catch up|sit down)"
+_MEET = (r"(?i:talk|meet|chat|speak|see|visit|catch up|sit down"
+         r"|have (?:dinner|lunch|breakfast|coffee|tea|a drink|drinks))")
 # a talk or a meeting with a named person on another day: "Ines is going to talk with me tomorrow about
 # the party" (Rosa on 2bbddfe's day, then Samuel, word for word: nothing either held), "I'm meeting
 # Hank on Friday", "Eli and I will catch up tomorrow"
@@ -100,7 +101,7 @@ _MEETING = re.compile(
     rf"\b(?P<a>[A-Z][a-z]+)(?: [A-Z][a-z]+)?(?i:'s| is| will)(?i: going to| gonna)?\s+"
     rf"{_MEET}\w*\b[^.!?]*?\b(?:me|us)\b[^.!?]*?\b{_DAY}\b"
     rf"|\b(?P<b>[A-Z][a-z]+)(?: [A-Z][a-z]+)? and I (?i:are|will|'ll)[^.!?]*?\b{_MEET}\w*\b[^.!?]*?\b{_DAY}\b"
-    rf"|\bI(?:'m|’m| am|'ll| will)(?i: going to| gonna)?\s+{_MEET}\w*\s+(?i:with\s+|to\s+)?"
+    rf"|\bI(?:'m|’m| am|'ll| will)(?i: going to| gonna| planning to| hoping to)?\s+{_MEET}\w*\s+(?i:with\s+|to\s+)?"
     rf"(?P<c>[A-Z][a-z]+)\b[^.!?]*?\b{_DAY}\b")
 
 

@@ -54,7 +54,11 @@ _TALKED = re.compile(
     rf"{_NAME.replace('who', 'was')}"
     rf"|\b{_NAME.replace('who', 'and')}\s+and\s+I\s+(?:just\s+)?(?:talked|spoke|chatted|were\s+talking)\b"
     # ("Felix Adeyemi told me it's going to be busy", Samuel's, who never talked with him: 0e6b5f2's day)
-    rf"|\b{_NAME.replace('who', 'tm')}\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?(?:told|informed)\s+me\b")
+    rf"|\b{_NAME.replace('who', 'tm')}\s+(?:has\s+|had\s+)?(?:just\s+|already\s+|also\s+)?"
+    r"(?:told|informed|called|rang)\s+me\b"
+    # ("I just got a call from Marcus Bell", Ines on 75fad48's day: no call was made)
+    rf"|\bI(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?(?:got|had|received|gotten)\s+(?:a\s+)?(?:phone\s+)?(?:call|message|"
+    rf"note|letter)\s+from\s+{_NAME.replace('who', 'cf')}")
 _TALK_VERB = r"(?:talk|talked|talking|spoke|told|asked|said|chat|chatted|mentioned|discussed|called)"
 
 
@@ -90,7 +94,7 @@ def talks_claimed(sent: str, people: Sequence[str]) -> list[str]:
     spoke"), by full name; a name that is no one's is not here (unbacked.people_named's)."""
     out = []
     for m in _TALKED.finditer(sent):
-        said = m.group("who") or m.group("was") or m.group("and") or m.group("tm")
+        said = m.group("who") or m.group("was") or m.group("and") or m.group("tm") or m.group("cf")
         who = next((p for p in people if said in (p, p.split()[0])), None)
         if who is not None and who not in out:
             out.append(who)

@@ -28,7 +28,8 @@ _WORK = (r"(?:work(?:ing|ed|s)?(?=\s+(?:at|in|a|the|my|an|some|shifts?)\b)|serv(
          r"cover(?:ing|ed|s)?\s+(?:a\s+|the\s+|my\s+|her\s+|his\s+)?shift|tend(?:ing|ed|s)?\s+(?:the\s+)?bar|"
          r"behind\s+the\s+(?:bar|counter|till)|stock(?:ing|ed|s)?\s+(?:the\s+)?shelves|"
          r"(?:(?:check(?:ing|ed|s)?|wait(?:ing|ed|s)?)\s+on|look(?:ing|ed|s)?\s+after)\s+(?:the\s+)?(?:customers|patrons|tables|patients)|"
-         r"(?:tak(?:e|ing)|took)\s+orders|(?:open|clos)(?:e|ing|ed)\s+up)")
+         r"(?:tak(?:e|ing)|took)\s+orders|(?:open|clos)(?:e|ing|ed)\s+up|"
+         r"work(?:ing|ed|s)?\s+on\s+(?:some\s+|the\s+|an?\s+|new\s+)*orders?)")
 _MINE = re.compile(r"\bI(?:'m|’m| am| was| will|'ll|’ll|'ve been|’ve been| have been| had been)?\b"
                    r"(?:\s+[a-z]+){0,4}?\s+" + _WORK, re.I)
 _THEIRS = re.compile(r"\b(?P<name>[A-Z][a-z]+)(?:'s|’s| is| was| has been| will be)\s+(?:[a-z]+\s+){0,2}?" + _WORK)
@@ -51,8 +52,8 @@ def _place_in(text: str, places: Sequence[str]) -> str:
 
 
 def _at(text: str, places: Sequence[str]) -> str:
-    """The place of ``places`` named right after "at" or "in" near the start of ``text``, else ""."""
-    m = re.search(r"^[^.!?]{0,50}?\b(?:at|in)\s+(?P<p>[^.!?,;]{3,60})", text)
+    """The place of ``places`` named right after "at", "in" or "for" near the start of ``text``, else ""."""
+    m = re.search(r"^[^.!?]{0,50}?\b(?:at|in|for)\s+(?P<p>[^.!?,;]{3,60})", text)
     return _place_in(m.group("p"), places) if m else ""
 
 
@@ -114,3 +115,51 @@ def doing_unheld(sent: str, own: Sequence[str]) -> str:
     key = m.group("v").lower()[:-3][:4]
     held = re.findall(r"[a-z]+", " ".join(own).lower())
     return "" if any(w.startswith(key) for w in held) else f"nothing of its day has it {m.group('v').lower()}"
+
+
+# where the speaker says it is ("I'm already in The Copper Kettle", Hank at his own store on 75fad48's day)
+_I_AM_IN = re.compile(r"\bI(?:'m|’m| am)\s+(?:already\s+|now\s+|just\s+|currently\s+|still\s+|right\s+)?(?:here\s+)?"
+                      r"(?:in|at)\s+(?P<p>[^.!?,;]{3,60})", re.I)
+
+
+def here_elsewhere(sent: str, here: str, places: Sequence[str]) -> str:
+    """Why ``sent`` has the speaker at a place of the town (``places``) that is not where the talk is
+    (``here``: its address, "Brody's Supply Store:shop floor"), else ""; a talk on no place's ground
+    (the street) is not judged."""
+    sector = here.split(":")[0]
+    if not sector or sector not in places:
+        return ""
+    for m in _I_AM_IN.finditer(sent):
+        said = _place_in(m.group("p"), places)
+        if said and said != sector and not _place_in(sector, [said]):
+            return f"the talk is at {sector}, not {said}"
+    return ""
+
+
+# a candidate's things said to be the listener's ("update your campaign posters", Hank, who runs for mayor,
+# to Marcus, who does not, on 75fad48's day)
+_YOUR_CAMPAIGN = re.compile(r"\byour\s+(?:[\w-]+\s+){0,2}?(?:campaign|candidacy|election|run for)\b", re.I)
+
+
+def campaign_given(sent: str, listeners: Sequence[str], town: TownNames) -> str:
+    """Why ``sent`` gives a listener who runs for nothing a campaign of its own, else ""."""
+    if not _YOUR_CAMPAIGN.search(sent) or any(r.startswith("candidate") for p in listeners
+                                             for r in town.roles.get(p, ())):
+        return ""
+    return f"{', '.join(p.split()[0] for p in listeners)} runs for nothing"
+
+
+def task_taken(sent: str, before: str, speaker: str, tasks: Sequence[tuple[str, str]]) -> str:
+    """Why ``sent`` (``before``: the sentence before it, which "it" may name) has the speaker do a
+    gathering's task the town gives another ("I'll make it for Grace", Samuel of the cake Ines makes, on
+    75fad48's day), else ""."""
+    for who, task in tasks:
+        verb, *_, thing = task.lower().split()
+        if who == speaker or len(thing) < 3 or any(w == speaker and t.lower() == task.lower() for w, t in tasks):
+            continue
+        root = verb[:-1] if verb.endswith("e") else verb
+        mine = re.search(rf"\bI(?:'ll|’ll| will|'m|’m| am)?\s+(?:going to\s+|gonna\s+)?(?:also\s+)?{root}\w*"
+                         rf"(?!\s+sure\b)\s+(?:[\w'’]+\s+){{0,2}}?(?P<o>{re.escape(thing)}|it)\b", sent, re.I)
+        if mine and (mine.group("o").lower() != "it" or re.search(rf"\b{re.escape(thing)}\b", before, re.I)):
+            return f"{who.split()[0]} is to {task}"
+    return ""
