@@ -160,8 +160,11 @@ def audit(save: SaveData, town: TownNames) -> Audit:
     for n, conv in enumerate(save.conversations):
         people = [str(p) for p in conv.get("participants", [])]
         checks = conv.get("checks") or {}
+        joined: dict = conv.get("joined") or {}
         for i, (speaker, text) in enumerate(conv.get("lines", [])):
-            others = [p for p in people if p != speaker]
+            # those there to hear it: one who joined later did not (a save from before ``joined``: all)
+            others = [p for p in people if p != speaker
+                      and not (isinstance(joined, dict) and isinstance(joined.get(p), int) and joined[p] > i)]
             said = Said(n, speaker, text, check_line(text, speaker, others, save, town, facts, now, memos))
             for sent in sentences(text):  # a sentence of five words or more said in another talk
                 k = _key(sent)

@@ -57,6 +57,17 @@ def test_the_audit_gives_each_claim_a_verdict_and_counts_what_the_checks_did():
     assert "-- talk 2" in text and "[invented person] person: Wolfgang Schulz" in text
 
 
+def test_a_line_said_before_one_joined_is_not_told_to_them():
+    talks = [{"participants": ["Samuel Okafor", "Rosa Brody", "Grace Okafor"], "joined": {"Grace Okafor": 1},
+              "lines": [["Samuel Okafor", "The party at Bluebell Cafe is on Tuesday."],  # before Grace came
+                        ["Rosa Brody", "The party at Bluebell Cafe will be lovely."]]}]  # with her there
+    a = audit(_save(talks), TOWN)
+    told = [s.text for s in a.lines if any(c.verdict == "secret told" for c in s.claims)]
+    assert told == ["The party at Bluebell Cafe will be lovely."]
+    talks[0]["joined"] = ["broken"]  # (a broken record of it: all were there)
+    assert a.totals()["secret_told"] == 1 and audit(_save(talks), TOWN).totals()["secret_told"] == 2
+
+
 def test_a_stored_answer_is_audited_too():
     rows = [MemoryRow("Rosa Brody", 0, "player", "A visitor asked me: Any news? I answered: Hank Brody runs a bank.",
                       T)]
