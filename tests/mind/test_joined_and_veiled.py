@@ -56,3 +56,34 @@ def test_one_a_gathering_is_kept_from_does_not_see_it_in_what_others_do():
     assert veiled(seen, "Ines Moreau", kept["Grace Okafor"]) == "Ines Moreau is busy (the cafe of Bluebell Cafe)"
     plain = "Ines Moreau is making coffee (the cafe of Bluebell Cafe)"
     assert veiled(plain, "Ines Moreau", kept["Grace Okafor"]) == plain
+
+
+def test_one_a_role_is_kept_from_does_not_see_it_in_what_its_holder_does():
+    from game.mind.facts.keptfrom import role_veiled
+
+    engine = new_engine("default", scripted_model({}))
+    roles = engine.talk_facts.core.town_names.secret_roles
+    seen = "Kenji Tanaka is writing Millbrook Owl (the grocery of Greenway Market and Pharmacy)"  # Felix's sight
+    assert role_veiled(seen, "Kenji Tanaka", "Felix Adeyemi", roles) == (
+        "Kenji Tanaka is busy (the grocery of Greenway Market and Pharmacy)")
+    assert role_veiled(seen, "Kenji Tanaka", "Aiko Tanaka", roles) == seen  # his wife knows
+    plain = "Kenji Tanaka is working at the pharmacy counter (the pharmacy of Greenway Market and Pharmacy)"
+    assert role_veiled(plain, "Kenji Tanaka", "Felix Adeyemi", roles) == plain
+
+
+def test_a_look_sees_the_secret_s_holder_busy():
+    from game.mind.view import Action
+
+    engine = new_engine("default", scripted_model({}))
+    core = engine.talk_facts.core
+    felix, kenji = core.residents["Felix Adeyemi"], core.residents["Kenji Tanaka"]
+    kenji.pos = felix.pos
+    kenji.action = Action(description="writing Millbrook Owl", emoji="x", address=core.address_at(kenji.pos),
+                          duration_min=30, start=EVENING)
+    engine.perceiver.look(felix, EVENING)
+    sight = felix.seen.get("person:Kenji Tanaka", "")
+    assert sight.startswith("Kenji Tanaka is busy") and "Owl" not in sight
+    aiko = core.residents["Aiko Tanaka"]
+    aiko.pos = felix.pos
+    engine.perceiver.look(aiko, EVENING)
+    assert "Millbrook Owl" in aiko.seen.get("person:Kenji Tanaka", "")

@@ -26,7 +26,7 @@ from game.engine.tuning import (
     TALK_RANGE,
 )
 from game.mind.facts.fact import Fact
-from game.mind.facts.keptfrom import veiled
+from game.mind.facts.keptfrom import role_veiled, veiled
 from game.mind.planning.dayframe import shifts_of
 from game.mind.view import WorldView
 from game.world.objects import ObjectStates
@@ -142,10 +142,10 @@ class Perceiver:
         near = self.in_arena(r.pos, near)
         percepts = self.perceive(r.name, r.pos, core.town, near, PERCEIVE_RADIUS, PERCEIVE_BANDWIDTH, doing=doing,
                                  same_arena=self._cells is not None)  # (in a round: sorted by arena, in_arena)
-        kept = self._kept_from(now).get(r.name)
-        if kept:  # what others do, as one a gathering is kept from sees it (keptfrom.veiled)
-            percepts = [replace(p, text=veiled(p.text, p.subject, kept)) if p.kind == "person" else p
-                        for p in percepts]
+        kept, roles = self._kept_from(now).get(r.name), core.town_names.secret_roles
+        if kept or roles:  # what others do, as one a gathering or a role is kept from sees it (keptfrom.py)
+            percepts = [replace(p, text=role_veiled(veiled(p.text, p.subject, kept or ()), p.subject, r.name, roles))
+                        if p.kind == "person" else p for p in percepts]
         current: dict[str, str] = {}
         salient: list[str] = []
         urgent = False

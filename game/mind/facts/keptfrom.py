@@ -82,7 +82,25 @@ def veiled(text: str, subject: str, kept: Sequence[Fact]) -> str:
     """A sight of ``subject`` (``text``: "Ines Moreau is listening to Samuel Okafor about the surprise party
     (the cafe of Bluebell Cafe)") as one that ``kept`` are kept from sees it: what it is doing, when it
     speaks of one of them, is not seen (Grace saw that sight on 75fad48's day and held her party as news)."""
-    if not any(f.speaks_of(text) for f in kept):
-        return text
+    return _busy(text, subject) if any(f.speaks_of(text) for f in kept) else text
+
+
+def role_veiled(text: str, subject: str, observer: str,
+                secret_roles: Sequence[tuple[str, str, tuple[str, ...]]]) -> str:
+    """A sight of ``subject`` as ``observer`` sees it, when ``subject`` holds a role the town keeps secret
+    (``TownNames.secret_roles``: holder, role, who knows) that the observer does not know: what it is doing,
+    when it names the role ("Kenji Tanaka is writing Millbrook Owl", seen by Felix on 75fad48's day), is
+    not seen.  The role is named by its quoted words ("the anonymous 'Millbrook Owl' column"), else its last two."""
+    for holder, role, knowers in secret_roles:
+        if holder != subject or observer in knowers:
+            continue
+        quoted = re.search(r"['\"‘“](?P<q>[^'\"’”]{3,40})['\"’”]", role)
+        key = quoted.group("q") if quoted else " ".join(role.split()[-2:])
+        if re.search(rf"\b{re.escape(key)}\b", text, re.I):
+            return _busy(text, subject)
+    return text
+
+
+def _busy(text: str, subject: str) -> str:
     m = re.search(r"\((?P<where>[^()]*)\)\s*$", text)
     return f"{subject} is busy ({m.group('where')})" if m else f"{subject} is busy"
