@@ -420,8 +420,12 @@ def test_a_gathering_that_has_not_begun_is_not_spoken_of_as_over_or_as_now():
     said = "Hey Kenji! It's the night before the debate, and I want you ready."
     assert drop_wrong_time(said, [debate], MONDAY, fixes) == "Hey Kenji!"
     assert drop_wrong_time(said, [debate], MONDAY.replace(day=3, hour=20), fixes) == said
+    # enjoyed now, another day (Rosa to Ines on 75fad48's Monday, of Tuesday's party)
+    assert drop_wrong_time("Hi! I hope you're enjoying the debate!", [debate], MONDAY, fixes) == "Hi!"
     # on its evening, it is on
     evening = MONDAY.replace(day=4, hour=20)
+    assert drop_wrong_time("I hope you're enjoying the debate!", [debate], evening, fixes) == (
+        "I hope you're enjoying the debate!")
     assert drop_wrong_time("The debate has started.", [debate], evening, fixes) == "The debate has started."
 
 

@@ -278,8 +278,10 @@ def drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: li
 _PAST = re.compile(r"\b(?:(?:it|that|the\s+[\w'-]+(?:\s+[\w'-]+)?)\s+(?:was|went)\b|went\s+to|been\s+to|"
                    r"(?:enjoyed|loved|missed)\s+(?:it|the)\b|was\s+(?:a\s+|so\s+)?(?:great|fun|wonderful|lovely|"
                    r"nice|amazing|good|brilliant)\b)", re.I)
-_NOW = re.compile(r"\b(?:right now|soon|tonight|this (?:morning|afternoon|evening)|has started|already started)\b",
-                  re.I)
+# (and "I hope you're enjoying the party!", Rosa of Tuesday's party on the Monday, 75fad48's day)
+_NOW = re.compile(r"\b(?:right now|soon|tonight|this (?:morning|afternoon|evening)|has started|already started|"
+                  r"(?:enjoying|having (?:a |so much )?(?:great |good |lovely )?(?:time|fun) at)"
+                  r"\s+(?:the|your|our|it))\b", re.I)
 
 
 # the eve of a gathering said on another day ("It's the night before the debate", Grace on the Monday
