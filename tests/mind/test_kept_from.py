@@ -55,3 +55,13 @@ def test_a_talk_line_that_has_her_know_is_not_said(engine):
     said = facts.vet(talk, "Samuel Okafor", "She is very excited about the surprise party. The weather is fine.",
                      MONDAY)[1]
     assert "excited" not in said and "weather" in said
+
+
+def test_news_heard_just_now_is_not_said_to_be_long_awaited():
+    from game.mind.facts.slips import news_as_known
+
+    said = "I've been looking forward to it for ages too."  # Priya, told of the party in that talk
+    assert news_as_known(said, True) == ""
+    assert news_as_known(said, False) == said  # (known before: let be)
+    assert news_as_known("Yes, I know about the party.", True) == "No, I hadn't heard about the party."
+    assert news_as_known("I'm so glad you're going to be there.", True) == "I'm so glad you're going to be there."

@@ -361,7 +361,7 @@ class TalkFacts:
                 f.speaks_of(asked) for f in fresh))
             if said != sent:
                 v.fixes.append(f"heard in this talk, not known before: {sent!r}")
-            out.append(said)
+            out += [said] if said else []
         return " ".join(out)
 
     def _past_unheld(self, sent: str, speaker: str, here: list[str], now: datetime) -> str:

@@ -68,11 +68,17 @@ _KNEW = re.compile(r"^(?:(?P<yes>yes|yeah|sure|of course)[,!.]?\s+|(?P<oh>oh)[,!
                    r"(?:already\s+|do\s+)?(?:know|knew|heard)(?:\s+(?P<of>about|of)\b|\s*(?=[.!]|$))", re.I)
 
 
+_LONG_AWAITED = re.compile(r"\b(?:for|in)\s+(?:ages|years|months|weeks|so long|a long time|forever)\b"
+                           r"|\ball\s+(?:week|month|year)\b|\bsince\s+(?:last|forever)\b", re.I)
+
+
 def news_as_known(sent: str, new: bool) -> str:
     """``sent`` less its claim to have known before what the speaker heard in this talk (``new``:
     it speaks of a fact heard in this talk, or it is a bare "Yes, I know!" to it): Nora, asked "Do
     you know about the surprise party ...?" and told so in that line, said "Yes, I know about the
     surprise party" (talkbench, 23:32).  The record says she heard it now: "No, I hadn't heard of"."""
+    if new and _LONG_AWAITED.search(sent):  # ("I've been looking forward to it for ages too", Priya, told it just now)
+        return ""
     m = _KNEW.match(sent.strip())
     if not new or m is None:
         return sent
