@@ -65,3 +65,12 @@ def test_news_heard_just_now_is_not_said_to_be_long_awaited():
     assert news_as_known(said, False) == said  # (known before: let be)
     assert news_as_known("Yes, I know about the party.", True) == "No, I hadn't heard about the party."
     assert news_as_known("I'm so glad you're going to be there.", True) == "I'm so glad you're going to be there."
+
+
+def test_the_host_does_not_ask_what_his_own_surprise_is(engine):
+    from game.mind.facts.slips import held_as_unheard
+
+    samuel = list(engine.talk_facts.core.minds["Samuel Okafor"].facts)
+    said = "Oh, that sounds exciting! Can you let me know what the surprise is?"  # Samuel to Felix, 75fad48's day
+    assert "the speaker's own" in held_as_unheard(said, "Samuel Okafor", samuel)
+    assert held_as_unheard("Can you let me know what the weather is?", "Samuel Okafor", samuel) == ""

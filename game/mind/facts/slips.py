@@ -156,8 +156,11 @@ _UNHEARD = re.compile(r"\b(?:when|once|if|after) I hear\b|\bI (?:haven't|have no
 _HINT = re.compile(r"\b(?:project|plans?|preparations?|surprise|secret|something special)\b", re.I)
 
 
+# (and "Can you let me know what the surprise is?", Samuel, its host, to Felix on 75fad48's day)
 _ASKS = re.compile(r"\b(?:tell me (?:more |anything |a bit )?about|what do you know about"
-                   r"|do you know (?:anything |much )?about|have you heard (?:anything )?about)\b", re.I)
+                   r"|do you know (?:anything |much )?about|have you heard (?:anything )?about"
+                   r"|(?:let me know|tell me) what (?:the|your|this|that) [\w' ]{2,30}? is"
+                   r"|what(?:'s|’s| is) the (?:surprise|plan|secret)\b)", re.I)
 
 
 _ASKS_WHEN = re.compile(r"\b(?:what time|when|where|what hour)\s+(?:is|does|will|it|the)\b", re.I)
