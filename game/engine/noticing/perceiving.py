@@ -78,6 +78,7 @@ class Perceiver:
         self._grid: tuple[int, dict[Pos, list[tuple[str, Pos]]]] = (-1, {})
         self._allowed: dict[str, tuple[int, list[str], str]] = {}  # by resident: its spatial memory's version
         self._kept: tuple[datetime | None, dict[str, list[Fact]]] = (None, {})  # ``_kept_from``
+        self._roles: tuple[object, dict[str, list[tuple[str, str, tuple[str, ...]]]]] = (None, {})  # _secret_roles
 
     def look_round(self, residents: Iterable[Resident], step_no: int, now: datetime) -> None:
         """This tick's looks, once everyone has moved: each resident every ``PERCEIVE_EVERY``
@@ -142,10 +143,11 @@ class Perceiver:
         near = self.in_arena(r.pos, near)
         percepts = self.perceive(r.name, r.pos, core.town, near, PERCEIVE_RADIUS, PERCEIVE_BANDWIDTH, doing=doing,
                                  same_arena=self._cells is not None)  # (in a round: sorted by arena, in_arena)
-        kept, roles = self._kept_from(now).get(r.name), core.town_names.secret_roles
+        kept, roles = self._kept_from(now).get(r.name), self._secret_roles()
         if kept or roles:  # what others do, as one a gathering or a role is kept from sees it (keptfrom.py)
-            percepts = [replace(p, text=role_veiled(veiled(p.text, p.subject, kept or ()), p.subject, r.name, roles))
-                        if p.kind == "person" else p for p in percepts]
+            percepts = [replace(p, text=role_veiled(veiled(p.text, p.subject, kept or ()), p.subject, r.name,
+                                                    roles.get(p.subject, ())))
+                        if p.kind == "person" and (kept or p.subject in roles) else p for p in percepts]
         current: dict[str, str] = {}
         salient: list[str] = []
         urgent = False
@@ -191,6 +193,16 @@ class Perceiver:
             self.salience.note(r, salient, urgent)
             self.reacting += 1
         self.hazards.notice(r, now)  # (hazards.py: a fire in the house, seen or not)
+
+    def _secret_roles(self) -> dict[str, list[tuple[str, str, tuple[str, ...]]]]:
+        """The town's secret roles by holder (a thousand residents' town has a hundred; a look asks of one)."""
+        roles = self.core.town_names.secret_roles
+        if self._roles[0] is not roles:
+            by: dict[str, list[tuple[str, str, tuple[str, ...]]]] = defaultdict(list)
+            for held in roles:
+                by[held[0]].append(held)
+            self._roles = (roles, dict(by))
+        return self._roles[1]
 
     def _kept_from(self, now: datetime) -> dict[str, list[Fact]]:
         """Who has gatherings kept from it, and which: read from the minds' facts once a game hour (a

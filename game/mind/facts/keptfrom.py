@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from game.mind.facts.fact import Fact
+from game.mind.facts.unbacked import by_first
 
 _KNOWS = re.compile(r"\b(?:talk\w*|discuss\w*|plan\w*|told|tell\w*|knows?|knew|interest\w*|excit\w*|help\w*|ask\w*|"
                     r"mention\w*|chat\w*|said|says|agree\w*|look\w* forward|can't wait|cannot wait|heard|"
@@ -39,9 +40,10 @@ def kept_one_in_the_know(parts: Sequence[str], held: Sequence[Fact], people: Seq
     of ``held`` is kept from know of it or talk it over, with why."""
     out: list[tuple[str, str]] = []
     last = ""  # the last one named in the sentences before, not as the gathering's own words
+    index = by_first(tuple(people))
     for sent in parts:
-        named = []
-        for p in people:
+        named = []  # (only those the sentence names by first name: a thousand residents' town, a regex each)
+        for p in [p for c in dict.fromkeys(re.findall(r"\b[A-Z][a-z]+\b", sent)) for p in index.get(c, ())]:
             n = _names(p)
             bare = re.sub(_OWN_WORDS.format(n=n), " ", sent)
             if re.search(rf"\b{n}\b", bare):

@@ -45,8 +45,9 @@ def says_work(sent: str) -> bool:
 
 def _place_in(text: str, places: Sequence[str]) -> str:
     """The first of ``places`` (the town's named places) ``text`` names, by any of its names, else ""."""
-    for p in sorted(places, key=len, reverse=True):
-        if any(re.search(rf"\b{re.escape(a)}\b", text, re.I) for a in place_aliases(p)):
+    low = text.lower()
+    for p in sorted(places, key=len, reverse=True):  # (a word's test first: a regex each only where it may be)
+        if any(a.lower() in low and re.search(rf"\b{re.escape(a)}\b", text, re.I) for a in place_aliases(p)):
             return p
     return ""
 
@@ -68,9 +69,9 @@ def work_elsewhere(sent: str, speaker: str, town: TownNames, own: Sequence[str])
     if m is not None and not _IF.search(sent[:m.start()]):
         place = _at(sent[m.end():], workplaces)
         if place and place not in (works.get(speaker), town.homes.get(speaker)):
-            others = [p.split()[0] for p in town.people if p != speaker]  # (Marcus's serving there is his)
-            backed = any(_place_in(s, [place]) and _WORK_WORDS.search(s) and not any(
-                re.search(rf"\b{o}\b", s) for o in others) for t in own for s in re.split(r"[.!?;]", t))
+            others = {p.split()[0] for p in town.people if p != speaker}  # (Marcus's serving there is his)
+            backed = any(_place_in(s, [place]) and _WORK_WORDS.search(s) and not (
+                set(re.findall(r"\b[A-Z][a-z]+\b", s)) & others) for t in own for s in re.split(r"[.!?;]", t))
             if not backed:
                 return f"{speaker.split()[0]} does not work at {place}"
     for m in _THEIRS.finditer(sent):
