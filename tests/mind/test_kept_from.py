@@ -74,14 +74,3 @@ def test_the_host_does_not_ask_what_his_own_surprise_is(engine):
     said = "Oh, that sounds exciting! Can you let me know what the surprise is?"  # Samuel to Felix, 75fad48's day
     assert "the speaker's own" in held_as_unheard(said, "Samuel Okafor", samuel)
     assert held_as_unheard("Can you let me know what the weather is?", "Samuel Okafor", samuel) == ""
-
-
-def test_an_answer_that_speaks_of_its_speaker_as_another_is_asked_again():
-    from game.mind.interview.ownclaims import self_claims
-
-    people = ["Samuel Okafor", "Rosa Brody", "Ines Moreau"]
-    for said in ("He is the husband of Grace and has been helping Rosa Brody at Town Hall.",  # Grace's, 75fad48
-                 "I have been listening to Ines Moreau, who runs the cafe Grace visits every morning."):
-        assert [h for _, h in self_claims(said, "Grace Okafor", 59, [], people)] == [
-            "You are Grace: speak of yourself as I, not as Grace."]
-    assert self_claims("I am Grace Okafor, the mayor. Thanks for asking, Rosa!", "Grace Okafor", 59, [], people) == []

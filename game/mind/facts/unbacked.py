@@ -150,7 +150,7 @@ def own_name_as_other(sent: str, me: str) -> bool:
 # words after which a name is someone spoken of ("cooking lunch for Rosa", said by Rosa; "always there to help and
 # support Grace", Grace's answer on 1703955's save)
 _OBJECT_OF = (r"for|with|to|from|about|tell|told|ask|asked|see|saw|meet|met|help|helps|helping|support|supports|"
-              r"visit|visits|(?:husband|wife|friend|daughter|son|father|mother|partner)\s+of")
+              r"visit|visits")
 
 
 def named_as_object(sent: str, first: str) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from game.mind.facts.fact import TownNames
 from game.mind.facts.hours import clock_times, merged, stems
-from game.mind.facts.unbacked import SENTENCES, own_name_as_other, sentences
+from game.mind.facts.unbacked import SENTENCES, sentences
 from game.mind.planning.daycheck import meals_eaten
 from game.mind.view import PlanBlock, hhmm
 
@@ -126,10 +126,6 @@ def self_claims(answer: str, me: str, age: int | None, known: Sequence[str], peo
     # another's name as its own (Grace on 0e6b5f2's save: "Hi Grace! I'm Felix Adeyemi, a baker who ...")
     out += [(sent, f"You are {me}: answer as {first}, of {first}'s own life.") for sent in sentences(answer)
             if any(re.search(rf"\bI(?:'m|’m| am)\s+{re.escape(p)}\b(?!['’])", sent) for p in people if p != me)]
-    # itself as another ("the cafe Grace visits every morning", "the husband of Grace", Grace on 75fad48's save):
-    # dropped with the answer's other problems before, and kept when it had none
-    out += [(sent, f"You are {first}: speak of yourself as I, not as {first}.") for sent in sentences(answer)
-            if own_name_as_other(sent, me)]
     if tomorrow and re.search(r"\btomorrow\b", question, re.I):
         out += [(sent, f"Say only what {first} holds of tomorrow: {tomorrow}") for sent in sentences(answer)
                 if _TO_SEE.search(sent) and any(re.search(rf"\b{re.escape(p.split()[0])}\b", sent)
