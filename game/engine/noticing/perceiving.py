@@ -209,13 +209,12 @@ class Perceiver:
         thousand residents' looks ask it every tick)."""
         hour = now.replace(minute=0, second=0, microsecond=0)
         if self._kept[0] != hour:
-            kept: dict[str, list[Fact]] = defaultdict(list)
+            kept: dict[str, dict[str, Fact]] = defaultdict(dict)
             for mind in self.core.minds.values():
                 for f in mind.facts:
                     for who in f.secret_from:  # (each mind holds its own copy: one of each key)
-                        if all(k.key != f.key for k in kept[who]):
-                            kept[who].append(f)
-            self._kept = (hour, dict(kept))
+                        kept[who].setdefault(f.key, f)
+            self._kept = (hour, {who: list(fs.values()) for who, fs in kept.items()})
         return self._kept[1]
 
     def at_home_together(self, r: Resident, other: str) -> bool:

@@ -25,7 +25,8 @@ _KNOWS = re.compile(r"\b(?:talk\w*|discuss\w*|plan\w*|told|tell\w*|knows?|knew|i
 _KEPT = (r"\b(?:without\s+{n}\s+(?:finding out|knowing|noticing|suspecting)|{n}\s+(?:must|mustn't|must not|can't|"
          r"cannot|can not|shouldn't|should not|won't|will not|doesn't|does not|didn't|did not|never)\s+"
          r"(?:\w+\s+)?(?:know|find out|learn|hear|suspect)|(?:secret|hidden|kept)\s+from\s+{n}|{n}\s+has\s+no\s+idea|"
-         r"surpris\w*\s+{n}|(?:not|n't|n’t|never)\s+(?:to\s+)?(?:tell|mention\w*\s+(?:it\s+)?to|let)\s+{n}|keep\s+(?:it|this|that)\s+(?:a\s+secret\s+)?from\s+{n})")
+         r"surpris\w*\s+{n}|(?:not|n't|n’t|never)\s+(?:to\s+)?(?:tell|mention\w*\s+(?:it\s+)?to|let)\s+{n}|"
+         r"keep\s+(?:it|this|that)\s+(?:a\s+secret\s+)?from\s+{n})")
 _OWN_WORDS = r"\b{n}['’]s\b|\b(?:for|honou?r(?:ing)?|celebrat\w*)\s+{n}\b"
 _PRONOUN = re.compile(r"^\s*(?:and\s+|but\s+|also\s+)?(?:she|he)\b", re.I)
 
@@ -39,6 +40,9 @@ def kept_one_in_the_know(parts: Sequence[str], held: Sequence[Fact], people: Seq
     """Each sentence of ``parts`` (an answer's or a line's sentences, in order) that has one a gathering
     of ``held`` is kept from know of it or talk it over, with why."""
     out: list[tuple[str, str]] = []
+    held = [f for f in held if f.secret_from]  # (most lines of most residents: none, and nothing to read)
+    if not held:
+        return out
     last = ""  # the last one named in the sentences before, not as the gathering's own words
     index = by_first(tuple(people))
     for sent in parts:
@@ -49,7 +53,7 @@ def kept_one_in_the_know(parts: Sequence[str], held: Sequence[Fact], people: Seq
             if re.search(rf"\b{n}\b", bare):
                 named.append((p, bare))
         for f in held:
-            if not f.secret_from or not f.speaks_of(sent) or not _KNOWS.search(sent):
+            if not f.speaks_of(sent) or not _KNOWS.search(sent):
                 continue
             who = [p for p, bare in named if p in f.secret_from]
             by = [_names(p) for p in who]

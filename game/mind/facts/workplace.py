@@ -22,12 +22,14 @@ from collections.abc import Sequence
 from game.mind.facts.fact import TownNames
 from game.mind.facts.factcheck import place_aliases
 from game.mind.facts.roleslips import head_noun
+from game.mind.facts.unbacked import by_first
 
 # doing a place's work: serving, a shift, its customers, behind its counter
 _WORK = (r"(?:work(?:ing|ed|s)?(?=\s+(?:at|in|a|the|my|an|some|shifts?)\b)|serv(?:e|es|ing|ed)\b|help(?:ing|ed|s)? out|"
          r"cover(?:ing|ed|s)?\s+(?:a\s+|the\s+|my\s+|her\s+|his\s+)?shift|tend(?:ing|ed|s)?\s+(?:the\s+)?bar|"
          r"behind\s+the\s+(?:bar|counter|till)|stock(?:ing|ed|s)?\s+(?:the\s+)?shelves|"
-         r"(?:(?:check(?:ing|ed|s)?|wait(?:ing|ed|s)?)\s+on|look(?:ing|ed|s)?\s+after)\s+(?:the\s+)?(?:customers|patrons|tables|patients)|"
+         r"(?:(?:check(?:ing|ed|s)?|wait(?:ing|ed|s)?)\s+on|look(?:ing|ed|s)?\s+after)\s+(?:the\s+)?"
+         r"(?:customers|patrons|tables|patients)|"
          r"(?:tak(?:e|ing)|took)\s+orders|(?:open|clos)(?:e|ing|ed)\s+up|"
          r"work(?:ing|ed|s)?\s+on\s+(?:some\s+|the\s+|an?\s+|new\s+)*orders?)")
 _MINE = re.compile(r"\bI(?:'m|’m| am| was| will|'ll|’ll|'ve been|’ve been| have been| had been)?\b"
@@ -69,13 +71,13 @@ def work_elsewhere(sent: str, speaker: str, town: TownNames, own: Sequence[str])
     if m is not None and not _IF.search(sent[:m.start()]):
         place = _at(sent[m.end():], workplaces)
         if place and place not in (works.get(speaker), town.homes.get(speaker)):
-            others = {p.split()[0] for p in town.people if p != speaker}  # (Marcus's serving there is his)
+            others = set(by_first(tuple(town.people))) - {speaker.split()[0]}  # (Marcus's serving there is his)
             backed = any(_place_in(s, [place]) and _WORK_WORDS.search(s) and not (
                 set(re.findall(r"\b[A-Z][a-z]+\b", s)) & others) for t in own for s in re.split(r"[.!?;]", t))
             if not backed:
                 return f"{speaker.split()[0]} does not work at {place}"
     for m in _THEIRS.finditer(sent):
-        who = next((p for p in town.people if p.split()[0] == m.group("name")), None)
+        who = next(iter(by_first(tuple(town.people)).get(m.group("name"), ())), None)
         place = _at(sent[m.end():], workplaces) if who else ""
         if who and place and works.get(who) != place and not any(
                 w == who and _place_in(t, [place]) for w, t in town.tasks):
@@ -105,8 +107,9 @@ def gathering_misplaced(sent: str, gatherings: Sequence[tuple[str, str]], places
 # in the pharmacy on 1703955's day: his day has no cooking)
 _DOING_NOW = re.compile(r"\bI(?:'m|’m| am)\s+(?:just\s+|currently\s+|busy\s+|still\s+|now\s+|right now\s+)?"
                         r"(?P<v>(?:cook|bak|read|writ|paint|garden|clean|fix|repair|stud(?:y|i)|shop|knitt|sew|jogg|"
-                        r"brew|decorat|grad|practic|tun|sketch|mend|polish|sweep|water|plant)\w*ing)\b"
-                        r"(?P<o>[^.!?,;]{0,40})", re.I)
+                        r"brew|decorat|grad|practic|tun|sketch|mend|polish|sweep|water|plant)\w*ing)\b", re.I)
+
+
 def doing_unheld(sent: str, own: Sequence[str]) -> str:
     """Why ``sent`` has the speaker doing now what nothing of its own (``own``: its day's doings, its
     points, its life) holds, else "": the doing's root ("bak" of "baking") starts none of their words."""
