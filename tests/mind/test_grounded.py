@@ -220,7 +220,7 @@ async def test_each_block_gets_its_own_steps_in_its_own_minutes_and_work_is_done
     acts = [first] + mind.agenda.queue
     free = [a for a in acts if a.start < DAY.replace(hour=8)]
     work = [a for a in acts if a.start >= DAY.replace(hour=8)]
-    assert [a.description for a in free] == ["visits Bluebell Cafe", "chatting with Rosa"]  # no "(at home)"
+    assert [a.description for a in free] == ["visiting Bluebell Cafe", "chatting with Rosa"]  # no "(at home)"
     assert free[0].address.startswith("Bluebell Cafe") and sum(a.duration_min for a in free) == 60
     assert work and work[0].start == DAY.replace(hour=8)  # the office's steps begin with the office
     assert all(a.address.startswith("Town Hall") for a in work), [a.address for a in work]
@@ -263,3 +263,27 @@ def test_steps_that_go_round_in_circles_and_miss_their_block_are_the_block():
     assert off_block(core, kept, block) == kept
     fresh = [(d, 15, StepItem(action=d, minutes=15, place="")) for d in ["reading letters", "calling Maria"]]
     assert off_block(core, fresh, block) == fresh
+
+
+def test_a_step_written_with_its_own_name_is_its_own_and_a_step_of_another_is_not():
+    # recorded on 75fad48's day, Nora's breakfast and coffee blocks: others then saw "Nora Lindqvist
+    # is nora Lindqvist goes to Willow Park (work) and starts" all morning
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from game.mind.planning.steps import StepItem, own_steps
+    from game.mind.view import PlanBlock
+
+    stats: Counter[str] = Counter()
+    persona = SimpleNamespace(name="Nora Lindqvist", first_name="Nora",
+                              relationships={"Grace Okafor": "the mayor", "Felix Adeyemi": "her lodger"})
+    core = SimpleNamespace(stats=stats, persona=persona, count=lambda what, n=1: stats.update({what: n}))
+    said = ["grace okafor ( mayor) gives a speech", "nora Lindqvist reads about the mayor's fountain",
+            "nora Lindqvist goes to Bluebell Cafe (work) and has coffee", "Nora: tidies the kitchen",
+            "meet Felix at the market", "Felix Adeyemi's bread for breakfast"]
+    steps = [(d, 10, StepItem(action=d, minutes=10, place="")) for d in said]
+    block = PlanBlock(start=6 * 60, end=8 * 60, activity="having breakfast")
+    out = [d for d, _, _ in own_steps(core, steps, block, None)]
+    assert out == ["reading about the mayor's fountain", "going to Bluebell Cafe and has coffee",
+                   "tidying the kitchen", "meet Felix at the market", "Felix Adeyemi's bread for breakfast"]
+    assert stats["step_of_another"] == 1

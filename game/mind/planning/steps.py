@@ -17,6 +17,7 @@ from pydantic.json_schema import SkipJsonSchema
 from game.mind.core import MindCore
 from game.mind.planning.dayoptions import content_words
 from game.mind.planning.shaping import scale_steps
+from game.mind.planning.wording import as_doing, bare_verb
 from game.mind.schemas import ActionText, Minutes, bounded_text, clean_text
 from game.mind.view import PlanBlock, hhmm
 
@@ -186,13 +187,43 @@ def own_steps(core: MindCore, steps: list[Step], block: PlanBlock, named: Named 
     home = block.place.split(":")[0] if block.kind == "work" and block.place else ""
     kept = []
     for s in steps:
-        if me and f"with {me}" in s[0].lower():
+        s = _as_own(core, s)
+        if _anothers(core, s[0]):
+            core.count("step_of_another")  # "grace okafor (mayor) gives a speech", in Nora's breakfast
+        elif me and f"with {me}" in s[0].lower():
             core.count("step_names_self")
         elif home and named is not None and (n := named(f"{s[0]} {s[2].place}")) and n != home:
             core.count("work_step_elsewhere")
         else:
             kept.append(s)
     return kept
+
+
+# the places list's tags copied into a step: "goes to Willow Park (work) and starts"
+_AREA_TAG = re.compile(r"\s*\((?:work|home)\)", re.I)
+
+
+def _as_own(core: MindCore, s: Step) -> Step:
+    """A step less its resident's own name in front and the places list's tags: Nora's steps of
+    75fad48's day were "nora Lindqvist goes to Willow Park (work) and starts", and others saw
+    "Nora Lindqvist is nora Lindqvist goes to ..." all morning."""
+    p = core.persona
+    text = _AREA_TAG.sub("", s[0])
+    lead = re.match(rf"\s*(?:{re.escape(p.name)}|{re.escape(p.first_name)})\b[\s,:]*(?:is\s+)?", text, re.I)
+    if lead is not None and text[lead.end():].strip():
+        text = as_doing(text[lead.end():])
+    return s if text == s[0] else (text, s[1], s[2])
+
+
+def _anothers(core: MindCore, text: str) -> bool:
+    """Whether a step begins with the name of another person the resident knows: that one's doing,
+    not its own."""
+    names = sorted({n for who in core.persona.relationships if who and who != core.persona.name
+                    for n in (who, who.split()[0])}, key=len, reverse=True)
+    if not names:
+        return False
+    m = re.match(rf"\s*(?:{'|'.join(map(re.escape, names))})\s+(?:\([^()]*\)\s*)?([a-z]+)", text, re.I)
+    return m is not None and bare_verb(m.group(1).lower()) is not None
 
 
 def _content(text: str) -> set[str]:
