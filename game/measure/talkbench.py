@@ -77,8 +77,8 @@ async def ask_talk(engine: Engine, people: Sequence[str], n: int) -> list[tuple[
     return out
 
 
-async def bench(llm: LLM, path: str, limit: int | None = None, *,
-                points: bool = True, narrow: bool = True) -> tuple[list[BenchTalk], dict[str, object]]:
+async def bench(llm: LLM, path: str, limit: int | None = None, *, points: bool = True, narrow: bool = True,
+                tagged: bool = False) -> tuple[list[BenchTalk], dict[str, object]]:
     from game.engine.build import build_engine, read_input
 
     save = read_save(path)
@@ -86,7 +86,8 @@ async def bench(llm: LLM, path: str, limit: int | None = None, *,
     engine = build_engine(read_input(path), llm, lockstep=True)
     for m in engine.core.minds.values():  # with or without each speaker's own points (game/mind/talk/points.py)
         if isinstance(m, Mind):
-            m.core.use_config(replace(m.core.config, talk_points=points, talk_narrow=narrow))
+            m.core.use_config(replace(m.core.config, talk_points=points, talk_narrow=narrow,
+                                                     talk_tagged=tagged))
     talks: list[BenchTalk] = []
     verdicts: Counter[str] = Counter()
     try:
@@ -130,13 +131,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-points", action="store_true", help="ask without each speaker's own points")
     ap.add_argument("--wide", action="store_true", help="ask with every memory the talk brings to mind and the"
                     " starter's whole self (game/mind/talk/drawn.py)")
+    ap.add_argument("--tagged", action="store_true", help="each line names the point it brings up first"
+                    " (MindConfig.talk_tagged)")
     ap.add_argument("--out", default=None, help="write the whole result as JSON here too")
     add_llm_flags(ap)
     args = ap.parse_args(argv)
 
     async def run() -> tuple[list[BenchTalk], dict[str, object]]:
         async with open_llm(LLMConfig.from_args(args), progress=lambda m: echo(m, file=sys.stderr)) as llm:
-            return await bench(llm, args.save, args.limit, points=not args.no_points, narrow=not args.wide)
+            return await bench(llm, args.save, args.limit, points=not args.no_points, narrow=not args.wide,
+                               tagged=args.tagged)
 
     talks, totals = asyncio.run(run())
     echo(render(args.save, talks, totals))

@@ -38,6 +38,9 @@ class MindConfig:
     # a whole talk asked from each side's public self and only the memories about the others
     # (talk/drawn.py); off: every memory the talk brings to mind, and the starter's whole self
     talk_narrow: bool = True
+    # each line of a whole talk first names the point it brings up, one of its speaker's own
+    # (schemas.tagged_script_answer), or "reply" (issue 39)
+    talk_tagged: bool = False
     # the same words of a sight are not considered twice within this, whoever asks (per text; the
     # engine holds back a person or thing seen longer, per subject: engine/tuning.py SUBJECT_COOLDOWN)
     percept_cooldown_min: int = 30

@@ -8,6 +8,8 @@ Everything the model writes is plain text to the rest of the game.
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import unicodedata
 from collections.abc import Callable
@@ -266,6 +268,31 @@ class ScriptAnswer(BaseModel):
     @property
     def importance(self) -> float | None:
         return float(RATINGS[self.matters]) if self.matters in RATINGS else None
+
+
+REPLY = "reply"  # a tagged line's point when it answers the line before (talk/points.py)
+
+
+class TaggedLine(BaseModel):
+    """A line of a talk that first names what it brings up: one of its speaker's own points by its
+    tag ("Felix 2"), or ``REPLY``.  The point comes before the words, so the words follow it."""
+
+    speaker: Annotated[str, BeforeValidator(bounded_text(40)), Field(max_length=40)]
+    point: Annotated[str, BeforeValidator(bounded_text(40)), Field(max_length=40)] = REPLY
+    say: SayText
+
+
+@lru_cache(maxsize=64)
+def tagged_script_answer(tags: tuple[tuple[str, tuple[str, ...]], ...]) -> type[ScriptAnswer]:
+    """``ScriptAnswer`` whose schema has each line by one of the speakers of ``tags`` ((speaker, its
+    points' tags), ...) bring up one of that speaker's own points or reply: a line cannot name
+    another's point as its own.  Validation is as loose as ``script_answer``'s."""
+    kinds = [create_model(f"LineOf{i}", __base__=TaggedLine, speaker=(_one_of((who,), 40), ...),
+                          point=(_one_of((REPLY, *own), 40), REPLY)) for i, (who, own) in enumerate(tags)]
+    line = functools.reduce(operator.or_, kinds)  # (a union of the kinds: made at run time)
+    lines = Annotated[list[line], BeforeValidator(_first_lines)]  # type: ignore[valid-type]
+    return create_model("ScriptAnswer", __base__=ScriptAnswer,
+                        lines=(lines, Field(min_length=1, max_length=SCRIPT_LINES)))
 
 
 @lru_cache(maxsize=64)

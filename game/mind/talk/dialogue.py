@@ -22,9 +22,18 @@ from game.mind.core import IDENTITY_TITLE, MindCore, identity_text, prompt_perso
 from game.mind.facts.linechecks import strip_speaker
 from game.mind.facts.owned import backing_words
 from game.mind.planning.agenda import Agenda
-from game.mind.schemas import LineAnswer, clean_text, script_answer
+from game.mind.schemas import LineAnswer, clean_text, script_answer, tagged_script_answer
 from game.mind.talk.drawn import about_them, for_listener
-from game.mind.talk.points import public, public_lines, render_points, talking_points
+from game.mind.talk.points import (
+    point_tags,
+    points_rule,
+    public,
+    public_lines,
+    render_points,
+    script_example,
+    talking_points,
+    unworded,
+)
 from game.mind.talk.script import repeats, script_lines
 from game.mind.view import Conversation, Line, Script
 
@@ -32,11 +41,6 @@ TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
 # a line's JSON: up to 200 characters of words (LineAnswer) at 2.5 or more a token, and its keys
 LINE_TOKENS = 110
 BROUGHT_MAX = 5  # memories a line being typed may bring to mind (see ``Talker._recall_for``)
-
-
-# the converse prompt's rule for the points (points.py), where they are given
-POINTS_RULE = (" A line brings up one of its speaker's own points, or answers the line before; each point is"
-               " only its owner's to tell, and the one it is told to is spoken to as \"you\".")
 
 
 class Talker:
@@ -155,7 +159,7 @@ class Talker:
         points = talking_points(self.core, now, listeners, doing)
         if self.core.config.talk_narrow:  # the one spoken to is "you" (talk/drawn.py)
             points = [for_listener(p, listeners) for p in points]
-        text = render_points(self.core.persona.first_name, points)
+        text = render_points(self.core.persona.first_name, points, self.core.config.talk_tagged)
         return "\n" + text if text else ""
 
     async def converse(self, now: datetime, conversation: Conversation, sides: dict[str, str]) -> Script:
@@ -178,15 +182,21 @@ class Talker:
         context = (public_lines(await self._talk_context(now, conversation, listeners, narrow))
                    + self._points(now, listeners))
         others = "\n\n".join(f"Talking with:\n{sides[n]}" for n in listeners if sides.get(n))
+        tagged = self.core.config.talk_points and self.core.config.talk_tagged and calls == firsts
+        schema = tagged_script_answer(point_tags(context + "\n" + others, calls)) if tagged else script_answer(
+            tuple(calls))
         try:
-            ans = await self.core.complete("converse", script_answer(tuple(calls)), "converse", Priority.REACT, now,
+            ans = await self.core.complete("converse", schema, "converse", Priority.REACT, now,
                                            max_tokens=400, context=context, others=others or "Talking with: someone",
                                            first=calls[0], listeners=", ".join(listeners) or "someone",
-                                           points_rule=POINTS_RULE if self.core.config.talk_points else "",
+                                           points_rule=points_rule(self.core.config.talk_points, tagged),
+                                           example=script_example(tagged),
                                            person=self._talk_person(narrow))
         except LLMError as e:
             self.core.fail("converse", e)
             return Script(source="error")
+        if tagged:
+            self.core.count("script_point_unworded", unworded(ans.lines, context + "\n" + others))
         lines = script_lines(ans.lines, {c.lower(): n for c, n in zip(calls, people)}, people + firsts,
                              backing_words(context, others), self.core.count)
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)

@@ -15,6 +15,7 @@ Pure rules over the mind's records: no model call.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -78,8 +79,61 @@ def talking_points(core: MindCore, now: datetime, listeners: Sequence[str], doin
     return out[:MAX_POINTS]
 
 
-def render_points(first: str, points: Sequence[str]) -> str:
-    """The points as a prompt section: "Ines's own to bring up:" and one per line."""
+def render_points(first: str, points: Sequence[str], tagged: bool = False) -> str:
+    """The points as a prompt section: "Ines's own to bring up:" and one per line; ``tagged``, each
+    with its tag in front ("- (Ines 1) ..."), which a line of a tagged talk names (``point_tags``)."""
     if not points:
         return ""
-    return f"{first}'s own to bring up:\n" + "\n".join(f"- {p}" for p in points)
+    return f"{first}'s own to bring up:\n" + "\n".join(
+        f"- ({first} {n}) {p}" if tagged else f"- {p}" for n, p in enumerate(points, 1))
+
+
+_TAG = re.compile(r"^- \((\S+) (\d)\) ", re.M)
+
+
+def point_tags(text: str, calls: Sequence[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each of ``calls`` (the talk's speakers as the script names them) with the tags of its points
+    in ``text`` (a talk's prompt sections, rendered ``tagged``)."""
+    found: dict[str, list[str]] = {c: [] for c in calls}
+    for m in _TAG.finditer(text):
+        if m.group(1) in found and f"{m.group(1)} {m.group(2)}" not in found[m.group(1)]:
+            found[m.group(1)].append(f"{m.group(1)} {m.group(2)}")
+    return tuple((c, tuple(found[c])) for c in calls)
+
+
+def point_text(text: str, tag: str) -> str:
+    """The words of the point tagged ``tag`` in ``text`` ("" when none)."""
+    m = re.search(rf"^- \({re.escape(tag)}\) (.*)$", text, re.M)
+    return m.group(1) if m else ""
+
+
+def unworded(lines: Sequence[object], text: str) -> int:
+    """How many lines of a tagged talk name a point and share no word of four letters or more with
+    it: what the model tagged and what it wrote are apart (counted, to tell how it uses the tags)."""
+    n = 0
+    for ln in lines:
+        tag = str(getattr(ln, "point", "") or "")
+        words = set(re.findall(r"[a-z]{4,}", point_text(text, tag).lower()))
+        if words and not words & set(re.findall(r"[a-z]{4,}", str(getattr(ln, "say", "")).lower())):
+            n += 1
+    return n
+
+
+# the converse prompt's rule for the points, where they are given; and for points tagged
+POINTS_RULE = (" A line brings up one of its speaker's own points, or answers the line before; each point is"
+               " only its owner's to tell, and the one it is told to is spoken to as \"you\".")
+TAGGED_RULE = (" Each line first names in point what it brings up: the tag of one of its own speaker's points"
+               " (a point is only its owner's to tell), or \"reply\" when it answers the line before. The one a"
+               " point is told to is spoken to as \"you\".")
+_EXAMPLE = [("Tom", "Tom 1", "Morning, Ann! The market moves to Friday this week."),
+            ("Ann", "reply", "Thanks for telling me, Tom. I will bake on Thursday then.")]
+
+
+def points_rule(points: bool, tagged: bool) -> str:
+    return TAGGED_RULE if tagged else POINTS_RULE if points else ""
+
+
+def script_example(tagged: bool) -> str:
+    """The converse prompt's example answer, its lines with their points when ``tagged``."""
+    lines = [{"speaker": who, **({"point": tag} if tagged else {}), "say": say} for who, tag, say in _EXAMPLE]
+    return json.dumps({"lines": lines, "matters": "notable"})
