@@ -48,11 +48,13 @@ def denies(answer: str) -> bool:
     return bool(_DENIAL.search(_plain(answer)))
 
 
-def states(answer: str, facts: Info) -> bool:
+def states(answer: str, facts: Info, me: str = "") -> bool:
     """The answer states the facts in a sentence that does not deny knowing and is not a question:
     "Sam is running for mayor; I don't know if he will win" states it, "I haven't heard of Sam
     running for mayor" and "No idea. Is Sam running for mayor?" do not."""
     kept = [s for s in _SENTENCE.split(answer) if s.strip() and not denies(s) and not s.rstrip().endswith("?")]
+    if me:  # the resident says itself as "I": "I will be the new treasurer", said by Cy, states "Cy will be"
+        kept = [re.sub(r"\b(?:I|me|my)\b", me.split()[0], s) for s in kept]
     return facts.matches(" ".join(kept))
 
 
@@ -91,7 +93,7 @@ def score_answer(resident: str, question: str, answer: str | None, about: str | 
         v.how, v.source, v.memory, v.learned_at = backing.how, backing.source, backing.text, backing.at.isoformat()
     if facts is None or answer is None:
         return v
-    if not states(answer, facts):
+    if not states(answer, facts, resident):
         v.verdict = DOES_NOT_KNOW
     else:
         v.verdict = KNOWS if backing is not None else INVENTED

@@ -708,3 +708,19 @@ def test_a_gathering_heard_of_in_ones_own_words_is_not_denied():
     assert heard_of(q, said, nora.persona.currently) == ""
     assert heard_of(q, denial, "Nora Lindqvist runs the community garden.") == ""  # nothing heard: a true denial
     assert heard_of("What did you do today?", denial, nora.persona.currently) == ""
+
+
+def test_its_own_name_said_as_another_is_put_in_its_own_voice_not_dropped():
+    # Grace on 75fad48's save; a records' line said back and a name called stay as they are
+    assert own_voice("He is the husband of Grace and has been helping Rosa Brody at Town Hall.", "Grace Okafor") == \
+        "He is my husband and has been helping Rosa Brody at Town Hall."
+    assert own_voice("I have been listening to Ines Moreau, who runs the cafe Grace visits every morning.",
+                     "Grace Okafor") == "I have been listening to Ines Moreau, who runs the cafe I visit every morning."
+    assert own_voice("Aiko is always there to help and support Grace.", "Grace Okafor") == \
+        "Aiko is always there to help and support me."
+    assert own_voice("Hank Brody runs the hardware store. Grace is the mayor.", "Hank Brody") == \
+        "I run the hardware store. Grace is the mayor."
+    said = "Ada Ito is hosting a party at Cafe today from 19:00 to 21:00 (Ada Ito told Cy)"
+    assert own_voice(said, "Ada Ito") == said
+    for said in ("I am Grace Okafor, the mayor. Thanks for asking, Rosa!", "Did you talk to Grace?"):
+        assert own_voice(said, "Grace Okafor") == said

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from game.mind.facts.fact import TownNames
 from game.mind.facts.hours import clock_times, merged, stems
 from game.mind.facts.unbacked import SENTENCES, sentences
+from game.mind.interview.asme import as_me
 from game.mind.planning.daycheck import meals_eaten
 from game.mind.view import PlanBlock, hhmm
 
@@ -242,6 +243,7 @@ def own_voice(text: str, me: str, own: str = "") -> str:
     if " " not in me:
         return text
     first, last = re.escape(me.split()[0]), re.escape(me.split()[-1])
+    text = as_me(text, me)  # "the husband of Grace", "the cafe Grace visits", said by Grace
     text = _own_kin(re.sub(rf"\b{first}(?: {last})?['’]s\b", "my", text), own) if own else \
         re.sub(rf"\b{first}(?: {last})?['’]s\b", "my", text)
     m = re.match(rf"^(?P<pre>\W*){first}(?: {last})? {_SELF_DID}", text)

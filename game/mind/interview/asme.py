@@ -1,0 +1,57 @@
+"""The resident's own name in its answer, said as of someone else, put in its own voice (issue 39):
+Grace, asked of Samuel on 75fad48's save, said "He is the husband of Grace" and "Ines Moreau, who
+runs the cafe Grace visits every morning"; such a sentence was dropped, and asking it again emptied
+answers whose only fault it was ("Hank Brody runs the hardware store", said by Hank).  Mended, it
+says what it said: "He is my husband", "the cafe I visit every morning", "I run the hardware store".
+
+A sentence in the records' own form ("... (Ada Ito told Cy)": a held fact said back) stays as it is,
+as does one where the name is called ("Thanks for asking, Rosa!") or given ("I'm Rosa Brody").
+
+Pure rules: no model call.
+"""
+
+from __future__ import annotations
+
+import re
+
+from game.mind.facts.unbacked import SELF_INTRO, SENTENCES
+from game.mind.planning.wording import bare_verb
+
+_KIN = (r"husband|wife|friend|best friend|daughter|son|father|mother|partner|boss|neighbour|neighbor|landlady|"
+        r"landlord|lodger|brother|sister|grandson|granddaughter|colleague")
+_OBJECT = (r"for|with|to|from|about|help|helps|helping|support|supports|supporting|visit|visits|visiting|tell|"
+           r"telling|ask|asking|meet|meeting|see|seeing|join|joining|call|calling|thank|thanking")
+# what a subject does, said of the resident by name; the past and the modals stay as they are
+_DOES = (r"is|was|has|had|does|did|will|would|can|could|should|might|must|told|asked|said|thinks|says|wants|plans|"
+         r"knows|feels|needs|hopes|likes|loves|visits|goes|works|runs|lives|keeps|gets|makes|writes|walks|comes|"
+         r"spends|reads|sees|takes|gives|brings|helps|talks|tells|cares|worries|enjoys|teaches|bakes|owns|manages")
+_PRESENT = {"is": "am", "has": "have", "does": "do"}
+_RECORDS_FORM = re.compile(r"\([^()]*\btold\b[^()]*\)")
+
+
+def _verb(v: str) -> str:
+    low = v.lower()
+    return _PRESENT.get(low) or (bare_verb(low) if low.endswith("s") and low not in ("was", "has") else None) or low
+
+
+def as_me(text: str, me: str) -> str:
+    """``text`` with its speaker ``me`` named as another put as "I", "me" and "my" (see above)."""
+    if " " not in me:
+        return text
+    name = rf"(?:{re.escape(me.split()[0])}(?: {re.escape(me.split()[-1])})?)"
+    out = []
+    for sent in SENTENCES.split(text):
+        if not _RECORDS_FORM.search(sent):
+            sent = re.sub(rf"\b(?:(?:the|a) )?({_KIN}) of {name}\b(?!['’])", r"my \1", sent)
+            sent = re.sub(rf"\b({_OBJECT}) {name}\b(?!['’])(?!\s*[,!?])", r"\1 me", sent)
+            sent = _subject(sent, name)
+        out.append(sent)
+    return " ".join(out)
+
+
+def _subject(sent: str, name: str) -> str:
+    for m in reversed(list(re.finditer(rf"\b{name} ({_DOES})\b", sent))):
+        if SELF_INTRO.search(sent[:m.start()]):
+            continue
+        sent = f"{sent[:m.start()]}I {_verb(m.group(1))}{sent[m.end():]}"
+    return sent
