@@ -66,3 +66,15 @@ def test_the_years_of_a_marriage_are_not_said_of_anything_else():
     assert said == "He has been a part of the town." and fixes, said
     assert years_mended("We have been married for 34 years.", sources) == ("We have been married for 34 years.", [])
     assert years_mended("Samuel and I have been together 34 years.", sources)[1] == []
+
+
+def test_a_span_said_without_a_number_stands_only_where_the_sources_say_a_span_of_the_same_thing():
+    from game.mind.facts.durations import spans_mended
+
+    sources = ["Samuel Okafor taught music at Oakhill College for thirty years and retired last spring.",
+               "Grace Okafor is married to Samuel Okafor; they have been married for 34 years."]
+    # Samuel to Priya of the party he plans for Tuesday, on 75fad48's day
+    assert spans_mended("I've been saving it for years.", sources, ["Samuel Okafor"]) == (
+        "I've been saving it.", ["not said: for years (nothing holds it)"])
+    for said in ("I taught music for many years.", "We've been friends for years.", "See you on Tuesday."):
+        assert spans_mended(said, sources, ["Samuel Okafor"]) == (said, [])

@@ -207,3 +207,20 @@ def test_another_s_sentence_said_back_in_the_same_talk_is_not_said():
     assert v.text == "See you at six!"
     v = said.not_copied(talk, Vetted("Samuel Okafor", "Thank you, Rosa, I will see you tomorrow at the cafe."))
     assert v.text == "Thank you, Rosa, I will see you tomorrow at the cafe."
+
+
+def test_help_offered_with_the_speakers_own_task_gives_it_to_the_listener():
+    # Eli to Aiko on 75fad48's day: his search for the Owl's author, said as hers; Aiko's own words
+    # speak of a column too (her husband's), which alone does not make the search hers
+    from game.mind.facts.ownpoints import point_not_theirs
+
+    points = {"Eli Moreau": ["Eli Moreau is trying to find out who writes the anonymous 'Millbrook Owl' column."],
+              "Aiko Tanaka": ["Aiko Tanaka is organizing a book fair in the library for next weekend."]}
+    lives = {"Eli Moreau": "Eli Moreau is a student. " + points["Eli Moreau"][0],
+             "Aiko Tanaka": "Aiko Tanaka is the librarian. She worries that he will discover her husband's secret "
+                            "column."}
+    people = ["Eli Moreau", "Aiko Tanaka"]
+    said = "I'm here to help you find out who writes the Owl column."
+    assert point_not_theirs(said, "Eli Moreau", ["Aiko Tanaka"], points, lives, people) == "Eli's own, not Aiko's"
+    assert point_not_theirs("I can help you with the book fair.", "Eli Moreau", ["Aiko Tanaka"], points, lives,
+                            people) == ""

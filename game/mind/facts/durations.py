@@ -86,10 +86,37 @@ def years_mended(text: str, sources: Sequence[str], people: Sequence[str] = ()) 
     return (mended, fixes) if fixes else (text, [])
 
 
+# a span said without a number: "I've been saving it for years" (Samuel, of the party he plans for Tuesday, on
+# 75fad48's day), "waiting for months"
+_VAGUE = re.compile(r"\s*\bfor (?:(?:so |very )?(?:many|several|a few|some) )?(?P<u>years|months|decades|ages)\b", re.I)
+_SPAN = re.compile(r"\b(?:years?|months?|decades?|ages)\b", re.I)
+
+
+def spans_mended(text: str, sources: Sequence[str], people: Sequence[str] = ()) -> tuple[str, list[str]]:
+    """``text`` less each span of years or months said without a number ("for years") that no
+    sentence of its sources says a span of, of the same thing; a bond's span stands ("friends for
+    years"): the sentence is kept, the span not said."""
+    if not _VAGUE.search(text):
+        return text, []
+    skip = _SKIP | {w.lower() for p in people for w in p.split()} | {"month", "months", "decade", "decades", "ages"}
+    held = [stems(s, skip) for src in sources for s in sentences(src) if _SPAN.search(s)]
+    fixes: list[str] = []
+    out = []
+    for sent in sentences(text) or [text]:
+        about = stems(_VAGUE.sub("", sent), skip)
+        if not _BOND.search(sent) and not any(about & words for words in held):
+            fixes += [f"not said: for {m.group('u').lower()} (nothing holds it)" for m in _VAGUE.finditer(sent)]
+            sent = _VAGUE.sub("", sent)
+        out.append(sent)
+    mended = " ".join(re.sub(r"\s+([,.!?;])", r"\1", s).strip() for s in out)
+    return (mended, fixes) if fixes else (text, [])
+
+
 def numbers_mended(text: str, speaker: str, listeners: Sequence[str], town: TownNames,
                    sources: Sequence[str]) -> tuple[str, list[str]]:
     """``text`` with its birthdays' numbers and ages (ages.py) and its numbers of years set to the
     records'; and what was set."""
     text, ages = ages_mended(text, speaker, listeners, town.people, town.ages, tuple(town.parts))
     text, years = years_mended(text, sources, town.people)
-    return text, ages + years
+    text, spans = spans_mended(text, sources, town.people)
+    return text, ages + years + spans

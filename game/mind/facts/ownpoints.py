@@ -47,8 +47,10 @@ _I_DO = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve be
 # a question that says what it asks to have confirmed ("We're opening Rise & Shine on Saturday, right?")
 _TAG = re.compile(r",\s*(?:right|isn't it|aren't we|don't we|won't we|correct|yes)\s*\?\s*$", re.I)
 # (or a doing of the past: "I know you started serving breakfast", Marcus's own, to Nora on 8f03815's day)
-_YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been|(?: just| also)? [a-z]{3,}ed)\b",
-                      re.I)
+# (or a task the speaker offers help with: "I'm here to help you find out who writes the Owl column", Eli's own
+# search, to Aiko, on 75fad48's day)
+_YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have been|(?: just| also)? [a-z]{3,}ed)\b"
+                      r"|\bhelp(?:ing)? you (?:to )?(?!with\b)[a-z]{3,}", re.I)
 
 
 def _asks(sent: str) -> bool:
@@ -103,7 +105,7 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
         for point in points.get(speaker, ()):
             shared = said & _words(point, names)
             named = [f for f in others if re.search(rf"\b{f}\b", sent) and re.search(rf"\b{f}\b", point)]
-            if len(shared) + len(named) >= GIVEN and shared and not shared & theirs:
+            if len(shared) + len(named) >= GIVEN and shared and (not shared & theirs or len(shared - theirs) >= GIVEN):
                 return f"{speaker.split()[0]}'s own, not {listeners[0].split()[0]}'s"
     return ""
 
