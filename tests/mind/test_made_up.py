@@ -131,3 +131,15 @@ def test_news_whose_words_were_not_said_is_not_heard():
     told = "Samuel Okafor is hosting a surprise party for Grace's 60th birthday here tomorrow."
     _, text = engine.talk_facts.vet(Conversation("t2", ["Ines Moreau", "Marcus Bell"]), "Ines Moreau", told, now)
     assert "party" in text and [f for f in engine.core.minds["Marcus Bell"].facts if "party" in f.what]
+
+
+def test_a_meal_with_named_people_nothing_holds_is_made_up_one_at_home_is_not():
+    from game.mind.facts.madeup import meal_unheld
+
+    people = ["Samuel Okafor", "Priya Raman", "Rosa Brody", "Grace Okafor"]
+    said = "I'm having lunch with Priya and Rosa."  # Samuel to Felix, 75fad48's day: his lunch is with no one
+    assert meal_unheld(said, ["having lunch", "Samuel Okafor is a retired music teacher."], people) == \
+        "a meal with Priya nothing it holds has"
+    assert meal_unheld(said, ["lunch with Priya and Rosa at Bluebell Cafe"], people) == ""
+    assert meal_unheld("We had dinner with Grace.", ["Grace Okafor: his wife"], people) == ""  # his household
+    assert meal_unheld("Maybe we could have lunch with Rosa?", [], people) == ""

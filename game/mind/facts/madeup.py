@@ -121,6 +121,32 @@ def meeting_unheld(sent: str, held: Sequence[str], people: Sequence[str]) -> str
     return f"a meeting with {who} nothing it holds has"
 
 
+# a meal the speaker says it shares with named people: "I'm having lunch with Priya and Rosa" (Samuel, on
+# 75fad48's day; his day has lunch, with no one)
+_MEAL_WITH = re.compile(r"\b(?:I(?:'m|’m| am|'ll|’ll| will| was)?|[Ww]e(?:'re|’re| are)?)\s+(?:\w+\s+){0,3}?"
+                        r"(?:lunch|dinner|breakfast|supper|a meal|coffee|tea|drinks?)\s+with\s+"
+                        r"(?P<who>[A-Z][a-z]+(?:(?:,|,? and) [A-Z][a-z]+)*)")
+
+
+_MEAL = r"(?:lunch|dinner|breakfast|supper|meal|coffee|tea|drinks?|eat\w*)"
+_HOUSEHOLD = r"wife|husband|daughter|son|father|mother|lodger|landlady|landlord|housemate|flatmate|partner"
+
+
+def meal_unheld(sent: str, held: Sequence[str], people: Sequence[str]) -> str:
+    """Why ``sent`` has the speaker share a meal with a named resident whom nothing it holds (its day,
+    its points, its facts, what it heard and the talk so far) names beside a meal, else ""."""
+    if sent.rstrip().endswith("?") or _PUT_FORWARD.search(sent):
+        return ""
+    m = _MEAL_WITH.search(sent)
+    firsts = {p.split()[0] for p in people}
+    for who in re.findall(r"[A-Z][a-z]+", m.group("who")) if m else ():
+        near = re.compile(rf"\b{who}\b[^.!?]*\b{_MEAL}\b|\b{_MEAL}\b[^.!?]*\b{who}\b", re.I)
+        home = re.compile(rf"\b{who}\b[^.!?]*\b(?:{_HOUSEHOLD})\b", re.I)  # (meals at home are with them)
+        if who in firsts and not any(near.search(t) or home.search(t) for t in held):
+            return f"a meal with {who} nothing it holds has"
+    return ""
+
+
 def made_up(sent: str, life: str, points: Sequence[str], mind: Holder, places: Sequence[str],
             people: Sequence[str] = ()) -> str:
     """Why ``sent`` makes up an event, a plan for tomorrow or a meeting another day, else "": ``life``,
@@ -129,4 +155,4 @@ def made_up(sent: str, life: str, points: Sequence[str], mind: Holder, places: S
     held = [own_text(mind.persona), *(f"{f.what} at {f.place} ({f.host})" for f in mind.facts)]
     return (made_up_event(sent, [life, *points, *held]) or tomorrow_unheld(sent, [*points, *held], places)
             or meeting_unheld(sent, [life, *points, *held, *(f"{f.host} {f.when_text()}" for f in mind.facts)],
-                              people))
+                              people) or meal_unheld(sent, [life, *points, *held], people))
