@@ -31,6 +31,7 @@ from game.ui.replay_controls import ReplayControls
 from game.ui.screens import HelpScreen
 from game.ui.session import Session
 from game.ui.text import clean
+from game.ui.toastguard import guard_toasts
 from game.ui.worker import TICK_DELAY, EngineWorker
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ class TownApp(App[int]):
         """``theme``: a Textual theme's name to start with; ``keep_theme``: the config file the
         player's choice of theme is written to when they change it (None: it is not kept)."""
         super().__init__()
+        guard_toasts()  # a toast due as it is made froze Textual's timer (toastguard.py)
         if theme:
             self.theme = theme
         self.keep_theme = keep_theme
