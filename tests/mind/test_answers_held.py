@@ -195,6 +195,10 @@ def test_helping_one_who_does_not_host_it_is_a_wrong_host(engine):
     said = "I am also helping Samuel Okafor prepare Grace's public debate at Town Hall on Wednesday."
     assert [p.what for p in wrong_host(said, held, town, MONDAY)] == [said]
     assert not wrong_host("I am helping Samuel Okafor prepare Grace's surprise party.", held, town, MONDAY)
+    # Samuel of his own party, on 74bd764's save
+    said = "It is a surprise party for Grace's 60th birthday. Grace Okafor is the host, and Ines is lending her cafe."
+    assert [p.what for p in wrong_host(said, held, town, MONDAY)] == [
+        "Grace Okafor is the host, and Ines is lending her cafe."]
 
 
 async def test_a_gathering_spoken_of_as_the_event_is_at_its_own_place(engine):

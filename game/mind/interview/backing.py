@@ -293,8 +293,8 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
     return out
 
 
-_HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) "
-                    r"(?:the one who will be |(?:[\w']+ ){1,5}and )?(?:hosting|throwing|holding|organi[sz]ing)\b")
+_HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) (?:the one who will be |"
+                    r"(?:[\w']+ ){1,5}and )?(?:hosting|throwing|holding|organi[sz]ing|the host|the organi[sz]er)\b")
 # "She is hosting the party", of the one the sentence before named
 _SHE_HOSTS = re.compile(r"^(?:She|He)(?: is|'s| will be| was) (?:hosting|throwing|holding|organi[sz]ing)\b")
 _FULL = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
@@ -304,24 +304,24 @@ _HELPS = re.compile(r"\bhelp(?:s|ing)? (?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:
 
 
 def wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime | None) -> list[Problem]:
-    """A sentence about a gathering it holds that gives it another host ("Grace Okafor is hosting it,
-    and Ines is choosing the ingredients for the party": Samuel hosts the party; "helping Samuel
-    Okafor prepare Grace's public debate")."""
+    """A sentence about a gathering it holds (or the sentence before spoke of) that gives it another host
+    ("Grace Okafor is hosting it": Samuel hosts the party; "helping Samuel prepare Grace's public debate")."""
     out = []
     last: str | None = None  # the one the sentences so far named last
+    before: list[Fact] = []  # the gatherings the sentence before spoke of
     for sent in sentences(answer):
         named = [m.group("who") for m in [*_HOSTS.finditer(sent), *_HELPS.finditer(sent)]]
         if last is not None and _SHE_HOSTS.match(sent):
             named.append(last)
         for said in named:
             who = next((p for p in town.people if said in (p, p.split()[0])), None)
-            about = [f for f in held if f.speaks_of(sent)]
+            about = [f for f in held if f.speaks_of(sent)] or before  # ("It is a surprise party ... Grace is the host")
             if who is None or not about or any(f.host == who for f in about):
                 continue
             f = about[0]
             out.append(Problem("claim", sent, f"{f.host} is the host: {f.sentence(now)}."))
         names = [p for m in _FULL.finditer(sent) for p in town.people if m.group(0) in (p, p.split()[0])]
-        last = names[-1] if names else last
+        last, before = names[-1] if names else last, [f for f in held if f.speaks_of(sent)]
     return out
 
 
