@@ -123,12 +123,9 @@ def meeting_unheld(sent: str, held: Sequence[str], people: Sequence[str]) -> str
 
 # a meal the speaker says it shares with named people: "I'm having lunch with Priya and Rosa" (Samuel, on
 # 75fad48's day; his day has lunch, with no one)
-_MEAL_WITH = re.compile(r"\b(?:I(?:'m|’m| am|'ll|’ll| will| was)?|[Ww]e(?:'re|’re| are)?)\s+(?:\w+\s+){0,3}?"
-                        r"(?:lunch|dinner|breakfast|supper|a meal|coffee|tea|drinks?)\s+with\s+"
-                        r"(?P<who>[A-Z][a-z]+(?:(?:,|,? and) [A-Z][a-z]+)*)")
-
-
 _MEAL = r"(?:lunch|dinner|breakfast|supper|meal|coffee|tea|drinks?|eat\w*)"
+_MEAL_WITH = re.compile(rf"\b(?:I(?:'m|’m| am|'ll|’ll| will| was)?|[Ww]e(?:'re|’re| are)?)\s+(?:\w+\s+){{0,3}}?"
+                        rf"(?:a )?{_MEAL}\s+with\s+(?P<who>[A-Z][a-z]+(?:(?:,|,? and) [A-Z][a-z]+)*)")
 _HOUSEHOLD = r"wife|husband|daughter|son|father|mother|lodger|landlady|landlord|housemate|flatmate|partner"
 
 

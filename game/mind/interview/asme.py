@@ -25,13 +25,13 @@ _OBJECT = (r"for|with|to|from|about|help|helps|helping|support|supports|supporti
 _DOES = (r"is|was|has|had|does|did|will|would|can|could|should|might|must|told|asked|said|thinks|says|wants|plans|"
          r"knows|feels|needs|hopes|likes|loves|visits|goes|works|runs|lives|keeps|gets|makes|writes|walks|comes|"
          r"spends|reads|sees|takes|gives|brings|helps|talks|tells|cares|worries|enjoys|teaches|bakes|owns|manages")
-_PRESENT = {"is": "am", "has": "have", "does": "do"}
 _RECORDS_FORM = re.compile(r"\([^()]*\btold\b[^()]*\)")
 
 
 def _verb(v: str) -> str:
+    """The verb said of "I": "is" -> "am", "runs" -> "run" ("has", "does" too); the past and modals as they are."""
     low = v.lower()
-    return _PRESENT.get(low) or (bare_verb(low) if low.endswith("s") and low not in ("was", "has") else None) or low
+    return "am" if low == "is" else (bare_verb(low) if low.endswith("s") and low != "was" else None) or low
 
 
 def as_me(text: str, me: str) -> str:

@@ -310,18 +310,18 @@ def wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime
     last: str | None = None  # the one the sentences so far named last
     before: list[Fact] = []  # the gatherings the sentence before spoke of
     for sent in sentences(answer):
+        here = [f for f in held if f.speaks_of(sent)]
         named = [m.group("who") for m in [*_HOSTS.finditer(sent), *_HELPS.finditer(sent)]]
         if last is not None and _SHE_HOSTS.match(sent):
             named.append(last)
         for said in named:
             who = next((p for p in town.people if said in (p, p.split()[0])), None)
-            about = [f for f in held if f.speaks_of(sent)] or before  # ("It is a surprise party ... Grace is the host")
+            about = here or before  # ("It is a surprise party ... Grace is the host")
             if who is None or not about or any(f.host == who for f in about):
                 continue
-            f = about[0]
-            out.append(Problem("claim", sent, f"{f.host} is the host: {f.sentence(now)}."))
+            out.append(Problem("claim", sent, f"{about[0].host} is the host: {about[0].sentence(now)}."))
         names = [p for m in _FULL.finditer(sent) for p in town.people if m.group(0) in (p, p.split()[0])]
-        last, before = names[-1] if names else last, [f for f in held if f.speaks_of(sent)]
+        last, before = names[-1] if names else last, here
     return out
 
 
