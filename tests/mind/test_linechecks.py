@@ -187,6 +187,10 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
     # (9d99520's day: Rosa to Samuel, twice)
     assert to_listener("I've been helping Samuel with the party and painting.", ["Samuel Okafor"], []) == \
         "I've been helping you with the party and painting."
+    # (74bd764's day: Hank to Marcus) a doing in the past tense
+    assert to_listener("It looks like Marcus put my campaign posters up there.", ["Marcus Bell"], []) == \
+        "It looks like you put my campaign posters up there."
+    assert to_listener("Marcus, I noticed the posters.", ["Marcus Bell"], []) == "Marcus, I noticed the posters."
     town = TownNames(relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})
     assert meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Grace Okafor"], town)
     assert not meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Felix Adeyemi"], town)

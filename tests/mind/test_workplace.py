@@ -122,6 +122,10 @@ def test_a_campaign_is_said_to_be_one_of_a_candidate_s_own():
     said = "I think you might want to update your campaign posters in The Copper Kettle."  # Hank to Marcus
     assert campaign_given(said, ["Marcus Bell", "Priya Raman"], town)
     assert campaign_given("How is your campaign going?", ["Hank Brody"], town) == ""
+    # Marcus to Hank of Hank's posters, 74bd764's day: a campaign of one's own is a candidate's
+    said = "I know, it was important for my campaign posters to be up there."
+    assert campaign_given(said, ["Hank Brody"], town, "Marcus Bell") == "Marcus runs for nothing"
+    assert campaign_given("My campaign posters are up at the pub.", ["Marcus Bell"], town, "Hank Brody") == ""
 
 
 @pytest.mark.parametrize("speaker, sent, before, why", [

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from game.mind.facts.fact import EVENT_NOUNS, Fact
 from game.mind.facts.owned import own_text, stem
+from game.mind.facts.pastnow import part_of_unheld, past_as_now
 from game.mind.facts.unbacked import sentences
 from game.mind.persona import Persona
 
@@ -146,10 +147,17 @@ def meal_unheld(sent: str, held: Sequence[str], people: Sequence[str]) -> str:
 
 def made_up(sent: str, life: str, points: Sequence[str], mind: Holder, places: Sequence[str],
             people: Sequence[str] = ()) -> str:
-    """Why ``sent`` makes up an event, a plan for tomorrow or a meeting another day, else "": ``life``,
+    """Why ``sent`` makes up an event, a plan for tomorrow, a meeting another day or a meal with others,
+    says its past as now or makes a doing part of a gathering (pastnow.py), else "": ``life``,
     what the speaker holds and heard and the talk so far; ``points``, its own to bring up; ``mind``,
     its persona and its facts; ``people``, the town's."""
     held = [own_text(mind.persona), *(f"{f.what} at {f.place} ({f.host})" for f in mind.facts)]
     return (made_up_event(sent, [life, *points, *held]) or tomorrow_unheld(sent, [*points, *held], places)
             or meeting_unheld(sent, [life, *points, *held, *(f"{f.host} {f.when_text()}" for f in mind.facts)],
-                              people) or meal_unheld(sent, [life, *points, *held], people))
+                              people) or meal_unheld(sent, [life, *points, *held], people)
+            or past_as_now(sent, [held[0], life]) or _part_of(sent, mind, [life, *points, *held], [*people, *places]))
+
+
+def _part_of(sent: str, mind: Holder, texts: Sequence[str], names: Sequence[str]) -> str:
+    cut = part_of_unheld(sent, list(mind.facts), texts, names)
+    return f"'{cut.strip(' ,')}' of a doing nothing makes part of it" if cut else ""

@@ -27,6 +27,8 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     subject = re.compile(rf"(?<![\w'’,])(?:{names})\s+(is|was|has|'s|knows|will|can|sees|thinks|wants|needs|likes)\b"
                          r"(?!\s*[,!?])")
     new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
+    # "It looks like Marcus put my campaign posters up there", Hank to Marcus (74bd764's day): "you put"
+    new = re.sub(rf"(?<![\w'’,])(?:{names})\s+({_DONE})\b(?!\s*[,!?])", r"you \1", new)
     new = re.sub(r"(^|[.!?]\s+)you\b", lambda m: m.group(1) + "You", new)
     if new == text:
         return text
@@ -45,6 +47,7 @@ _TWICE = re.compile(rf"\byou\b[^.!?]*\b(?:to|with|from|about|for|by|through|agai
                     r"|\bbut you (?:are|were|have|will|can|know)\W*$", re.I)
 
 
+_DONE = r"[a-z]{2,}ed|put|made|told|said|gave|took|went|did|set|got|brought|left|sent|wrote|found|bought|won|lost"
 _KIN = r"mother|father|mom|dad|wife|husband|son|daughter|sister|brother|parents|family|grand\w+|aunt|uncle|cousin"
 _YOU_VERB = {"is": "are", "was": "were", "has": "have", "knows": "know", "will": "will", "can": "can", "sees": "see",
              "thinks": "think", "wants": "want", "needs": "need", "likes": "like"}

@@ -143,12 +143,18 @@ def here_elsewhere(sent: str, here: str, places: Sequence[str]) -> str:
 # a candidate's things said to be the listener's ("update your campaign posters", Hank, who runs for mayor,
 # to Marcus, who does not, on 75fad48's day)
 _YOUR_CAMPAIGN = re.compile(r"\byour\s+(?:[\w-]+\s+){0,2}?(?:campaign|candidacy|election|run for)\b", re.I)
+_MY_CAMPAIGN = re.compile(r"\bmy\s+(?:own\s+|new\s+|mayoral\s+)?(?:campaign|candidacy)\b", re.I)
 
 
-def campaign_given(sent: str, listeners: Sequence[str], town: TownNames) -> str:
-    """Why ``sent`` gives a listener who runs for nothing a campaign of its own, else ""."""
-    if not _YOUR_CAMPAIGN.search(sent) or any(r.startswith("candidate") for p in listeners
-                                             for r in town.roles.get(p, ())):
+def campaign_given(sent: str, listeners: Sequence[str], town: TownNames, speaker: str = "") -> str:
+    """Why ``sent`` gives a listener who runs for nothing a campaign of its own, or has a ``speaker`` who
+    runs for nothing speak of its own ("it was important for my campaign posters to be up there", Marcus
+    of Hank's posters on 74bd764's day), else ""."""
+    def runs(who: str) -> bool:
+        return any(r.startswith("candidate") for r in town.roles.get(who, ()))
+    if speaker and _MY_CAMPAIGN.search(sent) and not runs(speaker):
+        return f"{speaker.split()[0]} runs for nothing"
+    if not _YOUR_CAMPAIGN.search(sent) or any(runs(p) for p in listeners):
         return ""
     return f"{', '.join(p.split()[0] for p in listeners)} runs for nothing"
 

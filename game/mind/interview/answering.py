@@ -313,7 +313,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
 
     def mend(text: str) -> str:  # a fact's place and hours as the resident holds them, not as written
         text = today_not_another_day(own_voice(tidy(cut_aside(text), town.places), name, own), question, now, held)
-        text, fixes = mend_facts(text, held, now, town, name, question)
+        text, fixes = mend_facts(text, held, now, town, name, question, basis)
         text, fixed = numbers_mended(text, name, [asker], town, [basis])  # ages, years
         back.fixes += fixes + fixed
         return text

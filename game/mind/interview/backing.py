@@ -18,18 +18,15 @@ from typing import Protocol
 from game.mind.facts.claims import kin_unbacked, relation_claims, role_claims
 from game.mind.facts.fact import EVENT_RE, WEEK_Q, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
-from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hours import clock_times
-from game.mind.facts.hypothetical import as_if_so, held_as_if
 from game.mind.facts.leaning import leans
-from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
-from game.mind.facts.roleslips import named_at_work_elsewhere
-from game.mind.facts.slips import home_unbacked, made_for_me_said_as_mine, strangers_in_scene
+from game.mind.facts.pastnow import part_of_mended
 from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences
 from game.mind.facts.when import word_list
 from game.mind.interview.heardof import heard_of
-from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another, pastime_unbacked
+from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another
 from game.mind.interview.placeclaims import wrong_place
+from game.mind.interview.sentclaims import claims_unbacked
 from game.mind.interview.stepping import steps_out
 from game.mind.persona import Persona
 
@@ -225,7 +222,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
                 out.append(Problem("claim", sent, f"{c.not_so}: say only what is so."))
                 break
         out += [Problem("claim", sent, f"{why}: say only what is so.")
-                for why in _claims_unbacked(sent, me, town, backing, question) if why]
+                for why in claims_unbacked(sent, me, town, backing, question) if why]
         for meal in meals_unbacked(sent, me, town, backing)[:1]:
             out.append(Problem("claim", sent, f"{first} has no {meal} in its day: say only what is so."))
         for kin in kin_unbacked(sent, backing)[:1]:
@@ -244,15 +241,6 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
         if base not in low and not denies(answer) and not any(p.what == noun for p in out):
             out.append(Problem("event", noun, f"{first} has heard of no {base}: say that you have not heard of one."))
     return out
-
-
-def _claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question: str) -> tuple[str, ...]:
-    """Someone at another's workplace (linechecks, roleslips), amounts, pastimes, a home, scenes the town lacks."""
-    return (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
-            wrong_kind_of_place(sent, town.places), amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
-            home_unbacked(sent, backing), strangers_in_scene(sent), hidden_role_problem(sent, me, [], town),
-            as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing),
-            held_as_if(sent, town.roles.get(me, ())))
 
 
 UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar|"
@@ -389,12 +377,14 @@ def rule_answer(problems: Sequence[Problem]) -> str:
 
 
 def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownNames, me: str,
-               question: str = "") -> tuple[str, list[str]]:
+               question: str = "", basis: str = "") -> tuple[str, list[str]]:
     """The answer's words about a fact it or the question names, with the fact's place and hours,
-    who told it (the fact's source) and whose it is (its host)."""
+    who told it (the fact's source) and whose it is (its host); without a doing made part of a
+    gathering that nothing in ``basis`` makes part of it (pastnow.part_of_mended)."""
+    answer, cut = part_of_mended(answer, facts, [basis], [*town.people, *town.places])
     fact = fact_in(answer, facts, prefer=[me]) or fact_in(question, facts, prefer=[me])
     if fact is None:
-        return answer, []
+        return answer, cut
     text, fixes = fix_fact_words(answer, fact, now, town, me, by_place=True)
     text, more = fix_who(text, fact, me)
-    return text, fixes + more
+    return text, cut + fixes + more

@@ -1,0 +1,80 @@
+"""The past said as now and a routine made part of a gathering (game/mind/facts/pastnow.py), each
+with the line the town said on 75fad48's save: pure rules, no model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+import pytest
+
+from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.madeup import made_up
+from game.mind.facts.pastnow import part_of_mended, part_of_unheld, past_as_now
+from game.mind.interview.backing import mend_facts
+from game.mind.interview.sentclaims import claims_unbacked
+from game.mind.persona import Persona
+
+ROSA = ("Rosa Brody is a barista at Bluebell Cafe and paints in her spare time. She took piano lessons from "
+        "Samuel Okafor as a child. She lives with her father, Hank.")
+SAMUEL = ("Samuel Okafor taught music at Oakhill College for thirty years and retired last spring. He plays the "
+          "piano at Bluebell Cafe on weekday afternoons and still gives lessons to a few children in town.")
+SONG = "Samuel Okafor wrote a song for Grace and wants to play it at the party"
+PARTY = Fact(key="party", kind="gathering", what="a surprise party for Grace's 60th birthday", host="Samuel Okafor",
+             place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60, secret_from=("Grace Okafor",))
+TOWN = TownNames(places=("Bluebell Cafe", "Oakhill College", "Okafor house"),
+                 people=("Rosa Brody", "Samuel Okafor", "Grace Okafor"))
+MONDAY = datetime(2026, 3, 2, 22, 0)
+
+
+@pytest.mark.parametrize("said, held, wrong", [
+    # Rosa, asked of her free time (75fad48's save)
+    ("In my free time, I enjoy painting in my spare time as a hobby and also taking piano lessons from Samuel "
+     "Okafor, which I find challenging but rewarding.", ROSA, True),
+    ("I'm taking more piano lessons these days.", ROSA, True),
+    ("I took piano lessons from Samuel Okafor as a child.", ROSA, False),  # said as the past
+    ("Are you still taking piano lessons?", ROSA, False),  # asked of the listener
+    ("I love painting and piano music.", ROSA, False),
+    ("I teach music at Oakhill College.", SAMUEL, True),  # he retired
+    ("I'm retired now, after teaching music at Oakhill College.", SAMUEL, False),
+    ("I still give lessons to a few children.", SAMUEL, False),  # held as now
+    ("I teach music to a few children in town.", SAMUEL, False),  # one word, and no name of the past's
+])
+def test_what_is_held_only_as_past_is_not_said_as_now(said, held, wrong):
+    assert bool(past_as_now(said, [held])) is wrong
+
+
+def test_a_routine_at_other_hours_is_not_part_of_the_gathering():
+    said = ("I plan to play the piano at Bluebell Cafe from 14:00 to 16:00 tomorrow (Tuesday March 3) as part of "
+            "my surprise party for Grace's 60th birthday.")  # Samuel, asked of tomorrow (75fad48's save)
+    text, fixes = part_of_mended(said, [PARTY], [SAMUEL, SONG], [*TOWN.people, *TOWN.places])
+    assert text == "I plan to play the piano at Bluebell Cafe from 14:00 to 16:00 tomorrow (Tuesday March 3)."
+    assert fixes and "part of my surprise party" in fixes[0]
+    # through the interview's mend, the party's words are still mended after it
+    text, _ = mend_facts(said, [PARTY], MONDAY, TOWN, "Samuel Okafor", "What are your plans for tomorrow?", SAMUEL)
+    assert "part of" not in text and text.startswith("I plan to play the piano")
+
+
+@pytest.mark.parametrize("said, cut", [
+    ("I will play the song I wrote for Grace as part of the party.", False),  # his seed memory holds both
+    ("I will play the song at 19:00 as part of the party.", False),  # within its hours
+    ("I will paint the walls as part of the party for Grace, then go home.", True),  # nothing holds it
+    ("I play the piano at the cafe every afternoon.", False),  # no "part of" at all
+])
+def test_as_part_of_stands_only_where_something_holds_it(said, cut):
+    assert bool(part_of_unheld(said, [PARTY], [SAMUEL, SONG], ["Bluebell Cafe"])) is cut
+
+
+def test_the_interview_and_the_talk_read_the_past_said_as_now():
+    said = "In my free time I enjoy taking piano lessons from Samuel Okafor."
+    assert any(claims_unbacked(said, "Rosa Brody", TOWN, ROSA, "What do you like to do in your free time?"))
+
+    @dataclass
+    class Holder:
+        persona: Persona
+        facts: tuple[Fact, ...] = ()
+
+    rosa = Holder(Persona(name="Rosa Brody", age=24, traits=["cheerful"], background=ROSA, currently=""))
+    assert "past" in made_up(said, "", (), rosa, TOWN.places, TOWN.people)
+    assert made_up("I took piano lessons from Samuel Okafor as a child.", "", (), rosa, TOWN.places,
+                   TOWN.people) == ""
