@@ -237,6 +237,12 @@ def test_the_one_spoken_to_is_not_put_to_work_at_anothers_workplace():
     assert not works_elsewhere("I heard you're serving at Bluebell Cafe today.", "Felix Adeyemi", town,
                                ["Rosa Brody"])
     assert not works_elsewhere(said, "Felix Adeyemi", town, ["Samuel Okafor", "Rosa Brody"])  # "you" of several
+    # the place before the doing: Ines to Marcus of his pub's new breakfast (74bd764's day)
+    town = TownNames(places=("Bluebell Cafe", "The Copper Kettle"),
+                     workplaces={"Ines Moreau": "Bluebell Cafe", "Marcus Bell": "The Copper Kettle"})
+    assert works_elsewhere("I was just at The Copper Kettle serving breakfast.", "Ines Moreau", town) == \
+        "Ines does not work at The Copper Kettle"
+    assert not works_elsewhere("I was at The Copper Kettle, but now I'm serving breakfast.", "Ines Moreau", town)
 
 
 def test_a_chat_assistants_words_are_not_a_residents():

@@ -165,8 +165,10 @@ def works_elsewhere(sent: str, speaker: str, town: TownNames, listeners: Sequenc
     m = _I_WORK.search(sent)
     if m and _SOMEONE.search(sent[m.start():m.start("v")]):
         m = None  # "I heard you're serving at the cafe": another works
-    if m and speaker:
-        p = _place_in(m.group("rest"), [p for p in town.places if p in theirs])
+    if m and speaker:  # (the place after the doing, else before it: "I was just at The Copper Kettle serving")
+        pre = sent[m.start():m.start("v")]  # (one clause: "at the pub, and now I'm serving" is two)
+        p = _place_in(m.group("rest"), [p for p in town.places if p in theirs]) or ("" if re.search(
+            r",|\b(?:and|but|then|now|so)\b", pre) else _place_in(pre, [p for p in town.places if p in theirs]))
         if p and works.get(speaker) != p:
             return f"{speaker.split()[0]} does not work at {p}"
     m = _MY_WORK.search(sent)
