@@ -29,8 +29,10 @@ _PAST_MARK = re.compile(
 _IRREGULAR = {"took": "take", "had": "have", "taught": "teach", "sang": "sing", "gave": "give", "went": "go",
               "ran": "run", "wrote": "write", "learnt": "learn", "rode": "ride", "swam": "swim", "did": "do",
               "made": "make", "led": "lead", "drove": "drive", "built": "build", "sold": "sell"}
-_REGULAR = ("learned", "studied", "played", "worked", "attended", "coached", "painted", "trained", "managed",
-            "owned", "practised", "practiced", "danced", "cooked", "baked", "volunteered", "served")
+_REGULAR = {"learned": "learn", "studied": "study", "played": "play", "worked": "work", "attended": "attend",
+            "coached": "coach", "painted": "paint", "trained": "train", "managed": "manage", "owned": "own",
+            "practised": "practise", "practiced": "practice", "danced": "dance", "cooked": "cook", "baked": "bake",
+            "volunteered": "volunteer", "served": "serve", "lived": "live"}
 _PAST_VERB = re.compile(rf"\b(?:has |have |had )?(?P<v>{'|'.join([*_IRREGULAR, *_REGULAR])})\s+"
                         r"(?P<obj>(?:(?:the|a|an|some) )?[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}?)"
                         r"(?=\s+(?:from|at|with|for|in|as|when|and|under|until)\b|[,.;]|$)(?P<tail>[^,.;]*)")
@@ -42,13 +44,7 @@ _PAST_SAID = re.compile(r"\b(?:took|taught|was|were|used to|when I|years ago|bac
 
 def _base(verb: str) -> str:
     low = verb.lower()
-    if low in _IRREGULAR:
-        return _IRREGULAR[low]
-    if low.endswith("ied"):
-        return low[:-3] + "y"
-    if low.endswith(("sed", "ced", "ved", "ked")) and low not in ("worked",):
-        return low[:-1]  # practised, danced, served, baked
-    return low[:-2] if low.endswith("ed") else low
+    return _IRREGULAR.get(low) or _REGULAR.get(low, low)
 
 
 def _now_forms(base: str) -> str:
