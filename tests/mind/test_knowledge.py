@@ -349,7 +349,7 @@ def test_a_town_cut_down_keeps_the_events_and_roles_of_its_cast():
     cut = among(data, cast)
     party, debate = cut["events"]
     assert party["known_by"] == [] and party["invited"] == [] and party["secret_from"] == ["Grace Okafor"]
-    assert debate["known_by"] == ["Hank Brody"] and {r["who"] for r in cut["roles"]} <= cast
+    assert debate["known_by"] == ["Hank Brody", "Samuel Okafor"] and {r["who"] for r in cut["roles"]} <= cast
     assert among(data, {"Hank Brody"})["events"] == []  # neither host is in it
 
 
@@ -443,6 +443,14 @@ def test_a_line_about_what_its_speaker_has_not_heard_of_is_not_moved_to_the_one_
     moved = vet_line("Rosa Brody", "The debate is on Wednesday at Town Hall.", ["Rosa Brody", "Grace Okafor"],
                      books, MONDAY, town)
     assert moved.speaker == "Grace Okafor"
+    # but not one with a sentence of the speaker's own beside it: that would give Rosa's doing to Grace
+    # (53eacc8's day: "Grace: I'm loading coffee machines in the cafe ...", Rosa's line moved)
+    said = vet_line("Rosa Brody", "I'm loading coffee machines in the cafe, making sure everything is smooth. I also "
+                    "have to finish preparing for the public debate at Town Hall on Wednesday at 7pm.",
+                    ["Rosa Brody", "Grace Okafor"], books, MONDAY,
+                    TownNames(places=("Town Hall", "Bluebell Cafe"), people=tuple(engine.core.minds)))
+    assert (said.speaker, said.text) == ("Rosa Brody",
+                                         "I'm loading coffee machines in the cafe, making sure everything is smooth.")
 
 
 def test_this_monday_made_right_is_tomorrow_not_this_tomorrow():

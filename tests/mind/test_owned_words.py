@@ -171,3 +171,17 @@ def test_the_holder_does_not_hint_at_it_before_the_one_it_is_kept_from(engine):
     assert facts.vet(talk, "Samuel Okafor", said, MONDAY)[1] == "Oh, no problem!"
     helpers = Conversation("o9", ["Ines Moreau", "Samuel Okafor"])
     assert facts.vet(helpers, "Samuel Okafor", said, MONDAY)[1] == said  # (Grace not there)
+
+
+@pytest.mark.parametrize("speaker, said, why", [
+    # Kenji, the pharmacist, to Felix, the baker, on 654b82e's day
+    ("Kenji Tanaka", "Yes, I need to make sure all the bread is ready to be sold.", "the bread is Felix's to sell"),
+    ("Felix Adeyemi", "I need to make sure all the bread is ready to be sold.", ""),  # his own
+    ("Kenji Tanaka", "I bought some bread at the stall.", ""),  # bought, not sold
+    ("Kenji Tanaka", "Is your bread ready to be sold?", ""),  # a question, of the listener
+    ("Kenji Tanaka", "I sold the last of the cough syrup.", ""),  # nobody's word
+])
+def test_the_speaker_does_not_sell_anothers_goods(speaker, said, why):
+    from game.mind.facts.owned import goods_taken
+
+    assert goods_taken(said, speaker, OWNED, backing_words(TEXTS[speaker])) == why

@@ -34,6 +34,8 @@ MONDAY = datetime(2026, 3, 2, 22, 0)
     ("I'm taking more piano lessons these days.", ROSA, True),
     ("I took piano lessons from Samuel Okafor as a child.", ROSA, False),  # said as the past
     ("Are you still taking piano lessons?", ROSA, False),  # asked of the listener
+    ("In my free time I'm taking piano lessons from you.", ROSA, True),  # said to Samuel: "you" as the object
+    ("You still take piano lessons, I think.", ROSA, False),
     ("I love painting and piano music.", ROSA, False),
     ("I teach music at Oakhill College.", SAMUEL, True),  # he retired
     ("I'm retired now, after teaching music at Oakhill College.", SAMUEL, False),

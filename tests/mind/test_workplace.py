@@ -113,6 +113,10 @@ def test_where_the_speaker_says_it_is_is_where_the_talk_is():
                                                      PLACES + ("Brody's Supply Store",))
     assert here_elsewhere("I'm at Brody's Supply Store all day.", shop, PLACES + ("Brody's Supply Store",)) == ""
     assert here_elsewhere("I'm in The Copper Kettle.", "", PLACES) == ""  # a talk in the street
+    pub = "The Copper Kettle:pub:bar counter"  # Hank to Marcus at the pub's bar, 654b82e's day
+    assert here_elsewhere("Hi Marcus! I'm walking to The Copper Kettle now.", pub, PLACES) == \
+        "the talk is at The Copper Kettle already"
+    assert here_elsewhere("I'm going to The Copper Kettle tonight for the quiz.", pub, PLACES) == ""
 
 
 def test_a_campaign_is_said_to_be_one_of_a_candidate_s_own():

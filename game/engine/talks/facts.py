@@ -25,7 +25,7 @@ from game.mind.facts.keptfrom import honoured_as_me, kept_one_in_the_know
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
-from game.mind.facts.owned import anothers_given, backing_words, kept_hint, own_text, owned_words
+from game.mind.facts.owned import anothers_given, backing_words, goods_taken, kept_hint, own_text, owned_words
 from game.mind.facts.ownpoints import (
     done_before_its_day,
     own_point_day,
@@ -95,8 +95,7 @@ _MEMORY_FORM = re.compile(r"\bI talked with [^;.!?]{1,80}; I said:[^.!?]*[.!?]*\
 
 
 class TalkFacts:
-    """Owns ``fixes``, the words of the model's lines mended against the facts.  Takes the core
-    (the minds' books of facts, the town's names, the places told of)."""
+    """Owns ``fixes``, the words of the model's lines mended against the facts.  Takes the core."""
 
     def __init__(self, core: TownCore) -> None:
         self.core = core
@@ -170,8 +169,7 @@ class TalkFacts:
         return self._book[1:]
 
     def _own_points(self, conv: Conversation, v: Vetted, now: datetime, heard: list[str]) -> Vetted:
-        """The line less its sentences that say another's point or give its own to the listener
-        (game/mind/facts/ownpoints.py), or tell of a yesterday nothing it holds has."""
+        """The line less what says another's point, gives the listener its own, or is not held (the checks)."""
         lives = self._points()[1]
         if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
             lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
@@ -232,7 +230,7 @@ class TalkFacts:
                 sent, speaker, listeners, self._points()[1]),
             lambda: told_you_unseen(sent, listeners, town.people, heard) or strangers_in_scene(sent)
             or self_named(sent, speaker)
-            or made_for_me_said_as_mine(sent, speaker, life) or self._given(sent, listeners, conv, heard),
+            or made_for_me_said_as_mine(sent, speaker, life) or self._given(sent, speaker, listeners, conv, heard),
             lambda: heard_of_you_unheld(sent, listeners[0], [*heard, life, *(t for _, t in conv.lines)], stems)
             if len(listeners) == 1 else "",
             lambda: self._history(sent, speaker, listeners, heard, lives),
@@ -289,10 +287,14 @@ class TalkFacts:
             return ""
         return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
 
-    def _given(self, sent: str, listeners: list[str], conv: Conversation, heard: list[str]) -> str:
-        """Why ``sent`` gives the one listener a thing of another's that nothing of the listener's
-        has (mind/facts/owned.py: its own text, its day, its roles, the talk, what the speaker heard
-        of it), else ""."""
+    def _given(self, sent: str, speaker: str, listeners: list[str], conv: Conversation, heard: list[str]) -> str:
+        """Why ``sent`` gives the one listener a thing of another's that nothing of the listener's has (mind/facts/
+        owned.py: its own text, its day, its roles, the talk, what the speaker heard of it), or the speaker
+        another's goods to sell (``goods_taken``), else ""."""
+        me = self.core.minds.get(speaker)
+        if me is not None and (why := goods_taken(sent, speaker, self._owns(), backing_words(
+                own_text(me.persona), *self.core.town_names.roles.get(speaker, ()), *(t for _, t in conv.lines)))):
+            return why
         lis = self.core.minds.get(listeners[0]) if len(listeners) == 1 else None
         if lis is None:
             return ""
@@ -329,8 +331,7 @@ class TalkFacts:
                                          {n for f in theirs for n in f.secret_from}), self._owns())
 
     def _whereabouts(self, sent: str, speaker: str, conv: Conversation, heard: list[str]) -> str:
-        """Why ``sent`` says where another is going when nothing the speaker holds says so
-        (mind/facts/slips.whereabouts_made_up), else ""."""
+        """Why ``sent`` says where another is going that nothing the speaker holds says (slips.py), else ""."""
         mind, town = self.core.minds.get(speaker), self.core.town_names
         if mind is None or not re.search(r"\b(?:going|heading|off|be at|be in|visiting)\b", sent):
             return ""

@@ -32,7 +32,7 @@ from game.mind.facts.leaning import hide_secrets, kept_apart
 from game.mind.facts.linechecks import drop_misattributed, own_hosting, unnarrate
 from game.mind.facts.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
 from game.mind.facts.tolistener import to_listener
-from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, people_named, places_unknown, sentences
+from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, drop_unbacked_sentences, sentences
 from game.mind.facts.when import AT_RE, RANGE_RE, read_when, word_list
 from game.mind.view import hhmm
 
@@ -324,7 +324,7 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
             return Vetted(speaker, "", fixes=fixes)
     if speaker in books:  # a resident's line: a place the town lacks, a person nobody has, is not said
         listeners = [p for p in participants if p != speaker]
-        text = _drop_unbacked_sentences(unnarrate(text, speaker, fixes), town, [*town.people, *participants],
+        text = drop_unbacked_sentences(unnarrate(text, speaker, fixes), town, [*town.people, *participants],
                                         speaker, fixes)
         text = drop_unbacked_claims(text, town, speaker, listeners, fixes)
         text = to_listener(drop_misattributed(text, speaker, listeners, town, books[speaker], fixes), listeners, fixes)
@@ -343,9 +343,12 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         return Vetted(speaker, text, fixes=fixes)
     holders = [p for p in participants if p in books and books[p].holds(fact.key)]
     out = Vetted(speaker, text, fact, fixes=fixes)
-    # a line moved to the one who holds it keeps its words: one that says "you" would then say it of
-    # its first speaker ("I know you're helping prepare Grace's surprise party", Marcus's, moved to Rosa)
-    if speaker not in holders and may_move and holders and re.search(r"\byou", text, re.I):
+    # a line moved to the one who holds it keeps its words: one that says "you" would then say it of its first
+    # speaker ("I know you're helping prepare Grace's surprise party", Marcus's, moved to Rosa), and one with a
+    # sentence of the speaker's own would give it to the holder ("I'm loading coffee machines", Rosa's, to Grace)
+    beside = [s for s in sentences(text) if len(s.split()) > 3 and not fact.speaks_of(s) and not fact.distinct() & set(
+        word_list(s))]
+    if speaker not in holders and may_move and holders and (re.search(r"\byou", text, re.I) or beside):
         return _not_known(out, speaker, fact)
     if speaker not in holders and may_move and holders:
         to = fact.host if fact.host in holders else holders[0]
@@ -380,21 +383,3 @@ def _not_known(out: Vetted, speaker: str, fact: Fact) -> Vetted:
     out.fixes.append(f"not known to {speaker}: {fact.bare_what}")
     out.text, out.fact = " ".join(kept), None
     return out
-
-
-_FOREIGN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")
-
-
-def _drop_unbacked_sentences(text: str, town: TownNames, people: Sequence[str], speaker: str,
-                             fixes: list[str]) -> str:
-    """The line less its sentences naming a place (or kind of place) the town lacks or a person no one is."""
-    if re.search(r"[A-Za-z]", text) and _FOREIGN.search(text):
-        text = _FOREIGN.sub("", text).strip()  # a stray run of another script in an English line
-        fixes.append("foreign script dropped")
-    parts = sentences(text)
-    kept = [s for s in parts if not places_unknown(s, town) and not people_named(s, people, town, speaker)
-            and not (town.lacks is not None and town.lacks(s))]  # (a line left with nothing stays: the talk goes on)
-    if kept and len(kept) < len(parts):
-        fixes.append(f"dropped {len(parts) - len(kept)} unbacked sentence(s)")
-        return " ".join(kept)
-    return text

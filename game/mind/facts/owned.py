@@ -117,6 +117,27 @@ def anothers_given(sent: str, listeners: list[str], owned: Mapping[str, frozense
     return ""
 
 
+_SELLING = re.compile(r"\b(?:sell|sells|selling|sold|for sale|to (?:my )?customers)\b", re.I)
+_BUYING = re.compile(r"\b(?:buy|buys|buying|bought|get some|order(?:ed)? some)\b", re.I)
+_MINE = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| need to| have to|'ve got to)?|my|our)\b")
+
+
+def goods_taken(sent: str, speaker: str, owned: Mapping[str, frozenset[str]], mine: set[str]) -> str:
+    """Why ``sent`` has the speaker sell another's goods as its own ("I need to make sure all the bread is
+    ready to be sold", Kenji, the pharmacist, to Felix, the baker, on 654b82e's day), else "": a sentence
+    of selling in the first person, not of "you", with a word of another's own text (``owned``) that
+    nothing of the speaker's (``mine``: backing_words of its text and the talk) has.  Questions ask."""
+    if not _SELLING.search(sent) or _BUYING.search(sent) or not _MINE.search(sent) or _YOU.search(sent) \
+            or sent.rstrip().endswith("?"):
+        return ""
+    for w in _content(sent):
+        s = stem(w)
+        owners = owned.get(s)
+        if owners and speaker not in owners and s not in mine and not _as_verb(sent, w):
+            return f"the {w.lower()} is {' and '.join(sorted(p.split()[0] for p in owners))}'s to sell"
+    return ""
+
+
 def kept_words(told: Iterable[str], name: str, own: str) -> set[str]:
     """The stems of the words that tell of a thing kept from one (``told``: its holders' sentences of
     it; "making the cake", of Grace's surprise party), less the thing's name's and the one's ``own``."""

@@ -36,6 +36,9 @@ _REGULAR = {"learned": "learn", "studied": "study", "played": "play", "worked": 
 _PAST_VERB = re.compile(rf"\b(?:has |have |had )?(?P<v>{'|'.join([*_IRREGULAR, *_REGULAR])})\s+"
                         r"(?P<obj>(?:(?:the|a|an|some) )?[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}?)"
                         r"(?=\s+(?:from|at|with|for|in|as|when|and|under|until)\b|[,.;]|$)(?P<tail>[^,.;]*)")
+# of the one spoken to, not the speaker ("Are you still taking piano lessons?"; "from you" is no subject)
+_OF_YOU = re.compile(r"\byou(?:'re|’re| are| were|'ve| have| still| take| play)\b|\b(?:are|do|did|have|were) you\b|"
+                     r"\byour\b", re.I)
 _NAME = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*\b")
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I’m|I've|my|me)\b")
 _PAST_SAID = re.compile(r"\b(?:took|taught|was|were|used to|when I|years ago|back then|childhood|as an? (?:child|kid|"
@@ -74,8 +77,8 @@ def _past_only(texts: Sequence[str]) -> list[tuple[str, str, str, list[str]]]:
 def past_as_now(sent: str, texts: Sequence[str]) -> str:
     """Why ``sent``, of the speaker itself, says as now what its ``texts`` hold only as past ("taking
     piano lessons from Samuel Okafor", held as "took piano lessons from Samuel Okafor as a child"), else ""."""
-    if not _FIRST_PERSON.search(sent) or re.search(r"\byou\b", sent, re.I) or _PAST_SAID.search(sent) \
-            or _PAST_MARK.search(sent):
+    if not _FIRST_PERSON.search(sent) or _OF_YOU.search(sent) or sent.rstrip().endswith("?") \
+            or _PAST_SAID.search(sent) or _PAST_MARK.search(sent):
         return ""
     for base, obj, clause, names in _past_only(texts):
         said = re.compile(rf"\b(?:{_now_forms(base)})\s+(?:(?:the|a|an|some|my|more) )?{re.escape(obj)}\b", re.I)

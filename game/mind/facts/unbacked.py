@@ -179,3 +179,21 @@ def by_first(people: tuple[str, ...], lower: bool = False) -> dict[str, tuple[st
         key = p.split()[0].lower() if lower else p.split()[0]
         out[key] = (*out.get(key, ()), p)
     return out
+
+
+_FOREIGN = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")
+
+
+def drop_unbacked_sentences(text: str, town: TownNames, people: Iterable[str], speaker: str,
+                             fixes: list[str]) -> str:
+    """The line less its sentences naming a place (or kind of place) the town lacks or a person no one is."""
+    if re.search(r"[A-Za-z]", text) and _FOREIGN.search(text):
+        text = _FOREIGN.sub("", text).strip()  # a stray run of another script in an English line
+        fixes.append("foreign script dropped")
+    parts = sentences(text)
+    kept = [s for s in parts if not places_unknown(s, town) and not people_named(s, people, town, speaker)
+            and not (town.lacks is not None and town.lacks(s))]  # (a line left with nothing stays: the talk goes on)
+    if kept and len(kept) < len(parts):
+        fixes.append(f"dropped {len(parts) - len(kept)} unbacked sentence(s)")
+        return " ".join(kept)
+    return text

@@ -125,6 +125,11 @@ def doing_unheld(sent: str, own: Sequence[str]) -> str:
 _I_AM_IN = re.compile(r"\bI(?:'m|’m| am)\s+(?:already\s+|now\s+|just\s+|currently\s+|still\s+|right\s+)?(?:here\s+)?"
                       r"(?:in|at)\s+(?P<p>[^.!?,;]{3,60})", re.I)
 
+_ON_MY_WAY = re.compile(r"\bI(?:'m|’m| am)\s+(?:just\s+|now\s+)?(?:walking|heading|going|on my way|driving)\s+"
+                        r"(?:over\s+|back\s+)?to\s+(?P<p>[^.!?,;]{3,60})", re.I)
+_LATER = re.compile(r"\b(?:later|tonight|tomorrow|this (?:evening|afternoon)|after|at \d|on \w+day|next|again|"
+                    r"for the)\b", re.I)
+
 
 def here_elsewhere(sent: str, here: str, places: Sequence[str]) -> str:
     """Why ``sent`` has the speaker at a place of the town (``places``) that is not where the talk is
@@ -137,6 +142,9 @@ def here_elsewhere(sent: str, here: str, places: Sequence[str]) -> str:
         said = _place_in(m.group("p"), places)
         if said and said != sector and not _place_in(sector, [said]):
             return f"the talk is at {sector}, not {said}"
+    for m in _ON_MY_WAY.finditer(sent):  # "I'm walking to The Copper Kettle now", said at its bar (654b82e's day)
+        if _place_in(m.group("p"), places) == sector and not _LATER.search(sent):
+            return f"the talk is at {sector} already"
     return ""
 
 
