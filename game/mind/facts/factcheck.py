@@ -343,16 +343,9 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         return Vetted(speaker, text, fixes=fixes)
     holders = [p for p in participants if p in books and books[p].holds(fact.key)]
     out = Vetted(speaker, text, fact, fixes=fixes)
-    # a line moved to the one who holds it keeps its words: one that says "you" would then say it of its first
-    # speaker ("I know you're helping prepare Grace's surprise party", Marcus's, moved to Rosa), and one with a
-    # sentence of the speaker's own would give it to the holder ("I'm loading coffee machines", Rosa's, to Grace)
-    beside = [s for s in sentences(text) if len(s.split()) > 3 and not fact.speaks_of(s) and not fact.distinct() & set(
-        word_list(s))]
-    if speaker not in holders and may_move and holders and (re.search(r"\byou", text, re.I) or beside):
-        return _not_known(out, speaker, fact)
     if speaker not in holders and may_move and holders:
         to = fact.host if fact.host in holders else holders[0]
-        if re.search(rf"\b{re.escape(to.split()[0])}\b", text):  # said to them ("Thanks, Grace"): not theirs
+        if not _movable(text, fact, to):
             return _not_known(out, speaker, fact)
         out.speaker = to
         out.fixes.append(f"speaker {speaker} -> {out.speaker}")
@@ -364,6 +357,16 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
         out.told = [p for p in participants if p != out.speaker and p in books and not books[p].holds(fact.key)
                     and p not in fact.secret_from]
     return out
+
+
+def _movable(text: str, fact: Fact, to: str) -> bool:
+    """Whether a line of ``fact`` said by one who has not heard of it may go to ``to``, who holds it: it keeps its
+    words, so not one that says "you" (it would then say it of its first speaker: "I know you're helping prepare
+    Grace's surprise party", Marcus's, moved to Rosa), nor one said to them ("Thanks, Grace"), nor one with a
+    sentence of the speaker's own ("I'm loading coffee machines", Rosa's, given to Grace with the debate)."""
+    beside = [s for s in sentences(text) if len(s.split()) > 3 and not fact.speaks_of(s)
+              and not fact.distinct() & set(word_list(s))]
+    return not (re.search(r"\byou", text, re.I) or re.search(rf"\b{re.escape(to.split()[0])}\b", text) or beside)
 
 
 def _fix_others(out: Vetted, fact: Fact, others: list[Fact], mine: FactBook | None, now: datetime,
