@@ -191,6 +191,9 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
     assert to_listener("It looks like Marcus put my campaign posters up there.", ["Marcus Bell"], []) == \
         "It looks like you put my campaign posters up there."
     assert to_listener("Marcus, I noticed the posters.", ["Marcus Bell"], []) == "Marcus, I noticed the posters."
+    # (654b82e's day: Samuel to Ines) the plan's step said back to the one it names
+    assert to_listener("Yes, I know! I'm going to talk with Ines Moreau about it. I'm really excited!",
+                       ["Ines Moreau"], []) == "Yes, I know! I'm really excited!"
     town = TownNames(relations={"Samuel Okafor": {"Grace Okafor": "his wife"}})
     assert meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Grace Okafor"], town)
     assert not meets_the_known("It's been great meeting you.", "Samuel Okafor", ["Felix Adeyemi"], town)

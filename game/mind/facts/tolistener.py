@@ -19,6 +19,13 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
         return _group(text, listeners, fixes)
     who = listeners[0]
     names = "|".join(re.escape(n) for n in dict.fromkeys([who, who.split()[0]]))
+    # the speaker's plan step said back to the one it names ("I'm going to talk with Ines Moreau about it",
+    # Samuel to Ines on 654b82e's day): they are talking now, the sentence is not said
+    plan = re.compile(rf"\b(?:going to|will|'ll|’ll|plan(?:ning)? to|want to|need to)\s+(?:talk|speak|chat)\s+"
+                      rf"(?:to|with)\s+(?:{names})\b")
+    if plan.search(text):
+        fixes.append(f"a plan to talk with {who.split()[0]} said to {who.split()[0]}: not said")
+        text = " ".join(s for s in sentences(text) or [text] if not plan.search(s))
     pat = re.compile(rf"\b(from|with|to|about|for|by|through|against|{_VERBS})\s+(?:{names})\b"
                      r"(?!['’]s)(?!\s*[,!?])")
     new = pat.sub(lambda m: f"{m.group(1)} you", text)
