@@ -130,6 +130,12 @@ def test_a_campaign_is_said_to_be_one_of_a_candidate_s_own():
     said = "I know, it was important for my campaign posters to be up there."
     assert campaign_given(said, ["Hank Brody"], town, "Marcus Bell") == "Marcus runs for nothing"
     assert campaign_given("My campaign posters are up at the pub.", ["Marcus Bell"], town, "Hank Brody") == ""
+    # Hank, asked of a gathering, of the posters Marcus promised to put up for him (654b82e's save)
+    town = TownNames(people=("Hank Brody", "Marcus Bell"), roles=town.roles)
+    said = "Marcus Bell is hosting it, and he has promised to put Marcus's campaign posters up in The Copper Kettle."
+    assert campaign_given(said, [], town, "Hank Brody") == "Marcus runs for nothing"
+    assert campaign_given("Marcus put Hank's campaign posters up.", [], town, "Rosa Brody") == ""
+    assert campaign_given("How is your campaign going?", [], town, "Rosa Brody") == ""  # (no listener)
 
 
 @pytest.mark.parametrize("speaker, sent, before, why", [

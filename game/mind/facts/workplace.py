@@ -151,6 +151,8 @@ def here_elsewhere(sent: str, here: str, places: Sequence[str]) -> str:
 # a candidate's things said to be the listener's ("update your campaign posters", Hank, who runs for mayor,
 # to Marcus, who does not, on 75fad48's day)
 _YOUR_CAMPAIGN = re.compile(r"\byour\s+(?:[\w-]+\s+){0,2}?(?:campaign|candidacy|election|run for)\b", re.I)
+_WHOSE_CAMPAIGN = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)['’]s\s+(?:[\w-]+\s+){0,2}?"
+                             r"(?:campaign|candidacy)\b")
 _MY_CAMPAIGN = re.compile(r"\bmy\s+(?:own\s+|new\s+|mayoral\s+)?(?:campaign|candidacy)\b", re.I)
 
 
@@ -162,7 +164,11 @@ def campaign_given(sent: str, listeners: Sequence[str], town: TownNames, speaker
         return any(r.startswith("candidate") for r in town.roles.get(who, ()))
     if speaker and _MY_CAMPAIGN.search(sent) and not runs(speaker):
         return f"{speaker.split()[0]} runs for nothing"
-    if not _YOUR_CAMPAIGN.search(sent) or any(runs(p) for p in listeners):
+    for m in _WHOSE_CAMPAIGN.finditer(sent):  # "put Marcus's campaign posters up", Hank asked of the quiz (654b82e)
+        who = next((p for p in town.people if m.group("who") in (p, p.split()[0])), None)
+        if who is not None and not runs(who):
+            return f"{who.split()[0]} runs for nothing"
+    if not listeners or not _YOUR_CAMPAIGN.search(sent) or any(runs(p) for p in listeners):
         return ""
     return f"{', '.join(p.split()[0] for p in listeners)} runs for nothing"
 

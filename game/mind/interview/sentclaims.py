@@ -11,14 +11,16 @@ from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_k
 from game.mind.facts.pastnow import past_as_now
 from game.mind.facts.roleslips import named_at_work_elsewhere
 from game.mind.facts.slips import home_unbacked, made_for_me_said_as_mine, strangers_in_scene
+from game.mind.facts.workplace import campaign_given
 from game.mind.interview.ownclaims import pastime_unbacked
 
 
 def claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question: str) -> tuple[str, ...]:
     """Someone at another's workplace (linechecks, roleslips), amounts, pastimes, a home, scenes the
-    town lacks, a secret role, the past said as now (pastnow), a supposed thing said as so: each reason, or ""."""
+    town lacks, a secret role, the past said as now (pastnow), a supposed thing said as so, a campaign of one
+    who runs for nothing: each reason, or ""."""
     return (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
             wrong_kind_of_place(sent, town.places), amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
             home_unbacked(sent, backing), strangers_in_scene(sent), hidden_role_problem(sent, me, [], town),
             as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing),
-            held_as_if(sent, town.roles.get(me, ())), past_as_now(sent, [backing]))
+            held_as_if(sent, town.roles.get(me, ())), past_as_now(sent, [backing]), campaign_given(sent, [], town, me))
