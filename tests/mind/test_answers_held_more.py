@@ -706,6 +706,9 @@ def test_a_gathering_heard_of_in_ones_own_words_is_not_denied():
     assert [p.kind for p in found] == ["denial"] and "Say what you know of it" in found[0].tell
     said = "I've heard there is a party being planned, but I don't know what it is yet."
     assert heard_of(q, said, nora.persona.currently) == ""
+    # on 654b82e's save, in other words
+    assert "heard there is a party" in heard_of(q, "I do not know of a gathering planned in town.",
+                                                nora.persona.currently)
     assert heard_of(q, denial, "Nora Lindqvist runs the community garden.") == ""  # nothing heard: a true denial
     assert heard_of("What did you do today?", denial, nora.persona.currently) == ""
 

@@ -35,8 +35,8 @@ _DENY = re.compile(r"\b(?:do(?:n't|n’t| not)|did(?:n't| not)|have(?:n't| not)|
 
 # a sentence that says there is none of a kind ("No gathering is planned in town", "I know of no party")
 _NONE_SUCH = re.compile(r"\b(?:no|not any|not a single)\s+(?:\w+\s+){0,2}?(?:is|are|was|were|has been|planned|"
-                        r"scheduled)\b|\bknow of no\b"
-                        r"|\bthere (?:is|are) no\b|\b(?:don't|do not|didn't|did not) know (?:of )?any\b", re.I)
+                        r"scheduled)\b|\bknow of no\b|\bthere (?:is|are) no\b"
+                        r"|\b(?:don't|do not|didn't|did not) know (?:of |about )?(?:any|an?)\b", re.I)
 
 
 @dataclass

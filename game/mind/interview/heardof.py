@@ -15,8 +15,8 @@ from game.mind.facts.fact import EVENT_RE
 from game.mind.facts.unbacked import sentences
 
 _NONE = re.compile(r"\b(?:no|not any)\s+(?:\w+\s+){0,2}?(?:is|are|was|were|has been|have been|planned|scheduled|"
-                   r"happening)\b|\bknow of no\b|\bthere (?:is|are) no\b|\b(?:don't|do not) know (?:of )?any\b"
-                   r"|\b(?:haven't|have not|never) heard\b", re.I)
+                   r"happening)\b|\bknow of no\b|\bthere (?:is|are) no\b"
+                   r"|\b(?:don't|do not) know (?:of |about )?(?:any|an?)\b|\b(?:haven't|have not|never) heard\b", re.I)
 _HEARD = re.compile(r"\b(?:heard|hears|hearing|rumou?r|word is|told)\b", re.I)
 _ASKED = re.compile(r"\b(?:gathering|event|party|parties|celebration|get-together)s?\b", re.I)
 
