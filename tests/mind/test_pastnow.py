@@ -80,3 +80,28 @@ def test_the_interview_and_the_talk_read_the_past_said_as_now():
     assert "past" in made_up(said, "", (), rosa, TOWN.places, TOWN.people)
     assert made_up("I took piano lessons from Samuel Okafor as a child.", "", (), rosa, TOWN.places,
                    TOWN.people) == ""
+
+
+def test_three_slips_of_grace_s_answers_on_654b82e_s_save():
+    from game.mind.facts.hypothetical import as_if_so
+    from game.mind.interview.asme import orphan_pronouns
+    from game.mind.interview.ownclaims import pastime_unbacked
+
+    # "She will not have any other plans scheduled.": herself as another, no one named before it
+    said = ("Tomorrow, I plan to run the town from the mayor's office from 08:00 to 17:00. She will not have any "
+            "other plans scheduled.")
+    assert orphan_pronouns(said, "Grace Okafor", TOWN.people) == ["She will not have any other plans scheduled."]
+    assert orphan_pronouns("I talked with Samuel. He is fine.", "Grace Okafor", TOWN.people) == []
+    assert orphan_pronouns("I asked my husband. He says yes.", "Grace Okafor", TOWN.people) == []
+    from game.mind.interview.asme import mend_orphans
+    assert mend_orphans(said, "Grace Okafor", TOWN.people)[0].endswith("I will not have any other plans scheduled.")
+    assert mend_orphans("I paint. She also enjoys time with her family.", "Rosa Brody", TOWN.people)[0] == \
+        "I paint. I also enjoy time with my family."
+    # a scene made up for a sound heard
+    q = "You hear shouting outside your window. What do you do?"
+    assert as_if_so("I rush to the window, open it, and see that it's a group of people in the park.", q)
+    assert as_if_so("I then go to the park and help the people who are injured.", q)
+    assert not as_if_so("I would look out of the window to see what is happening.", q)
+    # reading, held by nothing: "getting ready" is no reading
+    assert pastime_unbacked("I enjoy reading books.", "06:00 getting ready for the day")
+    assert not pastime_unbacked("I enjoy reading books.", "Grace reads novels in the evening")

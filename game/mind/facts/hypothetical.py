@@ -56,9 +56,15 @@ _SCENE = r"(?:it(?:'s| is| was)(?: from)?|\b(?:see|saw|notice|noticed|spot|spott
 
 
 # ... or with people no one names ("I see a group of people running towards the town hall", Grace on ca91aae's save)
-_CROWD_SEEN = re.compile(r"\bI (?:see|saw|notice|noticed|spot|spotted|find|found)\s+(?:a (?:group|crowd|couple|bunch|"
+# ("I rush to the window, open it, and see that it's a group of people in the park. I then go to the park and help
+# the people who are injured", Grace on 654b82e's save)
+_CROWD_SEEN = re.compile(r"\b(?:see|saw|notice|noticed|spot|spotted|find|found)\s+(?:that\s+)?(?:it(?:'s| is| was)\s+|"
+                         r"there(?:'s| is| are| were)\s+)?(?:a (?:group|crowd|couple|bunch|"
                          r"man|woman|person|boy|girl|child|kid)|some (?:people|kids|children|men|women|teenagers)|"
-                         r"people|someone|somebody|two|three|several|kids|children)\b", re.I)
+                         r"people|someone|somebody|two|three|several|kids|children)\b"
+                         r"|\b(?:people|person|man|woman|they|who) (?:are|is|were|was) "
+                         r"(?:injured|hurt|bleeding|fighting)\b"
+                         r"|\bthe (?:injured|wounded)\b", re.I)
 
 
 def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:

@@ -13,6 +13,7 @@ Pure rules: no model call.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from game.mind.facts.unbacked import SELF_INTRO, SENTENCES
 from game.mind.planning.wording import bare_verb
@@ -55,3 +56,42 @@ def _subject(sent: str, name: str) -> str:
             continue
         sent = f"{sent[:m.start()]}I {_verb(m.group(1))}{sent[m.end():]}"
     return sent
+
+
+_SOMEONE = re.compile(r"\b(?:my|our|a|an|the|this|that) (?:\w+ )?(?:husband|wife|son|daughter|father|dad|mother|mum|"
+                      r"mom|brother|sister|friend|boss|neighbou?r|lodger|teacher|pupil|partner|man|woman|boy|girl|"
+                      r"stranger|person|customer|baker|mayor|pharmacist|barista|student|candidate|host)\b"
+                      r"(?!['’]s)", re.I)
+_PRONOUN_LEAD = re.compile(r"^(?:She|He)(?P<adv>\s+(?:also|still|really|often|usually|always|just))?"
+                           r"(?P<v>'s|'ll|\s+(?:is|was|will|has|had|does|did|would|can|\w+s)\b)")
+
+
+def orphan_pronouns(answer: str, me: str, people: Sequence[str]) -> list[str]:
+    """The sentences of an answer in the first person that begin with "She" or "He" when no one else has
+    been named before them: the speaker speaking of itself as another ("Tomorrow, I plan to run the town from
+    the mayor's office. She will not have any other plans scheduled.", Grace on 654b82e's save)."""
+    parts = [s for s in SENTENCES.split(answer.strip()) if s]
+    out = []
+    for i, sent in enumerate(parts):
+        before = " ".join(parts[:i])
+        if i and _PRONOUN_LEAD.match(sent) and re.search(r"\b(?:I|my|me)\b", before) and not _SOMEONE.search(
+                before) and not any(
+                re.search(rf"\b{re.escape(p.split()[0])}\b", before) for p in people if p != me):
+            out.append(sent)
+    return out
+
+
+def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list[str]]:
+    """``answer`` with each of its ``orphan_pronouns`` said as "I": "She will not have any other plans" -> "I will
+    not have any other plans"; "He lives with his daughter Rosa" -> "I live with my daughter Rosa"."""
+    fixes = []
+    for sent in orphan_pronouns(answer, me, people):
+        m = _PRONOUN_LEAD.match(sent)
+        if m is None:
+            continue
+        verb = m.group("v").strip()
+        said = {"'s": "I'm", "'ll": "I'll"}.get(verb) or f"I{m.group('adv') or ''} {_verb(verb)}"
+        rest = re.sub(r"\b(?:his|her)\b", "my", sent[m.end():])
+        answer = answer.replace(sent, said + rest, 1)
+        fixes.append(f"of itself as {sent.split()[0].lower()}: as I")
+    return answer, fixes

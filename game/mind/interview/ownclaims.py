@@ -359,7 +359,7 @@ _PASTIMES = {"photo": r"photo\w*|taking pictures|camera", "garden": r"garden\w*"
              "wood": r"woodworking|carving", "paint": r"paint(?:s|ing)?", "ski": r"skiing", "bowl": r"bowling",
              "hunt": r"hunting", "film": r"movies|films?", "video game": r"video games?",
              "histor": r"(?:the town'?s|local|Millbrook'?s) history",  # ("exploring the town's history", Samuel)
-             "cook": r"cooking", "read": r"read(?:ing)? (?:books|novels)"}  # (Samuel, Rosa on c59f68b's save)
+             "cook": r"cooking", "read(?!y)": r"read(?:ing)? (?:books|novels)"}  # (c59f68b's save; "ready" no reading)
 _PASTIME = re.compile(r"\b(?:" + "|".join(f"(?P<p{i}>{rx})" for i, rx in enumerate(_PASTIMES.values())) + r")\b",
                       re.I)
 
