@@ -105,3 +105,24 @@ def test_three_slips_of_grace_s_answers_on_654b82e_s_save():
     # reading, held by nothing: "getting ready" is no reading
     assert pastime_unbacked("I enjoy reading books.", "06:00 getting ready for the day")
     assert not pastime_unbacked("I enjoy reading books.", "Grace reads novels in the evening")
+
+
+def test_samuel_s_slips_on_654b82e_s_save():
+    from game.mind.facts.hypothetical import feeds_the_fire
+    from game.mind.interview.backing import UNKNOWING
+
+    q = "Your breakfast is burning! What would you do?"
+    assert feeds_the_fire("If it's not, I would turn up the heat and try again.", q)
+    assert not feeds_the_fire("I would turn off the heat and take the pan off.", q)
+    # of his wife, the mayor: not knowing is a denial
+    assert UNKNOWING.search("I know that Grace Okafor is the mayor, but I don't have any information about her "
+                            "personality or character.")
+    assert not UNKNOWING.search("I think she is a kind and thoughtful person.")
+    # what he would change: a lack nothing holds
+    from game.mind.interview.sentclaims import lack_unheld
+
+    places = ("Bluebell Cafe", "Willow Park")
+    assert lack_unheld("I would improve Bluebell Cafe, as it currently lacks a wheelchair-accessible entrance.",
+                       places, SAMUEL)
+    assert not lack_unheld("Willow Park has no working fountain.", places,
+                           "The fountain in Willow Park stopped working last month")

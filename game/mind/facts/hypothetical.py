@@ -12,7 +12,8 @@ from collections.abc import Sequence
 _ABLAZE = re.compile(r"\b(?:burning|on fire|ablaze|in flames|smok(?:e|ing))\b", re.I)
 _FEEDS = re.compile(r"\b(?:turn|switch|put|set|light|crank)\w*\s+(?:it|the (?:stove|oven|burner|heat|gas|hob|fire))"
                     r"\s+(?:back\s+)?(?:on|up)\b|\b(?:turn|switch)\w*\s+on\s+the\s+(?:stove|oven|burner|heat|gas|hob)\b"
-                    r"|\bput\w*\s+(?:a|the|some|my)\s+(?:[\w-]+\s+){0,3}?on\s+the\s+(?:stove|burner|hob|fire)\b", re.I)
+                    r"|\bput\w*\s+(?:a|the|some|my)\s+(?:[\w-]+\s+){0,3}?on\s+the\s+(?:stove|burner|hob|fire)\b"
+                    r"|\b(?:turn|crank)\w*\s+up\s+the\s+(?:heat|stove|gas|burner|fire|flame)\b", re.I)  # (Samuel)
 
 
 _COOKING = re.compile(r"\b(?:breakfast|lunch|dinner|food|toast|pan|pot|stove|oven|kitchen|cooking)\b", re.I)

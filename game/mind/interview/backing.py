@@ -244,7 +244,10 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
     return out
 
 
+# ("I don't have any information about her personality", Samuel of his wife, the mayor, on 654b82e's save)
 UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (?:met|heard)|not familiar|"
+                       r"(?:do(?:n't|n’t| not)|have(?:n't| not)) (?:have )?(?:any )?(?:specific )?"
+                       r"(?:information|details)|"
                        r"(?:no|any) (?:specific |particular |real )?(?:thoughts|opinions?) (?:about|on|of))\b", re.I)
 
 
