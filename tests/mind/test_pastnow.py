@@ -97,6 +97,12 @@ def test_three_slips_of_grace_s_answers_on_654b82e_s_save():
     assert mend_orphans(said, "Grace Okafor", TOWN.people)[0].endswith("I will not have any other plans scheduled.")
     assert mend_orphans("I paint. She also enjoys time with her family.", "Rosa Brody", TOWN.people)[0] == \
         "I paint. I also enjoy time with my family."
+    # inside a sentence of "I", with no one else named (Rosa asked again on 654b82e's save)
+    said = "I enjoy painting in her spare time, which she finds both therapeutic and fulfilling."
+    assert mend_orphans(said, "Rosa Brody", TOWN.people)[0] == \
+        "I enjoy painting in my spare time, which I find both therapeutic and fulfilling."
+    assert mend_orphans("I admire the mayor; she works hard.", "Rosa Brody", TOWN.people)[0] == \
+        "I admire the mayor; she works hard."
     # a scene made up for a sound heard
     q = "You hear shouting outside your window. What do you do?"
     assert as_if_so("I rush to the window, open it, and see that it's a group of people in the park.", q)

@@ -94,4 +94,12 @@ def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list
         rest = re.sub(r"\b(?:his|her)\b", "my", sent[m.end():])
         answer = answer.replace(sent, said + rest, 1)
         fixes.append(f"of itself as {sent.split()[0].lower()}: as I")
+    # "I enjoy painting in her spare time, which she finds fulfilling", Rosa with no one else named: "my", "I find"
+    if re.match(r"I\b", answer.strip()) and not _SOMEONE.search(answer) and not any(
+            re.search(rf"\b{re.escape(p.split()[0])}\b", answer) for p in people if p != me):
+        new = re.sub(r"\b(?:she|he) (\w+s)\b", lambda m: f"I {_verb(m.group(1))}", answer)
+        new = re.sub(r"\b(?:her|his) (?=[a-z])", "my ", new)
+        if new != answer:
+            answer = new
+            fixes.append("of itself as she or he: as I")
     return answer, fixes
