@@ -132,3 +132,13 @@ def test_samuel_s_slips_on_654b82e_s_save():
                        places, SAMUEL)
     assert not lack_unheld("Willow Park has no working fountain.", places,
                            "The fountain in Willow Park stopped working last month")
+
+
+def test_the_records_tomorrow_says_one_s_own_gathering_as_i():
+    # Samuel asked of tomorrow on 654b82e's save: "...; Samuel Okafor is hosting a surprise party ..."
+    from game.mind.interview.answerdata import tomorrow_line
+
+    line = tomorrow_line("Samuel Okafor", (), [PARTY], MONDAY, mine=True)
+    assert "I'm hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow" in line
+    assert "Samuel Okafor is hosting" not in line
+    assert "Samuel Okafor is hosting" in tomorrow_line("Rosa", (), [PARTY], MONDAY)

@@ -222,7 +222,8 @@ def housemates_answer(me: str, town: TownNames, relationships: Mapping[str, str]
 def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact], now: datetime, *,
                   mine: bool = False) -> str:
     """What is known of tomorrow: its work hours by the resident's frame, and the gatherings it
-    holds for that day (the rest of tomorrow is not planned yet)."""
+    holds for that day (the rest of tomorrow is not planned yet).  ``mine``: said by the resident, whose
+    whole name ``first`` then is, its own gathering as "I'm hosting" (not "Samuel Okafor is hosting")."""
     tomorrow = now.date() + timedelta(days=1)
     parts = []
     work = [b for b in frame if b.kind == "work"]
@@ -233,7 +234,9 @@ def tomorrow_line(first: str, frame: Sequence[PlanBlock], facts: Sequence[Fact],
         parts.append("no work")
     for f in facts:
         if f.kind == "gathering" and f.day == tomorrow:
-            parts.append(f.sentence(now))
+            said = f.sentence(now)
+            own = mine and f.host == first
+            parts.append(f"I'm hosting {said[len(f.host) + len(' is hosting '):]}" if own else said)
     if mine:
         return f"Tomorrow ({tomorrow:%A}) I have: {'; '.join(parts)}. The rest of tomorrow is not planned yet."
     return (f"Tomorrow ({tomorrow:%A}) {first} has: {'; '.join(parts)}. The rest of tomorrow is not "

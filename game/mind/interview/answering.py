@@ -259,7 +259,7 @@ _TOMORROW = re.compile(r"\btomorrow\b", re.I)
 
 
 def _tomorrow(mind: Interviewee, now: datetime) -> str:
-    return tomorrow_line("", _tomorrow_frame(mind, now), list(mind.core.facts), now, mine=True)
+    return tomorrow_line(mind.core.persona.name, _tomorrow_frame(mind, now), list(mind.core.facts), now, mine=True)
 
 
 def _records_hint(mind: Interviewee, ctx: InterviewContext, question: str, rows: Sequence[MemoryRow]) -> None:
