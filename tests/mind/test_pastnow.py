@@ -142,3 +142,13 @@ def test_the_records_tomorrow_says_one_s_own_gathering_as_i():
     assert "I'm hosting a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow" in line
     assert "Samuel Okafor is hosting" not in line
     assert "Samuel Okafor is hosting" in tomorrow_line("Rosa", (), [PARTY], MONDAY)
+
+
+def test_no_staff_is_made_up_for_a_mishap_at_home():
+    from game.mind.facts.hypothetical import as_if_so
+
+    q = "Your breakfast is burning! What would you do?"  # Samuel asked again on 654b82e's save
+    assert as_if_so("If the stove is still not working, I would call an emergency number to report the issue to the "
+                    "kitchen staff.", q)
+    assert not as_if_so("I would call the fire department if the flames spread.", q)
+    assert not as_if_so("I would ask the staff for help.", "Someone wants to talk with you while you are busy.")

@@ -79,7 +79,15 @@ def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
     if _HEARD_Q.search(question) and not _AS_IF.search(sent) and (_CROWD_SEEN.search(sent) or any(
             re.search(_SCENE.format(n=re.escape(p.split()[0])), sent, re.I) for p in people)):
         return "nothing has happened: say what you would do, naming no one"
+    if _AT_HOME_Q.search(question) and _STAFF.search(sent):
+        return "no one works in your home: say what you would do yourself"
     return feeds_the_fire(sent, question)
+
+
+# asked of a mishap at home, staff made up ("report the issue to the kitchen staff", Samuel on 654b82e's save)
+_AT_HOME_Q = re.compile(r"\byour (?:breakfast|dinner|lunch|kitchen|home|house|window|stove)\b", re.I)
+_STAFF = re.compile(r"\b(?:kitchen |the |our |my )?staff\b"
+                    r"|\bthe (?:chef|cook|waiter|waitress|butler|maid|housekeeper)\b", re.I)
 
 
 def held_as_if(sent: str, roles: Sequence[str]) -> str:
