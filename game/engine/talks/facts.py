@@ -292,7 +292,7 @@ class TalkFacts:
         owned.py: its own text, its day, its roles, the talk, what the speaker heard of it), or the speaker
         another's goods to sell (``goods_taken``), else ""."""
         me = self.core.minds.get(speaker)
-        if me is not None and (why := goods_taken(sent, speaker, self._owns(), backing_words(
+        if me is not None and (why := goods_taken(sent, speaker, self._owns(), lambda: backing_words(
                 own_text(me.persona), *self.core.town_names.roles.get(speaker, ()), *(t for _, t in conv.lines)))):
             return why
         lis = self.core.minds.get(listeners[0]) if len(listeners) == 1 else None

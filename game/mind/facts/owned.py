@@ -122,14 +122,18 @@ _BUYING = re.compile(r"\b(?:buy|buys|buying|bought|get some|order(?:ed)? some)\b
 _MINE = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| need to| have to|'ve got to)?|my|our)\b")
 
 
-def goods_taken(sent: str, speaker: str, owned: Mapping[str, frozenset[str]], mine: set[str]) -> str:
+def goods_taken(sent: str, speaker: str, owned: Mapping[str, frozenset[str]],
+                mine: set[str] | Callable[[], set[str]]) -> str:
     """Why ``sent`` has the speaker sell another's goods as its own ("I need to make sure all the bread is
     ready to be sold", Kenji, the pharmacist, to Felix, the baker, on 654b82e's day), else "": a sentence
     of selling in the first person, not of "you", with a word of another's own text (``owned``) that
-    nothing of the speaker's (``mine``: backing_words of its text and the talk) has.  Questions ask."""
+    nothing of the speaker's (``mine``: backing_words of its text and the talk, or what makes them when
+    needed) has.  Questions ask."""
     if not _SELLING.search(sent) or _BUYING.search(sent) or not _MINE.search(sent) or _YOU.search(sent) \
             or sent.rstrip().endswith("?"):
         return ""
+    if callable(mine):
+        mine = mine()
     for w in _content(sent):
         s = stem(w)
         owners = owned.get(s)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from game.mind.facts.fact import EVENT_RE, Fact
 from game.mind.facts.hours import clock_times
@@ -61,17 +62,23 @@ def _now_forms(base: str) -> str:
     return "|".join(dict.fromkeys(map(re.escape, (base, s, ing))))
 
 
-def _past_only(texts: Sequence[str]) -> list[tuple[str, str, str, list[str]]]:
-    """What the texts hold only as past: (base verb, object, the whole clause, the names in it)."""
+@lru_cache(maxsize=512)
+def _past_in(text: str) -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
+    """What ``text`` holds only as past: (base verb, object, the whole clause, the names in it); read once a
+    text (a persona's own text is read for every sentence its resident says)."""
     out = []
-    for text in texts:
-        for sent in sentences(text) or [text]:
-            if not _PAST_MARK.search(sent):
-                continue
-            for m in _PAST_VERB.finditer(sent):
-                obj = re.sub(r"^(?:the|a|an|some) ", "", m.group("obj"))
-                out.append((_base(m.group("v")), obj, m.group(0).strip(), _NAME.findall(m.group("tail"))))
-    return out
+    for sent in sentences(text) or [text]:
+        if not _PAST_MARK.search(sent):
+            continue
+        for m in _PAST_VERB.finditer(sent):
+            obj = re.sub(r"^(?:the|a|an|some) ", "", m.group("obj"))
+            out.append((_base(m.group("v")), obj, m.group(0).strip(), tuple(_NAME.findall(m.group("tail")))))
+    return tuple(out)
+
+
+def _past_only(texts: Sequence[str]) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """What the texts hold only as past (``_past_in`` of each)."""
+    return [c for text in texts if _PAST_MARK.search(text) for c in _past_in(text)]
 
 
 def past_as_now(sent: str, texts: Sequence[str]) -> str:

@@ -58,9 +58,9 @@ def _subject(sent: str, name: str) -> str:
     return sent
 
 
-_SOMEONE = re.compile(r"\b(?:my|our|a|an|the|this|that) (?:\w+ )?(?:husband|wife|son|daughter|father|dad|mother|mum|"
-                      r"mom|brother|sister|friend|boss|neighbou?r|lodger|teacher|pupil|partner|man|woman|boy|girl|"
-                      r"stranger|person|customer|baker|mayor|pharmacist|barista|student|candidate|host)\b"
+# one a "she" or "he" may stand for ("my husband", "the mayor"; not "the mayor's office")
+_SOMEONE = re.compile(rf"\b(?:my|our|a|an|the|this|that) (?:\w+ )?(?:{_KIN}|dad|mum|mom|teacher|pupil|man|woman|boy|"
+                      r"girl|stranger|person|customer|baker|mayor|pharmacist|barista|student|candidate|host)\b"
                       r"(?!['’]s)", re.I)
 _PRONOUN_LEAD = re.compile(r"^(?:She|He)(?P<adv>\s+(?:also|still|really|often|usually|always|just))?"
                            r"(?P<v>'s|'ll|\s+(?:is|was|will|has|had|does|did|would|can|\w+s)\b)")
@@ -74,11 +74,16 @@ def orphan_pronouns(answer: str, me: str, people: Sequence[str]) -> list[str]:
     out = []
     for i, sent in enumerate(parts):
         before = " ".join(parts[:i])
-        if i and _PRONOUN_LEAD.match(sent) and re.search(r"\b(?:I|my|me)\b", before) and not _SOMEONE.search(
-                before) and not any(
-                re.search(rf"\b{re.escape(p.split()[0])}\b", before) for p in people if p != me):
+        mine = re.search(r"\b(?:I|my|me)\b", before)
+        if i and _PRONOUN_LEAD.match(sent) and mine and not _another(before, me, people):
             out.append(sent)
     return out
+
+
+def _another(text: str, me: str, people: Sequence[str]) -> bool:
+    """Whether ``text`` names someone a "she" or "he" may stand for: another of ``people``, or a kin or role."""
+    return bool(_SOMEONE.search(text)) or any(re.search(rf"\b{re.escape(p.split()[0])}\b", text)
+                                               for p in people if p != me)
 
 
 def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list[str]]:
@@ -95,8 +100,7 @@ def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list
         answer = answer.replace(sent, said + rest, 1)
         fixes.append(f"of itself as {sent.split()[0].lower()}: as I")
     # "I enjoy painting in her spare time, which she finds fulfilling", Rosa with no one else named: "my", "I find"
-    if re.match(r"I\b", answer.strip()) and not _SOMEONE.search(answer) and not any(
-            re.search(rf"\b{re.escape(p.split()[0])}\b", answer) for p in people if p != me):
+    if re.match(r"I\b", answer.strip()) and not _another(answer, me, people):
         new = re.sub(r"\b(?:she|he) (\w+s)\b", lambda m: f"I {_verb(m.group(1))}", answer)
         new = re.sub(r"\b(?:her|his) (?=[a-z])", "my ", new)
         if new != answer:
