@@ -255,6 +255,8 @@ def test_a_chat_assistants_words_are_not_a_residents():
 
     assert assistant_voice("I'm sorry, but I can't help you with that.")
     assert assistant_voice("It seems like there might be some kind of miscommunication.")
+    assert assistant_voice("Marcus, it's Monday 11:59.")  # the prompt's clock read out (Ines, 2c4c6ac's day)
+    assert not assistant_voice("The quiz starts at 20:00 on Monday.")
     assert not assistant_voice("I'm sorry, I can't come to the market today.")
     assert not assistant_voice("Can I help you carry that?")
 
@@ -439,6 +441,10 @@ def test_a_sentence_that_leans_on_one_dropped_goes_with_it():
     assert kept_apart(["Good afternoon, Rosa!", party, "Have you started preparing for it yet?"], bad) == [
         "Good afternoon, Rosa!"]
     assert kept_apart(["Hey Ines!", "What's it about?"], bad) == ["Hey Ines!", "What's it about?"]  # nothing cut
+    # Eli to Aiko on 2c4c6ac's day, the party not said to him by her: "Hey, Aiko! I heard you mentioned ...
+    # Is that true?"
+    assert kept_apart(["Hey, Aiko!", party, "Is that true?"], bad) == ["Hey, Aiko!"]
+    assert kept_apart(["Hey, Aiko!", "Is that true?"], bad) == ["Hey, Aiko!", "Is that true?"]
     assert [leans(s) for s in ("It's tomorrow.", "Tell me about her!", "What is this?", "I love the cafe.",
                                "It was Ines who baked", "I'm looking forward to it too.")] == [True, True, True, False,
                                                                                           True, True]

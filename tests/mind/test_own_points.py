@@ -44,6 +44,10 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
     ("Rosa Brody", "Ines Moreau", "You have a busy day with Felix, I hear.", ""),
     # the listener's point taken as the speaker's own (Aiko, the librarian, to Felix, the baker)
     ("Aiko Tanaka", "Felix Adeyemi", "I was thinking about selling some bread.", "Felix's own, not Aiko's"),
+    # ... with "I want to" (Kenji, the pharmacist, to Felix on 2c4c6ac's day: Felix fears Ines sees him as a rival)
+    ("Kenji Tanaka", "Felix Adeyemi", "I know Ines Moreau is coming to visit soon, and I want to make sure she sees "
+     "me as a friend rather than a rival.", "Felix's own, not Kenji's"),
+    ("Felix Adeyemi", "Kenji Tanaka", "I want to make sure Ines sees me as a friend, not a rival.", ""),
     ("Ines Moreau", "Samuel Okafor", "I'm making the cake for the surprise party.", ""),
     ("Felix Adeyemi", "Ines Moreau", "I'm selling my bread at the market on Saturday.", ""),
     # a place's name is no one's point (19282ee: Ines to her son; Nora to Ines)

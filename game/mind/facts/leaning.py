@@ -12,8 +12,12 @@ from game.mind.facts.fact import Fact
 LEANS = re.compile(r"(?:It|It's|It’s|This|That|These|Those|She|He|They|There)\b")
 # a sentence that ends on one or asks what it is ("Do you know anything about it?", "What's it
 # about?": Nora's, after "I hear you have a surprise party coming up" was kept from her, on b5e348b)
+# or asks whether it is so ("Hey, Aiko! Is that true?", Eli's, once "I heard you mentioned that Samuel
+# is hosting a surprise party" was cut on 2c4c6ac's day)
 _LEANS_ON = re.compile(r"\b(?:it|this|that|them|her|him)(?:\s+(?:too|as well|either|yet|already))?\s*[?.!]*$"
-                       r"|\bwhat(?:'s|’s| is) (?:it|this|that)\b", re.I)
+                       r"|\bwhat(?:'s|’s| is) (?:it|this|that)\b"
+                       r"|^\W*(?:is|was|isn't|wasn't)\s+(?:it|this|that)\s+(?:really\s+)?(?:true|right|so|correct)\b",
+                       re.I)
 
 
 def leans(sent: str) -> bool:

@@ -283,10 +283,15 @@ _ASSISTANT = re.compile(r"\b(?:I'm sorry,? but I (?:can't|cannot|am unable to) (
                         r"miscommunication|how (?:can|may) I (?:help|assist) you)\b", re.I)
 
 
+# the prompt's clock read out ("Marcus, it's Monday 11:59.", Ines's on 2c4c6ac's day)
+_CLOCK = re.compile(r"\bit(?:'s|’s| is) (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),? \d{1,2}:\d\d\b")
+
+
 def assistant_voice(sent: str) -> str:
     """Why ``sent`` is a chat assistant's words, not a resident's ("I'm sorry, but I can't help you
-    with that. It seems like there might be some kind of miscommunication"), else ""."""
-    return "an assistant's words" if _ASSISTANT.search(sent) else ""
+    with that. It seems like there might be some kind of miscommunication"), or reads out the prompt's
+    clock, else ""."""
+    return "an assistant's words" if _ASSISTANT.search(sent) or _CLOCK.search(sent) else ""
 
 
 _AMOUNT = re.compile(r"[$£€]\s?\d(?:[\d,.]*\d)?(?:\s?(?:k|m|million|thousand|billion)\b)?"

@@ -42,8 +42,9 @@ GIVEN = 2  # words (and third people) a "you have/are" sentence shares with the 
 # listener's: Rosa's "I know you have a crush on Felix" shares "crush" and Felix
 TAKEN = 2  # words an "I am/was/will" sentence shares with the listener's point, none the speaker's: Aiko's "I was
 # thinking about selling some bread" to Felix, the baker who means to sell his bread (19282ee)
-_I_DO = re.compile(r"\b(?:I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve been)|[Mm]y|"
-                   r"[Ww]e(?:'re|’re| are| will|'ll|’ll)|[Oo]ur)\b")  # ("We're opening Rise & Shine", Kenji's to Felix)
+_I_DO = re.compile(r"\b(?:I (?:want|need) to\b|I(?:'m|’m| am| was| will|'ll|’ll| have been|'ve been)|[Mm]y|"
+                   r"[Ww]e(?:'re|’re| are| will|'ll|’ll)|[Oo]ur)\b")  # ("We're opening Rise & Shine", Kenji's to Felix;
+# "I want to make sure she sees me as a friend rather than a rival", Kenji's to Felix on 2c4c6ac's day)
 # a question that says what it asks to have confirmed ("We're opening Rise & Shine on Saturday, right?")
 _TAG = re.compile(r",\s*(?:right|isn't it|aren't we|don't we|won't we|correct|yes)\s*\?\s*$", re.I)
 # (or a doing of the past: "I know you started serving breakfast", Marcus's own, to Nora on 8f03815's day)
