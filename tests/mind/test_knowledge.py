@@ -489,6 +489,10 @@ def test_an_hour_it_will_be_somewhere_is_one_it_holds(engine):
     assert time_unheld("I'll be there at 7:30pm.", [1155, 1223, 1290], []) == ""  # a block begins at 19:15
     assert time_unheld("Let's meet at noon.", [], ["lunch at 12:00 with Ines"]) == ""  # said in its own words
     assert time_unheld("It opens at 9am.", [], []) == ""  # not where it will be
+    # opening hours said as a range: both held (Felix of his stall, on 2c4c6ac's day: nothing gives it hours)
+    stall = "It's going to be open from 8 AM to 2 PM every day."
+    assert time_unheld(stall, [270, 300, 330, 420, 540, 840], []) == "an hour it holds nothing at (08:00)"
+    assert time_unheld("The cafe is open from 6:30 to 4pm.", [390, 960], []) == ""  # its own work's hours
     quiz = ["Marcus Bell runs a pub quiz every Monday at 8pm"]  # a known hour of the town, on the same thing
     assert time_unheld("I'll be at the quiz at 8pm.", [], [], quiz) == ""
     assert time_unheld("I'll be at the market at 8pm.", [], [], quiz) != ""

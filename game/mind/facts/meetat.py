@@ -21,10 +21,17 @@ _WORDS = {"there", "meet", "meeting", "see", "come", "stop", "drop", "swing", "t
           "looking", "forward"}
 
 
+# opening hours ("It's going to be open from 8 AM to 2 PM every day", Felix of the stall he opens on
+# Saturday, on 2c4c6ac's day: nothing in the town gives it hours); both hours of the range must be held
+_OPEN_FROM = re.compile(r"\bopen(?:s|ed)?\b[^.!?]*?\b(?:from|between)\s+\d{1,2}(?::\d{2})?\s*"
+                        r"(?:[ap]\.?\s?m\b\.?)?\s*(?:to|until|till|and|-)\s*\d[^.!?]*", re.I)
+
+
 def says_an_hour(sent: str) -> bool:
-    """Whether ``sent`` has the speaker somewhere, or meeting someone, at an hour (what ``time_unheld``
-    checks): a cheap test first, so that what backs an hour is gathered only for those sentences."""
-    return _MEET_AT.search(sent) is not None
+    """Whether ``sent`` has the speaker somewhere, or meeting someone, at an hour, or says opening hours
+    (what ``time_unheld`` checks): a cheap test first, so that what backs an hour is gathered only for
+    those sentences."""
+    return _MEET_AT.search(sent) is not None or _OPEN_FROM.search(sent) is not None
 
 
 def time_unheld(sent: str, starts: Iterable[int], texts: Sequence[str], points: Sequence[str] = ()) -> str:
@@ -32,13 +39,15 @@ def time_unheld(sent: str, starts: Iterable[int], texts: Sequence[str], points: 
     blocks begin at and its gatherings begin and end at; ``texts`` what it has in words (its own
     text, recent memories, this talk's lines), any hour of which backs; ``points`` others' known points,
     whose hours back a sentence on the same thing."""
-    m = _MEET_AT.search(sent)
+    m, opening = _MEET_AT.search(sent), _OPEN_FROM.search(sent)
     said = clock_times(m.group(0)) if m else []
-    if not said:
+    hours = clock_times(opening.group(0)) if opening else []
+    if not said and not hours:
         return ""
     ok = set(starts) | {t for x in texts for t in clock_times(x)}
     about = stems(sent, _WORDS)
     ok |= {t for p in points if about & stems(p, _WORDS) for t in clock_times(p)}
-    if any(abs(said[-1] - t) <= SLACK for t in ok):
-        return ""
-    return f"an hour it holds nothing at ({said[-1] // 60:02d}:{said[-1] % 60:02d})"
+    for t in [*said[-1:], *hours]:
+        if not any(abs(t - h) <= SLACK for h in ok):
+            return f"an hour it holds nothing at ({t // 60:02d}:{t % 60:02d})"
+    return ""
