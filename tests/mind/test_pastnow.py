@@ -152,3 +152,27 @@ def test_no_staff_is_made_up_for_a_mishap_at_home():
                     "kitchen staff.", q)
     assert not as_if_so("I would call the fire department if the flames spread.", q)
     assert not as_if_so("I would ask the staff for help.", "Someone wants to talk with you while you are busy.")
+
+
+def test_an_office_held_now_is_not_said_as_former():
+    # Grace on 2c4c6ac's save: "I am Grace Okafor, a 59-year-old former mayor of Millbrook who has been running
+    # for a third term" (she is the mayor; the civics teaching is her former role)
+    from game.mind.interview.sentclaims import current_not_former
+
+    town = TownNames(people=("Grace Okafor", "Samuel Okafor"), roles={"Grace Okafor": ("mayor", "candidate for mayor")})
+    said = "I am Grace Okafor, a 59-year-old former mayor of Millbrook who has been running for a third term."
+    assert current_not_former(said, "Grace Okafor", town) == (
+        "I am Grace Okafor, a 59-year-old mayor of Millbrook who has been running for a third term.",
+        ["former mayor: mayor now"])
+    assert current_not_former("I am a former civics teacher.", "Grace Okafor", town)[1] == []
+    assert current_not_former("I am the former mayor.", "Samuel Okafor", town)[1] == []
+
+
+def test_the_whole_town_coming_is_a_claim_nothing_holds():
+    # Grace of her debate on 2c4c6ac's save: "It is hosted by Grace Okafor and will be attended by all residents"
+    from game.mind.interview.sentclaims import all_come
+
+    assert all_come("It is hosted by Grace Okafor and will be attended by all residents of Millbrook.", "")
+    assert all_come("Everyone in town will be there.", "")
+    assert not all_come("Rosa and Eli will be there.", "")
+    assert not all_come("I hope everyone will come.", "")

@@ -27,7 +27,7 @@ from game.mind.interview.asme import mend_orphans
 from game.mind.interview.heardof import heard_of
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another
 from game.mind.interview.placeclaims import wrong_place
-from game.mind.interview.sentclaims import claims_unbacked
+from game.mind.interview.sentclaims import claims_unbacked, current_not_former
 from game.mind.interview.stepping import steps_out
 from game.mind.persona import Persona
 
@@ -387,7 +387,8 @@ def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownName
     gathering that nothing in ``basis`` makes part of it (pastnow.part_of_mended)."""
     answer, cut = part_of_mended(answer, facts, [basis], [*town.people, *town.places])
     answer, voiced = mend_orphans(answer, me, town.people)  # "She will not have ...", of herself: "I will not"
-    cut += voiced
+    answer, former = current_not_former(answer, me, town)  # "a former mayor", by the mayor
+    cut += voiced + former
     fact = fact_in(answer, facts, prefer=[me]) or fact_in(question, facts, prefer=[me])
     if fact is None:
         return answer, cut

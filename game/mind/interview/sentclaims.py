@@ -33,6 +33,21 @@ def lack_unheld(sent: str, places: Sequence[str], backing: str) -> str:
     return f"nothing you hold says it lacks {m.group('x')}" if words and not any(w[:5] in low for w in words) else ""
 
 
+# who will come, said of the whole town ("It is hosted by Grace Okafor and will be attended by all residents of
+# Millbrook", Grace of her debate on 2c4c6ac's save): nothing the town holds says who comes
+_ALL_COME = re.compile(r"\battended by (?:all|every|the whole)\b|\b(?:everyone|everybody|all (?:the )?residents|the "
+                       r"whole town) (?:in (?:town|\w+) )?(?:will|is going to|are going to) (?:be there|come|attend)\b",
+                       re.I)
+
+
+def all_come(sent: str, backing: str) -> str:
+    """Why ``sent`` says the whole town comes to something, with no text held saying so, else ""."""
+    m = _ALL_COME.search(sent)
+    if m and re.search(r"\b(?:hope|hoping|wish|want|invite|inviting|would like|if)\b", sent[:m.start()], re.I):
+        return ""  # a wish, an invitation: no claim
+    return f"nothing you hold says who comes ({m.group(0)})" if m and m.group(0).lower() not in backing.lower() else ""
+
+
 def claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question: str) -> tuple[str, ...]:
     """Someone at another's workplace (linechecks, roleslips), amounts, pastimes, a home, scenes the
     town lacks, a secret role, the past said as now (pastnow), a supposed thing said as so, a campaign of one
@@ -42,4 +57,18 @@ def claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question:
             home_unbacked(sent, backing), strangers_in_scene(sent), hidden_role_problem(sent, me, [], town),
             as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing),
             held_as_if(sent, town.roles.get(me, ())), past_as_now(sent, [backing]), campaign_given(sent, [], town, me),
-            lack_unheld(sent, town.places, backing))
+            lack_unheld(sent, town.places, backing), all_come(sent, backing))
+
+
+def current_not_former(answer: str, me: str, town: TownNames) -> tuple[str, list[str]]:
+    """``answer`` without "former" before an office the speaker holds now ("a 59-year-old former mayor of
+    Millbrook", Grace of herself on 2c4c6ac's save, her civics teaching the former role), and the mends."""
+    fixes: list[str] = []
+    for role in town.roles.get(me, ()):
+        if role.startswith("candidate"):
+            continue
+        pat = re.compile(rf"\b(?:former|ex-)\s*(?=(?:[a-z]+ )?{re.escape(role)}\b)", re.I)
+        if pat.search(answer):
+            answer = pat.sub("", answer)
+            fixes.append(f"former {role}: {role} now")
+    return answer, fixes
