@@ -250,7 +250,8 @@ def seed_knowledge(town: Town, minds: dict[str, Mind], now: datetime) -> int:
             if name in minds:
                 n += minds[name].know(declared(e.what, e.host, e.place, e.on(now.date()), start, end, holder=name,
                                                now=now, honoree=e.honoree, invited=e.invited,
-                                               secret_from=e.secret_from, knowers=e.knowers()))
+                                               secret_from=e.secret_from, knowers=e.knowers(),
+                                               from_host=name in e.invited or name in e.tasks))
     return n
 
 

@@ -201,8 +201,13 @@ def test_a_long_call_on_someone_and_time_at_a_closed_place_are_no_choice():
     evening, afternoon = Slot(19 * 60 + 45, 22 * 60, "free", "free time"), Slot(13 * 60, 14 * 60, "free", "free time")
     assert not fits("some time at Bluebell Cafe", evening, open_at)
     assert fits("some time at Bluebell Cafe", afternoon, open_at)
-    assert fits("some time at Bluebell Cafe", evening)  # where nothing tells the hours, the hour alone
-    assert fits("a walk in Willow Park", evening, open_at) and fits("reading at home", evening, open_at)
+    late = Slot(20 * 60, 22 * 60, "free", "free time")
+    assert fits("some time at Bluebell Cafe", late)  # where nothing tells the hours, the hour alone
+    assert fits("a walk in Willow Park", late, open_at) and fits("reading at home", evening, open_at)
+    # nor time at a place or a walk of more than two hours (2c4c6ac's day: Marcus 14:45-17:00 at Brody's
+    # Supply Store, Samuel 16:00-19:00 at Town Hall)
+    assert not fits("some time at Brody's Supply Store", Slot(14 * 60 + 45, 17 * 60, "free", "free time"))
+    assert not fits("a walk in Willow Park", evening) and fits("reading at home", evening)
     assert not fits("catch up with Priya Raman", Slot(16 * 60 + 30, 19 * 60 + 30, "free", "free time"))
     assert fits("catch up with Priya Raman", Slot(16 * 60 + 30, 18 * 60 + 30, "free", "free time"))
     assert fitting(["some time at Bluebell Cafe", "reading at home"], evening, open_at) == ["reading at home"]

@@ -63,9 +63,10 @@ async def test_plans_change_after_a_reaction():
     r = out["reaction"]
     assert r.kind == "react" and r.new_action is not None
     assert r.new_action.address in TOWN
-    # about the fire: "calling Klaus Mueller to get help" (recorded 2026-11-26), "calling Maria Lopez
-    # to inform her about the fire" (before)
-    assert any(w in r.new_action.description.lower() for w in ("fire", "stove", "extinguish", "put out", "help"))
+    # about the fire: "calling the police" (recorded 2026-12-01), "calling Klaus Mueller to get help"
+    # (2026-11-26), "calling Maria Lopez to inform her about the fire" (before)
+    assert any(w in r.new_action.description.lower() for w in ("fire", "stove", "extinguish", "put out", "help",
+                                                               "police"))
     # the steps decided before carry on after it, what is left of them (a reaction keeps the
     # decomposed steps and resumes the one it broke off: docs/MIND.md)
     left = [a.description for a in out["before"] if a.end() > r.new_action.end()]

@@ -299,16 +299,16 @@ class FactBook:
         return book
 
 
-def declared(what: str, host: str, place: str, day: date, start: int, end: int, *, holder: str,
-             now: datetime, honoree: str = "", invited: Sequence[str] = (),
-             secret_from: Sequence[str] = (), knowers: Sequence[str] = ()) -> Fact:
-    """A gathering the town declares (residents.json ``events``), as ``holder`` holds it from the
-    start: its own when it is the host's (who has told those who know of it already,
-    ``knowers``), else as the host's word."""
+def declared(what: str, host: str, place: str, day: date, start: int, end: int, *, holder: str, now: datetime,
+             honoree: str = "", invited: Sequence[str] = (), secret_from: Sequence[str] = (),
+             knowers: Sequence[str] = (), from_host: bool = True) -> Fact:
+    """A declared gathering as ``holder`` holds it: its own (``knowers`` told), the host's word where the host
+    asked it (``from_host``: invited, a task), else told by no one (not "Grace told me so", Priya's, 2c4c6ac)."""
     own = holder == host
     return Fact(key=_key(host, what), kind="gathering", what=what, host=host, place=place, day=day, start=start,
-                end=end, source="" if own else host, heard=now, honoree=honoree, invited=tuple(invited),
-                secret_from=tuple(secret_from), told=tuple(k for k in knowers if k != host) if own else ())
+                end=end, source="" if own or not from_host else host, heard=now, honoree=honoree,
+                invited=tuple(invited), secret_from=tuple(secret_from),
+                told=tuple(k for k in knowers if k != host) if own else ())
 
 
 # ----------------------------------------------------------------------------- reading words
