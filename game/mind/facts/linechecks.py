@@ -291,7 +291,8 @@ def assistant_voice(sent: str) -> str:
     """Why ``sent`` is a chat assistant's words, not a resident's ("I'm sorry, but I can't help you
     with that. It seems like there might be some kind of miscommunication"), or reads out the prompt's
     clock, else ""."""
-    return "an assistant's words" if _ASSISTANT.search(sent) or _CLOCK.search(sent) else ""
+    return "an assistant's words" if _ASSISTANT.search(sent) else "the prompt's clock read out" if _CLOCK.search(
+        sent) else ""
 
 
 _AMOUNT = re.compile(r"[$£€]\s?\d(?:[\d,.]*\d)?(?:\s?(?:k|m|million|thousand|billion)\b)?"

@@ -104,6 +104,7 @@ OpenAt = Callable[[str, int, int], bool]  # whether a place is open (a person fr
 VISIT_MAX = 120  # a call on someone longer than this is not a free hour anyone lives (Eli's 16:30-19:30)
 # nor time at a place or a walk (2c4c6ac's day: Marcus 2 h 15 at Brody's Supply Store, Samuel 3 h at Town Hall)
 OUTING_MAX = 120
+_TIMED_OUTINGS = ("some time at ", "a walk ")
 
 
 _WITH = re.compile(r"\bwith (?P<who>[A-Z][a-z]+ [A-Z][a-z]+)\b")
@@ -115,7 +116,7 @@ def fits(text: str, slot: Slot, open_at: OpenAt | None = None, free_at: OpenAt |
     only while someone works there (``open_at``)."""
     if not fits_hour(text, slot.start):
         return False
-    if text.startswith(OUTINGS[1:3]) and slot.end - slot.start > OUTING_MAX:
+    if text.startswith(_TIMED_OUTINGS) and slot.end - slot.start > OUTING_MAX:
         return False
     if text.startswith(VISIT) and (slot.end - slot.start > VISIT_MAX or free_at is not None and not free_at(
             text[len(VISIT):].strip(), slot.start, slot.end)):
