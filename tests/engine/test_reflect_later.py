@@ -168,3 +168,33 @@ async def test_importance_ratings_wait_for_a_server_with_room():
     e, llm = _engine(lockstep=True, status=BUSY)
     assert e.capacity.room_to_score()
     await e.aclose()
+
+
+async def test_one_reflection_at_a_time_in_the_whole_town():
+    """Two residents' ``observe`` jobs asked in one tick both found the server idle, and their
+    reflections ran side by side at the lunch of 2c4c6ac's day: one at a time now
+    (``Capacity.reflect``), the others' wait for the next lull."""
+    e, llm = _engine(lockstep=False, status=ROOM)  # (the fake's status never shows the reflection)
+    running, peak, made = 0, 0, []
+
+    def slowed(mind):
+        inner = mind.reflect_if_due
+
+        async def reflect(now):
+            nonlocal running, peak
+            running += 1
+            peak = max(peak, running)
+            try:
+                await asyncio.sleep(0.05)
+                made.append(mind.core.name)
+                return await inner(now)
+            finally:
+                running -= 1
+        return reflect
+
+    for mind in e.core.minds.values():
+        mind.reflect_if_due = slowed(mind)
+    await _run(e, 60, [])
+    assert len(made) >= 2 and peak == 1
+    assert e.capacity.reflecting == 0
+    await e.aclose()

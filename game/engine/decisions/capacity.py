@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from game.engine.api import MindPort
 from game.engine.decisions.jobs import JobBoard
 from game.engine.decisions.lookahead import Lookahead
 from game.engine.state import JobKind, Resident
@@ -78,6 +79,7 @@ class Capacity:
         self.lookahead = lookahead
         self.rule: SpareRule | None = SpareRule()
         self.given = 0
+        self.reflecting = 0  # reflections in flight (``reflect``: one at a time in the whole town)
         self._read: tuple[int, ModelStatus | None] = (-1, None)  # the server's status as read at a step
         self._reacts = (-1, 0)  # the reactions on the board as counted at a step
         self._first_wake: tuple[datetime | None, datetime | None] = (None, None)  # (the tick, the first run-out)
@@ -134,9 +136,22 @@ class Capacity:
         in between the crowd's calls, and Smallville's lunch hour had four reflections in flight
         beside its reactions and talks (held at x0.74)."""
         st, rule = self.server(), self.rule
-        if st is None or rule is None:
+        if st is None or rule is None or self.reflecting:
             return False
         return st.idle_s is None or not st.queued and not st.in_flight and st.idle_s >= rule.night_idle_s
+
+    async def reflect(self, mind: MindPort, now: datetime) -> list[str]:
+        """``mind``'s reflection, if it is due and there is room for it (``room_to_reflect``): one
+        at a time in the whole town.  Two residents' ``observe`` jobs asked in the same tick both
+        found the server idle, and two reflections ran side by side at the lunch of 2c4c6ac's day
+        (twice: 90 s each, beside the lunch's reactions and talks, the clock at x0.58 for 12-15)."""
+        if not self.room_to_reflect() or not mind.reflection_due(now):
+            return []
+        self.reflecting += 1
+        try:
+            return list(await mind.reflect_if_due(now) or [])
+        finally:
+            self.reflecting -= 1
 
     def room_to_score(self) -> bool:
         """Whether importance ratings may be asked now (real time: ``Lanes.maybe_observe``): nothing

@@ -248,11 +248,13 @@ class Lanes:
             await mind.observe(job.now, list(job.observations), score=rate_now)
         elif job.kind == JobKind.OBSERVE and not self.core.lockstep:
             await mind.score_pending(job.now)
-        if self.core.lockstep and job.observations or job.kind == JobKind.OBSERVE and self.capacity.room_to_reflect():
+        if self.core.lockstep and job.observations:
+            insights = list(await mind.reflect_if_due(job.now) or [])
+        elif job.kind == JobKind.OBSERVE:
             # in real time a decision never waits behind a reflection (a call of its own, at a
             # priority below the town's planning): it is made in an ``observe`` job, when the
-            # lane is free and the server has room (``maybe_observe``)
-            insights = list(await mind.reflect_if_due(job.now) or [])
+            # lane is free and the server has room (``maybe_observe``), one at a time
+            insights = await self.capacity.reflect(mind, job.now)
         result = await self.handlers[job.kind].run(job, mind)
         # the mind carries on by rule when the model fails; the screen and the run still say so
         failed = _failures(mind.stats) > fails_before
