@@ -132,6 +132,7 @@ class JobArgs(TypedDict, total=False):
     participants: list[str]  # converse: who is in it, as asked
     typed: str  # listen: what the player has typed so far
     typed_by: str
+    again: str  # say (the player's talk): what was wrong with the reply not said, named in the asking again
     dropped: bool  # lockstep: cancelled after it started; its answer is thrown away
 
 

@@ -164,8 +164,8 @@ class Mind:
         return await self.talker.say(now, conversation, listener_names, priority)
 
     def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
-                   priority: Priority | None = None) -> AsyncIterator[str | Line]:
-        return self.talker.say_stream(now, conversation, listener_names, priority)
+                   priority: Priority | None = None, again: str = "") -> AsyncIterator[str | Line]:
+        return self.talker.say_stream(now, conversation, listener_names, priority, again)
 
     async def listen(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
                      typed: tuple[str, str] | None = None) -> bool:

@@ -242,10 +242,9 @@ class Conversations:
         conv = Conversation(id=c.id, participants=list(c.participants), place=c.place, lines=list(c.lines),
                             started=c.started, with_player=c.with_player)
         listeners = [p for p in conv.participants if p != job.resident]
-        typed = str(job.args.get("typed") or "")
-        if typed:  # what the player has typed so far: the reply's own prompt, nearly
-            return bool(await mind.listen(job.now, conv, listeners, typed=(str(job.args["typed_by"]), typed)))
-        return bool(await mind.listen(job.now, conv, listeners))
+        typed = str(job.args.get("typed") or "")  # what the player has typed so far: the reply's own prompt, nearly
+        by = (str(job.args["typed_by"]), typed) if typed else None
+        return bool(await mind.listen(job.now, conv, listeners, typed=by))
 
     async def run_say(self, job: Job, mind: MindPort) -> Line:
         listening = self.listening.pop(job.resident, None)
@@ -269,7 +268,8 @@ class Conversations:
         if conv.with_player:
             text = ""
             line: Line | None = None
-            async for piece in mind.say_stream(job.now, conv, listeners, priority=priority):
+            again = str(job.args.get("again") or "")
+            async for piece in mind.say_stream(job.now, conv, listeners, priority=priority, again=again):
                 if isinstance(piece, Line):
                     line = piece
                     break
@@ -344,12 +344,18 @@ class Conversations:
             if line.source == "error":
                 why = self.core.minds[job.resident].last_error or "the model failed"
                 self.core.error(f"{job.resident} could not answer: {why}", res)
-            self.end_talk(cid, now, res, reason=line.reason
-                           or f"{job.resident} had nothing more to say")
+            self.end_talk(cid, now, res, reason=line.reason or f"{job.resident} had nothing more to say")
             return
         _, text = self.facts.vet(conv, job.resident, line.text, now, may_move=False)
-        if not text:  # it told a secret to the one it is kept from: not said, and the talk ends
-            self.end_talk(cid, now, res, reason=f"{job.resident} kept a secret")
+        if not text:  # not said (a secret, an assistant's words): the player's reply is asked again once
+            why = conv.withheld[-1][2] if conv.withheld and conv.withheld[-1][0] == job.resident else "not said"
+            if conv.with_player and not job.args.get("again"):  # (at once: the clock may be stopped; the
+                # words shown as they came are taken back)
+                self.board.ask(self.core.residents[job.resident], JobKind.SAY, now,
+                               {"conversation": cid, "again": why}).ready_at = self.core.step_no + 1
+                res.utterances.append(Utterance(cid, job.resident, ", ".join(listeners), "", final=False))
+            else:
+                self.end_talk(cid, now, res, reason=f"{job.resident} did not answer ({why})")
             return
         conv.add(job.resident, text)
         talk.turn += 1

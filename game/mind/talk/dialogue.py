@@ -222,22 +222,25 @@ class Talker:
         return held
 
     def _reply_messages(self, context: str, lines: Sequence[tuple[str, str]], listeners: list[str],
-                        recall: str = "", last: tuple[str, str] | None = None) -> list:
+                        recall: str = "", last: tuple[str, str] | None = None, again: str = "") -> list:
         """The reply prompt: the held context, the talk so far, what the line to answer brings to
         mind (``recall``), the instruction, then that line (``last``, else the last of ``lines`` when
         someone else said it) and a short cue.  The line to answer comes nearly last so that a
         prompt made while the player was still typing it (``listen``) is the reply's own up to the
         player's newest words, and the reply evaluates little more than the words typed after them.
         (The cue after it: without one, Qwen 1.5B echoed the player's first line in 5 of 40
-        replies; with "(Rosa answers in Rosa's own words)", 1 in 64.)"""
+        replies; with "(Rosa answers in Rosa's own words)", 1 in 64.)  ``again``: what was wrong with
+        the last reply, which was not said (the player's talk asks once more), named at the end."""
         lines = list(lines)[-TALK_LINES:]
         if last is None and lines and lines[-1][0] != self.core.name:
             last = lines.pop()
         elif last is not None:
             lines = lines[-(TALK_LINES - 1):]
-        values = dict(context=context, first=self.core.persona.first_name, listeners=", ".join(listeners) or "someone",
+        first = self.core.persona.first_name
+        values = dict(context=context, first=first, listeners=", ".join(listeners) or "someone",
                       talk="\n".join(f"{s}: {t}" for s, t in lines) or "(nothing yet)",
-                      recall=f"\n{recall}" if recall else "")
+                      recall=f"\n{recall}" if recall else "",
+                      again=f"\n(Not said, {first}'s answer before: {again}. {first} answers again.)" if again else "")
         if last is None:  # nothing to answer: the resident speaks first
             return prompting.render("dialogue_stream_open", person=prompt_person(self.core), **values)
         return prompting.render("dialogue_stream", person=prompt_person(self.core), **values, speaker=last[0],
@@ -317,11 +320,11 @@ class Talker:
         return await self._recall_for(last[1], now, held, line if line in self.brought else None)
 
     async def say_stream(self, now: datetime, conversation: Conversation, listener_names: Sequence[str],
-                         priority: Priority | None = None) -> AsyncIterator[str | Line]:
+                         priority: Priority | None = None, again: str = "") -> AsyncIterator[str | Line]:
         """Like ``say`` but the text comes piece by piece (free text, for the player to watch); the
         last item yielded is the finished, cleaned ``Line``.  The prompt begins with a context held
         for the whole conversation (see ``listen``); what the last line brings to mind comes after
-        the talk so far."""
+        the talk so far.  ``again``: the reply before was not said, for this reason (named at the end)."""
         listeners = [n for n in listener_names if n != self.core.name]
         d, _ = self.core.day_and_minute(now)
         ended = self._talk_ran_long(now, conversation)
@@ -332,7 +335,7 @@ class Talker:
         recall = await self._recall_now(now, conversation, held)
         if priority is None:
             priority = Priority.PLAYER if conversation.with_player else Priority.REACT
-        messages = self._reply_messages(held, conversation.heard_by(self.core.name), listeners, recall)
+        messages = self._reply_messages(held, conversation.heard_by(self.core.name), listeners, recall, again=again)
         self.core.count_call(now, "dialogue")
         text = ""
         sent = 0  # characters of the cleaned reply already yielded
