@@ -727,3 +727,16 @@ def test_its_own_name_said_as_another_is_put_in_its_own_voice_not_dropped():
     assert own_voice(said, "Ada Ito") == said
     for said in ("I am Grace Okafor, the mayor. Thanks for asking, Rosa!", "Did you talk to Grace?"):
         assert own_voice(said, "Grace Okafor") == said
+
+
+def test_i_with_a_verb_of_another_is_said_as_i():
+    """Grace on 2c4c6ac's save, asked who she lives with: "I lives with her husband Samuel Okafor";
+    her name said as another's made "I lives" too ("lives", "worries": no verb list knew them)."""
+    said = "I lives with her husband Samuel Okafor, who is 61 years old."
+    assert own_voice(said, "Grace Okafor") == "I live with my husband Samuel Okafor, who is 61 years old."
+    assert own_voice("Grace lives above the shop.", "Grace Okafor") == "I live above the shop."
+    assert own_voice("Grace worries about the fountain.", "Grace Okafor") == "I worry about the fountain."
+    assert own_voice("I has a dog and I is tired.", "Grace Okafor") == "I have a dog and I am tired."
+    # another named before it: "her" is hers
+    assert own_voice("I think Rosa loves her father.", "Grace Okafor") == "I think Rosa loves her father."
+    assert own_voice("I was there, I told him.", "Grace Okafor") == "I was there, I told him."

@@ -30,9 +30,12 @@ _RECORDS_FORM = re.compile(r"\([^()]*\btold\b[^()]*\)")
 
 
 def _verb(v: str) -> str:
-    """The verb said of "I": "is" -> "am", "runs" -> "run" ("has", "does" too); the past and modals as they are."""
+    """The verb said of "I": "is" -> "am", "runs" -> "run" ("has", "does", "lives", "worries" too); the past and
+    modals as they are."""
     low = v.lower()
-    return "am" if low == "is" else (bare_verb(low) if low.endswith("s") and low != "was" else None) or low
+    if low == "is" or not low.endswith("s") or low == "was":
+        return "am" if low == "is" else low
+    return bare_verb(low) or re.sub(r"(?:(?<=[cs]h)|(?<=ss)|(?<=[xo]))es$|s$", "", re.sub(r"ies$", "y", low))
 
 
 def as_me(text: str, me: str) -> str:
@@ -46,6 +49,7 @@ def as_me(text: str, me: str) -> str:
             sent = re.sub(rf"\b(?:(?:the|a) )?({_KIN}) of {name}\b(?!['’])", r"my \1", sent)
             sent = re.sub(rf"\b({_OBJECT}) {name}\b(?!['’])(?!\s*[,!?])", r"\1 me", sent)
             sent = _subject(sent, name)
+            sent = _i_said(sent)
         out.append(sent)
     return " ".join(out)
 
@@ -56,6 +60,13 @@ def _subject(sent: str, name: str) -> str:
             continue
         sent = f"{sent[:m.start()]}I {_verb(m.group(1))}{sent[m.end():]}"
     return sent
+
+
+def _i_said(sent: str) -> str:
+    """A sentence of "I" with a verb of another ("I lives with her husband Samuel", Grace on 2c4c6ac's
+    save): "I live", and "her" or "his" before a kin word ahead of anyone else named, "my"."""
+    sent = re.sub(rf"\bI ({_DOES})\b", lambda m: f"I {_verb(m.group(1))}", sent)
+    return re.sub(rf"^(\W*I\b[^A-Z]*?)\b(?:her|his) ({_KIN})\b", r"\1my \2", sent)
 
 
 # one a "she" or "he" may stand for ("my husband", "the mayor"; not "the mayor's office")
