@@ -119,6 +119,21 @@ def test_where_the_speaker_says_it_is_is_where_the_talk_is():
     assert here_elsewhere("I'm going to The Copper Kettle tonight for the quiz.", pub, PLACES) == ""
 
 
+def test_a_doing_of_home_is_not_said_as_now_away_from_home():
+    """Eli at the college library at 16:39 on 2c4c6ac's day: "I'm watching TV too" (his plan's next
+    step, at home)."""
+    from game.mind.facts.workplace import here_elsewhere
+
+    library, home = "Oakhill College:library", "Moreau house"
+    assert here_elsewhere("Hey, Aiko! I'm watching TV too.", library, PLACES, home) == \
+        "watching TV is done at home, the talk is at Oakhill College"
+    assert here_elsewhere("I'm also taking a nap.", library, PLACES, home)
+    assert here_elsewhere("I'm watching TV too.", "Moreau house:living room", PLACES, home) == ""  # at home
+    assert here_elsewhere("I'm watching TV later tonight.", library, PLACES, home) == ""
+    assert here_elsewhere("Are you watching TV?", library, PLACES, home) == ""
+    assert here_elsewhere("I'm watching TV too.", library, PLACES) == ""  # no home known
+
+
 def test_a_campaign_is_said_to_be_one_of_a_candidate_s_own():
     from game.mind.facts.workplace import campaign_given
 

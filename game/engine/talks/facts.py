@@ -67,10 +67,11 @@ from game.mind.facts.slips import (
     open_until_made_up,
     opens_what_is_open,
     own_plan_unheld,
-    own_traits_as_anothers,
     said_to_the_absent,
     self_named,
     strangers_in_scene,
+    traits_by_person,
+    traits_given,
     unfinished_tail,
     whereabouts_made_up,
     works_said,
@@ -268,7 +269,8 @@ class TalkFacts:
         mind, town = self.core.minds.get(speaker), self.core.town_names
         held, (doing, points, own) = (list(mind.facts) if mind else []), self._own_words(speaker)
         listeners = [p for p in conv.participants if p != speaker]
-        return (here_elsewhere(sent, conv.place, town.places) or campaign_given(sent, listeners, town, speaker)
+        return (here_elsewhere(sent, conv.place, town.places, town.homes.get(speaker, ""))
+                or campaign_given(sent, listeners, town, speaker)
                 or task_taken(sent, before, speaker, town.tasks) or honoured_as_me(sent, speaker, held, before)
                 or gathering_misplaced(sent, [(f.what, f.place) for f in held], town.places)
                 or doing_unheld(sent, [*doing, *points, own]) or (work_elsewhere(sent, speaker, town, [
@@ -277,15 +279,9 @@ class TalkFacts:
     def _traits_given(self, sent: str, speaker: str) -> str:
         """Why ``sent`` gives the speaker's own traits to another (mind/facts/slips.py), else ""."""
         if self._traits is None or self._traits[0] != len(self.core.minds):  # (read once, as the points)
-            split = re.compile(r"[,;]\s*|\s+and\s+")  # "gruff, practical, proud"
-            self._traits = (len(self.core.minds), {p: [t for t in split.split(m.persona.traits.lower()) if t.strip()]
-                                                   for p, m in self.core.minds.items()})
-        traits = self._traits[1]
-        mine = traits.get(speaker, [])
-        low = sent.lower()
-        if sum(1 for t in mine if t in low) < 2:  # (most sentences: no map of the others built)
-            return ""
-        return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
+            minds = self.core.minds.items()
+            self._traits = (len(self.core.minds), traits_by_person({p: m.persona.traits for p, m in minds}))
+        return traits_given(sent, speaker, self._traits[1])
 
     def _given(self, sent: str, speaker: str, listeners: list[str], conv: Conversation, heard: list[str]) -> str:
         """Why ``sent`` gives the one listener a thing of another's that nothing of the listener's has (mind/facts/

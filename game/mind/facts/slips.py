@@ -112,6 +112,23 @@ def own_traits_as_anothers(sent: str, mine: Sequence[str], traits: Mapping[str, 
     return ""
 
 
+_TRAIT_SPLIT = re.compile(r"[,;]\s*|\s+and\s+")  # "gruff, practical, proud"
+
+
+def traits_by_person(traits: Mapping[str, str]) -> dict[str, list[str]]:
+    """Each resident's traits (its persona's words) as a list of words."""
+    return {p: [t for t in _TRAIT_SPLIT.split(tr.lower()) if t.strip()] for p, tr in traits.items()}
+
+
+def traits_given(sent: str, speaker: str, traits: Mapping[str, Sequence[str]]) -> str:
+    """``own_traits_as_anothers`` for ``speaker``, ``traits`` being each resident's (``traits_by_person``)."""
+    mine = traits.get(speaker, [])
+    low = sent.lower()
+    if sum(1 for t in mine if t in low) < 2:  # (most sentences: no map of the others built)
+        return ""
+    return own_traits_as_anothers(sent, mine, {p.split()[0]: ts for p, ts in traits.items() if p != speaker})
+
+
 # another's going somewhere ("I know you're going to Bluebell Cafe tomorrow morning", "Nora is heading to")
 _GOES = (r"(?:(?:'re|’re| are|'s|’s| is)(?: \w+)? (?:(?:going|heading|off) (?:to|over to)|visiting)"
          r"|(?:'ll|’ll| will) be (?:at|in|going to))")

@@ -131,13 +131,23 @@ _LATER = re.compile(r"\b(?:later|tonight|tomorrow|this (?:evening|afternoon)|aft
                     r"for the)\b", re.I)
 
 
-def here_elsewhere(sent: str, here: str, places: Sequence[str]) -> str:
+# a doing of one's home said as now ("I'm watching TV too", Eli at the college library on 2c4c6ac's day:
+# his plan's next step, at home)
+_HOME_DOING = re.compile(r"\bI(?:'m|’m| am)\s+(?:also\s+|just\s+|currently\s+|still\s+|now\s+)?(?P<d>watching "
+                         r"(?:TV|television|a (?:movie|film|show))|napping|taking a nap|"
+                         r"(?:taking|having) a (?:bath|shower)|in (?:bed|my pajamas|my pyjamas))\b", re.I)
+
+
+def here_elsewhere(sent: str, here: str, places: Sequence[str], home: str = "") -> str:
     """Why ``sent`` has the speaker at a place of the town (``places``) that is not where the talk is
-    (``here``: its address, "Brody's Supply Store:shop floor"), else ""; a talk on no place's ground
-    (the street) is not judged."""
+    (``here``: its address, "Brody's Supply Store:shop floor"), or doing now what is done at home
+    (``home``: the speaker's) away from it, else ""; a talk on no place's ground (the street) is not judged."""
     sector = here.split(":")[0]
     if not sector or sector not in places:
         return ""
+    m = _HOME_DOING.search(sent)
+    if home and sector != home and m and not sent.rstrip().endswith("?") and not _LATER.search(sent):
+        return f"{m.group('d')} is done at home, the talk is at {sector}"
     for m in _I_AM_IN.finditer(sent):
         said = _place_in(m.group("p"), places)
         if said and said != sector and not _place_in(sector, [said]):
