@@ -101,6 +101,20 @@ def test_help_the_speaker_gives_is_its_own_work(sent, why):
     assert _names(got, why)
 
 
+@pytest.mark.parametrize("sent, why", [
+    ("I'm paying the bill for Hank Brody.", "Hank Brody"),  # Kenji, the pharmacist, to Felix: 2c4c6ac's day
+    ("I'm just picking up some nails for Hank.", "Hank Brody"),
+    ("I'm picking up medicine for Rosa.", ""),  # his own words name her
+    ("I'm baking a cake for Grace's party.", ""),  # (whose party: the gathering rules read it)
+    ("I'm making coffee for Felix.", ""),  # the listener
+    ("Are you paying for Hank?", ""),
+])
+def test_an_errand_for_a_third_is_the_speaker_s_own(sent, why):
+    own = ["work at the pharmacy counter", "Kenji Tanaka is a friend of Rosa Brody."]
+    got = helping_unheld(sent, own, ["Hank Brody", "Rosa Brody", "Grace Okafor"])
+    assert _names(got, why)
+
+
 def test_the_talks_check_cuts_the_filler_and_keeps_the_rest(engine):
     from game.engine.talks.facts import TalkFacts
 

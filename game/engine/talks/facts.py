@@ -255,7 +255,8 @@ class TalkFacts:
                 or arrival_unheld(sent, speaker, listeners, town.people, self._points()[1])
                 or reason_unheld(sent, [*doing, *points, lives.get(speaker, "")])
                 or own_place_visited(sent, [p for p in (town.workplaces.get(speaker), town.homes.get(speaker)) if p])
-                or helping_unheld(sent, [*doing, *points, own, *(t for who, t in town.tasks if who == speaker)]))
+                or helping_unheld(sent, [*doing, *points, own, *(t for who, t in town.tasks if who == speaker)],
+                                  [p for p in town.people if p != speaker and p not in listeners]))
 
     def _own_words(self, speaker: str) -> tuple[list[str], Sequence[str], str]:
         """The speaker's day (each block's doing), its points and its own text."""

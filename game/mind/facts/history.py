@@ -122,14 +122,25 @@ def own_place_visited(sent: str, own: Sequence[str]) -> str:
 # the pharmacist on 1703955's day
 _HELPING = re.compile(r"\bI(?:'ve| have)? been helping(?: out)? (?:with|at|in) (?P<a>[^.!?,;]{3,60})"
                       r"|\bI(?:'m|’m| am)(?: also| still)? helping(?: out)? (?:with|at|in) (?P<b>[^.!?,;]{3,60})", re.I)
+# an errand the speaker says it runs now for a third ("I'm paying the bill for Hank Brody", Kenji, the
+# pharmacist, to Felix on 2c4c6ac's day: nothing of his has Hank)
+_ERRAND = re.compile(r"\bI(?:'m|’m| am)(?: just| also| currently| now| still)? (?P<v>[a-z]+ing)\b[^.!?;]{0,50}? for "
+                     r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?!['’])")
 
 
-def helping_unheld(sent: str, own: Sequence[str]) -> str:
+def helping_unheld(sent: str, own: Sequence[str], others: Sequence[str] = ()) -> str:
     """Why ``sent`` says the speaker helps with something no word of its own (``own``: its day's
-    doings, its points, its life, its parts in the town's gatherings) has, else "": what it heard
-    in the talk does not make it the speaker's work."""
+    doings, its points, its life, its parts in the town's gatherings) has, or runs an errand now for
+    one of ``others`` (the town's people not in the talk) whom none of its words name, else "": what
+    it heard in the talk does not make it the speaker's work."""
+    if sent.rstrip().endswith("?"):
+        return ""
+    e = _ERRAND.search(sent)
+    who = next((p for p in others if e and e.group("who") in (p, p.split()[0])), "")
+    if e and who and not re.search(rf"\b{re.escape(who.split()[0])}\b", " ".join(own)):
+        return f"an errand for {who} nothing of its own has: {e.group(0)}"
     m = _HELPING.search(sent)
-    if m is None or sent.rstrip().endswith("?"):
+    if m is None:
         return ""
     what = m.group("a") or m.group("b") or ""
     said = _stems(what, plain=_PLAIN)
@@ -143,4 +154,4 @@ def _stems(*texts: str, plain: frozenset[str] = frozenset()) -> set[str]:
 
 def says_history(sent: str) -> bool:
     """Whether ``sent`` has any form these rules read (a cheap test before their inputs are gathered)."""
-    return any(p.search(sent) for p in (_APART, _ARRIVED, _HERE_TO, _VISITING, _HELPING))
+    return any(p.search(sent) for p in (_APART, _ARRIVED, _HERE_TO, _VISITING, _HELPING, _ERRAND))
