@@ -115,6 +115,19 @@ def test_an_errand_for_a_third_is_the_speaker_s_own(sent, why):
     assert _names(got, why)
 
 
+@pytest.mark.parametrize("sent, why", [
+    ("I'm also helping Felix Adeyemi prepare his new bakery stall.", "Felix Adeyemi"),  # Rosa, 356ade6's day
+    ("I'm helping Samuel Okafor prepare it.", ""),  # "Rosa Brody is helping Samuel Okafor prepare ..."
+    ("I'm helping Hank with his notes.", ""),  # "volunteers for Hank Brody's campaign"
+    ("Are you helping Felix?", ""),
+])
+def test_help_for_a_third_is_held_by_a_sentence_of_the_speaker_s_own_with_them(sent, why):
+    own = ["Rosa Brody is helping Samuel Okafor prepare Grace's surprise party.",
+           "She has a growing crush on Felix Adeyemi, the new baker.", "She volunteers for Hank Brody's campaign"]
+    got = helping_unheld(sent, own, ["Felix Adeyemi", "Samuel Okafor", "Hank Brody"])
+    assert _names(got, why)
+
+
 def test_the_talks_check_cuts_the_filler_and_keeps_the_rest(engine):
     from game.engine.talks.facts import TalkFacts
 

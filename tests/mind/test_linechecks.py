@@ -328,6 +328,10 @@ def test_a_meal_out_of_its_hours_the_listener_with_itself_and_a_sentence_twice_a
     assert drop_nonsense("I'm glad to hear that. I'm glad to hear that.", noon, fixes) == "I'm glad to hear that."
     assert fixes == ["not so: breakfast at 12:37", "not so: breakfast at 17:00", "not so: the listener with itself",
                      "a sentence said twice"]
+    # Marcus to Hank at his pub's counter at 19:45 on 356ade6's day
+    evening = monday.replace(hour=19, minute=45)
+    assert drop_nonsense("Hi, Hank! I'm here to serve you lunch.", evening, fixes) == "Hi, Hank!"
+    assert drop_nonsense("I'm serving dinner.", evening, fixes) == "I'm serving dinner."
 
 
 def test_a_place_said_to_be_closed_while_it_is_open_is_not_said():

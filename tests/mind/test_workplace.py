@@ -134,6 +134,18 @@ def test_a_doing_of_home_is_not_said_as_now_away_from_home():
     assert here_elsewhere("I'm watching TV too.", library, PLACES) == ""  # no home known
 
 
+def test_back_from_work_is_not_said_at_work():
+    """Rosa behind the counter of her cafe at 07:34 on 356ade6's day: "Just got back from work"."""
+    from game.mind.facts.workplace import here_elsewhere
+
+    counter = "Bluebell Cafe:cafe:behind the counter"
+    assert here_elsewhere("I'm feeling good too. Just got back from work.", counter, PLACES, "Brody house",
+                          "Bluebell Cafe") == "back from work said at its workplace, Bluebell Cafe"
+    home = "Moreau house:kitchen"
+    assert here_elsewhere("Just got back from work.", home, PLACES, "Moreau house", "Bluebell Cafe") == ""
+    assert here_elsewhere("Did you just get back from work?", counter, PLACES, "", "Bluebell Cafe") == ""
+
+
 def test_a_campaign_is_said_to_be_one_of_a_candidate_s_own():
     from game.mind.facts.workplace import campaign_given
 

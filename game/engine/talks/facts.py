@@ -270,7 +270,8 @@ class TalkFacts:
         mind, town = self.core.minds.get(speaker), self.core.town_names
         held, (doing, points, own) = (list(mind.facts) if mind else []), self._own_words(speaker)
         listeners = [p for p in conv.participants if p != speaker]
-        return (here_elsewhere(sent, conv.place, town.places, town.homes.get(speaker, ""))
+        mine = town.homes.get(speaker, ""), town.workplaces.get(speaker, "")
+        return (here_elsewhere(sent, conv.place, town.places, *mine)
                 or campaign_given(sent, listeners, town, speaker)
                 or task_taken(sent, before, speaker, town.tasks) or honoured_as_me(sent, speaker, held, before)
                 or gathering_misplaced(sent, [(f.what, f.place) for f in held], town.places)

@@ -126,6 +126,18 @@ _HELPING = re.compile(r"\bI(?:'ve| have)? been helping(?: out)? (?:with|at|in) (
 # pharmacist, to Felix on 2c4c6ac's day: nothing of his has Hank)
 _ERRAND = re.compile(r"\bI(?:'m|’m| am)(?: just| also| currently| now| still)? (?P<v>[a-z]+ing)\b[^.!?;]{0,50}? for "
                      r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?!['’])")
+# help given to a third ("I'm also helping Felix Adeyemi prepare his new bakery stall", Rosa on 356ade6's day:
+# her own words name Felix only for her crush on him), and what in the speaker's own sentence with that person
+# says it helps ("volunteers for Hank Brody's campaign", "lending Bluebell Cafe for Samuel Okafor's party")
+_HELPS_WHO = re.compile(r"\bI(?:'m|’m| am)(?: also| still| just| now)? helping (?:out )?"
+                        r"(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b(?!['’])")
+_HELP_WORDS = re.compile(r"\b(?:help\w*|volunteer\w*|lend\w*|assist\w*|works? (?:for|with)|prepar\w*|"
+                         r"on (?:his|her) side|for [A-Z][a-z]+(?: [A-Z][a-z]+)?['’]s)\b")
+
+
+def _help_held(who: str, own: Sequence[str]) -> bool:
+    first = re.escape(who.split()[0])
+    return any(re.search(rf"\b{first}\b", s) and _HELP_WORDS.search(s) for t in own for s in re.split(r"[.!?;]\s*", t))
 
 
 def helping_unheld(sent: str, own: Sequence[str], others: Sequence[str] = ()) -> str:
@@ -139,6 +151,10 @@ def helping_unheld(sent: str, own: Sequence[str], others: Sequence[str] = ()) ->
     who = next((p for p in others if e and e.group("who") in (p, p.split()[0])), "")
     if e and who and not re.search(rf"\b{re.escape(who.split()[0])}\b", " ".join(own)):
         return f"an errand for {who} nothing of its own has: {e.group(0)}"
+    h = _HELPS_WHO.search(sent)
+    helped = next((p for p in others if h and h.group("who") in (p, p.split()[0])), "")
+    if helped and not _help_held(helped, own):
+        return f"help for {helped} nothing of its own has"
     m = _HELPING.search(sent)
     if m is None:
         return ""
@@ -154,4 +170,4 @@ def _stems(*texts: str, plain: frozenset[str] = frozenset()) -> set[str]:
 
 def says_history(sent: str) -> bool:
     """Whether ``sent`` has any form these rules read (a cheap test before their inputs are gathered)."""
-    return any(p.search(sent) for p in (_APART, _ARRIVED, _HERE_TO, _VISITING, _HELPING, _ERRAND))
+    return any(p.search(sent) for p in (_APART, _ARRIVED, _HERE_TO, _VISITING, _HELPING, _ERRAND, _HELPS_WHO))

@@ -12,10 +12,12 @@ from game.mind.facts.unbacked import sentences
 from game.mind.facts.when import WEEKDAYS
 
 # a meal spoken of as now or just done ("I just finished breakfast", "I'm starting my day with
-# breakfast", "having lunch right now"): the hours each may be now, in minutes of the day
+# breakfast", "having lunch right now", "I'm here to serve you lunch" at 19:45 on 356ade6's day): the
+# hours each may be now, in minutes of the day
 _MEAL_NOW = re.compile(r"\b(?:just (?:had|finished|ate|eaten)|(?:starting|start) my day with|(?:getting )?started with|"
                        r"(?:I'm|I am|we're) "
-                       r"(?:having|eating|finishing|making|cooking)|(?:had|finished) my)\s+"
+                       r"(?:having|eating|finishing|making|cooking|here to serve(?: you)?|serving(?: you)?)"
+                       r"|(?:had|finished) my)\s+"
                        r"(?:my |a |some |a quick |an early "
                        r"|a late )?(?P<meal>breakfast|lunch|dinner|supper)\b", re.I)
 _MEAL_HOURS = {"breakfast": (4 * 60, 11 * 60), "lunch": (11 * 60, 15 * 60 + 30), "dinner": (16 * 60 + 30, 23 * 60 + 59),

@@ -138,13 +138,21 @@ _HOME_DOING = re.compile(r"\bI(?:'m|’m| am)\s+(?:also\s+|just\s+|currently\s+|
                          r"(?:taking|having) a (?:bath|shower)|in (?:bed|my pajamas|my pyjamas))\b", re.I)
 
 
-def here_elsewhere(sent: str, here: str, places: Sequence[str], home: str = "") -> str:
+# back from work, said at work ("Just got back from work", Rosa behind the counter of her cafe at 07:34 on
+# 356ade6's day)
+_BACK_FROM_WORK = re.compile(r"\b(?:got|get|getting|came|come|coming) (?:back|home) from (?:work|my shift)\b", re.I)
+
+
+def here_elsewhere(sent: str, here: str, places: Sequence[str], home: str = "", work: str = "") -> str:
     """Why ``sent`` has the speaker at a place of the town (``places``) that is not where the talk is
-    (``here``: its address, "Brody's Supply Store:shop floor"), or doing now what is done at home
-    (``home``: the speaker's) away from it, else ""; a talk on no place's ground (the street) is not judged."""
+    (``here``: its address, "Brody's Supply Store:shop floor"), doing now what is done at home (``home``:
+    the speaker's) away from it, or back from work at its workplace (``work``), else ""; a talk on no
+    place's ground (the street) is not judged."""
     sector = here.split(":")[0]
     if not sector or sector not in places:
         return ""
+    if work and sector == work and _BACK_FROM_WORK.search(sent) and not sent.rstrip().endswith("?"):
+        return f"back from work said at its workplace, {sector}"
     m = _HOME_DOING.search(sent)
     if home and sector != home and m and not sent.rstrip().endswith("?") and not _LATER.search(sent):
         return f"{m.group('d')} is done at home, the talk is at {sector}"
