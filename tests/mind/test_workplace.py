@@ -117,6 +117,10 @@ def test_where_the_speaker_says_it_is_is_where_the_talk_is():
     assert here_elsewhere("Hi Marcus! I'm walking to The Copper Kettle now.", pub, PLACES) == \
         "the talk is at The Copper Kettle already"
     assert here_elsewhere("I'm going to The Copper Kettle tonight for the quiz.", pub, PLACES) == ""
+    cafe = "Bluebell Cafe:cafe:cafe counter"  # Samuel to Ines of his party, at her cafe (dayT's)
+    assert here_elsewhere("I'm planning a surprise, and I'm going to use Bluebell Cafe.", cafe, PLACES) == ""
+    assert here_elsewhere("I'm heading over to the Bluebell Cafe.", cafe, PLACES) == \
+        "the talk is at Bluebell Cafe already"
 
 
 def test_a_doing_of_home_is_not_said_as_now_away_from_home():

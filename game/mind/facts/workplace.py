@@ -54,6 +54,16 @@ def _place_in(text: str, places: Sequence[str]) -> str:
     return ""
 
 
+def _first_place(text: str, places: Sequence[str]) -> str:
+    """The one of ``places`` that ``text`` begins with ("the cafe now"), else "": not one named after a verb
+    ("use Bluebell Cafe", Samuel's "I'm going to use Bluebell Cafe" of his party, said at the cafe)."""
+    low = re.sub(r"^(?:the|my|our)\s+", "", text.strip().lower())
+    for p in sorted(places, key=len, reverse=True):
+        if any(re.match(rf"{re.escape(re.sub(r'^the ', '', a.lower()))}\b", low) for a in place_aliases(p)):
+            return p
+    return ""
+
+
 def _at(text: str, places: Sequence[str]) -> str:
     """The place of ``places`` named right after "at", "in" or "for" near the start of ``text``, else ""."""
     m = re.search(r"^[^.!?]{0,50}?\b(?:at|in|for)\s+(?P<p>[^.!?,;]{3,60})", text)
@@ -161,7 +171,7 @@ def here_elsewhere(sent: str, here: str, places: Sequence[str], home: str = "", 
         if said and said != sector and not _place_in(sector, [said]):
             return f"the talk is at {sector}, not {said}"
     for m in _ON_MY_WAY.finditer(sent):  # "I'm walking to The Copper Kettle now", said at its bar (654b82e's day)
-        if _place_in(m.group("p"), places) == sector and not _LATER.search(sent):
+        if _first_place(m.group("p"), places) == sector and not _LATER.search(sent):
             return f"the talk is at {sector} already"
     return ""
 
