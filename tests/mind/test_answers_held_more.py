@@ -521,6 +521,12 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
     assert carry("Samuel is hosting the party at Bluebell Cafe at 6pm.", [party], "Rosa Brody", now,
                  where_when=True)[1] == []
     assert tidy("Grace Okafor is hosting it. I'm hosting a surprise party.", []) == "I'm hosting a surprise party."
+    # 356ade6's save, asked of a gathering: Rosa "The mayor, Grace Okafor, is hosting the event." (Samuel hosts the
+    # party she knows), Hank "Marcus Bell is hosting the event.", each before what they hold
+    rest = "Samuel Okafor is hosting a surprise party."
+    assert tidy(f"The mayor, Grace Okafor, is hosting the event. {rest}", []) == rest
+    assert tidy(f"Marcus Bell is hosting the event. {rest}", []) == rest
+    assert tidy("Marcus Bell is hosting the event.", []) == "Marcus Bell is hosting the event."  # all it says
 
 
 def test_after_work_is_held_to_todays_plan_after_work():

@@ -286,6 +286,8 @@ def a_place(tag: str, places: set[str]) -> bool:
     return tag in places or any(re.search(rf"\b(?:of|in) (?:the )?{re.escape(p)}$", tag) for p in places)
 
 
+_HOSTS_IT = re.compile(r"^\W*(?:The [a-z]+, )?[A-Z][a-z]+(?: [A-Z][a-z]+)?,? is hosting "
+                       r"(?:it|the event|the gathering)\b[^.!?]*\.$")
 _PLACE_TAG = re.compile(r"\s*\((?P<p>[^()]{2,80})\)")
 _AS_ME = re.compile(r"^As (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?,\s*")
 _HINT_ECHO = re.compile(r"\s*Plans for other days are not for today\.?", re.I)
@@ -323,8 +325,8 @@ def tidy(answer: str, places: Sequence[str], again: float = 1.0) -> str:
     out: list[str] = []
     seen: list[set[str]] = []
     parts = sentences(text)
-    if len(parts) > 1 and re.match(r"^\W*[A-Z][a-z]+(?: [A-Z][a-z]+)? is hosting it\.$", parts[0]):
-        parts = parts[1:]  # "Grace Okafor is hosting it." first: "it" is nothing the answer names
+    if len(parts) > 1 and _HOSTS_IT.match(parts[0]):  # "Grace Okafor is hosting it." first: "it" is nothing
+        parts = parts[1:]  # the answer names ("The mayor, Grace Okafor, is hosting the event.", Rosa of the party)
     for s in parts:  # a sentence said again, or again with a word or two changed, goes
         key = set(re.findall(r"[a-z']{3,}", s.lower())) or {s}
         if any(len(key & k) >= again * len(key | k) for k in seen):
