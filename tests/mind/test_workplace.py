@@ -105,6 +105,23 @@ def test_a_gathering_for_another_is_not_said_to_be_for_the_speaker():
     assert honoured_as_me("Thanks for me telling you about the quiz.", "Rosa Brody", rosa) == ""
 
 
+def test_the_host_is_not_asked_whether_they_heard_of_their_own_gathering():
+    """Samuel to Grace at Town Hall at 18:46 on 356ade6's day: "Have you heard anything about the debate at
+    Town Hall?" (hers)."""
+    from game.mind.facts.keptfrom import host_asked_if_heard
+
+    engine = new_engine("default", scripted_model({}))
+    samuel = list(engine.talk_facts.core.minds["Samuel Okafor"].facts)
+    said = "Have you heard anything about the debate at Town Hall?"
+    assert "asks Grace Okafor whether they heard of their own" in host_asked_if_heard(said, ["Grace Okafor"], samuel)
+    assert host_asked_if_heard(said, ["Priya Raman"], samuel) == ""  # not hers
+    assert host_asked_if_heard("I heard about the debate at Town Hall.", ["Grace Okafor"], samuel) == ""
+    # the talks' check cuts it, and keeps the rest
+    talk = Conversation("d1", ["Samuel Okafor", "Grace Okafor"], place="Town Hall:council chamber")
+    line = "Oh, that's good to know. Have you heard anything about the debate at Town Hall?"
+    assert engine.talk_facts.vet(talk, "Samuel Okafor", line, MONDAY)[1] == "Oh, that's good to know."
+
+
 def test_where_the_speaker_says_it_is_is_where_the_talk_is():
     from game.mind.facts.workplace import here_elsewhere
 

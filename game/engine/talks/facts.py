@@ -21,7 +21,7 @@ from game.mind.facts.history import (
     says_history,
 )
 from game.mind.facts.hours import clock_times, stems
-from game.mind.facts.keptfrom import honoured_as_me, kept_one_in_the_know
+from game.mind.facts.keptfrom import honoured_as_me, host_asked_if_heard, kept_one_in_the_know
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
@@ -274,6 +274,7 @@ class TalkFacts:
         return (here_elsewhere(sent, conv.place, town.places, *mine)
                 or campaign_given(sent, listeners, town, speaker)
                 or task_taken(sent, before, speaker, town.tasks) or honoured_as_me(sent, speaker, held, before)
+                or host_asked_if_heard(sent, listeners, held)
                 or gathering_misplaced(sent, [(f.what, f.place) for f in held], town.places)
                 or doing_unheld(sent, [*doing, *points, own]) or (work_elsewhere(sent, speaker, town, [
                     *doing, *points, own, *(t for w, t in town.tasks if w == speaker)]) if says_work(sent) else ""))

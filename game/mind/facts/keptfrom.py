@@ -84,6 +84,21 @@ def honoured_as_me(sent: str, speaker: str, held: Sequence[Fact], before: str = 
     return ""
 
 
+# asked whether they heard of it ("Have you heard anything about the debate at Town Hall?", Samuel to Grace, its host,
+# on 356ade6's day)
+_HEARD_Q = re.compile(r"\b(?:have|did|had) you (?:heard|hear)\b[^.!?]*\?", re.I)
+
+
+def host_asked_if_heard(sent: str, listeners: Sequence[str], held: Sequence[Fact]) -> str:
+    """Why ``sent`` asks a listener whether they heard of a gathering the listener hosts, else "" (a host
+    knows of its own gathering: the line has the roles the wrong way round)."""
+    if not _HEARD_Q.search(sent):
+        return ""
+    words = set(re.findall(r"[a-z]+", sent.lower()))  # (a word of it is enough here: "the debate")
+    f = next((f for f in held if f.host in listeners and (f.speaks_of(sent) or f.keywords() & words)), None)
+    return f"asks {f.host} whether they heard of their own {f.what}" if f else ""
+
+
 def veiled(text: str, subject: str, kept: Sequence[Fact]) -> str:
     """A sight of ``subject`` (``text``: "Ines Moreau is listening to Samuel Okafor about the surprise party
     (the cafe of Bluebell Cafe)") as one that ``kept`` are kept from sees it: what it is doing, when it
