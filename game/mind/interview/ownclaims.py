@@ -318,6 +318,8 @@ def tidy(answer: str, places: Sequence[str], again: float = 1.0) -> str:
         text = memory_form(text)
     text = _AS_ME.sub("", text)  # "As Rosa, I think ..." -> "I think ..."
     text = re.sub(r",?\s+naming (?:him|her|them)\b", "", text)  # the prompt's rule said back
+    # an answer that begins as going on from a sentence not said ("However, I am also aware of ...", Grace of the mayor)
+    text = re.sub(r"^\W*(?:However|But|Still|Also|Moreover|Besides|That said|On the other hand),\s+", "", text.strip())
     text = text[:1].upper() + text[1:]
     text = re.sub(r"\b(1[3-9]|2[0-3]):([0-5]\d)\s*(?:PM|pm|p\.m\.)", r"\1:\2", text)  # "13:30 PM"
     low = {p.lower() for p in places}
