@@ -529,6 +529,7 @@ def test_a_gathering_said_without_whose_it_is_is_said_whole_and_a_denial_beside_
     assert tidy("Marcus Bell is hosting the event.", []) == "Marcus Bell is hosting the event."  # all it says
     # Grace asked of the mayor, 356ade6's save: the answer began "However, I am also aware of the challenges ..."
     assert tidy("However, I am also aware of the challenges.", []) == "I am also aware of the challenges."
+    assert tidy("Additionally, the town could invest in green spaces.", []) == "The town could invest in green spaces."
 
 
 def test_after_work_is_held_to_todays_plan_after_work():

@@ -255,6 +255,8 @@ def test_a_chat_assistants_words_are_not_a_residents():
 
     assert assistant_voice("I'm sorry, but I can't help you with that.")
     assert assistant_voice("It seems like there might be some kind of miscommunication.")
+    assert assistant_voice("I am not able to assist with that request.")  # Samuel's answer, 356ade6's save
+    assert assistant_voice("I am not able to help at the cafe today.") == ""
     assert assistant_voice("Marcus, it's Monday 11:59.") == "the prompt's clock read out"  # (Ines, 2c4c6ac's day)
     assert not assistant_voice("The quiz starts at 20:00 on Monday.")
     assert not assistant_voice("I'm sorry, I can't come to the market today.")

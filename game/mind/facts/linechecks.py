@@ -280,7 +280,9 @@ def wrong_kind_of_place(sent: str, places: Sequence[str]) -> str:
 
 _ASSISTANT = re.compile(r"\b(?:I'm sorry,? but I (?:can't|cannot|am unable to) (?:help|assist|provide|comply|answer)"
                         r"|I (?:can't|cannot) (?:help|assist) (?:you )?with (?:that|this)|as an AI|(?:some kind of|a) "
-                        r"miscommunication|how (?:can|may) I (?:help|assist) you)\b", re.I)
+                        r"miscommunication|how (?:can|may) I (?:help|assist) you"
+                        # (Samuel, asked what he does when someone wants to talk while he is busy, 356ade6's save)
+                        r"|I(?:'m| am) (?:not able|unable) to (?:help|assist|comply) with (?:that|this|your))\b", re.I)
 
 
 # the prompt's clock read out ("Marcus, it's Monday 11:59.", Ines's on 2c4c6ac's day)

@@ -286,6 +286,8 @@ def a_place(tag: str, places: set[str]) -> bool:
     return tag in places or any(re.search(rf"\b(?:of|in) (?:the )?{re.escape(p)}$", tag) for p in places)
 
 
+_GOES_ON = re.compile(r"^\W*(?:However|But|Still|Also|Moreover|Besides|Additionally|Furthermore|In addition|That said|"
+                      r"On the other hand),\s+")
 _HOSTS_IT = re.compile(r"^\W*(?:The [a-z]+, )?[A-Z][a-z]+(?: [A-Z][a-z]+)?,? is hosting "
                        r"(?:it|the event|the gathering)\b[^.!?]*\.$")
 _PLACE_TAG = re.compile(r"\s*\((?P<p>[^()]{2,80})\)")
@@ -319,7 +321,7 @@ def tidy(answer: str, places: Sequence[str], again: float = 1.0) -> str:
     text = _AS_ME.sub("", text)  # "As Rosa, I think ..." -> "I think ..."
     text = re.sub(r",?\s+naming (?:him|her|them)\b", "", text)  # the prompt's rule said back
     # an answer that begins as going on from a sentence not said ("However, I am also aware of ...", Grace of the mayor)
-    text = re.sub(r"^\W*(?:However|But|Still|Also|Moreover|Besides|That said|On the other hand),\s+", "", text.strip())
+    text = _GOES_ON.sub("", text.strip())
     text = text[:1].upper() + text[1:]
     text = re.sub(r"\b(1[3-9]|2[0-3]):([0-5]\d)\s*(?:PM|pm|p\.m\.)", r"\1:\2", text)  # "13:30 PM"
     low = {p.lower() for p in places}
