@@ -58,6 +58,10 @@ def test_a_plan_for_tomorrow_is_the_speakers_days_or_what_it_holds_of_tomorrow()
     # "I'll ..." too (Felix's, a talk of 9d99520's save asked again); "I'll see you tomorrow" says no plan
     assert tomorrow_unheld("I'll check with him tomorrow to see if he can help.", DAYS, PLACES) != ""
     assert tomorrow_unheld("I'll see you tomorrow!", DAYS, PLACES) == ""
+    # "I was planning to ..." too (Samuel to Grace on 356ade6's day)
+    assert tomorrow_unheld("I was planning to join you tomorrow morning.", DAYS, PLACES) == \
+        "not in its days: join you tomorrow"
+    assert tomorrow_unheld("I was planning to paint tomorrow.", DAYS, PLACES) == ""
     assert tomorrow_unheld("I'll be there tomorrow.", DAYS, PLACES) == ""
     assert tomorrow_unheld("I will paint tomorrow evening.", DAYS, PLACES) == ""
 

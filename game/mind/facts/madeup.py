@@ -69,9 +69,9 @@ def made_up_event(sent: str, held: Sequence[str]) -> str:
     return ""
 
 
-# (or "I'll ...": "I'll check with him tomorrow to see if he can help with the supplies", Felix's, in a talk of
-# 9d99520's save asked again)
-_TOMORROW = re.compile(r"\bI(?:(?:'m|’m| am)?\s+(?:planning|going|hoping|meaning)\s+to|'ll|’ll| will)\s+"
+# (or "I was planning to join you tomorrow morning", Samuel to Grace on 356ade6's day; or "I'll ...": "I'll check
+# with him tomorrow to see if he can help with the supplies", Felix's, in a talk of 9d99520's save asked again)
+_TOMORROW = re.compile(r"\bI(?:(?:'m|’m| am| was)?\s+(?:planning|going|hoping|meaning)\s+to|'ll|’ll| will)\s+"
                        r"(?P<what>[^.!?]{3,80}?)\s+tomorrow\b", re.I)
 _SKIP = frozenset({"this", "that", "some", "with", "have", "going", "planning", "about", "there", "then",
                    "everyone", "everybody", "tomorrow", "morning", "afternoon", "evening", "night", "around",
