@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.mind.facts.madeup import made_up_event, meeting_unheld, tomorrow_unheld
+from game.mind.facts.madeup import made_up_event, meeting_unheld, tomorrow_unheld, written_about_unheld
 
 HELD = ["Samuel Okafor is planning a surprise party for Grace's 60th birthday at Bluebell Cafe.",
         "Marcus Bell is hosting a pub quiz at The Copper Kettle tonight.",
@@ -147,3 +147,13 @@ def test_a_meal_with_named_people_nothing_holds_is_made_up_one_at_home_is_not():
     assert meal_unheld(said, ["lunch with Priya and Rosa at Bluebell Cafe"], people) == ""
     assert meal_unheld("We had dinner with Grace.", ["Grace Okafor: his wife"], people) == ""  # his household
     assert meal_unheld("Maybe we could have lunch with Rosa?", [], people) == ""
+
+
+def test_a_book_about_a_place_of_the_town_is_one_the_speaker_holds():
+    """Aiko at the library on 356ade6's day: "I was actually reading a book about the history of Bluebell Cafe"."""
+    names = ["Bluebell Cafe", "Oakhill College library", "Grace Okafor"]
+    own = ["Aiko Tanaka is organizing a book fair in the library.", "Aiko keeps an article about Grace Okafor."]
+    said = "I was actually reading a book about the history of Bluebell Cafe, where the party is."
+    assert written_about_unheld(said, own, names) == "a book about Bluebell Cafe"
+    assert written_about_unheld("I'm reading a book about gardening.", own, names) == ""  # nothing of the town
+    assert written_about_unheld("I found that article about Grace Okafor again.", own, names) == ""  # hers

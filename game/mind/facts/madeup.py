@@ -155,7 +155,26 @@ def made_up(sent: str, life: str, points: Sequence[str], mind: Holder, places: S
     return (made_up_event(sent, [life, *points, *held]) or tomorrow_unheld(sent, [*points, *held], places)
             or meeting_unheld(sent, [life, *points, *held, *(f"{f.host} {f.when_text()}" for f in mind.facts)],
                               people) or meal_unheld(sent, [life, *points, *held], people)
-            or past_as_now(sent, [held[0], life]) or _part_of(sent, mind, [life, *points, *held], [*people, *places]))
+            or past_as_now(sent, [held[0], life]) or _part_of(sent, mind, [life, *points, *held], [*people, *places])
+            or written_about_unheld(sent, [life, *points, *held], [*places, *people]))
+
+
+# a book (an article, a film) about a place or a person of the town ("I was actually reading a book about the
+# history of Bluebell Cafe", Aiko on 356ade6's day): the town's records hold none unless the speaker's own words do
+_ABOUT = re.compile(r"\b(?P<w>book|novel|article|documentary|film|biography)s? (?:about|on) "
+                    r"(?:the (?:history|story) of )?(?P<what>[^.!?,;]{3,60})", re.I)
+
+
+def written_about_unheld(sent: str, held: Sequence[str], names: Sequence[str]) -> str:
+    """Why ``sent`` tells of a book or a film about one of ``names`` (the town's places and people) that no
+    sentence of ``held`` (the speaker's own texts) names beside such a work, else ""."""
+    m = _ABOUT.search(sent)
+    what = next((n for n in names if m and re.match(rf"(?:the )?{re.escape(n)}\b", m.group("what"), re.I)), "")
+    if not what:
+        return ""
+    w = m.group("w").lower() if m else ""
+    own = [s for t in held for s in re.split(r"[.!?;]\s*", t)]
+    return "" if any(w in s.lower() and what.lower() in s.lower() for s in own) else f"a {w} about {what}"
 
 
 def _part_of(sent: str, mind: Holder, texts: Sequence[str], names: Sequence[str]) -> str:
