@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from game.mind.facts.owned import stem
+from game.mind.facts.unbacked import sentences
 
 _APART = re.compile(
     r"\b(?:it(?:'s|’s| has| is)|it's|been) (?:been )?(?:a while|a bit|ages|forever|so long|too long|a long time|"
@@ -137,7 +138,12 @@ _HELP_WORDS = re.compile(r"\b(?:help\w*|volunteer\w*|lend\w*|assist\w*|works? (?
 
 def _help_held(who: str, own: Sequence[str]) -> bool:
     first = re.escape(who.split()[0])
-    return any(re.search(rf"\b{first}\b", s) and _HELP_WORDS.search(s) for t in own for s in re.split(r"[.!?;]\s*", t))
+    return any(re.search(rf"\b{first}\b", s) and _HELP_WORDS.search(s) for t in own for s in sentences(t) or [t])
+
+
+def _third(m: re.Match[str] | None, others: Sequence[str]) -> str:
+    """The one of ``others`` that ``m``'s "who" names (by whole or first name), else ""."""
+    return next((p for p in others if m.group("who") in (p, p.split()[0])), "") if m else ""
 
 
 def helping_unheld(sent: str, own: Sequence[str], others: Sequence[str] = ()) -> str:
@@ -148,11 +154,10 @@ def helping_unheld(sent: str, own: Sequence[str], others: Sequence[str] = ()) ->
     if sent.rstrip().endswith("?"):
         return ""
     e = _ERRAND.search(sent)
-    who = next((p for p in others if e and e.group("who") in (p, p.split()[0])), "")
+    who = _third(e, others)
     if e and who and not re.search(rf"\b{re.escape(who.split()[0])}\b", " ".join(own)):
         return f"an errand for {who} nothing of its own has: {e.group(0)}"
-    h = _HELPS_WHO.search(sent)
-    helped = next((p for p in others if h and h.group("who") in (p, p.split()[0])), "")
+    helped = _third(_HELPS_WHO.search(sent), others)
     if helped and not _help_held(helped, own):
         return f"help for {helped} nothing of its own has"
     m = _HELPING.search(sent)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from game.mind.facts.fact import Fact
 from game.mind.facts.unbacked import by_first
+from game.mind.facts.when import word_list
 
 _KNOWS = re.compile(r"\b(?:talk\w*|discuss\w*|plan\w*|told|tell\w*|knows?|knew|interest\w*|excit\w*|help\w*|ask\w*|"
                     r"mention\w*|chat\w*|said|says|agree\w*|look\w* forward|can't wait|cannot wait|heard|"
@@ -94,7 +95,7 @@ def host_asked_if_heard(sent: str, listeners: Sequence[str], held: Sequence[Fact
     knows of its own gathering: the line has the roles the wrong way round)."""
     if not _HEARD_Q.search(sent):
         return ""
-    words = set(re.findall(r"[a-z]+", sent.lower()))  # (a word of it is enough here: "the debate")
+    words = set(word_list(sent))  # (a word of it is enough here: "the debate")
     f = next((f for f in held if f.host in listeners and (f.speaks_of(sent) or f.keywords() & words)), None)
     return f"asks {f.host} whether they heard of their own {f.what}" if f else ""
 

@@ -169,12 +169,12 @@ def written_about_unheld(sent: str, held: Sequence[str], names: Sequence[str]) -
     """Why ``sent`` tells of a book or a film about one of ``names`` (the town's places and people) that no
     sentence of ``held`` (the speaker's own texts) names beside such a work, else ""."""
     m = _ABOUT.search(sent)
-    what = next((n for n in names if m and re.match(rf"(?:the )?{re.escape(n)}\b", m.group("what"), re.I)), "")
-    if not what:
+    if m is None:
         return ""
-    w = m.group("w").lower() if m else ""
-    own = [s for t in held for s in re.split(r"[.!?;]\s*", t)]
-    return "" if any(w in s.lower() and what.lower() in s.lower() for s in own) else f"a {w} about {what}"
+    what = next((n for n in names if re.match(rf"(?:the )?{re.escape(n)}\b", m.group("what"), re.I)), "")
+    w = m.group("w").lower()
+    own = [s.lower() for t in held for s in sentences(t) or [t]]
+    return f"a {w} about {what}" if what and not any(w in s and what.lower() in s for s in own) else ""
 
 
 def _part_of(sent: str, mind: Holder, texts: Sequence[str], names: Sequence[str]) -> str:
