@@ -401,6 +401,18 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
                        ("I will be catching up with Hank Brody at 6 pm.", True)):
         text, _ = asked(said, at)
         assert (text == said) is kept and (text == at[0]) is not kept, said
+    # Rosa at 6pm (356ade6's save, her plan: paint in the evening 17:00-19:30, no place): "at Bluebell Cafe"
+    at = at_time("What will you be doing at 6pm today?", [PlanBlock(1020, 1170, "paint in the evening", "", "free")])
+    for said, kept in (("I will be painting in the evening from 17:00 to 19:30 at Bluebell Cafe.", False),
+                       ("I will be painting in the evening from 17:00 to 19:30.", True)):
+        text, _ = asked(said, at)
+        assert (text == said) is kept and (text == at[0]) is not kept, said
+    # a block with its place: the record says it, and the place is no slip
+    at = at_time("What will you be doing at 1pm today?", [PlanBlock(780, 825, "having lunch", "Bluebell Cafe:cafe",
+                                                                     "meal")])
+    assert at is not None and at[0] == "At 13:00 my plan is: having lunch at Bluebell Cafe (13:00 to 13:45)."
+    said = "I will be having lunch at Bluebell Cafe."
+    assert asked(said, at)[0] == said
 
 
 def test_an_age_not_its_own_is_caught():

@@ -17,7 +17,9 @@ SHOUTING = "You hear shouting outside your window. What do you do?"
 def test_what_one_would_do_on_hearing_shouting_makes_up_no_scene_with_someone_in_it():
     for made_up in ("It's from Felix Adeyemi, the new baker.",
                     "I see Grace Okafor running towards the window, her face red with anger.",
-                    "I rush to the window and see Grace and Hank Brody arguing in the street."):  # 1703955's
+                    "I rush to the window and see Grace and Hank Brody arguing in the street.",  # 1703955's
+                    # (356ade6's save: "someone" beside the one named is no "if")
+                    "I immediately rush to the door and open it to see Felix Adeyemi arguing with someone outside."):
         assert as_if_so(made_up, SHOUTING, PEOPLE) == "nothing has happened: say what you would do, naming no one"
     for fine in ("I go to check it out.", "I would call Samuel to see if he is okay.",
                  "If it were Grace, I would go out to her.", "I turn on the light and listen."):

@@ -71,6 +71,17 @@ def test_the_hours_of_a_day_count_too(engine):
     # the piano is his afternoon; said of a Wednesday morning it is not what he holds
     assert _unbacked(engine, "Samuel Okafor", "I will play the piano at Bluebell Cafe on Wednesday morning.")
     assert not _unbacked(engine, "Samuel Okafor", "I will play the piano at Bluebell Cafe on Wednesday at 2pm.")
+    # a part of today already past, said as to come (Samuel at 22:00 on 356ade6's save)
+    late = datetime(2026, 3, 2, 22)
+    said = "I am also planning to play the piano at Bluebell Cafe on Monday morning and relax at home afterwards."
+    found = _unbacked(engine, "Samuel Okafor", said, late)
+    assert [s for s, _ in found] == [said] and found[0][1].startswith("That time of Monday is past")
+    assert not _unbacked(engine, "Samuel Okafor", said.replace("morning", "evening"), late.replace(hour=16))
+    # today is a day it names too (Rosa's usual weekday on 356ade6's save), and a feeling is no doing
+    assert _unbacked(engine, "Rosa Brody", "Today, however, I am doing the laundry.", late)
+    for fine in ("I am working behind the counter at Bluebell Cafe today.", "Today I am feeling happy.",
+                 "Today I'm looking forward to painting."):
+        assert not _unbacked(engine, "Rosa Brody", fine, late), fine
 
 
 async def test_an_answer_with_a_week_nothing_holds_is_asked_again_then_cut(engine):

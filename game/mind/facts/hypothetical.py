@@ -43,6 +43,7 @@ _KIN = re.compile(r"\bmy (?:husband|wife|daughter|son|father|dad|mother|mum|mom|
 # asked of someone close being sick, itself said to be so ("let them know that I'm sick", Rosa on b765e22's save)
 _SELF_SICK = re.compile(r"\bI(?:'m| am| was| feel| got)\s+(?:\w+\s+)?(?:sick|ill|unwell)\b", re.I)
 _AS_IF = re.compile(r"\b(?:if|were|whoever|someone|somebody|anyone|the person|they)\b", re.I)
+_IF = re.compile(r"\b(?:if|were|whoever|whether)\b", re.I)  # (a named scene said as may be: "to see if it is Hank")
 
 
 # asked what it would do on hearing something, a scene made up with one it knows in it ("It's from Felix
@@ -76,8 +77,9 @@ def as_if_so(sent: str, question: str, people: Sequence[str] = ()) -> str:
         return "nobody you know is sick: say what you would do if someone were, naming no one"
     if _SICK_Q.search(question) and _SELF_SICK.search(sent) and not re.search(r"\bif I\b", sent, re.I):
         return "you are not sick: say what you would do for the one who is"
-    if _HEARD_Q.search(question) and not _AS_IF.search(sent) and (_CROWD_SEEN.search(sent) or any(
-            re.search(_SCENE.format(n=re.escape(p.split()[0])), sent, re.I) for p in people)):
+    if _HEARD_Q.search(question) and not _AS_IF.search(sent) and _CROWD_SEEN.search(sent) or \
+            _HEARD_Q.search(question) and not _IF.search(sent) and any(  # ("see Hank Brody arguing with someone")
+                re.search(_SCENE.format(n=re.escape(p.split()[0])), sent, re.I) for p in people):
         return "nothing has happened: say what you would do, naming no one"
     if _AT_HOME_Q.search(question) and _STAFF.search(sent):
         return "no one works in your home: say what you would do yourself"

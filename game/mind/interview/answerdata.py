@@ -366,7 +366,7 @@ def from_records(text: str, back: Backing, question: str, *, me: str, relationsh
         text, back.source = after_work, "record"
         back.fixes.append("told from the record: the plan after work")
     if at is not None:  # asked what it does at an hour
-        text, planned = on_the_hour(text, at, lost, back.fixes, me)
+        text, planned = on_the_hour(text, at, lost, back.fixes, me, town.places)
         back.source = "record" if planned else back.source
     text = _office(text, back, question, me, town, lost)
     way = way_answer(text, question, town)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from game.mind.facts.fact import TownNames
 from game.mind.facts.unbacked import SELF_INTRO, SENTENCES
 from game.mind.planning.wording import bare_verb
 
@@ -118,3 +119,92 @@ def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list
             answer = new
             fixes.append("of itself as she or he: as I")
     return answer, fixes
+
+
+# whose a "she" or "he" is: the resident's own words of its relations ("her husband of 34 years") and the
+# sentences of its persona that begin with one ("She is preparing for the public debate")
+_SHE_KIN = r"wife|mother|mum|mom|daughter|sister|aunt|grandmother|granddaughter|girlfriend|landlady|niece"
+_HE_KIN = r"husband|father|dad|son|brother|uncle|grandfather|grandson|boyfriend|landlord|nephew"
+_OWN = re.compile(r"\b(?P<p>she|he)(?P<adv>\s+(?:also|still|really|often|usually|always|just|currently))?"
+                  r"(?P<v>'s|'ll|\s+(?:\w+s|\w+ed|went|said|told|made|did|saw|thought|felt|knew|got|took|came|"
+                  r"met|spent|will|would|can|could|should|might|must)\b)", re.I)
+_NOT_NOUN = (r"to|and|or|a|an|the|on|at|in|with|for|about|from|by|as|that|this|too|again|now|today|tonight|"
+             r"tomorrow|soon|up|out|know|if|when|so|but|because|be|is|was|there|here|more|very")
+
+
+def _possessive(pron: str) -> str:
+    return r"his" if pron == "he" else rf"her(?= (?!(?:{_NOT_NOUN})\b)[a-z])"
+
+
+def pronoun_of(who: str, town: TownNames) -> str:
+    """"she" or "he" for ``who`` by what the town holds of it (see above), or "" where it does not say or says
+    both."""
+    rel = [v.lower() for v in town.relations.get(who, {}).values()]
+    text = [*rel, *(d.lower() for d in town.doings.get(who, ()))]
+    she = sum(bool(re.match(r"(?:she|her)\b", t)) for t in text)
+    he = sum(bool(re.match(r"(?:he|his)\b", t)) for t in text)
+    return "she" if she and not he else "he" if he and not she else ""
+
+
+def _other_as(text: str, pron: str, me: str, town: TownNames) -> bool:
+    """Whether ``text`` names someone besides ``me`` whom ``pron`` may stand for: a person of the town not
+    known to be of the other (by ``pronoun_of``), a kin word of its own, or anyone else a pronoun may stand for."""
+    other_kin = re.compile(rf"\b(?:{_HE_KIN if pron == 'she' else _SHE_KIN})\b", re.I)
+    if any(not other_kin.search(m.group(0)) for m in _SOMEONE.finditer(text)):
+        return True
+    return any(re.search(rf"\b{re.escape(p.split()[0])}\b", text) and pronoun_of(p, town) in ("", pron)
+               for p in town.people if p != me)
+
+
+def mend_own_pronoun(answer: str, me: str, town: TownNames) -> tuple[str, list[str]]:
+    """``answer`` in the first person with a "she" or "he" that can stand for no one but its speaker said as
+    "I": Rosa's "I am a volunteer for Samuel Okafor's surprise party. Today, however, she is doing the laundry"
+    and Samuel's "a surprise party for Grace's 60th birthday. He is currently planning to invite people" on
+    356ade6's save (no one of the speaker's own pronoun named before it): "I am doing", "I am currently
+    planning", and "his" or "her" before a noun in the rest of its sentence, "my"."""
+    pron = pronoun_of(me, town)
+    if not pron:
+        return answer, []
+    fixes, pos = [], 0
+    while m := _OWN.search(answer, pos):
+        pos = m.end()
+        before = answer[:m.start()]
+        if m.group("p").lower() != pron or not re.search(r"\b(?:I|[Mm]y|me)\b", before) or \
+                _other_as(before, pron, me, town):
+            continue
+        verb = m.group("v").strip()
+        said = {"'s": "I'm", "'ll": "I'll"}.get(verb) or f"I{m.group('adv') or ''} {_verb(verb)}"
+        end = re.search(r"[.!?;]|$", answer[m.end():])
+        stop = m.end() + (end.start() if end else 0)
+        rest = re.sub(rf"\b(?:{_possessive(pron)})\b", "my", answer[m.end():stop])
+        rest = re.sub(rf"^([^,]*?\band) ({_DOES})\b", lambda a: f"{a.group(1)} {_verb(a.group(2))}", rest)
+        rest = re.sub(r"\b(?:him|her)self\b", "myself", rest)
+        answer = answer[:m.start()] + said + rest + answer[stop:]
+        pos = m.start() + len(said)
+        fixes.append(f"of itself as {m.group('p').lower()}: as I")
+    return _own_possessive(answer, pron, me, town, fixes)
+
+
+def _own_possessive(answer: str, pron: str, me: str, town: TownNames, fixes: list[str]) -> tuple[str, list[str]]:
+    """A sentence of "I" with its speaker's own "his" or "her" before a noun, with no one else it may stand for
+    named before it: "my" ("I am preparing for the debate and is worried about her town's budget", Grace)."""
+    own = _possessive(pron)
+    out, before = [], ""
+    for sent in SENTENCES.split(answer):
+        if re.match(r"\W*I\b", sent) and not _other_as(before + sent, pron, me, town):
+            new = re.sub(r"^(\W*I (?:am|was)\b[^,.;]*? and) is\b", r"\1 am", sent)
+            new = re.sub(rf"\b(?:{own})\b", "my", new)
+            if new != sent:
+                fixes.append(f"of itself as {pron}: as I")
+            sent = new
+        out.append(sent)
+        before += " " + sent
+    return " ".join(out), fixes
+
+
+def mend_voice(answer: str, me: str, town: TownNames) -> tuple[str, list[str]]:
+    """``answer`` with the speaker's "she" or "he" of itself said as "I" (``mend_orphans``, then
+    ``mend_own_pronoun``)."""
+    answer, fixes = mend_orphans(answer, me, town.people)
+    answer, more = mend_own_pronoun(answer, me, town)
+    return answer, fixes + more

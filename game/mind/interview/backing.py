@@ -23,7 +23,7 @@ from game.mind.facts.leaning import leans
 from game.mind.facts.pastnow import part_of_mended
 from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences
 from game.mind.facts.when import word_list
-from game.mind.interview.asme import mend_orphans
+from game.mind.interview.asme import mend_voice
 from game.mind.interview.heardof import heard_of
 from game.mind.interview.ownclaims import WHERE_DENIED, meals_unbacked, of_self_as_another
 from game.mind.interview.placeclaims import wrong_place
@@ -386,7 +386,7 @@ def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownName
     who told it (the fact's source) and whose it is (its host); without a doing made part of a
     gathering that nothing in ``basis`` makes part of it (pastnow.part_of_mended)."""
     answer, cut = part_of_mended(answer, facts, [basis], [*town.people, *town.places])
-    answer, voiced = mend_orphans(answer, me, town.people)  # "She will not have ...", of herself: "I will not"
+    answer, voiced = mend_voice(answer, me, town)  # "She will not have ...", of herself: "I will not"
     answer, former = current_not_former(answer, me, town)  # "a former mayor", by the mayor
     cut += voiced + former
     fact = fact_in(answer, facts, prefer=[me]) or fact_in(question, facts, prefer=[me])

@@ -17,10 +17,14 @@ from game.mind.facts.unbacked import sentences
 from game.mind.facts.when import WEEKDAYS, read_when
 from game.mind.view import PlanBlock, hhmm
 
-_DAY_WORD = re.compile(r"\b(?P<d>tomorrow|" + "|".join(WEEKDAYS) + r")\b", re.I)
+# ("Today, however, she is doing the laundry", Rosa's usual weekday on 356ade6's save: nothing she holds)
+_DAY_WORD = re.compile(r"\b(?P<d>today|tonight|tomorrow|" + "|".join(WEEKDAYS) + r")\b", re.I)
 # a plan of its own, said as one ("I will", "I am planning to", "I'm preparing for"); a wish is no claim
 _FUTURE = re.compile(r"\b(?:will|'ll|plan(?:s|ning)?\s+(?:to|on)|going to|preparing|scheduled|"
                      r"(?:I'm|I am|we're|we are)\s+(?:also\s+)?\w+ing)\b", re.I)
+# what one is, not what one does ("Today I am thinking about the debate")
+_STATE = re.compile(r"\b(?:I'm|I am)\s+(?:also\s+|really\s+|just\s+)?(?:feeling|thinking|wondering|worrying|worried|"
+                    r"hoping|looking forward|reflecting|excited|glad|happy|grateful|tired|busy|free)\b", re.I)
 _PAST = re.compile(r"\b(?:last|yesterday|ago|went|was|were|did|had)\b", re.I)
 _OWN = re.compile(r"\b(?:I|I'm|I'll|we|we're|we'll|my|our)\b")
 # parts of a day, broad: a sentence's part must meet the hours of what backs it
@@ -95,8 +99,15 @@ def days_unbacked(answer: str, me: str, now: datetime, *, today: Sequence[PlanBl
         if not _FUTURE.search(sent) or _PAST.search(sent) or not _OWN.search(sent):
             continue
         for word in dict.fromkeys(m.group("d").lower() for m in _DAY_WORD.finditer(sent)):
+            if word in ("today", "tonight") and _STATE.search(sent):
+                continue  # "Today I'm feeling happy": no doing
             day = day_named(word, now)
             blocks = today if day == now.date() else frame(day)
+            span = _hours(sent) if day == now.date() else None
+            if span is not None and span[1] <= now.hour * 60 + now.minute:  # "on Monday morning", at 22:00 Monday
+                out.append((sent, f"That time of {day:%A} is past: say what is still to come, "
+                                  f"{summary(day, now, blocks, facts)}."))
+                break
             if not _backed(sent, held_of(day, now, blocks=blocks, facts=facts, basis=basis), skip):
                 out.append((sent, f"Say only what {first} holds of {day:%A}: {summary(day, now, blocks, facts)}."))
                 break

@@ -153,16 +153,21 @@ def at_time(question: str, blocks: Sequence[PlanBlock]) -> tuple[str, str] | Non
     b = next((b for b in merged(blocks) if b.start <= at < b.end), None)  # a block cut in two is one
     if b is None:
         return None
-    return f"At {hhmm(at)} my plan is: {b.activity} ({hhmm(b.start)} to {hhmm(b.end)}).", b.activity
+    sector = b.place.split(":")[0]
+    where = f" at {sector}" if sector and sector.lower() not in b.activity.lower() else ""
+    return f"At {hhmm(at)} my plan is: {b.activity}{where} ({hhmm(b.start)} to {hhmm(b.end)}).", b.activity
 
 
-def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str], me: str = "") -> tuple[str, bool]:
+def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str], me: str = "",
+                places: Sequence[str] = ()) -> tuple[str, bool]:
     """An answer to what it does at an hour (``at``: from ``at_time``), and whether it is the
     record's: the plan's block when the words lost it, else the sentences on it (half the block's
     words), not what else it can think of (Rosa's 18:00 on 90db376 went on with her persona's brief
     and an invented lesson).  A sentence on it with an hour outside the block, or with the speaker's
     own name (Samuel's 10am on d2ec812: "... without Grace's surprise party is at 18:00, and Rosa is
-    helping Samuel Okafor prepare it"), is garbled: the record is said.  Mended: in ``fixes``."""
+    helping Samuel Okafor prepare it"), or with a place of the town (``places``) the record does not give it
+    (Rosa's 6pm on 356ade6's save: "painting in the evening from 17:00 to 19:30 at Bluebell Cafe", her plan's
+    "paint in the evening" with no place), is garbled: the record is said.  Mended: in ``fixes``."""
     keys = stems(at[1], set())
     on_it = [x for x in sentences(text) if len(keys & stems(x, set())) >= max(1, len(keys) // 2)]
     start, end = clock_times(at[0])[-2:]  # (the block's hours: "... (08:00 to 10:30).")
@@ -170,7 +175,8 @@ def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str], me
     garbled = [x for x in on_it if any(not start <= t <= end for t in clock_times(x)) or (me and me in x)
                or any(w not in meal for w in meals_eaten(x))  # "some time at Bluebell Cafe", 8f03815's day)
                # "at" its end: the next block's hour (Grace's 6pm on 4151289's day: "catching up with Samuel at 7 pm")
-               or any(t == end for t in clock_times(" ".join(_AT_HOUR.findall(x))))]
+               or any(t == end for t in clock_times(" ".join(_AT_HOUR.findall(x))))
+               or any(p.lower() in x.lower() and p.lower() not in at[0].lower() for p in places)]
     if lost or not on_it or garbled:
         fixes.append("told from the record: the plan at that hour")
         return at[0], True

@@ -1,0 +1,53 @@
+"""The resident's "she" or "he" of itself, beside another's name, said as "I" (issue 39): the paper's
+answers on 356ade6's save, and the pronoun each resident's own file gives it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from game.mind.facts.fact import TownNames
+from game.mind.facts.unbacked import sentences
+from game.mind.interview.asme import mend_voice, pronoun_of
+
+_RESIDENTS = json.loads((Path(__file__).parents[2] / "game/maps/default/residents.json").read_text())["residents"]
+TOWN = TownNames(people=tuple(r["name"] for r in _RESIDENTS),
+                 relations={r["name"]: r["relationships"] for r in _RESIDENTS},
+                 doings={r["name"]: tuple(sentences(r["currently"])) for r in _RESIDENTS})
+
+
+def test_each_resident_of_the_default_town_has_the_pronoun_its_file_gives() -> None:
+    she = {"Grace Okafor", "Rosa Brody", "Ines Moreau", "Aiko Tanaka", "Nora Lindqvist", "Priya Raman"}
+    assert {r["name"]: pronoun_of(r["name"], TOWN) for r in _RESIDENTS} == {
+        r["name"]: "she" if r["name"] in she else "he" for r in _RESIDENTS}
+    assert pronoun_of("Nobody Here", TOWN) == ""
+
+
+def test_the_speaker_s_own_pronoun_beside_another_of_the_other_is_i() -> None:
+    rosa = ("I am a dedicated volunteer for Samuel Okafor's surprise party. Today, however, she is doing "
+            "the laundry.")
+    assert mend_voice(rosa, "Rosa Brody", TOWN)[0].endswith("Today, however, I am doing the laundry.")
+    samuel = ("My plans for tomorrow include hosting a surprise party for Grace's 60th birthday. He is currently "
+              "planning to invite people without Grace finding out, which he considers a surprise.")
+    assert mend_voice(samuel, "Samuel Okafor", TOWN)[0].endswith(
+        "I am currently planning to invite people without Grace finding out, which I consider a surprise.")
+    samuel = ("I have been preparing for my wife Grace's surprise party. He is eager to surprise her and plans to "
+              "play a song for her on the piano.")
+    assert mend_voice(samuel, "Samuel Okafor", TOWN)[0].endswith(
+        "I am eager to surprise her and plan to play a song for her on the piano.")
+    grace = ("I am also worried about my husband, Samuel, and she suspects he is hiding something. "
+             "I am preparing for the debate and is worried about her town's budget.")
+    assert mend_voice(grace, "Grace Okafor", TOWN)[0] == (
+        "I am also worried about my husband, Samuel, and I suspect he is hiding something. "
+        "I am preparing for the debate and am worried about my town's budget.")
+
+
+def test_a_pronoun_another_may_stand_for_stays() -> None:
+    for me, said in (
+            ("Grace Okafor", "I would spend an hour with Ines Moreau. Ines is kind, and she is always helpful."),
+            ("Rosa Brody", "I admire Felix. He is a talented baker and I admire his work."),
+            ("Samuel Okafor", "I love my wife. She is the mayor and he is proud of her work."),  # (who is he?)
+            ("Rosa Brody", "I serve the mayor every morning. She is preparing for her debate."),
+            ("Rosa Brody", "She is preparing for the debate."),  # (no "I" before it: said of another)
+    ):
+        assert mend_voice(said, me, TOWN) == (said, []), said
