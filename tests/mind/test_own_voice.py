@@ -49,5 +49,8 @@ def test_a_pronoun_another_may_stand_for_stays() -> None:
             ("Samuel Okafor", "I love my wife. She is the mayor and he is proud of her work."),  # (who is he?)
             ("Rosa Brody", "I serve the mayor every morning. She is preparing for her debate."),
             ("Rosa Brody", "She is preparing for the debate."),  # (no "I" before it: said of another)
+            # one the town does not know, and "him" (dayU's save, asked of a name no one knows)
+            ("Grace Okafor", "I don't know Ezra Vance. I don't have any information about him or his presence."),
+            ("Samuel Okafor", "I don't know Ezra Vance. I don't have any information about him or his presence."),
     ):
         assert mend_voice(said, me, TOWN) == (said, []), said

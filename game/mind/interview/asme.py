@@ -112,7 +112,8 @@ def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list
         answer = answer.replace(sent, said + rest, 1)
         fixes.append(f"of itself as {sent.split()[0].lower()}: as I")
     # "I enjoy painting in her spare time, which she finds fulfilling", Rosa with no one else named: "my", "I find"
-    if re.match(r"I\b", answer.strip()) and not _another(answer, me, people):
+    if re.match(r"I\b", answer.strip()) and not _another(answer, me, people) and not re.search(r"\bhim\b", answer) \
+            and all(m.group(0) in people for m in _FULL_NAME.finditer(answer)):  # ("Ezra Vance ... him or his")
         new = re.sub(r"\b(?:she|he) (\w+s)\b", lambda m: f"I {_verb(m.group(1))}", answer)
         new = re.sub(r"\b(?:her|his) (?=[a-z])", "my ", new)
         if new != answer:
@@ -130,6 +131,9 @@ _OWN = re.compile(r"\b(?P<p>she|he)(?P<adv>\s+(?:also|still|really|often|usually
                   r"met|spent|will|would|can|could|should|might|must)\b)", re.I)
 _NOT_NOUN = (r"to|and|or|a|an|the|on|at|in|with|for|about|from|by|as|that|this|too|again|now|today|tonight|"
              r"tomorrow|soon|up|out|know|if|when|so|but|because|be|is|was|there|here|more|very")
+
+
+_FULL_NAME = re.compile(r"(?<![.!?] )(?<!^)\b[A-Z][a-z]+ [A-Z][a-z]+\b")
 
 
 def _possessive(pron: str) -> str:
@@ -150,6 +154,11 @@ def _other_as(text: str, pron: str, me: str, town: TownNames) -> bool:
     """Whether ``text`` names someone besides ``me`` whom ``pron`` may stand for: a person of the town not
     known to be of the other (by ``pronoun_of``), a kin word of its own, or anyone else a pronoun may stand for."""
     other_kin = re.compile(rf"\b(?:{_HE_KIN if pron == 'she' else _SHE_KIN})\b", re.I)
+    if re.search(r"\b(?:he|him)\b" if pron == "he" else r"\bshe\b", text, re.I):
+        return True  # ("about him or his presence": another, named or not)
+    known = {*town.people, *town.places}
+    if any(m.group(0) not in known for m in _FULL_NAME.finditer(text)):
+        return True  # one the town does not know ("Ezra Vance")
     if any(not other_kin.search(m.group(0)) for m in _SOMEONE.finditer(text)):
         return True
     return any(re.search(rf"\b{re.escape(p.split()[0])}\b", text) and pronoun_of(p, town) in ("", pron)
