@@ -487,3 +487,26 @@ def test_a_guest_planning_to_attend_claims_no_hosting():
         assert text == said and not [f for f in fixes if f.startswith("claim")]
     text, fixes = fix_fact_words("I'm planning the surprise party.", PARTY, now, TOWN, "Ines Moreau", to=["Rosa Brody"])
     assert "claim -> Samuel Okafor" in fixes
+
+
+def test_a_guest_visiting_and_a_candidate_s_own_campaign_claim_no_hosting():
+    # Hank to Priya at the pub (dayA, b61bcdc+): "I'm planning to visit Marcus's pub quiz" became "Marcus is
+    # planning to visit Marcus's pub quiz"; "talk to Priya about my campaign and writing my debate notes"
+    # (Grace's debate) became "Grace's campaign": Hank runs for mayor
+    from datetime import datetime
+
+    from game.mind.facts.factcheck import fix_fact_words
+
+    now = datetime(2026, 3, 2, 20, 25)
+    quiz = Fact(key="marcus-bell:quiz", kind="gathering", what="a pub quiz", host="Marcus Bell",
+                place="The Copper Kettle", day=date(2026, 3, 2), start=20 * 60, end=22 * 60)
+    said = "I'm planning to visit Marcus's pub quiz on Monday at 20:00."
+    assert fix_fact_words(said, quiz, now, TOWN, "Hank Brody", to=["Priya Raman"])[0] == said
+    debate = Fact(key="grace-okafor:debate", kind="gathering", what="the public debate", host="Grace Okafor",
+                  place="Town Hall", day=date(2026, 3, 4), start=19 * 60, end=21 * 60)
+    said = "I'm also planning to talk to Priya about my campaign and writing my debate notes."
+    text, fixes = fix_fact_words(said, debate, now, TOWN, "Hank Brody", to=["Priya Raman"])
+    assert "my campaign" in text and not [f for f in fixes if f.startswith("claim")]
+    # a party is still its host's: "my party" by a guest
+    text, fixes = fix_fact_words("I'm bringing snacks to my surprise party.", PARTY, now, TOWN, "Ines Moreau")
+    assert "Samuel's surprise party" in text

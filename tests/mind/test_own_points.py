@@ -190,6 +190,11 @@ def test_a_past_told_as_remembered_is_one_the_speaker_holds():
     assert shared_past_unheld("Remember when you took piano lessons with me?", ["his former piano pupil"]) == ""
     assert shared_past_unheld("When you were little, you loved the piano.", ["taught her when she was little"]) == ""
     assert shared_past_unheld("I was young once, and I loved the piano.", []) == ""
+    # b61bcdc's day: Grace to Eli, of the Owl column he had just said he read of
+    grace = ["Grace Okafor has been the mayor of Millbrook for eight years.", "Eli: I saw a funny article."]
+    assert shared_past_unheld("I remember you writing about it in the paper.", grace).startswith("a past nothing")
+    assert shared_past_unheld("I remember you writing for the college paper.", eli) == ""
+    assert shared_past_unheld("I remember you told me.", grace) == ""
 
 
 def test_another_s_sentence_said_back_in_the_same_talk_is_not_said():

@@ -141,6 +141,10 @@ def test_a_trade_is_its_holders_by_the_residents_own_texts(engine):
                        ["Kenji Tanaka"], lives, people) == "Felix is the baker, not Ines"
     assert trade_given("You're doing such a great job baking cookies.", ["Ines Moreau"], lives, people) == \
         "Felix is the baker, not Ines"
+    # b61bcdc's day: Rosa, the barista, to Ines, who owns the cafe
+    assert trade_given("How's everything going with your barista work?", ["Ines Moreau"], lives, people) == \
+        "Rosa is the barista, not Ines"
+    assert trade_given("How's your barista work going?", ["Rosa Brody"], lives, people) == ""
     for said, to in (("Felix is a baker.", "Ines Moreau"), ("You're a great baker!", "Felix Adeyemi"),
                      ("Rosa, the barista, made my coffee.", "Ines Moreau"), ("I love baking bread.", "Ines Moreau")):
         assert trade_given(said, [to], lives, people) == "", said

@@ -147,14 +147,19 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
             after = " ".join(m.string[m.end():].split()[:4])
             if not (EVENT_RE.search(after) or fact.keywords() & set(word_list(after)) or re.match(r"it\b", after)):
                 return m.group(0)  # "I'm organizing a student group to attend the debate": not the debate
-            if re.match(r"(?:on|to)\s+(?:attend|go|come|join|be|see|watch|help|take part|stop by|drop by)", after):
+            if re.match(r"(?:on|to)\s+(?:attend|go|come|join|be|see|watch|help|take part|stop by|drop by|visit|"
+                        r"check out|head|catch|enjoy|hear|listen)", after):
                 # "I'm planning on attending the quiz today", Priya's to its host (9d99520+'s day): a guest's
                 return m.group(0)
             if v == "running for":  # a candidacy's words, not a gathering's; and not one the town declares
                 mine = any(r.startswith("candidate for") for r in town.roles.get(speaker, ()))
                 return m.group(0) if fact.kind != "candidacy" or mine else f"{first} is running for"
             return f"{first} is {v}"
-        new = _MY_EVENT.sub(f"{first}'s ", _CLAIM.sub(claim, text))
+        def mine(m: re.Match) -> str:  # ("my campaign" by Hank, a candidate, in a sentence of Grace's debate)
+            noun = re.match(r"(?:[\w'’-]+\s+){0,3}?(campaign|candidacy)\b", m.string[m.end():], re.I)
+            ran = fact.kind != "candidacy" or any(r.startswith("candidate for") for r in town.roles.get(speaker, ()))
+            return m.group(0) if noun and ran else f"{first}'s "
+        new = _MY_EVENT.sub(mine, _CLAIM.sub(claim, text))
         if new != text:
             fixes.append(f"claim -> {fact.host}")
             text = new

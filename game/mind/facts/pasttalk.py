@@ -186,7 +186,9 @@ def said_unheard(sent: str, heard: Sequence[str], stems: Callable[[str, frozense
 
 # a past shared with the listener, or the listener's own, told as remembered ("Do you remember when you were
 # in high school and started writing for the college paper?", Priya to Eli on ca91aae's day)
-_SHARED_PAST = re.compile(r"\b(?:remember(?:s|ed)? (?:when|the time)|back when|when (?:you|we) (?:were|was) "
+# ("I remember you writing about it in the paper", Grace to Eli on b61bcdc's day)
+_SHARED_PAST = re.compile(r"\b(?:remember(?:s|ed)? (?:when|the time|(?:you|we) (?=\w+ing\b))|back when|"
+                          r"when (?:you|we) (?:were|was) "
                           r"(?:in |at |a |an )?(?P<w>high school|school|kids?|children|a child|little|young(?:er)?|"
                           r"teenagers?|a teenager|students?|a student))\b", re.I)
 

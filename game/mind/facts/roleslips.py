@@ -152,7 +152,8 @@ def together_unheld(sent: str, speaker: str, listeners: Sequence[str], held: Seq
 
 
 # one's trade said of another ("Ines Moreau is a local baker", Felix, the baker, on a9a17c8's day; "You're doing
-# such a great job baking cookies", Rosa to Ines): the trades are those the residents' own texts give them
+# such a great job baking cookies", Rosa to Ines; "How's everything going with your barista work?", Rosa to Ines
+# on b61bcdc's day): the trades are those the residents' own texts give them
 _TRADE = r"(?P<h>[a-z]+(?:er|ist|ista|ian|or|ant|ess))"
 # a trade's verb, in the forms that do it ("bakery" is a place, not baking)
 _VERB_OF = {"baker": r"bak(?:e|es|ed|ing)", "teacher": r"(?:teach(?:es|ing)?|taught)", "painter": r"paint(?:s|ed|ing)?",
@@ -181,6 +182,8 @@ def trade_given(sent: str, listeners: Sequence[str], lives: dict[str, str], peop
     if len(listeners) == 1:
         said += [(listeners[0], m.group("h"), False) for m in re.finditer(
             rf"\byou(?:'re|’re| are)\s+(?:a|an|the|our)\s+(?:[\w-]+\s+){{0,2}}?{_TRADE}\b", sent, re.I)]
+        said += [(listeners[0], m.group("h"), False) for m in re.finditer(  # ("your barista work", Rosa to Ines)
+            rf"\byour\s+(?:[\w-]+\s+)?{_TRADE}\s+(?:work|job|shift|skills|duties|career|training)\b", sent, re.I)]
         for trade, forms in _VERB_OF.items():
             if re.search(rf"\byou(?:'re|’re| are)?\b[^.!?]{{0,40}}?\b{forms}\b", sent, re.I):
                 said.append((listeners[0], trade, True))
