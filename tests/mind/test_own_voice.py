@@ -54,3 +54,22 @@ def test_a_pronoun_another_may_stand_for_stays() -> None:
             ("Samuel Okafor", "I don't know Ezra Vance. I don't have any information about him or his presence."),
     ):
         assert mend_voice(said, me, TOWN) == (said, []), said
+
+
+def test_a_marriage_and_a_college_the_town_does_not_hold_are_claims():
+    # Rosa's introduction on b61bcdc's save: "I am married to Hank Brody and love him" (her father); "a
+    # student in the art program at Bluebell College" (the town's college is Oakhill College)
+    from game.mind.facts.claims import relation_claims
+    from game.mind.facts.unbacked import places_unknown
+
+    [claim] = relation_claims("I am married to Hank Brody and love him.", "Rosa Brody", [], TOWN.people,
+                              TOWN.relations)
+    assert claim.who == "Hank Brody" and not claim.backed
+    [claim] = relation_claims("I am married to Samuel Okafor.", "Grace Okafor", [], TOWN.people, TOWN.relations)
+    assert claim.backed
+    [claim] = relation_claims("Hank Brody is my father.", "Rosa Brody", [], TOWN.people, TOWN.relations)
+    assert claim.backed
+    town = TownNames(places=("Oakhill College", "Oakhill College library", "Bluebell Cafe"))
+    assert places_unknown("I am also a student in the art program at Bluebell College.", town) == ["Bluebell College"]
+    for fine in ("I taught civics at Oakhill College.", "I was at the Oakhill College Library.", "The College is old."):
+        assert places_unknown(fine, town) == [], fine

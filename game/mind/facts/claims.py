@@ -45,7 +45,9 @@ _KIN = {
 _REL = "|".join(sorted(_KIN, key=len, reverse=True))
 _NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 _MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
-         re.compile(rf"{_NAME}, (?P<whose>my|your) (?P<rel>{_REL})\b")]
+         re.compile(rf"{_NAME},? (?:is |who is )?(?P<whose>my|your) (?P<rel>{_REL})\b")]
+# ("I am married to Hank Brody and love him", Rosa of her father on b61bcdc's save)
+_MARRIED = re.compile(rf"\b(?:I am|I'm|I've been|I have been|I was)\s+(?:happily\s+)?married\s+to\s+{_NAME}")
 # of a third ("Grace Okafor and her husband Hank Brody", "Grace's husband Hank", "Hank, Grace's husband")
 _HOLDER = r"(?P<whose>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 _THEIRS = [re.compile(rf"\b{_HOLDER} and (?:her|his) (?P<rel>{_REL}),? {_NAME}"),
@@ -122,6 +124,13 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
                              relations.get(other, {}).get(holder, "")]).lower()
             said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)  # "Hank's daughter" is no daughter of the speaker
             out.append(Claim("relation", other, f"{rel} of {holder}", any(w in said for w in _KIN[rel])))
+    for m in _MARRIED.finditer(text):
+        other = full_name(m.group("name"), people)
+        if other is None or other == speaker:
+            continue
+        said = " ".join([relations.get(speaker, {}).get(other, ""), relations.get(other, {}).get(speaker, "")]).lower()
+        said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)
+        out.append(Claim("relation", other, f"husband of {speaker}", any(w in said for w in _KIN["husband"])))
     for m in _KIN_OF.finditer(text):  # a relative no name is given ("backlash from Grace's father")
         holder = full_name(m.group("whose"), people)
         if holder is None or holder == speaker or any(a <= m.start() < b for a, b in spans):

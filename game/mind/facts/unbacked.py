@@ -96,7 +96,17 @@ def places_unknown(text: str, town: TownNames) -> list[str]:
                 and len(rest.split()) == 1:
             continue  # "the cafe": the town has one; "the shop": its store
         out.append(phrase)
+    low_all = [p.lower() for p in town.places]
+    out += [m.group(0) for m in _PROPER_PLACE.finditer(text)
+            if not any(m.group(0).lower() in p or p in m.group(0).lower() for p in low_all)]
     return out
+
+
+# a place named as a proper name that the town does not have ("a student in the art program at Bluebell
+# College", Rosa on b61bcdc's save: the college is Oakhill College)
+_PROPER_PLACE = re.compile(r"\b(?!(?:The|A|An|My|Our|Your|His|Her|This|That|At|In|To)\b)[A-Z][a-z]+ (?:[A-Z][a-z]+ )?"
+                           r"(?:College|University|School|Academy|Hospital|Clinic|Library|Church|Station|Museum|"
+                           r"Gallery|Theatre|Theater|Cinema|Stadium|Hotel)\b")
 
 
 def events_unbacked(text: str, backing: str) -> list[str]:

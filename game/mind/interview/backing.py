@@ -208,7 +208,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
     for name in people_named(answer, allowed, town, me):
         out.append(Problem("person", name, f"{first} knows no one called {name}: do not name them."))
     for place in places_unknown(answer, town):
-        out.append(Problem("place", place, f"The town has no {place[4:]}; its places are: {', '.join(town.places)}."))
+        named = re.sub(r"^the ", "", place, flags=re.I)
+        out.append(Problem("place", place, f"The town has no {named}; its places are: {', '.join(town.places)}."))
     lacks = town.lacks
     if lacks is not None:
         for sent in sentences(answer):
