@@ -148,22 +148,29 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
             if not (EVENT_RE.search(after) or fact.keywords() & set(word_list(after)) or re.match(r"it\b", after)):
                 return m.group(0)  # "I'm organizing a student group to attend the debate": not the debate
             if re.match(r"(?:on|to)\s+(?:attend|go|come|join|be|see|watch|help|take part|stop by|drop by|visit|"
-                        r"check out|head|catch|enjoy|hear|listen)", after):
-                # "I'm planning on attending the quiz today", Priya's to its host (9d99520+'s day): a guest's
+                        r"check out|head|catch|enjoy|hear)", after):  # "planning on attending the quiz", Priya's
                 return m.group(0)
             if v == "running for":  # a candidacy's words, not a gathering's; and not one the town declares
                 mine = any(r.startswith("candidate for") for r in town.roles.get(speaker, ()))
                 return m.group(0) if fact.kind != "candidacy" or mine else f"{first} is running for"
             return f"{first} is {v}"
-        def mine(m: re.Match) -> str:  # ("my campaign" by Hank, a candidate, in a sentence of Grace's debate)
-            noun = re.match(r"(?:[\w'’-]+\s+){0,3}?(campaign|candidacy)\b", m.string[m.end():], re.I)
-            ran = fact.kind != "candidacy" or any(r.startswith("candidate for") for r in town.roles.get(speaker, ()))
-            return m.group(0) if noun and ran else f"{first}'s "
-        new = _MY_EVENT.sub(mine, _CLAIM.sub(claim, text))
+        new = _my_event(_CLAIM.sub(claim, text), fact, town, speaker)
         if new != text:
             fixes.append(f"claim -> {fact.host}")
             text = new
     return text
+
+
+def _my_event(text: str, fact: Fact, town: TownNames, speaker: str) -> str:
+    """``text`` with "my party" by one not its host as the host's; "my campaign" stays where the speaker runs
+    or the fact is no candidacy (Hank's, a candidate, in a sentence of Grace's debate)."""
+    first = fact.host.split()[0]
+
+    def mine(m: re.Match) -> str:
+        noun = re.match(r"(?:[\w'’-]+\s+){0,3}?(campaign|candidacy)\b", m.string[m.end():], re.I)
+        ran = fact.kind != "candidacy" or any(r.startswith("candidate for") for r in town.roles.get(speaker, ()))
+        return m.group(0) if noun and ran else f"{first}'s "
+    return _MY_EVENT.sub(mine, text)
 
 
 _INVITED = re.compile(r"\b(?:invitation|invite|invited|call|message|note)\s+(?:from|by)\s+"
