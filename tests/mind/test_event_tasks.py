@@ -42,6 +42,10 @@ SAMUEL = "I also like to help others, such as lending Bluebell Cafe and making t
     # helping with it is doing it (Samuel's answer on c59f68b's save, of Rosa); helping its holder is not
     ("Samuel Okafor", [], "Rosa has been helping me with the cake.", "Ines is the one to make the cake"),
     ("Rosa Brody", [], "I'm helping Ines with the cake.", ""),
+    # the task by its noun (Samuel of Ines on b61bcdc's save)
+    ("Samuel Okafor", [], "Ines has lent Bluebell Cafe for the party and is helping with the decorations.",
+     "Rosa is the one to decorate Bluebell Cafe"),
+    ("Samuel Okafor", [], "Rosa is in charge of the decorations.", ""),
 ])
 def test_a_task_of_a_gathering_given_to_another_is_named(speaker, listeners, line, why):
     assert task_not_theirs(line, speaker, listeners, TOWN) == why

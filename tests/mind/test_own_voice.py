@@ -49,6 +49,9 @@ def test_a_pronoun_another_may_stand_for_stays() -> None:
             ("Samuel Okafor", "I love my wife. She is the mayor and he is proud of her work."),  # (who is he?)
             ("Rosa Brody", "I serve the mayor every morning. She is preparing for her debate."),
             ("Rosa Brody", "She is preparing for the debate."),  # (no "I" before it: said of another)
+            # the other pronoun is never the speaker (Samuel of his wife on b61bcdc's save)
+            ("Samuel Okafor", "I am passionate about my wife's birthday party and am excited to help her plan it."),
+            ("Samuel Okafor", "I love the piano. She sings along when I play."),
             # one the town does not know, and "him" (dayU's save, asked of a name no one knows)
             ("Grace Okafor", "I don't know Ezra Vance. I don't have any information about him or his presence."),
             ("Samuel Okafor", "I don't know Ezra Vance. I don't have any information about him or his presence."),

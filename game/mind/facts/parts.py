@@ -46,6 +46,7 @@ _NOT = re.compile(r"\b(?:not|won't|n't|never|no longer)\b", re.I)
 _IRREGULAR = {"make": "made", "lend": "lent", "bring": "brought", "buy": "bought", "write": "wrote|written",
               "bake": "baked", "sing": "sang|sung", "give": "gave|given", "lead": "led", "send": "sent"}
 _SAME = {"make": ("prepare", "bake"), "bake": ("make", "prepare"), "decorate": ("dress",)}  # a task said otherwise
+_NOUN = {"decorate": "decorations?"}  # a task said by its noun
 # who a clause is of: "I", "you", or a name (the nearest before the task's verb)
 _SUBJECT = re.compile(r"\b(?:I|I'm|I've|I'll|you|you're|[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
 _ASKED = re.compile(r"\?\s*$|\b(?:could|would|can|will) you\b|\bif you\b|\bask(?:ed|ing)?\b", re.I)
@@ -64,7 +65,10 @@ def _task_rx(task: str) -> re.Pattern[str]:
     forms = "|".join(f for f in dict.fromkeys(said) if f)
     what = [w for w in rest if w not in ("the", "a", "an", "for", "some", "her", "his", "their")]
     obj = re.escape(what[-1]) if what else ""
-    return re.compile(rf"\b(?:{forms.strip('|')})\b(?:\s+[\w'’-]+){{0,3}}?\s+{obj}s?\b", re.I)
+    noun = _NOUN.get(verb, "")  # ("is helping with the decorations", Samuel of Ines on b61bcdc's save)
+    also = rf"|\b(?:help(?:s|ed|ing)?|in charge of|do(?:es|ing)?)\s+(?:\w+\s+)?(?:with\s+)?(?:the\s+)?{noun}\b" \
+        if noun else ""
+    return re.compile(rf"\b(?:{forms.strip('|')})\b(?:\s+[\w'’-]+){{0,3}}?\s+{obj}s?\b{also}", re.I)
 
 
 def _whose(said: str, speaker: str, listeners: Sequence[str], town: TownNames) -> str | None:

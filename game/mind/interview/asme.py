@@ -98,13 +98,15 @@ def _another(text: str, me: str, people: Sequence[str]) -> bool:
                                                for p in people if p != me)
 
 
-def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list[str]]:
+def mend_orphans(answer: str, me: str, people: Sequence[str], pron: str = "") -> tuple[str, list[str]]:
     """``answer`` with each of its ``orphan_pronouns`` said as "I": "She will not have any other plans" -> "I will
-    not have any other plans"; "He lives with his daughter Rosa" -> "I live with my daughter Rosa"."""
+    not have any other plans"; "He lives with his daughter Rosa" -> "I live with my daughter Rosa".  ``pron``:
+    the speaker's own ("she" or "he", ``pronoun_of``) where known; the other is never the speaker ("excited to
+    help her plan it", Samuel of his wife, had become "help my plan it")."""
     fixes = []
     for sent in orphan_pronouns(answer, me, people):
         m = _PRONOUN_LEAD.match(sent)
-        if m is None:
+        if m is None or pron and sent.split()[0].lower() != pron:
             continue
         verb = m.group("v").strip()
         said = {"'s": "I'm", "'ll": "I'll"}.get(verb) or f"I{m.group('adv') or ''} {_verb(verb)}"
@@ -114,8 +116,9 @@ def mend_orphans(answer: str, me: str, people: Sequence[str]) -> tuple[str, list
     # "I enjoy painting in her spare time, which she finds fulfilling", Rosa with no one else named: "my", "I find"
     if re.match(r"I\b", answer.strip()) and not _another(answer, me, people) and not re.search(r"\bhim\b", answer) \
             and all(m.group(0) in people for m in _FULL_NAME.finditer(answer)):  # ("Ezra Vance ... him or his")
-        new = re.sub(r"\b(?:she|he) (\w+s)\b", lambda m: f"I {_verb(m.group(1))}", answer)
-        new = re.sub(r"\b(?:her|his) (?=[a-z])", "my ", new)
+        subject, whose = {"she": ("she", "her"), "he": ("he", "his")}.get(pron, ("she|he", "her|his"))
+        new = re.sub(rf"\b(?:{subject}) (\w+s)\b", lambda m: f"I {_verb(m.group(1))}", answer)
+        new = re.sub(rf"\b(?:{whose}) (?=[a-z])", "my ", new)
         if new != answer:
             answer = new
             fixes.append("of itself as she or he: as I")
@@ -214,6 +217,6 @@ def _own_possessive(answer: str, pron: str, me: str, town: TownNames, fixes: lis
 def mend_voice(answer: str, me: str, town: TownNames) -> tuple[str, list[str]]:
     """``answer`` with the speaker's "she" or "he" of itself said as "I" (``mend_orphans``, then
     ``mend_own_pronoun``)."""
-    answer, fixes = mend_orphans(answer, me, town.people)
+    answer, fixes = mend_orphans(answer, me, town.people, pronoun_of(me, town))
     answer, more = mend_own_pronoun(answer, me, town)
     return answer, fixes + more
