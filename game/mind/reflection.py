@@ -190,4 +190,6 @@ _ANALYST = re.compile(r",?\s+(?:likely|probably|possibly|as evidenced by|as show
 def plain_insight(text: str) -> str:
     """An insight less an analyst's clause at its end (and what follows it), ending as a sentence."""
     cut = _ANALYST.sub("", text.strip()).rstrip(" ,;:")
+    if re.search(r"\b(?:is|are|was|were|has|have|had|seems|appears|be)\W*$", cut, re.I):
+        return ""  # nothing left to say ("Grace Okafor is likely ...": "Grace Okafor is.", b61bcdc's day)
     return (cut + "." if cut and cut[-1] not in ".!?" else cut) if cut != text.strip() else text

@@ -397,6 +397,8 @@ async def test_an_insight_is_kept_less_an_analyst_s_clause():
     assert plain_insight("Rosa is planning to vote for Grace, based on her statement in") == (
         "Rosa is planning to vote for Grace.")
     assert plain_insight("Isabella cares about her regulars.") == "Isabella cares about her regulars."
+    # all of it the analyst's: nothing is left to say (Grace's "Grace Okafor is." on b61bcdc's day)
+    assert plain_insight("Grace Okafor is likely to win the debate") == ""
     script = {"reflect": [{"insights": [{"insight": "Isabella cares about her regulars, as shown by her smile",
                                          "evidence": [1]}]}]}
     mind, _ = make(script, reflect_threshold=10)
