@@ -76,3 +76,23 @@ def test_a_marriage_and_a_college_the_town_does_not_hold_are_claims():
     assert places_unknown("I am also a student in the art program at Bluebell College.", town) == ["Bluebell College"]
     for fine in ("I taught civics at Oakhill College.", "I was at the Oakhill College Library.", "The College is old."):
         assert places_unknown(fine, town) == [], fine
+
+
+def test_the_one_it_is_for_helping_plan_their_own_surprise_is_no_part_of_theirs():
+    # Samuel on b61bcdc's save, asked his job: "excited to help her plan it", "her" his wife, whose party it is
+    from dataclasses import replace
+    from datetime import date
+
+    from game.mind.facts.fact import Fact
+    from game.mind.facts.parts import parts_unbacked
+
+    party = Fact(key="samuel-okafor:party", kind="gathering", what="a surprise party for Grace's 60th birthday",
+                 host="Samuel Okafor", place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60,
+                 honoree="Grace Okafor", secret_from=("Grace Okafor",))
+    town = replace(TOWN, parts={party.what.lower(): ("Samuel Okafor", "Rosa Brody", "Ines Moreau")})
+    said = "I am passionate about my wife's birthday party and am excited to help her plan it."
+    assert [why for _, why in parts_unbacked(said, "Samuel Okafor", town, [party])] == [
+        "Grace has no part in surprise party for Grace's 60th birthday"]
+    for fine in ("I love my wife and I help her every day.",
+                 "Rosa Brody is my former piano pupil, and I am grateful she will help me with the party."):
+        assert parts_unbacked(fine, "Samuel Okafor", town, [party]) == [], fine

@@ -212,12 +212,35 @@ def _host_part(sent: str, speaker: str, f: Fact, town: TownNames, *, told: bool)
     return ""
 
 
+def _kin_of(speaker: str, town: TownNames) -> dict[str, str]:
+    """The speaker's kin by the word its relationships begin with ("his wife, ...": {"wife": "Grace Okafor"}),
+    each word one person's."""
+    words: dict[str, list[str]] = {}
+    for other, rel in town.relations.get(speaker, {}).items():
+        m = re.match(r"(?:his|her|their)\s+(\w+)", rel.strip(), re.I)
+        if m:
+            words.setdefault(m.group(1).lower(), []).append(other)
+    return {w: ps[0] for w, ps in words.items() if len(ps) == 1}
+
+
+def _helped_named(sent: str, people: Sequence[str], speaker: str) -> str:
+    """``sent`` with "help her" or "help him" said of the one named last before it."""
+    def named(m: re.Match[str]) -> str:
+        before = [(sent.rfind(p, 0, m.start()), p) for p in people if p != speaker and p in sent[:m.start()]]
+        return f"{m.group(1)} {max(before)[1]}" if before else m.group(0)
+    return re.sub(r"\b(help(?:s|ed|ing)?) (?:her|him)\b", named, sent)
+
+
 def parts_unbacked(text: str, speaker: str, town: TownNames, facts: Iterable[Fact]) -> list[tuple[str, str]]:
     """The sentences of an answer (said to no one of the town) that give a part in a gathering to
     someone who has none, each with its reason."""
     facts, out, last = list(facts), [], None
+    kin = _kin_of(speaker, town)
     for s in sentences(text):  # "She ..." of the one named last ("... Rosa Brody. She has been helping me")
         probe = re.sub(r"^\W*(?:She|He)\b", last, s, count=1) if last else s
+        if kin:  # "my wife" is the one the speaker's relationships say; "help her" the one named just before
+            probe = re.sub(rf"\bmy ({'|'.join(kin)})\b", lambda m: kin[m.group(1).lower()], probe, flags=re.I)
+            probe = _helped_named(probe, town.people, speaker)
         why = part_not_theirs(probe, speaker, (), town, facts)
         if why:
             out.append((s, why))
