@@ -77,6 +77,11 @@ def test_the_hours_of_a_day_count_too(engine):
     found = _unbacked(engine, "Samuel Okafor", said, late)
     assert [s for s, _ in found] == [said] and found[0][1].startswith("That time of Monday is past")
     assert not _unbacked(engine, "Samuel Okafor", said.replace("morning", "evening"), late.replace(hour=16))
+    # asked of today's hours, the plan's hours are said as plans, past or not
+    mind, town = engine.core.minds["Samuel Okafor"], engine.core.town_names
+    assert not days_unbacked(said, "Samuel Okafor", late, today=mind.core.routine_blocks(None, late.date()),
+                             frame=lambda d: mind.core.routine_blocks(None, d), facts=[], basis="",
+                             names=[*town.people, *town.places], asked="What will you be doing at 10am today?")
     # today is a day it names too (Rosa's usual weekday on 356ade6's save), and a feeling is no doing
     assert _unbacked(engine, "Rosa Brody", "Today, however, I am doing the laundry.", late)
     for fine in ("I am working behind the counter at Bluebell Cafe today.", "Today I am feeling happy.",

@@ -392,7 +392,7 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
                                          day=mind.core.day_and_minute(now)[0])]
     found += [Problem("claim", s, hint) for s, hint in days_unbacked(
         text, name, now, today=_blocks(mind, now), frame=lambda d: mind.core.routine_blocks(None, d), facts=held,
-        basis=basis, names=[*town.people, *town.places])]  # a day it names, held to what it holds of that day
+        basis=basis, names=[*town.people, *town.places], asked=question)]  # a day it names, held to what it holds
     return found
 
 

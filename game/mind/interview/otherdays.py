@@ -25,6 +25,7 @@ _FUTURE = re.compile(r"\b(?:will|'ll|plan(?:s|ning)?\s+(?:to|on)|going to|prepar
 # what one is, not what one does ("Today I am thinking about the debate")
 _STATE = re.compile(r"\b(?:I'm|I am)\s+(?:also\s+|really\s+|just\s+)?(?:feeling|thinking|wondering|worrying|worried|"
                     r"hoping|looking forward|reflecting|excited|glad|happy|grateful|tired|busy|free)\b", re.I)
+_OF_TODAY = re.compile(r"\b(?:today|tonight|after work|\d{1,2}\s*(?:am|pm)|\d{1,2}:\d{2})\b", re.I)
 _PAST = re.compile(r"\b(?:last|yesterday|ago|went|was|were|did|had)\b", re.I)
 _OWN = re.compile(r"\b(?:I|I'm|I'll|we|we're|we'll|my|our)\b")
 # parts of a day, broad: a sentence's part must meet the hours of what backs it
@@ -87,11 +88,13 @@ def summary(day: date, now: datetime, blocks: Sequence[PlanBlock], facts: Sequen
 
 def days_unbacked(answer: str, me: str, now: datetime, *, today: Sequence[PlanBlock],
                   frame: Callable[[date], Sequence[PlanBlock]], facts: Sequence[Fact], basis: str,
-                  names: Sequence[str]) -> list[tuple[str, str]]:
+                  names: Sequence[str], asked: str = "") -> list[tuple[str, str]]:
     """The sentences of ``answer`` in which the resident plans something on a day it names that
     nothing it holds of that day backs, each with the hint for asking again; ``today``: today's
     plan, ``frame``: the frame of any other day, ``names``: the town's people and places, whose
-    words alone back nothing ("dinner with Grace" is not backed by Grace's party)."""
+    words alone back nothing ("dinner with Grace" is not backed by Grace's party).  A part of today already past,
+    said as to come, is no plan unless the question ``asked`` asks of today's hours ("What will you be doing at
+    10am today?", asked at 22:00)."""
     skip = _WORDS | {w.lower() for n in names for w in re.findall(r"[A-Za-z]+", n)}
     first = me.split()[0]
     out: list[tuple[str, str]] = []
@@ -103,7 +106,7 @@ def days_unbacked(answer: str, me: str, now: datetime, *, today: Sequence[PlanBl
                 continue  # "Today I'm feeling happy": no doing
             day = day_named(word, now)
             blocks = today if day == now.date() else frame(day)
-            span = _hours(sent) if day == now.date() else None
+            span = _hours(sent) if day == now.date() and not _OF_TODAY.search(asked) else None
             if span is not None and span[1] <= now.hour * 60 + now.minute:  # "on Monday morning", at 22:00 Monday
                 out.append((sent, f"That time of {day:%A} is past: say what is still to come, "
                                   f"{summary(day, now, blocks, facts)}."))
