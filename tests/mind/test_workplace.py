@@ -228,3 +228,20 @@ def test_the_day_s_lines_are_cut_in_the_talk():
     said = facts.vet(store, "Hank Brody", "Afternoon, Marcus! I'm already in The Copper Kettle, so I'll check in "
                      "later.", MONDAY)[1]
     assert "Copper Kettle" not in said and said.startswith("Afternoon, Marcus")
+
+
+def test_one_s_own_work_or_gathering_is_not_denied():
+    # the player asked Marcus, in his pub, whether he hosts tonight's quiz (48faeb3): "No, I'm not running this pub."
+    from datetime import date
+
+    from game.mind.facts.fact import Fact
+    from game.mind.facts.workplace import work_denied
+
+    quiz = Fact(key="marcus-bell:quiz", kind="gathering", what="a pub quiz", host="Marcus Bell",
+                place="The Copper Kettle", day=date(2026, 3, 2), start=20 * 60, end=22 * 60)
+    pub = "The Copper Kettle:pub:bar counter"
+    for said in ("No, I'm not running this pub.", "I'm not hosting a quiz tonight.", "I am not working here."):
+        assert work_denied(said, "Marcus Bell", pub, "The Copper Kettle:pub", [quiz]), said
+    for fine in ("I'm not running late.", "I'm not working at the cafe.", "I'm not hosting anything else."):
+        assert work_denied(fine, "Marcus Bell", pub, "The Copper Kettle:pub", [quiz]) == "", fine
+    assert work_denied("I'm not running this pub.", "Hank Brody", pub, "Brody's Supply Store:shop floor", []) == ""

@@ -84,6 +84,7 @@ from game.mind.facts.workplace import (
     here_elsewhere,
     says_work,
     task_taken,
+    work_denied,
     work_elsewhere,
 )
 from game.mind.memory.records import partners_in
@@ -274,7 +275,7 @@ class TalkFacts:
         return (here_elsewhere(sent, conv.place, town.places, *mine)
                 or campaign_given(sent, listeners, town, speaker)
                 or task_taken(sent, before, speaker, town.tasks) or honoured_as_me(sent, speaker, held, before)
-                or host_asked_if_heard(sent, listeners, held)
+                or host_asked_if_heard(sent, listeners, held) or work_denied(sent, speaker, conv.place, mine[1], held)
                 or gathering_misplaced(sent, [(f.what, f.place) for f in held], town.places)
                 or doing_unheld(sent, [*doing, *points, own]) or (work_elsewhere(sent, speaker, town, [
                     *doing, *points, own, *(t for w, t in town.tasks if w == speaker)]) if says_work(sent) else ""))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from game.mind.facts.fact import TownNames
+from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.factcheck import place_aliases
 from game.mind.facts.roleslips import head_noun
 from game.mind.facts.unbacked import by_first
@@ -214,4 +214,30 @@ def task_taken(sent: str, before: str, speaker: str, tasks: Sequence[tuple[str, 
                          rf"(?!\s+sure\b)\s+(?:[\w'’]+\s+){{0,2}}?(?P<o>{re.escape(thing)}|it)\b", sent, re.I)
         if mine and (mine.group("o").lower() != "it" or re.search(rf"\b{re.escape(thing)}\b", before, re.I)):
             return f"{who.split()[0]} is to {task}"
+    return ""
+
+
+# one's own work or gathering denied ("No, I'm not running this pub.", Marcus at The Copper Kettle, asked by the
+# player on 48faeb3 whether he hosts tonight's quiz)
+_NOT_MINE = re.compile(r"\bI(?:'m|’m| am)\s+not\s+(?:the one\s+)?(?P<v>running|working(?: at| in)?|the owner of|"
+                       r"in charge of|managing|hosting|holding|throwing|organi[sz]ing)\s+(?P<what>[^.!?,;]{1,40})",
+                       re.I)
+
+
+def work_denied(sent: str, speaker: str, here: str, work: str, held: Sequence[Fact]) -> str:
+    """Why ``sent`` denies the speaker's own workplace (said as "this pub", "here" or by name, where ``here``, the
+    talk's place, is it) or a gathering it hosts (by the gathering's noun or "it"), else ""."""
+    m = _NOT_MINE.search(sent)
+    if m is None:
+        return ""
+    what, sector = m.group("what").lower(), work.split(":")[0]
+    rooms = [w.lower() for w in here.split(":")[1:2]]  # ("the pub", where the talk is in its pub)
+    if sector and (sector.lower() in what or here.split(":")[0] == sector and (
+            re.match(r"this\s+\w+|here\b", what) or any(re.match(rf"the\s+{re.escape(r)}\b", what) for r in rooms))):
+        return f"{sector} is where {speaker.split()[0]} works"
+    hosting = m.group("v").lower() in ("hosting", "holding", "throwing", "organizing", "organising", "running")
+    for f in held:
+        if hosting and f.kind == "gathering" and f.host == speaker and re.search(
+                rf"\b(?:{re.escape(head_noun(f.what))}|it)\b", what):
+            return f"{speaker.split()[0]} hosts {f.bare_what}"
     return ""
