@@ -216,6 +216,15 @@ def test_another_s_sentence_said_back_in_the_same_talk_is_not_said():
     assert v.text == "See you at six!"
     v = said.not_copied(talk, Vetted("Samuel Okafor", "Thank you, Rosa, I will see you tomorrow at the cafe."))
     assert v.text == "Thank you, Rosa, I will see you tomorrow at the cafe."
+    # the question just asked, said back as the answer (Marcus to the player on 48faeb3)
+    talk = Conversation("t13", ["Tom Reed", "Marcus Bell"], lines=[
+        ("Tom Reed", "Sorry to wake you, I'm Tom, a mapmaker. Is there a quiz at the pub tonight?")])
+    v = said.not_copied(talk, Vetted("Marcus Bell", "Is there a quiz at The Copper Kettle tonight? Yes, at eight."))
+    assert v.text == "Yes, at eight."
+    for fine in ("Am I going to the party? Yes, I am!", "Is it tonight? I thought it was tomorrow."):
+        talk = Conversation("t14", ["Tom Reed", "Marcus Bell"], lines=[
+            ("Tom Reed", "Are you going to the party? Is there a quiz at the pub tonight?")])
+        assert said.not_copied(talk, Vetted("Marcus Bell", fine)).text == fine, fine
 
 
 def test_help_offered_with_the_speakers_own_task_gives_it_to_the_listener():

@@ -44,13 +44,18 @@ class SaidLines:
         # surprise party", on 2bbddfe's day)
         theirs = [frozenset(_WORD.findall(s.lower())) for who, line in conv.lines if who != v.speaker and not played
                   for s in sentences(line) if len(_WORD.findall(s)) >= NEAR_WORDS]
+        # the question just asked said back as the answer ("Is there a quiz at The Copper Kettle tonight?", Marcus to
+        # the player's "Is there a quiz at the pub tonight?" on 48faeb3)
+        asked = [frozenset(_WORD.findall(s.lower())) for who, line in conv.lines[-1:] if who != v.speaker and not played
+                 for s in sentences(line) if s.rstrip().endswith("?")]
         last = False  # the sentence before was not said: one that leans on it goes too ("It looks exciting!")
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))
             # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
             # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
             told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
-            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs) or (
+            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs) or any(
+                len(q) >= 6 and len(q & set(k.split())) >= 0.8 * len(q) for q in asked) and sent.endswith("?") or (
                 len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self.near(k, conv.id)))
             if last:
                 dropped += 1
