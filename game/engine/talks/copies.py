@@ -54,8 +54,8 @@ class SaidLines:
             # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
             # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
             told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
-            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs) or any(
-                len(q) >= 6 and len(q & set(k.split())) >= 0.8 * len(q) for q in asked) and sent.endswith("?") or (
+            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs) or (
+                sent.endswith("?") and _asked_back(k, asked)) or (
                 len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self.near(k, conv.id)))
             if last:
                 dropped += 1
@@ -94,6 +94,12 @@ def _said_back(key: str, theirs: list[frozenset[str]]) -> bool:
     a word or two changed."""
     words = frozenset(key.split())
     return len(words) >= NEAR_WORDS and any(_alike(words, other) for other in theirs)
+
+
+def _asked_back(key: str, asked: list[frozenset[str]]) -> bool:
+    """Whether a question is one just ``asked`` (of six words or more) said back: four in five of its words."""
+    words = frozenset(key.split())
+    return any(len(q) >= 6 and len(q & words) >= 0.8 * len(q) for q in asked)
 
 
 def _alike(words: frozenset[str], other: frozenset[str]) -> bool:

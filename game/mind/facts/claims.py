@@ -43,6 +43,7 @@ _KIN = {
     "boss": ("boss", "works for", "employee", "works at"), "employee": ("employee", "boss", "works for"),
 }
 _REL = "|".join(sorted(_KIN, key=len, reverse=True))
+KIN_WORDS = frozenset(_KIN)  # the words a relation is said by ("wife", "father", "lodger")
 _NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 _MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
          re.compile(rf"{_NAME},? (?:is |who is )?(?P<whose>my|your) (?P<rel>{_REL})\b")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from game.mind.facts.claims import KIN_WORDS
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.keptfrom import kept_one_in_the_know
 from game.mind.facts.unbacked import sentences
@@ -212,17 +213,13 @@ def _host_part(sent: str, speaker: str, f: Fact, town: TownNames, *, told: bool)
     return ""
 
 
-_KIN_WORDS = frozenset(("wife", "husband", "daughter", "son", "father", "mother", "brother", "sister", "dad", "mum",
-                        "mom", "partner", "grandson", "granddaughter", "grandfather", "grandmother"))
-
-
 def _kin_of(speaker: str, town: TownNames) -> dict[str, str]:
     """The speaker's kin by the word its relationships begin with ("his wife, ...": {"wife": "Grace Okafor"}),
     each word one person's."""
     words: dict[str, list[str]] = {}
     for other, rel in town.relations.get(speaker, {}).items():
         m = re.match(r"(?:his|her|their)\s+(\w+)", rel.strip(), re.I)
-        if m and m.group(1).lower() in _KIN_WORDS:
+        if m and m.group(1).lower() in KIN_WORDS:
             words.setdefault(m.group(1).lower(), []).append(other)
     return {w: ps[0] for w, ps in words.items() if len(ps) == 1}
 

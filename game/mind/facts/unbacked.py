@@ -96,10 +96,9 @@ def places_unknown(text: str, town: TownNames) -> list[str]:
                 and len(rest.split()) == 1:
             continue  # "the cafe": the town has one; "the shop": its store
         out.append(phrase)
-    low_all = [p.lower() for p in town.places]
-    out += [m.group(0) for m in _PROPER_PLACE.finditer(text)
-            if not any(m.group(0).lower() in p or p in m.group(0).lower() for p in low_all)]
-    return out
+    proper = [m.group(0) for m in _PROPER_PLACE.finditer(text)]
+    low_all = [p.lower() for p in town.places] if proper else []  # (read only for a name found)
+    return out + [n for n in proper if not any(n.lower() in p or p in n.lower() for p in low_all)]
 
 
 # a place named as a proper name that the town does not have ("a student in the art program at Bluebell

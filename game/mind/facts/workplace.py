@@ -231,9 +231,9 @@ def work_denied(sent: str, speaker: str, here: str, work: str, held: Sequence[Fa
     if m is None:
         return ""
     what, sector = m.group("what").lower(), work.split(":")[0]
-    rooms = [w.lower() for w in here.split(":")[1:2]]  # ("the pub", where the talk is in its pub)
+    room = (here.split(":") + [""])[1].lower()  # ("the pub", where the talk is in its pub)
     if sector and (sector.lower() in what or here.split(":")[0] == sector and (
-            re.match(r"this\s+\w+|here\b", what) or any(re.match(rf"the\s+{re.escape(r)}\b", what) for r in rooms))):
+            re.match(r"this\s+\w+|here\b", what) or room and re.match(rf"the\s+{re.escape(room)}\b", what))):
         return f"{sector} is where {speaker.split()[0]} works"
     hosting = m.group("v").lower() in ("hosting", "holding", "throwing", "organizing", "organising", "running")
     for f in held:

@@ -25,7 +25,7 @@ _FUTURE = re.compile(r"\b(?:will|'ll|plan(?:s|ning)?\s+(?:to|on)|going to|prepar
 # what one is, not what one does ("Today I am thinking about the debate")
 _STATE = re.compile(r"\b(?:I'm|I am)\s+(?:also\s+|really\s+|just\s+)?(?:feeling|thinking|wondering|worrying|worried|"
                     r"hoping|looking forward|reflecting|excited|glad|happy|grateful|tired|busy|free)\b", re.I)
-_OF_TODAY = re.compile(r"\b(?:today|tonight|after work|\d{1,2}\s*(?:am|pm)|\d{1,2}:\d{2})\b", re.I)
+_OF_TODAY = re.compile(r"\b(?:today|tonight|after work)\b", re.I)  # (or a clock time: hours.clock_times)
 _PAST = re.compile(r"\b(?:last|yesterday|ago|went|was|were|did|had)\b", re.I)
 _OWN = re.compile(r"\b(?:I|I'm|I'll|we|we're|we'll|my|our)\b")
 # parts of a day, broad: a sentence's part must meet the hours of what backs it
@@ -106,7 +106,7 @@ def days_unbacked(answer: str, me: str, now: datetime, *, today: Sequence[PlanBl
                 continue  # "Today I'm feeling happy": no doing
             day = day_named(word, now)
             blocks = today if day == now.date() else frame(day)
-            span = _hours(sent) if day == now.date() and not _OF_TODAY.search(asked) else None
+            span = _hours(sent) if day == now.date() and not (_OF_TODAY.search(asked) or clock_times(asked)) else None
             if span is not None and span[1] <= now.hour * 60 + now.minute:  # "on Monday morning", at 22:00 Monday
                 out.append((sent, f"That time of {day:%A} is past: say what is still to come, "
                                   f"{summary(day, now, blocks, facts)}."))
