@@ -225,6 +225,11 @@ def test_another_s_sentence_said_back_in_the_same_talk_is_not_said():
         talk = Conversation("t14", ["Tom Reed", "Marcus Bell"], lines=[
             ("Tom Reed", "Are you going to the party? Is there a quiz at the pub tonight?")])
         assert said.not_copied(talk, Vetted("Marcus Bell", fine)).text == fine, fine
+    # a question's words said as a statement are its answer, not a copy
+    talk = Conversation("t15", ["Tom Reed", "Marcus Bell"], lines=[
+        ("Tom Reed", "Hello there. Is there a quiz at the pub tonight for everyone?")])
+    fine = "Yes, there is a quiz at the pub tonight for everyone."
+    assert said.not_copied(talk, Vetted("Marcus Bell", fine)).text == fine
 
 
 def test_help_offered_with_the_speakers_own_task_gives_it_to_the_listener():

@@ -42,8 +42,9 @@ class SaidLines:
         # another's sentence in this talk said back (Marcus to Hank, "I want to make sure everything is packed up
         # and ready to go", and Samuel after Rosa, "..., and Ines is going to talk with me tomorrow about the
         # surprise party", on 2bbddfe's day)
-        theirs = [frozenset(_WORD.findall(s.lower())) for who, line in conv.lines if who != v.speaker and not played
-                  for s in sentences(line) if len(_WORD.findall(s)) >= NEAR_WORDS]
+        # (a question's words said as a statement are its answer: "Yes, there is a quiz at the pub tonight.")
+        theirs = [(frozenset(_WORD.findall(s.lower())), _asks(s)) for who, line in conv.lines
+                  if who != v.speaker and not played for s in sentences(line) if len(_WORD.findall(s)) >= NEAR_WORDS]
         # the question just asked said back as the answer ("Is there a quiz at The Copper Kettle tonight?", Marcus to
         # the player's "Is there a quiz at the pub tonight?" on 48faeb3)
         asked = [frozenset(_WORD.findall(s.lower())) for who, line in conv.lines[-1:] if who != v.speaker and not played
@@ -54,8 +55,9 @@ class SaidLines:
             # the fact as the town says it may recur, to one who hears it now (Rosa's first line to Ines,
             # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
             told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
-            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs) or (
-                sent.endswith("?") and _asked_back(k, asked)) or (
+            asks = _asks(sent)
+            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs, asks) or (
+                asks and _asked_back(k, asked)) or (
                 len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self.near(k, conv.id)))
             if last:
                 dropped += 1
@@ -89,11 +91,15 @@ class SaidLines:
         return False
 
 
-def _said_back(key: str, theirs: list[frozenset[str]]) -> bool:
-    """Whether a sentence of eight words or more is one of ``theirs`` (the others' in this talk) said again,
-    a word or two changed."""
+def _asks(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?")
+
+
+def _said_back(key: str, theirs: list[tuple[frozenset[str], bool]], asks: bool) -> bool:
+    """Whether a sentence of eight words or more is one of ``theirs`` (the others' in this talk, each with
+    whether it asks) said again, a word or two changed: a statement of a statement, a question of a question."""
     words = frozenset(key.split())
-    return len(words) >= NEAR_WORDS and any(_alike(words, other) for other in theirs)
+    return len(words) >= NEAR_WORDS and any(q == asks and _alike(words, other) for other, q in theirs)
 
 
 def _asked_back(key: str, asked: list[frozenset[str]]) -> bool:
