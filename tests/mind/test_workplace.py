@@ -140,6 +140,27 @@ def test_where_the_speaker_says_it_is_is_where_the_talk_is():
         "the talk is at Bluebell Cafe already"
 
 
+def test_a_doing_said_as_now_is_where_the_talk_is_and_with_whom():
+    """a0d10dc's day: Samuel in the college library at 14:33, "I'm playing the piano at Bluebell Cafe right now"
+    (his plan's block); Kenji to Grace at 18:29, "I'm sitting with Eli Moreau in the lobby" (Eli was at home)."""
+    from game.mind.facts.workplace import here_elsewhere, with_absent
+
+    library = "Oakhill College library:reading room"
+    places = PLACES + ("Oakhill College library",)
+    line = "Hello, Eli. I'm playing the piano at Bluebell Cafe right now."
+    assert here_elsewhere(line, library, places) == "the talk is at Oakhill College library, not Bluebell Cafe"
+    assert here_elsewhere(line, "Bluebell Cafe:cafe:piano", places) == ""  # where it is said
+    for fine in ("I'm playing the piano at Bluebell Cafe this afternoon.", "I'm playing the piano at Bluebell Cafe.",
+                 "Are you playing the piano at Bluebell Cafe right now?"):
+        assert here_elsewhere(fine, library, places) == "", fine
+    people = ("Eli Moreau", "Grace Okafor", "Kenji Tanaka")
+    assert with_absent("Hello, Grace! I'm sitting with Eli Moreau in the lobby.", ["Grace Okafor"], people) == \
+        "Eli Moreau is not here"
+    assert with_absent("I'm sitting with Eli right now.", ["Eli Moreau"], people) == ""  # in the talk
+    for fine in ("I'm having lunch with Eli tomorrow.", "Are you sitting with Eli?", "I'm sitting with Tom Reed."):
+        assert with_absent(fine, ["Grace Okafor"], people) == "", fine
+
+
 def test_a_doing_of_home_is_not_said_as_now_away_from_home():
     """Eli at the college library at 16:39 on 2c4c6ac's day: "I'm watching TV too" (his plan's next
     step, at home)."""

@@ -84,6 +84,7 @@ from game.mind.facts.workplace import (
     here_elsewhere,
     says_work,
     task_taken,
+    with_absent,
     work_denied,
     work_elsewhere,
 )
@@ -266,13 +267,12 @@ class TalkFacts:
             speaker, "")
 
     def _work_place(self, sent: str, speaker: str, before: str, conv: Conversation) -> str:
-        """Why ``sent`` puts a gathering the speaker holds at a place not its own or has it for the speaker, someone
-        at work at another's workplace, or the speaker at a doing nothing of its own has (workplace.py, keptfrom.py)."""
+        """Why ``sent`` misplaces a gathering, one at work, the speaker or its doing (workplace.py, keptfrom.py)."""
         mind, town = self.core.minds.get(speaker), self.core.town_names
         held, (doing, points, own) = (list(mind.facts) if mind else []), self._own_words(speaker)
         listeners = [p for p in conv.participants if p != speaker]
         mine = town.homes.get(speaker, ""), town.workplaces.get(speaker, "")
-        return (here_elsewhere(sent, conv.place, town.places, *mine)
+        return (here_elsewhere(sent, conv.place, town.places, *mine) or with_absent(sent, listeners, town.people)
                 or campaign_given(sent, listeners, town, speaker)
                 or task_taken(sent, before, speaker, town.tasks) or honoured_as_me(sent, speaker, held, before)
                 or host_asked_if_heard(sent, listeners, held) or work_denied(sent, speaker, conv.place, mine[1], held)

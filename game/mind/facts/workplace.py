@@ -153,14 +153,41 @@ _HOME_DOING = re.compile(r"\bI(?:'m|’m| am)\s+(?:also\s+|just\s+|currently\s+|
 _BACK_FROM_WORK = re.compile(r"\b(?:got|get|getting|came|come|coming) (?:back|home) from (?:work|my shift)\b", re.I)
 
 
+# a doing said as now at a place ("I'm playing the piano at Bluebell Cafe right now", Samuel in the college
+# library on a0d10dc's day: his plan's block, not where he was)
+_DOING_AT_NOW = re.compile(r"\bI(?:'m|’m| am)\s+(?:just\s+|currently\s+|still\s+)?[a-z]+ing\b[^.!?;]{0,50}?"
+                           r"\b(?:at|in)\s+(?P<p>[^.!?,;]{3,60})", re.I)
+_NOW_SAID = re.compile(r"\b(?:right now|at the moment|currently)\b", re.I)
+# in the company of one who is not in the talk ("I'm sitting with Eli Moreau in the lobby", Kenji to Grace
+# on a0d10dc's day: a step of his plan; Eli was at home)
+_WITH_NOW = re.compile(r"\bI(?:'m|’m| am)\s+(?:just\s+|currently\s+|still\s+|here\s+)?(?:sitting|standing|talking|"
+                       r"chatting|eating|having \w+|working|reading|walking|here)\s+with\s+"
+                       r"(?P<n>[A-Z][a-z]+(?: [A-Z][a-z]+)?)")
+
+
+def with_absent(sent: str, present: Sequence[str], people: Sequence[str]) -> str:
+    """Why ``sent`` has the speaker now with a resident of ``people`` who is not ``present`` (the talk's others),
+    else ""."""
+    m = _WITH_NOW.search(sent)
+    if m is None or sent.rstrip().endswith("?") or _LATER.search(sent):
+        return ""
+    who = next((p for p in people if m.group("n") in (p, p.split()[0])), "")
+    return f"{who} is not here" if who and who not in present else ""
+
+
 def here_elsewhere(sent: str, here: str, places: Sequence[str], home: str = "", work: str = "") -> str:
     """Why ``sent`` has the speaker at a place of the town (``places``) that is not where the talk is
-    (``here``: its address, "Brody's Supply Store:shop floor"), doing now what is done at home (``home``:
-    the speaker's) away from it, or back from work at its workplace (``work``), else ""; a talk on no
-    place's ground (the street) is not judged."""
+    (``here``: its address, "Brody's Supply Store:shop floor"), doing there now what it does elsewhere, doing
+    now what is done at home (``home``: the speaker's) away from it, or back from work at its workplace
+    (``work``), else ""; a talk on no place's ground (the street) is not judged."""
     sector = here.split(":")[0]
     if not sector or sector not in places:
         return ""
+    m = _DOING_AT_NOW.search(sent)
+    if m and _NOW_SAID.search(sent) and not sent.rstrip().endswith("?") and not _LATER.search(sent):
+        said = _place_in(m.group("p"), places)
+        if said and said != sector and not _place_in(sector, [said]):
+            return f"the talk is at {sector}, not {said}"
     if work and sector == work and _BACK_FROM_WORK.search(sent) and not sent.rstrip().endswith("?"):
         return f"back from work said at its workplace, {sector}"
     m = _HOME_DOING.search(sent)
