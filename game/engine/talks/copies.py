@@ -38,7 +38,7 @@ class SaidLines:
         kept, dropped = [], 0
         played = v.speaker == embodied
         mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)
-                if who == v.speaker or (not played and s.rstrip().endswith("?"))}
+                if who == v.speaker or (not played and _asks(s))}
         # another's sentence in this talk said back (Marcus to Hank, "I want to make sure everything is packed up
         # and ready to go", and Samuel after Rosa, "..., and Ines is going to talk with me tomorrow about the
         # surprise party", on 2bbddfe's day)
@@ -48,7 +48,7 @@ class SaidLines:
         # the question just asked said back as the answer ("Is there a quiz at The Copper Kettle tonight?", Marcus to
         # the player's "Is there a quiz at the pub tonight?" on 48faeb3)
         asked = [frozenset(_WORD.findall(s.lower())) for who, line in conv.lines[-1:] if who != v.speaker and not played
-                 for s in sentences(line) if s.rstrip().endswith("?")]
+                 for s in sentences(line) if _asks(s)]
         last = False  # the sentence before was not said: one that leans on it goes too ("It looks exciting!")
         for sent in sentences(v.text) or [v.text]:
             k = " ".join(_WORD.findall(sent.lower()))

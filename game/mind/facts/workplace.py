@@ -171,7 +171,9 @@ def with_absent(sent: str, present: Sequence[str], people: Sequence[str]) -> str
     m = _WITH_NOW.search(sent)
     if m is None or sent.rstrip().endswith("?") or _LATER.search(sent):
         return ""
-    who = next((p for p in people if m.group("n") in (p, p.split()[0])), "")
+    said = m.group("n")
+    named = by_first(tuple(people)).get(said.split()[0], ())
+    who = said if said in named else next(iter(named), "") if " " not in said else ""
     return f"{who} is not here" if who and who not in present else ""
 
 
@@ -183,8 +185,8 @@ def here_elsewhere(sent: str, here: str, places: Sequence[str], home: str = "", 
     sector = here.split(":")[0]
     if not sector or sector not in places:
         return ""
-    m = _DOING_AT_NOW.search(sent)
-    if m and _NOW_SAID.search(sent) and not sent.rstrip().endswith("?") and not _LATER.search(sent):
+    m = _DOING_AT_NOW.search(sent) if _NOW_SAID.search(sent) else None  # (the word for now first: rare, cheap)
+    if m and not sent.rstrip().endswith("?") and not _LATER.search(sent):
         said = _place_in(m.group("p"), places)
         if said and said != sector and not _place_in(sector, [said]):
             return f"the talk is at {sector}, not {said}"
