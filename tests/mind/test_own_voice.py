@@ -55,6 +55,11 @@ def test_a_pronoun_another_may_stand_for_stays() -> None:
             # one the town does not know, and "him" (dayU's save, asked of a name no one knows)
             ("Grace Okafor", "I don't know Ezra Vance. I don't have any information about him or his presence."),
             ("Samuel Okafor", "I don't know Ezra Vance. I don't have any information about him or his presence."),
+            # a role said with whose it is, and "her" as the one done to (Rosa of Grace on a0d10dc's save had
+            # become "I admire my for my leadership")
+            ("Rosa Brody", "I think the town's mayor is very kind and fair to everyone, which makes me feel good. "
+                           "I admire her for her leadership and dedication to the community."),
+            ("Rosa Brody", "I admire her for her leadership."),
     ):
         assert mend_voice(said, me, TOWN) == (said, []), said
 

@@ -70,9 +70,9 @@ def _i_said(sent: str) -> str:
     return re.sub(rf"^(\W*I\b[^A-Z]*?)\b(?:her|his) ({_KIN})\b", r"\1my \2", sent)
 
 
-# one a "she" or "he" may stand for ("my husband", "the mayor"; not "the mayor's office")
-_SOMEONE = re.compile(rf"\b(?:my|our|a|an|the|this|that) (?:\w+ )?(?:{_KIN}|dad|mum|mom|teacher|pupil|man|woman|boy|"
-                      r"girl|stranger|person|customer|baker|mayor|pharmacist|barista|student|candidate|host)\b"
+# one a "she" or "he" may stand for ("my husband", "the mayor", "the town's mayor"; not "the mayor's office")
+_SOMEONE = re.compile(rf"\b(?:my|our|a|an|the|this|that) (?:\w+(?:['’]s)? )?(?:{_KIN}|dad|mum|mom|teacher|"
+                      r"pupil|man|woman|boy|girl|stranger|person|customer|baker|mayor|pharmacist|barista|student|candidate|host)\b"
                       r"(?!['’]s)", re.I)
 _PRONOUN_LEAD = re.compile(r"^(?:She|He)(?P<adv>\s+(?:also|still|really|often|usually|always|just))?"
                            r"(?P<v>'s|'ll|\s+(?:is|was|will|has|had|does|did|would|can|\w+s)\b)")
@@ -90,6 +90,12 @@ def orphan_pronouns(answer: str, me: str, people: Sequence[str]) -> list[str]:
         if i and _PRONOUN_LEAD.match(sent) and mine and not _another(before, me, people):
             out.append(sent)
     return out
+
+
+def _done_to(text: str) -> bool:
+    """Whether ``text`` has a "him", or a "her" said of one done to ("I admire her for her leadership", Rosa
+    of the mayor): someone besides its speaker."""
+    return bool(re.search(rf"\bhim\b|\bher\b(?=\s*(?:[.,;!?]|$|(?:{_NOT_NOUN})\b))", text))
 
 
 def _another(text: str, me: str, people: Sequence[str]) -> bool:
@@ -114,7 +120,7 @@ def mend_orphans(answer: str, me: str, people: Sequence[str], pron: str = "") ->
         answer = answer.replace(sent, said + rest, 1)
         fixes.append(f"of itself as {sent.split()[0].lower()}: as I")
     # "I enjoy painting in her spare time, which she finds fulfilling", Rosa with no one else named: "my", "I find"
-    if re.match(r"I\b", answer.strip()) and not _another(answer, me, people) and not re.search(r"\bhim\b", answer) \
+    if re.match(r"I\b", answer.strip()) and not _another(answer, me, people) and not _done_to(answer) \
             and all(m.group(0) in people for m in _FULL_NAME.finditer(answer)):  # ("Ezra Vance ... him or his")
         subject, whose = {"she": ("she", "her"), "he": ("he", "his")}.get(pron, ("she|he", "her|his"))
         new = re.sub(rf"\b(?:{subject}) (\w+s)\b", lambda m: f"I {_verb(m.group(1))}", answer)
@@ -157,8 +163,8 @@ def _other_as(text: str, pron: str, me: str, town: TownNames) -> bool:
     """Whether ``text`` names someone besides ``me`` whom ``pron`` may stand for: a person of the town not
     known to be of the other (by ``pronoun_of``), a kin word of its own, or anyone else a pronoun may stand for."""
     other_kin = re.compile(rf"\b(?:{_HE_KIN if pron == 'she' else _SHE_KIN})\b", re.I)
-    if re.search(r"\b(?:he|him)\b" if pron == "he" else r"\bshe\b", text, re.I):
-        return True  # ("about him or his presence": another, named or not)
+    if re.search(r"\b(?:he|him)\b" if pron == "he" else r"\bshe\b", text, re.I) or _done_to(text):
+        return True  # ("about him or his presence", "I admire her for": another, named or not)
     known = {*town.people, *town.places}
     if any(m.group(0) not in known for m in _FULL_NAME.finditer(text)):
         return True  # one the town does not know ("Ezra Vance")
