@@ -69,6 +69,18 @@ def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours
     assert times_unbacked(ends, busy, today=day, usual=(), tomorrow=(), facts=[], basis="") == [ends]
     for right in ("I have breakfast at 7:30 and lunch at 13:00.", "I finish work at 15:00 and go home."):
         assert times_unbacked(right, busy, today=day, usual=(), tomorrow=(), facts=[], basis="") == []
+    # Kenji on a0d10dc's day gave Aiko's book fair (its hours not held) his first plan line, hours and words
+    from game.mind.facts.fact import Fact
+    fair = Fact(key="f", kind="gathering", what="the book fair", host="Aiko Tanaka", place="Oak Hill College")
+    mine = [PlanBlock(390, 420, "getting up and ready for the day", kind="wake"),
+            PlanBlock(420, 450, "having breakfast")]
+    pasted = "The book fair is scheduled for Monday March 2, 2026, from 06:30-07:00 getting up and ready for the day."
+    q = "Do you know of a gathering planned in town? When and where is it, and who is hosting it?"
+    for held in ([fair], []):  # (he held none: the fair was Aiko's, in his memories)
+        assert times_unbacked(pasted, q, today=mine, usual=(), tomorrow=(), facts=held, basis="") == [pasted]
+    for right in ("Aiko Tanaka is hosting the book fair at Oak Hill College.",
+                  "I am up from 06:30-07:00 getting up and ready for the day, then breakfast."):
+        assert times_unbacked(right, q, today=mine, usual=(), tomorrow=(), facts=[fair], basis="") == [], right
 
 
 async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(engine):

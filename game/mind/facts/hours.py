@@ -99,7 +99,7 @@ def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], us
             (f.start, f"{f.what} {f.host}" if f.day in (None, day) else "") for f in facts if f.start is not None]
     return [s for s in sentences(answer) if any(all(abs(t - k) > 10 for k in ok) for t in clock_times(s))
             or _misplaced(s, entries if _DAY_NAMED.search(s) else plain) or _same_time(s, entries)
-            or _at_its_end(s, merged([*today, *usual, *tomorrow]))]
+            or _at_its_end(s, merged([*today, *usual, *tomorrow])) or _pasted(s, facts, today)]
 
 
 _PLACE_WORDS = frozenset({"bluebell", "cafe", "town", "hall", "house", "park", "college", "market", "store"})
@@ -168,5 +168,27 @@ def _misplaced(sent: str, entries: Sequence[tuple[int, str]]) -> bool:
         said = re.split(r"[,;:]", sent[:m.start()])[-1]
         if held and stems(said, _PLACE_WORDS) and not any(stems(said, _PLACE_WORDS) & stems(h, _PLACE_WORDS)
                                                           for h in held):
+            return True
+    return False
+
+
+
+_PLAN_LINE = re.compile(r"\b(?P<a>\d{1,2}:\d{2})\s*(?:-|\u2013|to)\s*\d{1,2}:\d{2}\s+(?P<after>[a-z][a-z' ]*)")
+_EVENT = re.compile(r"\b(?:fair|party|quiz|debate|meeting|festival|concert|gathering|event|celebration|sale|show|"
+                    r"opening|reading|recital|dinner party|picnic|ceremony)\b", re.I)
+
+
+def _pasted(sent: str, facts: Sequence[Fact], blocks: Sequence[PlanBlock]) -> bool:
+    """A line of the speaker's own plan, hours and words, said as the hours of a gathering: Kenji's "The book
+    fair is scheduled for Monday March 2, 2026, from 06:30-07:00 getting up and ready for the day" (his first
+    block; a0d10dc's day).  The gathering is one it holds or one a word names ("fair"), and shares no word
+    with the line."""
+    for m in _PLAN_LINE.finditer(sent):
+        t = clock_times(m.group("a"))[0]
+        after = stems(m.group("after"), _PLACE_WORDS)
+        own = [b for b in blocks if abs(b.start - t) <= 10 and after & stems(b.activity, _PLACE_WORDS)]
+        before = sent[:m.start()]
+        event = _EVENT.search(before) or any(stems(before, _PLACE_WORDS) & stems(f.what, _PLACE_WORDS) for f in facts)
+        if own and event and not any(stems(before, _PLACE_WORDS) & stems(b.activity, _PLACE_WORDS) for b in own):
             return True
     return False
