@@ -211,13 +211,21 @@ def day_keys(schema: type[BaseModel]) -> dict[str, Any]:
     return schema.model_json_schema(by_alias=True).get("properties") or {}
 
 
-def fill_keys(props: dict[str, Any]) -> dict[str, str]:
-    """A plain resident's day for a filled-in frame's schema (one key a line it is asked for, "HH:MM
-    label"): a free line with choices takes the first not yet taken (the dealt choices differ,
-    so none repeats), another free line something of its own, a work line the frame's words."""
+def frame_labels(user: str) -> dict[str, str]:
+    """Each line of the frame a request shows, by its starting hour: "08:00" -> "run the town"."""
+    return {m.group(1): m.group(2) for m in re.finditer(
+        r"(?m)^(\d\d:\d\d)-\d\d:\d\d (.+?)(?: \(at [^)]*\))?(?:, one of: .*)?$", user)}
+
+
+def fill_keys(props: dict[str, Any], user: str = "") -> dict[str, str]:
+    """A plain resident's day for a filled-in frame's schema (one key a line it is asked for, its hour,
+    "HH:MM"; its label from the frame in ``user``, the request's text): a free line with choices takes
+    the first not yet taken (the dealt choices differ, so none repeats), another free line something
+    of its own, a work line the frame's words."""
     out, used, free = {}, set(), 0
+    labels = frame_labels(user)
     for key, node in props.items():
-        label = key[6:] if re.match(r"^\d\d:\d\d ", key) else key
+        label = labels.get(key, key)
         options = [o for o in node.get("enum") or () if o not in used]
         if options:
             out[key] = options[0]
@@ -242,7 +250,7 @@ def town_answer(messages: list[Message], schema: type[BaseModel], purpose: str, 
         return {"ratings": [words[(k >> i) % 5] for i in range(n)]}
     if purpose in ("plan_day", "replan"):
         props = day_keys(schema)
-        return fill_keys(props) if props else {"plan": fill_frame(user)}  # (a list: read line by line)
+        return fill_keys(props, user) if props else {"plan": fill_frame(user)}  # (a list: read line by line)
     if purpose == "decompose":
         # the model names the activity and at most the area ("home", "work", ""): the world
         # picks the object (activities the town's table knows, and some it does not)

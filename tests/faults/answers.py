@@ -47,8 +47,8 @@ def answer_schemas() -> list[type[BaseModel]]:
     from game.mind.planning.dayfill import day_fill_answer
     from game.mind.planning.steps import block_steps_answer
 
-    found.append(day_fill_answer(("07:00 free time", "09:00 run the town from the mayor's office", "17:00 free time")))
-    found.append(block_steps_answer(("07:00 breakfast", "07:30 run the town from the mayor's office")))
+    found.append(day_fill_answer(("07:00", "09:00", "17:00")))
+    found.append(block_steps_answer(("07:00", "07:30")))
     return found
 
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 import numpy as np
-from fake_model import FakeModel, day_keys, fill_keys, text_hash
+from fake_model import FakeModel, day_keys, fill_keys, frame_labels, text_hash
 
 from game.world.objects import ObjectStates
 from game.world.residents import Lifestyle, ResidentSpec
@@ -28,8 +28,9 @@ PARTY = "Did you hear? There is a party at the cafe tonight!"
 
 def plan_with_party(messages, schema, tag) -> dict:
     """A day that ends at the party at the cafe: the frame's own words, the last free line the party."""
-    lines = fill_keys(day_keys(schema))
-    free = [k for k in lines if k.endswith(" free time")]
+    labels = frame_labels(messages[-1].content)
+    lines = fill_keys(day_keys(schema), messages[-1].content)
+    free = [k for k in lines if labels.get(k) == "free time"]
     if free:
         lines[free[-1]] = "going to the party at the cafe"
     return lines

@@ -39,10 +39,13 @@ def _day_line(v: object) -> str:
 
 
 class FillBase(BaseModel):
-    """The day's frame filled in: one field a frame line, named by the line's hour and label
-    ("07:00 free time"), so the server's grammar writes each key, in order, before the model's
-    words for it.  ``{"plan": [...]}`` (a list, as a server that ignores the schema or a test may
-    answer) is read line by line."""
+    """The day's frame filled in: one field a frame line, named by the line's hour ("07:00"), so the
+    server's grammar writes each key, in order, before the model's words for it.  The hour alone:
+    with its label ("08:00 run the town from the mayor's office") the keys were 44% of what a day
+    plan generated, written token by token under the grammar on a day of 2026-12-02, when generating
+    was 59% of the server's time; the prompt's frame shows each hour with its label.
+    ``{"plan": [...]}`` (a list, as a server that ignores the schema or a test may answer) is read
+    line by line."""
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -142,7 +145,7 @@ class _Day:
         which = sorted({first_of[i] for i in which if i not in self.fixed})
         shapes = self.shapes(which, day)
         labels = tuple(slots[i].label if slots[i].kind == "work" else "" for i in which)
-        schema = day_fill_answer(tuple(slot_key(slots[i]) for i in which), shapes, labels)
+        schema = day_fill_answer(tuple(hhmm(slots[i].start) for i in which), shapes, labels)
         ans = await self.core.complete(template, schema, template, Priority.PLAN, now,
                                        max_tokens=40 + 30 * len(which), temperature=0.6,
                                        frame=frame_text(slots, self.fixed, dict(zip(which, shapes))),
