@@ -75,7 +75,8 @@ def task_words(template: str) -> str:
 
 
 def slot_key(s: Slot) -> str:
-    """The answer's key for a frame line: its hour and label."""
+    """A frame line as the second ask shows the lines that stay ("07:00 free time: ..."): its hour and label
+    (the answer's key is its hour alone)."""
     return clean_text(f"{hhmm(s.start)} {s.label}", 60)
 
 
