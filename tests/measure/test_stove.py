@@ -63,3 +63,4 @@ def test_the_fire_is_put_out_within_ten_game_minutes_by_someone_in_the_house(run
 def test_the_run_replays_whole(run):
     result, _, _ = run
     assert not [e for e in result.get("errors", []) if "recorded" in str(e)]
+    assert [a["resident"] for a in result["answers"] if a["verdict"] == "no answer"] == []  # (each one recorded)

@@ -4,7 +4,7 @@ hosting" or a pronoun, the retry note said back, and the resident's own name sai
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 
@@ -78,6 +78,16 @@ def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours
     q = "Do you know of a gathering planned in town? When and where is it, and who is hosting it?"
     for held in ([fair], []):  # (he held none: the fair was Aiko's, in his memories)
         assert times_unbacked(pasted, q, today=mine, usual=(), tomorrow=(), facts=held, basis="") == [pasted]
+    # Hank at 06:20 of the stove run (5326750): his shift opens at 08:00
+    shift = [PlanBlock(360, 390, "having breakfast"),
+             PlanBlock(480, 720, "work behind the counter of the supply store")]
+    done = "I have been working behind the counter of the supply store for the last few hours."
+    asked = "What happened in your kitchen this morning, and what did you do?"
+    assert times_unbacked(done, asked, today=shift, usual=(), tomorrow=(), facts=[], basis="",
+                          at=(date(2026, 3, 2), 380)) == [done]
+    for when in (500, 700):  # (at work, or after some hours of it)
+        assert times_unbacked(done, asked, today=shift, usual=(), tomorrow=(), facts=[], basis="",
+                              at=(date(2026, 3, 2), when)) == []
     for right in ("Aiko Tanaka is hosting the book fair at Oak Hill College.",
                   "I am up from 06:30-07:00 getting up and ready for the day, then breakfast."):
         assert times_unbacked(right, q, today=mine, usual=(), tomorrow=(), facts=[fair], basis="") == [], right

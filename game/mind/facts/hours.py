@@ -75,11 +75,13 @@ def merged(blocks: Sequence[PlanBlock]) -> tuple[PlanBlock, ...]:
 
 def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], usual: Sequence[PlanBlock],
                    tomorrow: Sequence[PlanBlock], facts: Sequence[Fact], basis: str,
-                   day: date | None = None) -> list[str]:
+                   at: tuple[date, int] | None = None) -> list[str]:
     """The sentences of ``answer`` that say a time of day nothing it holds has: a usual weekday is
     held to the frame, tomorrow to tomorrow's frame and the gatherings, the rest to today's plan, the
     frame, the gatherings and any time its memories or the prompt say ("work from 7:00 to 10:15" of a
-    usual day whose work is 07:00-15:00; "play the piano from 18:00 to 21:00 tomorrow")."""
+    usual day whose work is 07:00-15:00; "play the piano from 18:00 to 21:00 tomorrow").  ``at``: the plan
+    day and minute it is asked at (``MindCore.day_and_minute``), where known."""
+    day, minute = at if at is not None else (None, None)
     def ends(blocks: Sequence[PlanBlock]) -> set[int]:
         return {t for b in merged(blocks) for t in (b.start, b.end, b.end % (24 * 60))}
     gatherings = {t for f in facts if f.start is not None for t in (f.start, f.end or f.start)}
@@ -99,7 +101,8 @@ def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], us
             (f.start, f"{f.what} {f.host}" if f.day in (None, day) else "") for f in facts if f.start is not None]
     return [s for s in sentences(answer) if any(all(abs(t - k) > 10 for k in ok) for t in clock_times(s))
             or _misplaced(s, entries if _DAY_NAMED.search(s) else plain) or _same_time(s, entries)
-            or _at_its_end(s, merged([*today, *usual, *tomorrow])) or _pasted(s, facts, today)]
+            or _at_its_end(s, merged([*today, *usual, *tomorrow])) or _pasted(s, facts, today)
+            or minute is not None and _not_begun(s, today, minute)]
 
 
 _PLACE_WORDS = frozenset({"bluebell", "cafe", "town", "hall", "house", "park", "college", "market", "store"})
@@ -190,5 +193,20 @@ def _pasted(sent: str, facts: Sequence[Fact], blocks: Sequence[PlanBlock]) -> bo
         before = sent[:m.start()]
         event = _EVENT.search(before) or any(stems(before, _PLACE_WORDS) & stems(f.what, _PLACE_WORDS) for f in facts)
         if own and event and not any(stems(before, _PLACE_WORDS) & stems(b.activity, _PLACE_WORDS) for b in own):
+            return True
+    return False
+
+
+_BEEN = re.compile(r"\bI(?:'ve|\u2019ve| have) been (?P<what>[a-z]+ing\b[^.;!?]*?)\s+(?:for (?:the )?(?:last|past) "
+                   r"(?:few |couple of |\w+ )?hours?|all (?:morning|day)|since (?:early )?(?:this )?morning)", re.I)
+
+
+def _not_begun(sent: str, today: Sequence[PlanBlock], minute: int) -> bool:
+    """A block of the day said as done for hours before it begins: Hank at 06:20, "I have been working behind
+    the counter of the supply store for the last few hours" (it opens at 08:00; the stove run of 5326750)."""
+    for m in _BEEN.finditer(sent):
+        said = stems(m.group("what"), _PLACE_WORDS)
+        of = [b for b in today if said & stems(b.activity, _PLACE_WORDS)]
+        if of and all(b.start > minute + 10 for b in of):
             return True
     return False

@@ -389,7 +389,7 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
     found += [Problem("claim", sent, f"Say only the hours {first} holds. {hours}".strip())
               for sent in times_unbacked(text, question, today=_blocks(mind, now), usual=usual,
                                          tomorrow=_tomorrow_frame(mind, now), facts=held, basis=basis,
-                                         day=mind.core.day_and_minute(now)[0])]
+                                         at=mind.core.day_and_minute(now))]
     found += [Problem("claim", s, hint) for s, hint in days_unbacked(
         text, name, now, today=_blocks(mind, now), frame=lambda d: mind.core.routine_blocks(None, d), facts=held,
         basis=basis, names=[*town.people, *town.places], asked=question)]  # a day it names, held to what it holds
