@@ -4,6 +4,7 @@ answers on 356ade6's save, and the pronoun each resident's own file gives it."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from game.mind.facts.fact import TownNames
@@ -40,6 +41,11 @@ def test_the_speaker_s_own_pronoun_beside_another_of_the_other_is_i() -> None:
     assert mend_voice(grace, "Grace Okafor", TOWN)[0] == (
         "I am also worried about my husband, Samuel, and I suspect he is hiding something. "
         "I am preparing for the debate and am worried about my town's budget.")
+    # the panel of 86de9fc: "a civics teacher" is what she was, not another
+    assert mend_voice("I am no longer a civics teacher at Oakhill College; she is running for a third term as mayor "
+                      "against Hank Brody.", "Grace Okafor", replace(TOWN, places=("Oakhill College",)))[0] == (
+        "I am no longer a civics teacher at Oakhill College; I am running for a third term as mayor against Hank "
+        "Brody.")
 
 
 def test_a_pronoun_another_may_stand_for_stays() -> None:

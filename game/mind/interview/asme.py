@@ -74,6 +74,7 @@ def _i_said(sent: str) -> str:
 _SOMEONE = re.compile(rf"\b(?:my|our|a|an|the|this|that) (?:\w+(?:['’]s)? )?(?:{_KIN}|dad|mum|mom|teacher|"
                       r"pupil|man|woman|boy|girl|stranger|person|customer|baker|mayor|pharmacist|barista|student|candidate|host)\b"
                       r"(?!['’]s)", re.I)
+_I_AM = re.compile(r"\bI(?:'m| am| was)(?: (?:no longer|not|still|also|now))? $")
 _PRONOUN_LEAD = re.compile(r"^(?:She|He)(?P<adv>\s+(?:also|still|really|often|usually|always|just))?"
                            r"(?P<v>'s|'ll|\s+(?:is|was|will|has|had|does|did|would|can|\w+s)\b)")
 
@@ -168,7 +169,8 @@ def _other_as(text: str, pron: str, me: str, town: TownNames) -> bool:
     known = {*town.people, *town.places}
     if any(m.group(0) not in known for m in _FULL_NAME.finditer(text)):
         return True  # one the town does not know ("Ezra Vance")
-    if any(not other_kin.search(m.group(0)) for m in _SOMEONE.finditer(text)):
+    if any(not other_kin.search(m.group(0)) and not _I_AM.search(text[:m.start()])
+           for m in _SOMEONE.finditer(text)):  # (not the speaker's own: "I am no longer a civics teacher")
         return True
     return any(re.search(rf"\b{re.escape(p.split()[0])}\b", text) and pronoun_of(p, town) in ("", pron)
                for p in town.people if p != me)
