@@ -78,6 +78,7 @@ def test_the_panel_replays_whole(result):
     assert result["errors"] == []
     assert sorted({a["resident"] for a in result["answers"]}) == sorted(FACTS)
     assert len(result["answers"]) == 3 * len(FACTS)
+    assert [a["resident"] for a in result["answers"] if a["verdict"] == "no answer"] == []  # (each one recorded)
     assert result["model_led"]["share"] >= 0.5  # a played save: the model led their morning
 
 

@@ -783,3 +783,21 @@ def test_i_with_a_verb_of_another_is_said_as_i():
     # another named before it: "her" is hers
     assert own_voice("I think Rosa loves her father.", "Grace Okafor") == "I think Rosa loves her father."
     assert own_voice("I was there, I told him.", "Grace Okafor") == "I was there, I told him."
+
+
+def test_kin_the_town_does_not_give_a_resident_is_a_claim():
+    # Hank in the panel of 86de9fc: "I am also preparing for Rosa Brody's daughter" (Rosa is his daughter)
+    import json
+    from pathlib import Path
+
+    from game.mind.facts.fact import TownNames
+    from game.mind.interview.ofothers import said_of_others
+
+    rs = json.loads((Path(__file__).parents[2] / "game/maps/default/residents.json").read_text())["residents"]
+    town = TownNames(people=tuple(r["name"] for r in rs), relations={r["name"]: r["relationships"] for r in rs})
+    said = "I am also preparing for Rosa Brody's daughter."
+    assert said_of_others(f"I am busy at the store. {said}", "Hank Brody", {}, town) == [said]
+    for right in ("I love Hank's daughter.", "Samuel's wife is the mayor.", "Eli's mother runs the cafe.",
+                  "Rosa's father runs the store.", "Kenji's wife keeps his secret."):  # (from either side)
+        assert said_of_others(right, "Nora Lindqvist", {}, town) == [], right
+    assert said_of_others("Felix's wife bakes too.", "Nora Lindqvist", {}, town) == ["Felix's wife bakes too."]

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from game.mind.facts.fact import TownNames
+from game.mind.facts.kinof import kin_unheld
 from game.mind.facts.ownpoints import point_given_to_another
 from game.mind.facts.unbacked import sentences
 
@@ -21,6 +22,7 @@ def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town:
     resident's relationships (``relation_words_mixed``), or a resident's doing this week given to a
     third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
     out = relation_words_mixed(answer, relationships, town.roles, town.people)
+    out += [s for s in kin_unheld(answer, town) if s not in out]  # ("Rosa Brody's daughter": she has none)
     out += own_as_third(answer, town.doings.get(me, ()))
     named = [p for p in town.people if p != me and re.search(rf"\b{re.escape(p.split()[0])}\b", answer)]
     if not town.doings or not named:  # (a third's doing is given only to one the answer names)
