@@ -88,6 +88,17 @@ def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours
     for when in (500, 700):  # (at work, or after some hours of it)
         assert times_unbacked(done, asked, today=shift, usual=(), tomorrow=(), facts=[], basis="",
                               at=(date(2026, 3, 2), when)) == []
+    # Rosa and Samuel at 06:20 of the stove run of 635d79d: her work from 07:00, her painting at 19:00, his waking
+    rosa = [PlanBlock(360, 390, "getting up and ready for the day"), PlanBlock(420, 900, "work behind the counter at "
+            "Bluebell Cafe"), PlanBlock(1140, 1260, "paint in the evening")]
+    for wrong in ("I was busy working behind the counter at Bluebell Cafe, preparing for Grace's surprise party.",
+                  "I was painting in the evening, as planned.", "I woke up at 7:00 AM and went to the kitchen."):
+        assert times_unbacked(wrong, asked, today=rosa, usual=(), tomorrow=(), facts=[], basis="",
+                              at=(date(2026, 3, 2), 380)) == [wrong], wrong
+    for right in ("I was getting up and ready for the day.", "I was planning to paint in the evening.",
+                  "I was painting in the evening yesterday.", "I woke up at 6:00 AM."):
+        assert times_unbacked(right, asked, today=rosa, usual=(), tomorrow=(), facts=[], basis="",
+                              at=(date(2026, 3, 2), 380)) == [], right
     for right in ("Aiko Tanaka is hosting the book fair at Oak Hill College.",
                   "I am up from 06:30-07:00 getting up and ready for the day, then breakfast."):
         assert times_unbacked(right, q, today=mine, usual=(), tomorrow=(), facts=[fair], basis="") == [], right

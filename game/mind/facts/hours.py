@@ -201,12 +201,26 @@ _BEEN = re.compile(r"\bI(?:'ve|\u2019ve| have) been (?P<what>[a-z]+ing\b[^.;!?]*
                    r"(?:few |couple of |\w+ )?hours?|all (?:morning|day)|since (?:early )?(?:this )?morning)", re.I)
 
 
+_WAS = re.compile(r"\bI was (?:busy |just |already |still )?(?P<what>(?!(?:thinking|planning|hoping|wondering|looking|"
+                  r"getting|preparing|going|expecting|waiting|about)\b)[a-z]+ing\b[^.;!?,]*)", re.I)
+_PAST_AT = re.compile(r"\bI (?:woke|got|went|had|ate|started|began|left|arrived|came|finished)\b[^.;!?]*?\bat "
+                      r"(?P<t>\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2})", re.I)
+_OTHER_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|spring|summer|autumn|winter)|"
+                        r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|as a (?:child|girl|boy)|years? ago|used to|"
+                        r"when I was)\b", re.I)
+
+
 def _not_begun(sent: str, today: Sequence[PlanBlock], minute: int) -> bool:
-    """A block of the day said as done for hours before it begins: Hank at 06:20, "I have been working behind
-    the counter of the supply store for the last few hours" (it opens at 08:00; the stove run of 5326750)."""
-    for m in _BEEN.finditer(sent):
+    """A block of the day said as done before it begins, at ``minute`` of the day: Hank at 06:20, "I have been
+    working behind the counter of the supply store for the last few hours" (it opens at 08:00; the stove run
+    of 5326750); Rosa, "I was busy working behind the counter at Bluebell Cafe" and "I was painting in the
+    evening" (from 07:00, and at 19:00); Samuel, "I woke up at 7:00 AM" (the stove run of 635d79d).  Not
+    what another day holds ("yesterday", "as a child"), nor what was in mind ("I was planning to ...")."""
+    if _OTHER_DAY.search(sent):
+        return False
+    for m in [*_BEEN.finditer(sent), *_WAS.finditer(sent)]:
         said = stems(m.group("what"), _PLACE_WORDS)
         of = [b for b in today if said & stems(b.activity, _PLACE_WORDS)]
         if of and all(b.start > minute + 10 for b in of):
             return True
-    return False
+    return any(t > minute + 10 for m in _PAST_AT.finditer(sent) for t in clock_times(m.group("t")))
