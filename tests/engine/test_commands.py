@@ -272,7 +272,10 @@ async def _zed_opens_a_talk_with_bob(fake_town_loader, prefill_s: float):
     e.submit(EnterAsVisitor("Zed", "a tinker"))
     e.player.pos = e.core.residents["Bob Lin"].pos
     e.submit(OpenTalk("Bob Lin"))
-    await asyncio.sleep(0.05)
+    for _ in range(200):  # until the reply is being got ready (a loaded machine takes longer than 0.05 s)
+        await asyncio.sleep(0.01)
+        if prefilled(llm):
+            break
     return e, llm
 
 
