@@ -812,3 +812,21 @@ def test_kin_the_town_does_not_give_a_resident_is_a_claim():
                   "Rosa's father runs the store.", "Kenji's wife keeps his secret."):  # (from either side)
         assert said_of_others(right, "Nora Lindqvist", {}, town) == [], right
     assert said_of_others("Felix's wife bakes too.", "Nora Lindqvist", {}, town) == ["Felix's wife bakes too."]
+
+
+def test_the_honoree_said_to_set_up_its_own_surprise_is_a_wrong_host():
+    # Samuel in the stove run of 3de0d08, asked what happened in his kitchen: "I opened it and saw Grace, who was
+    # already setting up the party in the dining room" (his surprise for her); Rosa sets it up with him
+    from datetime import date
+
+    from game.mind.facts.fact import Fact, TownNames
+    from game.mind.interview.backing import wrong_host
+
+    party = Fact(key="p", kind="gathering", what="a surprise party for Grace's 60th birthday", host="Samuel Okafor",
+                 place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60, honoree="Grace Okafor")
+    town = TownNames(people=("Samuel Okafor", "Grace Okafor", "Rosa Brody"))
+    said = "I opened it and saw Grace, who was already setting up the party in the dining room."
+    assert [p.what for p in wrong_host(said, [party], town, None)] == [said]
+    for right in ("Rosa, who is setting up the party, came by.", "Grace is planning the debate.",
+                  "I saw Grace in the kitchen."):
+        assert wrong_host(right, [party], town, None) == [], right

@@ -286,8 +286,9 @@ def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[
     return out
 
 
-_HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) (?:the one who will be |"
-                    r"(?:[\w']+ ){1,5}and )?(?:hosting|throwing|holding|organi[sz]ing|the host|the organi[sz]er)\b")
+_HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) (?:already )?"
+                    r"(?:the one who will be |(?:[\w']+ ){1,5}and )?(?:hosting|throwing|holding|organi[sz]ing|the host|"
+                    r"the organi[sz]er|(?P<up>setting up|preparing|decorating|planning))\b")  # (up: a helper's too)
 # "She is hosting the party", of the one the sentence before named
 _SHE_HOSTS = re.compile(r"^(?:She|He)(?: is|'s| will be| was) (?:hosting|throwing|holding|organi[sz]ing)\b")
 _FULL = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
@@ -297,14 +298,15 @@ _HELPS = re.compile(r"\bhelp(?:s|ing)? (?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?) (?:
 
 
 def wrong_host(answer: str, held: Sequence[Fact], town: TownNames, now: datetime | None) -> list[Problem]:
-    """A sentence about a gathering it holds (or the sentence before spoke of) that gives it another host
-    ("Grace Okafor is hosting it": Samuel hosts the party; "helping Samuel prepare Grace's public debate")."""
+    """A sentence about a gathering it holds (or the sentence before spoke of) that gives it another host ("Grace
+    Okafor is hosting it"; "helping Samuel prepare Grace's debate"; "Grace, who was already setting up the party")."""
     out = []
     last: str | None = None  # the one the sentences so far named last
     before: list[Fact] = []  # the gatherings the sentence before spoke of
     for sent in sentences(answer):
         here = [f for f in held if f.speaks_of(sent)]
-        named = [m.group("who") for m in [*_HOSTS.finditer(sent), *_HELPS.finditer(sent)]]
+        named = [m.group("who") for m in [*_HOSTS.finditer(sent), *_HELPS.finditer(sent)] if not m.groupdict().get(
+            "up") or any(f.honoree and m.group("who") in (f.honoree, f.honoree.split()[0]) for f in here)]
         if last is not None and _SHE_HOSTS.match(sent):
             named.append(last)
         for said in named:
