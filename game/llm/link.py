@@ -14,6 +14,7 @@ again takes it.  Each answer's time in a slot goes to the throttle too (how many
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import random
 import time
@@ -252,11 +253,13 @@ class ServerLink:
     async def asked(self, path: str, payload: dict[str, object], number: int, tag: CallTag) -> object:
         """One try of a request in slot ``number``; one that ends without an answer (dropped,
         stopped, failed) leaves that server slot unpinned for ``REPIN_AFTER_S`` (``pinned``)."""
+        post = self.post_once(path, self.pinned(payload, number), number)
         try:
-            return await self.stoppable(self.watched(self.post_once(path, self.pinned(payload, number), number),
-                                                     number), number, tag)
+            return await self.stoppable(self.watched(post, number), number, tag)
         except BaseException:
             self.dropped_at[number] = time.monotonic()
+            if inspect.getcoroutinestate(post) == inspect.CORO_CREATED:
+                post.close()  # stopped before it began: closed, not left "never awaited"
             raise
 
     def stall_s(self) -> float:
