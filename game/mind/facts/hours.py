@@ -190,9 +190,9 @@ def _pasted(sent: str, facts: Sequence[Fact], blocks: Sequence[PlanBlock]) -> bo
         t = clock_times(m.group("a"))[0]
         after = stems(m.group("after"), _PLACE_WORDS)
         own = [b for b in blocks if abs(b.start - t) <= 10 and after & stems(b.activity, _PLACE_WORDS)]
-        before = sent[:m.start()]
-        event = _EVENT.search(before) or any(stems(before, _PLACE_WORDS) & stems(f.what, _PLACE_WORDS) for f in facts)
-        if own and event and not any(stems(before, _PLACE_WORDS) & stems(b.activity, _PLACE_WORDS) for b in own):
+        said = stems(sent[:m.start()], _PLACE_WORDS)
+        event = _EVENT.search(sent[:m.start()]) or any(said & stems(f.what, _PLACE_WORDS) for f in facts)
+        if own and event and not any(said & stems(b.activity, _PLACE_WORDS) for b in own):
             return True
     return False
 
@@ -204,7 +204,7 @@ _BEEN = re.compile(r"\bI(?:'ve|\u2019ve| have) been (?P<what>[a-z]+ing\b[^.;!?]*
 _WAS = re.compile(r"\bI was (?:busy |just |already |still )?(?P<what>(?!(?:thinking|planning|hoping|wondering|looking|"
                   r"getting|preparing|going|expecting|waiting|about)\b)[a-z]+ing\b[^.;!?,]*)", re.I)
 _PAST_AT = re.compile(r"\bI (?:woke|got|went|had|ate|started|began|left|arrived|came|finished)\b[^.;!?]*?\bat "
-                      r"(?P<t>\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m\b\.?|\d{1,2}:\d{2})", re.I)
+                      rf"(?P<t>{_CLOCK.pattern})", re.I)  # (a time as ``clock_times`` reads it)
 _OTHER_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|spring|summer|autumn|winter)|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|as a (?:child|girl|boy)|years? ago|used to|"
                         r"when I was)\b", re.I)
