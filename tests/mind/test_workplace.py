@@ -266,3 +266,27 @@ def test_one_s_own_work_or_gathering_is_not_denied():
     for fine in ("I'm not running late.", "I'm not working at the cafe.", "I'm not hosting anything else."):
         assert work_denied(fine, "Marcus Bell", pub, "The Copper Kettle:pub", [quiz]) == "", fine
     assert work_denied("I'm not running this pub.", "Hank Brody", pub, "Brody's Supply Store:shop floor", []) == ""
+
+
+def test_a_block_of_the_day_is_not_said_as_done_before_it_begins():
+    """The interviews' rule (facts/hours.py) in a talk: a block said as done for hours, or as what the
+    speaker was doing, before it begins (Hank's "working behind the counter ... for the last few hours" at
+    06:20, his shift from 08:00); once it has begun it stands, and so does what another day held."""
+    from datetime import date
+
+    from game.mind.view import DayPlan, PlanBlock
+
+    engine = new_engine("default", scripted_model({}))
+    hank = engine.talk_facts.core.minds["Hank Brody"]
+    blocks = (PlanBlock(5 * 60 + 30, 8 * 60, "wake up and have breakfast", kind="wake"),
+              PlanBlock(8 * 60, 17 * 60, "work behind the counter of the supply store", kind="work"))
+    hank.agenda.start_day(DayPlan(1, 5 * 60 + 30, 22 * 60, blocks), date(2026, 3, 2))
+    line = "Morning, Nora. I have been working behind the counter for the last few hours. How are you?"
+    talk = Conversation("b1", ["Hank Brody", "Nora Lindqvist"])
+    early, late = datetime(2026, 3, 2, 6, 20), datetime(2026, 3, 2, 11, 20)
+    assert engine.talk_facts.vet(talk, "Hank Brody", line, early)[1] == "Morning, Nora. How are you?"
+    assert engine.talk_facts.vet(Conversation("b2", ["Hank Brody", "Nora Lindqvist"]), "Hank Brody", line,
+                                 late)[1] == line
+    yesterday = "Morning, Nora. I was working behind the counter yesterday. How are you?"
+    assert engine.talk_facts.vet(Conversation("b3", ["Hank Brody", "Nora Lindqvist"]), "Hank Brody", yesterday,
+                                 early)[1] == yesterday

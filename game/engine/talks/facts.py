@@ -20,7 +20,7 @@ from game.mind.facts.history import (
     reason_unheld,
     says_history,
 )
-from game.mind.facts.hours import clock_times, stems
+from game.mind.facts.hours import begun_said, clock_times, stems
 from game.mind.facts.keptfrom import honoured_as_me, host_asked_if_heard, kept_one_in_the_know
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
@@ -89,6 +89,7 @@ from game.mind.facts.workplace import (
     work_elsewhere,
 )
 from game.mind.memory.records import partners_in
+from game.mind.planning.routine import day_and_minute
 from game.mind.view import Conversation
 
 log = logging.getLogger(__name__)
@@ -124,16 +125,14 @@ class TalkFacts:
             mind = self.core.minds.get(v.speaker)
             heard = [r.text for r in mind.memory.recent(HEARD_KEPT)] if mind else []  # (read once a line)
             v = self.said.not_copied(conv, self._own_points(conv, v, now, heard), self.core.embodied)
-            town = self.core.town_names
             if _MEMORY_FORM.search(v.text):  # "I talked with Ines Moreau; I said: Hello, Ines!" (Nora's, 136a191)
                 v.text = _MEMORY_FORM.sub("", v.text).strip()
                 v.fixes.append("a memory said back in its stored form not said")
             v.text, fixed = numbers_mended(v.text, v.speaker, [p for p in conv.participants if p != v.speaker],
-                                           town, [*self._points()[1].values(), *heard])  # ages, years
+                                           self.core.town_names, [*self._points()[1].values(), *heard])  # ages
             v.fixes += fixed
             v.text = self._heard_now(conv, v, now)
-            whole = unfinished_tail(v.text, sentences(v.text))
-            if whole != v.text:
+            if (whole := unfinished_tail(v.text, sentences(v.text))) != v.text:
                 v.text = whole
                 v.fixes.append("an unfinished sentence not said")
         if v.fixes:
@@ -216,7 +215,7 @@ class TalkFacts:
             lambda: yesterday_unheld(sent, life, lambda: [r.text for r in self.core.minds[speaker].memory.recent(
                 YESTERDAY_KEPT) if r.created.date() == now.date() - timedelta(days=1)])
             or shared_past_unheld(sent, [life]),
-            lambda: self._time_unheld(sent, speaker, life),
+            lambda: self._time_unheld(sent, speaker, life, now),
             lambda: self._past_unheld(named_teller(sent, named or before, town.people), speaker, conv.participants,
                                       now),
             lambda: said_unheard(sent, from_listeners(conv.lines, speaker, conv.participants, heard), stems),
@@ -345,16 +344,14 @@ class TalkFacts:
     def _heard_now(self, conv: Conversation, v: Vetted, now: datetime) -> str:
         """The line with a claim to have known before what its speaker heard in this very talk said as
         the records have it (mind/facts/slips.news_as_known)."""
-        mind = self.core.minds.get(v.speaker)
-        since = conv.started
+        mind, since = self.core.minds.get(v.speaker), conv.started
         if mind is None or since is None:
             return v.text
         fresh = [f for f in mind.facts if f.heard is not None and since <= f.heard <= now
                  and f.source in conv.participants]
         if not fresh:
             return v.text
-        asked = conv.lines[-1][1] if conv.lines else ""
-        older = [f for f in mind.facts if f not in fresh]
+        asked, older = conv.lines[-1][1] if conv.lines else "", [f for f in mind.facts if f not in fresh]
         out = []
         for sent in sentences(v.text) or [v.text]:
             of_older = any(f.speaks_of(sent) for f in older)  # "I know about the quiz" held before: true
@@ -383,18 +380,21 @@ class TalkFacts:
             return why
         return past_event_unheld(sent, past_held(own, [r.text for r in rows if r.created.date() < now.date()]))
 
-    def _time_unheld(self, sent: str, speaker: str, life: str) -> str:
-        """Why ``sent`` has the speaker somewhere at an hour nothing it holds has (facts/meetat.py), else
-        "": the town's known hours (any resident's point or seed memory with an hour: "Marcus Bell runs
-        a pub quiz every Monday at 8pm") back a sentence on the same thing."""
+    def _time_unheld(self, sent: str, speaker: str, life: str, now: datetime) -> str:
+        """Why ``sent`` says a block of its speaker's day as done before it begins (facts/hours.py), or has it
+        somewhere at an hour nothing it holds has (facts/meetat.py), else "": the town's known hours (any resident's
+        point or seed memory with an hour: "Marcus Bell runs a pub quiz every Monday at 8pm") back the same thing."""
         mind = self.core.minds.get(speaker)
-        if mind is None or not says_an_hour(sent):
+        if mind is None:
             return ""
+        plan = mind.plan
+        begun = begun_said(sent, plan.blocks if plan is not None else (), day_and_minute(mind.persona, now)[1])
+        if begun or not says_an_hour(sent):
+            return begun
         if self._hours is None or self._hours[0] != len(self.core.minds):
             said = [x for m in self.core.minds.values() for x in [*sentences(m.persona.currently),
                                                                    *m.persona.seed_memories] if clock_times(x)]
             self._hours = (len(self.core.minds), said)
-        plan = mind.plan
         starts = [b.start for b in plan.blocks] if plan is not None else []
         starts += [t for f in mind.facts for t in (f.start, f.end) if t is not None]
         return time_unheld(sent, starts, [life], self._hours[1])

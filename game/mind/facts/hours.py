@@ -210,6 +210,12 @@ _OTHER_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|spring|su
                         r"when I was)\b", re.I)
 
 
+def begun_said(sent: str, today: Sequence[PlanBlock], minute: int) -> str:
+    """Why a talk's line says a block of its speaker's day as done before it begins, else "": Felix at 07:44,
+    "I've been working at the grocery store" (his shift is 09:00-14:00; a dawn of 0e42de2)."""
+    return "a part of the day said as done before it begins" if _not_begun(sent, merged(today), minute) else ""
+
+
 def _not_begun(sent: str, today: Sequence[PlanBlock], minute: int) -> bool:
     """A block of the day said as done before it begins, at ``minute`` of the day: Hank at 06:20, "I have been
     working behind the counter of the supply store for the last few hours" (it opens at 08:00; the stove run

@@ -20,6 +20,7 @@ from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.leaning import kept_apart, names_by_pronoun
 from game.mind.facts.parts import part_not_theirs
+from game.mind.facts.placekinds import KIND_OF, place_kind_unheld, wrong_kind_of_place
 from game.mind.facts.slips import VOCATIVE
 from game.mind.facts.unbacked import SELF_INTRO, own_name_as_other, sentences
 
@@ -118,9 +119,9 @@ def _by_kind(text: str, places: Iterable[str]) -> str | None:
     m = re.match(r"\s*the\s+(\w+(?: \w+)?)", text, re.I)
     if not m:
         return None
-    kind = next((k for w, k in _KIND_OF.items() if re.match(rf"{re.escape(w)}\b", m.group(1), re.I)), None)
+    kind = next((k for w, k in KIND_OF.items() if re.match(rf"{re.escape(w)}\b", m.group(1), re.I)), None)
     found = [p for p in places if kind and any(re.search(rf"\b{re.escape(w)}\b", p, re.I)
-                                               for w, k in _KIND_OF.items() if k == kind)]
+                                               for w, k in KIND_OF.items() if k == kind)]
     return found[0] if len(found) == 1 else None
 
 
@@ -252,32 +253,6 @@ def yours_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: To
     return ""
 
 
-# kinds of place, each with the words said of it; a place's own kinds are those its name says
-_KINDS = {
-    "cafe": ("cafe", "café", "coffee shop", "coffeehouse", "coffee house"), "bakery": ("bakery", "bakeshop"),
-    "pub": ("pub", "bar", "inn", "tavern"), "store": ("store", "shop", "supply store", "hardware store"),
-    "market": ("market", "grocery", "supermarket", "grocer"), "pharmacy": ("pharmacy", "chemist", "drugstore"),
-    "library": ("library",), "college": ("college", "university", "school"), "park": ("park", "garden"),
-    "hall": ("hall", "town hall", "city hall"), "restaurant": ("restaurant", "diner", "bistro"),
-}
-_KIND_OF = {w: k for k, ws in _KINDS.items() for w in ws}
-_KIND_WORDS = "|".join(sorted(_KIND_OF, key=len, reverse=True))
-
-
-def wrong_kind_of_place(sent: str, places: Sequence[str]) -> str:
-    """Why ``sent`` calls a place of the town a kind of place its name says it is not ("Bluebell
-    Cafe, a local bakery"), else ""; a place whose name says no kind is not judged."""
-    for p in places:
-        if p not in sent:  # (first: a big town has a thousand places)
-            continue
-        own = {k for w, k in _KIND_OF.items() if re.search(rf"\b{re.escape(w)}\b", p, re.I)}
-        m = re.search(rf"\b{re.escape(p)}(?:,| is| was|'s a)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,2}}?"
-                      rf"(?P<k>{_KIND_WORDS})\b", sent, re.I)
-        if own and m and _KIND_OF[m.group("k").lower()] not in own:
-            return f"{p} is no {m.group('k').lower()}"
-    return ""
-
-
 _ASSISTANT = re.compile(r"\b(?:I'm sorry,? but I (?:can't|cannot|am unable to) (?:help|assist|provide|comply|answer)"
                         r"|I (?:can't|cannot) (?:help|assist) (?:you )?with (?:that|this)|as an AI|(?:some kind of|a) "
                         r"miscommunication|how (?:can|may) I (?:help|assist) you"
@@ -319,7 +294,7 @@ def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownN
             or meets_the_known(sent, speaker, listeners, town)
             or yours_not_theirs(sent, speaker, listeners, town, facts)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
-            or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places)
+            or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places) or place_kind_unheld(sent, town)
             or works_elsewhere(sent, speaker, town, listeners) or amount_unbacked(sent)
             or closed_when_open(sent, town) or part_not_theirs(sent, speaker, listeners, town, facts)
             or hidden_role_problem(sent, speaker, listeners, town))
