@@ -178,6 +178,9 @@ def test_the_one_spoken_to_is_you_and_a_spouse_is_no_new_acquaintance():
         "I talked with Felix's mother."
     # (b765e22's day: Hank to Marcus, Felix to Ines)
     assert to_listener("I'm going to Marcus's pub quiz.", ["Marcus Bell"], []) == "I'm going to your pub quiz."
+    # a sentence that begins with it (Nora to Samuel, a test of 2026-12-02)
+    assert to_listener("Of course! Samuel Okafor's party sounds lovely.", ["Samuel Okafor"], []) == \
+        "Of course! Your party sounds lovely."
     assert to_listener("I'm nervous that Ines Moreau sees me as a rival.", ["Ines Moreau"], []) == \
         "I'm nervous that you see me as a rival."
     assert to_listener("I'd sell it to the cafe instead of going through Ines Moreau.", ["Ines Moreau"], []) == \

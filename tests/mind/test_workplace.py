@@ -290,3 +290,28 @@ def test_a_block_of_the_day_is_not_said_as_done_before_it_begins():
     yesterday = "Morning, Nora. I was working behind the counter yesterday. How are you?"
     assert engine.talk_facts.vet(Conversation("b3", ["Hank Brody", "Nora Lindqvist"]), "Hank Brody", yesterday,
                                  early)[1] == yesterday
+
+
+def test_news_heard_in_the_talk_is_not_given_a_host_or_place_the_talk_did_not_say():
+    """Nora at 06:52 on a dawn of 0e42de2 (2026-12-02): Ines had asked only about "the surprise party for
+    Grace's 60th birthday", and Nora answered with its host and place."""
+    engine = new_engine("default", scripted_model({}))
+    at = datetime(2026, 3, 2, 6, 52)
+    talk = Conversation("n1", ["Ines Moreau", "Nora Lindqvist"], place="Bluebell Cafe:cafe", started=at)
+    asked = ("So, what's happening with the surprise party for Grace's 60th birthday tomorrow? Is anyone planning "
+             "anything?")
+    who, said = engine.talk_facts.vet(talk, "Ines Moreau", asked, at)
+    talk.add(who, said)
+    assert engine.talk_facts.core.minds["Nora Lindqvist"].facts.holds(
+        next(iter(engine.talk_facts.core.minds["Ines Moreau"].facts)).key)
+    line = ("Yes, Samuel Okafor has a surprise party planned for Grace's 60th birthday. I can't wait to hear what he "
+            "has in store for everyone.")
+    said = engine.talk_facts.vet(talk, "Nora Lindqvist", line + " Thanks for asking, Ines.", at)[1]
+    assert said == "Thanks for asking, Ines."
+    # said by the host, it was said
+    talk2 = Conversation("n2", ["Samuel Okafor", "Nora Lindqvist"], place="Willow Park", started=at)
+    talk2.add(*engine.talk_facts.vet(talk2, "Samuel Okafor", "I'm planning a surprise party for Grace's 60th "
+                                     "birthday. Please keep it quiet!", at))
+    line2 = "Of course! Samuel Okafor's surprise party for Grace's 60th birthday sounds lovely."
+    assert "surprise party for Grace's 60th birthday sounds lovely" in engine.talk_facts.vet(
+        talk2, "Nora Lindqvist", line2, at)[1]

@@ -21,7 +21,7 @@ from game.mind.facts.history import (
     says_history,
 )
 from game.mind.facts.hours import begun_said, clock_times, stems
-from game.mind.facts.keptfrom import honoured_as_me, host_asked_if_heard, kept_one_in_the_know
+from game.mind.facts.keptfrom import honoured_as_me, host_asked_if_heard, kept_one_in_the_know, news_untold
 from game.mind.facts.leaning import names_by_pronoun
 from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
@@ -360,7 +360,7 @@ class TalkFacts:
             if said != sent:
                 v.fixes.append(f"heard in this talk, not known before: {sent!r}")
             out += [said] if said else []
-        return " ".join(out)
+        return news_untold(" ".join(out), fresh, conv.lines, conv.place, v.fixes)
 
     def _past_unheld(self, sent: str, speaker: str, here: list[str], now: datetime) -> str:
         """Why ``sent`` tells of an event of the past, or a talk with someone, that the speaker's own

@@ -17,7 +17,8 @@ import re
 from collections.abc import Sequence
 
 from game.mind.facts.fact import Fact
-from game.mind.facts.unbacked import by_first
+from game.mind.facts.leaning import kept_apart, names_by_pronoun
+from game.mind.facts.unbacked import by_first, sentences
 from game.mind.facts.when import word_list
 
 _KNOWS = re.compile(r"\b(?:talk\w*|discuss\w*|plan\w*|told|tell\w*|knows?|knew|interest\w*|excit\w*|help\w*|ask\w*|"
@@ -126,3 +127,35 @@ def role_veiled(text: str, subject: str, observer: str,
 def _busy(text: str, subject: str) -> str:
     m = re.search(r"\((?P<where>[^()]*)\)\s*$", text)
     return f"{subject} is busy ({m.group('where')})" if m else f"{subject} is busy"
+
+
+def _place_said(text: str, place: str) -> bool:
+    bare = re.sub(r"^the\s+", "", place, flags=re.I)
+    names = {place, bare, bare.split(" and ")[0]}
+    return any(re.search(rf"\b{re.escape(a)}\b", text, re.I) for a in names if len(a) > 3)
+
+
+def _untold(sent: str, f: Fact, lines: Sequence[tuple[str, str]], here: str) -> str:
+    said, host = " ".join(t for _, t in lines), rf"\b{_names(f.host)}\b" if f.host else ""
+    if host and re.search(host, sent) and not re.search(host, said) and not any(
+            w == f.host and f.speaks_of(t) for w, t in lines):
+        return f"{f.host} hosts {f.bare_what}"
+    if f.place and _place_said(sent, f.place) and not _place_said(said, f.place) and here.split(":")[0] != f.place:
+        return f"{f.bare_what} is at {f.place}"
+    return ""
+
+
+def news_untold(text: str, fresh: Sequence[Fact], lines: Sequence[tuple[str, str]], here: str,
+                fixes: list[str]) -> str:
+    """``text`` without its statements that give a gathering's host or place that its speaker heard of in
+    this very talk (``fresh``) from lines that did not say them: Nora at 06:52 on a dawn of 0e42de2
+    (2026-12-02), "Yes, Samuel Okafor has a surprise party planned for Grace's 60th birthday at Bluebell
+    Cafe", after Ines had asked her only "what's happening with the surprise party for Grace's 60th
+    birthday tomorrow?" (and a sentence after it that speaks of them as "he" or "she").  A host who said it of
+    itself, and the place the talk is at, were said."""
+    def bad(sent: str) -> bool:
+        of = [] if sent.rstrip().endswith("?") else [f for f in fresh if f.speaks_of(sent)]
+        why = next((w for f in of if (w := _untold(sent, f, lines, here))), "")
+        fixes.extend([f"heard in this talk without it: {why}"] if why else [])
+        return bool(why)
+    return " ".join(kept_apart(sentences(text) or [text], bad, names_by_pronoun))

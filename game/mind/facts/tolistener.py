@@ -36,7 +36,7 @@ def to_listener(text: str, listeners: Sequence[str], fixes: list[str]) -> str:
     new = subject.sub(lambda m: "you " + _YOU_VERB[m.group(1)] if m.group(1) != "'s" else "you're", new)
     # "It looks like Marcus put my campaign posters up there", Hank to Marcus (74bd764's day): "you put"
     new = re.sub(rf"(?<![\w'’,])(?:{names})\s+({_DONE})\b(?!\s*[,!?])", r"you \1", new)
-    new = re.sub(r"(^|[.!?]\s+)you\b", lambda m: m.group(1) + "You", new)
+    new = re.sub(r"(^|[.!?]\s+)(you|your)\b", lambda m: m.group(1) + m.group(2).capitalize(), new)  # ("Your party")
     if new == text:
         return text
     parts = sentences(new) or [new]
