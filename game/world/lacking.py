@@ -43,6 +43,10 @@ KINDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("emergency services", r"\bemergency services?\b",
      ("hospital", "clinic", "police", "fire station")),
     ("fire station", r"\b(fire station|fire department|fire brigade|firefighters?)\b", ("fire station",)),
+    # an emergency number rung (Grace, asked of the stove's fire at 06:20 in the stove run of 2026-12-02: "I
+    # called 911"): one the town has no service for
+    ("emergency services", r"\b(?:call(?:s|ed|ing)?|dial(?:s|l?ed|l?ing)?|ph?on(?:e|es|ed|ing)|rang|ring(?:s|ing)?)"
+                           r"\s+(?:9-?1-?1|999|112)\b", ("hospital", "clinic", "police", "fire station")),
     ("gas station", r"\b(gas station|petrol station)\b", ("gas", "petrol")),
     ("farm", r"\bfarm\b", ("farm",)),
     ("factory", r"\bfactory\b", ("factory",)),

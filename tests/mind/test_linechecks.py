@@ -91,6 +91,10 @@ def test_a_greeting_of_the_wrong_part_of_the_day_is_made_right():
     assert fix_greeting(said, datetime(2026, 3, 2, 15, 0), fixes) == said.replace("morning", "afternoon")
     assert fixes == ["greeting morning -> afternoon"]
     assert fix_greeting("good evening!", datetime(2026, 3, 2, 19, 0), fixes) == "good evening!"
+    # Rosa to Eli at 21:00 on 487f002's day; a morning asked of in the past stands
+    assert fix_greeting("Hello, Eli! How are you this morning?", datetime(2026, 3, 2, 21, 0), []) == \
+        "Hello, Eli! How are you this evening?"
+    assert fix_greeting("How was your morning?", datetime(2026, 3, 2, 21, 0), []) == "How was your morning?"
     # a bare one opening the line (Rosa's "Morning, Marcus." at 13:13 on b5e348b); not "morning" as a word
     one_pm = datetime(2026, 3, 2, 13, 13)
     assert fix_greeting("Morning, Marcus. I'm good.", one_pm, fixes) == "Afternoon, Marcus. I'm good."
@@ -337,6 +341,11 @@ def test_a_meal_out_of_its_hours_the_listener_with_itself_and_a_sentence_twice_a
     evening = monday.replace(hour=19, minute=45)
     assert drop_nonsense("Hi, Hank! I'm here to serve you lunch.", evening, fixes) == "Hi, Hank!"
     assert drop_nonsense("I'm serving dinner.", evening, fixes) == "I'm serving dinner."
+    # Rosa to Ines at 14:16 on 487f002's day
+    two = monday.replace(hour=14, minute=16)
+    assert drop_nonsense("Hey, Ines! I'm here at Bluebell Cafe for breakfast. Can you help me?", two, []) == \
+        "Hey, Ines! Can you help me?"
+    assert drop_nonsense("I'm here for lunch.", two, []) == "I'm here for lunch."
 
 
 def test_a_place_said_to_be_closed_while_it_is_open_is_not_said():

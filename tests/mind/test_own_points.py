@@ -154,7 +154,8 @@ def test_after_anothers_plan_said_as_ones_own_the_line_goes_no_further(engine):
     from game.engine.talks.facts import TalkFacts
 
     facts = TalkFacts(engine.talk_facts.core)
-    line = ("Hello Felix! I'm also planning to sell my bread to Bluebell Cafe instead of Ines Moreau's bakery. "
+    # (its "instead of Ines Moreau's bakery" is cut before, by placekinds.py: test_placekinds.py)
+    line = ("Hello Felix! I'm also planning to sell my bread to Bluebell Cafe. "
             "It's a bit more challenging, but I'm excited. Do you have any advice on how to market my bread?")
     talk = Conversation("t7", ["Eli Moreau", "Felix Adeyemi"])
     assert facts.vet(talk, "Eli Moreau", line, MONDAY)[1] == "Hello Felix!"

@@ -93,6 +93,9 @@ def test_the_town_lacks_a_bank_and_a_train_but_has_a_supply_store():
     assert lacking("the community garden", words) == []
     # Rosa on d4e0254, asked what she would do for someone close who is sick
     assert lacking("I would call the town's emergency services.", words) == ["emergency services"]
+    # Grace, asked of the stove's fire at 06:20 (the stove run of 2026-12-02)
+    assert lacking("I called 911 and put the fire out.", words) == ["emergency services"]
+    assert lacking("We raised 911 dollars for the park.", words) == []
     # Samuel on b5e348b, asked the same: Millbrook has a pharmacist and no one who treats the sick
     assert lacking("I would have Rosa's usual care provider visit her.", words) == ["doctor"]
     assert lacking("She should see a doctor.", words) == ["doctor"]

@@ -24,8 +24,10 @@ from game.mind.facts.owned import stem
 from game.mind.facts.unbacked import sentences
 
 _APART = re.compile(
-    r"\b(?:it(?:'s|’s| has| is)|it's|been) (?:been )?(?:a while|a bit|ages|forever|so long|too long|a long time|"
+    r"\b(?:it(?:'s|’s| has| is)|it's|been) (?:been )?(?:a while|ages|forever|so long|too long|a long time|"
     r"quite a while|some time)\b(?! (?:ago|before|now)\b)"
+    # "a bit" only as a time: "it's been a bit since", not "It's a bit tricky" (Felix on 487f002's day)
+    r"|\bbeen a bit(?=\s*(?:[.,!?]|since\b|$))"
     r"|\blong time no see\b"
     r"|\b(?:have(?:n't|n’t| not)|haven't|hasn't|not) (?:seen|talked|spoken|caught up|chatted)"
     r"(?: to| with)? (?:you|each other|in)\b[^.!?]*\b(?:while|ages|long|forever|weeks|months|years)\b"

@@ -31,7 +31,7 @@ while even more most less only ever always never next last first someone anyone 
 kept make made take took give gives tell told talk ask know knows think thinks thought want wants need needs
 like likes love loves hope sure great good best better well look find found help start stay work plan plans
 prepare same other another every each both such meet public question questions heard hear says said name
-names life home house family friend friends place places while whether wife husband son daughter""".split())
+names life home house family friend friends place places while whether wife husband son daughter idea ideas""".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 _YOU = re.compile(r"\b(?:you|your|yours)\b|\byou['’](?:re|ve|d|ll)\b", re.I)
 # a candidacy is a campaign: the words that go with a role the town's table gives (roles.json)

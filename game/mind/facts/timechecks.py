@@ -17,7 +17,9 @@ from game.mind.facts.when import WEEKDAYS
 _MEAL_NOW = re.compile(r"\b(?:just (?:had|finished|ate|eaten)|(?:starting|start) my day with|(?:getting )?started with|"
                        r"(?:I'm|I am|we're) "
                        r"(?:having|eating|finishing|making|cooking|here to serve(?: you)?|serving(?: you)?)"
-                       r"|(?:had|finished) my)\s+"
+                       r"|(?:had|finished) my"
+                       # "I'm here at Bluebell Cafe for breakfast" (Rosa at 14:16 on 487f002's day)
+                       r"|(?:I'm|I am|we're) here(?: at (?:the )?[A-Z][\w'’&]*(?: [A-Z][\w'’&]*){0,3})? for)\s+"
                        r"(?:my |a |some |a quick |an early "
                        r"|a late )?(?P<meal>breakfast|lunch|dinner|supper)\b", re.I)
 _MEAL_HOURS = {"breakfast": (4 * 60, 11 * 60), "lunch": (11 * 60, 15 * 60 + 30), "dinner": (16 * 60 + 30, 23 * 60 + 59),
@@ -74,7 +76,9 @@ def drop_nonsense(text: str, now: datetime, fixes: list[str]) -> str:
 
 
 # "Good morning", and a bare "Morning, Marcus." opening a line (Rosa's at 13:13 on b5e348b)
-_GREETING = re.compile(r"\b(good\s+)(morning|afternoon|evening)\b|^(\W*)(morning|afternoon|evening)(?=\s*[,!.])", re.I)
+_GREETING = re.compile(r"\b(good\s+)(morning|afternoon|evening)\b|^(\W*)(morning|afternoon|evening)(?=\s*[,!.])"
+                       # "How are you this morning?" (Rosa to Eli at 21:00 on 487f002's day)
+                       r"|\b(how are you(?: doing| feeling)? this\s+)(morning|afternoon|evening)\b", re.I)
 
 
 def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
@@ -83,7 +87,7 @@ def fix_greeting(text: str, now: datetime, fixes: list[str]) -> str:
     right = "morning" if now.hour < 12 else "afternoon" if now.hour < 17 else "evening"
 
     def sub(m: re.Match) -> str:
-        lead, said = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+        lead, said = next((m.group(i), m.group(i + 1)) for i in (1, 3, 5) if m.group(i + 1))
         if said.lower() == right:
             return m.group(0)
         fixes.append(f"greeting {said.lower()} -> {right}")
