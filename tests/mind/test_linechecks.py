@@ -522,3 +522,26 @@ def test_a_guest_visiting_and_a_candidate_s_own_campaign_claim_no_hosting():
     # a party is still its host's: "my party" by a guest
     text, fixes = fix_fact_words("I'm bringing snacks to my surprise party.", PARTY, now, TOWN, "Ines Moreau")
     assert "Samuel's surprise party" in text
+
+
+def test_a_gathering_is_said_to_be_of_its_host_or_of_the_one_it_is_for():
+    """Rosa, asked of her morning in the stove run of 3d7f279: "cinnamon buns for Felix Adeyemi's surprise
+    party tomorrow" (Samuel's party for Grace)."""
+    from datetime import datetime
+
+    from game.mind.facts.fact import Fact, TownNames
+    from game.mind.facts.factcheck import fix_fact_words
+    from game.mind.facts.linechecks import fix_whose
+
+    party = Fact("p", "gathering", "a surprise party for Grace's 60th birthday", "Samuel Okafor",
+                 place="Bluebell Cafe", honoree="Grace Okafor")
+    people = ("Samuel Okafor", "Grace Okafor", "Felix Adeyemi", "Rosa Brody")
+    fixes: list[str] = []
+    said = "I also made some cinnamon buns for Felix Adeyemi's surprise party tomorrow."
+    assert fix_whose(said, party, people, fixes) == said.replace("Felix Adeyemi", "Grace Okafor")
+    assert fixes == ["whose Felix Adeyemi -> Grace Okafor"]
+    for right in ("Grace's surprise party", "Samuel's party", "Marcus's pub quiz", "the town's party",
+                  "Felix's debate"):
+        assert fix_whose(right, party, people, []) == right
+    town = TownNames(places=("Bluebell Cafe",), people=people)
+    assert "Felix" not in fix_fact_words(said, party, datetime(2026, 3, 2, 6, 20), town, "Rosa Brody")[0]

@@ -29,7 +29,7 @@ from game.mind.facts.claims import (
 from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames
 from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.leaning import hide_secrets, kept_apart
-from game.mind.facts.linechecks import drop_misattributed, own_hosting, unnarrate
+from game.mind.facts.linechecks import drop_misattributed, fix_whose, own_hosting, unnarrate
 from game.mind.facts.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
 from game.mind.facts.tolistener import to_listener
 from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, drop_unbacked_sentences, sentences
@@ -130,7 +130,7 @@ def _fix_sentence(text: str, fact: Fact, now: datetime, town: TownNames, speaker
         if fact.day is not None:
             text = fix_day(text, fact, now, fixes)
     if fact.kind == "gathering" and fact.host:
-        text = _fix_inviter(text, fact, speaker, fixes)
+        text = fix_whose(_fix_inviter(text, fact, speaker, fixes), fact, town.people, fixes)
     if speaker and speaker != fact.host:
         first = fact.host.split()[0]
         if own_hosting(text) and not _CLAIM.search(text):

@@ -371,3 +371,25 @@ def strip_speaker(text: str, names: Sequence[str]) -> str:
         if n and t.lower().startswith(n.lower() + ":"):
             t = t[len(n) + 1:].strip()
     return t.strip('"').strip()
+
+
+# (not a debate: it is its candidates' too)
+_WHOSE_EVENT = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:'s|’s)\s+(?P<what>(?:(?:surprise|birthday|big|"
+                          r"little|\d+(?:st|nd|rd|th))\s+)*(?:party|celebration|get-together|gathering|quiz|fair))\b")
+
+
+def fix_whose(text: str, fact: Fact, people: Sequence[str], fixes: list[str]) -> str:
+    """A gathering said to be the gathering of one who neither hosts it nor is it for, made the one it is for
+    (else its host's): Rosa, asked of her morning in the stove run of 3d7f279, "cinnamon buns for Felix
+    Adeyemi's surprise party tomorrow" (Samuel's party for Grace)."""
+    mine = {fact.host, fact.honoree} - {""}
+
+    def sub(m: re.Match[str]) -> str:
+        who, what = m.group("who"), m.group("what")
+        named = [p for p in people if p == who or p.split()[0] == who]
+        if not named or any(p in mine for p in named) or not fact.keywords() & set(what.lower().split()):
+            return m.group(0)
+        right = fact.honoree or fact.host
+        fixes.append(f"whose {who} -> {right}")
+        return f"{right if ' ' in who else right.split()[0]}'s {what}"
+    return _WHOSE_EVENT.sub(sub, text) if fact.kind == "gathering" and mine else text
