@@ -102,6 +102,14 @@ def test_a_usual_day_is_held_to_the_frame_and_tomorrow_to_what_holds_those_hours
     for right in ("Aiko Tanaka is hosting the book fair at Oak Hill College.",
                   "I am up from 06:30-07:00 getting up and ready for the day, then breakfast."):
         assert times_unbacked(right, q, today=mine, usual=(), tomorrow=(), facts=[fair], basis="") == [], right
+    # Rosa at 22:00 on 487f002's save: a block of relaxing begins at 21:23, her bed line at 22:30
+    night = [PlanBlock(1283, 1350, "relaxing at home"), PlanBlock(1350, 1380, "getting ready for bed", kind="bed")]
+    bed_q = "When will you go to bed tonight?"
+    assert times_unbacked("I will go to bed at 21:23 tonight.", bed_q, today=night, usual=(), tomorrow=(), facts=[],
+                          basis="", at=(date(2026, 3, 2), 1320)) == ["I will go to bed at 21:23 tonight."]
+    for right in ("I will go to bed at 22:30 tonight.", "I will go to bed at 23:00.", "I usually relax at 21:23."):
+        assert times_unbacked(right, bed_q, today=night, usual=(), tomorrow=(), facts=[], basis="",
+                              at=(date(2026, 3, 2), 1320)) == [], right
 
 
 async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(engine):

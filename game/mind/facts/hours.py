@@ -102,7 +102,7 @@ def times_unbacked(answer: str, question: str, *, today: Sequence[PlanBlock], us
     return [s for s in sentences(answer) if any(all(abs(t - k) > 10 for k in ok) for t in clock_times(s))
             or _misplaced(s, entries if _DAY_NAMED.search(s) else plain) or _same_time(s, entries)
             or _at_its_end(s, merged([*today, *usual, *tomorrow])) or _pasted(s, facts, today)
-            or minute is not None and _not_begun(s, today, minute)]
+            or minute is not None and (_not_begun(s, today, minute) or _bed_elsewhen(s, today))]
 
 
 _PLACE_WORDS = frozenset({"bluebell", "cafe", "town", "hall", "house", "park", "college", "market", "store"})
@@ -230,3 +230,17 @@ def _not_begun(sent: str, today: Sequence[PlanBlock], minute: int) -> bool:
         if of and all(b.start > minute + 10 for b in of):
             return True
     return any(t > minute + 10 for m in _PAST_AT.finditer(sent) for t in clock_times(m.group("t")))
+
+
+_BED_AT = re.compile(r"\b(?:go(?:ing)? to (?:bed|sleep)|bed ?time is|turn in)\b[^.;!?]*?\bat (?P<t>"
+                     + _CLOCK.pattern + ")", re.I)
+
+
+def _bed_elsewhen(sent: str, today: Sequence[PlanBlock]) -> bool:
+    """Tonight's bed time said at another hour than the day's bed line (Rosa at 22:00 on 487f002's save, "I will
+    go to bed at 21:23 tonight": a block of relaxing begins then, her bed line at 22:30)."""
+    beds = [t for b in today if b.kind == "bed" for t in (b.start, b.end)]
+    m = _BED_AT.search(sent)
+    return bool(m and beds and not _OTHER_DAY.search(sent)
+                and any(all(abs(t - k) > 10 for k in beds) for t in clock_times(m.group("t"))))
+
