@@ -381,13 +381,14 @@ _WHOSE_EVENT = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:'s|’s)\s
 def fix_whose(text: str, fact: Fact, people: Sequence[str], fixes: list[str]) -> str:
     """A gathering said to be the gathering of one who neither hosts it nor is it for, made the one it is for
     (else its host's): Rosa, asked of her morning in the stove run of 3d7f279, "cinnamon buns for Felix
-    Adeyemi's surprise party tomorrow" (Samuel's party for Grace)."""
+    Adeyemi's surprise party tomorrow" (Samuel's party for Grace).  Only by a word that tells this gathering from
+    another ("surprise"): "Tom's party" may be another party."""
     mine = {fact.host, fact.honoree} - {""}
 
     def sub(m: re.Match[str]) -> str:
         who, what = m.group("who"), m.group("what")
         named = [p for p in people if p == who or p.split()[0] == who]
-        if not named or any(p in mine for p in named) or not fact.keywords() & set(what.lower().split()):
+        if not named or any(p in mine for p in named) or not fact.distinct() & set(what.lower().split()):
             return m.group(0)
         right = fact.honoree or fact.host
         fixes.append(f"whose {who} -> {right}")
