@@ -32,7 +32,14 @@ from game.mind.facts.leaning import hide_secrets, kept_apart
 from game.mind.facts.linechecks import drop_misattributed, fix_whose, own_hosting, unnarrate
 from game.mind.facts.timechecks import drop_nonsense, drop_wrong_today, fix_greeting
 from game.mind.facts.tolistener import to_listener
-from game.mind.facts.unbacked import PLACE_PHRASE, SENTENCES, clauses, drop_unbacked_sentences, sentences
+from game.mind.facts.unbacked import (
+    PLACE_PHRASE,
+    SENTENCES,
+    clauses,
+    drop_unbacked_sentences,
+    place_aliases,
+    sentences,
+)
 from game.mind.facts.when import AT_RE, RANGE_RE, read_when, word_list
 from game.mind.view import hhmm
 
@@ -215,17 +222,6 @@ def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
         fixes.append(f"hours {span} -> {want}")
         return text[:start] + want + text[start + len(span):]
     return text
-
-
-def place_aliases(place: str) -> list[str]:
-    """How people name a place: "Greenway Market and Pharmacy", "Greenway Market"; "The Copper
-    Kettle", "Copper Kettle"."""
-    out = [place]
-    bare = re.sub(r"^the\s+", "", place, flags=re.I)
-    out.append(bare)
-    if " and " in bare:
-        out.append(bare.split(" and ")[0])
-    return list(dict.fromkeys(a for a in out if len(a) > 3))
 
 
 _WHO = r"(?P<who>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?|[Hh]e|[Ss]he|[Tt]hey|[Ii])"

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from game.mind.facts.fact import Fact
 from game.mind.facts.leaning import kept_apart, names_by_pronoun
-from game.mind.facts.unbacked import by_first, sentences
+from game.mind.facts.unbacked import by_first, place_aliases, sentences
 from game.mind.facts.when import word_list
 
 _KNOWS = re.compile(r"\b(?:talk\w*|discuss\w*|plan\w*|told|tell\w*|knows?|knew|interest\w*|excit\w*|help\w*|ask\w*|"
@@ -130,9 +130,7 @@ def _busy(text: str, subject: str) -> str:
 
 
 def _place_said(text: str, place: str) -> bool:
-    bare = re.sub(r"^the\s+", "", place, flags=re.I)
-    names = {place, bare, bare.split(" and ")[0]}
-    return any(re.search(rf"\b{re.escape(a)}\b", text, re.I) for a in names if len(a) > 3)
+    return any(re.search(rf"\b{re.escape(a)}\b", text, re.I) for a in place_aliases(place))
 
 
 def _untold(sent: str, f: Fact, lines: Sequence[tuple[str, str]], here: str) -> str:

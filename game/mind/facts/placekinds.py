@@ -32,7 +32,7 @@ def wrong_kind_of_place(sent: str, places: Sequence[str]) -> str:
     for p in places:
         if p not in sent:  # (first: a big town has a thousand places)
             continue
-        own = {k for w, k in KIND_OF.items() if re.search(rf"\b{re.escape(w)}\b", p, re.I)}
+        own = _kinds(p)
         m = re.search(rf"\b{re.escape(p)}(?:,| is| was|'s a)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){{0,2}}?"
                       rf"(?P<k>{_KIND_WORDS})\b", sent, re.I)
         if own and m and KIND_OF[m.group("k").lower()] not in own:

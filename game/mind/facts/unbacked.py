@@ -206,3 +206,14 @@ def drop_unbacked_sentences(text: str, town: TownNames, people: Iterable[str], s
         fixes.append(f"dropped {len(parts) - len(kept)} unbacked sentence(s)")
         return " ".join(kept)
     return text
+
+
+def place_aliases(place: str) -> list[str]:
+    """How people name a place: "Greenway Market and Pharmacy", "Greenway Market"; "The Copper
+    Kettle", "Copper Kettle"."""
+    out = [place]
+    bare = re.sub(r"^the\s+", "", place, flags=re.I)
+    out.append(bare)
+    if " and " in bare:
+        out.append(bare.split(" and ")[0])
+    return list(dict.fromkeys(a for a in out if len(a) > 3))

@@ -20,9 +20,8 @@ import re
 from collections.abc import Sequence
 
 from game.mind.facts.fact import Fact, TownNames
-from game.mind.facts.factcheck import place_aliases
 from game.mind.facts.roleslips import head_noun
-from game.mind.facts.unbacked import by_first
+from game.mind.facts.unbacked import by_first, place_aliases
 
 # doing a place's work: serving, a shift, its customers, behind its counter
 _WORK = (r"(?:work(?:ing|ed|s)?(?=\s+(?:at|in|a|the|my|an|some|shifts?)\b)|serv(?:e|es|ing|ed)\b|help(?:ing|ed|s)? out|"
