@@ -14,7 +14,8 @@ real ``ModelClient`` (``name``, ``dim``, ``aclose``).  It answers each request b
 * ``otherwise``: ``"town"`` (default) answers every purpose the minds ask, deterministically from
   the request's text (the same request, the same answer); ``"valid"`` gives any small valid answer
   to any schema (seeded by ``seed``); ``"fail"`` raises ``AssertionError`` (a request the test did
-  not expect).  An unscripted stream says "Well, hello there." in three pieces.
+  not expect).  An unscripted stream says "Well, hello there." in three pieces (the n-th, from the
+  second on: "Well, hello there n." -- a resident does not say a sentence twice in one talk).
 
 Options for the special cases: ``talk`` (whether a town reaction may start a talk), ``jitter``
 (seconds of random latency per call, seeded by ``latency_seed``; ``None``: no await at all),
@@ -272,7 +273,7 @@ def town_answer(messages: list[Message], schema: type[BaseModel], purpose: str, 
         said = text.count("Hello, this is line")  # lines so far in the transcript (3-digit numbers:
         # "line 66" would share 3 of 4 words with "line 666" and end the talk as going in circles)
         return {"say": f"Hello, this is line {k % 900 + 100}.", "end_conversation": said >= 3 and k % 2 == 0}
-    if purpose == "converse":  # a whole talk: the speakers (initiator first) take turns
+    if purpose in ("converse", "converse_more"):  # a whole talk (or its rest): the speakers take turns
         who = schema_enums(schema)[0]
         return {"lines": [{"speaker": who[i % len(who)], "say": f"Hello, this is line {(k >> i) % 900 + 100}."}
                           for i in range(2 + k % 3)], "matters": "important"}
@@ -318,6 +319,7 @@ class FakeModel:
         self.embed_calls = 0
         self.status_reads = 0
         self.prefills_done = 0
+        self.streams = 0  # unscripted streams asked (their one's words: see the module's docstring)
         self.prefill_s = prefill_s
         if prefill_s is not None:  # only then is it a ``Prefills`` (the minds check for the method)
             self.prefill = self._prefill
@@ -392,7 +394,9 @@ class FakeModel:
             raise a
         if a is None and self.otherwise == "fail":
             raise AssertionError(f"FakeModel: no scripted stream for purpose {tag.purpose!r}")
-        for piece in (a.split("|") if a is not None else STREAM):
+        self.streams += a is None
+        n = self.streams
+        for piece in (a.split("|") if a is not None else STREAM if n <= 1 else (*STREAM[:2], f"there {n}.")):
             await self._wait()
             yield piece
 

@@ -182,6 +182,8 @@ class Talk:
     sides: dict[str, str] = field(default_factory=dict)  # listener -> its part of the script's prompt
     script: list[tuple[str, str]] = field(default_factory=list)  # lines written and still to say
     next_at: datetime | None = None  # when the next line of the script is said
+    # a script whose rest was not said (talks/cuts.py): "" no; "cut": to go on from what was said; "asked": it went on
+    goes_on: str = ""
 
     def next_speaker(self) -> str:
         return self.conv.participants[self.turn % len(self.conv.participants)]

@@ -190,3 +190,59 @@ async def test_the_next_window_is_asked_while_a_written_talk_is_said(fake_town_l
     assert cid in e.conversations.talks and e.core.residents["Bob Lin"].conversation == cid
     assert e.board.jobs["Bob Lin"].kind == "ahead"
     await e.aclose()
+
+
+
+PARTY = "Good morning, Bob! I'm hosting a book party tomorrow at Main street at 9pm."
+
+
+def cut_then(rest: list[str], first: str = PARTY, by: int = 0):
+    """A written talk whose first line (by the one who started, or ``by`` the other) loses a sentence to a claim
+    check (a party Ann does not host), then ``rest``, the two taking turns: the fake model's ``converse`` answer."""
+    def answer(messages, schema, tag):
+        who = schema.model_json_schema()["$defs"]["ScriptLine"]["properties"]["speaker"]["enum"]
+        return {"lines": [{"speaker": who[(by + i) % 2], "say": s} for i, s in enumerate([first, *rest])],
+                "matters": "minor"}
+    return answer
+
+
+async def cut_talk(fake_town_loader, more):
+    llm = engine_model({"converse": cut_then(["Oh, a party! I'll come.", "See you there."]),
+                        "converse_more": [more]}, talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    conv = e.conversations.talks[cid].conv
+    await run(e, 80)
+    assert cid not in e.conversations.talks
+    await e.aclose()
+    return conv, [c for c in llm.calls if c.purpose in ("converse", "converse_more")]
+
+
+async def test_a_talk_cut_short_by_a_check_goes_on_from_what_was_said(fake_town_loader):
+    """The replies written after a line that lost a claim are not said (they answer what was not);
+    the one who started writes the rest from the lines said (one call more, ``converse_more``)."""
+    conv, asked = await cut_talk(fake_town_loader, cut_then(["Lovely, I'll buy a loaf."],
+                                                            first="Morning, Ann! I'm reading today.", by=1))
+    assert [c.purpose for c in asked] == ["converse", "converse_more"]
+    rest = asked[1].text.split("What they said so far:")[1]
+    assert rest.startswith("\nAnn: Good morning, Bob!\n") and "party" not in rest  # nor what was not said
+    assert conv.lines == [("Ann Lin", "Good morning, Bob!"), ("Bob Lin", "Morning, Ann! I'm reading today."),
+                          ("Ann Lin", "Lovely, I'll buy a loaf.")]
+    assert [w for _, w, _ in conv.withheld] == ["Oh, a party! I'll come.", "See you there."]
+
+
+async def test_a_talk_goes_on_once(fake_town_loader):
+    """The rest cut short again ends the talk; a greeting its speaker said already is not said again."""
+    conv, asked = await cut_talk(fake_town_loader, cut_then(["That sounds lovely."]))
+    assert [c.purpose for c in asked] == ["converse", "converse_more"]
+    assert conv.lines == [("Ann Lin", "Good morning, Bob!")]
+    assert [w for _, w, _ in conv.withheld][2:] == [PARTY, "That sounds lovely."]
+
+
+def test_whether_a_talk_went_on_is_saved():
+    from game.engine.saves.fileformat import conv_dict, talk_from
+    from game.engine.state import Talk
+    from game.mind.view import Conversation
+    talk = Talk(conv=Conversation("c1", ["Ann Lin", "Bob Lin"], lines=[("Ann Lin", "Hi!")]), mode="script",
+                goes_on="cut")
+    assert talk_from(conv_dict(talk.conv, talk)).goes_on == "cut"
+    assert talk_from({**conv_dict(talk.conv, talk), "goes_on": "odd"}).goes_on == ""

@@ -80,7 +80,8 @@ def conv_dict(conv: Conversation, talk: Talk | None = None) -> dict:
          "joined": dict(conv.joined)}
     if talk is not None:
         d.update(turn=talk.turn, max_lines=talk.max_lines, last_at=iso_time(talk.last_at), mode=talk.mode,
-                 sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=iso_time(talk.next_at))
+                 sides=dict(talk.sides), script=[list(x) for x in talk.script], next_at=iso_time(talk.next_at),
+                 goes_on=talk.goes_on)
     return d
 
 
@@ -90,7 +91,8 @@ def talk_from(d: dict) -> Talk:
     return Talk(conv=conv_from(d), turn=int(d.get("turn", 0)), max_lines=int(d.get("max_lines", 8)),
                 last_at=time_of(d.get("last_at")), mode=mode if mode in ("", "script", "lines") else "lines",
                 sides={str(k): str(v) for k, v in (d.get("sides") or {}).items()},
-                script=[(str(s), str(t)) for s, t in d.get("script") or []], next_at=time_of(d.get("next_at")))
+                script=[(str(s), str(t)) for s, t in d.get("script") or []], next_at=time_of(d.get("next_at")),
+                goes_on=d["goes_on"] if d.get("goes_on") in ("cut", "asked") else "")
 
 
 def conv_from(d: dict) -> Conversation:

@@ -15,7 +15,7 @@ from game.engine.api import MindPort
 from game.engine.decisions.jobs import JobBoard
 from game.engine.events import Bubble, LogLine, TickResult, Utterance
 from game.engine.state import MAX_TALK_LINES, Job, JobArgs, JobKind, Resident, Talk
-from game.engine.talks.cuts import cut_for_a_claim
+from game.engine.talks.cuts import cut_for_a_claim, goes_on, withhold_reply, withhold_rest
 from game.engine.talks.facts import TalkFacts
 from game.engine.talks.joining import by_lines, sit_in
 from game.engine.towncore import TownCore
@@ -154,10 +154,11 @@ class Conversations:
             if talk.next_at is None or now >= talk.next_at:
                 self.say_scripted(talk, now, self.core.out)
             return
-        if talk.next_at is not None:  # the script is said
-            self.end_talk(cid, now, self.core.out)
-            return
         first, *others = talk.conv.participants
+        if talk.next_at is not None and not goes_on(talk):  # the script is said (and its rest, if asked)
+            if talk.goes_on != "asked" or first not in self.board.jobs:
+                self.end_talk(cid, now, self.core.out)
+            return
         waiting = False
         for name in others:
             if name in talk.sides:
@@ -181,14 +182,10 @@ class Conversations:
         speaker, text = self.facts.vet(conv, speaker, written, now)
         if text and talk.script and cut_for_a_claim(written, text, conv.checks.get(len(conv.lines), [])):
             # the replies were written to what is not said (82f1ab1's day: Grace's "I know you're going to
-            # Bluebell Cafe tomorrow morning" not said, Samuel's "I'm going to make sure to go" was): the
-            # talk ends with this line
-            conv.withheld += [(who, line, "written after a line whose claim was not said") for who, line in talk.script]
-            talk.script = []
+            # Bluebell Cafe tomorrow morning" not said, Samuel's "I'm going to make sure to go" was)
+            withhold_rest(talk, "written after a line whose claim was not said")
         if not text:  # all of it told a secret to the one it is kept from, or nothing of it held: not said
-            if talk.script and talk.script[0][0] != speaker:  # nor the reply written to it (6186d53's day:
-                other, reply = talk.script.pop(0)  # "Yes, we're friends and sparring partners", Grace to Priya)
-                conv.withheld.append((other, reply, "the reply to a line not said"))
+            withhold_reply(talk, speaker)
             return
         conv.add(speaker, text)
         talk.turn += 1
@@ -205,9 +202,10 @@ class Conversations:
     def apply_script(self, job: Job, script: Script, res: TickResult, now: datetime) -> None:
         cid = job.args.get("conversation", "")
         talk = self.talks.get(cid)
-        if talk is None or talk.ended or talk.mode != "script" or talk.script or talk.next_at is not None:
+        if talk is None or talk.ended or talk.mode != "script" or talk.script or (
+                talk.next_at is not None and talk.goes_on != "asked"):
             return
-        lines = [(s, t) for s, t in script.lines if s in talk.conv.participants][:talk.max_lines]
+        lines = [(s, t) for s, t in script.lines if s in talk.conv.participants][:talk.max_lines - len(talk.conv.lines)]
         if not lines:
             if script.source == "error":
                 why = self.core.minds[job.resident].last_error or "the model failed"

@@ -33,8 +33,9 @@ class SaidLines:
 
     def not_copied(self, conv: Conversation, v: Vetted, embodied: str | None = None) -> Vetted:
         """The line less its sentences said already in another talk (of five words or more), or earlier in
-        this one by its speaker (of four or more: Hank's "I'll be there at 22:00" twice), or a question another
-        asked in it said back (Grace's "Did you sleep well?" to Samuel, played); the player's are all said."""
+        this one by its speaker (of three or more: Hank's "I'll be there at 22:00" twice; "Good morning, Bob!"
+        again where a talk cut short goes on), or a question another asked in it said back (Grace's "Did you
+        sleep well?" to Samuel, played); the player's are all said."""
         kept, dropped = [], 0
         played = v.speaker == embodied
         mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)
@@ -56,7 +57,7 @@ class SaidLines:
             # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
             told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
             asks = _asks(sent)
-            last = (len(k.split()) >= 4 and k in mine) or (last and leans(sent)) or _said_back(k, theirs, asks) or (
+            last = (len(k.split()) >= 3 and k in mine) or (last and leans(sent)) or _said_back(k, theirs, asks) or (
                 asks and _asked_back(k, asked)) or (
                 len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self.near(k, conv.id)))
             if last:

@@ -34,7 +34,7 @@ from game.mind.talk.points import (
     talking_points,
     unworded,
 )
-from game.mind.talk.script import repeats, script_lines
+from game.mind.talk.script import goes_on, repeats, script_lines
 from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
@@ -185,20 +185,23 @@ class Talker:
         tagged = self.core.config.talk_points and self.core.config.talk_tagged and calls == firsts
         schema = tagged_script_answer(point_tags(context + "\n" + others, calls)) if tagged else script_answer(
             tuple(calls))
+        # a talk whose rest was not said after a line lost a claim goes on from what was said (script.py)
+        purpose = "converse_more" if conversation.lines else "converse"
+        so_far, after = goes_on(conversation.lines, dict(zip(people, calls))) if conversation.lines else ("", "")
         try:
-            ans = await self.core.complete("converse", schema, "converse", Priority.REACT, now,
+            ans = await self.core.complete(purpose, schema, purpose, Priority.REACT, now,
                                            max_tokens=400, context=context, others=others or "Talking with: someone",
                                            first=calls[0], listeners=", ".join(listeners) or "someone",
                                            points_rule=points_rule(self.core.config.talk_points, tagged),
                                            example=script_example(tagged),
-                                           person=self._talk_person(narrow))
+                                           person=self._talk_person(narrow), talk=so_far, next=after)
         except LLMError as e:
-            self.core.fail("converse", e)
+            self.core.fail(purpose, e)
             return Script(source="error")
         if tagged:
             self.core.count("script_point_unworded", unworded(ans.lines, context + "\n" + others))
         lines = script_lines(ans.lines, {c.lower(): n for c, n in zip(calls, people)}, people + firsts,
-                             backing_words(context, others), self.core.count)
+                             backing_words(context, others), self.core.count, earlier=conversation.lines)
         self._lines_today[d.isoformat()] += sum(1 for who, _ in lines if who == self.core.name)
         return Script(lines=lines, importance=ans.importance)
 

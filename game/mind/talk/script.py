@@ -20,11 +20,13 @@ from game.mind.talk.drawn import from_example
 
 
 def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], names: list[str], backed: set[str],
-                 count: Callable[..., None]) -> list[tuple[str, str]]:
+                 count: Callable[..., None], earlier: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """The script's lines as they may be said: each by someone in the talk, whole sentences, no
     line run on from the one before, none that says again what was said (the talk stops there),
-    none of another's self, no thing nothing backs."""
+    none of another's self, no thing nothing backs.  ``earlier``: the lines said before, of a talk
+    that goes on (``goes_on``)."""
     lines: list[tuple[str, str]] = []
+    before = list(earlier)  # (and each line kept: what a line may not say again, nor take of another's self)
     cut = broken = False  # the line before ran to the schema's length and was cut there; or left a sentence
     for ln in said_lines:
         who = by_call.get(ln.speaker.strip().lower())
@@ -40,11 +42,11 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
         if who is None or not text:
             count("script_line_dropped")
             continue
-        if repeats(text, [t for _, t in lines]):
+        if repeats(text, [t for _, t in before]):
             count("talk_in_circles")
             break
-        text = not_anothers_self(text, [t for w, t in lines if w != who])
-        text, found = without_new_things(text, backed, [t for _, t in lines])  # "his patients" (has none)
+        text = not_anothers_self(text, [t for w, t in before if w != who])
+        text, found = without_new_things(text, backed, [t for _, t in before])  # "his patients" (has none)
         if found:
             count("script_new_thing", len(found))
         text, copied = _not_from_example(text, backed)  # "the market move": the prompt's example
@@ -54,6 +56,7 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
             count("script_line_dropped")
             continue
         lines.append((who, text))
+        before.append((who, text))
     if lines and said_lines and not re.search(r"[.!?…\"'”’)]\s*$", lines[-1][1]):
         # the answer's last line stopped mid-word at the answer's length ("It's a b", Rosa's, on a talk
         # of 9d99520's save asked again): its whole sentences, or nothing
@@ -63,6 +66,16 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
             lines.append((who, whole))
         count("script_line_unfinished")
     return lines
+
+
+def goes_on(said: Sequence[tuple[str, str]], calls: dict[str, str]) -> tuple[str, str]:
+    """The prompt of a talk that goes on (converse_more.txt) from the lines ``said`` (speaker,
+    words), each speaker named as the script calls it (``calls``): the talk so far, and who says
+    the next line (in turn after the last one who spoke)."""
+    order = list(calls)
+    last = said[-1][0]
+    after = order[(order.index(last) + 1) % len(order)] if last in order else order[0]
+    return "\n".join(f"{calls.get(who, who)}: {text}" for who, text in said), calls[after]
 
 
 def _not_from_example(text: str, backed: set[str]) -> tuple[str, int]:
