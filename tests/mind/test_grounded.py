@@ -146,6 +146,26 @@ async def test_grace_who_would_invite_someone_to_look_at_the_fire_is_asked_again
     assert "turning off the stove" in mind.memory.recent(1, kinds=["plan"])[0].text
 
 
+async def test_help_the_town_lacks_does_not_mend_a_hazard(town):
+    """The stove's fire in the stove run of 2026-12-02: Grace's reaction was "calling 911", and asked,
+    she then said she had called it.  Millbrook has no emergency service: asked again plainly."""
+    call = {"decision": "react", "new_action": "calling 911", "emoji": "", "minutes": 5, "state": "off"}
+    off = {"decision": "react", "new_action": "turning off the stove", "emoji": "", "minutes": 5, "state": "off"}
+    mind, llm = mind_for(town, "Grace Okafor", [step("brushing her teeth")])
+    llm.script["react"] = [call, off]
+    v = view_for(town, "Grace Okafor", here="Okafor house:kitchen")
+    await mind.next_action(DAY.replace(hour=7), v)
+    hazard = stove_fire(town)
+    town.objects.set(hazard.address, "on fire", "player")
+    try:
+        r = await mind.react(DAY.replace(hour=7, minute=16), f"{hazard.thing} is on fire", v, urgent=True,
+                             hazard=hazard)
+    finally:
+        town.objects.reset(hazard.address)
+    assert r.new_action.description == "turning off the stove"
+    assert mind.stats["hazard_lacking"] == 1 and mind.stats["hazard_asked_again"] == 1
+
+
 def test_the_hazard_schemas_offer_the_things_states_then_only_the_safe_one():
     from game.mind.schemas import hazard_answer, mend_answer
     first = strict_schema(hazard_answer(("off", "on", "on fire")))

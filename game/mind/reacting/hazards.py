@@ -7,7 +7,8 @@ make it safe (carry on, a talk, "inviting him to the kitchen to check on the fir
 not the safe one) is asked once more, plainly (``mend.txt``; the schema offers the safe state
 only); an answer that still does not, or a model that fails, leaves the action that mends it by
 rule (``source="rule"``: the ledger does not count it as the model's).  Whether an answer makes
-the thing safe is the world's to say (``view.ground.state``, game/world/states.py ``mends``).
+the thing safe is the world's to say (``view.ground.state``, game/world/states.py ``mends``), and so
+is whether it names help the town lacks ("calling 911" where no one answers: ``view.ground.lacks``).
 
 ``Mender`` is a part of ``Mind`` (see mind.py), asked by the reactor (reactor.py); no state of its
 own.
@@ -79,9 +80,14 @@ class Mender:
     def _mending(self, now: datetime, view: WorldView | None, hazard: Hazard, ans: HazardReply) -> Action | None:
         """The model's answer as an action at the thing, if it makes the thing safe; else None.
         A talk that says what it does to the thing counts (a small model often answers "talk" with
-        the deed in new_action); carrying on, or words that only look or tell, do not."""
+        the deed in new_action); carrying on, words that only look or tell, or help the town lacks
+        do not."""
         desc = (ans.new_action or "").strip()
         if ans.decision not in ("react", "talk") or not desc or desc.lower().rstrip(".") in _NOTHING:
+            return None
+        ground = view.ground if view is not None else None
+        if ground is not None and ground.lacks(desc):  # (Grace's "calling 911" at the stove's fire: no one answers)
+            self.core.count("hazard_lacking")
             return None
         state = self._safe_state(view, hazard, ans.state, desc)
         if state is None:
