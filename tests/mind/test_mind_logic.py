@@ -857,3 +857,21 @@ def test_a_talk_written_whole_has_at_most_four_lines_and_its_prompt_asks_for_the
     six = {"lines": [{"speaker": "Ann", "say": f"Line {i}."} for i in range(6)], "matters": "minor"}
     assert [x.say for x in model.model_validate(six).lines] == ["Line 0.", "Line 1.", "Line 2.", "Line 3."]
     assert f"Write 2 to {SCRIPT_LINES} lines" in load("converse")[0].template
+
+
+async def test_a_whisper_in_the_night_is_planned_for_before_waking(view):
+    """Felix, whispered to at 04:18 in play, woke at 04:30 to a replan and a decompose queued behind
+    three plans of later risers: a sleeper whose day is planned plans it again before waking."""
+    mind, llm = make({"replan": [{"plan": ["bake bread for the market"]}], "decompose": [STEPS, STEPS]},
+                     **TWO_HOURS)
+    night, wake = DAY1.replace(hour=4, minute=30), DAY1.replace(hour=6)
+    assert await mind.decide_ahead(night, view, run_out=wake) == 3
+    assert mind.steps_run_out(night) is None  # planned
+    mind.whisper(night + timedelta(minutes=30), "I should bake bread for the market today")
+    assert mind.steps_run_out(night + timedelta(minutes=30)) == wake  # (though that wake-up was tried)
+    assert await mind.decide_ahead(night + timedelta(minutes=30), view, run_out=wake) == 3
+    assert llm.purposes() == ["plan_day", "decompose", "replan", "decompose"]
+    assert mind.agenda.replan_reason is None and mind.steps_run_out(night + timedelta(minutes=30)) is None
+    assert mind.agenda.queue[0].start == wake
+    first = await mind.next_action(wake, view)
+    assert first.source == "model" and llm.purposes().count("replan") == 1  # no call at waking

@@ -192,10 +192,10 @@ class Planner:
         can outlast the steps it broke off).  Asleep, it is the next wake-up when the day it
         begins is not planned yet: the day plan (with the identity refresh) and its first window
         are three calls in a row, asked before the resident wakes rather than lived by routine
-        after.  None when nothing would be asked then (no step of the model's in hand, a new plan
-        or a replan is due first, asleep by then, no block of today's plan in progress then) or
-        when a look ahead for that time was already asked (one try: a failed one is not asked
-        again and again)."""
+        after; so is a replan of that day due (``_wake_unplanned``).  None when nothing would be
+        asked then (no step of the model's in hand, a new plan or a replan is due first, asleep by
+        then, no block of today's plan in progress then) or when a look ahead for that time was
+        already asked (one try: a failed one is not asked again and again)."""
         if self.core.asleep_at(now):
             return self._wake_unplanned(now)
         cur = self.agenda.current
@@ -235,16 +235,25 @@ class Planner:
         return ok
 
     def _wake_unplanned(self, now: datetime) -> datetime | None:
-        """The next wake-up after ``now`` (asleep), when the day it begins has no plan yet and
-        ``now`` belongs to that day already (the small hours before it, not the evening before)."""
+        """The next wake-up after ``now`` (asleep), when the day it begins has no plan yet, or has one
+        to plan again (a whisper in the night: Felix, whispered to at 04:18 in play, woke at 04:30 to a
+        replan and a decompose queued behind three plans of later risers), and ``now`` belongs to that
+        day already (the small hours before it, not the evening before)."""
         w = self.core.persona.wake
         at = now.replace(hour=w // 60 % 24, minute=w % 60, second=0, microsecond=0)
         if at <= now:
             at += timedelta(days=1)
         d, _ = self.core.day_and_minute(at)
-        if self.core.day_and_minute(now)[0] != d or self.agenda.plan_date == d and self.agenda.plan is not None:
+        if self.core.day_and_minute(now)[0] != d:
             return None
-        return None if at == self._ahead_tried else at
+        if self._replan_at_wake(at):
+            return at
+        return None if self.agenda.plan_date == d and self.agenda.plan is not None or at == self._ahead_tried else at
+
+    def _replan_at_wake(self, at: datetime) -> bool:
+        """Whether the day that begins at the wake-up ``at`` is planned already and to be planned again."""
+        return bool(self.agenda.replan_reason) and self.agenda.plan is not None and (
+            self.agenda.plan_date == self.core.day_and_minute(at)[0])
 
     async def decide_ahead(self, now: datetime, view: WorldView | None = None,
                            run_out: datetime | None = None) -> int:
@@ -261,8 +270,9 @@ class Planner:
             self._ahead_tried = at
             self.core.count("ahead_calls")
             waking = self.core.asleep_at(now)
-            if waking:  # the day first, then its first window, while the resident still sleeps
-                await self._plan_day(now, view)
+            if waking:  # the day first (or again: a whisper in the night), then its first window, still asleep
+                await (self._replan(now, view, self.agenda.replan_reason or "") if self._replan_at_wake(at)
+                       else self._plan_day(now, view))
                 if self.agenda.plan is None or self.agenda.plan.source != "model":
                     return 0  # no plan from the model: next_action carries on as it would have
                 self.core.count("wake_ahead")
