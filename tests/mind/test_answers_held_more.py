@@ -838,3 +838,19 @@ def test_the_honoree_said_to_set_up_its_own_surprise_is_a_wrong_host():
     for right in ("Rosa, who is setting up the party, came by.", "Grace is planning the debate.",
                   "I saw Grace in the kitchen."):
         assert wrong_host(right, [party], town, None) == [], right
+
+
+def test_ones_own_summary_is_not_said_of_another():
+    """Rosa, asked what she thinks of the mayor (487f002's save), gave Grace her own summary's words."""
+    from game.mind.interview.ofothers import self_as_anothers
+    own = ("I am Rosa Brody, a cheerful and artistic barista. I am a kind, dedicated person who values my time and "
+           "relationships. I am fair to my boss and admire the mayor's leadership.")
+    said = ("I think the mayor, Grace Okafor, is a kind, dedicated person who values her time and relationships. "
+            "She is fair to her boss and admires the mayor's leadership.")
+    assert self_as_anothers(said, own) == [
+        "I think the mayor, Grace Okafor, is a kind, dedicated person who values her time and relationships.",
+        "She is fair to her boss and admires the mayor's leadership."]
+    assert self_as_anothers("I think I am a kind, dedicated person who values my time.", own) == []
+    assert self_as_anothers("I am a kind, dedicated person who values my time and relationships.", own) == []
+    assert self_as_anothers("Grace is warm, stubborn and meticulous.", own) == []
+    assert self_as_anothers(said, "") == []

@@ -17,13 +17,16 @@ from game.mind.facts.ownpoints import point_given_to_another
 from game.mind.facts.unbacked import sentences
 
 
-def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town: TownNames) -> list[str]:
+def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town: TownNames,
+                   own: str = "") -> list[str]:
     """The sentences of ``answer`` that say of one person what is another's: the words of the
-    resident's relationships (``relation_words_mixed``), or a resident's doing this week given to a
-    third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
+    resident's relationships (``relation_words_mixed``), the resident's own self (its doings, its
+    summary ``own``: ``own_as_third``, ``self_as_anothers``), or a resident's doing this week given to
+    a third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
     out = relation_words_mixed(answer, relationships, town.roles, town.people)
     out += [s for s in kin_unheld(answer, town) if s not in out]  # ("Rosa Brody's daughter": she has none)
     out += own_as_third(answer, town.doings.get(me, ()))
+    out += [s for s in self_as_anothers(answer, own) if s not in out]
     named = [p for p in town.people if p != me and re.search(rf"\b{re.escape(p.split()[0])}\b", answer)]
     if not town.doings or not named:  # (a third's doing is given only to one the answer names)
         return out
@@ -51,6 +54,32 @@ def own_as_third(answer: str, mine: Sequence[str]) -> list[str]:
             and any(p in " ".join(re.findall(r"[a-z0-9']+", s.lower())) for p in phrases)]
 
 
+_PRONOUN = {"her", "his", "their", "me", "my", "him", "them"}
+
+
+def _plain(text: str) -> str:
+    """Words only, a possessive or an object as "x" ("serves her coffee" and "serves me coffee" are one)."""
+    return " ".join("x" if w in _PRONOUN else w for w in re.findall(r"[a-z']+", text.lower()))
+
+
+def self_as_anothers(answer: str, own: str, span: int = 5) -> list[str]:
+    """The sentences of ``answer`` not of the resident itself (not begun by "I", "my": ``_OF_SELF``) that say five
+    words running of its own summary ``own``: Rosa, asked of the mayor on 487f002's save, "I think the
+    mayor, Grace Okafor, is a kind, dedicated person who values her time and relationships. She is fair to
+    her boss and admires the mayor's leadership" (her summary: "I am a kind, dedicated person who values
+    my time and relationships. I am fair to my boss and admire the mayor's leadership")."""
+    phrases = {" ".join(w[i:i + span]) for part in sentences(own) for w in [_plain(part).split()]
+               for i in range(len(w) - span + 1)}
+    if not phrases:
+        return []
+    return [s for s in sentences(answer) if not _OF_SELF.match(s) and any(p in _plain(s) for p in phrases)]
+
+
+_OPINE = r"\s+(?:think|believe|feel|guess|find|would say)\b"
+# a sentence of the resident itself: "I ...", "My ...", not "I think the mayor is ..." (but "I think I am ...")
+_OF_SELF = re.compile(rf"^\W*(?:(?:I|I'm|I’m|I've|My|Me)\b(?!{_OPINE})|I{_OPINE}\s+(?:that\s+)?(?:I|I'm|I’m|my)\b)")
+
+
 def relation_words_mixed(answer: str, relationships: Mapping[str, str],
                          roles: Mapping[str, Sequence[str]] = {},  # noqa: B006 (read only)
                          people: Sequence[str] = ()) -> list[str]:
@@ -59,14 +88,10 @@ def relation_words_mixed(answer: str, relationships: Mapping[str, str],
     ("Hank Brody is an old acquaintance, a dear friend, but she cannot keep a secret": Nora's words; "the
     mayor is demanding but fair": Ines's; "Ines is a kind young woman who serves her coffee", Grace's of Rosa)."""
     firsts = {p.split()[0]: p for p in people}
-    def plain(t: str) -> str:  # "serves her coffee" and "serves me coffee" are one
-        words = re.findall(r"[a-z']+", t.lower())
-        return " ".join("x" if w in ("her", "his", "their", "me", "my", "him", "them") else w for w in words)
-
     out = []
     last = ""  # the one a "She is ..." sentence speaks of: the last named by full name before it
     for sent in sentences(answer):
-        low = plain(sent)
+        low = _plain(sent)
         named = re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+", sent)  # someone else named by full name
         lone = re.match(r"^\W*(?P<n>[A-Z][a-z]+)\b(?! [A-Z])", sent)  # or by first name, as the subject
         named = named or (lone if lone and lone.group("n") in firsts else None)
@@ -74,7 +99,7 @@ def relation_words_mixed(answer: str, relationships: Mapping[str, str],
                         and re.search(rf"\bthe {re.escape(r)}\b", sent, re.I)), "")
         of = named.group(0) if named else (last if re.match(r"^\W*(?:She|He)\b", sent) else by_role)
         for who, text in relationships.items():
-            words = [plain(p).split() for p in re.split(r"[;,]", text)]
+            words = [_plain(p).split() for p in re.split(r"[;,]", text)]
             phrases = [" ".join(w[i:i + 5]) for w in words for i in range(max(0, len(w) - 4))]
             phrases += [" ".join(w) for w in words[1:] if len(w) >= 3]  # a whole part: "demanding but fair"
             if any(p in low for p in phrases) and who.split()[0] not in sent and of and who.split()[0] not in of:
