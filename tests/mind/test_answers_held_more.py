@@ -15,12 +15,15 @@ from game.mind.interview.answering import answer_backed
 from game.mind.interview.backing import problems_in, wrong_host
 from game.mind.interview.ownclaims import own_voice
 from game.mind.interview.stepping import steps_out
+from game.mind.persona import Persona
 from game.mind.view import PlanBlock
 
 from .fakes import interview_answers as _says
 from .fakes import scripted_model
 
 MONDAY = datetime(2026, 3, 2, 21)
+
+_NO_ONE = Persona(name="Someone Else")  # (said_of_others: a persona of no relationships and no days)
 
 
 @pytest.fixture()
@@ -704,9 +707,9 @@ def test_a_residents_doing_this_week_is_not_given_to_a_third():
     town = TownNames(places=("Greenway Market", "Bluebell Cafe"), people=people, doings=doings,
                      workplaces={"Rosa Brody": "Bluebell Cafe"})
     said = "I am also working as a barista at Rosa's bakery stall."
-    assert said_of_others(said, "Ines Moreau", {}, town) == [said]
+    assert said_of_others(said, "Ines Moreau", _NO_ONE, town) == [said]
     for right in ("Felix is opening his bakery stall at the market.", "Rosa's work at Bluebell Cafe is good."):
-        assert said_of_others(right, "Ines Moreau", {}, town) == []
+        assert said_of_others(right, "Ines Moreau", _NO_ONE, town) == []
 
 
 
@@ -721,10 +724,10 @@ def test_ones_own_doing_is_not_told_of_a_she():
     she = ("She also discussed the public debate at the Town Hall council chamber on Wednesday at 7pm, which she is "
            "preparing for.")
     said = f"I talked with Rosa Brody and Nora Lindqvist today. {she}"
-    assert said_of_others(said, "Grace Okafor", {}, town) == [she]
+    assert said_of_others(said, "Grace Okafor", _NO_ONE, town) == [she]
     mine_said = "I am preparing for the public debate at the Town Hall council chamber on Wednesday at 7pm."
-    assert said_of_others(mine_said, "Grace Okafor", {}, town) == []
-    assert said_of_others("I talked with Rosa Brody. She is coming to the debate.", "Grace Okafor", {}, town) == []
+    assert said_of_others(mine_said, "Grace Okafor", _NO_ONE, town) == []
+    assert said_of_others("I talked with Rosa Brody. She is coming to the debate.", "Grace Okafor", _NO_ONE, town) == []
 
 def test_another_residents_name_as_ones_own_and_ones_own_name_spoken_to():
     # Grace on 0e6b5f2's save, asked for an introduction: "Hi Grace! I'm Felix Adeyemi, a baker who is opening a
@@ -815,11 +818,11 @@ def test_kin_the_town_does_not_give_a_resident_is_a_claim():
     rs = json.loads((Path(__file__).parents[2] / "game/maps/default/residents.json").read_text())["residents"]
     town = TownNames(people=tuple(r["name"] for r in rs), relations={r["name"]: r["relationships"] for r in rs})
     said = "I am also preparing for Rosa Brody's daughter."
-    assert said_of_others(f"I am busy at the store. {said}", "Hank Brody", {}, town) == [said]
+    assert said_of_others(f"I am busy at the store. {said}", "Hank Brody", _NO_ONE, town) == [said]
     for right in ("I love Hank's daughter.", "Samuel's wife is the mayor.", "Eli's mother runs the cafe.",
                   "Rosa's father runs the store.", "Kenji's wife keeps his secret."):  # (from either side)
-        assert said_of_others(right, "Nora Lindqvist", {}, town) == [], right
-    assert said_of_others("Felix's wife bakes too.", "Nora Lindqvist", {}, town) == ["Felix's wife bakes too."]
+        assert said_of_others(right, "Nora Lindqvist", _NO_ONE, town) == [], right
+    assert said_of_others("Felix's wife bakes too.", "Nora Lindqvist", _NO_ONE, town) == ["Felix's wife bakes too."]
 
 
 def test_the_honoree_said_to_set_up_its_own_surprise_is_a_wrong_host():
@@ -854,3 +857,15 @@ def test_ones_own_summary_is_not_said_of_another():
     assert self_as_anothers("I am a kind, dedicated person who values my time and relationships.", own) == []
     assert self_as_anothers("Grace is warm, stubborn and meticulous.", own) == []
     assert self_as_anothers(said, "") == []
+
+
+def test_ones_own_days_are_not_said_of_another():
+    from game.mind.interview.ofothers import own_words, self_as_anothers
+    from game.mind.persona import Persona, Shift
+    rosa = Persona(name="Rosa Brody", schedule=[Shift(7 * 60, 15 * 60, "work behind the counter at Bluebell Cafe",
+                                                      "Bluebell Cafe:cafe")])
+    said = ("Tomorrow, I plan to help Samuel Okafor prepare Grace's surprise party. She will also continue working "
+            "behind the counter at Bluebell Cafe from 07:00 to 15:00.")
+    assert self_as_anothers(said, own_words(rosa, "")) == [
+        "She will also continue working behind the counter at Bluebell Cafe from 07:00 to 15:00."]
+    assert self_as_anothers("I work behind the counter at Bluebell Cafe.", own_words(rosa, "")) == []

@@ -378,7 +378,7 @@ def _problems(mind: Interviewee, ctx: InterviewContext, question: str, now: date
     found += [Problem("claim", sent, "Say only what you do yourself, not what others told you they do.")
               for sent in borrowed_self(text, basis, name)]
     found += [Problem("claim", sent, "Say of each person only what you hold of them.")
-              for sent in said_of_others(text, name, mind.core.persona.relationships, town, mind.core.identity)]
+              for sent in said_of_others(text, name, mind.core.persona, town, mind.core.identity)]
     found += [Problem("claim", sent, f"{why}.") for sent, why in parts_unbacked(text, name, town, held)]
     found += [Problem("claim", sent, "This is no talk: answer the one who asks you, not a neighbour.")
               for sent in addressed(text, town.people, name)]

@@ -15,18 +15,18 @@ from game.mind.facts.fact import TownNames
 from game.mind.facts.kinof import kin_unheld
 from game.mind.facts.ownpoints import point_given_to_another
 from game.mind.facts.unbacked import sentences
+from game.mind.persona import Persona
 
 
-def said_of_others(answer: str, me: str, relationships: Mapping[str, str], town: TownNames,
-                   own: str = "") -> list[str]:
+def said_of_others(answer: str, me: str, persona: Persona, town: TownNames, identity: str = "") -> list[str]:
     """The sentences of ``answer`` that say of one person what is another's: the words of the
     resident's relationships (``relation_words_mixed``), the resident's own self (its doings, its
-    summary ``own``: ``own_as_third``, ``self_as_anothers``), or a resident's doing this week given to
-    a third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
-    out = relation_words_mixed(answer, relationships, town.roles, town.people)
+    summary ``identity``, its days: ``own_as_third``, ``self_as_anothers``), or a resident's doing this
+    week given to a third as theirs ("Rosa's bakery stall", Felix's; ``ownpoints.point_given_to_another``)."""
+    out = relation_words_mixed(answer, persona.relationships, town.roles, town.people)
     out += [s for s in kin_unheld(answer, town) if s not in out]  # ("Rosa Brody's daughter": she has none)
     out += own_as_third(answer, town.doings.get(me, ()))
-    out += [s for s in self_as_anothers(answer, own) if s not in out]
+    out += [s for s in self_as_anothers(answer, own_words(persona, identity)) if s not in out]
     named = [p for p in town.people if p != me and re.search(rf"\b{re.escape(p.split()[0])}\b", answer)]
     if not town.doings or not named:  # (a third's doing is given only to one the answer names)
         return out
@@ -54,6 +54,12 @@ def own_as_third(answer: str, mine: Sequence[str]) -> list[str]:
             and any(p in " ".join(re.findall(r"[a-z0-9']+", s.lower())) for p in phrases)]
 
 
+def own_words(persona: Persona, identity: str) -> str:
+    """What the resident says of itself: its summary, and the fixed parts of its days as its file words them
+    ("work behind the counter at Bluebell Cafe"), one sentence each (for ``self_as_anothers``)."""
+    return " ".join([identity.strip(), *(f"{sh.what}." for sh in persona.schedule)]).strip()
+
+
 _PRONOUN = {"her", "his", "their", "me", "my", "him", "them"}
 
 
@@ -63,11 +69,13 @@ def _plain(text: str) -> str:
 
 
 def self_as_anothers(answer: str, own: str, span: int = 5) -> list[str]:
-    """The sentences of ``answer`` not of the resident itself (not begun by "I", "my": ``_OF_SELF``) that say five
-    words running of its own summary ``own``: Rosa, asked of the mayor on 487f002's save, "I think the
-    mayor, Grace Okafor, is a kind, dedicated person who values her time and relationships. She is fair to
-    her boss and admires the mayor's leadership" (her summary: "I am a kind, dedicated person who values
-    my time and relationships. I am fair to my boss and admire the mayor's leadership")."""
+    """The sentences of ``answer`` not of the resident itself (not begun by "I", "my": ``_OF_SELF``) that
+    say five words running of its own summary and days ``own`` (``own_words``).  On 487f002's save,
+    Rosa's plans for tomorrow, after Grace was named: "She will also continue working behind the counter
+    at Bluebell Cafe"; and asked of the mayor: "I think the mayor, Grace Okafor, is a kind, dedicated
+    person who values her time and relationships. She is fair to her boss and admires the mayor's
+    leadership" (her summary: "I am a kind, dedicated person who values my time and relationships. I am
+    fair to my boss and admire the mayor's leadership")."""
     phrases = {" ".join(w[i:i + span]) for part in sentences(own) for w in [_plain(part).split()]
                for i in range(len(w) - span + 1)}
     if not phrases:
