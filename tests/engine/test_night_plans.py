@@ -162,3 +162,28 @@ async def test_an_awake_residents_window_is_never_held_for_the_sleepers_plans():
     assert e.lanes.maybe_ahead(e.core.residents["Felix Adeyemi"], e.clock.now)
     assert e.board.jobs["Felix Adeyemi"].kind == JobKind.AHEAD
     await e.aclose()
+
+
+async def test_a_whisper_in_the_night_is_planned_for_before_the_sleeper_wakes():
+    """In play on 2026-12-02, a whisper to Felix at 04:18 (he wakes at 04:30) left his replan and first
+    window to be asked when he woke, behind the 05:30 trio's plans: x9-x12 slowed, the model leading 0%
+    of 04:30-04:45.  Now his day is planned again before he wakes, and at 04:30 he lives by the model."""
+    from game.engine.events import Whisper
+
+    e, llm = _engine(idle=True, slots=4, start=datetime(2026, 3, 2, 3, 59))
+    felix = e.core.minds["Felix Adeyemi"]
+    for _ in range(400):
+        if e.board.jobs:
+            await e.wait_any()
+        e.step()
+        if felix.plan is not None and felix.agenda.queue and e.clock.now.minute >= 10:
+            break
+    assert felix.plan is not None and e.core.residents["Felix Adeyemi"].asleep
+    e.submit(Whisper("Felix Adeyemi", "I should bake extra loaves for the market today"))
+    while e.clock.now < datetime(2026, 3, 2, 4, 30):
+        if e.board.jobs:
+            await e.wait_any()
+        e.step()
+    assert ("replan", "Felix Adeyemi") in llm.pairs() and felix.agenda.replan_reason is None
+    assert felix.agenda.queue and felix.agenda.queue[0].source == "model"
+    await e.aclose()
