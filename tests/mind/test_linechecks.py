@@ -545,3 +545,17 @@ def test_a_gathering_is_said_to_be_of_its_host_or_of_the_one_it_is_for():
         assert fix_whose(right, party, people, []) == right
     town = TownNames(places=("Bluebell Cafe",), people=people)
     assert "Felix" not in fix_fact_words(said, party, datetime(2026, 3, 2, 6, 20), town, "Rosa Brody")[0]
+
+
+def test_todays_weekday_is_no_day_to_come():
+    """Rosa on a Monday (487f002's day): "We have to get everything ready by Monday" (the party was Tuesday's)."""
+    from datetime import datetime
+
+    from game.mind.facts.timechecks import drop_nonsense
+    monday = datetime(2026, 3, 2, 14, 16)
+    fixes: list[str] = []
+    said = "I'm helping Samuel prepare the party. We have to get everything ready by Monday."
+    assert drop_nonsense(said, monday, fixes) == "I'm helping Samuel prepare the party."
+    assert fixes == ["not so: Monday is today"]
+    for right in ("We have to get everything ready by Tuesday.", "See you next Monday.", "I work until Friday."):
+        assert drop_nonsense(right, monday, []) == right

@@ -55,16 +55,29 @@ def part_of_day_gone(sent: str, now: datetime) -> str:
     return f"this {m.group('part').lower()} is over at {now:%H:%M}" if over else ""
 
 
+# today's weekday said as one to come ("We have to get everything ready by Monday", Rosa on a Monday, 487f002's day;
+# the party was Tuesday's): "next Monday" is a week on, and "on Monday" may be today
+_BY_DAY = re.compile(r"\b(?:by|until|till|before|this coming)\s+(?P<d>" + "|".join(WEEKDAYS) + r")\b", re.I)
+
+
+def today_to_come(sent: str, now: datetime) -> str:
+    """Why ``sent`` says today's weekday as a day still to come, else ""."""
+    today = WEEKDAYS[now.weekday()]
+    m = next((m for m in _BY_DAY.finditer(sent) if m.group("d").lower() == today), None)
+    return f"{today.capitalize()} is today" if m else ""
+
+
 _SELF_WITH_SELF = re.compile(r"\byou(?:'re| are| were)?\s+(?:\w+ing)\s+(?:\w+\s+){0,2}?with you\b", re.I)
 
 
 def drop_nonsense(text: str, now: datetime, fixes: list[str]) -> str:
-    """``text`` without the sentences that cannot be so as said: a meal now out of its hours, the
-    one spoken to doing something with itself ("you're talking with you", once "with Felix" said to
-    Felix), a sentence said twice in one line."""
+    """``text`` without the sentences that cannot be so as said: a meal now out of its hours, a part
+    of today that is over or today's weekday as one to come, the one spoken to doing something with
+    itself ("you're talking with you", once "with Felix" said to Felix), a sentence said twice in one
+    line."""
     kept: list[str] = []
     for sent in sentences(text) or [text]:
-        why = meal_out_of_hours(sent, now) or part_of_day_gone(sent, now) or (
+        why = meal_out_of_hours(sent, now) or part_of_day_gone(sent, now) or today_to_come(sent, now) or (
             "the listener with itself" if _SELF_WITH_SELF.search(sent) else "")
         if why:
             fixes.append(f"not so: {why}")
