@@ -117,15 +117,11 @@ def stove_fire(town) -> Hazard:
                   "putting out the fire", "🧯")
 
 
-async def test_grace_who_would_invite_someone_to_look_at_the_fire_is_asked_again_and_turns_the_stove_off(town):
-    """Issue 27: the answer recorded in play ("inviting him to the kitchen to check on the fire", a
-    talk) does not fit the fact; asked again plainly, turning the stove off does (the paper's
-    Isabella).  The schemas offer the stove's own states, then the safe one only."""
-    talk = {"decision": "talk", "talk_to": "Samuel Okafor",
-            "new_action": "inviting him to the kitchen to check on the fire", "emoji": "", "minutes": 5, "state": ""}
-    off = {"decision": "react", "new_action": "turning off the stove", "emoji": "🔥", "minutes": 45, "state": "off"}
+async def grace_at_the_stove_fire(town, answers: list):
+    """Grace in her kitchen at 07:16, the stove on fire, her reactions ``answers``: her mind, the fake
+    model, the hazard and her reaction."""
     mind, llm = mind_for(town, "Grace Okafor", [step("brushing her teeth")])
-    llm.script["react"] = [talk, off]
+    llm.script["react"] = answers
     v = view_for(town, "Grace Okafor", here="Okafor house:kitchen")
     await mind.next_action(DAY.replace(hour=7), v)
     hazard = stove_fire(town)
@@ -135,6 +131,17 @@ async def test_grace_who_would_invite_someone_to_look_at_the_fire_is_asked_again
                              hazard=hazard)
     finally:
         town.objects.reset(hazard.address)
+    return mind, llm, hazard, r
+
+
+async def test_grace_who_would_invite_someone_to_look_at_the_fire_is_asked_again_and_turns_the_stove_off(town):
+    """Issue 27: the answer recorded in play ("inviting him to the kitchen to check on the fire", a
+    talk) does not fit the fact; asked again plainly, turning the stove off does (the paper's
+    Isabella).  The schemas offer the stove's own states, then the safe one only."""
+    talk = {"decision": "talk", "talk_to": "Samuel Okafor",
+            "new_action": "inviting him to the kitchen to check on the fire", "emoji": "", "minutes": 5, "state": ""}
+    off = {"decision": "react", "new_action": "turning off the stove", "emoji": "🔥", "minutes": 45, "state": "off"}
+    mind, llm, hazard, r = await grace_at_the_stove_fire(town, [talk, off])
     assert r.kind == "react" and r.new_action.description == "turning off the stove"
     assert r.new_action.address == hazard.address and r.new_action.object_state == "idle"
     assert r.new_action.source == "reaction" and r.new_action.duration_min == 20  # (at most 20 minutes)
@@ -151,17 +158,7 @@ async def test_help_the_town_lacks_does_not_mend_a_hazard(town):
     she then said she had called it.  Millbrook has no emergency service: asked again plainly."""
     call = {"decision": "react", "new_action": "calling 911", "emoji": "", "minutes": 5, "state": "off"}
     off = {"decision": "react", "new_action": "turning off the stove", "emoji": "", "minutes": 5, "state": "off"}
-    mind, llm = mind_for(town, "Grace Okafor", [step("brushing her teeth")])
-    llm.script["react"] = [call, off]
-    v = view_for(town, "Grace Okafor", here="Okafor house:kitchen")
-    await mind.next_action(DAY.replace(hour=7), v)
-    hazard = stove_fire(town)
-    town.objects.set(hazard.address, "on fire", "player")
-    try:
-        r = await mind.react(DAY.replace(hour=7, minute=16), f"{hazard.thing} is on fire", v, urgent=True,
-                             hazard=hazard)
-    finally:
-        town.objects.reset(hazard.address)
+    mind, _, _, r = await grace_at_the_stove_fire(town, [call, off])
     assert r.new_action.description == "turning off the stove"
     assert mind.stats["hazard_lacking"] == 1 and mind.stats["hazard_asked_again"] == 1
 
