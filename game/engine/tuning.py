@@ -22,6 +22,9 @@ HAZARD_AGAIN = timedelta(minutes=5)
 TALK_RANGE = 4  # tiles (Chebyshev) within which two can talk
 TALK_COOLDOWN = timedelta(hours=1)  # two residents do not start a new talk within this
 LINE_GAP = timedelta(minutes=1)  # between two lines of a talk written whole (3 real seconds at normal pace)
+# the longest a talk cut short waits for its rest to be written (talks/cuts.py): at a busy dawn on 2026-12-02 one
+# waited 29 game minutes, two residents standing there
+GOES_ON_WAIT = timedelta(minutes=5)
 PLAYER_SILENCE = timedelta(minutes=30)  # a resident stops waiting for the player's answer after this
 # a resident who decided to talk with someone who walked off while it thought (at play pace a
 # reaction comes minutes of game time after the sight) goes after them this far, this long

@@ -11,6 +11,7 @@ from fake_model import FakeModel
 from game.engine.build import load_engine, new_engine
 from game.engine.engine import Engine
 from game.engine.events import TickResult
+from game.engine.state import JobKind
 from game.engine.tuning import LINE_GAP
 
 
@@ -246,3 +247,46 @@ def test_whether_a_talk_went_on_is_saved():
                 goes_on="cut")
     assert talk_from(conv_dict(talk.conv, talk)).goes_on == "cut"
     assert talk_from({**conv_dict(talk.conv, talk), "goes_on": "odd"}).goes_on == ""
+
+
+def test_a_speaker_greets_once_in_a_talk():
+    """Where a talk cut short went on (2026-12-02, dawn): Grace's "Hi Ines!", then after Ines's line "Hi Ines! I'm
+    doing well, thanks." The second greeting is not said; the other's is, and a greeting with more to it."""
+    from game.engine.talks.copies import SaidLines
+    from game.mind.facts.factcheck import Vetted
+    from game.mind.view import Conversation
+
+    talk = Conversation("c1", ["Grace Okafor", "Ines Moreau"], lines=[
+        ("Grace Okafor", "Hi Ines!"), ("Ines Moreau", "Hi Grace! How are you doing today?")])
+    said = SaidLines()
+    assert said.not_copied(talk, Vetted("Grace Okafor", "Hi Ines! I'm doing well, thanks.")).text == \
+        "I'm doing well, thanks."
+    assert said.not_copied(talk, Vetted("Grace Okafor", "Good morning, Ines. See you at the cafe.")).text == \
+        "See you at the cafe."
+    first = Conversation("c2", ["Grace Okafor", "Ines Moreau"], lines=[("Grace Okafor", "Hello.")])
+    hello = "Hello, Grace! Lovely day."
+    assert said.not_copied(first, Vetted("Ines Moreau", hello)).text == hello
+
+
+async def test_a_talk_waits_for_its_rest_a_few_minutes_only(fake_town_loader):
+    """At a busy dawn (2026-12-02) a talk cut short waited 29 game minutes for its rest, two residents standing
+    there: it ends when the rest is not written within ``GOES_ON_WAIT``."""
+    from game.engine.tuning import GOES_ON_WAIT
+
+    llm = engine_model({"converse": cut_then(["Oh, a party! I'll come.", "See you there."])}, talk=False)
+    e, cid = await talk_of_two(fake_town_loader, llm)
+    talk = e.conversations.talks[cid]
+    for _ in range(40):
+        await run(e, 1)
+        if talk.goes_on == "asked":
+            break
+    assert talk.goes_on == "asked" and "Ann Lin" in e.board.jobs
+    e.board.jobs["Ann Lin"].ready_at = 10 ** 9  # the server is busy: its rest is not written
+    said_at = talk.next_at
+    while e.clock.now - said_at <= GOES_ON_WAIT:
+        await run(e, 1)
+    await run(e, 1)
+    assert cid not in e.conversations.talks
+    job = e.board.jobs.get("Ann Lin")  # (in lockstep a job begun is dropped: its answer thrown away)
+    assert job is None or job.kind != JobKind.CONVERSE or job.args.get("dropped")
+    await e.aclose()

@@ -19,7 +19,7 @@ from game.engine.talks.cuts import cut_for_a_claim, goes_on, withhold_reply, wit
 from game.engine.talks.facts import TalkFacts
 from game.engine.talks.joining import by_lines, sit_in
 from game.engine.towncore import TownCore
-from game.engine.tuning import LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
+from game.engine.tuning import GOES_ON_WAIT, LINE_GAP, PLAYER_SILENCE, TALK_COOLDOWN, TALK_RANGE, chebyshev
 from game.engine.walking import Walker
 from game.llm.api import Priority
 from game.mind.view import Action, Conversation, Line, Script
@@ -156,8 +156,8 @@ class Conversations:
             return
         first, *others = talk.conv.participants
         if talk.next_at is not None and not goes_on(talk):  # the script is said (and its rest, if asked)
-            if talk.goes_on != "asked" or first not in self.board.jobs:
-                self.end_talk(cid, now, self.core.out)
+            if talk.goes_on != "asked" or first not in self.board.jobs or now - talk.next_at > GOES_ON_WAIT:
+                self.end_talk(cid, now, self.core.out)  # (its rest not written in time: the job goes with it)
             return
         waiting = False
         for name in others:

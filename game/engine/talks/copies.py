@@ -17,6 +17,10 @@ from game.mind.facts.leaning import leans
 from game.mind.facts.unbacked import sentences
 from game.mind.view import Conversation
 
+# a sentence that only greets ("Hi Ines!", "Good morning, Bob."): one a speaker says once in a talk (Grace's "Hi Ines!"
+# again where a talk cut short went on, 2026-12-02)
+_GREETING = re.compile(r"^\W*(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|morning|evening)\b[\s,]*"
+                       r"(?:there|[A-Z][a-z]+)?\s*[.!]*\s*$", re.I)
 SAID_KEPT = 2000  # lines remembered to tell a copy by
 NEAR, NEAR_WORDS = 0.75, 8  # a sentence as near another as this, of as many different words, is a copy of it
 _WORD = re.compile(r"[a-z0-9']+")
@@ -33,13 +37,15 @@ class SaidLines:
 
     def not_copied(self, conv: Conversation, v: Vetted, embodied: str | None = None) -> Vetted:
         """The line less its sentences said already in another talk (of five words or more), or earlier in
-        this one by its speaker (of three or more: Hank's "I'll be there at 22:00" twice; "Good morning, Bob!"
-        again where a talk cut short goes on), or a question another asked in it said back (Grace's "Did you
+        this one by its speaker (of three or more: Hank's "I'll be there at 22:00" twice; nor a greeting again,
+        "Hi Ines!" where a talk cut short goes on), or a question another asked in it said back (Grace's "Did you
         sleep well?" to Samuel, played); the player's are all said."""
         kept, dropped = [], 0
         played = v.speaker == embodied
         mine = {" ".join(_WORD.findall(s.lower())) for who, line in conv.lines for s in sentences(line)
                 if who == v.speaker or (not played and _asks(s))}
+        greeted = not played and any(_GREETING.match(s) for who, line in conv.lines if who == v.speaker
+                                     for s in sentences(line))
         # another's sentence in this talk said back (Marcus to Hank, "I want to make sure everything is packed up
         # and ready to go", and Samuel after Rosa, "..., and Ines is going to talk with me tomorrow about the
         # surprise party", on 2bbddfe's day)
@@ -57,7 +63,8 @@ class SaidLines:
             # word for word at 07:20 and 09:54 on c59f68b's day, told her nothing the second time)
             told = v.fact is not None and bool(v.told) and in_town_words(sent, v.fact)
             asks = _asks(sent)
-            last = (len(k.split()) >= 3 and k in mine) or (last and leans(sent)) or _said_back(k, theirs, asks) or (
+            last = (len(k.split()) >= 3 and k in mine) or (greeted and bool(_GREETING.match(sent))) or (
+                last and leans(sent)) or _said_back(k, theirs, asks) or (
                 asks and _asked_back(k, asked)) or (
                 len(k.split()) >= 5 and not told and (self.said.get(k, conv.id) != conv.id or self.near(k, conv.id)))
             if last:
