@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from game.mind.talk.script import goes_on
+from game.mind.talk.script import talk_so_far
 from game.mind.view import Conversation
 
 from .conftest import DAY1
@@ -40,5 +40,5 @@ async def test_the_rest_of_a_talk_keeps_its_new_lines():
 
 def test_the_next_speaker_is_the_one_after_the_last_who_spoke():
     calls = {"Ann Lin": "Ann", "Bob Lin": "Bob", "Cara Diaz": "Cara"}
-    assert goes_on([("Ann Lin", "Hi!")], calls) == ("Ann: Hi!", "Bob")
-    assert goes_on([("Ann Lin", "Hi!"), ("Cara Diaz", "Hello.")], calls)[1] == "Ann"
+    assert talk_so_far([("Ann Lin", "Hi!")], calls) == ("Ann: Hi!", "Bob")
+    assert talk_so_far([("Ann Lin", "Hi!"), ("Cara Diaz", "Hello.")], calls)[1] == "Ann"

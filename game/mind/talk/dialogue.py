@@ -34,7 +34,7 @@ from game.mind.talk.points import (
     talking_points,
     unworded,
 )
-from game.mind.talk.script import goes_on, repeats, script_lines
+from game.mind.talk.script import repeats, script_lines, talk_so_far
 from game.mind.view import Conversation, Line, Script
 
 TALK_LINES = 12  # the last lines of a talk that a reply prompt shows
@@ -187,7 +187,7 @@ class Talker:
             tuple(calls))
         # a talk whose rest was not said after a line lost a claim goes on from what was said (script.py)
         purpose = "converse_more" if conversation.lines else "converse"
-        so_far, after = goes_on(conversation.lines, dict(zip(people, calls))) if conversation.lines else ("", "")
+        so_far, after = talk_so_far(conversation.lines, dict(zip(people, calls))) if conversation.lines else ("", "")
         try:
             ans = await self.core.complete(purpose, schema, purpose, Priority.REACT, now,
                                            max_tokens=400, context=context, others=others or "Talking with: someone",

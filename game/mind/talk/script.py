@@ -24,7 +24,7 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
     """The script's lines as they may be said: each by someone in the talk, whole sentences, no
     line run on from the one before, none that says again what was said (the talk stops there),
     none of another's self, no thing nothing backs.  ``earlier``: the lines said before, of a talk
-    that goes on (``goes_on``)."""
+    that goes on (``talk_so_far``)."""
     lines: list[tuple[str, str]] = []
     before = list(earlier)  # (and each line kept: what a line may not say again, nor take of another's self)
     cut = broken = False  # the line before ran to the schema's length and was cut there; or left a sentence
@@ -68,7 +68,7 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
     return lines
 
 
-def goes_on(said: Sequence[tuple[str, str]], calls: dict[str, str]) -> tuple[str, str]:
+def talk_so_far(said: Sequence[tuple[str, str]], calls: dict[str, str]) -> tuple[str, str]:
     """The prompt of a talk that goes on (converse_more.txt) from the lines ``said`` (speaker,
     words), each speaker named as the script calls it (``calls``): the talk so far, and who says
     the next line (in turn after the last one who spoke)."""
