@@ -220,6 +220,10 @@ def test_a_gathering_or_a_campaign_is_not_the_listeners_when_it_is_not():
     assert not yours_not_theirs("How is your campaign?", "Marcus Bell", ["Hank Brody"], town, party)
     assert not yours_not_theirs("What about your party?", "Kenji Tanaka", ["Felix Adeyemi", "Nora Lindqvist"],
                                 town, party)
+    # Samuel, its host, to Ines on 2026-12-02: "I'm glad you're going to have a surprise party."
+    assert yours_not_theirs("I'm glad you're going to have a surprise party.", "Samuel Okafor", ["Ines Moreau"],
+                            town, party)
+    assert not yours_not_theirs("I hear you're having a surprise party!", "Rosa Brody", ["Samuel Okafor"], town, party)
 
 
 def test_a_place_is_not_called_a_kind_its_name_says_it_is_not():

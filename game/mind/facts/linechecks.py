@@ -233,18 +233,22 @@ def meets_the_known(sent: str, speaker: str, listeners: Sequence[str], town: Tow
     return ""
 
 
-_YOUR = re.compile(r"\byour (?:(?:surprise|own|big|upcoming|little|birthday|public)\s+)*(?P<noun>[a-z-]+)\b", re.I)
+_YOUR = re.compile(r"\byour (?:(?:surprise|own|big|upcoming|little|birthday|public)\s+)*(?P<noun>[a-z-]+)\b"
+                   # "I'm glad you're going to have a surprise party", Samuel, its host, to Ines (2026-12-02)
+                   r"|\byou(?:'re|’re| are)? (?:going to |gonna )?(?:have|having|host|hosting|throw|throwing) (?:a|an) "
+                   r"(?:[\w'-]+ ){0,3}?(?P<had>party|gathering|celebration|get-together|quiz|picnic|concert)\b", re.I)
 
 
 def yours_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """Why ``sent`` gives the one spoken to a gathering or a campaign that is not theirs ("What about
-    your surprise party?" to one who does not host it; "discuss your campaign" said by the candidate
-    to one who is none), else "".  Said to several, "your" is not judged."""
+    your surprise party?" or "you're going to have a surprise party" to one who does not host it;
+    "discuss your campaign" said by the candidate to one who is none), else "".  Said to several,
+    "your" is not judged."""
     if len(listeners) != 1:
         return ""
     to = listeners[0]
     for m in _YOUR.finditer(sent):
-        noun = m.group("noun").lower()
+        noun = (m.group("noun") or m.group("had")).lower()
         if noun == "campaign" and not any(r.startswith("candidate for") for r in town.roles.get(to, ())):
             return f"{to.split()[0]} runs no campaign"
         for f in facts:
