@@ -235,7 +235,7 @@ def meets_the_known(sent: str, speaker: str, listeners: Sequence[str], town: Tow
 
 _YOUR = re.compile(r"\byour (?:(?:surprise|own|big|upcoming|little|birthday|public)\s+)*(?P<noun>[a-z-]+)\b"
                    # "I'm glad you're going to have a surprise party", Samuel, its host, to Ines (2026-12-02)
-                   r"|\byou(?:'re|’re| are)? (?:going to |gonna )?(?:have|having|host|hosting|throw|throwing) (?:a|an) "
+                   r"|\byou(?:'re|’re| are) (?:going to |gonna )?(?:have|having|host|hosting|throw|throwing) (?:a|an) "
                    r"(?:[\w'-]+ ){0,3}?(?P<had>party|gathering|celebration|get-together|quiz|picnic|concert)\b", re.I)
 
 
