@@ -112,6 +112,8 @@ class ModelStatus:
     reasked: int = 0
     # requests dropped as stuck in a server slot while the server answered others, and asked again
     stalled: int = 0
+    # how fast the server ran: llama-server's timings summed (game/llm/gauge.py); None: it sent none
+    gauge: dict[str, float | int] | None = None
 
 
 class LLMError(GameError):

@@ -27,6 +27,7 @@ from .accounting import Accounting
 from .answers import AnswerError, parse_answer, response_format
 from .api import BadAnswer, CallTag, Embedder, LLMError, Message, ModelStatus, ModelTimeout, ModelUnavailable
 from .config import LLMConfig
+from .gauge import ServerGauge
 from .jsonvalue import as_object
 from .link import ServerLink
 from .scheduler import PriorityScheduler
@@ -81,6 +82,7 @@ class ModelClient:
         self.models_error: str | None = None  # GET /models was not the API's list (town llm check says so)
         # llama-server's per-request timings (prompt_n, prompt_ms, predicted_n, predicted_ms)
         self.timings: deque[tuple[int, float, int, float]] = deque(maxlen=256)
+        self.gauge = ServerGauge()  # the same, summed over the run (``town run``'s server speed)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
 
         def pool() -> httpx.AsyncClient:  # the scheduler bounds what is in flight, not the pool
@@ -194,8 +196,10 @@ class ModelClient:
         """Keep llama-server's timings of one request (``self.timings``); returns its generation
         seconds (None when the server sent none)."""
         if timings:
-            self.timings.append((int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
-                                 int(timings.get("predicted_n", 0)), float(timings.get("predicted_ms", 0))))
+            row = (int(timings.get("prompt_n", 0)), float(timings.get("prompt_ms", 0)),
+                   int(timings.get("predicted_n", 0)), float(timings.get("predicted_ms", 0)))
+            self.timings.append(row)
+            self.gauge.note(*row)
         return (timings.get("predicted_ms") or 0) / 1000.0 or None
 
     # --- the LLM protocol -----------------------------------------------------------------
@@ -386,6 +390,7 @@ class ModelClient:
             idle_s=round(self.scheduler.idle_s(), 1),
             slots=self.scheduler.capacity,
             stalled=self.link.stalled,
+            gauge=self.gauge.as_dict(),
         )
         sup = self.link.supervisor
         if sup is not None:

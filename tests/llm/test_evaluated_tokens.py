@@ -117,3 +117,21 @@ async def test_recordings_do_not_depend_on_the_cache(tmp_path):
         # (when each was asked and answered is kept too, and differs from run to run)
         texts.append(re.sub(r',"asked_s":[0-9.]+,"answered_s":[0-9.]+', "", path.read_text()))
     assert texts[0] == texts[1] and "asked_s" not in texts[0]
+
+
+async def test_the_servers_speed_is_gauged_from_its_own_timings():
+    """The first prompt (the same for every run of a town from one start) and the run's rates per slot-second,
+    as ``town run`` reports them: days on different hosts or hours are compared by it (issue 42)."""
+    from game.engine.running.report import format_report
+    fake = FakeServer([llama_reply(900, 50, 20), llama_reply(900, 900, 20), openai_reply(400, 300, 10)])
+    async with ModelClient("http://fake/v1", "m", transport=fake.transport()) as llm:
+        assert llm.status().gauge is None  # (nothing timed yet)
+        for _ in range(3):
+            await llm.complete(MSGS, Mood, CallTag("react", "Ada"))
+        g = llm.status().gauge
+    assert g == {"requests": 2, "first_prompt_tokens": 50, "first_prompt_s": 0.01,
+                 "prompt_tokens_per_s": round(950 / 0.025, 2), "generated_tokens_per_s": 500.0}
+    r = {"town": "T", "residents": ["Ada"], "clock": "x", "game_days": 0.1, "real_seconds": 1, "errors": 0,
+         "seconds_waiting_on_model": 0, "budget": {}, "model_server": {"speed": g}}
+    assert "server speed: the first prompt, 50 tokens, evaluated in 0.01 s; over 2 requests a slot evaluated " \
+           "38000.0 and generated 500.0 tokens a second of its time" in format_report(r)

@@ -9,6 +9,7 @@ from game.engine.decisions.ledger import format_lead, lead_since, mind_counts
 from game.engine.engine import Engine
 from game.llm.accounting import accounting_of
 from game.llm.api import LLM
+from game.llm.gauge import format_gauge
 
 
 def spare_summary(engine: Engine) -> dict[str, int]:
@@ -52,9 +53,11 @@ def make_report(llm: LLM, engine: Engine, start: datetime, real_s: float, waited
 
 
 def _server_figures(llm: LLM) -> dict[str, object]:
-    """The model server as the run left it: up or away, times brought back, calls asked again."""
+    """The model server as the run left it: up or away, times brought back, calls asked again, and how fast
+    it ran (``speed``: game/llm/gauge.py; None where it sent no timings)."""
     st = llm.status()
-    return {"state": st.server, "restarts": st.restarts, "reasked": st.reasked, "stalled": st.stalled}
+    return {"state": st.server, "restarts": st.restarts, "reasked": st.reasked, "stalled": st.stalled,
+            "speed": st.gauge}
 
 
 def format_report(r: dict) -> str:
@@ -91,6 +94,8 @@ def format_report(r: dict) -> str:
     if server.get("stalled"):
         lines.append(f"{server['stalled']} requests stood still in a server slot while it answered others, "
                      "and were asked again")
+    if format_gauge(server.get("speed")):
+        lines.append(format_gauge(server.get("speed")))
     if r.get("save"):
         lines.append(f"saved to {r['save']}")
     return "\n".join(lines)
