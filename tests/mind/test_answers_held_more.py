@@ -124,6 +124,26 @@ async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(en
     assert "On a usual weekday: I get up at 06:00" in llm.calls[0].text  # told first, as a hint
 
 
+def test_a_later_part_of_the_day_said_as_done_in_the_morning_is_caught():
+    # Ines at 06:20 of the stove run of f1cc8e8: lunch at the cafe and bed at 9 PM, as done
+    ines = [PlanBlock(330, 360, "getting up and ready for the day", kind="wake"), PlanBlock(360, 390, "breakfast"),
+            PlanBlock(420, 720, "run Bluebell Cafe"), PlanBlock(720, 780, "lunch at the cafe"),
+            PlanBlock(1260, 1290, "going to bed", kind="bed")]
+    asked = "What happened in your kitchen this morning, and what did you do?"
+
+    def caught(sent: str, minute: int = 380) -> bool:
+        return bool(times_unbacked(sent, asked, today=ines, usual=(), tomorrow=(), facts=[], basis="",
+                                   at=(date(2026, 3, 2), minute)))
+    for wrong in ("I also had lunch at the cafe, and then ran Bluebell Cafe again.",
+                  "I returned home to bed at 9:00 PM.", "I then took my lunch with Rosa."):
+        assert caught(wrong), wrong
+        assert not caught(wrong, 1300), wrong  # (at night they are done)
+    for right in ("I had a fire in the kitchen, and I turned off the stove immediately.", "I had breakfast with eggs.",
+                  "I went to the kitchen to make breakfast.", "I had to work at the cafe.",
+                  "I had lunch yesterday with Rosa.", "I woke up at 5:30 AM and went to the kitchen."):
+        assert not caught(right), right
+
+
 def test_kin_nobody_has_given_them_is_not_said():
     grace = "her husband of 34 years; lately oddly secretive. Hank's daughter, a kind young woman"
     assert kin_unbacked("I am a single parent and have a young child.", grace) == ["I am a single parent"]

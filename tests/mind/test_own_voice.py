@@ -107,3 +107,12 @@ def test_the_one_it_is_for_helping_plan_their_own_surprise_is_no_part_of_theirs(
     for fine in ("I love my wife and I help her every day.",
                  "Rosa Brody is my former piano pupil, and I am grateful she will help me with the party."):
         assert parts_unbacked(fine, "Samuel Okafor", town, [party]) == [], fine
+
+
+def test_its_own_name_admiring_another_is_i() -> None:
+    """Rosa on the afternoon's save of 2026-12-02, asked of the mayor: "Rosa admires Grace" (her relationship's
+    words, "the mayor; Rosa admires her", said back in the third person)."""
+    from game.mind.interview.asme import as_me
+    assert as_me("Rosa admires Grace. She is a good mayor.", "Rosa Brody") == "I admire Grace. She is a good mayor."
+    assert as_me("Rosa Brody values the cafe, and Rosa wishes to paint.", "Rosa Brody") == \
+        "I value the cafe, and I wish to paint."

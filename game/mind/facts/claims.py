@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from game.mind.facts.fact import EVENT_RE, Fact, TownNames
+from game.mind.facts.oneastwo import one_as_two
 from game.mind.facts.unbacked import sentences
 from game.mind.facts.when import word_list
 
@@ -269,15 +270,19 @@ def in_its_part(text: str, at: int, fact: Fact) -> bool:
 
 def drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: list[str], fixes: list[str]) -> str:
     """The line without its sentences that claim a relation or a role the town does not declare
-    ("my son Felix", "Rosa is running for mayor"): claims.py."""
+    ("my son Felix", "Rosa is running for mayor"): claims.py; or one it holds a relation with as two ("my
+    lodger and Felix": oneastwo.py)."""
     people = [*town.people, *listeners]
     kept = []
     for sent in sentences(text) or [text]:
         bad = [c for c in relation_claims(sent, speaker, listeners, people, town.relations)
                + role_claims(sent, people, town.roles, speaker, listeners[0] if len(listeners) == 1 else "")
                if not c.backed]
+        two = one_as_two(sent, speaker, people, town.relations)
         if bad:
             fixes.append("unbacked " + "; ".join(f"{c.kind}: {c.who} {c.what}" for c in bad))
+        elif two:
+            fixes.append(two)
         else:
             kept.append(sent)
     return " ".join(kept)

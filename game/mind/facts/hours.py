@@ -203,8 +203,15 @@ _BEEN = re.compile(r"\bI(?:'ve|\u2019ve| have) been (?P<what>[a-z]+ing\b[^.;!?]*
 
 _WAS = re.compile(r"\bI was (?:busy |just |already |still )?(?P<what>(?!(?:thinking|planning|hoping|wondering|looking|"
                   r"getting|preparing|going|expecting|waiting|about)\b)[a-z]+ing\b[^.;!?,]*)", re.I)
-_PAST_AT = re.compile(r"\bI (?:woke|got|went|had|ate|started|began|left|arrived|came|finished)\b[^.;!?]*?\bat "
+_PAST_AT = re.compile(r"\bI (?:also |then )?(?:woke|got|went|had|ate|started|began|left|arrived|came|finished|"
+                      r"returned|headed|walked|slept|closed|opened|cooked)\b[^.;!?]*?\bat "
                       rf"(?P<t>{_CLOCK.pattern})", re.I)  # (a time as ``clock_times`` reads it)
+_DID = re.compile(r"\bI (?:also |then |just |already |finally )?(?:had|ate|took|finished|cooked|did|"
+                  r"(?:went|returned|headed|got|came) (?:back )?(?:home )?(?:to|for))\s+(?:my |a |an |the |some )?"
+                  r"(?P<what>(?!(?:to|been|planned|decided|wanted|hoped|agreed|promised|arranged|meant)\b)[a-z]+"
+                  r"(?: [a-z]+){0,2}?)(?=\s+(?:at|in|on|with|and|before|after|then|to|for|because|so|while|"
+                  r"together)\b|[.;!?,]|$)", re.I)
+_ROOMS = frozenset({"kitchen", "bedroom", "bathroom", "living", "room", "home", "garden", "office"})
 _OTHER_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|spring|summer|autumn|winter)|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|as a (?:child|girl|boy)|years? ago|used to|"
                         r"when I was)\b", re.I)
@@ -220,12 +227,13 @@ def _not_begun(sent: str, today: Sequence[PlanBlock], minute: int) -> bool:
     """A block of the day said as done before it begins, at ``minute`` of the day: Hank at 06:20, "I have been
     working behind the counter of the supply store for the last few hours" (it opens at 08:00; the stove run
     of 5326750); Rosa, "I was busy working behind the counter at Bluebell Cafe" and "I was painting in the
-    evening" (from 07:00, and at 19:00); Samuel, "I woke up at 7:00 AM" (the stove run of 635d79d).  Not
+    evening" (from 07:00, and at 19:00); Samuel, "I woke up at 7:00 AM" (the stove run of 635d79d); Ines,
+    "I also had lunch at the cafe" and "I returned home to bed at 9:00 PM" (the stove run of f1cc8e8).  Not
     what another day holds ("yesterday", "as a child"), nor what was in mind ("I was planning to ...")."""
     if _OTHER_DAY.search(sent):
         return False
-    for m in [*_BEEN.finditer(sent), *_WAS.finditer(sent)]:
-        said = stems(m.group("what"), _PLACE_WORDS)
+    for m in [*_BEEN.finditer(sent), *_WAS.finditer(sent), *_DID.finditer(sent)]:
+        said = stems(m.group("what"), _PLACE_WORDS | _ROOMS)
         of = [b for b in today if said & stems(b.activity, _PLACE_WORDS)]
         if of and all(b.start > minute + 10 for b in of):
             return True

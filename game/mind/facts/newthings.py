@@ -5,11 +5,12 @@ mayor: no tables anywhere), "He's always been very reliable with his patients" (
 "I'm helping my friend Nora Lindqvist with a project at the cafe" (no project), "Rosa Brody can help
 with the delivery", "I'm looking forward to hearing your presentation".
 
-A thing is the word after a possessive ("his patients", "your presentation") or after "with the"
-("with the tables", "with a project"): the shapes in which a line says that someone has, owes or
-does a thing.  A sentence that asserts one (a question asks, and is let be) whose word is in
-neither the prompt the talk was written from (the speaker's context, the others' sides, its
-points) nor the talk so far, nor the everyday words below, is not said.
+A thing is the word after a possessive ("his patients", "your presentation", "my friend's business":
+Felix to the mayor on a4c5919's day) or after "with the" ("with the tables", "with a project"): the
+shapes in which a line says that someone has, owes or does a thing.  A sentence that asserts one (a
+question asks, and is let be) whose word is in neither the prompt the talk was written from (the
+speaker's context, the others' sides, its points) nor the talk so far, nor the everyday words below,
+is not said.
 
 On five saved days' recordings (204 script lines) it names 5 lines, each an invention read by hand;
 before the everyday words it named 3 more ("your offer", "her family", "our decisions").
@@ -25,7 +26,8 @@ from collections.abc import Iterable
 from game.mind.facts.owned import backing_words, stem
 from game.mind.facts.unbacked import sentences
 
-_THING = re.compile(r"\b(?:my|your|his|her|their|our)\s+(?:own\s+|new\s+|little\s+|usual\s+)?(?P<a>[a-z]+)"
+_THING = re.compile(r"\b(?:my|your|his|her|their|our)\s+(?P<d>[a-z]+)(?:'s|\u2019s)\s+(?:own\s+|new\s+)?(?P<c>[a-z]+)"
+                    r"|\b(?:my|your|his|her|their|our)\s+(?:own\s+|new\s+|little\s+|usual\s+)?(?P<a>[a-z]+)"
                     r"|\bwith\s+(?:the|a|an|some)\s+(?P<b>[a-z]+)", re.I)
 # the everyday: what anyone has or does without a text saying so
 EVERYDAY = frozenset("""
@@ -47,10 +49,10 @@ def new_things(sent: str, backed: set[str]) -> list[str]:
         return []
     out = []
     for m in _THING.finditer(sent):
-        w = (m.group("a") or m.group("b")).lower()
-        if len(w) < 4 or w in EVERYDAY or stem(w) in EVERYDAY or stem(w) in backed:
-            continue
-        out.append(w)
+        for w in (x.lower() for x in m.group("d", "c", "a", "b") if x):
+            if len(w) < 4 or w in EVERYDAY or stem(w) in EVERYDAY or stem(w) in backed:
+                continue
+            out.append(w)
     return out
 
 
