@@ -127,7 +127,8 @@ async def test_a_usual_day_with_hours_it_does_not_hold_is_said_from_the_frame(en
 def test_a_later_part_of_the_day_said_as_done_in_the_morning_is_caught():
     # Ines at 06:20 of the stove run of f1cc8e8: lunch at the cafe and bed at 9 PM, as done
     ines = [PlanBlock(330, 360, "getting up and ready for the day", kind="wake"), PlanBlock(360, 390, "breakfast"),
-            PlanBlock(420, 720, "run Bluebell Cafe"), PlanBlock(720, 780, "lunch at the cafe"),
+            PlanBlock(420, 720, "run Bluebell Cafe"), PlanBlock(420, 720, "work behind the counter"),
+            PlanBlock(720, 780, "lunch at the cafe"),
             PlanBlock(1260, 1290, "going to bed", kind="bed")]
     asked = "What happened in your kitchen this morning, and what did you do?"
 
@@ -135,7 +136,8 @@ def test_a_later_part_of_the_day_said_as_done_in_the_morning_is_caught():
         return bool(times_unbacked(sent, asked, today=ines, usual=(), tomorrow=(), facts=[], basis="",
                                    at=(date(2026, 3, 2), minute)))
     for wrong in ("I also had lunch at the cafe, and then ran Bluebell Cafe again.",
-                  "I returned home to bed at 9:00 PM.", "I then took my lunch with Rosa."):
+                  "I returned home to bed at 9:00 PM.", "I then took my lunch with Rosa.",
+                  "I had a quick breakfast and then went to work behind the counter at Bluebell Cafe."):
         assert caught(wrong), wrong
         assert not caught(wrong, 1300), wrong  # (at night they are done)
     for right in ("I had a fire in the kitchen, and I turned off the stove immediately.", "I had breakfast with eggs.",

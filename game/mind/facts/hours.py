@@ -206,11 +206,11 @@ _WAS = re.compile(r"\bI was (?:busy |just |already |still )?(?P<what>(?!(?:think
 _PAST_AT = re.compile(r"\bI (?:also |then )?(?:woke|got|went|had|ate|started|began|left|arrived|came|finished|"
                       r"returned|headed|walked|slept|closed|opened|cooked)\b[^.;!?]*?\bat "
                       rf"(?P<t>{_CLOCK.pattern})", re.I)  # (a time as ``clock_times`` reads it)
-_DID = re.compile(r"\bI (?:also |then |just |already |finally )?(?:had|ate|took|finished|cooked|did|"
+_DID = re.compile(r"\b(?P<who>I|and) (?:also |then |just |already |finally )?(?:had|ate|took|finished|cooked|did|"
                   r"(?:went|returned|headed|got|came) (?:back )?(?:home )?(?:to|for))\s+(?:my |a |an |the |some )?"
                   r"(?P<what>(?!(?:to|been|planned|decided|wanted|hoped|agreed|promised|arranged|meant)\b)[a-z]+"
-                  r"(?: [a-z]+){0,2}?)(?=\s+(?:at|in|on|with|and|before|after|then|to|for|because|so|while|"
-                  r"together)\b|[.;!?,]|$)", re.I)
+                  r"(?: [a-z]+){0,3}?)(?=\s+(?:at|in|on|with|and|before|after|then|to|for|because|so|while|"
+                  r"together|behind|near|inside|by|from|until|till|as|where|which)\b|[.;!?,]|$)", re.I)
 _ROOMS = frozenset({"kitchen", "bedroom", "bathroom", "living", "room", "home", "garden", "office"})
 _OTHER_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|year|spring|summer|autumn|winter)|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|as a (?:child|girl|boy)|years? ago|used to|"
@@ -232,7 +232,9 @@ def _not_begun(sent: str, today: Sequence[PlanBlock], minute: int) -> bool:
     what another day holds ("yesterday", "as a child"), nor what was in mind ("I was planning to ...")."""
     if _OTHER_DAY.search(sent):
         return False
-    for m in [*_BEEN.finditer(sent), *_WAS.finditer(sent), *_DID.finditer(sent)]:
+    mine = re.match(r"\W*I\b", sent) is not None  # ("... and then went to work": of a sentence of "I")
+    for m in [*_BEEN.finditer(sent), *_WAS.finditer(sent),
+              *(d for d in _DID.finditer(sent) if d.group("who") == "I" or mine)]:
         said = stems(m.group("what"), _PLACE_WORDS | _ROOMS)
         of = [b for b in today if said & stems(b.activity, _PLACE_WORDS)]
         if of and all(b.start > minute + 10 for b in of):

@@ -324,7 +324,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         return _problems(mind, ctx, question, now, text, basis=basis, held=held, asked=asked, usual=usual)
     text = mend((await llm.complete(msgs, InterviewAnswer, tag, max_tokens=160, temperature=0.5)).answer)
     found = check(text)
-    first: tuple[str, list[Problem]] = ("", [])  # the first answer, when the second is taken
+    first: tuple[str, list[Problem]] = ("", [])  # the answer not taken, when asked again
     back.problems = [f"{p.kind}: {p.what}".rstrip(": ") for p in found]
     if found:
         note = " ".join(dict.fromkeys(p.tell for p in found))
@@ -332,8 +332,7 @@ async def answer_backed(mind: Interviewee, question: str, now: datetime, llm: LL
         back.asked += 1
         second = mend((await llm.complete(again, InterviewAnswer, tag, max_tokens=160, temperature=0.3)).answer)
         left = check(second)
-        if len(left) <= len(found):
-            (text, found), first = (second, left), (text, found)
+        (text, found), first = sorted([(second, left), (text, found)], key=lambda a: len(a[1]))  # (ties: the 2nd)
     if found:
         text, back.dropped = checked_answer(text, found, first, name, check)
         if not text or any(p.kind == "stranger" for p in found):

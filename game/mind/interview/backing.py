@@ -364,8 +364,8 @@ def drop_unbacked(answer: str, problems: Sequence[Problem], me: str) -> tuple[st
 
 def checked_answer(text: str, found: list[Problem], first: tuple[str, list[Problem]], name: str,
                    check: Callable[[str], list[Problem]]) -> tuple[str, list[str]]:
-    """The answer less its sentences that carry a problem; where the second answer has none left,
-    the first answer's sentences that pass the checks (3 answers of 75 on 2026-11-29 said nothing)."""
+    """The answer less its sentences that carry a problem; where it has none left, the other answer's
+    (``first``, not taken) that pass the checks (3 of 75 on 2026-11-29 said nothing; Rosa on 6b9a052's stove)."""
     kept, dropped = drop_unbacked(text, found, name)
     if not kept and first[0]:
         again, more = drop_unbacked(*first, name)
