@@ -202,3 +202,17 @@ def test_a_public_transport_the_town_lacks_and_parents_one_does_not_have_are_cla
     assert kin_unbacked("I would call my parents and inform them.", own) == ["my parents"]
     assert kin_unbacked("I would call my father.", own) == []
     assert kin_unbacked("I would call my parents.", "Eli lives with his mother and his father.") == []
+
+
+def test_a_true_answer_to_the_player_written_as_narration_or_in_the_third_person_is_said_as_hers():
+    """In play (2026-12-02, 05:50), Felix (embodied) asked Nora whether Rosa works at the cafe today: both her
+    answers were true and both were withheld, so she did not answer ('Nora nods, "Yes, Rosa Brody works at the
+    cafe today.', no closing quote; 'Yes, Nora Lindqvist remembers that Rosa Brody works at the cafe today.')."""
+    engine = new_engine("default", scripted_model({}))
+    books = {n: engine.core.minds[n].facts for n in ("Nora Lindqvist", "Felix Adeyemi")}
+    for line, said in (('Nora nods, "Yes, Rosa Brody works at the cafe today.',
+                        "Yes, Rosa Brody works at the cafe today."),
+                       ("Yes, Nora Lindqvist remembers that Rosa Brody works at the cafe today.",
+                        "Yes, I remember that Rosa Brody works at the cafe today.")):
+        assert vet_line("Nora Lindqvist", line, ["Nora Lindqvist", "Felix Adeyemi"], books,
+                        datetime(2026, 3, 2, 5, 52), engine.core.town_names, may_move=False).text == said

@@ -41,6 +41,7 @@ from game.mind.facts.unbacked import (
     sentences,
 )
 from game.mind.facts.when import AT_RE, RANGE_RE, read_when, word_list
+from game.mind.interview.asme import as_me
 from game.mind.view import hhmm
 
 _CLAIM = re.compile(r"\b(?:I(?:'m|’m| am| will be)|I've been|I have been)\s+"
@@ -332,8 +333,8 @@ def vet_line(speaker: str, text: str, participants: Sequence[str], books: Mappin
             return Vetted(speaker, "", fixes=fixes)
     if speaker in books:  # a resident's line: a place the town lacks, a person nobody has, is not said
         listeners = [p for p in participants if p != speaker]
-        text = drop_unbacked_sentences(unnarrate(text, speaker, fixes), town, [*town.people, *participants],
-                                        speaker, fixes)
+        text = drop_unbacked_sentences(as_me(unnarrate(text, speaker, fixes), speaker), town,  # (asme.py)
+                                        [*town.people, *participants], speaker, fixes)
         text = drop_unbacked_claims(text, town, speaker, listeners, fixes)
         text = to_listener(drop_misattributed(text, speaker, listeners, town, books[speaker], fixes), listeners, fixes)
         text = drop_nonsense(drop_wrong_today(fix_greeting(text, now, fixes), now, fixes), now, fixes)

@@ -319,7 +319,7 @@ def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: 
 
 
 _NARRATES = r"^(?:{n})\s+(?:[a-z]+s|is|has|was)\b"
-_QUOTED = re.compile(r"(?:says|asks|replies|adds|whispers|smiles)[^'\"‘“]{0,20}[,:]\s*['\"‘“](?P<q>.{2,})['\"’”]\s*$")
+_QUOTED = re.compile(r"\b[a-z]+s\b[^'\"‘“]{0,20}[,:]\s*['\"‘“](?P<q>.{2,}?)['\"’”]?\s*$")  # (nods, ...)
 _I = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|we|we're|us|our)\b")
 
 

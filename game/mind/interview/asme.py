@@ -27,8 +27,9 @@ _OBJECT = (r"for|with|to|from|about|help|helps|helping|support|supports|supporti
 _DOES = (r"is|was|has|had|does|did|will|would|can|could|should|might|must|told|asked|said|thinks|says|wants|plans|"
          r"knows|feels|needs|hopes|likes|loves|visits|goes|works|runs|lives|keeps|gets|makes|writes|walks|comes|"
          r"spends|reads|sees|takes|gives|brings|helps|talks|tells|cares|worries|enjoys|teaches|bakes|owns|manages|"
-         r"admires|respects|believes|trusts|paints|appreciates|wishes|adores|misses|prefers|values")  # ("Rosa
-# admires Grace", said by Rosa on the afternoon's save of 2026-12-02: her relationship's words said back)
+         r"admires|respects|believes|trusts|paints|appreciates|wishes|adores|misses|prefers|values|remembers|"
+         r"recalls|understands|agrees|remembered|noticed|heard|saw|thought|knew|learned")  # ("Rosa admires
+# Grace", by Rosa on the afternoon's save of 2026-12-02; "Yes, Nora Lindqvist remembers that ...", by Nora in play)
 _RECORDS_FORM = re.compile(r"\([^()]*\btold\b[^()]*\)")
 
 
