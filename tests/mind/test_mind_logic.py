@@ -244,6 +244,23 @@ async def test_a_short_replan_keeps_the_old_plan_after_it(view):
     assert mind.plan.blocks[-1].end == 22 * 60 and mind.stats["replans"] == 1
 
 
+async def test_a_whisper_answered_with_a_usual_line_is_asked_again(view):
+    """Felix in play (04:36): "introduce himself to people in town", one of his usual lines, for the whisper
+    "You promised Rosa you would bring her cinnamon buns at the cafe this morning"; the line that is to act on
+    a thought is asked again when it is one of the resident's own choices and shares no word with it."""
+    mind, llm = make({"replan": [{"plan": ["serve customers at the counter", "relaxing at home", "reading at home"]},
+                                 {"plan": ["bake a cake for Klaus and take it to the park"]}],
+                      "decompose": [STEPS, STEPS]})
+    await mind.next_action(DAY1.replace(hour=8), view)
+    mind.whisper(DAY1.replace(hour=10), "I promised Klaus a cake at the park")
+    await mind.next_action(DAY1.replace(hour=10), view)
+    assert [c.purpose for c in llm.calls].count("replan") == 2
+    assert "the 17:00 line does not act on the new thought (I promised Klaus a cake at the park)" in \
+        llm.calls[-2][1][-1].content
+    assert mind.plan.block_at(17 * 60).activity == "bake a cake for Klaus and take it to the park"
+    assert mind.stats["plan_problem_news"] == 1
+
+
 # ------------------------------------------------------------------ importance
 async def test_importance_is_batched_and_rules_skip_routine_sights():
     mind, llm = make(importance_batch=4)

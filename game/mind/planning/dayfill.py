@@ -19,7 +19,7 @@ from pydantic.json_schema import JsonDict
 from game.llm.api import LLMError, Priority
 from game.mind import prompting
 from game.mind.core import MindCore
-from game.mind.planning.daycheck import Checked, Problem, check_day, line_key, merge
+from game.mind.planning.daycheck import Checked, Problem, acts_on, check_day, line_key, merge
 from game.mind.planning.dayframe import FIXED_KINDS, Slot, frame_text
 from game.mind.planning.dayoptions import deal, fallbacks, fitting, free_choices, meal_words, wants_of, work_pattern
 from game.mind.planning.wording import whole_words
@@ -120,7 +120,7 @@ class _Day:
         # invited to any party this week, so he cannot run"); its wants and choices a line may say
         self.echo = example_lines(template) + (task_words(template),) + (*p.seed_memories, p.currently)
         self.own = [*wants, *self.choices]
-        acts = first_free(slots, self.fixed) if template == "replan" else None  # acts on the news: own words
+        acts = self.acts = first_free(slots, self.fixed) if template == "replan" else None  # acts on the news
         self.first_of = {i: next(j for j, o in enumerate(slots) if o.kind == "work" and o.label == sl.label)
                          if sl.kind == "work" else i for i, sl in enumerate(slots)}
         self.asked = [i for i in range(len(slots)) if i not in self.fixed and self.first_of[i] == i]
@@ -136,9 +136,18 @@ class _Day:
                                   self.keep[i] if self.keep else "") for i in which)
 
     def check(self, lines: list[str]) -> list[Problem]:
-        return check_day(self.slots, lines, named=self.named, lacks=self.lacks, echo=self.echo,
-                         fixed=set(self.fixed), places=self.places, leisure=self.leisure, own=self.own,
-                         news=self.news)
+        out = check_day(self.slots, lines, named=self.named, lacks=self.lacks, echo=self.echo,
+                        fixed=set(self.fixed), places=self.places, leisure=self.leisure, own=self.own,
+                        news=self.news)
+        i = self.acts
+        if i is not None and self.news.startswith("a thought:") and lines[i] and not acts_on(lines[i], self.news) \
+                and line_key(lines[i]) in {line_key(o) for o in self.own} and not any(p.line == i for p in out):
+            # a whisper answered with one of the resident's usual lines (Felix at 04:36 in play: "introduce
+            # himself to people in town" for "You promised Rosa you would bring her cinnamon buns at the cafe
+            # this morning"; the buns gone, Rosa at 16:00): it is asked again
+            out.append(Problem(i, f"the {hhmm(self.slots[i].start)} line does not act on the new thought "
+                                  f"({self.news.removeprefix('a thought:').strip()})", "news"))
+        return out
 
     async def ask(self, now: datetime, template: str, which: list[int], again: str, day: list[str],
                   values: dict[str, object]) -> list[str]:
