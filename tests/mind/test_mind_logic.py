@@ -259,6 +259,9 @@ async def test_a_whisper_answered_with_a_usual_line_is_asked_again(view):
         llm.calls[-2][1][-1].content
     assert mind.plan.block_at(17 * 60).activity == "bake a cake for Klaus and take it to the park"
     assert mind.stats["plan_problem_news"] == 1
+    # the player's doing, watched for: it goes before the day plans queued at the server
+    from game.llm.api import Priority
+    assert {c.tag.priority for c in llm.calls if c.tag.purpose == "replan"} == {Priority.REACT}
 
 
 # ------------------------------------------------------------------ importance

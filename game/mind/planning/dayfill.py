@@ -156,7 +156,9 @@ class _Day:
         shapes = self.shapes(which, day)
         labels = tuple(slots[i].label if slots[i].kind == "work" else "" for i in which)
         schema = day_fill_answer(tuple(hhmm(slots[i].start) for i in which), shapes, labels)
-        ans = await self.core.complete(template, schema, template, Priority.PLAN, now,
+        # a whisper's replan is the player's doing, watched for: it goes before the queued day plans
+        pri = Priority.REACT if template == "replan" and self.news.startswith("a thought:") else Priority.PLAN
+        ans = await self.core.complete(template, schema, template, pri, now,
                                        max_tokens=40 + 30 * len(which), temperature=0.6,
                                        frame=frame_text(slots, self.fixed, dict(zip(which, shapes))),
                                        again=again, **values)
