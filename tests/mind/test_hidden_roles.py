@@ -216,3 +216,18 @@ def test_a_true_answer_to_the_player_written_as_narration_or_in_the_third_person
                         "Yes, I remember that Rosa Brody works at the cafe today.")):
         assert vet_line("Nora Lindqvist", line, ["Nora Lindqvist", "Felix Adeyemi"], books,
                         datetime(2026, 3, 2, 5, 52), engine.core.town_names, may_move=False).text == said
+
+
+def test_a_bare_yes_goes_with_the_claim_it_affirms():
+    """Aiko to Eli at 15:02 on the evening's day of 2026-12-02, asked "Did Samuel Okafor tell you about this?":
+    "Samuel Okafor told me about it" (a talk she never had) was not said, and "Yes, Eli!" alone affirmed it."""
+    from game.mind.facts.leaning import kept_apart
+    from game.mind.view import Conversation
+    engine = new_engine("default", scripted_model({}))
+    talk = Conversation("k9", ["Eli Moreau", "Aiko Tanaka"], place="Oakhill College library:reading room")
+    talk.add("Eli Moreau", "Hi, Aiko! Did Samuel Okafor tell you about this?")
+    line = "Yes, Eli! Samuel Okafor told me about it. I'm looking for a book on the town's history."
+    said = engine.talk_facts.vet(talk, "Aiko Tanaka", line, datetime(2026, 3, 2, 15, 2))[1]
+    assert said == "I'm looking for a book on the town's history.", said
+    assert kept_apart(["Yes, I am.", "Bad."], lambda p: p == "Bad.") == ["Yes, I am."]  # (a yes that says more)
+    assert kept_apart(["Sure!", "Fine.", "Bad."], lambda p: p == "Bad.") == ["Sure!", "Fine."]  # (not just before)

@@ -28,6 +28,7 @@ BACKED = backing_words(PROMPT)
     ("I can make the cake and Rosa Brody can help with the delivery.", "delivery"),
     ("I'm looking forward to hearing your presentation.", "presentation"),
     ("Here is a picture from my friend's business.", "business"),  # (Felix to the mayor, a4c5919's day)
+    ("Yes, I have some fresh tomatoes and basil.", "tomatoes"),  # (Kenji, the pharmacist, 2026-12-02 evening)
 ])
 def test_a_thing_nothing_backs_is_named(said, thing):
     assert new_things(said, BACKED) == [thing]
@@ -44,6 +45,7 @@ def test_a_thing_nothing_backs_is_named(said, thing):
     "How are your vegetable patches?",
     "I will see you at the pharmacy with the others.",  # ("others": everyday)
     "I heard your friend's piano at the cafe.",
+    "I have some ideas for the debate.",  # (everyday)
 ])
 def test_what_is_backed_asked_or_everyday_is_let_be(said):
     assert new_things(said, BACKED) == []

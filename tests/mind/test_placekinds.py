@@ -43,3 +43,17 @@ def test_the_talks_check_cuts_it_in_a_group_talk():
     line = "That sounds interesting. I want to sell my bread to Bluebell Cafe instead of Ines Moreau's bakery."
     said = engine.talk_facts.vet(talk, "Felix Adeyemi", line, datetime(2026, 3, 2, 7, 23))[1]
     assert said == "That sounds interesting."
+
+
+def test_your_bakery_said_to_one_who_has_none_is_not_said():
+    """Felix to Hank on the evening's day of 2026-12-02: "How does that affect your bakery?" (Hank keeps the
+    supply store; the bakery stall is Felix's)."""
+    assert place_kind_unheld("How does that affect your bakery?", TOWN, "Ines Moreau") == "Ines Moreau has no bakery"
+    assert place_kind_unheld("How is your cafe?", TOWN, "Ines Moreau") == ""
+    assert place_kind_unheld("How is your bakery stall?", TOWN, "Ines Moreau") == ""
+    assert place_kind_unheld("How does that affect your bakery?", TOWN, "Felix Adeyemi") == ""
+    engine = new_engine("default", scripted_model({}))
+    talk = Conversation("k2", ["Felix Adeyemi", "Hank Brody"], place="Brody's Supply Store:shop floor")
+    line = "That's interesting! I'm glad you're running for mayor. How does that affect your bakery? Any plans?"
+    said = engine.talk_facts.vet(talk, "Felix Adeyemi", line, datetime(2026, 3, 2, 15, 40))[1]
+    assert "bakery" not in said and said.startswith("That's interesting!")

@@ -110,3 +110,17 @@ def test_a_last_line_stopped_mid_word_says_its_whole_sentences_or_nothing():
     said[-1] = ScriptLine(speaker="Rosa", say="Sure. I will bring the")
     lines = script_lines(said, names, list(names.values()), set(), lambda k, n=1: None)
     assert lines[-1] == ("Rosa Brody", "Sure.")
+
+
+def test_a_speaker_answering_itself_ends_the_script_there():
+    # Priya to Marcus at 21:05 on the evening's day of 2026-12-02: her request, then her own "Sure!"
+    from game.mind.schemas import ScriptLine
+
+    names = {"marcus": "Marcus Bell", "priya": "Priya Raman"}
+    said = [ScriptLine(speaker="Marcus", say="Good evening, Priya! I'm excited to lead the quiz tonight."),
+            ScriptLine(speaker="Priya", say="Hello, Marcus! Can I have a quick look at the quiz questions first?"),
+            ScriptLine(speaker="Priya", say="Sure! I'll look at them right away."),
+            ScriptLine(speaker="Marcus", say="Of course! I'll take a look at the questions.")]
+    counted: list[str] = []
+    lines = script_lines(said, names, list(names.values()), {"quiz", "questions"}, lambda k, n=1: counted.append(k))
+    assert [w for w, _ in lines] == ["Marcus Bell", "Priya Raman"] and "script_same_speaker" in counted

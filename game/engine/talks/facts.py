@@ -22,7 +22,7 @@ from game.mind.facts.history import (
 )
 from game.mind.facts.hours import begun_said, clock_times, stems
 from game.mind.facts.keptfrom import honoured_as_me, host_asked_if_heard, kept_one_in_the_know, news_untold
-from game.mind.facts.leaning import names_by_pronoun
+from game.mind.facts.leaning import bare_yes, names_by_pronoun
 from game.mind.facts.madeup import made_up
 from game.mind.facts.meetat import says_an_hour, time_unheld
 from game.mind.facts.owned import anothers_given, backing_words, goods_taken, kept_hint, own_text, owned_words
@@ -175,16 +175,16 @@ class TalkFacts:
         lives = self._points()[1]
         if v.speaker in lives:  # what it heard, in this talk and lately, backs what it says
             lives = {**lives, v.speaker: " ".join([lives[v.speaker], *heard, *(text for _, text in conv.lines)])}
-        kept, why, last, before = [], "", False, ""
-        # who a "She told me" is: the last sentence that names someone, in this line or the talk's last two
+        kept: list[str] = []
+        why, last, before = "", False, ""  # (named: who a "She told me" is, the last sentence naming someone)
         named = " ".join(t for _, t in conv.lines[-2:])
         for sent in sentences(v.text) or [v.text]:
             w = self._slip(sent, before, v.speaker, conv, now, heard, lives, named)
             # another's plan said as the speaker's: what follows goes on with it (Eli's "I'm also planning
             # to sell my bread ... any advice on how to market my bread?"); a sentence just after one not
             # said that speaks of its people leans on it ("I've talked to Grace. She's really excited")
-            if w:
-                why = w
+            if w:  # (a bare "Yes, Eli!" just before goes with the claim it affirms: leaning.bare_yes)
+                why, kept = w, (kept[:-1] if kept and kept[-1] == before and bare_yes(before) else kept)
                 if said_as_own(sent) and "own" in w:
                     break
             elif not (last and names_by_pronoun(sent)):

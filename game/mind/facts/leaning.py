@@ -44,10 +44,23 @@ def kept_apart(parts: Sequence[str], bad: Callable[[str], bool], lean: Callable[
     kept: list[str] = []
     last = False
     for p in parts:
+        before = last
         last = bad(p) or (last and lean(p))
         if not last:
             kept.append(p)
+        elif not before and kept and bare_yes(kept[-1]):
+            kept.pop()  # a bare "Yes, Eli!" goes with the claim it affirms (Aiko, asked "Did Samuel Okafor tell
+            # you about this?", on the evening's day of 2026-12-02: "Samuel Okafor told me about it" not said)
     return kept
+
+
+def bare_yes(sent: str) -> bool:
+    """Whether ``sent`` only says yes ("Yes, Eli!", "Sure."): it says no more than the sentence after it."""
+    return _YES.match(sent) is not None
+
+
+_YES = re.compile(r"^\W*(?:yes|yeah|yep|sure|of course|that's right|exactly|indeed|absolutely|definitely|right)\b"
+                  r"(?:[,\s]+[A-Z][a-z]+)?\W*$", re.I)
 
 
 def hide_secrets(text: str, facts: Sequence[Fact], split: Callable[[str], list[str]]) -> tuple[str, int]:

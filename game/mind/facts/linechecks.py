@@ -293,15 +293,15 @@ def amount_unbacked(sent: str, backing: str = "") -> str:
 
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:
     """The first reason ``sent`` misattributes, by the rules above, else ""."""
-    facts = list(facts)
+    facts, one = list(facts), listeners[0] if len(listeners) == 1 else ""  # (one: the one spoken to, alone)
     return (speaks_to_self(sent, speaker, listeners) or names_self(sent, speaker) or assistant_voice(sent)
             or meets_the_known(sent, speaker, listeners, town)
             or yours_not_theirs(sent, speaker, listeners, town, facts)
             or own_role_as_other(sent, speaker, town.roles) or host_as_guest(sent, speaker, facts)
-            or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places) or place_kind_unheld(sent, town)
-            or works_elsewhere(sent, speaker, town, listeners) or amount_unbacked(sent)
-            or closed_when_open(sent, town) or part_not_theirs(sent, speaker, listeners, town, facts)
-            or hidden_role_problem(sent, speaker, listeners, town))
+            or honoree_as_host(sent, facts) or wrong_kind_of_place(sent, town.places) or amount_unbacked(sent)
+            or place_kind_unheld(sent, town, one) or works_elsewhere(sent, speaker, town, listeners)
+            or closed_when_open(sent, town) or hidden_role_problem(sent, speaker, listeners, town)
+            or part_not_theirs(sent, speaker, listeners, town, facts))
 
 
 def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact],

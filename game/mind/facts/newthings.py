@@ -6,8 +6,9 @@ mayor: no tables anywhere), "He's always been very reliable with his patients" (
 with the delivery", "I'm looking forward to hearing your presentation".
 
 A thing is the word after a possessive ("his patients", "your presentation", "my friend's business":
-Felix to the mayor on a4c5919's day) or after "with the" ("with the tables", "with a project"): the
-shapes in which a line says that someone has, owes or does a thing.  A sentence that asserts one (a
+Felix to the mayor on a4c5919's day), after "with the" ("with the tables", "with a project") or after "I
+have some" ("I have some fresh tomatoes and basil", Kenji the pharmacist to Felix on the evening's day of
+2026-12-02): the shapes in which a line says that someone has, owes or does a thing.  A sentence that asserts one (a
 question asks, and is let be) whose word is in neither the prompt the talk was written from (the
 speaker's context, the others' sides, its points) nor the talk so far, nor the everyday words below,
 is not said.
@@ -28,7 +29,9 @@ from game.mind.facts.unbacked import sentences
 
 _THING = re.compile(r"\b(?:my|your|his|her|their|our)\s+(?P<d>[a-z]+)(?:'s|\u2019s)\s+(?:own\s+|new\s+)?(?P<c>[a-z]+)"
                     r"|\b(?:my|your|his|her|their|our)\s+(?:own\s+|new\s+|little\s+|usual\s+)?(?P<a>[a-z]+)"
-                    r"|\bwith\s+(?:the|a|an|some)\s+(?P<b>[a-z]+)", re.I)
+                    r"|\bwith\s+(?:the|a|an|some)\s+(?P<b>[a-z]+)"
+                    r"|\bI(?:'ve|\u2019ve| have)\s+(?:got\s+)?(?:some|a few|plenty of|lots of)\s+"
+                    r"(?:(?:fresh|new|good|nice|lovely|special)\s+)?(?P<e>[a-z]+)", re.I)
 # the everyday: what anyone has or does without a text saying so
 EVERYDAY = frozenset("""
 time times mind minds others day days week weekend morning evening afternoon night life family friend friends
@@ -49,7 +52,7 @@ def new_things(sent: str, backed: set[str]) -> list[str]:
         return []
     out = []
     for m in _THING.finditer(sent):
-        for w in (x.lower() for x in m.group("d", "c", "a", "b") if x):
+        for w in (x.lower() for x in m.group("d", "c", "a", "b", "e") if x):
             if len(w) < 4 or w in EVERYDAY or stem(w) in EVERYDAY or stem(w) in backed:
                 continue
             out.append(w)

@@ -50,26 +50,33 @@ def _kinds(text: str) -> set[str]:
     return {k for w, k in KIND_OF.items() if re.search(rf"\b{re.escape(w)}\b", text, re.I)}
 
 
-def place_kind_unheld(sent: str, town: TownNames) -> str:
-    """Why ``sent`` gives a resident a place of a trade ("Ines Moreau's bakery") that neither its workplace's nor
-    its home's name says, nor its own doings (each up to the first other resident it names: Ines's "nervous that
-    Felix Adeyemi's new bakery stall ..." is Felix's), else ""; one whose workplace's name says no kind (The
-    Copper Kettle) is not judged."""
-    if "'s" not in sent and "\u2019s" not in sent:
-        return ""
-    firsts = by_first(town.people)
-    for m in _WHOSE.finditer(sent):
-        kind, who = KIND_OF[m.group("k").lower()], m.group("who")
-        named = [who] if who in town.people else list(firsts.get(who, ())) if " " not in who else []
-        if kind not in _TRADE_KINDS or len(named) != 1:
-            continue
-        p = named[0]
-        work = town.workplaces.get(p, "")
-        if not _kinds(work):
+def place_kind_unheld(sent: str, town: TownNames, listener: str = "") -> str:
+    """Why ``sent`` gives a resident a place of a trade ("Ines Moreau's bakery"; "your bakery" said to
+    ``listener``, the one spoken to: Felix to Hank on the evening's day of 2026-12-02) that neither its
+    workplace's nor its home's name says, nor its own doings (each up to the first other resident it names:
+    Ines's "nervous that Felix Adeyemi's new bakery stall ..." is Felix's), else ""; one whose workplace's name
+    says no kind (The Copper Kettle) is not judged."""
+    said: list[tuple[str, str]] = []  # (the resident, the kind's word)
+    if "'s" in sent or "\u2019s" in sent:
+        firsts = by_first(town.people)
+        for m in _WHOSE.finditer(sent):
+            who = m.group("who")
+            named = [who] if who in town.people else list(firsts.get(who, ())) if " " not in who else []
+            if len(named) == 1:
+                said.append((named[0], m.group("k")))
+    if listener in town.people:
+        said += [(listener, m.group("k")) for m in _YOUR.finditer(sent)]
+    for p, word in said:
+        kind, work = KIND_OF[word.lower()], town.workplaces.get(p, "")
+        if kind not in _TRADE_KINDS or not _kinds(work):
             continue
         others = [o for o in town.people if o != p]
         own = " ".join(re.split("|".join(re.escape(o) for o in others), d)[0] if others else d
                        for d in town.doings.get(p, ()))
         if kind not in _kinds(" ".join([work, town.homes.get(p, ""), own, *town.roles.get(p, ())])):
-            return f"{p} has no {m.group('k').lower()}"
+            return f"{p} has no {word.lower()}"
     return ""
+
+
+_YOUR = re.compile(r"\byour\s+(?:(?:new|own|little|old|local|favou?rite|family)\s+)?(?P<k>" + _KIND_WORDS
+                   + r")\b(?!\s+(?:stall|stand|counter|table))", re.I)

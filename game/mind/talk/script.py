@@ -22,9 +22,9 @@ from game.mind.talk.drawn import from_example
 def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], names: list[str], backed: set[str],
                  count: Callable[..., None], earlier: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """The script's lines as they may be said: each by someone in the talk, whole sentences, no
-    line run on from the one before, none that says again what was said (the talk stops there),
-    none of another's self, no thing nothing backs.  ``earlier``: the lines said before, of a talk
-    that goes on (``talk_so_far``)."""
+    line run on from the one before, none that says again what was said (the talk stops there, and
+    at a line by the speaker of the line before), none of another's self, no thing nothing backs.
+    ``earlier``: the lines said before, of a talk that goes on (``talk_so_far``)."""
     lines: list[tuple[str, str]] = []
     before = list(earlier)  # (and each line kept: what a line may not say again, nor take of another's self)
     cut = broken = False  # the line before ran to the schema's length and was cut there; or left a sentence
@@ -45,6 +45,9 @@ def script_lines(said_lines: Sequence[ScriptLine], by_call: dict[str, str], name
         if repeats(text, [t for _, t in before]):
             count("talk_in_circles")
             break
+        if lines and lines[-1][0] == who:  # one answering itself (Priya's "Can I have a quick look at the quiz
+            count("script_same_speaker")  # questions first?", then hers "Sure! I'll look at them right away."):
+            break  # the turns are lost from here
         text = not_anothers_self(text, [t for w, t in before if w != who])
         text, found = without_new_things(text, backed, [t for _, t in before])  # "his patients" (has none)
         if found:
