@@ -158,6 +158,20 @@ def test_kin_nobody_has_given_them_is_not_said():
     # Samuel, second pass on the day of 09:22: "I am a proud husband and father"
     assert kin_unbacked("I am a proud husband and father.", samuel) == ["I am a proud husband and father"]
     assert kin_unbacked("I am a proud father.", "his daughter, the person he cares most about") == []
+    # Samuel on the evening's save of 2026-12-02: "I live with my wife Grace Okafor and their children"
+    assert kin_unbacked("I live with my wife Grace Okafor and their children.", samuel) == ["their children"]
+
+
+def test_one_said_as_two_in_an_answer_is_a_claim():
+    """Samuel on the evening's save of 2026-12-02: "I am also looking forward to having breakfast with Grace and
+    my wife" (Grace is his wife)."""
+    from game.mind.facts.fact import TownNames
+    from game.mind.interview.sentclaims import claims_unbacked
+    town = TownNames(people=("Samuel Okafor", "Grace Okafor", "Rosa Brody"),
+                     relations={"Samuel Okafor": {"Grace Okafor": "his wife, the love of his life"}})
+    said = "I am also looking forward to having breakfast with Grace and my wife."
+    assert "one said as two: Grace Okafor is the speaker's wife" in claims_unbacked(said, "Samuel Okafor", town, "", "")
+    assert not any(claims_unbacked("I'll have breakfast with Grace and Rosa.", "Samuel Okafor", town, "", ""))
 
 
 def test_a_host_said_by_and_hosting_or_by_a_pronoun_is_checked(engine):

@@ -200,7 +200,7 @@ _KIN_GROUPS = {
     "sibling": ("brother", "brothers", "sister", "sisters", "siblings"),
 }
 _KIN_WORD = {w: g for g, ws in _KIN_GROUPS.items() for w in ws}
-_MY_KIN = re.compile(r"\b(?:my|our)\s+(?:(?:young|little|two|three|four|grown|eldest|youngest|late|dear|beloved|"
+_MY_KIN = re.compile(r"\b(?:my|our|their)\s+(?:(?:young|little|two|three|four|grown|eldest|youngest|late|dear|beloved|"
                      r"lovely|own|grand)\s+)*(?:\w+\s+and\s+)?(?P<w>"
                      + "|".join(sorted(_KIN_WORD, key=len, reverse=True)) + r")\b"
                      r"|\bsingle (?P<single>parent|mother|father|mom|mum|dad)\b"

@@ -11,6 +11,7 @@ from game.mind.facts.fact import TownNames
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hypothetical import as_if_so, held_as_if
 from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
+from game.mind.facts.oneastwo import one_as_two
 from game.mind.facts.pastnow import past_as_now
 from game.mind.facts.roleslips import named_at_work_elsewhere
 from game.mind.facts.slips import home_unbacked, made_for_me_said_as_mine, strangers_in_scene
@@ -51,13 +52,14 @@ def all_come(sent: str, backing: str) -> str:
 def claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question: str) -> tuple[str, ...]:
     """Someone at another's workplace (linechecks, roleslips), amounts, pastimes, a home, scenes the
     town lacks, a secret role, the past said as now (pastnow), a supposed thing said as so, a campaign of one
-    who runs for nothing: each reason, or ""."""
+    who runs for nothing, one person said as two (oneastwo): each reason, or ""."""
     return (works_elsewhere(sent, me, town) or named_at_work_elsewhere(sent, town),
             wrong_kind_of_place(sent, town.places), amount_unbacked(sent, backing), pastime_unbacked(sent, backing),
             home_unbacked(sent, backing), strangers_in_scene(sent), hidden_role_problem(sent, me, [], town),
             as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing),
             held_as_if(sent, town.roles.get(me, ())), past_as_now(sent, [backing]), campaign_given(sent, [], town, me),
-            lack_unheld(sent, town.places, backing), all_come(sent, backing))
+            lack_unheld(sent, town.places, backing), all_come(sent, backing),
+            one_as_two(sent, me, town.people, town.relations))  # ("breakfast with Grace and my wife", Samuel)
 
 
 def current_not_former(answer: str, me: str, town: TownNames) -> tuple[str, list[str]]:
