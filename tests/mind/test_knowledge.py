@@ -293,6 +293,13 @@ def test_another_events_place_and_day_in_the_same_sentence_are_left_as_said():
     assert fix_fact_words(both, quiz, MONDAY, town, "Eli Moreau") == (both, [])
     wrong, fixes = fix_fact_words("The pub quiz is at Bluebell Cafe tomorrow.", quiz, MONDAY, town, "Eli Moreau")
     assert wrong == "The pub quiz is at The Copper Kettle today." and len(fixes) == 2
+    # Marcus on 76fc3aa's day: "It's a pub quiz with Grace Okafor's public debate at Town Hall", mended to
+    # "... debate at The Copper Kettle": the place is the debate's, said nearer to it
+    town = TownNames(places=("Town Hall", "The Copper Kettle"), people=("Marcus Bell", "Grace Okafor"))
+    mixed = "It's a pub quiz with Grace Okafor's public debate at Town Hall."
+    assert fix_fact_words(mixed, quiz, MONDAY, town, "Marcus Bell", by_place=True)[0] == mixed
+    said = "It's the public debate tonight, and then the pub quiz at Town Hall."
+    assert "The Copper Kettle" in fix_fact_words(said, quiz, MONDAY, town, "Marcus Bell", by_place=True)[0]
 
 
 def test_roles_claimed_of_oneself_are_checked_too():

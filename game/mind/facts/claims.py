@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from game.mind.facts.fact import EVENT_RE, Fact, TownNames
+from game.mind.facts.clauses import another_event
+from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.oneastwo import one_as_two
 from game.mind.facts.unbacked import sentences
 from game.mind.facts.when import word_list
@@ -225,47 +226,6 @@ def kin_unbacked(text: str, own: str) -> list[str]:
         if group not in have or (m.group("w") or "").lower() == "parents" and not both:
             out.append(m.group(0))
     return out
-
-
-_CLAUSE_END = re.compile(r"[,;:]|\s(?:and|but|or|while|before|after)\s")
-
-
-def _clause(text: str, at: int) -> str:
-    cuts = [0, *[m.end() for m in _CLAUSE_END.finditer(text)], len(text) + 1]
-    start = max(c for c in cuts if c <= at)
-    end = min((m.start() for m in _CLAUSE_END.finditer(text) if m.start() > at), default=len(text))
-    return text[start:end]
-
-
-def another_event(text: str, at: int, fact: Fact) -> bool:
-    """Whether the clause of ``text`` at ``at`` names an event that is not ``fact`` and nothing of it
-    ("the Bluebell Cafe surprise party tomorrow and the pub quiz at The Copper Kettle today", Eli's on
-    9d99520's day, of the quiz: the cafe became the pub and tomorrow today)."""
-    clause = _clause(text, at)
-    keys = fact.keywords()
-    nouns = {re.sub(r"ies$", "y", m.group(0).lower()).removesuffix("s") for m in EVENT_RE.finditer(clause)}
-    return bool(nouns - {"gathering", "event", "get-together"} - keys) and not keys & set(word_list(clause))
-
-
-def in_its_clause(text: str, at: int, fact: Fact) -> bool:
-    """Whether the place said at ``at`` is in the clause that speaks of the fact ("the debate at
-    the cafe"), not in another ("my work at the supply store, preparing for the debate"; another
-    event's)."""
-    clause = _clause(text, at)
-    return not another_event(text, at, fact) and (
-        bool(fact.keywords() & set(word_list(clause))) or EVENT_RE.search(clause) is not None or (
-            bool(fact.host) and fact.host.split()[0] in clause))
-
-
-_PART_END = re.compile(r";|\s(?:but|while|because|though)\s")
-
-
-def in_its_part(text: str, at: int, fact: Fact) -> bool:
-    """Whether the hour said at ``at`` is in the part of the sentence that speaks of the fact, not
-    after a "but" that turns to something else ("I was planning to host the quiz today, but I
-    started serving breakfast at 2", Marcus's on 8f03815's day: its hour is the breakfast's)."""
-    start = max([0, *[m.end() for m in _PART_END.finditer(text, 0, at)]])
-    return in_its_clause(text[start:], 0, fact) or bool(fact.keywords() & set(word_list(text[start:at])))
 
 
 def drop_unbacked_claims(text: str, town: TownNames, speaker: str, listeners: list[str], fixes: list[str]) -> str:

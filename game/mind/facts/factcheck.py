@@ -19,13 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from game.mind.facts.claims import (
-    drop_unbacked_claims,
-    drop_wrong_time,
-    fix_day,
-    in_its_clause,
-    in_its_part,
-)
+from game.mind.facts.claims import drop_unbacked_claims, drop_wrong_time, fix_day
+from game.mind.facts.clauses import in_its_clause, in_its_part
 from game.mind.facts.fact import EVENT_RE, Fact, FactBook, TownNames
 from game.mind.facts.hidden import told_by_the_kept
 from game.mind.facts.leaning import hide_secrets, kept_apart
