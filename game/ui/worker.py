@@ -248,11 +248,11 @@ class ScreenTicks:
     def ticked(self, result: TickResult) -> None:
         self.app.post_message(Ticked(result))
 
-    async def rest(self, seconds: float) -> None:
+    async def rest(self, delay: float, left: float) -> None:
         """Wait for the next tick; the words of a reply to the player are shown as they come, not
         at the next tick (the engine's ``heard`` event: collected with ``poll``)."""
         heard = self.engine.heard
-        end = time.monotonic() + seconds
+        end = time.monotonic() + left
         while (left := end - time.monotonic()) > 0:
             try:
                 await asyncio.wait_for(heard.wait(), left)

@@ -185,12 +185,12 @@ class HeadlessRun:
         self.actions.sample(engine.core, res)
         return res
 
-    async def rest(self, seconds: float) -> None:
+    async def rest(self, delay: float, left: float) -> None:
         """The game's clock rate, slowed by the pace policy when the model lags."""
-        self.slowed += seconds - (self.tick_delay or 0.0)
+        self.slowed += delay - (self.tick_delay or 0.0)
         if self.first_minute is None and self.tick_delay:
-            self._first_slowest = max(self._first_slowest, seconds / self.tick_delay)
-        await asyncio.sleep(seconds)
+            self._first_slowest = max(self._first_slowest, delay / self.tick_delay)
+        await asyncio.sleep(left)
 
     def ticked(self, res: TickResult) -> None:
         for line in res.log:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from typing import Protocol
 
 from game.engine.events import TickResult
@@ -113,13 +114,17 @@ class Ticking(Protocol):
 
     def ticked(self, result: TickResult) -> None: ...
 
-    async def rest(self, seconds: float) -> None: ...
+    async def rest(self, delay: float, left: float) -> None:
+        """Wait out what is ``left`` of the tick's ``delay`` (the rate as the governor set it) after the
+        tick's own work, so the clock keeps its rate however long a tick takes to make."""
+        ...
 
 
 async def run_paced(town: PacedTown, runner: Ticking, governor: Governor) -> float:
     """Tick until ``runner.running()`` is false, each tick at the runner's rate; returns the real
     seconds the clock waited beyond its rate for the model (the pace policy's slowing)."""
     slowed = 0.0
+    rested = time.monotonic()  # when the last wait ended: the tick's own work since then is part of its delay
     while runner.running():
         rate = runner.rate()
         result = await runner.tick()
@@ -129,11 +134,13 @@ async def run_paced(town: PacedTown, runner: Ticking, governor: Governor) -> flo
             runner.ticked(result)
             if rate == AS_FAST:
                 await _as_fast(town, result.waiting_on_model)
+            rested = time.monotonic()
             continue
         delay = governor.delay(rate, town.lead()[1], town.routine_wait_min())
         slowed += delay - rate
         runner.ticked(result)
-        await runner.rest(delay)
+        await runner.rest(delay, max(0.0, delay - (time.monotonic() - rested)))
+        rested = time.monotonic()
     return slowed
 
 
