@@ -73,6 +73,12 @@ def _why(engine, speaker: str, listener: str, line: str) -> str:
      "Eli's own to bring up"),
     ("Felix Adeyemi", "Eli Moreau", "Both mayoral candidates are busy with the debate.", ""),
     ("Felix Adeyemi", "Kenji Tanaka", "We're opening Rise & Shine on Saturday, right?", ""),
+    # the listener's search taken as the speaker's by one who holds much of it (Aiko, who knows her husband writes
+    # the column, to Eli on 4d3a658's day)
+    ("Aiko Tanaka", "Eli Moreau", "I need to find out who writes the anonymous 'Millbrook Owl' column in the town "
+     "newsletter, which mocks both mayoral candidates.", "Eli's own, not Aiko's"),
+    ("Eli Moreau", "Aiko Tanaka", "I need to find out who writes the anonymous 'Millbrook Owl' column.", ""),
+    ("Aiko Tanaka", "Kenji Tanaka", "I need to find out what time the book fair opens.", ""),
 ])
 def test_a_line_that_says_anothers_point_is_named(engine, speaker, listener, line, why):
     assert _why(engine, speaker, listener, line) == why

@@ -165,3 +165,16 @@ def test_one_in_the_talk_is_not_spoken_of_by_its_trade_as_someone_else():
     assert trade_as_third("Ask the pharmacist.", "Felix Adeyemi", ["Nora Lindqvist"], lives) == ""
     # with two listeners the baker may be spoken of to the other
     assert trade_as_third("Meet the baker.", "Kenji Tanaka", ["Felix Adeyemi", "Nora Lindqvist"], lives) == ""
+
+
+def test_a_trade_nobody_names_is_of_the_one_whose_text_holds_its_field(engine):
+    # 4d3a658's day: Eli to his mother, who keeps Bluebell Cafe; Eli "studies history at Oakhill College"
+    from game.mind.facts.roleslips import trade_given
+
+    lives = engine.talk_facts._points()[1]
+    people = list(lives)
+    said = "I know you're a historian at Oakhill College. Do you know anything about it?"
+    assert trade_given(said, ["Ines Moreau"], lives, people) == "Eli is the historian, not Ines"
+    assert trade_given("You're a historian at heart, Eli.", ["Eli Moreau"], lives, people) == ""
+    assert trade_given("You're a great listener.", ["Ines Moreau"], lives, people) == ""
+    assert trade_given("You're a real optimist.", ["Ines Moreau"], lives, people) == ""

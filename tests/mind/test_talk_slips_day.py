@@ -228,6 +228,25 @@ def test_a_day_it_would_rather_have_is_not_mended_to_the_gatherings():
     assert fix_day("The debate is on Monday.", debate, monday, []) == "The debate is on Wednesday."
 
 
+def test_one_on_its_way_now_to_a_gathering_of_another_day_says_its_day():
+    # 4d3a658's day: Nora, at 19:51 on Monday, of Tuesday's party: "I'm going to Bluebell Cafe for a surprise party"
+    from game.mind.facts.claims import fix_day
+    from game.mind.facts.fact import declared
+
+    monday = datetime(2026, 3, 2, 19, 51)
+    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
+                     datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder="Nora Lindqvist", now=monday)
+    fixes: list[str] = []
+    assert fix_day("I'm going to Bluebell Cafe for a surprise party.", party, monday, fixes) == \
+        "I'm going to Bluebell Cafe for a surprise party tomorrow."
+    assert fixes == ["day now -> tomorrow"]
+    for said in ("I'm going to help with the surprise party.", "I'm going to Bluebell Cafe for the party tomorrow."):
+        assert fix_day(said, party, monday, []) == said
+    tuesday = datetime(2026, 3, 3, 17, 50)
+    assert fix_day("I'm heading to Bluebell Cafe for the party!", party, tuesday, []) == \
+        "I'm heading to Bluebell Cafe for the party!"
+
+
 def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_about_it():
     # 0e6b5f2's day: Rosa, who helps prepare the party, "I'll let you know when I hear about Samuel's surprise
     # party"; Samuel, its host, to a helper: "can you tell me more about the surprise party at Bluebell Cafe?"

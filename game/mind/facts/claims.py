@@ -323,6 +323,11 @@ _DAYWORDS = re.compile(r"\b(?:(?:on|this|next)\s+)?(today|tonight|tomorrow|monda
                        r"friday|saturday|sunday)\b", re.I)  # ("this Monday" made right is "tomorrow")
 
 
+# on one's way to a place now, said of a gathering of another day with no day word ("I'm going to Bluebell Cafe for a
+# surprise party", Nora at 19:51 on Monday of Tuesday's party, 4d3a658's day): the gathering's day is said
+_GOING_NOW = re.compile(r"\bI(?:'m|’m| am) (?:going|heading|off|on my way|walking) (?:over )?to (?:the )?[A-Z]")
+
+
 _OTHER_TIME = re.compile(r"\b(?:different|another|other|better)\s+(?:time|day|date)\b|\binstead\b|\brather than\b"
                          r"|\bmove (?:it|the \w+) to\b", re.I)
 
@@ -349,6 +354,10 @@ def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
         return word.capitalize() if m.start() == 0 else word
     if _OTHER_TIME.search(text):  # a time it would rather have (Grace: "hold the debate at a different time,
         return text  # such as on a weekend", made "on a on Wednesday" on 0e6b5f2's save)
+    if delta and not _DAYWORDS.search(text) and _GOING_NOW.search(text):
+        fixes.append(f"day now -> {right}")  # (one going there now, another day's)
+        return re.sub(r"\s*([.!?]*)\s*$", lambda m: f" {right if delta == 1 else 'on ' + right}{m.group(1) or '.'}",
+                      text, count=1)
     text = _DAYWORDS.sub(sub, text)  # and a date said with it ("Wednesday, March 4" made "tomorrow, March 4")
     text = re.sub(rf"\b((?i:{right})),?\s+[A-Z][a-z]+\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!:)", r"\1", text)
     text = fix_part_of_day(text, fact, fixes) if fact.start is not None else text

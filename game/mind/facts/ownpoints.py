@@ -54,6 +54,19 @@ _YOU_ARE = re.compile(r"\byou(?:'re|’re| are| have|'ve|’ve| has been| have b
                       r"|\bhelp(?:ing)? you (?:to )?(?!with\b)[a-z]{3,}", re.I)
 
 
+# a search for who or what ("Eli Moreau is trying to find out who writes the anonymous 'Millbrook Owl' column"):
+# said as the speaker's own to the one searching, by one whose text says no search, it is the listener's, however
+# much of the rest the speaker holds (Aiko, who knows her husband writes it, to Eli on 4d3a658's day: "I need to
+# find out who writes the anonymous 'Millbrook Owl' column")
+_QUEST = re.compile(r"\b(?:find(?:ing)? out|figur(?:e|ing) out|discover(?:ing)?|learn(?:ing)?|uncover(?:ing)?) "
+                    r"(?:who|what|where|why|how)\b", re.I)
+
+
+def _quest_taken(sent: str, point: str, life: str) -> bool:
+    """Whether ``sent`` takes the search of ``point`` as its own, the speaker's ``life`` saying no search."""
+    return bool(_QUEST.search(sent) and _QUEST.search(point)) and _QUEST.search(life) is None
+
+
 def _asks(sent: str) -> bool:
     """Whether ``sent`` only asks (a question, not one that says its answer with a tag)."""
     return sent.rstrip().endswith("?") and not _TAG.search(sent)
@@ -93,7 +106,8 @@ def point_not_theirs(sent: str, speaker: str, listeners: Sequence[str], points: 
         for other in listeners:
             for point in points.get(other, ()):
                 shared = said & _words(point, names)
-                if len(shared) >= TAKEN and not shared & mine and not (home and (homes or {}).get(other) == home):
+                if len(shared) >= TAKEN and (not shared & mine or _quest_taken(sent, point, lives.get(speaker, ""))) \
+                        and not (home and (homes or {}).get(other) == home):
                     return f"{other.split()[0]}'s own, not {speaker.split()[0]}'s"
     if len(listeners) == 1 and _YOU_ARE.search(sent) and not _asks(sent):
         # what the listener knows of the speaker is not its own ("Felix Adeyemi: the new baker next door",

@@ -189,11 +189,24 @@ def trade_given(sent: str, listeners: Sequence[str], lives: dict[str, str], peop
                 said.append((listeners[0], trade, True))
     owners = {h: who for who, hs in trades(lives).items() for h in hs} if said else {}
     for who, trade, as_verb in said:
-        owner = owners.get(trade)
+        owner = owners.get(trade) or _field_owner(trade, who, lives)
         own, word = _OF_ANOTHER.sub("", lives.get(who, "")), _VERB_OF.get(trade, trade) if as_verb else trade
         if owner and owner != who and not re.search(rf"\b{word}\b", own, re.I):
             return f"{owner.split()[0]} is the {trade}, not {who.split()[0]}"
     return ""
+
+
+def _field_owner(trade: str, who: str, lives: dict[str, str]) -> str | None:
+    """The one whose own text holds the field of a trade nobody's text names ("historian": Eli "studies history"),
+    when ``who``'s does not ("I know you're a historian at Oakhill College", Eli to his mother, who keeps the cafe,
+    on 4d3a658's day); only for "-ian" and "-ist" of a stem of five letters or more."""
+    m = re.fullmatch(r"(?P<stem>[a-z]{5,}?)(?:ian|ist)", trade)
+    if m is None:
+        return None
+    field = re.compile(rf"\b{m.group('stem')}", re.I)
+    if field.search(_OF_ANOTHER.sub("", lives.get(who, ""))):
+        return None
+    return next((p for p, life in lives.items() if p != who and field.search(_OF_ANOTHER.sub("", life))), None)
 
 
 def trade_as_third(sent: str, speaker: str, listeners: Sequence[str], lives: dict[str, str]) -> str:
