@@ -44,9 +44,16 @@ def test_a_surprise_is_not_told_to_the_one_it_is_kept_from_even_in_what_one_woul
             "her. I would also inform my friends.")
     assert [w for _, w in parts_unbacked(said, "Samuel Okafor", town, [party])] == [
         "surprise party for Grace's 60th birthday is kept from Grace: not told to Grace"]
+    for told in ("I'll let Grace know about the surprise party tonight.", "I told Grace about the surprise party."):
+        assert parts_unbacked(told, "Samuel Okafor", town, [party]), told
     for fine in ("I must not tell Grace about the surprise.", "I told Rosa about the surprise party.",
                  "I would call Grace to see if she is okay."):
         assert parts_unbacked(fine, "Samuel Okafor", town, [party]) == []
+    for fine in (  # 4d3a658's day: those who hold it, of who told them and to one another
+            "Samuel Okafor told me he's hosting a surprise party for Grace's 60th birthday at Bluebell Cafe.",
+            "I'm calling to tell you about a surprise party for Grace's 60th birthday at Bluebell Cafe.",
+            "I heard you're telling everyone about Samuel Okafor's surprise party for Grace's 60th birthday."):
+        assert parts_unbacked(fine, "Rosa Brody", town, [party]) == [], fine
 
 
 def test_those_named_to_help_with_a_party_are_those_with_a_part_in_it():

@@ -152,7 +152,11 @@ def _tells_the_kept(sent: str, f: Fact) -> str:
     if not f.secret_from or _NOT.search(sent) or not _TELL.search(sent):
         return ""
     for who in f.secret_from:
-        if re.search(rf"\b{re.escape(who.split()[0])}\b", sent):
+        first = re.escape(who.split()[0])
+        # the one told is the kept one ("call my wife Grace and tell her", "let Grace know"), not one who told the
+        # speaker of a party for her ("Samuel Okafor told me he's hosting a surprise party for Grace's 60th
+        # birthday", Ines to Rosa and Nora on 4d3a658's day, was not said)
+        if re.search(rf"{_TELL.pattern}\s+(?:[\w,]+\s+){{0,3}}?{first}\b(?!['’]s)|\blet {first} know\b", sent, re.I):
             return f"{f.bare_what} is kept from {who.split()[0]}: not told to {who.split()[0]}"
     return ""
 
