@@ -487,6 +487,12 @@ async def test_asked_what_it_does_at_an_hour_it_answers_from_that_hours_block(en
                        ("I will be painting in the evening from 17:00 to 19:30.", True)):
         text, _ = asked(said, at)
         assert (text == said) is kept and (text == at[0]) is not kept, said
+    # Samuel at 6pm (4d3a658's save, his plan: relaxing at home 17:30-19:00): "reading at home" shared only "home"
+    at = at_time("What will you be doing at 6pm today?", [PlanBlock(1050, 1140, "relaxing at home", "", "free")])
+    for said, kept in (("I will be reading at home at 6pm today.", False),
+                       ("I will be relaxing at home at 6pm today.", True)):
+        text, _ = asked(said, at)
+        assert (text == said) is kept and (text == at[0]) is not kept, said
     # a block with its place: the record says it, and the place is no slip
     at = at_time("What will you be doing at 1pm today?", [PlanBlock(780, 825, "having lunch", "Bluebell Cafe:cafe",
                                                                      "meal")])

@@ -202,6 +202,18 @@ def test_a_public_transport_the_town_lacks_and_parents_one_does_not_have_are_cla
     assert kin_unbacked("I would call my parents and inform them.", own) == ["my parents"]
     assert kin_unbacked("I would call my father.", own) == []
     assert kin_unbacked("I would call my parents.", "Eli lives with his mother and his father.") == []
+    # Grace, who has no children (4d3a658's save): "I am Grace Okafor, a dedicated mother and wife"
+    grace = "Grace Okafor is the mayor of Millbrook. Samuel Okafor: her husband of 34 years."
+    assert kin_unbacked("I am Grace Okafor, a dedicated mother and wife.", grace) == [
+        "I am Grace Okafor, a dedicated mother"]
+    assert kin_unbacked("I am Ines Moreau, a proud mother and cafe owner.", "Ines raised her son Eli alone.") == []
+    # ... and "my husband Samuel Okafor, who is my devoted wife": her text says husband, his says wife
+    from game.mind.facts.claims import relation_claims
+    bad = [c.what for c in relation_claims("I live with my husband Samuel Okafor, who is my devoted wife.",
+                                           "Grace Okafor", [], town.people, town.relations) if not c.backed]
+    assert bad == ["wife of Grace Okafor"]
+    assert all(c.backed for c in relation_claims("I live with my wife Grace Okafor.", "Samuel Okafor", [],
+                                                 town.people, town.relations))
 
 
 def test_a_true_answer_to_the_player_written_as_narration_or_in_the_third_person_is_said_as_hers():

@@ -48,7 +48,8 @@ _REL = "|".join(sorted(_KIN, key=len, reverse=True))
 KIN_WORDS = frozenset(_KIN)  # the words a relation is said by ("wife", "father", "lodger")
 _NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
 _MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
-         re.compile(rf"{_NAME},? (?:is |who is )?(?P<whose>my|your) (?P<rel>{_REL})\b")]
+         re.compile(rf"{_NAME},? (?:is |who is )?(?P<whose>my|your) (?:(?:dear|devoted|loving|beloved|lovely|"
+                    rf"wonderful|dearest) )?(?P<rel>{_REL})\b")]
 # ("I am married to Hank Brody and love him", Rosa of her father on b61bcdc's save)
 _MARRIED = re.compile(rf"\b(?:I am|I'm|I've been|I have been|I was)\s+(?:happily\s+)?married\s+to\s+{_NAME}")
 # of a third ("Grace Okafor and her husband Hank Brody", "Grace's husband Hank", "Hank, Grace's husband")
@@ -100,6 +101,18 @@ class Claim:
             f"{self.who} is not the {self.what}"
 
 
+_SPOUSE = {"wife": "husband", "husband": "wife"}
+
+
+def _backs(rel: str, there: str, back: str) -> bool:
+    """Whether the holder's words of the other (``there``) or the other's of the holder (``back``) back ``rel``; a
+    spouse by its own side ("my husband Samuel Okafor, who is my devoted wife", Grace on 4d3a658's save: her text
+    says "her husband", his "his wife")."""
+    if rel in _SPOUSE:
+        return bool(re.search(rf"\b(?:{rel}|married)\b", there) or re.search(rf"\b(?:{_SPOUSE[rel]}|married)\b", back))
+    return any(w in f"{there} {back}" for w in _KIN[rel])
+
+
 def full_name(name: str, people: Sequence[str]) -> str | None:
     """The one of ``people`` that ``name`` is, said whole or by its first name, else None."""
     for p in people:
@@ -123,10 +136,9 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
             if other is None or holder is None or other == holder:
                 continue
             rel = m.group("rel").lower()
-            said = " ".join([relations.get(holder, {}).get(other, ""),
-                             relations.get(other, {}).get(holder, "")]).lower()
-            said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)  # "Hank's daughter" is no daughter of the speaker
-            out.append(Claim("relation", other, f"{rel} of {holder}", any(w in said for w in _KIN[rel])))
+            there, back = (re.sub(r"\b\w+['’]s\s+\w+", " ", t.lower()) for t in (  # ("Hank's daughter": no
+                relations.get(holder, {}).get(other, ""), relations.get(other, {}).get(holder, "")))  # speaker's)
+            out.append(Claim("relation", other, f"{rel} of {holder}", _backs(rel, there, back)))
     for m in _MARRIED.finditer(text):
         other = full_name(m.group("name"), people)
         if other is None or other == speaker:
@@ -205,7 +217,8 @@ _MY_KIN = re.compile(r"\b(?:my|our|their)\s+(?:(?:young|little|two|three|four|gr
                      r"lovely|own|grand)\s+)*(?:\w+\s+and\s+)?(?P<w>"
                      + "|".join(sorted(_KIN_WORD, key=len, reverse=True)) + r")\b"
                      r"|\bsingle (?P<single>parent|mother|father|mom|mum|dad)\b"
-                     r"|\bI(?:'m| am) (?:a|an|the) (?:[\w-]+ ){0,3}?(?P<parent>father|mother|parent|dad|mum|mom|"
+                     r"|\bI(?:'m| am) (?:[A-Z][a-z]+ [A-Z][a-z]+, )?(?:a|an|the) (?:[\w-]+ ){0,3}?(?P<parent>father|"
+                     r"mother|parent|dad|mum|mom|"
                      r"grandfather|grandmother|grandparent)\b", re.I)
 
 

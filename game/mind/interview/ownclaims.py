@@ -169,6 +169,7 @@ def on_the_hour(text: str, at: tuple[str, str], lost: bool, fixes: list[str], me
     (Rosa's 6pm on 356ade6's save: "painting in the evening from 17:00 to 19:30 at Bluebell Cafe", her plan's
     "paint in the evening" with no place), is garbled: the record is said.  Mended: in ``fixes``."""
     keys = stems(at[1], set())
+    keys = keys - {"home"} or keys  # the doing, not where ("reading at home" for "relaxing at home", Samuel's 6pm)
     on_it = [x for x in sentences(text) if len(keys & stems(x, set())) >= max(1, len(keys) // 2)]
     start, end = clock_times(at[0])[-2:]  # (the block's hours: "... (08:00 to 10:30).")
     meal = meals_eaten(at[1])  # a meal the block is not ("having breakfast at Bluebell Cafe" at 10:00, Samuel's
