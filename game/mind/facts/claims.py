@@ -96,9 +96,11 @@ class Claim:
 
     @property
     def not_so(self) -> str:
-        """What is so instead, said plainly: "Grace Okafor has no father", "Rosa Brody is not the mayor"."""
-        return f"{self.who} has no {self.what[6:]}" if self.what.startswith("has a ") else \
-            f"{self.who} is not the {self.what}"
+        """What is so instead, said plainly: "Grace Okafor has no father", "Rosa Brody is not the mayor",
+        "Grace Okafor is not a friend of Rosa Brody"."""
+        if self.what.startswith("has a "):
+            return f"{self.who} has no {self.what[6:]}"
+        return f"{self.who} is not {'a' if self.what.startswith('friend of ') else 'the'} {self.what}"
 
 
 _SPOUSE = {"wife": "husband", "husband": "wife"}
@@ -139,6 +141,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
             there, back = (re.sub(r"\b\w+['’]s\s+\w+", " ", t.lower()) for t in (  # ("Hank's daughter": no
                 relations.get(holder, {}).get(other, ""), relations.get(other, {}).get(holder, "")))  # speaker's)
             out.append(Claim("relation", other, f"{rel} of {holder}", _backs(rel, there, back)))
+    out += _friend_claims(text, speaker, people, relations)
     for m in _MARRIED.finditer(text):
         other = full_name(m.group("name"), people)
         if other is None or other == speaker:
@@ -155,6 +158,38 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
                          *(r.get(holder, "") for r in relations.values())]).lower()
         said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)
         out.append(Claim("relation", holder, f"has a {rel}", any(w in said for w in _KIN[rel])))
+    return out
+
+
+# a friend the speaker claims ("my good friend Nora", "Grace Okafor, one of my friends", "Grace ... a wonderful
+# friend to me": Rosa of the mayor she admires, on 4d3a658's save), backed by a word of friendship or liking in
+# either side's relationship ("an old friend she trusts", "a barista he likes a lot", "friendly")
+_FRIEND_ADJ = r"(?:(?:good|old|dear|dearest|close|best|great|wonderful|true|lovely|oldest|longtime|long-time|loyal)\s+)"
+_MY_FRIEND_NAME = re.compile(rf"\b[Mm]y {_FRIEND_ADJ}{{0,2}}friend,? {_NAME}")
+_FRIEND_OF_ME = re.compile(rf"\b(?:(?:is|was|has been|'s)\s+)?(?:my {_FRIEND_ADJ}{{0,2}}friend\b(?!,? [A-Z])|one of my "
+                           rf"{_FRIEND_ADJ}{{0,2}}friends\b|(?:a|an) {_FRIEND_ADJ}{{0,2}}friend (?:to me|of mine)\b)")
+_FRIENDSHIP = re.compile(r"\b(?:friends?|friendly|friendship|companion|trusts|likes|dear|known each other)\b")
+
+
+def _friend_claims(text: str, speaker: str, people: Sequence[str],
+                   relations: Mapping[str, Mapping[str, str]]) -> list[Claim]:
+    """The friends ``text`` gives its speaker among the town's residents (those with relationships in the
+    records; a visitor is not judged) and whether either side's relationship backs the friendship."""
+    found: list[str] = []
+    for m in _MY_FRIEND_NAME.finditer(text):
+        found.append(m.group("name"))
+    for m in _FRIEND_OF_ME.finditer(text):  # the last name said before it in its clause
+        before = re.split(r"[;:!?]|\bbut\b", text[max(0, m.start() - 80):m.start()])[-1]
+        names = re.findall(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?", before)
+        if names:
+            found.append(names[-1])
+    out = []
+    for name in found:
+        other = full_name(name, people)
+        if other is None or other == speaker or other not in relations or speaker not in relations:
+            continue
+        said = f"{relations.get(speaker, {}).get(other, '')} {relations.get(other, {}).get(speaker, '')}".lower()
+        out.append(Claim("relation", other, f"friend of {speaker}", bool(_FRIENDSHIP.search(said))))
     return out
 
 
