@@ -63,7 +63,7 @@ def own_role_as_other(sent: str, speaker: str, roles: Mapping[str, Sequence[str]
     return ""
 
 
-_HEARD = re.compile(r"\b(?:heard|hear|hearing|told me|found out|just learned|invited me|inviting me|"
+_HEARD = re.compile(r"\b(?:heard|hear|hearing|told me|found out|just learned|invited me|inviting me|sounds like|"
                     r"help you (?:with|prepare|plan)|helping you (?:with|prepare|plan)|your (?:party|gathering|"
                     r"celebration|event|debate|quiz|fair|get-together))\b", re.I)
 
@@ -76,6 +76,27 @@ def host_as_guest(sent: str, speaker: str, facts: Iterable[Fact]) -> str:
         if f.kind == "gathering" and f.host == speaker and _HEARD.search(sent) and f.speaks_of(sent):
             return f"{speaker.split()[0]} hosts {f.bare_what}"
     return ""
+
+
+# one who holds a surprise about to speak of "it" to the one it is kept from ("I was just about to talk to Grace
+# about it", Samuel of his own party for her, after "It sounds like a fun party", on 160f87f's day)
+_ABOUT_IT = (r"\b(?:talk|talking|speak|speaking|chat|chatting|ask|asking|mention|mentioning|tell|telling)\s+"
+             r"(?:to\s+|with\s+)?{k}\s+about\s+(?:it|this|that)\b")
+
+
+def tells_kept_of_it(sent: str, text: str, facts: Iterable[Fact]) -> str:
+    """Why ``sent``, a sentence of ``text``, has its speaker speak of "it" to the one a surprise ``text`` tells
+    of is kept from, else ""."""
+    for f in facts:
+        if f.kind != "gathering" or not f.secret_from or not f.speaks_of(text) or _NOT_WORD.search(sent):
+            continue
+        for who in f.secret_from:
+            if re.search(_ABOUT_IT.format(k=re.escape(who.split()[0])), sent, re.I):
+                return f"{f.bare_what} is kept from {who.split()[0]}: not told to {who.split()[0]}"
+    return ""
+
+
+_NOT_WORD = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
 
 
 def honoree_as_host(sent: str, facts: Iterable[Fact]) -> str:
@@ -311,7 +332,7 @@ def drop_misattributed(text: str, speaker: str, listeners: Sequence[str], town: 
     facts, parts = list(facts), sentences(text) or [text]
 
     def bad(sent: str) -> bool:
-        why = misattributes(sent, speaker, listeners, town, facts)
+        why = misattributes(sent, speaker, listeners, town, facts) or tells_kept_of_it(sent, text, facts)
         fixes.extend([f"misattributed: {why}"] if why else [])
         return bool(why)
     kept = kept_apart(parts, bad, names_by_pronoun)

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from game.mind.facts.fact import EVENT_RE, TownNames
+from game.mind.facts.leaning import kept_apart
 from game.mind.facts.when import word_list
 
 PLACE_NOUNS = ("community center", "community centre", "town square", "center", "centre", "hall", "park", "cafe",
@@ -200,8 +201,11 @@ def drop_unbacked_sentences(text: str, town: TownNames, people: Iterable[str], s
         text = _FOREIGN.sub("", text).strip()  # a stray run of another script in an English line
         fixes.append("foreign script dropped")
     parts = sentences(text)
-    kept = [s for s in parts if not places_unknown(s, town) and not people_named(s, people, town, speaker)
-            and not (town.lacks is not None and town.lacks(s))]  # (a line left with nothing stays: the talk goes on)
+    # a sentence that leans on one dropped goes with it ("I'm driving to Bluebell Cafe to lend it for Samuel
+    # Okafor's surprise party. He's telling me it's coming up tomorrow", Ines on 160f87f's day: "He" was no one)
+    kept = kept_apart(parts, lambda s: bool(places_unknown(s, town) or people_named(s, people, town, speaker)
+                                            or (town.lacks is not None and town.lacks(s))))
+    # (a line left with nothing stays: the talk goes on)
     if kept and len(kept) < len(parts):
         fixes.append(f"dropped {len(parts) - len(kept)} unbacked sentence(s)")
         return " ".join(kept)
