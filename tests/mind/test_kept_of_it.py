@@ -50,3 +50,17 @@ def test_a_sentence_leaning_on_one_dropped_for_what_the_town_lacks_goes_with_it(
     out = drop_unbacked_sentences(line, town, town.people, "Ines Moreau", fixes)
     assert out == "Hi Rosa! I'm sure it will be a great surprise to Grace."
     assert fixes == ["dropped 2 unbacked sentence(s)"]
+
+
+def test_the_honoree_said_to_be_the_one_who_hosts_is_a_wrong_host_in_an_answer():
+    # Samuel on 160f87f's save, asked what he thinks of the mayor
+    from datetime import datetime
+
+    from game.mind.interview.backing import wrong_host
+
+    town = TownNames(people=("Samuel Okafor", "Grace Okafor", "Ines Moreau"))
+    said = ("Grace Okafor is my wife, the love of my life, and the one who is hosting the surprise party for Grace's "
+            "60th birthday.")
+    [p] = wrong_host(f"Grace Okafor, my wife, is the town's mayor. {said}", [_PARTY], town, datetime(2026, 3, 2, 22))
+    assert p.what == said and "Samuel Okafor is the host" in p.tell
+    assert wrong_host("Samuel Okafor is the one who is hosting the surprise party.", [_PARTY], town, None) == []
