@@ -18,11 +18,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hidden import hidden_role_problem
+from game.mind.facts.keptfrom import tells_kept_of_it
 from game.mind.facts.leaning import kept_apart, names_by_pronoun
 from game.mind.facts.parts import part_not_theirs
 from game.mind.facts.placekinds import KIND_OF, place_kind_unheld, wrong_kind_of_place
 from game.mind.facts.slips import VOCATIVE
 from game.mind.facts.unbacked import SELF_INTRO, own_name_as_other, sentences
+from game.mind.facts.unbacked import amount_unbacked as amount_unbacked  # (re-exported: its callers read it here)
 
 
 def speaks_to_self(sent: str, speaker: str, listeners: Sequence[str]) -> str:
@@ -76,27 +78,6 @@ def host_as_guest(sent: str, speaker: str, facts: Iterable[Fact]) -> str:
         if f.kind == "gathering" and f.host == speaker and _HEARD.search(sent) and f.speaks_of(sent):
             return f"{speaker.split()[0]} hosts {f.bare_what}"
     return ""
-
-
-# one who holds a surprise about to speak of "it" to the one it is kept from ("I was just about to talk to Grace
-# about it", Samuel of his own party for her, after "It sounds like a fun party", on 160f87f's day)
-_ABOUT_IT = (r"\b(?:talk|talking|speak|speaking|chat|chatting|ask|asking|mention|mentioning|tell|telling)\s+"
-             r"(?:to\s+|with\s+)?{k}\s+about\s+(?:it|this|that)\b")
-
-
-def tells_kept_of_it(sent: str, text: str, facts: Iterable[Fact]) -> str:
-    """Why ``sent``, a sentence of ``text``, has its speaker speak of "it" to the one a surprise ``text`` tells
-    of is kept from, else ""."""
-    for f in facts:
-        if f.kind != "gathering" or not f.secret_from or not f.speaks_of(text) or _NOT_WORD.search(sent):
-            continue
-        for who in f.secret_from:
-            if re.search(_ABOUT_IT.format(k=re.escape(who.split()[0])), sent, re.I):
-                return f"{f.bare_what} is kept from {who.split()[0]}: not told to {who.split()[0]}"
-    return ""
-
-
-_NOT_WORD = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
 
 
 def honoree_as_host(sent: str, facts: Iterable[Fact]) -> str:
@@ -295,21 +276,6 @@ def assistant_voice(sent: str) -> str:
     clock, else ""."""
     return "an assistant's words" if _ASSISTANT.search(sent) else "the prompt's clock read out" if _CLOCK.search(
         sent) else ""
-
-
-_AMOUNT = re.compile(r"[$£€]\s?\d(?:[\d,.]*\d)?(?:\s?(?:k|m|million|thousand|billion)\b)?"
-                     r"|\b\d[\d,.]*\s?(?:million |thousand |"
-                     r"hundred )?(?:dollars|pounds|euros|bucks)\b|\b(?:a|one|two|three|five|ten|a few) (?:hundred|"
-                     r"thousand|million|billion) (?:dollars|pounds|euros|bucks)\b", re.I)
-
-
-def amount_unbacked(sent: str, backing: str = "") -> str:
-    """An amount of money ``sent`` gives ("the budget for the park is $100,000") that ``backing``
-    (what the speaker holds) does not hold, else "": nothing in the town's records has a price."""
-    for m in _AMOUNT.finditer(sent):
-        if m.group(0).lower() not in backing.lower():
-            return f"an amount nobody holds ({m.group(0)})"
-    return ""
 
 
 def misattributes(sent: str, speaker: str, listeners: Sequence[str], town: TownNames, facts: Iterable[Fact]) -> str:

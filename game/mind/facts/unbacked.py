@@ -221,3 +221,18 @@ def place_aliases(place: str) -> list[str]:
     if " and " in bare:
         out.append(bare.split(" and ")[0])
     return list(dict.fromkeys(a for a in out if len(a) > 3))
+
+
+_AMOUNT = re.compile(r"[$£€]\s?\d(?:[\d,.]*\d)?(?:\s?(?:k|m|million|thousand|billion)\b)?"
+                     r"|\b\d[\d,.]*\s?(?:million |thousand |"
+                     r"hundred )?(?:dollars|pounds|euros|bucks)\b|\b(?:a|one|two|three|five|ten|a few) (?:hundred|"
+                     r"thousand|million|billion) (?:dollars|pounds|euros|bucks)\b", re.I)
+
+
+def amount_unbacked(sent: str, backing: str = "") -> str:
+    """An amount of money ``sent`` gives ("the budget for the park is $100,000") that ``backing``
+    (what the speaker holds) does not hold, else "": nothing in the town's records has a price."""
+    for m in _AMOUNT.finditer(sent):
+        if m.group(0).lower() not in backing.lower():
+            return f"an amount nobody holds ({m.group(0)})"
+    return ""
