@@ -9,8 +9,8 @@ from datetime import date, datetime
 import pytest
 
 from game.engine.build import new_engine
-from game.mind.facts.claims import kin_unbacked
 from game.mind.facts.hours import clock_times, times_unbacked, usual_day_line
+from game.mind.facts.kin import kin_unbacked
 from game.mind.interview.answering import answer_backed
 from game.mind.interview.backing import problems_in, wrong_host
 from game.mind.interview.ownclaims import own_voice

@@ -192,7 +192,7 @@ def test_organising_something_for_a_gathering_is_not_hosting_it():
 
 
 def test_a_public_transport_the_town_lacks_and_parents_one_does_not_have_are_claims_nothing_backs():
-    from game.mind.facts.claims import kin_unbacked
+    from game.mind.facts.kin import kin_unbacked
     town = new_engine("default", scripted_model({})).core.town_names
     assert town.lacks is not None
     # Grace and Rosa, asked what they would change: "improving the town's public transportation system"

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import date
 
 from game.mind.facts.fact import Fact, TownNames
-from game.mind.facts.keptfrom import tells_kept_of_it
 from game.mind.facts.linechecks import drop_misattributed, host_as_guest
+from game.mind.facts.parts import tells_kept_of_it
 
 _PARTY = Fact(key="p", kind="gathering", what="a surprise party for Grace's 60th birthday", host="Samuel Okafor",
               place="Bluebell Cafe", day=date(2026, 3, 3), start=18 * 60, end=21 * 60, honoree="Grace Okafor",

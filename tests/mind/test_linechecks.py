@@ -276,7 +276,7 @@ def test_a_chat_assistants_words_are_not_a_residents():
 
 def test_an_amount_of_money_nobody_holds_is_not_said():
     # the whole day of 2026-11-28 08:27: Samuel to Grace, "the budget for the park is $100,000"
-    from game.mind.facts.linechecks import amount_unbacked
+    from game.mind.facts.unbacked import amount_unbacked
 
     assert amount_unbacked("I heard the budget for the park is $100,000.") == "an amount nobody holds ($100,000)"
     assert amount_unbacked("It cost me fifty... no, 20 dollars!")

@@ -20,7 +20,6 @@ from datetime import datetime, timedelta
 
 from game.mind.facts.clauses import another_event
 from game.mind.facts.fact import Fact, TownNames
-from game.mind.facts.kin import kin_unbacked as kin_unbacked  # (re-exported: its callers read it here)
 from game.mind.facts.oneastwo import one_as_two
 from game.mind.facts.unbacked import sentences
 from game.mind.facts.when import word_list

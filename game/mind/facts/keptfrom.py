@@ -14,7 +14,7 @@ Pure rules over words: no model call.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from game.mind.facts.fact import Fact
 from game.mind.facts.leaning import kept_apart, names_by_pronoun
@@ -157,24 +157,3 @@ def news_untold(text: str, fresh: Sequence[Fact], lines: Sequence[tuple[str, str
         fixes.extend([f"heard in this talk without it: {why}"] if why else [])
         return bool(why)
     return " ".join(kept_apart(sentences(text) or [text], bad, names_by_pronoun))
-
-
-# one who holds a surprise about to speak of "it" to the one it is kept from ("I was just about to talk to Grace
-# about it", Samuel of his own party for her, after "It sounds like a fun party", on 160f87f's day)
-_ABOUT_IT = (r"\b(?:talk|talking|speak|speaking|chat|chatting|ask|asking|mention|mentioning|tell|telling)\s+"
-             r"(?:to\s+|with\s+)?{k}\s+about\s+(?:it|this|that)\b")
-
-
-def tells_kept_of_it(sent: str, text: str, facts: Iterable[Fact]) -> str:
-    """Why ``sent``, a sentence of ``text``, has its speaker speak of "it" to the one a surprise ``text`` tells
-    of is kept from, else ""."""
-    for f in facts:
-        if f.kind != "gathering" or not f.secret_from or not f.speaks_of(text) or _NOT_WORD.search(sent):
-            continue
-        for who in f.secret_from:
-            if re.search(_ABOUT_IT.format(k=re.escape(who.split()[0])), sent, re.I):
-                return f"{f.bare_what} is kept from {who.split()[0]}: not told to {who.split()[0]}"
-    return ""
-
-
-_NOT_WORD = re.compile(r"\b(?:not|never)\b|n't\b", re.I)

@@ -18,13 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.hidden import hidden_role_problem
-from game.mind.facts.keptfrom import tells_kept_of_it
 from game.mind.facts.leaning import kept_apart, names_by_pronoun
-from game.mind.facts.parts import part_not_theirs
+from game.mind.facts.parts import part_not_theirs, tells_kept_of_it
 from game.mind.facts.placekinds import KIND_OF, place_kind_unheld, wrong_kind_of_place
 from game.mind.facts.slips import VOCATIVE
-from game.mind.facts.unbacked import SELF_INTRO, own_name_as_other, sentences
-from game.mind.facts.unbacked import amount_unbacked as amount_unbacked  # (re-exported: its callers read it here)
+from game.mind.facts.unbacked import SELF_INTRO, amount_unbacked, own_name_as_other, sentences
 
 
 def speaks_to_self(sent: str, speaker: str, listeners: Sequence[str]) -> str:

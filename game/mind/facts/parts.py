@@ -253,3 +253,22 @@ def parts_unbacked(text: str, speaker: str, town: TownNames, facts: Iterable[Fac
         last = max(named, key=s.rfind) if named else last  # (the one named last in the sentence)
     said = {s for s, _ in out}  # and one the gathering is kept from, said to know or talk of it (keptfrom.py)
     return out + [(s, w) for s, w in kept_one_in_the_know(sentences(text), facts, town.people) if s not in said]
+
+
+# one who holds a surprise about to speak of "it" to the one it is kept from ("I was just about to talk to Grace
+# about it", Samuel of his own party for her, after "It sounds like a fun party", on 160f87f's day)
+_ABOUT_IT = (r"\b(?:talk|talking|speak|speaking|chat|chatting|ask|asking|mention|mentioning|tell|telling)\s+"
+             r"(?:to\s+|with\s+)?{k}\s+about\s+(?:it|this|that)\b")
+
+
+def tells_kept_of_it(sent: str, text: str, facts: Iterable[Fact]) -> str:
+    """Why ``sent``, a sentence of ``text``, has its speaker speak of "it" to the one a surprise ``text`` tells
+    of is kept from, else ""."""
+    for f in facts:
+        if f.kind != "gathering" or not f.secret_from or not f.speaks_of(text) \
+                or _NOT.search(sent) or re.search(r"n't\b", sent):  # ("don't": no \b before its n)
+            continue
+        for who in f.secret_from:
+            if re.search(_ABOUT_IT.format(k=re.escape(who.split()[0])), sent, re.I):
+                return f"{f.bare_what} is kept from {who.split()[0]}: not told to {who.split()[0]}"
+    return ""

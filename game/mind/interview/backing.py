@@ -15,10 +15,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from game.mind.facts.claims import kin_unbacked, relation_claims, role_claims
+from game.mind.facts.claims import relation_claims, role_claims
 from game.mind.facts.fact import EVENT_RE, WEEK_Q, Fact, TownNames
 from game.mind.facts.factcheck import fact_in, fix_fact_words, fix_who
 from game.mind.facts.hours import clock_times
+from game.mind.facts.kin import kin_unbacked
 from game.mind.facts.leaning import leans
 from game.mind.facts.pastnow import part_of_mended
 from game.mind.facts.unbacked import events_unbacked, own_name_as_other, people_named, places_unknown, sentences

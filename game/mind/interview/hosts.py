@@ -10,12 +10,12 @@ from datetime import datetime
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.unbacked import sentences
 
+# ("Grace Okafor is my wife, the love of my life, and the one who is hosting the surprise party for Grace's 60th
+# birthday", Samuel of his own party on 160f87f's save)
 _HOSTS = re.compile(r"\b(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),? (?:who )?(?:is|'s|will be|was) (?:already )?"
                     r"(?:the one who will be |(?:[\w']+ ){1,5}and |[^.!?]{0,60}?\bthe one who (?:is |will be |was )?)?"
                     r"(?:hosting|throwing|holding|organi[sz]ing|the host|"
                     r"the organi[sz]er|(?P<up>setting up|preparing|decorating|planning))\b")  # (up: a helper's too)
-# ("Grace Okafor is my wife, the love of my life, and the one who is hosting the surprise party for Grace's 60th
-# birthday", Samuel of his own party on 160f87f's save)
 # "She is hosting the party", of the one the sentence before named
 _SHE_HOSTS = re.compile(r"^(?:She|He)(?: is|'s| will be| was) (?:hosting|throwing|holding|organi[sz]ing)\b")
 _FULL = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")

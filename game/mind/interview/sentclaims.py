@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from game.mind.facts.fact import TownNames
 from game.mind.facts.hidden import hidden_role_problem
 from game.mind.facts.hypothetical import as_if_so, held_as_if
-from game.mind.facts.linechecks import amount_unbacked, works_elsewhere, wrong_kind_of_place
+from game.mind.facts.linechecks import works_elsewhere, wrong_kind_of_place
 from game.mind.facts.oneastwo import one_as_two
 from game.mind.facts.pastnow import past_as_now
 from game.mind.facts.roleslips import named_at_work_elsewhere
 from game.mind.facts.slips import home_unbacked, made_for_me_said_as_mine, strangers_in_scene
+from game.mind.facts.unbacked import amount_unbacked
 from game.mind.facts.workplace import campaign_given
 from game.mind.interview.ownclaims import pastime_unbacked
 
