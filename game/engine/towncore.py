@@ -23,7 +23,7 @@ from game.mind.talk.points import public
 from game.world.affordances import KindInfo
 from game.world.knowledge import role_tables
 from game.world.lacking import lacking, tree_words
-from game.world.tree import AreaTree, arena_names
+from game.world.tree import AreaTree, arena_names, rooms_by_place
 from game.world.whereabouts import whereabouts
 
 
@@ -63,6 +63,7 @@ class TownCore:
         tree = town.tree  # (a test's town may have a tree of its own kind: no places read from it)
         self.town_names = TownNames(places=tuple(town.tree.sectors()), people=tuple(sorted(people)),
                                     arenas=arena_names(tree) if isinstance(tree, AreaTree) else (),
+                                    rooms=rooms_by_place(tree) if isinstance(tree, AreaTree) else {},
                                     relations={n: dict(m.persona.relationships) for n, m in minds.items()},
                                     roles=roles.public, secret_roles=roles.secret,
                                     former_roles=roles.former,

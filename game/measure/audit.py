@@ -219,13 +219,14 @@ def town_names(save: SaveData) -> TownNames:
     """The town's places and people for a save: its map's sectors (the town it was made from)."""
     places: tuple[str, ...] = ()
     arenas: tuple[str, ...] = ()
+    rooms: dict[str, tuple[str, ...]] = {}
     path = _town_path(save)
     if path:
         from game.world import load_town
-        from game.world.tree import arena_names
+        from game.world.tree import arena_names, rooms_by_place
 
         tree = load_town(path, residents=False).tree
-        places, arenas = tuple(tree.sectors()), arena_names(tree)
+        places, arenas, rooms = tuple(tree.sectors()), arena_names(tree), rooms_by_place(tree)
     roles = role_tables(())
     works: dict[str, str] = {}
     ages: dict[str, int] = {}
@@ -244,7 +245,8 @@ def town_names(save: SaveData) -> TownNames:
             ages = {r.name: r.age for r in rf.residents if r.age}
             parts = {e.what.lower(): (e.host, *e.known_by) for e in rf.events}
             folk = frozenset(r.name for r in rf.residents if not r.newcomer) if rf.small_town else frozenset()
-    return TownNames(places=places, arenas=arenas, people=tuple(sorted(people)), relations=save.relationships,
+    return TownNames(places=places, arenas=arenas, rooms=rooms, people=tuple(sorted(people)),
+                     relations=save.relationships,
                      roles=roles.public, secret_roles=roles.secret, former_roles=roles.former,
                      workplaces=works, ages=ages, parts=parts, townsfolk=folk)
 

@@ -310,3 +310,8 @@ class AreaTree:
 def arena_names(tree: AreaTree) -> tuple[str, ...]:
     """The names of ``tree``'s arenas, lower case, once each ("pub", "grocery", "council chamber")."""
     return tuple(sorted({a.split(":")[1].lower() for a in tree.all_arenas()}))
+
+
+def rooms_by_place(tree: AreaTree) -> dict[str, tuple[str, ...]]:
+    """Each sector's own arenas, both lower case ("town hall": ("lobby", "mayor's office", ...))."""
+    return {s.lower(): tuple(a.lower() for a in tree.arenas(s)) for s in tree.sectors()}

@@ -57,3 +57,29 @@ def test_a_talk_line_with_an_unbacked_friend_is_not_said():
                                ["Ines Moreau"], fixes)
     assert "friend" not in out and "Coffee?" in out
     assert fixes == ["unbacked relation: Grace Okafor friend of Rosa Brody"]
+
+
+def test_friends_of_another_are_held_to_that_pair():
+    # Rosa on 160f87f's day, of her father's rival and of a neighbour he never speaks of
+    line = "Ines Moreau and Grace Okafor are both friends of my father, Hank Brody."
+    bad = [c.not_so for c in relation_claims(line, "Rosa Brody", [], _PEOPLE, _REL) if not c.backed]
+    assert bad == ["Ines Moreau is not a friend of Hank Brody", "Grace Okafor is not a friend of Hank Brody"]
+    # "my father" alone is the one whose tie to her says so (Grace's "Hank's daughter" is no kin of Grace's)
+    [c] = relation_claims("Grace is a friend of my father.", "Rosa Brody", [], _PEOPLE, _REL)
+    assert (c.who, c.what, c.backed) == ("Grace Okafor", "friend of Hank Brody", False)
+    # the town's own friendships stand: "his friend and drinking companion"
+    assert [(c.what, c.backed) for c in relation_claims("Marcus Bell is a friend of my father.", "Rosa Brody", [],
+                                                        _PEOPLE, _REL)] == [("friend of Hank Brody", True)]
+    for line in ("Aiko is an old friend of Grace.", "Nora Lindqvist is a dear friend of Samuel."):
+        assert [c.backed for c in relation_claims(line, "Kenji Tanaka", [], _PEOPLE, _REL)] == [True], line
+
+
+def test_the_one_the_speaker_takes_lessons_from_is_held_to_that_pair():
+    # Rosa on 160f87f's day: her teacher was Samuel ("her old piano teacher"), not her father
+    [c] = relation_claims("I am a barista and am taking piano lessons from my father.", "Rosa Brody", [],
+                          _PEOPLE, _REL)
+    assert (c.who, c.not_so, c.backed) == ("Hank Brody", "Hank Brody is not the teacher of Rosa Brody", False)
+    [c] = relation_claims("I took piano lessons from Samuel as a child.", "Rosa Brody", [], _PEOPLE, _REL)
+    assert (c.who, c.backed) == ("Samuel Okafor", True)
+    # another's lessons are not the speaker's
+    assert relation_claims("I saw Eli taking lessons from Hank.", "Rosa Brody", [], _PEOPLE, _REL) == []

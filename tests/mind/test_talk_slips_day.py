@@ -247,6 +247,26 @@ def test_one_on_its_way_now_to_a_gathering_of_another_day_says_its_day():
         "I'm heading to Bluebell Cafe for the party!"
 
 
+def test_going_at_once_to_a_gathering_of_another_day_says_its_day():
+    # 160f87f's day: Samuel, asked on Monday what he does on hearing shouting, of Tuesday's party: "I'll get
+    # ready and go to the party right away" (the shouting is now; the party is not)
+    from game.mind.facts.claims import fix_day
+    from game.mind.facts.fact import declared
+
+    monday = datetime(2026, 3, 2, 16, 30)
+    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
+                     datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder="Samuel Okafor", now=monday)
+    fixes: list[str] = []
+    assert fix_day("I'll get ready and go to the party right away.", party, monday, fixes) == \
+        "I'll get ready and go to the party tomorrow."
+    assert fixes == ["day right away -> tomorrow"]
+    # what is done at once is not the gathering ("tell Grace about the party right away"), nor on its own day
+    for said in ("I'll call Samuel about the party right away.", "I'll go to the bakery right away."):
+        assert fix_day(said, party, monday, []) == said
+    tuesday = datetime(2026, 3, 3, 17, 50)
+    assert fix_day("I'll go to the party right away.", party, tuesday, []) == "I'll go to the party right away."
+
+
 def test_one_who_holds_a_gathering_does_not_wait_to_hear_of_it_nor_its_host_ask_about_it():
     # 0e6b5f2's day: Rosa, who helps prepare the party, "I'll let you know when I hear about Samuel's surprise
     # party"; Samuel, its host, to a helper: "can you tell me more about the surprise party at Bluebell Cafe?"

@@ -15,53 +15,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from game.mind.facts.clauses import another_event
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.oneastwo import one_as_two
+from game.mind.facts.relwords import KIN, NAME, REL, Claim, backs, full_name
+from game.mind.facts.ties import tie_claims
 from game.mind.facts.unbacked import sentences
 from game.mind.facts.when import word_list
 
-# each word a relation is said by -> the words a relationship's text may back it with
-_KIN = {
-    "wife": ("wife", "married", "husband"), "husband": ("husband", "married", "wife"),
-    "daughter": ("daughter", "father", "mother", "dad", "mum", "mom"),
-    "son": ("son", "father", "mother", "dad", "mum", "mom"),
-    "father": ("father", "dad", "daughter", "son"), "dad": ("father", "dad", "daughter", "son"),
-    "mother": ("mother", "mum", "mom", "daughter", "son"), "mum": ("mother", "mum", "mom", "daughter", "son"),
-    "mom": ("mother", "mum", "mom", "daughter", "son"),
-    "brother": ("brother", "sister", "sibling"), "sister": ("sister", "brother", "sibling"),
-    "grandfather": ("grandfather", "grandson", "granddaughter", "grandpa"),
-    "grandmother": ("grandmother", "grandson", "granddaughter", "grandma"),
-    "uncle": ("uncle", "niece", "nephew"), "aunt": ("aunt", "niece", "nephew"),
-    "nephew": ("nephew", "uncle", "aunt"), "niece": ("niece", "uncle", "aunt"),
-    "cousin": ("cousin",), "lodger": ("lodger", "landlady", "landlord", "lodges", "lives with"),
-    "landlady": ("landlady", "lodger", "lodges"), "landlord": ("landlord", "lodger", "lodges"),
-    "roommate": ("roommate", "housemate", "lives with"), "housemate": ("housemate", "roommate", "lives with"),
-    "pupil": ("pupil", "student", "taught", "teacher", "lessons"),
-    "teacher": ("teacher", "taught", "pupil", "student", "lessons"),
-    "boss": ("boss", "works for", "employee", "works at"), "employee": ("employee", "boss", "works for"),
-}
-_REL = "|".join(sorted(_KIN, key=len, reverse=True))
-KIN_WORDS = frozenset(_KIN)  # the words a relation is said by ("wife", "father", "lodger")
-_NAME = r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-_MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{_REL}),? {_NAME}"),
-         re.compile(rf"{_NAME},? (?:is |who is )?(?P<whose>my|your) (?:(?:dear|devoted|loving|beloved|lovely|"
-                    rf"wonderful|dearest) )?(?P<rel>{_REL})\b")]
+_MINE = [re.compile(rf"\b(?P<whose>[Mm]y|[Yy]our) (?P<rel>{REL}),? {NAME}"),
+         re.compile(rf"{NAME},? (?:is |who is )?(?P<whose>my|your) (?:(?:dear|devoted|loving|beloved|lovely|"
+                    rf"wonderful|dearest) )?(?P<rel>{REL})\b")]
 # ("I am married to Hank Brody and love him", Rosa of her father on b61bcdc's save)
-_MARRIED = re.compile(rf"\b(?:I am|I'm|I've been|I have been|I was)\s+(?:happily\s+)?married\s+to\s+{_NAME}")
+_MARRIED = re.compile(rf"\b(?:I am|I'm|I've been|I have been|I was)\s+(?:happily\s+)?married\s+to\s+{NAME}")
 # of a third ("Grace Okafor and her husband Hank Brody", "Grace's husband Hank", "Hank, Grace's husband")
 _HOLDER = r"(?P<whose>[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-_THEIRS = [re.compile(rf"\b{_HOLDER} and (?:her|his) (?P<rel>{_REL}),? {_NAME}"),
-           re.compile(rf"\b{_HOLDER}['’]s (?P<rel>{_REL}),? {_NAME}"),
-           re.compile(rf"\b{_NAME}, {_HOLDER}['’]s (?P<rel>{_REL})\b")]
+_THEIRS = [re.compile(rf"\b{_HOLDER} and (?:her|his) (?P<rel>{REL}),? {NAME}"),
+           re.compile(rf"\b{_HOLDER}['’]s (?P<rel>{REL}),? {NAME}"),
+           re.compile(rf"\b{NAME}, {_HOLDER}['’]s (?P<rel>{REL})\b")]
 # what may stand between "running for" and the office: "a third term as", "re-election as", "the post of"
 _FOR_OFFICE = r"(?:a\s+(?:\w+\s+)?term\s+as\s+|re-?election\s+as\s+|the\s+(?:post|office)\s+of\s+|the\s+|post\s+of\s+)?"
-_RUNS = re.compile(rf"{_NAME} (?:is|'s) (?:[^.,;!?]{{1,60}}? and (?:is )?)?(?:running|standing|a candidate) for "
+_RUNS = re.compile(rf"{NAME} (?:is|'s) (?:[^.,;!?]{{1,60}}? and (?:is )?)?(?:running|standing|a candidate) for "
                    rf"{_FOR_OFFICE}(?P<role>[a-z]+)")
-_IS_THE = re.compile(rf"{_NAME},? (?:who is |is |'s )(?:also )?(?:the|our) (?:town'?s? )?"
+_IS_THE = re.compile(rf"{NAME},? (?:who is |is |'s )(?:also )?(?:the|our) (?:town'?s? )?"
                      r"(?P<role>mayor|baker|pharmacist|librarian|barista|landlord|shopkeeper|teacher|professor|"
                      r"publican|gardener)\b")
 
@@ -81,46 +59,10 @@ _OFFICE_WORDS = frozenset(("mayor", "council", "councillor", "councilman", "coun
 # one said to run the town, as a mayor does: Grace of Hank, her rival, "a strong and competent leader with a
 # track record of being effective in running the town's small rituals" (82f1ab1's day); not what one would
 # do ("wants to run the town", "could lead the town")
-_RUNS_TOWN = re.compile(rf"{_NAME}\b[^.!?;]{{0,80}}?(?<!\bto )(?<!could )(?<!would )(?<!will )\b(?:running|ran|runs|"
+_RUNS_TOWN = re.compile(rf"{NAME}\b[^.!?;]{{0,80}}?(?<!\bto )(?<!could )(?<!would )(?<!will )\b(?:running|ran|runs|"
                         r"leading|led|leads|governing|governed|governs) (?:the|this|our) town\b(?!\s+hall)")
 _AGAINST_ME = re.compile(r"\brunning (?:for (?:the )?(?:post of )?(?P<role>[a-z]+) )?against me\b")
 _I_WIN = re.compile(r"\bI (?:want|hope|plan|intend|mean) to win the (?:election|race)\b")
-
-
-@dataclass(frozen=True)
-class Claim:
-    kind: str  # "relation" or "role"
-    who: str  # full name of whom the claim is about
-    what: str  # "daughter of Hank Brody", "candidate for mayor", "has a father"
-    backed: bool
-
-    @property
-    def not_so(self) -> str:
-        """What is so instead, said plainly: "Grace Okafor has no father", "Rosa Brody is not the mayor",
-        "Grace Okafor is not a friend of Rosa Brody"."""
-        if self.what.startswith("has a "):
-            return f"{self.who} has no {self.what[6:]}"
-        return f"{self.who} is not {'a' if self.what.startswith('friend of ') else 'the'} {self.what}"
-
-
-_SPOUSE = {"wife": "husband", "husband": "wife"}
-
-
-def _backs(rel: str, there: str, back: str) -> bool:
-    """Whether the holder's words of the other (``there``) or the other's of the holder (``back``) back ``rel``; a
-    spouse by its own side ("my husband Samuel Okafor, who is my devoted wife", Grace on 4d3a658's save: her text
-    says "her husband", his "his wife")."""
-    if rel in _SPOUSE:
-        return bool(re.search(rf"\b(?:{rel}|married)\b", there) or re.search(rf"\b(?:{_SPOUSE[rel]}|married)\b", back))
-    return any(w in f"{there} {back}" for w in _KIN[rel])
-
-
-def full_name(name: str, people: Sequence[str]) -> str | None:
-    """The one of ``people`` that ``name`` is, said whole or by its first name, else None."""
-    for p in people:
-        if name == p or name == p.split()[0]:
-            return p
-    return None
 
 
 def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: Sequence[str],
@@ -140,15 +82,15 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
             rel = m.group("rel").lower()
             there, back = (re.sub(r"\b\w+['’]s\s+\w+", " ", t.lower()) for t in (  # ("Hank's daughter": no
                 relations.get(holder, {}).get(other, ""), relations.get(other, {}).get(holder, "")))  # speaker's)
-            out.append(Claim("relation", other, f"{rel} of {holder}", _backs(rel, there, back)))
-    out += _friend_claims(text, speaker, people, relations)
+            out.append(Claim("relation", other, f"{rel} of {holder}", backs(rel, there, back)))
+    out += tie_claims(text, speaker, people, relations)
     for m in _MARRIED.finditer(text):
         other = full_name(m.group("name"), people)
         if other is None or other == speaker:
             continue
         said = " ".join([relations.get(speaker, {}).get(other, ""), relations.get(other, {}).get(speaker, "")]).lower()
         said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)
-        out.append(Claim("relation", other, f"husband of {speaker}", any(w in said for w in _KIN["husband"])))
+        out.append(Claim("relation", other, f"husband of {speaker}", any(w in said for w in KIN["husband"])))
     for m in _KIN_OF.finditer(text):  # a relative no name is given ("backlash from Grace's father")
         holder = full_name(m.group("whose"), people)
         if holder is None or holder == speaker or any(a <= m.start() < b for a, b in spans):
@@ -157,39 +99,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
         said = " ".join([*relations.get(holder, {}).values(),
                          *(r.get(holder, "") for r in relations.values())]).lower()
         said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)
-        out.append(Claim("relation", holder, f"has a {rel}", any(w in said for w in _KIN[rel])))
-    return out
-
-
-# a friend the speaker claims ("my good friend Nora", "Grace Okafor, one of my friends", "Grace ... a wonderful
-# friend to me": Rosa of the mayor she admires, on 4d3a658's save), backed by a word of friendship or liking in
-# either side's relationship ("an old friend she trusts", "a barista he likes a lot", "friendly")
-_FRIEND_ADJ = r"(?:(?:good|old|dear|dearest|close|best|great|wonderful|true|lovely|oldest|longtime|long-time|loyal)\s+)"
-_MY_FRIEND_NAME = re.compile(rf"\b[Mm]y {_FRIEND_ADJ}{{0,2}}friend,? {_NAME}")
-_FRIEND_OF_ME = re.compile(rf"\b(?:(?:is|was|has been|'s)\s+)?(?:my {_FRIEND_ADJ}{{0,2}}friend\b(?!,? [A-Z])|one of my "
-                           rf"{_FRIEND_ADJ}{{0,2}}friends\b|(?:a|an) {_FRIEND_ADJ}{{0,2}}friend (?:to me|of mine)\b)")
-_FRIENDSHIP = re.compile(r"\b(?:friends?|friendly|friendship|companion|trusts|likes|dear|known each other)\b")
-
-
-def _friend_claims(text: str, speaker: str, people: Sequence[str],
-                   relations: Mapping[str, Mapping[str, str]]) -> list[Claim]:
-    """The friends ``text`` gives its speaker among the town's residents (those with relationships in the
-    records; a visitor is not judged) and whether either side's relationship backs the friendship."""
-    found: list[str] = []
-    for m in _MY_FRIEND_NAME.finditer(text):
-        found.append(m.group("name"))
-    for m in _FRIEND_OF_ME.finditer(text):  # the last name said before it in its clause
-        before = re.split(r"[;:!?]|\bbut\b", text[max(0, m.start() - 80):m.start()])[-1]
-        names = re.findall(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?", before)
-        if names:
-            found.append(names[-1])
-    out = []
-    for name in found:
-        other = full_name(name, people)
-        if other is None or other == speaker or other not in relations or speaker not in relations:
-            continue
-        said = f"{relations.get(speaker, {}).get(other, '')} {relations.get(other, {}).get(speaker, '')}".lower()
-        out.append(Claim("relation", other, f"friend of {speaker}", bool(_FRIENDSHIP.search(said))))
+        out.append(Claim("relation", holder, f"has a {rel}", any(w in said for w in KIN[rel])))
     return out
 
 
@@ -339,6 +249,13 @@ _DAYWORDS = re.compile(r"\b(?:(?:on|this|next)\s+)?(today|tonight|tomorrow|monda
 _GOING_NOW = re.compile(r"\bI(?:'m|’m| am) (?:going|heading|off|on my way|walking) (?:over )?to (?:the )?[A-Z]")
 
 
+# going to it at once, said of a gathering of another day ("I'll get ready and go to the party right away", Samuel
+# asked what he does on hearing shouting, the day before Grace's party, on 160f87f's day): its day said instead
+_AT_ONCE = re.compile(r"\b(?:go|going|head|heading|rush|rushing|hurry|come|coming|get)\s+(?:over\s+|straight\s+)?to\s+"
+                      r"(?:the|your|our|his|her|[A-Z][a-z]+['’]s)\s+(?:[\w'-]+\s+){0,3}?(?P<noun>[\w'-]+)\s+"
+                      r"(?P<now>right away|straight away|at once|immediately|right now)\b", re.I)
+
+
 _OTHER_TIME = re.compile(r"\b(?:different|another|other|better)\s+(?:time|day|date)\b|\binstead\b|\brather than\b"
                          r"|\bmove (?:it|the \w+) to\b", re.I)
 
@@ -369,6 +286,11 @@ def fix_day(text: str, fact: Fact, now: datetime, fixes: list[str]) -> str:
         fixes.append(f"day now -> {right}")  # (one going there now, another day's)
         return re.sub(r"\s*([.!?]*)\s*$", lambda m: f" {right if delta == 1 else 'on ' + right}{m.group(1) or '.'}",
                       text, count=1)
+    if delta:
+        for m in reversed(list(_AT_ONCE.finditer(text))):
+            if m.group("noun").lower() in fact.keywords():
+                fixes.append(f"day {m.group('now')} -> {right}")
+                text = text[:m.start("now")] + (right if delta == 1 else f"on {right}") + text[m.end("now"):]
     text = _DAYWORDS.sub(sub, text)  # and a date said with it ("Wednesday, March 4" made "tomorrow, March 4")
     text = re.sub(rf"\b((?i:{right})),?\s+[A-Z][a-z]+\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!:)", r"\1", text)
     text = fix_part_of_day(text, fact, fixes) if fact.start is not None else text

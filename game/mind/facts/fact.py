@@ -57,9 +57,9 @@ class TownNames:
 
     places: tuple[str, ...] = ()
     people: tuple[str, ...] = ()
-    # the rooms and spaces of its places, lower case ("pub", "grocery", "council chamber"): "the pub"
-    # and "the grocery store" name one of the town's places (unbacked.places_unknown)
+    # its places' rooms and spaces, lower case ("pub", "council chamber"): "the pub" names a place (places_unknown)
     arenas: tuple[str, ...] = ()
+    rooms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # place, lower case -> its own arenas
     # what the town declares of its people (claims.py checks a line's claims against it): each one's
     # relationships in its own words, and the roles declared of each ("mayor", "candidate for mayor")
     relations: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

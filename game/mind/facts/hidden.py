@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from game.mind.facts.claims import full_name
 from game.mind.facts.fact import Fact, TownNames
+from game.mind.facts.relwords import full_name
 from game.mind.facts.unbacked import sentences
 
 _GUESS = re.compile(r"\?|\b(?:think|thought|suspect|suspects|suspected|guess|maybe|perhaps|might|may|could|wonder|"

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from game.mind.facts.claims import KIN_WORDS
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.keptfrom import kept_one_in_the_know
+from game.mind.facts.relwords import KIN_WORDS
 from game.mind.facts.unbacked import sentences
 
 _HELP = (r"(?:help(?:s|ed|ing)?|prepar(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|plann(?:ed|ing)|"

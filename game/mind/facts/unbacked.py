@@ -97,9 +97,35 @@ def places_unknown(text: str, town: TownNames) -> list[str]:
                 and len(rest.split()) == 1:
             continue  # "the cafe": the town has one; "the shop": its store
         out.append(phrase)
+    out += rooms_unknown(text, town)
     proper = [m.group(0) for m in _PROPER_PLACE.finditer(text)]
     low_all = [p.lower() for p in town.places] if proper else []  # (read only for a name found)
     return out + [n for n in proper if not any(n.lower() in p or p in n.lower() for p in low_all)]
+
+
+def rooms_unknown(text: str, town: TownNames) -> list[str]:
+    """A room of the town's given to one of its places that has none such ("the living room of Town Hall",
+    Grace asked what she would do on hearing shouting, on 160f87f's save: the houses have living rooms,
+    Town Hall a lobby and offices); a room no place has ("the ballroom") and one that place has are not."""
+    if not town.rooms:
+        return []
+    out, taken = [], []
+    low = _plain(text)
+    for place in sorted(town.places, key=len, reverse=True):
+        for m in re.finditer(rf"\b{re.escape(_plain(place))}\b", low):
+            if any(a <= m.start() < b for a, b in taken):
+                continue  # ("Oakhill College dorm" is not Oakhill College)
+            taken.append(m.span())
+            before = re.search(r"\bthe\s+((?:[a-z'’-]+\s+){0,3}?[a-z'’-]+)\s+(?:of|at|in)\s+(?:the\s+)?$",
+                               low[:m.start()])
+            own = town.rooms.get(_plain(place), ())
+            if before is None or not own:
+                continue
+            words = before.group(1).split()
+            room = next((" ".join(words[i:]) for i in range(len(words)) if " ".join(words[i:]) in town.arenas), None)
+            if room is not None and room not in own:
+                out.append(f"the {room} of {place}")
+    return out
 
 
 # a place named as a proper name that the town does not have ("a student in the art program at Bluebell

@@ -209,9 +209,7 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
     allowed = [*known, *strangers]
     for name in people_named(answer, allowed, town, me):
         out.append(Problem("person", name, f"{first} knows no one called {name}: do not name them."))
-    for place in places_unknown(answer, town):
-        named = re.sub(r"^the ", "", place, flags=re.I)
-        out.append(Problem("place", place, f"The town has no {named}; its places are: {', '.join(town.places)}."))
+    out += _places_lacked(answer, town)
     lacks = town.lacks
     if lacks is not None:
         for sent in sentences(answer):
@@ -258,6 +256,20 @@ UNKNOWING = re.compile(r"\b(?:do(?:n't|n’t| not) know|not sure|no idea|never (
 _SHE, _HE = r"(?:she|her)\b", r"(?:he|him|his)\b"
 _PRONOUN = {w: _SHE for w in ("wife", "mother", "daughter", "sister", "aunt", "grandmother", "girlfriend")} | \
     {w: _HE for w in ("husband", "father", "son", "brother", "uncle", "grandfather", "boyfriend")}
+
+
+def _places_lacked(answer: str, town: TownNames) -> list[Problem]:
+    """The places ``answer`` names that the town lacks, each told what it has instead."""
+    out = []
+    for place in places_unknown(answer, town):
+        named = re.sub(r"^the ", "", place, flags=re.I)
+        room, _, where = named.partition(" of ")
+        if where in town.places:  # (a room its place has none of: unbacked.rooms_unknown)
+            rooms = ", ".join(town.rooms.get(where.lower(), ()))
+            out.append(Problem("place", place, f"{where} has no {room}; its rooms are: {rooms}."))
+        else:
+            out.append(Problem("place", place, f"The town has no {named}; its places are: {', '.join(town.places)}."))
+    return out
 
 
 def _roles_denied(answer: str, me: str, question: str, town: TownNames) -> list[Problem]:
