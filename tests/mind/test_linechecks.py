@@ -563,3 +563,20 @@ def test_todays_weekday_is_no_day_to_come():
     assert fixes == ["not so: Monday is today"]
     for right in ("We have to get everything ready by Tuesday.", "See you next Monday.", "I work until Friday."):
         assert drop_nonsense(right, monday, []) == right
+
+
+def test_there_after_a_dropped_place_goes_with_it():
+    # 160f87f's day: Grace's "I'm going to the cafe this morning" was cut (not in her plan), and "I'll be there at
+    # 7pm", two sentences on, was said of nowhere
+    from game.mind.facts.leaning import kept_apart
+
+    parts = ["Hey Ines!", "You still there?", "I'm going to the cafe this morning.", "Can I come with you?",
+             "I'll be there at 7pm."]
+    assert kept_apart(parts, lambda s: "going to the cafe" in s) == ["Hey Ines!", "You still there?",
+                                                                     "Can I come with you?"]
+    # a place kept before it, or said in it, still holds it; with nothing dropped nothing goes
+    assert kept_apart(["I work at the pub.", "The quiz is fun.", "I'll be there at 8."],
+                      lambda s: "quiz" in s) == ["I work at the pub.", "I'll be there at 8."]
+    assert kept_apart(["The quiz is fun.", "Meet me at the pub, I'll be there at 8."], lambda s: "quiz" in s) == [
+        "Meet me at the pub, I'll be there at 8."]
+    assert kept_apart(["Hey!", "I'll be there at 7pm."], lambda s: False) == ["Hey!", "I'll be there at 7pm."]

@@ -37,21 +37,36 @@ def names_by_pronoun(sent: str) -> bool:
     return leans(sent) or _SOMEONE.search(sent) is not None
 
 
+# a place said only as "there" ("I'll be there at 7pm", Grace's, once "I'm going to the cafe this morning" two
+# sentences before was cut on 160f87f's day), and a place said by a sentence kept before it
+_THERE = re.compile(r"\b(?:be|go|get|head|come|meet you|see you|join you)\s+(?:over\s+|right\s+)?there\b", re.I)
+_PLACE_SAID = re.compile(r"\b(?:at|to|in|into)\s+(?:the\s+|my\s+|your\s+|our\s+)?(?:[A-Z][a-z]+|cafe|pub|park|store|"
+                         r"shop|market|library|college|hall|house|home|office|kitchen|bakery|pharmacy)\b")
+
+
 def kept_apart(parts: Sequence[str], bad: Callable[[str], bool], lean: Callable[[str], bool] = leans) -> list[str]:
     """The sentences of ``parts`` that are not ``bad``, less one that leans on a sentence just dropped
     ("It's happening tomorrow at 6:00 PM" after the party it speaks of; "She hates a fuss" after
-    the surprise kept from her); ``lean`` tells one that leans."""
+    the surprise kept from her), and one that says "there" after any dropped, with no place said
+    in what is kept before it; ``lean`` tells one that leans."""
     kept: list[str] = []
-    last = False
+    last = gone = False
     for p in parts:
         before = last
-        last = bad(p) or (last and lean(p))
+        last = bad(p) or (last and lean(p)) or (gone and _there_unplaced(p, kept))
+        gone = gone or last
         if not last:
             kept.append(p)
         elif not before and kept and bare_yes(kept[-1]):
             kept.pop()  # a bare "Yes, Eli!" goes with the claim it affirms (Aiko, asked "Did Samuel Okafor tell
             # you about this?", on the evening's day of 2026-12-02: "Samuel Okafor told me about it" not said)
     return kept
+
+
+def _there_unplaced(sent: str, kept: Sequence[str]) -> bool:
+    """Whether ``sent`` says "be there" with no place said before it, in it or in ``kept``."""
+    m = _THERE.search(sent)
+    return m is not None and not any(_PLACE_SAID.search(k) for k in [*kept, sent[:m.start()]])
 
 
 def bare_yes(sent: str) -> bool:
