@@ -227,6 +227,15 @@ class Engine:
         """Game minutes the longest wait lived by routine has lasted (``LeadTime.routine_wait_min``)."""
         return self.lead_time.routine_wait_min()
 
+    def holding(self) -> str:
+        """Who holds the clock back now and for what ("Hank Brody: routine, waiting on ahead"), "" when
+        no decision is open: what ``town run`` counts the clock's slowing by (``LeadTime.holding``)."""
+        who, how = self.lead_time.holding()
+        if not who:
+            return ""
+        job = self.board.jobs.get(who)
+        return f"{who}: {how}, waiting on {job.kind if job is not None else 'nothing in flight'}"
+
     def poll(self) -> TickResult:
         """Events that arrived without a tick (streamed replies, commands): for a paused screen.
 

@@ -167,6 +167,10 @@ async def test_a_headless_run_at_play_pace_is_not_lockstep_and_reports_its_pace(
     report = json.loads(out.getvalue())
     assert report["pace"] == "fast" and report["pace_policy"] == "lead"
     assert report["seconds_slowed_for_the_model"] >= 0
+    # the slowing by game hour and by who held the clock: it adds up to the whole
+    by = report["slowed_by"]
+    assert abs(sum(x for h in by.values() for x in h.values()) - report["seconds_slowed_for_the_model"]) < 0.2 + \
+        0.05 * sum(len(h) for h in by.values())
     assert report["model_led"]["model_led_share"] is not None
     assert report["real_seconds"] >= 18 * 0.1 * 0.9  # 18 ticks of 10 s at 0.1 s each, at least
     bad = await run_headless(engine_model(), str(fake_town_loader), until="day 1 07:03", save=None, pace="warp")
@@ -207,8 +211,11 @@ async def test_the_wait_lived_by_routine_is_of_waking_residents_on_their_routine
     ann = next(residents[n] for n in names if not residents[n].conversation)  # (one in a talk is not waiting)
     e.core.ledger.need(ann.name, now - timedelta(minutes=5))
     assert e.routine_wait_min() == 5.0
+    # who holds the clock, as `town run` counts its slowing ("slowed_by"): the one on its routine
+    assert e.holding().startswith(f"{ann.name}: routine, waiting on ")
     ann.action = Action("reading", "", "", 30, start=now - timedelta(minutes=6), source="model")
     assert e.routine_wait_min() == 0.0  # its model-made step goes on while a reaction is asked
+    assert e.holding().startswith(f"{ann.name}: decision, waiting on ")  # (its reaction still open)
     ann.action = Action("sleeping", "", "", 30, start=now - timedelta(minutes=6), source="routine")
     assert e.routine_wait_min() == 0.0  # asleep is not waking time
     ann.action = Action("spending time at home", "", "", 30, start=now - timedelta(minutes=6), source="routine")

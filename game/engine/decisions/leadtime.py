@@ -28,9 +28,12 @@ class LeadTime:
         """Game minutes the longest wait lived by routine has lasted: a waking resident (not the
         embodied one, not in a talk) whose decision is open and who lives its routine meanwhile.
         A reaction waited for costs no routine (its model-made step goes on); this does."""
+        return max(self._routine_waits().values(), default=0.0)
+
+    def _routine_waits(self) -> dict[str, float]:
         core = self.core
         now = core.clock.now
-        worst = 0.0
+        waits = {}
         for r in core.residents.values():
             if r.name == core.embodied or r.conversation or r.asleep:
                 continue
@@ -38,8 +41,18 @@ class LeadTime:
                 continue
             since = core.ledger.need_since(r.name)
             if since is not None:
-                worst = max(worst, (now - since).total_seconds() / 60.0)
-        return worst
+                waits[r.name] = (now - since).total_seconds() / 60.0
+        return waits
+
+    def holding(self) -> tuple[str, str]:
+        """Who holds the clock back, and how: the longest wait lived by routine ("routine"), else the
+        oldest open decision ("decision"); ("", "") when none is open."""
+        waits = self._routine_waits()
+        if waits:
+            return max(waits, key=lambda n: waits[n]), "routine"
+        skip = self.core.embodied
+        open_ = {n: s for n in self.core.residents if n != skip and (s := self.core.ledger.need_since(n)) is not None}
+        return (min(open_, key=lambda n: open_[n]), "decision") if open_ else ("", "")
 
     def count(self, now: datetime) -> None:
         """One tick of each waking resident's time in the ledger, by where its action came from

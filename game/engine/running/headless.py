@@ -118,6 +118,7 @@ class HeadlessRun:
         self.last_print = self.t0
         self.waited = 0.0  # real seconds the clock waited for the model in lockstep
         self.slowed = 0.0  # real seconds the pace policy slowed the clock for the model
+        self.slowed_by: dict[str, dict[str, float]] = {}  # game hour -> who held the clock and how -> seconds
         self.errors = 0
         self.last_error = ""
         self.next_report = engine.clock.now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
@@ -188,6 +189,10 @@ class HeadlessRun:
     async def rest(self, delay: float, left: float) -> None:
         """The game's clock rate, slowed by the pace policy when the model lags."""
         self.slowed += delay - (self.tick_delay or 0.0)
+        if self.tick_delay and delay > self.tick_delay:
+            hour = self.slowed_by.setdefault(f"{self.engine.clock.now:%H}:00", {})
+            who = self.engine.holding() or "nobody"
+            hour[who] = hour.get(who, 0.0) + delay - self.tick_delay
         if self.first_minute is None and self.tick_delay:
             self._first_slowest = max(self._first_slowest, delay / self.tick_delay)
         await asyncio.sleep(left)
@@ -257,6 +262,8 @@ async def run_headless(llm: LLM, town_or_save: str | TownInput, *, until: str, s
     report["pace"] = pace
     report["pace_policy"] = pace_policy if tick_delay else None
     report["seconds_slowed_for_the_model"] = round(run.slowed, 1)
+    report["slowed_by"] = {h: {w: round(x, 1) for w, x in sorted(by.items(), key=lambda kv: -kv[1])}
+                           for h, by in sorted(run.slowed_by.items())}
     report["spare_capacity"] = spare_summary(engine) if tick_delay else None
     report["prepared"] = run.prepared.to_dict() if run.prepared is not None else None
     report["first_minute"] = run.first_minute
