@@ -228,14 +228,19 @@ def test_a_day_it_would_rather_have_is_not_mended_to_the_gatherings():
     assert fix_day("The debate is on Monday.", debate, monday, []) == "The debate is on Wednesday."
 
 
+def _tuesdays_party(holder: str, now: datetime):
+    from game.mind.facts.fact import declared
+
+    return declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
+                    datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder=holder, now=now)
+
+
 def test_one_on_its_way_now_to_a_gathering_of_another_day_says_its_day():
     # 4d3a658's day: Nora, at 19:51 on Monday, of Tuesday's party: "I'm going to Bluebell Cafe for a surprise party"
     from game.mind.facts.claims import fix_day
-    from game.mind.facts.fact import declared
 
     monday = datetime(2026, 3, 2, 19, 51)
-    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
-                     datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder="Nora Lindqvist", now=monday)
+    party = _tuesdays_party("Nora Lindqvist", monday)
     fixes: list[str] = []
     assert fix_day("I'm going to Bluebell Cafe for a surprise party.", party, monday, fixes) == \
         "I'm going to Bluebell Cafe for a surprise party tomorrow."
@@ -251,11 +256,9 @@ def test_going_at_once_to_a_gathering_of_another_day_says_its_day():
     # 160f87f's day: Samuel, asked on Monday what he does on hearing shouting, of Tuesday's party: "I'll get
     # ready and go to the party right away" (the shouting is now; the party is not)
     from game.mind.facts.claims import fix_day
-    from game.mind.facts.fact import declared
 
     monday = datetime(2026, 3, 2, 16, 30)
-    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe",
-                     datetime(2026, 3, 3).date(), 18 * 60, 21 * 60, holder="Samuel Okafor", now=monday)
+    party = _tuesdays_party("Samuel Okafor", monday)
     fixes: list[str] = []
     assert fix_day("I'll get ready and go to the party right away.", party, monday, fixes) == \
         "I'll get ready and go to the party tomorrow."
