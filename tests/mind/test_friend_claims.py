@@ -83,3 +83,4 @@ def test_the_one_the_speaker_takes_lessons_from_is_held_to_that_pair():
     assert (c.who, c.backed) == ("Samuel Okafor", True)
     # another's lessons are not the speaker's
     assert relation_claims("I saw Eli taking lessons from Hank.", "Rosa Brody", [], _PEOPLE, _REL) == []
+    assert relation_claims("I think she is taking lessons from Hank.", "Rosa Brody", [], _PEOPLE, _REL) == []

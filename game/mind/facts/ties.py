@@ -41,8 +41,8 @@ def _my_friends(text: str, speaker: str, people: Sequence[str],
         other = full_name(name, people)
         if other is None or other == speaker or other not in relations or speaker not in relations:
             continue
-        said = f"{relations.get(speaker, {}).get(other, '')} {relations.get(other, {}).get(speaker, '')}".lower()
-        out.append(Claim("relation", other, f"friend of {speaker}", bool(_FRIENDSHIP.search(said))))
+        out.append(Claim("relation", other, f"friend of {speaker}",
+                         bool(_FRIENDSHIP.search(_between(speaker, other, relations)))))
     return out
 
 
@@ -103,8 +103,9 @@ def _friends_of_another(text: str, speaker: str, people: Sequence[str],
 
 # the speaker's own lessons and whom from ("I am taking piano lessons from my father", "I had lessons with
 # Samuel"), backed by a word of teaching in that pair's relationships ("her old piano teacher")
-_LESSONS = re.compile(rf"\bI(?: (?![A-Z])[\w',]+){{0,6}}? (?:taking|took|take|had|"
-                      rf"have|get|got|getting|having)(?: [\w-]+){{0,2}}? lessons (?:from|with) {_OF_WHOM}")
+_ANOTHER = r"(?:he|she|they|we|you|his|her|their|your)\b"  # (another's lessons: "I think she is taking")
+_LESSONS = re.compile(rf"\bI(?: (?![A-Z]|{_ANOTHER})[\w',]+){{0,6}}? (?:taking|took|take|had|have|get|got|getting|"
+                      rf"having)(?: [\w-]+){{0,2}}? lessons (?:from|with) {_OF_WHOM}")
 _TEACHING = re.compile(r"\b(?:teacher|taught|teaches|pupil|student|lessons|tutor)\b")
 
 
