@@ -178,3 +178,30 @@ def test_whose_gathering_it_is_holds_who_invites_and_who_is_told():
     assert part_not_theirs(rosa, "Samuel Okafor", ["Ines Moreau"], town, [party]) == ""
     assert part_not_theirs("Can you help me prepare the surprise party?", "Rosa Brody", ["Ines Moreau"], town,
                            [party]) == ""  # (a question is no claim)
+
+
+@pytest.mark.parametrize("speaker, line, why", [
+    # d7d6132's day: Ines, told of the debate by Grace, who hosts it, "I'm trying to figure out the best time to start
+    # our public debate" (she has no part in it)
+    ("Ines Moreau", "I'm trying to figure out the best time to start our public debate.",
+     "Ines has no part in the public debate"),
+    ("Rosa Brody", "I'm organising the public debate this year.", "Rosa has no part in the public debate"),
+    # its host, one with a hand in it, a guest getting ready or going, a denial, a question: said
+    ("Grace Okafor", "I'm planning the public debate at Town Hall.", ""),
+    ("Priya Raman", "I'm planning the public debate questions with Hank.", ""),
+    ("Ines Moreau", "I'm planning to go to the public debate.", ""),
+    ("Ines Moreau", "I'm preparing for the public debate.", ""),
+    ("Ines Moreau", "I'm not organising the public debate.", ""),
+    ("Ines Moreau", "Should I plan the public debate?", ""),
+    ("Ines Moreau", "I'm planning the menu for the cafe.", ""),
+])
+def test_one_with_no_part_in_a_gathering_does_not_arrange_it(speaker, line, why):
+    from datetime import date
+
+    from game.mind.facts.fact import Fact
+
+    debate = Fact(key="d", kind="gathering", what="the public debate", host="Grace Okafor", place="Town Hall",
+                  day=date(2026, 3, 4), start=19 * 60, end=21 * 60)
+    town = TownNames(people=(*PEOPLE, "Hank Brody", "Priya Raman"),
+                     parts={debate.what: ("Grace Okafor", "Hank Brody", "Priya Raman", "Samuel Okafor")})
+    assert part_not_theirs(line, speaker, ["Grace Okafor"], town, [debate]) == why

@@ -337,3 +337,44 @@ def test_a_sentence_the_model_broke_off_is_not_said():
                        ("Did you know of the quiz? I need to talk to you about", "Did you know of the quiz?"),
                        ("It's what I was thinking about.", "It's what I was thinking about.")):
         assert unfinished_tail(said, sentences(said)) == kept
+
+
+def test_its_hours_said_after_its_name_as_it_and_its_start_said_as_one_are_mended():
+    # d7d6132's day: Ines, who holds Tuesday's party, "Yes, I got the surprise party. It's tomorrow at 7 pm" (18:00)
+    from game.mind.facts.factcheck import fix_fact_words
+
+    monday = datetime(2026, 3, 2, 16, 41)
+    party = _tuesdays_party("Ines Moreau", monday)
+    town = TownNames(places=("Bluebell Cafe",), people=("Samuel Okafor", "Ines Moreau", "Rosa Brody", "Grace Okafor"))
+    said = "Hi Rosa! Yes, I got the surprise party. It's tomorrow at 7 pm, and it's a surprise to keep from Grace."
+    assert fix_fact_words(said, party, monday, town, "Ines Moreau")[0] == \
+        said.replace("at 7 pm", "from 18:00 to 21:00")
+    # the time now is not its hours
+    said = "I love the party. It's 4:41 PM now, and I am tired."
+    assert fix_fact_words(said, party, monday, town, "Ines Moreau")[0] == said
+    # its start said as one keeps its verb (was "The party from 18:00 to 21:00", "begins from 18:00 to 21:00")
+    for said, mended in (("The party starts at 7 pm.", "The party starts at 18:00."),
+                         ("The party begins at 7 pm.", "The party begins at 18:00."),
+                         ("The party begins at 6 pm.", "The party begins at 6 pm."),
+                         ("The party is from 7 to 9 pm.", "The party is from 18:00 to 21:00.")):
+        assert fix_fact_words(said, party, monday, town, "Ines Moreau")[0] == mended
+
+
+def test_one_who_holds_a_gathering_does_not_deny_it_when_it_is_spoken_of():
+    # d7d6132's day: Samuel, "Yes, I have a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow";
+    # Ines, who lends her cafe for it, "Oh, I don't know what you're talking about!"
+    from game.mind.facts.slips import denied_after
+
+    monday = datetime(2026, 3, 2, 13, 17)
+    party = _tuesdays_party("Ines Moreau", monday)
+    samuel = "Yes, I have a surprise party for Grace's 60th birthday at Bluebell Cafe tomorrow."
+    denial = "Oh, I don't know what you're talking about!"
+    assert denied_after(denial, samuel, [party]) == "surprise party for Grace's 60th birthday is known to the speaker"
+    # not held, or the line before of something else, or no denial: said
+    assert denied_after(denial, samuel, []) == ""
+    assert denied_after(denial, "The weather is odd today.", [party]) == ""
+    assert denied_after("Oh, I know what you're talking about!", samuel, [party]) == ""
+    # the talk's check of what its speaker holds asks it with the line before (engine/talks/facts.py)
+    from game.mind.facts.slips import held_as_unheard
+
+    assert held_as_unheard(denial, "Ines Moreau", [party], before=samuel).endswith("is known to the speaker")

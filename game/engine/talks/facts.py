@@ -323,8 +323,8 @@ class TalkFacts:
         known = [w for s, w in kept_one_in_the_know([*(t for _, t in conv.lines[-1:]), sent], list(mind.facts),
                                                      self.core.town_names.people) if s == sent]  # (keptfrom.py)
         return known[0] if known else held_as_unheard(sent, speaker, [
-            f for f in mind.facts if f.heard is None or conv.started is None or f.heard < conv.started]) or (
-            hints_at_the_kept(sent, kept)) or (
+            f for f in mind.facts if f.heard is None or conv.started is None or f.heard < conv.started],
+            before="".join(t for _, t in conv.lines[-1:])) or hints_at_the_kept(sent, kept) or (
             kept_hint(sent, kept, told, own_text(mind.persona), self._owns())) or kept_hint(
             sent, theirs, told, " ".join(own_text(minds[o].persona) for o in others if o in
                                          {n for f in theirs for n in f.secret_from}), self._owns())

@@ -59,4 +59,13 @@ def in_its_part(text: str, at: int, fact: Fact) -> bool:
     after a "but" that turns to something else ("I was planning to host the quiz today, but I
     started serving breakfast at 2", Marcus's on 8f03815's day: its hour is the breakfast's)."""
     start = max([0, *[m.end() for m in _PART_END.finditer(text, 0, at)]])
+    if _IT_WHEN.match(text[start:]) and not another_event(text, at, fact):
+        return True  # ("It's tomorrow at 7 pm", Ines just after the party's name on d7d6132's day: its hour)
     return in_its_clause(text[start:], 0, fact) or bool(fact.keywords() & set(word_list(text[start:at])))
+
+
+# a part that says when "it" is, by its day or its start ("It's tomorrow at 7 pm", "It starts at 8"); "It's 12:17 PM"
+# is the time now
+_IT_WHEN = re.compile(r"^\W*it(?:'s|’s| is| will be)\s+(?:on\s+)?(?:today|tonight|tomorrow|this (?:evening|afternoon)|"
+                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+                      r"|^\W*it\s+(?:starts|begins|will start|will begin|kicks off)\b", re.I)

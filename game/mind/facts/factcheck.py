@@ -215,8 +215,16 @@ def _fix_hours(text: str, fact: Fact, fixes: list[str]) -> str:
         if s is None or (s == fact.start and (rx is AT_RE or e == fact.end)):
             return text
         start = m.start() + m.group(0).index(span)
-        fixes.append(f"hours {span} -> {want}")
-        return text[:start] + want + text[start + len(span):]
+        said = want
+        # its start said as one ("The party starts at 7 pm" was made "The party from 18:00 to 21:00", "begins at 7"
+        # "begins from 18:00 to 21:00"): its start
+        if re.match(r"start(?:s|ing) at\b", span, re.I) or re.search(
+                r"\b(?:begins?|beginning|starts?|starting|kicks off)\s+$", text[:start], re.I):
+            said = f"{span.split(' at')[0]} at {hhmm(fact.start)}" if " at" in span else f"at {hhmm(fact.start)}"
+            if s == fact.start:
+                return text
+        fixes.append(f"hours {span} -> {said}")
+        return text[:start] + said + text[start + len(span):]
     return text
 
 

@@ -13,6 +13,7 @@ from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.keptfrom import kept_one_in_the_know
 from game.mind.facts.relwords import KIN_WORDS
 from game.mind.facts.unbacked import sentences
+from game.mind.facts.when import word_list
 
 _HELP = (r"(?:help(?:s|ed|ing)?|prepar(?:e|es|ed|ing)|organi[sz](?:e|es|ed|ing)|plann(?:ed|ing)|"
          r"decorat(?:e|es|ed|ing)|arrang(?:e|es|ed|ing)|setting up|host(?:s|ed|ing)?|throw(?:s|ing)?|"
@@ -118,6 +119,10 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
         own = re.search(rf"\bI\b[^.!?]*?{_NOT.pattern}[^.!?]*?\b{_HELP}\b", sent, re.I)
         if speaker in hands and own is not None:
             return f"{speaker.split()[0]} has a hand in {f.bare_what}"
+        if speaker not in hands and speaker != f.host and (m := _I_ARRANGE.search(sent)) and any(
+                w in f.keywords() for w in word_list(m.group("what"))) and not (
+                _NOT.search(m.group(0)) or _ASKED.search(sent)):
+            return f"{speaker.split()[0]} has no part in {f.bare_what}"
         if len(listeners) == 1 and listeners[0] not in hands and _YOU_HELP.search(sent):
             return f"{listeners[0].split()[0]} has no part in {f.bare_what}"
         for m in _HELPING.finditer(sent):
@@ -140,6 +145,14 @@ def part_not_theirs(sent: str, speaker: str, listeners: Sequence[str], town: Tow
         if why:
             return why
     return ""
+
+
+# the speaker arranging a gathering ("I'm trying to figure out the best time to start our public debate", Ines, who
+# has no part in Grace's debate, on d7d6132's day); preparing *for* it, or to go to it, is a guest's
+_I_ARRANGE = re.compile(r"\bI(?:'m|’m| am| was| will|'ll| have been|'ve been)?\s+(?:\w+\s+){0,3}?(?:figur(?:e|ing) out|"
+                        r"decid(?:e|ing)|schedul(?:e|ing)|plann?(?:ing)?|organi[sz](?:e|ing)|arrang(?:e|ing)|"
+                        r"set(?:ting)? up|host(?:ing)?)\s+(?!for\b|to\s+(?:go|come|attend|be|join|bring|see|wear)\b)"
+                        r"(?P<what>(?:the|our|my)\s+[^.!?;]{0,50})", re.I)
 
 
 _TELL = re.compile(r"\b(?:tell|telling|told|inform|informing|let (?:her|him|them) know|call|calling|show)\b", re.I)

@@ -183,9 +183,9 @@ _ASKS = re.compile(r"\b(?:tell me (?:more |anything |a bit )?about|what do you k
 _ASKS_WHEN = re.compile(r"\b(?:what time|when|where|what hour)\s+(?:is|does|will|it|the)\b", re.I)
 
 
-def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact]) -> str:
+def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact], *, before: str = "") -> str:
     """Why ``sent`` has its speaker not know, or ask about, a gathering it holds from before this talk
-    (``held``), else ""."""
+    (``held``), or deny the one the line ``before`` it spoke of (``denied_after``), else ""."""
     for f in held:
         # (or named by its place and a plan: "the project at Bluebell Cafe", Samuel of his own party)
         if not f.speaks_of(sent) and not (f.place and f.place.lower() in sent.lower() and _HINT.search(sent)):
@@ -198,7 +198,22 @@ def held_as_unheard(sent: str, speaker: str, held: Sequence[Fact]) -> str:
         # Hank, who holds it, to its host on 4151289's day)
         if sent.rstrip().endswith("?") and f.start is not None and f.place and _ASKS_WHEN.search(sent):
             return f"the hours of {f.bare_what} are known to the speaker"
-    return ""
+    return denied_after(sent, before, held)
+
+
+# a denial of what the line before spoke of ("Oh, I don't know what you're talking about!", Ines, who lends her cafe
+# for the party, just after Samuel spoke of it on d7d6132's day)
+_DENIES = re.compile(r"\bI (?:don't|don’t|do not|have no|haven't got an?) (?:know|idea|clue) what (?:you're|you’re|"
+                     r"you are|you mean|that is|that's|it is|it's)\b|\b(?:never|not) heard of (?:it|that|this)\b", re.I)
+
+
+def denied_after(sent: str, before: str, held: Sequence[Fact]) -> str:
+    """Why ``sent`` denies knowing the gathering the line ``before`` it spoke of, one its speaker holds
+    (``held``), else ""."""
+    if not before or not _DENIES.search(sent):
+        return ""
+    f = next((f for f in held if f.speaks_of(before)), None)
+    return "" if f is None else f"{f.bare_what} is known to the speaker"
 
 
 def hints_at_the_kept(sent: str, kept: Sequence[Fact]) -> str:
