@@ -126,7 +126,10 @@ def test_one_named_with_a_role_at_a_place_works_there():
     # said of him (Samuel's, a talk of 9d99520's save asked again)
     assert named_at_work_elsewhere("Felix Adeyemi is a new baker at Bluebell Cafe.", town) == \
         "Felix does not work at Bluebell Cafe"
-    for right in ("Hank Brody, the owner of Brody's Supply Store, is my father.",
+    # a trade with none of the endings of one ("Eli is the barista at Bluebell Cafe", Rosa of a student, d7d6132's save)
+    said = "Hank is the barista at Bluebell Cafe."
+    assert named_at_work_elsewhere(said, town) == "Hank does not work at Bluebell Cafe"
+    for right in ("Hank Brody, the owner of Brody's Supply Store, is my father.", "Ines is the chef at Bluebell Cafe.",
                   "Felix is a baker at Greenway Market.",
                   "Hank is a regular customer at Bluebell Cafe.",
                   "Hank, a regular customer at Bluebell Cafe, came by.", "Felix, the baker at Greenway Market."):
