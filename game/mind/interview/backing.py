@@ -382,4 +382,7 @@ def mend_facts(answer: str, facts: Sequence[Fact], now: datetime, town: TownName
         return answer, cut
     text, fixes = fix_fact_words(answer, fact, now, town, me, by_place=True)
     text, more = fix_who(text, fact, me)
+    if any(f.startswith("whose: ") for f in more):  # the one replaced goes with its words ("The event is hosted
+        host = "me" if fact.host == me else re.escape(fact.host)  # by Ines Moreau, who is known as the cafe owner")
+        text = re.sub(rf"\b(by {host}),\s+(?:who\s+(?:is|was)\s+|the\s+|a\s+|an\s+)[^,.;!?]*,?", r"\1", text)
     return text, cut + fixes + more

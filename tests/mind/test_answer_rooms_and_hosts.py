@@ -1,6 +1,7 @@
 """A room given to a place of the town that has none such is a place the town lacks (issue 39): Grace, asked on
 160f87f's save what she would do on hearing shouting, "meet at the living room of Town Hall" (the houses have
-living rooms; Town Hall has a lobby, offices and a council chamber)."""
+living rooms; Town Hall has a lobby, offices and a council chamber).  And a gathering's host put right in an answer
+takes with it the words of the one it replaced ("hosted by me, who is known as the cafe owner")."""
 
 from __future__ import annotations
 
@@ -49,3 +50,25 @@ def test_an_answer_giving_a_place_a_room_it_lacks_is_told_the_places_rooms():
     assert [(p.kind, p.tell) for p in found if p.kind == "place"] == [
         ("place", "Town Hall has no living room; its rooms are: lobby, mayor's office, clerk's office, "
                   "council chamber.")]
+
+
+def test_the_host_put_right_loses_the_words_of_the_one_it_replaced():
+    # d7d6132's save: Grace, asked of any gathering, "The event is hosted by Ines Moreau, who is known as the cafe
+    # owner. I'm hosting the public debate ..." (made "hosted by me, who is known as the cafe owner")
+    from datetime import date, datetime
+
+    from game.mind.facts.fact import declared
+    from game.mind.interview.backing import mend_facts
+
+    now = datetime(2026, 3, 2, 22, 0)
+    town = TownNames(places=("Town Hall", "The Copper Kettle"), people=("Grace Okafor", "Ines Moreau", "Marcus Bell"))
+    debate = declared("the public debate", "Grace Okafor", "Town Hall", date(2026, 3, 4), 19 * 60, 21 * 60,
+                      holder="Grace Okafor", now=now)
+    said = "The event is hosted by Ines Moreau, who is known as the cafe owner. I'm hosting the public debate."
+    assert mend_facts(said, [debate], now, town, "Grace Okafor")[0] == \
+        "The event is hosted by me. I'm hosting the public debate."
+    quiz = declared("a pub quiz", "Marcus Bell", "The Copper Kettle", date(2026, 3, 2), 20 * 60, 22 * 60,
+                    holder="Grace Okafor", now=now)
+    said = "The pub quiz is hosted by Ines Moreau, the cafe owner, at The Copper Kettle."
+    assert mend_facts(said, [quiz], now, town, "Grace Okafor")[0] == \
+        "The pub quiz is hosted by Marcus Bell at The Copper Kettle."
