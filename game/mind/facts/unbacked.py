@@ -109,7 +109,8 @@ def rooms_unknown(text: str, town: TownNames) -> list[str]:
     Town Hall a lobby and offices); a room no place has ("the ballroom") and one that place has are not."""
     if not town.rooms:
         return []
-    out, taken = [], []
+    out: list[str] = []
+    taken: list[tuple[int, int]] = []
     low = _plain(text)
     for place in sorted(town.places, key=len, reverse=True):
         for m in re.finditer(rf"\b{re.escape(_plain(place))}\b", low):
