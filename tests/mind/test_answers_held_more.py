@@ -191,6 +191,10 @@ def test_the_retry_note_said_back_is_never_kept(engine):
             "debate at Town Hall on Wednesday.")
     assert steps_out(note.split(". ")[0], "Grace Okafor")
     assert steps_out("I respect her for free time lines.", "Samuel Okafor")  # (the plan prompt's words)
+    # Grace on d7d6132's save, asked her job: the model's note on its own answer
+    assert steps_out("This response provides a concise summary of Samuel's personal information, his career, and "
+                     "his plans.", "Grace Okafor")
+    assert not steps_out("My answer is yes: I will be at the debate.", "Grace Okafor")
     # Samuel on 0e6b5f2's save, asked when he will go to bed
     assert steps_out("I hope this meets the requirements! Let me know if you need any further adjustments.",
                      "Samuel Okafor")
@@ -911,3 +915,17 @@ def test_ones_own_days_are_not_said_of_another():
     assert self_as_anothers(said, own_words(rosa, "")) == [
         "She will also continue working behind the counter at Bluebell Cafe from 07:00 to 15:00."]
     assert self_as_anothers("I work behind the counter at Bluebell Cafe.", own_words(rosa, "")) == []
+
+
+def test_a_trade_the_speaker_gives_itself_is_held_to_what_it_holds():
+    # Grace on d7d6132's save, introducing herself: "I am also a great singer and songwriter" (Samuel wrote the song)
+    from game.mind.interview.sentclaims import trade_unheld
+
+    grace = "Grace Okafor has been the mayor of Millbrook for eight years. Before that she taught civics."
+    samuel = "Samuel Okafor taught music at Oakhill College for thirty years. practise the song he wrote for Grace"
+    assert trade_unheld("I am also a great singer and songwriter.", grace) == "you are not a singer"
+    assert trade_unheld("I'm a talented painter.", grace) == "you are not a painter"
+    for said, held in (("I am a retired music teacher and songwriter.", samuel), ("I am the mayor.", grace),
+                       ("I am a good listener and a firm believer in rituals.", grace),
+                       ("I am a dedicated mother.", grace)):  # (kin is kin.py's)
+        assert trade_unheld(said, held) == "", said

@@ -25,6 +25,37 @@ _LACKS = re.compile(r"\b(?:currently |still |really )?(?:lacks|doesn't have|does
                     r"(?:a |an |any |enough )?(?P<x>[\w-]+(?: [\w-]+){0,3})", re.I)
 
 
+# a trade the speaker gives itself ("I am also a great singer and songwriter", Grace, the mayor, on d7d6132's save),
+# backed by the trade or its stem in what it holds ("Samuel ... teaching music": no singer); a trait said as a noun
+# ("a good listener", "a firm believer") or kin ("a proud mother") is no trade
+_MY_TRADE = re.compile(r"\bI(?:'m|’m| am)\s+(?:also\s+|still\s+)?(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+                       r"(?P<t>[a-z]+(?:er|ist|ista|ian|or))(?:\s+and\s+(?:an?\s+)?(?P<u>[a-z]+(?:er|ist|ista|ian|or)))?\b")
+_NO_TRADE = frozenset({"listener", "believer", "learner", "thinker", "dreamer", "leader", "planner", "organizer",
+                       "organiser", "helper", "worker", "lover", "fighter", "survivor", "supporter", "member",
+                       "customer", "visitor", "neighbor", "neighbour", "regular", "admirer", "fan", "mother", "father",
+                       "grandmother", "grandfather", "daughter", "sister", "brother", "partner", "caretaker",
+                       "person", "newcomer", "stranger", "senior", "owner", "humor", "minor", "major", "junior"})
+
+
+def trade_unheld(sent: str, backing: str) -> str:
+    """Why ``sent`` gives its speaker a trade nothing it holds names, else ""."""
+    low = backing.lower()
+    for m in _MY_TRADE.finditer(sent):
+        for t in (m.group("t"), m.group("u")):
+            if not t or t.lower() in _NO_TRADE:
+                continue
+            stem = re.sub(r"(?:er|ist|ista|ian|or)$", "", t.lower())
+            said = [t.lower(), *([stem] if len(stem) >= 4 else []), *_DONE.get(t.lower(), ())]
+            if not any(w in low for w in said):
+                return f"you are not a {t}"
+    return ""
+
+
+# a trade by what is done ("taught music for thirty years", "the song he wrote for Grace")
+_DONE = {"teacher": ("taught", "lessons"), "writer": ("wrote", "writes"), "singer": ("sang", "sings"),
+         "songwriter": ("wrote a song", "song he wrote", "song she wrote")}
+
+
 def lack_unheld(sent: str, places: Sequence[str], backing: str) -> str:
     """Why ``sent`` says a place of the town lacks a thing no text the resident holds speaks of, else ""."""
     m = _LACKS.search(sent)
@@ -59,7 +90,7 @@ def claims_unbacked(sent: str, me: str, town: TownNames, backing: str, question:
             home_unbacked(sent, backing), strangers_in_scene(sent), hidden_role_problem(sent, me, [], town),
             as_if_so(sent, question, town.people), made_for_me_said_as_mine(sent, me, backing),
             held_as_if(sent, town.roles.get(me, ())), past_as_now(sent, [backing]), campaign_given(sent, [], town, me),
-            lack_unheld(sent, town.places, backing), all_come(sent, backing),
+            lack_unheld(sent, town.places, backing), all_come(sent, backing), trade_unheld(sent, backing),
             one_as_two(sent, me, town.people, town.relations))  # ("breakfast with Grace and my wife", Samuel)
 
 

@@ -20,6 +20,10 @@ OUT_OF_TOWN = re.compile(r"\b(?:(?:the\s+)?(?:given|provided)\s+(?:information|t
                          # her actions", "based on her statement in her answer")
                          r"|as evidenced by|based on (?:her|his|their|my) (?:statement|answer|response|actions)"
                          r"|in (?:her|his|their) answer"
+                         # the model's note on its own answer ("This response provides a concise summary of Samuel's
+                         # personal information", Grace asked her job on d7d6132's save)
+                         r"|\b(?:this|the above|my|the) (?:response|answer) "
+                         r"(?:provides|is structured|gives|summari[sz]es)"
                          r"|people you know|listed (?:under|in|above|below)|make one up"
                          r"|say only what (?:you|I) know"
                          r"|plans for other days are not for today"
