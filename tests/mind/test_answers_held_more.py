@@ -929,3 +929,28 @@ def test_a_trade_the_speaker_gives_itself_is_held_to_what_it_holds():
                        ("I am a good listener and a firm believer in rituals.", grace),
                        ("I am a dedicated mother.", grace)):  # (kin is kin.py's)
         assert trade_unheld(said, held) == "", said
+
+
+def test_two_true_answers_read_as_false_are_taken_as_said():
+    # d7d6132's save, asked again (the recorded answers): Rosa's "I live with my father, Hank." was read as spoken to
+    # Hank ("This is no talk"), and her "Yes, I know of a gathering planned in town. It's a surprise party ..." as a
+    # gathering she never heard of (the question's own word); each was asked again into nonsense
+    from game.mind.facts.fact import TownNames, declared
+    from game.mind.interview.ownclaims import addressed
+
+    assert addressed("I live with my father, Hank.", ["Hank Brody"], "Rosa Brody") == []
+    assert addressed("I understand, Hank.", ["Hank Brody"], "Rosa Brody") == ["I understand, Hank."]
+    now = datetime(2026, 3, 2, 22, 0)
+    party = declared("a surprise party for Grace's 60th birthday", "Samuel Okafor", "Bluebell Cafe", date(2026, 3, 3),
+                     18 * 60, 21 * 60, holder="Rosa Brody", now=now)
+    town = TownNames(places=("Bluebell Cafe", "Willow Park"), people=("Samuel Okafor", "Rosa Brody", "Grace Okafor"))
+    q = "Do you know of any gathering planned in town? Whose is it, where and when?"
+    said = ("Yes, I know of a gathering planned in town. It's a surprise party for Grace's 60th birthday at Bluebell "
+            "Cafe tomorrow from 18:00 to 21:00.")
+    found = problems_in(said, me="Rosa Brody", known=["Samuel Okafor", "Grace Okafor"], strangers=[], town=town,
+                        backing=party.sentence(now), question=q, held=[party], now=now)
+    assert [p.kind for p in found] == []
+    # one who holds none and makes one up is still told so
+    made = problems_in("Yes, there is a gathering at Willow Park on Friday.", me="Rosa Brody", known=[], strangers=[],
+                       town=town, backing="", question=q, held=[], now=now)
+    assert [(p.kind, p.what) for p in made] == [("event", "gathering")]

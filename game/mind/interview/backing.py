@@ -233,8 +233,8 @@ def problems_in(answer: str, *, me: str, known: Sequence[str], strangers: Sequen
     out += _roles_denied(answer, me, question, town)
     low = backing.lower()
     for noun in events_unbacked(answer, low):
-        if noun.lower() in question.lower() and denies(answer):
-            continue
+        if noun.lower() in question.lower() and (denies(answer) or any(f.speaks_of(answer) for f in held)):
+            continue  # ("a gathering" of the question, said of the party it holds: Rosa on d7d6132's save)
         out.append(Problem("event", noun, f"{first} has heard of no {noun.lower()}: do not make one up; say only "
                                           "what you know."))
     asked = [m.group(0) for m in EVENT_RE.finditer(question)] if not held else []

@@ -196,7 +196,8 @@ def addressed(text: str, people: Sequence[str], me: str) -> list[str]:
         return []
     rx = re.compile(rf"^\W*(?:hi|hello|hey|thanks|thank you|oh|well|yes|no|sure|okay|ok|dear),?\s+(?:{firsts})[,!]"
                     rf"|,\s+(?:{firsts})\s*[.!?]+\W*$", re.I)
-    return [x for x in sentences(text) if rx.search(x)]
+    return [x for x in sentences(text) if (m := rx.search(x)) and not re.search(  # ("I live with my father, Hank.":
+        r"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+){0,2}[\w-]+$", x[:m.start()])]  # no one spoken to)
 
 
 def after_work_line(first: str, blocks: Sequence[PlanBlock], minute: int, *, mine: bool = False) -> str:
