@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from game.mind.facts.clauses import another_event
 from game.mind.facts.fact import Fact, TownNames
 from game.mind.facts.oneastwo import one_as_two
-from game.mind.facts.relwords import KIN, NAME, REL, Claim, backs, full_name
+from game.mind.facts.relwords import KIN, NAME, REL, Claim, backs, full_name, own_only
 from game.mind.facts.ties import tie_claims
 from game.mind.facts.unbacked import sentences
 from game.mind.facts.when import word_list
@@ -80,7 +80,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
             if other is None or holder is None or other == holder:
                 continue
             rel = m.group("rel").lower()
-            there, back = (re.sub(r"\b\w+['’]s\s+\w+", " ", t.lower()) for t in (  # ("Hank's daughter": no
+            there, back = (own_only(t) for t in (  # ("Hank's daughter": no
                 relations.get(holder, {}).get(other, ""), relations.get(other, {}).get(holder, "")))  # speaker's)
             out.append(Claim("relation", other, f"{rel} of {holder}", backs(rel, there, back)))
     out += tie_claims(text, speaker, people, relations)
@@ -89,7 +89,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
         if other is None or other == speaker:
             continue
         said = " ".join([relations.get(speaker, {}).get(other, ""), relations.get(other, {}).get(speaker, "")]).lower()
-        said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)
+        said = own_only(said)
         out.append(Claim("relation", other, f"husband of {speaker}", any(w in said for w in KIN["husband"])))
     for m in _KIN_OF.finditer(text):  # a relative no name is given ("backlash from Grace's father")
         holder = full_name(m.group("whose"), people)
@@ -98,7 +98,7 @@ def relation_claims(text: str, speaker: str, listeners: Sequence[str], people: S
         rel = m.group("rel").lower()
         said = " ".join([*relations.get(holder, {}).values(),
                          *(r.get(holder, "") for r in relations.values())]).lower()
-        said = re.sub(r"\b\w+['’]s\s+\w+", " ", said)
+        said = own_only(said)
         out.append(Claim("relation", holder, f"has a {rel}", any(w in said for w in KIN[rel])))
     return out
 

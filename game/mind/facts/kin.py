@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from game.mind.facts.relwords import own_only
+
 # kin said with no name ("my children", "a single parent", "my husband"): backed only by a word of
 # that kin that is the speaker's own in what it holds ("his daughter", "her husband of 34 years")
 _KIN_GROUPS = {
@@ -27,7 +29,7 @@ def kin_unbacked(text: str, own: str) -> list[str]:
     """The kin ``text`` gives its speaker with no name ("my children", "I am a single parent") that
     ``own`` (the speaker's persona and relationships, in its own third person) never gives it:
     "his daughter", "her son Eli", "married to" back them; "Hank's daughter" does not."""
-    low = re.sub(r"\b\w+['’]s\s+\w+", " ", own.lower())
+    low = own_only(own)
     have = {_KIN_WORD[m.group(1)] for m in re.finditer(
         r"\b(?:his|her|their)\s+(?:(?:\w+\s+){0,2})(" + "|".join(_KIN_WORD) + r")\b", low)}
     have |= {"spouse"} if re.search(r"\bmarried\b", low) else set()

@@ -69,3 +69,9 @@ def full_name(name: str, people: Sequence[str]) -> str | None:
         if name == p or name == p.split()[0]:
             return p
     return None
+
+
+def own_only(text: str) -> str:
+    """``text`` lower case without another's kin said in it ("Hank's daughter", in Grace's words of Rosa: no kin of
+    Grace's), so that a relation word left is the holder's own."""
+    return re.sub(r"\b\w+['’]s\s+\w+", " ", text.lower())

@@ -104,7 +104,7 @@ def gap_unheld(sent: str, held: Sequence[str]) -> str:
 # (or said of them: "Felix Adeyemi is a new baker at Bluebell Cafe", Samuel's, a talk of 9d99520's save asked again)
 _APPOSED = re.compile(r"(?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,\s+(?:who is\s+|who's\s+)?|\s+(?:is|was)\s+)"
                       r"(?:a|an|the|our)\s+"
-                      r"(?:[\w-]+\s+){0,2}?(?P<role>\w+(?:er|ist|or|ian|ant|ess)|barista|chef|clerk|cook|nurse)\s+"
+                      r"(?:[\w-]+\s+){0,2}?(?P<role>\w+(?:er|ist|ista|or|ian|ant|ess)|chef|clerk|cook|nurse)\s+"
                       r"(?:at|of|in)\s+(?P<rest>[^.!?;]*)")  # ("Eli is the barista at Bluebell Cafe", Rosa, d7d6132)
 _NO_WORK = frozenset({"customer", "member", "visitor", "lover", "supporter", "admirer", "neighbor", "neighbour",
                       "volunteer", "regular", "guest", "player", "reader", "fan"})

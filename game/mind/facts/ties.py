@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from game.mind.facts.relwords import NAME, REL, Claim, backs, full_name
+from game.mind.facts.relwords import NAME, REL, Claim, backs, full_name, own_only
 
 # a friend the speaker claims ("my good friend Nora", "Grace Okafor, one of my friends", "Grace ... a wonderful
 # friend to me": Rosa of the mayor she admires, on 4d3a658's save), backed by a word of friendship or liking in
@@ -62,10 +62,8 @@ def _between(a: str, b: str, relations: Mapping[str, Mapping[str, str]]) -> str:
 def _kin_of_speaker(rel: str, speaker: str, relations: Mapping[str, Mapping[str, str]]) -> str | None:
     """The one resident the speaker's "my <rel>" is ("my father": the one whose tie to the speaker says
     father or daughter), else None (none, or more than one)."""
-    def own(t: str) -> str:  # ("Hank's daughter", Grace of Rosa: another's kin, not Grace's)
-        return re.sub(r"\b\w+['’]s\s+\w+", " ", t.lower())
     found = [p for p in relations.get(speaker, {}) if p in relations and backs(
-        rel, own(relations[speaker][p]), own(relations[p].get(speaker, "")))]
+        rel, own_only(relations[speaker][p]), own_only(relations[p].get(speaker, "")))]
     return found[0] if len(found) == 1 else None
 
 
